@@ -1,0 +1,41 @@
+/*
+** cli.h — shared helpers of the `lodestar` command's subcommands.
+** Each subcommand is `int cli_NAME(int argc, char **argv)` returning the exit
+** status: 0 success, 1 check failed (mismatches), 2 bad input.
+*/
+#ifndef LDS_CLI_H
+#define LDS_CLI_H
+
+#include "lds.h"
+
+#include <stdio.h>
+
+/* Prints "lodestar CMD: message" to stderr and returns 2. */
+int cli_fail(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Strict number parsing; on failure print an error naming the argument. */
+bool cli_int(const char *cmd, const char *what, const char *s, long lo, long hi, long *out);
+bool cli_double(const char *cmd, const char *what, const char *s, double lo, double hi,
+                double *out);
+/* Wall clock in nanoseconds (CLOCK_MONOTONIC). */
+uint64_t cli_now_ns(void);
+/* Sorts a copy-free array of doubles in place and returns the q-quantile
+** (nearest rank, q in [0,1]); 0 for n == 0. */
+double cli_quantile(double *v, size_t n, double q);
+/* Checks that a grid path is legal (adjacent legal moves, endpoints) and
+** recomputes its cost; returns false with a reason in why[256]. */
+bool cli_check_path(const lds_Grid *g, const lds_Path *p, int32_t sx, int32_t sy, int32_t gx,
+                    int32_t gy, double *cost, char *why);
+/* Writes s as a JSON string literal. */
+void cli_json_string(FILE *f, const char *s);
+/* Joins dir and name into out[size]; false if it does not fit. */
+bool cli_join(char *out, size_t size, const char *dir, const char *name);
+bool cli_file_exists(const char *path);
+
+int cli_scen(int argc, char **argv);
+int cli_path(int argc, char **argv);
+
+#endif

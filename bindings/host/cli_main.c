@@ -1,0 +1,43 @@
+/*
+** cli_main.c — the `lodestar` command: dispatches to subcommands.
+*/
+#include "cli.h"
+
+#include <string.h>
+
+typedef struct Command {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *help;
+} Command;
+
+static const Command commands[] = {
+    {"scen", cli_scen, "solve a Moving AI .scen file and check every cost"},
+    {"path", cli_path, "find and print one path on a .map"},
+};
+
+static void usage(FILE *f) {
+  size_t i;
+  fprintf(f, "lodestar %s — pathfinding runtime for games\n"
+             "usage: lodestar COMMAND [ARGS]   (lodestar COMMAND --help for details)\n\n",
+          lds_version());
+  for (i = 0; i < sizeof commands / sizeof *commands; i++)
+    fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+}
+
+int main(int argc, char **argv) {
+  size_t i;
+  if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+      strcmp(argv[1], "help") == 0) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("lodestar %s\n", lds_version());
+    return 0;
+  }
+  for (i = 0; i < sizeof commands / sizeof *commands; i++)
+    if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc, argv);
+  fprintf(stderr, "lodestar: unknown command '%s' (try 'lodestar --help')\n", argv[1]);
+  return 2;
+}

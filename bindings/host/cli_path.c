@@ -1,0 +1,154 @@
+/*
+** cli_path.c — `lodestar path`: one query on a map, printed.
+*/
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "path"
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: lodestar path MAP SX SY GX GY [--algo A] [--heuristic H] [--weight W]\n"
+          "                     [--diagonal RULE] [--neighbourhood 4|8] [--partial] [--ascii]\n"
+          "Finds a path on a Moving AI .map from (SX,SY) to (GX,GY) (cells, 0-based,\n"
+          "x = column, y = row) and prints its cost, length, expansions and cells.\n"
+          "  --algo A         astar (default), dijkstra, wastar, greedy\n"
+          "  --heuristic H    auto, zero, manhattan, octile, euclidean, chebyshev\n"
+          "  --diagonal RULE  never, no_corner_cutting (default), allow_one_blocked, always\n"
+          "  --partial        when the goal is unreachable, print the path to the closest cell\n"
+          "  --ascii          draw the map with the path ('*', start 'S', goal 'G')\n");
+}
+
+int cli_path(int argc, char **argv) {
+  const char *pos[5], *map_path = NULL;
+  int npos = 0, i, rc = 0;
+  bool ascii = false;
+  long nb = 8, c[4];
+  lds_Diagonal diag = LDS_DIAG_NO_CORNER_CUTTING;
+  lds_SearchParams params;
+  lds_Error err;
+  lds_Grid *g = NULL;
+  lds_Search *s = NULL;
+  lds_Path *p = NULL;
+  lds_Status st;
+  lds_Stats stats;
+  lds_search_params_init(&params);
+  for (i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      usage(stdout);
+      return 0;
+    } else if (strcmp(a, "--ascii") == 0) {
+      ascii = true;
+    } else if (strcmp(a, "--partial") == 0) {
+      params.partial = true;
+    } else if (strcmp(a, "--algo") == 0 || strcmp(a, "--heuristic") == 0 ||
+               strcmp(a, "--weight") == 0 || strcmp(a, "--diagonal") == 0 ||
+               strcmp(a, "--neighbourhood") == 0) {
+      const char *v = i + 1 < argc ? argv[++i] : NULL;
+      if (!v) return cli_fail(CMD, "%s: missing value", a);
+      if (strcmp(a, "--algo") == 0) {
+        if (lds_algo_parse(v, &params.algo) != LDS_OK)
+          return cli_fail(CMD, "--algo: unknown algorithm '%s' (expected astar, dijkstra, "
+                          "wastar, greedy, jps or jps+)", v);
+      } else if (strcmp(a, "--heuristic") == 0) {
+        if (lds_heuristic_parse(v, &params.heuristic) != LDS_OK)
+          return cli_fail(CMD, "--heuristic: unknown heuristic '%s' (expected auto, zero, "
+                          "manhattan, octile, euclidean or chebyshev)", v);
+      } else if (strcmp(a, "--weight") == 0) {
+        if (!cli_double(CMD, "--weight", v, 1.0, 1e9, &params.weight)) return 2;
+      } else if (strcmp(a, "--diagonal") == 0) {
+        if (lds_diagonal_parse(v, &diag) != LDS_OK)
+          return cli_fail(CMD, "--diagonal: unknown rule '%s' (expected never, "
+                          "no_corner_cutting, allow_one_blocked or always)", v);
+      } else {
+        if (!cli_int(CMD, "--neighbourhood", v, 4, 8, &nb) || (nb != 4 && nb != 8))
+          return cli_fail(CMD, "--neighbourhood: expected 4 or 8, got '%s'", v);
+      }
+    } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
+      return cli_fail(CMD, "unknown option '%s' (try 'lodestar path --help')", a);
+    } else if (npos < 5) {
+      pos[npos++] = a;
+    } else {
+      return cli_fail(CMD, "unexpected argument '%s'", a);
+    }
+  }
+  if (npos != 5) {
+    usage(stderr);
+    return 2;
+  }
+  map_path = pos[0];
+  {
+    static const char *const names[4] = {"SX", "SY", "GX", "GY"};
+    for (i = 0; i < 4; i++)
+      if (!cli_int(CMD, names[i], pos[i + 1], 0, LDS_GRID_MAX_SIDE - 1, &c[i])) return 2;
+  }
+  g = lds_map_load(NULL, map_path, &err);
+  if (!g) return cli_fail(CMD, "%s", err.msg);
+  lds_grid_set_neighbourhood(g, (int)nb);
+  lds_grid_set_diagonal(g, diag);
+  if (!lds_grid_in_bounds(g, (int32_t)c[0], (int32_t)c[1]) ||
+      !lds_grid_in_bounds(g, (int32_t)c[2], (int32_t)c[3])) {
+    rc = cli_fail(CMD, "%s (%ld,%ld) out of bounds (map is %ldx%ld)",
+                  lds_grid_in_bounds(g, (int32_t)c[0], (int32_t)c[1]) ? "goal" : "start",
+                  lds_grid_in_bounds(g, (int32_t)c[0], (int32_t)c[1]) ? c[2] : c[0],
+                  lds_grid_in_bounds(g, (int32_t)c[0], (int32_t)c[1]) ? c[3] : c[1],
+                  (long)lds_grid_width(g), (long)lds_grid_height(g));
+    goto done;
+  }
+  s = lds_search_new(NULL, g, &err);
+  if (!s) {
+    rc = cli_fail(CMD, "%s", err.msg);
+    goto done;
+  }
+  st = lds_search_start(s, &params, (int32_t)c[0], (int32_t)c[1], (int32_t)c[2], (int32_t)c[3]);
+  if (st == LDS_OK) st = lds_search_run(s);
+  if (st < 0) {
+    rc = cli_fail(CMD, "%s", lds_search_errmsg(s));
+    goto done;
+  }
+  lds_search_stats(s, &stats);
+  p = lds_search_path(s, NULL);
+  printf("algorithm   %s\n", lds_algo_name(params.algo));
+  printf("status      %s%s%s\n", lds_status_name(st), lds_search_errmsg(s)[0] ? ": " : "",
+         lds_search_errmsg(s));
+  printf("expansions  %llu\n", (unsigned long long)stats.expansions);
+  if (p) {
+    size_t k, n = lds_path_length(p);
+    printf("cost        %.6f%s\n", lds_path_cost(p),
+           (lds_path_flags(p) & LDS_PATH_PARTIAL) ? " (partial: goal unreachable)" : "");
+    printf("cells       %zu\n", n);
+    printf("path       ");
+    for (k = 0; k < n; k++) {
+      int32_t x, y;
+      lds_path_cell(p, k, &x, &y);
+      printf(" (%ld,%ld)", (long)x, (long)y);
+    }
+    printf("\n");
+    if (ascii) {
+      int32_t w = lds_grid_width(g), h = lds_grid_height(g), x, y;
+      char *pic = (char *)malloc((size_t)w * (size_t)h);
+      if (!pic) {
+        rc = cli_fail(CMD, "out of memory drawing the map");
+        goto done;
+      }
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) pic[(size_t)y * w + x] = lds_grid_terrain(g, x, y);
+      for (k = 0; k < n; k++) {
+        lds_path_cell(p, k, &x, &y);
+        pic[(size_t)y * w + x] = k == 0 ? 'S' : k + 1 == n ? 'G' : '*';
+      }
+      for (y = 0; y < h; y++) printf("%.*s\n", (int)w, pic + (size_t)y * w);
+      free(pic);
+    }
+  } else {
+    printf("cost        -\ncells       0\n");
+  }
+done:
+  lds_path_free(p);
+  lds_search_free(s);
+  lds_grid_free(g);
+  return rc;
+}

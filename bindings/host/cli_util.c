@@ -1,0 +1,129 @@
+/*
+** cli_util.c — helpers shared by the `lodestar` subcommands.
+*/
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+int cli_fail(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "lodestar %s: ", cmd);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  return 2;
+}
+
+bool cli_int(const char *cmd, const char *what, const char *s, long lo, long hi, long *out) {
+  char *end;
+  long v;
+  errno = 0;
+  v = strtol(s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi) {
+    cli_fail(cmd, "%s: expected an integer in %ld..%ld, got '%s'", what, lo, hi, s);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+bool cli_double(const char *cmd, const char *what, const char *s, double lo, double hi,
+                double *out) {
+  char *end;
+  double v;
+  errno = 0;
+  v = strtod(s, &end);
+  if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+    cli_fail(cmd, "%s: expected a number in %g..%g, got '%s'", what, lo, hi, s);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+uint64_t cli_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double cli_quantile(double *v, size_t n, double q) {
+  size_t k;
+  if (n == 0) return 0.0;
+  qsort(v, n, sizeof *v, cmp_double);
+  k = (size_t)ceil(q * (double)n);
+  if (k < 1) k = 1;
+  if (k > n) k = n;
+  return v[k - 1];
+}
+
+bool cli_check_path(const lds_Grid *g, const lds_Path *p, int32_t sx, int32_t sy, int32_t gx,
+                    int32_t gy, double *cost, char *why) {
+  static const int8_t dx[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+  static const int8_t dy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+  size_t i, n = lds_path_length(p);
+  int32_t px, py, x, y;
+  double c = 0.0;
+  if (n == 0 || !lds_path_cell(p, 0, &px, &py) || px != sx || py != sy) {
+    snprintf(why, 256, "path does not start at (%ld,%ld)", (long)sx, (long)sy);
+    return false;
+  }
+  for (i = 1; i < n; i++) {
+    int d;
+    lds_path_cell(p, i, &x, &y);
+    for (d = 0; d < 8; d++)
+      if (px + dx[d] == x && py + dy[d] == y) break;
+    if (d == 8 || !lds_grid_can_move(g, px, py, d)) {
+      snprintf(why, 256, "illegal step %zu: (%ld,%ld)->(%ld,%ld)", i, (long)px, (long)py,
+               (long)x, (long)y);
+      return false;
+    }
+    c += (d < 4 ? 1.0 : 1.4142135623730951) * (double)lds_grid_cost(g, x, y);
+    px = x;
+    py = y;
+  }
+  if (px != gx || py != gy) {
+    snprintf(why, 256, "path ends at (%ld,%ld), not the goal (%ld,%ld)", (long)px, (long)py,
+             (long)gx, (long)gy);
+    return false;
+  }
+  *cost = c;
+  return true;
+}
+
+void cli_json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+bool cli_join(char *out, size_t size, const char *dir, const char *name) {
+  int n = snprintf(out, size, "%s/%s", dir, name);
+  return n > 0 && (size_t)n < size;
+}
+
+bool cli_file_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}

@@ -1,0 +1,14 @@
+/*
+** lds.h — umbrella header for the lodestar core: include this one.
+*/
+#ifndef LDS_H
+#define LDS_H
+
+#include "lds_config.h"
+#include "lds_common.h"
+#include "lds_grid.h"
+#include "lds_path.h"
+#include "lds_search.h"
+#include "lds_movingai.h"
+
+#endif

@@ -1,0 +1,154 @@
+/*
+** lds_grid.h — the grid: width x height cells, each passable or blocked, with
+** a cost, the terrain character it was loaded from, and named cost layers.
+**
+** Coordinates are cells, (0,0) top-left, x = column, y = row. A move costs its
+** length (1, or sqrt(2) for a diagonal) times the cost of the cell entered.
+** Every edit bumps a change counter and is reported to listeners with the
+** rectangle it touched, so searches, baked layers and incremental planners
+** notice it.
+*/
+#ifndef LDS_GRID_H
+#define LDS_GRID_H
+
+#include "lds_common.h"
+
+LDS_BEGIN_DECLS
+
+typedef struct lds_Grid lds_Grid;
+
+/// Largest width or height accepted. [Units: cells]
+#define LDS_GRID_MAX_SIDE 65535
+
+/// Diagonal rule of an 8-connected grid (ignored with neighbourhood 4).
+typedef enum lds_Diagonal {
+  LDS_DIAG_NEVER = 0,             ///< no diagonal moves at all
+  LDS_DIAG_NO_CORNER_CUTTING = 1, ///< both orthogonal neighbours passable (Moving AI rule, default)
+  LDS_DIAG_ALLOW_ONE_BLOCKED = 2, ///< at least one orthogonal neighbour passable
+  LDS_DIAG_ALWAYS = 3             ///< only the target cell must be passable
+} lds_Diagonal;
+
+/// Name of a diagonal rule: "never", "no_corner_cutting", "allow_one_blocked",
+/// "always"; NULL for an invalid value. [Owner: static]
+LDS_API const char *lds_diagonal_name(lds_Diagonal d);
+/// Parses a rule name; returns LDS_E_ARG for an unknown name.
+LDS_API lds_Status lds_diagonal_parse(const char *name, lds_Diagonal *out);
+
+/// Directions, in the fixed order in which searches generate neighbours:
+/// N, E, S, W, NE, SE, SW, NW (y grows downwards).
+enum { LDS_DIR_N, LDS_DIR_E, LDS_DIR_S, LDS_DIR_W, LDS_DIR_NE, LDS_DIR_SE, LDS_DIR_SW, LDS_DIR_NW };
+
+/// Called after every edit with the rectangle of cells it changed
+/// (inclusive bounds) and the grid's new version.
+typedef void (*lds_GridListener)(void *ud, const lds_Grid *g, int32_t x0, int32_t y0,
+                                 int32_t x1, int32_t y1, uint64_t version);
+
+/* ---------------------------------------------------------- lifetime -- */
+
+/// Creates a grid of width x height passable cells of cost 1 and terrain '.',
+/// 8-connected with the no_corner_cutting rule.
+/// @param[in] env      [opt] allocator/clock/log; NULL for defaults
+/// @param[in] width    [Units: cells] [Limit: 1..LDS_GRID_MAX_SIDE]
+/// @param[in] height   [Units: cells] [Limit: 1..LDS_GRID_MAX_SIDE]
+/// @param[out] err     [opt] filled on failure
+/// @returns the grid, or NULL with err->code LDS_E_ARG (size out of range) or
+///          LDS_E_NOMEM. [Owner: caller frees with lds_grid_free]
+/// Memory: about 10 bytes per cell, plus 4 per cell per layer.
+LDS_API lds_Grid *lds_grid_new(const lds_Env *env, int32_t width, int32_t height, lds_Error *err);
+
+/// Deep copy (cells, costs, terrain, layers, rules; not listeners).
+/// [Owner: caller frees with lds_grid_free] Returns NULL on LDS_E_NOMEM.
+LDS_API lds_Grid *lds_grid_clone(const lds_Grid *g, lds_Error *err);
+
+/// Frees the grid. NULL is ignored. Searches on it must be freed first.
+LDS_API void lds_grid_free(lds_Grid *g);
+
+/* ----------------------------------------------------------- editing -- */
+
+/// Blocks or unblocks a cell. @returns LDS_OK, LDS_E_ARG when out of bounds.
+LDS_API lds_Status lds_grid_set_blocked(lds_Grid *g, int32_t x, int32_t y, bool blocked);
+
+/// Sets the cost of entering a cell. [Units: cost] [Limit: finite, > 0]
+/// @returns LDS_OK; LDS_E_ARG for out of bounds or a cost <= 0, NaN or
+/// infinite (never clamped; message in lds_grid_errmsg).
+LDS_API lds_Status lds_grid_set_cost(lds_Grid *g, int32_t x, int32_t y, float cost);
+
+/// Sets the terrain character kept for a cell (does not change passability).
+LDS_API lds_Status lds_grid_set_terrain(lds_Grid *g, int32_t x, int32_t y, char terrain);
+
+/// Sets 4- or 8-connectivity. @returns LDS_E_ARG for any other value.
+LDS_API lds_Status lds_grid_set_neighbourhood(lds_Grid *g, int n);
+
+/// Sets the diagonal rule (used with neighbourhood 8).
+LDS_API lds_Status lds_grid_set_diagonal(lds_Grid *g, lds_Diagonal rule);
+
+/// Reports an external edit of a rectangle (e.g. after writing a layer
+/// through lds_grid_layer_data): bumps the version, notifies listeners.
+LDS_API lds_Status lds_grid_touch(lds_Grid *g, int32_t x0, int32_t y0, int32_t x1, int32_t y1);
+
+/* ----------------------------------------------------------- queries -- */
+
+LDS_API int32_t lds_grid_width(const lds_Grid *g);   ///< [Units: cells]
+LDS_API int32_t lds_grid_height(const lds_Grid *g);  ///< [Units: cells]
+/// true when (x,y) is inside the grid.
+LDS_API bool lds_grid_in_bounds(const lds_Grid *g, int32_t x, int32_t y);
+/// true when blocked; cells outside the grid count as blocked.
+LDS_API bool lds_grid_blocked(const lds_Grid *g, int32_t x, int32_t y);
+/// Cost of entering the cell [Units: cost]; 0 outside the grid.
+LDS_API float lds_grid_cost(const lds_Grid *g, int32_t x, int32_t y);
+/// Terrain character; '\0' outside the grid.
+LDS_API char lds_grid_terrain(const lds_Grid *g, int32_t x, int32_t y);
+LDS_API int lds_grid_neighbourhood(const lds_Grid *g);     ///< 4 or 8
+LDS_API lds_Diagonal lds_grid_diagonal(const lds_Grid *g); ///< current rule
+/// Change counter: grows by at least one with every edit.
+LDS_API uint64_t lds_grid_version(const lds_Grid *g);
+/// Smallest cell cost on the grid (blocked cells included), the factor that
+/// keeps distance heuristics admissible. [Units: cost]
+LDS_API float lds_grid_min_cost(const lds_Grid *g);
+/// true when the move from (x,y) in direction dir (LDS_DIR_*) is legal under
+/// the grid's neighbourhood and diagonal rule.
+LDS_API bool lds_grid_can_move(const lds_Grid *g, int32_t x, int32_t y, int dir);
+/// Number of passable cells.
+LDS_API size_t lds_grid_passable_count(const lds_Grid *g);
+/// Last error message of an editing call ("" if none). [Owner: the grid]
+LDS_API const char *lds_grid_errmsg(const lds_Grid *g);
+/// Bytes allocated by the grid.
+LDS_API size_t lds_grid_mem_used(const lds_Grid *g);
+
+/* ------------------------------------------------------------ layers -- */
+
+/// Adds a named layer of width*height floats, all 0. Names are 1..63 bytes.
+/// @param[out] index [opt] the new layer's index
+/// @returns LDS_OK; LDS_E_ARG if the name is empty, too long or taken;
+///          LDS_E_NOMEM.
+LDS_API lds_Status lds_grid_layer_add(lds_Grid *g, const char *name, int *index);
+/// Index of a layer by name, or -1.
+LDS_API int lds_grid_layer_find(const lds_Grid *g, const char *name);
+/// Removes a layer; later layers move down one index. Bumps the version.
+LDS_API lds_Status lds_grid_layer_remove(lds_Grid *g, int index);
+LDS_API int lds_grid_layer_count(const lds_Grid *g);
+/// Name of layer i, NULL when out of range. [Owner: the grid]
+LDS_API const char *lds_grid_layer_name(const lds_Grid *g, int index);
+/// Raw storage of layer i. [Shape: width*height floats, row-major, index
+/// y*width+x] [Owner: the grid; valid until the layer is removed]. Call
+/// lds_grid_touch after writing so listeners and searches notice.
+LDS_API float *lds_grid_layer_data(lds_Grid *g, int index);
+LDS_API const float *lds_grid_layer_cdata(const lds_Grid *g, int index);
+/// Sets one layer value. Any float is stored; +INFINITY means "blocked for
+/// queries that give this layer a positive weight". NaN is LDS_E_ARG.
+LDS_API lds_Status lds_grid_layer_set(lds_Grid *g, int index, int32_t x, int32_t y, float v);
+/// Layer value at (x,y); 0 outside the grid or for a bad index.
+LDS_API float lds_grid_layer_get(const lds_Grid *g, int index, int32_t x, int32_t y);
+/// Smallest and largest finite value of a layer (0,0 when it has none).
+LDS_API lds_Status lds_grid_layer_range(const lds_Grid *g, int index, float *min, float *max);
+
+/* --------------------------------------------------------- listeners -- */
+
+/// Registers fn to hear about every edit. @returns LDS_OK, LDS_E_NOMEM.
+LDS_API lds_Status lds_grid_listen(lds_Grid *g, lds_GridListener fn, void *ud);
+/// Removes a listener registered with the same (fn, ud). LDS_E_ARG if absent.
+LDS_API lds_Status lds_grid_unlisten(lds_Grid *g, lds_GridListener fn, void *ud);
+
+LDS_END_DECLS
+
+#endif /* LDS_GRID_H */

@@ -1,0 +1,64 @@
+/*
+** lds_grid_internal.h — the grid's layout, shared with the searches (hidden).
+**
+** Cells are stored with a one-cell border of blocked cells ("padded"), so a
+** search never tests bounds: padded index p = (y+1)*pw + (x+1), pw = width+2.
+** nbr[p] has bit d set when the move from p in direction d (LDS_DIR_*) is
+** legal under the neighbourhood and diagonal rule; it is 0 for blocked and
+** border cells. Edits recompute the 3x3 block around the cell.
+*/
+#ifndef LDS_GRID_INTERNAL_H
+#define LDS_GRID_INTERNAL_H
+
+#include "lds_grid.h"
+#include "lds_internal.h"
+
+#define LDSI_LAYER_NAME_MAX 64
+
+typedef struct ldsi_Layer {
+  char name[LDSI_LAYER_NAME_MAX];
+  float *data; /* width*height, unpadded */
+} ldsi_Layer;
+
+typedef struct ldsi_Listener {
+  lds_GridListener fn;
+  void *ud;
+} ldsi_Listener;
+
+struct lds_Grid {
+  ldsi_Env env;
+  int32_t w, h;
+  int32_t pw, ph;   /* padded sizes */
+  size_t pcells;    /* pw * ph */
+  uint8_t *nbr;     /* legal-move mask per padded cell */
+  uint8_t *blocked; /* 1 = blocked, per padded cell (border = 1) */
+  float *cost;      /* per padded cell */
+  char *terrain;    /* per cell, unpadded */
+  int neighbourhood;
+  lds_Diagonal diag;
+  uint64_t version;
+  float min_cost;
+  bool min_cost_valid;
+  size_t passable;
+  int nlayers, layer_cap;
+  ldsi_Layer *layers;
+  int nlisteners, listener_cap;
+  ldsi_Listener *listeners;
+  char errmsg[LDS_ERRMSG_SIZE];
+};
+
+/* direction tables, LDS_DIR_* order */
+extern LDSI_HIDDEN const int8_t ldsi_dir_dx[8];
+extern LDSI_HIDDEN const int8_t ldsi_dir_dy[8];
+
+static inline size_t ldsi_grid_pidx(const lds_Grid *g, int32_t x, int32_t y) {
+  return (size_t)(y + 1) * (size_t)g->pw + (size_t)(x + 1);
+}
+static inline void ldsi_grid_pxy(const lds_Grid *g, size_t p, int32_t *x, int32_t *y) {
+  *y = (int32_t)(p / (size_t)g->pw) - 1;
+  *x = (int32_t)(p % (size_t)g->pw) - 1;
+}
+/* Offsets of the 8 directions in padded index space. */
+LDSI_HIDDEN void ldsi_grid_offsets(const lds_Grid *g, ptrdiff_t off[8]);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+** lds_internal.h — helpers shared between core files (ldsi_*, hidden).
+** Not installed; not part of the public API.
+*/
+#ifndef LDS_INTERNAL_H
+#define LDS_INTERNAL_H
+
+#include "lds_common.h"
+
+/* A resolved environment: every member set. */
+typedef struct ldsi_Env {
+  lds_Alloc alloc;
+  void *alloc_ud;
+  lds_Clock clock;
+  void *clock_ud;
+  lds_Log log;
+  void *log_ud;
+} ldsi_Env;
+
+LDSI_HIDDEN void ldsi_env_resolve(ldsi_Env *out, const lds_Env *in);
+LDSI_HIDDEN void *ldsi_alloc(const ldsi_Env *e, size_t n);
+LDSI_HIDDEN void *ldsi_calloc(const ldsi_Env *e, size_t count, size_t size);
+LDSI_HIDDEN void *ldsi_realloc(const ldsi_Env *e, void *p, size_t osize, size_t nsize);
+LDSI_HIDDEN void ldsi_free(const ldsi_Env *e, void *p, size_t osize);
+
+/* Fills err (if not NULL) with code and a printf-style message; returns code. */
+LDSI_HIDDEN lds_Status ldsi_error(lds_Error *err, lds_Status code, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Same into a plain buffer of LDS_ERRMSG_SIZE bytes. */
+LDSI_HIDDEN void ldsi_msg(char *buf, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+LDSI_HIDDEN void ldsi_error_clear(lds_Error *err);
+
+#define LDSI_SQRT2 1.4142135623730951
+
+#endif

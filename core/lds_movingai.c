@@ -1,0 +1,429 @@
+/*
+** lds_movingai.c — readers for Moving AI .map and .scen files.
+*/
+#include "lds_grid_internal.h"
+#include "lds_movingai.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- input -- */
+
+/* Reads a whole file through the allocator. */
+static char *read_file(const ldsi_Env *e, const char *path, size_t *len, lds_Error *err,
+                       const char *fn) {
+  FILE *f;
+  char *buf = NULL;
+  size_t cap = 0, n = 0;
+  if (!path) {
+    ldsi_error(err, LDS_E_ARG, "%s: path is NULL", fn);
+    return NULL;
+  }
+  f = fopen(path, "rb");
+  if (!f) {
+    ldsi_error(err, LDS_E_IO, "%s: cannot open %s (%s)", fn, path, strerror(errno));
+    return NULL;
+  }
+  for (;;) {
+    size_t got;
+    if (cap - n < 65536) {
+      size_t ncap = cap ? cap * 2 : 65536;
+      char *nb = (char *)ldsi_realloc(e, buf, cap, ncap);
+      if (!nb) {
+        ldsi_free(e, buf, cap);
+        fclose(f);
+        ldsi_error(err, LDS_E_NOMEM, "%s: out of memory reading %s", fn, path);
+        return NULL;
+      }
+      buf = nb;
+      cap = ncap;
+    }
+    got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0) break;
+  }
+  if (ferror(f)) {
+    ldsi_free(e, buf, cap);
+    fclose(f);
+    ldsi_error(err, LDS_E_IO, "%s: cannot read %s", fn, path);
+    return NULL;
+  }
+  fclose(f);
+  buf[n] = '\0';
+  *len = cap; /* allocation size, for the free */
+  return buf;
+}
+
+/* A line cursor over a buffer: strips a trailing '\r'. */
+typedef struct Lines {
+  const char *p, *end;
+  long lineno;
+} Lines;
+
+static bool next_line(Lines *ls, const char **start, size_t *len) {
+  const char *q;
+  if (ls->p >= ls->end) return false;
+  q = memchr(ls->p, '\n', (size_t)(ls->end - ls->p));
+  if (!q) q = ls->end;
+  *start = ls->p;
+  *len = (size_t)(q - ls->p);
+  if (*len > 0 && (*start)[*len - 1] == '\r') (*len)--;
+  ls->p = q < ls->end ? q + 1 : q;
+  ls->lineno++;
+  return true;
+}
+
+static bool blank(const char *s, size_t n) {
+  size_t i;
+  for (i = 0; i < n; i++)
+    if (s[i] != ' ' && s[i] != '\t') return false;
+  return true;
+}
+
+/* --------------------------------------------------------------- map -- */
+
+bool lds_map_passable_char(char c) { return c == '.' || c == 'G' || c == 'S'; }
+
+/* Parses "key value" from a header line; returns false on mismatch. */
+static bool header_int(const char *s, size_t n, const char *key, long *out) {
+  char buf[128];
+  char word[32];
+  long v;
+  char extra;
+  if (n >= sizeof buf) return false;
+  memcpy(buf, s, n);
+  buf[n] = '\0';
+  if (sscanf(buf, "%31s %ld %c", word, &v, &extra) != 2) return false;
+  if (strcmp(word, key) != 0) return false;
+  *out = v;
+  return true;
+}
+
+lds_Grid *lds_map_parse(const lds_Env *env, const char *text, size_t len, const char *name,
+                        lds_Error *err) {
+  Lines ls;
+  const char *s;
+  size_t n;
+  long w = -1, h = -1;
+  bool have_type = false, have_map = false;
+  lds_Grid *g;
+  int32_t x, y;
+  if (!name) name = "(map)";
+  ls.p = text;
+  ls.end = text + len;
+  ls.lineno = 0;
+  /* header: type, height, width (in any order), then "map" */
+  while (!have_map) {
+    if (!next_line(&ls, &s, &n)) {
+      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: unexpected end of file (expected the header "
+                 "'type octile', 'height H', 'width W', 'map')", name, ls.lineno + 1);
+      return NULL;
+    }
+    if (n >= 4 && strncmp(s, "type", 4) == 0 && (n == 4 || s[4] == ' ' || s[4] == '\t')) {
+      have_type = true;
+    } else if (n >= 6 && strncmp(s, "height", 6) == 0) {
+      if (!header_int(s, n, "height", &h) || h < 1 || h > LDS_GRID_MAX_SIDE) {
+        ldsi_error(err, LDS_E_FORMAT, "%s:%ld: expected 'height N' with N in 1..%d", name,
+                   ls.lineno, LDS_GRID_MAX_SIDE);
+        return NULL;
+      }
+    } else if (n >= 5 && strncmp(s, "width", 5) == 0) {
+      if (!header_int(s, n, "width", &w) || w < 1 || w > LDS_GRID_MAX_SIDE) {
+        ldsi_error(err, LDS_E_FORMAT, "%s:%ld: expected 'width N' with N in 1..%d", name,
+                   ls.lineno, LDS_GRID_MAX_SIDE);
+        return NULL;
+      }
+    } else if (n == 3 && strncmp(s, "map", 3) == 0) {
+      have_map = true;
+    } else {
+      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: expected a header line ('type', 'height', "
+                 "'width' or 'map'), got '%.*s'", name, ls.lineno, (int)(n > 40 ? 40 : n), s);
+      return NULL;
+    }
+  }
+  if (!have_type || w < 0 || h < 0) {
+    ldsi_error(err, LDS_E_FORMAT, "%s:%ld: 'map' before the header was complete (missing %s)",
+               name, ls.lineno, !have_type ? "'type'" : h < 0 ? "'height'" : "'width'");
+    return NULL;
+  }
+  g = lds_grid_new(env, (int32_t)w, (int32_t)h, err);
+  if (!g) return NULL;
+  for (y = 0; y < h; y++) {
+    if (!next_line(&ls, &s, &n)) {
+      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: unexpected end of file (expected %ld rows of the "
+                 "map, got %ld)", name, ls.lineno + 1, h, (long)y);
+      lds_grid_free(g);
+      return NULL;
+    }
+    if ((long)n != w) {
+      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: map row %ld has %zu characters (expected %ld)",
+                 name, ls.lineno, (long)y, n, w);
+      lds_grid_free(g);
+      return NULL;
+    }
+    for (x = 0; x < w; x++) {
+      char c = s[x];
+      size_t p = ldsi_grid_pidx(g, x, y);
+      if ((unsigned char)c < 33 || (unsigned char)c > 126) {
+        ldsi_error(err, LDS_E_FORMAT, "%s:%ld: column %ld: invalid map character 0x%02x",
+                   name, ls.lineno, (long)x + 1, (unsigned)(unsigned char)c);
+        lds_grid_free(g);
+        return NULL;
+      }
+      g->terrain[(size_t)y * (size_t)w + (size_t)x] = c;
+      if (!lds_map_passable_char(c)) {
+        g->blocked[p] = 1;
+        g->passable--;
+      }
+    }
+  }
+  while (next_line(&ls, &s, &n))
+    if (!blank(s, n)) {
+      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: unexpected text after the %ld map rows", name,
+                 ls.lineno, h);
+      lds_grid_free(g);
+      return NULL;
+    }
+  /* masks: set all at once (editing cell by cell would notify per cell) */
+  lds_grid_set_diagonal(g, LDS_DIAG_NEVER);
+  lds_grid_set_diagonal(g, LDS_DIAG_NO_CORNER_CUTTING);
+  g->version = 0;
+  ldsi_error_clear(err);
+  return g;
+}
+
+lds_Grid *lds_map_load(const lds_Env *env, const char *path, lds_Error *err) {
+  ldsi_Env e;
+  size_t cap = 0;
+  char *buf;
+  lds_Grid *g;
+  ldsi_env_resolve(&e, env);
+  buf = read_file(&e, path, &cap, err, "lds_map_load");
+  if (!buf) return NULL;
+  g = lds_map_parse(env, buf, strlen(buf), path, err);
+  if (!g && err && err->code == LDS_OK) err->code = LDS_E_FORMAT;
+  ldsi_free(&e, buf, cap);
+  return g;
+}
+
+/* -------------------------------------------------------------- scen -- */
+
+struct lds_Scenario {
+  ldsi_Env env;
+  size_t n, cap;
+  lds_ScenEntry *e;
+  char *names; /* string pool of map names */
+  size_t names_len, names_cap;
+};
+
+void lds_scen_free(lds_Scenario *sc) {
+  if (!sc) return;
+  ldsi_free(&sc->env, sc->e, sc->cap * sizeof(lds_ScenEntry));
+  ldsi_free(&sc->env, sc->names, sc->names_cap);
+  ldsi_free(&sc->env, sc, sizeof *sc);
+}
+
+size_t lds_scen_count(const lds_Scenario *sc) { return sc->n; }
+
+const lds_ScenEntry *lds_scen_entry(const lds_Scenario *sc, size_t i) {
+  return i < sc->n ? &sc->e[i] : NULL;
+}
+
+/* The files print the optimum rounded *or truncated* to their last digit
+** (e.g. 2 + 7*sqrt(2) = 11.8994949366 is printed 11.89949493, and
+** 286.764502 as 286.764), so a cost matches when it rounds to the printed
+** value (|cost - optimal| <= half a unit of the last digit) or truncates to
+** it (optimal <= cost < optimal + one unit); 1e-9 absorbs binary rounding. */
+bool lds_scen_matches(const lds_ScenEntry *e, double cost) {
+  double d = cost - e->optimal;
+  if (fabs(d) <= e->tolerance + 1e-9) return true;
+  return d >= 0.0 && d < 2.0 * e->tolerance + 1e-9;
+}
+
+/* Half a unit of the last printed digit: "4.41" -> 0.005, "12" -> 0.5 */
+static double half_unit(const char *num) {
+  const char *dot = strchr(num, '.');
+  int d = 0;
+  double u = 0.5;
+  if (!dot) return 0.5;
+  for (dot++; *dot >= '0' && *dot <= '9'; dot++) d++;
+  while (d-- > 0) u /= 10.0;
+  return u;
+}
+
+static bool parse_long(const char *t, long *out) {
+  char *end;
+  long v;
+  errno = 0;
+  v = strtol(t, &end, 10);
+  if (errno || end == t || *end) return false;
+  *out = v;
+  return true;
+}
+
+/* Interns a map name (directory dropped), returns its offset in the pool. */
+static bool intern_name(lds_Scenario *sc, const char *path, size_t *off) {
+  const char *base = strrchr(path, '/');
+  size_t n;
+  base = base ? base + 1 : path;
+  n = strlen(base);
+  if (sc->names_len >= n + 1 && sc->n > 0) {
+    /* same map as the previous entry: share its string */
+    size_t prev = (size_t)(uintptr_t)sc->e[sc->n - 1].map;
+    if (strcmp(sc->names + prev, base) == 0) {
+      *off = prev;
+      return true;
+    }
+  }
+  if (sc->names_len + n + 1 > sc->names_cap) {
+    size_t ncap = sc->names_cap ? sc->names_cap * 2 : 256;
+    char *nn;
+    while (ncap < sc->names_len + n + 1) ncap *= 2;
+    nn = (char *)ldsi_realloc(&sc->env, sc->names, sc->names_cap, ncap);
+    if (!nn) return false;
+    sc->names = nn;
+    sc->names_cap = ncap;
+  }
+  memcpy(sc->names + sc->names_len, base, n + 1);
+  *off = sc->names_len;
+  sc->names_len += n + 1;
+  return true;
+}
+
+lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len, const char *name,
+                             lds_Error *err) {
+  ldsi_Env e;
+  Lines ls;
+  const char *s;
+  size_t n, i;
+  lds_Scenario *sc;
+  bool first = true;
+  if (!name) name = "(scen)";
+  ldsi_env_resolve(&e, env);
+  sc = (lds_Scenario *)ldsi_calloc(&e, 1, sizeof *sc);
+  if (!sc) {
+    ldsi_error(err, LDS_E_NOMEM, "lds_scen_parse: out of memory");
+    return NULL;
+  }
+  sc->env = e;
+  ls.p = text;
+  ls.end = text + len;
+  ls.lineno = 0;
+  while (next_line(&ls, &s, &n)) {
+    char buf[1024];
+    char *tok[10];
+    int nt = 0;
+    char *q;
+    long v[7];
+    double opt;
+    char *end;
+    size_t off;
+    lds_ScenEntry *en;
+    if (blank(s, n)) {
+      if (first) {
+        ldsi_error(err, LDS_E_FORMAT, "%s:%ld: expected 'version 1' on the first line", name,
+                   ls.lineno);
+        goto fail;
+      }
+      continue;
+    }
+    if (n >= sizeof buf) {
+      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: line too long (%zu bytes; expected < %zu)", name,
+                 ls.lineno, n, sizeof buf);
+      goto fail;
+    }
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    if (first) {
+      first = false;
+      if (sscanf(buf, "version %ld", &v[0]) == 1) continue;
+      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: expected 'version 1' or 'version 1.0', got '%.40s'",
+                 name, ls.lineno, buf);
+      goto fail;
+    }
+    /* split on spaces/tabs (strtok keeps hidden global state: not used) */
+    for (q = buf; *q && nt < 10;) {
+      while (*q == ' ' || *q == '\t') *q++ = '\0';
+      if (!*q) break;
+      tok[nt++] = q;
+      while (*q && *q != ' ' && *q != '\t') q++;
+    }
+    while (*q == ' ' || *q == '\t') q++;
+    if (*q) nt = 10; /* more than 9 fields */
+    if (nt != 9) {
+      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: expected 9 fields (bucket map width height sx sy gx "
+                 "gy optimal), got %d", name, ls.lineno, nt);
+      goto fail;
+    }
+    for (i = 0; i < 7; i++) {
+      const char *t = tok[i == 0 ? 0 : i + 1];
+      if (!parse_long(t, &v[i]) || v[i] < 0 || v[i] > LDS_GRID_MAX_SIDE * 1000L) {
+        static const char *const fields[] = {"bucket", "width", "height", "start x",
+                                             "start y", "goal x", "goal y"};
+        ldsi_error(err, LDS_E_FORMAT, "%s:%ld: field %zu (%s): expected a non-negative integer, "
+                   "got '%.20s'", name, ls.lineno, i == 0 ? (size_t)1 : i + 2, fields[i], t);
+        goto fail;
+      }
+    }
+    errno = 0;
+    opt = strtod(tok[8], &end);
+    if (errno || end == tok[8] || *end || !(opt >= 0.0) || isinf(opt)) {
+      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: field 9 (optimal length): expected a non-negative "
+                 "number, got '%.20s'", name, ls.lineno, tok[8]);
+      goto fail;
+    }
+    if (v[3] >= v[1] || v[5] >= v[1] || v[4] >= v[2] || v[6] >= v[2]) {
+      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: start (%ld,%ld) or goal (%ld,%ld) outside the "
+                 "%ldx%ld map", name, ls.lineno, v[3], v[4], v[5], v[6], v[1], v[2]);
+      goto fail;
+    }
+    if (sc->n == sc->cap) {
+      size_t ncap = sc->cap ? sc->cap * 2 : 64;
+      lds_ScenEntry *ne = (lds_ScenEntry *)ldsi_realloc(&e, sc->e, sc->cap * sizeof *ne,
+                                                        ncap * sizeof *ne);
+      if (!ne) goto nomem;
+      sc->e = ne;
+      sc->cap = ncap;
+    }
+    if (!intern_name(sc, tok[1], &off)) goto nomem;
+    en = &sc->e[sc->n++];
+    en->bucket = (int32_t)v[0];
+    en->map_width = (int32_t)v[1];
+    en->map_height = (int32_t)v[2];
+    en->sx = (int32_t)v[3];
+    en->sy = (int32_t)v[4];
+    en->gx = (int32_t)v[5];
+    en->gy = (int32_t)v[6];
+    en->optimal = opt;
+    en->tolerance = half_unit(tok[8]);
+    en->map = (const char *)(uintptr_t)off; /* offset until the pool is final */
+  }
+  if (first) {
+    ldsi_error(err, LDS_E_FORMAT, "%s:1: empty file (expected 'version 1')", name);
+    goto fail;
+  }
+  for (i = 0; i < sc->n; i++) sc->e[i].map = sc->names + (size_t)(uintptr_t)sc->e[i].map;
+  ldsi_error_clear(err);
+  return sc;
+nomem:
+  ldsi_error(err, LDS_E_NOMEM, "%s:%ld: out of memory", name, ls.lineno);
+fail:
+  lds_scen_free(sc);
+  return NULL;
+}
+
+lds_Scenario *lds_scen_load(const lds_Env *env, const char *path, lds_Error *err) {
+  ldsi_Env e;
+  size_t cap = 0;
+  char *buf;
+  lds_Scenario *sc;
+  ldsi_env_resolve(&e, env);
+  buf = read_file(&e, path, &cap, err, "lds_scen_load");
+  if (!buf) return NULL;
+  sc = lds_scen_parse(env, buf, strlen(buf), path, err);
+  ldsi_free(&e, buf, cap);
+  return sc;
+}

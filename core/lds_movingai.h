@@ -1,0 +1,67 @@
+/*
+** lds_movingai.h — Moving AI Lab benchmark files: .map grids and .scen
+** scenario lists (Sturtevant, "Benchmarks for Grid-Based Pathfinding",
+** IEEE TCIAIG 4(2) 2012).
+**
+** Map cells: '.', 'G' and 'S' are passable; '@', 'O', 'T', 'W' and any other
+** character are blocked, as in the benchmark's own code. The character is
+** kept (lds_grid_terrain) so rules can give 'T' or 'W' a cost later.
+** Accepted variants: "version 1" with tabs and "version 1.0" with spaces,
+** CRLF line endings, trailing blank lines, a map column holding a path.
+** Errors name the file and line: "maps/x.map:7: expected 'width N'".
+*/
+#ifndef LDS_MOVINGAI_H
+#define LDS_MOVINGAI_H
+
+#include "lds_common.h"
+#include "lds_grid.h"
+
+LDS_BEGIN_DECLS
+
+typedef struct lds_Scenario lds_Scenario;
+
+/// One benchmark problem.
+typedef struct lds_ScenEntry {
+  int32_t bucket;
+  int32_t map_width, map_height; ///< [Units: cells] size the problem expects
+  int32_t sx, sy, gx, gy;        ///< [Units: cells]
+  double optimal;                ///< optimal length as printed [Units: cost]
+  double tolerance;              ///< half a unit of the last printed digit
+  const char *map;               ///< map file name (directory dropped) [Owner: scenario]
+} lds_ScenEntry;
+
+/* --------------------------------------------------------------- map -- */
+
+/// Loads a .map file into a new grid (8-connected, no_corner_cutting).
+/// @returns NULL with err: LDS_E_IO (cannot open/read; names the file and
+/// the system error), LDS_E_FORMAT ("file:line: expected ..."), LDS_E_NOMEM.
+/// [Owner: caller frees with lds_grid_free]
+LDS_API lds_Grid *lds_map_load(const lds_Env *env, const char *path, lds_Error *err);
+/// Parses map text already in memory; `name` is used in error messages.
+LDS_API lds_Grid *lds_map_parse(const lds_Env *env, const char *text, size_t len,
+                                const char *name, lds_Error *err);
+/// true for the characters a ground agent may stand on ('.', 'G', 'S').
+LDS_API bool lds_map_passable_char(char c);
+
+/* -------------------------------------------------------------- scen -- */
+
+/// Loads a .scen file. @returns NULL with err LDS_E_IO / LDS_E_FORMAT
+/// ("file:line: expected 9 fields ...") / LDS_E_NOMEM.
+/// [Owner: caller frees with lds_scen_free]
+LDS_API lds_Scenario *lds_scen_load(const lds_Env *env, const char *path, lds_Error *err);
+/// Parses scenario text in memory; `name` is used in error messages.
+LDS_API lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len,
+                                     const char *name, lds_Error *err);
+LDS_API void lds_scen_free(lds_Scenario *sc);
+LDS_API size_t lds_scen_count(const lds_Scenario *sc);
+/// Problem i (0-based); NULL when out of range. [Owner: scenario]
+LDS_API const lds_ScenEntry *lds_scen_entry(const lds_Scenario *sc, size_t i);
+/// true when cost matches the entry's optimal length within the printed
+/// precision: it rounds to the printed value (|cost - optimal| <= tolerance
+/// + 1e-9) or truncates to it (0 <= cost - optimal < 2*tolerance + 1e-9);
+/// the benchmark files do both.
+LDS_API bool lds_scen_matches(const lds_ScenEntry *e, double cost);
+
+LDS_END_DECLS
+
+#endif

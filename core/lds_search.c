@@ -1,0 +1,635 @@
+/*
+** lds_search.c — the A* family as one resumable state machine, with a 4-ary
+** indexed heap (decrease-key) as the open list and generation-stamped node
+** records, so a query's set-up is O(1) in the map size.
+**
+** [Paper: Hart, Nilsson & Raphael, IEEE TSSC 4(2) 1968 (A*); Pohl, AI 1(3)
+**  1970 (weighted A*); Dijkstra, Numerische Mathematik 1 1959]
+*/
+#include "lds_search_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define LDSI_INLINE static inline __attribute__((always_inline))
+#else
+#define LDSI_INLINE static inline
+#endif
+
+#define CLOCK_EVERY 64 /* expansions between two clock reads */
+
+/* ------------------------------------------------------------- names -- */
+
+static const char *const algo_names[] = {"astar", "dijkstra", "wastar", "greedy", "jps", "jps+"};
+static const char *const heuristic_names[] = {"auto", "zero", "manhattan", "octile", "euclidean",
+                                              "chebyshev"};
+
+const char *lds_algo_name(lds_Algo a) {
+  if ((int)a < 0 || (int)a >= (int)(sizeof algo_names / sizeof *algo_names)) return NULL;
+  return algo_names[a];
+}
+
+lds_Status lds_algo_parse(const char *name, lds_Algo *out) {
+  int i;
+  if (!name) return LDS_E_ARG;
+  for (i = 0; i < (int)(sizeof algo_names / sizeof *algo_names); i++)
+    if (strcmp(name, algo_names[i]) == 0) {
+      if (out) *out = (lds_Algo)i;
+      return LDS_OK;
+    }
+  return LDS_E_ARG;
+}
+
+const char *lds_heuristic_name(lds_Heuristic h) {
+  if ((int)h < 0 || (int)h >= (int)(sizeof heuristic_names / sizeof *heuristic_names)) return NULL;
+  return heuristic_names[h];
+}
+
+lds_Status lds_heuristic_parse(const char *name, lds_Heuristic *out) {
+  int i;
+  if (!name) return LDS_E_ARG;
+  for (i = 0; i < (int)(sizeof heuristic_names / sizeof *heuristic_names); i++)
+    if (strcmp(name, heuristic_names[i]) == 0) {
+      if (out) *out = (lds_Heuristic)i;
+      return LDS_OK;
+    }
+  return LDS_E_ARG;
+}
+
+LDSI_INLINE double hdist(int hk, int32_t dx, int32_t dy) {
+  double a, b;
+  if (dx < 0) dx = -dx;
+  if (dy < 0) dy = -dy;
+  switch (hk) {
+    case LDS_H_ZERO:
+      return 0.0;
+    case LDS_H_MANHATTAN:
+      return (double)dx + (double)dy;
+    case LDS_H_EUCLIDEAN:
+      return sqrt((double)dx * dx + (double)dy * dy);
+    case LDS_H_CHEBYSHEV:
+      return (double)(dx > dy ? dx : dy);
+    default: /* octile */
+      a = (double)(dx > dy ? dx : dy);
+      b = (double)(dx > dy ? dy : dx);
+      return a + (LDSI_SQRT2 - 1.0) * b;
+  }
+}
+
+double lds_heuristic_distance(lds_Heuristic h, int32_t dx, int32_t dy) {
+  return hdist((int)h, dx, dy);
+}
+
+void lds_search_params_init(lds_SearchParams *p) {
+  memset(p, 0, sizeof *p);
+  p->algo = LDS_ALGO_ASTAR;
+  p->heuristic = LDS_H_AUTO;
+  p->weight = 1.0;
+}
+
+/* --------------------------------------------------------- open list -- */
+/* A 4-ary heap: shallower than a binary heap, and the four children share a
+** cache line or two, which pays on pops (Johnson 1975; LaMarca & Ladner 1996). */
+
+LDSI_INLINE bool open_less(const ldsi_Open *a, const ldsi_Open *b) {
+  if (a->f != b->f) return a->f < b->f;
+  if (a->g != b->g) return a->g > b->g; /* larger g first */
+  return a->seq < b->seq;               /* then insertion order */
+}
+
+LDSI_INLINE void sift_up(lds_Search *s, uint32_t pos, ldsi_Open e) {
+  ldsi_Open *h = s->open;
+  while (pos > 0) {
+    uint32_t parent = (pos - 1) >> 2;
+    if (!open_less(&e, &h[parent])) break;
+    h[pos] = h[parent];
+    s->nodes[h[pos].node].heap = pos;
+    pos = parent;
+  }
+  h[pos] = e;
+  s->nodes[e.node].heap = pos;
+}
+
+LDSI_INLINE void sift_down(lds_Search *s, uint32_t pos, ldsi_Open e) {
+  ldsi_Open *h = s->open;
+  uint32_t n = (uint32_t)s->open_n;
+  for (;;) {
+    uint32_t c = (pos << 2) + 1, best, k, end;
+    if (c >= n) break;
+    best = c;
+    end = c + 4 < n ? c + 4 : n;
+    for (k = c + 1; k < end; k++)
+      if (open_less(&h[k], &h[best])) best = k;
+    if (!open_less(&h[best], &e)) break;
+    h[pos] = h[best];
+    s->nodes[h[pos].node].heap = pos;
+    pos = best;
+  }
+  h[pos] = e;
+  s->nodes[e.node].heap = pos;
+}
+
+LDSI_INLINE void open_push(lds_Search *s, uint32_t node, double f, double g) {
+  ldsi_Open e;
+  e.f = f;
+  e.g = g;
+  e.node = node;
+  e.seq = s->seq++;
+  s->open_n++;
+  sift_up(s, (uint32_t)s->open_n - 1, e);
+  s->stats.pushes++;
+  if (s->open_n > s->stats.peak_open) s->stats.peak_open = s->open_n;
+}
+
+LDSI_INLINE void open_decrease(lds_Search *s, uint32_t pos, double f, double g) {
+  ldsi_Open e = s->open[pos];
+  e.f = f;
+  e.g = g;
+  e.seq = s->seq++; /* a decrease-key counts as a new insertion */
+  sift_up(s, pos, e);
+  s->stats.pushes++;
+}
+
+LDSI_INLINE uint32_t open_pop(lds_Search *s) {
+  uint32_t top = s->open[0].node;
+  s->open_n--;
+  if (s->open_n > 0) sift_down(s, 0, s->open[s->open_n]);
+  s->nodes[top].heap = LDSI_CLOSED;
+  return top;
+}
+
+void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g) { open_push(s, node, f, g); }
+void ldsi_open_decrease(lds_Search *s, uint32_t pos, double f, double g) {
+  open_decrease(s, pos, f, g);
+}
+uint32_t ldsi_open_pop(lds_Search *s) { return open_pop(s); }
+
+/* ---------------------------------------------------------- lifetime -- */
+
+lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *err) {
+  ldsi_Env e;
+  lds_Search *s;
+  ldsi_env_resolve(&e, env);
+  if (!grid) {
+    ldsi_error(err, LDS_E_ARG, "lds_search_new: grid is NULL");
+    return NULL;
+  }
+  if (grid->pcells >= (size_t)LDSI_CLOSED) {
+    ldsi_error(err, LDS_E_LIMIT, "lds_search_new: grid of %zu cells exceeds the %u node limit",
+               grid->pcells, (unsigned)LDSI_CLOSED - 1);
+    return NULL;
+  }
+  s = (lds_Search *)ldsi_calloc(&e, 1, sizeof *s);
+  if (!s) goto nomem;
+  s->env = e;
+  s->space = LDSI_SPACE_GRID;
+  s->grid = grid;
+  s->nnodes = grid->pcells;
+  s->nodes = (ldsi_Node *)ldsi_calloc(&e, s->nnodes, sizeof(ldsi_Node));
+  s->open_cap = s->nnodes;
+  s->open = (ldsi_Open *)ldsi_alloc(&e, s->open_cap * sizeof(ldsi_Open));
+  if (!s->nodes || !s->open) {
+    lds_search_free(s);
+    goto nomem;
+  }
+  s->gen = 0; /* records start at gen 0; the first query uses gen 1 */
+  s->status = LDS_E_STATE;
+  lds_search_params_init(&s->params);
+  ldsi_error_clear(err);
+  return s;
+nomem:
+  ldsi_error(err, LDS_E_NOMEM, "lds_search_new: out of memory for %zu node records (%zu bytes)",
+             grid->pcells, grid->pcells * (sizeof(ldsi_Node) + sizeof(ldsi_Open)));
+  return NULL;
+}
+
+void lds_search_free(lds_Search *s) {
+  if (!s) return;
+  if (s->algo_free) s->algo_free(s);
+  ldsi_free(&s->env, s->nodes, s->nnodes * sizeof(ldsi_Node));
+  ldsi_free(&s->env, s->open, s->open_cap * sizeof(ldsi_Open));
+  ldsi_free(&s->env, s, sizeof *s);
+}
+
+size_t lds_search_mem_used(const lds_Search *s) {
+  return sizeof *s + s->nnodes * sizeof(ldsi_Node) + s->open_cap * sizeof(ldsi_Open) +
+         s->algo_bytes;
+}
+
+const lds_Grid *lds_search_grid(const lds_Search *s) { return s->grid; }
+
+/* ---------------------------------------------------------- starting -- */
+
+/* Smallest effective cell cost under the query's weights, over passable
+** cells; also validates every cell (<= 0 or NaN is an error naming the cell
+** and the layer that drove it there). O(cells), cached per (version, weights). */
+static lds_Status weighted_scale(lds_Search *s, double *out) {
+  const lds_Grid *g = s->grid;
+  int32_t x, y;
+  int i;
+  double m = INFINITY;
+  if (s->scale_valid && s->scale_version == g->version && s->scale_nweights == s->nweights &&
+      memcmp(s->scale_weights, s->weights, (size_t)s->nweights * sizeof(double)) == 0) {
+    *out = s->scale_cached;
+    return LDS_OK;
+  }
+  for (y = 0; y < g->h; y++)
+    for (x = 0; x < g->w; x++) {
+      size_t p = ldsi_grid_pidx(g, x, y), u = (size_t)y * (size_t)g->w + (size_t)x;
+      double c = g->cost[p];
+      if (g->blocked[p]) continue;
+      for (i = 0; i < s->nweights; i++)
+        if (s->weights[i] != 0.0) c += s->weights[i] * (double)s->wlayers[i][u];
+      if (c == INFINITY) continue; /* blocked by a layer */
+      if (!(c > 0.0) || isinf(c)) {
+        int worst = -1;
+        double wv = 0.0;
+        for (i = 0; i < s->nweights; i++) {
+          double v = s->weights[i] * (double)s->wlayers[i][u];
+          if (s->weights[i] != 0.0 && (isnan(v) || worst < 0 || v < wv)) {
+            worst = i;
+            wv = v;
+          }
+        }
+        ldsi_msg(s->errmsg,
+                 "lds_search_start: cell (%ld,%ld) has cost %g under the layer weights "
+                 "(base %g, layer '%s' value %g x weight %g; expected finite, > 0)",
+                 (long)x, (long)y, c, (double)g->cost[p],
+                 worst >= 0 ? g->layers[worst].name : "?",
+                 worst >= 0 ? (double)s->wlayers[worst][u] : 0.0,
+                 worst >= 0 ? s->weights[worst] : 0.0);
+        return LDS_E_ARG;
+      }
+      if (c < m) m = c;
+    }
+  if (m == INFINITY) m = 1.0; /* nothing passable: any scale will do */
+  s->scale_valid = true;
+  s->scale_version = g->version;
+  s->scale_nweights = s->nweights;
+  memcpy(s->scale_weights, s->weights, (size_t)s->nweights * sizeof(double));
+  s->scale_cached = m;
+  *out = m;
+  return LDS_OK;
+}
+
+static lds_Status start_error(lds_Search *s, lds_Status st) {
+  s->status = st;
+  return st;
+}
+
+lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32_t sx, int32_t sy,
+                            int32_t gx, int32_t gy) {
+  const lds_Grid *g = s->grid;
+  lds_SearchParams p;
+  ldsi_Node *n;
+  int i;
+  if (params)
+    p = *params;
+  else
+    lds_search_params_init(&p);
+  s->errmsg[0] = '\0';
+  memset(&s->stats, 0, sizeof s->stats);
+  s->open_n = 0;
+  s->seq = 0;
+  if (!lds_grid_in_bounds(g, sx, sy)) {
+    ldsi_msg(s->errmsg, "lds_search_start: start (%ld,%ld) out of bounds (grid is %ldx%ld)",
+             (long)sx, (long)sy, (long)g->w, (long)g->h);
+    return start_error(s, LDS_E_ARG);
+  }
+  if (!lds_grid_in_bounds(g, gx, gy)) {
+    ldsi_msg(s->errmsg, "lds_search_start: goal (%ld,%ld) out of bounds (grid is %ldx%ld)",
+             (long)gx, (long)gy, (long)g->w, (long)g->h);
+    return start_error(s, LDS_E_ARG);
+  }
+  if (lds_algo_name(p.algo) == NULL) {
+    ldsi_msg(s->errmsg, "lds_search_start: unknown algorithm %d", (int)p.algo);
+    return start_error(s, LDS_E_ARG);
+  }
+  if (p.algo == LDS_ALGO_JPS || p.algo == LDS_ALGO_JPS_PLUS) {
+    ldsi_msg(s->errmsg, "lds_search_start: algorithm '%s' is not available in this build",
+             lds_algo_name(p.algo));
+    return start_error(s, LDS_E_ARG);
+  }
+  if (lds_heuristic_name(p.heuristic) == NULL) {
+    ldsi_msg(s->errmsg, "lds_search_start: unknown heuristic %d", (int)p.heuristic);
+    return start_error(s, LDS_E_ARG);
+  }
+  if (!(p.weight >= 1.0) || isinf(p.weight)) {
+    ldsi_msg(s->errmsg, "lds_search_start: weight %g out of range (expected finite, >= 1)",
+             p.weight);
+    return start_error(s, LDS_E_ARG);
+  }
+  if (isnan(p.h_scale) || p.h_scale < 0.0 || isinf(p.h_scale)) {
+    ldsi_msg(s->errmsg, "lds_search_start: h_scale %g out of range (expected finite, >= 0)",
+             p.h_scale);
+    return start_error(s, LDS_E_ARG);
+  }
+  if (p.n_layer_weights < 0 || p.n_layer_weights > g->nlayers || p.n_layer_weights > 16 ||
+      (p.n_layer_weights > 0 && !p.layer_weights)) {
+    ldsi_msg(s->errmsg,
+             "lds_search_start: %d layer weights for a grid with %d layers (expected 0..%d)",
+             p.n_layer_weights, g->nlayers, g->nlayers < 16 ? g->nlayers : 16);
+    return start_error(s, LDS_E_ARG);
+  }
+  s->nweights = 0;
+  for (i = 0; i < p.n_layer_weights; i++) {
+    if (isnan(p.layer_weights[i]) || isinf(p.layer_weights[i])) {
+      ldsi_msg(s->errmsg, "lds_search_start: weight of layer '%s' is %g (expected finite)",
+               g->layers[i].name, p.layer_weights[i]);
+      return start_error(s, LDS_E_ARG);
+    }
+    s->weights[i] = p.layer_weights[i];
+    s->wlayers[i] = g->layers[i].data;
+    if (p.layer_weights[i] != 0.0) s->nweights = i + 1;
+  }
+  p.layer_weights = NULL; /* the copy in s->weights is what the loop reads */
+  if (p.algo == LDS_ALGO_WASTAR && p.weight == 1.0) p.weight = 1.5;
+  s->params = p;
+
+  /* heuristic: resolved kind, scale and weight */
+  s->hk = p.heuristic;
+  if (s->hk == LDS_H_AUTO) s->hk = g->neighbourhood == 8 ? LDS_H_OCTILE : LDS_H_MANHATTAN;
+  if (p.algo == LDS_ALGO_DIJKSTRA) s->hk = LDS_H_ZERO;
+  if (p.h_scale > 0.0) {
+    s->scale = p.h_scale;
+  } else if (s->nweights > 0) {
+    lds_Status st = weighted_scale(s, &s->scale);
+    if (st < 0) return start_error(s, st);
+  } else {
+    s->scale = (double)lds_grid_min_cost(g);
+  }
+  s->gk = p.algo == LDS_ALGO_GREEDY ? 0.0 : 1.0;
+  s->hw = s->scale * (p.algo == LDS_ALGO_ASTAR || p.algo == LDS_ALGO_DIJKSTRA ? 1.0 : p.weight);
+  /* The built-in heuristics scaled by the smallest cell cost are consistent,
+  ** so a closed node never improves; with a user scale or an edge callback
+  ** that is not guaranteed, and optimal A* must reopen. Weighted and greedy
+  ** searches never reopen (the usual bounded-suboptimal variant). */
+  s->reopen = (p.algo == LDS_ALGO_ASTAR || p.algo == LDS_ALGO_DIJKSTRA) &&
+              (p.h_scale > 0.0 || p.edge_cost != NULL);
+
+  /* new generation: every record becomes fresh without touching it */
+  s->gen++;
+  if (s->gen == 0) { /* wrapped after 2^32 queries: clear once */
+    memset(s->nodes, 0, s->nnodes * sizeof(ldsi_Node));
+    s->gen = 1;
+  }
+  s->start = ldsi_search_cell_id(s, sx, sy);
+  s->goal = ldsi_search_cell_id(s, gx, gy);
+  s->gx = gx;
+  s->gy = gy;
+  s->version = g->version;
+  s->best = s->start;
+  s->best_d = hdist(s->hk == LDS_H_ZERO ? LDS_H_OCTILE : (int)s->hk, gx - sx, gy - sy);
+  s->best_g = 0.0;
+  if (g->blocked[s->start] || g->blocked[s->goal]) {
+    ldsi_msg(s->errmsg, "lds_search_start: %s (%ld,%ld) is blocked",
+             g->blocked[s->start] ? "start" : "goal", g->blocked[s->start] ? (long)sx : (long)gx,
+             g->blocked[s->start] ? (long)sy : (long)gy);
+    s->status = LDS_NO_PATH;
+    return LDS_OK;
+  }
+  n = ldsi_node(s, s->start);
+  n->g = 0.0;
+  open_push(s, s->start, s->hw * hdist(s->hk, gx - sx, gy - sy), 0.0);
+  s->status = LDS_RUNNING;
+  return LDS_OK;
+}
+
+/* ------------------------------------------------------ the A* loop -- */
+
+enum { MODE_PLAIN = 0, MODE_WEIGHTED = 1, MODE_CALLBACK = 2 };
+
+static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, LDSI_SQRT2,
+                                   LDSI_SQRT2};
+
+/* Effective cost of entering padded cell p = (x,y) under the layer weights;
+** INFINITY when a layer blocks it. Validated at start (weighted_scale) unless
+** the user set h_scale, hence the check here. */
+static double weighted_cost(lds_Search *s, size_t p, int32_t x, int32_t y, bool *bad) {
+  const lds_Grid *g = s->grid;
+  size_t u = (size_t)y * (size_t)g->w + (size_t)x;
+  double c = g->cost[p];
+  int i;
+  for (i = 0; i < s->nweights; i++) c += s->weights[i] * (double)s->wlayers[i][u];
+  if (c != INFINITY && (!(c > 0.0) || isinf(c))) {
+    ldsi_msg(s->errmsg, "lds_search_step: cell (%ld,%ld) has cost %g under the layer weights "
+             "(expected finite, > 0)", (long)x, (long)y, c);
+    *bad = true;
+  }
+  return c;
+}
+
+/* The expansion loop, specialised at compile time on the heuristic and the
+** cost mode (always_inline + constant arguments): the plain octile case is
+** the one benchmarks and most games hit. Returns the new status. */
+LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us,
+                                 uint64_t t0, const int hk, const int mode) {
+  const lds_Grid *g = s->grid;
+  const uint8_t *nbr = g->nbr;
+  const float *cost = g->cost;
+  const uint32_t pw = (uint32_t)g->pw;
+  const uint32_t goal = s->goal;
+  const int32_t gx = s->gx, gy = s->gy;
+  const double hw = s->hw, gk = s->gk;
+  const bool reopen = s->reopen;
+  const int dk = hk == LDS_H_ZERO ? LDS_H_OCTILE : hk; /* distance for "closest" */
+  ptrdiff_t off[8];
+  uint64_t done = 0;
+  ldsi_Node *nodes = s->nodes;
+  const uint32_t gen = s->gen;
+  ldsi_grid_offsets(g, off);
+
+  while (s->open_n > 0) {
+    uint32_t u, m;
+    int32_t ux, uy;
+    double gu, du;
+    if (max_exp && done >= max_exp) return LDS_RUNNING;
+    if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
+        s->env.clock(s->env.clock_ud) - t0 >= budget_us)
+      return LDS_RUNNING;
+    u = open_pop(s);
+    done++;
+    s->stats.expansions++;
+    if (u == goal) return LDS_FOUND;
+    gu = nodes[u].g;
+    uy = (int32_t)(u / pw) - 1;
+    ux = (int32_t)(u % pw) - 1;
+    du = hdist(dk, gx - ux, gy - uy);
+    if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
+      s->best = u;
+      s->best_d = du;
+      s->best_g = gu;
+    }
+    m = nbr[u];
+    while (m) {
+      int d = __builtin_ctz(m);
+      uint32_t v = (uint32_t)((ptrdiff_t)u + off[d]);
+      ldsi_Node *nv = &nodes[v];
+      double ng, step;
+      int32_t vx, vy;
+      m &= m - 1;
+      vx = ux + ldsi_dir_dx[d];
+      vy = uy + ldsi_dir_dy[d];
+      if (mode == MODE_PLAIN) {
+        step = move_len[d] * (double)cost[v];
+      } else {
+        bool bad = false;
+        double c = s->nweights ? weighted_cost(s, v, vx, vy, &bad) : (double)cost[v];
+        if (bad) return LDS_E_ARG;
+        if (c == INFINITY) continue;
+        step = move_len[d] * c;
+        if (mode == MODE_CALLBACK) {
+          double out = step;
+          lds_Status st = s->params.edge_cost(s->params.edge_ud, ux, uy, vx, vy, step, &out);
+          if (st < 0) {
+            if (!s->errmsg[0])
+              ldsi_msg(s->errmsg, "lds_search_step: edge callback failed at (%ld,%ld)->(%ld,%ld)",
+                       (long)ux, (long)uy, (long)vx, (long)vy);
+            return LDS_E_CALLBACK;
+          }
+          if (out == INFINITY) continue;
+          if (!(out > 0.0) || isinf(out)) {
+            ldsi_msg(s->errmsg,
+                     "lds_search_step: edge callback returned %g for (%ld,%ld)->(%ld,%ld) "
+                     "(expected finite, > 0, or inf to forbid)",
+                     out, (long)ux, (long)uy, (long)vx, (long)vy);
+            return LDS_E_CALLBACK;
+          }
+          step = out;
+        }
+      }
+      ng = gu + step;
+      if (nv->gen != gen) {
+        nv->gen = gen;
+        nv->g = ng;
+        nv->parent = u;
+        nv->aux = 0;
+        open_push(s, v, gk * ng + hw * hdist(hk, gx - vx, gy - vy), ng);
+        continue;
+      }
+      if (!(ng < nv->g)) continue;
+      if (nv->heap == LDSI_CLOSED) {
+        if (!reopen) continue;
+        nv->g = ng;
+        nv->parent = u;
+        open_push(s, v, gk * ng + hw * hdist(hk, gx - vx, gy - vy), ng);
+        continue;
+      }
+      nv->g = ng;
+      nv->parent = u;
+      open_decrease(s, nv->heap, gk * ng + hw * hdist(hk, gx - vx, gy - vy), ng);
+    }
+  }
+  return LDS_NO_PATH;
+}
+
+#define DISPATCH_MODE(hk)                                              \
+  switch (mode) {                                                      \
+    case MODE_PLAIN: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_PLAIN);      \
+    case MODE_WEIGHTED: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_WEIGHTED); \
+    default: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_CALLBACK);           \
+  }
+
+static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
+  int mode = s->params.edge_cost ? MODE_CALLBACK : s->nweights ? MODE_WEIGHTED : MODE_PLAIN;
+  switch (s->hk) {
+    case LDS_H_ZERO: DISPATCH_MODE(LDS_H_ZERO)
+    case LDS_H_MANHATTAN: DISPATCH_MODE(LDS_H_MANHATTAN)
+    case LDS_H_EUCLIDEAN: DISPATCH_MODE(LDS_H_EUCLIDEAN)
+    case LDS_H_CHEBYSHEV: DISPATCH_MODE(LDS_H_CHEBYSHEV)
+    default: DISPATCH_MODE(LDS_H_OCTILE)
+  }
+}
+
+lds_Status lds_search_step_budget(lds_Search *s, const lds_Budget *budget) {
+  uint64_t t0, max_exp = budget ? budget->max_expansions : 0, us = budget ? budget->budget_us : 0;
+  lds_Status st;
+  if (s->status != LDS_RUNNING) {
+    if (s->status == LDS_E_STATE && !s->errmsg[0])
+      ldsi_msg(s->errmsg, "lds_search_step: no query started (call lds_search_start first)");
+    return s->status;
+  }
+  if (s->version != s->grid->version) {
+    ldsi_msg(s->errmsg,
+             "lds_search_step: the grid changed since the query started (version %llu, now %llu)",
+             (unsigned long long)s->version, (unsigned long long)s->grid->version);
+    s->status = LDS_E_STALE;
+    return s->status;
+  }
+  t0 = s->env.clock(s->env.clock_ud);
+  st = grid_run(s, max_exp, us, t0);
+  s->stats.elapsed_us += s->env.clock(s->env.clock_ud) - t0;
+  s->status = st;
+  return st;
+}
+
+lds_Status lds_search_step(lds_Search *s, uint64_t max_expansions) {
+  lds_Budget b;
+  b.max_expansions = max_expansions;
+  b.budget_us = 0;
+  return lds_search_step_budget(s, &b);
+}
+
+lds_Status lds_search_run(lds_Search *s) { return lds_search_step_budget(s, NULL); }
+
+lds_Status lds_search_status(const lds_Search *s) { return s->status; }
+
+void lds_search_stats(const lds_Search *s, lds_Stats *out) { *out = s->stats; }
+
+const char *lds_search_errmsg(const lds_Search *s) { return s->errmsg; }
+
+double lds_search_cost(const lds_Search *s) {
+  if (s->status != LDS_FOUND) return -1.0;
+  return s->nodes[s->goal].g;
+}
+
+/* ------------------------------------------------------------ result -- */
+
+/* Walks parents from `end` back to the start into a new path. */
+static lds_Path *build_path(const lds_Search *s, uint32_t end, uint32_t flags, lds_Error *err) {
+  lds_Env env;
+  const lds_Grid *g = s->grid;
+  size_t n = 0, k;
+  uint32_t v;
+  uint32_t *cells;
+  lds_Path *p;
+  for (v = end; v != LDSI_NONE; v = s->nodes[v].parent) n++;
+  cells = (uint32_t *)ldsi_alloc(&s->env, n * sizeof(uint32_t));
+  if (!cells) {
+    ldsi_error(err, LDS_E_NOMEM, "lds_search_path: out of memory for %zu cells", n);
+    return NULL;
+  }
+  k = n;
+  for (v = end; v != LDSI_NONE; v = s->nodes[v].parent) {
+    int32_t x, y;
+    ldsi_grid_pxy(g, v, &x, &y);
+    cells[--k] = (uint32_t)y * (uint32_t)g->w + (uint32_t)x;
+  }
+  env.alloc = s->env.alloc;
+  env.alloc_ud = s->env.alloc_ud;
+  env.clock = s->env.clock;
+  env.clock_ud = s->env.clock_ud;
+  env.log = s->env.log;
+  env.log_ud = s->env.log_ud;
+  p = lds_path_new(&env, cells, n, g->w, s->nodes[end].g, flags, err);
+  ldsi_free(&s->env, cells, n * sizeof(uint32_t));
+  return p;
+}
+
+lds_Path *lds_search_path(const lds_Search *s, lds_Error *err) {
+  if (s->status == LDS_FOUND) return build_path(s, s->goal, 0, err);
+  if (s->status == LDS_NO_PATH && s->params.partial && s->nodes[s->start].gen == s->gen)
+    return build_path(s, s->best, LDS_PATH_PARTIAL, err);
+  ldsi_error(err, LDS_E_STATE, "lds_search_path: no path (status %s)", lds_status_name(s->status));
+  return NULL;
+}
+
+lds_Path *lds_search_partial_path(const lds_Search *s, lds_Error *err) {
+  if (s->status == LDS_FOUND) return build_path(s, s->goal, 0, err);
+  if (s->status == LDS_E_STATE || s->nodes[s->start].gen != s->gen) {
+    ldsi_error(err, LDS_E_STATE, "lds_search_partial_path: no query started");
+    return NULL;
+  }
+  return build_path(s, s->best, LDS_PATH_PARTIAL, err);
+}

@@ -1,0 +1,189 @@
+/*
+** lds_search.h — the sliced search: one resumable state machine per query
+** for the A* family (A*, weighted A*, Dijkstra, greedy best-first) on a grid.
+**
+**   lds_Search *s = lds_search_new(NULL, grid, &err);   // sizes all memory
+**   lds_search_start(s, &params, sx, sy, gx, gy);        // O(1): no map-sized work
+**   while ((st = lds_search_step(s, 500)) == LDS_RUNNING) { ...next frame... }
+**   if (st == LDS_FOUND) path = lds_search_path(s, &err);
+**
+** A search is reused for query after query on the same grid: node memory is
+** tagged with a generation counter, so starting a query never touches every
+** cell. lds_search_step never allocates.
+**
+** Tie-breaking (deterministic, documented): the open list pops the smallest
+** f = g + w*h; among equal f the larger g first (closer to the goal), then the
+** entry that got its key first (insertion order; a decrease-key counts as a
+** new insertion). Neighbours are generated in the order N, E, S, W, NE, SE,
+** SW, NW. So the same grid and query always give the same path, bit for bit,
+** whatever the budgets used to slice the search.
+**
+** [Paper: Hart, Nilsson & Raphael, "A Formal Basis for the Heuristic
+**  Determination of Minimum Cost Paths", IEEE TSSC 1968; Pohl, "Heuristic
+**  search viewed as path finding in a graph", AI 1970 (weighted A*);
+**  Dijkstra, Numerische Mathematik 1959]
+*/
+#ifndef LDS_SEARCH_H
+#define LDS_SEARCH_H
+
+#include "lds_common.h"
+#include "lds_grid.h"
+#include "lds_path.h"
+
+LDS_BEGIN_DECLS
+
+typedef struct lds_Search lds_Search;
+
+/// Search algorithm.
+typedef enum lds_Algo {
+  LDS_ALGO_ASTAR = 0,    ///< A* (optimal with an admissible heuristic)
+  LDS_ALGO_DIJKSTRA = 1, ///< A* with h = 0
+  LDS_ALGO_WASTAR = 2,   ///< weighted A*: f = g + w*h, cost <= w * optimal
+  LDS_ALGO_GREEDY = 3,   ///< greedy best-first: f = h (fast, not optimal)
+  LDS_ALGO_JPS = 4,      ///< Jump Point Search (grids)
+  LDS_ALGO_JPS_PLUS = 5  ///< JPS+ (precomputed jump distances)
+} lds_Algo;
+
+/// Name of an algorithm ("astar", "dijkstra", "wastar", "greedy", "jps",
+/// "jps+"); NULL for an invalid value. [Owner: static]
+LDS_API const char *lds_algo_name(lds_Algo a);
+/// Parses an algorithm name. @returns LDS_OK or LDS_E_ARG.
+LDS_API lds_Status lds_algo_parse(const char *name, lds_Algo *out);
+
+/// Distance heuristic, measured in cells and multiplied by a cost scale.
+typedef enum lds_Heuristic {
+  LDS_H_AUTO = 0,      ///< octile on 8-connected grids, manhattan on 4-connected
+  LDS_H_ZERO = 1,      ///< h = 0 (Dijkstra)
+  LDS_H_MANHATTAN = 2, ///< dx + dy (inadmissible with diagonal moves)
+  LDS_H_OCTILE = 3,    ///< max + (sqrt2 - 1) * min: exact on an empty 8-grid
+  LDS_H_EUCLIDEAN = 4, ///< sqrt(dx^2 + dy^2)
+  LDS_H_CHEBYSHEV = 5  ///< max(dx, dy)
+} lds_Heuristic;
+
+/// Name of a heuristic ("auto", "zero", "manhattan", "octile", "euclidean",
+/// "chebyshev"); NULL if invalid. [Owner: static]
+LDS_API const char *lds_heuristic_name(lds_Heuristic h);
+/// Parses a heuristic name. @returns LDS_OK or LDS_E_ARG.
+LDS_API lds_Status lds_heuristic_parse(const char *name, lds_Heuristic *out);
+/// Distance in cells for a displacement (dx, dy) under heuristic h
+/// (LDS_H_AUTO counts as octile). [Units: cells]
+LDS_API double lds_heuristic_distance(lds_Heuristic h, int32_t dx, int32_t dy);
+
+/// Per-edge cost callback. Called for each move (x0,y0) -> (x1,y1) the search
+/// considers, with base = the move's cost from the grid and layers
+/// [Units: cost]. Write the cost to *out: finite and > 0, or +INFINITY to
+/// forbid the move. Return LDS_OK, or a negative status to abort the search
+/// (it then ends with LDS_E_CALLBACK). A value <= 0 or NaN also ends it with
+/// LDS_E_CALLBACK, naming the edge.
+typedef lds_Status (*lds_EdgeCost)(void *ud, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                                   double base, double *out);
+
+/// Parameters of one query. Fill with lds_search_params_init, then change.
+typedef struct lds_SearchParams {
+  lds_Algo algo;            ///< default LDS_ALGO_ASTAR
+  lds_Heuristic heuristic;  ///< default LDS_H_AUTO
+  double weight;            ///< w for weighted A* [Limit: >= 1] default 1
+                            ///< (LDS_ALGO_WASTAR with weight 1 uses 1.5)
+  double h_scale;           ///< [opt] cost per cell of distance used to scale h
+                            ///< [Units: cost]; 0 = automatic: the smallest cost
+                            ///< of a cell under the weights in force
+  bool partial;             ///< on no path (or budget spent), lds_search_path
+                            ///< returns the path to the expanded cell closest
+                            ///< to the goal, flagged LDS_PATH_PARTIAL
+  const double *layer_weights; ///< [opt] [Shape: n_layer_weights doubles, one
+                            ///< per grid layer index] effective cell cost =
+                            ///< base + sum(weight[i] * layer[i][cell])
+  int n_layer_weights;      ///< [Limit: <= lds_grid_layer_count]
+  lds_EdgeCost edge_cost;   ///< [opt] per-edge callback (slow; see docs)
+  void *edge_ud;            ///< passed to edge_cost
+} lds_SearchParams;
+
+/// Fills *p with the defaults listed in lds_SearchParams.
+LDS_API void lds_search_params_init(lds_SearchParams *p);
+
+/// Budget of one step. A zero member means "no limit of that kind"; both
+/// zero runs to the end. The expansion count is exact; the time budget reads
+/// the environment's clock every 64 expansions, so it may overshoot by the
+/// time of up to 63 expansions.
+typedef struct lds_Budget {
+  uint64_t max_expansions; ///< [opt] expansions allowed in this step
+  uint64_t budget_us;      ///< [opt] microseconds allowed in this step [Units: µs]
+} lds_Budget;
+
+/// Counters of the current query (cumulative over its steps).
+typedef struct lds_Stats {
+  uint64_t expansions;  ///< nodes taken from the open list and expanded
+  uint64_t pushes;      ///< insertions into the open list (decrease-keys included)
+  uint64_t peak_open;   ///< largest open-list size
+  uint64_t elapsed_us;  ///< time spent inside step [Units: µs]
+} lds_Stats;
+
+/* ---------------------------------------------------------- lifetime -- */
+
+/// Creates a search for a grid and allocates everything it will need:
+/// 24 bytes per cell for node records plus the open list (grown only in
+/// lds_search_start, never in step). The grid must outlive the search.
+/// @param[in] env  [opt] allocator and clock; NULL for defaults
+/// @param[in] grid the grid to search (read-only; edits are detected)
+/// @param[out] err [opt]
+/// @returns the search, NULL on LDS_E_ARG/LDS_E_NOMEM.
+/// [Owner: caller frees with lds_search_free]
+LDS_API lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *err);
+/// Frees a search. NULL is ignored.
+LDS_API void lds_search_free(lds_Search *s);
+/// Bytes allocated by the search (node records, open list, scratch).
+LDS_API size_t lds_search_mem_used(const lds_Search *s);
+
+/* ----------------------------------------------------------- queries -- */
+
+/// Starts a query from (sx,sy) to (gx,gy) [Units: cells]; cancels any
+/// previous one. O(1) in the map size.
+/// @param[in] params [opt] NULL for defaults
+/// @returns LDS_OK (query started; call step), or LDS_E_ARG for coordinates
+///   out of bounds, weight < 1 or NaN, an unknown algorithm or heuristic, a
+///   layer weight array longer than the grid's layer list (message in
+///   lds_search_errmsg). A blocked start or goal is not an error: the query
+///   is started and its first step returns LDS_NO_PATH.
+LDS_API lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32_t sx,
+                                    int32_t sy, int32_t gx, int32_t gy);
+
+/* ----------------------------------------------------------- slicing -- */
+
+/// Expands at most max_expansions nodes (0 = no limit).
+/// @returns LDS_RUNNING (call again), LDS_FOUND, LDS_NO_PATH, or an error:
+///   LDS_E_STATE (no query started), LDS_E_STALE (the grid changed since
+///   lds_search_start), LDS_E_CALLBACK (edge callback failed), LDS_E_ARG (a
+///   weighted cell cost is <= 0, NaN or infinite; the message names the cell
+///   and layer). A finished query keeps returning its final status.
+LDS_API lds_Status lds_search_step(lds_Search *s, uint64_t max_expansions);
+/// Same, bounded by a budget of expansions and/or microseconds.
+LDS_API lds_Status lds_search_step_budget(lds_Search *s, const lds_Budget *budget);
+/// Runs the query to the end (= lds_search_step(s, 0)).
+LDS_API lds_Status lds_search_run(lds_Search *s);
+/// Current status: LDS_RUNNING, a final outcome, or the error that ended it;
+/// LDS_E_STATE before the first start.
+LDS_API lds_Status lds_search_status(const lds_Search *s);
+/// Counters of the current query.
+LDS_API void lds_search_stats(const lds_Search *s, lds_Stats *out);
+/// Last error message ("" if none). [Owner: the search]
+LDS_API const char *lds_search_errmsg(const lds_Search *s);
+
+/* ------------------------------------------------------------ result -- */
+
+/// Cost of the path found [Units: cost]; -1 unless the status is LDS_FOUND.
+LDS_API double lds_search_cost(const lds_Search *s);
+/// The path found (status LDS_FOUND): cells from start to goal inclusive.
+/// With params.partial and status LDS_NO_PATH, the partial path (flagged).
+/// @returns NULL with err->code LDS_E_STATE when there is no path,
+/// LDS_E_NOMEM. [Owner: caller frees with lds_path_free]
+LDS_API lds_Path *lds_search_path(const lds_Search *s, lds_Error *err);
+/// Best-so-far path: to the goal if found, else to the expanded cell closest
+/// to the goal (by the heuristic distance, ties: smaller g), flagged partial.
+/// Works while running. [Owner: caller frees with lds_path_free]
+LDS_API lds_Path *lds_search_partial_path(const lds_Search *s, lds_Error *err);
+/// The grid the search was created on.
+LDS_API const lds_Grid *lds_search_grid(const lds_Search *s);
+
+LDS_END_DECLS
+
+#endif

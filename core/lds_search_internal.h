@@ -1,0 +1,103 @@
+/*
+** lds_search_internal.h — the search's state, shared by the A* loop
+** (lds_search.c) and the other algorithms that reuse its node records and open
+** list (JPS, graph searches). Hidden; not installed.
+*/
+#ifndef LDS_SEARCH_INTERNAL_H
+#define LDS_SEARCH_INTERNAL_H
+
+#include "lds_grid_internal.h"
+#include "lds_search.h"
+
+#include <math.h>
+
+#define LDSI_NONE 0xFFFFFFFFu   /* no parent / not in the open list */
+#define LDSI_CLOSED 0xFFFFFFFEu /* node expanded (in the closed set) */
+
+/* Node record, one per padded cell (grids) or node (graphs). A record whose
+** gen differs from the search's is "fresh": g = inf, not open, not closed. */
+typedef struct ldsi_Node {
+  double g;
+  uint32_t parent; /* node id of the predecessor, LDSI_NONE at the start */
+  uint32_t heap;   /* position in the open list, LDSI_NONE, or LDSI_CLOSED */
+  uint32_t gen;
+  uint32_t aux;    /* free for algorithms (JPS: direction bits) */
+} ldsi_Node;
+
+/* Open-list entry: the key is copied in so sifting never touches nodes. */
+typedef struct ldsi_Open {
+  double f;
+  double g;
+  uint32_t node;
+  uint32_t seq; /* insertion order, the last tie-breaker */
+} ldsi_Open;
+
+typedef enum { LDSI_SPACE_GRID = 0, LDSI_SPACE_GRAPH = 1 } ldsi_Space;
+
+struct lds_Search {
+  ldsi_Env env;
+  ldsi_Space space;
+  const lds_Grid *grid;
+  const void *graph; /* lds_Graph when space == GRAPH */
+  size_t nnodes;     /* node records */
+  ldsi_Node *nodes;
+  ldsi_Open *open;   /* 4-ary min-heap */
+  size_t open_n, open_cap;
+  uint32_t gen, seq;
+
+  /* the query */
+  lds_SearchParams params;
+  double weights[16];     /* copy of params.layer_weights (first 16 layers) */
+  int nweights;
+  const float *wlayers[16];
+  lds_Heuristic hk;       /* resolved heuristic */
+  double hw;              /* multiplier of the distance in cells: weight*scale */
+  double gk;              /* multiplier of g in f: 1, or 0 for greedy */
+  double scale;           /* cost per cell of distance */
+  bool reopen;            /* re-expand closed nodes that improve */
+  uint32_t start, goal;   /* node ids (padded for grids) */
+  int32_t gx, gy;
+  uint64_t version;       /* grid/graph version at start */
+  lds_Status status;
+  lds_Stats stats;
+  uint32_t best;          /* expanded node closest to the goal */
+  double best_d, best_g;
+
+  /* cache of the automatic scale under weights */
+  uint64_t scale_version;
+  double scale_weights[16];
+  int scale_nweights;
+  double scale_cached;
+  bool scale_valid;
+
+  void *algo_state;       /* per-algorithm extra state (JPS) */
+  void (*algo_free)(lds_Search *s);
+  size_t algo_bytes;
+
+  char errmsg[LDS_ERRMSG_SIZE];
+};
+
+/* open-list primitives (lds_search.c) */
+LDSI_HIDDEN void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g);
+LDSI_HIDDEN void ldsi_open_decrease(lds_Search *s, uint32_t pos, double f, double g);
+LDSI_HIDDEN uint32_t ldsi_open_pop(lds_Search *s);
+
+/* node access with the generation check */
+static inline ldsi_Node *ldsi_node(lds_Search *s, uint32_t id) {
+  ldsi_Node *n = &s->nodes[id];
+  if (n->gen != s->gen) {
+    n->gen = s->gen;
+    n->g = INFINITY;
+    n->parent = LDSI_NONE;
+    n->heap = LDSI_NONE;
+    n->aux = 0;
+  }
+  return n;
+}
+
+/* node id of a grid cell / back */
+static inline uint32_t ldsi_search_cell_id(const lds_Search *s, int32_t x, int32_t y) {
+  return (uint32_t)ldsi_grid_pidx(s->grid, x, y);
+}
+
+#endif
