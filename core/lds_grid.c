@@ -199,6 +199,7 @@ lds_Grid *lds_grid_clone(const lds_Grid *src, lds_Error *err) {
   g->diag = src->diag;
   g->min_cost = src->min_cost;
   g->min_cost_valid = src->min_cost_valid;
+  g->nonunit = src->nonunit;
   g->passable = src->passable;
   for (i = 0; i < src->nlayers; i++) {
     int idx;
@@ -267,6 +268,8 @@ lds_Status lds_grid_set_cost(lds_Grid *g, int32_t x, int32_t y, float cost) {
   old = g->cost[p];
   if (old == cost) return LDS_OK;
   g->cost[p] = cost;
+  if (old == 1.0f) g->nonunit++;
+  if (cost == 1.0f) g->nonunit--;
   if (g->min_cost_valid) {
     if (cost < g->min_cost)
       g->min_cost = cost;

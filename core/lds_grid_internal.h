@@ -40,6 +40,7 @@ struct lds_Grid {
   float min_cost;
   bool min_cost_valid;
   size_t passable;
+  size_t nonunit;   /* cells whose cost is not 1 (0: uniform-cost fast path) */
   int nlayers, layer_cap;
   ldsi_Layer *layers;
   int nlisteners, listener_cap;

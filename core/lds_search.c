@@ -273,6 +273,8 @@ static lds_Status weighted_scale(lds_Search *s, double *out) {
   return LDS_OK;
 }
 
+static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0);
+
 static lds_Status start_error(lds_Search *s, lds_Status st) {
   s->status = st;
   return st;
@@ -374,6 +376,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
     memset(s->nodes, 0, s->nnodes * sizeof(ldsi_Node));
     s->gen = 1;
   }
+  s->run = grid_run;
   s->start = ldsi_search_cell_id(s, sx, sy);
   s->goal = ldsi_search_cell_id(s, gx, gy);
   s->gx = gx;
@@ -398,7 +401,9 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
 
 /* ------------------------------------------------------ the A* loop -- */
 
-enum { MODE_PLAIN = 0, MODE_WEIGHTED = 1, MODE_CALLBACK = 2 };
+/* cost modes: uniform (every cell costs 1: no cost load), plain (cell costs),
+** weighted (cell costs + layers), callback (+ the edge callback) */
+enum { MODE_UNIFORM = 0, MODE_PLAIN = 1, MODE_WEIGHTED = 2, MODE_CALLBACK = 3 };
 
 static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, LDSI_SQRT2,
                                    LDSI_SQRT2};
@@ -471,7 +476,9 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       m &= m - 1;
       vx = ux + ldsi_dir_dx[d];
       vy = uy + ldsi_dir_dy[d];
-      if (mode == MODE_PLAIN) {
+      if (mode == MODE_UNIFORM) {
+        step = move_len[d];
+      } else if (mode == MODE_PLAIN) {
         step = move_len[d] * (double)cost[v];
       } else {
         bool bad = false;
@@ -526,13 +533,17 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
 
 #define DISPATCH_MODE(hk)                                              \
   switch (mode) {                                                      \
+    case MODE_UNIFORM: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_UNIFORM);  \
     case MODE_PLAIN: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_PLAIN);      \
     case MODE_WEIGHTED: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_WEIGHTED); \
     default: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_CALLBACK);           \
   }
 
 static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
-  int mode = s->params.edge_cost ? MODE_CALLBACK : s->nweights ? MODE_WEIGHTED : MODE_PLAIN;
+  int mode = s->params.edge_cost ? MODE_CALLBACK
+             : s->nweights        ? MODE_WEIGHTED
+             : s->grid->nonunit   ? MODE_PLAIN
+                                  : MODE_UNIFORM;
   switch (s->hk) {
     case LDS_H_ZERO: DISPATCH_MODE(LDS_H_ZERO)
     case LDS_H_MANHATTAN: DISPATCH_MODE(LDS_H_MANHATTAN)
@@ -558,7 +569,7 @@ lds_Status lds_search_step_budget(lds_Search *s, const lds_Budget *budget) {
     return s->status;
   }
   t0 = s->env.clock(s->env.clock_ud);
-  st = grid_run(s, max_exp, us, t0);
+  st = s->run(s, max_exp, us, t0);
   s->stats.elapsed_us += s->env.clock(s->env.clock_ud) - t0;
   s->status = st;
   return st;

@@ -70,6 +70,12 @@ struct lds_Search {
   double scale_cached;
   bool scale_valid;
 
+  /* The expansion loop of the query's algorithm, chosen in lds_search_start:
+  ** expands until the goal is expanded (LDS_FOUND), the open list is empty
+  ** (LDS_NO_PATH), max_exp expansions were done or budget_us elapsed since t0
+  ** (LDS_RUNNING; 0 = no limit), or an error. Must not allocate. */
+  lds_Status (*run)(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0);
+
   void *algo_state;       /* per-algorithm extra state (JPS) */
   void (*algo_free)(lds_Search *s);
   size_t algo_bytes;
