@@ -92,27 +92,32 @@ void lds_search_params_init(lds_SearchParams *p) {
 /* A 4-ary heap: shallower than a binary heap, and the four children share a
 ** cache line or two, which pays on pops (Johnson 1975; LaMarca & Ladner 1996). */
 
-LDSI_INLINE bool open_less(const ldsi_Open *a, const ldsi_Open *b) {
+LDSI_INLINE bool open_less(const ldsi_Node *nodes, const ldsi_Open *a, const ldsi_Open *b) {
+  double ga, gb;
   if (a->f != b->f) return a->f < b->f;
-  if (a->g != b->g) return a->g > b->g; /* larger g first */
-  return a->seq < b->seq;               /* then insertion order */
+  ga = nodes[a->node].g;
+  gb = nodes[b->node].g;
+  if (ga != gb) return ga > gb; /* larger g first */
+  return a->seq < b->seq;       /* then insertion order */
 }
 
 LDSI_INLINE void sift_up(lds_Search *s, uint32_t pos, ldsi_Open e) {
   ldsi_Open *h = s->open;
+  ldsi_Node *nodes = s->nodes;
   while (pos > 0) {
     uint32_t parent = (pos - 1) >> 2;
-    if (!open_less(&e, &h[parent])) break;
+    if (!open_less(nodes, &e, &h[parent])) break;
     h[pos] = h[parent];
-    s->nodes[h[pos].node].heap = pos;
+    nodes[h[pos].node].heap = pos;
     pos = parent;
   }
   h[pos] = e;
-  s->nodes[e.node].heap = pos;
+  nodes[e.node].heap = pos;
 }
 
 LDSI_INLINE void sift_down(lds_Search *s, uint32_t pos, ldsi_Open e) {
   ldsi_Open *h = s->open;
+  ldsi_Node *nodes = s->nodes;
   uint32_t n = (uint32_t)s->open_n;
   for (;;) {
     uint32_t c = (pos << 2) + 1, best, k, end;
@@ -120,32 +125,37 @@ LDSI_INLINE void sift_down(lds_Search *s, uint32_t pos, ldsi_Open e) {
     best = c;
     end = c + 4 < n ? c + 4 : n;
     for (k = c + 1; k < end; k++)
-      if (open_less(&h[k], &h[best])) best = k;
-    if (!open_less(&h[best], &e)) break;
+      if (open_less(nodes, &h[k], &h[best])) best = k;
+    if (!open_less(nodes, &h[best], &e)) break;
     h[pos] = h[best];
-    s->nodes[h[pos].node].heap = pos;
+    nodes[h[pos].node].heap = pos;
     pos = best;
   }
   h[pos] = e;
-  s->nodes[e.node].heap = pos;
+  nodes[e.node].heap = pos;
 }
 
-LDSI_INLINE void open_push(lds_Search *s, uint32_t node, double f, double g) {
+/* Inserts an entry whose seq was already assigned (see push_batch). */
+LDSI_INLINE void open_insert(lds_Search *s, ldsi_Open e) {
+  s->open_n++;
+  sift_up(s, (uint32_t)s->open_n - 1, e);
+  if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
+}
+
+LDSI_INLINE void open_push(lds_Search *s, uint32_t node, double f) {
   ldsi_Open e;
   e.f = f;
-  e.g = g;
   e.node = node;
   e.seq = s->seq++;
   s->open_n++;
   sift_up(s, (uint32_t)s->open_n - 1, e);
   s->stats.pushes++;
-  if (s->open_n > s->stats.peak_open) s->stats.peak_open = s->open_n;
+  if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
 }
 
-LDSI_INLINE void open_decrease(lds_Search *s, uint32_t pos, double f, double g) {
+LDSI_INLINE void open_decrease(lds_Search *s, uint32_t pos, double f) {
   ldsi_Open e = s->open[pos];
   e.f = f;
-  e.g = g;
   e.seq = s->seq++; /* a decrease-key counts as a new insertion */
   sift_up(s, pos, e);
   s->stats.pushes++;
@@ -159,9 +169,13 @@ LDSI_INLINE uint32_t open_pop(lds_Search *s) {
   return top;
 }
 
-void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g) { open_push(s, node, f, g); }
+void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g) {
+  (void)g;
+  open_push(s, node, f);
+}
 void ldsi_open_decrease(lds_Search *s, uint32_t pos, double f, double g) {
-  open_decrease(s, pos, f, g);
+  (void)g;
+  open_decrease(s, pos, f);
 }
 uint32_t ldsi_open_pop(lds_Search *s) { return open_pop(s); }
 
@@ -188,8 +202,14 @@ lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *
   s->nnodes = grid->pcells;
   s->nodes = (ldsi_Node *)ldsi_calloc(&e, s->nnodes, sizeof(ldsi_Node));
   s->open_cap = s->nnodes;
-  s->open = (ldsi_Open *)ldsi_alloc(&e, s->open_cap * sizeof(ldsi_Open));
-  if (!s->nodes || !s->open) {
+  s->open_raw = ldsi_alloc(&e, (s->open_cap + 4) * sizeof(ldsi_Open));
+  if (s->open_raw) { /* offset so that &open[1] falls on a 64-byte boundary */
+    uintptr_t a = (uintptr_t)s->open_raw + sizeof(ldsi_Open);
+    a = (a + 63u) & ~(uintptr_t)63u;
+    s->open = (ldsi_Open *)(a - sizeof(ldsi_Open));
+  }
+  s->buf = (ldsi_Open *)ldsi_alloc(&e, LDSI_BUF_CAP * sizeof(ldsi_Open));
+  if (!s->nodes || !s->open_raw || !s->buf) {
     lds_search_free(s);
     goto nomem;
   }
@@ -208,13 +228,14 @@ void lds_search_free(lds_Search *s) {
   if (!s) return;
   if (s->algo_free) s->algo_free(s);
   ldsi_free(&s->env, s->nodes, s->nnodes * sizeof(ldsi_Node));
-  ldsi_free(&s->env, s->open, s->open_cap * sizeof(ldsi_Open));
+  ldsi_free(&s->env, s->open_raw, (s->open_cap + 4) * sizeof(ldsi_Open));
+  ldsi_free(&s->env, s->buf, LDSI_BUF_CAP * sizeof(ldsi_Open));
   ldsi_free(&s->env, s, sizeof *s);
 }
 
 size_t lds_search_mem_used(const lds_Search *s) {
-  return sizeof *s + s->nnodes * sizeof(ldsi_Node) + s->open_cap * sizeof(ldsi_Open) +
-         s->algo_bytes;
+  return sizeof *s + s->nnodes * sizeof(ldsi_Node) +
+         (s->open_cap + 4 + LDSI_BUF_CAP) * sizeof(ldsi_Open) + s->algo_bytes;
 }
 
 const lds_Grid *lds_search_grid(const lds_Search *s) { return s->grid; }
@@ -293,6 +314,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   s->errmsg[0] = '\0';
   memset(&s->stats, 0, sizeof s->stats);
   s->open_n = 0;
+  s->buf_n = 0;
   s->seq = 0;
   if (!lds_grid_in_bounds(g, sx, sy)) {
     ldsi_msg(s->errmsg, "lds_search_start: start (%ld,%ld) out of bounds (grid is %ldx%ld)",
@@ -394,7 +416,8 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   }
   n = ldsi_node(s, s->start);
   n->g = 0.0;
-  open_push(s, s->start, s->hw * hdist(s->hk, gx - sx, gy - sy), 0.0);
+  n->ns = n->nd = 0;
+  open_push(s, s->start, s->hw * hdist(s->hk, gx - sx, gy - sy));
   s->status = LDS_RUNNING;
   return LDS_OK;
 }
@@ -425,9 +448,67 @@ static double weighted_cost(lds_Search *s, size_t p, int32_t x, int32_t y, bool 
   return c;
 }
 
+/* The sorted stack. Most successors of the node u just expanded are about
+** as good as u itself (a plateau of nearly equal f), and would be popped from
+** the heap right away after paying log(n) to get in and out. Instead, the
+** fresh successors of each expansion are sorted (at most 8) and those that
+** precede the stack's top under the open list's order (open_less) go on a
+** stack, smallest on top; the rest go to the heap. So the stack is always
+** sorted, and a pop takes the smaller of the stack top and the heap top under
+** open_less: the expansion order, and every path, is exactly that of a plain
+** heap (the seq of an entry is fixed when it is generated, wherever it goes).
+** Only fresh nodes enter the stack; one that later improves moves to the heap
+** and its stack entry is dropped as stale (node heap field != LDSI_INBUF).
+** A full stack sends successors to the heap, which is always correct. */
+
+/* Drops stale entries from the top of the stack. */
+LDSI_INLINE void buf_clean(lds_Search *s, const ldsi_Node *nodes) {
+  while (s->buf_n && nodes[s->buf[s->buf_n - 1].node].heap != LDSI_INBUF) s->buf_n--;
+}
+
+/* Takes the next node to expand, or LDSI_NONE when nothing is open. */
+LDSI_INLINE uint32_t next_open(lds_Search *s, ldsi_Node *nodes) {
+  buf_clean(s, nodes);
+  if (s->buf_n) {
+    ldsi_Open *bt = &s->buf[s->buf_n - 1];
+    if (s->open_n == 0 || open_less(nodes, bt, &s->open[0])) {
+      s->buf_n--;
+      nodes[bt->node].heap = LDSI_CLOSED;
+      return bt->node;
+    }
+  }
+  if (s->open_n == 0) return LDSI_NONE;
+  return open_pop(s);
+}
+
+/* Files the fresh successors of one expansion (nb <= 8, seq assigned). */
+LDSI_INLINE void push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *batch, int nb) {
+  int i, j, k;
+  for (i = 1; i < nb; i++) { /* insertion sort, ascending by open_less */
+    ldsi_Open e = batch[i];
+    for (j = i; j > 0 && open_less(nodes, &e, &batch[j - 1]); j--) batch[j] = batch[j - 1];
+    batch[j] = e;
+  }
+  buf_clean(s, nodes);
+  k = nb;
+  if (s->buf_n + (size_t)nb > LDSI_BUF_CAP) {
+    k = 0;
+  } else if (s->buf_n) {
+    const ldsi_Open *top = &s->buf[s->buf_n - 1];
+    for (k = 0; k < nb && open_less(nodes, &batch[k], top); k++) {
+    }
+  }
+  for (i = k - 1; i >= 0; i--) {
+    s->buf[s->buf_n++] = batch[i];
+    nodes[batch[i].node].heap = LDSI_INBUF;
+  }
+  for (i = k; i < nb; i++) open_insert(s, batch[i]);
+  if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
+}
+
 /* The expansion loop, specialised at compile time on the heuristic and the
-** cost mode (always_inline + constant arguments): the plain octile case is
-** the one benchmarks and most games hit. Returns the new status. */
+** cost mode (always_inline + constant arguments): the uniform-cost octile
+** case is the one benchmarks and most games hit. Returns the new status. */
 LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us,
                                  uint64_t t0, const int hk, const int mode) {
   const lds_Grid *g = s->grid;
@@ -438,6 +519,8 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   const int32_t gx = s->gx, gy = s->gy;
   const double hw = s->hw, gk = s->gk;
   const bool reopen = s->reopen;
+  /* exact f on uniform grids: f = (ns + dmax - dmin) + (nd + dmin)*sqrt(2) */
+  const bool exact_f = mode == MODE_UNIFORM && hk == LDS_H_OCTILE && hw == 1.0 && gk == 1.0;
   const int dk = hk == LDS_H_ZERO ? LDS_H_OCTILE : hk; /* distance for "closest" */
   ptrdiff_t off[8];
   uint64_t done = 0;
@@ -445,15 +528,18 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   const uint32_t gen = s->gen;
   ldsi_grid_offsets(g, off);
 
-  while (s->open_n > 0) {
+  for (;;) {
     uint32_t u, m;
     int32_t ux, uy;
     double gu, du;
+    ldsi_Open batch[8];
+    int nb = 0;
     if (max_exp && done >= max_exp) return LDS_RUNNING;
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    u = open_pop(s);
+    u = next_open(s, nodes);
+    if (u == LDSI_NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
     if (u == goal) return LDS_FOUND;
@@ -471,13 +557,15 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       int d = __builtin_ctz(m);
       uint32_t v = (uint32_t)((ptrdiff_t)u + off[d]);
       ldsi_Node *nv = &nodes[v];
-      double ng, step;
+      double ng, step = 0.0, fv;
+      uint32_t ns = 0, nd = 0;
       int32_t vx, vy;
       m &= m - 1;
       vx = ux + ldsi_dir_dx[d];
       vy = uy + ldsi_dir_dy[d];
       if (mode == MODE_UNIFORM) {
-        step = move_len[d];
+        ns = nodes[u].ns + (d < 4);
+        nd = nodes[u].nd + (d >= 4);
       } else if (mode == MODE_PLAIN) {
         step = move_len[d] * (double)cost[v];
       } else {
@@ -506,29 +594,52 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
           step = out;
         }
       }
-      ng = gu + step;
+      ng = mode == MODE_UNIFORM ? (double)ns + (double)nd * LDSI_SQRT2 : gu + step;
       if (nv->gen != gen) {
         nv->gen = gen;
         nv->g = ng;
         nv->parent = u;
         nv->aux = 0;
-        open_push(s, v, gk * ng + hw * hdist(hk, gx - vx, gy - vy), ng);
+        nv->ns = ns;
+        nv->nd = nd;
+        if (exact_f) {
+          uint32_t ax = (uint32_t)(gx > vx ? gx - vx : vx - gx);
+          uint32_t ay = (uint32_t)(gy > vy ? gy - vy : vy - gy);
+          uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+          batch[nb].f = (double)(ns + hi - lo) + (double)(nd + lo) * LDSI_SQRT2;
+        } else {
+          batch[nb].f = gk * ng + hw * hdist(hk, gx - vx, gy - vy);
+        }
+        batch[nb].node = v;
+        batch[nb].seq = s->seq++;
+        nb++;
+        s->stats.pushes++;
         continue;
       }
       if (!(ng < nv->g)) continue;
-      if (nv->heap == LDSI_CLOSED) {
-        if (!reopen) continue;
-        nv->g = ng;
-        nv->parent = u;
-        open_push(s, v, gk * ng + hw * hdist(hk, gx - vx, gy - vy), ng);
-        continue;
+      if (nv->heap == LDSI_CLOSED && !reopen) continue;
+      if (exact_f) {
+        uint32_t ax = (uint32_t)(gx > vx ? gx - vx : vx - gx);
+        uint32_t ay = (uint32_t)(gy > vy ? gy - vy : vy - gy);
+        uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+        fv = (double)(ns + hi - lo) + (double)(nd + lo) * LDSI_SQRT2;
+      } else {
+        fv = gk * ng + hw * hdist(hk, gx - vx, gy - vy);
       }
       nv->g = ng;
       nv->parent = u;
-      open_decrease(s, nv->heap, gk * ng + hw * hdist(hk, gx - vx, gy - vy), ng);
+      nv->ns = ns;
+      nv->nd = nd;
+      if (nv->heap == LDSI_CLOSED) {
+        open_push(s, v, fv);
+      } else if (nv->heap == LDSI_INBUF) {
+        open_push(s, v, fv); /* its stack entry turns stale */
+      } else {
+        open_decrease(s, nv->heap, fv);
+      }
     }
+    if (nb) push_batch(s, nodes, batch, nb);
   }
-  return LDS_NO_PATH;
 }
 
 #define DISPATCH_MODE(hk)                                              \

@@ -13,6 +13,8 @@
 
 #define LDSI_NONE 0xFFFFFFFFu   /* no parent / not in the open list */
 #define LDSI_CLOSED 0xFFFFFFFEu /* node expanded (in the closed set) */
+#define LDSI_INBUF 0xFFFFFFFDu  /* node waits in the equal-f stack (lds_search.c) */
+#define LDSI_BUF_CAP 4096       /* entries of the equal-f stack */
 
 /* Node record, one per padded cell (grids) or node (graphs). A record whose
 ** gen differs from the search's is "fresh": g = inf, not open, not closed. */
@@ -22,12 +24,18 @@ typedef struct ldsi_Node {
   uint32_t heap;   /* position in the open list, LDSI_NONE, or LDSI_CLOSED */
   uint32_t gen;
   uint32_t aux;    /* free for algorithms (JPS: direction bits) */
+  /* On uniform-cost grids g is kept exact: ns straight and nd diagonal moves,
+  ** g = ns + nd*sqrt(2) computed the same way every time, so equal costs give
+  ** bit-identical g and f and the documented tie-breaking really applies. */
+  uint32_t ns, nd;
 } ldsi_Node;
 
-/* Open-list entry: the key is copied in so sifting never touches nodes. */
+/* Open-list entry, 16 bytes: the four children of a 4-ary heap node share
+** one 64-byte cache line (the array is offset so that entry 1 is aligned).
+** f decides almost every comparison; on equal f the node's g (read from its
+** record, which always holds the g the entry was pushed with) and then seq. */
 typedef struct ldsi_Open {
   double f;
-  double g;
   uint32_t node;
   uint32_t seq; /* insertion order, the last tie-breaker */
 } ldsi_Open;
@@ -41,8 +49,11 @@ struct lds_Search {
   const void *graph; /* lds_Graph when space == GRAPH */
   size_t nnodes;     /* node records */
   ldsi_Node *nodes;
-  ldsi_Open *open;   /* 4-ary min-heap */
+  ldsi_Open *open;   /* 4-ary min-heap (&open[1] is 64-byte aligned) */
+  void *open_raw;    /* the allocation behind open */
   size_t open_n, open_cap;
+  ldsi_Open *buf;    /* equal-f stack: sorted, minimum on top (see grid_loop) */
+  size_t buf_n;
   uint32_t gen, seq;
 
   /* the query */
@@ -83,7 +94,9 @@ struct lds_Search {
   char errmsg[LDS_ERRMSG_SIZE];
 };
 
-/* open-list primitives (lds_search.c) */
+/* open-list primitives (lds_search.c). The node's record must already hold
+** its new g (it breaks ties on equal f). g is accepted for symmetry and must
+** equal the record's. */
 LDSI_HIDDEN void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g);
 LDSI_HIDDEN void ldsi_open_decrease(lds_Search *s, uint32_t pos, double f, double g);
 LDSI_HIDDEN uint32_t ldsi_open_pop(lds_Search *s);
