@@ -28,7 +28,7 @@ RUN_SCEN ?= tests/data/den011d.map.scen
 # == end of settings ==========================================================
 
 CFLAGS_ALL := $(WARN) $(OPT) -g -fPIC -fvisibility=hidden -MMD -MP $(EXTRA_CFLAGS)
-LDLIBS     := -lm
+LDLIBS     := -lm -lz
 
 CORE_SRC := $(sort $(wildcard core/*.c))
 CLI_SRC  := $(sort $(wildcard bindings/host/cli_*.c))
