@@ -191,12 +191,17 @@ LDS_API lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *param
 ///   - zero: always admissible (Dijkstra order);
 ///   - custom: params.node_h, admissible iff it never overestimates the
 ///     remaining cost; closed nodes are reopened.
+/// Partial paths end at the expanded node with the smallest h (ties: smaller
+/// g); with h = 0 (Dijkstra) at the one closest in coordinates, tracked only
+/// when params.partial is set (it costs a distance per expansion), else at
+/// the start.
 /// [Units: node ids]
 /// @returns LDS_OK, or LDS_E_ARG (message in lds_search_errmsg) for: a node
 ///   out of range, a grid search, a heuristic the graph's coordinates cannot
 ///   serve (octile, manhattan, chebyshev; euclidean without XY/XYZ;
 ///   great_circle without LONLAT; custom without node_h), weight < 1 or NaN,
-///   h_scale < 0, layer weights or an edge_cost callback (grid-only).
+///   h_scale < 0, layer weights or an edge_cost callback (grid-only);
+///   LDS_E_CALLBACK when the custom heuristic fails on the start node.
 /// [Paper: Hart, Nilsson & Raphael, IEEE TSSC 4(2) 1968]
 LDS_API lds_Status lds_search_start_nodes(lds_Search *s, const lds_SearchParams *params,
                                           uint32_t start, uint32_t goal);

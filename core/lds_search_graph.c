@@ -96,12 +96,11 @@ GS_INLINE double graph_h(lds_Search *s, const lds_Graph *g, const int hk, uint32
   return ldsi_graph_dist(g, v, s->goal);
 }
 
-/* "Closeness" for partial paths: the coordinate distance when the graph has
-** coordinates, else the custom heuristic, else 0 (ties then keep the start). */
-GS_INLINE double graph_closeness(lds_Search *s, const lds_Graph *g, const int hk, uint32_t v,
-                                 bool *bad) {
-  if (g->dim) return ldsi_graph_dist(g, v, s->goal);
-  return hk == LDS_H_CUSTOM ? graph_h(s, g, hk, v, bad) : 0.0;
+/* "Closeness" of a node to the goal, for partial paths, when h cannot give
+** it: the coordinate distance, or 0 without coordinates (ties then keep the
+** start). See graph_loop for when it is used. */
+GS_INLINE double graph_closeness(const lds_Search *s, const lds_Graph *g, uint32_t v) {
+  return g->dim ? ldsi_graph_dist(g, v, s->goal) : 0.0;
 }
 
 GS_INLINE lds_Status graph_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0,
@@ -113,6 +112,12 @@ GS_INLINE lds_Status graph_loop(lds_Search *s, uint64_t max_exp, uint64_t budget
   const double hw = s->hw, gk = s->gk;
   const bool reopen = s->reopen;
   const uint32_t gen = s->gen;
+  /* The expanded node closest to the goal (partial paths) is judged by h,
+  ** read back from the popped open-list entry (h = (f - gk*g) / hw: no
+  ** extra work); with h = 0 it costs one distance per expansion, paid only
+  ** when the query asked for partial paths (else the start stays "closest"),
+  ** so Dijkstra is not slowed down for a feature it did not ask for. */
+  const bool track = hk != LDS_H_ZERO ? hw > 0.0 : (s->params.partial && g->dim);
   ldsi_Node *nodes = s->nodes;
   uint64_t done = 0;
   bool bad = false;
@@ -124,17 +129,19 @@ GS_INLINE lds_Status graph_loop(lds_Search *s, uint64_t max_exp, uint64_t budget
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
+    du = hk != LDS_H_ZERO && hw > 0.0 ? (s->open[0].f - gk * s->open[0].g) / hw : 0.0;
     u = ldsi_open_pop(s);
     done++;
     s->stats.expansions++;
     if (u == goal) return LDS_FOUND;
     gu = nodes[u].g;
-    du = graph_closeness(s, g, hk, u, &bad);
-    if (bad) return LDS_E_CALLBACK;
-    if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
-      s->best = u;
-      s->best_d = du;
-      s->best_g = gu;
+    if (track) {
+      if (hk == LDS_H_ZERO) du = graph_closeness(s, g, u);
+      if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
+        s->best = u;
+        s->best_d = du;
+        s->best_g = gu;
+      }
     }
     for (e = off[u], end = off[u + 1]; e < end; e++) {
       uint32_t v = dst[e];
@@ -287,8 +294,8 @@ lds_Status lds_search_start_nodes(lds_Search *s, const lds_SearchParams *params,
   s->version = g->version;
   s->best = start;
   s->best_g = 0.0;
-  s->best_d = graph_closeness(s, g, s->hk, start, &bad);
-  if (!bad) h0 = graph_h(s, g, s->hk, start, &bad);
+  h0 = graph_h(s, g, s->hk, start, &bad);
+  s->best_d = s->hk != LDS_H_ZERO ? h0 : p.partial ? graph_closeness(s, g, start) : 0.0;
   if (bad) {
     s->status = LDS_E_CALLBACK;
     return LDS_E_CALLBACK;
