@@ -65,6 +65,15 @@ static bool field_num(const char **q, const char *end, double *out, char *tok, s
   const char *r = skip_space(*q, end), *t = r;
   char *stop;
   size_t n;
+  double v = 0.0;
+  /* fast path: a plain non-negative integer (every DIMACS file) */
+  while (t < end && *t >= '0' && *t <= '9' && t - r < 15) v = v * 10.0 + (double)(*t++ - '0');
+  if (t > r && (t == end || is_space(*t))) {
+    *out = v; /* tok is only read for rejected (negative) weights */
+    *q = t;
+    return true;
+  }
+  t = r;
   while (t < end && !is_space(*t)) t++;
   n = (size_t)(t - r);
   if (n == 0 || n >= toksize) {
