@@ -1,6 +1,8 @@
 /*
 ** lds_search.h — the sliced search: one resumable state machine per query
-** for the A* family (A*, weighted A*, Dijkstra, greedy best-first) on a grid.
+** for the A* family (A*, weighted A*, Dijkstra, greedy best-first) on a grid
+** or, through lds_search_new_graph / lds_search_start_nodes, on a graph
+** (docs/graphs.md).
 **
 **   lds_Search *s = lds_search_new(NULL, grid, &err);   // sizes all memory
 **   lds_search_start(s, &params, sx, sy, gx, gy);        // O(1): no map-sized work
@@ -206,7 +208,8 @@ LDS_API lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *param
 LDS_API lds_Status lds_search_start_nodes(lds_Search *s, const lds_SearchParams *params,
                                           uint32_t start, uint32_t goal);
 /// Scale of the heuristic of the current query [Units: cost per distance
-/// unit]: the user's h_scale or the automatic one; 0 when h is zero or custom.
+/// unit (per cell on grids, per metre on lon/lat graphs)]: the user's h_scale
+/// or the automatic one; on graphs 0 when h is zero or custom.
 LDS_API double lds_search_h_scale(const lds_Search *s);
 /// The graph the search was created on (NULL for a grid search).
 LDS_API const lds_Graph *lds_search_graph(const lds_Search *s);
