@@ -23,7 +23,7 @@
 
 static const char *const algo_names[] = {"astar", "dijkstra", "wastar", "greedy", "jps", "jps+"};
 static const char *const heuristic_names[] = {"auto", "zero", "manhattan", "octile", "euclidean",
-                                              "chebyshev"};
+                                              "chebyshev", "great_circle", "custom"};
 
 const char *lds_algo_name(lds_Algo a) {
   if ((int)a < 0 || (int)a >= (int)(sizeof algo_names / sizeof *algo_names)) return NULL;
@@ -312,6 +312,10 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   else
     lds_search_params_init(&p);
   s->errmsg[0] = '\0';
+  if (s->space != LDSI_SPACE_GRID) {
+    ldsi_msg(s->errmsg, "lds_search_start: this search is on a graph (use lds_search_start_nodes)");
+    return start_error(s, LDS_E_ARG);
+  }
   memset(&s->stats, 0, sizeof s->stats);
   s->open_n = 0;
   s->buf_n = 0;
@@ -337,6 +341,11 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   }
   if (lds_heuristic_name(p.heuristic) == NULL) {
     ldsi_msg(s->errmsg, "lds_search_start: unknown heuristic %d", (int)p.heuristic);
+    return start_error(s, LDS_E_ARG);
+  }
+  if (p.heuristic > LDS_H_CHEBYSHEV) {
+    ldsi_msg(s->errmsg, "lds_search_start: heuristic '%s' is for graphs (expected auto, zero, "
+             "manhattan, octile, euclidean or chebyshev)", lds_heuristic_name(p.heuristic));
     return start_error(s, LDS_E_ARG);
   }
   if (!(p.weight >= 1.0) || isinf(p.weight)) {
@@ -672,10 +681,14 @@ lds_Status lds_search_step_budget(lds_Search *s, const lds_Budget *budget) {
       ldsi_msg(s->errmsg, "lds_search_step: no query started (call lds_search_start first)");
     return s->status;
   }
-  if (s->version != s->grid->version) {
+  if (s->version != (s->space == LDSI_SPACE_GRAPH ? lds_graph_version((const lds_Graph *)s->graph)
+                                                  : s->grid->version)) {
     ldsi_msg(s->errmsg,
-             "lds_search_step: the grid changed since the query started (version %llu, now %llu)",
-             (unsigned long long)s->version, (unsigned long long)s->grid->version);
+             "lds_search_step: the %s changed since the query started (version %llu, now %llu)",
+             s->space == LDSI_SPACE_GRAPH ? "graph" : "grid", (unsigned long long)s->version,
+             (unsigned long long)(s->space == LDSI_SPACE_GRAPH
+                                      ? lds_graph_version((const lds_Graph *)s->graph)
+                                      : s->grid->version));
     s->status = LDS_E_STALE;
     return s->status;
   }
@@ -725,6 +738,10 @@ static lds_Path *build_path(const lds_Search *s, uint32_t end, uint32_t flags, l
   k = n;
   for (v = end; v != LDSI_NONE; v = s->nodes[v].parent) {
     int32_t x, y;
+    if (!g) { /* graph search: node ids as they are */
+      cells[--k] = v;
+      continue;
+    }
     ldsi_grid_pxy(g, v, &x, &y);
     cells[--k] = (uint32_t)y * (uint32_t)g->w + (uint32_t)x;
   }
@@ -734,7 +751,7 @@ static lds_Path *build_path(const lds_Search *s, uint32_t end, uint32_t flags, l
   env.clock_ud = s->env.clock_ud;
   env.log = s->env.log;
   env.log_ud = s->env.log_ud;
-  p = lds_path_new(&env, cells, n, g->w, s->nodes[end].g, flags, err);
+  p = lds_path_new(&env, cells, n, g ? g->w : 0, s->nodes[end].g, flags, err);
   ldsi_free(&s->env, cells, n * sizeof(uint32_t));
   return p;
 }
