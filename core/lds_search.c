@@ -181,34 +181,22 @@ uint32_t ldsi_open_pop(lds_Search *s) { return open_pop(s); }
 
 /* ---------------------------------------------------------- lifetime -- */
 
-lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *err) {
-  ldsi_Env e;
-  lds_Search *s;
-  ldsi_env_resolve(&e, env);
-  if (!grid) {
-    ldsi_error(err, LDS_E_ARG, "lds_search_new: grid is NULL");
-    return NULL;
-  }
-  if (grid->pcells >= (size_t)LDSI_CLOSED) {
-    ldsi_error(err, LDS_E_LIMIT, "lds_search_new: grid of %zu cells exceeds the %u node limit",
-               grid->pcells, (unsigned)LDSI_CLOSED - 1);
-    return NULL;
-  }
-  s = (lds_Search *)ldsi_calloc(&e, 1, sizeof *s);
+/* Allocates a search with n node records, its open list and stack; the
+** space-specific constructors fill in the rest. */
+lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, const char *fn, lds_Error *err) {
+  lds_Search *s = (lds_Search *)ldsi_calloc(e, 1, sizeof *s);
   if (!s) goto nomem;
-  s->env = e;
-  s->space = LDSI_SPACE_GRID;
-  s->grid = grid;
-  s->nnodes = grid->pcells;
-  s->nodes = (ldsi_Node *)ldsi_calloc(&e, s->nnodes, sizeof(ldsi_Node));
-  s->open_cap = s->nnodes;
-  s->open_raw = ldsi_alloc(&e, (s->open_cap + 4) * sizeof(ldsi_Open));
+  s->env = *e;
+  s->nnodes = n;
+  s->nodes = (ldsi_Node *)ldsi_calloc(e, n, sizeof(ldsi_Node));
+  s->open_cap = n; /* a node is in the open list at most once */
+  s->open_raw = ldsi_alloc(e, (s->open_cap + 4) * sizeof(ldsi_Open));
   if (s->open_raw) { /* offset so that &open[1] falls on a 64-byte boundary */
     uintptr_t a = (uintptr_t)s->open_raw + sizeof(ldsi_Open);
     a = (a + 63u) & ~(uintptr_t)63u;
     s->open = (ldsi_Open *)(a - sizeof(ldsi_Open));
   }
-  s->buf = (ldsi_Open *)ldsi_alloc(&e, LDSI_BUF_CAP * sizeof(ldsi_Open));
+  s->buf = (ldsi_Open *)ldsi_alloc(e, LDSI_BUF_CAP * sizeof(ldsi_Open));
   if (!s->nodes || !s->open_raw || !s->buf) {
     lds_search_free(s);
     goto nomem;
@@ -219,9 +207,29 @@ lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *
   ldsi_error_clear(err);
   return s;
 nomem:
-  ldsi_error(err, LDS_E_NOMEM, "lds_search_new: out of memory for %zu node records (%zu bytes)",
-             grid->pcells, grid->pcells * (sizeof(ldsi_Node) + sizeof(ldsi_Open)));
+  ldsi_error(err, LDS_E_NOMEM, "%s: out of memory for %zu node records (%zu bytes)", fn, n,
+             n * (sizeof(ldsi_Node) + sizeof(ldsi_Open)) + LDSI_BUF_CAP * sizeof(ldsi_Open));
   return NULL;
+}
+
+lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *err) {
+  ldsi_Env e;
+  lds_Search *s;
+  ldsi_env_resolve(&e, env);
+  if (!grid) {
+    ldsi_error(err, LDS_E_ARG, "lds_search_new: grid is NULL");
+    return NULL;
+  }
+  if (grid->pcells >= (size_t)LDSI_INBUF) {
+    ldsi_error(err, LDS_E_LIMIT, "lds_search_new: grid of %zu cells exceeds the %u node limit",
+               grid->pcells, (unsigned)LDSI_INBUF - 1);
+    return NULL;
+  }
+  s = ldsi_search_alloc(&e, grid->pcells, "lds_search_new", err);
+  if (!s) return NULL;
+  s->space = LDSI_SPACE_GRID;
+  s->grid = grid;
+  return s;
 }
 
 void lds_search_free(lds_Search *s) {

@@ -44,29 +44,12 @@ lds_Search *lds_search_new_graph(const lds_Env *env, const lds_Graph *graph, lds
     return NULL;
   }
   n = graph->n ? graph->n : 1;
-  s = (lds_Search *)ldsi_calloc(&e, 1, sizeof *s);
-  if (!s) goto nomem;
-  s->env = e;
+  s = ldsi_search_alloc(&e, n, "lds_search_new_graph", err);
+  if (!s) return NULL;
   s->space = LDSI_SPACE_GRAPH;
   s->grid = NULL;
   s->graph = graph;
-  s->nnodes = n;
-  s->nodes = (ldsi_Node *)ldsi_calloc(&e, n, sizeof(ldsi_Node));
-  s->open_cap = n; /* a node is in the open list at most once */
-  s->open = (ldsi_Open *)ldsi_alloc(&e, n * sizeof(ldsi_Open));
-  if (!s->nodes || !s->open) {
-    lds_search_free(s);
-    goto nomem;
-  }
-  s->status = LDS_E_STATE;
-  lds_search_params_init(&s->params);
-  ldsi_error_clear(err);
   return s;
-nomem:
-  ldsi_error(err, LDS_E_NOMEM,
-             "lds_search_new_graph: out of memory for %zu node records (%zu bytes)", n,
-             n * (sizeof(ldsi_Node) + sizeof(ldsi_Open)));
-  return NULL;
 }
 
 const lds_Graph *lds_search_graph(const lds_Search *s) {
@@ -129,7 +112,7 @@ GS_INLINE lds_Status graph_loop(lds_Search *s, uint64_t max_exp, uint64_t budget
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    du = hk != LDS_H_ZERO && hw > 0.0 ? (s->open[0].f - gk * s->open[0].g) / hw : 0.0;
+    du = hk != LDS_H_ZERO && hw > 0.0 ? (s->open[0].f - gk * nodes[s->open[0].node].g) / hw : 0.0;
     u = ldsi_open_pop(s);
     done++;
     s->stats.expansions++;

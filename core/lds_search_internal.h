@@ -94,6 +94,11 @@ struct lds_Search {
   char errmsg[LDS_ERRMSG_SIZE];
 };
 
+/* Allocates a search with n node records, open list and stack (the
+** constructors of each space call it). */
+LDSI_HIDDEN lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, const char *fn,
+                                          lds_Error *err);
+
 /* open-list primitives (lds_search.c). The node's record must already hold
 ** its new g (it breaks ties on equal f). g is accepted for symmetry and must
 ** equal the record's. */
