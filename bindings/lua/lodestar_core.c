@@ -777,6 +777,7 @@ static int path_sub(lua_State *L) {
   size_t i = check_index(L, p, 2, 1), j = check_index(L, p, 3, -1);
   PathBox *b;
   lds_Error err;
+  lua_settop(L, 4);
   if (i > j) return luaL_argerror(L, 3, "end index before start index");
   b = new_pathbox(L);
   q = lds_path_sub(p, i, j, NAN, &err);
@@ -797,6 +798,7 @@ static int path_reverse(lua_State *L) {
   lds_Error err;
   double c = NAN;
   lds_Path *tmp;
+  lua_settop(L, 2);
   if (!lua_isnoneornil(L, 2)) {
     tmp = lds_path_reverse(p, 0.0, &err);
     if (!tmp) return luaL_error(L, "%s", err.msg);
@@ -824,9 +826,16 @@ static int path_prune_los(lua_State *L) {
 
 /* path.cost (nil when unknown), path.partial, then the methods */
 static int path_index(lua_State *L) {
-  lds_Path *p = check_path(L, 1);
   const char *k = lua_tostring(L, 2);
-  if (k && strcmp(k, "cost") == 0) {
+  lds_Path *p;
+  if (!k || (strcmp(k, "cost") != 0 && strcmp(k, "partial") != 0)) { /* methods work on freed paths */
+    check_pathbox(L, 1);
+    lua_pushvalue(L, 2);
+    lua_rawget(L, lua_upvalueindex(1));
+    return 1;
+  }
+  p = check_path(L, 1);
+  if (strcmp(k, "cost") == 0) {
     double c = lds_path_cost(p);
     if (isnan(c))
       lua_pushnil(L);
@@ -834,12 +843,7 @@ static int path_index(lua_State *L) {
       lua_pushnumber(L, c);
     return 1;
   }
-  if (k && strcmp(k, "partial") == 0) {
-    lua_pushboolean(L, (lds_path_flags(p) & LDS_PATH_PARTIAL) != 0);
-    return 1;
-  }
-  lua_pushvalue(L, 2);
-  lua_rawget(L, lua_upvalueindex(1));
+  lua_pushboolean(L, (lds_path_flags(p) & LDS_PATH_PARTIAL) != 0);
   return 1;
 }
 

@@ -81,22 +81,6 @@ function M.rule.near(sources, radius, peak)
   end
 end
 
---- lodestar.find_path with a Lua-level option `postprocess` (a function or
--- a list for M.postprocess) applied to the path found.
-local core_find_path = core.find_path
-function M.find_path(grid, sx, sy, gx, gy, opts)
-  local post = opts and opts.postprocess
-  if post ~= nil then
-    local copy = {}
-    for k, v in pairs(opts) do if k ~= "postprocess" then copy[k] = v end end
-    opts = copy
-    if type(post) == "table" then post = M.postprocess(post) end
-  end
-  local path, msg, code = core_find_path(grid, sx, sy, gx, gy, opts)
-  if path and post then return post(path, grid) end
-  return path, msg, code
-end
-
 -- lodestar.smooth and lodestar.testing load on first use
 setmetatable(M, {__index = function(t, k)
   if k == "smooth" or k == "testing" then
