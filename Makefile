@@ -57,6 +57,10 @@ LUAJIT_MOD  := $(BUILD)/luajit/lodestar/core.so
 HAVE_LUAJIT := $(shell printf '\043include <lua.h>\n' | $(CC) $(LUAJIT_CFLAGS) -E -x c - >/dev/null 2>&1 && \
                  test -n "$(LUAJIT_CFLAGS)" && echo yes)
 LUA_MODS    := $(LUA54_MOD) $(if $(HAVE_LUAJIT),$(LUAJIT_MOD))
+# two lua_States in one process (tests/spec/08-states_spec.lua runs them)
+TWO_STATES  := $(BUILD)/lua54/two_states $(if $(HAVE_LUAJIT),$(BUILD)/luajit/two_states)
+LUA54_LIBS  ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
+LUAJIT_LIBS ?= $(shell pkg-config --libs luajit 2>/dev/null)
 ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
 .PHONY: all run test test-c test-lua bench sanitize deps clean print lint docs install lua
@@ -65,7 +69,7 @@ ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 all: $(LIB_A) $(LIB_SO) $(CLI) lua
 
 # == the Lua module lodestar.core, once per engine, with the core linked in ==
-lua: $(LUA_MODS) $(ENV_FILES)
+lua: $(LUA_MODS) $(ENV_FILES) $(TWO_STATES)
 ifeq ($(HAVE_LUAJIT),)
 	@echo "lua: LuaJIT headers not found (pkg-config luajit): skipping $(LUAJIT_MOD)"
 endif
@@ -85,6 +89,14 @@ $(LUA54_MOD): $(BUILD)/obj/lua54/lodestar_core.o $(CORE_OBJ)
 $(LUAJIT_MOD): $(BUILD)/obj/luajit/lodestar_core.o $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDLIBS) $(EXTRA_LDFLAGS)
+
+$(BUILD)/lua54/two_states: tests/c/lua_two_states.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(OPT) $(LUA54_CFLAGS) -o $@ $< $(LUA54_LIBS) $(LDLIBS)
+
+$(BUILD)/luajit/two_states: tests/c/lua_two_states.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(OPT) $(LUAJIT_CFLAGS) -o $@ $< $(LUAJIT_LIBS) $(LDLIBS)
 
 # `. build/env.sh` from the repo root: require "lodestar" finds the package
 # and the module of this build (absolute paths, so any directory works after).

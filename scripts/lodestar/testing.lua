@@ -73,12 +73,18 @@ local function fail(arguments, msg)
   arguments[1], arguments.n, arguments.nofmt = msg, 1, {true}
 end
 
+-- numbers print the same on Lua 5.4 and LuaJIT (3, not 3.0)
+local function num(v)
+  if type(v) ~= "number" then return tostring(v) end
+  return ("%.12g"):format(v)
+end
+
 local function path_cost(_, arguments)
   local path, expected, tol = arguments[1], arguments[2], arguments[3] or 1e-9
   local got = path and path.cost
   local ok = type(got) == "number" and type(expected) == "number" and math.abs(got - expected) <= tol
-  fail(arguments, ("path cost %s, expected %s (tolerance %s)"):format(tostring(got),
-    tostring(expected), tostring(tol)))
+  fail(arguments, ("path cost %s, expected %s (tolerance %s)"):format(num(got), num(expected),
+    num(tol)))
   return ok
 end
 
@@ -108,7 +114,7 @@ local function is_optimal(_, arguments)
   local ok = (got == nil and best == nil) or
     (got ~= nil and best ~= nil and math.abs(got - best) <= 1e-9 * math.max(1, best))
   fail(arguments, ("path (%d,%d)->(%d,%d) costs %s, Dijkstra finds %s"):format(sx, sy, gx, gy,
-    tostring(got), tostring(best)))
+    num(got), num(best)))
   return ok
 end
 
@@ -150,7 +156,7 @@ local function admissible(_, arguments)
           local hv = h(x, y, goal.x, goal.y)
           if c and hv > c + 1e-9 * math.max(1, c) then
             worst = ("h(%d,%d -> %d,%d) = %s > true cost %s"):format(x, y, goal.x, goal.y,
-              tostring(hv), tostring(c))
+              num(hv), num(c))
             break
           end
         end
