@@ -137,7 +137,7 @@ $(CLI): $(CLI_OBJ) $(LIB_A)
 # Every tests/c/test_*.c defines `void suite_NAME(void)`; the runner calls them all.
 $(BUILD)/test_suites.h: $(TEST_SRC) Makefile
 	@mkdir -p $(dir $@)
-	@grep -h -o '^void suite_[a-z0-9_]*(void)' $(TEST_SRC) | sed 's/(void)//; s/^void //' | \
+	@grep -h -o '^void suite_[a-z0-9_]*(void)' $(TEST_SRC) | sed 's/(void)//; s/^void //' | sort -u | \
 	  awk '{ d = d "void " $$1 "(void);\n"; c = c "  RUN_SUITE(" $$1 ");\n" } \
 	       END { printf "%s#define ALL_SUITES \\\n", d; n = split(c, a, "\n"); \
 	             for (i = 1; i < n; i++) printf "%s \\\n", a[i]; print "" }' > $@
