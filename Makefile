@@ -7,6 +7,7 @@
 #   make install    PREFIX=/opt/game: library, headers, CLI, Lua package and modules
 #   make bench      benchmarks against ../shared/data and the peers in ../shared/bench/peers
 #   make sanitize   the tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make valgrind-lua  the busted specs under valgrind (memory check of the binding)
 #   make deps       install the Debian packages the project needs (as root)
 #   make print      show the effective settings
 #
@@ -63,7 +64,7 @@ LUA54_LIBS  ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 LUAJIT_LIBS ?= $(shell pkg-config --libs luajit 2>/dev/null)
 ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
-.PHONY: all run test test-c test-lua bench sanitize deps clean print lint docs install lua
+.PHONY: all run test test-c test-lua bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(CLI) lua
@@ -177,6 +178,11 @@ deps:
 	elif [ "$$(id -u)" = 0 ]; then apt-get update && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
 	else echo "deps: run as root: apt-get install -y$$missing"; exit 1; fi
+
+# The busted specs (the slow Moving AI one excluded) under valgrind, Lua 5.4:
+# the memory check of the binding, since the interpreters are not built with ASan.
+valgrind-lua: lua
+	valgrind -q --error-exitcode=9 $(LUA54) $(BUSTED) --run=default --exclude-tags=slow
 
 # make install PREFIX=/opt/game: library, headers, Lua package and module
 LUA_LMOD ?= $(PREFIX)/share/lua/5.4

@@ -181,6 +181,32 @@ describe("edge callbacks", function()
     assert.equal("edge callback failed at (0,0)->(1,0): returned string (expected a number, or false to forbid the move)", m3)
   end)
 
+  it("works from coroutines: steps in different threads, a yield inside fails cleanly", function()
+    local g = lodestar.grid.new(30, 30)
+    for y = 0, 28 do g:set_blocked(15, y, true) end
+    local function cost(_, _, _, _, b) return b end
+    local ref = lodestar.find_path(g, 0, 0, 29, 0, {cost = cost})
+    local s = lodestar.search.astar(g, {start = {0, 0}, goal = {29, 0}, cost = cost})
+    local co = coroutine.wrap(function()
+      while s:step(5) == "running" do coroutine.yield("more") end
+      return "done"
+    end)
+    local turns = 0
+    repeat -- alternate: a step in the coroutine, a step in the main thread
+      turns = turns + 1
+      local r = co()
+      if r == "more" then s:step(3) end
+    until r == "done" or s:status() ~= "running"
+    assert.is_true(turns > 10)
+    assert.equal("found", s:status())
+    assert.equal(ref.cost, s:cost())
+    local y = lodestar.search.astar(g, {start = {0, 0}, goal = {29, 0},
+      cost = function(_, _, _, _, b) coroutine.yield(); return b end})
+    local st = coroutine.wrap(function() return y:run() end)()
+    assert.equal("callback", st)
+    assert.matches("yield", y:errmsg(), 1, true)
+  end)
+
   it("a callback cannot step, restart or free its own search, nor free the grid", function()
     local g = lodestar.grid.new(3, 3)
     local s
