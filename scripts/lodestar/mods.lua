@@ -1,0 +1,1293 @@
+--- lodestar.mods — the mod manager: load mods from folders, run each in its
+-- own sandbox under a CPU guard, and hot-reload them while the game runs.
+--
+--   local mods = require "lodestar.mods"
+--   local m = mods.new{ root = "mods", grids = {world = grid}, log = print }
+--   -- every frame (or every N frames):
+--   for _, ev in ipairs(m:poll()) do print(ev.text) end
+--   local opts = m:profile("danger.cautious")        -- find_path options
+--   local pts  = m:postprocess("smoothing.catmull", path, grid)
+--
+-- A mod is a folder `ROOT/NAME/` holding `mod.lua`, which returns a manifest
+-- (schema in docs/mods.md and in `validate` below), and any Lua files it
+-- requires. The manager is pure Lua, so it can itself be reloaded by a host.
+--
+-- Everything the manager does is deterministic: mods are scanned, loaded,
+-- baked and called in sorted (name) and dependency order.
+local M = {}
+
+local lodestar_default -- loaded on first use (require "lodestar")
+
+local table_unpack = table.unpack or unpack -- luacheck: ignore
+local setfenv = setfenv -- luacheck: ignore (nil on 5.4)
+local jit = rawget(_G, "jit")
+local NAME_PAT = "^[a-z][a-z0-9_]*$"
+
+--- Default instruction limit per call into mod code. [Units: VM instructions]
+M.DEFAULT_LIMIT = 10000000
+--- Hook granularity: the count hook fires every GRAIN instructions and adds
+-- GRAIN to the running total. [Units: VM instructions]
+M.GRAIN = 1000
+
+local MANIFEST_KEYS = {
+  name = true, version = true, description = true, depends = true, layers = true,
+  profiles = true, postprocessors = true, heuristics = true, on = true, selftest = true,
+}
+local PROFILE_KEYS = {weights = true, algorithm = true, heuristic = true, weight = true, h_scale = true}
+
+-- == small helpers ===========================================================
+
+local function sorted_keys(t)
+  local ks = {}
+  for k in pairs(t) do ks[#ks + 1] = k end
+  table.sort(ks, function(a, b) return tostring(a) < tostring(b) end)
+  return ks
+end
+
+local function pack(...) return {n = select("#", ...), ...} end
+
+local function read_file(path)
+  local f, err = io.open(path, "rb")
+  if not f then return nil, err end
+  local s = f:read("*a")
+  f:close()
+  return s
+end
+
+-- "file:line: message" → file, line, message (nil file when no position).
+local function split_error(msg)
+  msg = tostring(msg)
+  local file, line, rest = msg:match("^(.-):(%d+): (.*)$")
+  if file and not file:find("\n", 1, true) then return file, tonumber(line), rest end
+  file, rest = msg:match("^([^\n:]-%.lua): (.*)$")
+  if file then return file, nil, rest end
+  return nil, nil, msg
+end
+
+-- Line in `src` where `key = ` first appears (1 when not found): lets the
+-- validator name a line for manifest fields that are plain values.
+local function key_line(src, key)
+  if not src then return 1 end
+  local line = 1
+  for l in (src .. "\n"):gmatch("([^\n]*)\n") do
+    if l:find("%f[%w_]" .. key:gsub("%p", "%%%0") .. "%f[^%w_]%s*=")
+      or l:find("%[%s*[\"']" .. key:gsub("%p", "%%%0") .. "[\"']%s*%]%s*=") then
+      return line
+    end
+    line = line + 1
+  end
+  return 1
+end
+
+local function fn_line(f)
+  local info = debug.getinfo(f, "S")
+  return info and info.linedefined and info.linedefined > 0 and info.linedefined or nil
+end
+
+local function now_ms(self) return self.clock() * 1000 end
+
+-- Deterministic text of a plain value (profiles are compared through it).
+local function serialize(v)
+  if type(v) ~= "table" then return type(v) == "string" and ("%q"):format(v) or tostring(v) end
+  local parts = {}
+  for _, k in ipairs(sorted_keys(v)) do parts[#parts + 1] = serialize(k) .. "=" .. serialize(v[k]) end
+  return "{" .. table.concat(parts, ",") .. "}"
+end
+
+-- Read-only view of a table (recursively, memoised): mods get the lodestar
+-- API through these so one mod cannot replace a function for everyone.
+local function readonly(t, memo)
+  memo = memo or {}
+  if memo[t] then return memo[t] end
+  local proxy = {}
+  memo[t] = proxy
+  setmetatable(proxy, {
+    __index = function(_, k)
+      local v = t[k]
+      if type(v) == "table" then return readonly(v, memo) end
+      return v
+    end,
+    __newindex = function(_, k)
+      error(("attempt to modify read-only field '%s'"):format(tostring(k)), 2)
+    end,
+    __metatable = false,
+  })
+  return proxy
+end
+
+-- == the CPU guard ===========================================================
+
+-- The one hook function of a manager. It reads the guard in force (self._g)
+-- so coroutines created by mods (5.4 hooks are per thread) count against the
+-- same budget; outside guards it returns at once.
+local function make_hook(self)
+  return function()
+    local g = self._g
+    if not g then return end
+    g.used = g.used + g.grain
+    if g.used >= g.limit then
+      g.tripped = true
+      g.msg = ("instruction limit exceeded (%d instructions)"):format(g.limit)
+      error(g.msg, 2) -- level 2: the mod function that was running
+    end
+  end
+end
+
+-- Calls fn(...) under the instruction-count hook. Returns true, results... or
+-- false, message, tripped. Nested calls (a rule baked from inside a guarded
+-- selftest) share the outer budget.
+local function guarded(self, fn, ...)
+  if self._g then
+    local r = pack(pcall(fn, ...))
+    if not r[1] then return false, r[2], self._g.tripped end
+    return table_unpack(r, 1, r.n)
+  end
+  local grain = math.min(M.GRAIN, self.limit)
+  local oh, om, oc = debug.gethook()
+  local g = {used = 0, limit = self.limit, grain = grain}
+  self._g = g
+  debug.sethook(self._hook, "", grain)
+  local r = pack(pcall(fn, ...))
+  debug.sethook()
+  if type(oh) == "function" then debug.sethook(oh, om, oc) end
+  self._g = nil
+  if g.tripped then
+    local msg = r[1] and g.msg or tostring(r[2])
+    if not msg:find("instruction limit exceeded", 1, true) then msg = msg .. " (" .. g.msg .. ")" end
+    return false, msg, true
+  end
+  if not r[1] then return false, r[2], false end
+  return table_unpack(r, 1, r.n)
+end
+
+-- LuaJIT: hooks do not fire inside compiled traces, so mod code never gets
+-- compiled (jit.off on the chunk and, recursively, every function in it).
+local function nojit(f)
+  if jit and type(f) == "function" then jit.off(f, true) end
+  return f
+end
+
+-- == sandbox =================================================================
+
+local function copy(t)
+  local c = {}
+  if t then for k, v in pairs(t) do c[k] = v end end
+  return c
+end
+
+-- Compiles text (never bytecode) with env as its globals, on 5.4 and 5.1.
+local function compile(text, chunkname, env)
+  if type(text) ~= "string" then return nil, "chunk must be a string" end
+  if text:byte(1) == 27 then
+    return nil, ("%s: attempt to load a binary chunk (mode is 't')"):format(chunkname:gsub("^[@=]", ""))
+  end
+  local f, err
+  if setfenv then
+    f, err = load(text, chunkname, "t")
+    if f then setfenv(f, env) end
+  else
+    f, err = load(text, chunkname, "t", env)
+  end
+  return nojit(f), err
+end
+
+-- require for mod NAME: resolves "a.b" to ROOT/NAME/a/b.lua only; refuses
+-- names that would leave the folder ("..", "/", absolute paths).
+local function make_require(self, rec, env, trusted)
+  local loaded = {}
+  return function(modname)
+    if type(modname) ~= "string" then
+      error(("bad argument #1 to 'require' (string expected, got %s)"):format(type(modname)), 2)
+    end
+    if loaded[modname] ~= nil then return loaded[modname] end
+    local ok_name = modname:match("^[%w_]+[%w_%.]*$") and not modname:find("..", 1, true)
+      and modname:sub(-1) ~= "."
+    local rel = ok_name and (modname:gsub("%.", "/") .. ".lua")
+    local src = rel and read_file(rec.dir .. "/" .. rel)
+    if not src then
+      if trusted then return require(modname) end
+      if not ok_name then
+        error(("require '%s': refused (a mod may only require files inside its folder, "
+          .. "by name like 'rules' or 'lib.util')"):format(modname), 2)
+      end
+      error(("require '%s': no file '%s/%s'"):format(modname, rec.display, rel), 2)
+    end
+    local f, err = compile(src, "@" .. rec.display .. "/" .. rel, env)
+    if not f then error(err, 0) end
+    local v = f(modname)
+    if v == nil then v = true end
+    loaded[modname] = v
+    return v
+  end
+end
+
+local function make_env(self, rec, trusted)
+  local env
+  local lod = self.lodestar
+  if trusted then
+    env = setmetatable({}, {__index = _G})
+    env.lodestar = lod
+  else
+    env = {
+      assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
+      select = select, tonumber = tonumber, tostring = tostring, type = type,
+      rawequal = rawequal, rawget = rawget, rawset = rawset, rawlen = rawlen,
+      setmetatable = setmetatable, unpack = table_unpack, _VERSION = _VERSION,
+      string = copy(string), table = copy(table), math = copy(math),
+      utf8 = utf8 and copy(utf8), bit = rawget(_G, "bit") and copy(rawget(_G, "bit")),
+      os = {clock = os.clock, time = os.time, date = os.date, difftime = os.difftime},
+      lodestar = readonly(lod),
+    }
+    env.string.dump = nil
+    -- getmetatable only on tables: the string metatable and the lodestar
+    -- userdata metatables are shared by every mod and the host
+    env.getmetatable = function(v)
+      if type(v) == "table" then return getmetatable(v) end
+      return nil
+    end
+    env.collectgarbage = function(opt)
+      if opt == "count" then return collectgarbage("count") end
+      error("collectgarbage: only 'count' is allowed in a mod", 2)
+    end
+    -- pcall cannot swallow the CPU guard: once it tripped, the error goes on
+    local function rethrow(r)
+      if self._g and self._g.tripped then error(self._g.msg, 0) end
+      return table_unpack(r, 1, r.n)
+    end
+    env.pcall = function(...) return rethrow(pack(pcall(...))) end
+    env.xpcall = function(f, h, ...)
+      local args = pack(...)
+      return rethrow(pack(xpcall(function() return f(table_unpack(args, 1, args.n)) end, h)))
+    end
+    -- coroutines: on 5.4 hooks are per thread, so new threads get the guard
+    local co = copy(coroutine)
+    co.create = function(f)
+      local t = coroutine.create(f)
+      if not jit then debug.sethook(t, self._hook, "", M.GRAIN) end
+      return t
+    end
+    co.wrap = function(f)
+      local t = co.create(f)
+      return function(...)
+        local r = pack(coroutine.resume(t, ...))
+        if not r[1] then error(r[2], 0) end
+        return table_unpack(r, 2, r.n)
+      end
+    end
+    env.coroutine = co
+    env.load = function(chunk, chunkname, mode, fenv)
+      if mode ~= nil and mode ~= "t" then
+        return nil, ("load: mode '%s' refused (a mod may load text chunks only)"):format(tostring(mode))
+      end
+      return compile(chunk, chunkname or "=(load)", fenv or env)
+    end
+  end
+  env._G = env
+  env.mod = rec.api
+  env.print = function(...)
+    local parts = pack(...)
+    for i = 1, parts.n do parts[i] = tostring(parts[i]) end
+    rec.api.log(table.concat(parts, "\t", 1, parts.n))
+  end
+  env.require = make_require(self, rec, env, trusted)
+  return env
+end
+
+-- == manifest validation =====================================================
+
+-- Raises "DISPLAY/mod.lua:LINE: manifest: message".
+local function bad(cand, key, fmt, ...)
+  local line = type(key) == "number" and key or key_line(cand.src, key)
+  error(("%s:%d: manifest: " .. fmt):format(cand.file, line, ...), 0)
+end
+
+local function check_names(cand, field, t, kind, check)
+  if t == nil then return {} end
+  if type(t) ~= "table" then bad(cand, field, "'%s' must be a table of %s, got %s", field, kind, type(t)) end
+  for _, k in ipairs(sorted_keys(t)) do
+    if type(k) ~= "string" or not k:match(NAME_PAT) then
+      bad(cand, field, "%s name %s in '%s' must match [a-z][a-z0-9_]* (it is namespaced as '%s.NAME')",
+        kind, ("%q"):format(tostring(k)), field, cand.name)
+    end
+    check(k, t[k])
+  end
+  return t
+end
+
+-- Checks a manifest against the schema (docs/mods.md) and normalises it.
+local function validate(self, cand, m)
+  if type(m) ~= "table" then
+    bad(cand, "return", "mod.lua must return a table (the manifest), got %s", type(m))
+  end
+  for k in pairs(m) do
+    if not MANIFEST_KEYS[k] then
+      local keys = sorted_keys(MANIFEST_KEYS)
+      bad(cand, tostring(k), "unknown field '%s' (expected one of %s)", tostring(k), table.concat(keys, ", "))
+    end
+  end
+  if type(m.name) ~= "string" then bad(cand, "name", "'name' must be a string, got %s", type(m.name)) end
+  if m.name ~= cand.name then
+    bad(cand, "name", "'name' is '%s' but the folder is '%s' (they must match)", m.name, cand.name)
+  end
+  if type(m.version) ~= "string" or m.version == "" then
+    bad(cand, "version", "'version' must be a non-empty string like \"1.0.0\", got %s", type(m.version))
+  end
+  if m.description ~= nil and type(m.description) ~= "string" then
+    bad(cand, "description", "'description' must be a string, got %s", type(m.description))
+  end
+  local deps = m.depends or {}
+  if type(deps) ~= "table" then bad(cand, "depends", "'depends' must be a list of mod names") end
+  for i, d in ipairs(deps) do
+    if type(d) ~= "string" or not d:match(NAME_PAT) then
+      bad(cand, "depends", "depends[%d] must be a mod name, got %s", i, tostring(d))
+    end
+    if d == cand.name then bad(cand, "depends", "mod '%s' depends on itself", d) end
+  end
+  check_names(cand, "layers", m.layers, "layer", function(k, v)
+    local ok = type(v) == "function" or (type(v) == "table" and
+      (type(v.rule) == "function") ~= (type(v.make) == "function"))
+    if not ok then
+      bad(cand, k, "layer '%s' must be a rule function(x, y, terrain, base_cost), "
+        .. "{rule = function} or {make = function(view) -> rule}", k)
+    end
+    if type(v) == "table" then
+      for kk in pairs(v) do
+        if kk ~= "rule" and kk ~= "make" and kk ~= "description" then
+          bad(cand, k, "layer '%s': unknown field '%s' (expected rule, make, description)", k, tostring(kk))
+        end
+      end
+    end
+  end)
+  local lod = self.lodestar
+  local algos, heus = {}, {}
+  for _, a in ipairs(lod.algorithms or {}) do algos[a] = true end
+  for _, h in ipairs(lod.heuristics or {}) do heus[h] = true end
+  check_names(cand, "profiles", m.profiles, "profile", function(k, p)
+    if type(p) ~= "table" then bad(cand, k, "profile '%s' must be a table", k) end
+    for kk in pairs(p) do
+      if not PROFILE_KEYS[kk] then
+        bad(cand, k, "profile '%s': unknown field '%s' (expected %s)", k, tostring(kk),
+          table.concat(sorted_keys(PROFILE_KEYS), ", "))
+      end
+    end
+    if p.algorithm ~= nil and not algos[p.algorithm] then
+      bad(cand, k, "profile '%s': algorithm '%s' is not one of %s", k, tostring(p.algorithm),
+        table.concat(lod.algorithms, ", "))
+    end
+    if p.heuristic ~= nil and not heus[p.heuristic] then
+      bad(cand, k, "profile '%s': heuristic '%s' is not one of %s", k, tostring(p.heuristic),
+        table.concat(lod.heuristics, ", "))
+    end
+    if p.weight ~= nil and (type(p.weight) ~= "number" or not (p.weight >= 1) or p.weight == math.huge) then
+      bad(cand, k, "profile '%s': weight must be a finite number >= 1, got %s", k, tostring(p.weight))
+    end
+    if p.h_scale ~= nil and (type(p.h_scale) ~= "number" or not (p.h_scale >= 0) or p.h_scale == math.huge) then
+      bad(cand, k, "profile '%s': h_scale must be a finite number >= 0, got %s", k, tostring(p.h_scale))
+    end
+    if p.weights ~= nil then
+      if type(p.weights) ~= "table" then bad(cand, k, "profile '%s': weights must be a table", k) end
+      for _, lname in ipairs(sorted_keys(p.weights)) do
+        local w = p.weights[lname]
+        if type(lname) ~= "string" then bad(cand, k, "profile '%s': weights keys must be layer names", k) end
+        if type(w) ~= "number" or w ~= w or w == math.huge or w == -math.huge then
+          bad(cand, k, "profile '%s': weight of layer '%s' must be a finite number, got %s", k, lname, tostring(w))
+        end
+        local owner = lname:match("^([a-z][a-z0-9_]*)%.[a-z][a-z0-9_]*$")
+        if owner and owner ~= cand.name then
+          local listed = false
+          for _, d in ipairs(deps) do listed = listed or d == owner end
+          if not listed then
+            bad(cand, k, "profile '%s' weights layer '%s' of mod '%s', which is not in 'depends'", k, lname, owner)
+          end
+        elseif not owner then
+          if not lname:match(NAME_PAT) then bad(cand, k, "profile '%s': bad layer name '%s'", k, lname) end
+          if not (m.layers and m.layers[lname]) then
+            bad(cand, k, "profile '%s' weights layer '%s', which mod '%s' does not define", k, lname, cand.name)
+          end
+        end
+      end
+    end
+  end)
+  check_names(cand, "postprocessors", m.postprocessors, "post-processor", function(k, f)
+    if type(f) ~= "function" then bad(cand, k, "post-processor '%s' must be a function(path, grid)", k) end
+  end)
+  check_names(cand, "heuristics", m.heuristics, "heuristic", function(k, f)
+    if type(f) ~= "function" then bad(cand, k, "heuristic '%s' must be a function", k) end
+  end)
+  check_names(cand, "on", m.on, "event handler", function(k, f)
+    if type(f) ~= "function" then bad(cand, k, "event handler '%s' must be a function", k) end
+  end)
+  if m.selftest ~= nil and type(m.selftest) ~= "function" then
+    bad(cand, "selftest", "'selftest' must be a function, got %s", type(m.selftest))
+  end
+  return m
+end
+
+-- Qualified weights of a profile: unqualified layer names get the mod's prefix.
+local function qualify_profile(modname, p)
+  local out = {}
+  for k, v in pairs(p) do out[k] = v end
+  if p.weights then
+    out.weights = {}
+    for lname, w in pairs(p.weights) do
+      local q = lname:find(".", 1, true) and lname or (modname .. "." .. lname)
+      out.weights[q] = w
+    end
+  end
+  return out
+end
+
+-- == file signatures (hot reload) ============================================
+
+-- Lists ROOT/NAME/**.lua except the spec/ folder: {relpath = {mtime, size}}.
+local function scan_files(self, dir, rel, out)
+  out = out or {}
+  local lfs = self.lfs
+  local names = {}
+  for entry in lfs.dir(dir) do
+    if entry:sub(1, 1) ~= "." then names[#names + 1] = entry end
+  end
+  table.sort(names)
+  for _, entry in ipairs(names) do
+    local path = dir .. "/" .. entry
+    local r = rel and (rel .. "/" .. entry) or entry
+    local a = lfs.attributes(path)
+    if a and a.mode == "directory" then
+      if not (rel == nil and entry == "spec") then scan_files(self, path, r, out) end
+    elseif a and a.mode == "file" and entry:match("%.lua$") then
+      out[r] = {mtime = a.modification, size = a.size, path = path}
+    end
+  end
+  return out
+end
+
+-- Files changed between two scans. A file modified in the same second as its
+-- last scan is "racy" (mtimes have 1 s resolution): its content is compared.
+local function files_changed(old, new)
+  if not old then return true end
+  for r, n in pairs(new) do
+    local o = old[r]
+    if not o or o.mtime ~= n.mtime or o.size ~= n.size then return true end
+    if o.content then
+      local c = read_file(n.path)
+      if c ~= o.content then return true end
+    end
+  end
+  for r in pairs(old) do if not new[r] then return true end end
+  return false
+end
+
+local function remember_content(files, scan_time)
+  for _, f in pairs(files) do
+    if f.mtime >= scan_time - 1 then f.content = read_file(f.path) end
+  end
+  return files
+end
+
+-- == grids and layers ========================================================
+
+-- A read-only view of a registered grid for mod code (rule factories, event
+-- handlers): mods read the grid through it but cannot free it or touch the
+-- layers of other mods.
+local function grid_view(gname, grid)
+  local v = {name = gname}
+  function v.size() return grid:size() end
+  function v.width() return (grid:size()) end
+  function v.height() local _, h = grid:size(); return h end
+  function v.terrain(x, y) return grid:terrain(x, y) end
+  function v.get_cost(x, y) return grid:get_cost(x, y) end
+  function v.get_blocked(x, y) return grid:get_blocked(x, y) end
+  function v.layer_get(name, x, y) return grid:layer_get(name, x, y) end
+  function v.version() return grid:version() end
+  return readonly(v)
+end
+
+local function has_layer(grid, qname)
+  for _, n in ipairs(grid:layer_list()) do if n == qname then return true end end
+  return false
+end
+
+-- Bakes layer `lname` of record `rec` on one grid; returns true or false, msg, tripped.
+local function bake_one(self, rec, gname, lname, rect)
+  local grid = self.grids[gname]
+  local spec = rec.manifest.layers[lname]
+  local qname = rec.name .. "." .. lname
+  return guarded(self, function()
+    local rule = spec
+    if type(spec) == "table" then
+      rule = spec.rule
+      if spec.make then
+        rule = spec.make(self.views[gname])
+        if type(rule) ~= "function" then
+          error(("layer '%s': make(view) returned %s (expected a rule function)"):format(lname, type(rule)), 0)
+        end
+      end
+    end
+    rec.api.grid = self.views[gname]
+    local ok, err = pcall(grid.bake, grid, qname, rule, rect)
+    rec.api.grid = nil
+    if not ok then error(err, 0) end
+    return true
+  end)
+end
+
+-- == records and logging =====================================================
+
+local function entry_of(rec_or_name, display, msg, level)
+  local file, line, message = split_error(msg)
+  local name = type(rec_or_name) == "table" and rec_or_name.name or rec_or_name
+  return {level = level or "error", mod = name, file = file or (display and display .. "/mod.lua"),
+    line = line, message = message,
+    text = file and (line and ("%s:%d: %s"):format(file, line, message) or ("%s: %s"):format(file, message))
+      or (display and ("%s/mod.lua: %s"):format(display, message) or message)}
+end
+
+local function log(self, entry)
+  if self.logfn then
+    local ok, err = pcall(self.logfn, entry.text, entry)
+    if not ok then io.stderr:write("lodestar.mods: log callback failed: ", tostring(err), "\n") end
+  end
+end
+
+-- The `mod` table a mod sees (stable across reloads: `mod.state` survives).
+local function new_api(self, name, display)
+  local api = {name = name, dir = display, state = {}}
+  api.log = function(...)
+    local parts = pack(...)
+    for i = 1, parts.n do parts[i] = tostring(parts[i]) end
+    log(self, {level = "info", mod = name, message = table.concat(parts, " ", 1, parts.n),
+      text = ("[%s] %s"):format(name, table.concat(parts, " ", 1, parts.n))})
+  end
+  -- mod.rebake(layer [, grid_name [, rect]]): queued, done by the manager
+  -- after the current call into the mod returns (see manager:emit).
+  api.rebake = function(layer, gname, rect)
+    if type(layer) ~= "string" then error("bad argument #1 to 'rebake' (layer name expected)", 2) end
+    self._rebake[#self._rebake + 1] = {mod = name, layer = layer, grid = gname, rect = rect}
+  end
+  api.grids = function()
+    local out = {}
+    for _, g in ipairs(sorted_keys(self.grids)) do out[#out + 1] = self.views[g] end
+    return out
+  end
+  return api
+end
+
+local function is_trusted(self, name)
+  local t = self.trusted
+  if type(t) == "function" then return t(name) and true or false end
+  return t[name] and true or false
+end
+
+-- == the manager =============================================================
+
+local Manager = {}
+Manager.__index = Manager
+
+--- Creates a mod manager.
+-- @param opts table:
+--   root      directory holding one folder per mod (required) [Units: path]
+--   grids     [opt] {name = lodestar.Grid}: grids the mods' layers are baked on
+--   log       [opt] function(text, entry): errors, warnings and mod output;
+--             entry = {level = "error"|"warn"|"info", mod, file, line, message, text}
+--   trusted   [opt] {modname = true} or function(name) -> bool: mods that get
+--             the full standard library (no sandbox; the CPU guard still applies)
+--   instruction_limit [opt] per call into mod code [Units: VM instructions]
+--             [Limit: >= 1; default M.DEFAULT_LIMIT = 1e7]
+--   lodestar  [opt] the API table mods see (default require "lodestar")
+--   lfs       [opt] luafilesystem (default require "lfs")
+--   clock     [opt] function() -> seconds, for the ms of events (default os.clock: CPU time)
+-- @return the manager. Nothing is loaded until the first poll().
+-- Errors: a missing or non-directory root, bad option types (raised).
+-- [Owner: the manager keeps references to the grids; it never frees them]
+function M.new(opts)
+  if type(opts) ~= "table" then error("bad argument #1 to 'new' (table expected, got " .. type(opts) .. ")", 2) end
+  if type(opts.root) ~= "string" then error("bad argument #1 to 'new' (opts.root must be a directory path)", 2) end
+  local self = setmetatable({}, Manager)
+  self.root = opts.root:gsub("/+$", "")
+  if self.root == "" then self.root = "/" end
+  self.lfs = opts.lfs or require "lfs"
+  local a = self.lfs.attributes(self.root)
+  if not a or a.mode ~= "directory" then
+    error(("bad argument #1 to 'new' (opts.root '%s' is not a directory)"):format(self.root), 2)
+  end
+  if opts.log ~= nil and type(opts.log) ~= "function" then
+    error("bad argument #1 to 'new' (opts.log must be a function)", 2)
+  end
+  self.logfn = opts.log
+  self.trusted = opts.trusted or {}
+  self.limit = opts.instruction_limit or M.DEFAULT_LIMIT
+  if type(self.limit) ~= "number" or self.limit < 1 or self.limit ~= math.floor(self.limit) then
+    error("bad argument #1 to 'new' (opts.instruction_limit must be an integer >= 1)", 2)
+  end
+  if not opts.lodestar and not lodestar_default then lodestar_default = require "lodestar" end
+  self.lodestar = opts.lodestar or lodestar_default
+  self.clock = opts.clock or os.clock
+  self.grids, self.views = {}, {}
+  self.mods = {}     -- name -> record (active or disabled)
+  self.apis = {}     -- name -> the `mod` table (survives reloads and failures)
+  self.failed = {}   -- name -> files of a candidate that failed (not retried until they change)
+  self.order = {}    -- active mod names in load order
+  self._rebake = {}
+  self._hook = make_hook(self)
+  for _, g in ipairs(sorted_keys(opts.grids or {})) do self:add_grid(g, opts.grids[g]) end
+  return self
+end
+
+-- Loads the candidate for folder `name`: compile, run mod.lua (guarded),
+-- validate. Returns cand or nil, entry.
+function Manager:_load(name, files)
+  local display = self.root .. "/" .. name
+  local rec = {name = name, dir = self.root .. "/" .. name, display = display,
+    file = display .. "/mod.lua", files = files}
+  self.apis[name] = self.apis[name] or new_api(self, name, display)
+  rec.api = self.apis[name]
+  rec.trusted = is_trusted(self, name)
+  if not name:match(NAME_PAT) then
+    return nil, entry_of(name, display, ("%s/mod.lua:1: mod folder name '%s' must match [a-z][a-z0-9_]*")
+      :format(display, name))
+  end
+  local src, err = read_file(rec.dir .. "/mod.lua")
+  if not src then return nil, entry_of(name, display, err) end
+  rec.src = src
+  rec.env = make_env(self, rec, rec.trusted)
+  local chunk, cerr = compile(src, "@" .. rec.file, rec.env)
+  if not chunk then return nil, entry_of(name, display, cerr) end
+  local ok, m, tripped = guarded(self, chunk)
+  if not ok then return nil, entry_of(name, display, m), tripped end
+  local vok, verr = pcall(validate, self, rec, m)
+  if not vok then return nil, entry_of(name, display, verr) end
+  rec.manifest = m
+  rec.depends = {}
+  for i, d in ipairs(m.depends or {}) do rec.depends[i] = d end
+  rec.version = m.version
+  return rec
+end
+
+-- Cross-mod checks once dependencies are known: qualified weights must name
+-- layers the dependency defines.
+function Manager:_check_refs(rec, pool)
+  for _, pname in ipairs(sorted_keys(rec.manifest.profiles or {})) do
+    local p = rec.manifest.profiles[pname]
+    for _, lname in ipairs(sorted_keys(p.weights or {})) do
+      local owner, l = lname:match("^([a-z][a-z0-9_]*)%.([a-z][a-z0-9_]*)$")
+      if owner and owner ~= rec.name then
+        local dep = pool[owner]
+        if not (dep and dep.manifest.layers and dep.manifest.layers[l]) then
+          return ("%s:%d: manifest: profile '%s' weights layer '%s', which mod '%s' does not define")
+            :format(rec.file, key_line(rec.src, pname), pname, lname, owner)
+        end
+      elseif owner == rec.name and not (rec.manifest.layers and rec.manifest.layers[l]) then
+        return ("%s:%d: manifest: profile '%s' weights layer '%s', which mod '%s' does not define")
+          :format(rec.file, key_line(rec.src, pname), pname, lname, owner)
+      end
+    end
+  end
+end
+
+-- Topological order of `pool` (name -> rec), ties broken by name (Kahn).
+-- Returns order, problems: problems[name] = message for mods that cannot load
+-- (missing dependency, cycle, or depending on such a mod).
+local function topo(pool)
+  local problems = {}
+  local names = sorted_keys(pool)
+  for _, n in ipairs(names) do
+    for _, d in ipairs(pool[n].depends) do
+      if not pool[d] and not problems[n] then
+        problems[n] = ("%s: mod '%s' depends on '%s', which is not installed (or failed to load)")
+          :format(pool[n].file, n, d)
+      end
+    end
+  end
+  -- propagate: a mod depending on a problem mod is a problem too
+  local changed = true
+  while changed do
+    changed = false
+    for _, n in ipairs(names) do
+      if not problems[n] then
+        for _, d in ipairs(pool[n].depends) do
+          if problems[d] then
+            problems[n] = ("%s: mod '%s' depends on '%s', which cannot load"):format(pool[n].file, n, d)
+            changed = true
+            break
+          end
+        end
+      end
+    end
+  end
+  local indeg, order, done = {}, {}, {}
+  for _, n in ipairs(names) do
+    if not problems[n] then
+      indeg[n] = 0
+      for _ in ipairs(pool[n].depends) do indeg[n] = indeg[n] + 1 end
+    end
+  end
+  while true do
+    local pick
+    for _, n in ipairs(names) do
+      if indeg[n] == 0 and not done[n] then pick = n; break end
+    end
+    if not pick then break end
+    done[pick] = true
+    order[#order + 1] = pick
+    for _, n in ipairs(names) do
+      if indeg[n] and not done[n] then
+        for _, d in ipairs(pool[n].depends) do
+          if d == pick then indeg[n] = indeg[n] - 1 end
+        end
+      end
+    end
+  end
+  -- what is left sits on or behind a cycle: name the cycle
+  for _, n in ipairs(names) do
+    if indeg[n] and not done[n] and not problems[n] then
+      -- walk dependencies from n until a name repeats
+      local seen, path, cur = {}, {}, n
+      while not seen[cur] do
+        seen[cur] = #path + 1
+        path[#path + 1] = cur
+        local nxt
+        for _, d in ipairs(pool[cur].depends) do
+          if indeg[d] and not done[d] then nxt = d; break end
+        end
+        cur = nxt
+      end
+      local cyc = {}
+      for i = seen[cur], #path do cyc[#cyc + 1] = path[i] end
+      cyc[#cyc + 1] = cur
+      local text = table.concat(cyc, " -> ")
+      local inside = {}
+      for i = 1, #cyc - 1 do inside[cyc[i]] = true end
+      for _, m in ipairs(names) do
+        if indeg[m] and not done[m] and not problems[m] then
+          if inside[m] then
+            problems[m] = ("%s: dependency cycle: %s"):format(pool[m].file, text)
+          end
+        end
+      end
+      if not problems[n] then
+        problems[n] = ("%s: mod '%s' depends on a dependency cycle: %s"):format(pool[n].file, n, text)
+      end
+    end
+  end
+  return order, problems
+end
+
+-- Layers of a record, qualified, sorted.
+local function layer_names(rec)
+  local out = {}
+  if rec and rec.manifest and rec.manifest.layers then
+    for _, l in ipairs(sorted_keys(rec.manifest.layers)) do out[#out + 1] = l end
+  end
+  return out
+end
+
+-- Removes every layer of `rec` from every grid.
+function Manager:_drop_layers(rec, keep)
+  for _, gname in ipairs(sorted_keys(self.grids)) do
+    local grid = self.grids[gname]
+    for _, l in ipairs(layer_names(rec)) do
+      local q = rec.name .. "." .. l
+      if not (keep and keep[l]) and has_layer(grid, q) then grid:layer_remove(q) end
+    end
+  end
+end
+
+-- Bakes all layers of `rec` on all grids. On the first failure re-bakes what
+-- was already done with `old` (or removes it) and returns false, msg, tripped.
+function Manager:_bake_all(rec, old)
+  local done = {}
+  for _, gname in ipairs(sorted_keys(self.grids)) do
+    for _, l in ipairs(layer_names(rec)) do
+      local ok, err, tripped = bake_one(self, rec, gname, l)
+      if not ok then
+        for i = #done, 1, -1 do
+          local d = done[i]
+          local q = rec.name .. "." .. d.layer
+          if old and old.manifest.layers[d.layer] and not old.disabled then
+            if not bake_one(self, old, d.grid, d.layer) then
+              log(self, entry_of(rec, rec.display, ("layer '%s' could not be restored on grid '%s'")
+                :format(q, d.grid), "warn"))
+            end
+          elseif d.new then
+            self.grids[d.grid]:layer_remove(q)
+          end
+        end
+        return false, err, tripped
+      end
+      done[#done + 1] = {grid = gname, layer = l,
+        new = not (old and old.manifest.layers and old.manifest.layers[l])}
+    end
+  end
+  return true
+end
+
+-- Changes caused by replacing `old` with `new` (either may be nil).
+function Manager:_changes(old, new)
+  local ch = {layers = {}, profiles = {}, postprocessors = {}, heuristics = {}}
+  local name = (new or old).name
+  local seen = {}
+  local function add(list, v) if not seen[list] then seen[list] = {} end
+    if not seen[list][v] then seen[list][v] = true; list[#list + 1] = v end end
+  for _, r in ipairs{old or new, new or old} do
+    for _, l in ipairs(layer_names(r)) do add(ch.layers, name .. "." .. l) end
+    for _, k in ipairs{"postprocessors", "heuristics"} do
+      for _, p in ipairs(sorted_keys(r and r.manifest and r.manifest[k] or {})) do add(ch[k], name .. "." .. p) end
+    end
+  end
+  local op = old and old.manifest.profiles or {}
+  local np = new and new.manifest.profiles or {}
+  for _, p in ipairs(sorted_keys(op)) do
+    if serialize(op[p]) ~= serialize(np[p]) then add(ch.profiles, name .. "." .. p) end
+  end
+  for _, p in ipairs(sorted_keys(np)) do
+    if serialize(op[p]) ~= serialize(np[p]) then add(ch.profiles, name .. "." .. p) end
+  end
+  -- any profile (of any mod) weighting a changed layer
+  local changed = {}
+  for _, l in ipairs(ch.layers) do changed[l] = true end
+  local pool = {}
+  for _, n in ipairs(self.order) do pool[n] = self.mods[n] end
+  if new then pool[new.name] = new end
+  for _, n in ipairs(sorted_keys(pool)) do
+    local r = pool[n]
+    for _, p in ipairs(sorted_keys(r.manifest.profiles or {})) do
+      local q = qualify_profile(n, r.manifest.profiles[p])
+      for l in pairs(q.weights or {}) do
+        if changed[l] then add(ch.profiles, n .. "." .. p) end
+      end
+    end
+  end
+  for _, k in pairs(ch) do table.sort(k) end
+  return ch
+end
+
+local function event(self, name, result, t0, extra)
+  local ev = {mod = name, result = result, ms = now_ms(self) - t0}
+  for k, v in pairs(extra or {}) do ev[k] = v end
+  local rec = self.mods[name]
+  local what = ev.error and (": " .. ev.error.text) or ""
+  if ev.changes and #ev.changes.layers > 0 then what = what .. " (layers " .. table.concat(ev.changes.layers, ", ") .. ")" end
+  ev.text = ("%s%s %s in %.1f ms%s"):format(name, rec and rec.version and (" " .. rec.version) or "",
+    result, ev.ms, what)
+  return ev
+end
+
+-- Unloads an active mod: its layers leave every grid.
+function Manager:_unload(name)
+  local rec = self.mods[name]
+  if not rec then return nil end
+  local ch = self:_changes(rec, nil)
+  self:_drop_layers(rec)
+  self.mods[name] = nil
+  for i = #self.order, 1, -1 do if self.order[i] == name then table.remove(self.order, i) end end
+  return ch
+end
+
+--- Checks the mod folders and loads, reloads or removes what changed.
+-- New and changed mods load in a fresh environment; a new version replaces
+-- the running one only if mod.lua (and what it requires) runs, the manifest
+-- is valid, its dependencies are there, `selftest()` passes and every layer
+-- bakes on every grid. Otherwise the running version stays and the error is
+-- logged. A version that failed is not retried until its files change again.
+-- Cheap when nothing changed: one lfs.attributes per file.
+-- @return list of events {mod, result, ms, text [, error] [, changes]};
+--   result is "loaded", "reloaded", "failed", "removed", "unloaded"
+--   (a dependency went away) or "disabled" (CPU guard);
+--   changes = {layers, profiles, postprocessors, heuristics} (qualified
+--   names, sorted): the host restarts in-flight requests using those
+--   profiles/layers. error = log entry {mod, file, line, message, text}.
+function Manager:poll()
+  local events = {}
+  local lfs = self.lfs
+  local scan_time = os.time()
+  -- 1. scan folders
+  local present, scans = {}, {}
+  local names = {}
+  for entry in lfs.dir(self.root) do
+    if entry:sub(1, 1) ~= "." then
+      local a = lfs.attributes(self.root .. "/" .. entry .. "/mod.lua")
+      if a and a.mode == "file" then names[#names + 1] = entry end
+    end
+  end
+  table.sort(names)
+  for _, n in ipairs(names) do
+    present[n] = true
+    scans[n] = scan_files(self, self.root .. "/" .. n)
+  end
+  -- 2. removed mods
+  for _, n in ipairs(sorted_keys(self.mods)) do
+    if not present[n] then
+      local t0 = now_ms(self)
+      local ch = self:_unload(n)
+      events[#events + 1] = event(self, n, "removed", t0, {changes = ch})
+      self.apis[n] = nil
+    end
+  end
+  for n in pairs(self.failed) do if not present[n] then self.failed[n] = nil end end
+  -- 3. load candidates for new or changed folders
+  local cands, t0s = {}, {}
+  for _, n in ipairs(names) do
+    local cur = self.mods[n]
+    local known = self.failed[n] or (cur and cur.files)
+    if files_changed(known, scans[n]) then
+      t0s[n] = now_ms(self)
+      remember_content(scans[n], scan_time)
+      local cand, entry = self:_load(n, scans[n])
+      if cand then
+        cands[n] = cand
+      else
+        self.failed[n] = scans[n]
+        log(self, entry)
+        events[#events + 1] = event(self, n, "failed", t0s[n], {error = entry})
+      end
+    end
+  end
+  -- 4. dependency order over candidates and running versions
+  local pool = {}
+  for n, r in pairs(self.mods) do pool[n] = r end
+  for n, c in pairs(cands) do pool[n] = c end
+  local order, problems = topo(pool)
+  -- a candidate with a problem is rejected; fall back to the running version
+  local retry = false
+  for _, n in ipairs(sorted_keys(problems)) do
+    if cands[n] then
+      local entry = entry_of(n, cands[n].display, problems[n])
+      log(self, entry)
+      events[#events + 1] = event(self, n, "failed", t0s[n], {error = entry})
+      self.failed[n] = cands[n].files
+      cands[n] = nil
+      pool[n] = self.mods[n]
+      retry = true
+    end
+  end
+  if retry then order, problems = topo(pool) end
+  -- running mods that lost a dependency are unloaded
+  for _, n in ipairs(sorted_keys(problems)) do
+    if self.mods[n] then
+      local t0 = now_ms(self)
+      local entry = entry_of(n, self.mods[n].display, problems[n])
+      log(self, entry)
+      local ch = self:_unload(n)
+      self.failed[n] = nil
+      events[#events + 1] = event(self, n, "unloaded", t0, {error = entry, changes = ch})
+    end
+  end
+  -- 5. in dependency order: cross-checks, selftest, bake, swap
+  for _, n in ipairs(order) do
+    local cand = cands[n]
+    local lost
+    for _, d in ipairs((cand or self.mods[n] or {depends = {}}).depends) do
+      if not pool[d] then lost = d; break end
+    end
+    if lost then
+      -- a dependency failed its first load in this poll
+      local rec = cand or self.mods[n]
+      local entry = entry_of(n, rec.display, ("%s: mod '%s' depends on '%s', which failed to load")
+        :format(rec.file, n, lost))
+      log(self, entry)
+      pool[n] = nil
+      if cand then
+        self.failed[n] = cand.files
+        events[#events + 1] = event(self, n, "failed", t0s[n], {error = entry})
+      else
+        local t0 = now_ms(self)
+        local ch = self:_unload(n)
+        events[#events + 1] = event(self, n, "unloaded", t0, {error = entry, changes = ch})
+      end
+    elseif cand then
+      local old = self.mods[n]
+      local err, tripped = self:_check_refs(cand, pool), false
+      if not err and cand.manifest.selftest then
+        local ok, res, msg = guarded(self, cand.manifest.selftest)
+        if not ok then
+          err, tripped = tostring(res), msg
+        elseif res == false then
+          err = ("%s:%d: selftest failed: %s"):format(cand.file, fn_line(cand.manifest.selftest) or 1,
+            tostring(msg or "returned false"))
+        end
+      end
+      if not err then
+        local ok, berr, btripped = self:_bake_all(cand, old)
+        if not ok then err, tripped = berr, btripped end
+      end
+      if err then
+        local entry = entry_of(cand, cand.display, err)
+        if tripped then entry.message = entry.message end
+        log(self, entry)
+        self.failed[n] = cand.files
+        pool[n] = old
+        events[#events + 1] = event(self, n, "failed", t0s[n], {error = entry, tripped = tripped or nil})
+      else
+        -- swap: layers the old version had and the new one lacks go away
+        if old then
+          local keep = {}
+          for _, l in ipairs(layer_names(cand)) do keep[l] = true end
+          self:_drop_layers(old, keep)
+        end
+        local ch = self:_changes(old, cand)
+        self.mods[n] = cand
+        self.failed[n] = nil
+        events[#events + 1] = event(self, n, old and "reloaded" or "loaded", t0s[n], {changes = ch})
+      end
+    end
+  end
+  -- 6. the load order of what runs now
+  local active = {}
+  for n, r in pairs(self.mods) do active[n] = r end
+  self.order = (topo(active))
+  for _, ev in ipairs(self:take_disabled()) do events[#events + 1] = ev end
+  return events
+end
+
+-- Disables a running mod after its code tripped the CPU guard.
+function Manager:_disable(rec, msg)
+  if rec.disabled then return end
+  rec.disabled = true
+  local entry = entry_of(rec, rec.display, msg)
+  entry.message = entry.message .. " — mod disabled until its files change"
+  entry.text = entry.text .. " — mod disabled until its files change"
+  rec.error = entry
+  log(self, entry)
+  self._disabled_events = self._disabled_events or {}
+  self._disabled_events[#self._disabled_events + 1] = {mod = rec.name, result = "disabled", ms = 0,
+    error = entry, text = rec.name .. " disabled: " .. entry.text}
+end
+
+-- Calls a function of running mod `rec` under the guard; on a trip the mod
+-- is disabled. Returns ok, results... or false, msg.
+function Manager:_call(rec, fn, ...)
+  local r = pack(guarded(self, fn, ...))
+  if not r[1] then
+    if r[3] then self:_disable(rec, r[2]) else log(self, entry_of(rec, rec.display, r[2])) end
+    return false, r[2]
+  end
+  return table_unpack(r, 1, r.n)
+end
+
+-- Splits "mod.thing" and returns the running record and the thing's name.
+function Manager:_lookup(qname, what)
+  if type(qname) ~= "string" then
+    error(("bad argument #1 to '%s' (string 'mod.name' expected, got %s)"):format(what, type(qname)), 3)
+  end
+  local mname, item = qname:match("^([a-z][a-z0-9_]*)%.([a-z][a-z0-9_]*)$")
+  if not mname then
+    error(("bad argument #1 to '%s' (expected a qualified name 'mod.name', got '%s')"):format(what, qname), 3)
+  end
+  return self.mods[mname], item
+end
+
+--- Search options of a profile, ready for lodestar.find_path.
+-- @param qname "mod.profile", e.g. "danger.cautious"
+-- @return a fresh table {weights = {["mod.layer"] = w}, algorithm, heuristic,
+--   weight, h_scale} (only the fields the profile sets; layer names
+--   qualified), or nil, message when no running mod has that profile.
+--   A disabled mod's profiles stay available (they are data; its layers keep
+--   their last baked values). Pass `algorithm` to find_path; for
+--   lodestar.search.<algorithm>(grid, opts) remove it from the table first.
+function Manager:profile(qname)
+  local rec, item = self:_lookup(qname, "profile")
+  local p = rec and rec.manifest.profiles and rec.manifest.profiles[item]
+  if not p then return nil, ("no profile '%s'"):format(qname) end
+  return qualify_profile(rec.name, p)
+end
+
+--- Runs a mod's post-processor on a path under the CPU guard.
+-- @param qname "mod.postprocessor"; @param path a lodestar.Path (or what the
+--   previous step returned); @param grid [opt] passed on to the function
+-- @return what the post-processor returned; or, when it is missing, failed
+--   or its mod is disabled, the input unchanged plus an error message (the
+--   error is also logged; a runaway loop disables the mod).
+function Manager:postprocess(qname, path, grid)
+  local rec, item = self:_lookup(qname, "postprocess")
+  local f = rec and rec.manifest.postprocessors and rec.manifest.postprocessors[item]
+  if not f then return path, ("no post-processor '%s'"):format(qname) end
+  if rec.disabled then return path, ("mod '%s' is disabled"):format(rec.name) end
+  local ok, out = self:_call(rec, f, path, grid)
+  if not ok then return path, out end
+  if out == nil then return path, ("post-processor '%s' returned nil"):format(qname) end
+  return out
+end
+
+--- A mod's heuristic, wrapped so that every call runs under the CPU guard.
+-- @param qname "mod.heuristic"
+-- @return function(...) -> number (the mod's function, guarded; an error
+--   raises, a runaway loop disables the mod and raises), or nil, message.
+function Manager:heuristic(qname)
+  local rec, item = self:_lookup(qname, "heuristic")
+  local f = rec and rec.manifest.heuristics and rec.manifest.heuristics[item]
+  if not f then return nil, ("no heuristic '%s'"):format(qname) end
+  return function(...)
+    if rec.disabled then error(("heuristic '%s': mod '%s' is disabled"):format(qname, rec.name), 2) end
+    local r = pack(self:_call(rec, f, ...))
+    if not r[1] then error(r[2], 0) end
+    return table_unpack(r, 2, r.n)
+  end
+end
+
+--- Sends an event to every running mod that handles it (manifest `on`), in
+-- load order, each call under the CPU guard. Layers the handlers asked to
+-- re-bake (mod.rebake) are baked afterwards.
+-- @param name event name, e.g. "tick" or "agents"; @param ... its arguments
+--   (the manager passes them as they are; conventions in docs/mods.md)
+-- @return list of events (re-bakes with their changes, errors, disables)
+function Manager:emit(name, ...)
+  local events = {}
+  for _, n in ipairs(self.order) do
+    local rec = self.mods[n]
+    local f = rec and not rec.disabled and rec.manifest.on and rec.manifest.on[name]
+    if f then
+      local t0 = now_ms(self)
+      local ok, err = self:_call(rec, f, ...)
+      if not ok then
+        events[#events + 1] = event(self, n, rec.disabled and "disabled" or "failed", t0,
+          {error = entry_of(rec, rec.display, err)})
+      end
+    end
+  end
+  for _, ev in ipairs(self:_flush_rebakes()) do events[#events + 1] = ev end
+  return events
+end
+
+-- Runs the queued mod.rebake requests (in request order, each once).
+function Manager:_flush_rebakes()
+  local events, seen = {}, {}
+  local queue = self._rebake
+  self._rebake = {}
+  for _, q in ipairs(queue) do
+    local rec = self.mods[q.mod]
+    local key = q.mod .. "\0" .. q.layer .. "\0" .. tostring(q.grid) .. "\0" .. serialize(q.rect)
+    if rec and not rec.disabled and not seen[key] then
+      seen[key] = true
+      local t0 = now_ms(self)
+      if not (rec.manifest.layers and rec.manifest.layers[q.layer]) then
+        local entry = entry_of(rec, rec.display, ("mod.rebake: mod '%s' has no layer '%s'"):format(q.mod, q.layer))
+        log(self, entry)
+        events[#events + 1] = event(self, q.mod, "failed", t0, {error = entry})
+      else
+        local grids = q.grid and {q.grid} or sorted_keys(self.grids)
+        local failed
+        for _, g in ipairs(grids) do
+          if self.grids[g] then
+            local ok, err, tripped = bake_one(self, rec, g, q.layer, q.rect)
+            if not ok then
+              failed = err
+              if tripped then self:_disable(rec, err) else log(self, entry_of(rec, rec.display, err)) end
+              break
+            end
+          end
+        end
+        local ch = {layers = {q.mod .. "." .. q.layer}, profiles = {}, postprocessors = {}, heuristics = {}}
+        if failed then
+          events[#events + 1] = event(self, q.mod, rec.disabled and "disabled" or "failed", t0,
+            {error = entry_of(rec, rec.display, failed)})
+        else
+          ch = self:_changes_layers(ch)
+          events[#events + 1] = event(self, q.mod, "rebaked", t0, {changes = ch})
+        end
+      end
+    end
+  end
+  return events
+end
+
+-- Adds the profiles that weight any of ch.layers.
+function Manager:_changes_layers(ch)
+  local changed = {}
+  for _, l in ipairs(ch.layers) do changed[l] = true end
+  for _, n in ipairs(self.order) do
+    local r = self.mods[n]
+    for _, p in ipairs(sorted_keys(r.manifest.profiles or {})) do
+      for l in pairs(qualify_profile(n, r.manifest.profiles[p]).weights or {}) do
+        if changed[l] then ch.profiles[#ch.profiles + 1] = n .. "." .. p; break end
+      end
+    end
+  end
+  table.sort(ch.profiles)
+  return ch
+end
+
+--- Registers a grid: every running mod's layers are baked on it.
+-- @param name grid name (what `view.name` shows mods); @param grid lodestar.Grid
+-- @return list of events for layers that failed to bake (empty when all went well)
+-- [Owner: the caller keeps owning the grid; remove_grid before freeing it]
+function Manager:add_grid(name, grid)
+  if type(name) ~= "string" then error("bad argument #1 to 'add_grid' (string expected)", 2) end
+  if type(grid) ~= "userdata" then error("bad argument #2 to 'add_grid' (lodestar.Grid expected)", 2) end
+  self.grids[name] = grid
+  self.views[name] = grid_view(name, grid)
+  local events = {}
+  for _, n in ipairs(self.order) do
+    local rec = self.mods[n]
+    if not rec.disabled then
+      for _, l in ipairs(layer_names(rec)) do
+        local t0 = now_ms(self)
+        local ok, err, tripped = bake_one(self, rec, name, l)
+        if not ok then
+          if tripped then self:_disable(rec, err) else log(self, entry_of(rec, rec.display, err)) end
+          events[#events + 1] = event(self, n, "failed", t0, {error = entry_of(rec, rec.display, err)})
+          break
+        end
+      end
+    end
+  end
+  return events
+end
+
+--- Unregisters a grid and removes the mods' layers from it.
+-- @param name the name given to add_grid
+function Manager:remove_grid(name)
+  local grid = self.grids[name]
+  if not grid then return end
+  for _, n in ipairs(self.order) do
+    for _, l in ipairs(layer_names(self.mods[n])) do
+      local q = n .. "." .. l
+      if has_layer(grid, q) then grid:layer_remove(q) end
+    end
+  end
+  self.grids[name], self.views[name] = nil, nil
+end
+
+--- Events of mods disabled by the CPU guard since the last call (postprocess
+-- and heuristic calls happen outside poll/emit, so their disables queue here).
+-- @return list of events {mod, result = "disabled", error, text}
+function Manager:take_disabled()
+  local evs = self._disabled_events or {}
+  self._disabled_events = nil
+  return evs
+end
+
+--- State of the mods.
+-- @return list, in load order, of {name, version, status = "running" |
+--   "disabled", error = entry or nil, layers = {qualified...},
+--   profiles = {qualified...}, postprocessors = {qualified...}}
+function Manager:list()
+  local out = {}
+  for _, n in ipairs(self.order) do
+    local r = self.mods[n]
+    local function q(t)
+      local l = {}
+      for _, k in ipairs(sorted_keys(t or {})) do l[#l + 1] = n .. "." .. k end
+      return l
+    end
+    out[#out + 1] = {name = n, version = r.version, status = r.disabled and "disabled" or "running",
+      error = r.error, layers = q(r.manifest.layers), profiles = q(r.manifest.profiles),
+      postprocessors = q(r.manifest.postprocessors), heuristics = q(r.manifest.heuristics)}
+  end
+  return out
+end
+
+--- The `mod.state` table of a mod (for hosts and tests), or nil.
+function Manager:state(name)
+  local api = self.apis[name]
+  return api and api.state
+end
+
+--- Unloads every mod (their layers leave the grids) and forgets the grids.
+function Manager:close()
+  for i = #self.order, 1, -1 do self:_unload(self.order[i]) end
+  self.grids, self.views = {}, {}
+end
+
+M.Manager = Manager
+M._split_error = split_error -- for tests
+return M
