@@ -596,6 +596,8 @@ Manager.__index = Manager
 --   lodestar  [opt] the API table mods see (default require "lodestar")
 --   lfs       [opt] luafilesystem (default require "lfs")
 --   clock     [opt] function() -> seconds, for the ms of events (default os.clock: CPU time)
+--   only      [opt] list of mod names: load only these folders (mod specs use
+--             it to load one mod and its dependencies)
 -- @return the manager. Nothing is loaded until the first poll().
 -- Errors: a missing or non-directory root, bad option types (raised).
 -- [Owner: the manager keeps references to the grids; it never frees them]
@@ -622,6 +624,11 @@ function M.new(opts)
   if not opts.lodestar and not lodestar_default then lodestar_default = require "lodestar" end
   self.lodestar = opts.lodestar or lodestar_default
   self.clock = opts.clock or os.clock
+  if opts.only ~= nil then
+    if type(opts.only) ~= "table" then error("bad argument #1 to 'new' (opts.only must be a list of mod names)", 2) end
+    self.only = {}
+    for _, n in ipairs(opts.only) do self.only[n] = true end
+  end
   self.grids, self.views = {}, {}
   self.mods = {}     -- name -> record (active or disabled)
   self.apis = {}     -- name -> the `mod` table (survives reloads and failures)
@@ -906,7 +913,7 @@ function Manager:poll()
   for entry in lfs.dir(self.root) do
     if entry:sub(1, 1) ~= "." then
       local a = lfs.attributes(self.root .. "/" .. entry .. "/mod.lua")
-      if a and a.mode == "file" then names[#names + 1] = entry end
+      if a and a.mode == "file" and (not self.only or self.only[entry]) then names[#names + 1] = entry end
     end
   end
   table.sort(names)

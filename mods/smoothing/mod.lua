@@ -1,0 +1,31 @@
+-- smoothing: Catmull-Rom post-processors for the paths agents walk.
+--
+-- manager:postprocess("smoothing.catmull", path, grid)  -> {{x =, y =}, ...}
+-- manager:postprocess("smoothing.pruned", path, grid)   -> same, after
+--   line-of-sight pruning (straight wherever cells see each other)
+-- Points are in cell coordinates (the centre of cell (x, y) is (x, y)),
+-- SPACING cells apart along the curve; the first and last cells are kept.
+local SPACING, SAMPLES = 0.5, 8
+local smooth = lodestar.smooth
+
+local function catmull(path)
+  return smooth.resample(smooth.catmull_rom(path, { samples = SAMPLES }), SPACING)
+end
+
+return {
+  name = "smoothing",
+  version = "1.0.0",
+  description = "Catmull-Rom smoothing of paths (uses lodestar.smooth)",
+  postprocessors = {
+    catmull = function(path) return catmull(path) end,
+    pruned = function(path, grid)
+      assert(grid, "smoothing.pruned needs the grid (line of sight)")
+      return catmull(path:prune_los(grid))
+    end,
+  },
+  selftest = function()
+    local pts = catmull({ { x = 0, y = 0 }, { x = 1, y = 0 }, { x = 2, y = 1 } })
+    local last = pts[#pts]
+    return pts[1].x == 0 and last.x == 2 and last.y == 1, "curve keeps its ends"
+  end,
+}
