@@ -361,7 +361,7 @@ local function validate(self, cand, m)
   local lod = self.lodestar
   local algos, heus = {}, {}
   for _, a in ipairs(lod.algorithms or {}) do algos[a] = true end
-  for _, h in ipairs(lod.heuristics or {}) do heus[h] = true end
+  for _, h in ipairs(lod.heuristics or {}) do heus[h] = h ~= "custom" end
   check_names(cand, "profiles", m.profiles, "profile", function(k, p)
     if type(p) ~= "table" then bad(cand, k, "profile '%s' must be a table", k) end
     for kk in pairs(p) do
