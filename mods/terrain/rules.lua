@@ -7,21 +7,29 @@ function M.swamp(_, _, t)
   return 0
 end
 
--- True when a cell within `r` (Chebyshev) of (x, y) has terrain `ch`.
-local function near(view, ch, x, y, r)
+-- Set of cells within `r` cells (Chebyshev) of a cell with terrain `ch`,
+-- keyed y * w + x: one pass over the grid, then a square around each hit.
+local function dilate(view, ch, r)
   local w, h = view.size()
-  for yy = math.max(0, y - r), math.min(h - 1, y + r) do
-    for xx = math.max(0, x - r), math.min(w - 1, x + r) do
-      if view.terrain(xx, yy) == ch then return true end
+  local terrain = view.terrain
+  local near = {}
+  for y = 0, h - 1 do
+    for x = 0, w - 1 do
+      if terrain(x, y) == ch then
+        for yy = math.max(0, y - r), math.min(h - 1, y + r) do
+          for xx = math.max(0, x - r), math.min(w - 1, x + r) do near[yy * w + xx] = true end
+        end
+      end
     end
   end
-  return false
+  return near, w
 end
 
 --- Rule: 1 on cells with terrain `ch` or within `r` cells of one, else 0.
 function M.near(ch, r, view)
-  return function(x, y, t)
-    if t == ch or near(view, ch, x, y, r) then return 1 end
+  local near, w = dilate(view, ch, r)
+  return function(x, y)
+    if near[y * w + x] then return 1 end
     return 0
   end
 end
@@ -29,9 +37,10 @@ end
 --- Rule: false on water 'W' (blocked under a positive weight), 0.5 on the
 -- shore (next to water), 0 elsewhere.
 function M.water(view)
+  local near, w = dilate(view, "W", 1)
   return function(x, y, t)
     if t == "W" then return false end
-    if near(view, "W", x, y, 1) then return 0.5 end
+    if near[y * w + x] then return 0.5 end
     return 0
   end
 end

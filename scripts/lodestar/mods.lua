@@ -25,6 +25,9 @@ local NAME_PAT = "^[a-z][a-z0-9_]*$"
 
 --- Default instruction limit per call into mod code. [Units: VM instructions]
 M.DEFAULT_LIMIT = 10000000
+--- Extra instructions a bake may spend per cell it bakes: a bake of N cells
+-- runs under instruction_limit + cell_limit * N. [Units: VM instructions]
+M.DEFAULT_CELL_LIMIT = 2000
 --- Hook granularity: the count hook fires every GRAIN instructions and adds
 -- GRAIN to the running total. [Units: VM instructions]
 M.GRAIN = 1000
@@ -136,15 +139,15 @@ end
 -- Calls fn(...) under the instruction-count hook. Returns true, results... or
 -- false, message, tripped. Nested calls (a rule baked from inside a guarded
 -- selftest) share the outer budget.
-local function guarded(self, fn, ...)
+local function guarded(self, limit, fn, ...)
   if self._g then
     local r = pack(pcall(fn, ...))
     if not r[1] then return false, r[2], self._g.tripped end
     return table_unpack(r, 1, r.n)
   end
-  local grain = math.min(M.GRAIN, self.limit)
+  local grain = math.min(M.GRAIN, limit)
   local oh, om, oc = debug.gethook()
-  local g = {used = 0, limit = self.limit, grain = grain}
+  local g = {used = 0, limit = limit, grain = grain}
   self._g = g
   debug.sethook(self._hook, "", grain)
   local r = pack(pcall(fn, ...))
@@ -512,7 +515,9 @@ local function bake_one(self, rec, gname, lname, rect)
   local grid = self.grids[gname]
   local spec = rec.manifest.layers[lname]
   local qname = rec.name .. "." .. lname
-  return guarded(self, function()
+  local w, h = grid:size()
+  if rect then w, h = rect[3] - rect[1] + 1, rect[4] - rect[2] + 1 end
+  return guarded(self, self.limit + self.cell_limit * math.max(0, w) * math.max(0, h), function()
     local rule = spec
     if type(spec) == "table" then
       rule = spec.rule
@@ -593,6 +598,8 @@ Manager.__index = Manager
 --             the full standard library (no sandbox; the CPU guard still applies)
 --   instruction_limit [opt] per call into mod code [Units: VM instructions]
 --             [Limit: >= 1; default M.DEFAULT_LIMIT = 1e7]
+--   cell_limit [opt] extra instructions per baked cell: a bake of N cells runs
+--             under instruction_limit + cell_limit * N [default 2000]
 --   lodestar  [opt] the API table mods see (default require "lodestar")
 --   lfs       [opt] luafilesystem (default require "lfs")
 --   clock     [opt] function() -> seconds, for the ms of events (default os.clock: CPU time)
@@ -620,6 +627,10 @@ function M.new(opts)
   self.limit = opts.instruction_limit or M.DEFAULT_LIMIT
   if type(self.limit) ~= "number" or self.limit < 1 or self.limit ~= math.floor(self.limit) then
     error("bad argument #1 to 'new' (opts.instruction_limit must be an integer >= 1)", 2)
+  end
+  self.cell_limit = opts.cell_limit or M.DEFAULT_CELL_LIMIT
+  if type(self.cell_limit) ~= "number" or self.cell_limit < 0 or self.cell_limit ~= math.floor(self.cell_limit) then
+    error("bad argument #1 to 'new' (opts.cell_limit must be an integer >= 0)", 2)
   end
   if not opts.lodestar and not lodestar_default then lodestar_default = require "lodestar" end
   self.lodestar = opts.lodestar or lodestar_default
@@ -659,7 +670,7 @@ function Manager:_load(name, files)
   rec.env = make_env(self, rec, rec.trusted)
   local chunk, cerr = compile(src, "@" .. rec.file, rec.env)
   if not chunk then return nil, entry_of(name, display, cerr) end
-  local ok, m, tripped = guarded(self, chunk)
+  local ok, m, tripped = guarded(self, self.limit, chunk)
   if not ok then return nil, entry_of(name, display, m), tripped end
   local vok, verr = pcall(validate, self, rec, m)
   if not vok then return nil, entry_of(name, display, verr) end
@@ -1005,7 +1016,7 @@ function Manager:poll()
       local old = self.mods[n]
       local err, tripped = self:_check_refs(cand, pool), false
       if not err and cand.manifest.selftest then
-        local ok, res, msg = guarded(self, cand.manifest.selftest)
+        local ok, res, msg = guarded(self, self.limit, cand.manifest.selftest)
         if not ok then
           err, tripped = tostring(res), msg
         elseif res == false then
@@ -1063,7 +1074,7 @@ end
 -- Calls a function of running mod `rec` under the guard; on a trip the mod
 -- is disabled. Returns ok, results... or false, msg.
 function Manager:_call(rec, fn, ...)
-  local r = pack(guarded(self, fn, ...))
+  local r = pack(guarded(self, self.limit, fn, ...))
   if not r[1] then
     if r[3] then self:_disable(rec, r[2]) else log(self, entry_of(rec, rec.display, r[2])) end
     return false, r[2]

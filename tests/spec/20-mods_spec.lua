@@ -411,7 +411,7 @@ return { name = "t", version = "1" }]])
 mod.state.n = 0
 while true do mod.state.n = mod.state.n + 1 end
 return { name = "spin", version = "1" }]])
-      new_manager{instruction_limit = LIMIT}
+      new_manager{instruction_limit = LIMIT, cell_limit = 0}
       local ev = m:poll()
       assert.same({"spin:failed"}, results(ev))
       assert.equal(dir.root .. "/spin/mod.lua:2: instruction limit exceeded (100000 instructions)",
@@ -429,7 +429,7 @@ while true do
   pcall(function() while true do end end)
 end
 return { name = "spin", version = "1" }]])
-      new_manager{instruction_limit = LIMIT}
+      new_manager{instruction_limit = LIMIT, cell_limit = 0}
       local ev = m:poll()
       assert.matches("instruction limit exceeded (100000 instructions)", ev[1].error.text, 1, true)
       assert.equal(1, m:state("spin").tries)
@@ -443,7 +443,7 @@ return { name = "spin", version = "1" }]])
 
     it("a runaway rule at reload keeps the old version", function()
       dir.write("terrain/mod.lua", TERRAIN:format(5))
-      new_manager{instruction_limit = LIMIT}
+      new_manager{instruction_limit = LIMIT, cell_limit = 0}
       m:poll()
       dir.write("terrain/mod.lua", [[
 return { name = "terrain", version = "2",
@@ -457,6 +457,25 @@ return { name = "terrain", version = "2",
       assert.equal(5, grid:layer_get("terrain.swamp", 0, 0))
     end)
 
+    it("a bake gets cell_limit more instructions per cell", function()
+      dir.write("busy/mod.lua", [[
+return { name = "busy", version = "1",
+  layers = { b = function(x, y)
+    local s = 0
+    for i = 1, 300 do s = s + i end -- about 600 instructions a cell
+    return s
+  end } }]])
+      local big = lodestar.grid.new(20, 20) -- 400 cells: ~240000 instructions
+      new_manager{instruction_limit = LIMIT, cell_limit = 1000, grids = {big = big}}
+      assert.same({"busy:loaded"}, results(m:poll()))
+      assert.equal(45150, big:layer_get("busy.b", 19, 19))
+      m:close()
+      new_manager{instruction_limit = LIMIT, cell_limit = 0, grids = {big = lodestar.grid.new(20, 20)}}
+      local ev = m:poll()
+      assert.same({"busy:failed"}, results(ev))
+      assert.matches("instruction limit exceeded (100000 instructions)", ev[1].error.text, 1, true)
+    end)
+
     it("a runaway post-processor disables its mod; the game goes on", function()
       dir.write("pp/mod.lua", [[
 return { name = "pp", version = "1",
@@ -467,7 +486,7 @@ return { name = "pp", version = "1",
   } }]])
       dir.write("ok/mod.lua", [[
 return { name = "ok", version = "1", postprocessors = { count = function(path) return #path end } }]])
-      new_manager{instruction_limit = LIMIT}
+      new_manager{instruction_limit = LIMIT, cell_limit = 0}
       m:poll()
       local path = lodestar.find_path(grid, 0, 0, 3, 1)
       local out, err = m:postprocess("pp.spin", path, grid)
