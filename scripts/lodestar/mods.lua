@@ -1053,6 +1053,18 @@ function Manager:poll()
   local active = {}
   for n, r in pairs(self.mods) do active[n] = r end
   self.order = (topo(active))
+  -- a dependency that changed may have dropped a layer a dependent weights
+  if #events > 0 then
+    for _, n in ipairs(self.order) do
+      local err = self:_check_refs(self.mods[n], self.mods)
+      if err then
+        local entry = entry_of(n, self.mods[n].display, err)
+        entry.level = "warn"
+        log(self, entry)
+      end
+    end
+  end
+  for _, ev in ipairs(self:_flush_rebakes()) do events[#events + 1] = ev end
   for _, ev in ipairs(self:take_disabled()) do events[#events + 1] = ev end
   return events
 end
@@ -1304,6 +1316,28 @@ end
 function Manager:close()
   for i = #self.order, 1, -1 do self:_unload(self.order[i]) end
   self.grids, self.views = {}, {}
+end
+
+--- Does a list of events (from poll or emit) touch a request?
+-- @param events list of events as poll() and emit() return them
+-- @param what   a profile name ("danger.cautious"), or search options with
+--               `weights` (layer names as find_path takes them)
+-- @return true when the host should restart an in-flight request made with
+--   `what`: its profile changed, or a layer it weights was re-baked or removed.
+function M.affected(events, what)
+  for _, ev in ipairs(events) do
+    local ch = ev.changes
+    if ch then
+      if type(what) == "string" then
+        for _, p in ipairs(ch.profiles) do if p == what then return true end end
+      elseif type(what) == "table" and what.weights then
+        for _, l in ipairs(ch.layers) do
+          if what.weights[l] ~= nil and what.weights[l] ~= 0 then return true end
+        end
+      end
+    end
+  end
+  return false
 end
 
 M.Manager = Manager

@@ -107,6 +107,10 @@ describe("lodestar.mods", function()
     assert.same({"terrain.swamp"}, ev[1].changes.layers)
     assert.same({"terrain.walker"}, ev[1].changes.profiles)
     assert.equal(7, grid:layer_get("terrain.swamp", 1, 1))
+    assert.is_true(mods.affected(ev, "terrain.walker"))
+    assert.is_true(mods.affected(ev, {weights = {["terrain.swamp"] = 0.5}}))
+    assert.is_false(mods.affected(ev, {weights = {["terrain.swamp"] = 0, other = 1}}))
+    assert.is_false(mods.affected(ev, "danger.cautious"))
     assert.matches("^terrain 1.0.0 reloaded in [%d.]+ ms %(layers terrain.swamp%)$", ev[1].text)
   end)
 
@@ -249,6 +253,7 @@ return { name = "danger", version = "1", depends = {"terrain"},
       layers = { road = function() return -0.5 end } }]])
     new_manager()
     m:poll()
+    assert.same({}, logs)
     assert.same({"danger.danger", "roads.road", "terrain.swamp"}, (function()
       local l = grid:layer_list(); table.sort(l); return l end)())
     dir.remove("terrain")
@@ -262,6 +267,22 @@ return { name = "danger", version = "1", depends = {"terrain"},
     -- terrain comes back: danger loads again
     dir.write("terrain/mod.lua", TERRAIN:format(5))
     assert.same({"terrain:loaded", "danger:loaded"}, results(m:poll()))
+  end)
+
+  it("warns when a dependency drops a layer a dependent weights", function()
+    dir.write("terrain/mod.lua", TERRAIN:format(5))
+    dir.write("danger/mod.lua", [[
+return { name = "danger", version = "1", depends = {"terrain"},
+  profiles = { cautious = { weights = { ["terrain.swamp"] = 1 } } } }]])
+    new_manager()
+    m:poll()
+    dir.write("terrain/mod.lua", 'return { name = "terrain", version = "2" }')
+    local ev = m:poll()
+    assert.same({"terrain:reloaded"}, results(ev))
+    assert.same({"danger.cautious", "terrain.walker"}, ev[1].changes.profiles)
+    assert.equal("warn", logs[1].level)
+    assert.equal(dir.root .. "/danger/mod.lua:2: manifest: profile 'cautious' weights layer 'terrain.swamp', "
+      .. "which mod 'terrain' does not define", logs[1].text)
   end)
 
   it("loads in dependency order, ties by name", function()
