@@ -3,8 +3,9 @@
 describe("two lua_States", function()
   it("load the module independently, each charged to its own allocator", function()
     local engine = (type(jit) == "table") and "luajit" or "lua54"
-    local prog = "build/" .. engine .. "/two_states"
-    local f = io.popen(prog .. " build/" .. engine .. " 2>&1")
+    local build = os.getenv("LDS_BUILD") or "build" -- set by make test
+    local prog = build .. "/" .. engine .. "/two_states"
+    local f = io.popen(prog .. " " .. build .. "/" .. engine .. " 2>&1")
     local out = f:read("*a")
     f:close()
     assert.matches("two_states: %d+ passed, 0 failed", out)
