@@ -153,7 +153,7 @@ test-c: $(TESTS)
 	$(TESTS)
 
 # busted specs (tests/spec, configured by .busted) under Lua 5.4, then LuaJIT
-test-lua: lua
+test-lua: lua $(CLI)
 	LDS_BUILD=$(BUILD) $(LUA54) $(BUSTED) --run=default --cpath="$(BUILD)/lua54/?.so"
 ifneq ($(HAVE_LUAJIT),)
 	LDS_BUILD=$(BUILD) $(LUAJIT) $(BUSTED) --run=luajit --cpath="$(BUILD)/luajit/?.so"
