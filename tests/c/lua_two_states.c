@@ -2,7 +2,8 @@
 ** lua_two_states.c — two lua_States in one process load lodestar.core and
 ** share nothing: each state's grids and searches are charged to its own
 ** allocator, searches interleave without interference, and closing one
-** state leaves the other working. Built per engine by `make lua`
+** state leaves the other working; a third state with a memory limit turns
+** lodestar's out-of-memory failures into Lua errors without leaks. Built per engine by `make lua`
 ** (build/lua54/two_states, build/luajit/two_states); run by
 ** tests/spec/08-states_spec.lua. Usage: two_states MODULE_DIR
 */
