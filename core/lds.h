@@ -11,5 +11,6 @@
 #include "lds_path.h"
 #include "lds_search.h"
 #include "lds_movingai.h"
+#include "lds_postprocess.h"
 
 #endif

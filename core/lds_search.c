@@ -249,6 +249,7 @@ lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *
 void lds_search_free(lds_Search *s) {
   if (!s) return;
   if (s->algo_free) s->algo_free(s);
+  if (s->eff) ldsi_free(&s->env, s->eff, s->nnodes * sizeof(double));
   ldsi_free(&s->env, s->nodes, s->nnodes * sizeof(ldsi_Node));
   ldsi_free(&s->env, s->open, (s->open_cap + 4) * sizeof(ldsi_Open));
   ldsi_free(&s->env, s->buf, LDSI_BUF_CAP * sizeof(ldsi_Open));
@@ -257,7 +258,8 @@ void lds_search_free(lds_Search *s) {
 
 size_t lds_search_mem_used(const lds_Search *s) {
   return sizeof *s + s->nnodes * sizeof(ldsi_Node) +
-         (s->open_cap + 4 + LDSI_BUF_CAP) * sizeof(ldsi_Open) + s->algo_bytes;
+         (s->open_cap + 4 + LDSI_BUF_CAP) * sizeof(ldsi_Open) + s->algo_bytes +
+         (s->eff ? s->nnodes * sizeof(double) : 0);
 }
 
 const lds_Grid *lds_search_grid(const lds_Search *s) { return s->grid; }
@@ -271,12 +273,23 @@ static lds_Status weighted_scale(lds_Search *s, double *out) {
   const lds_Grid *g = s->grid;
   int32_t x, y;
   int i;
+  size_t k;
   double m = INFINITY;
   if (s->scale_valid && s->scale_version == g->version && s->scale_nweights == s->nweights &&
       memcmp(s->scale_weights, s->weights, (size_t)s->nweights * sizeof(double)) == 0) {
     *out = s->scale_cached;
     return LDS_OK;
   }
+  s->scale_valid = false;
+  if (!s->eff) { /* once per search, at start (never in step): 8 bytes per cell */
+    s->eff = (double *)ldsi_alloc(&s->env, s->nnodes * sizeof(double));
+    if (!s->eff) {
+      ldsi_msg(s->errmsg, "lds_search_start: out of memory for %zu weighted cell costs",
+               s->nnodes);
+      return LDS_E_NOMEM;
+    }
+  }
+  for (k = 0; k < s->nnodes; k++) s->eff[k] = INFINITY; /* border and blocked cells */
   for (y = 0; y < g->h; y++)
     for (x = 0; x < g->w; x++) {
       size_t p = ldsi_grid_pidx(g, x, y), u = (size_t)y * (size_t)g->w + (size_t)x;
@@ -284,6 +297,7 @@ static lds_Status weighted_scale(lds_Search *s, double *out) {
       if (g->blocked[p]) continue;
       for (i = 0; i < s->nweights; i++)
         if (s->weights[i] != 0.0) c += s->weights[i] * (double)s->wlayers[i][u];
+      s->eff[p] = c;
       if (c == INFINITY) continue; /* blocked by a layer */
       if (!(c > 0.0) || isinf(c)) {
         int worst = -1;
@@ -405,11 +419,14 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   s->hk = p.heuristic;
   if (s->hk == LDS_H_AUTO) s->hk = g->neighbourhood == 8 ? LDS_H_OCTILE : LDS_H_MANHATTAN;
   if (p.algo == LDS_ALGO_DIJKSTRA) s->hk = LDS_H_ZERO;
+  if (s->nweights > 0) { /* validates every cell and fills s->eff, even with h_scale */
+    lds_Status st = weighted_scale(s, &s->scale);
+    if (st < 0) return start_error(s, st);
+  }
   if (p.h_scale > 0.0) {
     s->scale = p.h_scale;
   } else if (s->nweights > 0) {
-    lds_Status st = weighted_scale(s, &s->scale);
-    if (st < 0) return start_error(s, st);
+    /* s->scale set above */
   } else {
     s->scale = (double)lds_grid_min_cost(g);
   }
@@ -463,23 +480,6 @@ static const uint64_t nsd_inc[8] = {1, 1, 1, 1, 1ull << 32, 1ull << 32, 1ull << 
 
 static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, LDSI_SQRT2,
                                    LDSI_SQRT2};
-
-/* Effective cost of entering padded cell p = (x,y) under the layer weights;
-** INFINITY when a layer blocks it. Validated at start (weighted_scale) unless
-** the user set h_scale, hence the check here. */
-static double weighted_cost(lds_Search *s, size_t p, int32_t x, int32_t y, bool *bad) {
-  const lds_Grid *g = s->grid;
-  size_t u = (size_t)y * (size_t)g->w + (size_t)x;
-  double c = g->cost[p];
-  int i;
-  for (i = 0; i < s->nweights; i++) c += s->weights[i] * (double)s->wlayers[i][u];
-  if (c != INFINITY && (!(c > 0.0) || isinf(c))) {
-    ldsi_msg(s->errmsg, "lds_search_step: cell (%ld,%ld) has cost %g under the layer weights "
-             "(expected finite, > 0)", (long)x, (long)y, c);
-    *bad = true;
-  }
-  return c;
-}
 
 /* The plateau stack. With a consistent heuristic, a fresh successor v of
 ** the node u just expanded with f(v) == f(u) and g(v) > g(u) precedes every
@@ -546,6 +546,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   const bool reopen = s->reopen;
   /* exact f on uniform grids: f = (ns + dmax - dmin) + (nd + dmin)*sqrt(2) */
   const bool exact_f = mode == MODE_UNIFORM && hk == LDS_H_OCTILE && hw == 1.0 && gk == 1.0;
+  const double *eff = s->eff;
   const int dk = hk == LDS_H_ZERO ? LDS_H_OCTILE : hk; /* distance for "closest" */
   ptrdiff_t off[8];
   uint64_t done = 0;
@@ -607,9 +608,8 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       } else if (mode == MODE_PLAIN) {
         step = move_len[d] * (double)cost[v];
       } else {
-        bool bad = false;
-        double c = s->nweights ? weighted_cost(s, v, vx, vy, &bad) : (double)cost[v];
-        if (bad) return LDS_E_ARG;
+        /* weights: the effective costs validated and cached at start */
+        double c = s->nweights ? eff[v] : (double)cost[v];
         if (c == INFINITY) continue;
         step = move_len[d] * c;
         if (mode == MODE_CALLBACK) {

@@ -173,9 +173,16 @@ LDS_API size_t lds_search_mem_used(const lds_Search *s);
 /// @param[in] params [opt] NULL for defaults
 /// @returns LDS_OK (query started; call step), or LDS_E_ARG for coordinates
 ///   out of bounds, weight < 1 or NaN, an unknown algorithm or heuristic, a
-///   layer weight array longer than the grid's layer list (message in
+///   layer weight array longer than the grid's layer list, a passable cell
+///   whose weighted cost is <= 0, NaN or infinite (the message names the
+///   cell, the layer and its weight), or LDS_E_NOMEM (message in
 ///   lds_search_errmsg). A blocked start or goal is not an error: the query
 ///   is started and its first step returns LDS_NO_PATH.
+///   With layer weights, the effective cost of every cell (base + sum of
+///   weight * layer) is computed and validated here, O(cells), into an
+///   array of 8 bytes per cell allocated by the first weighted query and
+///   reused; it is cached until the grid's version or the weights change,
+///   so repeated queries under the same weights stay O(1) to start.
 LDS_API lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32_t sx,
                                     int32_t sy, int32_t gx, int32_t gy);
 
@@ -221,9 +228,9 @@ LDS_API const lds_Graph *lds_search_graph(const lds_Search *s);
 /// Expands at most max_expansions nodes (0 = no limit).
 /// @returns LDS_RUNNING (call again), LDS_FOUND, LDS_NO_PATH, or an error:
 ///   LDS_E_STATE (no query started), LDS_E_STALE (the grid changed since
-///   lds_search_start), LDS_E_CALLBACK (edge callback failed), LDS_E_ARG (a
-///   weighted cell cost is <= 0, NaN or infinite; the message names the cell
-///   and layer). A finished query keeps returning its final status.
+///   lds_search_start), LDS_E_CALLBACK (edge callback failed or returned a
+///   cost <= 0 or NaN; the message names the edge). A finished query keeps
+///   returning its final status.
 LDS_API lds_Status lds_search_step(lds_Search *s, uint64_t max_expansions);
 /// Same, bounded by a budget of expansions and/or microseconds.
 LDS_API lds_Status lds_search_step_budget(lds_Search *s, const lds_Budget *budget);

@@ -79,6 +79,10 @@ struct lds_Search {
   int scale_nweights;
   double scale_cached;
   bool scale_valid;
+  /* effective cost of each padded cell under those weights (base + sum of
+  ** weight * layer; INFINITY when blocked), filled with the scale above so the
+  ** weighted loop reads one array like the plain one; NULL until first used */
+  double *eff;
 
   /* The expansion loop of the query's algorithm, chosen in lds_search_start:
   ** expands until the goal is expanded (LDS_FOUND), the open list is empty
