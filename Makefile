@@ -153,10 +153,10 @@ test-c: $(TESTS)
 	$(TESTS)
 
 # busted specs (tests/spec, configured by .busted) under Lua 5.4, then LuaJIT
-test-lua: lua
-	$(LUA54) $(BUSTED) --run=default
+test-lua: lua $(CLI)
+	LDS_BUILD=$(BUILD) $(LUA54) $(BUSTED) --run=default --cpath="$(BUILD)/lua54/?.so"
 ifneq ($(HAVE_LUAJIT),)
-	$(LUAJIT) $(BUSTED) --run=luajit
+	LDS_BUILD=$(BUILD) $(LUAJIT) $(BUSTED) --run=luajit --cpath="$(BUILD)/luajit/?.so"
 else
 	@echo "test-lua: LuaJIT headers not found: specs not run under LuaJIT"
 endif
@@ -182,7 +182,8 @@ deps:
 # The busted specs (the slow Moving AI one excluded) under valgrind, Lua 5.4:
 # the memory check of the binding, since the interpreters are not built with ASan.
 valgrind-lua: lua
-	valgrind -q --error-exitcode=9 $(LUA54) $(BUSTED) --run=default --exclude-tags=slow
+	LDS_BUILD=$(BUILD) valgrind -q --error-exitcode=9 $(LUA54) $(BUSTED) --run=default --cpath="$(BUILD)/lua54/?.so" \
+	  --exclude-tags=slow
 
 # make install PREFIX=/opt/game: library, headers, Lua package and module
 LUA_LMOD ?= $(PREFIX)/share/lua/5.4

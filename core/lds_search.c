@@ -92,13 +92,21 @@ void lds_search_params_init(lds_SearchParams *p) {
 /* A 4-ary heap: shallower than a binary heap, and the four children share a
 ** cache line or two, which pays on pops (Johnson 1975; LaMarca & Ladner 1996). */
 
-LDSI_INLINE bool open_less(const ldsi_Node *nodes, const ldsi_Open *a, const ldsi_Open *b) {
-  double ga, gb;
+LDSI_INLINE bool open_less(const ldsi_Open *a, const ldsi_Open *b) {
   if (a->f != b->f) return a->f < b->f;
-  ga = nodes[a->node].g;
-  gb = nodes[b->node].g;
-  if (ga != gb) return ga > gb; /* larger g first */
-  return a->seq < b->seq;       /* then insertion order */
+  if (a->g != b->g) return a->g > b->g; /* larger g first */
+  return a->seq < b->seq;               /* then insertion order */
+}
+
+/* The same order, computed without branches (bitwise on the comparison
+** results, so the compiler emits setcc/cmov): sift_down selects the smallest
+** of four children with it, where a branch would be mispredicted about half
+** of the time. */
+LDSI_INLINE unsigned open_less_nb(const ldsi_Open *a, const ldsi_Open *b) {
+  unsigned lt_f = a->f < b->f, eq_f = a->f == b->f;
+  unsigned gt_g = a->g > b->g, eq_g = a->g == b->g;
+  unsigned lt_s = a->seq < b->seq;
+  return lt_f | (eq_f & (gt_g | (eq_g & lt_s)));
 }
 
 LDSI_INLINE void sift_up(lds_Search *s, uint32_t pos, ldsi_Open e) {
@@ -106,7 +114,7 @@ LDSI_INLINE void sift_up(lds_Search *s, uint32_t pos, ldsi_Open e) {
   ldsi_Node *nodes = s->nodes;
   while (pos > 0) {
     uint32_t parent = (pos - 1) >> 2;
-    if (!open_less(nodes, &e, &h[parent])) break;
+    if (!open_less(&e, &h[parent])) break;
     h[pos] = h[parent];
     nodes[h[pos].node].heap = pos;
     pos = parent;
@@ -115,18 +123,19 @@ LDSI_INLINE void sift_up(lds_Search *s, uint32_t pos, ldsi_Open e) {
   nodes[e.node].heap = pos;
 }
 
+/* The heap keeps 4 sentinel entries (f = +inf) after its last entry, so
+** every node has four children to compare and the selection is branchless. */
 LDSI_INLINE void sift_down(lds_Search *s, uint32_t pos, ldsi_Open e) {
   ldsi_Open *h = s->open;
   ldsi_Node *nodes = s->nodes;
   uint32_t n = (uint32_t)s->open_n;
   for (;;) {
-    uint32_t c = (pos << 2) + 1, best, k, end;
+    uint32_t c = (pos << 2) + 1, a, b, best;
     if (c >= n) break;
-    best = c;
-    end = c + 4 < n ? c + 4 : n;
-    for (k = c + 1; k < end; k++)
-      if (open_less(nodes, &h[k], &h[best])) best = k;
-    if (!open_less(nodes, &h[best], &e)) break;
+    a = c + open_less_nb(&h[c + 1], &h[c]); /* arithmetic, not ?:, to keep it branchless */
+    b = c + 2 + open_less_nb(&h[c + 3], &h[c + 2]);
+    best = a ^ ((a ^ b) & (0u - open_less_nb(&h[b], &h[a])));
+    if (!open_less(&h[best], &e)) break;
     h[pos] = h[best];
     nodes[h[pos].node].heap = pos;
     pos = best;
@@ -135,27 +144,30 @@ LDSI_INLINE void sift_down(lds_Search *s, uint32_t pos, ldsi_Open e) {
   nodes[e.node].heap = pos;
 }
 
-/* Inserts an entry whose seq was already assigned (see push_batch). */
-LDSI_INLINE void open_insert(lds_Search *s, ldsi_Open e) {
-  s->open_n++;
-  sift_up(s, (uint32_t)s->open_n - 1, e);
-  if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
+LDSI_INLINE void set_sentinel(ldsi_Open *h, size_t i) {
+  h[i].f = INFINITY;
+  h[i].g = 0.0;
+  h[i].node = 0;
+  h[i].seq = UINT32_MAX;
 }
 
-LDSI_INLINE void open_push(lds_Search *s, uint32_t node, double f) {
+LDSI_INLINE void open_push(lds_Search *s, uint32_t node, double f, double g) {
   ldsi_Open e;
   e.f = f;
+  e.g = g;
   e.node = node;
   e.seq = s->seq++;
   s->open_n++;
+  set_sentinel(s->open, s->open_n + 3); /* keep 4 sentinels after the last entry */
   sift_up(s, (uint32_t)s->open_n - 1, e);
   s->stats.pushes++;
   if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
 }
 
-LDSI_INLINE void open_decrease(lds_Search *s, uint32_t pos, double f) {
+LDSI_INLINE void open_decrease(lds_Search *s, uint32_t pos, double f, double g) {
   ldsi_Open e = s->open[pos];
   e.f = f;
+  e.g = g;
   e.seq = s->seq++; /* a decrease-key counts as a new insertion */
   sift_up(s, pos, e);
   s->stats.pushes++;
@@ -164,18 +176,25 @@ LDSI_INLINE void open_decrease(lds_Search *s, uint32_t pos, double f) {
 LDSI_INLINE uint32_t open_pop(lds_Search *s) {
   uint32_t top = s->open[0].node;
   s->open_n--;
-  if (s->open_n > 0) sift_down(s, 0, s->open[s->open_n]);
+  if (s->open_n > 0) {
+    ldsi_Open last = s->open[s->open_n];
+    set_sentinel(s->open, s->open_n);
+    sift_down(s, 0, last);
+  }
   s->nodes[top].heap = LDSI_CLOSED;
   return top;
 }
 
-void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g) {
-  (void)g;
-  open_push(s, node, f);
+void ldsi_open_clear(lds_Search *s) {
+  int i;
+  s->open_n = 0;
+  s->buf_n = 0;
+  for (i = 0; i < 4; i++) set_sentinel(s->open, (size_t)i);
 }
+
+void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g) { open_push(s, node, f, g); }
 void ldsi_open_decrease(lds_Search *s, uint32_t pos, double f, double g) {
-  (void)g;
-  open_decrease(s, pos, f);
+  open_decrease(s, pos, f, g);
 }
 uint32_t ldsi_open_pop(lds_Search *s) { return open_pop(s); }
 
@@ -190,14 +209,9 @@ lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, const char *fn, lds_E
   s->nnodes = n;
   s->nodes = (ldsi_Node *)ldsi_calloc(e, n, sizeof(ldsi_Node));
   s->open_cap = n; /* a node is in the open list at most once */
-  s->open_raw = ldsi_alloc(e, (s->open_cap + 4) * sizeof(ldsi_Open));
-  if (s->open_raw) { /* offset so that &open[1] falls on a 64-byte boundary */
-    uintptr_t a = (uintptr_t)s->open_raw + sizeof(ldsi_Open);
-    a = (a + 63u) & ~(uintptr_t)63u;
-    s->open = (ldsi_Open *)(a - sizeof(ldsi_Open));
-  }
+  s->open = (ldsi_Open *)ldsi_alloc(e, (s->open_cap + 4) * sizeof(ldsi_Open));
   s->buf = (ldsi_Open *)ldsi_alloc(e, LDSI_BUF_CAP * sizeof(ldsi_Open));
-  if (!s->nodes || !s->open_raw || !s->buf) {
+  if (!s->nodes || !s->open || !s->buf) {
     lds_search_free(s);
     goto nomem;
   }
@@ -237,7 +251,7 @@ void lds_search_free(lds_Search *s) {
   if (s->algo_free) s->algo_free(s);
   if (s->eff) ldsi_free(&s->env, s->eff, s->nnodes * sizeof(double));
   ldsi_free(&s->env, s->nodes, s->nnodes * sizeof(ldsi_Node));
-  ldsi_free(&s->env, s->open_raw, (s->open_cap + 4) * sizeof(ldsi_Open));
+  ldsi_free(&s->env, s->open, (s->open_cap + 4) * sizeof(ldsi_Open));
   ldsi_free(&s->env, s->buf, LDSI_BUF_CAP * sizeof(ldsi_Open));
   ldsi_free(&s->env, s, sizeof *s);
 }
@@ -339,8 +353,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
     return start_error(s, LDS_E_ARG);
   }
   memset(&s->stats, 0, sizeof s->stats);
-  s->open_n = 0;
-  s->buf_n = 0;
+  ldsi_open_clear(s);
   s->seq = 0;
   if (!lds_grid_in_bounds(g, sx, sy)) {
     ldsi_msg(s->errmsg, "lds_search_start: start (%ld,%ld) out of bounds (grid is %ldx%ld)",
@@ -450,8 +463,8 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   }
   n = ldsi_node(s, s->start);
   n->g = 0.0;
-  n->ns = n->nd = 0;
-  open_push(s, s->start, s->hw * hdist(s->hk, gx - sx, gy - sy));
+  n->nsd = 0;
+  open_push(s, s->start, s->hw * hdist(s->hk, gx - sx, gy - sy), 0.0);
   s->status = LDS_RUNNING;
   return LDS_OK;
 }
@@ -462,18 +475,22 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
 ** weighted (cell costs + layers), callback (+ the edge callback) */
 enum { MODE_UNIFORM = 0, MODE_PLAIN = 1, MODE_WEIGHTED = 2, MODE_CALLBACK = 3 };
 
+/* increments of the packed move counts ns | nd << 32, per direction */
+static const uint64_t nsd_inc[8] = {1, 1, 1, 1, 1ull << 32, 1ull << 32, 1ull << 32, 1ull << 32};
+
 static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, LDSI_SQRT2,
                                    LDSI_SQRT2};
 
-/* The sorted stack. Most successors of the node u just expanded are about
-** as good as u itself (a plateau of nearly equal f), and would be popped from
-** the heap right away after paying log(n) to get in and out. Instead, the
-** fresh successors of each expansion are sorted (at most 8) and those that
-** precede the stack's top under the open list's order (open_less) go on a
-** stack, smallest on top; the rest go to the heap. So the stack is always
-** sorted, and a pop takes the smaller of the stack top and the heap top under
-** open_less: the expansion order, and every path, is exactly that of a plain
-** heap (the seq of an entry is fixed when it is generated, wherever it goes).
+/* The plateau stack. With a consistent heuristic, a fresh successor v of
+** the node u just expanded with f(v) == f(u) and g(v) > g(u) precedes every
+** open node under the open list's order: u was the minimum, so any other open
+** node has a larger f, or the same f and g <= g(u). Such successors (sorted
+** among themselves, at most 8) skip the heap and go on top of a stack, which
+** therefore stays sorted; the other successors go to the heap. A pop takes the
+** smaller of the stack top and the heap top under open_less, so the expansion
+** order, and every path, is exactly that of a plain heap, while the walk along
+** a plateau of equal f (common on grids, where f is exact: see ldsi_Node)
+** costs O(1) per node instead of two heap operations.
 ** Only fresh nodes enter the stack; one that later improves moves to the heap
 ** and its stack entry is dropped as stale (node heap field != LDSI_INBUF).
 ** A full stack sends successors to the heap, which is always correct. */
@@ -488,7 +505,7 @@ LDSI_INLINE uint32_t next_open(lds_Search *s, ldsi_Node *nodes) {
   buf_clean(s, nodes);
   if (s->buf_n) {
     ldsi_Open *bt = &s->buf[s->buf_n - 1];
-    if (s->open_n == 0 || open_less(nodes, bt, &s->open[0])) {
+    if (s->open_n == 0 || open_less(bt, &s->open[0])) {
       s->buf_n--;
       nodes[bt->node].heap = LDSI_CLOSED;
       return bt->node;
@@ -498,28 +515,19 @@ LDSI_INLINE uint32_t next_open(lds_Search *s, ldsi_Node *nodes) {
   return open_pop(s);
 }
 
-/* Files the fresh successors of one expansion (nb <= 8, seq assigned). */
+/* Puts the plateau successors of one expansion (nb <= 8, seq assigned) on
+** the stack, smallest on top. */
 LDSI_INLINE void push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *batch, int nb) {
-  int i, j, k;
-  for (i = 1; i < nb; i++) { /* insertion sort, ascending by open_less */
+  int i, j;
+  for (i = 1; i < nb; i++) { /* insertion sort, descending by open_less */
     ldsi_Open e = batch[i];
-    for (j = i; j > 0 && open_less(nodes, &e, &batch[j - 1]); j--) batch[j] = batch[j - 1];
+    for (j = i; j > 0 && open_less(&batch[j - 1], &e); j--) batch[j] = batch[j - 1];
     batch[j] = e;
   }
-  buf_clean(s, nodes);
-  k = nb;
-  if (s->buf_n + (size_t)nb > LDSI_BUF_CAP) {
-    k = 0;
-  } else if (s->buf_n) {
-    const ldsi_Open *top = &s->buf[s->buf_n - 1];
-    for (k = 0; k < nb && open_less(nodes, &batch[k], top); k++) {
-    }
-  }
-  for (i = k - 1; i >= 0; i--) {
+  for (i = 0; i < nb; i++) {
     s->buf[s->buf_n++] = batch[i];
     nodes[batch[i].node].heap = LDSI_INBUF;
   }
-  for (i = k; i < nb; i++) open_insert(s, batch[i]);
   if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
 }
 
@@ -549,7 +557,8 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   for (;;) {
     uint32_t u, m;
     int32_t ux, uy;
-    double gu, du;
+    double gu, fu, du;
+    uint64_t nsd_u;
     ldsi_Open batch[8];
     int nb = 0;
     if (max_exp && done >= max_exp) return LDS_RUNNING;
@@ -562,9 +571,19 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     s->stats.expansions++;
     if (u == goal) return LDS_FOUND;
     gu = nodes[u].g;
+    nsd_u = nodes[u].nsd;
     uy = (int32_t)(u / pw) - 1;
     ux = (int32_t)(u % pw) - 1;
     du = hdist(dk, gx - ux, gy - uy);
+    if (exact_f) {
+      uint32_t ax = (uint32_t)(gx > ux ? gx - ux : ux - gx);
+      uint32_t ay = (uint32_t)(gy > uy ? gy - uy : uy - gy);
+      uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+      fu = (double)((uint32_t)nodes[u].nsd + hi - lo) +
+           (double)((uint32_t)(nodes[u].nsd >> 32) + lo) * LDSI_SQRT2;
+    } else {
+      fu = gk * gu + hw * hdist(hk, gx - ux, gy - uy);
+    }
     if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
       s->best = u;
       s->best_d = du;
@@ -576,14 +595,16 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       uint32_t v = (uint32_t)((ptrdiff_t)u + off[d]);
       ldsi_Node *nv = &nodes[v];
       double ng, step = 0.0, fv;
+      uint64_t nsd = 0;
       uint32_t ns = 0, nd = 0;
       int32_t vx, vy;
       m &= m - 1;
       vx = ux + ldsi_dir_dx[d];
       vy = uy + ldsi_dir_dy[d];
       if (mode == MODE_UNIFORM) {
-        ns = nodes[u].ns + (d < 4);
-        nd = nodes[u].nd + (d >= 4);
+        nsd = nsd_u + nsd_inc[d];
+        ns = (uint32_t)nsd;
+        nd = (uint32_t)(nsd >> 32);
       } else if (mode == MODE_PLAIN) {
         step = move_len[d] * (double)cost[v];
       } else {
@@ -617,20 +638,25 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         nv->g = ng;
         nv->parent = u;
         nv->aux = 0;
-        nv->ns = ns;
-        nv->nd = nd;
+        nv->nsd = nsd;
         if (exact_f) {
           uint32_t ax = (uint32_t)(gx > vx ? gx - vx : vx - gx);
           uint32_t ay = (uint32_t)(gy > vy ? gy - vy : vy - gy);
           uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
-          batch[nb].f = (double)(ns + hi - lo) + (double)(nd + lo) * LDSI_SQRT2;
+          fv = (double)(ns + hi - lo) + (double)(nd + lo) * LDSI_SQRT2;
         } else {
-          batch[nb].f = gk * ng + hw * hdist(hk, gx - vx, gy - vy);
+          fv = gk * ng + hw * hdist(hk, gx - vx, gy - vy);
         }
-        batch[nb].node = v;
-        batch[nb].seq = s->seq++;
-        nb++;
-        s->stats.pushes++;
+        if (fv == fu && ng > gu && s->buf_n + 8 <= LDSI_BUF_CAP) {
+          batch[nb].f = fv;
+          batch[nb].g = ng;
+          batch[nb].node = v;
+          batch[nb].seq = s->seq++;
+          nb++;
+          s->stats.pushes++;
+        } else {
+          open_push(s, v, fv, ng);
+        }
         continue;
       }
       if (!(ng < nv->g)) continue;
@@ -645,14 +671,13 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       }
       nv->g = ng;
       nv->parent = u;
-      nv->ns = ns;
-      nv->nd = nd;
+      nv->nsd = nsd;
       if (nv->heap == LDSI_CLOSED) {
-        open_push(s, v, fv);
+        open_push(s, v, fv, ng);
       } else if (nv->heap == LDSI_INBUF) {
-        open_push(s, v, fv); /* its stack entry turns stale */
+        open_push(s, v, fv, ng); /* its stack entry turns stale */
       } else {
-        open_decrease(s, nv->heap, fv);
+        open_decrease(s, nv->heap, fv, ng);
       }
     }
     if (nb) push_batch(s, nodes, batch, nb);

@@ -112,7 +112,7 @@ GS_INLINE lds_Status graph_loop(lds_Search *s, uint64_t max_exp, uint64_t budget
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    du = hk != LDS_H_ZERO && hw > 0.0 ? (s->open[0].f - gk * nodes[s->open[0].node].g) / hw : 0.0;
+    du = hk != LDS_H_ZERO && hw > 0.0 ? (s->open[0].f - gk * s->open[0].g) / hw : 0.0;
     u = ldsi_open_pop(s);
     done++;
     s->stats.expansions++;
@@ -184,7 +184,7 @@ lds_Status lds_search_start_nodes(lds_Search *s, const lds_SearchParams *params,
     lds_search_params_init(&p);
   s->errmsg[0] = '\0';
   memset(&s->stats, 0, sizeof s->stats);
-  s->open_n = 0;
+  ldsi_open_clear(s);
   s->seq = 0;
   if (s->space != LDSI_SPACE_GRAPH) {
     ldsi_msg(s->errmsg, "lds_search_start_nodes: this search is on a grid (use lds_search_start)");

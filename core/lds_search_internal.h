@@ -24,18 +24,18 @@ typedef struct ldsi_Node {
   uint32_t heap;   /* position in the open list, LDSI_NONE, or LDSI_CLOSED */
   uint32_t gen;
   uint32_t aux;    /* free for algorithms (JPS: direction bits) */
-  /* On uniform-cost grids g is kept exact: ns straight and nd diagonal moves,
+  /* On uniform-cost grids g is kept exact: ns straight and nd diagonal moves
+  ** (packed in nsd),
   ** g = ns + nd*sqrt(2) computed the same way every time, so equal costs give
   ** bit-identical g and f and the documented tie-breaking really applies. */
-  uint32_t ns, nd;
+  uint64_t nsd; /* ns | nd << 32 */
 } ldsi_Node;
 
-/* Open-list entry, 16 bytes: the four children of a 4-ary heap node share
-** one 64-byte cache line (the array is offset so that entry 1 is aligned).
-** f decides almost every comparison; on equal f the node's g (read from its
-** record, which always holds the g the entry was pushed with) and then seq. */
+/* Open-list entry: the whole key is copied in, so sifting never touches the
+** node records (on grids f ties are frequent: see ldsi_Node). */
 typedef struct ldsi_Open {
   double f;
+  double g;
   uint32_t node;
   uint32_t seq; /* insertion order, the last tie-breaker */
 } ldsi_Open;
@@ -49,8 +49,7 @@ struct lds_Search {
   const void *graph; /* lds_Graph when space == GRAPH */
   size_t nnodes;     /* node records */
   ldsi_Node *nodes;
-  ldsi_Open *open;   /* 4-ary min-heap (&open[1] is 64-byte aligned) */
-  void *open_raw;    /* the allocation behind open */
+  ldsi_Open *open;   /* 4-ary min-heap */
   size_t open_n, open_cap;
   ldsi_Open *buf;    /* equal-f stack: sorted, minimum on top (see grid_loop) */
   size_t buf_n;
@@ -103,9 +102,9 @@ struct lds_Search {
 LDSI_HIDDEN lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, const char *fn,
                                           lds_Error *err);
 
-/* open-list primitives (lds_search.c). The node's record must already hold
-** its new g (it breaks ties on equal f). g is accepted for symmetry and must
-** equal the record's. */
+/* open-list primitives (lds_search.c); ldsi_open_clear empties the open list
+** and the plateau stack (every query start must call it) */
+LDSI_HIDDEN void ldsi_open_clear(lds_Search *s);
 LDSI_HIDDEN void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g);
 LDSI_HIDDEN void ldsi_open_decrease(lds_Search *s, uint32_t pos, double f, double g);
 LDSI_HIDDEN uint32_t ldsi_open_pop(lds_Search *s);

@@ -1118,47 +1118,55 @@ static void parse_opts(lua_State *L, int arg, SearchBox *b, int uv) {
   lua_pop(L, 1);
 }
 
-/* lodestar.search.<algo>(grid, opts) — upvalue 1: the algorithm name. */
-static int search_new(lua_State *L) {
-  GridBox *gb = check_gridbox(L, 1);
-  lds_Grid *g = check_grid(L, 1);
-  const char *algo_name = lua_tostring(L, lua_upvalueindex(1));
+/* Pushes a new search on the grid at gi with the opts at oi (nil or a
+** table; stack indices of the calling function, so argument errors name
+** its arguments), for algorithm algo_name; starts it when opts has
+** start and goal. Returns the box; the search is at the top. */
+static SearchBox *new_search(lua_State *L, int gi, int oi, const char *algo_name) {
+  GridBox *gb = check_gridbox(L, gi);
+  lds_Grid *g = check_grid(L, gi);
   lds_Env env = lua_env(L);
   lds_Error err;
   SearchBox *b;
   int self, uv;
-  lua_settop(L, 2);
-  b = (SearchBox *)lds_newudata(L, sizeof(SearchBox)); /* grid, opts, search */
+  b = (SearchBox *)lds_newudata(L, sizeof(SearchBox)); /* ..., search */
   memset(b, 0, sizeof *b);
   luaL_setmetatable(L, LDS_SEARCH_MT);
   self = lua_gettop(L);
   lds_algo_parse(algo_name, &b->algo);
-  lua_createtable(L, 4, 0); /* grid, opts, search, uv */
+  lua_createtable(L, 4, 0); /* ..., search, uv */
   uv = lua_gettop(L);
-  lua_pushvalue(L, 1);
+  lua_pushvalue(L, gi);
   lua_rawseti(L, uv, 1); /* anchor the grid */
   lua_pushvalue(L, uv);
   lds_setuv(L, self);
   b->gb = gb;
   gb->nsearch++;
-  parse_opts(L, 2, b, uv);
+  parse_opts(L, oi, b, uv);
   b->s = lds_search_new(&env, g, &err);
-  if (!b->s) return luaL_error(L, "%s", err.msg);
+  if (!b->s) luaL_error(L, "%s", err.msg);
   b->owned = 1;
-  if (!lua_isnoneornil(L, 2)) {
-    int32_t sx, sy, gx, gy;
+  if (!lua_isnoneornil(L, oi)) {
+    int32_t sx = 0, sy = 0, gx = 0, gy = 0;
     int has_start, has_goal;
-    lua_getfield(L, 2, "start");
+    lua_getfield(L, oi, "start");
     has_start = !lua_isnil(L, -1);
-    if (has_start) opt_cell(L, 2, "start", g, &sx, &sy);
-    lua_getfield(L, 2, "goal");
+    if (has_start) opt_cell(L, oi, "start", g, &sx, &sy);
+    lua_getfield(L, oi, "goal");
     has_goal = !lua_isnil(L, -1);
-    if (has_goal) opt_cell(L, 2, "goal", g, &gx, &gy);
+    if (has_goal) opt_cell(L, oi, "goal", g, &gx, &gy);
     lua_pop(L, 2);
-    if (has_start != has_goal) luaL_argerror(L, 2, "opts.start and opts.goal go together");
+    if (has_start != has_goal) luaL_argerror(L, oi, "opts.start and opts.goal go together");
     if (has_start) do_start(L, b, uv, sx, sy, gx, gy);
   }
   lua_settop(L, self);
+  return b;
+}
+
+/* lodestar.search.<algo>(grid [, opts]) — upvalue 1: the algorithm name. */
+static int search_new(lua_State *L) {
+  lua_settop(L, 2);
+  new_search(L, 1, 2, lua_tostring(L, lua_upvalueindex(1)));
   return 1;
 }
 
@@ -1382,14 +1390,14 @@ static int search_algorithm(lua_State *L) {
 }
 
 /* lodestar.find_path(grid, sx, sy, gx, gy [, opts]) -> path | nil, "no_path"
-** | nil, message, status. Upvalue 1: the search constructor table. */
+** | nil, message, status. opts as for a search, plus `algorithm`. */
 static int find_path(lua_State *L) {
   lds_Grid *g = check_grid(L, 1);
   int32_t sx, sy, gx, gy;
   const char *algo = "astar";
   SearchBox *b;
   lds_Status st;
-  int n;
+  lds_Algo a;
   check_xy(L, g, 2, &sx, &sy);
   check_xy(L, g, 4, &gx, &gy);
   lua_settop(L, 6);
@@ -1398,11 +1406,10 @@ static int find_path(lua_State *L) {
     lua_getfield(L, 6, "algorithm");
     if (!lua_isnil(L, -1)) {
       if (lua_type(L, -1) != LUA_TSTRING) opt_type_error(L, 6, "algorithm", "string");
-      algo = lua_tostring(L, -1);
+      algo = lua_tostring(L, -1); /* kept alive by opts */
     }
     lua_pop(L, 1);
-    /* copy opts without 'algorithm' */
-    lua_newtable(L); /* 7 */
+    lua_newtable(L); /* 7: opts without 'algorithm' */
     lua_pushnil(L);
     while (lua_next(L, 6)) {
       if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "algorithm") == 0) {
@@ -1413,22 +1420,17 @@ static int find_path(lua_State *L) {
       lua_insert(L, -2);
       lua_rawset(L, 7);
     }
-    lua_replace(L, 6);
+    lua_insert(L, 6); /* 6: the copy, 7: the original (keeps algo alive) */
   }
-  lua_getfield(L, lua_upvalueindex(1), algo); /* 7: constructor */
-  if (lua_type(L, 7) != LUA_TFUNCTION)
+  if (lds_algo_parse(algo, &a) != LDS_OK)
     return opt_error(L, 6, "algorithm", lua_pushfstring(L, "unknown algorithm '%s'", algo));
-  lua_pushvalue(L, 1);
-  lua_pushvalue(L, 6);
-  lua_call(L, 2, 1); /* 7: search */
-  b = check_search(L, 7);
-  lds_getuv(L, 7); /* 8 */
-  do_start(L, b, 8, sx, sy, gx, gy);
-  lua_settop(L, 7);
-  lua_pushvalue(L, 7);
+  b = new_search(L, 1, 6, algo); /* top: search */
+  lds_getuv(L, -1);
+  do_start(L, b, lua_gettop(L), sx, sy, gx, gy);
+  lua_pop(L, 1);
   lua_replace(L, 1); /* step_common works on index 1 */
   lua_settop(L, 1);
-  n = step_common(L, b, NULL); /* search, status [, msg] */
+  step_common(L, b, NULL); /* search, uv[, fn], status [, msg] */
   st = lds_search_status(b->s);
   if (st == LDS_FOUND || (st == LDS_NO_PATH && b->params.partial)) {
     lds_Error err;
@@ -1444,9 +1446,8 @@ static int find_path(lua_State *L) {
     lua_pushstring(L, "no_path");
     return 2;
   }
-  (void)n; /* errors always push status, message */
-  luaL_pushfail(L);
-  lua_pushvalue(L, -2); /* the message */
+  luaL_pushfail(L); /* errors always push status, message */
+  lua_pushvalue(L, -2);
   lua_pushstring(L, lds_status_name(st));
   return 3;
 }
@@ -1597,10 +1598,9 @@ int luaopen_lodestar_core(lua_State *L) {
     lua_pushcclosure(L, search_new, 1);
     lua_setfield(L, -2, name);
   }
-  lua_pushvalue(L, -1);
-  lua_pushcclosure(L, find_path, 1); /* M, search, find_path */
-  lua_setfield(L, -3, "find_path");
   lua_setfield(L, -2, "search"); /* M */
+  lua_pushcfunction(L, find_path);
+  lua_setfield(L, -2, "find_path");
   push_names(L, algo_name_i, 64);
   lua_setfield(L, -2, "algorithms");
   push_names(L, heur_name_i, 64);

@@ -2,7 +2,8 @@
 ** lua_two_states.c — two lua_States in one process load lodestar.core and
 ** share nothing: each state's grids and searches are charged to its own
 ** allocator, searches interleave without interference, and closing one
-** state leaves the other working. Built per engine by `make lua`
+** state leaves the other working; a third state with a memory limit turns
+** lodestar's out-of-memory failures into Lua errors without leaks. Built per engine by `make lua`
 ** (build/lua54/two_states, build/luajit/two_states); run by
 ** tests/spec/08-states_spec.lua. Usage: two_states MODULE_DIR
 */
@@ -16,6 +17,7 @@
 
 typedef struct Counter {
   size_t live;
+  size_t limit; /* 0 = none: refuse growth beyond this many live bytes */
 } Counter;
 
 static int passed, failed;
@@ -39,6 +41,7 @@ static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   }
   {
     void *old = ptr; /* with ptr == NULL, osize is a type tag, not a size */
+    if (c->limit && c->live - (old ? osize : 0) + nsize > c->limit) return NULL;
     ptr = realloc(ptr, nsize);
     if (ptr) c->live = c->live - (old ? osize : 0) + nsize;
   }
@@ -56,6 +59,20 @@ static double run(lua_State *L, const char *code) {
   v = lua_tonumber(L, -1);
   lua_pop(L, 1);
   return v;
+}
+
+/* Runs a chunk that must return a string; compares it with `want`. */
+static int run_str(lua_State *L, const char *code, const char *want) {
+  int ok;
+  if (luaL_loadstring(L, code) != 0 || lua_pcall(L, 0, 1, 0) != 0) {
+    fprintf(stderr, "lua error: %s\n", lua_tostring(L, -1));
+    lua_pop(L, 1);
+    return 0;
+  }
+  ok = lua_tostring(L, -1) && strstr(lua_tostring(L, -1), want) != NULL;
+  if (!ok) fprintf(stderr, "got \"%s\", want \"%s\"\n", lua_tostring(L, -1), want);
+  lua_pop(L, 1);
+  return ok;
 }
 
 static lua_State *open_state(Counter *c, const char *moddir) {
@@ -112,6 +129,32 @@ int main(int argc, char **argv) {
   run(B, "s:start(0, 0, 63, 63) return 1");
   CHECK(run(B, "return s:run() == 'found' and 1 or 0") == 1, "B still searches after A closed");
   lua_close(B);
+
+  /* a state with a memory limit: lodestar's out-of-memory errors are Lua
+  ** errors with the core's message, and nothing leaks (create-then-fill) */
+  {
+    Counter cc = {0, 0};
+    lua_State *C = open_state(&cc, moddir);
+    size_t base;
+    run(C, "collectgarbage() collectgarbage() return 1");
+    base = cc.live;
+    cc.limit = base + 2u * 1024u * 1024u;
+    CHECK(run_str(C, "local ok, e = pcall(lodestar.grid.new, 1000, 1000) return tostring(e)",
+                  "lds_grid_new: out of memory"),
+          "grid too big for the limit: error with the core message");
+    CHECK(run_str(C, "local g = lodestar.grid.new(300, 300) "
+                     "local ok, e = pcall(lodestar.search.astar, g) return tostring(e)",
+                  "lds_search_new: out of memory"),
+          "search too big for the limit: error with the core message");
+    run(C, "collectgarbage() collectgarbage() return 1");
+    CHECK(cc.live <= base + 4096, "nothing leaked after the failures");
+    CHECK(run_str(C, "return tostring(lodestar.find_path(lodestar.grid.new(8, 8), 0, 0, 7, 7).cost)",
+                  "9.899"),
+          "the state still works");
+    cc.limit = 0;
+    lua_close(C);
+    CHECK(cc.live == 0, "closing C freed everything");
+  }
   printf("two_states: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -219,6 +219,8 @@ describe("search", function()
         errmsg(s.run, s, {budget_ms = 3}), 1, true)
       assert.matches("(budget_us must be an integer >= 0)", errmsg(s.run, s, {budget_us = 1.5}), 1, true)
       assert.matches("(lodestar.Search expected, got lodestar.Grid)", errmsg(s.step, g), 1, true)
+      assert.matches("bad argument #6 to '[^']*' %(opts.weight: 0.5 out of range",
+        errmsg(lodestar.find_path, g, 0, 0, 1, 1, {algorithm = "wastar", weight = 0.5}))
       assert.matches("(opts.algorithm: unknown algorithm 'bfs')",
         errmsg(lodestar.find_path, g, 0, 0, 1, 1, {algorithm = "bfs"}), 1, true)
     end)

@@ -45,7 +45,8 @@ describe("Moving AI DAO scenario through Lua #slow", function()
       if i % 97 == 0 then assert.near(cost, s:path().cost, 1e-12) end
     end
     assert.same({}, bad)
-    local cli = io.popen("build/lodestar scen " .. SCEN .. " --json 2>/dev/null")
+    local build = os.getenv("LDS_BUILD") or "build" -- set by make test
+    local cli = io.popen(build .. "/lodestar scen " .. SCEN .. " --json 2>/dev/null")
     local out = cli:read("*a")
     cli:close()
     local json = out:match("({.*})%s*$")

@@ -22,8 +22,8 @@ describe("module", function()
     assert.same({"callback", "format", "io", "stale", "state", "limit", "nomem", "arg",
                  "ok", "running", "found", "no_path"}, names)
     assert.equal("unknown", lodestar.status_name(42))
-    assert.same({"auto", "zero", "manhattan", "octile", "euclidean", "chebyshev", "great_circle", "custom"},
-      lodestar.heuristics)
+    assert.same({"auto", "zero", "manhattan", "octile", "euclidean", "chebyshev",
+                 "great_circle", "custom"}, lodestar.heuristics)
   end)
 
   it("heuristic_distance measures in cells", function()
