@@ -466,7 +466,7 @@ end
 
 -- Files changed between two scans. A file modified in the same second as its
 -- last scan is "racy" (mtimes have 1 s resolution): its content is compared.
-local function files_changed(old, new)
+local function files_changed(old, new, now)
   if not old then return true end
   for r, n in pairs(new) do
     local o = old[r]
@@ -474,6 +474,8 @@ local function files_changed(old, new)
     if o.content then
       local c = read_file(n.path)
       if c ~= o.content then return true end
+      -- same content, and any later write will show a later mtime
+      if now > o.mtime + 1 then o.content = nil end
     end
   end
   for r in pairs(old) do if not new[r] then return true end end
@@ -947,7 +949,7 @@ function Manager:poll()
   for _, n in ipairs(names) do
     local cur = self.mods[n]
     local known = self.failed[n] or (cur and cur.files)
-    if files_changed(known, scans[n]) then
+    if files_changed(known, scans[n], scan_time) then
       t0s[n] = now_ms(self)
       remember_content(scans[n], scan_time)
       local cand, entry = self:_load(n, scans[n])
@@ -1074,8 +1076,8 @@ function Manager:_disable(rec, msg)
   if rec.disabled then return end
   rec.disabled = true
   local entry = entry_of(rec, rec.display, msg)
-  entry.message = entry.message .. " — mod disabled until its files change"
-  entry.text = entry.text .. " — mod disabled until its files change"
+  entry.message = entry.message .. "; mod disabled until its files change"
+  entry.text = entry.text .. "; mod disabled until its files change"
   rec.error = entry
   log(self, entry)
   self._disabled_events = self._disabled_events or {}
@@ -1168,13 +1170,13 @@ function Manager:emit(name, ...)
     if f then
       local t0 = now_ms(self)
       local ok, err = self:_call(rec, f, ...)
-      if not ok then
-        events[#events + 1] = event(self, n, rec.disabled and "disabled" or "failed", t0,
-          {error = entry_of(rec, rec.display, err)})
+      if not ok and not rec.disabled then
+        events[#events + 1] = event(self, n, "failed", t0, {error = entry_of(rec, rec.display, err)})
       end
     end
   end
   for _, ev in ipairs(self:_flush_rebakes()) do events[#events + 1] = ev end
+  for _, ev in ipairs(self:take_disabled()) do events[#events + 1] = ev end
   return events
 end
 
@@ -1208,8 +1210,9 @@ function Manager:_flush_rebakes()
         end
         local ch = {layers = {q.mod .. "." .. q.layer}, profiles = {}, postprocessors = {}, heuristics = {}}
         if failed then
-          events[#events + 1] = event(self, q.mod, rec.disabled and "disabled" or "failed", t0,
-            {error = entry_of(rec, rec.display, failed)})
+          if not rec.disabled then -- a disable is reported by take_disabled
+            events[#events + 1] = event(self, q.mod, "failed", t0, {error = entry_of(rec, rec.display, failed)})
+          end
         else
           ch = self:_changes_layers(ch)
           events[#events + 1] = event(self, q.mod, "rebaked", t0, {changes = ch})

@@ -497,6 +497,27 @@ return { name = "busy", version = "1",
       assert.matches("instruction limit exceeded (100000 instructions)", ev[1].error.text, 1, true)
     end)
 
+    it("a runaway event handler disables its mod", function()
+      dir.write("loop/mod.lua", [[
+return { name = "loop", version = "1",
+  on = { tick = function(n)
+    mod.state.ticks = (mod.state.ticks or 0) + 1
+    if n > 1 then while true do end end
+  end } }]])
+      new_manager{instruction_limit = LIMIT, cell_limit = 0}
+      m:poll()
+      assert.same({}, m:emit("tick", 1))
+      local ev = m:emit("tick", 2)
+      assert.same({"loop:disabled"}, results(ev))
+      assert.equal(dir.root .. "/loop/mod.lua:4: instruction limit exceeded (100000 instructions)"
+        .. "; mod disabled until its files change", ev[1].error.text)
+      assert.matches("mod disabled until its files change", ev[1].error.text, 1, true)
+      assert.same({}, m:poll()) -- reported once
+      assert.same({}, m:emit("tick", 1)) -- not called any more
+      assert.equal(2, m:state("loop").ticks)
+      assert.equal("disabled", m:list()[1].status)
+    end)
+
     it("a runaway post-processor disables its mod; the game goes on", function()
       dir.write("pp/mod.lua", [[
 return { name = "pp", version = "1",
