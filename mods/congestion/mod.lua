@@ -34,10 +34,11 @@ return {
   version = "1.0.0",
   description = "Costs that rise where agents crowd and decay over time",
   layers = {
-    heat = function(x, y)
-      local h = mod.state.heat[mod.grid.name]
-      return h and h[y * 65536 + x] or 0
-    end,
+    -- one rule per grid, bound to that grid's heat table
+    heat = { make = function(view)
+      local h = heat_of(view.name)
+      return function(x, y) return h[y * 65536 + x] or 0 end
+    end },
   },
   profiles = {
     flow = { weights = { heat = 0.5 } },

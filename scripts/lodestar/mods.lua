@@ -955,6 +955,7 @@ function Manager:poll()
       local cand, entry = self:_load(n, scans[n])
       if cand then
         cands[n] = cand
+        cand.load_ms = now_ms(self) - t0s[n]
       else
         self.failed[n] = scans[n]
         log(self, entry)
@@ -969,8 +970,12 @@ function Manager:poll()
   local order, problems = topo(pool)
   -- a candidate with a problem is rejected; fall back to the running version
   local retry = false
+  -- the ms of an event count this mod's own work only (its load, then its
+  -- selftest and bakes), not the other mods loaded in between
+  local function restart_clock(n) t0s[n] = now_ms(self) - (cands[n].load_ms or 0) end
   for _, n in ipairs(sorted_keys(problems)) do
     if cands[n] then
+      restart_clock(n)
       local entry = entry_of(n, cands[n].display, problems[n])
       log(self, entry)
       events[#events + 1] = event(self, n, "failed", t0s[n], {error = entry})
@@ -999,6 +1004,7 @@ function Manager:poll()
     for _, d in ipairs((cand or self.mods[n] or {depends = {}}).depends) do
       if not pool[d] then lost = d; break end
     end
+    if cand then restart_clock(n) end
     if lost then
       -- a dependency failed its first load in this poll
       local rec = cand or self.mods[n]
