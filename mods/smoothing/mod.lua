@@ -18,9 +18,9 @@ return {
   description = "Catmull-Rom smoothing of paths (uses lodestar.smooth)",
   postprocessors = {
     catmull = function(path) return catmull(path) end,
-    pruned = function(path, grid)
-      assert(grid, "smoothing.pruned needs the grid (line of sight)")
-      return catmull(path:prune_los(grid))
+    pruned = function(path, view)
+      assert(view, "smoothing.pruned needs the grid (line of sight)")
+      return catmull(view.prune_los(path))
     end,
   },
   selftest = function()

@@ -57,9 +57,17 @@ local function read_file(path)
   return s
 end
 
+-- Text of an error value without running mod code (a table's __tostring
+-- would run outside the CPU guard).
+local function errtext(e)
+  if type(e) == "string" then return e end
+  if type(e) == "number" or type(e) == "boolean" or e == nil then return tostring(e) end
+  return ("(error object is a %s value)"):format(type(e))
+end
+
 -- "file:line: message" → file, line, message (nil file when no position).
 local function split_error(msg)
-  msg = tostring(msg)
+  msg = errtext(msg)
   local file, line, rest = msg:match("^(.-):(%d+): (.*)$")
   if file and not file:find("\n", 1, true) then return file, tonumber(line), rest end
   file, rest = msg:match("^([^\n:]-%.lua): (.*)$")
@@ -155,7 +163,7 @@ local function guarded(self, limit, fn, ...)
   if type(oh) == "function" then debug.sethook(oh, om, oc) end
   self._g = nil
   if g.tripped then
-    local msg = r[1] and g.msg or tostring(r[2])
+    local msg = r[1] and g.msg or errtext(r[2])
     if not msg:find("instruction limit exceeded", 1, true) then msg = msg .. " (" .. g.msg .. ")" end
     return false, msg, true
   end
@@ -235,7 +243,7 @@ local function make_env(self, rec, trusted)
       assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
       select = select, tonumber = tonumber, tostring = tostring, type = type,
       rawequal = rawequal, rawget = rawget, rawset = rawset, rawlen = rawlen,
-      setmetatable = setmetatable, unpack = table_unpack, _VERSION = _VERSION,
+      unpack = table_unpack, _VERSION = _VERSION,
       string = copy(string), table = copy(table), math = copy(math),
       utf8 = utf8 and copy(utf8), bit = rawget(_G, "bit") and copy(rawget(_G, "bit")),
       os = {clock = os.clock, time = os.time, date = os.date, difftime = os.difftime},
@@ -247,6 +255,14 @@ local function make_env(self, rec, trusted)
     env.getmetatable = function(v)
       if type(v) == "table" then return getmetatable(v) end
       return nil
+    end
+    -- no finalizers: a __gc would run mod code at collection time, outside
+    -- the CPU guard (Lua 5.4 honours __gc on tables)
+    env.setmetatable = function(t, mt)
+      if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+        error("setmetatable: __gc is not allowed in a mod (it would run outside the CPU guard)", 2)
+      end
+      return setmetatable(t, mt)
     end
     env.collectgarbage = function(opt)
       if opt == "count" then return collectgarbage("count") end
@@ -318,10 +334,25 @@ local function check_names(cand, field, t, kind, check)
 end
 
 -- Checks a manifest against the schema (docs/mods.md) and normalises it.
+-- Plain copy of a manifest (raw reads, no metatables, 4 levels: manifest,
+-- section, item, weights): what the host later reads is data the mod can no
+-- longer change or intercept with metamethods.
+local function plain(t, depth)
+  if type(t) ~= "table" or depth == 0 then return t end
+  local c = {}
+  local k, v = next(t)
+  while k ~= nil do
+    c[k] = plain(v, depth - 1)
+    k, v = next(t, k)
+  end
+  return c
+end
+
 local function validate(self, cand, m)
   if type(m) ~= "table" then
     bad(cand, "return", "mod.lua must return a table (the manifest), got %s", type(m))
   end
+  m = plain(m, 4)
   for k in pairs(m) do
     if not MANIFEST_KEYS[k] then
       local keys = sorted_keys(MANIFEST_KEYS)
@@ -504,6 +535,8 @@ local function grid_view(gname, grid)
   function v.get_blocked(x, y) return grid:get_blocked(x, y) end
   function v.layer_get(name, x, y) return grid:layer_get(name, x, y) end
   function v.version() return grid:version() end
+  function v.line_of_sight(x0, y0, x1, y1) return grid:line_of_sight(x0, y0, x1, y1) end
+  function v.prune_los(path) return path:prune_los(grid) end
   return readonly(v)
 end
 
@@ -674,8 +707,10 @@ function Manager:_load(name, files)
   if not chunk then return nil, entry_of(name, display, cerr) end
   local ok, m, tripped = guarded(self, self.limit, chunk)
   if not ok then return nil, entry_of(name, display, m), tripped end
-  local vok, verr = pcall(validate, self, rec, m)
-  if not vok then return nil, entry_of(name, display, verr) end
+  -- validation reads mod tables (pairs may run a mod's __pairs): guarded
+  local vok, verr, vtripped = guarded(self, self.limit, validate, self, rec, m)
+  if not vok then return nil, entry_of(name, display, verr), vtripped end
+  m = verr -- the plain copy validate returned
   rec.manifest = m
   rec.depends = {}
   for i, d in ipairs(m.depends or {}) do rec.depends[i] = d end
@@ -1026,7 +1061,7 @@ function Manager:poll()
       if not err and cand.manifest.selftest then
         local ok, res, msg = guarded(self, self.limit, cand.manifest.selftest)
         if not ok then
-          err, tripped = tostring(res), msg
+          err, tripped = errtext(res), msg
         elseif res == false then
           err = ("%s:%d: selftest failed: %s"):format(cand.file, fn_line(cand.manifest.selftest) or 1,
             tostring(msg or "returned false"))
@@ -1131,7 +1166,9 @@ end
 
 --- Runs a mod's post-processor on a path under the CPU guard.
 -- @param qname "mod.postprocessor"; @param path a lodestar.Path (or what the
---   previous step returned); @param grid [opt] passed on to the function
+--   previous step returned); @param grid [opt] the lodestar.Grid of the path;
+--   the function gets a read-only view of it (view.prune_los(path),
+--   view.line_of_sight(...), view.terrain(x, y), ...), never the grid
 -- @return what the post-processor returned; or, when it is missing, failed
 --   or its mod is disabled, the input unchanged plus an error message (the
 --   error is also logged; a runaway loop disables the mod).
@@ -1140,7 +1177,13 @@ function Manager:postprocess(qname, path, grid)
   local f = rec and rec.manifest.postprocessors and rec.manifest.postprocessors[item]
   if not f then return path, ("no post-processor '%s'"):format(qname) end
   if rec.disabled then return path, ("mod '%s' is disabled"):format(rec.name) end
-  local ok, out = self:_call(rec, f, path, grid)
+  -- the mod gets a read-only view, never the grid itself
+  local view
+  if grid ~= nil then
+    for gname, g in pairs(self.grids) do if rawequal(g, grid) then view = self.views[gname] end end
+    view = view or grid_view("(unregistered)", grid)
+  end
+  local ok, out = self:_call(rec, f, path, view)
   if not ok then return path, out end
   if out == nil then return path, ("post-processor '%s' returned nil"):format(qname) end
   return out

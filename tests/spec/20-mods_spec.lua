@@ -380,6 +380,29 @@ return { name = %q, version = "1", depends = {%s} }]]):format(name, deps))
       assert.is_not_nil(lodestar.find_path)
     end)
 
+    it("refuses finalizers, and post-processors get a view, not the grid", function()
+      new_manager()
+      assert.matches("setmetatable: __gc is not allowed in a mod",
+        load_err('setmetatable({}, {__gc = function() while true do end end})'), 1, true)
+      dir.remove("s")
+      dir.write("p/mod.lua", [[
+return { name = "p", version = "1", postprocessors = {
+  grab = function(path, view)
+    mod.state.free = type(view.free)
+    mod.state.bake = type(view.bake)
+    mod.state.w = view.width()
+    return view.prune_los(path)
+  end } }]])
+      m:poll()
+      local path = lodestar.find_path(grid, 0, 0, 3, 0)
+      local out = m:postprocess("p.grab", path, grid)
+      assert.equal(2, #out) -- pruned to its ends
+      assert.equal(4, m:state("p").w)
+      assert.equal("nil", m:state("p").free) -- no grid methods on a view
+      assert.equal("nil", m:state("p").bake)
+      assert.equal(4, (grid:size())) -- the grid is alive and well
+    end)
+
     it("require resolves only inside the mod's folder", function()
       dir.write("x.lua", "return 1")
       dir.write("other/secret.lua", "return 1")
