@@ -1073,7 +1073,6 @@ function Manager:poll()
       end
       if err then
         local entry = entry_of(cand, cand.display, err)
-        if tripped then entry.message = entry.message end
         log(self, entry)
         self.failed[n] = cand.files
         pool[n] = old
