@@ -1086,6 +1086,7 @@ function Manager:poll()
         end
         local ch = self:_changes(old, cand)
         self.mods[n] = cand
+        cand.api.version = cand.version
         self.failed[n] = nil
         events[#events + 1] = event(self, n, old and "reloaded" or "loaded", t0s[n], {changes = ch})
       end
