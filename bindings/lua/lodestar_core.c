@@ -961,11 +961,20 @@ static int graph_edge(lua_State *L) {
   return 3;
 }
 
+/* Cost edits from inside a heuristic callback would change costs under the
+** running step (which reads them in place): refused, like free. */
+static void check_graph_idle(lua_State *L, int arg) {
+  if (check_graphbox(L, arg)->busy)
+    luaL_error(L, "%s: cannot change costs while a heuristic callback of a search on it runs",
+               LDS_GRAPH_MT);
+}
+
 /* g:set_edge_cost(a, b, cost): the first edge a -> b (lowest edge id) */
 static int graph_set_edge_cost(lua_State *L) {
   lds_Graph *g = check_graph_frozen(L, 1, "set_edge_cost");
   uint32_t a = check_node(L, g, 2, "node"), bn = check_node(L, g, 3, "node"), e;
   double c = check_edge_cost(L, 4);
+  check_graph_idle(L, 1);
   e = lds_graph_find_edge(g, a, bn);
   if (e == LDS_GRAPH_NONE)
     return luaL_argerror(L, 3, lua_pushfstring(L, "no edge %d -> %d", (int)a + 1, (int)bn + 1));
@@ -979,6 +988,7 @@ static int graph_set_edge_cost_id(lua_State *L) {
   lds_Graph *g = check_graph_frozen(L, 1, "set_edge_cost_id");
   uint32_t e = check_edge(L, g, 2);
   double c = check_edge_cost(L, 3);
+  check_graph_idle(L, 1);
   if (lds_graph_set_edge_cost_id(g, e, c) != LDS_OK)
     return luaL_error(L, "%s", lds_graph_errmsg(g));
   return 0;
@@ -1372,8 +1382,8 @@ static int search_gc(lua_State *L) {
 
 static int search_free(lua_State *L) {
   SearchBox *b = check_searchbox(L, 1);
-  if (b->busy) return luaL_error(L, "%s: cannot free a search from its own edge callback",
-                                 LDS_SEARCH_MT);
+  if (b->busy) return luaL_error(L, "%s: cannot free a search from its own %s callback",
+                                 LDS_SEARCH_MT, b->hb ? "heuristic" : "edge");
   search_release(b);
   return 0;
 }
@@ -1670,8 +1680,8 @@ static int step_common(lua_State *L, SearchBox *b, const lds_Budget *bud) {
   GridBox *gb = b->gb;
   lds_Status st;
   int uv, base;
-  if (b->busy) return luaL_error(L, "%s: cannot step a search from its own edge callback",
-                                 LDS_SEARCH_MT);
+  if (b->busy) return luaL_error(L, "%s: cannot step a search from its own %s callback",
+                                 LDS_SEARCH_MT, b->hb ? "heuristic" : "edge");
   lds_getuv(L, 1);
   uv = lua_gettop(L);
   if (gb && gb->closed && !gb->g) return luaL_error(L, "attempt to use a freed %s", LDS_GRID_MT);

@@ -341,6 +341,18 @@ describe("graph", function()
       local _, m = lodestar.find_path(g, 1, 3, {heuristic = function() g:free() end})
       has(m, "lodestar.Graph: cannot free while a heuristic callback of a search on it runs")
       assert.equal(5, g:node_count()) -- still usable
+      _, m = lodestar.find_path(g, 1, 3, {heuristic = function() g:set_edge_cost(1, 2, 1) end})
+      has(m, "lodestar.Graph: cannot change costs while a heuristic callback of a search on it runs")
+      assert.equal(5, select(3, g:edge(1)))
+      local s0
+      s0 = lodestar.search.astar(g, {heuristic = function(node)
+        if node ~= 1 then s0:step() end
+        return 0
+      end})
+      s0:start(1, 3)
+      local st0, msg0 = s0:run()
+      assert.equal("callback", st0)
+      has(msg0, "lodestar.Search: cannot step a search from its own heuristic callback")
       local s
       s = lodestar.search.astar(g, {heuristic = function(node)
         if node ~= 1 then s:start(1, 2) end
