@@ -154,9 +154,9 @@ test-c: $(TESTS)
 
 # busted specs (tests/spec, configured by .busted) under Lua 5.4, then LuaJIT
 test-lua: lua $(CLI)
-	LDS_BUILD=$(BUILD) $(LUA54) $(BUSTED) --run=default --cpath="$(BUILD)/lua54/?.so"
+	LDS_BUILD=$(BUILD) LDS_SHARED=$(SHARED) $(LUA54) $(BUSTED) --run=default --cpath="$(BUILD)/lua54/?.so"
 ifneq ($(HAVE_LUAJIT),)
-	LDS_BUILD=$(BUILD) $(LUAJIT) $(BUSTED) --run=luajit --cpath="$(BUILD)/luajit/?.so"
+	LDS_BUILD=$(BUILD) LDS_SHARED=$(SHARED) $(LUAJIT) $(BUSTED) --run=luajit --cpath="$(BUILD)/luajit/?.so"
 else
 	@echo "test-lua: LuaJIT headers not found: specs not run under LuaJIT"
 endif

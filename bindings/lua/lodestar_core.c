@@ -18,7 +18,9 @@
 ** cannot leak one; __gc, __close and :free() share one idempotent release.
 ** A search keeps its grid alive through its user value (a table:
 ** [1] grid userdata, [2] edge callback, [3] weights by layer name,
-** [4] message of the Lua error that ended the query).
+** [4] message of the Lua error that ended the query); a graph search keeps
+** its graph the same way ([1] graph userdata, [5] custom heuristic).
+** Graph node and edge ids are 1-based in Lua (see the graph section).
 */
 #include "lds.h"
 
@@ -39,9 +41,18 @@ typedef struct GridBox {
   int busy;    /* > 0 while a bake rule or an edge callback runs */
 } GridBox;
 
+typedef struct GraphBox {
+  lds_Graph *g;
+  int owned;   /* 0: lent by the host, never freed here */
+  int closed;  /* :free() or __gc ran; the core graph may live on for searches */
+  int nsearch; /* live searches on this graph */
+  int busy;    /* > 0 while a heuristic callback of a search on it runs */
+} GraphBox;
+
 typedef struct SearchBox {
   lds_Search *s;
   GridBox *gb; /* the grid's box; the grid userdata is anchored in the user value */
+  GraphBox *hb; /* or the graph's box (graph searches; gb is then NULL) */
   int owned;
   int busy;    /* inside step: re-entry and free are refused */
   lds_Algo algo;
@@ -53,6 +64,12 @@ typedef struct SearchBox {
   int cb_failed;  /* 1: the callback raised (error object left on the stack) */
   const char *cb_badtype; /* 2: it returned this type */
   int32_t cb_edge[4];
+  /* custom Lua heuristic trampoline state (graphs; valid during start/step) */
+  int h_idx;      /* stack index of the heuristic function */
+  int h_failed;   /* 1: raised (error object on the stack), 2: not a number, 3: bad value */
+  const char *h_badtype;
+  uint32_t h_node;
+  double h_val;
 } SearchBox;
 
 typedef struct PathBox {
@@ -647,6 +664,392 @@ static int grid_bake(lua_State *L) {
   return 1;
 }
 
+/* ------------------------------------------------------------- graph -- */
+
+/* Node and edge ids are 1-based in Lua — DIMACS files number nodes from 1
+** and Lua sequences start at 1, so `nodes[id]` tables and query files line
+** up — while the core's are 0-based: every crossing of the binding adds or
+** subtracts one, here and in the graph search functions only. */
+
+static const char *const coords_names[] = {"none", "xy", "xyz", "lonlat", NULL};
+
+static GraphBox *check_graphbox(lua_State *L, int arg) {
+  GraphBox *b = (GraphBox *)luaL_testudata(L, arg, LDS_GRAPH_MT);
+  if (!b) type_error(L, arg, LDS_GRAPH_MT);
+  return b;
+}
+
+static lds_Graph *check_graph(lua_State *L, int arg) {
+  GraphBox *b = check_graphbox(L, arg);
+  if (!b->g || b->closed) luaL_error(L, "attempt to use a freed %s", LDS_GRAPH_MT);
+  return b->g;
+}
+
+/* For the calls that need the building state (add_node, add_edge). */
+static lds_Graph *check_graph_building(lua_State *L, int arg, const char *what) {
+  lds_Graph *g = check_graph(L, arg);
+  if (lds_graph_frozen(g))
+    luaL_error(L, "%s: cannot %s: the graph is frozen (topology and coordinates are fixed)",
+               LDS_GRAPH_MT, what);
+  return g;
+}
+
+/* For the calls that need a frozen graph (neighbors, costs, edge ids). */
+static lds_Graph *check_graph_frozen(lua_State *L, int arg, const char *what) {
+  lds_Graph *g = check_graph(L, arg);
+  if (!lds_graph_frozen(g))
+    luaL_error(L, "%s: %s needs a frozen graph (call graph:freeze() first)", LDS_GRAPH_MT, what);
+  return g;
+}
+
+/* A 1-based node id at arg; returns the core's 0-based id. */
+static uint32_t check_node(lua_State *L, const lds_Graph *g, int arg, const char *what) {
+  double v = check_int(L, arg);
+  uint32_t n = lds_graph_node_count(g);
+  if (v < 1 || v > (double)n) {
+    char buf[64];
+    fmt_num(buf, sizeof buf, v);
+    if (n == 0)
+      luaL_argerror(L, arg, lua_pushfstring(L, "%s %s out of range (the graph has no nodes)",
+                                            what, buf));
+    luaL_argerror(L, arg, lua_pushfstring(L, "%s %s out of range (expected 1..%d)", what, buf,
+                                          (int)n));
+  }
+  return (uint32_t)v - 1;
+}
+
+/* A 1-based edge id at arg (frozen graph); returns the core's id. */
+static uint32_t check_edge(lua_State *L, const lds_Graph *g, int arg) {
+  double v = check_int(L, arg);
+  uint32_t m = lds_graph_edge_count(g);
+  if (v < 1 || v > (double)m) {
+    char buf[64];
+    fmt_num(buf, sizeof buf, v);
+    if (m == 0)
+      luaL_argerror(L, arg, lua_pushfstring(L, "edge %s out of range (the graph has no edges)",
+                                            buf));
+    luaL_argerror(L, arg, lua_pushfstring(L, "edge %s out of range (expected 1..%d)", buf,
+                                          (int)m));
+  }
+  return (uint32_t)v - 1;
+}
+
+/* An edge cost at arg: finite, >= 0 [Units: cost]. */
+static double check_edge_cost(lua_State *L, int arg) {
+  lua_Number c = check_num(L, arg);
+  char buf[64];
+  if (!(c >= 0) || isinf(c))
+    luaL_argerror(L, arg, lua_pushfstring(L, "cost %s out of range (expected finite, >= 0)",
+                                          fmt_num(buf, sizeof buf, c)));
+  return c;
+}
+
+/* New graph box on the stack (pointer NULL, metatable set). */
+static GraphBox *new_graphbox(lua_State *L) {
+  GraphBox *b = (GraphBox *)lds_newudata(L, sizeof(GraphBox));
+  memset(b, 0, sizeof *b);
+  luaL_setmetatable(L, LDS_GRAPH_MT);
+  return b;
+}
+
+static void graph_release(GraphBox *b) {
+  b->closed = 1;
+  if (b->g && b->nsearch == 0) {
+    if (b->owned) lds_graph_free(b->g);
+    b->g = NULL;
+  }
+}
+
+/* lodestar.graph.new([coords]) — coords "none" | "xy" (default) | "xyz" | "lonlat" */
+static int graph_new(lua_State *L) {
+  lds_Env env = lua_env(L);
+  lds_Error err;
+  lds_Coords kind = LDS_COORDS_XY;
+  GraphBox *b;
+  if (!lua_isnoneornil(L, 1)) {
+    check_str(L, 1);
+    kind = (lds_Coords)luaL_checkoption(L, 1, NULL, coords_names);
+  }
+  b = new_graphbox(L);
+  b->g = lds_graph_new(&env, kind, &err);
+  if (!b->g) return luaL_error(L, "%s", err.msg);
+  b->owned = 1;
+  return 1;
+}
+
+/* lodestar.graph.load_dimacs(gr [, co]) -> graph | nil, msg, "io"|"format"|"nomem" */
+static int graph_load_dimacs(lua_State *L) {
+  const char *gr = check_str(L, 1);
+  const char *co = lua_isnoneornil(L, 2) ? NULL : check_str(L, 2);
+  lds_Env env = lua_env(L);
+  lds_Error err;
+  GraphBox *b;
+  lua_settop(L, 2);
+  b = new_graphbox(L);
+  b->g = lds_graph_load_dimacs(&env, gr, co, &err);
+  if (!b->g) return push_fail(L, err.msg, err.code);
+  b->owned = 1;
+  return 1;
+}
+
+/* lodestar.graph.from_grid(grid) -> frozen graph, node id = y*width + x + 1 */
+static int graph_from_grid(lua_State *L) {
+  lds_Grid *grid = check_grid(L, 1);
+  lds_Env env = lua_env(L);
+  lds_Error err;
+  GraphBox *b = new_graphbox(L);
+  b->g = lds_graph_from_grid(&env, grid, &err);
+  if (!b->g) return luaL_error(L, "%s", err.msg);
+  b->owned = 1;
+  return 1;
+}
+
+static int graph_free(lua_State *L) {
+  GraphBox *b = check_graphbox(L, 1);
+  if (b->busy && !b->closed)
+    return luaL_error(L, "%s: cannot free while a heuristic callback of a search on it runs",
+                      LDS_GRAPH_MT);
+  graph_release(b);
+  return 0;
+}
+
+static int graph_gc(lua_State *L) {
+  graph_release((GraphBox *)lua_touserdata(L, 1));
+  return 0;
+}
+
+static int graph_tostring(lua_State *L) {
+  GraphBox *b = check_graphbox(L, 1);
+  if (!b->g || b->closed)
+    lua_pushfstring(L, "%s (freed)", LDS_GRAPH_MT);
+  else
+    lua_pushfstring(L, "%s %d nodes %d edges %s %s (%p)", LDS_GRAPH_MT,
+                    (int)lds_graph_node_count(b->g), (int)lds_graph_edge_count(b->g),
+                    lds_coords_name(lds_graph_coords(b->g)),
+                    lds_graph_frozen(b->g) ? "frozen" : "building", (void *)b);
+  return 1;
+}
+
+/* g:add_node([x, y [, z]]) -> id. Coordinates by the graph's kind: none —
+** no arguments; xy, lonlat — x, y (lonlat: longitude, latitude in degrees);
+** xyz — x, y [, z = 0]. */
+static int graph_add_node(lua_State *L) {
+  lds_Graph *g = check_graph_building(L, 1, "add a node");
+  lds_Coords kind = lds_graph_coords(g);
+  double x = 0, y = 0, z = 0;
+  uint32_t id;
+  lds_Status st;
+  char buf[64];
+  int top = lua_gettop(L);
+  if (kind == LDS_COORDS_NONE) {
+    if (top >= 2 && !lua_isnil(L, 2))
+      return luaL_argerror(L, 2, "the graph has coords 'none' (expected no coordinates)");
+  } else {
+    x = check_num(L, 2);
+    y = check_num(L, 3);
+    if (kind == LDS_COORDS_XYZ)
+      z = lua_isnoneornil(L, 4) ? 0.0 : check_num(L, 4);
+    else if (!lua_isnoneornil(L, 4))
+      return luaL_argerror(L, 4, lua_pushfstring(L, "the graph has coords '%s' (expected no z)",
+                                                 lds_coords_name(kind)));
+    if (!isfinite(x))
+      return luaL_argerror(L, 2, lua_pushfstring(L, "x %s out of range (expected finite)",
+                                                 fmt_num(buf, sizeof buf, x)));
+    if (!isfinite(y))
+      return luaL_argerror(L, 3, lua_pushfstring(L, "y %s out of range (expected finite)",
+                                                 fmt_num(buf, sizeof buf, y)));
+    if (!isfinite(z))
+      return luaL_argerror(L, 4, lua_pushfstring(L, "z %s out of range (expected finite)",
+                                                 fmt_num(buf, sizeof buf, z)));
+    if (kind == LDS_COORDS_LONLAT && (x < -180.0 || x > 180.0))
+      return luaL_argerror(L, 2, lua_pushfstring(L, "longitude %s out of range (expected "
+                                                 "-180..180)", fmt_num(buf, sizeof buf, x)));
+    if (kind == LDS_COORDS_LONLAT && (y < -90.0 || y > 90.0))
+      return luaL_argerror(L, 3, lua_pushfstring(L, "latitude %s out of range (expected "
+                                                 "-90..90)", fmt_num(buf, sizeof buf, y)));
+  }
+  st = lds_graph_add_node(g, x, y, z, &id);
+  if (st != LDS_OK) return luaL_error(L, "%s", lds_graph_errmsg(g)); /* limit, nomem */
+  push_u64(L, (uint64_t)id + 1);
+  return 1;
+}
+
+/* g:add_edge(a, b, cost) — directed a -> b; self-loops and parallel edges kept */
+static int graph_add_edge(lua_State *L) {
+  lds_Graph *g = check_graph_building(L, 1, "add an edge");
+  uint32_t a = check_node(L, g, 2, "node"), bn = check_node(L, g, 3, "node");
+  double c = check_edge_cost(L, 4);
+  if (lds_graph_add_edge(g, a, bn, c) != LDS_OK)
+    return luaL_error(L, "%s", lds_graph_errmsg(g)); /* limit, nomem */
+  return 0;
+}
+
+/* g:freeze() -> g (idempotent) */
+static int graph_freeze(lua_State *L) {
+  lds_Graph *g = check_graph(L, 1);
+  lds_Error err;
+  if (lds_graph_freeze(g, &err) != LDS_OK) return luaL_error(L, "%s", err.msg);
+  lua_settop(L, 1);
+  return 1;
+}
+
+static int graph_frozen(lua_State *L) {
+  lua_pushboolean(L, lds_graph_frozen(check_graph(L, 1)));
+  return 1;
+}
+
+/* Pushes {node = n, cost = c, edge = e} (1-based ids). */
+static void push_adj(lua_State *L, uint32_t node, double cost, uint32_t edge) {
+  lua_createtable(L, 0, 3);
+  push_u64(L, (uint64_t)node + 1);
+  lua_setfield(L, -2, "node");
+  lua_pushnumber(L, cost);
+  lua_setfield(L, -2, "cost");
+  push_u64(L, (uint64_t)edge + 1);
+  lua_setfield(L, -2, "edge");
+}
+
+/* g:neighbors(n) -> {{node =, cost =, edge =}, ...} in edge-id order */
+static int graph_neighbors(lua_State *L) {
+  lds_Graph *g = check_graph_frozen(L, 1, "neighbors");
+  uint32_t u = check_node(L, g, 2, "node"), i, n, first;
+  const uint32_t *dst;
+  const double *cost;
+  n = lds_graph_out_edges(g, u, &dst, &cost, &first);
+  lua_createtable(L, (int)n, 0);
+  for (i = 0; i < n; i++) {
+    push_adj(L, dst[i], cost[i], first + i);
+    lua_rawseti(L, -2, (int)i + 1);
+  }
+  return 1;
+}
+
+/* g:in_neighbors(n) -> {{node = source, cost =, edge =}, ...} */
+static int graph_in_neighbors(lua_State *L) {
+  lds_Graph *g = check_graph_frozen(L, 1, "in_neighbors");
+  uint32_t v = check_node(L, g, 2, "node"), i, n;
+  const uint32_t *src, *edges;
+  n = lds_graph_in_edges(g, v, &src, &edges);
+  lua_createtable(L, (int)n, 0);
+  for (i = 0; i < n; i++) {
+    push_adj(L, src[i], lds_graph_edge_cost(g, edges[i]), edges[i]);
+    lua_rawseti(L, -2, (int)i + 1);
+  }
+  return 1;
+}
+
+/* g:find_edge(a, b) -> edge id of the first a -> b, or nil */
+static int graph_find_edge(lua_State *L) {
+  lds_Graph *g = check_graph_frozen(L, 1, "find_edge");
+  uint32_t a = check_node(L, g, 2, "node"), bn = check_node(L, g, 3, "node");
+  uint32_t e = lds_graph_find_edge(g, a, bn);
+  if (e == LDS_GRAPH_NONE)
+    lua_pushnil(L);
+  else
+    push_u64(L, (uint64_t)e + 1);
+  return 1;
+}
+
+/* g:edge(e) -> from, to, cost */
+static int graph_edge(lua_State *L) {
+  lds_Graph *g = check_graph_frozen(L, 1, "edge");
+  uint32_t e = check_edge(L, g, 2), a = 0, bn = 0;
+  lds_graph_edge_ends(g, e, &a, &bn);
+  push_u64(L, (uint64_t)a + 1);
+  push_u64(L, (uint64_t)bn + 1);
+  lua_pushnumber(L, lds_graph_edge_cost(g, e));
+  return 3;
+}
+
+/* Cost edits from inside a heuristic callback would change costs under the
+** running step (which reads them in place): refused, like free. */
+static void check_graph_idle(lua_State *L, int arg) {
+  if (check_graphbox(L, arg)->busy)
+    luaL_error(L, "%s: cannot change costs while a heuristic callback of a search on it runs",
+               LDS_GRAPH_MT);
+}
+
+/* g:set_edge_cost(a, b, cost): the first edge a -> b (lowest edge id) */
+static int graph_set_edge_cost(lua_State *L) {
+  lds_Graph *g = check_graph_frozen(L, 1, "set_edge_cost");
+  uint32_t a = check_node(L, g, 2, "node"), bn = check_node(L, g, 3, "node"), e;
+  double c = check_edge_cost(L, 4);
+  check_graph_idle(L, 1);
+  e = lds_graph_find_edge(g, a, bn);
+  if (e == LDS_GRAPH_NONE)
+    return luaL_argerror(L, 3, lua_pushfstring(L, "no edge %d -> %d", (int)a + 1, (int)bn + 1));
+  if (lds_graph_set_edge_cost_id(g, e, c) != LDS_OK)
+    return luaL_error(L, "%s", lds_graph_errmsg(g));
+  return 0;
+}
+
+/* g:set_edge_cost_id(e, cost): one edge by id (parallel edges) */
+static int graph_set_edge_cost_id(lua_State *L) {
+  lds_Graph *g = check_graph_frozen(L, 1, "set_edge_cost_id");
+  uint32_t e = check_edge(L, g, 2);
+  double c = check_edge_cost(L, 3);
+  check_graph_idle(L, 1);
+  if (lds_graph_set_edge_cost_id(g, e, c) != LDS_OK)
+    return luaL_error(L, "%s", lds_graph_errmsg(g));
+  return 0;
+}
+
+static int graph_h_scale(lua_State *L) {
+  lua_pushnumber(L, lds_graph_h_scale(check_graph(L, 1)));
+  return 1;
+}
+
+static int graph_version(lua_State *L) {
+  push_u64(L, lds_graph_version(check_graph(L, 1)));
+  return 1;
+}
+
+static int graph_node_count(lua_State *L) {
+  push_u64(L, lds_graph_node_count(check_graph(L, 1)));
+  return 1;
+}
+
+static int graph_edge_count(lua_State *L) {
+  push_u64(L, lds_graph_edge_count(check_graph(L, 1)));
+  return 1;
+}
+
+static int graph_coord_kind(lua_State *L) {
+  lua_pushstring(L, lds_coords_name(lds_graph_coords(check_graph(L, 1))));
+  return 1;
+}
+
+/* g:coords(n) -> x, y (xy, lonlat) | x, y, z (xyz) | nothing (none) */
+static int graph_coords(lua_State *L) {
+  lds_Graph *g = check_graph(L, 1);
+  uint32_t n = check_node(L, g, 2, "node");
+  double x, y, z;
+  lds_Coords kind = lds_graph_coords(g);
+  if (kind == LDS_COORDS_NONE || !lds_graph_node_coords(g, n, &x, &y, &z)) return 0;
+  lua_pushnumber(L, x);
+  lua_pushnumber(L, y);
+  if (kind != LDS_COORDS_XYZ) return 2;
+  lua_pushnumber(L, z);
+  return 3;
+}
+
+/* g:distance(a, b) -> the coordinate heuristic's distance (metres for lonlat) */
+static int graph_distance(lua_State *L) {
+  lds_Graph *g = check_graph(L, 1);
+  uint32_t a = check_node(L, g, 2, "node"), bn = check_node(L, g, 3, "node");
+  lua_pushnumber(L, lds_graph_distance(g, a, bn));
+  return 1;
+}
+
+/* g:mem_used() -> bytes, node_bytes, edge_bytes */
+static int graph_mem_used(lua_State *L) {
+  size_t nb = 0, eb = 0, all = lds_graph_mem_used(check_graph(L, 1), &nb, &eb);
+  push_u64(L, all);
+  push_u64(L, nb);
+  push_u64(L, eb);
+  return 3;
+}
+
 /* -------------------------------------------------------------- path -- */
 
 static PathBox *check_pathbox(lua_State *L, int arg) {
@@ -698,7 +1101,8 @@ static int path_tostring(lua_State *L) {
   if (!b->p)
     lua_pushfstring(L, "%s (freed)", LDS_PATH_MT);
   else
-    lua_pushfstring(L, "%s %d cells cost %s%s (%p)", LDS_PATH_MT, (int)lds_path_length(b->p),
+    lua_pushfstring(L, "%s %d %s cost %s%s (%p)", LDS_PATH_MT, (int)lds_path_length(b->p),
+                    lds_path_width(b->p) == 0 ? "nodes" : "cells",
                     fmt_num(buf, sizeof buf, lds_path_cost(b->p)),
                     (lds_path_flags(b->p) & LDS_PATH_PARTIAL) ? " partial" : "", (void *)b);
   return 1;
@@ -718,6 +1122,10 @@ static int path_cell(lua_State *L) {
   lds_Path *p = check_path(L, 1);
   size_t i = check_index(L, p, 2, 1);
   int32_t x, y;
+  if (lds_path_width(p) == 0) { /* graph path: the node id */
+    push_u64(L, (uint64_t)lds_path_node(p, i) + 1);
+    return 1;
+  }
   lds_path_cell(p, i, &x, &y);
   lua_pushinteger(L, x);
   lua_pushinteger(L, y);
@@ -729,6 +1137,11 @@ static int path_cells_iter(lua_State *L) {
   lua_Number i = lua_tonumber(L, 2);
   int32_t x, y;
   if (i < 0 || i >= (lua_Number)lds_path_length(p)) return 0;
+  if (lds_path_width(p) == 0) { /* graph path: i, node */
+    lua_pushinteger(L, (lua_Integer)i + 1);
+    push_u64(L, (uint64_t)lds_path_node(p, (size_t)i) + 1);
+    return 2;
+  }
   lds_path_cell(p, (size_t)i, &x, &y);
   lua_pushinteger(L, (lua_Integer)i + 1);
   lua_pushinteger(L, x);
@@ -745,12 +1158,40 @@ static int path_cells(lua_State *L) {
   return 3;
 }
 
+/* path:node(i) -> node id of a graph path (1-based ids and indices) */
+static int path_node(lua_State *L) {
+  lds_Path *p = check_path(L, 1);
+  size_t i = check_index(L, p, 2, 1);
+  if (lds_path_width(p) != 0)
+    return luaL_error(L, "%s: node() is for graph paths (use cell(i) on a grid path)",
+                      LDS_PATH_MT);
+  push_u64(L, (uint64_t)lds_path_node(p, i) + 1);
+  return 1;
+}
+
+/* for i, node in path:nodes() do ... end (graph paths) */
+static int path_nodes(lua_State *L) {
+  lds_Path *p = check_path(L, 1);
+  if (lds_path_width(p) != 0)
+    return luaL_error(L, "%s: nodes() is for graph paths (use cells() on a grid path)",
+                      LDS_PATH_MT);
+  lua_pushcfunction(L, path_cells_iter); /* yields i, node on graph paths */
+  lua_pushvalue(L, 1);
+  lua_pushinteger(L, 0);
+  return 3;
+}
+
 static int path_totable(lua_State *L) {
   lds_Path *p = check_path(L, 1);
   size_t i, n = lds_path_length(p);
   lua_createtable(L, (int)n, 0);
   for (i = 0; i < n; i++) {
     int32_t x, y;
+    if (lds_path_width(p) == 0) { /* graph path: a list of node ids */
+      push_u64(L, (uint64_t)lds_path_node(p, i) + 1);
+      lua_rawseti(L, -2, (int)i + 1);
+      continue;
+    }
     lds_path_cell(p, i, &x, &y);
     lua_createtable(L, 0, 2);
     lua_pushinteger(L, x);
@@ -926,6 +1367,12 @@ static void search_release(SearchBox *b) {
     gb->nsearch--;
     if (gb->closed) grid_release(gb); /* the grid was freed first: finish the job */
   }
+  if (b->hb) {
+    GraphBox *hb = b->hb;
+    b->hb = NULL;
+    hb->nsearch--;
+    if (hb->closed) graph_release(hb); /* the graph was freed first: finish the job */
+  }
 }
 
 static int search_gc(lua_State *L) {
@@ -935,8 +1382,8 @@ static int search_gc(lua_State *L) {
 
 static int search_free(lua_State *L) {
   SearchBox *b = check_searchbox(L, 1);
-  if (b->busy) return luaL_error(L, "%s: cannot free a search from its own edge callback",
-                                 LDS_SEARCH_MT);
+  if (b->busy) return luaL_error(L, "%s: cannot free a search from its own %s callback",
+                                 LDS_SEARCH_MT, b->hb ? "heuristic" : "edge");
   search_release(b);
   return 0;
 }
@@ -1026,6 +1473,12 @@ static void do_start(lua_State *L, SearchBox *b, int uv, int32_t sx, int32_t sy,
 
 static lds_Status edge_trampoline(void *ud, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                                   double base, double *out);
+/* graph searches (section "graph search" below) */
+static void heur_report(lua_State *L, SearchBox *b, int uv);
+static int check_space(lua_State *L, int arg);
+static int search_start_graph(lua_State *L, SearchBox *b);
+static SearchBox *new_graph_search(lua_State *L, int hi, int oi, const char *algo_name);
+static int find_path_graph(lua_State *L);
 
 /* Parses opts at arg into b->params and the user value table at uv. */
 static void parse_opts(lua_State *L, int arg, SearchBox *b, int uv) {
@@ -1166,7 +1619,10 @@ static SearchBox *new_search(lua_State *L, int gi, int oi, const char *algo_name
 /* lodestar.search.<algo>(grid [, opts]) — upvalue 1: the algorithm name. */
 static int search_new(lua_State *L) {
   lua_settop(L, 2);
-  new_search(L, 1, 2, lua_tostring(L, lua_upvalueindex(1)));
+  if (check_space(L, 1)) /* lodestar.search.<algo>(graph [, opts]) */
+    new_graph_search(L, 1, 2, lua_tostring(L, lua_upvalueindex(1)));
+  else
+    new_search(L, 1, 2, lua_tostring(L, lua_upvalueindex(1)));
   return 1;
 }
 
@@ -1174,6 +1630,7 @@ static int search_new(lua_State *L) {
 static int search_start(lua_State *L) {
   SearchBox *b = check_search(L, 1);
   int32_t sx, sy, gx, gy;
+  if (b->hb) return search_start_graph(L, b); /* s:start(start, goal) on graphs */
   check_xy(L, b->gb->g, 2, &sx, &sy);
   check_xy(L, b->gb->g, 4, &gx, &gy);
   lua_settop(L, 5);
@@ -1223,24 +1680,33 @@ static int step_common(lua_State *L, SearchBox *b, const lds_Budget *bud) {
   GridBox *gb = b->gb;
   lds_Status st;
   int uv, base;
-  if (b->busy) return luaL_error(L, "%s: cannot step a search from its own edge callback",
-                                 LDS_SEARCH_MT);
+  if (b->busy) return luaL_error(L, "%s: cannot step a search from its own %s callback",
+                                 LDS_SEARCH_MT, b->hb ? "heuristic" : "edge");
   lds_getuv(L, 1);
   uv = lua_gettop(L);
-  if (gb->closed && !gb->g) return luaL_error(L, "attempt to use a freed %s", LDS_GRID_MT);
+  if (gb && gb->closed && !gb->g) return luaL_error(L, "attempt to use a freed %s", LDS_GRID_MT);
   if (b->params.edge_cost) {
     lua_rawgeti(L, uv, 2); /* uv, fn */
     b->cb_idx = lua_gettop(L);
     luaL_checkstack(L, 10, "edge callback");
   }
+  if (b->params.node_h) { /* graphs: the custom heuristic */
+    lua_rawgeti(L, uv, 5); /* uv, fn */
+    b->h_idx = lua_gettop(L);
+    luaL_checkstack(L, 10, "heuristic callback");
+  }
   base = lua_gettop(L);
   b->L = L;
   b->cb_failed = 0;
+  b->h_failed = 0;
   b->busy = 1;
-  gb->busy++;
+  if (gb) gb->busy++;
+  if (b->hb) b->hb->busy++;
   st = lds_search_step_budget(b->s, bud); /* nothing below may raise until busy is reset */
-  gb->busy--;
+  if (b->hb) b->hb->busy--;
+  if (gb) gb->busy--;
   b->busy = 0;
+  if (st == LDS_E_CALLBACK && b->h_failed) heur_report(L, b, uv);
   if (st == LDS_E_CALLBACK && b->cb_failed) {
     const char *lmsg;
     if (b->cb_failed == 1) {
@@ -1377,7 +1843,10 @@ static int search_stats(lua_State *L) {
 }
 
 static int search_grid(lua_State *L) {
-  check_search(L, 1);
+  if (!check_search(L, 1)->gb) { /* a graph search: see s:graph() */
+    lua_pushnil(L);
+    return 1;
+  }
   lds_getuv(L, 1);
   lua_rawgeti(L, -1, 1);
   return 1;
@@ -1392,7 +1861,9 @@ static int search_algorithm(lua_State *L) {
 /* lodestar.find_path(grid, sx, sy, gx, gy [, opts]) -> path | nil, "no_path"
 ** | nil, message, status. opts as for a search, plus `algorithm`. */
 static int find_path(lua_State *L) {
-  lds_Grid *g = check_grid(L, 1);
+  lds_Grid *g;
+  if (check_space(L, 1)) return find_path_graph(L); /* find_path(graph, start, goal [, opts]) */
+  g = check_grid(L, 1);
   int32_t sx, sy, gx, gy;
   const char *algo = "astar";
   SearchBox *b;
@@ -1452,6 +1923,344 @@ static int find_path(lua_State *L) {
   return 3;
 }
 
+/* ------------------------------------------------------ graph search -- */
+
+static const char *const graph_search_opts[] = {"goal", "h_scale", "heuristic", "partial",
+                                                "start", "weight", NULL};
+
+/* The custom heuristic under lua_pcall, as edge_trampoline: a Lua error
+** never crosses the core's C frames. Node ids go to Lua 1-based. On any
+** failure it records why and returns NaN, which the core rejects: the start
+** or step then ends with LDS_E_CALLBACK and heur_report writes the message.
+** The error object of a raising heuristic stays on the stack (no allocation
+** here). */
+static double node_h_trampoline(void *ud, uint32_t node, uint32_t goal) {
+  SearchBox *b = (SearchBox *)ud;
+  lua_State *L = b->L;
+  double v;
+  int t;
+  if (b->h_failed) return NAN;
+  lua_pushvalue(L, b->h_idx);
+  push_u64(L, (uint64_t)node + 1); /* integers on 5.4 */
+  push_u64(L, (uint64_t)goal + 1);
+  b->h_node = node;
+  if (lua_pcall(L, 2, 1, 0) != 0) {
+    b->h_failed = 1;
+    return NAN;
+  }
+  t = lua_type(L, -1);
+  if (t != LUA_TNUMBER) {
+    b->h_failed = 2;
+    b->h_badtype = lua_typename(L, t); /* static string */
+    lua_pop(L, 1);
+    return NAN;
+  }
+  v = lua_tonumber(L, -1);
+  lua_pop(L, 1);
+  if (!(v >= 0.0) || isinf(v)) {
+    b->h_failed = 3;
+    b->h_val = v;
+    return NAN;
+  }
+  return v;
+}
+
+/* Writes the message of a failed heuristic to uv[4] (the error object of
+** a raising one is at the top of the stack). */
+static void heur_report(lua_State *L, SearchBox *b, int uv) {
+  const char *lmsg;
+  char buf[64];
+  if (b->h_failed == 1)
+    lmsg = lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER
+               ? lua_tostring(L, -1)
+               : lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, -1));
+  else if (b->h_failed == 2)
+    lmsg = lua_pushfstring(L, "returned %s (expected a number >= 0)", b->h_badtype);
+  else
+    lmsg = lua_pushfstring(L, "returned %s (expected finite, >= 0)",
+                           fmt_num(buf, sizeof buf, b->h_val));
+  lua_pushfstring(L, "heuristic callback failed at node %d: %s", (int)b->h_node + 1, lmsg);
+  lua_rawseti(L, uv, 4);
+}
+
+/* "grid or graph" arguments (STYLE 13): both metatables carry the marker
+** field LDS_SPACE_FIELD ("grid" / "graph"). Returns 1 for a graph, 0 for a
+** grid; raises "lodestar.Grid or lodestar.Graph expected, got ..." else. */
+static int check_space(lua_State *L, int arg) {
+  int space = -1;
+  if (lua_type(L, arg) == LUA_TUSERDATA && lua_getmetatable(L, arg)) { /* mt */
+    lua_getfield(L, -1, LDS_SPACE_FIELD);                              /* mt, marker */
+    if (lua_type(L, -1) == LUA_TSTRING)
+      space = strcmp(lua_tostring(L, -1), "graph") == 0  ? 1
+              : strcmp(lua_tostring(L, -1), "grid") == 0 ? 0
+                                                          : -1;
+    lua_pop(L, 2);
+  }
+  if (space < 0) type_error(L, arg, LDS_GRID_MT " or " LDS_GRAPH_MT);
+  return space;
+}
+
+/* Reads a node id field (opts.start / opts.goal) at the top; 0-based. */
+static uint32_t opt_node(lua_State *L, int arg, const char *name, const lds_Graph *g) {
+  double v;
+  char buf[64];
+  if (lua_type(L, -1) != LUA_TNUMBER) opt_type_error(L, arg, name, "number (a node id)");
+  v = lua_tonumber(L, -1);
+  if (v != floor(v)) opt_error(L, arg, name, "number has no integer representation");
+  if (v < 1 || v > (double)lds_graph_node_count(g))
+    opt_error(L, arg, name, lua_pushfstring(L, "node %s out of range (expected 1..%d)",
+                                            fmt_num(buf, sizeof buf, v),
+                                            (int)lds_graph_node_count(g)));
+  return (uint32_t)v - 1;
+}
+
+/* Parses the opts of a graph search at arg into b->params and uv. */
+static void parse_graph_opts(lua_State *L, int arg, SearchBox *b, int uv) {
+  lds_SearchParams *p = &b->params;
+  lds_Coords kind = lds_graph_coords(b->hb->g);
+  int i;
+  char buf[64];
+  lds_search_params_init(p);
+  p->algo = b->algo;
+  if (lua_isnoneornil(L, arg)) return;
+  check_table(L, arg);
+  lua_pushnil(L);
+  while (lua_next(L, arg)) { /* key, value */
+    const char *k;
+    if (lua_type(L, -2) != LUA_TSTRING) luaL_argerror(L, arg, "opts keys must be strings");
+    k = lua_tostring(L, -2);
+    for (i = 0; graph_search_opts[i] && strcmp(graph_search_opts[i], k) != 0; i++) {
+    }
+    if (!graph_search_opts[i]) {
+      if (strcmp(k, "cost") == 0 || strcmp(k, "weights") == 0)
+        luaL_argerror(L, arg, lua_pushfstring(L, "option '%s' is for grid searches (on a graph, "
+                                              "change costs with graph:set_edge_cost)", k));
+      luaL_argerror(L, arg, lua_pushfstring(L, "unknown option '%s' (expected goal, h_scale, "
+                                            "heuristic, partial, start, weight)", k));
+    }
+    lua_pop(L, 1);
+  }
+  lua_getfield(L, arg, "heuristic");
+  if (lua_type(L, -1) == LUA_TFUNCTION) {
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, uv, 5);
+    p->heuristic = LDS_H_CUSTOM;
+    p->node_h = node_h_trampoline;
+    p->node_h_ud = b;
+  } else if (!lua_isnil(L, -1)) {
+    const char *h;
+    if (lua_type(L, -1) != LUA_TSTRING) opt_type_error(L, arg, "heuristic", "string or function");
+    h = lua_tostring(L, -1);
+    if (lds_heuristic_parse(h, &p->heuristic) != LDS_OK ||
+        (p->heuristic != LDS_H_AUTO && p->heuristic != LDS_H_ZERO &&
+         p->heuristic != LDS_H_EUCLIDEAN && p->heuristic != LDS_H_GREAT_CIRCLE &&
+         p->heuristic != LDS_H_CUSTOM))
+      opt_error(L, arg, "heuristic",
+                lua_pushfstring(L, "invalid option '%s' on a graph (expected auto, zero, "
+                                "euclidean, great_circle, or a function(node, goal))", h));
+    if (p->heuristic == LDS_H_CUSTOM)
+      opt_error(L, arg, "heuristic", "'custom' is given as the function itself: heuristic = "
+                "function(node, goal) ... end");
+    if (p->heuristic == LDS_H_EUCLIDEAN && kind != LDS_COORDS_XY && kind != LDS_COORDS_XYZ)
+      opt_error(L, arg, "heuristic", lua_pushfstring(L, "'euclidean' needs a graph with coords "
+                                                     "'xy' or 'xyz' (this one has '%s')",
+                                                     lds_coords_name(kind)));
+    if (p->heuristic == LDS_H_GREAT_CIRCLE && kind != LDS_COORDS_LONLAT)
+      opt_error(L, arg, "heuristic", lua_pushfstring(L, "'great_circle' needs a graph with "
+                                                     "coords 'lonlat' (this one has '%s')",
+                                                     lds_coords_name(kind)));
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "weight");
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TNUMBER) opt_type_error(L, arg, "weight", "number");
+    p->weight = lua_tonumber(L, -1);
+    if (!(p->weight >= 1.0) || isinf(p->weight))
+      opt_error(L, arg, "weight", lua_pushfstring(L, "%s out of range (expected finite, >= 1)",
+                                                  fmt_num(buf, sizeof buf, p->weight)));
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "h_scale");
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TNUMBER) opt_type_error(L, arg, "h_scale", "number");
+    p->h_scale = lua_tonumber(L, -1);
+    if (!(p->h_scale >= 0.0) || isinf(p->h_scale))
+      opt_error(L, arg, "h_scale", lua_pushfstring(L, "%s out of range (expected finite, >= 0)",
+                                                   fmt_num(buf, sizeof buf, p->h_scale)));
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "partial");
+  p->partial = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+}
+
+/* Starts a graph query (0-based ids; user value table at uv). A custom
+** heuristic runs here already (the core evaluates it on the start node): if
+** it fails, the query ends with status "callback" and its message, as in a
+** step. Raises on argument errors only. */
+static void do_start_graph(lua_State *L, SearchBox *b, int uv, uint32_t start, uint32_t goal) {
+  lds_Status st;
+  int top = lua_gettop(L);
+  if (b->busy) luaL_error(L, "%s: cannot restart a search from its own heuristic callback",
+                          LDS_SEARCH_MT);
+  lua_pushnil(L);
+  lua_rawseti(L, uv, 4); /* forget the last Lua error */
+  if (b->params.node_h) {
+    lua_rawgeti(L, uv, 5); /* ..., fn */
+    b->h_idx = lua_gettop(L);
+    luaL_checkstack(L, 10, "heuristic callback");
+  }
+  b->L = L;
+  b->h_failed = 0;
+  b->busy = 1;
+  b->hb->busy++;
+  st = lds_search_start_nodes(b->s, &b->params, start, goal); /* no raising until busy is reset */
+  b->hb->busy--;
+  b->busy = 0;
+  if (st == LDS_E_CALLBACK && b->h_failed) heur_report(L, b, uv);
+  lua_settop(L, top);
+  if (st < 0 && st != LDS_E_CALLBACK) luaL_error(L, "%s", lds_search_errmsg(b->s));
+}
+
+/* s:start(start, goal) on a graph search (node ids) */
+static int search_start_graph(lua_State *L, SearchBox *b) {
+  const lds_Graph *g = b->hb->g; /* alive while the search is (nsearch) */
+  uint32_t s0 = check_node(L, g, 2, "start"), t0 = check_node(L, g, 3, "goal");
+  lua_settop(L, 3);
+  lds_getuv(L, 1); /* 4: uv */
+  do_start_graph(L, b, 4, s0, t0);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* Pushes a new search on the graph at hi with the opts at oi, as new_search
+** does for grids; starts it when opts has start and goal. */
+static SearchBox *new_graph_search(lua_State *L, int hi, int oi, const char *algo_name) {
+  GraphBox *hb = check_graphbox(L, hi);
+  lds_Graph *g = check_graph(L, hi);
+  lds_Env env = lua_env(L);
+  lds_Error err;
+  lds_Algo algo = LDS_ALGO_ASTAR;
+  SearchBox *b;
+  int self, uv;
+  lds_algo_parse(algo_name, &algo);
+  if (algo != LDS_ALGO_ASTAR && algo != LDS_ALGO_DIJKSTRA && algo != LDS_ALGO_WASTAR &&
+      algo != LDS_ALGO_GREEDY)
+    luaL_argerror(L, hi, lua_pushfstring(L, "algorithm '%s' runs on grids only (expected "
+                                         "astar, dijkstra, wastar or greedy on a graph)",
+                                         algo_name));
+  if (!lds_graph_frozen(g))
+    luaL_argerror(L, hi, "the graph is not frozen (call graph:freeze() first)");
+  b = (SearchBox *)lds_newudata(L, sizeof(SearchBox)); /* ..., search */
+  memset(b, 0, sizeof *b);
+  luaL_setmetatable(L, LDS_SEARCH_MT);
+  self = lua_gettop(L);
+  b->algo = algo;
+  lua_createtable(L, 5, 0); /* ..., search, uv */
+  uv = lua_gettop(L);
+  lua_pushvalue(L, hi);
+  lua_rawseti(L, uv, 1); /* anchor the graph */
+  lua_pushvalue(L, uv);
+  lds_setuv(L, self);
+  b->hb = hb;
+  hb->nsearch++;
+  parse_graph_opts(L, oi, b, uv);
+  b->s = lds_search_new_graph(&env, g, &err);
+  if (!b->s) luaL_error(L, "%s", err.msg);
+  b->owned = 1;
+  if (!lua_isnoneornil(L, oi)) {
+    uint32_t s0 = 0, t0 = 0;
+    int has_start, has_goal;
+    lua_getfield(L, oi, "start");
+    has_start = !lua_isnil(L, -1);
+    if (has_start) s0 = opt_node(L, oi, "start", g);
+    lua_getfield(L, oi, "goal");
+    has_goal = !lua_isnil(L, -1);
+    if (has_goal) t0 = opt_node(L, oi, "goal", g);
+    lua_pop(L, 2);
+    if (has_start != has_goal) luaL_argerror(L, oi, "opts.start and opts.goal go together");
+    if (has_start) do_start_graph(L, b, uv, s0, t0);
+  }
+  lua_settop(L, self);
+  return b;
+}
+
+/* lodestar.find_path(graph, start, goal [, opts]) — find_path's graph form */
+static int find_path_graph(lua_State *L) {
+  lds_Graph *g = check_graph(L, 1);
+  uint32_t s0 = check_node(L, g, 2, "start"), t0 = check_node(L, g, 3, "goal");
+  const char *algo = "astar";
+  SearchBox *b;
+  lds_Status st;
+  lds_Algo a;
+  lua_settop(L, 4);
+  if (!lua_isnil(L, 4)) {
+    check_table(L, 4);
+    lua_getfield(L, 4, "algorithm");
+    if (!lua_isnil(L, -1)) {
+      if (lua_type(L, -1) != LUA_TSTRING) opt_type_error(L, 4, "algorithm", "string");
+      algo = lua_tostring(L, -1); /* kept alive by opts */
+    }
+    lua_pop(L, 1);
+    lua_newtable(L); /* 5: opts without 'algorithm' */
+    lua_pushnil(L);
+    while (lua_next(L, 4)) {
+      if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "algorithm") == 0) {
+        lua_pop(L, 1);
+        continue;
+      }
+      lua_pushvalue(L, -2);
+      lua_insert(L, -2);
+      lua_rawset(L, 5);
+    }
+    lua_insert(L, 4); /* 4: the copy, 5: the original (keeps algo alive) */
+  }
+  if (lds_algo_parse(algo, &a) != LDS_OK)
+    return opt_error(L, 4, "algorithm", lua_pushfstring(L, "unknown algorithm '%s'", algo));
+  b = new_graph_search(L, 1, 4, algo); /* top: search */
+  lds_getuv(L, -1);
+  do_start_graph(L, b, lua_gettop(L), s0, t0);
+  lua_pop(L, 1);
+  lua_replace(L, 1); /* step_common works on index 1 */
+  lua_settop(L, 1);
+  step_common(L, b, NULL); /* search, uv[, fn], status [, msg] */
+  st = lds_search_status(b->s);
+  if (st == LDS_FOUND || (st == LDS_NO_PATH && b->params.partial)) {
+    lds_Error err;
+    PathBox *pb = new_pathbox(L);
+    lds_Path *p = lds_search_path(b->s, &err);
+    push_path(L, pb, p, &err);
+    search_release(b); /* free the node records now, not at the next GC */
+    return 1;
+  }
+  search_release(b);
+  if (st == LDS_NO_PATH) {
+    luaL_pushfail(L);
+    lua_pushstring(L, "no_path");
+    return 2;
+  }
+  luaL_pushfail(L); /* errors always push status, message */
+  lua_pushvalue(L, -2);
+  lua_pushstring(L, lds_status_name(st));
+  return 3;
+}
+
+static int search_graph(lua_State *L) {
+  SearchBox *b = check_search(L, 1);
+  if (!b->hb) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lds_getuv(L, 1);
+  lua_rawgeti(L, -1, 1);
+  return 1;
+}
+
+static int search_h_scale(lua_State *L) {
+  lua_pushnumber(L, lds_search_h_scale(check_search(L, 1)->s));
+  return 1;
+}
+
 /* ------------------------------------------------------ module level -- */
 
 static int m_status_name(lua_State *L) {
@@ -1509,12 +2318,49 @@ static const luaL_Reg grid_metameth[] = {
     {"__tostring", grid_tostring},
     {NULL, NULL}};
 
+static const luaL_Reg graph_funcs[] = {{"from_grid", graph_from_grid},
+                                       {"load_dimacs", graph_load_dimacs},
+                                       {"new", graph_new},
+                                       {NULL, NULL}};
+
+static const luaL_Reg graph_meth[] = {
+    {"add_edge", graph_add_edge},
+    {"add_node", graph_add_node},
+    {"coord_kind", graph_coord_kind},
+    {"coords", graph_coords},
+    {"distance", graph_distance},
+    {"edge", graph_edge},
+    {"edge_count", graph_edge_count},
+    {"find_edge", graph_find_edge},
+    {"free", graph_free},
+    {"freeze", graph_freeze},
+    {"frozen", graph_frozen},
+    {"h_scale", graph_h_scale},
+    {"in_neighbors", graph_in_neighbors},
+    {"mem_used", graph_mem_used},
+    {"neighbors", graph_neighbors},
+    {"node_count", graph_node_count},
+    {"set_edge_cost", graph_set_edge_cost},
+    {"set_edge_cost_id", graph_set_edge_cost_id},
+    {"version", graph_version},
+    {NULL, NULL}};
+
+static const luaL_Reg graph_metameth[] = {
+#if LDS_HAS_CLOSE
+    {"__close", graph_gc},
+#endif
+    {"__gc", graph_gc},
+    {"__tostring", graph_tostring},
+    {NULL, NULL}};
+
 static const luaL_Reg search_meth[] = {
     {"algorithm", search_algorithm},
     {"cost", search_cost},
     {"errmsg", search_errmsg},
     {"free", search_free},
+    {"graph", search_graph},
     {"grid", search_grid},
+    {"h_scale", search_h_scale},
     {"partial_path", search_partial_path},
     {"path", search_path},
     {"run", search_run},
@@ -1538,6 +2384,8 @@ static const luaL_Reg path_meth[] = {
     {"cell", path_cell},
     {"cells", path_cells},
     {"free", path_free},
+    {"node", path_node},
+    {"nodes", path_nodes},
     {"prune_los", path_prune_los},
     {"reverse", path_reverse},
     {"sub", path_sub},
@@ -1571,6 +2419,15 @@ static const char *diag_name_i(int i) { return lds_diagonal_name((lds_Diagonal)i
 int luaopen_lodestar_core(lua_State *L) {
   int i;
   create_meta(L, LDS_GRID_MT, grid_meth, grid_metameth);
+  create_meta(L, LDS_GRAPH_MT, graph_meth, graph_metameth);
+  /* the "grid or graph" marker (check_space) */
+  luaL_getmetatable(L, LDS_GRID_MT);
+  lua_pushstring(L, "grid");
+  lua_setfield(L, -2, LDS_SPACE_FIELD);
+  luaL_getmetatable(L, LDS_GRAPH_MT);
+  lua_pushstring(L, "graph");
+  lua_setfield(L, -2, LDS_SPACE_FIELD);
+  lua_pop(L, 2);
   create_meta(L, LDS_SEARCH_MT, search_meth, search_metameth);
   create_meta(L, LDS_PATH_MT, NULL, path_metameth);
   /* Path: __index is a function (fields cost/partial), methods as upvalue */
@@ -1585,6 +2442,9 @@ int luaopen_lodestar_core(lua_State *L) {
   lua_newtable(L); /* M, grid */
   luaL_setfuncs(L, grid_funcs, 0);
   lua_setfield(L, -2, "grid");
+  lua_newtable(L); /* M, graph */
+  luaL_setfuncs(L, graph_funcs, 0);
+  lua_setfield(L, -2, "graph");
   lua_newtable(L); /* M, path */
   luaL_setfuncs(L, path_funcs, 0);
   lua_setfield(L, -2, "path");
@@ -1607,6 +2467,12 @@ int luaopen_lodestar_core(lua_State *L) {
   lua_setfield(L, -2, "heuristics");
   push_names(L, diag_name_i, 4);
   lua_setfield(L, -2, "diagonal_rules");
+  lua_newtable(L); /* M, coords kinds */
+  for (i = 0; coords_names[i]; i++) {
+    lua_pushstring(L, coords_names[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, "coords_kinds");
   lua_pushcfunction(L, m_status_name);
   lua_setfield(L, -2, "status_name");
   lua_pushcfunction(L, m_heuristic_distance);

@@ -15,8 +15,11 @@
 #define LDS_GRID_MT "lodestar.Grid"
 #define LDS_SEARCH_MT "lodestar.Search"
 #define LDS_PATH_MT "lodestar.Path"
-#define LDS_GRAPH_MT "lodestar.Graph"         /* reserved for the graph issue */
+#define LDS_GRAPH_MT "lodestar.Graph"
 #define LDS_SCHEDULER_MT "lodestar.Scheduler" /* reserved for the scheduler issue */
+/* Field of the Grid and Graph metatables naming the search space ("grid" /
+** "graph"): the group check of arguments that take either. */
+#define LDS_SPACE_FIELD "__lodestar_space"
 
 /// Opens the module: returns one table (grid, search, path, find_path,
 /// option lists, status_name, _VERSION). Sets no globals.

@@ -208,7 +208,7 @@ describe("search", function()
         errmsg(lodestar.search.astar, g, {start = {10, 0}, goal = {1, 1}}), 1, true)
       assert.matches("(opts.start and opts.goal go together)",
         errmsg(lodestar.search.astar, g, {start = {1, 0}}), 1, true)
-      assert.matches("(lodestar.Grid expected, got nil)", errmsg(lodestar.search.astar, nil), 1, true)
+      assert.matches("(lodestar.Grid or lodestar.Graph expected, got nil)", errmsg(lodestar.search.astar, nil), 1, true)
     end)
     it("bad coordinates and budgets", function()
       local s = lodestar.search.astar(g)
