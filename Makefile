@@ -76,7 +76,7 @@ $(CLI): $(CLI_OBJ) $(LIB_A)
 $(BUILD)/test_suites.h: $(TEST_SRC) Makefile
 	@mkdir -p $(dir $@)
 	@grep -h -o '^void suite_[a-z0-9_]*(void)' $(TEST_SRC) | sed 's/(void)//; s/^void //' | \
-	  awk '{ d = d "void " $$1 "(void);\n"; c = c "  RUN_SUITE(" $$1 ");\n" } \
+	  awk '!seen[$$0]++' | awk '{ d = d "void " $$1 "(void);\n"; c = c "  RUN_SUITE(" $$1 ");\n" } \
 	       END { printf "%s#define ALL_SUITES \\\n", d; n = split(c, a, "\n"); \
 	             for (i = 1; i < n; i++) printf "%s \\\n", a[i]; print "" }' > $@
 
