@@ -416,7 +416,8 @@ static double weighted_cost(lds_Search *s, size_t p, int32_t x, int32_t y, bool 
   size_t u = (size_t)y * (size_t)g->w + (size_t)x;
   double c = g->cost[p];
   int i;
-  for (i = 0; i < s->nweights; i++) c += s->weights[i] * (double)s->wlayers[i][u];
+  for (i = 0; i < s->nweights; i++) /* skip weight 0: 0 * inf would be NaN */
+    if (s->weights[i] != 0.0) c += s->weights[i] * (double)s->wlayers[i][u];
   if (c != INFINITY && (!(c > 0.0) || isinf(c))) {
     ldsi_msg(s->errmsg, "lds_search_step: cell (%ld,%ld) has cost %g under the layer weights "
              "(expected finite, > 0)", (long)x, (long)y, c);
