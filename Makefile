@@ -89,7 +89,8 @@ run: $(CLI)
 test-c: $(TESTS)
 	$(TESTS)
 
-test: test-c
+test: test-c $(CLI)
+	tests/cli_test.sh $(CLI)
 
 bench: all
 	tests/bench/run_bench.sh

@@ -389,6 +389,7 @@ static void test_shared(void) {
     lds_scen_free(sc);
   }
   closedir(d);
+  printf("  (%d scen files and their maps loaded, %ld problems solved)\n", nscen, solved);
   CHECK_INT(failures, 0);
   CHECK_INT(mismatches, 0);
   CHECK_INT(nmaps, nscen);
