@@ -43,7 +43,7 @@ LIB_SO := $(BUILD)/liblodestar.so
 CLI    := $(BUILD)/lodestar
 TESTS  := $(BUILD)/test_runner
 
-.PHONY: all run test test-c bench sanitize deps clean print lint docs install
+.PHONY: all run test test-c bench valgrind sanitize deps clean print lint docs install
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(CLI)
@@ -92,8 +92,17 @@ test-c: $(TESTS)
 test: test-c $(CLI)
 	tests/cli_test.sh $(CLI)
 
-bench: all
+# tests/bench/setup_bench: query set-up time on a 64x64 vs a 2048x2048 grid
+SETUP_BENCH := $(BUILD)/setup_bench
+$(SETUP_BENCH): tests/bench/setup_bench.c $(LIB_A) Makefile
+	$(CC) $(CFLAGS_ALL) -Icore -o $@ $< $(LIB_A) $(LDLIBS) $(EXTRA_LDFLAGS)
+
+bench: all $(SETUP_BENCH)
 	tests/bench/run_bench.sh
+
+# no leaks or invalid accesses on 100 queries of the default scenario
+valgrind: $(CLI)
+	valgrind --leak-check=full --error-exitcode=1 $(CLI) scen $(RUN_SCEN) --limit 100
 
 sanitize:
 	$(MAKE) BUILD=build/sanitize OPT=-O1 EXTRA_CFLAGS="$(SAN_FLAGS)" \
