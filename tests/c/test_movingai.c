@@ -311,7 +311,7 @@ static void test_matches(void) {
   e.tolerance = 0.000000005;
   CHECK(lds_scen_matches(&e, 2 + 7 * S2));
   CHECK(!lds_scen_matches(&e, 11.8994949));
-  CHECK(!lds_scen_matches(&e, 11.89949495));
+  CHECK(!lds_scen_matches(&e, 11.8994950));
   /* 286.764502 printed 286.764 (truncated) */
   e.optimal = 286.764;
   e.tolerance = 0.0005;
