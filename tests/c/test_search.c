@@ -873,8 +873,53 @@ static void test_nomem(void) {
   lds_grid_free(g);
 }
 
+/* The partial option on an exhausted budget, and best-so-far paths after a
+** failed start (they must not return the previous query's path). */
+static void test_partial_budget(void) {
+  lds_Grid *g = maze();
+  lds_Search *s = lds_search_new(NULL, g, NULL);
+  lds_SearchParams p;
+  lds_Error err;
+  lds_Path *path;
+  int32_t x, y;
+  lds_search_params_init(&p);
+  p.partial = true;
+  /* budget spent: with params.partial, lds_search_path gives the best-so-far
+  ** path, flagged partial (issue 2: "on an unreachable goal (or exhausted
+  ** budget), return the path to the expanded cell closest to the goal") */
+  CHECK_INT(lds_search_start(s, &p, 0, 0, 47, 39), LDS_OK);
+  CHECK_INT(lds_search_step(s, 30), LDS_RUNNING);
+  path = lds_search_path(s, &err);
+  CHECK(path != NULL);
+  if (path) {
+    lds_Path *pp = lds_search_partial_path(s, NULL);
+    CHECK_INT(lds_path_flags(path), LDS_PATH_PARTIAL);
+    CHECK(lds_path_cell(path, 0, &x, &y) && x == 0 && y == 0);
+    CHECK(same_path(path, pp));
+    lds_path_free(pp);
+    lds_path_free(path);
+  }
+  /* without the option, no path while running */
+  CHECK_INT(lds_search_start(s, NULL, 0, 0, 47, 39), LDS_OK);
+  CHECK_INT(lds_search_step(s, 30), LDS_RUNNING);
+  CHECK(lds_search_path(s, &err) == NULL);
+  CHECK_INT(err.code, LDS_E_STATE);
+  /* a failed start cancels the previous query: no stale best-so-far path */
+  CHECK_INT(lds_search_start(s, &p, 0, 0, 99, 0), LDS_E_ARG);
+  path = lds_search_partial_path(s, &err);
+  CHECK(path == NULL);
+  CHECK_INT(err.code, LDS_E_STATE);
+  lds_path_free(path);
+  path = lds_search_path(s, &err);
+  CHECK(path == NULL);
+  lds_path_free(path);
+  lds_search_free(s);
+  lds_grid_free(g);
+}
+
 void suite_search(void);
 void suite_search(void) {
+  test_partial_budget();
   test_rules();
   test_heuristics();
   test_ends();
