@@ -98,7 +98,7 @@ $(SETUP_BENCH): tests/bench/setup_bench.c $(LIB_A) Makefile
 	$(CC) $(CFLAGS_ALL) -Icore -o $@ $< $(LIB_A) $(LDLIBS) $(EXTRA_LDFLAGS)
 
 bench: all $(SETUP_BENCH)
-	tests/bench/run_bench.sh
+	LDS=$(CLI) SETUP_BENCH=$(SETUP_BENCH) SHARED=$(SHARED) tests/bench/run_bench.sh
 
 # no leaks or invalid accesses on 100 queries of the default scenario
 valgrind: $(CLI)

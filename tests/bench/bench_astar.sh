@@ -14,7 +14,7 @@
 #   PEERS="…"      peers compared (tcod:astar-ncc boost pfjs:astar easystar);
 #                  easystar is listed for information (inadmissible heuristic,
 #                  1.4 diagonals: not the same problem), not in the verdict
-#   SHARED, LDS    ../shared, build/lodestar
+#   SHARED, LDS, SETUP_BENCH   ../shared, build/lodestar, build/setup_bench
 #
 # The peers' folder $SHARED/bench/peers is read-only: it is copied to
 # build/peers and installed there (install.sh: apt + npm ci + make) unless
@@ -189,10 +189,12 @@ fi
 # ----------------------------------------------------- 3. query set-up --
 echo
 echo "3. query set-up time: 64x64 vs 2048x2048 (load average $(load))"
-if [ -x build/setup_bench ]; then
-  build/setup_bench "$SETUP_REPS" | sed 's/^/   /' || FAILED=1
+SETUP_BENCH="${SETUP_BENCH:-build/setup_bench}"
+if [ -x "$SETUP_BENCH" ]; then
+  "$SETUP_BENCH" "$SETUP_REPS" | sed 's/^/   /'
+  [ "${PIPESTATUS[0]}" = 0 ] || FAILED=1
 else
-  echo "   build/setup_bench not built (make bench builds it)"
+  echo "   $SETUP_BENCH not built (make bench builds it)"
 fi
 
 # ---------------------------------------------------------- 4. valgrind --

@@ -8,11 +8,12 @@
 #   QUICK=1 tests/bench/run_bench.sh    fewer maps and queries
 #
 # Environment passed on to the scripts: QUICK, SHARED (default ../shared),
-# LDS (default build/lodestar). Exit status 1 when any script failed.
+# LDS (default build/lodestar), SETUP_BENCH (default build/setup_bench). Exit status 1 when any script failed.
 set -u
 export LC_ALL=C
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 export SHARED="${SHARED:-../shared}" LDS="${LDS:-build/lodestar}" QUICK="${QUICK:-0}"
+export SETUP_BENCH="${SETUP_BENCH:-build/setup_bench}"
 
 echo "lodestar benchmarks — $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(nproc) cores," \
   "load average $(cut -d' ' -f1-3 /proc/loadavg)$([ "$QUICK" = 1 ] && echo ', QUICK=1')"
