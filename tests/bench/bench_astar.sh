@@ -165,7 +165,7 @@ for p in peers:
         worst = (k, ratio)
 if worst:
     ok = worst[1] >= 3.0 and bad == 0
-    print("     verdict: %s — slowest-relative A* peer %s is %.2fx our median (target >= 3x), "
+    print("     verdict: %s — the A* peer closest to us, %s, takes %.2fx our median (target >= 3x), "
           "lodestar mismatches+illegal %d" % ("TARGET MET" if ok else "TARGET MISSED", worst[0],
           worst[1], bad))
     sys.stdout.flush()
