@@ -596,6 +596,26 @@ static void test_slicing(void) {
     CHECK_INT(lds_search_step(s, 10), LDS_E_STALE);
     CHECK_CONTAINS(lds_search_errmsg(s), "lds_search_step: the grid changed since the query started");
     CHECK_INT(lds_search_step(s, 10), LDS_E_STALE);
+    /* rule changes and layer edits are edits too */
+    lds_search_start(s, NULL, 0, 0, 47, 39);
+    CHECK_INT(lds_search_step(s, 10), LDS_RUNNING);
+    lds_grid_set_diagonal(g, LDS_DIAG_ALWAYS);
+    CHECK_INT(lds_search_step(s, 10), LDS_E_STALE);
+    lds_grid_set_diagonal(g, LDS_DIAG_NO_CORNER_CUTTING);
+    lds_search_start(s, NULL, 0, 0, 47, 39);
+    CHECK_INT(lds_search_step(s, 10), LDS_RUNNING);
+    lds_grid_set_neighbourhood(g, 4);
+    CHECK_INT(lds_search_step(s, 10), LDS_E_STALE);
+    lds_grid_set_neighbourhood(g, 8);
+    {
+      int k;
+      lds_grid_layer_add(g, "tmp", &k);
+      lds_search_start(s, NULL, 0, 0, 47, 39);
+      CHECK_INT(lds_search_step(s, 10), LDS_RUNNING);
+      lds_grid_layer_set(g, k, 5, 5, 1.0f);
+      CHECK_INT(lds_search_step(s, 10), LDS_E_STALE);
+      lds_grid_layer_remove(g, k);
+    }
     CHECK_INT(lds_search_start(s, NULL, 0, 0, 47, 39), LDS_OK); /* a new start works */
     CHECK_INT(lds_search_run(s), LDS_FOUND);
     lds_grid_set_cost(g, 1, 1, 2.0f);
