@@ -8,6 +8,8 @@
 # Environment:
 #   QUICK=1        fewer maps and queries (smoke run)
 #   FULL=1         part 1 solves every query of every scen (slow: minutes)
+#   CALLGRIND=1    part 2b: instructions per query (callgrind) for lodestar,
+#                  libtcod and Boost on CG_MAPS (den011d brc202d), CG_QUERIES (40)
 #   PER_MAP=N      part 1: at most N queries per map, sampled with --stride (500)
 #   PEER_MAPS="…"  part 2 maps (brc202d maze512-1-0 random512-10-0 Aftershock den011d)
 #   PEER_QUERIES=N part 2: queries per map, --stride K sampled over all lengths (500)
@@ -184,6 +186,37 @@ EOF
   else
     echo "     overall: TARGET MET on every compared map"
   fi
+fi
+
+# ------------------------------- 2b. instruction counts (CALLGRIND=1) --
+# Load-independent: instructions per query under valgrind --tool=callgrind
+# for lodestar and the compiled peers (the JavaScript ones cannot be counted
+# this way), on the same --stride sample. Mean over queries 2..N: the count
+# of a run with N queries minus a run with 1 (map loading, graph building).
+if [ "${CALLGRIND:-0}" = 1 ] && [ -n "$PEERDIR" ] && command -v valgrind >/dev/null 2>&1; then
+  echo
+  echo "2b. instructions per query (valgrind --tool=callgrind; independent of the load)"
+  ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+         awk '/Collected/ { print $NF }'; }
+  for m in ${CG_MAPS:-den011d brc202d}; do
+    scen="$DATA/scen/$m.map.scen"
+    [ -f "$scen" ] || continue
+    n=${CG_QUERIES:-40}
+    k=$(($(rows_of "$scen") / n))
+    [ $k -ge 1 ] || k=1
+    a=$(ir "$LDS" scen "$scen" --maps "$DATA/maps" --stride $k --limit $n)
+    b=$(ir "$LDS" scen "$scen" --maps "$DATA/maps" --stride $k --limit 1)
+    ours=$(((a - b) / (n - 1)))
+    printf '   %-12s --stride %-3s %-20s %12s instructions/query\n' "$m" "$k" "lodestar astar" "$ours"
+    for p in "tcod_bench --algo astar-ncc" boost_bench; do
+      set -- $p
+      a=$(ir "$PEERDIR/$1" "$scen" "$DATA/maps" --stride $k --limit $n "${@:2}")
+      b=$(ir "$PEERDIR/$1" "$scen" "$DATA/maps" --stride $k --limit 1 "${@:2}")
+      c=$(((a - b) / (n - 1)))
+      printf '   %-12s --stride %-3s %-20s %12s instructions/query  peer/ours %s\n' "$m" "$k" \
+        "${1%_bench} ${3:-astar}" "$c" "$(python3 -c "print('%.2fx' % ($c / $ours))")"
+    done
+  done
 fi
 
 # ----------------------------------------------------- 3. query set-up --
