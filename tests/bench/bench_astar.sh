@@ -16,6 +16,7 @@
 #   PEERS="…"      peers compared (tcod:astar-ncc boost pfjs:astar easystar);
 #                  easystar is listed for information (inadmissible heuristic,
 #                  1.4 diagonals: not the same problem), not in the verdict
+#   PARTS="1 2 3 4" which parts to run (1 all maps, 2 peers, 3 set-up, 4 valgrind)
 #   SHARED, LDS, SETUP_BENCH   ../shared, build/lodestar, build/setup_bench
 #
 # The peers' folder $SHARED/bench/peers is read-only: it is copied to
@@ -54,7 +55,11 @@ if [ ! -d "$DATA/scen" ]; then
   exit 0
 fi
 
+PARTS="${PARTS:-1 2 3 4}"
+has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+
 # ------------------------------------------------- 1. our A* on every map --
+if has 1; then
 echo "1. lodestar A* on every map of $DATA"
 if [ "${FULL:-0}" = 1 ]; then
   echo "   every query (FULL=1)"
@@ -88,8 +93,11 @@ print("%d %d %.1f %.1f %.1f %.3g %d" % (d["queries"], d["mismatches"] + d.get("i
 done
 echo "   total: $total_q queries, $total_mis mismatches or illegal paths"
 [ "$total_mis" = 0 ] || FAILED=1
+fi
 
 # ------------------------------------------------------- 2. the peers --
+PEERDIR=""
+if has 2; then
 echo
 echo "2. peers vs lodestar A* on the same queries (median µs per query; ratio = peer / ours)"
 PEERDIR=build/peers
@@ -187,6 +195,7 @@ EOF
     echo "     overall: TARGET MET on every compared map"
   fi
 fi
+fi
 
 # ------------------------------- 2b. instruction counts (CALLGRIND=1) --
 # Load-independent: instructions per query under valgrind --tool=callgrind
@@ -220,6 +229,7 @@ if [ "${CALLGRIND:-0}" = 1 ] && [ -n "$PEERDIR" ] && command -v valgrind >/dev/n
 fi
 
 # ----------------------------------------------------- 3. query set-up --
+if has 3; then
 echo
 echo "3. query set-up time: 64x64 vs 2048x2048 (load average $(load))"
 SETUP_BENCH="${SETUP_BENCH:-build/setup_bench}"
@@ -229,8 +239,10 @@ if [ -x "$SETUP_BENCH" ]; then
 else
   echo "   $SETUP_BENCH not built (make bench builds it)"
 fi
+fi
 
 # ---------------------------------------------------------- 4. valgrind --
+if has 4; then
 echo
 VG_SCEN="tests/data/den011d.map.scen"
 echo "4. valgrind --leak-check=full --error-exitcode=1 $LDS scen $VG_SCEN --limit 100"
@@ -246,5 +258,6 @@ if command -v valgrind >/dev/null 2>&1; then
   fi
 else
   echo "   valgrind not installed (make deps): skipped"
+fi
 fi
 exit $FAILED
