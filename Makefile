@@ -161,10 +161,23 @@ else
 	@echo "test-lua: LuaJIT headers not found: specs not run under LuaJIT"
 endif
 
-test: test-c test-lua
+# the command-line checks (bad input, --json keys, --stride, --ascii)
+test-cli: $(CLI)
+	tests/cli_test.sh $(CLI)
 
-bench: all
-	tests/bench/run_bench.sh
+test: test-c test-cli test-lua
+
+# tests/bench/setup_bench: query set-up time on a 64x64 vs a 2048x2048 grid
+SETUP_BENCH := $(BUILD)/setup_bench
+$(SETUP_BENCH): tests/bench/setup_bench.c $(LIB_A) Makefile
+	$(CC) $(CFLAGS_ALL) -Icore -o $@ $< $(LIB_A) $(LDLIBS) $(EXTRA_LDFLAGS)
+
+bench: all $(SETUP_BENCH)
+	LDS=$(CLI) SETUP_BENCH=$(SETUP_BENCH) SHARED=$(SHARED) tests/bench/run_bench.sh
+
+# no leaks or invalid accesses on 100 queries of the default scenario
+valgrind: $(CLI)
+	valgrind --leak-check=full --error-exitcode=1 $(CLI) scen $(RUN_SCEN) --limit 100
 
 # The C tests under ASan+UBSan. The busted specs are not run here: the
 # interpreters are not instrumented (they would need LD_PRELOAD=libasan).

@@ -332,7 +332,19 @@ static lds_Status weighted_scale(lds_Search *s, double *out) {
 
 static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0);
 
+/* New generation: every record becomes fresh without touching it. */
+static void new_generation(lds_Search *s) {
+  s->gen++;
+  if (s->gen == 0) { /* wrapped after 2^32 queries: clear once */
+    memset(s->nodes, 0, s->nnodes * sizeof(ldsi_Node));
+    s->gen = 1;
+  }
+}
+
+/* A failed start cancels the previous query too: its records become fresh,
+** so no best-so-far path of the old query can be returned. */
 static lds_Status start_error(lds_Search *s, lds_Status st) {
+  new_generation(s);
   s->status = st;
   return st;
 }
@@ -439,12 +451,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   s->reopen = (p.algo == LDS_ALGO_ASTAR || p.algo == LDS_ALGO_DIJKSTRA) &&
               (p.h_scale > 0.0 || p.edge_cost != NULL);
 
-  /* new generation: every record becomes fresh without touching it */
-  s->gen++;
-  if (s->gen == 0) { /* wrapped after 2^32 queries: clear once */
-    memset(s->nodes, 0, s->nnodes * sizeof(ldsi_Node));
-    s->gen = 1;
-  }
+  new_generation(s);
   s->run = grid_run;
   s->start = ldsi_search_cell_id(s, sx, sy);
   s->goal = ldsi_search_cell_id(s, gx, gy);
@@ -791,7 +798,9 @@ static lds_Path *build_path(const lds_Search *s, uint32_t end, uint32_t flags, l
 
 lds_Path *lds_search_path(const lds_Search *s, lds_Error *err) {
   if (s->status == LDS_FOUND) return build_path(s, s->goal, 0, err);
-  if (s->status == LDS_NO_PATH && s->params.partial && s->nodes[s->start].gen == s->gen)
+  /* params.partial: on no path, or a budget spent (running), the best so far */
+  if ((s->status == LDS_NO_PATH || s->status == LDS_RUNNING) && s->params.partial &&
+      s->nodes[s->start].gen == s->gen)
     return build_path(s, s->best, LDS_PATH_PARTIAL, err);
   ldsi_error(err, LDS_E_STATE, "lds_search_path: no path (status %s)", lds_status_name(s->status));
   return NULL;

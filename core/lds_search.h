@@ -169,7 +169,7 @@ LDS_API size_t lds_search_mem_used(const lds_Search *s);
 /* ----------------------------------------------------------- queries -- */
 
 /// Starts a query from (sx,sy) to (gx,gy) [Units: cells]; cancels any
-/// previous one. O(1) in the map size.
+/// previous one, even when it fails. O(1) in the map size.
 /// @param[in] params [opt] NULL for defaults
 /// @returns LDS_OK (query started; call step), or LDS_E_ARG for coordinates
 ///   out of bounds, weight < 1 or NaN, an unknown algorithm or heuristic, a
@@ -250,7 +250,8 @@ LDS_API const char *lds_search_errmsg(const lds_Search *s);
 LDS_API double lds_search_cost(const lds_Search *s);
 /// The path found (status LDS_FOUND): cells (grid) or node ids (graph;
 /// lds_path_width 0) from start to goal inclusive.
-/// With params.partial and status LDS_NO_PATH, the partial path (flagged).
+/// With params.partial and status LDS_NO_PATH or LDS_RUNNING (budget spent),
+/// the path to the expanded cell closest to the goal, flagged partial.
 /// @returns NULL with err->code LDS_E_STATE when there is no path,
 /// LDS_E_NOMEM. [Owner: caller frees with lds_path_free]
 LDS_API lds_Path *lds_search_path(const lds_Search *s, lds_Error *err);

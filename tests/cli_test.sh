@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# cli_test.sh — tests of the `lodestar` command: bad input gives exactly one
+# line on stderr naming the argument/file/line and exit status 2; `scen
+# --json` ends with one JSON object; `path --ascii` draws the path.
+#
+#   tests/cli_test.sh [build/lodestar]      (run from the repository root)
+#
+# Prints "N passed, N failed" and exits 1 on any failure.
+set -u
+LDS="${1:-build/lodestar}"
+DATA="tests/data"
+PASS=0 FAIL=0
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/lds_cli.XXXXXX")"
+trap 'rm -rf "$TMP"' EXIT
+
+ok() { PASS=$((PASS + 1)); }
+ko() { FAIL=$((FAIL + 1)); echo "FAIL cli: $*" >&2; }
+
+# bad WANT_SUBSTRING ARGS... : exit 2, exactly one stderr line containing WANT
+bad() {
+  local want="$1" rc lines
+  shift
+  "$LDS" "$@" >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  lines=$(wc -l <"$TMP/err")
+  if [ "$rc" != 2 ]; then
+    ko "lodestar $*: exit $rc, expected 2 (stderr: $(head -c 300 "$TMP/err"))"
+  elif [ "$lines" != 1 ]; then
+    ko "lodestar $*: $lines stderr lines, expected 1: $(head -c 300 "$TMP/err")"
+  elif ! grep -qF -- "$want" "$TMP/err"; then
+    ko "lodestar $*: stderr '$(cat "$TMP/err")' lacks '$want'"
+  else
+    ok
+  fi
+}
+
+# json_field FILE KEY : prints the value of KEY in the last line of FILE
+json_field() {
+  python3 -c 'import json,sys
+d = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+print(d[sys.argv[2]])' "$1" "$2"
+}
+
+[ -x "$LDS" ] || { echo "cli_test.sh: $LDS not built" >&2; echo "0 passed, 1 failed"; exit 1; }
+
+# ---------------------------------------------------------------- bad input
+bad "unknown command 'frob'" frob
+bad "nofile.scen" scen "$TMP/nofile.scen"
+bad "No such file or directory" scen "$TMP/nofile.scen"
+bad "--limit: expected an integer in 0..1000000000, got 'abc'" scen "$DATA/arena.map.scen" --limit abc
+bad "--limit: expected an integer" scen "$DATA/arena.map.scen" --limit -3
+bad "--stride: expected an integer in 1..1000000000, got '0'" scen "$DATA/arena.map.scen" --stride 0
+bad "--weight: expected a number in 1..1e+09, got '0.5'" scen "$DATA/arena.map.scen" --algo wastar --weight 0.5
+bad "--limit: missing value" scen "$DATA/arena.map.scen" --limit
+bad "unknown option '--frobnicate'" scen "$DATA/arena.map.scen" --frobnicate
+bad "--algo: unknown algorithm 'bfs'" scen "$DATA/arena.map.scen" --algo bfs
+bad "unexpected argument 'extra.scen'" scen "$DATA/arena.map.scen" extra.scen
+bad "map 'arena.map' not found in $TMP" scen "$DATA/arena.map.scen" --maps "$TMP"
+
+printf 'version 1\n0\tarena.map\t49\t49\t1\t11\t1\t12\t1\n0\tarena.map\t49\t49\t1\t12\n' >"$TMP/short.scen"
+bad "$TMP/short.scen:3: expected 9 fields" scen "$TMP/short.scen" --maps "$DATA"
+printf 'version 1\n0\tarena.map\t49\t49\tx\t11\t1\t12\t1\n' >"$TMP/nan.scen"
+bad "$TMP/nan.scen:2: field 5 (start x): expected a non-negative integer, got 'x'" scen "$TMP/nan.scen" --maps "$DATA"
+printf 'version 1\n0\tarena.map\t49\t49\t49\t11\t1\t12\t1\n' >"$TMP/oob.scen"
+bad "$TMP/oob.scen:2: start (49,11) or goal (1,12) outside the 49x49 map" scen "$TMP/oob.scen" --maps "$DATA"
+printf 'bogus\n' >"$TMP/hdr.scen"
+bad "$TMP/hdr.scen:1: expected 'version 1'" scen "$TMP/hdr.scen"
+printf 'version 1\n0\tarena.map\t50\t49\t1\t11\t1\t12\t1\n' >"$TMP/size.scen"
+bad "problem 1 expects a 50x49 map, arena.map is 49x49" scen "$TMP/size.scen" --maps "$DATA"
+printf 'type octile\nheight 3\nwidth 4\nmap\n....\n...\n....\n' >"$TMP/bad.map"
+printf 'version 1\n0\tbad.map\t4\t3\t0\t0\t1\t1\t1.41421356\n' >"$TMP/bad.map.scen"
+bad "$TMP/bad.map:6: map row 1 has 3 characters (expected 4)" scen "$TMP/bad.map.scen"
+bad "$TMP/bad.map:6: map row 1 has 3 characters (expected 4)" path "$TMP/bad.map" 0 0 1 1
+
+bad "nofile.map" path "$TMP/nofile.map" 0 0 1 1
+bad "GX: expected an integer in 0..65534, got '1x'" path "$DATA/arena.map" 1 11 1x 12
+bad "SY: expected an integer in 0..65534, got '-1'" path "$DATA/arena.map" 1 -1 1 12
+bad "goal (100,12) out of bounds (map is 49x49)" path "$DATA/arena.map" 1 11 100 12
+bad "start (49,0) out of bounds (map is 49x49)" path "$DATA/arena.map" 49 0 1 12
+bad "--diagonal: unknown rule 'sometimes'" path "$DATA/arena.map" 1 11 1 12 --diagonal sometimes
+bad "--heuristic: unknown heuristic 'l2'" path "$DATA/arena.map" 1 11 1 12 --heuristic l2
+bad "--neighbourhood: expected 4 or 8, got '6'" path "$DATA/arena.map" 1 11 1 12 --neighbourhood 6
+bad "--algo: unknown algorithm 'bfs'" path "$DATA/arena.map" 1 11 1 12 --algo bfs
+bad "unknown option '--bogus'" path "$DATA/arena.map" 1 11 1 12 --bogus
+bad "unexpected argument '7'" path "$DATA/arena.map" 1 11 1 12 7
+
+# ------------------------------------------------------------- scen --json
+"$LDS" scen "$DATA/arena.map.scen" --json >"$TMP/json" 2>"$TMP/err"
+rc=$?
+if [ "$rc" = 0 ]; then ok; else ko "scen arena --json: exit $rc: $(head -c 300 "$TMP/err")"; fi
+if python3 -c 'import json,sys
+d = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+need = ["algo","queries","mismatches","max_abs_error","expansions","median_us","p99_us","total_ms"]
+missing = [k for k in need if k not in d]
+assert not missing, missing
+assert d["algo"] == "astar", d["algo"]
+assert d["queries"] > 0 and d["mismatches"] == 0 and d["expansions"] >= d["queries"]
+assert 0 <= d["median_us"] <= d["p99_us"] and d["total_ms"] >= 0
+assert d["max_abs_error"] < 1e-4
+' "$TMP/json"; then ok; else ko "scen --json: last line not the expected JSON object: $(tail -1 "$TMP/json")"; fi
+rows=$(($(grep -c . "$DATA/arena.map.scen") - 1))
+[ "$(json_field "$TMP/json" queries)" = "$rows" ] && ok || ko "scen arena: queries != $rows rows"
+# --stride K keeps rows 0, K, 2K... (the peers' semantics), then --limit N
+"$LDS" scen "$DATA/arena.map.scen" --stride 7 --json >"$TMP/json" 2>/dev/null
+[ "$(json_field "$TMP/json" queries)" = "$(((rows + 6) / 7))" ] && ok || ko "--stride 7: queries $(json_field "$TMP/json" queries), expected $(((rows + 6) / 7))"
+"$LDS" scen "$DATA/arena.map.scen" --stride 7 --limit 5 --json >"$TMP/json" 2>/dev/null
+[ "$(json_field "$TMP/json" queries)" = 5 ] && ok || ko "--stride 7 --limit 5: queries != 5"
+# the 5 strided queries are rows 0,7,14,21,28: solving exactly those gives the same expansions
+awk 'NR == 1 || (NR - 2) % 7 == 0 && (NR - 2) / 7 < 5' "$DATA/arena.map.scen" >"$TMP/five.scen"
+"$LDS" scen "$TMP/five.scen" --maps "$DATA" --json >"$TMP/json5" 2>/dev/null
+[ "$(json_field "$TMP/json" expansions)" = "$(json_field "$TMP/json5" expansions)" ] && ok ||
+  ko "--stride 7 --limit 5 did not solve rows 0,7,14,21,28"
+# dijkstra is optimal too; greedy is not checked for optimality (exit 0)
+"$LDS" scen "$DATA/arena.map.scen" --algo dijkstra --limit 200 --json >"$TMP/json" 2>&1 &&
+  [ "$(json_field "$TMP/json" mismatches)" = 0 ] && ok || ko "scen --algo dijkstra"
+"$LDS" scen "$DATA/arena.map.scen" --algo greedy --json >"$TMP/json" 2>&1 &&
+  [ "$(json_field "$TMP/json" algo)" = greedy ] && ok || ko "scen --algo greedy: exit not 0"
+# a wrong optimum is a mismatch: exit 1
+printf 'version 1\n0\tarena.map\t49\t49\t1\t11\t1\t12\t2\n' >"$TMP/wrong.scen"
+"$LDS" scen "$TMP/wrong.scen" --maps "$DATA" --json >"$TMP/json" 2>"$TMP/err"
+rc=$?
+[ "$rc" = 1 ] && [ "$(json_field "$TMP/json" mismatches)" = 1 ] && ok || ko "wrong optimum: exit $rc, expected 1"
+# the default maps folder: ../maps beside the scen folder
+mkdir -p "$TMP/set/scen" "$TMP/set/maps"
+cp "$DATA/arena.map" "$TMP/set/maps/"
+head -20 "$DATA/arena.map.scen" >"$TMP/set/scen/arena.map.scen"
+"$LDS" scen "$TMP/set/scen/arena.map.scen" --json >"$TMP/json" 2>"$TMP/err" &&
+  [ "$(json_field "$TMP/json" queries)" = 19 ] && ok || ko "maps in ../maps not found: $(cat "$TMP/err")"
+
+# ------------------------------------------------------------ path --ascii
+# last problem of arena.map.scen: its optimal length is in the file
+read -r _ _ _ _ sx sy gx gy opt < <(tail -1 "$DATA/arena.map.scen")
+"$LDS" path "$DATA/arena.map" "$sx" "$sy" "$gx" "$gy" --ascii >"$TMP/path" 2>"$TMP/err"
+rc=$?
+[ "$rc" = 0 ] && ok || ko "path --ascii: exit $rc: $(cat "$TMP/err")"
+cost=$(awk '$1 == "cost" { print $2 }' "$TMP/path")
+python3 -c "import sys; sys.exit(0 if abs($cost - $opt) < 1e-3 else 1)" && ok ||
+  ko "path cost $cost, expected $opt"
+ncells=$(awk '$1 == "cells" { print $2 }' "$TMP/path")
+# the drawing: 49 rows of 49 characters after the text lines, one 'S', one
+# 'G', and ncells - 2 '*' exactly where the path is
+python3 - "$TMP/path" "$sx" "$sy" "$gx" "$gy" "$ncells" <<'EOF' && ok || ko "path --ascii drawing wrong"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+sx, sy, gx, gy, n = map(int, sys.argv[2:])
+pic = lines[-49:]
+assert all(len(r) == 49 for r in pic), "49x49 drawing"
+cells = [tuple(map(int, c)) for c in re.findall(r"\((\d+),(\d+)\)", [l for l in lines if l.startswith("path")][0])]
+assert len(cells) == n
+assert pic[sy][sx] == "S" and pic[gy][gx] == "G"
+stars = {(x, y) for y, r in enumerate(pic) for x, c in enumerate(r) if c == "*"}
+assert stars == set(cells[1:-1]), "stars are the inner cells"
+for (x0, y0), (x1, y1) in zip(cells, cells[1:]):
+    assert max(abs(x1 - x0), abs(y1 - y0)) == 1
+    assert pic[y1][x1] in "*G"
+EOF
+# start == goal, and an unreachable goal with --partial
+"$LDS" path "$DATA/arena.map" "$sx" "$sy" "$sx" "$sy" >"$TMP/path" 2>&1 &&
+  grep -q '^cells *1$' "$TMP/path" && grep -q '^cost *0.000000$' "$TMP/path" && ok || ko "path start == goal"
+"$LDS" path "$DATA/arena.map" "$sx" "$sy" 0 0 >"$TMP/path" 2>&1 &&
+  grep -q '^status *no_path: lds_search_start: goal (0,0) is blocked' "$TMP/path" && ok || ko "path to a blocked goal: $(cat "$TMP/path")"
+"$LDS" path "$DATA/arena.map" "$sx" "$sy" "$gx" "$gy" --diagonal never --neighbourhood 4 >"$TMP/path" 2>&1 &&
+  python3 -c "import sys; c=float('$(awk '$1 == "cost" { print $2 }' "$TMP/path")'); sys.exit(0 if c >= $opt - 1e-6 and c == int(c) else 1)" && ok ||
+  ko "path 4-connected: cost not an integer >= the octile optimum"
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]
