@@ -10,5 +10,6 @@
 #include "lds_path.h"
 #include "lds_search.h"
 #include "lds_movingai.h"
+#include "lds_scheduler.h"
 
 #endif
