@@ -14,6 +14,7 @@ typedef struct Command {
 static const Command commands[] = {
     {"scen", cli_scen, "solve a Moving AI .scen file and check every cost"},
     {"path", cli_path, "find and print one path on a .map"},
+    {"demo", cli_demo, "headless game loop: agents, doors, per-frame search budget"},
 };
 
 static void usage(FILE *f) {
