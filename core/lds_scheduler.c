@@ -12,6 +12,7 @@
 */
 #include "lds_scheduler.h"
 #include "lds_internal.h"
+#include "lds_search_internal.h" /* only to pre-fault a new search's memory */
 
 #include <math.h>
 #include <stdarg.h>
@@ -24,6 +25,7 @@
 #define K_MIN 8          /* smallest chunk in timed mode [expansions] */
 #define K_MAX 65536      /* largest chunk in timed mode [expansions] */
 #define CHECK_US_MIN 8   /* smallest auto check interval [µs] */
+#define RATE_MIN 0.01    /* floor of the rate estimate [expansions per µs] */
 
 enum { SLOT_FREE = 0, SLOT_QUEUED = 1, SLOT_ACTIVE = 2, SLOT_DONE = 3 };
 enum { HEAP_MAIN = 0, HEAP_QUICK = 1 };
@@ -310,6 +312,16 @@ void lds_scheduler_free(lds_Scheduler *sc) {
   ldsi_free(&sc->env, sc, sizeof *sc);
 }
 
+/* Writes the node records and open list of a fresh search once, so their
+** pages are resident before the first frame: calloc'd memory is mapped
+** lazily, and the page faults of first touches (about 1 µs each, one per 4 KiB
+** of node records) would otherwise land inside the first frames' budgets.
+** Zero is the state lds_search_new leaves (generation 0 = fresh record). */
+static void prefault(lds_Search *s) {
+  memset(s->nodes, 0, s->nnodes * sizeof(ldsi_Node));
+  memset(s->open, 0, s->open_cap * sizeof(ldsi_Open));
+}
+
 static int find_grid(const lds_Scheduler *sc, const lds_Grid *g) {
   int i;
   for (i = 0; i < sc->ngrids; i++)
@@ -350,8 +362,8 @@ lds_Status lds_scheduler_add_grid(lds_Scheduler *sc, const lds_Grid *grid, int n
   senv.log_ud = sc->env.log_ud;
   ge.search = (lds_Search **)ldsi_calloc(&sc->env, (size_t)n_searches, sizeof(lds_Search *));
   ge.owner = (uint32_t *)ldsi_alloc(&sc->env, (size_t)n_searches * sizeof(uint32_t));
+  ge.nsearch = n_searches;
   if (!ge.search || !ge.owner) {
-    ge.nsearch = ge.search ? n_searches : 0;
     grid_entry_free(sc, &ge);
     return sc_fail(sc, LDS_E_NOMEM, "lds_scheduler_add_grid: out of memory");
   }
@@ -364,6 +376,7 @@ lds_Status lds_scheduler_add_grid(lds_Scheduler *sc, const lds_Grid *grid, int n
       grid_entry_free(sc, &ge);
       return sc_fail(sc, err.code, "lds_scheduler_add_grid: %s", err.msg);
     }
+    prefault(s);
     if (i < n_searches)
       ge.search[i] = s;
     else
@@ -719,7 +732,8 @@ typedef struct Budget {
   uint64_t spent_exp;
   uint64_t now;        /* last clock reading */
   uint64_t check_us;
-  uint64_t run_exp, run_us0; /* for the rate measured in this tick */
+  uint64_t run_exp;    /* expansions run in this tick (timed) */
+  double rate;         /* expansions per µs used in this tick */
 } Budget;
 
 static uint64_t read_clock(lds_Scheduler *sc, Budget *b) {
@@ -743,11 +757,11 @@ static uint64_t next_chunk(lds_Scheduler *sc, Budget *b, uint64_t cap) {
     double want;
     if (el >= b->us) return 0;
     left = b->us - el;
-    want = sc->rate * (double)(left / 2 < b->check_us ? left / 2 : b->check_us);
-    if (want < 1.0) return 0; /* less than one expansion's time is left */
+    if (left < 2) return 0; /* nothing useful fits in under 2 µs */
+    want = b->rate * (double)(left / 2 < b->check_us ? left / 2 : b->check_us);
     kt = want > (double)K_MAX ? K_MAX : (uint64_t)want;
     if (kt < K_MIN && left > 2 * b->check_us) kt = K_MIN;
-    if (kt == 0) return 0;
+    if (kt == 0) kt = 1; /* always progress while time is left */
     if (!k || kt < k) k = kt;
     sc->last_k = k;
   }
@@ -755,26 +769,35 @@ static uint64_t next_chunk(lds_Scheduler *sc, Budget *b, uint64_t cap) {
   return k ? k : (uint64_t)-1 >> 1; /* no limit at all: run to the end */
 }
 
-/* After a chunk of n expansions: count them, read the clock, update the rate. */
+/* After a chunk of n expansions: count them, read the clock, update the
+** rate used for the rest of this tick: the smaller of the carried estimate
+** and what this tick measured so far (once there is enough of it to trust),
+** so a slow tick (costly callbacks, a cold cache) shrinks chunks at once while
+** one preempted chunk cannot poison later ticks (see end_rate). */
 static void after_chunk(lds_Scheduler *sc, Budget *b, Req *q, uint64_t n) {
   b->spent_exp += n;
   q->expansions += n;
   sc->cur->expansions += n;
   if (b->timed) {
-    uint64_t before = b->now, dt;
+    uint64_t before = b->now;
     read_clock(sc, b);
-    dt = b->now - before;
-    q->elapsed_us += dt;
+    q->elapsed_us += b->now - before;
     b->run_exp += n;
-    /* fast decrease: a chunk much slower than expected (a costly edge
-    ** callback, a cache-cold map) lowers the rate at once */
-    if (dt >= 4 && n > 0 && (double)n / (double)dt < sc->rate * 0.5) sc->rate = (double)n / (double)dt;
-    if (b->now - b->run_us0 >= 50 && b->run_exp > 0) {
-      double measured = (double)b->run_exp / (double)(b->now - b->run_us0);
-      if (measured < sc->rate) sc->rate = measured;
-      else sc->rate = 0.75 * sc->rate + 0.25 * measured;
+    if (b->now - b->t0 >= 20 && b->run_exp > 0) {
+      double measured = (double)b->run_exp / (double)(b->now - b->t0);
+      b->rate = measured < sc->rate ? measured : sc->rate;
+      if (b->rate < RATE_MIN) b->rate = RATE_MIN;
     }
   }
+}
+
+/* End of a timed tick: fold its measured rate into the carried estimate
+** (exponential moving average, weight 0.3) when the tick ran long enough. */
+static void end_rate(lds_Scheduler *sc, const Budget *b) {
+  uint64_t us = b->now - b->t0;
+  if (!b->timed || us < 50 || b->run_exp < 16) return;
+  sc->rate = 0.7 * sc->rate + 0.3 * ((double)b->run_exp / (double)us);
+  if (sc->rate < RATE_MIN) sc->rate = RATE_MIN;
 }
 
 /* Starts (or restarts) the search of request r on search slot k. Returns
@@ -928,7 +951,8 @@ lds_Status lds_scheduler_tick_budget(lds_Scheduler *sc, const lds_Budget *budget
   }
   ts.budget_expansions = b.max_exp;
   tstart = sc->env.clock(sc->env.clock_ud);
-  b.t0 = b.now = b.run_us0 = tstart;
+  b.t0 = b.now = tstart;
+  b.rate = sc->rate;
 
   quick_passes(sc, &b);
   for (;;) {
@@ -961,7 +985,7 @@ lds_Status lds_scheduler_tick_budget(lds_Scheduler *sc, const lds_Budget *budget
     if (run_request(sc, &b, r)) break;
   }
 
-  /* carry the measured rate to the next tick */
+  end_rate(sc, &b);
   {
     uint64_t tend = sc->env.clock(sc->env.clock_ud);
     ts.elapsed_us = tend - tstart;

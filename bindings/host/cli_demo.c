@@ -10,11 +10,13 @@
 ** Each delivered path is checked, outside the timed region, against a
 ** one-shot A* on the same grid state.
 */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime(CLOCK_THREAD_CPUTIME_ID) */
 #include "cli.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CMD "demo"
 #define DEFAULT_MAP "tests/data/den011d.map"
@@ -57,6 +59,14 @@ static uint64_t rng_next(Rng *r) { /* xorshift64* (Vigna 2016) */
 }
 static int32_t rng_int(Rng *r, int32_t n) { return (int32_t)(rng_next(r) % (uint64_t)n); }
 
+/* CPU time of this thread [ns]: with the wall time it tells the scheduler's
+** own overshoot from time the OS gave to other processes. */
+static uint64_t cpu_now_ns(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* FNV-1a, 64 bits (Fowler, Noll & Vo) over the per-frame log text. */
 static uint64_t fnv1a(uint64_t h, const char *s, size_t n) {
   size_t i;
@@ -80,7 +90,8 @@ typedef struct Agent {
 } Agent;
 
 typedef struct Door {
-  int32_t x, y;
+  int32_t x, y, len; /* first cell and number of cells */
+  bool horizontal;
   uint32_t period, phase;
   bool closed;
 } Door;
@@ -154,31 +165,52 @@ static bool label_components(Demo *d) {
   return true;
 }
 
-/* Doors go on corridor cells (blocked on two opposite sides, free on the
-** other two), so closing one cuts a way. */
+/* A door is a gap of 1..MAX_DOOR passable cells, in a row or a column, with
+** blocked cells at both ends: closing it cuts a corridor or a gateway. */
+#define MAX_DOOR 6
+
+static bool find_gap(const lds_Grid *g, int32_t x, int32_t y, int horizontal, int32_t *x0,
+                     int32_t *y0, int32_t *len) {
+  int32_t dx = horizontal ? 1 : 0, dy = horizontal ? 0 : 1, a = 0, b = 0;
+  while (a <= MAX_DOOR && !lds_grid_blocked(g, x - (a + 1) * dx, y - (a + 1) * dy)) a++;
+  while (b <= MAX_DOOR && !lds_grid_blocked(g, x + (b + 1) * dx, y + (b + 1) * dy)) b++;
+  if (a + b + 1 > MAX_DOOR) return false;
+  if (!lds_grid_in_bounds(g, x - (a + 1) * dx, y - (a + 1) * dy) ||
+      !lds_grid_in_bounds(g, x + (b + 1) * dx, y + (b + 1) * dy))
+    return false; /* the map edge is not a wall a door hangs on */
+  *x0 = x - a * dx;
+  *y0 = y - a * dy;
+  *len = a + b + 1;
+  return true;
+}
+
 static long place_doors(Demo *d, long want) {
   long n = 0, tries;
   for (tries = 0; n < want && tries < want * 20000L; tries++) {
-    int32_t x = rng_int(&d->rng, d->w), y = rng_int(&d->rng, d->h);
-    bool lr, ud;
+    int32_t x = rng_int(&d->rng, d->w), y = rng_int(&d->rng, d->h), x0, y0, len;
+    int horizontal = rng_int(&d->rng, 2);
     long k;
     if (lds_grid_blocked(d->g, x, y)) continue;
-    lr = lds_grid_blocked(d->g, x - 1, y) && lds_grid_blocked(d->g, x + 1, y) &&
-         !lds_grid_blocked(d->g, x, y - 1) && !lds_grid_blocked(d->g, x, y + 1);
-    ud = lds_grid_blocked(d->g, x, y - 1) && lds_grid_blocked(d->g, x, y + 1) &&
-         !lds_grid_blocked(d->g, x - 1, y) && !lds_grid_blocked(d->g, x + 1, y);
-    if (!lr && !ud) continue;
+    if (!find_gap(d->g, x, y, horizontal, &x0, &y0, &len)) continue;
     for (k = 0; k < n; k++)
-      if (abs(d->doors[k].x - x) + abs(d->doors[k].y - y) < 8) break;
+      if (abs(d->doors[k].x - x0) + abs(d->doors[k].y - y0) < 16) break;
     if (k < n) continue;
-    d->doors[n].x = x;
-    d->doors[n].y = y;
+    d->doors[n].x = x0;
+    d->doors[n].y = y0;
+    d->doors[n].len = len;
+    d->doors[n].horizontal = horizontal != 0;
     d->doors[n].period = 180u + 60u * (uint32_t)rng_int(&d->rng, 4);
     d->doors[n].phase = (uint32_t)rng_int(&d->rng, (int32_t)d->doors[n].period);
     d->doors[n].closed = false;
     n++;
   }
   return n;
+}
+
+/* true when cell (x,y) belongs to door dr */
+static bool door_has(const Door *dr, int32_t x, int32_t y) {
+  if (dr->horizontal) return y == dr->y && x >= dr->x && x < dr->x + dr->len;
+  return x == dr->x && y >= dr->y && y < dr->y + dr->len;
 }
 
 static bool pick_goal(Demo *d, Agent *a) {
@@ -363,9 +395,14 @@ static void update_doors(Demo *d, uint64_t frame, char *log, size_t *loglen, siz
   for (k = 0; k < d->ndoors; k++) {
     Door *dr = &d->doors[k];
     bool want_closed = ((frame + dr->phase) % dr->period) < dr->period / 2;
+    int32_t j, dx = dr->horizontal ? 1 : 0, dy = dr->horizontal ? 0 : 1;
+    bool busy = false;
     if (want_closed == dr->closed) continue;
-    if (want_closed && d->occupied[(size_t)dr->y * d->w + dr->x]) continue;
-    lds_grid_set_blocked(d->g, dr->x, dr->y, want_closed);
+    for (j = 0; j < dr->len; j++)
+      if (d->occupied[(size_t)(dr->y + j * dy) * d->w + dr->x + j * dx]) busy = true;
+    if (want_closed && busy) continue; /* a door does not close on an agent */
+    for (j = 0; j < dr->len; j++)
+      lds_grid_set_blocked(d->g, dr->x + j * dx, dr->y + j * dy, want_closed);
     dr->closed = want_closed;
     d->door_toggles++;
     if (*loglen + 32 < logcap)
@@ -431,7 +468,8 @@ int cli_demo(int argc, char **argv) {
   lds_Error err;
   lds_SchedulerConfig cfg;
   Demo d;
-  double *frame_us = NULL, *frame_exp = NULL;
+  double *frame_us = NULL, *frame_exp = NULL, *frame_cpu = NULL;
+  unsigned long preempted = 0;
   uint64_t log_hash = 1469598103934665603ULL, f;
   FILE *logf = NULL;
   char *log = NULL;
@@ -515,9 +553,10 @@ int cli_demo(int argc, char **argv) {
   d.partial = (uint8_t *)malloc((size_t)agents * 2);
   frame_us = (double *)malloc((size_t)frames * sizeof(double));
   frame_exp = (double *)malloc((size_t)frames * sizeof(double));
+  frame_cpu = (double *)malloc((size_t)frames * sizeof(double));
   log = (char *)malloc(logcap);
   if (!d.comp || !d.occupied || !d.agents || !d.doors || !d.done || !d.partial || !frame_us ||
-      !frame_exp || !log || !label_components(&d)) {
+      !frame_exp || !frame_cpu || !log || !label_components(&d)) {
     rc = cli_fail(CMD, "out of memory");
     goto done;
   }
@@ -534,7 +573,7 @@ int cli_demo(int argc, char **argv) {
       a->x = rng_int(&d.rng, d.w);
       a->y = rng_int(&d.rng, d.h);
       for (k = 0; k < d.ndoors; k++)
-        if (d.doors[k].x == a->x && d.doors[k].y == a->y) break;
+        if (door_has(&d.doors[k], a->x, a->y)) break;
     } while (lds_grid_blocked(d.g, a->x, a->y) || k < d.ndoors);
     a->state = AG_IDLE;
     a->wake = (uint64_t)rng_int(&d.rng, (int32_t)(2 * idle + 1));
@@ -574,7 +613,7 @@ int cli_demo(int argc, char **argv) {
   t_start = cli_now_ns();
   for (f = 0; f < (uint64_t)frames; f++) {
     lds_TickStats ts;
-    uint64_t t0, t1;
+    uint64_t t0, t1, c0, c1;
     size_t loglen = 0;
     double us;
     loglen += (size_t)snprintf(log, logcap, "f%llu", (unsigned long long)f);
@@ -583,12 +622,20 @@ int cli_demo(int argc, char **argv) {
       rc = 2;
       goto done;
     }
+    c0 = cpu_now_ns();
     t0 = cli_now_ns();
     lds_scheduler_tick(d.sc, (uint64_t)budget, &ts);
     t1 = cli_now_ns();
+    c1 = cpu_now_ns();
     us = (double)(t1 - t0) / 1000.0;
     frame_us[f] = us;
+    frame_cpu[f] = (double)(c1 - c0) / 1000.0;
+    if (us - frame_cpu[f] > 100.0) preempted++; /* the OS ran something else */
     frame_exp[f] = (double)ts.expansions;
+    if (getenv("LDS_DEMO_DEBUG") && us > 1.05 * (double)budget)
+      fprintf(stderr, "frame %llu us %.1f exp %llu fin %u reads %u k %llu rate %.2f\n",
+              (unsigned long long)f, us, (unsigned long long)ts.expansions, ts.finished,
+              ts.clock_reads, (unsigned long long)ts.chunk_expansions, ts.rate);
     if (us > (double)budget) {
       overshoot_frames++;
       overshoot_sum += us - (double)budget;
@@ -629,6 +676,8 @@ int cli_demo(int argc, char **argv) {
     double fu50 = cli_quantile(frame_us, (size_t)frames, 0.5),
            fu99 = cli_quantile(frame_us, (size_t)frames, 0.99),
            fu_max = cli_quantile(frame_us, (size_t)frames, 1.0);
+    double cpu99 = cli_quantile(frame_cpu, (size_t)frames, 0.99),
+           cpu_max = cli_quantile(frame_cpu, (size_t)frames, 1.0);
     double wall_s = (double)(cli_now_ns() - t_start) / 1e9;
     lds_TickStats tot;
     lds_scheduler_totals(d.sc, &tot);
@@ -643,6 +692,8 @@ int cli_demo(int argc, char **argv) {
              lat99, lat_max, (unsigned long)oldest);
       printf("  time/frame    us median %.1f, p99 %.1f, max %.1f (budget %ld%s)\n", fu50, fu99,
              fu_max, budget, det ? ", counted in expansions" : "");
+      printf("  cpu/frame     us p99 %.1f, max %.1f (thread CPU time; %lu frames lost > 100 us "
+             "to other processes)\n", cpu99, cpu_max, preempted);
       printf("  overshoot     %lu frames over budget, max %.1f us, mean %.1f us\n", overshoot_frames,
              overshoot_max, overshoot_frames ? overshoot_sum / (double)overshoot_frames : 0.0);
       printf("  expansions    per frame median %.0f, max %.0f; total %llu; clock reads %lu\n",
@@ -661,13 +712,14 @@ int cli_demo(int argc, char **argv) {
              "\"latency_frames_max\":%.0f,\"oldest_pending_frames\":%lu,"
              "\"frame_us_median\":%.1f,\"frame_us_p99\":%.1f,\"frame_us_max\":%.1f,"
              "\"overshoot_frames\":%lu,\"overshoot_us_max\":%.1f,"
+             "\"frame_cpu_us_p99\":%.1f,\"frame_cpu_us_max\":%.1f,\"preempted_frames\":%lu,"
              "\"expansions_per_frame_median\":%.0f,\"expansions_total\":%llu,"
              "\"door_toggles\":%lu,\"nonoptimal_paths\":%lu,\"checked\":%s,"
              "\"log_hash\":\"%016llx\"}\n",
              frames, agents, budget, det ? "true" : "false", lds_algo_name(algo), d.submitted,
              d.completed, d.no_path, d.stale, d.errors, d.replans, (unsigned long)tot.restarted,
              lat50, lat99, lat_max, (unsigned long)oldest, fu50, fu99, fu_max, overshoot_frames,
-             overshoot_max, exp50, (unsigned long long)tot.expansions, d.door_toggles,
+             overshoot_max, cpu99, cpu_max, preempted, exp50, (unsigned long long)tot.expansions, d.door_toggles,
              d.nonoptimal, check ? "true" : "false", (unsigned long long)log_hash);
     }
     if (check && d.nonoptimal) rc = 1;
@@ -688,6 +740,7 @@ done:
   free(d.latency);
   free(frame_us);
   free(frame_exp);
+  free(frame_cpu);
   free(log);
   return rc;
 }
