@@ -44,6 +44,7 @@ static void usage(FILE *f) {
           "  --quick N          ask for a quick partial path of N expansions first\n"
           "  --no-check         skip the one-shot A* check of each path\n"
           "  --log FILE         write the per-frame log (what log_hash hashes)\n"
+          "  --verbose          print each frame over 1.05 x budget to stderr\n"
           "  --json             print one JSON object as the last line\n");
 }
 
@@ -462,7 +463,7 @@ int cli_demo(int argc, char **argv) {
   const char *map_path = DEFAULT_MAP, *log_path = NULL;
   long agents = 200, budget = 1000, frames = 600, seed = 1, exp_per_us = 4, searches = 2,
        ndoors = 12, radius = 40, idle = 60, quick = 0;
-  bool json = false, det = false, check = true;
+  bool json = false, det = false, check = true, verbose = false;
   int i, rc = 0;
   lds_Algo algo = LDS_ALGO_ASTAR;
   lds_Error err;
@@ -492,6 +493,8 @@ int cli_demo(int argc, char **argv) {
       det = true;
     } else if (strcmp(a, "--no-check") == 0) {
       check = false;
+    } else if (strcmp(a, "--verbose") == 0) {
+      verbose = true;
     } else if (strcmp(a, "--map") == 0 || strcmp(a, "--log") == 0 || strcmp(a, "--algo") == 0 ||
                strcmp(a, "--agents") == 0 || strcmp(a, "--budget-us") == 0 ||
                strcmp(a, "--frames") == 0 || strcmp(a, "--seed") == 0 ||
@@ -632,7 +635,7 @@ int cli_demo(int argc, char **argv) {
     frame_cpu[f] = (double)(c1 - c0) / 1000.0;
     if (us - frame_cpu[f] > 100.0) preempted++; /* the OS ran something else */
     frame_exp[f] = (double)ts.expansions;
-    if (getenv("LDS_DEMO_DEBUG") && us > 1.05 * (double)budget)
+    if (verbose && us > 1.05 * (double)budget)
       fprintf(stderr, "frame %llu us %.1f exp %llu fin %u reads %u k %llu rate %.2f\n",
               (unsigned long long)f, us, (unsigned long long)ts.expansions, ts.finished,
               ts.clock_reads, (unsigned long long)ts.chunk_expansions, ts.rate);
