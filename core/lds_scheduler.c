@@ -20,6 +20,7 @@
 #include <string.h>
 
 #define NO_INDEX 0xFFFFFFFFu
+#define GEN_MASK 0xFFFFFu /* handle generations: 20 bits, so handles are < 2^52 */
 #define MAX_PRIORITY 1000000
 #define MAX_SEARCHES 64
 #define K_MIN 8          /* smallest chunk in timed mode [expansions] */
@@ -47,6 +48,7 @@ typedef struct Req {
   uint32_t restarts;
   uint64_t expansions;      /* total, restarts and quick pass included */
   uint64_t elapsed_us;      /* scheduler-measured time of its chunks */
+  uint64_t rate_exp;        /* expansions of its timed chunks (its own rate) */
   lds_Stats stats;          /* last search's counters */
   double cost;
   lds_Path *path;           /* final path */
@@ -457,7 +459,7 @@ static void slot_free(lds_Scheduler *sc, uint32_t r) {
   lds_path_free(q->quick);
   q->path = q->quick = NULL;
   q->state = SLOT_FREE;
-  q->gen++;
+  q->gen = (q->gen + 1) & GEN_MASK;
   if (q->gen == 0) q->gen = 1;
   q->next_free = sc->free_head;
   sc->free_head = r;
@@ -746,7 +748,7 @@ static uint64_t read_clock(lds_Scheduler *sc, Budget *b) {
 ** about check_us of work at the measured rate, never more than half of the
 ** time left, so the last chunks shrink geometrically towards the deadline and
 ** the overshoot is at most one small chunk. */
-static uint64_t next_chunk(lds_Scheduler *sc, Budget *b, uint64_t cap) {
+static uint64_t next_chunk(lds_Scheduler *sc, Budget *b, double rate, uint64_t cap) {
   uint64_t k = 0;
   if (b->max_exp) {
     if (b->spent_exp >= b->max_exp) return 0;
@@ -758,7 +760,7 @@ static uint64_t next_chunk(lds_Scheduler *sc, Budget *b, uint64_t cap) {
     if (el >= b->us) return 0;
     left = b->us - el;
     if (left < 2) return 0; /* nothing useful fits in under 2 µs */
-    want = b->rate * (double)(left / 2 < b->check_us ? left / 2 : b->check_us);
+    want = (rate > 0.0 && rate < b->rate ? rate : b->rate) * (double)(left / 2 < b->check_us ? left / 2 : b->check_us);
     kt = want > (double)K_MAX ? K_MAX : (uint64_t)want;
     if (kt < K_MIN && left > 2 * b->check_us) kt = K_MIN;
     if (kt == 0) kt = 1; /* always progress while time is left */
@@ -782,6 +784,7 @@ static void after_chunk(lds_Scheduler *sc, Budget *b, Req *q, uint64_t n) {
     uint64_t before = b->now;
     read_clock(sc, b);
     q->elapsed_us += b->now - before;
+    q->rate_exp += n;
     b->run_exp += n;
     if (b->now - b->t0 >= 20 && b->run_exp > 0) {
       double measured = (double)b->run_exp / (double)(b->now - b->t0);
@@ -819,7 +822,16 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
     lds_Search *s = ge->search[q->search];
     lds_Stats st0, st1;
     lds_Status st;
-    uint64_t k = next_chunk(sc, b, 0);
+    double own = 0.0;
+    uint64_t cap = 0, k;
+    /* A request's own measured rate wins when it is slower than the tick's
+    ** (an edge callback, a layer-weighted grid); a request with an edge
+    ** callback probes with K_MIN expansions until 10 µs of it were seen. */
+    if (b->timed && q->elapsed_us >= 10 && q->rate_exp > 0)
+      own = (double)q->rate_exp / (double)q->elapsed_us;
+    else if (b->timed && q->rq.params.edge_cost)
+      cap = K_MIN;
+    k = next_chunk(sc, b, own, cap);
     if (k == 0) return true;
     lds_search_stats(s, &st0);
     st = lds_search_step(s, k);
@@ -959,7 +971,7 @@ lds_Status lds_scheduler_tick_budget(lds_Scheduler *sc, const lds_Budget *budget
     uint32_t r = pick(sc);
     Req *q;
     if (r == NO_INDEX) break;
-    if (next_chunk(sc, &b, 0) == 0) break;
+    if (next_chunk(sc, &b, 0.0, 0) == 0) break;
     q = &sc->req[r];
     if (q->state == SLOT_QUEUED) {
       GridEntry *ge = &sc->grids[q->grid];

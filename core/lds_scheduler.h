@@ -58,9 +58,11 @@ LDS_BEGIN_DECLS
 
 typedef struct lds_Scheduler lds_Scheduler;
 
-/// Handle of a request: slot index (low 32 bits) and generation (high 32
-/// bits). 0 is never a valid handle. A handle goes stale when its request is
-/// released or cancelled; using a stale handle is LDS_E_ARG, never a crash.
+/// Handle of a request: slot index (low 32 bits) and generation (the 20
+/// bits above). 0 is never a valid handle, and handles are < 2^52, so they
+/// survive a trip through a Lua number on LuaJIT. A handle goes stale when
+/// its request is released or cancelled; using a stale handle is LDS_E_ARG,
+/// never a crash. A slot's generation wraps after 2^20 - 1 reuses.
 typedef uint64_t lds_RequestId;
 
 /// Flags of a request (lds_Request.flags).

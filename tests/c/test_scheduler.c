@@ -650,7 +650,8 @@ static void test_fake_clock(void) {
   CHECK(ts.elapsed_us <= 1000 + 1000 / 16);
   CHECK_NEAR((double)ts.expansions / (double)ts.elapsed_us, ts.rate, 0.2 * ts.rate);
   CHECK(ts.rate > 2.0 && ts.rate < 4.0); /* 50 ns per edge, 5..8 edges per expansion */
-  CHECK(ts.clock_reads >= 16 && ts.clock_reads <= 40);
+  /* ~16 checks + the last halvings + probes of newly started requests */
+  CHECK(ts.clock_reads >= 16 && ts.clock_reads <= 64);
   rate_fast = ts.rate;
   /* the work gets 4x slower: the first slow frame corrects within itself */
   clk.ns_per_edge = 200;
