@@ -658,12 +658,17 @@ lds_Status lds_scheduler_remove_grid(lds_Scheduler *sc, const lds_Grid *grid) {
   if (gi < 0)
     return sc_fail(sc, LDS_E_ARG, "lds_scheduler_remove_grid: grid %p was not added",
                    (const void *)grid);
+  /* the grid is unknown from here on (callbacks cannot submit to it), and
+  ** callbacks cannot tick or remove grids (ticking) */
+  sc->grids[gi].grid = NULL;
+  sc->ticking = true;
   for (r = 0; r < sc->nreq; r++) {
     Req *q = &sc->req[r];
     if (q->grid != gi || (q->state != SLOT_QUEUED && q->state != SLOT_ACTIVE)) continue;
     snprintf(q->errmsg, sizeof q->errmsg, "lds_scheduler_remove_grid: the request's grid was removed");
     finish(sc, r, LDS_E_STATE, NULL);
   }
+  sc->ticking = false;
   /* requests of later grids move down one index; finished ones keep a dead index */
   for (r = 0; r < sc->nreq; r++) {
     Req *q = &sc->req[r];

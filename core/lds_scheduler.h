@@ -262,8 +262,9 @@ LDS_API const char *lds_scheduler_request_errmsg(const lds_Scheduler *sc, lds_Re
 /* ----------------------------------------------------------- slicing -- */
 
 /// Runs one frame of searching within budget_us microseconds (timed mode) or
-/// budget_us * expansions_per_us expansions (deterministic mode). Delivers
-/// finished requests (callbacks) as they finish.
+/// budget_us * expansions_per_us expansions (deterministic mode); 0 = no
+/// limit (every pending request runs to its end). Delivers finished requests
+/// (callbacks) as they finish. [Units: µs]
 /// @param[out] out [opt] counters of this tick
 /// @returns LDS_OK, or LDS_E_STATE when called from inside a callback.
 /// Request failures are per request, never returned here.

@@ -666,6 +666,104 @@ static void test_fake_clock(void) {
   lds_grid_free(g);
 }
 
+/* ------------------------------------ two schedulers, no shared state -- */
+
+typedef struct Resubmit {
+  const lds_Grid *grid;
+  lds_Status st;
+  int calls;
+} Resubmit;
+
+/* a callback that tries to submit to the grid being removed, and to tick */
+static lds_Status resubmit(void *ud, lds_Scheduler *sc, lds_RequestId id, lds_RequestEvent ev,
+                           const lds_RequestInfo *info) {
+  Resubmit *r = (Resubmit *)ud;
+  lds_Request rq;
+  lds_RequestId nid;
+  (void)id;
+  (void)ev;
+  (void)info;
+  lds_request_init(&rq, r->grid, 0, 0, 1, 1);
+  r->st = lds_scheduler_submit(sc, &rq, &nid);
+  r->calls++;
+  return lds_scheduler_tick(sc, 0, NULL) == LDS_E_STATE ? LDS_OK : LDS_E_STATE;
+}
+
+static void test_two_schedulers(void) {
+  lds_Grid *g = random_grid(60, 60, 20, 11);
+  th_Alloc a1, a2;
+  lds_Env e1, e2;
+  lds_Scheduler *s1, *s2;
+  lds_RequestId i1[30], i2[30];
+  lds_SchedulerConfig cfg;
+  lds_TickStats t1, t2;
+  th_Rng rng;
+  Resubmit rs;
+  int i, f, same = 0;
+  memset(&a1, 0, sizeof a1);
+  memset(&a2, 0, sizeof a2);
+  lds_env_init(&e1);
+  lds_env_init(&e2);
+  e1.alloc = e2.alloc = th_alloc;
+  e1.alloc_ud = &a1;
+  e2.alloc_ud = &a2;
+  lds_scheduler_config_init(&cfg);
+  cfg.deterministic = true;
+  s1 = lds_scheduler_new(&e1, &cfg, NULL);
+  cfg.searches_per_grid = 1; /* a different pool: other frames, same paths */
+  s2 = lds_scheduler_new(&e2, &cfg, NULL);
+  lds_scheduler_add_grid(s1, g, 0);
+  lds_scheduler_add_grid(s2, g, 0);
+  rng.s = 5;
+  for (i = 0; i < 30; i++) {
+    lds_Request rq;
+    int32_t sx, sy, gx, gy;
+    random_free_cell(g, &rng, &sx, &sy);
+    random_free_cell(g, &rng, &gx, &gy);
+    lds_request_init(&rq, g, sx, sy, gx, gy);
+    rq.priority = i % 3;
+    lds_scheduler_submit(s1, &rq, &i1[i]);
+    lds_scheduler_submit(s2, &rq, &i2[i]);
+  }
+  for (f = 0; f < 100; f++) { /* interleaved ticks */
+    lds_scheduler_tick(s1, 50, &t1);
+    lds_scheduler_tick(s2, 80, &t2);
+  }
+  CHECK_INT(lds_scheduler_pending(s1), 0);
+  CHECK_INT(lds_scheduler_pending(s2), 0);
+  for (i = 0; i < 30; i++) {
+    lds_RequestInfo x, y;
+    lds_scheduler_info(s1, i1[i], &x);
+    lds_scheduler_info(s2, i2[i], &y);
+    if (x.status == y.status && x.cost == y.cost && x.expansions == y.expansions) same++;
+  }
+  CHECK_INT(same, 30);
+  CHECK(a1.live > 0 && a2.live > 0); /* each heap holds its own scheduler */
+  /* removing a grid: callbacks cannot submit to it nor tick */
+  {
+    lds_Request rq;
+    lds_RequestId id;
+    rs.grid = g;
+    rs.calls = 0;
+    lds_request_init(&rq, g, 0, 0, 59, 59);
+    rq.on_done = resubmit;
+    rq.ud = &rs;
+    lds_scheduler_submit(s1, &rq, &id);
+    CHECK_INT(lds_scheduler_remove_grid(s1, g), LDS_OK);
+    CHECK_INT(rs.calls, 1);
+    CHECK_INT(rs.st, LDS_E_ARG);
+    CHECK_INT(lds_scheduler_pending(s1), 0);
+    CHECK_INT(lds_scheduler_status(s1, id), LDS_E_STATE);
+    CHECK_STR(lds_scheduler_request_errmsg(s1, id),
+              "lds_scheduler_remove_grid: the request's grid was removed");
+  }
+  lds_scheduler_free(s1);
+  lds_scheduler_free(s2);
+  CHECK_INT(a1.live, 0);
+  CHECK_INT(a2.live, 0);
+  lds_grid_free(g);
+}
+
 void suite_scheduler(void);
 void suite_scheduler(void) {
   test_frames();
@@ -676,4 +774,5 @@ void suite_scheduler(void) {
   test_errors_callbacks();
   test_alloc_failures();
   test_fake_clock();
+  test_two_schedulers();
 }
