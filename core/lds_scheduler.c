@@ -192,9 +192,12 @@ static void heap_remove(lds_Scheduler *sc, Heap *h, int which, uint32_t r) {
   sc->req[r].heap_pos[which] = NO_INDEX;
   h->n--;
   if (pos == h->n) return;
-  heap_set(sc, h, which, pos, h->items[h->n]);
-  heap_up(sc, h, which, pos);
-  heap_down(sc, h, which, sc->req[h->items[pos]].heap_pos[which]);
+  {
+    uint32_t moved = h->items[h->n]; /* the last entry fills the hole... */
+    heap_set(sc, h, which, pos, moved);
+    heap_up(sc, h, which, pos);      /* ...and goes up or down from there */
+    heap_down(sc, h, which, sc->req[moved].heap_pos[which]);
+  }
 }
 
 static void heap_fix(lds_Scheduler *sc, Heap *h, int which, uint32_t r) {

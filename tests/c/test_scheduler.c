@@ -764,6 +764,74 @@ static void test_two_schedulers(void) {
   lds_grid_free(g);
 }
 
+/* ------------------------------------------------ queue order (heap) -- */
+
+typedef struct Order {
+  int64_t got[300];
+  int n;
+} Order;
+
+static lds_Status record(void *ud, lds_Scheduler *sc, lds_RequestId id, lds_RequestEvent ev,
+                         const lds_RequestInfo *info) {
+  Order *o = (Order *)ud;
+  (void)sc;
+  (void)id;
+  (void)ev;
+  o->got[o->n++] = info->agent_id;
+  return LDS_OK;
+}
+
+/* Random submits, cancels and re-prioritisations, then one unlimited tick
+** with one search: requests finish by priority (larger first), then in
+** submission order. */
+static void test_queue_order(void) {
+  lds_Grid *g = lds_grid_new(NULL, 8, 8, NULL);
+  lds_Scheduler *sc = det_scheduler(1, 60);
+  lds_RequestId id[300];
+  int32_t prio[300];
+  bool live[300];
+  Order o;
+  th_Rng rng;
+  int i, k, expect = 0, order_ok = 1;
+  rng.s = 2024;
+  o.n = 0;
+  lds_scheduler_add_grid(sc, g, 0);
+  for (i = 0; i < 300; i++) {
+    lds_Request rq;
+    lds_request_init(&rq, g, 0, 0, 7, 7);
+    rq.priority = prio[i] = th_randint(&rng, 7) - 3;
+    rq.agent_id = i;
+    rq.on_done = record;
+    rq.ud = &o;
+    lds_scheduler_submit(sc, &rq, &id[i]);
+    live[i] = true;
+    if (i % 5 == 4) { /* cancel a random live one */
+      k = th_randint(&rng, i + 1);
+      if (live[k]) {
+        lds_scheduler_cancel(sc, id[k]);
+        live[k] = false;
+      }
+    }
+    if (i % 3 == 2) { /* re-prioritise a random live one */
+      k = th_randint(&rng, i + 1);
+      if (live[k]) {
+        prio[k] = th_randint(&rng, 7) - 3;
+        CHECK_INT(lds_scheduler_set_priority(sc, id[k], prio[k]), LDS_OK);
+      }
+    }
+  }
+  for (i = 0; i < 300; i++) expect += live[i];
+  lds_scheduler_tick(sc, 0, NULL);
+  CHECK_INT(o.n, expect);
+  for (k = 1; k < o.n; k++) {
+    int64_t a = o.got[k - 1], b = o.got[k];
+    if (!(prio[a] > prio[b] || (prio[a] == prio[b] && a < b))) order_ok = 0;
+  }
+  CHECK(order_ok);
+  lds_scheduler_free(sc);
+  lds_grid_free(g);
+}
+
 void suite_scheduler(void);
 void suite_scheduler(void) {
   test_frames();
@@ -775,4 +843,5 @@ void suite_scheduler(void) {
   test_alloc_failures();
   test_fake_clock();
   test_two_schedulers();
+  test_queue_order();
 }
