@@ -911,6 +911,7 @@ static void quick_passes(lds_Scheduler *sc, Budget *b) {
       /* the quick pass settled it (found, no path, or the error the full
       ** search would meet too): that is the full answer */
       finish(sc, r, st, s);
+      if (b->timed) read_clock(sc, b);
       continue;
     }
     {
@@ -922,6 +923,7 @@ static void quick_passes(lds_Scheduler *sc, Budget *b) {
         deliver(sc, r, LDS_EVENT_PARTIAL);
       }
     }
+    if (b->timed) read_clock(sc, b);
   }
 }
 
@@ -1003,6 +1005,9 @@ lds_Status lds_scheduler_tick_budget(lds_Scheduler *sc, const lds_Budget *budget
       }
     }
     if (run_request(sc, &b, r)) break;
+    /* a request finished: its path and callback took time the next chunk
+    ** must not be sized without */
+    if (b.timed) read_clock(sc, &b);
   }
 
   end_rate(sc, &b);
