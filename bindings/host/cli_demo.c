@@ -304,6 +304,29 @@ static void check_path(Demo *d, const lds_Path *p, int32_t sx, int32_t sy, int32
     d->nonoptimal++;
 }
 
+/* The agent walked quick path q up to index at and is off the full path f:
+** walk back along q to the last cell that is on f, then follow f (both start
+** at the same cell, so there is one). NULL on out of memory. */
+static lds_Path *splice(const lds_Path *q, size_t at, const lds_Path *f) {
+  size_t nf = lds_path_length(f), j, k = 0, n = 0;
+  const uint32_t *fc = lds_path_nodes(f), *qc = lds_path_nodes(q);
+  uint32_t *cells;
+  lds_Path *out;
+  for (j = at + 1; j-- > 0;) {
+    for (k = 0; k < nf; k++)
+      if (fc[k] == qc[j]) break;
+    if (k < nf) break;
+  }
+  if (j == (size_t)-1) return NULL;
+  cells = (uint32_t *)malloc((at - j + 1 + nf - k) * sizeof(uint32_t));
+  if (!cells) return NULL;
+  for (size_t t = at; t > j; t--) cells[n++] = qc[t];
+  for (; k < nf; k++) cells[n++] = fc[k];
+  out = lds_path_new(NULL, cells, n, lds_path_width(f), lds_path_cost(f), 0, NULL);
+  free(cells);
+  return out;
+}
+
 static bool push_latency(Demo *d, double v) {
   if (d->nlat == d->lat_cap) {
     size_t ncap = d->lat_cap ? d->lat_cap * 2 : 1024;
@@ -363,12 +386,17 @@ static void collect(Demo *d, uint64_t frame, char *log, size_t *loglen, size_t l
           set_path(a, p, false);
           a->step = j;
         } else {
+          lds_Path *sp = splice(a->path, a->step, p);
           lds_path_free(p);
-          lds_path_free(a->path);
-          a->path = NULL;
-          a->on_quick = false;
-          d->replans++;
-          submit(d, i, 1);
+          if (sp) {
+            set_path(a, sp, false);
+          } else {
+            lds_path_free(a->path);
+            a->path = NULL;
+            a->on_quick = false;
+            d->replans++;
+            submit(d, i, 1);
+          }
         }
       } else if (p) {
         set_path(a, p, false);
