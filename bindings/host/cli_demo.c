@@ -753,7 +753,7 @@ int cli_demo(int argc, char **argv) {
              overshoot_max, cpu99, cpu_max, preempted, exp50, (unsigned long long)tot.expansions, d.door_toggles,
              d.nonoptimal, check ? "true" : "false", (unsigned long long)log_hash);
     }
-    if (check && d.nonoptimal) rc = 1;
+    if ((check && d.nonoptimal) || d.errors) rc = 1; /* failed requests fail the run */
   }
 done:
   if (logf) fclose(logf);
