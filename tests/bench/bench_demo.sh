@@ -42,12 +42,13 @@ for m in $MAPS; do
   pre=$(jget "$out" preempted_frames); done_=$(jget "$out" requests_completed)
   l50=$(jget "$out" latency_frames_median); l99=$(jget "$out" latency_frames_p99)
   lmx=$(jget "$out" latency_frames_max); old=$(jget "$out" oldest_pending_frames)
+  bound=$(jget "$out" latency_bound_frames)
   nonopt=$(jget "$out" nonoptimal_paths); epf=$(jget "$out" expansions_per_frame_median)
   doors=$(jget "$out" door_toggles); rs=$(jget "$out" restarts)
   echo "-- $m"
   echo "   frame_us     median $p50  p99 $p99  max $mx   (budget $BUDGET)"
   echo "   cpu_us       p99 $c99  max $cmx   ($pre frames lost > 100 us to other processes)"
-  echo "   requests     $done_ completed; latency frames median $l50 p99 $l99 max $lmx; oldest pending $old"
+  echo "   requests     $done_ completed; latency frames median $l50 p99 $l99 max $lmx; oldest pending $old; bound (agents/throughput) $bound"
   echo "   expansions   $epf per frame (median); door toggles $doors; restarts $rs; non-optimal $nonopt"
   # Wall time is the real criterion; on a shared machine, frames the OS gave
   # to other processes are reported, and the CPU-time verdict (the
