@@ -832,6 +832,53 @@ static void test_queue_order(void) {
   lds_grid_free(g);
 }
 
+/* A completion callback that takes 700 µs of fake time, once. */
+static lds_Status slow_callback(void *ud, lds_Scheduler *sc, lds_RequestId id,
+                                lds_RequestEvent ev, const lds_RequestInfo *info) {
+  FakeClock *c = (FakeClock *)ud;
+  (void)sc;
+  (void)id;
+  (void)ev;
+  (void)info;
+  if (c->reads < 1000000) {
+    c->ns += 700000;
+    c->reads = 1000000; /* marks "done once" (reads is not checked here) */
+  }
+  return LDS_OK;
+}
+
+static void test_slow_callback(void) {
+  lds_Grid *g = lds_grid_new(NULL, 100, 100, NULL);
+  FakeClock clk;
+  lds_Env env;
+  lds_Scheduler *sc;
+  lds_TickStats ts;
+  int i;
+  memset(&clk, 0, sizeof clk);
+  clk.ns_per_edge = 50;
+  lds_env_init(&env);
+  env.clock = fake_clock;
+  env.clock_ud = &clk;
+  sc = lds_scheduler_new(&env, NULL, NULL);
+  lds_scheduler_add_grid(sc, g, 0);
+  for (i = 0; i < 100; i++) {
+    lds_Request rq;
+    lds_request_init(&rq, g, 0, i % 50, 60, 99 - i % 50);
+    rq.params.edge_cost = charge_edge;
+    rq.params.edge_ud = &clk;
+    rq.on_done = slow_callback;
+    rq.ud = &clk;
+    lds_scheduler_submit(sc, &rq, NULL);
+  }
+  lds_scheduler_tick(sc, 1000, &ts);
+  CHECK(ts.finished >= 1);
+  /* the 700 µs callback is seen before the next chunk is sized */
+  CHECK(ts.elapsed_us >= 990);
+  CHECK(ts.elapsed_us <= 1000 + 1000 / 16);
+  lds_scheduler_free(sc);
+  lds_grid_free(g);
+}
+
 void suite_scheduler(void);
 void suite_scheduler(void) {
   test_frames();
@@ -844,4 +891,5 @@ void suite_scheduler(void) {
   test_fake_clock();
   test_two_schedulers();
   test_queue_order();
+  test_slow_callback();
 }
