@@ -12,5 +12,6 @@
 #include "lds_search.h"
 #include "lds_movingai.h"
 #include "lds_postprocess.h"
+#include "lds_scheduler.h"
 
 #endif

@@ -15,6 +15,7 @@ static const Command commands[] = {
     {"scen", cli_scen, "solve a Moving AI .scen file and check every cost"},
     {"path", cli_path, "find and print one path on a .map"},
     {"graph", cli_graph, "answer DIMACS road-graph queries and check every distance"},
+    {"demo", cli_demo, "headless game loop: agents, doors, per-frame search budget"},
 };
 
 static void usage(FILE *f) {

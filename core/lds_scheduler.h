@@ -1,0 +1,289 @@
+/*
+** lds_scheduler.h — per-frame budgets: a queue of path requests from many
+** agents, served by a pool of sliced searches within a budget per frame.
+**
+**   lds_Scheduler *sc = lds_scheduler_new(NULL, NULL, &err);
+**   lds_scheduler_add_grid(sc, grid, 0);                // allocates the searches
+**   lds_request_init(&rq, grid, sx, sy, gx, gy);
+**   rq.agent_id = 17; rq.priority = 2;
+**   lds_scheduler_submit(sc, &rq, &id);                 // id: generation-checked
+**   ... once a frame:
+**   lds_scheduler_tick(sc, 1000, &tick);                // 1 ms of searching
+**   if (lds_scheduler_status(sc, id) == LDS_FOUND) {
+**     const lds_Path *p = lds_scheduler_path(sc, id);   // or take_path
+**     ...; lds_scheduler_release(sc, id);               // id is now stale
+**   }
+**
+** Scheduling rule (docs/scheduler.md has the details):
+** - Each request has an integer priority (larger first) and ages: its key is
+**     key = priority * aging_frames + frames_waited
+**   i.e. a request gains one priority level every `aging_frames` frames it
+**   waits. Equal keys go to the older submission. Because the key of every
+**   waiting request grows at the same rate, the order is fixed at submission
+**   (priority * aging_frames - submit_frame), so the queue is a heap.
+**   A request of priority p never waits behind newer requests once
+**   frames_waited >= (p_max - p) * aging_frames, where p_max is the largest
+**   priority submitted: no request starves.
+** - A tick repeatedly runs the request with the largest key among those that
+**   hold a search and the queue heads of the grids that have a free search,
+**   until the budget is spent. Requests keep their search across frames.
+** - Budget: in the default (timed) mode the budget is microseconds, read from
+**   the environment clock every K expansions, with K adapted to the measured
+**   expansion rate (about check_us of work between reads, never more than
+**   half of what is left of the budget), so the overshoot stays within one
+**   small chunk. In deterministic mode the budget is counted in expansions
+**   (budget_us * expansions_per_us), the clock never decides anything, and the
+**   same inputs give the same frames bit for bit.
+** - Staleness: a request whose grid changed while its search ran is
+**   restarted from scratch (the search is re-started on the current grid) up
+**   to max_restarts times; after that it ends with LDS_E_STALE. A path is
+**   always optimal for the grid as it was when the path was delivered.
+** - Errors are per request: a request whose search fails (an unavailable
+**   algorithm, a bad layer weight...) ends with that error and its message;
+**   the other requests are not affected.
+**
+** The scheduler allocates when grids are added (the searches) and when a
+** request is submitted (its slot, if the reserve is full); a tick allocates
+** only the delivered paths.
+*/
+#ifndef LDS_SCHEDULER_H
+#define LDS_SCHEDULER_H
+
+#include "lds_common.h"
+#include "lds_grid.h"
+#include "lds_path.h"
+#include "lds_search.h"
+
+LDS_BEGIN_DECLS
+
+typedef struct lds_Scheduler lds_Scheduler;
+
+/// Handle of a request: slot index (low 32 bits) and generation (the 20
+/// bits above). 0 is never a valid handle, and handles are < 2^52, so they
+/// survive a trip through a Lua number on LuaJIT. A handle goes stale when
+/// its request is released or cancelled; using a stale handle is LDS_E_ARG,
+/// never a crash. A slot's generation wraps after 2^20 - 1 reuses.
+typedef uint64_t lds_RequestId;
+
+/// Flags of a request (lds_Request.flags).
+enum {
+  /// release the request right after its completion callback returns (the
+  /// callback may take the path with lds_scheduler_take_path)
+  LDS_REQ_AUTO_RELEASE = 1u
+};
+
+/// Flags of a request's state (lds_RequestInfo.flags).
+enum {
+  LDS_REQINFO_STARTED = 1u, ///< its search has started at least once
+  LDS_REQINFO_PARTIAL = 2u, ///< a quick partial path is available
+  LDS_REQINFO_DONE = 4u     ///< finished: status is final
+};
+
+/// What happens in a completion callback.
+typedef enum lds_RequestEvent {
+  LDS_EVENT_DONE = 0,   ///< the request finished (status final)
+  LDS_EVENT_PARTIAL = 1 ///< its quick partial path is ready (status running)
+} lds_RequestEvent;
+
+/// Snapshot of a request (value struct).
+typedef struct lds_RequestInfo {
+  lds_Status status;       ///< LDS_RUNNING while queued or searching, then
+                           ///< LDS_FOUND, LDS_NO_PATH or the error that ended it
+  uint32_t flags;          ///< LDS_REQINFO_* bits
+  int64_t agent_id;        ///< as submitted
+  int32_t priority;        ///< current base priority
+  uint32_t frames;         ///< ticks during which it was pending, the tick
+                           ///< that finished it included [Units: frames]
+  uint32_t restarts;       ///< restarts after grid changes
+  uint64_t expansions;     ///< expansions spent on it, restarts and quick
+                           ///< pass included
+  lds_Stats stats;         ///< counters of its last search (elapsed_us is
+                           ///< the time measured by the scheduler, 0 in
+                           ///< deterministic mode)
+  double cost;             ///< path cost [Units: cost]; -1 without a path
+  size_t path_length;      ///< cells of the path (0 without one)
+} lds_RequestInfo;
+
+/// Completion callback, called from inside lds_scheduler_tick (or from
+/// lds_scheduler_remove_grid). It may call lds_scheduler_path/take_path/
+/// info/release on `id`, submit new requests and cancel others; it must not
+/// tick the scheduler or free it. A negative return is counted in
+/// lds_TickStats.callback_errors and logged (level 0); it does not stop the
+/// tick.
+typedef lds_Status (*lds_RequestCallback)(void *ud, lds_Scheduler *sc, lds_RequestId id,
+                                          lds_RequestEvent ev, const lds_RequestInfo *info);
+
+/// One path request. Fill with lds_request_init, then change.
+typedef struct lds_Request {
+  const lds_Grid *grid;       ///< a grid added with lds_scheduler_add_grid
+  int32_t sx, sy, gx, gy;     ///< start and goal [Units: cells]
+  lds_SearchParams params;    ///< algorithm and options; layer_weights is
+                              ///< copied (<= 16), edge_ud must stay valid
+                              ///< until the request ends
+  int64_t agent_id;           ///< [opt] the caller's tag, reported back
+  int32_t priority;           ///< larger runs first; default 0
+                              ///< [Limit: -1000000..1000000]
+  uint32_t flags;             ///< LDS_REQ_* bits
+  uint64_t quick_expansions;  ///< [opt] when > 0, first run a quick search
+                              ///< capped at this many expansions and deliver
+                              ///< its best-so-far path (LDS_EVENT_PARTIAL), then
+                              ///< the full path. 0 = no quick path.
+  lds_RequestCallback on_done;///< [opt] completion callback
+  void *ud;                   ///< passed to on_done
+} lds_Request;
+
+/// Fills *rq with defaults: params from lds_search_params_init, priority 0,
+/// no flags, no quick path, no callback.
+LDS_API void lds_request_init(lds_Request *rq, const lds_Grid *grid, int32_t sx, int32_t sy,
+                              int32_t gx, int32_t gy);
+
+/// Settings of a scheduler. Fill with lds_scheduler_config_init.
+typedef struct lds_SchedulerConfig {
+  int searches_per_grid;      ///< searches kept per grid = requests that can
+                              ///< be in progress at once [Limit: 1..64] default 2
+  uint32_t aging_frames;      ///< frames of waiting worth one priority level
+                              ///< [Limit: >= 1] default 60
+  uint32_t max_restarts;      ///< restarts after grid changes before a
+                              ///< request ends with LDS_E_STALE; default 8
+  bool deterministic;         ///< count the budget in expansions; default false
+  uint32_t expansions_per_us; ///< deterministic mode: budget_us is worth this
+                              ///< many expansions [Limit: >= 1] default 4
+  uint32_t check_us;          ///< timed mode: target work between two clock
+                              ///< reads [Units: µs]; 0 = budget/16, at least 8
+  double initial_rate;        ///< first guess of the expansion rate
+                              ///< [Units: expansions per µs] default 4
+  double quick_share;         ///< share of a tick's budget that quick passes
+                              ///< may use [Limit: 0..1] default 0.25
+  uint32_t initial_capacity;  ///< request slots reserved at creation; default 64
+} lds_SchedulerConfig;
+
+/// Fills *cfg with the defaults listed in lds_SchedulerConfig.
+LDS_API void lds_scheduler_config_init(lds_SchedulerConfig *cfg);
+
+/// Counters of one tick (or, from lds_scheduler_totals, of all ticks).
+typedef struct lds_TickStats {
+  uint64_t expansions;       ///< expansions done
+  uint64_t elapsed_us;       ///< time inside the tick [Units: µs] (measured
+                             ///< in both modes; decides nothing in deterministic mode)
+  uint64_t budget_us;        ///< budget given [Units: µs]
+  uint64_t budget_expansions;///< deterministic mode: budget in expansions
+  uint32_t started;          ///< searches started (restarts included)
+  uint32_t finished;         ///< requests that reached a final status
+  uint32_t found;            ///< ... of which with a path
+  uint32_t restarted;        ///< restarts after grid changes
+  uint32_t partial_paths;    ///< quick partial paths delivered
+  uint32_t failed;           ///< requests that ended with an error
+  uint32_t callback_errors;  ///< callbacks that returned an error
+  uint32_t clock_reads;      ///< clock reads that decided when to stop
+  uint32_t queued;           ///< after the tick: requests waiting
+  uint32_t active;           ///< after the tick: requests holding a search
+  uint64_t chunk_expansions; ///< K of the last chunk (timed mode)
+  double rate;               ///< expansion rate estimate after the tick
+                             ///< [Units: expansions per µs]
+  uint64_t frame;            ///< index of this tick (0-based)
+} lds_TickStats;
+
+/* ---------------------------------------------------------- lifetime -- */
+
+/// Creates a scheduler.
+/// @param[in] env  [opt] allocator, clock (read in timed mode) and log
+/// @param[in] cfg  [opt] settings; NULL for the defaults
+/// @param[out] err [opt]
+/// @returns the scheduler, or NULL with LDS_E_ARG (a setting out of range,
+/// named in the message) or LDS_E_NOMEM.
+/// [Owner: caller frees with lds_scheduler_free]
+LDS_API lds_Scheduler *lds_scheduler_new(const lds_Env *env, const lds_SchedulerConfig *cfg,
+                                         lds_Error *err);
+/// Frees the scheduler, its searches, and every request and path it still
+/// holds (no callbacks are called). NULL is ignored. Grids are not freed.
+LDS_API void lds_scheduler_free(lds_Scheduler *sc);
+
+/// Registers a grid and allocates its searches (the only large allocation).
+/// The grid must outlive the scheduler or be removed first.
+/// @param[in] n_searches searches for this grid; 0 = cfg.searches_per_grid
+///   [Limit: 0..64]
+/// @returns LDS_OK; LDS_E_ARG (NULL grid, already added, n_searches out of
+/// range); LDS_E_NOMEM or LDS_E_LIMIT (from lds_search_new; nothing is kept).
+LDS_API lds_Status lds_scheduler_add_grid(lds_Scheduler *sc, const lds_Grid *grid,
+                                          int n_searches);
+/// Unregisters a grid: its pending requests end with LDS_E_STATE ("grid
+/// removed"; callbacks are called), its searches are freed.
+/// @returns LDS_OK or LDS_E_ARG (grid not added).
+LDS_API lds_Status lds_scheduler_remove_grid(lds_Scheduler *sc, const lds_Grid *grid);
+/// Bytes allocated by the scheduler and its searches.
+LDS_API size_t lds_scheduler_mem_used(const lds_Scheduler *sc);
+/// Last error message ("" if none). [Owner: the scheduler]
+LDS_API const char *lds_scheduler_errmsg(const lds_Scheduler *sc);
+
+/* ---------------------------------------------------------- requests -- */
+
+/// Queues a request. Checks the grid (must be added), the coordinates and
+/// the priority now; algorithm-specific problems (e.g. an algorithm not in
+/// this build) end the request with an error when its search starts.
+/// @param[out] id the handle
+/// @returns LDS_OK; LDS_E_ARG (message in lds_scheduler_errmsg);
+/// LDS_E_NOMEM (slot array could not grow).
+LDS_API lds_Status lds_scheduler_submit(lds_Scheduler *sc, const lds_Request *rq,
+                                        lds_RequestId *id);
+/// Cancels a request: it leaves the queue (or frees its search), its path is
+/// freed, no callback is called, and the handle goes stale.
+/// @returns LDS_OK or LDS_E_ARG (stale handle).
+LDS_API lds_Status lds_scheduler_cancel(lds_Scheduler *sc, lds_RequestId id);
+/// Changes the base priority of a pending request (its waiting time is kept).
+/// @returns LDS_OK, LDS_E_ARG (stale handle, priority out of range) or
+/// LDS_E_STATE (already finished).
+LDS_API lds_Status lds_scheduler_set_priority(lds_Scheduler *sc, lds_RequestId id,
+                                              int32_t priority);
+/// Frees a finished (or pending: same as cancel) request; the handle goes
+/// stale. @returns LDS_OK or LDS_E_ARG (stale handle).
+LDS_API lds_Status lds_scheduler_release(lds_Scheduler *sc, lds_RequestId id);
+
+/* ----------------------------------------------------------- results -- */
+
+/// Status of a request: LDS_RUNNING (queued or searching), LDS_FOUND,
+/// LDS_NO_PATH, the error that ended it, or LDS_E_ARG for a stale handle.
+LDS_API lds_Status lds_scheduler_status(const lds_Scheduler *sc, lds_RequestId id);
+/// Fills *out. @returns LDS_OK or LDS_E_ARG (stale handle).
+LDS_API lds_Status lds_scheduler_info(const lds_Scheduler *sc, lds_RequestId id,
+                                      lds_RequestInfo *out);
+/// The path of a finished request (FOUND; or the flagged partial path when
+/// params.partial was set and the status is NO_PATH), else its quick partial
+/// path if one was delivered, else NULL.
+/// [Owner: the scheduler; valid until the request is released or the path
+/// taken]
+LDS_API const lds_Path *lds_scheduler_path(const lds_Scheduler *sc, lds_RequestId id);
+/// Same, but hands the path over. NULL if none (or a stale handle).
+/// [Owner: caller frees with lds_path_free]
+LDS_API lds_Path *lds_scheduler_take_path(lds_Scheduler *sc, lds_RequestId id);
+/// Error message of a request that ended with an error ("" otherwise, or
+/// for a stale handle). [Owner: the scheduler; valid until release]
+LDS_API const char *lds_scheduler_request_errmsg(const lds_Scheduler *sc, lds_RequestId id);
+
+/* ----------------------------------------------------------- slicing -- */
+
+/// Runs one frame of searching within budget_us microseconds (timed mode) or
+/// budget_us * expansions_per_us expansions (deterministic mode); 0 = no
+/// limit (every pending request runs to its end). Delivers finished requests
+/// (callbacks) as they finish. [Units: µs]
+/// @param[out] out [opt] counters of this tick
+/// @returns LDS_OK, or LDS_E_STATE when called from inside a callback.
+/// Request failures are per request, never returned here.
+LDS_API lds_Status lds_scheduler_tick(lds_Scheduler *sc, uint64_t budget_us, lds_TickStats *out);
+/// Same with an explicit budget: budget->max_expansions and/or
+/// budget->budget_us (the first one reached ends the tick; both 0 = run
+/// until the queue is empty). max_expansions is exact in both modes; in
+/// deterministic mode budget_us is converted to expansions with
+/// expansions_per_us (the smaller of the two limits applies).
+LDS_API lds_Status lds_scheduler_tick_budget(lds_Scheduler *sc, const lds_Budget *budget,
+                                             lds_TickStats *out);
+/// Counters summed over every tick so far (queued/active/rate/frame/chunk
+/// are the current values).
+LDS_API void lds_scheduler_totals(const lds_Scheduler *sc, lds_TickStats *out);
+/// Number of requests waiting and holding a search.
+LDS_API size_t lds_scheduler_pending(const lds_Scheduler *sc);
+/// Ticks run so far. [Units: frames]
+LDS_API uint64_t lds_scheduler_frame(const lds_Scheduler *sc);
+
+LDS_END_DECLS
+
+#endif /* LDS_SCHEDULER_H */
