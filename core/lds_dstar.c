@@ -46,22 +46,20 @@ typedef struct DsEntry {
   uint32_t node;
 } DsEntry;
 
-/* The vertex space behind a small interface: successors and predecessors
-** with their edge costs (in a fixed order), and the heuristic. The grid is
-** the only space today; a graph space (CSR out- and in-edges) fits the same
-** three functions, with MAXDEG replaced by its largest degree (and a
-** heuristic quantised to integers, b = 0, to stay exact). */
-typedef struct DsSpace {
-  int (*succ)(const lds_DStar *ds, uint32_t u, uint32_t *v, double *c);
-  int (*pred)(const lds_DStar *ds, uint32_t v, uint32_t *u, double *c);
-  DsH (*h)(const lds_DStar *ds, uint32_t a, uint32_t b);
-} DsSpace;
-
+/* The vertex space behind a small interface of three functions, defined
+** below for the grid (grid_succ, grid_pred, grid_h):
+**   succ(ds, u, v[], c[]) -> n   successors of u with edge costs, fixed order
+**   pred(ds, v, u[], c[]) -> n   predecessors of v with edge costs c(u, v)
+**   h(ds, a, b) -> DsH           exact heuristic distance (see hdist)
+** The search calls them only through SP_SUCC / SP_PRED / SP_H, which today
+** name the grid functions directly so the compiler inlines them. A graph
+** space (CSR out- and in-edges, a heuristic quantised to integers with
+** b = 0 so keys stay exact) adds a branch on a space tag in those three
+** macros and replaces MAXDEG by the graph's largest degree. */
 struct lds_DStar {
   ldsi_Env env;
   const lds_Grid *grid;
   lds_Grid *listened;      /* the grid we listen to, NULL if none */
-  const DsSpace *sp;
   size_t n;                /* vertices (padded cells) */
   double *g, *rhs;
   uint32_t *hpos;          /* heap position or NONE */
@@ -76,6 +74,7 @@ struct lds_DStar {
   ptrdiff_t off[8];
   uint32_t pw;
   uint32_t start, goal, last; /* last: start at the last k_m update */
+  int32_t start_x, start_y;   /* padded coordinates of start (for h) */
   DsH km;                  /* k_m, exact (see hdist) */
   lds_Heuristic hk_param, hk;
   double scale;
@@ -122,14 +121,20 @@ static inline DsH hdist(int hk, int32_t dx, int32_t dy) {
   return r;
 }
 
-static DsH grid_h(const lds_DStar *ds, uint32_t a, uint32_t b) {
+static inline DsH grid_h(const lds_DStar *ds, uint32_t a, uint32_t b) {
   int32_t dx = (int32_t)(a % ds->pw) - (int32_t)(b % ds->pw);
   int32_t dy = (int32_t)(a / ds->pw) - (int32_t)(b / ds->pw);
   return hdist((int)ds->hk, dx, dy);
 }
 
+/* h(start, u) with the start's coordinates cached: one division, not two */
+static inline DsH grid_h_start(const lds_DStar *ds, uint32_t u) {
+  uint32_t uy = u / ds->pw, ux = u - uy * ds->pw;
+  return hdist((int)ds->hk, ds->start_x - (int32_t)ux, ds->start_y - (int32_t)uy);
+}
+
 /* successors of u: v = u + off[d] for each legal d, c = len(d) * ecost(v) */
-static int grid_succ(const lds_DStar *ds, uint32_t u, uint32_t *v, double *c) {
+static inline int grid_succ(const lds_DStar *ds, uint32_t u, uint32_t *v, double *c) {
   unsigned m = ds->nbr[u];
   int k = 0;
   while (m) {
@@ -147,7 +152,7 @@ static int grid_succ(const lds_DStar *ds, uint32_t u, uint32_t *v, double *c) {
 
 /* predecessors of v: u = v - off[d] where the move u -> v (direction d) is
 ** legal; every such edge costs len(d) * ecost(v) (the cell entered is v) */
-static int grid_pred(const lds_DStar *ds, uint32_t v, uint32_t *u, double *c) {
+static inline int grid_pred(const lds_DStar *ds, uint32_t v, uint32_t *u, double *c) {
   double cv = ds->ecost[v];
   int d, k = 0;
   if (cv == INFINITY) return 0;
@@ -161,7 +166,10 @@ static int grid_pred(const lds_DStar *ds, uint32_t v, uint32_t *u, double *c) {
   return k;
 }
 
-static const DsSpace grid_space = {grid_succ, grid_pred, grid_h};
+#define SP_SUCC(ds, u, v, c) grid_succ(ds, u, v, c)
+#define SP_PRED(ds, v, u, c) grid_pred(ds, v, u, c)
+#define SP_H(ds, a, b) grid_h(ds, a, b)
+#define SP_H_START(ds, u) grid_h_start(ds, u)
 
 /* ------------------------------------------------------------ queue -- */
 /* 4-ary indexed heap ordered by (k1, k2, node): the node id makes the order
@@ -245,7 +253,7 @@ static void heap_remove(lds_DStar *ds, uint32_t u) {
 
 static inline void calc_key(const lds_DStar *ds, uint32_t u, double *k1, double *k2) {
   double m = ds->g[u] < ds->rhs[u] ? ds->g[u] : ds->rhs[u];
-  DsH h = ds->sp->h(ds, ds->start, u);
+  DsH h = SP_H_START(ds, u);
   *k1 = m + ds->scale * ((double)(h.a + ds->km.a) + (double)(h.b + ds->km.b) * LDSI_SQRT2);
   *k2 = m;
 }
@@ -266,7 +274,7 @@ static void recompute_rhs(lds_DStar *ds, uint32_t u) {
   double c[MAXDEG], best = INFINITY;
   int k, n;
   if (u == ds->goal) return;
-  n = ds->sp->succ(ds, u, v, c);
+  n = SP_SUCC(ds, u, v, c);
   for (k = 0; k < n; k++) {
     double x = c[k] + ds->g[v[k]];
     if (x < best) best = x;
@@ -490,7 +498,6 @@ lds_DStar *lds_dstar_new(const lds_Env *env, const lds_Grid *grid, int32_t sx, i
   if (!ds) goto nomem;
   ds->env = e;
   ds->grid = grid;
-  ds->sp = &grid_space;
   ds->n = grid->pcells;
   ds->g = (double *)ldsi_alloc(&e, ds->n * sizeof(double));
   ds->rhs = (double *)ldsi_alloc(&e, ds->n * sizeof(double));
@@ -507,9 +514,15 @@ lds_DStar *lds_dstar_new(const lds_Env *env, const lds_Grid *grid, int32_t sx, i
     ldsi_free(&e, ds, sizeof *ds);
     goto nomem;
   }
+  /* touch every page now, so page faults land in create, not in compute */
+  memset(ds->heap, 0, ds->n * sizeof(DsEntry));
+  memset(ds->dirty, 0, ds->n * sizeof(uint32_t));
+  memset(ds->scratch, 0, ds->n * sizeof(uint32_t));
   ldsi_grid_offsets(grid, ds->off);
   ds->pw = (uint32_t)grid->pw;
   ds->start = (uint32_t)ldsi_grid_pidx(grid, sx, sy);
+  ds->start_x = sx + 1;
+  ds->start_y = sy + 1;
   ds->goal = (uint32_t)ldsi_grid_pidx(grid, gx, gy);
   ds->hk_param = p.heuristic;
   ds->auto_scale = !(p.h_scale > 0.0);
@@ -638,8 +651,10 @@ lds_Status lds_dstar_move_start(lds_DStar *ds, int32_t x, int32_t y) {
   s = (uint32_t)ldsi_grid_pidx(ds->grid, x, y);
   if (s == ds->start) return LDS_OK;
   ds->start = s;
+  ds->start_x = x + 1;
+  ds->start_y = y + 1;
   {
-    DsH h = ds->sp->h(ds, ds->last, s);
+    DsH h = SP_H(ds, ds->last, s);
     ds->km.a += h.a;
     ds->km.b += h.b;
   }
@@ -661,7 +676,7 @@ static size_t walk(const lds_DStar *ds, uint32_t *out, double *cost) {
     uint32_t v[MAXDEG];
     double c[MAXDEG], best = INFINITY, bc = 0.0;
     uint32_t bv = NONE;
-    int k, m = ds->sp->succ(ds, u, v, c);
+    int k, m = SP_SUCC(ds, u, v, c);
     for (k = 0; k < m; k++) {
       double x = c[k] + ds->g[v[k]];
       if (x < best) {
@@ -765,7 +780,7 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
       continue;
     }
     ds->stats.expansions++;
-    m = ds->sp->pred(ds, u, pv, pc);
+    m = SP_PRED(ds, u, pv, pc);
     if (ds->g[u] > ds->rhs[u]) { /* overconsistent: settle */
       double gu = ds->rhs[u];
       ds->g[u] = gu;
@@ -798,14 +813,14 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
     ds->flags |= LDS_DSTAR_UNREACHABLE;
     st = finish(ds, LDS_NO_PATH);
   } else {
-    double c = 0.0;
-    if (walk(ds, ds->scratch, &c) == 0) {
-      ldsi_msg(ds->errmsg, "lds_dstar_compute: internal error: no descending path from the "
-               "start (please report)");
-      st = LDS_E_STATE;
-      goto fail;
-    }
-    ds->cost = c;
+    /* min over successors of c + g: rhs(start) recomputed (g(start) may be
+    ** stale with the optimized termination test); O(1), no path walk */
+    uint32_t v[MAXDEG];
+    double c[MAXDEG], best = INFINITY;
+    int k, m = SP_SUCC(ds, ds->start, v, c);
+    for (k = 0; k < m; k++)
+      if (c[k] + ds->g[v[k]] < best) best = c[k] + ds->g[v[k]];
+    ds->cost = best;
     st = finish(ds, LDS_FOUND);
   }
   goto out;
@@ -852,7 +867,7 @@ lds_Status lds_dstar_next(const lds_DStar *ds, int32_t *x, int32_t *y) {
   if (u != ds->goal) {
     uint32_t v[MAXDEG];
     double c[MAXDEG], best = INFINITY;
-    int k, m = ds->sp->succ(ds, u, v, c);
+    int k, m = SP_SUCC(ds, u, v, c);
     for (k = 0; k < m; k++) {
       double s = c[k] + ds->g[v[k]];
       if (s < best) {
