@@ -26,7 +26,7 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: lodestar dstar MAP [--scen FILE.scen] [--limit N] [--sensor R] [--unknown]\n"
-          "                      [--json]\n"
+          "                      [--check] [--json]\n"
           "Navigation simulation on a Moving AI .map: an agent walks from start to goal,\n"
           "replanning with D* Lite, then the same agent replanning with A* from scratch.\n"
           "Prints moves, cost travelled, replans, expansions and planning time for each,\n"
@@ -39,9 +39,11 @@ static void usage(FILE *f) {
           "  --sensor R   sensor radius in cells, a (2R+1)^2 square (default 3)\n"
           "  --unknown    the agent starts believing every cell is free and learns the map\n"
           "               as it walks; without it the agent knows the map (one plan each)\n"
+          "  --check      at every D* Lite replan, also run a fresh A* on the same belief\n"
+          "               and check that the D* Lite plan costs the optimum (untimed)\n"
           "  --json       print one JSON object as the last line\n"
-          "Exit status: 0 ok, 1 an agent failed to reach a reachable goal or made an\n"
-          "illegal move, 2 bad input.\n");
+          "Exit status: 0 ok, 1 an agent failed to reach a reachable goal, made an\n"
+          "illegal move or (--check) a D* Lite plan was not optimal, 2 bad input.\n");
 }
 
 typedef struct Query {
@@ -50,6 +52,7 @@ typedef struct Query {
 
 typedef struct Run {
   bool reached;
+  long checks, check_mismatches; /* --check: D* Lite plans vs a fresh A* */
   long illegal;
   uint64_t moves, replans, expansions;
   double cost, plan_ns, setup_ns;
@@ -103,8 +106,8 @@ static uint64_t move_cap(const lds_Grid *g) {
 }
 
 /* The D* Lite agent. */
-static int run_dstar(const lds_Grid *truth, lds_Grid *belief, const Query *q, bool unknown,
-                     long sensor, Run *out) {
+static int run_dstar(const lds_Grid *truth, lds_Grid *belief, lds_Search *check,
+                     const Query *q, bool unknown, long sensor, Run *out) {
   lds_Error err;
   lds_DStar *ds;
   lds_Path *plan = NULL;
@@ -143,6 +146,21 @@ static int run_dstar(const lds_Grid *truth, lds_Grid *belief, const Query *q, bo
       lds_path_free(plan);
       lds_dstar_free(ds);
       return rc;
+    }
+    if (check && need) { /* untimed: the plan must cost what a fresh A* finds */
+      lds_Status as = lds_search_start(check, NULL, x, y, q->gx, q->gy);
+      if (as == LDS_OK) as = lds_search_run(check);
+      out->checks++;
+      if (as != s || (s == LDS_FOUND && (!plan || fabs(lds_path_cost(plan) -
+                                                       lds_search_cost(check)) >
+                                                      1e-9 * (lds_search_cost(check) > 1.0
+                                                                  ? lds_search_cost(check)
+                                                                  : 1.0)))) {
+        out->check_mismatches++;
+        fprintf(stderr, "check: at (%ld,%ld) D* Lite %s %.9f, A* %s %.9f\n", (long)x, (long)y,
+                lds_status_name(s), plan ? lds_path_cost(plan) : -1.0, lds_status_name(as),
+                lds_search_cost(check));
+      }
     }
     if (s != LDS_FOUND || !plan) break;
     need = false;
@@ -269,7 +287,8 @@ static double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 int cli_dstar(int argc, char **argv) {
   const char *map_path = NULL, *scen_path = NULL;
   long limit = 20, sensor = 3;
-  bool unknown = false, json = false;
+  bool unknown = false, json = false, check = false;
+  long checks = 0, check_mismatches = 0;
   lds_Error err;
   lds_Grid *truth = NULL, *belief = NULL;
   lds_Search *s = NULL;
@@ -286,6 +305,8 @@ int cli_dstar(int argc, char **argv) {
       return 0;
     } else if (strcmp(a, "--json") == 0) {
       json = true;
+    } else if (strcmp(a, "--check") == 0) {
+      check = true;
     } else if (strcmp(a, "--unknown") == 0) {
       unknown = true;
     } else if (strcmp(a, "--scen") == 0 || strcmp(a, "--limit") == 0 ||
@@ -366,7 +387,10 @@ int cli_dstar(int argc, char **argv) {
   memset(&tot_a, 0, sizeof tot_a);
   for (k = 0; k < nq; k++) {
     Run d, a;
-    if ((rc = run_dstar(truth, belief, &qs[k], unknown, sensor, &d)) != 0) goto done;
+    if ((rc = run_dstar(truth, belief, check ? s : NULL, &qs[k], unknown, sensor, &d)) != 0)
+      goto done;
+    checks += d.checks;
+    check_mismatches += d.check_mismatches;
     if ((rc = run_astar(truth, belief, s, &qs[k], unknown, sensor, &a)) != 0) goto done;
     tot_d.moves += d.moves;
     tot_d.cost += d.cost;
@@ -422,6 +446,9 @@ int cli_dstar(int argc, char **argv) {
            "(median %.2fx)\n", xr, mxr, trt, mtr);
     printf("  travelled cost differs in %ld of %ld queries reached by both\n", mismatches,
            reached);
+    if (check)
+      printf("  check: %ld D* Lite plans, %ld differ from a fresh A*'s optimal cost\n", checks,
+             check_mismatches);
     if (illegal) printf("  FAIL: %ld illegal moves\n", illegal);
     if (unreached_d || unreached_a)
       printf("  FAIL: goal not reached: D* Lite %ld, A* %ld queries\n", unreached_d,
@@ -435,14 +462,15 @@ int cli_dstar(int argc, char **argv) {
              "\"dstar_replans\":%llu,\"astar_replans\":%llu,"
              "\"dstar_expansions\":%llu,\"astar_expansions\":%llu,\"expansion_ratio\":%.4f,"
              "\"expansion_ratio_median\":%.4f,\"dstar_ms\":%.3f,\"astar_ms\":%.3f,"
-             "\"time_ratio\":%.4f,\"time_ratio_median\":%.4f,\"dstar_setup_ms\":%.3f}\n",
+             "\"time_ratio\":%.4f,\"time_ratio_median\":%.4f,\"dstar_setup_ms\":%.3f,"
+             "\"plan_checks\":%ld,\"plan_mismatches\":%ld}\n",
              unknown ? "true" : "false", sensor, nq, reached, mismatches, illegal,
              (unsigned long long)tot_d.moves, (unsigned long long)tot_a.moves, tot_d.cost,
              tot_a.cost, (unsigned long long)tot_d.replans, (unsigned long long)tot_a.replans,
              (unsigned long long)tot_d.expansions, (unsigned long long)tot_a.expansions, xr, mxr,
-             dms, ams, trt, mtr, tot_d.setup_ns / 1e6);
+             dms, ams, trt, mtr, tot_d.setup_ns / 1e6, checks, check_mismatches);
     }
-    if (illegal || unreached_d || unreached_a) rc = 1;
+    if (illegal || unreached_d || unreached_a || check_mismatches) rc = 1;
   }
 done:
   free(qs);
