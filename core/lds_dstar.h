@@ -115,7 +115,8 @@ LDS_API lds_DStar *lds_dstar_new(const lds_Env *env, const lds_Grid *grid, int32
                                  const lds_DStarParams *params, lds_Error *err);
 
 /// Frees the search (unsubscribing it from its grid first). NULL is ignored.
-/// [Owner: frees what lds_dstar_new allocated] @returns nothing.
+/// [Owner: frees what lds_dstar_new allocated; the grid stays the caller's]
+/// @returns nothing.
 LDS_API void lds_dstar_free(lds_DStar *ds);
 
 /// Bytes allocated by the search. [Units: bytes] @returns the count.
@@ -198,8 +199,10 @@ LDS_API const char *lds_dstar_errmsg(const lds_DStar *ds);
 
 /* ------------------------------------------------------------ result -- */
 
-/// Cost of the path from the current start [Units: cost], summed along the
-/// path the way lds_dstar_path reports it. @returns -1 unless LDS_FOUND.
+/// Cost of the path from the current start [Units: cost], read in O(1) from
+/// the g values (min over successors of move cost + g); equal to the
+/// forward sum lds_dstar_path reports within rounding (~1e-12 relative).
+/// @returns the cost, -1 unless LDS_FOUND.
 LDS_API double lds_dstar_cost(const lds_DStar *ds);
 
 /// The next cell to step to from the current start (the goal itself when
@@ -211,9 +214,13 @@ LDS_API lds_Status lds_dstar_next(const lds_DStar *ds, int32_t *x, int32_t *y);
 /// The path from the current start to the goal (status LDS_FOUND): at each
 /// cell the successor with the smallest move cost + g, ties to the first in
 /// the order N, E, S, W, NE, SE, SW, NW.
+/// Uses the search's scratch buffer: do not call it on the same search
+/// from two threads at once.
 /// @returns the path (cost = sum of its moves), or NULL with err->code
 ///   LDS_E_STATE (no path), LDS_E_NOMEM.
 /// [Owner: caller frees with lds_path_free]
+/// [Paper: Koenig & Likhachev, AAAI 2002 (path extraction after
+///  ComputeShortestPath)]
 LDS_API lds_Path *lds_dstar_path(const lds_DStar *ds, lds_Error *err);
 
 /// Current start and goal. @param[out] sx,sy,gx,gy [opt] [Units: cells]
