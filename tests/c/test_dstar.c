@@ -552,6 +552,18 @@ static void test_alloc_and_args(void) {
     CHECK_STR(lds_dstar_errmsg(ds),
               "lds_dstar_move_start: cell (-1,0) out of bounds (grid is 20x10)");
     lds_dstar_free(ds);
+    /* the weighted layer is removed under a subscribed search */
+    lds_grid_layer_set(g, li, 5, 5, 0.0f);
+    ds = lds_dstar_new(NULL, g, 0, 0, 19, 9, &p, &err);
+    CHECK(ds != NULL);
+    lds_dstar_subscribe(ds, g);
+    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+    CHECK_INT(lds_grid_layer_remove(g, li), LDS_OK);
+    CHECK_INT(lds_dstar_status(ds), LDS_RUNNING);
+    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_E_STATE);
+    CHECK_STR(lds_dstar_errmsg(ds), "lds_dstar_compute: the search weights 1 layers but the grid "
+                                    "now has 0 (a layer was removed; create a new search)");
+    lds_dstar_free(ds);
   }
   {
     lds_Grid *other = open_grid(3, 3);
