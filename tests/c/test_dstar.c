@@ -92,7 +92,7 @@ static void carve_maze(lds_Grid *g, th_Rng *r) {
 static const float cost_choices[] = {0.5f, 1.0f, 1.0f, 2.0f, 3.5f, 7.0f};
 
 typedef struct DiffStats {
-  long replans, found, nopath, mismatches, bad_paths, status_mismatch, sliced;
+  long replans, found, nopath, mismatches, bad_paths, status_mismatch, sliced, midway;
 } DiffStats;
 
 /* One random change sequence; returns false on the first disagreement. */
@@ -154,6 +154,23 @@ static bool diff_case(th_Rng *r, DiffStats *ds_stats, int case_no) {
   for (step = 0; step < nsteps && ok; step++) {
     lds_Status st, as;
     int k, nchanges;
+    /* a partial replan, then an edit (and maybe a move) before it finishes:
+    ** changes may arrive while a sliced compute is still running */
+    if (th_randint(r, 6) == 0) {
+      lds_Budget b0;
+      b0.max_expansions = 1 + (uint64_t)th_randint(r, 3);
+      b0.budget_us = 0;
+      if (lds_dstar_compute(ds, &b0) == LDS_RUNNING) ds_stats->midway++;
+      x = th_randint(r, w);
+      y = th_randint(r, h);
+      lds_grid_set_blocked(g, x, y, th_randint(r, 2) == 0);
+      if (!listen) lds_dstar_update(ds, x, y);
+      if (th_randint(r, 3) == 0) {
+        sx = th_randint(r, w);
+        sy = th_randint(r, h);
+        lds_dstar_move_start(ds, sx, sy);
+      }
+    }
     /* replan: sliced with a random budget, or one-shot */
     if (th_randint(r, 3) == 0) {
       lds_Budget b;
@@ -264,7 +281,7 @@ done:
 
 static void test_differential(void) {
   th_Rng r = {0x9E3779B97F4A7C15ULL};
-  DiffStats st = {0, 0, 0, 0, 0, 0, 0};
+  DiffStats st = {0, 0, 0, 0, 0, 0, 0, 0};
   int i, failures = 0;
   for (i = 0; i < 2000 && failures < 3; i++)
     if (!diff_case(&r, &st, i)) failures++;
@@ -277,6 +294,7 @@ static void test_differential(void) {
   CHECK(st.found > 20000);
   CHECK(st.nopath > 1000);
   CHECK(st.sliced > 10000);
+  CHECK(st.midway > 1000); /* edits landed in the middle of a replan */
 }
 
 /* ------------------------------------------------------ hand-made -- */
