@@ -53,7 +53,9 @@ typedef struct lds_DStarParams {
   double h_scale;              ///< [opt] [Units: cost] cost per cell of distance;
                                ///< 0 = automatic: the smallest effective cost of a
                                ///< passable cell, lowered (with a restart, flag
-                               ///< LDS_DSTAR_REINIT) when a change goes below it
+                               ///< LDS_DSTAR_REINIT) when a change goes below it.
+                               ///< A fixed value above the cheapest cell cost makes
+                               ///< h inadmissible: paths may not be optimal.
   const double *layer_weights; ///< [opt] [Shape: n_layer_weights doubles, one per
                                ///< grid layer index] copied at create
   int n_layer_weights;         ///< [Limit: 0..min(16, lds_grid_layer_count)]
