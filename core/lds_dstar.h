@@ -173,9 +173,10 @@ LDS_API lds_Status lds_dstar_move_start(lds_DStar *ds, int32_t x, int32_t y);
 /// Processing a batch of changes (O(changed cells), or O(cells) on a
 /// restart) is done in full by the first compute of a replan and is not
 /// counted against the budget.
-/// @param[in] budget [opt] expansions and/or µs for this call; NULL or all
-///   zero = run to the end. The µs budget reads the env clock every 64
-///   expansions.
+/// @param[in] budget [opt] max_expansions counts queue pops (expansions and
+///   the key refreshes k_m makes necessary) [Units: pops], budget_us
+///   [Units: µs]; NULL or all zero = run to the end. The µs budget reads the
+///   env clock every 64 pops.
 /// @returns LDS_RUNNING (budget spent; call again), LDS_FOUND (path from the
 ///   current start; see lds_dstar_flags), LDS_NO_PATH (flags say why:
 ///   LDS_DSTAR_START_BLOCKED, LDS_DSTAR_GOAL_BLOCKED, LDS_DSTAR_UNREACHABLE),
