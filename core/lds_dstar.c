@@ -41,6 +41,16 @@ typedef struct DsH {
   int64_t a, b;
 } DsH;
 
+/* Everything the search reads about one vertex, in one 32-byte record, so
+** touching a vertex costs one cache line (not one per array). */
+typedef struct DsVertex {
+  double g, rhs;
+  double ecost;  /* snapshot: effective cost of entering (inf: blocked) */
+  uint32_t hpos; /* heap position or NONE */
+  uint8_t nbr;   /* snapshot of the legal-move mask */
+  uint8_t mark;  /* M_* bits */
+} DsVertex;
+
 typedef struct DsEntry {
   double k1, k2;
   uint32_t node;
@@ -61,13 +71,9 @@ struct lds_DStar {
   const lds_Grid *grid;
   lds_Grid *listened;      /* the grid we listen to, NULL if none */
   size_t n;                /* vertices (padded cells) */
-  double *g, *rhs;
-  uint32_t *hpos;          /* heap position or NONE */
+  DsVertex *v;             /* per padded cell: g, rhs, snapshots, heap position */
   DsEntry *heap;
   size_t heap_n;
-  uint8_t *nbr;            /* snapshot of the legal-move masks */
-  double *ecost;           /* snapshot of effective entering costs (inf: blocked) */
-  uint8_t *mark;
   uint32_t *dirty;         /* change list (each cell at most once: M_DIRTY) */
   size_t ndirty;
   uint32_t *scratch;       /* path cells */
@@ -135,12 +141,12 @@ static inline DsH grid_h_start(const lds_DStar *ds, uint32_t u) {
 
 /* successors of u: v = u + off[d] for each legal d, c = len(d) * ecost(v) */
 static inline int grid_succ(const lds_DStar *ds, uint32_t u, uint32_t *v, double *c) {
-  unsigned m = ds->nbr[u];
+  unsigned m = ds->v[u].nbr;
   int k = 0;
   while (m) {
     int d = __builtin_ctz(m);
     uint32_t w = (uint32_t)((ptrdiff_t)u + ds->off[d]);
-    double cw = ds->ecost[w];
+    double cw = ds->v[w].ecost;
     m &= m - 1;
     if (cw == INFINITY) continue; /* blocked by a layer */
     v[k] = w;
@@ -153,12 +159,12 @@ static inline int grid_succ(const lds_DStar *ds, uint32_t u, uint32_t *v, double
 /* predecessors of v: u = v - off[d] where the move u -> v (direction d) is
 ** legal; every such edge costs len(d) * ecost(v) (the cell entered is v) */
 static inline int grid_pred(const lds_DStar *ds, uint32_t v, uint32_t *u, double *c) {
-  double cv = ds->ecost[v];
+  double cv = ds->v[v].ecost;
   int d, k = 0;
   if (cv == INFINITY) return 0;
   for (d = 0; d < 8; d++) {
     uint32_t w = (uint32_t)((ptrdiff_t)v - ds->off[d]);
-    if (!((ds->nbr[w] >> d) & 1u)) continue;
+    if (!((ds->v[w].nbr >> d) & 1u)) continue;
     u[k] = w;
     c[k] = move_len[d] * cv;
     k++;
@@ -191,11 +197,11 @@ static void sift_up(lds_DStar *ds, size_t pos, DsEntry e) {
     size_t parent = (pos - 1) >> 2;
     if (!entry_less(&e, &h[parent])) break;
     h[pos] = h[parent];
-    ds->hpos[h[pos].node] = (uint32_t)pos;
+    ds->v[h[pos].node].hpos = (uint32_t)pos;
     pos = parent;
   }
   h[pos] = e;
-  ds->hpos[e.node] = (uint32_t)pos;
+  ds->v[e.node].hpos = (uint32_t)pos;
 }
 
 static void sift_down(lds_DStar *ds, size_t pos, DsEntry e) {
@@ -210,11 +216,11 @@ static void sift_down(lds_DStar *ds, size_t pos, DsEntry e) {
       if (entry_less(&h[k], &h[best])) best = k;
     if (!entry_less(&h[best], &e)) break;
     h[pos] = h[best];
-    ds->hpos[h[pos].node] = (uint32_t)pos;
+    ds->v[h[pos].node].hpos = (uint32_t)pos;
     pos = best;
   }
   h[pos] = e;
-  ds->hpos[e.node] = (uint32_t)pos;
+  ds->v[e.node].hpos = (uint32_t)pos;
 }
 
 static void heap_set(lds_DStar *ds, uint32_t u, double k1, double k2) {
@@ -223,12 +229,12 @@ static void heap_set(lds_DStar *ds, uint32_t u, double k1, double k2) {
   e.k2 = k2;
   e.node = u;
   ds->stats.pushes++;
-  if (ds->hpos[u] == NONE) {
+  if (ds->v[u].hpos == NONE) {
     ds->heap_n++;
     if (ds->heap_n > ds->stats.peak_queue) ds->stats.peak_queue = ds->heap_n;
     sift_up(ds, ds->heap_n - 1, e);
   } else {
-    size_t pos = ds->hpos[u];
+    size_t pos = ds->v[u].hpos;
     if (entry_less(&e, &ds->heap[pos]))
       sift_up(ds, pos, e);
     else
@@ -237,9 +243,9 @@ static void heap_set(lds_DStar *ds, uint32_t u, double k1, double k2) {
 }
 
 static void heap_remove(lds_DStar *ds, uint32_t u) {
-  size_t pos = ds->hpos[u];
+  size_t pos = ds->v[u].hpos;
   DsEntry last;
-  ds->hpos[u] = NONE;
+  ds->v[u].hpos = NONE;
   ds->heap_n--;
   if (pos == ds->heap_n) return;
   last = ds->heap[ds->heap_n];
@@ -252,18 +258,18 @@ static void heap_remove(lds_DStar *ds, uint32_t u) {
 /* ------------------------------------------------------- D* Lite core -- */
 
 static inline void calc_key(const lds_DStar *ds, uint32_t u, double *k1, double *k2) {
-  double m = ds->g[u] < ds->rhs[u] ? ds->g[u] : ds->rhs[u];
+  double m = ds->v[u].g < ds->v[u].rhs ? ds->v[u].g : ds->v[u].rhs;
   DsH h = SP_H_START(ds, u);
   *k1 = m + ds->scale * ((double)(h.a + ds->km.a) + (double)(h.b + ds->km.b) * LDSI_SQRT2);
   *k2 = m;
 }
 
 static void update_vertex(lds_DStar *ds, uint32_t u) {
-  if (ds->g[u] != ds->rhs[u]) {
+  if (ds->v[u].g != ds->v[u].rhs) {
     double k1, k2;
     calc_key(ds, u, &k1, &k2);
     heap_set(ds, u, k1, k2);
-  } else if (ds->hpos[u] != NONE) {
+  } else if (ds->v[u].hpos != NONE) {
     heap_remove(ds, u);
   }
 }
@@ -276,10 +282,10 @@ static void recompute_rhs(lds_DStar *ds, uint32_t u) {
   if (u == ds->goal) return;
   n = SP_SUCC(ds, u, v, c);
   for (k = 0; k < n; k++) {
-    double x = c[k] + ds->g[v[k]];
+    double x = c[k] + ds->v[v[k]].g;
     if (x < best) best = x;
   }
-  ds->rhs[u] = best;
+  ds->v[u].rhs = best;
   ds->stats.rhs_updates++;
 }
 
@@ -325,11 +331,11 @@ static bool layers_ok(lds_DStar *ds, const char *fn) {
 }
 
 static void snap_cell(lds_DStar *ds, size_t p) {
-  ds->nbr[p] = ds->grid->nbr[p];
+  ds->v[p].nbr = ds->grid->nbr[p];
   if (ds->grid->blocked[p])
-    ds->mark[p] |= M_BLOCKED;
+    ds->v[p].mark |= M_BLOCKED;
   else
-    ds->mark[p] &= (uint8_t)~M_BLOCKED;
+    ds->v[p].mark &= (uint8_t)~M_BLOCKED;
 }
 
 /* Full restart: snapshot every cell, resolve heuristic and scale, clear the
@@ -342,13 +348,13 @@ static lds_Status full_reinit(lds_DStar *ds, const char *fn) {
   for (p = 0; p < ds->n; p++) {
     double c;
     snap_cell(ds, p);
-    ds->mark[p] &= (uint8_t)~(M_DIRTY | M_AFFECTED);
+    ds->v[p].mark &= (uint8_t)~(M_DIRTY | M_AFFECTED);
     if (!cell_ecost(ds, p, &c, fn)) return LDS_E_ARG;
-    ds->ecost[p] = c;
+    ds->v[p].ecost = c;
     if (c < mn) mn = c;
-    ds->g[p] = INFINITY;
-    ds->rhs[p] = INFINITY;
-    ds->hpos[p] = NONE;
+    ds->v[p].g = INFINITY;
+    ds->v[p].rhs = INFINITY;
+    ds->v[p].hpos = NONE;
   }
   ds->ndirty = 0;
   ds->heap_n = 0;
@@ -358,7 +364,7 @@ static lds_Status full_reinit(lds_DStar *ds, const char *fn) {
   ds->km.a = 0;
   ds->km.b = 0;
   ds->last = ds->start;
-  ds->rhs[ds->goal] = 0.0;
+  ds->v[ds->goal].rhs = 0.0;
   update_vertex(ds, ds->goal);
   ds->reinit_pending = false;
   return LDS_OK;
@@ -378,7 +384,7 @@ static lds_Status process_changes(lds_DStar *ds, bool *restart) {
     double e;
     int dy, dx;
     if (!cell_ecost(ds, c, &e, "lds_dstar_compute")) return LDS_E_ARG;
-    ds->ecost[c] = e;
+    ds->v[c].ecost = e;
     if (ds->auto_scale && e < ds->scale) *restart = true;
     for (dy = -1; dy <= 1; dy++)
       for (dx = -1; dx <= 1; dx++) snap_cell(ds, (size_t)((int32_t)c + dy * pw + dx));
@@ -390,8 +396,8 @@ static lds_Status process_changes(lds_DStar *ds, bool *restart) {
     for (dy = -1; dy <= 1; dy++)
       for (dx = -1; dx <= 1; dx++) {
         uint32_t q = (uint32_t)((int32_t)c + dy * pw + dx);
-        if (ds->mark[q] & M_AFFECTED) continue;
-        ds->mark[q] |= M_AFFECTED;
+        if (ds->v[q].mark & M_AFFECTED) continue;
+        ds->v[q].mark |= M_AFFECTED;
         if (q == ds->start) ds->flags |= LDS_DSTAR_NEAR_START; /* within one cell */
         recompute_rhs(ds, q);
         update_vertex(ds, q);
@@ -400,10 +406,10 @@ static lds_Status process_changes(lds_DStar *ds, bool *restart) {
   for (i = 0; i < ds->ndirty; i++) {
     uint32_t c = ds->dirty[i];
     int dy, dx;
-    ds->mark[c] &= (uint8_t)~M_DIRTY;
+    ds->v[c].mark &= (uint8_t)~M_DIRTY;
     for (dy = -1; dy <= 1; dy++)
       for (dx = -1; dx <= 1; dx++)
-        ds->mark[(size_t)((int32_t)c + dy * pw + dx)] &= (uint8_t)~M_AFFECTED;
+        ds->v[(size_t)((int32_t)c + dy * pw + dx)].mark &= (uint8_t)~M_AFFECTED;
   }
   ds->stats.cells_changed += ds->ndirty;
   ds->ndirty = 0;
@@ -418,20 +424,14 @@ void lds_dstar_params_init(lds_DStarParams *p) {
 }
 
 static size_t bytes_per_cell(void) {
-  return 2 * sizeof(double) + sizeof(uint32_t) + sizeof(DsEntry) + 1 + sizeof(double) + 1 +
-         2 * sizeof(uint32_t);
+  return sizeof(DsVertex) + sizeof(DsEntry) + 2 * sizeof(uint32_t);
 }
 
 static void release(lds_DStar *ds) {
   const ldsi_Env *e = &ds->env;
   size_t n = ds->n;
-  ldsi_free(e, ds->g, n * sizeof(double));
-  ldsi_free(e, ds->rhs, n * sizeof(double));
-  ldsi_free(e, ds->hpos, n * sizeof(uint32_t));
+  ldsi_free(e, ds->v, n * sizeof(DsVertex));
   ldsi_free(e, ds->heap, n * sizeof(DsEntry));
-  ldsi_free(e, ds->nbr, n);
-  ldsi_free(e, ds->ecost, n * sizeof(double));
-  ldsi_free(e, ds->mark, n);
   ldsi_free(e, ds->dirty, n * sizeof(uint32_t));
   ldsi_free(e, ds->scratch, n * sizeof(uint32_t));
 }
@@ -499,17 +499,11 @@ lds_DStar *lds_dstar_new(const lds_Env *env, const lds_Grid *grid, int32_t sx, i
   ds->env = e;
   ds->grid = grid;
   ds->n = grid->pcells;
-  ds->g = (double *)ldsi_alloc(&e, ds->n * sizeof(double));
-  ds->rhs = (double *)ldsi_alloc(&e, ds->n * sizeof(double));
-  ds->hpos = (uint32_t *)ldsi_alloc(&e, ds->n * sizeof(uint32_t));
+  ds->v = (DsVertex *)ldsi_calloc(&e, ds->n, sizeof(DsVertex));
   ds->heap = (DsEntry *)ldsi_alloc(&e, ds->n * sizeof(DsEntry));
-  ds->nbr = (uint8_t *)ldsi_calloc(&e, ds->n, 1);
-  ds->ecost = (double *)ldsi_alloc(&e, ds->n * sizeof(double));
-  ds->mark = (uint8_t *)ldsi_calloc(&e, ds->n, 1);
   ds->dirty = (uint32_t *)ldsi_alloc(&e, ds->n * sizeof(uint32_t));
   ds->scratch = (uint32_t *)ldsi_alloc(&e, ds->n * sizeof(uint32_t));
-  if (!ds->g || !ds->rhs || !ds->hpos || !ds->heap || !ds->nbr || !ds->ecost || !ds->mark ||
-      !ds->dirty || !ds->scratch) {
+  if (!ds->v || !ds->heap || !ds->dirty || !ds->scratch) {
     release(ds);
     ldsi_free(&e, ds, sizeof *ds);
     goto nomem;
@@ -561,8 +555,8 @@ size_t lds_dstar_mem_used(const lds_DStar *ds) { return sizeof *ds + ds->n * byt
 /* ---------------------------------------------------------- changes -- */
 
 static void queue_cell(lds_DStar *ds, uint32_t p) {
-  if (ds->mark[p] & M_DIRTY) return;
-  ds->mark[p] |= M_DIRTY;
+  if (ds->v[p].mark & M_DIRTY) return;
+  ds->v[p].mark |= M_DIRTY;
   ds->dirty[ds->ndirty++] = p; /* capacity n: each cell at most once */
 }
 
@@ -678,7 +672,7 @@ static size_t walk(const lds_DStar *ds, uint32_t *out, double *cost) {
     uint32_t bv = NONE;
     int k, m = SP_SUCC(ds, u, v, c);
     for (k = 0; k < m; k++) {
-      double x = c[k] + ds->g[v[k]];
+      double x = c[k] + ds->v[v[k]].g;
       if (x < best) {
         best = x;
         bv = v[k];
@@ -734,8 +728,8 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
       if (st < 0) goto fail;
     }
   }
-  if (ds->mark[ds->start] & M_BLOCKED) ds->flags |= LDS_DSTAR_START_BLOCKED;
-  if (ds->mark[ds->goal] & M_BLOCKED) ds->flags |= LDS_DSTAR_GOAL_BLOCKED;
+  if (ds->v[ds->start].mark & M_BLOCKED) ds->flags |= LDS_DSTAR_START_BLOCKED;
+  if (ds->v[ds->goal].mark & M_BLOCKED) ds->flags |= LDS_DSTAR_GOAL_BLOCKED;
   if (ds->flags & (LDS_DSTAR_START_BLOCKED | LDS_DSTAR_GOAL_BLOCKED)) {
     st = finish(ds, LDS_NO_PATH);
     goto out;
@@ -767,7 +761,7 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
     ** vertices with k1 = k1(start) and k2 >= g(start): with a consistent
     ** heuristic, essentially the start itself. */
     if (!(top->k1 <= ks1 + 1e-10 * (ks1 > 1.0 ? ks1 : 1.0)) &&
-        !(ds->rhs[ds->start] > ds->g[ds->start]))
+        !(ds->v[ds->start].rhs > ds->v[ds->start].g))
       break;
     if (max_exp && done >= max_exp) goto running;
     if (us && done && (done % CLOCK_EVERY) == 0 && ds->env.clock(ds->env.clock_ud) - t0 >= us)
@@ -781,26 +775,26 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
     }
     ds->stats.expansions++;
     m = SP_PRED(ds, u, pv, pc);
-    if (ds->g[u] > ds->rhs[u]) { /* overconsistent: settle */
-      double gu = ds->rhs[u];
-      ds->g[u] = gu;
+    if (ds->v[u].g > ds->v[u].rhs) { /* overconsistent: settle */
+      double gu = ds->v[u].rhs;
+      ds->v[u].g = gu;
       ds->stats.g_updates++;
       heap_remove(ds, u);
       for (k = 0; k < m; k++) {
         uint32_t s = pv[k];
         double x = pc[k] + gu;
-        if (s == ds->goal || !(x < ds->rhs[s])) continue;
-        ds->rhs[s] = x;
+        if (s == ds->goal || !(x < ds->v[s].rhs)) continue;
+        ds->v[s].rhs = x;
         ds->stats.rhs_updates++;
         update_vertex(ds, s);
       }
     } else { /* underconsistent: raise to infinity, repair dependants */
-      double gold = ds->g[u];
-      ds->g[u] = INFINITY;
+      double gold = ds->v[u].g;
+      ds->v[u].g = INFINITY;
       ds->stats.g_updates++;
       for (k = 0; k < m; k++) {
         uint32_t s = pv[k];
-        if (s == ds->goal || ds->rhs[s] != pc[k] + gold) continue;
+        if (s == ds->goal || ds->v[s].rhs != pc[k] + gold) continue;
         recompute_rhs(ds, s);
         update_vertex(ds, s);
       }
@@ -809,7 +803,7 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
     }
   }
 
-  if (ds->rhs[ds->start] == INFINITY) {
+  if (ds->v[ds->start].rhs == INFINITY) {
     ds->flags |= LDS_DSTAR_UNREACHABLE;
     st = finish(ds, LDS_NO_PATH);
   } else {
@@ -819,7 +813,7 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
     double c[MAXDEG], best = INFINITY;
     int k, m = SP_SUCC(ds, ds->start, v, c);
     for (k = 0; k < m; k++)
-      if (c[k] + ds->g[v[k]] < best) best = c[k] + ds->g[v[k]];
+      if (c[k] + ds->v[v[k]].g < best) best = c[k] + ds->v[v[k]].g;
     ds->cost = best;
     st = finish(ds, LDS_FOUND);
   }
@@ -869,7 +863,7 @@ lds_Status lds_dstar_next(const lds_DStar *ds, int32_t *x, int32_t *y) {
     double c[MAXDEG], best = INFINITY;
     int k, m = SP_SUCC(ds, u, v, c);
     for (k = 0; k < m; k++) {
-      double s = c[k] + ds->g[v[k]];
+      double s = c[k] + ds->v[v[k]].g;
       if (s < best) {
         best = s;
         u = v[k];

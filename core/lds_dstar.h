@@ -25,9 +25,10 @@
 ** the start of the next lds_dstar_compute. An edit that is never notified is
 ** never seen.
 **
-** Memory (allocated once in lds_dstar_new; compute never allocates): about 62
-** bytes per cell (g, rhs, queue entry and position, snapshots, change list,
-** path scratch).
+** Memory (allocated once in lds_dstar_new; compute never allocates): 64
+** bytes per padded cell ((w+2)*(h+2)): a 32-byte vertex record (g, rhs,
+** snapshots, queue position), a 24-byte queue entry, the change list and
+** the path scratch.
 **
 ** [Paper: Koenig & Likhachev, "D* Lite", AAAI 2002 (the optimized version,
 **  Fig. 4, with k_m for the moving start); LPA*: Koenig, Likhachev & Furcy,
@@ -96,7 +97,7 @@ typedef struct lds_DStarStats {
 /* ---------------------------------------------------------- lifetime -- */
 
 /// Creates a D* Lite search from (sx,sy) to (gx,gy) on a grid and allocates
-/// everything it will need (about 62 bytes per cell). The initial search is
+/// everything it will need (64 bytes per cell). The initial search is
 /// set up (goal queued) but not run: call lds_dstar_compute. The grid must
 /// outlive the search. A blocked start or goal is not an error (compute
 /// reports it).

@@ -506,7 +506,7 @@ static void test_alloc_and_args(void) {
     fails++;
     if (err.code != LDS_E_NOMEM || al.live != 0) break;
   }
-  CHECK_INT(fails, 10); /* struct + 9 arrays */
+  CHECK_INT(fails, 5); /* struct + 4 arrays */
   CHECK_INT(err.code, LDS_OK);
   CHECK_INT(al.live, 0);
   /* a byte limit below the need */
