@@ -3,8 +3,11 @@
 #   make            build build/liblodestar.a, build/liblodestar.so, build/lodestar
 #   make run        the main job: solve the default Moving AI scenario kept in the repo
 #   make test       C tests, then the busted specs (Lua 5.4 and LuaJIT)
+#   make lua        build/lua54/lodestar/core.so, build/luajit/lodestar/core.so, build/env*.sh
+#   make install    PREFIX=/opt/game: library, headers, CLI, Lua package and modules
 #   make bench      benchmarks against ../shared/data and the peers in ../shared/bench/peers
 #   make sanitize   the tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make valgrind-lua  the busted specs under valgrind (memory check of the binding)
 #   make deps       install the Debian packages the project needs (as root)
 #   make print      show the effective settings
 #
@@ -25,10 +28,16 @@ DEB_PKGS := build-essential clang valgrind pkg-config zlib1g-dev libpng-dev \
             lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua-busted lua-filesystem lua-cjson
 # default scenario of `make run`
 RUN_SCEN ?= tests/data/den011d.map.scen
+# Lua engines for the module lodestar.core (LuaJIT is skipped when missing)
+LUA54_CFLAGS  ?= $(shell pkg-config --cflags lua5.4 2>/dev/null || echo -I/usr/include/lua5.4)
+LUAJIT_CFLAGS ?= $(shell pkg-config --cflags luajit 2>/dev/null)
+LUA54         ?= lua5.4
+LUAJIT        ?= luajit
+BUSTED        ?= /usr/bin/busted
 # == end of settings ==========================================================
 
 CFLAGS_ALL := $(WARN) $(OPT) -g -fPIC -fvisibility=hidden -MMD -MP $(EXTRA_CFLAGS)
-LDLIBS     := -lm
+LDLIBS     := -lm -lz
 
 CORE_SRC := $(sort $(wildcard core/*.c))
 CLI_SRC  := $(sort $(wildcard bindings/host/cli_*.c))
@@ -43,10 +52,64 @@ LIB_SO := $(BUILD)/liblodestar.so
 CLI    := $(BUILD)/lodestar
 TESTS  := $(BUILD)/test_runner
 
-.PHONY: all run test test-c bench sanitize deps clean print lint docs install
+LUA_MOD_SRC := bindings/lua/lodestar_core.c
+LUA54_MOD   := $(BUILD)/lua54/lodestar/core.so
+LUAJIT_MOD  := $(BUILD)/luajit/lodestar/core.so
+HAVE_LUAJIT := $(shell printf '\043include <lua.h>\n' | $(CC) $(LUAJIT_CFLAGS) -E -x c - >/dev/null 2>&1 && \
+                 test -n "$(LUAJIT_CFLAGS)" && echo yes)
+LUA_MODS    := $(LUA54_MOD) $(if $(HAVE_LUAJIT),$(LUAJIT_MOD))
+# two lua_States in one process (tests/spec/08-states_spec.lua runs them)
+TWO_STATES  := $(BUILD)/lua54/two_states $(if $(HAVE_LUAJIT),$(BUILD)/luajit/two_states)
+LUA54_LIBS  ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
+LUAJIT_LIBS ?= $(shell pkg-config --libs luajit 2>/dev/null)
+ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
+
+.PHONY: all run test test-c test-lua bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
-all: $(LIB_A) $(LIB_SO) $(CLI)
+all: $(LIB_A) $(LIB_SO) $(CLI) lua
+
+# == the Lua module lodestar.core, once per engine, with the core linked in ==
+lua: $(LUA_MODS) $(ENV_FILES) $(TWO_STATES)
+ifeq ($(HAVE_LUAJIT),)
+	@echo "lua: LuaJIT headers not found (pkg-config luajit): skipping $(LUAJIT_MOD)"
+endif
+
+$(BUILD)/obj/lua54/lodestar_core.o: $(LUA_MOD_SRC) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/lua $(LUA54_CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/luajit/lodestar_core.o: $(LUA_MOD_SRC) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/lua $(LUAJIT_CFLAGS) -c $< -o $@
+
+$(LUA54_MOD): $(BUILD)/obj/lua54/lodestar_core.o $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $^ $(LDLIBS) $(EXTRA_LDFLAGS)
+
+$(LUAJIT_MOD): $(BUILD)/obj/luajit/lodestar_core.o $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $^ $(LDLIBS) $(EXTRA_LDFLAGS)
+
+$(BUILD)/lua54/two_states: tests/c/lua_two_states.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(OPT) $(LUA54_CFLAGS) -o $@ $< $(LUA54_LIBS) $(LDLIBS)
+
+$(BUILD)/luajit/two_states: tests/c/lua_two_states.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(OPT) $(LUAJIT_CFLAGS) -o $@ $< $(LUAJIT_LIBS) $(LDLIBS)
+
+# `. build/env.sh` from the repo root: require "lodestar" finds the package
+# and the module of this build (absolute paths, so any directory works after).
+$(BUILD)/env.sh: Makefile
+	@mkdir -p $(dir $@)
+	@printf 'export LUA_PATH="%s/scripts/?.lua;%s/scripts/?/init.lua;;"\nexport LUA_CPATH="%s/$(BUILD)/lua54/?.so;;"\n' \
+	  "$(CURDIR)" "$(CURDIR)" "$(CURDIR)" > $@
+
+$(BUILD)/env-luajit.sh: Makefile
+	@mkdir -p $(dir $@)
+	@printf 'export LUA_PATH="%s/scripts/?.lua;%s/scripts/?/init.lua;;"\nexport LUA_CPATH="%s/$(BUILD)/luajit/?.so;;"\n' \
+	  "$(CURDIR)" "$(CURDIR)" "$(CURDIR)" > $@
 
 # core/ is compiled without any Lua include path, so an accidental
 # #include <lua.h> fails the build.
@@ -75,7 +138,7 @@ $(CLI): $(CLI_OBJ) $(LIB_A)
 # Every tests/c/test_*.c defines `void suite_NAME(void)`; the runner calls them all.
 $(BUILD)/test_suites.h: $(TEST_SRC) Makefile
 	@mkdir -p $(dir $@)
-	@grep -h -o '^void suite_[a-z0-9_]*(void)' $(TEST_SRC) | sed 's/(void)//; s/^void //' | \
+	@grep -h -o '^void suite_[a-z0-9_]*(void)' $(TEST_SRC) | sed 's/(void)//; s/^void //' | sort -u | \
 	  awk '{ d = d "void " $$1 "(void);\n"; c = c "  RUN_SUITE(" $$1 ");\n" } \
 	       END { printf "%s#define ALL_SUITES \\\n", d; n = split(c, a, "\n"); \
 	             for (i = 1; i < n; i++) printf "%s \\\n", a[i]; print "" }' > $@
@@ -89,14 +152,25 @@ run: $(CLI)
 test-c: $(TESTS)
 	$(TESTS)
 
-test: test-c
+# busted specs (tests/spec, configured by .busted) under Lua 5.4, then LuaJIT
+test-lua: lua $(CLI)
+	LDS_BUILD=$(BUILD) $(LUA54) $(BUSTED) --run=default --cpath="$(BUILD)/lua54/?.so"
+ifneq ($(HAVE_LUAJIT),)
+	LDS_BUILD=$(BUILD) $(LUAJIT) $(BUSTED) --run=luajit --cpath="$(BUILD)/luajit/?.so"
+else
+	@echo "test-lua: LuaJIT headers not found: specs not run under LuaJIT"
+endif
+
+test: test-c test-lua
 
 bench: all
 	tests/bench/run_bench.sh
 
+# The C tests under ASan+UBSan. The busted specs are not run here: the
+# interpreters are not instrumented (they would need LD_PRELOAD=libasan).
 sanitize:
 	$(MAKE) BUILD=build/sanitize OPT=-O1 EXTRA_CFLAGS="$(SAN_FLAGS)" \
-	  EXTRA_LDFLAGS="$(SAN_FLAGS)" test
+	  EXTRA_LDFLAGS="$(SAN_FLAGS)" test-c
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -105,6 +179,33 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
 	else echo "deps: run as root: apt-get install -y$$missing"; exit 1; fi
 
+# The busted specs (the slow Moving AI one excluded) under valgrind, Lua 5.4:
+# the memory check of the binding, since the interpreters are not built with ASan.
+valgrind-lua: lua
+	LDS_BUILD=$(BUILD) valgrind -q --error-exitcode=9 $(LUA54) $(BUSTED) --run=default --cpath="$(BUILD)/lua54/?.so" \
+	  --exclude-tags=slow
+
+# make install PREFIX=/opt/game: library, headers, Lua package and module
+LUA_LMOD ?= $(PREFIX)/share/lua/5.4
+LUA_CMOD ?= $(PREFIX)/lib/lua/5.4
+JIT_LMOD ?= $(PREFIX)/share/lua/5.1
+JIT_CMOD ?= $(PREFIX)/lib/lua/5.1
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/lodestar $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(filter-out core/%internal.h,$(wildcard core/lds*.h)) bindings/lua/lodestar_lua.h \
+	  $(DESTDIR)$(PREFIX)/include/lodestar/
+	install -d $(DESTDIR)$(LUA_LMOD)/lodestar $(DESTDIR)$(LUA_CMOD)/lodestar
+	install -m 644 scripts/lodestar/*.lua $(DESTDIR)$(LUA_LMOD)/lodestar/
+	install -m 755 $(LUA54_MOD) $(DESTDIR)$(LUA_CMOD)/lodestar/core.so
+ifneq ($(HAVE_LUAJIT),)
+	install -d $(DESTDIR)$(JIT_LMOD)/lodestar $(DESTDIR)$(JIT_CMOD)/lodestar
+	install -m 644 scripts/lodestar/*.lua $(DESTDIR)$(JIT_LMOD)/lodestar/
+	install -m 755 $(LUAJIT_MOD) $(DESTDIR)$(JIT_CMOD)/lodestar/core.so
+endif
+
 clean:
 	rm -rf build
 
@@ -112,5 +213,7 @@ print:
 	@echo "CC=$(CC) OPT=$(OPT) BUILD=$(BUILD) PREFIX=$(PREFIX) SHARED=$(SHARED)"
 	@echo "CFLAGS=$(CFLAGS_ALL)"
 	@echo "CORE_SRC=$(CORE_SRC)"
+	@echo "LUA54_CFLAGS=$(LUA54_CFLAGS) LUAJIT_CFLAGS=$(LUAJIT_CFLAGS) HAVE_LUAJIT=$(HAVE_LUAJIT)"
 
--include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) \
+  $(BUILD)/obj/lua54/lodestar_core.d $(BUILD)/obj/luajit/lodestar_core.d

@@ -7,9 +7,11 @@
 #include "lds_config.h"
 #include "lds_common.h"
 #include "lds_grid.h"
+#include "lds_graph.h"
 #include "lds_path.h"
 #include "lds_search.h"
 #include "lds_dstar.h"
 #include "lds_movingai.h"
+#include "lds_postprocess.h"
 
 #endif

@@ -58,8 +58,9 @@ LDS_API size_t lds_scen_count(const lds_Scenario *sc);
 LDS_API const lds_ScenEntry *lds_scen_entry(const lds_Scenario *sc, size_t i);
 /// true when cost matches the entry's optimal length within the printed
 /// precision: it rounds to the printed value (|cost - optimal| <= tolerance
-/// + 1e-9) or truncates to it (0 <= cost - optimal < 2*tolerance + 1e-9);
-/// the benchmark files do both.
+/// + slack) or truncates to it (0 <= cost - optimal < 2*tolerance + slack),
+/// slack = 1e-9 * max(optimal, 1). The benchmark files do both, and were
+/// computed with sqrt(2) cut to about 9 decimals.
 LDS_API bool lds_scen_matches(const lds_ScenEntry *e, double cost);
 
 LDS_END_DECLS

@@ -23,7 +23,7 @@
 
 static const char *const algo_names[] = {"astar", "dijkstra", "wastar", "greedy", "jps", "jps+"};
 static const char *const heuristic_names[] = {"auto", "zero", "manhattan", "octile", "euclidean",
-                                              "chebyshev"};
+                                              "chebyshev", "great_circle", "custom"};
 
 const char *lds_algo_name(lds_Algo a) {
   if ((int)a < 0 || (int)a >= (int)(sizeof algo_names / sizeof *algo_names)) return NULL;
@@ -98,36 +98,57 @@ LDSI_INLINE bool open_less(const ldsi_Open *a, const ldsi_Open *b) {
   return a->seq < b->seq;               /* then insertion order */
 }
 
+/* The same order, computed without branches (bitwise on the comparison
+** results, so the compiler emits setcc/cmov): sift_down selects the smallest
+** of four children with it, where a branch would be mispredicted about half
+** of the time. */
+LDSI_INLINE unsigned open_less_nb(const ldsi_Open *a, const ldsi_Open *b) {
+  unsigned lt_f = a->f < b->f, eq_f = a->f == b->f;
+  unsigned gt_g = a->g > b->g, eq_g = a->g == b->g;
+  unsigned lt_s = a->seq < b->seq;
+  return lt_f | (eq_f & (gt_g | (eq_g & lt_s)));
+}
+
 LDSI_INLINE void sift_up(lds_Search *s, uint32_t pos, ldsi_Open e) {
   ldsi_Open *h = s->open;
+  ldsi_Node *nodes = s->nodes;
   while (pos > 0) {
     uint32_t parent = (pos - 1) >> 2;
     if (!open_less(&e, &h[parent])) break;
     h[pos] = h[parent];
-    s->nodes[h[pos].node].heap = pos;
+    nodes[h[pos].node].heap = pos;
     pos = parent;
   }
   h[pos] = e;
-  s->nodes[e.node].heap = pos;
+  nodes[e.node].heap = pos;
 }
 
+/* The heap keeps 4 sentinel entries (f = +inf) after its last entry, so
+** every node has four children to compare and the selection is branchless. */
 LDSI_INLINE void sift_down(lds_Search *s, uint32_t pos, ldsi_Open e) {
   ldsi_Open *h = s->open;
+  ldsi_Node *nodes = s->nodes;
   uint32_t n = (uint32_t)s->open_n;
   for (;;) {
-    uint32_t c = (pos << 2) + 1, best, k, end;
+    uint32_t c = (pos << 2) + 1, a, b, best;
     if (c >= n) break;
-    best = c;
-    end = c + 4 < n ? c + 4 : n;
-    for (k = c + 1; k < end; k++)
-      if (open_less(&h[k], &h[best])) best = k;
+    a = c + open_less_nb(&h[c + 1], &h[c]); /* arithmetic, not ?:, to keep it branchless */
+    b = c + 2 + open_less_nb(&h[c + 3], &h[c + 2]);
+    best = a ^ ((a ^ b) & (0u - open_less_nb(&h[b], &h[a])));
     if (!open_less(&h[best], &e)) break;
     h[pos] = h[best];
-    s->nodes[h[pos].node].heap = pos;
+    nodes[h[pos].node].heap = pos;
     pos = best;
   }
   h[pos] = e;
-  s->nodes[e.node].heap = pos;
+  nodes[e.node].heap = pos;
+}
+
+LDSI_INLINE void set_sentinel(ldsi_Open *h, size_t i) {
+  h[i].f = INFINITY;
+  h[i].g = 0.0;
+  h[i].node = 0;
+  h[i].seq = UINT32_MAX;
 }
 
 LDSI_INLINE void open_push(lds_Search *s, uint32_t node, double f, double g) {
@@ -137,9 +158,10 @@ LDSI_INLINE void open_push(lds_Search *s, uint32_t node, double f, double g) {
   e.node = node;
   e.seq = s->seq++;
   s->open_n++;
+  set_sentinel(s->open, s->open_n + 3); /* keep 4 sentinels after the last entry */
   sift_up(s, (uint32_t)s->open_n - 1, e);
   s->stats.pushes++;
-  if (s->open_n > s->stats.peak_open) s->stats.peak_open = s->open_n;
+  if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
 }
 
 LDSI_INLINE void open_decrease(lds_Search *s, uint32_t pos, double f, double g) {
@@ -154,9 +176,20 @@ LDSI_INLINE void open_decrease(lds_Search *s, uint32_t pos, double f, double g) 
 LDSI_INLINE uint32_t open_pop(lds_Search *s) {
   uint32_t top = s->open[0].node;
   s->open_n--;
-  if (s->open_n > 0) sift_down(s, 0, s->open[s->open_n]);
+  if (s->open_n > 0) {
+    ldsi_Open last = s->open[s->open_n];
+    set_sentinel(s->open, s->open_n);
+    sift_down(s, 0, last);
+  }
   s->nodes[top].heap = LDSI_CLOSED;
   return top;
+}
+
+void ldsi_open_clear(lds_Search *s) {
+  int i;
+  s->open_n = 0;
+  s->buf_n = 0;
+  for (i = 0; i < 4; i++) set_sentinel(s->open, (size_t)i);
 }
 
 void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g) { open_push(s, node, f, g); }
@@ -167,29 +200,18 @@ uint32_t ldsi_open_pop(lds_Search *s) { return open_pop(s); }
 
 /* ---------------------------------------------------------- lifetime -- */
 
-lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *err) {
-  ldsi_Env e;
-  lds_Search *s;
-  ldsi_env_resolve(&e, env);
-  if (!grid) {
-    ldsi_error(err, LDS_E_ARG, "lds_search_new: grid is NULL");
-    return NULL;
-  }
-  if (grid->pcells >= (size_t)LDSI_CLOSED) {
-    ldsi_error(err, LDS_E_LIMIT, "lds_search_new: grid of %zu cells exceeds the %u node limit",
-               grid->pcells, (unsigned)LDSI_CLOSED - 1);
-    return NULL;
-  }
-  s = (lds_Search *)ldsi_calloc(&e, 1, sizeof *s);
+/* Allocates a search with n node records, its open list and stack; the
+** space-specific constructors fill in the rest. */
+lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, const char *fn, lds_Error *err) {
+  lds_Search *s = (lds_Search *)ldsi_calloc(e, 1, sizeof *s);
   if (!s) goto nomem;
-  s->env = e;
-  s->space = LDSI_SPACE_GRID;
-  s->grid = grid;
-  s->nnodes = grid->pcells;
-  s->nodes = (ldsi_Node *)ldsi_calloc(&e, s->nnodes, sizeof(ldsi_Node));
-  s->open_cap = s->nnodes;
-  s->open = (ldsi_Open *)ldsi_alloc(&e, s->open_cap * sizeof(ldsi_Open));
-  if (!s->nodes || !s->open) {
+  s->env = *e;
+  s->nnodes = n;
+  s->nodes = (ldsi_Node *)ldsi_calloc(e, n, sizeof(ldsi_Node));
+  s->open_cap = n; /* a node is in the open list at most once */
+  s->open = (ldsi_Open *)ldsi_alloc(e, (s->open_cap + 4) * sizeof(ldsi_Open));
+  s->buf = (ldsi_Open *)ldsi_alloc(e, LDSI_BUF_CAP * sizeof(ldsi_Open));
+  if (!s->nodes || !s->open || !s->buf) {
     lds_search_free(s);
     goto nomem;
   }
@@ -199,22 +221,45 @@ lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *
   ldsi_error_clear(err);
   return s;
 nomem:
-  ldsi_error(err, LDS_E_NOMEM, "lds_search_new: out of memory for %zu node records (%zu bytes)",
-             grid->pcells, grid->pcells * (sizeof(ldsi_Node) + sizeof(ldsi_Open)));
+  ldsi_error(err, LDS_E_NOMEM, "%s: out of memory for %zu node records (%zu bytes)", fn, n,
+             n * (sizeof(ldsi_Node) + sizeof(ldsi_Open)) + LDSI_BUF_CAP * sizeof(ldsi_Open));
   return NULL;
+}
+
+lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *err) {
+  ldsi_Env e;
+  lds_Search *s;
+  ldsi_env_resolve(&e, env);
+  if (!grid) {
+    ldsi_error(err, LDS_E_ARG, "lds_search_new: grid is NULL");
+    return NULL;
+  }
+  if (grid->pcells >= (size_t)LDSI_INBUF) {
+    ldsi_error(err, LDS_E_LIMIT, "lds_search_new: grid of %zu cells exceeds the %u node limit",
+               grid->pcells, (unsigned)LDSI_INBUF - 1);
+    return NULL;
+  }
+  s = ldsi_search_alloc(&e, grid->pcells, "lds_search_new", err);
+  if (!s) return NULL;
+  s->space = LDSI_SPACE_GRID;
+  s->grid = grid;
+  return s;
 }
 
 void lds_search_free(lds_Search *s) {
   if (!s) return;
   if (s->algo_free) s->algo_free(s);
+  if (s->eff) ldsi_free(&s->env, s->eff, s->nnodes * sizeof(double));
   ldsi_free(&s->env, s->nodes, s->nnodes * sizeof(ldsi_Node));
-  ldsi_free(&s->env, s->open, s->open_cap * sizeof(ldsi_Open));
+  ldsi_free(&s->env, s->open, (s->open_cap + 4) * sizeof(ldsi_Open));
+  ldsi_free(&s->env, s->buf, LDSI_BUF_CAP * sizeof(ldsi_Open));
   ldsi_free(&s->env, s, sizeof *s);
 }
 
 size_t lds_search_mem_used(const lds_Search *s) {
-  return sizeof *s + s->nnodes * sizeof(ldsi_Node) + s->open_cap * sizeof(ldsi_Open) +
-         s->algo_bytes;
+  return sizeof *s + s->nnodes * sizeof(ldsi_Node) +
+         (s->open_cap + 4 + LDSI_BUF_CAP) * sizeof(ldsi_Open) + s->algo_bytes +
+         (s->eff ? s->nnodes * sizeof(double) : 0);
 }
 
 const lds_Grid *lds_search_grid(const lds_Search *s) { return s->grid; }
@@ -228,12 +273,23 @@ static lds_Status weighted_scale(lds_Search *s, double *out) {
   const lds_Grid *g = s->grid;
   int32_t x, y;
   int i;
+  size_t k;
   double m = INFINITY;
   if (s->scale_valid && s->scale_version == g->version && s->scale_nweights == s->nweights &&
       memcmp(s->scale_weights, s->weights, (size_t)s->nweights * sizeof(double)) == 0) {
     *out = s->scale_cached;
     return LDS_OK;
   }
+  s->scale_valid = false;
+  if (!s->eff) { /* once per search, at start (never in step): 8 bytes per cell */
+    s->eff = (double *)ldsi_alloc(&s->env, s->nnodes * sizeof(double));
+    if (!s->eff) {
+      ldsi_msg(s->errmsg, "lds_search_start: out of memory for %zu weighted cell costs",
+               s->nnodes);
+      return LDS_E_NOMEM;
+    }
+  }
+  for (k = 0; k < s->nnodes; k++) s->eff[k] = INFINITY; /* border and blocked cells */
   for (y = 0; y < g->h; y++)
     for (x = 0; x < g->w; x++) {
       size_t p = ldsi_grid_pidx(g, x, y), u = (size_t)y * (size_t)g->w + (size_t)x;
@@ -241,6 +297,7 @@ static lds_Status weighted_scale(lds_Search *s, double *out) {
       if (g->blocked[p]) continue;
       for (i = 0; i < s->nweights; i++)
         if (s->weights[i] != 0.0) c += s->weights[i] * (double)s->wlayers[i][u];
+      s->eff[p] = c;
       if (c == INFINITY) continue; /* blocked by a layer */
       if (!(c > 0.0) || isinf(c)) {
         int worst = -1;
@@ -291,8 +348,12 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   else
     lds_search_params_init(&p);
   s->errmsg[0] = '\0';
+  if (s->space != LDSI_SPACE_GRID) {
+    ldsi_msg(s->errmsg, "lds_search_start: this search is on a graph (use lds_search_start_nodes)");
+    return start_error(s, LDS_E_ARG);
+  }
   memset(&s->stats, 0, sizeof s->stats);
-  s->open_n = 0;
+  ldsi_open_clear(s);
   s->seq = 0;
   if (!lds_grid_in_bounds(g, sx, sy)) {
     ldsi_msg(s->errmsg, "lds_search_start: start (%ld,%ld) out of bounds (grid is %ldx%ld)",
@@ -315,6 +376,11 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   }
   if (lds_heuristic_name(p.heuristic) == NULL) {
     ldsi_msg(s->errmsg, "lds_search_start: unknown heuristic %d", (int)p.heuristic);
+    return start_error(s, LDS_E_ARG);
+  }
+  if (p.heuristic > LDS_H_CHEBYSHEV) {
+    ldsi_msg(s->errmsg, "lds_search_start: heuristic '%s' is for graphs (expected auto, zero, "
+             "manhattan, octile, euclidean or chebyshev)", lds_heuristic_name(p.heuristic));
     return start_error(s, LDS_E_ARG);
   }
   if (!(p.weight >= 1.0) || isinf(p.weight)) {
@@ -353,11 +419,14 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   s->hk = p.heuristic;
   if (s->hk == LDS_H_AUTO) s->hk = g->neighbourhood == 8 ? LDS_H_OCTILE : LDS_H_MANHATTAN;
   if (p.algo == LDS_ALGO_DIJKSTRA) s->hk = LDS_H_ZERO;
+  if (s->nweights > 0) { /* validates every cell and fills s->eff, even with h_scale */
+    lds_Status st = weighted_scale(s, &s->scale);
+    if (st < 0) return start_error(s, st);
+  }
   if (p.h_scale > 0.0) {
     s->scale = p.h_scale;
   } else if (s->nweights > 0) {
-    lds_Status st = weighted_scale(s, &s->scale);
-    if (st < 0) return start_error(s, st);
+    /* s->scale set above */
   } else {
     s->scale = (double)lds_grid_min_cost(g);
   }
@@ -394,6 +463,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   }
   n = ldsi_node(s, s->start);
   n->g = 0.0;
+  n->nsd = 0;
   open_push(s, s->start, s->hw * hdist(s->hk, gx - sx, gy - sy), 0.0);
   s->status = LDS_RUNNING;
   return LDS_OK;
@@ -405,29 +475,65 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
 ** weighted (cell costs + layers), callback (+ the edge callback) */
 enum { MODE_UNIFORM = 0, MODE_PLAIN = 1, MODE_WEIGHTED = 2, MODE_CALLBACK = 3 };
 
+/* increments of the packed move counts ns | nd << 32, per direction */
+static const uint64_t nsd_inc[8] = {1, 1, 1, 1, 1ull << 32, 1ull << 32, 1ull << 32, 1ull << 32};
+
 static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, LDSI_SQRT2,
                                    LDSI_SQRT2};
 
-/* Effective cost of entering padded cell p = (x,y) under the layer weights;
-** INFINITY when a layer blocks it. Validated at start (weighted_scale) unless
-** the user set h_scale, hence the check here. */
-static double weighted_cost(lds_Search *s, size_t p, int32_t x, int32_t y, bool *bad) {
-  const lds_Grid *g = s->grid;
-  size_t u = (size_t)y * (size_t)g->w + (size_t)x;
-  double c = g->cost[p];
-  int i;
-  for (i = 0; i < s->nweights; i++) c += s->weights[i] * (double)s->wlayers[i][u];
-  if (c != INFINITY && (!(c > 0.0) || isinf(c))) {
-    ldsi_msg(s->errmsg, "lds_search_step: cell (%ld,%ld) has cost %g under the layer weights "
-             "(expected finite, > 0)", (long)x, (long)y, c);
-    *bad = true;
+/* The plateau stack. With a consistent heuristic, a fresh successor v of
+** the node u just expanded with f(v) == f(u) and g(v) > g(u) precedes every
+** open node under the open list's order: u was the minimum, so any other open
+** node has a larger f, or the same f and g <= g(u). Such successors (sorted
+** among themselves, at most 8) skip the heap and go on top of a stack, which
+** therefore stays sorted; the other successors go to the heap. A pop takes the
+** smaller of the stack top and the heap top under open_less, so the expansion
+** order, and every path, is exactly that of a plain heap, while the walk along
+** a plateau of equal f (common on grids, where f is exact: see ldsi_Node)
+** costs O(1) per node instead of two heap operations.
+** Only fresh nodes enter the stack; one that later improves moves to the heap
+** and its stack entry is dropped as stale (node heap field != LDSI_INBUF).
+** A full stack sends successors to the heap, which is always correct. */
+
+/* Drops stale entries from the top of the stack. */
+LDSI_INLINE void buf_clean(lds_Search *s, const ldsi_Node *nodes) {
+  while (s->buf_n && nodes[s->buf[s->buf_n - 1].node].heap != LDSI_INBUF) s->buf_n--;
+}
+
+/* Takes the next node to expand, or LDSI_NONE when nothing is open. */
+LDSI_INLINE uint32_t next_open(lds_Search *s, ldsi_Node *nodes) {
+  buf_clean(s, nodes);
+  if (s->buf_n) {
+    ldsi_Open *bt = &s->buf[s->buf_n - 1];
+    if (s->open_n == 0 || open_less(bt, &s->open[0])) {
+      s->buf_n--;
+      nodes[bt->node].heap = LDSI_CLOSED;
+      return bt->node;
+    }
   }
-  return c;
+  if (s->open_n == 0) return LDSI_NONE;
+  return open_pop(s);
+}
+
+/* Puts the plateau successors of one expansion (nb <= 8, seq assigned) on
+** the stack, smallest on top. */
+LDSI_INLINE void push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *batch, int nb) {
+  int i, j;
+  for (i = 1; i < nb; i++) { /* insertion sort, descending by open_less */
+    ldsi_Open e = batch[i];
+    for (j = i; j > 0 && open_less(&batch[j - 1], &e); j--) batch[j] = batch[j - 1];
+    batch[j] = e;
+  }
+  for (i = 0; i < nb; i++) {
+    s->buf[s->buf_n++] = batch[i];
+    nodes[batch[i].node].heap = LDSI_INBUF;
+  }
+  if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
 }
 
 /* The expansion loop, specialised at compile time on the heuristic and the
-** cost mode (always_inline + constant arguments): the plain octile case is
-** the one benchmarks and most games hit. Returns the new status. */
+** cost mode (always_inline + constant arguments): the uniform-cost octile
+** case is the one benchmarks and most games hit. Returns the new status. */
 LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us,
                                  uint64_t t0, const int hk, const int mode) {
   const lds_Grid *g = s->grid;
@@ -438,6 +544,9 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   const int32_t gx = s->gx, gy = s->gy;
   const double hw = s->hw, gk = s->gk;
   const bool reopen = s->reopen;
+  /* exact f on uniform grids: f = (ns + dmax - dmin) + (nd + dmin)*sqrt(2) */
+  const bool exact_f = mode == MODE_UNIFORM && hk == LDS_H_OCTILE && hw == 1.0 && gk == 1.0;
+  const double *eff = s->eff;
   const int dk = hk == LDS_H_ZERO ? LDS_H_OCTILE : hk; /* distance for "closest" */
   ptrdiff_t off[8];
   uint64_t done = 0;
@@ -445,22 +554,36 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   const uint32_t gen = s->gen;
   ldsi_grid_offsets(g, off);
 
-  while (s->open_n > 0) {
+  for (;;) {
     uint32_t u, m;
     int32_t ux, uy;
-    double gu, du;
+    double gu, fu, du;
+    uint64_t nsd_u;
+    ldsi_Open batch[8];
+    int nb = 0;
     if (max_exp && done >= max_exp) return LDS_RUNNING;
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    u = open_pop(s);
+    u = next_open(s, nodes);
+    if (u == LDSI_NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
     if (u == goal) return LDS_FOUND;
     gu = nodes[u].g;
+    nsd_u = nodes[u].nsd;
     uy = (int32_t)(u / pw) - 1;
     ux = (int32_t)(u % pw) - 1;
     du = hdist(dk, gx - ux, gy - uy);
+    if (exact_f) {
+      uint32_t ax = (uint32_t)(gx > ux ? gx - ux : ux - gx);
+      uint32_t ay = (uint32_t)(gy > uy ? gy - uy : uy - gy);
+      uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+      fu = (double)((uint32_t)nodes[u].nsd + hi - lo) +
+           (double)((uint32_t)(nodes[u].nsd >> 32) + lo) * LDSI_SQRT2;
+    } else {
+      fu = gk * gu + hw * hdist(hk, gx - ux, gy - uy);
+    }
     if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
       s->best = u;
       s->best_d = du;
@@ -471,19 +594,22 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       int d = __builtin_ctz(m);
       uint32_t v = (uint32_t)((ptrdiff_t)u + off[d]);
       ldsi_Node *nv = &nodes[v];
-      double ng, step;
+      double ng, step = 0.0, fv;
+      uint64_t nsd = 0;
+      uint32_t ns = 0, nd = 0;
       int32_t vx, vy;
       m &= m - 1;
       vx = ux + ldsi_dir_dx[d];
       vy = uy + ldsi_dir_dy[d];
       if (mode == MODE_UNIFORM) {
-        step = move_len[d];
+        nsd = nsd_u + nsd_inc[d];
+        ns = (uint32_t)nsd;
+        nd = (uint32_t)(nsd >> 32);
       } else if (mode == MODE_PLAIN) {
         step = move_len[d] * (double)cost[v];
       } else {
-        bool bad = false;
-        double c = s->nweights ? weighted_cost(s, v, vx, vy, &bad) : (double)cost[v];
-        if (bad) return LDS_E_ARG;
+        /* weights: the effective costs validated and cached at start */
+        double c = s->nweights ? eff[v] : (double)cost[v];
         if (c == INFINITY) continue;
         step = move_len[d] * c;
         if (mode == MODE_CALLBACK) {
@@ -506,29 +632,56 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
           step = out;
         }
       }
-      ng = gu + step;
+      ng = mode == MODE_UNIFORM ? (double)ns + (double)nd * LDSI_SQRT2 : gu + step;
       if (nv->gen != gen) {
         nv->gen = gen;
         nv->g = ng;
         nv->parent = u;
         nv->aux = 0;
-        open_push(s, v, gk * ng + hw * hdist(hk, gx - vx, gy - vy), ng);
+        nv->nsd = nsd;
+        if (exact_f) {
+          uint32_t ax = (uint32_t)(gx > vx ? gx - vx : vx - gx);
+          uint32_t ay = (uint32_t)(gy > vy ? gy - vy : vy - gy);
+          uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+          fv = (double)(ns + hi - lo) + (double)(nd + lo) * LDSI_SQRT2;
+        } else {
+          fv = gk * ng + hw * hdist(hk, gx - vx, gy - vy);
+        }
+        if (fv == fu && ng > gu && s->buf_n + 8 <= LDSI_BUF_CAP) {
+          batch[nb].f = fv;
+          batch[nb].g = ng;
+          batch[nb].node = v;
+          batch[nb].seq = s->seq++;
+          nb++;
+          s->stats.pushes++;
+        } else {
+          open_push(s, v, fv, ng);
+        }
         continue;
       }
       if (!(ng < nv->g)) continue;
-      if (nv->heap == LDSI_CLOSED) {
-        if (!reopen) continue;
-        nv->g = ng;
-        nv->parent = u;
-        open_push(s, v, gk * ng + hw * hdist(hk, gx - vx, gy - vy), ng);
-        continue;
+      if (nv->heap == LDSI_CLOSED && !reopen) continue;
+      if (exact_f) {
+        uint32_t ax = (uint32_t)(gx > vx ? gx - vx : vx - gx);
+        uint32_t ay = (uint32_t)(gy > vy ? gy - vy : vy - gy);
+        uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+        fv = (double)(ns + hi - lo) + (double)(nd + lo) * LDSI_SQRT2;
+      } else {
+        fv = gk * ng + hw * hdist(hk, gx - vx, gy - vy);
       }
       nv->g = ng;
       nv->parent = u;
-      open_decrease(s, nv->heap, gk * ng + hw * hdist(hk, gx - vx, gy - vy), ng);
+      nv->nsd = nsd;
+      if (nv->heap == LDSI_CLOSED) {
+        open_push(s, v, fv, ng);
+      } else if (nv->heap == LDSI_INBUF) {
+        open_push(s, v, fv, ng); /* its stack entry turns stale */
+      } else {
+        open_decrease(s, nv->heap, fv, ng);
+      }
     }
+    if (nb) push_batch(s, nodes, batch, nb);
   }
-  return LDS_NO_PATH;
 }
 
 #define DISPATCH_MODE(hk)                                              \
@@ -561,10 +714,14 @@ lds_Status lds_search_step_budget(lds_Search *s, const lds_Budget *budget) {
       ldsi_msg(s->errmsg, "lds_search_step: no query started (call lds_search_start first)");
     return s->status;
   }
-  if (s->version != s->grid->version) {
+  if (s->version != (s->space == LDSI_SPACE_GRAPH ? lds_graph_version((const lds_Graph *)s->graph)
+                                                  : s->grid->version)) {
     ldsi_msg(s->errmsg,
-             "lds_search_step: the grid changed since the query started (version %llu, now %llu)",
-             (unsigned long long)s->version, (unsigned long long)s->grid->version);
+             "lds_search_step: the %s changed since the query started (version %llu, now %llu)",
+             s->space == LDSI_SPACE_GRAPH ? "graph" : "grid", (unsigned long long)s->version,
+             (unsigned long long)(s->space == LDSI_SPACE_GRAPH
+                                      ? lds_graph_version((const lds_Graph *)s->graph)
+                                      : s->grid->version));
     s->status = LDS_E_STALE;
     return s->status;
   }
@@ -614,6 +771,10 @@ static lds_Path *build_path(const lds_Search *s, uint32_t end, uint32_t flags, l
   k = n;
   for (v = end; v != LDSI_NONE; v = s->nodes[v].parent) {
     int32_t x, y;
+    if (!g) { /* graph search: node ids as they are */
+      cells[--k] = v;
+      continue;
+    }
     ldsi_grid_pxy(g, v, &x, &y);
     cells[--k] = (uint32_t)y * (uint32_t)g->w + (uint32_t)x;
   }
@@ -623,7 +784,7 @@ static lds_Path *build_path(const lds_Search *s, uint32_t end, uint32_t flags, l
   env.clock_ud = s->env.clock_ud;
   env.log = s->env.log;
   env.log_ud = s->env.log_ud;
-  p = lds_path_new(&env, cells, n, g->w, s->nodes[end].g, flags, err);
+  p = lds_path_new(&env, cells, n, g ? g->w : 0, s->nodes[end].g, flags, err);
   ldsi_free(&s->env, cells, n * sizeof(uint32_t));
   return p;
 }

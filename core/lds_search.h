@@ -1,6 +1,8 @@
 /*
 ** lds_search.h — the sliced search: one resumable state machine per query
-** for the A* family (A*, weighted A*, Dijkstra, greedy best-first) on a grid.
+** for the A* family (A*, weighted A*, Dijkstra, greedy best-first) on a grid
+** or, through lds_search_new_graph / lds_search_start_nodes, on a graph
+** (docs/graphs.md).
 **
 **   lds_Search *s = lds_search_new(NULL, grid, &err);   // sizes all memory
 **   lds_search_start(s, &params, sx, sy, gx, gy);        // O(1): no map-sized work
@@ -27,6 +29,7 @@
 #define LDS_SEARCH_H
 
 #include "lds_common.h"
+#include "lds_graph.h"
 #include "lds_grid.h"
 #include "lds_path.h"
 
@@ -57,11 +60,14 @@ typedef enum lds_Heuristic {
   LDS_H_MANHATTAN = 2, ///< dx + dy (inadmissible with diagonal moves)
   LDS_H_OCTILE = 3,    ///< max + (sqrt2 - 1) * min: exact on an empty 8-grid
   LDS_H_EUCLIDEAN = 4, ///< sqrt(dx^2 + dy^2)
-  LDS_H_CHEBYSHEV = 5  ///< max(dx, dy)
+  LDS_H_CHEBYSHEV = 5, ///< max(dx, dy)
+  LDS_H_GREAT_CIRCLE = 6, ///< graphs with LDS_COORDS_LONLAT: haversine distance
+                          ///< in metres (R = 6,371,000 m) times the scale
+  LDS_H_CUSTOM = 7     ///< graphs: params.node_h(ud, node, goal), unscaled
 } lds_Heuristic;
 
 /// Name of a heuristic ("auto", "zero", "manhattan", "octile", "euclidean",
-/// "chebyshev"); NULL if invalid. [Owner: static]
+/// "chebyshev", "great_circle", "custom"); NULL if invalid. [Owner: static]
 LDS_API const char *lds_heuristic_name(lds_Heuristic h);
 /// Parses a heuristic name. @returns LDS_OK or LDS_E_ARG.
 LDS_API lds_Status lds_heuristic_parse(const char *name, lds_Heuristic *out);
@@ -77,6 +83,14 @@ LDS_API double lds_heuristic_distance(lds_Heuristic h, int32_t dx, int32_t dy);
 /// LDS_E_CALLBACK, naming the edge.
 typedef lds_Status (*lds_EdgeCost)(void *ud, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                                    double base, double *out);
+
+/// Custom heuristic for graph searches (LDS_H_CUSTOM): an estimate of the
+/// cost from `node` to `goal` [Units: cost], finite and >= 0 (anything else
+/// ends the step with LDS_E_CALLBACK). A* returns optimal costs when it is
+/// admissible (never above the true remaining cost); it is called again for
+/// each relaxation, so keep it cheap and deterministic. Closed nodes are
+/// reopened, so admissible-but-inconsistent estimates stay optimal.
+typedef double (*lds_NodeHeuristic)(void *ud, uint32_t node, uint32_t goal);
 
 /// Parameters of one query. Fill with lds_search_params_init, then change.
 typedef struct lds_SearchParams {
@@ -96,6 +110,8 @@ typedef struct lds_SearchParams {
   int n_layer_weights;      ///< [Limit: <= lds_grid_layer_count]
   lds_EdgeCost edge_cost;   ///< [opt] per-edge callback (slow; see docs)
   void *edge_ud;            ///< passed to edge_cost
+  lds_NodeHeuristic node_h; ///< [opt] graphs: the LDS_H_CUSTOM heuristic
+  void *node_h_ud;          ///< passed to node_h
 } lds_SearchParams;
 
 /// Fills *p with the defaults listed in lds_SearchParams.
@@ -120,15 +136,31 @@ typedef struct lds_Stats {
 
 /* ---------------------------------------------------------- lifetime -- */
 
-/// Creates a search for a grid and allocates everything it will need:
-/// 24 bytes per cell for node records plus the open list (grown only in
-/// lds_search_start, never in step). The grid must outlive the search.
+/// Creates a search for a grid and allocates everything it will need, once:
+/// 32 bytes per cell for node records and 16 per cell for the open list
+/// (about 50 MB for 1024x1024, 3.3 GB for 8192x8192), plus a 64 KB stack;
+/// nothing is allocated by lds_search_start or lds_search_step. The grid must
+/// outlive the search.
 /// @param[in] env  [opt] allocator and clock; NULL for defaults
 /// @param[in] grid the grid to search (read-only; edits are detected)
 /// @param[out] err [opt]
 /// @returns the search, NULL on LDS_E_ARG/LDS_E_NOMEM.
 /// [Owner: caller frees with lds_search_free]
 LDS_API lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *err);
+/// Creates a search for a frozen graph: the same A* family, open list,
+/// tie-breaking, budgets, stats and partial paths as on grids, over the
+/// graph's out-edges in CSR order. Allocates 48 bytes per node (node record
+/// + open-list slot); lds_search_step never allocates. The graph must outlive
+/// the search; cost edits make a running query return LDS_E_STALE.
+/// @param[in] env   [opt] allocator and clock
+/// @param[in] graph [Limit: frozen]
+/// @param[out] err  [opt]
+/// @returns the search, or NULL with err: LDS_E_ARG (NULL graph),
+///   LDS_E_STATE (graph not frozen), LDS_E_NOMEM.
+///   [Owner: caller frees with lds_search_free]
+/// [Paper: Hart, Nilsson & Raphael, IEEE TSSC 4(2) 1968]
+LDS_API lds_Search *lds_search_new_graph(const lds_Env *env, const lds_Graph *graph,
+                                         lds_Error *err);
 /// Frees a search. NULL is ignored.
 LDS_API void lds_search_free(lds_Search *s);
 /// Bytes allocated by the search (node records, open list, scratch).
@@ -141,20 +173,64 @@ LDS_API size_t lds_search_mem_used(const lds_Search *s);
 /// @param[in] params [opt] NULL for defaults
 /// @returns LDS_OK (query started; call step), or LDS_E_ARG for coordinates
 ///   out of bounds, weight < 1 or NaN, an unknown algorithm or heuristic, a
-///   layer weight array longer than the grid's layer list (message in
+///   layer weight array longer than the grid's layer list, a passable cell
+///   whose weighted cost is <= 0, NaN or infinite (the message names the
+///   cell, the layer and its weight), or LDS_E_NOMEM (message in
 ///   lds_search_errmsg). A blocked start or goal is not an error: the query
 ///   is started and its first step returns LDS_NO_PATH.
+///   With layer weights, the effective cost of every cell (base + sum of
+///   weight * layer) is computed and validated here, O(cells), into an
+///   array of 8 bytes per cell allocated by the first weighted query and
+///   reused; it is cached until the grid's version or the weights change,
+///   so repeated queries under the same weights stay O(1) to start.
 LDS_API lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32_t sx,
                                     int32_t sy, int32_t gx, int32_t gy);
+
+/// Starts a query on a graph search from node `start` to node `goal`
+/// (ids 0..node_count-1); cancels any previous one. O(1) in the graph size,
+/// except the first query after a cost edit with the automatic scale, which
+/// recomputes lds_graph_h_scale in O(edges).
+/// Heuristics (params.heuristic; Dijkstra forces zero):
+///   - auto: euclidean for XY/XYZ graphs, great_circle for LONLAT, zero
+///     without coordinates;
+///   - euclidean (XY/XYZ) / great_circle (LONLAT): h = scale * distance(v,
+///     goal). Admissible and consistent whenever scale * distance(u, v) <=
+///     cost(u, v) on every edge. The default scale (h_scale = 0) is
+///     lds_graph_h_scale, the largest such value, so A* is optimal and never
+///     reopens; a user h_scale > 0 overrides it (then closed nodes are
+///     reopened, and the result is optimal iff h stays admissible);
+///   - zero: always admissible (Dijkstra order);
+///   - custom: params.node_h, admissible iff it never overestimates the
+///     remaining cost; closed nodes are reopened.
+/// Partial paths end at the expanded node with the smallest h (ties: smaller
+/// g); with h = 0 (Dijkstra) at the one closest in coordinates, tracked only
+/// when params.partial is set (it costs a distance per expansion), else at
+/// the start.
+/// [Units: node ids]
+/// @returns LDS_OK, or LDS_E_ARG (message in lds_search_errmsg) for: a node
+///   out of range, a grid search, a heuristic the graph's coordinates cannot
+///   serve (octile, manhattan, chebyshev; euclidean without XY/XYZ;
+///   great_circle without LONLAT; custom without node_h), weight < 1 or NaN,
+///   h_scale < 0, layer weights or an edge_cost callback (grid-only);
+///   LDS_E_CALLBACK when the custom heuristic fails on the start node.
+/// [Paper: Hart, Nilsson & Raphael, IEEE TSSC 4(2) 1968]
+LDS_API lds_Status lds_search_start_nodes(lds_Search *s, const lds_SearchParams *params,
+                                          uint32_t start, uint32_t goal);
+/// Scale of the heuristic of the current query [Units: cost per distance
+/// unit (per cell on grids, per metre on lon/lat graphs)]: the user's h_scale
+/// or the automatic one; on graphs 0 when h is zero or custom.
+LDS_API double lds_search_h_scale(const lds_Search *s);
+/// The graph the search was created on (NULL for a grid search).
+LDS_API const lds_Graph *lds_search_graph(const lds_Search *s);
 
 /* ----------------------------------------------------------- slicing -- */
 
 /// Expands at most max_expansions nodes (0 = no limit).
 /// @returns LDS_RUNNING (call again), LDS_FOUND, LDS_NO_PATH, or an error:
 ///   LDS_E_STATE (no query started), LDS_E_STALE (the grid changed since
-///   lds_search_start), LDS_E_CALLBACK (edge callback failed), LDS_E_ARG (a
-///   weighted cell cost is <= 0, NaN or infinite; the message names the cell
-///   and layer). A finished query keeps returning its final status.
+///   lds_search_start), LDS_E_CALLBACK (edge callback failed or returned a
+///   cost <= 0 or NaN; the message names the edge). A finished query keeps
+///   returning its final status.
 LDS_API lds_Status lds_search_step(lds_Search *s, uint64_t max_expansions);
 /// Same, bounded by a budget of expansions and/or microseconds.
 LDS_API lds_Status lds_search_step_budget(lds_Search *s, const lds_Budget *budget);
@@ -172,7 +248,8 @@ LDS_API const char *lds_search_errmsg(const lds_Search *s);
 
 /// Cost of the path found [Units: cost]; -1 unless the status is LDS_FOUND.
 LDS_API double lds_search_cost(const lds_Search *s);
-/// The path found (status LDS_FOUND): cells from start to goal inclusive.
+/// The path found (status LDS_FOUND): cells (grid) or node ids (graph;
+/// lds_path_width 0) from start to goal inclusive.
 /// With params.partial and status LDS_NO_PATH, the partial path (flagged).
 /// @returns NULL with err->code LDS_E_STATE when there is no path,
 /// LDS_E_NOMEM. [Owner: caller frees with lds_path_free]
@@ -181,7 +258,7 @@ LDS_API lds_Path *lds_search_path(const lds_Search *s, lds_Error *err);
 /// to the goal (by the heuristic distance, ties: smaller g), flagged partial.
 /// Works while running. [Owner: caller frees with lds_path_free]
 LDS_API lds_Path *lds_search_partial_path(const lds_Search *s, lds_Error *err);
-/// The grid the search was created on.
+/// The grid the search was created on (NULL for a graph search).
 LDS_API const lds_Grid *lds_search_grid(const lds_Search *s);
 
 LDS_END_DECLS

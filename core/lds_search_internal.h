@@ -13,6 +13,8 @@
 
 #define LDSI_NONE 0xFFFFFFFFu   /* no parent / not in the open list */
 #define LDSI_CLOSED 0xFFFFFFFEu /* node expanded (in the closed set) */
+#define LDSI_INBUF 0xFFFFFFFDu  /* node waits in the equal-f stack (lds_search.c) */
+#define LDSI_BUF_CAP 4096       /* entries of the equal-f stack */
 
 /* Node record, one per padded cell (grids) or node (graphs). A record whose
 ** gen differs from the search's is "fresh": g = inf, not open, not closed. */
@@ -22,9 +24,15 @@ typedef struct ldsi_Node {
   uint32_t heap;   /* position in the open list, LDSI_NONE, or LDSI_CLOSED */
   uint32_t gen;
   uint32_t aux;    /* free for algorithms (JPS: direction bits) */
+  /* On uniform-cost grids g is kept exact: ns straight and nd diagonal moves
+  ** (packed in nsd),
+  ** g = ns + nd*sqrt(2) computed the same way every time, so equal costs give
+  ** bit-identical g and f and the documented tie-breaking really applies. */
+  uint64_t nsd; /* ns | nd << 32 */
 } ldsi_Node;
 
-/* Open-list entry: the key is copied in so sifting never touches nodes. */
+/* Open-list entry: the whole key is copied in, so sifting never touches the
+** node records (on grids f ties are frequent: see ldsi_Node). */
 typedef struct ldsi_Open {
   double f;
   double g;
@@ -43,6 +51,8 @@ struct lds_Search {
   ldsi_Node *nodes;
   ldsi_Open *open;   /* 4-ary min-heap */
   size_t open_n, open_cap;
+  ldsi_Open *buf;    /* equal-f stack: sorted, minimum on top (see grid_loop) */
+  size_t buf_n;
   uint32_t gen, seq;
 
   /* the query */
@@ -69,6 +79,10 @@ struct lds_Search {
   int scale_nweights;
   double scale_cached;
   bool scale_valid;
+  /* effective cost of each padded cell under those weights (base + sum of
+  ** weight * layer; INFINITY when blocked), filled with the scale above so the
+  ** weighted loop reads one array like the plain one; NULL until first used */
+  double *eff;
 
   /* The expansion loop of the query's algorithm, chosen in lds_search_start:
   ** expands until the goal is expanded (LDS_FOUND), the open list is empty
@@ -83,7 +97,14 @@ struct lds_Search {
   char errmsg[LDS_ERRMSG_SIZE];
 };
 
-/* open-list primitives (lds_search.c) */
+/* Allocates a search with n node records, open list and stack (the
+** constructors of each space call it). */
+LDSI_HIDDEN lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, const char *fn,
+                                          lds_Error *err);
+
+/* open-list primitives (lds_search.c); ldsi_open_clear empties the open list
+** and the plateau stack (every query start must call it) */
+LDSI_HIDDEN void ldsi_open_clear(lds_Search *s);
 LDSI_HIDDEN void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g);
 LDSI_HIDDEN void ldsi_open_decrease(lds_Search *s, uint32_t pos, double f, double g);
 LDSI_HIDDEN uint32_t ldsi_open_pop(lds_Search *s);

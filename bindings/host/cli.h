@@ -37,6 +37,7 @@ bool cli_file_exists(const char *path);
 
 int cli_scen(int argc, char **argv);
 int cli_path(int argc, char **argv);
+int cli_graph(int argc, char **argv);
 int cli_dstar(int argc, char **argv);
 
 #endif

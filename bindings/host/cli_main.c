@@ -14,6 +14,7 @@ typedef struct Command {
 static const Command commands[] = {
     {"scen", cli_scen, "solve a Moving AI .scen file and check every cost"},
     {"path", cli_path, "find and print one path on a .map"},
+    {"graph", cli_graph, "answer DIMACS road-graph queries and check every distance"},
     {"dstar", cli_dstar, "navigation simulation: D* Lite vs A* replanning from scratch"},
 };
 

@@ -60,6 +60,7 @@ int cli_scen(int argc, char **argv) {
   double *times = NULL, max_err = 0.0, total_ns = 0.0;
   uint64_t expansions = 0;
   long mismatches = 0, illegal = 0, unsolved = 0;
+  uint64_t paths_hash = 14695981039346656037ull; /* FNV-1a over every path's cells */
   lds_search_params_init(&params);
   for (i = 2; i < argc; i++) {
     const char *a = argv[i];
@@ -188,6 +189,13 @@ int cli_scen(int argc, char **argv) {
         fprintf(stderr, "problem %zu: reported cost %.10g but the cells cost %.10g\n", q + 1,
                 cost, c);
       }
+      {
+        size_t k, len = lds_path_length(path);
+        for (k = 0; k < len; k++) {
+          paths_hash ^= lds_path_node(path, k);
+          paths_hash *= 1099511628211ull;
+        }
+      }
       ae = fabs(cost - e->optimal);
       if (ae > max_err) max_err = ae;
       if (!lds_scen_matches(e, cost)) {
@@ -230,9 +238,10 @@ int cli_scen(int argc, char **argv) {
       printf(",\"scen\":");
       cli_json_string(stdout, scen_path);
       printf(",\"queries\":%zu,\"mismatches\":%ld,\"illegal_paths\":%ld,\"max_abs_error\":%.9g,"
-             "\"expansions\":%llu,\"median_us\":%.3f,\"p99_us\":%.3f,\"total_ms\":%.3f}\n",
+             "\"expansions\":%llu,\"median_us\":%.3f,\"p99_us\":%.3f,\"total_ms\":%.3f,"
+             "\"paths_hash\":\"%016llx\"}\n",
              nq, mismatches, illegal, max_err, (unsigned long long)expansions, med, p99,
-             total_ms);
+             total_ms, (unsigned long long)paths_hash);
     }
     if (illegal || (optimal_algo && mismatches)) rc = 1;
   }

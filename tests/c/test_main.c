@@ -31,7 +31,7 @@ void *th_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     int p0 = th_passed, f0 = th_failed;                            \
     th_suite = #fn;                                                \
     fn();                                                          \
-    printf("%-28s %5d passed, %d failed\n", #fn + 6, th_passed - p0, th_failed - f0); \
+    printf("%-28s %5d passed, %d failed\n", &(#fn)[6], th_passed - p0, th_failed - f0); \
   } while (0)
 
 int main(int argc, char **argv) {

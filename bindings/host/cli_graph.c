@@ -1,0 +1,312 @@
+/*
+** cli_graph.c — `lodestar graph`: load a DIMACS road graph, answer a list of
+** queries "s t dist" and check every distance (dist -1 = unreachable).
+*/
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "graph"
+
+typedef struct Query {
+  uint32_t s, t;   /* 0-based node ids */
+  double dist;     /* expected distance, -1 = unreachable */
+} Query;
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: lodestar graph FILE.gr [--co FILE.co] --queries FILE\n"
+          "                      [--algo astar|dijkstra|wastar|greedy] [--weight W]\n"
+          "                      [--h-scale K] [--limit N] [--json]\n"
+          "Loads a 9th DIMACS challenge graph (.gr arcs, optional .co coordinates; .gz\n"
+          "files are read directly), answers every query line 's t dist' (DIMACS ids,\n"
+          "1-based; dist -1 = t unreachable from s) and checks each distance.\n"
+          "  --co FILE      node coordinates (lon/lat x 1e6): A* uses the great-circle\n"
+          "                 heuristic scaled by the largest consistent factor; without\n"
+          "                 it the heuristic is zero\n"
+          "  --algo A       search algorithm (default astar)\n"
+          "  --weight W     weight of weighted A* (W >= 1; default 1.5 for wastar)\n"
+          "  --h-scale K    cost per metre for the heuristic instead of the automatic\n"
+          "                 scale (closed nodes are then reopened)\n"
+          "  --limit N      answer only the first N queries\n"
+          "  --json         print one JSON object as the last line\n"
+          "Exit status: 0 all distances match (or a non-optimal algorithm ran), 1\n"
+          "mismatches or illegal paths, 2 bad input.\n");
+}
+
+/* Reads the query file; returns the count or -1 after printing an error. */
+static long read_queries(const char *path, uint32_t n, Query **out) {
+  FILE *f = fopen(path, "r");
+  char line[512];
+  unsigned long no = 0;
+  size_t cnt = 0, cap = 0;
+  Query *q = NULL;
+  if (!f) {
+    cli_fail(CMD, "%s: cannot open the query file", path);
+    return -1;
+  }
+  while (fgets(line, sizeof line, f)) {
+    long long s, t;
+    double d;
+    char extra;
+    const char *p = line;
+    no++;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p == '\0' || *p == '\n' || *p == '\r' || *p == '#' || *p == 'c') continue;
+    if (sscanf(p, "%lld %lld %lf %c", &s, &t, &d, &extra) != 3) {
+      cli_fail(CMD, "%s:%lu: expected 's t dist', got '%.40s'", path, no, p);
+      goto bad;
+    }
+    if (s < 1 || s > (long long)n || t < 1 || t > (long long)n) {
+      cli_fail(CMD, "%s:%lu: expected node ids in 1..%lu, got %lld", path, no, (unsigned long)n,
+               (s < 1 || s > (long long)n) ? s : t);
+      goto bad;
+    }
+    if (!(d >= 0.0 || d == -1.0) || isinf(d)) {
+      cli_fail(CMD, "%s:%lu: expected a distance >= 0 or -1, got %g", path, no, d);
+      goto bad;
+    }
+    if (cnt == cap) {
+      size_t nc = cap ? cap * 2 : 256;
+      Query *nq = (Query *)realloc(q, nc * sizeof *q);
+      if (!nq) {
+        cli_fail(CMD, "out of memory");
+        goto bad;
+      }
+      q = nq;
+      cap = nc;
+    }
+    q[cnt].s = (uint32_t)(s - 1);
+    q[cnt].t = (uint32_t)(t - 1);
+    q[cnt].dist = d;
+    cnt++;
+  }
+  fclose(f);
+  *out = q;
+  return (long)cnt;
+bad:
+  fclose(f);
+  free(q);
+  return -1;
+}
+
+/* Checks a graph path: starts at s, ends at t, every step an edge; returns
+** its cost (cheapest parallel edge per step). */
+static bool check_path(const lds_Graph *g, const lds_Path *p, uint32_t s, uint32_t t,
+                       double *cost, char *why) {
+  size_t i, n = lds_path_length(p);
+  double c = 0.0;
+  if (n == 0 || lds_path_node(p, 0) != s || lds_path_node(p, n - 1) != t) {
+    snprintf(why, 256, "path does not run from %lu to %lu", (unsigned long)s + 1,
+             (unsigned long)t + 1);
+    return false;
+  }
+  for (i = 1; i < n; i++) {
+    const uint32_t *dst;
+    const double *cs;
+    uint32_t u = lds_path_node(p, i - 1), v = lds_path_node(p, i), k,
+             deg = lds_graph_out_edges(g, u, &dst, &cs, NULL);
+    double best = INFINITY;
+    for (k = 0; k < deg; k++)
+      if (dst[k] == v && cs[k] < best) best = cs[k];
+    if (best == INFINITY) {
+      snprintf(why, 256, "step %zu: no arc %lu->%lu", i, (unsigned long)u + 1,
+               (unsigned long)v + 1);
+      return false;
+    }
+    c += best;
+  }
+  *cost = c;
+  return true;
+}
+
+int cli_graph(int argc, char **argv) {
+  const char *gr = NULL, *co = NULL, *qpath = NULL;
+  lds_SearchParams params;
+  long limit = 0, nq;
+  bool json = false, optimal_algo;
+  lds_Error err;
+  lds_Graph *g = NULL;
+  lds_Search *s = NULL;
+  Query *qs = NULL;
+  double *times = NULL, max_err = 0.0, total_ns = 0.0, load_ms, h_scale = 0.0;
+  uint64_t expansions = 0, t0;
+  long mismatches = 0, illegal = 0, unreachable = 0, i, done = 0;
+  size_t node_bytes, edge_bytes;
+  int rc = 0, a;
+  lds_search_params_init(&params);
+  for (a = 2; a < argc; a++) {
+    const char *arg = argv[a];
+    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+      usage(stdout);
+      return 0;
+    } else if (strcmp(arg, "--json") == 0) {
+      json = true;
+    } else if (strcmp(arg, "--co") == 0 || strcmp(arg, "--queries") == 0 ||
+               strcmp(arg, "--algo") == 0 || strcmp(arg, "--limit") == 0 ||
+               strcmp(arg, "--weight") == 0 || strcmp(arg, "--h-scale") == 0) {
+      const char *v = a + 1 < argc ? argv[++a] : NULL;
+      if (!v) return cli_fail(CMD, "%s: missing value", arg);
+      if (strcmp(arg, "--co") == 0) {
+        co = v;
+      } else if (strcmp(arg, "--queries") == 0) {
+        qpath = v;
+      } else if (strcmp(arg, "--algo") == 0) {
+        if (lds_algo_parse(v, &params.algo) != LDS_OK || params.algo == LDS_ALGO_JPS ||
+            params.algo == LDS_ALGO_JPS_PLUS)
+          return cli_fail(CMD, "--algo: unknown algorithm '%s' (expected astar, dijkstra, "
+                          "wastar or greedy)", v);
+      } else if (strcmp(arg, "--weight") == 0) {
+        if (!cli_double(CMD, "--weight", v, 1.0, 1e9, &params.weight)) return 2;
+      } else if (strcmp(arg, "--h-scale") == 0) {
+        if (!cli_double(CMD, "--h-scale", v, 0.0, 1e300, &params.h_scale)) return 2;
+      } else {
+        if (!cli_int(CMD, "--limit", v, 0, 1000000000L, &limit)) return 2;
+      }
+    } else if (arg[0] == '-' && arg[1]) {
+      return cli_fail(CMD, "unknown option '%s' (try 'lodestar graph --help')", arg);
+    } else if (!gr) {
+      gr = arg;
+    } else {
+      return cli_fail(CMD, "unexpected argument '%s' (one .gr file expected)", arg);
+    }
+  }
+  if (!gr || !qpath) {
+    usage(stderr);
+    if (gr) cli_fail(CMD, "--queries FILE is required");
+    return 2;
+  }
+  optimal_algo = params.algo == LDS_ALGO_ASTAR || params.algo == LDS_ALGO_DIJKSTRA;
+  t0 = cli_now_ns();
+  g = lds_graph_load_dimacs(NULL, gr, co, &err);
+  if (!g) return cli_fail(CMD, "%s", err.msg);
+  h_scale = lds_graph_h_scale(g); /* part of the load: computed once per version */
+  load_ms = (double)(cli_now_ns() - t0) / 1e6;
+  lds_graph_mem_used(g, &node_bytes, &edge_bytes);
+  nq = read_queries(qpath, lds_graph_node_count(g), &qs);
+  if (nq < 0) {
+    rc = 2;
+    goto done;
+  }
+  if (limit && nq > limit) nq = limit;
+  s = lds_search_new_graph(NULL, g, &err);
+  times = (double *)calloc(nq ? (size_t)nq : 1, sizeof(double));
+  if (!s || !times) {
+    rc = cli_fail(CMD, "%s", s ? "out of memory" : err.msg);
+    goto done;
+  }
+  for (i = 0; i < nq; i++) {
+    const Query *q = &qs[i];
+    lds_Status st;
+    lds_Path *path = NULL;
+    lds_Stats stats;
+    uint64_t q0, q1;
+    q0 = cli_now_ns();
+    st = lds_search_start_nodes(s, &params, q->s, q->t);
+    if (st == LDS_OK) st = lds_search_run(s);
+    if (st == LDS_FOUND) path = lds_search_path(s, &err);
+    q1 = cli_now_ns();
+    if (st < 0 || (st == LDS_FOUND && !path)) {
+      rc = cli_fail(CMD, "%s: query %ld: %s", qpath, i + 1,
+                    st < 0 ? lds_search_errmsg(s) : err.msg);
+      goto done;
+    }
+    if (i == 0) h_scale = lds_search_h_scale(s);
+    times[done++] = (double)(q1 - q0) / 1000.0;
+    total_ns += (double)(q1 - q0);
+    lds_search_stats(s, &stats);
+    expansions += stats.expansions;
+    if (!path) {
+      unreachable++;
+      if (q->dist != -1.0) {
+        mismatches++;
+        if (!json || optimal_algo)
+          fprintf(stderr, "query %ld: %lu->%lu no path found, expected %.10g\n", i + 1,
+                  (unsigned long)q->s + 1, (unsigned long)q->t + 1, q->dist);
+      }
+    } else {
+      double c = 0.0, cost = lds_path_cost(path);
+      char why[256];
+      if (!check_path(g, path, q->s, q->t, &c, why)) {
+        illegal++;
+        fprintf(stderr, "query %ld: %s\n", i + 1, why);
+      } else if (fabs(c - cost) > 1e-9 * (cost > 1.0 ? cost : 1.0)) {
+        illegal++;
+        fprintf(stderr, "query %ld: reported cost %.10g but the arcs cost %.10g\n", i + 1, cost,
+                c);
+      }
+      if (q->dist == -1.0) {
+        mismatches++;
+        fprintf(stderr, "query %ld: %lu->%lu found cost %.10g, expected unreachable\n", i + 1,
+                (unsigned long)q->s + 1, (unsigned long)q->t + 1, cost);
+      } else {
+        double ae = fabs(cost - q->dist);
+        if (ae > max_err) max_err = ae;
+        if (ae > 1e-9 * (q->dist > 1.0 ? q->dist : 1.0)) {
+          mismatches++;
+          if (optimal_algo)
+            fprintf(stderr, "query %ld: %lu->%lu cost %.10g, expected %.10g\n", i + 1,
+                    (unsigned long)q->s + 1, (unsigned long)q->t + 1, cost, q->dist);
+        }
+      }
+      lds_path_free(path);
+    }
+  }
+  {
+    double total_ms = total_ns / 1e6, med = cli_quantile(times, (size_t)done, 0.5),
+           p99 = cli_quantile(times, (size_t)done, 0.99);
+    uint32_t nn = lds_graph_node_count(g), ne = lds_graph_edge_count(g);
+    double bpn = nn ? (double)node_bytes / nn : 0.0, bpe = ne ? (double)edge_bytes / ne : 0.0;
+    double sbpn = nn ? (double)lds_search_mem_used(s) / nn : 0.0;
+    const char *algo = lds_algo_name(params.algo);
+    const char *hname = params.algo == LDS_ALGO_DIJKSTRA || h_scale == 0.0 ? "zero"
+                        : lds_graph_coords(g) == LDS_COORDS_LONLAT       ? "great_circle"
+                                                                         : "euclidean";
+    printf("lodestar graph %s\n", gr);
+    printf("  graph       %lu nodes, %lu arcs, coordinates %s%s%s\n", (unsigned long)nn,
+           (unsigned long)ne, lds_coords_name(lds_graph_coords(g)), co ? " from " : "",
+           co ? co : "");
+    printf("  load        %.2f ms; graph %.1f bytes/node + %.1f bytes/arc; search %.1f "
+           "bytes/node\n", load_ms, bpn, bpe, sbpn);
+    printf("  algorithm   %s", algo);
+    if (params.algo == LDS_ALGO_WASTAR)
+      printf(" (w = %g)", params.weight == 1.0 ? 1.5 : params.weight);
+    printf(", heuristic %s, scale %.9g%s\n", hname, h_scale,
+           params.h_scale > 0.0 ? " (user)" : " (automatic: largest consistent)");
+    printf("  %-9s %-11s %-8s %-13s %-11s %-10s %-10s\n", "queries", "mismatches", "illegal",
+           "expansions", "median_us", "p99_us", "total_ms");
+    printf("  %-9ld %-11ld %-8ld %-13llu %-11.2f %-10.2f %-10.2f\n", done, mismatches, illegal,
+           (unsigned long long)expansions, med, p99, total_ms);
+    if (unreachable) printf("  %ld queries found no path\n", unreachable);
+    if (!optimal_algo && mismatches)
+      printf("  (%s is not optimal: %ld of %ld distances differ, max error %.4g)\n", algo,
+             mismatches, done, max_err);
+    else if (done && mismatches)
+      printf("  FAIL: %ld of %ld distances differ from the expected ones (max |error| %.6g)\n",
+             mismatches, done, max_err);
+    else if (done)
+      printf("  ok: every distance matches (max |error| %.3g)\n", max_err);
+    if (json) {
+      printf("{\"algo\":");
+      cli_json_string(stdout, algo);
+      printf(",\"graph\":");
+      cli_json_string(stdout, gr);
+      printf(",\"queries\":%ld,\"mismatches\":%ld,\"illegal_paths\":%ld,\"max_abs_error\":%.9g,"
+             "\"expansions\":%llu,\"median_us\":%.3f,\"p99_us\":%.3f,\"total_ms\":%.3f,"
+             "\"load_ms\":%.3f,\"nodes\":%lu,\"arcs\":%lu,\"heuristic\":\"%s\",\"h_scale\":%.12g,"
+             "\"bytes_per_node\":%.2f,\"bytes_per_edge\":%.2f,\"search_bytes_per_node\":%.2f}\n",
+             done, mismatches, illegal, max_err, (unsigned long long)expansions, med, p99,
+             total_ms, load_ms, (unsigned long)nn, (unsigned long)ne, hname, h_scale, bpn, bpe,
+             sbpn);
+    }
+    if (illegal || (optimal_algo && mismatches)) rc = 1;
+  }
+done:
+  lds_search_free(s);
+  lds_graph_free(g);
+  free(qs);
+  free(times);
+  return rc;
+}

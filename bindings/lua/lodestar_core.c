@@ -1,0 +1,1619 @@
+/*
+** lodestar_core.c — the Lua module lodestar.core: grids, searches and paths
+** of the C core as full userdata, for Lua 5.4 and LuaJIT 2.1 (5.1 API).
+**
+** Each binding checks its arguments, calls one core function and turns the
+** status into Lua values (STYLE 12). Conventions, for every function here:
+**  - coordinates are cells, 0-based, (0,0) top-left, as in the C core and the
+**    Moving AI files; indices *into a path* are 1-based like any Lua sequence;
+**  - wrong types or ranges raise "bad argument #n to 'f' (...)" with the same
+**    text on both engines; misuse of an object raises; expected failures
+**    (file not found, malformed map) return nil, message, status name;
+**  - Lua callbacks (bake rules, edge costs) never unwind C core frames: edge
+**    costs run under lua_pcall inside the step, bake rules before any core
+**    call touches the layer.
+**
+** Userdata boxes (STYLE 14): the box is created with a NULL pointer and its
+** metatable set *before* the core object is made, so a Lua memory error
+** cannot leak one; __gc, __close and :free() share one idempotent release.
+** A search keeps its grid alive through its user value (a table:
+** [1] grid userdata, [2] edge callback, [3] weights by layer name,
+** [4] message of the Lua error that ended the query).
+*/
+#include "lds.h"
+
+#include "lds_compat.h"
+#include "lodestar_lua.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- boxes -- */
+
+typedef struct GridBox {
+  lds_Grid *g;
+  int owned;   /* 0: lent by the host, never freed here */
+  int closed;  /* :free() or __gc ran; the core grid may live on for searches */
+  int nsearch; /* live searches on this grid */
+  int busy;    /* > 0 while a bake rule or an edge callback runs */
+} GridBox;
+
+typedef struct SearchBox {
+  lds_Search *s;
+  GridBox *gb; /* the grid's box; the grid userdata is anchored in the user value */
+  int owned;
+  int busy;    /* inside step: re-entry and free are refused */
+  lds_Algo algo;
+  lds_SearchParams params;
+  double lw[16];  /* layer weights by layer index, rebuilt at each start */
+  /* edge callback trampoline state (valid during a step only) */
+  lua_State *L;
+  int cb_idx;     /* stack index of the callback function */
+  int cb_failed;  /* 1: the callback raised (error object left on the stack) */
+  const char *cb_badtype; /* 2: it returned this type */
+  int32_t cb_edge[4];
+} SearchBox;
+
+typedef struct PathBox {
+  lds_Path *p;
+  int owned;
+} PathBox;
+
+/* ------------------------------------------------------------ errors -- */
+
+/* Formats a number the same way on every libc: nan, inf, -inf, %.14g. */
+static const char *fmt_num(char *buf, size_t size, double v) {
+  if (isnan(v))
+    snprintf(buf, size, "nan");
+  else if (isinf(v))
+    snprintf(buf, size, v > 0 ? "inf" : "-inf");
+  else
+    snprintf(buf, size, "%.14g", v);
+  return buf;
+}
+
+/* Name of the value at idx for error messages: __name of its metatable if
+** it is a string (both engines), else the basic type name. */
+static const char *value_name(lua_State *L, int idx) {
+  const char *name = luaL_typename(L, idx);
+  if (lua_type(L, idx) == LUA_TUSERDATA && lua_getmetatable(L, idx)) {
+    lua_getfield(L, -1, "__name");
+    if (lua_type(L, -1) == LUA_TSTRING) name = lua_tostring(L, -1); /* kept alive by the mt */
+    lua_pop(L, 2);
+  }
+  return name;
+}
+
+/* "bad argument #i to 'f' (T expected, got U)" on both engines (STYLE 13). */
+static int type_error(lua_State *L, int arg, const char *expected) {
+  const char *msg = lua_pushfstring(L, "%s expected, got %s", expected, value_name(L, arg));
+  return luaL_argerror(L, arg, msg);
+}
+
+/* An integer argument: a number with an integral value, on both engines
+** (LuaJIT's luaL_checkinteger truncates 2.5 to 2; 5.4's accepts "2"). */
+static double check_int(lua_State *L, int arg) {
+  lua_Number n;
+  if (lua_type(L, arg) != LUA_TNUMBER) type_error(L, arg, "number");
+  n = lua_tonumber(L, arg);
+  if (!(n == floor(n)) || fabs(n) > 9007199254740992.0)
+    luaL_argerror(L, arg, "number has no integer representation");
+  return (double)n;
+}
+
+static double opt_int(lua_State *L, int arg, double def) {
+  return lua_isnoneornil(L, arg) ? def : check_int(L, arg);
+}
+
+static lua_Number check_num(lua_State *L, int arg) {
+  if (lua_type(L, arg) != LUA_TNUMBER) type_error(L, arg, "number");
+  return lua_tonumber(L, arg);
+}
+
+static const char *check_str(lua_State *L, int arg) {
+  if (lua_type(L, arg) != LUA_TSTRING) type_error(L, arg, "string");
+  return lua_tostring(L, arg);
+}
+
+static void check_table(lua_State *L, int arg) {
+  if (lua_type(L, arg) != LUA_TTABLE) type_error(L, arg, "table");
+}
+
+static void push_u64(lua_State *L, uint64_t v) {
+#if LUA_VERSION_NUM >= 503
+  lua_pushinteger(L, (lua_Integer)v);
+#else
+  lua_pushnumber(L, (lua_Number)v);
+#endif
+}
+
+/* Pushes nil, msg, status name; returns 3 (STYLE 15: expected failures). */
+static int push_fail(lua_State *L, const char *msg, lds_Status st) {
+  luaL_pushfail(L);
+  lua_pushstring(L, msg);
+  lua_pushstring(L, lds_status_name(st));
+  return 3;
+}
+
+static lds_Env lua_env(lua_State *L) {
+  lds_Env env;
+  lds_env_init(&env);
+  env.alloc = (lds_Alloc)lua_getallocf(L, &env.alloc_ud); /* same shape as lua_Alloc */
+  return env;
+}
+
+/* Creates a metatable with __name, __index = methods and the metamethods. */
+static void create_meta(lua_State *L, const char *tname, const luaL_Reg *meth,
+                        const luaL_Reg *metameth) {
+  luaL_newmetatable(L, tname);      /* mt */
+  lua_pushstring(L, tname);
+  lua_setfield(L, -2, "__name");    /* LuaJIT's luaL_newmetatable does not set it */
+  luaL_setfuncs(L, metameth, 0);
+  if (meth) {
+    lua_newtable(L);                /* mt, methods */
+    luaL_setfuncs(L, meth, 0);
+    lua_setfield(L, -2, "__index"); /* mt */
+  }
+  lua_pop(L, 1);
+}
+
+/* -------------------------------------------------------------- grid -- */
+
+static GridBox *check_gridbox(lua_State *L, int arg) {
+  GridBox *b = (GridBox *)luaL_testudata(L, arg, LDS_GRID_MT);
+  if (!b) type_error(L, arg, LDS_GRID_MT);
+  return b;
+}
+
+static lds_Grid *check_grid(lua_State *L, int arg) {
+  GridBox *b = check_gridbox(L, arg);
+  if (!b->g || b->closed) luaL_error(L, "attempt to use a freed %s", LDS_GRID_MT);
+  return b->g;
+}
+
+/* For calls that reallocate the grid's arrays (layers, bake, free). */
+static lds_Grid *check_grid_idle(lua_State *L, int arg, const char *what) {
+  lds_Grid *g = check_grid(L, arg);
+  if (check_gridbox(L, arg)->busy)
+    luaL_error(L, "%s: cannot %s while a bake rule or an edge callback on it runs", LDS_GRID_MT,
+               what);
+  return g;
+}
+
+/* Cell coordinates at args ix, ix+1, checked against the grid. */
+static void check_xy(lua_State *L, const lds_Grid *g, int ix, int32_t *x, int32_t *y) {
+  double vx = check_int(L, ix), vy = check_int(L, ix + 1);
+  char buf[64];
+  if (vx < 0 || vx >= lds_grid_width(g)) {
+    fmt_num(buf, sizeof buf, vx);
+    luaL_argerror(L, ix, lua_pushfstring(L, "x %s out of range (expected 0..%d)", buf,
+                                         (int)lds_grid_width(g) - 1));
+  }
+  if (vy < 0 || vy >= lds_grid_height(g)) {
+    fmt_num(buf, sizeof buf, vy);
+    luaL_argerror(L, ix + 1, lua_pushfstring(L, "y %s out of range (expected 0..%d)", buf,
+                                             (int)lds_grid_height(g) - 1));
+  }
+  *x = (int32_t)vx;
+  *y = (int32_t)vy;
+}
+
+/* New grid box on the stack (pointer NULL, metatable set). */
+static GridBox *new_gridbox(lua_State *L) {
+  GridBox *b = (GridBox *)lds_newudata(L, sizeof(GridBox));
+  memset(b, 0, sizeof *b);
+  luaL_setmetatable(L, LDS_GRID_MT);
+  return b;
+}
+
+static void grid_release(GridBox *b) {
+  b->closed = 1;
+  if (b->g && b->nsearch == 0) {
+    if (b->owned) lds_grid_free(b->g);
+    b->g = NULL;
+  }
+}
+
+/* lodestar.grid.new(w, h) */
+static int grid_new(lua_State *L) {
+  double w = check_int(L, 1), h = check_int(L, 2);
+  lds_Env env = lua_env(L);
+  lds_Error err;
+  GridBox *b;
+  if (w < 1 || w > LDS_GRID_MAX_SIDE)
+    luaL_argerror(L, 1, lua_pushfstring(L, "width %d out of range (expected 1..%d)",
+                                        (int)(w < -1e9 ? -1e9 : w > 1e9 ? 1e9 : w),
+                                        LDS_GRID_MAX_SIDE));
+  if (h < 1 || h > LDS_GRID_MAX_SIDE)
+    luaL_argerror(L, 2, lua_pushfstring(L, "height %d out of range (expected 1..%d)",
+                                        (int)(h < -1e9 ? -1e9 : h > 1e9 ? 1e9 : h),
+                                        LDS_GRID_MAX_SIDE));
+  b = new_gridbox(L);
+  b->g = lds_grid_new(&env, (int32_t)w, (int32_t)h, &err);
+  if (!b->g) return luaL_error(L, "%s", err.msg);
+  b->owned = 1;
+  return 1;
+}
+
+/* lodestar.grid.load(path) -> grid | nil, msg, code */
+static int grid_load(lua_State *L) {
+  const char *path = check_str(L, 1);
+  lds_Env env = lua_env(L);
+  lds_Error err;
+  GridBox *b = new_gridbox(L);
+  b->g = lds_map_load(&env, path, &err);
+  if (!b->g) return push_fail(L, err.msg, err.code);
+  b->owned = 1;
+  return 1;
+}
+
+/* true for the characters from_ascii treats as passable */
+static int ascii_passable(char c) { return lds_map_passable_char(c) || (c >= '1' && c <= '9'); }
+
+/* lodestar.grid.from_ascii(text) -> grid | nil, msg, "format"
+** Rows are the non-blank lines with surrounding spaces/tabs removed. */
+static int grid_from_ascii(lua_State *L) {
+  size_t len, i;
+  const char *t = luaL_checklstring(L, 1, &len);
+  int32_t w = -1, h = 0, y;
+  lds_Env env = lua_env(L);
+  lds_Error err;
+  GridBox *b;
+  /* pass 1: size and checks */
+  for (i = 0; i < len;) {
+    size_t e = i, a, z;
+    while (e < len && t[e] != '\n') e++;
+    a = i;
+    z = e;
+    while (a < z && (t[a] == ' ' || t[a] == '\t' || t[a] == '\r')) a++;
+    while (z > a && (t[z - 1] == ' ' || t[z - 1] == '\t' || t[z - 1] == '\r')) z--;
+    if (z > a) {
+      h++;
+      if (w < 0) w = (int32_t)(z - a);
+      if ((int32_t)(z - a) != w) {
+        lua_pushfstring(L, "from_ascii: row %d has %d cells (expected %d like row 1)", (int)h,
+                        (int)(z - a), (int)w);
+        return push_fail(L, lua_tostring(L, -1), LDS_E_FORMAT);
+      }
+    }
+    i = e + 1;
+  }
+  if (h == 0) return push_fail(L, "from_ascii: no rows (expected at least one line of cells)",
+                               LDS_E_FORMAT);
+  if (w > LDS_GRID_MAX_SIDE || h > LDS_GRID_MAX_SIDE)
+    return push_fail(L, "from_ascii: too many cells (expected at most 65535 per side)",
+                     LDS_E_FORMAT);
+  b = new_gridbox(L);
+  b->g = lds_grid_new(&env, w, h, &err);
+  if (!b->g) return luaL_error(L, "%s", err.msg);
+  b->owned = 1;
+  /* pass 2: fill */
+  for (i = 0, y = 0; i < len;) {
+    size_t e = i, a, z, k;
+    while (e < len && t[e] != '\n') e++;
+    a = i;
+    z = e;
+    while (a < z && (t[a] == ' ' || t[a] == '\t' || t[a] == '\r')) a++;
+    while (z > a && (t[z - 1] == ' ' || t[z - 1] == '\t' || t[z - 1] == '\r')) z--;
+    if (z > a) {
+      for (k = a; k < z; k++) {
+        int32_t x = (int32_t)(k - a);
+        char c = t[k];
+        lds_grid_set_terrain(b->g, x, y, c);
+        if (!ascii_passable(c)) lds_grid_set_blocked(b->g, x, y, true);
+        if (c >= '1' && c <= '9') lds_grid_set_cost(b->g, x, y, (float)(c - '0'));
+      }
+      y++;
+    }
+    i = e + 1;
+  }
+  return 1;
+}
+
+static int grid_clone(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  lds_Error err;
+  GridBox *b = new_gridbox(L);
+  b->g = lds_grid_clone(g, &err);
+  if (!b->g) return luaL_error(L, "%s", err.msg);
+  b->owned = 1;
+  return 1;
+}
+
+static int grid_free(lua_State *L) {
+  GridBox *b = check_gridbox(L, 1);
+  if (b->busy && !b->closed)
+    return luaL_error(L, "%s: cannot free while a bake rule or an edge callback on it runs",
+                      LDS_GRID_MT);
+  grid_release(b);
+  return 0;
+}
+
+static int grid_gc(lua_State *L) {
+  grid_release((GridBox *)lua_touserdata(L, 1));
+  return 0;
+}
+
+static int grid_tostring(lua_State *L) {
+  GridBox *b = check_gridbox(L, 1);
+  if (!b->g || b->closed)
+    lua_pushfstring(L, "%s (freed)", LDS_GRID_MT);
+  else
+    lua_pushfstring(L, "%s %dx%d (%p)", LDS_GRID_MT, (int)lds_grid_width(b->g),
+                    (int)lds_grid_height(b->g), (void *)b);
+  return 1;
+}
+
+static int grid_size(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  lua_pushinteger(L, lds_grid_width(g));
+  lua_pushinteger(L, lds_grid_height(g));
+  return 2;
+}
+
+static int grid_width(lua_State *L) {
+  lua_pushinteger(L, lds_grid_width(check_grid(L, 1)));
+  return 1;
+}
+
+static int grid_height(lua_State *L) {
+  lua_pushinteger(L, lds_grid_height(check_grid(L, 1)));
+  return 1;
+}
+
+static int grid_get_blocked(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  int32_t x, y;
+  check_xy(L, g, 2, &x, &y);
+  lua_pushboolean(L, lds_grid_blocked(g, x, y));
+  return 1;
+}
+
+static int grid_set_blocked(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  int32_t x, y;
+  check_xy(L, g, 2, &x, &y);
+  if (lua_type(L, 4) != LUA_TBOOLEAN) type_error(L, 4, "boolean");
+  lds_grid_set_blocked(g, x, y, lua_toboolean(L, 4));
+  return 0;
+}
+
+static int grid_get_cost(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  int32_t x, y;
+  check_xy(L, g, 2, &x, &y);
+  lua_pushnumber(L, lds_grid_cost(g, x, y));
+  return 1;
+}
+
+static int grid_set_cost(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  int32_t x, y;
+  lua_Number c;
+  char buf[64];
+  check_xy(L, g, 2, &x, &y);
+  c = check_num(L, 4);
+  if (!(c > 0) || isinf(c) || (float)c == INFINITY)
+    return luaL_argerror(L, 4, lua_pushfstring(L, "cost %s out of range (expected finite, > 0)",
+                                               fmt_num(buf, sizeof buf, c)));
+  lds_grid_set_cost(g, x, y, (float)c);
+  return 0;
+}
+
+static int grid_terrain(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  int32_t x, y;
+  char c;
+  check_xy(L, g, 2, &x, &y);
+  c = lds_grid_terrain(g, x, y);
+  lua_pushlstring(L, &c, 1);
+  return 1;
+}
+
+static int grid_set_terrain(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  int32_t x, y;
+  size_t n;
+  const char *t;
+  check_xy(L, g, 2, &x, &y);
+  t = check_str(L, 4);
+  n = lua_rawlen(L, 4);
+  if (n != 1) return luaL_argerror(L, 4, "expected a one-character string");
+  lds_grid_set_terrain(g, x, y, t[0]);
+  return 0;
+}
+
+static int grid_neighbourhood(lua_State *L) {
+  lua_pushinteger(L, lds_grid_neighbourhood(check_grid(L, 1)));
+  return 1;
+}
+
+static int grid_set_neighbourhood(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  double n = check_int(L, 2);
+  if (n != 4 && n != 8) return luaL_argerror(L, 2, "neighbourhood must be 4 or 8");
+  lds_grid_set_neighbourhood(g, (int)n);
+  return 0;
+}
+
+static const char *const diag_names[] = {"never", "no_corner_cutting", "allow_one_blocked",
+                                         "always", NULL};
+
+static int grid_diagonal(lua_State *L) {
+  lua_pushstring(L, lds_diagonal_name(lds_grid_diagonal(check_grid(L, 1))));
+  return 1;
+}
+
+static int grid_set_diagonal(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  check_str(L, 2);
+  lds_grid_set_diagonal(g, (lds_Diagonal)luaL_checkoption(L, 2, NULL, diag_names));
+  return 0;
+}
+
+static int grid_version(lua_State *L) {
+  push_u64(L, lds_grid_version(check_grid(L, 1)));
+  return 1;
+}
+
+static int grid_min_cost(lua_State *L) {
+  lua_pushnumber(L, lds_grid_min_cost(check_grid(L, 1)));
+  return 1;
+}
+
+static int grid_passable_count(lua_State *L) {
+  push_u64(L, lds_grid_passable_count(check_grid(L, 1)));
+  return 1;
+}
+
+static int grid_mem_used(lua_State *L) {
+  push_u64(L, lds_grid_mem_used(check_grid(L, 1)));
+  return 1;
+}
+
+static int grid_line_of_sight(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  int32_t x0, y0, x1, y1;
+  check_xy(L, g, 2, &x0, &y0);
+  check_xy(L, g, 4, &x1, &y1);
+  lua_pushboolean(L, lds_grid_line_of_sight(g, x0, y0, x1, y1));
+  return 1;
+}
+
+/* ----------------------------------------------------- grid: layers -- */
+
+static int check_layer(lua_State *L, lds_Grid *g, int arg) {
+  const char *name = check_str(L, arg);
+  int idx = lds_grid_layer_find(g, name);
+  if (idx < 0) luaL_argerror(L, arg, lua_pushfstring(L, "no layer '%s'", name));
+  return idx;
+}
+
+static int grid_layer_add(lua_State *L) {
+  lds_Grid *g = check_grid_idle(L, 1, "add a layer");
+  const char *name = check_str(L, 2);
+  int idx;
+  lds_Status st = lds_grid_layer_add(g, name, &idx);
+  if (st == LDS_E_NOMEM) return luaL_error(L, "%s", lds_grid_errmsg(g));
+  if (st != LDS_OK) return luaL_argerror(L, 2, lds_grid_errmsg(g));
+  lua_pushinteger(L, idx + 1);
+  return 1;
+}
+
+static int grid_layer_remove(lua_State *L) {
+  lds_Grid *g = check_grid_idle(L, 1, "remove a layer");
+  lds_grid_layer_remove(g, check_layer(L, g, 2));
+  return 0;
+}
+
+static int grid_layer_get(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  int idx = check_layer(L, g, 2);
+  int32_t x, y;
+  check_xy(L, g, 3, &x, &y);
+  lua_pushnumber(L, lds_grid_layer_get(g, idx, x, y));
+  return 1;
+}
+
+static int grid_layer_set(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  int idx = check_layer(L, g, 2);
+  int32_t x, y;
+  lua_Number v;
+  check_xy(L, g, 3, &x, &y);
+  if (lua_type(L, 5) == LUA_TBOOLEAN && !lua_toboolean(L, 5))
+    v = INFINITY; /* false blocks, as in bake */
+  else
+    v = check_num(L, 5);
+  if (isnan(v)) return luaL_argerror(L, 5, "layer value is nan (expected a number, or false)");
+  lds_grid_layer_set(g, idx, x, y, (float)v);
+  return 0;
+}
+
+static int grid_layer_list(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  int i, n = lds_grid_layer_count(g);
+  lua_createtable(L, n, 0);
+  for (i = 0; i < n; i++) {
+    lua_pushstring(L, lds_grid_layer_name(g, i));
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+static int grid_layer_range(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  float lo, hi;
+  lds_grid_layer_range(g, check_layer(L, g, 2), &lo, &hi);
+  lua_pushnumber(L, lo);
+  lua_pushnumber(L, hi);
+  return 2;
+}
+
+/* Reads integer field i of the rect table at arg. */
+static double rect_field(lua_State *L, int arg, int i) {
+  double v;
+  lua_rawgeti(L, arg, i);
+  if (lua_type(L, -1) != LUA_TNUMBER || lua_tonumber(L, -1) != floor(lua_tonumber(L, -1)))
+    luaL_argerror(L, arg, "rect must be {x0, y0, x1, y1} with integer cells");
+  v = lua_tonumber(L, -1);
+  lua_pop(L, 1);
+  return v;
+}
+
+/* grid:bake(layer, fn [, rect]) — see docs/lua-api.md. The rule results go
+** to a scratch block first, so an error in fn leaves the layer untouched;
+** the rule runs under lua_pcall so the busy count is always restored. */
+static int grid_bake(lua_State *L) {
+  GridBox *gb = check_gridbox(L, 1);
+  lds_Grid *g = check_grid_idle(L, 1, "bake");
+  const char *name = check_str(L, 2);
+  int32_t x0 = 0, y0 = 0, x1 = lds_grid_width(g) - 1, y1 = lds_grid_height(g) - 1, x, y, w;
+  int idx, scratch_idx;
+  float *scratch, *data;
+  size_t cells;
+  if (lua_type(L, 3) != LUA_TFUNCTION) type_error(L, 3, "function");
+  if (!lua_isnoneornil(L, 4)) {
+    double r[4];
+    int i;
+    check_table(L, 4);
+    for (i = 0; i < 4; i++) r[i] = rect_field(L, 4, i + 1);
+    if (r[0] < 0 || r[1] < 0 || r[2] >= lds_grid_width(g) || r[3] >= lds_grid_height(g) ||
+        r[0] > r[2] || r[1] > r[3])
+      return luaL_argerror(L, 4, lua_pushfstring(L, "rect {%d, %d, %d, %d} out of range "
+                                                 "(expected 0 <= x0 <= x1 < %d, 0 <= y0 <= y1 < %d)",
+                                                 (int)r[0], (int)r[1], (int)r[2], (int)r[3],
+                                                 (int)lds_grid_width(g), (int)lds_grid_height(g)));
+    x0 = (int32_t)r[0];
+    y0 = (int32_t)r[1];
+    x1 = (int32_t)r[2];
+    y1 = (int32_t)r[3];
+  }
+  lua_settop(L, 4);
+  w = x1 - x0 + 1;
+  cells = (size_t)w * (size_t)(y1 - y0 + 1);
+  scratch = (float *)lds_newudata(L, cells * sizeof(float)); /* 5: scratch, freed by the GC */
+  scratch_idx = lua_gettop(L);
+  luaL_checkstack(L, 8, "bake");
+  gb->busy++;
+  for (y = y0; y <= y1; y++)
+    for (x = x0; x <= x1; x++) {
+      char t = lds_grid_terrain(g, x, y);
+      float v;
+      lua_pushvalue(L, 3);
+      lua_pushinteger(L, x);
+      lua_pushinteger(L, y);
+      lua_pushlstring(L, &t, 1);
+      lua_pushnumber(L, lds_grid_cost(g, x, y));
+      if (lua_pcall(L, 4, 1, 0) != 0) {
+        gb->busy--;
+        return lua_error(L); /* the rule's own error, unchanged */
+      }
+      if (lua_type(L, -1) == LUA_TNUMBER) {
+        lua_Number n = lua_tonumber(L, -1);
+        if (isnan(n)) {
+          gb->busy--;
+          return luaL_error(L, "bake: rule for layer '%s' returned nan at (%d,%d) (expected a "
+                            "number, or false to block)", name, (int)x, (int)y);
+        }
+        v = (float)n;
+      } else if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+        v = INFINITY;
+      } else {
+        gb->busy--;
+        return luaL_error(L, "bake: rule for layer '%s' returned %s at (%d,%d) (expected a "
+                          "number, or false to block)", name, luaL_typename(L, -1), (int)x,
+                          (int)y);
+      }
+      scratch[(size_t)(y - y0) * (size_t)w + (size_t)(x - x0)] = v;
+      lua_pop(L, 1);
+    }
+  gb->busy--;
+  if (!gb->g || gb->closed) return luaL_error(L, "attempt to use a freed %s", LDS_GRID_MT);
+  idx = lds_grid_layer_find(g, name);
+  if (idx < 0) {
+    lds_Status st = lds_grid_layer_add(g, name, &idx);
+    if (st == LDS_E_NOMEM) return luaL_error(L, "%s", lds_grid_errmsg(g));
+    if (st != LDS_OK) return luaL_argerror(L, 2, lds_grid_errmsg(g));
+  }
+  data = lds_grid_layer_data(g, idx);
+  for (y = y0; y <= y1; y++)
+    memcpy(data + (size_t)y * (size_t)lds_grid_width(g) + (size_t)x0,
+           scratch + (size_t)(y - y0) * (size_t)w, (size_t)w * sizeof(float));
+  lds_grid_touch(g, x0, y0, x1, y1);
+  (void)scratch_idx;
+  lua_pushinteger(L, (lua_Integer)cells);
+  return 1;
+}
+
+/* -------------------------------------------------------------- path -- */
+
+static PathBox *check_pathbox(lua_State *L, int arg) {
+  PathBox *b = (PathBox *)luaL_testudata(L, arg, LDS_PATH_MT);
+  if (!b) type_error(L, arg, LDS_PATH_MT);
+  return b;
+}
+
+static lds_Path *check_path(lua_State *L, int arg) {
+  PathBox *b = check_pathbox(L, arg);
+  if (!b->p) luaL_error(L, "attempt to use a freed %s", LDS_PATH_MT);
+  return b->p;
+}
+
+static PathBox *new_pathbox(lua_State *L) {
+  PathBox *b = (PathBox *)lds_newudata(L, sizeof(PathBox));
+  memset(b, 0, sizeof *b);
+  luaL_setmetatable(L, LDS_PATH_MT);
+  return b;
+}
+
+/* Pushes a new path userdata owning p (p may be NULL: then raises err). */
+static void push_path(lua_State *L, PathBox *b, lds_Path *p, const lds_Error *err) {
+  if (!p) luaL_error(L, "%s", err->msg);
+  b->p = p;
+  b->owned = 1;
+}
+
+static int path_release(lua_State *L) {
+  PathBox *b = (PathBox *)lua_touserdata(L, 1);
+  if (b && b->p && b->owned) lds_path_free(b->p);
+  if (b) b->p = NULL;
+  return 0;
+}
+
+static int path_free(lua_State *L) {
+  check_pathbox(L, 1);
+  return path_release(L);
+}
+
+static int path_len(lua_State *L) {
+  push_u64(L, lds_path_length(check_path(L, 1)));
+  return 1;
+}
+
+static int path_tostring(lua_State *L) {
+  PathBox *b = check_pathbox(L, 1);
+  char buf[64];
+  if (!b->p)
+    lua_pushfstring(L, "%s (freed)", LDS_PATH_MT);
+  else
+    lua_pushfstring(L, "%s %d cells cost %s%s (%p)", LDS_PATH_MT, (int)lds_path_length(b->p),
+                    fmt_num(buf, sizeof buf, lds_path_cost(b->p)),
+                    (lds_path_flags(b->p) & LDS_PATH_PARTIAL) ? " partial" : "", (void *)b);
+  return 1;
+}
+
+/* 1-based path index at arg, negative counts from the end (like string.sub). */
+static size_t check_index(lua_State *L, lds_Path *p, int arg, double def) {
+  double i = opt_int(L, arg, def), n = (double)lds_path_length(p);
+  if (i < 0) i = n + i + 1;
+  if (i < 1 || i > n)
+    luaL_argerror(L, arg, lua_pushfstring(L, "index %d out of range (path has %d cells)",
+                                          (int)opt_int(L, arg, def), (int)n));
+  return (size_t)i - 1;
+}
+
+static int path_cell(lua_State *L) {
+  lds_Path *p = check_path(L, 1);
+  size_t i = check_index(L, p, 2, 1);
+  int32_t x, y;
+  lds_path_cell(p, i, &x, &y);
+  lua_pushinteger(L, x);
+  lua_pushinteger(L, y);
+  return 2;
+}
+
+static int path_cells_iter(lua_State *L) {
+  lds_Path *p = check_path(L, 1);
+  lua_Number i = lua_tonumber(L, 2);
+  int32_t x, y;
+  if (i < 0 || i >= (lua_Number)lds_path_length(p)) return 0;
+  lds_path_cell(p, (size_t)i, &x, &y);
+  lua_pushinteger(L, (lua_Integer)i + 1);
+  lua_pushinteger(L, x);
+  lua_pushinteger(L, y);
+  return 3;
+}
+
+/* for i, x, y in path:cells() do ... end */
+static int path_cells(lua_State *L) {
+  check_path(L, 1);
+  lua_pushcfunction(L, path_cells_iter);
+  lua_pushvalue(L, 1);
+  lua_pushinteger(L, 0);
+  return 3;
+}
+
+static int path_totable(lua_State *L) {
+  lds_Path *p = check_path(L, 1);
+  size_t i, n = lds_path_length(p);
+  lua_createtable(L, (int)n, 0);
+  for (i = 0; i < n; i++) {
+    int32_t x, y;
+    lds_path_cell(p, i, &x, &y);
+    lua_createtable(L, 0, 2);
+    lua_pushinteger(L, x);
+    lua_setfield(L, -2, "x");
+    lua_pushinteger(L, y);
+    lua_setfield(L, -2, "y");
+    lua_rawseti(L, -2, (int)i + 1);
+  }
+  return 1;
+}
+
+/* Cost of p on the grid at arg (optional): recomputed, else NaN (unknown). */
+static double recost(lua_State *L, const lds_Path *p, int arg) {
+  double c;
+  lds_Error err;
+  if (lua_isnoneornil(L, arg)) return NAN;
+  if (lds_grid_path_cost(check_grid(L, arg), p, &c, &err) != LDS_OK)
+    luaL_argerror(L, arg, err.msg);
+  return c;
+}
+
+static int path_sub(lua_State *L) {
+  lds_Path *p = check_path(L, 1), *q;
+  size_t i = check_index(L, p, 2, 1), j = check_index(L, p, 3, -1);
+  PathBox *b;
+  lds_Error err;
+  lua_settop(L, 4);
+  if (i > j) return luaL_argerror(L, 3, "end index before start index");
+  b = new_pathbox(L);
+  q = lds_path_sub(p, i, j, NAN, &err);
+  push_path(L, b, q, &err);
+  if (!lua_isnoneornil(L, 4)) {
+    double c = recost(L, q, 4);
+    lds_Path *r = lds_path_sub(q, 0, lds_path_length(q) - 1, c, &err);
+    if (!r) return luaL_error(L, "%s", err.msg);
+    lds_path_free(q);
+    b->p = r;
+  }
+  return 1;
+}
+
+static int path_reverse(lua_State *L) {
+  lds_Path *p = check_path(L, 1), *q;
+  PathBox *b;
+  lds_Error err;
+  double c = NAN;
+  lds_Path *tmp;
+  lua_settop(L, 2);
+  if (!lua_isnoneornil(L, 2)) {
+    tmp = lds_path_reverse(p, 0.0, &err);
+    if (!tmp) return luaL_error(L, "%s", err.msg);
+    /* recost raises on a bad grid: free tmp first by computing through a box */
+    b = new_pathbox(L);
+    push_path(L, b, tmp, &err);
+    c = recost(L, tmp, 2);
+  }
+  b = new_pathbox(L);
+  q = lds_path_reverse(p, c, &err);
+  push_path(L, b, q, &err);
+  return 1;
+}
+
+static int path_prune_los(lua_State *L) {
+  lds_Path *p = check_path(L, 1);
+  lds_Grid *g = check_grid(L, 2);
+  lds_Error err;
+  PathBox *b = new_pathbox(L);
+  lds_Path *q = lds_path_prune_los(p, g, &err);
+  if (!q && err.code == LDS_E_ARG) return luaL_argerror(L, 2, err.msg);
+  push_path(L, b, q, &err);
+  return 1;
+}
+
+/* path.cost (nil when unknown), path.partial, then the methods */
+static int path_index(lua_State *L) {
+  const char *k = lua_tostring(L, 2);
+  lds_Path *p;
+  if (!k || (strcmp(k, "cost") != 0 && strcmp(k, "partial") != 0)) { /* methods work on freed paths */
+    check_pathbox(L, 1);
+    lua_pushvalue(L, 2);
+    lua_rawget(L, lua_upvalueindex(1));
+    return 1;
+  }
+  p = check_path(L, 1);
+  if (strcmp(k, "cost") == 0) {
+    double c = lds_path_cost(p);
+    if (isnan(c))
+      lua_pushnil(L);
+    else
+      lua_pushnumber(L, c);
+    return 1;
+  }
+  lua_pushboolean(L, (lds_path_flags(p) & LDS_PATH_PARTIAL) != 0);
+  return 1;
+}
+
+/* lodestar.path.new(grid, cells [, partial]) — cells = {{x=,y=} or {x,y}, ...};
+** consecutive cells must be adjacent by a legal move or see each other. */
+static int path_new(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  size_t n, i;
+  uint32_t *ids;
+  lds_Env env = lua_env(L);
+  lds_Error err;
+  lds_Path *tmp;
+  PathBox *b;
+  double c;
+  int partial;
+  check_table(L, 2);
+  partial = lua_toboolean(L, 3);
+  n = lua_rawlen(L, 2);
+  ids = (uint32_t *)lds_newudata(L, (n ? n : 1) * sizeof(uint32_t)); /* scratch, GC'd */
+  for (i = 0; i < n; i++) {
+    double x, y;
+    lua_rawgeti(L, 2, (int)i + 1);
+    if (lua_type(L, -1) != LUA_TTABLE)
+      return luaL_argerror(L, 2, lua_pushfstring(L, "cell %d is not a table", (int)i + 1));
+    lua_getfield(L, -1, "x");
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      lua_rawgeti(L, -1, 1);
+    }
+    lua_getfield(L, -2, "y");
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      lua_rawgeti(L, -2, 2);
+    }
+    if (lua_type(L, -1) != LUA_TNUMBER || lua_type(L, -2) != LUA_TNUMBER)
+      return luaL_argerror(L, 2, lua_pushfstring(L, "cell %d has no integer x, y", (int)i + 1));
+    x = lua_tonumber(L, -2);
+    y = lua_tonumber(L, -1);
+    if (x != floor(x) || y != floor(y) || x < 0 || y < 0 || x >= lds_grid_width(g) ||
+        y >= lds_grid_height(g))
+      return luaL_argerror(L, 2, lua_pushfstring(L, "cell %d is outside the %dx%d grid",
+                                                 (int)i + 1, (int)lds_grid_width(g),
+                                                 (int)lds_grid_height(g)));
+    ids[i] = (uint32_t)y * (uint32_t)lds_grid_width(g) + (uint32_t)x;
+    lua_pop(L, 3);
+  }
+  b = new_pathbox(L);
+  tmp = lds_path_new(&env, ids, n, lds_grid_width(g), 0.0, partial ? LDS_PATH_PARTIAL : 0, &err);
+  push_path(L, b, tmp, &err);
+  if (lds_grid_path_cost(g, tmp, &c, &err) != LDS_OK) return luaL_argerror(L, 2, err.msg);
+  b->p = lds_path_new(&env, ids, n, lds_grid_width(g), c, partial ? LDS_PATH_PARTIAL : 0, &err);
+  lds_path_free(tmp);
+  if (!b->p) return luaL_error(L, "%s", err.msg);
+  return 1;
+}
+
+/* ------------------------------------------------------------ search -- */
+
+static const char *const search_opts[] = {"cost", "goal", "h_scale", "heuristic", "partial",
+                                          "start", "weight", "weights", NULL};
+
+static SearchBox *check_searchbox(lua_State *L, int arg) {
+  SearchBox *b = (SearchBox *)luaL_testudata(L, arg, LDS_SEARCH_MT);
+  if (!b) type_error(L, arg, LDS_SEARCH_MT);
+  return b;
+}
+
+static SearchBox *check_search(lua_State *L, int arg) {
+  SearchBox *b = check_searchbox(L, arg);
+  if (!b->s) luaL_error(L, "attempt to use a freed %s", LDS_SEARCH_MT);
+  return b;
+}
+
+static void search_release(SearchBox *b) {
+  if (b->s && b->owned) lds_search_free(b->s);
+  b->s = NULL;
+  if (b->gb) {
+    GridBox *gb = b->gb;
+    b->gb = NULL;
+    gb->nsearch--;
+    if (gb->closed) grid_release(gb); /* the grid was freed first: finish the job */
+  }
+}
+
+static int search_gc(lua_State *L) {
+  search_release((SearchBox *)lua_touserdata(L, 1));
+  return 0;
+}
+
+static int search_free(lua_State *L) {
+  SearchBox *b = check_searchbox(L, 1);
+  if (b->busy) return luaL_error(L, "%s: cannot free a search from its own edge callback",
+                                 LDS_SEARCH_MT);
+  search_release(b);
+  return 0;
+}
+
+static int search_tostring(lua_State *L) {
+  SearchBox *b = check_searchbox(L, 1);
+  if (!b->s)
+    lua_pushfstring(L, "%s (freed)", LDS_SEARCH_MT);
+  else
+    lua_pushfstring(L, "%s %s %s (%p)", LDS_SEARCH_MT, lds_algo_name(b->algo),
+                    lds_status_name(lds_search_status(b->s)), (void *)b);
+  return 1;
+}
+
+/* "bad argument #arg to 'f' (opts.name: ...)" */
+static int opt_error(lua_State *L, int arg, const char *name, const char *what) {
+  return luaL_argerror(L, arg, lua_pushfstring(L, "opts.%s: %s", name, what));
+}
+
+static int opt_type_error(lua_State *L, int arg, const char *name, const char *expected) {
+  return opt_error(L, arg, name,
+                   lua_pushfstring(L, "%s expected, got %s", expected, value_name(L, -1)));
+}
+
+/* Reads a {x, y} (or {x=, y=}) field at the top into *x, *y; range-checked. */
+static void opt_cell(lua_State *L, int arg, const char *name, const lds_Grid *g, int32_t *x,
+                     int32_t *y) {
+  double v[2];
+  int i;
+  if (lua_type(L, -1) != LUA_TTABLE) opt_type_error(L, arg, name, "table {x, y}");
+  for (i = 0; i < 2; i++) {
+    lua_getfield(L, -1, i == 0 ? "x" : "y");
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      lua_rawgeti(L, -1, i + 1);
+    }
+    if (lua_type(L, -1) != LUA_TNUMBER || lua_tonumber(L, -1) != floor(lua_tonumber(L, -1)))
+      opt_error(L, arg, name, "expected {x, y} with integer cells");
+    v[i] = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+  }
+  if (v[0] < 0 || v[0] >= lds_grid_width(g) || v[1] < 0 || v[1] >= lds_grid_height(g))
+    opt_error(L, arg, name, lua_pushfstring(L, "cell (%d,%d) outside the %dx%d grid", (int)v[0],
+                                            (int)v[1], (int)lds_grid_width(g),
+                                            (int)lds_grid_height(g)));
+  *x = (int32_t)v[0];
+  *y = (int32_t)v[1];
+}
+
+/* Resolves the weights table (user value [3], name -> number) to layer
+** indices; called at each start because layers may have moved. */
+static void resolve_weights(lua_State *L, SearchBox *b, int uv) {
+  const lds_Grid *g = b->gb->g;
+  int n = 0;
+  memset(b->lw, 0, sizeof b->lw);
+  lua_rawgeti(L, uv, 3); /* weights */
+  if (lua_type(L, -1) == LUA_TTABLE) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) { /* weights, name, w */
+      const char *name = lua_tostring(L, -2);
+      int idx = lds_grid_layer_find(g, name);
+      if (idx < 0) luaL_error(L, "opts.weights: the grid has no layer '%s'", name);
+      if (idx >= 16) luaL_error(L, "opts.weights: layer '%s' is layer %d (at most 16 layers can "
+                                "be weighted)", name, idx + 1);
+      b->lw[idx] = lua_tonumber(L, -1);
+      if (idx + 1 > n) n = idx + 1;
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  b->params.layer_weights = n ? b->lw : NULL;
+  b->params.n_layer_weights = n;
+}
+
+/* Starts the query (user value table at uv); raises on LDS_E_ARG. */
+static void do_start(lua_State *L, SearchBox *b, int uv, int32_t sx, int32_t sy, int32_t gx,
+                     int32_t gy) {
+  lds_Status st;
+  if (b->busy) luaL_error(L, "%s: cannot restart a search from its own edge callback",
+                          LDS_SEARCH_MT);
+  resolve_weights(L, b, uv);
+  lua_pushnil(L);
+  lua_rawseti(L, uv, 4); /* forget the last Lua error */
+  st = lds_search_start(b->s, &b->params, sx, sy, gx, gy);
+  if (st < 0) luaL_error(L, "%s", lds_search_errmsg(b->s));
+}
+
+static lds_Status edge_trampoline(void *ud, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                                  double base, double *out);
+
+/* Parses opts at arg into b->params and the user value table at uv. */
+static void parse_opts(lua_State *L, int arg, SearchBox *b, int uv) {
+  lds_SearchParams *p = &b->params;
+  int i;
+  lds_search_params_init(p);
+  p->algo = b->algo;
+  if (lua_isnoneornil(L, arg)) return;
+  check_table(L, arg);
+  lua_pushnil(L);
+  while (lua_next(L, arg)) { /* key, value */
+    const char *k;
+    if (lua_type(L, -2) != LUA_TSTRING) luaL_argerror(L, arg, "opts keys must be strings");
+    k = lua_tostring(L, -2);
+    for (i = 0; search_opts[i] && strcmp(search_opts[i], k) != 0; i++) {
+    }
+    if (!search_opts[i])
+      luaL_argerror(L, arg, lua_pushfstring(L, "unknown option '%s' (expected cost, goal, "
+                                            "h_scale, heuristic, partial, start, weight, weights)",
+                                            k));
+    lua_pop(L, 1);
+  }
+  lua_getfield(L, arg, "heuristic");
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TSTRING) opt_type_error(L, arg, "heuristic", "string");
+    if (lds_heuristic_parse(lua_tostring(L, -1), &p->heuristic) != LDS_OK)
+      opt_error(L, arg, "heuristic",
+                lua_pushfstring(L, "invalid option '%s' (expected auto, zero, manhattan, "
+                                "octile, euclidean, chebyshev)", lua_tostring(L, -1)));
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "weight");
+  if (!lua_isnil(L, -1)) {
+    char buf[64];
+    if (lua_type(L, -1) != LUA_TNUMBER) opt_type_error(L, arg, "weight", "number");
+    p->weight = lua_tonumber(L, -1);
+    if (!(p->weight >= 1.0) || isinf(p->weight))
+      opt_error(L, arg, "weight", lua_pushfstring(L, "%s out of range (expected finite, >= 1)",
+                                                  fmt_num(buf, sizeof buf, p->weight)));
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "h_scale");
+  if (!lua_isnil(L, -1)) {
+    char buf[64];
+    if (lua_type(L, -1) != LUA_TNUMBER) opt_type_error(L, arg, "h_scale", "number");
+    p->h_scale = lua_tonumber(L, -1);
+    if (!(p->h_scale >= 0.0) || isinf(p->h_scale))
+      opt_error(L, arg, "h_scale", lua_pushfstring(L, "%s out of range (expected finite, >= 0)",
+                                                   fmt_num(buf, sizeof buf, p->h_scale)));
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "partial");
+  p->partial = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "cost");
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TFUNCTION) opt_type_error(L, arg, "cost", "function");
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, uv, 2);
+    p->edge_cost = edge_trampoline;
+    p->edge_ud = b;
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "weights");
+  if (!lua_isnil(L, -1)) {
+    int t = lua_gettop(L);
+    if (lua_type(L, -1) != LUA_TTABLE) opt_type_error(L, arg, "weights", "table");
+    lua_newtable(L); /* weights, copy */
+    lua_pushnil(L);
+    while (lua_next(L, t)) { /* weights, copy, name, w */
+      char buf[64];
+      const char *name;
+      if (lua_type(L, -2) != LUA_TSTRING) opt_error(L, arg, "weights", "keys must be layer names");
+      name = lua_tostring(L, -2);
+      if (lua_type(L, -1) != LUA_TNUMBER)
+        opt_error(L, arg, "weights", lua_pushfstring(L, "weight of layer '%s': number expected, "
+                                                     "got %s", name, value_name(L, -1)));
+      if (isnan(lua_tonumber(L, -1)) || isinf(lua_tonumber(L, -1)))
+        opt_error(L, arg, "weights",
+                  lua_pushfstring(L, "weight of layer '%s' is %s (expected finite)", name,
+                                  fmt_num(buf, sizeof buf, lua_tonumber(L, -1))));
+      if (lds_grid_layer_find(b->gb->g, name) < 0)
+        opt_error(L, arg, "weights", lua_pushfstring(L, "the grid has no layer '%s'", name));
+      lua_pushvalue(L, -2);
+      lua_insert(L, -2); /* weights, copy, name, name, w */
+      lua_rawset(L, t + 1);
+    }
+    lua_rawseti(L, uv, 3);
+  }
+  lua_pop(L, 1);
+}
+
+/* Pushes a new search on the grid at gi with the opts at oi (nil or a
+** table; stack indices of the calling function, so argument errors name
+** its arguments), for algorithm algo_name; starts it when opts has
+** start and goal. Returns the box; the search is at the top. */
+static SearchBox *new_search(lua_State *L, int gi, int oi, const char *algo_name) {
+  GridBox *gb = check_gridbox(L, gi);
+  lds_Grid *g = check_grid(L, gi);
+  lds_Env env = lua_env(L);
+  lds_Error err;
+  SearchBox *b;
+  int self, uv;
+  b = (SearchBox *)lds_newudata(L, sizeof(SearchBox)); /* ..., search */
+  memset(b, 0, sizeof *b);
+  luaL_setmetatable(L, LDS_SEARCH_MT);
+  self = lua_gettop(L);
+  lds_algo_parse(algo_name, &b->algo);
+  lua_createtable(L, 4, 0); /* ..., search, uv */
+  uv = lua_gettop(L);
+  lua_pushvalue(L, gi);
+  lua_rawseti(L, uv, 1); /* anchor the grid */
+  lua_pushvalue(L, uv);
+  lds_setuv(L, self);
+  b->gb = gb;
+  gb->nsearch++;
+  parse_opts(L, oi, b, uv);
+  b->s = lds_search_new(&env, g, &err);
+  if (!b->s) luaL_error(L, "%s", err.msg);
+  b->owned = 1;
+  if (!lua_isnoneornil(L, oi)) {
+    int32_t sx = 0, sy = 0, gx = 0, gy = 0;
+    int has_start, has_goal;
+    lua_getfield(L, oi, "start");
+    has_start = !lua_isnil(L, -1);
+    if (has_start) opt_cell(L, oi, "start", g, &sx, &sy);
+    lua_getfield(L, oi, "goal");
+    has_goal = !lua_isnil(L, -1);
+    if (has_goal) opt_cell(L, oi, "goal", g, &gx, &gy);
+    lua_pop(L, 2);
+    if (has_start != has_goal) luaL_argerror(L, oi, "opts.start and opts.goal go together");
+    if (has_start) do_start(L, b, uv, sx, sy, gx, gy);
+  }
+  lua_settop(L, self);
+  return b;
+}
+
+/* lodestar.search.<algo>(grid [, opts]) — upvalue 1: the algorithm name. */
+static int search_new(lua_State *L) {
+  lua_settop(L, 2);
+  new_search(L, 1, 2, lua_tostring(L, lua_upvalueindex(1)));
+  return 1;
+}
+
+/* s:start(sx, sy, gx, gy) */
+static int search_start(lua_State *L) {
+  SearchBox *b = check_search(L, 1);
+  int32_t sx, sy, gx, gy;
+  check_xy(L, b->gb->g, 2, &sx, &sy);
+  check_xy(L, b->gb->g, 4, &gx, &gy);
+  lua_settop(L, 5);
+  lds_getuv(L, 1);
+  do_start(L, b, 6, sx, sy, gx, gy);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* The edge callback under lua_pcall: a Lua error never crosses the core's
+** C frames. On error the error object stays on the stack (no allocation
+** here), the step ends with LDS_E_CALLBACK, and step_common reports it. */
+static lds_Status edge_trampoline(void *ud, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                                  double base, double *out) {
+  SearchBox *b = (SearchBox *)ud;
+  lua_State *L = b->L;
+  int t;
+  lua_pushvalue(L, b->cb_idx);
+  lua_pushinteger(L, x0);
+  lua_pushinteger(L, y0);
+  lua_pushinteger(L, x1);
+  lua_pushinteger(L, y1);
+  lua_pushnumber(L, base);
+  if (lua_pcall(L, 5, 1, 0) != 0) {
+    b->cb_failed = 1;
+    b->cb_edge[0] = x0, b->cb_edge[1] = y0, b->cb_edge[2] = x1, b->cb_edge[3] = y1;
+    return LDS_E_CALLBACK;
+  }
+  t = lua_type(L, -1);
+  if (t == LUA_TNUMBER) {
+    *out = lua_tonumber(L, -1);
+  } else if (t == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+    *out = INFINITY; /* false forbids the move */
+  } else {
+    b->cb_failed = 2;
+    b->cb_badtype = lua_typename(L, t); /* static string */
+    b->cb_edge[0] = x0, b->cb_edge[1] = y0, b->cb_edge[2] = x1, b->cb_edge[3] = y1;
+    lua_pop(L, 1);
+    return LDS_E_CALLBACK;
+  }
+  lua_pop(L, 1);
+  return LDS_OK;
+}
+
+/* Steps the search at index 1 with budget bud; pushes status [, message]. */
+static int step_common(lua_State *L, SearchBox *b, const lds_Budget *bud) {
+  GridBox *gb = b->gb;
+  lds_Status st;
+  int uv, base;
+  if (b->busy) return luaL_error(L, "%s: cannot step a search from its own edge callback",
+                                 LDS_SEARCH_MT);
+  lds_getuv(L, 1);
+  uv = lua_gettop(L);
+  if (gb->closed && !gb->g) return luaL_error(L, "attempt to use a freed %s", LDS_GRID_MT);
+  if (b->params.edge_cost) {
+    lua_rawgeti(L, uv, 2); /* uv, fn */
+    b->cb_idx = lua_gettop(L);
+    luaL_checkstack(L, 10, "edge callback");
+  }
+  base = lua_gettop(L);
+  b->L = L;
+  b->cb_failed = 0;
+  b->busy = 1;
+  gb->busy++;
+  st = lds_search_step_budget(b->s, bud); /* nothing below may raise until busy is reset */
+  gb->busy--;
+  b->busy = 0;
+  if (st == LDS_E_CALLBACK && b->cb_failed) {
+    const char *lmsg;
+    if (b->cb_failed == 1) {
+      lmsg = lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER
+                 ? lua_tostring(L, -1)
+                 : lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, -1));
+    } else {
+      lmsg = lua_pushfstring(L, "returned %s (expected a number, or false to forbid the move)",
+                             b->cb_badtype);
+    }
+    lua_pushfstring(L, "edge callback failed at (%d,%d)->(%d,%d): %s", (int)b->cb_edge[0],
+                    (int)b->cb_edge[1], (int)b->cb_edge[2], (int)b->cb_edge[3], lmsg);
+    lua_rawseti(L, uv, 4);
+  }
+  lua_settop(L, base);
+  lua_pushstring(L, lds_status_name(st));
+  if (st < 0) {
+    lua_rawgeti(L, uv, 4);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      lua_pushstring(L, lds_search_errmsg(b->s));
+    }
+    return 2;
+  }
+  return 1;
+}
+
+/* s:step([max_expansions]) -> status [, message] */
+static int search_step(lua_State *L) {
+  SearchBox *b = check_search(L, 1);
+  lds_Budget bud;
+  double n = opt_int(L, 2, 0);
+  if (n < 0) return luaL_argerror(L, 2, "max_expansions must be >= 0 (0 = no limit)");
+  bud.max_expansions = (uint64_t)n;
+  bud.budget_us = 0;
+  lua_settop(L, 1);
+  return step_common(L, b, &bud);
+}
+
+/* s:run{budget_us = , max_expansions = } -> status [, message] */
+static int search_run(lua_State *L) {
+  SearchBox *b = check_search(L, 1);
+  lds_Budget bud;
+  bud.max_expansions = 0;
+  bud.budget_us = 0;
+  if (!lua_isnoneornil(L, 2)) {
+    static const char *const keys[] = {"budget_us", "max_expansions"};
+    int i;
+    check_table(L, 2);
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {
+      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+      if (strcmp(k, keys[0]) != 0 && strcmp(k, keys[1]) != 0)
+        luaL_argerror(L, 2, lua_pushfstring(L, "unknown budget field '%s' (expected budget_us, "
+                                            "max_expansions)", k));
+      lua_pop(L, 1);
+    }
+    for (i = 0; i < 2; i++) {
+      double v;
+      lua_getfield(L, 2, keys[i]);
+      if (!lua_isnil(L, -1)) {
+        v = lua_tonumber(L, -1);
+        if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 0)
+          luaL_argerror(L, 2, lua_pushfstring(L, "%s must be an integer >= 0", keys[i]));
+        if (i == 0)
+          bud.budget_us = (uint64_t)v;
+        else
+          bud.max_expansions = (uint64_t)v;
+      }
+      lua_pop(L, 1);
+    }
+  }
+  lua_settop(L, 1);
+  return step_common(L, b, &bud);
+}
+
+static int search_status(lua_State *L) {
+  SearchBox *b = check_search(L, 1);
+  lua_pushstring(L, lds_status_name(lds_search_status(b->s)));
+  return 1;
+}
+
+static int search_errmsg(lua_State *L) {
+  SearchBox *b = check_search(L, 1);
+  lds_getuv(L, 1);
+  lua_rawgeti(L, -1, 4);
+  if (lua_isnil(L, -1)) lua_pushstring(L, lds_search_errmsg(b->s));
+  return 1;
+}
+
+static int search_cost(lua_State *L) {
+  SearchBox *b = check_search(L, 1);
+  double c = lds_search_cost(b->s);
+  if (c < 0)
+    lua_pushnil(L);
+  else
+    lua_pushnumber(L, c);
+  return 1;
+}
+
+static int path_result(lua_State *L, int partial) {
+  SearchBox *b = check_search(L, 1);
+  lds_Error err;
+  PathBox *pb = new_pathbox(L);
+  lds_Path *p = partial ? lds_search_partial_path(b->s, &err) : lds_search_path(b->s, &err);
+  if (!p) {
+    if (err.code == LDS_E_NOMEM) return luaL_error(L, "%s", err.msg);
+    return push_fail(L, err.msg, err.code);
+  }
+  pb->p = p;
+  pb->owned = 1;
+  return 1;
+}
+
+static int search_path(lua_State *L) { return path_result(L, 0); }
+static int search_partial_path(lua_State *L) { return path_result(L, 1); }
+
+static int search_stats(lua_State *L) {
+  SearchBox *b = check_search(L, 1);
+  lds_Stats st;
+  lds_search_stats(b->s, &st);
+  lua_createtable(L, 0, 4);
+  push_u64(L, st.expansions);
+  lua_setfield(L, -2, "expansions");
+  push_u64(L, st.pushes);
+  lua_setfield(L, -2, "pushes");
+  push_u64(L, st.peak_open);
+  lua_setfield(L, -2, "peak_open");
+  push_u64(L, st.elapsed_us);
+  lua_setfield(L, -2, "elapsed_us");
+  push_u64(L, lds_search_mem_used(b->s));
+  lua_setfield(L, -2, "mem_bytes");
+  return 1;
+}
+
+static int search_grid(lua_State *L) {
+  check_search(L, 1);
+  lds_getuv(L, 1);
+  lua_rawgeti(L, -1, 1);
+  return 1;
+}
+
+static int search_algorithm(lua_State *L) {
+  SearchBox *b = check_searchbox(L, 1);
+  lua_pushstring(L, lds_algo_name(b->algo));
+  return 1;
+}
+
+/* lodestar.find_path(grid, sx, sy, gx, gy [, opts]) -> path | nil, "no_path"
+** | nil, message, status. opts as for a search, plus `algorithm`. */
+static int find_path(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  int32_t sx, sy, gx, gy;
+  const char *algo = "astar";
+  SearchBox *b;
+  lds_Status st;
+  lds_Algo a;
+  check_xy(L, g, 2, &sx, &sy);
+  check_xy(L, g, 4, &gx, &gy);
+  lua_settop(L, 6);
+  if (!lua_isnil(L, 6)) {
+    check_table(L, 6);
+    lua_getfield(L, 6, "algorithm");
+    if (!lua_isnil(L, -1)) {
+      if (lua_type(L, -1) != LUA_TSTRING) opt_type_error(L, 6, "algorithm", "string");
+      algo = lua_tostring(L, -1); /* kept alive by opts */
+    }
+    lua_pop(L, 1);
+    lua_newtable(L); /* 7: opts without 'algorithm' */
+    lua_pushnil(L);
+    while (lua_next(L, 6)) {
+      if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "algorithm") == 0) {
+        lua_pop(L, 1);
+        continue;
+      }
+      lua_pushvalue(L, -2);
+      lua_insert(L, -2);
+      lua_rawset(L, 7);
+    }
+    lua_insert(L, 6); /* 6: the copy, 7: the original (keeps algo alive) */
+  }
+  if (lds_algo_parse(algo, &a) != LDS_OK)
+    return opt_error(L, 6, "algorithm", lua_pushfstring(L, "unknown algorithm '%s'", algo));
+  b = new_search(L, 1, 6, algo); /* top: search */
+  lds_getuv(L, -1);
+  do_start(L, b, lua_gettop(L), sx, sy, gx, gy);
+  lua_pop(L, 1);
+  lua_replace(L, 1); /* step_common works on index 1 */
+  lua_settop(L, 1);
+  step_common(L, b, NULL); /* search, uv[, fn], status [, msg] */
+  st = lds_search_status(b->s);
+  if (st == LDS_FOUND || (st == LDS_NO_PATH && b->params.partial)) {
+    lds_Error err;
+    PathBox *pb = new_pathbox(L);
+    lds_Path *p = lds_search_path(b->s, &err);
+    push_path(L, pb, p, &err);
+    search_release(b); /* free the node records now, not at the next GC */
+    return 1;
+  }
+  search_release(b);
+  if (st == LDS_NO_PATH) {
+    luaL_pushfail(L);
+    lua_pushstring(L, "no_path");
+    return 2;
+  }
+  luaL_pushfail(L); /* errors always push status, message */
+  lua_pushvalue(L, -2);
+  lua_pushstring(L, lds_status_name(st));
+  return 3;
+}
+
+/* ------------------------------------------------------ module level -- */
+
+static int m_status_name(lua_State *L) {
+  lua_pushstring(L, lds_status_name((lds_Status)check_int(L, 1)));
+  return 1;
+}
+
+static int m_heuristic_distance(lua_State *L) {
+  lds_Heuristic h;
+  const char *name = check_str(L, 1);
+  if (lds_heuristic_parse(name, &h) != LDS_OK)
+    return luaL_argerror(L, 1, lua_pushfstring(L, "invalid option '%s'", name));
+  lua_pushnumber(L, lds_heuristic_distance(h, (int32_t)check_int(L, 2), (int32_t)check_int(L, 3)));
+  return 1;
+}
+
+static const luaL_Reg grid_funcs[] = {
+    {"from_ascii", grid_from_ascii}, {"load", grid_load}, {"new", grid_new}, {NULL, NULL}};
+
+static const luaL_Reg grid_meth[] = {
+    {"bake", grid_bake},
+    {"clone", grid_clone},
+    {"diagonal", grid_diagonal},
+    {"free", grid_free},
+    {"get_blocked", grid_get_blocked},
+    {"get_cost", grid_get_cost},
+    {"height", grid_height},
+    {"layer_add", grid_layer_add},
+    {"layer_get", grid_layer_get},
+    {"layer_list", grid_layer_list},
+    {"layer_range", grid_layer_range},
+    {"layer_remove", grid_layer_remove},
+    {"layer_set", grid_layer_set},
+    {"line_of_sight", grid_line_of_sight},
+    {"mem_used", grid_mem_used},
+    {"min_cost", grid_min_cost},
+    {"neighbourhood", grid_neighbourhood},
+    {"passable_count", grid_passable_count},
+    {"set_blocked", grid_set_blocked},
+    {"set_cost", grid_set_cost},
+    {"set_diagonal", grid_set_diagonal},
+    {"set_neighbourhood", grid_set_neighbourhood},
+    {"set_terrain", grid_set_terrain},
+    {"size", grid_size},
+    {"terrain", grid_terrain},
+    {"version", grid_version},
+    {"width", grid_width},
+    {NULL, NULL}};
+
+static const luaL_Reg grid_metameth[] = {
+#if LDS_HAS_CLOSE
+    {"__close", grid_gc},
+#endif
+    {"__gc", grid_gc},
+    {"__tostring", grid_tostring},
+    {NULL, NULL}};
+
+static const luaL_Reg search_meth[] = {
+    {"algorithm", search_algorithm},
+    {"cost", search_cost},
+    {"errmsg", search_errmsg},
+    {"free", search_free},
+    {"grid", search_grid},
+    {"partial_path", search_partial_path},
+    {"path", search_path},
+    {"run", search_run},
+    {"start", search_start},
+    {"stats", search_stats},
+    {"status", search_status},
+    {"step", search_step},
+    {NULL, NULL}};
+
+static const luaL_Reg search_metameth[] = {
+#if LDS_HAS_CLOSE
+    {"__close", search_gc},
+#endif
+    {"__gc", search_gc},
+    {"__tostring", search_tostring},
+    {NULL, NULL}};
+
+static const luaL_Reg path_funcs[] = {{"new", path_new}, {NULL, NULL}};
+
+static const luaL_Reg path_meth[] = {
+    {"cell", path_cell},
+    {"cells", path_cells},
+    {"free", path_free},
+    {"prune_los", path_prune_los},
+    {"reverse", path_reverse},
+    {"sub", path_sub},
+    {"totable", path_totable},
+    {NULL, NULL}};
+
+static const luaL_Reg path_metameth[] = {
+#if LDS_HAS_CLOSE
+    {"__close", path_release},
+#endif
+    {"__gc", path_release},
+    {"__len", path_len},
+    {"__tostring", path_tostring},
+    {NULL, NULL}};
+
+static void push_names(lua_State *L, const char *(*name)(int), int max) {
+  int i, n = 0;
+  lua_newtable(L);
+  for (i = 0; i < max; i++) {
+    const char *s = name(i);
+    if (!s) break;
+    lua_pushstring(L, s);
+    lua_rawseti(L, -2, ++n);
+  }
+}
+
+static const char *algo_name_i(int i) { return lds_algo_name((lds_Algo)i); }
+static const char *heur_name_i(int i) { return lds_heuristic_name((lds_Heuristic)i); }
+static const char *diag_name_i(int i) { return lds_diagonal_name((lds_Diagonal)i); }
+
+int luaopen_lodestar_core(lua_State *L) {
+  int i;
+  create_meta(L, LDS_GRID_MT, grid_meth, grid_metameth);
+  create_meta(L, LDS_SEARCH_MT, search_meth, search_metameth);
+  create_meta(L, LDS_PATH_MT, NULL, path_metameth);
+  /* Path: __index is a function (fields cost/partial), methods as upvalue */
+  luaL_getmetatable(L, LDS_PATH_MT); /* mt */
+  lua_newtable(L);                   /* mt, methods */
+  luaL_setfuncs(L, path_meth, 0);
+  lua_pushcclosure(L, path_index, 1); /* mt, index */
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+
+  lua_newtable(L); /* M */
+  lua_newtable(L); /* M, grid */
+  luaL_setfuncs(L, grid_funcs, 0);
+  lua_setfield(L, -2, "grid");
+  lua_newtable(L); /* M, path */
+  luaL_setfuncs(L, path_funcs, 0);
+  lua_setfield(L, -2, "path");
+  /* search constructors: one per algorithm the core names, so new kinds
+  ** (jps, jps+, ...) appear as soon as lds_algo_name knows them */
+  lua_newtable(L); /* M, search */
+  for (i = 0; i < 64; i++) {
+    const char *name = lds_algo_name((lds_Algo)i);
+    if (!name) break;
+    lua_pushstring(L, name);
+    lua_pushcclosure(L, search_new, 1);
+    lua_setfield(L, -2, name);
+  }
+  lua_setfield(L, -2, "search"); /* M */
+  lua_pushcfunction(L, find_path);
+  lua_setfield(L, -2, "find_path");
+  push_names(L, algo_name_i, 64);
+  lua_setfield(L, -2, "algorithms");
+  push_names(L, heur_name_i, 64);
+  lua_setfield(L, -2, "heuristics");
+  push_names(L, diag_name_i, 4);
+  lua_setfield(L, -2, "diagonal_rules");
+  lua_pushcfunction(L, m_status_name);
+  lua_setfield(L, -2, "status_name");
+  lua_pushcfunction(L, m_heuristic_distance);
+  lua_setfield(L, -2, "heuristic_distance");
+  lua_pushstring(L, lds_version());
+  lua_setfield(L, -2, "_VERSION");
+  lua_pushstring(L, "lodestar.core");
+  lua_setfield(L, -2, "_NAME");
+  return 1;
+}

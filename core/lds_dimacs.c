@@ -1,0 +1,357 @@
+/*
+** lds_dimacs.c — loader for the 9th DIMACS Implementation Challenge
+** shortest-path format (.gr arcs, .co coordinates), plain or gzip-compressed
+** (read through zlib, which passes plain files through unchanged).
+** Format: http://www.diag.uniroma1.it/challenge9/format.shtml
+*/
+#define _POSIX_C_SOURCE 200809L
+#include "lds_graph_internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+/* A line cursor over text in memory. */
+typedef struct Lines {
+  const char *p, *end; /* rest of the text */
+  const char *s, *e;   /* current line, without its newline / CR */
+  unsigned long no;    /* current line number, 1-based */
+  const char *name;
+} Lines;
+
+static bool next_line(Lines *L) {
+  const char *nl;
+  if (L->p >= L->end) return false;
+  L->s = L->p;
+  nl = (const char *)memchr(L->p, '\n', (size_t)(L->end - L->p));
+  L->e = nl ? nl : L->end;
+  L->p = nl ? nl + 1 : L->end;
+  if (L->e > L->s && L->e[-1] == '\r') L->e--;
+  L->no++;
+  return true;
+}
+
+static bool is_space(char c) { return c == ' ' || c == '\t'; }
+
+static const char *skip_space(const char *q, const char *end) {
+  while (q < end && is_space(*q)) q++;
+  return q;
+}
+
+/* Parses a decimal integer field at *q (after blanks); it must end at a blank
+** or the end of the line. */
+static bool field_int(const char **q, const char *end, long long *out) {
+  const char *r = skip_space(*q, end);
+  bool neg = false;
+  unsigned long long v = 0;
+  int digits = 0;
+  if (r < end && (*r == '-' || *r == '+')) neg = *r++ == '-';
+  while (r < end && *r >= '0' && *r <= '9') {
+    if (v > 922337203685477580ULL) return false; /* would overflow */
+    v = v * 10 + (unsigned long long)(*r++ - '0');
+    digits++;
+  }
+  if (!digits || (r < end && !is_space(*r))) return false;
+  *out = neg ? -(long long)v : (long long)v;
+  *q = r;
+  return true;
+}
+
+/* A weight: an integer, or a decimal number (accepted too). */
+static bool field_num(const char **q, const char *end, double *out, char *tok, size_t toksize) {
+  const char *r = skip_space(*q, end), *t = r;
+  char *stop;
+  size_t n;
+  double v = 0.0;
+  /* fast path: a plain non-negative integer (every DIMACS file) */
+  while (t < end && *t >= '0' && *t <= '9' && t - r < 15) v = v * 10.0 + (double)(*t++ - '0');
+  if (t > r && (t == end || is_space(*t))) {
+    *out = v; /* tok is only read for rejected (negative) weights */
+    *q = t;
+    return true;
+  }
+  t = r;
+  while (t < end && !is_space(*t)) t++;
+  n = (size_t)(t - r);
+  if (n == 0 || n >= toksize) {
+    snprintf(tok, toksize, "%.*s", (int)(n < toksize ? n : toksize - 1), r);
+    return false;
+  }
+  memcpy(tok, r, n);
+  tok[n] = '\0';
+  *out = strtod(tok, &stop);
+  if (*stop) return false;
+  *q = t;
+  return true;
+}
+
+static bool line_done(const char *q, const char *end) { return skip_space(q, end) == end; }
+
+/* The line is "X ..." with a blank after its one-letter tag. */
+static bool tag_ok(const Lines *L) { return L->e - L->s >= 2 && is_space(L->s[1]); }
+
+static bool blank_line(const Lines *L) { return skip_space(L->s, L->e) == L->e; }
+
+/* Matches a keyword field (e.g. "sp"). */
+static bool field_word(const char **q, const char *end, const char *word) {
+  const char *r = skip_space(*q, end);
+  size_t n = strlen(word);
+  if ((size_t)(end - r) < n || memcmp(r, word, n) != 0 || (r + n < end && !is_space(r[n])))
+    return false;
+  *q = r + n;
+  return true;
+}
+
+static lds_Graph *fail(lds_Graph *g, lds_Error *err, lds_Status code, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static lds_Graph *fail(lds_Graph *g, lds_Error *err, lds_Status code, const char *fmt, ...) {
+  va_list ap;
+  char buf[LDS_ERRMSG_SIZE];
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  ldsi_error(err, code, "%s", buf);
+  lds_graph_free(g);
+  return NULL;
+}
+
+#define SHOW(L) (int)((L)->e - (L)->s > 40 ? 40 : (L)->e - (L)->s), (L)->s
+
+static lds_Graph *parse_gr(const lds_Env *env, Lines *L, lds_Coords kind, lds_Error *err) {
+  lds_Graph *g = NULL;
+  unsigned long long n = 0, m = 0, arcs = 0;
+  char tok[64];
+  while (next_line(L)) {
+    const char *q = L->s + 1;
+    if (blank_line(L) || *L->s == 'c') continue;
+    if (*L->s == 'p') {
+      long long nn, mm;
+      if (g) return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected one 'p' line, found a second",
+                         L->name, L->no);
+      if (!tag_ok(L) || !field_word(&q, L->e, "sp") || !field_int(&q, L->e, &nn) ||
+          !field_int(&q, L->e, &mm) || !line_done(q, L->e) || nn < 1 ||
+          nn > (long long)LDS_GRAPH_MAX_IDS || mm < 0 || mm > (long long)LDS_GRAPH_MAX_IDS)
+        return fail(g, err, LDS_E_FORMAT,
+                    "%s:%lu: expected 'p sp N M' with N in 1..%u and M in 0..%u, got '%.*s'",
+                    L->name, L->no, (unsigned)LDS_GRAPH_MAX_IDS, (unsigned)LDS_GRAPH_MAX_IDS,
+                    SHOW(L));
+      n = (unsigned long long)nn;
+      m = (unsigned long long)mm;
+      g = lds_graph_new(env, kind, err);
+      if (!g) return NULL;
+      if (lds_graph_reserve(g, (size_t)n, (size_t)m) != LDS_OK ||
+          lds_graph_add_nodes(g, (size_t)n, NULL) != LDS_OK)
+        return fail(g, err, LDS_E_NOMEM, "%s: out of memory for %llu nodes and %llu arcs",
+                    L->name, n, m);
+      if (g->dim) /* NaN marks "no 'v' line yet" */
+        for (nn = 0; nn < (long long)(n * (unsigned long long)g->dim); nn++) g->xyz[nn] = NAN;
+      continue;
+    }
+    if (*L->s == 'a') {
+      long long u, v;
+      double w;
+      if (!g)
+        return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected a 'p sp N M' line before the first arc",
+                    L->name, L->no);
+      if (!tag_ok(L) || !field_int(&q, L->e, &u) || !field_int(&q, L->e, &v))
+        return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected 'a U V W', got '%.*s'", L->name,
+                    L->no, SHOW(L));
+      if (u < 1 || (unsigned long long)u > n || v < 1 || (unsigned long long)v > n)
+        return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected node ids in 1..%llu, got %lld",
+                    L->name, L->no, n, (u < 1 || (unsigned long long)u > n) ? u : v);
+      if (!field_num(&q, L->e, &w, tok, sizeof tok) || !line_done(q, L->e))
+        return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected 'a U V W' with a numeric weight W, got '%.*s'",
+                    L->name, L->no, SHOW(L));
+      if (!(w >= 0.0) || isinf(w))
+        return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected a weight >= 0, got %s", L->name, L->no,
+                    tok);
+      if (arcs == m)
+        return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected %llu arcs (p line), found more",
+                    L->name, L->no, m);
+      g->elist[arcs].from = (uint32_t)(u - 1);
+      g->elist[arcs].to = (uint32_t)(v - 1);
+      g->elist[arcs].cost = w;
+      g->m = (uint32_t)++arcs;
+      continue;
+    }
+    return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected a 'c', 'p' or 'a' line, got '%.*s'",
+                L->name, L->no, SHOW(L));
+  }
+  if (!g)
+    return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected a 'p sp N M' line, found none", L->name,
+                L->no ? L->no : 1);
+  if (arcs != m)
+    return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected %llu arcs (p line), found %llu", L->name,
+                L->no, m, arcs);
+  return g;
+}
+
+static lds_Graph *parse_co(lds_Graph *g, Lines *L, lds_Error *err) {
+  unsigned long long n = g->n, seen = 0;
+  bool have_p = false;
+  while (next_line(L)) {
+    const char *q = L->s + 1;
+    if (blank_line(L) || *L->s == 'c') continue;
+    if (*L->s == 'p') {
+      long long nn;
+      if (have_p)
+        return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected one 'p' line, found a second",
+                    L->name, L->no);
+      if (!tag_ok(L) || !field_word(&q, L->e, "aux") || !field_word(&q, L->e, "sp") ||
+          !field_word(&q, L->e, "co") || !field_int(&q, L->e, &nn) || !line_done(q, L->e))
+        return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected 'p aux sp co N', got '%.*s'", L->name,
+                    L->no, SHOW(L));
+      if (nn < 0 || (unsigned long long)nn != n)
+        return fail(g, err, LDS_E_FORMAT,
+                    "%s:%lu: expected 'p aux sp co N' with N = %llu (nodes of the .gr), got %lld",
+                    L->name, L->no, n, nn);
+      have_p = true;
+      continue;
+    }
+    if (*L->s == 'v') {
+      long long id, x, y;
+      double *p;
+      if (!have_p)
+        return fail(g, err, LDS_E_FORMAT,
+                    "%s:%lu: expected a 'p aux sp co N' line before the first 'v' line", L->name,
+                    L->no);
+      if (!tag_ok(L) || !field_int(&q, L->e, &id) || !field_int(&q, L->e, &x) ||
+          !field_int(&q, L->e, &y) || !line_done(q, L->e))
+        return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected 'v ID X Y' with integers, got '%.*s'",
+                    L->name, L->no, SHOW(L));
+      if (id < 1 || (unsigned long long)id > n)
+        return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected a node id in 1..%llu, got %lld",
+                    L->name, L->no, n, id);
+      if (x < -180000000LL || x > 180000000LL || y < -90000000LL || y > 90000000LL)
+        return fail(g, err, LDS_E_FORMAT,
+                    "%s:%lu: expected X in -180e6..180e6 and Y in -90e6..90e6 (lon/lat x 1e6), "
+                    "got %lld %lld", L->name, L->no, x, y);
+      p = g->xyz + (size_t)(id - 1) * 2;
+      if (!isnan(p[0]))
+        return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected one 'v' line per node, node %lld "
+                    "appears twice", L->name, L->no, id);
+      p[0] = (double)x * 1e-6;
+      p[1] = (double)y * 1e-6;
+      seen++;
+      continue;
+    }
+    return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected a 'c', 'p' or 'v' line, got '%.*s'",
+                L->name, L->no, SHOW(L));
+  }
+  if (!have_p)
+    return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected a 'p aux sp co N' line, found none",
+                L->name, L->no ? L->no : 1);
+  if (seen != n)
+    return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected %llu 'v' lines (p line), found %llu",
+                L->name, L->no, n, seen);
+  return g;
+}
+
+lds_Graph *lds_graph_parse_dimacs(const lds_Env *env, const char *gr_text, size_t gr_len,
+                                  const char *gr_name, const char *co_text, size_t co_len,
+                                  const char *co_name, lds_Error *err) {
+  Lines L;
+  lds_Graph *g;
+  if (!gr_text && gr_len) {
+    ldsi_error(err, LDS_E_ARG, "lds_graph_parse_dimacs: gr_text is NULL");
+    return NULL;
+  }
+  memset(&L, 0, sizeof L);
+  L.p = gr_text;
+  L.end = gr_text + gr_len;
+  L.name = gr_name ? gr_name : "(gr)";
+  g = parse_gr(env, &L, co_text ? LDS_COORDS_LONLAT : LDS_COORDS_NONE, err);
+  if (!g) return NULL;
+  if (co_text) {
+    memset(&L, 0, sizeof L);
+    L.p = co_text;
+    L.end = co_text + co_len;
+    L.name = co_name ? co_name : "(co)";
+    if (!parse_co(g, &L, err)) return NULL;
+  }
+  if (lds_graph_freeze(g, err) != LDS_OK) {
+    lds_graph_free(g);
+    return NULL;
+  }
+  return g;
+}
+
+/* Reads a whole (possibly gzip-compressed) file through zlib into memory
+** allocated with the environment's allocator. */
+static char *read_file(const ldsi_Env *e, const char *path, size_t *len, size_t *cap,
+                       lds_Error *err) {
+  gzFile f;
+  char *buf = NULL;
+  size_t n = 0, c = 0;
+  errno = 0;
+  f = gzopen(path, "rb");
+  if (!f) {
+    ldsi_error(err, errno ? LDS_E_IO : LDS_E_NOMEM, "%s: cannot open (%s)", path,
+               errno ? strerror(errno) : "out of memory");
+    return NULL;
+  }
+  gzbuffer(f, 1u << 17);
+  for (;;) {
+    int got;
+    if (c - n < (1u << 16)) {
+      size_t nc = c ? c * 2 : (1u << 20);
+      char *nb = (char *)ldsi_realloc(e, buf, c, nc);
+      if (!nb) {
+        ldsi_free(e, buf, c);
+        gzclose(f);
+        ldsi_error(err, LDS_E_NOMEM, "%s: out of memory reading %zu bytes", path, nc);
+        return NULL;
+      }
+      buf = nb;
+      c = nc;
+    }
+    got = gzread(f, buf + n, (unsigned)(c - n > (1u << 30) ? (1u << 30) : c - n));
+    if (got < 0) {
+      int zerr;
+      const char *msg = gzerror(f, &zerr);
+      ldsi_error(err, LDS_E_IO, "%s: read error (%s)", path,
+                 zerr == Z_ERRNO ? strerror(errno) : msg);
+      ldsi_free(e, buf, c);
+      gzclose(f);
+      return NULL;
+    }
+    if (got == 0) break;
+    n += (size_t)got;
+  }
+  gzclose(f);
+  *len = n;
+  *cap = c;
+  return buf;
+}
+
+lds_Graph *lds_graph_load_dimacs(const lds_Env *env, const char *gr_path, const char *co_path,
+                                 lds_Error *err) {
+  ldsi_Env e;
+  char *gr, *co = NULL;
+  size_t gl, gc, cl = 0, cc = 0;
+  lds_Graph *g;
+  ldsi_env_resolve(&e, env);
+  if (!gr_path) {
+    ldsi_error(err, LDS_E_ARG, "lds_graph_load_dimacs: gr_path is NULL");
+    return NULL;
+  }
+  gr = read_file(&e, gr_path, &gl, &gc, err);
+  if (!gr) return NULL;
+  if (co_path) {
+    co = read_file(&e, co_path, &cl, &cc, err);
+    if (!co) {
+      ldsi_free(&e, gr, gc);
+      return NULL;
+    }
+  }
+  g = lds_graph_parse_dimacs(env, gr, gl, gr_path, co, cl, co_path, err);
+  ldsi_free(&e, gr, gc);
+  ldsi_free(&e, co, cc);
+  return g;
+}

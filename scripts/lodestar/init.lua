@@ -1,0 +1,93 @@
+--- lodestar — pathfinding for games, the Lua package.
+--
+-- `require "lodestar"` returns the C module `lodestar.core` extended with
+-- pure-Lua conveniences: post-processing chains, rule helpers, lazy access
+-- to `lodestar.smooth` and `lodestar.testing`. Everything in `lodestar.core`
+-- is reachable from here under the same name (see docs/lua-api.md).
+--
+-- Conventions: cell coordinates are 0-based ((0,0) top-left, x = column,
+-- y = row), exactly as in the C core and the Moving AI files; indices into a
+-- path (path:cell(i), path:sub(i, j), the i of path:cells()) are 1-based like
+-- any Lua sequence.
+local core = require "lodestar.core"
+
+local M = {}
+for k, v in pairs(core) do M[k] = v end
+M.core = core
+M._NAME = "lodestar"
+
+--- Chains post-processors into one.
+-- @param steps  list of functions `fn(value, grid) -> value`; the first gets
+--               a lodestar.Path, each later one what the previous returned
+--               (a Path, or a list of {x=, y=} points after smoothing)
+-- @return a function `(path, grid) -> value` that runs the steps in order.
+-- Errors: a step that is not a function (raised at once); a step that
+-- returns nil ("postprocess: step 2 returned nil").
+function M.postprocess(steps)
+  if type(steps) ~= "table" then
+    error("bad argument #1 to 'postprocess' (table expected, got " .. type(steps) .. ")", 2)
+  end
+  for i = 1, #steps do
+    if type(steps[i]) ~= "function" then
+      error(("bad argument #1 to 'postprocess' (step %d: function expected, got %s)")
+        :format(i, type(steps[i])), 2)
+    end
+  end
+  return function(value, grid)
+    for i = 1, #steps do
+      local out = steps[i](value, grid)
+      if out == nil then error(("postprocess: step %d returned nil"):format(i), 2) end
+      value = out
+    end
+    return value
+  end
+end
+
+--- Post-processor: line-of-sight pruning (C, see path:prune_los).
+function M.prune_los(path, grid) return path:prune_los(grid) end
+
+--- Rule helper for grid:bake: maps terrain characters to layer values.
+-- `lodestar.rule.terrain{ T = 5, W = false }` returns fn(x, y, terrain, cost)
+-- giving 5 on 'T', blocking 'W' (false), and `default` (0) elsewhere.
+M.rule = {}
+function M.rule.terrain(map, default)
+  if type(map) ~= "table" then
+    error("bad argument #1 to 'terrain' (table expected, got " .. type(map) .. ")", 2)
+  end
+  default = default or 0
+  return function(_, _, terrain)
+    local v = map[terrain]
+    if v == nil then return default end
+    return v
+  end
+end
+
+--- Rule helper: value falling off with distance from a list of sources.
+-- `lodestar.rule.near(sources, radius, peak)`: peak at a source, 0 from
+-- `radius` cells on (Chebyshev distance), linear in between.
+function M.rule.near(sources, radius, peak)
+  peak = peak or 1
+  return function(x, y)
+    local best = 0
+    for i = 1, #sources do
+      local s = sources[i]
+      local d = math.max(math.abs(x - s.x), math.abs(y - s.y))
+      if d < radius then
+        local v = peak * (1 - d / radius)
+        if v > best then best = v end
+      end
+    end
+    return best
+  end
+end
+
+-- lodestar.smooth and lodestar.testing load on first use
+setmetatable(M, {__index = function(t, k)
+  if k == "smooth" or k == "testing" then
+    local mod = require("lodestar." .. k)
+    rawset(t, k, mod)
+    return mod
+  end
+end})
+
+return M

@@ -1,0 +1,185 @@
+--- lodestar.testing — the busted kit for designer rules.
+--
+--   local testing = require "lodestar.testing"   -- registers the assertions
+--   local grid, S, G = testing.grid[[
+--     S . . @ .
+--     . 5 . @ G
+--   ]]
+--   local path = lodestar.find_path(grid, S.x, S.y, G.x, G.y)
+--   assert.path_cost(path, 5.414, 1e-3)
+--
+-- testing.grid: one row per non-blank line; spaces and tabs are ignored, so
+-- cells may be written spaced out. '.' free, '@' blocked (and any character
+-- the Moving AI format blocks: O T W ...), '1'..'9' free with that cost,
+-- 'S' start and 'G' goal (both free, cost 1). Coordinates are 0-based.
+--
+-- Assertions (luassert, registered on require; each has a negated form
+-- via assert.is_not.*):
+--   assert.path_cost(path, expected [, tol = 1e-9])
+--   assert.path_avoids(path, grid, pred)   pred(x, y, terrain) -> true for
+--       cells to avoid, or a string of terrain characters to avoid
+--   assert.is_optimal(grid, sx, sy, gx, gy [, opts])  find_path(opts)
+--       costs the same as Dijkstra with the same weights/edge callback
+--   assert.admissible(grid, heuristic [, opts])  heuristic(x, y, gx, gy) or a
+--       heuristic name (scaled by grid:min_cost()); never above the true cost
+--       to each goal in opts.goals (default: up to 8 spread passable cells)
+local lodestar = require "lodestar"
+local say = require "say"
+local luassert = require "luassert"
+
+local M = {}
+local table_unpack = table.unpack or unpack -- luacheck: ignore
+
+--- Builds a grid from a picture; returns grid, start, goal ({x=, y=} or nil).
+function M.grid(text)
+  if type(text) ~= "string" then
+    error("bad argument #1 to 'grid' (string expected, got " .. type(text) .. ")", 2)
+  end
+  local rows = {}
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    local row = line:gsub("[ \t\r]", "")
+    if #row > 0 then rows[#rows + 1] = row end
+  end
+  local g, msg = lodestar.grid.from_ascii(table.concat(rows, "\n"))
+  if not g then error("testing.grid: " .. msg, 2) end
+  local S, G
+  for y, row in ipairs(rows) do
+    local sx = row:find("S", 1, true)
+    local gx = row:find("G", 1, true)
+    if sx then S = {x = sx - 1, y = y - 1} end
+    if gx then G = {x = gx - 1, y = y - 1} end
+  end
+  return g, S, G
+end
+
+-- Options for the reference Dijkstra: the cost model only.
+local function cost_opts(opts)
+  local o = {}
+  if opts then o.weights, o.cost = opts.weights, opts.cost end
+  return o
+end
+
+--- Exact cost from (sx,sy) to (gx,gy) by Dijkstra under opts' cost model;
+-- nil when unreachable.
+function M.true_cost(grid, sx, sy, gx, gy, opts)
+  local o = cost_opts(opts)
+  o.algorithm = "dijkstra"
+  local p = lodestar.core.find_path(grid, sx, sy, gx, gy, o)
+  return p and p.cost or nil
+end
+
+local function fail(arguments, msg)
+  for k in pairs(arguments) do arguments[k] = nil end
+  arguments[1], arguments.n, arguments.nofmt = msg, 1, {true}
+end
+
+-- numbers print the same on Lua 5.4 and LuaJIT (3, not 3.0)
+local function num(v)
+  if type(v) ~= "number" then return tostring(v) end
+  return ("%.12g"):format(v)
+end
+
+local function path_cost(_, arguments)
+  local path, expected, tol = arguments[1], arguments[2], arguments[3] or 1e-9
+  local got = path and path.cost
+  local ok = type(got) == "number" and type(expected) == "number" and math.abs(got - expected) <= tol
+  fail(arguments, ("path cost %s, expected %s (tolerance %s)"):format(num(got), num(expected),
+    num(tol)))
+  return ok
+end
+
+local function path_avoids(_, arguments)
+  local path, grid, pred = arguments[1], arguments[2], arguments[3]
+  if type(pred) == "string" then
+    local chars = pred
+    pred = function(_, _, t) return chars:find(t, 1, true) ~= nil end
+  end
+  local bad
+  for i, x, y in path:cells() do
+    if pred(x, y, grid:terrain(x, y)) then
+      bad = ("cell %d (%d,%d) terrain '%s'"):format(i, x, y, grid:terrain(x, y))
+      break
+    end
+  end
+  fail(arguments, bad and ("path enters a cell it should avoid: " .. bad)
+    or "path avoids every such cell")
+  return bad == nil
+end
+
+local function is_optimal(_, arguments)
+  local grid, sx, sy, gx, gy, opts = table_unpack(arguments, 1, 6)
+  local p = lodestar.core.find_path(grid, sx, sy, gx, gy, opts)
+  local got = p and p.cost or nil
+  local best = M.true_cost(grid, sx, sy, gx, gy, opts)
+  local ok = (got == nil and best == nil) or
+    (got ~= nil and best ~= nil and math.abs(got - best) <= 1e-9 * math.max(1, best))
+  fail(arguments, ("path (%d,%d)->(%d,%d) costs %s, Dijkstra finds %s"):format(sx, sy, gx, gy,
+    num(got), num(best)))
+  return ok
+end
+
+-- Up to n passable cells spread over the grid, deterministic.
+local function spread_goals(grid, n)
+  local cells = {}
+  local w, h = grid:size()
+  for y = 0, h - 1 do
+    for x = 0, w - 1 do
+      if not grid:get_blocked(x, y) then cells[#cells + 1] = {x = x, y = y} end
+    end
+  end
+  if #cells <= n then return cells end
+  local out = {}
+  for i = 1, n do out[i] = cells[math.floor((i - 1) * #cells / n) + 1] end
+  return out
+end
+
+local function admissible(_, arguments)
+  local grid, h, opts = arguments[1], arguments[2], arguments[3] or {}
+  if type(h) == "string" then
+    local name, scale = h, grid:min_cost()
+    h = function(x, y, gx, gy)
+      return lodestar.heuristic_distance(name, gx - x, gy - y) * scale
+    end
+  end
+  local goals = opts.goals or spread_goals(grid, opts.max_goals or 8)
+  local o = cost_opts(opts)
+  local s = lodestar.search.dijkstra(grid, o)
+  local w, hh = grid:size()
+  local worst
+  for _, goal in ipairs(goals) do
+    for y = 0, hh - 1 do
+      for x = 0, w - 1 do
+        if not grid:get_blocked(x, y) then
+          s:start(x, y, goal.x, goal.y)
+          s:run()
+          local c = s:cost()
+          local hv = h(x, y, goal.x, goal.y)
+          if c and hv > c + 1e-9 * math.max(1, c) then
+            worst = ("h(%d,%d -> %d,%d) = %s > true cost %s"):format(x, y, goal.x, goal.y,
+              num(hv), num(c))
+            break
+          end
+        end
+      end
+      if worst then break end
+    end
+    if worst then break end
+  end
+  s:free()
+  fail(arguments, worst and ("heuristic overestimates: " .. worst)
+    or "heuristic never overestimates")
+  return worst == nil
+end
+
+say:set("assertion.lodestar_msg.positive", "%s")
+say:set("assertion.lodestar_msg.negative", "%s")
+luassert:register("assertion", "path_cost", path_cost, "assertion.lodestar_msg.positive",
+  "assertion.lodestar_msg.negative")
+luassert:register("assertion", "path_avoids", path_avoids, "assertion.lodestar_msg.positive",
+  "assertion.lodestar_msg.negative")
+luassert:register("assertion", "is_optimal", is_optimal, "assertion.lodestar_msg.positive",
+  "assertion.lodestar_msg.negative")
+luassert:register("assertion", "admissible", admissible, "assertion.lodestar_msg.positive",
+  "assertion.lodestar_msg.negative")
+
+return M
