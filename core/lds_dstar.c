@@ -54,6 +54,7 @@ typedef struct DsVertex {
 typedef struct DsEntry {
   double k1, k2;
   uint32_t node;
+  uint8_t under; /* 1: underconsistent (g < rhs), 0: overconsistent */
 } DsEntry;
 
 /* The vertex space behind a small interface of three functions, defined
@@ -181,14 +182,26 @@ static inline int grid_pred(const lds_DStar *ds, uint32_t v, uint32_t *u, double
 /* 4-ary indexed heap ordered by (k1, k2, node): the node id makes the order
 ** total, so the expansion order (and the path) never depends on slicing. */
 
-static inline bool entry_less(const DsEntry *a, const DsEntry *b) {
-  if (a->k1 != b->k1) return a->k1 < b->k1;
-  if (a->k2 != b->k2) return a->k2 < b->k2;
-  return a->node < b->node;
+/* k1 values closer than this count as a tie: a tie in exact arithmetic
+** shows up as an ulp-sized difference, because g is a float sum */
+static inline double tie_tol(double a, double b) {
+  double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+  return 1e-10 * (m > 1.0 ? m : 1.0);
 }
 
-static inline bool key_less(double a1, double a2, double b1, double b2) {
-  return a1 < b1 || (a1 == b1 && a2 < b2);
+/* Queue order. k1 first (ties within tie_tol). Among ties, underconsistent
+** vertices come first, by smaller g (the paper's k2): they may carry a g
+** that is too low, and every one whose k1 ties with the start's must be
+** processed before the search stops. Then overconsistent vertices, by
+** *larger* rhs: closer to the start first, so a search over a plateau of
+** equal f dives along one optimal path, as A* with "larger g first" does,
+** instead of settling the whole plateau. The vertex id makes the order
+** total. */
+static inline bool entry_less(const DsEntry *a, const DsEntry *b) {
+  if (fabs(a->k1 - b->k1) > tie_tol(a->k1, b->k1)) return a->k1 < b->k1;
+  if (a->under != b->under) return a->under > b->under;
+  if (a->k2 != b->k2) return a->k2 < b->k2;
+  return a->node < b->node;
 }
 
 static void sift_up(lds_DStar *ds, size_t pos, DsEntry e) {
@@ -223,11 +236,9 @@ static void sift_down(lds_DStar *ds, size_t pos, DsEntry e) {
   ds->v[e.node].hpos = (uint32_t)pos;
 }
 
-static void heap_set(lds_DStar *ds, uint32_t u, double k1, double k2) {
-  DsEntry e;
-  e.k1 = k1;
-  e.k2 = k2;
-  e.node = u;
+static void heap_set(lds_DStar *ds, const DsEntry *key) {
+  DsEntry e = *key;
+  uint32_t u = e.node;
   ds->stats.pushes++;
   if (ds->v[u].hpos == NONE) {
     ds->heap_n++;
@@ -257,18 +268,24 @@ static void heap_remove(lds_DStar *ds, uint32_t u) {
 
 /* ------------------------------------------------------- D* Lite core -- */
 
-static inline void calc_key(const lds_DStar *ds, uint32_t u, double *k1, double *k2) {
-  double m = ds->v[u].g < ds->v[u].rhs ? ds->v[u].g : ds->v[u].rhs;
+/* The key of u: k1 = min(g, rhs) + h(start, u) + k_m; then the class and
+** k2 of the tie order (see entry_less): g for underconsistent vertices,
+** -rhs for the others. */
+static inline void calc_key(const lds_DStar *ds, uint32_t u, DsEntry *e) {
+  const DsVertex *x = &ds->v[u];
+  double m = x->g < x->rhs ? x->g : x->rhs;
   DsH h = SP_H_START(ds, u);
-  *k1 = m + ds->scale * ((double)(h.a + ds->km.a) + (double)(h.b + ds->km.b) * LDSI_SQRT2);
-  *k2 = m;
+  e->k1 = m + ds->scale * ((double)(h.a + ds->km.a) + (double)(h.b + ds->km.b) * LDSI_SQRT2);
+  e->under = x->g < x->rhs;
+  e->k2 = e->under ? x->g : -x->rhs;
+  e->node = u;
 }
 
 static void update_vertex(lds_DStar *ds, uint32_t u) {
   if (ds->v[u].g != ds->v[u].rhs) {
-    double k1, k2;
-    calc_key(ds, u, &k1, &k2);
-    heap_set(ds, u, k1, k2);
+    DsEntry e;
+    calc_key(ds, u, &e);
+    heap_set(ds, &e);
   } else if (ds->v[u].hpos != NONE) {
     heap_remove(ds, u);
   }
@@ -745,32 +762,33 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
   for (;;) {
     const DsEntry *top;
     uint32_t u;
-    double ks1, ks2, kn1, kn2;
+    DsEntry ks, kn;
+    const DsVertex *sv = &ds->v[ds->start];
     int k, m;
     if (ds->heap_n == 0) break;
     top = &ds->heap[0];
-    calc_key(ds, ds->start, &ks1, &ks2);
-    (void)ks2;
-    /* The paper stops once TopKey >= key(start). Keys hold sums of floats
-    ** (g), and two vertices whose keys tie in exact arithmetic can differ by
-    ** an ulp in k1, which would hide the k2 tie-break and leave a vertex
-    ** with a smaller true key unprocessed (a stale g next to the path). So
-    ** we go on while top k1 <= k1(start) + a relative 1e-10: every vertex
-    ** whose true key is below the start's is processed, and extracting the
-    ** path can never tie with a stale vertex. The extra work is the few
-    ** vertices with k1 = k1(start) and k2 >= g(start): with a consistent
-    ** heuristic, essentially the start itself. */
-    if (!(top->k1 <= ks1 + 1e-10 * (ks1 > 1.0 ? ks1 : 1.0)) &&
-        !(ds->v[ds->start].rhs > ds->v[ds->start].g))
-      break;
+    calc_key(ds, ds->start, &ks);
+    /* Stop when the start is consistent and no queued vertex has a smaller
+    ** k1 than the start's, nor a tying k1 while underconsistent (its g may
+    ** be too low). Overconsistent vertices tying with the start are left
+    ** queued: they cannot improve the start's cost (an improvement would
+    ** give them a strictly smaller k1) and their g is too high, never too
+    ** low, so path extraction cannot follow them by mistake. This is the
+    ** paper's TopKey >= key(start) test with ties broken towards the start,
+    ** robust to float rounding (tie_tol). */
+    if (sv->rhs == sv->g) {
+      double tol = tie_tol(top->k1, ks.k1);
+      if (top->k1 > ks.k1 + tol) break;
+      if (top->k1 >= ks.k1 - tol && !top->under) break;
+    }
     if (max_exp && done >= max_exp) goto running;
     if (us && done && (done % CLOCK_EVERY) == 0 && ds->env.clock(ds->env.clock_ud) - t0 >= us)
       goto running;
     done++;
     u = top->node;
-    calc_key(ds, u, &kn1, &kn2);
-    if (key_less(top->k1, top->k2, kn1, kn2)) { /* stale key (k_m grew): re-key */
-      heap_set(ds, u, kn1, kn2);
+    calc_key(ds, u, &kn);
+    if (entry_less(top, &kn)) { /* stale key (k_m grew): re-key */
+      heap_set(ds, &kn);
       continue;
     }
     ds->stats.expansions++;
