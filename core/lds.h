@@ -10,6 +10,7 @@
 #include "lds_graph.h"
 #include "lds_path.h"
 #include "lds_search.h"
+#include "lds_dstar.h"
 #include "lds_movingai.h"
 #include "lds_postprocess.h"
 #include "lds_scheduler.h"

@@ -39,5 +39,6 @@ int cli_scen(int argc, char **argv);
 int cli_path(int argc, char **argv);
 int cli_graph(int argc, char **argv);
 int cli_demo(int argc, char **argv);
+int cli_dstar(int argc, char **argv);
 
 #endif

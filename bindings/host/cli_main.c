@@ -16,6 +16,7 @@ static const Command commands[] = {
     {"path", cli_path, "find and print one path on a .map"},
     {"graph", cli_graph, "answer DIMACS road-graph queries and check every distance"},
     {"demo", cli_demo, "headless game loop: agents, doors, per-frame search budget"},
+    {"dstar", cli_dstar, "navigation simulation: D* Lite vs A* replanning from scratch"},
 };
 
 static void usage(FILE *f) {

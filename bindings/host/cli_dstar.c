@@ -1,0 +1,483 @@
+/*
+** cli_dstar.c — `lodestar dstar`: a navigation simulation comparing D* Lite
+** (incremental replanning) with A* replanning from scratch.
+**
+** An agent walks from start to goal on a map it may not know. With --unknown
+** it starts believing every cell is free (the freespace assumption) and, at
+** every cell it stands on, sees the true map within a square of radius R
+** (Chebyshev distance, so the 8 neighbours are always seen). Both agents use
+** the same policy: follow the current plan (an optimal path under the
+** belief); whenever an observation changes the belief, replan from where the
+** agent stands. The D* Lite agent also calls compute after every step (the
+** agent moved: k_m grows, usually nothing to expand). The A* agent runs a
+** fresh lds_Search on its belief for every replan.
+**
+** [Paper: Koenig & Likhachev, "D* Lite", AAAI 2002, Sec. "Experimental
+**  Results" (goal-directed navigation in unknown terrain)]
+*/
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "dstar"
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: lodestar dstar MAP [--scen FILE.scen] [--limit N] [--sensor R] [--unknown]\n"
+          "                      [--check] [--json]\n"
+          "Navigation simulation on a Moving AI .map: an agent walks from start to goal,\n"
+          "replanning with D* Lite, then the same agent replanning with A* from scratch.\n"
+          "Prints moves, cost travelled, replans, expansions and planning time for each,\n"
+          "and the ratios A*/D* Lite.\n"
+          "  --scen FILE  take the queries from a .scen file: N problems evenly spaced over\n"
+          "               the file (all lengths); default: N random queries (xorshift64*,\n"
+          "               seed 1: start and goal drawn among passable cells, kept when the\n"
+          "               true map connects them with cost >= max(width, height) / 4)\n"
+          "  --limit N    number of queries (default 20)\n"
+          "  --sensor R   sensor radius in cells, a (2R+1)^2 square (default 3)\n"
+          "  --unknown    the agent starts believing every cell is free and learns the map\n"
+          "               as it walks; without it the agent knows the map (one plan each)\n"
+          "  --check      at every D* Lite replan, also run a fresh A* on the same belief\n"
+          "               and check that the D* Lite plan costs the optimum (untimed)\n"
+          "  --json       print one JSON object as the last line\n"
+          "Exit status: 0 ok, 1 an agent failed to reach a reachable goal, made an\n"
+          "illegal move or (--check) a D* Lite plan was not optimal, 2 bad input.\n");
+}
+
+typedef struct Query {
+  int32_t sx, sy, gx, gy;
+} Query;
+
+typedef struct Run {
+  bool reached;
+  long checks, check_mismatches; /* --check: D* Lite plans vs a fresh A* */
+  long illegal;
+  uint64_t moves, replans, expansions;
+  double cost, plan_ns, setup_ns;
+} Run;
+
+/* Copies the true map into the belief around (x,y); returns cells changed. */
+static long sense(const lds_Grid *truth, lds_Grid *belief, int32_t x, int32_t y, long r) {
+  int32_t w = lds_grid_width(truth), h = lds_grid_height(truth), cx, cy;
+  int32_t x0 = x - (int32_t)r < 0 ? 0 : x - (int32_t)r, x1 = x + (int32_t)r >= w ? w - 1 : x + (int32_t)r;
+  int32_t y0 = y - (int32_t)r < 0 ? 0 : y - (int32_t)r, y1 = y + (int32_t)r >= h ? h - 1 : y + (int32_t)r;
+  long changed = 0;
+  for (cy = y0; cy <= y1; cy++)
+    for (cx = x0; cx <= x1; cx++) {
+      bool tb = lds_grid_blocked(truth, cx, cy);
+      float tc = lds_grid_cost(truth, cx, cy);
+      if (lds_grid_blocked(belief, cx, cy) != tb) {
+        lds_grid_set_blocked(belief, cx, cy, tb);
+        changed++;
+      }
+      if (lds_grid_cost(belief, cx, cy) != tc) {
+        lds_grid_set_cost(belief, cx, cy, tc);
+        changed++;
+      }
+    }
+  return changed;
+}
+
+/* Resets the belief: all free and cost 1 (unknown), or the true map. */
+static void reset_belief(const lds_Grid *truth, lds_Grid *belief, bool unknown) {
+  int32_t w = lds_grid_width(truth), h = lds_grid_height(truth), x, y;
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      lds_grid_set_blocked(belief, x, y, unknown ? false : lds_grid_blocked(truth, x, y));
+      lds_grid_set_cost(belief, x, y, unknown ? 1.0f : lds_grid_cost(truth, x, y));
+    }
+}
+
+/* One move on the true map: checks legality, returns its cost (or -1). */
+static double true_move(const lds_Grid *truth, int32_t x, int32_t y, int32_t nx, int32_t ny) {
+  static const int8_t dx[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+  static const int8_t dy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+  int d;
+  for (d = 0; d < 8; d++)
+    if (x + dx[d] == nx && y + dy[d] == ny) break;
+  if (d == 8 || !lds_grid_can_move(truth, x, y, d)) return -1.0;
+  return (d < 4 ? 1.0 : 1.4142135623730951) * (double)lds_grid_cost(truth, nx, ny);
+}
+
+static uint64_t move_cap(const lds_Grid *g) {
+  return 4u * (uint64_t)lds_grid_width(g) * (uint64_t)lds_grid_height(g) + 16u;
+}
+
+/* The D* Lite agent. */
+static int run_dstar(const lds_Grid *truth, lds_Grid *belief, lds_Search *check,
+                     const Query *q, bool unknown, long sensor, Run *out) {
+  lds_Error err;
+  lds_DStar *ds;
+  lds_Path *plan = NULL;
+  size_t pi = 0;
+  int32_t x = q->sx, y = q->sy;
+  uint64_t t0, cap = move_cap(truth);
+  bool need = true;
+  lds_DStarStats st;
+  memset(out, 0, sizeof *out);
+  reset_belief(truth, belief, unknown);
+  if (unknown) sense(truth, belief, x, y, sensor);
+  t0 = cli_now_ns();
+  ds = lds_dstar_new(NULL, belief, q->sx, q->sy, q->gx, q->gy, NULL, &err);
+  if (ds && lds_dstar_subscribe(ds, belief) != LDS_OK) {
+    lds_dstar_free(ds);
+    ds = NULL;
+    snprintf(err.msg, sizeof err.msg, "lds_dstar_subscribe: out of memory");
+  }
+  out->setup_ns = (double)(cli_now_ns() - t0);
+  if (!ds) return cli_fail(CMD, "%s", err.msg);
+  while (!(x == q->gx && y == q->gy) && out->moves < cap) {
+    lds_Status s;
+    int32_t nx, ny;
+    double c;
+    t0 = cli_now_ns();
+    s = lds_dstar_compute(ds, NULL);
+    if (s == LDS_FOUND && need) {
+      lds_path_free(plan);
+      plan = lds_dstar_path(ds, &err);
+      pi = 0;
+      out->replans++;
+    }
+    out->plan_ns += (double)(cli_now_ns() - t0);
+    if (s < 0) {
+      int rc = cli_fail(CMD, "%s", lds_dstar_errmsg(ds));
+      lds_path_free(plan);
+      lds_dstar_free(ds);
+      return rc;
+    }
+    if (check && need) { /* untimed: the plan must cost what a fresh A* finds */
+      lds_Status as = lds_search_start(check, NULL, x, y, q->gx, q->gy);
+      if (as == LDS_OK) as = lds_search_run(check);
+      out->checks++;
+      if (as != s || (s == LDS_FOUND && (!plan || fabs(lds_path_cost(plan) -
+                                                       lds_search_cost(check)) >
+                                                      1e-9 * (lds_search_cost(check) > 1.0
+                                                                  ? lds_search_cost(check)
+                                                                  : 1.0)))) {
+        out->check_mismatches++;
+        fprintf(stderr, "check: at (%ld,%ld) D* Lite %s %.9f, A* %s %.9f\n", (long)x, (long)y,
+                lds_status_name(s), plan ? lds_path_cost(plan) : -1.0, lds_status_name(as),
+                lds_search_cost(check));
+      }
+    }
+    if (s != LDS_FOUND || !plan) break;
+    need = false;
+    lds_path_cell(plan, pi + 1, &nx, &ny);
+    pi++;
+    c = true_move(truth, x, y, nx, ny);
+    if (c < 0) {
+      out->illegal++;
+      break;
+    }
+    out->cost += c;
+    out->moves++;
+    x = nx;
+    y = ny;
+    t0 = cli_now_ns();
+    lds_dstar_move_start(ds, x, y);
+    out->plan_ns += (double)(cli_now_ns() - t0);
+    if (unknown && sense(truth, belief, x, y, sensor) > 0) need = true;
+  }
+  out->reached = x == q->gx && y == q->gy;
+  lds_dstar_stats(ds, &st);
+  out->expansions = st.expansions;
+  lds_path_free(plan);
+  lds_dstar_free(ds);
+  return 0;
+}
+
+/* The A* agent: a fresh search on its belief for every replan. */
+static int run_astar(const lds_Grid *truth, lds_Grid *belief, lds_Search *s, const Query *q,
+                     bool unknown, long sensor, Run *out) {
+  lds_Error err;
+  lds_Path *plan = NULL;
+  size_t pi = 0;
+  int32_t x = q->sx, y = q->sy;
+  uint64_t t0, cap = move_cap(truth);
+  bool need = true;
+  memset(out, 0, sizeof *out);
+  reset_belief(truth, belief, unknown);
+  if (unknown) sense(truth, belief, x, y, sensor);
+  while (!(x == q->gx && y == q->gy) && out->moves < cap) {
+    int32_t nx, ny;
+    double c;
+    if (need) {
+      lds_Status st;
+      lds_Stats stats;
+      t0 = cli_now_ns();
+      st = lds_search_start(s, NULL, x, y, q->gx, q->gy);
+      if (st == LDS_OK) st = lds_search_run(s);
+      lds_path_free(plan);
+      plan = st == LDS_FOUND ? lds_search_path(s, &err) : NULL;
+      out->plan_ns += (double)(cli_now_ns() - t0);
+      lds_search_stats(s, &stats);
+      out->expansions += stats.expansions;
+      out->replans++;
+      pi = 0;
+      if (st < 0) {
+        lds_path_free(plan);
+        return cli_fail(CMD, "%s", lds_search_errmsg(s));
+      }
+      if (!plan) break;
+      need = false;
+    }
+    lds_path_cell(plan, pi + 1, &nx, &ny);
+    pi++;
+    c = true_move(truth, x, y, nx, ny);
+    if (c < 0) {
+      out->illegal++;
+      break;
+    }
+    out->cost += c;
+    out->moves++;
+    x = nx;
+    y = ny;
+    if (unknown && sense(truth, belief, x, y, sensor) > 0) need = true;
+  }
+  out->reached = x == q->gx && y == q->gy;
+  lds_path_free(plan);
+  return 0;
+}
+
+/* Random queries: xorshift64*, seed 1; see usage. */
+static size_t random_queries(const lds_Grid *truth, lds_Search *s, Query *qs, size_t n) {
+  unsigned long long r = 1;
+  int32_t w = lds_grid_width(truth), h = lds_grid_height(truth);
+  double min_cost = (double)(w > h ? w : h) / 4.0;
+  size_t k = 0, tries = 0;
+  if (lds_grid_passable_count(truth) < 2) return 0;
+  while (k < n && tries < 1000 * n) {
+    Query q;
+    int i;
+    int32_t v[4];
+    for (i = 0; i < 4; i++) {
+      r ^= r >> 12;
+      r ^= r << 25;
+      r ^= r >> 27;
+      v[i] = (int32_t)((r * 2685821657736338717ULL) >> 33);
+    }
+    tries++;
+    q.sx = v[0] % w;
+    q.sy = v[1] % h;
+    q.gx = v[2] % w;
+    q.gy = v[3] % h;
+    if (lds_grid_blocked(truth, q.sx, q.sy) || lds_grid_blocked(truth, q.gx, q.gy)) continue;
+    if (lds_search_start(s, NULL, q.sx, q.sy, q.gx, q.gy) != LDS_OK) continue;
+    if (lds_search_run(s) != LDS_FOUND || lds_search_cost(s) < min_cost) continue;
+    qs[k++] = q;
+  }
+  return k;
+}
+
+static int cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n) {
+  if (n == 0) return 0.0;
+  qsort(v, n, sizeof *v, cmp_d);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+
+int cli_dstar(int argc, char **argv) {
+  const char *map_path = NULL, *scen_path = NULL;
+  long limit = 20, sensor = 3;
+  bool unknown = false, json = false, check = false;
+  long checks = 0, check_mismatches = 0;
+  lds_Error err;
+  lds_Grid *truth = NULL, *belief = NULL;
+  lds_Search *s = NULL;
+  Query *qs = NULL;
+  double *er = NULL, *tr = NULL;
+  size_t nq = 0, k, nr = 0;
+  int i, rc = 0;
+  Run tot_d, tot_a;
+  long reached = 0, mismatches = 0, unreached_d = 0, unreached_a = 0, illegal = 0;
+  for (i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      usage(stdout);
+      return 0;
+    } else if (strcmp(a, "--json") == 0) {
+      json = true;
+    } else if (strcmp(a, "--check") == 0) {
+      check = true;
+    } else if (strcmp(a, "--unknown") == 0) {
+      unknown = true;
+    } else if (strcmp(a, "--scen") == 0 || strcmp(a, "--limit") == 0 ||
+               strcmp(a, "--sensor") == 0) {
+      const char *v = i + 1 < argc ? argv[++i] : NULL;
+      if (!v) return cli_fail(CMD, "%s: missing value", a);
+      if (strcmp(a, "--scen") == 0)
+        scen_path = v;
+      else if (strcmp(a, "--limit") == 0) {
+        if (!cli_int(CMD, "--limit", v, 1, 1000000L, &limit)) return 2;
+      } else if (!cli_int(CMD, "--sensor", v, 1, 100000L, &sensor))
+        return 2;
+    } else if (a[0] == '-' && a[1]) {
+      return cli_fail(CMD, "unknown option '%s' (try 'lodestar dstar --help')", a);
+    } else if (!map_path) {
+      map_path = a;
+    } else {
+      return cli_fail(CMD, "unexpected argument '%s' (one map expected)", a);
+    }
+  }
+  if (!map_path) {
+    usage(stderr);
+    return 2;
+  }
+  truth = lds_map_load(NULL, map_path, &err);
+  if (!truth) return cli_fail(CMD, "%s", err.msg);
+  belief = lds_grid_clone(truth, &err);
+  s = belief ? lds_search_new(NULL, belief, &err) : NULL;
+  qs = (Query *)calloc((size_t)limit, sizeof *qs);
+  er = (double *)calloc((size_t)limit, sizeof *er);
+  tr = (double *)calloc((size_t)limit, sizeof *tr);
+  if (!belief || !s || !qs || !er || !tr) {
+    rc = cli_fail(CMD, "%s", (!belief || !s) ? err.msg : "out of memory");
+    goto done;
+  }
+  if (scen_path) {
+    lds_Scenario *sc = lds_scen_load(NULL, scen_path, &err);
+    size_t n;
+    if (!sc) {
+      rc = cli_fail(CMD, "%s", err.msg);
+      goto done;
+    }
+    n = lds_scen_count(sc);
+    for (k = 0; k < (size_t)limit && k < n; k++) {
+      /* evenly spaced over the file, so every length bucket is represented */
+      size_t idx = n <= (size_t)limit ? k : (size_t)((double)k * (double)n / (double)limit);
+      const lds_ScenEntry *e = lds_scen_entry(sc, idx);
+      if (e->map_width != lds_grid_width(truth) || e->map_height != lds_grid_height(truth)) {
+        rc = cli_fail(CMD, "%s: problem %zu expects a %ldx%ld map, %s is %ldx%ld", scen_path,
+                      idx + 1, (long)e->map_width, (long)e->map_height, map_path,
+                      (long)lds_grid_width(truth), (long)lds_grid_height(truth));
+        lds_scen_free(sc);
+        goto done;
+      }
+      qs[nq].sx = e->sx;
+      qs[nq].sy = e->sy;
+      qs[nq].gx = e->gx;
+      qs[nq].gy = e->gy;
+      nq++;
+    }
+    lds_scen_free(sc);
+  } else {
+    lds_search_free(s);
+    s = lds_search_new(NULL, truth, &err);
+    if (!s) {
+      rc = cli_fail(CMD, "%s", err.msg);
+      goto done;
+    }
+    nq = random_queries(truth, s, qs, (size_t)limit);
+    lds_search_free(s);
+    s = lds_search_new(NULL, belief, &err);
+    if (!s) {
+      rc = cli_fail(CMD, "%s", err.msg);
+      goto done;
+    }
+  }
+  memset(&tot_d, 0, sizeof tot_d);
+  memset(&tot_a, 0, sizeof tot_a);
+  for (k = 0; k < nq; k++) {
+    Run d, a;
+    if ((rc = run_dstar(truth, belief, check ? s : NULL, &qs[k], unknown, sensor, &d)) != 0)
+      goto done;
+    checks += d.checks;
+    check_mismatches += d.check_mismatches;
+    if ((rc = run_astar(truth, belief, s, &qs[k], unknown, sensor, &a)) != 0) goto done;
+    tot_d.moves += d.moves;
+    tot_d.cost += d.cost;
+    tot_d.replans += d.replans;
+    tot_d.expansions += d.expansions;
+    tot_d.plan_ns += d.plan_ns;
+    tot_d.setup_ns += d.setup_ns;
+    tot_a.moves += a.moves;
+    tot_a.cost += a.cost;
+    tot_a.replans += a.replans;
+    tot_a.expansions += a.expansions;
+    tot_a.plan_ns += a.plan_ns;
+    illegal += d.illegal + a.illegal;
+    if (!d.reached) unreached_d++;
+    if (!a.reached) unreached_a++;
+    if (d.reached && a.reached) {
+      double m = fabs(d.cost) > fabs(a.cost) ? fabs(d.cost) : fabs(a.cost);
+      reached++;
+      if (fabs(d.cost - a.cost) > 1e-9 * (m > 1.0 ? m : 1.0)) {
+        mismatches++;
+        if (!json)
+          fprintf(stderr, "query %zu (%ld,%ld)->(%ld,%ld): D* Lite travelled %.6f, A* %.6f\n",
+                  k + 1, (long)qs[k].sx, (long)qs[k].sy, (long)qs[k].gx, (long)qs[k].gy, d.cost,
+                  a.cost);
+      }
+      if (d.expansions > 0 && d.plan_ns > 0) {
+        er[nr] = ratio((double)a.expansions, (double)d.expansions);
+        tr[nr] = ratio(a.plan_ns, d.plan_ns);
+        nr++;
+      }
+    }
+  }
+  {
+    double dms = tot_d.plan_ns / 1e6, ams = tot_a.plan_ns / 1e6;
+    double xr = ratio((double)tot_a.expansions, (double)tot_d.expansions), trt = ratio(ams, dms);
+    double mxr = median(er, nr), mtr = median(tr, nr);
+    printf("lodestar dstar %s\n", map_path);
+    printf("  queries     %zu (%s)\n", nq, scen_path ? scen_path : "random, seed 1");
+    if (unknown)
+      printf("  terrain     unknown (freespace assumption), sensor radius %ld\n", sensor);
+    else
+      printf("  terrain     known\n");
+    printf("  %-9s %-8s %-9s %-14s %-8s %-13s %-10s %-9s\n", "agent", "reached", "moves",
+           "cost", "replans", "expansions", "plan_ms", "setup_ms");
+    printf("  %-9s %-8ld %-9llu %-14.3f %-8llu %-13llu %-10.3f %-9.3f\n", "D* Lite",
+           (long)nq - unreached_d, (unsigned long long)tot_d.moves, tot_d.cost,
+           (unsigned long long)tot_d.replans, (unsigned long long)tot_d.expansions, dms,
+           tot_d.setup_ns / 1e6);
+    printf("  %-9s %-8ld %-9llu %-14.3f %-8llu %-13llu %-10.3f %-9s\n", "A*",
+           (long)nq - unreached_a, (unsigned long long)tot_a.moves, tot_a.cost,
+           (unsigned long long)tot_a.replans, (unsigned long long)tot_a.expansions, ams, "-");
+    printf("  ratio A*/D* Lite: expansions %.2fx (median per query %.2fx), time %.2fx "
+           "(median %.2fx)\n", xr, mxr, trt, mtr);
+    printf("  travelled cost differs in %ld of %ld queries reached by both\n", mismatches,
+           reached);
+    if (check)
+      printf("  check: %ld D* Lite plans, %ld differ from a fresh A*'s optimal cost\n", checks,
+             check_mismatches);
+    if (illegal) printf("  FAIL: %ld illegal moves\n", illegal);
+    if (unreached_d || unreached_a)
+      printf("  FAIL: goal not reached: D* Lite %ld, A* %ld queries\n", unreached_d,
+             unreached_a);
+    if (json) {
+      printf("{\"map\":");
+      cli_json_string(stdout, map_path);
+      printf(",\"unknown\":%s,\"sensor\":%ld,\"queries\":%zu,\"reached\":%ld,"
+             "\"cost_mismatches\":%ld,\"illegal_moves\":%ld,"
+             "\"dstar_moves\":%llu,\"astar_moves\":%llu,\"dstar_cost\":%.6f,\"astar_cost\":%.6f,"
+             "\"dstar_replans\":%llu,\"astar_replans\":%llu,"
+             "\"dstar_expansions\":%llu,\"astar_expansions\":%llu,\"expansion_ratio\":%.4f,"
+             "\"expansion_ratio_median\":%.4f,\"dstar_ms\":%.3f,\"astar_ms\":%.3f,"
+             "\"time_ratio\":%.4f,\"time_ratio_median\":%.4f,\"dstar_setup_ms\":%.3f,"
+             "\"plan_checks\":%ld,\"plan_mismatches\":%ld}\n",
+             unknown ? "true" : "false", sensor, nq, reached, mismatches, illegal,
+             (unsigned long long)tot_d.moves, (unsigned long long)tot_a.moves, tot_d.cost,
+             tot_a.cost, (unsigned long long)tot_d.replans, (unsigned long long)tot_a.replans,
+             (unsigned long long)tot_d.expansions, (unsigned long long)tot_a.expansions, xr, mxr,
+             dms, ams, trt, mtr, tot_d.setup_ns / 1e6, checks, check_mismatches);
+    }
+    if (illegal || unreached_d || unreached_a || check_mismatches) rc = 1;
+  }
+done:
+  free(qs);
+  free(er);
+  free(tr);
+  lds_search_free(s);
+  lds_grid_free(belief);
+  lds_grid_free(truth);
+  return rc;
+}

@@ -1,0 +1,922 @@
+/*
+** lds_dstar.c — D* Lite on grids: backward incremental search with a moving
+** start (k_m), an indexed 4-ary heap with two-part keys (decrease-key,
+** increase-key and removal), batched change notifications.
+**
+** [Paper: Koenig & Likhachev, "D* Lite", AAAI 2002, Fig. 4 (optimized
+**  version); Koenig, Likhachev & Furcy, "Lifelong Planning A*", AIJ 2004]
+**
+** Invariants (the paper's): for every vertex u != goal,
+**   rhs(u) = min over successors v of c(u,v) + g(v)      (inf if none)
+** rhs(goal) = 0, and the queue holds exactly the locally inconsistent
+** vertices (g != rhs), each with a key that is a lower bound of its current
+** key [min(g,rhs) + h(start,u) + k_m ; min(g,rhs)] (k_m grows by
+** h(old start, new start) at every move, so keys computed before a move stay
+** lower bounds: the paper's lazy re-keying).
+**
+** Instead of the paper's c_old bookkeeping for changed edges we recompute
+** rhs of every vertex whose outgoing edges may have changed: a change at
+** cell c alters the cost of entering c and, through the diagonal rules, the
+** legal-move masks of the 3x3 block around c, so exactly the vertices of
+** that block need their rhs recomputed. This is the unoptimised update of
+** Fig. 3, correct for any mix of increases and decreases.
+*/
+#include "lds_dstar.h"
+#include "lds_grid_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define NONE 0xFFFFFFFFu
+#define CLOCK_EVERY 64
+#define MAXDEG 8
+
+/* mark bits, one byte per padded cell */
+#define M_DIRTY 1u    /* in the change list */
+#define M_AFFECTED 2u /* rhs recomputed in the current batch */
+#define M_BLOCKED 4u  /* snapshot: the cell is blocked */
+
+/* an exact heuristic distance: a + b*sqrt(2) cells */
+typedef struct DsH {
+  int64_t a, b;
+} DsH;
+
+/* Everything the search reads about one vertex, in one 32-byte record, so
+** touching a vertex costs one cache line (not one per array). */
+typedef struct DsVertex {
+  double g, rhs;
+  double ecost;  /* snapshot: effective cost of entering (inf: blocked) */
+  uint32_t hpos; /* heap position or NONE */
+  uint8_t nbr;   /* snapshot of the legal-move mask */
+  uint8_t mark;  /* M_* bits */
+} DsVertex;
+
+typedef struct DsEntry {
+  double k1, k2;
+  uint32_t node;
+  uint8_t under; /* 1: underconsistent (g < rhs), 0: overconsistent */
+} DsEntry;
+
+/* The vertex space behind a small interface of three functions, defined
+** below for the grid (grid_succ, grid_pred, grid_h):
+**   succ(ds, u, v[], c[]) -> n   successors of u with edge costs, fixed order
+**   pred(ds, v, u[], c[]) -> n   predecessors of v with edge costs c(u, v)
+**   h(ds, a, b) -> DsH           exact heuristic distance (see hdist)
+** The search calls them only through SP_SUCC / SP_PRED / SP_H, which today
+** name the grid functions directly so the compiler inlines them. A graph
+** space (CSR out- and in-edges, a heuristic quantised to integers with
+** b = 0 so keys stay exact) adds a branch on a space tag in those three
+** macros and replaces MAXDEG by the graph's largest degree. */
+struct lds_DStar {
+  ldsi_Env env;
+  const lds_Grid *grid;
+  lds_Grid *listened;      /* the grid we listen to, NULL if none */
+  size_t n;                /* vertices (padded cells) */
+  DsVertex *v;             /* per padded cell: g, rhs, snapshots, heap position */
+  DsEntry *heap;
+  size_t heap_n;
+  uint32_t *dirty;         /* change list (each cell at most once: M_DIRTY) */
+  size_t ndirty;
+  uint32_t *scratch;       /* path cells */
+  ptrdiff_t off[8];
+  uint32_t pw;
+  uint32_t start, goal, last; /* last: start at the last k_m update */
+  int32_t start_x, start_y;   /* padded coordinates of start (for h) */
+  DsH km;                  /* k_m, exact (see hdist) */
+  lds_Heuristic hk_param, hk;
+  double scale;
+  bool auto_scale;
+  double weights[16];
+  int nweights;
+  bool reinit_pending;
+  bool in_replan;
+  bool had_no_path;
+  lds_Status status;
+  uint32_t flags;
+  double cost;
+  lds_DStarStats stats;
+  char errmsg[LDS_ERRMSG_SIZE];
+};
+
+static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, LDSI_SQRT2,
+                                   LDSI_SQRT2};
+
+/* ------------------------------------------------------- grid space -- */
+
+/* Heuristic distances are kept exact, as a + b*sqrt(2) cells with integer
+** a and b (octile: a = max - min, b = min; manhattan, chebyshev: b = 0), and
+** k_m is a sum of such pairs. Why: the lower-bound argument behind k_m is the
+** triangle inequality h(s,u) <= h(s,s') + h(s',u), which often holds with
+** equality on a grid; summed in floating point the two sides can round
+** apart by an ulp, a stored key then exceeds the vertex's true key and the
+** search stops one vertex too early (seen in the differential test). With
+** integer pairs equal sides are identical and unequal sides differ by far
+** more than rounding, so every comparison is exact. */
+static inline DsH hdist(int hk, int32_t dx, int32_t dy) {
+  DsH r;
+  int64_t mx, mn;
+  if (dx < 0) dx = -dx;
+  if (dy < 0) dy = -dy;
+  mx = dx > dy ? dx : dy;
+  mn = dx > dy ? dy : dx;
+  switch (hk) {
+    case LDS_H_ZERO: r.a = 0; r.b = 0; break;
+    case LDS_H_MANHATTAN: r.a = (int64_t)dx + dy; r.b = 0; break;
+    case LDS_H_CHEBYSHEV: r.a = mx; r.b = 0; break;
+    default: r.a = mx - mn; r.b = mn; break; /* octile */
+  }
+  return r;
+}
+
+static inline DsH grid_h(const lds_DStar *ds, uint32_t a, uint32_t b) {
+  int32_t dx = (int32_t)(a % ds->pw) - (int32_t)(b % ds->pw);
+  int32_t dy = (int32_t)(a / ds->pw) - (int32_t)(b / ds->pw);
+  return hdist((int)ds->hk, dx, dy);
+}
+
+/* h(start, u) with the start's coordinates cached: one division, not two */
+static inline DsH grid_h_start(const lds_DStar *ds, uint32_t u) {
+  uint32_t uy = u / ds->pw, ux = u - uy * ds->pw;
+  return hdist((int)ds->hk, ds->start_x - (int32_t)ux, ds->start_y - (int32_t)uy);
+}
+
+/* successors of u: v = u + off[d] for each legal d, c = len(d) * ecost(v) */
+static inline int grid_succ(const lds_DStar *ds, uint32_t u, uint32_t *v, double *c) {
+  unsigned m = ds->v[u].nbr;
+  int k = 0;
+  while (m) {
+    int d = __builtin_ctz(m);
+    uint32_t w = (uint32_t)((ptrdiff_t)u + ds->off[d]);
+    double cw = ds->v[w].ecost;
+    m &= m - 1;
+    if (cw == INFINITY) continue; /* blocked by a layer */
+    v[k] = w;
+    c[k] = move_len[d] * cw;
+    k++;
+  }
+  return k;
+}
+
+/* predecessors of v: u = v - off[d] where the move u -> v (direction d) is
+** legal; every such edge costs len(d) * ecost(v) (the cell entered is v) */
+static inline int grid_pred(const lds_DStar *ds, uint32_t v, uint32_t *u, double *c) {
+  double cv = ds->v[v].ecost;
+  int d, k = 0;
+  if (cv == INFINITY) return 0;
+  for (d = 0; d < 8; d++) {
+    uint32_t w = (uint32_t)((ptrdiff_t)v - ds->off[d]);
+    if (!((ds->v[w].nbr >> d) & 1u)) continue;
+    u[k] = w;
+    c[k] = move_len[d] * cv;
+    k++;
+  }
+  return k;
+}
+
+#define SP_SUCC(ds, u, v, c) grid_succ(ds, u, v, c)
+#define SP_PRED(ds, v, u, c) grid_pred(ds, v, u, c)
+#define SP_H(ds, a, b) grid_h(ds, a, b)
+#define SP_H_START(ds, u) grid_h_start(ds, u)
+
+/* ------------------------------------------------------------ queue -- */
+/* 4-ary indexed heap ordered by (k1, k2, node): the node id makes the order
+** total, so the expansion order (and the path) never depends on slicing. */
+
+/* k1 values closer than this count as a tie: a tie in exact arithmetic
+** shows up as an ulp-sized difference, because g is a float sum */
+static inline double tie_tol(double a, double b) {
+  double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+  return 1e-10 * (m > 1.0 ? m : 1.0);
+}
+
+/* Queue order. k1 first (ties within tie_tol). Among ties, underconsistent
+** vertices come first, by smaller g (the paper's k2): they may carry a g
+** that is too low, and every one whose k1 ties with the start's must be
+** processed before the search stops. Then overconsistent vertices, by
+** *larger* rhs: closer to the start first, so a search over a plateau of
+** equal f dives along one optimal path, as A* with "larger g first" does,
+** instead of settling the whole plateau. The vertex id makes the order
+** total. */
+static inline bool entry_less(const DsEntry *a, const DsEntry *b) {
+  if (fabs(a->k1 - b->k1) > tie_tol(a->k1, b->k1)) return a->k1 < b->k1;
+  if (a->under != b->under) return a->under > b->under;
+  if (a->k2 != b->k2) return a->k2 < b->k2;
+  return a->node < b->node;
+}
+
+static void sift_up(lds_DStar *ds, size_t pos, DsEntry e) {
+  DsEntry *h = ds->heap;
+  while (pos > 0) {
+    size_t parent = (pos - 1) >> 2;
+    if (!entry_less(&e, &h[parent])) break;
+    h[pos] = h[parent];
+    ds->v[h[pos].node].hpos = (uint32_t)pos;
+    pos = parent;
+  }
+  h[pos] = e;
+  ds->v[e.node].hpos = (uint32_t)pos;
+}
+
+static void sift_down(lds_DStar *ds, size_t pos, DsEntry e) {
+  DsEntry *h = ds->heap;
+  size_t n = ds->heap_n;
+  for (;;) {
+    size_t c = (pos << 2) + 1, best, k, end;
+    if (c >= n) break;
+    best = c;
+    end = c + 4 < n ? c + 4 : n;
+    for (k = c + 1; k < end; k++)
+      if (entry_less(&h[k], &h[best])) best = k;
+    if (!entry_less(&h[best], &e)) break;
+    h[pos] = h[best];
+    ds->v[h[pos].node].hpos = (uint32_t)pos;
+    pos = best;
+  }
+  h[pos] = e;
+  ds->v[e.node].hpos = (uint32_t)pos;
+}
+
+static void heap_set(lds_DStar *ds, const DsEntry *key) {
+  DsEntry e = *key;
+  uint32_t u = e.node;
+  ds->stats.pushes++;
+  if (ds->v[u].hpos == NONE) {
+    ds->heap_n++;
+    if (ds->heap_n > ds->stats.peak_queue) ds->stats.peak_queue = ds->heap_n;
+    sift_up(ds, ds->heap_n - 1, e);
+  } else {
+    size_t pos = ds->v[u].hpos;
+    if (entry_less(&e, &ds->heap[pos]))
+      sift_up(ds, pos, e);
+    else
+      sift_down(ds, pos, e);
+  }
+}
+
+static void heap_remove(lds_DStar *ds, uint32_t u) {
+  size_t pos = ds->v[u].hpos;
+  DsEntry last;
+  ds->v[u].hpos = NONE;
+  ds->heap_n--;
+  if (pos == ds->heap_n) return;
+  last = ds->heap[ds->heap_n];
+  if (entry_less(&last, &ds->heap[pos]))
+    sift_up(ds, pos, last);
+  else
+    sift_down(ds, pos, last);
+}
+
+/* ------------------------------------------------------- D* Lite core -- */
+
+/* The key of u: k1 = min(g, rhs) + h(start, u) + k_m; then the class and
+** k2 of the tie order (see entry_less): g for underconsistent vertices,
+** -rhs for the others. */
+static inline void calc_key(const lds_DStar *ds, uint32_t u, DsEntry *e) {
+  const DsVertex *x = &ds->v[u];
+  double m = x->g < x->rhs ? x->g : x->rhs;
+  DsH h = SP_H_START(ds, u);
+  e->k1 = m + ds->scale * ((double)(h.a + ds->km.a) + (double)(h.b + ds->km.b) * LDSI_SQRT2);
+  e->under = x->g < x->rhs;
+  e->k2 = e->under ? x->g : -x->rhs;
+  e->node = u;
+}
+
+static void update_vertex(lds_DStar *ds, uint32_t u) {
+  if (ds->v[u].g != ds->v[u].rhs) {
+    DsEntry e;
+    calc_key(ds, u, &e);
+    heap_set(ds, &e);
+  } else if (ds->v[u].hpos != NONE) {
+    heap_remove(ds, u);
+  }
+}
+
+/* rhs(u) = min over successors of c + g (the goal keeps rhs = 0) */
+static void recompute_rhs(lds_DStar *ds, uint32_t u) {
+  uint32_t v[MAXDEG];
+  double c[MAXDEG], best = INFINITY;
+  int k, n;
+  if (u == ds->goal) return;
+  n = SP_SUCC(ds, u, v, c);
+  for (k = 0; k < n; k++) {
+    double x = c[k] + ds->v[v[k]].g;
+    if (x < best) best = x;
+  }
+  ds->v[u].rhs = best;
+  ds->stats.rhs_updates++;
+}
+
+/* ------------------------------------------------------- snapshots -- */
+
+/* Effective cost of entering padded cell p (inf when blocked or blocked by a
+** layer); false with a message when the weighted cost is <= 0 or NaN. */
+static bool cell_ecost(lds_DStar *ds, size_t p, double *out, const char *fn) {
+  const lds_Grid *g = ds->grid;
+  int32_t x, y;
+  size_t u;
+  double c;
+  int i;
+  if (g->blocked[p]) {
+    *out = INFINITY;
+    return true;
+  }
+  c = (double)g->cost[p];
+  if (ds->nweights) {
+    ldsi_grid_pxy(g, p, &x, &y);
+    u = (size_t)y * (size_t)g->w + (size_t)x;
+    for (i = 0; i < ds->nweights; i++)
+      if (ds->weights[i] != 0.0) c += ds->weights[i] * (double)g->layers[i].data[u];
+    if (c != INFINITY && (!(c > 0.0) || isinf(c))) {
+      ldsi_msg(ds->errmsg,
+               "%s: cell (%ld,%ld) has cost %g under the layer weights (base %g; expected "
+               "finite, > 0, or +inf from a layer to block it)",
+               fn, (long)x, (long)y, c, (double)g->cost[p]);
+      return false;
+    }
+  }
+  *out = c;
+  return true;
+}
+
+static bool layers_ok(lds_DStar *ds, const char *fn) {
+  if (ds->nweights > ds->grid->nlayers) {
+    ldsi_msg(ds->errmsg, "%s: the search weights %d layers but the grid now has %d "
+             "(a layer was removed; create a new search)", fn, ds->nweights, ds->grid->nlayers);
+    return false;
+  }
+  return true;
+}
+
+static void snap_cell(lds_DStar *ds, size_t p) {
+  ds->v[p].nbr = ds->grid->nbr[p];
+  if (ds->grid->blocked[p])
+    ds->v[p].mark |= M_BLOCKED;
+  else
+    ds->v[p].mark &= (uint8_t)~M_BLOCKED;
+}
+
+/* Full restart: snapshot every cell, resolve heuristic and scale, clear the
+** search and queue the goal. O(cells); never allocates. */
+static lds_Status full_reinit(lds_DStar *ds, const char *fn) {
+  const lds_Grid *g = ds->grid;
+  size_t p;
+  double mn = INFINITY;
+  if (!layers_ok(ds, fn)) return LDS_E_STATE;
+  for (p = 0; p < ds->n; p++) {
+    double c;
+    snap_cell(ds, p);
+    ds->v[p].mark &= (uint8_t)~(M_DIRTY | M_AFFECTED);
+    if (!cell_ecost(ds, p, &c, fn)) return LDS_E_ARG;
+    ds->v[p].ecost = c;
+    if (c < mn) mn = c;
+    ds->v[p].g = INFINITY;
+    ds->v[p].rhs = INFINITY;
+    ds->v[p].hpos = NONE;
+  }
+  ds->ndirty = 0;
+  ds->heap_n = 0;
+  ds->hk = ds->hk_param;
+  if (ds->hk == LDS_H_AUTO) ds->hk = g->neighbourhood == 8 ? LDS_H_OCTILE : LDS_H_MANHATTAN;
+  if (ds->auto_scale) ds->scale = mn == INFINITY ? 1.0 : mn;
+  ds->km.a = 0;
+  ds->km.b = 0;
+  ds->last = ds->start;
+  ds->v[ds->goal].rhs = 0.0;
+  update_vertex(ds, ds->goal);
+  ds->reinit_pending = false;
+  return LDS_OK;
+}
+
+/* Processes the change list: new snapshots first (every changed cell), then
+** rhs of the 3x3 block around each changed cell, then the marks are cleared.
+** Returns an error status or LDS_OK; sets *restart when the heuristic scale
+** must drop (then the caller restarts). */
+static lds_Status process_changes(lds_DStar *ds, bool *restart) {
+  size_t i;
+  int32_t pw = (int32_t)ds->pw;
+  *restart = false;
+  if (!layers_ok(ds, "lds_dstar_compute")) return LDS_E_STATE;
+  for (i = 0; i < ds->ndirty; i++) {
+    uint32_t c = ds->dirty[i];
+    double e;
+    int dy, dx;
+    if (!cell_ecost(ds, c, &e, "lds_dstar_compute")) return LDS_E_ARG;
+    ds->v[c].ecost = e;
+    if (ds->auto_scale && e < ds->scale) *restart = true;
+    for (dy = -1; dy <= 1; dy++)
+      for (dx = -1; dx <= 1; dx++) snap_cell(ds, (size_t)((int32_t)c + dy * pw + dx));
+  }
+  if (*restart) return LDS_OK;
+  for (i = 0; i < ds->ndirty; i++) {
+    uint32_t c = ds->dirty[i];
+    int dy, dx;
+    for (dy = -1; dy <= 1; dy++)
+      for (dx = -1; dx <= 1; dx++) {
+        uint32_t q = (uint32_t)((int32_t)c + dy * pw + dx);
+        if (ds->v[q].mark & M_AFFECTED) continue;
+        ds->v[q].mark |= M_AFFECTED;
+        if (q == ds->start) ds->flags |= LDS_DSTAR_NEAR_START; /* within one cell */
+        recompute_rhs(ds, q);
+        update_vertex(ds, q);
+      }
+  }
+  for (i = 0; i < ds->ndirty; i++) {
+    uint32_t c = ds->dirty[i];
+    int dy, dx;
+    ds->v[c].mark &= (uint8_t)~M_DIRTY;
+    for (dy = -1; dy <= 1; dy++)
+      for (dx = -1; dx <= 1; dx++)
+        ds->v[(size_t)((int32_t)c + dy * pw + dx)].mark &= (uint8_t)~M_AFFECTED;
+  }
+  ds->stats.cells_changed += ds->ndirty;
+  ds->ndirty = 0;
+  return LDS_OK;
+}
+
+/* --------------------------------------------------------- lifetime -- */
+
+void lds_dstar_params_init(lds_DStarParams *p) {
+  memset(p, 0, sizeof *p);
+  p->heuristic = LDS_H_AUTO;
+}
+
+static size_t bytes_per_cell(void) {
+  return sizeof(DsVertex) + sizeof(DsEntry) + 2 * sizeof(uint32_t);
+}
+
+static void release(lds_DStar *ds) {
+  const ldsi_Env *e = &ds->env;
+  size_t n = ds->n;
+  ldsi_free(e, ds->v, n * sizeof(DsVertex));
+  ldsi_free(e, ds->heap, n * sizeof(DsEntry));
+  ldsi_free(e, ds->dirty, n * sizeof(uint32_t));
+  ldsi_free(e, ds->scratch, n * sizeof(uint32_t));
+}
+
+lds_DStar *lds_dstar_new(const lds_Env *env, const lds_Grid *grid, int32_t sx, int32_t sy,
+                         int32_t gx, int32_t gy, const lds_DStarParams *params, lds_Error *err) {
+  ldsi_Env e;
+  lds_DStarParams p;
+  lds_DStar *ds;
+  lds_Status st;
+  int i;
+  ldsi_env_resolve(&e, env);
+  if (params)
+    p = *params;
+  else
+    lds_dstar_params_init(&p);
+  if (!grid) {
+    ldsi_error(err, LDS_E_ARG, "lds_dstar_new: grid is NULL");
+    return NULL;
+  }
+  if (grid->pcells >= (size_t)NONE) {
+    ldsi_error(err, LDS_E_LIMIT, "lds_dstar_new: grid of %zu cells exceeds the %u vertex limit",
+               grid->pcells, (unsigned)NONE - 1);
+    return NULL;
+  }
+  if (!lds_grid_in_bounds(grid, sx, sy)) {
+    ldsi_error(err, LDS_E_ARG, "lds_dstar_new: start (%ld,%ld) out of bounds (grid is %ldx%ld)",
+               (long)sx, (long)sy, (long)grid->w, (long)grid->h);
+    return NULL;
+  }
+  if (!lds_grid_in_bounds(grid, gx, gy)) {
+    ldsi_error(err, LDS_E_ARG, "lds_dstar_new: goal (%ld,%ld) out of bounds (grid is %ldx%ld)",
+               (long)gx, (long)gy, (long)grid->w, (long)grid->h);
+    return NULL;
+  }
+  if (lds_heuristic_name(p.heuristic) == NULL) {
+    ldsi_error(err, LDS_E_ARG, "lds_dstar_new: unknown heuristic %d", (int)p.heuristic);
+    return NULL;
+  }
+  if (p.heuristic == LDS_H_EUCLIDEAN) {
+    ldsi_error(err, LDS_E_ARG, "lds_dstar_new: heuristic 'euclidean' is not supported (keys "
+               "must be exact; use auto, octile, manhattan, chebyshev or zero)");
+    return NULL;
+  }
+  if (isnan(p.h_scale) || p.h_scale < 0.0 || isinf(p.h_scale)) {
+    ldsi_error(err, LDS_E_ARG, "lds_dstar_new: h_scale %g out of range (expected finite, >= 0)",
+               p.h_scale);
+    return NULL;
+  }
+  if (p.n_layer_weights < 0 || p.n_layer_weights > grid->nlayers || p.n_layer_weights > 16 ||
+      (p.n_layer_weights > 0 && !p.layer_weights)) {
+    ldsi_error(err, LDS_E_ARG,
+               "lds_dstar_new: %d layer weights for a grid with %d layers (expected 0..%d)",
+               p.n_layer_weights, grid->nlayers, grid->nlayers < 16 ? grid->nlayers : 16);
+    return NULL;
+  }
+  for (i = 0; i < p.n_layer_weights; i++)
+    if (isnan(p.layer_weights[i]) || isinf(p.layer_weights[i])) {
+      ldsi_error(err, LDS_E_ARG, "lds_dstar_new: weight of layer '%s' is %g (expected finite)",
+                 grid->layers[i].name, p.layer_weights[i]);
+      return NULL;
+    }
+  ds = (lds_DStar *)ldsi_calloc(&e, 1, sizeof *ds);
+  if (!ds) goto nomem;
+  ds->env = e;
+  ds->grid = grid;
+  ds->n = grid->pcells;
+  ds->v = (DsVertex *)ldsi_calloc(&e, ds->n, sizeof(DsVertex));
+  ds->heap = (DsEntry *)ldsi_alloc(&e, ds->n * sizeof(DsEntry));
+  ds->dirty = (uint32_t *)ldsi_alloc(&e, ds->n * sizeof(uint32_t));
+  ds->scratch = (uint32_t *)ldsi_alloc(&e, ds->n * sizeof(uint32_t));
+  if (!ds->v || !ds->heap || !ds->dirty || !ds->scratch) {
+    release(ds);
+    ldsi_free(&e, ds, sizeof *ds);
+    goto nomem;
+  }
+  /* touch every page now, so page faults land in create, not in compute */
+  memset(ds->heap, 0, ds->n * sizeof(DsEntry));
+  memset(ds->dirty, 0, ds->n * sizeof(uint32_t));
+  memset(ds->scratch, 0, ds->n * sizeof(uint32_t));
+  ldsi_grid_offsets(grid, ds->off);
+  ds->pw = (uint32_t)grid->pw;
+  ds->start = (uint32_t)ldsi_grid_pidx(grid, sx, sy);
+  ds->start_x = sx + 1;
+  ds->start_y = sy + 1;
+  ds->goal = (uint32_t)ldsi_grid_pidx(grid, gx, gy);
+  ds->hk_param = p.heuristic;
+  ds->auto_scale = !(p.h_scale > 0.0);
+  ds->scale = p.h_scale;
+  for (i = 0; i < p.n_layer_weights; i++) {
+    ds->weights[i] = p.layer_weights[i];
+    if (p.layer_weights[i] != 0.0) ds->nweights = i + 1;
+  }
+  st = full_reinit(ds, "lds_dstar_new");
+  if (st < 0) {
+    ldsi_error(err, st, "%s", ds->errmsg);
+    release(ds);
+    ldsi_free(&e, ds, sizeof *ds);
+    return NULL;
+  }
+  ds->status = LDS_RUNNING;
+  ldsi_error_clear(err);
+  return ds;
+nomem:
+  ldsi_error(err, LDS_E_NOMEM, "lds_dstar_new: out of memory for %zu cells (%zu bytes)",
+             grid->pcells, grid->pcells * bytes_per_cell());
+  return NULL;
+}
+
+void lds_dstar_free(lds_DStar *ds) {
+  ldsi_Env e;
+  if (!ds) return;
+  if (ds->listened) lds_dstar_unsubscribe(ds);
+  e = ds->env;
+  release(ds);
+  ldsi_free(&e, ds, sizeof *ds);
+}
+
+size_t lds_dstar_mem_used(const lds_DStar *ds) { return sizeof *ds + ds->n * bytes_per_cell(); }
+
+/* ---------------------------------------------------------- changes -- */
+
+static void queue_cell(lds_DStar *ds, uint32_t p) {
+  if (ds->v[p].mark & M_DIRTY) return;
+  ds->v[p].mark |= M_DIRTY;
+  ds->dirty[ds->ndirty++] = p; /* capacity n: each cell at most once */
+}
+
+static void mark_rect(lds_DStar *ds, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+  const lds_Grid *g = ds->grid;
+  int32_t x, y;
+  if (ds->status >= 0) ds->status = LDS_RUNNING;
+  if (ds->reinit_pending) return;
+  if (x0 <= 0 && y0 <= 0 && x1 >= g->w - 1 && y1 >= g->h - 1) {
+    ds->reinit_pending = true; /* the whole grid: a restart is cheaper */
+    return;
+  }
+  for (y = y0; y <= y1; y++)
+    for (x = x0; x <= x1; x++) queue_cell(ds, (uint32_t)ldsi_grid_pidx(g, x, y));
+}
+
+static void on_grid_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, int32_t x1,
+                         int32_t y1, uint64_t version) {
+  lds_DStar *ds = (lds_DStar *)ud;
+  (void)version;
+  if (g != ds->grid) return;
+  if (x0 < 0) x0 = 0;
+  if (y0 < 0) y0 = 0;
+  if (x1 > g->w - 1) x1 = g->w - 1;
+  if (y1 > g->h - 1) y1 = g->h - 1;
+  if (x0 > x1 || y0 > y1) return;
+  mark_rect(ds, x0, y0, x1, y1);
+}
+
+lds_Status lds_dstar_subscribe(lds_DStar *ds, lds_Grid *grid) {
+  lds_Status st;
+  if (grid != ds->grid) {
+    ldsi_msg(ds->errmsg, "lds_dstar_subscribe: not the grid the search was created on");
+    return LDS_E_ARG;
+  }
+  if (ds->listened) return LDS_OK;
+  st = lds_grid_listen(grid, on_grid_edit, ds);
+  if (st != LDS_OK) {
+    ldsi_msg(ds->errmsg, "lds_dstar_subscribe: out of memory for the grid's listener list");
+    return st;
+  }
+  ds->listened = grid;
+  return LDS_OK;
+}
+
+lds_Status lds_dstar_unsubscribe(lds_DStar *ds) {
+  if (!ds->listened) {
+    ldsi_msg(ds->errmsg, "lds_dstar_unsubscribe: not subscribed");
+    return LDS_E_STATE;
+  }
+  lds_grid_unlisten(ds->listened, on_grid_edit, ds);
+  ds->listened = NULL;
+  return LDS_OK;
+}
+
+lds_Status lds_dstar_update(lds_DStar *ds, int32_t x, int32_t y) {
+  if (!lds_grid_in_bounds(ds->grid, x, y)) {
+    ldsi_msg(ds->errmsg, "lds_dstar_update: cell (%ld,%ld) out of bounds (grid is %ldx%ld)",
+             (long)x, (long)y, (long)ds->grid->w, (long)ds->grid->h);
+    return LDS_E_ARG;
+  }
+  mark_rect(ds, x, y, x, y);
+  return LDS_OK;
+}
+
+lds_Status lds_dstar_update_rect(lds_DStar *ds, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+  const lds_Grid *g = ds->grid;
+  if (x0 > x1 || y0 > y1 || !lds_grid_in_bounds(g, x0, y0) || !lds_grid_in_bounds(g, x1, y1)) {
+    ldsi_msg(ds->errmsg,
+             "lds_dstar_update_rect: rectangle (%ld,%ld)-(%ld,%ld) is empty or out of bounds "
+             "(grid is %ldx%ld)",
+             (long)x0, (long)y0, (long)x1, (long)y1, (long)g->w, (long)g->h);
+    return LDS_E_ARG;
+  }
+  mark_rect(ds, x0, y0, x1, y1);
+  return LDS_OK;
+}
+
+lds_Status lds_dstar_move_start(lds_DStar *ds, int32_t x, int32_t y) {
+  uint32_t s;
+  if (!lds_grid_in_bounds(ds->grid, x, y)) {
+    ldsi_msg(ds->errmsg, "lds_dstar_move_start: cell (%ld,%ld) out of bounds (grid is %ldx%ld)",
+             (long)x, (long)y, (long)ds->grid->w, (long)ds->grid->h);
+    return LDS_E_ARG;
+  }
+  s = (uint32_t)ldsi_grid_pidx(ds->grid, x, y);
+  if (s == ds->start) return LDS_OK;
+  ds->start = s;
+  ds->start_x = x + 1;
+  ds->start_y = y + 1;
+  {
+    DsH h = SP_H(ds, ds->last, s);
+    ds->km.a += h.a;
+    ds->km.b += h.b;
+  }
+  ds->last = s;
+  if (ds->status >= 0) ds->status = LDS_RUNNING;
+  return LDS_OK;
+}
+
+/* ---------------------------------------------------------- compute -- */
+
+/* Walks the greedy path from the start; returns the number of cells written
+** to ds->scratch-like `out` (0 when it fails) and its cost. */
+static size_t walk(const lds_DStar *ds, uint32_t *out, double *cost) {
+  size_t n = 0;
+  uint32_t u = ds->start;
+  double sum = 0.0;
+  out[n++] = u;
+  while (u != ds->goal) {
+    uint32_t v[MAXDEG];
+    double c[MAXDEG], best = INFINITY, bc = 0.0;
+    uint32_t bv = NONE;
+    int k, m = SP_SUCC(ds, u, v, c);
+    for (k = 0; k < m; k++) {
+      double x = c[k] + ds->v[v[k]].g;
+      if (x < best) {
+        best = x;
+        bv = v[k];
+        bc = c[k];
+      }
+    }
+    if (bv == NONE || n >= ds->n) return 0; /* cannot happen after compute: see the loop */
+    sum += bc;
+    out[n++] = bv;
+    u = bv;
+  }
+  *cost = sum;
+  return n;
+}
+
+static lds_Status finish(lds_DStar *ds, lds_Status st) {
+  ds->status = st;
+  ds->in_replan = false;
+  if (st == LDS_NO_PATH) {
+    ds->had_no_path = true;
+    ds->cost = -1.0;
+  } else if (st == LDS_FOUND) {
+    if (ds->had_no_path) ds->flags |= LDS_DSTAR_REACHABLE_AGAIN;
+    ds->had_no_path = false;
+  }
+  return st;
+}
+
+lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
+  uint64_t max_exp = budget ? budget->max_expansions : 0, us = budget ? budget->budget_us : 0;
+  uint64_t t0, done = 0;
+  lds_Status st = LDS_RUNNING;
+  uint32_t pv[MAXDEG];
+  double pc[MAXDEG];
+  if (ds->status != LDS_RUNNING) return ds->status;
+  t0 = ds->env.clock(ds->env.clock_ud);
+  if (!ds->in_replan) {
+    ds->flags = 0;
+    ds->in_replan = true;
+    ds->errmsg[0] = '\0';
+  }
+  if (ds->reinit_pending || ds->ndirty) {
+    bool restart = ds->reinit_pending;
+    ds->flags |= LDS_DSTAR_CHANGES;
+    ds->stats.replans++;
+    if (!restart) {
+      st = process_changes(ds, &restart);
+      if (st < 0) goto fail;
+    }
+    if (restart) {
+      ds->flags |= LDS_DSTAR_REINIT | LDS_DSTAR_NEAR_START;
+      st = full_reinit(ds, "lds_dstar_compute");
+      if (st < 0) goto fail;
+    }
+  }
+  if (ds->v[ds->start].mark & M_BLOCKED) ds->flags |= LDS_DSTAR_START_BLOCKED;
+  if (ds->v[ds->goal].mark & M_BLOCKED) ds->flags |= LDS_DSTAR_GOAL_BLOCKED;
+  if (ds->flags & (LDS_DSTAR_START_BLOCKED | LDS_DSTAR_GOAL_BLOCKED)) {
+    st = finish(ds, LDS_NO_PATH);
+    goto out;
+  }
+  if (ds->start == ds->goal) {
+    ds->flags |= LDS_DSTAR_AT_GOAL;
+    ds->cost = 0.0;
+    st = finish(ds, LDS_FOUND);
+    goto out;
+  }
+
+  /* ComputeShortestPath (Fig. 4, lines 10-28) */
+  for (;;) {
+    const DsEntry *top;
+    uint32_t u;
+    DsEntry ks, kn;
+    const DsVertex *sv = &ds->v[ds->start];
+    int k, m;
+    if (ds->heap_n == 0) break;
+    top = &ds->heap[0];
+    calc_key(ds, ds->start, &ks);
+    /* Stop when the start is consistent and no queued vertex has a smaller
+    ** k1 than the start's, nor a tying k1 while underconsistent (its g may
+    ** be too low). Overconsistent vertices tying with the start are left
+    ** queued: they cannot improve the start's cost (an improvement would
+    ** give them a strictly smaller k1) and their g is too high, never too
+    ** low, so path extraction cannot follow them by mistake. This is the
+    ** paper's TopKey >= key(start) test with ties broken towards the start,
+    ** robust to float rounding (tie_tol). */
+    if (sv->rhs == sv->g) {
+      double tol = tie_tol(top->k1, ks.k1);
+      if (top->k1 > ks.k1 + tol) break;
+      if (top->k1 >= ks.k1 - tol && !top->under) break;
+    }
+    if (max_exp && done >= max_exp) goto running;
+    if (us && done && (done % CLOCK_EVERY) == 0 && ds->env.clock(ds->env.clock_ud) - t0 >= us)
+      goto running;
+    done++;
+    u = top->node;
+    calc_key(ds, u, &kn);
+    if (entry_less(top, &kn)) { /* stale key (k_m grew): re-key */
+      heap_set(ds, &kn);
+      continue;
+    }
+    ds->stats.expansions++;
+    m = SP_PRED(ds, u, pv, pc);
+    if (ds->v[u].g > ds->v[u].rhs) { /* overconsistent: settle */
+      double gu = ds->v[u].rhs;
+      ds->v[u].g = gu;
+      ds->stats.g_updates++;
+      heap_remove(ds, u);
+      for (k = 0; k < m; k++) {
+        uint32_t s = pv[k];
+        double x = pc[k] + gu;
+        if (s == ds->goal || !(x < ds->v[s].rhs)) continue;
+        ds->v[s].rhs = x;
+        ds->stats.rhs_updates++;
+        update_vertex(ds, s);
+      }
+    } else { /* underconsistent: raise to infinity, repair dependants */
+      double gold = ds->v[u].g;
+      ds->v[u].g = INFINITY;
+      ds->stats.g_updates++;
+      for (k = 0; k < m; k++) {
+        uint32_t s = pv[k];
+        if (s == ds->goal || ds->v[s].rhs != pc[k] + gold) continue;
+        recompute_rhs(ds, s);
+        update_vertex(ds, s);
+      }
+      recompute_rhs(ds, u);
+      update_vertex(ds, u);
+    }
+  }
+
+  if (ds->v[ds->start].rhs == INFINITY) {
+    ds->flags |= LDS_DSTAR_UNREACHABLE;
+    st = finish(ds, LDS_NO_PATH);
+  } else {
+    /* min over successors of c + g: rhs(start) recomputed (g(start) may be
+    ** stale with the optimized termination test); O(1), no path walk */
+    uint32_t v[MAXDEG];
+    double c[MAXDEG], best = INFINITY;
+    int k, m = SP_SUCC(ds, ds->start, v, c);
+    for (k = 0; k < m; k++)
+      if (c[k] + ds->v[v[k]].g < best) best = c[k] + ds->v[v[k]].g;
+    ds->cost = best;
+    st = finish(ds, LDS_FOUND);
+  }
+  goto out;
+running:
+  st = LDS_RUNNING;
+  ds->status = LDS_RUNNING;
+  goto out;
+fail:
+  ds->status = st;
+  ds->in_replan = false;
+out:
+  ds->stats.queue_size = ds->heap_n;
+  ds->stats.elapsed_us += ds->env.clock(ds->env.clock_ud) - t0;
+  return st;
+}
+
+/* ----------------------------------------------------------- queries -- */
+
+lds_Status lds_dstar_status(const lds_DStar *ds) { return ds->status; }
+uint32_t lds_dstar_flags(const lds_DStar *ds) { return ds->flags; }
+const char *lds_dstar_errmsg(const lds_DStar *ds) { return ds->errmsg; }
+
+void lds_dstar_stats(const lds_DStar *ds, lds_DStarStats *out) {
+  *out = ds->stats;
+  out->queue_size = ds->heap_n;
+}
+
+double lds_dstar_cost(const lds_DStar *ds) { return ds->status == LDS_FOUND ? ds->cost : -1.0; }
+
+void lds_dstar_endpoints(const lds_DStar *ds, int32_t *sx, int32_t *sy, int32_t *gx,
+                         int32_t *gy) {
+  int32_t x, y;
+  ldsi_grid_pxy(ds->grid, ds->start, &x, &y);
+  if (sx) *sx = x;
+  if (sy) *sy = y;
+  ldsi_grid_pxy(ds->grid, ds->goal, &x, &y);
+  if (gx) *gx = x;
+  if (gy) *gy = y;
+}
+
+lds_Status lds_dstar_next(const lds_DStar *ds, int32_t *x, int32_t *y) {
+  uint32_t u = ds->start;
+  if (ds->status != LDS_FOUND) return LDS_E_STATE;
+  if (u != ds->goal) {
+    uint32_t v[MAXDEG];
+    double c[MAXDEG], best = INFINITY;
+    int k, m = SP_SUCC(ds, u, v, c);
+    for (k = 0; k < m; k++) {
+      double s = c[k] + ds->v[v[k]].g;
+      if (s < best) {
+        best = s;
+        u = v[k];
+      }
+    }
+  }
+  ldsi_grid_pxy(ds->grid, u, x, y);
+  return LDS_OK;
+}
+
+lds_Path *lds_dstar_path(const lds_DStar *ds, lds_Error *err) {
+  lds_Env env;
+  size_t n, k;
+  double cost = 0.0;
+  const lds_Grid *g = ds->grid;
+  if (ds->status != LDS_FOUND) {
+    ldsi_error(err, LDS_E_STATE, "lds_dstar_path: no path (status %s)",
+               lds_status_name(ds->status));
+    return NULL;
+  }
+  n = walk(ds, ds->scratch, &cost);
+  if (n == 0) {
+    ldsi_error(err, LDS_E_STATE, "lds_dstar_path: no descending path from the start");
+    return NULL;
+  }
+  for (k = 0; k < n; k++) { /* padded ids -> y*width+x, in place */
+    int32_t x, y;
+    ldsi_grid_pxy(g, ds->scratch[k], &x, &y);
+    ds->scratch[k] = (uint32_t)y * (uint32_t)g->w + (uint32_t)x;
+  }
+  env.alloc = ds->env.alloc;
+  env.alloc_ud = ds->env.alloc_ud;
+  env.clock = ds->env.clock;
+  env.clock_ud = ds->env.clock_ud;
+  env.log = ds->env.log;
+  env.log_ud = ds->env.log_ud;
+  return lds_path_new(&env, ds->scratch, n, g->w, cost, 0, err);
+}
