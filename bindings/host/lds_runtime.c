@@ -517,12 +517,82 @@ lds_Status lds_runtime_add_grid(lds_Runtime *rt, const char *name, lds_Grid *gri
 
 /* ---------------------------------------------------------- requests -- */
 
+/* Pushes R.profile_opts(profile) (the opts table); returns LDS_OK or an
+** error with errmsg set and nothing pushed. */
+static lds_Status push_profile(lds_Runtime *rt, const lds_Grid *grid, const char *profile,
+                               const char *fn) {
+  if (!rt->has_mods)
+    return rt_fail(rt, LDS_E_STATE, "%s: profile '%.80s' but the runtime has no mods (set "
+                   "mods_dir)", fn, profile ? profile : "(null)");
+  if (!profile) return rt_fail(rt, LDS_E_ARG, "%s: profile is NULL", fn);
+  if (!grid_name(rt, grid))
+    return rt_fail(rt, LDS_E_ARG, "%s: grid %p was not added with lds_runtime_add_grid", fn,
+                   (const void *)grid);
+  push_glue(rt, "profile_opts");
+  lua_pushstring(rt->L, profile);
+  if (rt_pcall(rt, 1, 1, fn) != 0) return LDS_E_ARG;
+  return LDS_OK;
+}
+
+lds_Status lds_runtime_profile_params(lds_Runtime *rt, const lds_Grid *grid, const char *profile,
+                                      lds_SearchParams *params, double *weights) {
+  lua_State *L = rt->L;
+  int top = lua_gettop(L);
+  const char *msg;
+  lds_Status st = push_profile(rt, grid, profile, "lds_runtime_profile_params");
+  if (st != LDS_OK) return st;
+  if ((msg = opts_to_params(L, -1, grid, params, weights)) != NULL) {
+    rt_fail(rt, LDS_E_ARG, "lds_runtime_profile_params: profile '%.80s': %s", profile, msg);
+    lua_settop(L, top);
+    return LDS_E_ARG;
+  }
+  lua_settop(L, top);
+  return LDS_OK;
+}
+
+size_t lds_runtime_profiles(lds_Runtime *rt, char *buf, size_t size) {
+  lua_State *L = rt->L;
+  int top = lua_gettop(L);
+  size_t count = 0, len = 0;
+  if (size > 0) buf[0] = '\0';
+  if (!rt->has_mods) return 0;
+  lua_getglobal(L, "lodestar");
+  lua_getfield(L, -1, "mods");        /* lodestar, manager */
+  lua_getfield(L, -1, "list");
+  lua_pushvalue(L, -2);
+  if (rt_pcall(rt, 1, 1, "lds_runtime_profiles") != 0) {
+    lua_settop(L, top);
+    return 0;
+  }
+  {
+    int i, j, nm = (int)lua_rawlen(L, -1);
+    for (i = 1; i <= nm; i++) {
+      lua_rawgeti(L, -1, i);          /* ..., list, entry */
+      lua_getfield(L, -1, "profiles");
+      for (j = 1; j <= (int)lua_rawlen(L, -1); j++) {
+        const char *name;
+        lua_rawgeti(L, -1, j);
+        name = lua_tostring(L, -1);
+        if (name && size > 0) {
+          int w = snprintf(buf + len, size - len, "%s%s", count ? "\n" : "", name);
+          if (w > 0) len = len + (size_t)w < size ? len + (size_t)w : size - 1;
+        }
+        count++;
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 2);
+    }
+  }
+  lua_settop(L, top);
+  return count;
+}
+
 lds_Status lds_runtime_submit(lds_Runtime *rt, const lds_Request *rq, const char *profile,
                               lds_RequestId *id) {
   lua_State *L = rt->L;
   lds_Request r;
   double w[16];
-  const char *gname, *msg;
+  const char *msg;
   int top = lua_gettop(L);
   lds_Status st;
   if (id) *id = 0;
@@ -532,19 +602,8 @@ lds_Status lds_runtime_submit(lds_Runtime *rt, const lds_Request *rq, const char
     if (st != LDS_OK) rt_fail(rt, st, "%s", lds_scheduler_errmsg(rt->sc));
     return st;
   }
-  if (!rt->has_mods)
-    return rt_fail(rt, LDS_E_STATE, "lds_runtime_submit: profile '%.80s' but the runtime has no "
-                   "mods (set mods_dir)", profile);
-  gname = grid_name(rt, rq->grid);
-  if (!gname)
-    return rt_fail(rt, LDS_E_ARG, "lds_runtime_submit: grid %p was not added with "
-                   "lds_runtime_add_grid", (const void *)rq->grid);
-  push_glue(rt, "profile_opts");
-  lua_pushstring(L, profile);
-  if (rt_pcall(rt, 1, 1, "lds_runtime_submit") != 0) {
-    lua_settop(L, top);
-    return LDS_E_ARG;
-  }
+  st = push_profile(rt, rq->grid, profile, "lds_runtime_submit");
+  if (st != LDS_OK) return st;
   r = *rq;
   if ((msg = opts_to_params(L, -1, rq->grid, &r.params, w)) != NULL) {
     rt_fail(rt, LDS_E_ARG, "lds_runtime_submit: profile '%.80s': %s", profile, msg);
@@ -561,7 +620,7 @@ lds_Status lds_runtime_submit(lds_Runtime *rt, const lds_Request *rq, const char
   lua_pushinteger(L, (lua_Integer)*id);
   lua_getglobal(L, "lodestar");
   lua_getfield(L, -1, "grids");
-  lua_getfield(L, -1, gname);                     /* opts, track, id, lodestar, grids, grid */
+  lua_getfield(L, -1, grid_name(rt, rq->grid));   /* opts, track, id, lodestar, grids, grid */
   lua_replace(L, -3);
   lua_pop(L, 1);                                  /* opts, track, id, grid */
   lua_pushstring(L, profile);

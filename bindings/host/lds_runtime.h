@@ -151,6 +151,23 @@ LDS_API lds_Grid *lds_runtime_grid(const lds_Runtime *rt, const char *name);
 LDS_API lds_Status lds_runtime_submit(lds_Runtime *rt, const lds_Request *rq,
                                       const char *profile, lds_RequestId *id);
 
+/// Resolves a mod profile ("danger.cautious") for a registered grid: its
+/// weights (layer names -> indices into weights[]), algorithm, heuristic,
+/// weight and h_scale are written over *params (other fields unchanged);
+/// params->layer_weights points into weights. Useful to check or replay a
+/// request made with lds_runtime_submit(..., profile, ...).
+/// @param[out] weights [Shape: 16 doubles] [Owner: caller]
+/// @returns LDS_OK; LDS_E_ARG (unknown profile, grid not added, a layer
+///   the grid lacks); LDS_E_STATE (no mods). Message in lds_runtime_errmsg.
+LDS_API lds_Status lds_runtime_profile_params(lds_Runtime *rt, const lds_Grid *grid,
+                                              const char *profile, lds_SearchParams *params,
+                                              double *weights);
+/// Writes the qualified names of every profile of the running mods, in
+/// load order then name order, separated by '\n', into buf (truncated to
+/// size - 1 bytes, always NUL-terminated when size > 0).
+/// @returns the number of profiles (0 without mods).
+LDS_API size_t lds_runtime_profiles(lds_Runtime *rt, char *buf, size_t size);
+
 /* ------------------------------------------------------------ frames -- */
 
 /// Runs one frame: polls the mods first when watching and the frame number
