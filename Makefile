@@ -97,7 +97,8 @@ $(RUNTIME_TEST): tests/c/runtime_test.c $(HOST_LIB) $(LIB_A) Makefile
 
 test-runtime: $(RUNTIME_TEST) $(EXAMPLE_HOST)
 	$(RUNTIME_TEST)
-	$(EXAMPLE_HOST) > $(BUILD)/example_host.out && grep -q "^done" $(BUILD)/example_host.out
+	$(EXAMPLE_HOST) > $(BUILD)/example_host.out && grep -q "^done: 3 C requests" $(BUILD)/example_host.out && \
+	  grep -q "^Lua request of agent 99: found" $(BUILD)/example_host.out
 
 # == the Lua module lodestar.core, once per engine, with the core linked in ==
 lua: $(LUA_MODS) $(ENV_FILES) $(TWO_STATES)
