@@ -147,6 +147,17 @@ return function(host)
       error("bad argument #1 to 'request_path' (on_done: function expected, got "
         .. type(spec.on_done) .. ")", 2)
     end
+    for _, k in ipairs{"priority", "agent"} do
+      local v = spec[k]
+      if v ~= nil and (type(v) ~= "number" or v ~= math.floor(v)) then
+        error(("bad argument #1 to 'request_path' (%s: integer expected, got %s)")
+          :format(k, type(v) == "number" and tostring(v) or type(v)), 2)
+      end
+    end
+    if spec.profile ~= nil and type(spec.profile) ~= "string" then
+      error("bad argument #1 to 'request_path' (profile: string 'mod.profile' expected, got "
+        .. type(spec.profile) .. ")", 2)
+    end
     local popts = spec.profile ~= nil and profile_opts(spec.profile, 2) or nil
     local opts = build_opts(spec, popts)
     local id, msg = host.submit(grid, sx, sy, gx, gy, opts, spec.priority or 0, spec.agent or 0)
@@ -187,10 +198,17 @@ return function(host)
   end
 
   --- Creates the mod manager over the grids added so far.
+  -- Mods see the package without the runtime's additions: no
+  -- request_path, no raw grids (they get read-only views), no manager.
   function R.start_mods(root, instruction_limit)
     R.mods = require "lodestar.mods"
+    local api = {}
+    for k, v in pairs(lodestar) do
+      if k ~= "request_path" and k ~= "grids" and k ~= "mods" then api[k] = v end
+    end
+    setmetatable(api, getmetatable(lodestar))
     R.manager = R.mods.new{root = root, grids = R.grids, log = log_entry,
-      instruction_limit = instruction_limit}
+      instruction_limit = instruction_limit, lodestar = api}
     lodestar.mods = R.manager
   end
 

@@ -258,6 +258,9 @@ static void test_basic(void) {
   CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {3,3}, goal = {2,2}, colour = 1}",
                              "=bad") == LDS_E_CALLBACK, "unknown field raises");
   CHECK(strstr(lds_runtime_errmsg(rt), "unknown field 'colour'") != NULL, lds_runtime_errmsg(rt));
+  CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {3,3}, goal = {5,5}, priority = 1.5}",
+                             "=bad") == LDS_E_CALLBACK, "fractional priority raises");
+  CHECK(strstr(lds_runtime_errmsg(rt), "priority: integer expected, got 1.5") != NULL, lds_runtime_errmsg(rt));
   CHECK(lds_runtime_dostring(rt, "this is not lua", "=syntax") == LDS_E_FORMAT, "syntax error");
 
   /* the borrowed grid: Lua's references die and the GC runs; the grid lives */
@@ -299,7 +302,9 @@ static void write_mod(const char *dir, double weight) {
   fprintf(f,
           "return { name = 'terrain', version = '%g',\n"
           "  layers = { forest = function(x, y, t) return (x %% 7 == 0) and 1 or 0 end },\n"
-          "  profiles = { walker = { weights = { forest = %g } } } }\n",
+          "  profiles = { walker = { weights = { forest = %g } } },\n"
+          "  selftest = function() return lodestar.request_path == nil and lodestar.grids == nil\n"
+          "    and lodestar.mods == nil and lodestar.find_path ~= nil, 'runtime API hidden' end }\n",
           weight, weight);
   fclose(f);
 }
