@@ -1,6 +1,7 @@
 # lodestar — pathfinding runtime for games.
 #
 #   make            build build/liblodestar.a, build/liblodestar.so, build/lodestar
+#                   (+ build/liblodestar_host.a: the embedding runtime, Lua 5.4; build/example_host)
 #   make run        the main job: solve the default Moving AI scenario kept in the repo
 #   make test       C tests, then the busted specs (Lua 5.4 and LuaJIT)
 #   make lua        build/lua54/lodestar/core.so, build/luajit/lodestar/core.so, build/env*.sh
@@ -240,10 +241,11 @@ JIT_LMOD ?= $(PREFIX)/share/lua/5.1
 JIT_CMOD ?= $(PREFIX)/lib/lua/5.1
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/lodestar $(DESTDIR)$(PREFIX)/bin
-	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(LIB_A) $(HOST_LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(filter-out core/%internal.h,$(wildcard core/lds*.h)) bindings/lua/lodestar_lua.h \
+	  bindings/host/lds_runtime.h \
 	  $(DESTDIR)$(PREFIX)/include/lodestar/
 	install -d $(DESTDIR)$(LUA_LMOD)/lodestar $(DESTDIR)$(LUA_CMOD)/lodestar
 	install -m 644 scripts/lodestar/*.lua $(DESTDIR)$(LUA_LMOD)/lodestar/
@@ -264,4 +266,5 @@ print:
 	@echo "LUA54_CFLAGS=$(LUA54_CFLAGS) LUAJIT_CFLAGS=$(LUAJIT_CFLAGS) HAVE_LUAJIT=$(HAVE_LUAJIT)"
 
 -include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) \
-  $(BUILD)/obj/lua54/lodestar_core.d $(BUILD)/obj/luajit/lodestar_core.d
+  $(BUILD)/obj/lua54/lodestar_core.d $(BUILD)/obj/luajit/lodestar_core.d \
+  $(BUILD)/obj/host/lds_runtime.d $(BUILD)/obj/host/example.d
