@@ -139,6 +139,8 @@ typedef struct Demo {
   unsigned long win_n[65];
   unsigned long mod_events, reloads, mod_restarts, unchecked;
   uint64_t reload_frame;  /* frame of the first reload */
+  unsigned long polls;
+  uint64_t poll_us_total, poll_us_max; /* mod polls, outside the budget [µs] */
   bool json;
 } Demo;
 
@@ -803,6 +805,9 @@ int cli_demo(int argc, char **argv) {
       if (t0 > t1) t0 = t1;
       if (c0 > c1) c0 = c1;
       d.mod_restarts += rs.restarted;
+      d.polls++;
+      d.poll_us_total += rs.poll_us;
+      if (rs.poll_us > d.poll_us_max) d.poll_us_max = rs.poll_us;
     }
     us = (double)(t1 - t0) / 1000.0;
     frame_us[f] = us;
@@ -910,9 +915,12 @@ int cli_demo(int argc, char **argv) {
       printf("  log_hash      %016llx\n", (unsigned long long)log_hash);
       if (d.rt)
         printf("  mods          %lu events, %lu reloads, %lu requests restarted; %lu paths "
-               "unchecked (weighted A*/greedy profiles)\n"
+               "unchecked (weighted A*/greedy profiles); %lu polls, mean %.0f us, max %llu us "
+               "(outside the budget)\n"
                "  accounting    submitted %lu = finished %lu + cancelled %lu + in flight %zu\n",
-               d.mod_events, d.reloads, d.mod_restarts, d.unchecked, d.submitted,
+               d.mod_events, d.reloads, d.mod_restarts, d.unchecked, d.polls,
+               d.polls ? (double)d.poll_us_total / (double)d.polls : 0.0,
+               (unsigned long long)d.poll_us_max, d.submitted,
                d.completed + d.no_path + d.stale + d.errors, d.cancelled,
                lds_scheduler_pending(d.sc));
     } else {
