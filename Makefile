@@ -1,6 +1,7 @@
 # lodestar — pathfinding runtime for games.
 #
 #   make            build build/liblodestar.a, build/liblodestar.so, build/lodestar
+#                   (+ build/liblodestar_host.a: the embedding runtime, Lua 5.4; build/example_host)
 #   make run        the main job: solve the default Moving AI scenario kept in the repo
 #   make test       C tests, then the busted specs (Lua 5.4 and LuaJIT)
 #   make lua        build/lua54/lodestar/core.so, build/luajit/lodestar/core.so, build/env*.sh
@@ -52,6 +53,10 @@ LIB_SO := $(BUILD)/liblodestar.so
 CLI    := $(BUILD)/lodestar
 TESTS  := $(BUILD)/test_runner
 
+HOST_LIB     := $(BUILD)/liblodestar_host.a
+EXAMPLE_HOST := $(BUILD)/example_host
+RUNTIME_TEST := $(BUILD)/runtime_test
+
 LUA_MOD_SRC := bindings/lua/lodestar_core.c
 LUA54_MOD   := $(BUILD)/lua54/lodestar/core.so
 LUAJIT_MOD  := $(BUILD)/luajit/lodestar/core.so
@@ -64,10 +69,37 @@ LUA54_LIBS  ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 LUAJIT_LIBS ?= $(shell pkg-config --libs luajit 2>/dev/null)
 ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
-.PHONY: all run test test-c test-lua bench sanitize deps clean print lint docs install lua valgrind-lua
+.PHONY: all run test test-c test-lua test-runtime test-demo-mods bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
-all: $(LIB_A) $(LIB_SO) $(CLI) lua
+all: $(LIB_A) $(LIB_SO) $(CLI) lua $(HOST_LIB) $(EXAMPLE_HOST) $(RUNTIME_TEST)
+
+# == the embedding runtime (bindings/host/lds_runtime.c): Lua 5.4 + the core ==
+# build/liblodestar_host.a = lds_runtime.o + the Lua 5.4 binding; a host links
+# it before liblodestar.a and $(LUA54_LIBS). The core library stays Lua-free.
+$(BUILD)/obj/host/lds_runtime.o: bindings/host/lds_runtime.c bindings/host/lds_runtime.h Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/lua $(LUA54_CFLAGS) \
+	  -DLDS_SCRIPTS_DIR='"$(CURDIR)/scripts"' -c $< -o $@
+
+$(HOST_LIB): $(BUILD)/obj/host/lds_runtime.o $(BUILD)/obj/lua54/lodestar_core.o
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/obj/host/example.o: bindings/host/example.c bindings/host/lds_runtime.h Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/host -c $< -o $@
+
+$(EXAMPLE_HOST): $(BUILD)/obj/host/example.o $(HOST_LIB) $(LIB_A)
+	$(CC) -o $@ $< $(HOST_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(EXTRA_LDFLAGS)
+
+$(RUNTIME_TEST): tests/c/runtime_test.c $(HOST_LIB) $(LIB_A) Makefile
+	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/host -Ibindings/lua $(LUA54_CFLAGS) \
+	  -DLDS_SRCDIR='"$(CURDIR)"' -o $@ $< $(HOST_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(EXTRA_LDFLAGS)
+
+test-runtime: $(RUNTIME_TEST) $(EXAMPLE_HOST)
+	$(RUNTIME_TEST)
+	$(EXAMPLE_HOST) > $(BUILD)/example_host.out && grep -q "^done: 3 C requests" $(BUILD)/example_host.out && \
+	  grep -q "^Lua request of agent 99: found" $(BUILD)/example_host.out
 
 # == the Lua module lodestar.core, once per engine, with the core linked in ==
 lua: $(LUA_MODS) $(ENV_FILES) $(TWO_STATES)
@@ -132,8 +164,8 @@ $(LIB_A): $(CORE_OBJ)
 $(LIB_SO): $(CORE_OBJ)
 	$(CC) -shared -o $@ $^ $(LDLIBS) $(EXTRA_LDFLAGS)
 
-$(CLI): $(CLI_OBJ) $(LIB_A)
-	$(CC) -o $@ $(CLI_OBJ) $(LIB_A) $(LDLIBS) $(EXTRA_LDFLAGS)
+$(CLI): $(CLI_OBJ) $(HOST_LIB) $(LIB_A)
+	$(CC) -o $@ $(CLI_OBJ) $(HOST_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(EXTRA_LDFLAGS)
 
 # Every tests/c/test_*.c defines `void suite_NAME(void)`; the runner calls them all.
 $(BUILD)/test_suites.h: $(TEST_SRC) Makefile
@@ -165,7 +197,11 @@ endif
 test-cli: $(CLI)
 	tests/cli_test.sh $(CLI)
 
-test: test-c test-cli test-lua
+# lodestar demo --mods --watch with a rule file rewritten while it runs
+test-demo-mods: $(CLI)
+	tests/demo_mods_test.sh $(CLI)
+
+test: test-c test-runtime test-cli test-lua test-demo-mods
 
 # tests/bench/setup_bench: query set-up time on a 64x64 vs a 2048x2048 grid
 SETUP_BENCH := $(BUILD)/setup_bench
@@ -183,7 +219,7 @@ valgrind: $(CLI)
 # interpreters are not instrumented (they would need LD_PRELOAD=libasan).
 sanitize:
 	$(MAKE) BUILD=build/sanitize OPT=-O1 EXTRA_CFLAGS="$(SAN_FLAGS)" \
-	  EXTRA_LDFLAGS="$(SAN_FLAGS)" test-c
+	  EXTRA_LDFLAGS="$(SAN_FLAGS)" test-c test-runtime
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -205,10 +241,11 @@ JIT_LMOD ?= $(PREFIX)/share/lua/5.1
 JIT_CMOD ?= $(PREFIX)/lib/lua/5.1
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/lodestar $(DESTDIR)$(PREFIX)/bin
-	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(LIB_A) $(HOST_LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(filter-out core/%internal.h,$(wildcard core/lds*.h)) bindings/lua/lodestar_lua.h \
+	  bindings/host/lds_runtime.h \
 	  $(DESTDIR)$(PREFIX)/include/lodestar/
 	install -d $(DESTDIR)$(LUA_LMOD)/lodestar $(DESTDIR)$(LUA_CMOD)/lodestar
 	install -m 644 scripts/lodestar/*.lua $(DESTDIR)$(LUA_LMOD)/lodestar/
@@ -229,4 +266,5 @@ print:
 	@echo "LUA54_CFLAGS=$(LUA54_CFLAGS) LUAJIT_CFLAGS=$(LUAJIT_CFLAGS) HAVE_LUAJIT=$(HAVE_LUAJIT)"
 
 -include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) \
-  $(BUILD)/obj/lua54/lodestar_core.d $(BUILD)/obj/luajit/lodestar_core.d
+  $(BUILD)/obj/lua54/lodestar_core.d $(BUILD)/obj/luajit/lodestar_core.d \
+  $(BUILD)/obj/host/lds_runtime.d $(BUILD)/obj/host/example.d

@@ -46,6 +46,7 @@ typedef struct Req {
   uint64_t seq;      /* submission order: ties go to the older request */
   uint64_t submit_frame, finish_frame;
   uint32_t restarts;
+  bool params_changed;      /* lds_scheduler_set_params on an ACTIVE request */
   uint64_t expansions;      /* total, restarts and quick pass included */
   uint64_t elapsed_us;      /* scheduler-measured time of its chunks */
   uint64_t rate_exp;        /* expansions of its timed chunks (its own rate) */
@@ -653,6 +654,32 @@ lds_Status lds_scheduler_set_priority(lds_Scheduler *sc, lds_RequestId id, int32
   return LDS_OK;
 }
 
+lds_Status lds_scheduler_set_params(lds_Scheduler *sc, lds_RequestId id,
+                                    const lds_SearchParams *params) {
+  uint32_t r = check_id(sc, id, "lds_scheduler_set_params");
+  Req *q;
+  if (r == NO_INDEX) return LDS_E_ARG;
+  if (!params) return sc_fail(sc, LDS_E_ARG, "lds_scheduler_set_params: params is NULL");
+  if (params->n_layer_weights < 0 || params->n_layer_weights > 16 ||
+      (params->n_layer_weights > 0 && !params->layer_weights))
+    return sc_fail(sc, LDS_E_ARG,
+                   "lds_scheduler_set_params: %d layer weights (expected 0..16 with a non-NULL "
+                   "array)", params->n_layer_weights);
+  q = &sc->req[r];
+  if (q->state == SLOT_DONE)
+    return sc_fail(sc, LDS_E_STATE, "lds_scheduler_set_params: request already finished (%s)",
+                   lds_status_name(q->status));
+  q->rq.params = *params;
+  if (params->n_layer_weights > 0) {
+    memcpy(q->weights, params->layer_weights, (size_t)params->n_layer_weights * sizeof(double));
+    q->rq.params.layer_weights = q->weights;
+  } else {
+    q->rq.params.layer_weights = NULL;
+  }
+  if (q->state == SLOT_ACTIVE) q->params_changed = true; /* restarted by run_request */
+  return LDS_OK;
+}
+
 lds_Status lds_scheduler_remove_grid(lds_Scheduler *sc, const lds_Grid *grid) {
   int gi = find_grid(sc, grid);
   uint32_t r;
@@ -841,6 +868,14 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
       cap = K_MIN;
     k = next_chunk(sc, b, own, cap);
     if (k == 0) return true;
+    if (q->params_changed) { /* new parameters: start over, keep the place */
+      q->params_changed = false;
+      st = start_search(sc, r, s);
+      if (st != LDS_OK) {
+        finish(sc, r, st, s);
+        return false;
+      }
+    }
     lds_search_stats(s, &st0);
     st = lds_search_step(s, k);
     lds_search_stats(s, &st1);

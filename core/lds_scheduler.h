@@ -234,6 +234,17 @@ LDS_API lds_Status lds_scheduler_cancel(lds_Scheduler *sc, lds_RequestId id);
 /// LDS_E_STATE (already finished).
 LDS_API lds_Status lds_scheduler_set_priority(lds_Scheduler *sc, lds_RequestId id,
                                               int32_t priority);
+/// Replaces the search parameters of a pending request, keeping its handle,
+/// its place in the queue and its waiting time (a mod host calls it when a
+/// profile or a layer the request weights changed). A queued request starts
+/// with the new parameters; a request whose search is in progress restarts
+/// it with them at its next step (not counted in lds_RequestInfo.restarts).
+/// layer_weights is copied (<= 16); edge_ud must stay valid until the
+/// request ends. Start, goal, priority and callback are unchanged.
+/// @returns LDS_OK; LDS_E_ARG (stale handle, NULL params, more than 16
+/// layer weights); LDS_E_STATE (already finished).
+LDS_API lds_Status lds_scheduler_set_params(lds_Scheduler *sc, lds_RequestId id,
+                                            const lds_SearchParams *params);
 /// Frees a finished (or pending: same as cancel) request; the handle goes
 /// stale. @returns LDS_OK or LDS_E_ARG (stale handle).
 LDS_API lds_Status lds_scheduler_release(lds_Scheduler *sc, lds_RequestId id);

@@ -12,10 +12,12 @@
 */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime(CLOCK_THREAD_CPUTIME_ID) */
 #include "cli.h"
+#include "lds_runtime.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #define CMD "demo"
@@ -45,7 +47,14 @@ static void usage(FILE *f) {
           "  --no-check         skip the one-shot A* check of each path\n"
           "  --log FILE         write the per-frame log (what log_hash hashes)\n"
           "  --verbose          print each frame over 1.05 x budget to stderr\n"
-          "  --json             print one JSON object as the last line\n");
+          "  --json             print one JSON object as the last line\n"
+          "  --mods DIR         run through the embedding runtime with the mods in DIR;\n"
+          "                     agent i uses profile i mod P of the P loaded profiles\n"
+          "                     (sorted by mod load order, then name)\n"
+          "  --watch            with --mods: reload changed mods while running\n"
+          "  --poll-frames N    with --watch: poll the mod files every N frames (default 30)\n"
+          "  --exit-after-reload F  with --watch: stop F frames after the first reload\n"
+          "                     (--frames stays the upper bound)\n");
 }
 
 /* ------------------------------------------------------------- helpers -- */
@@ -119,8 +128,43 @@ typedef struct Demo {
   double *latency;        /* frames per delivered path */
   size_t nlat, lat_cap;
   unsigned long submitted, completed, no_path, stale, errors, nonoptimal, illegal, replans;
-  unsigned long door_toggles, quick_used;
+  unsigned long door_toggles, quick_used, cancelled;
+  /* --mods: the runtime, the profiles agents use, per-window path costs */
+  lds_Runtime *rt;
+  char profbuf[4096];
+  const char *prof[64];
+  int nprof;
+  uint64_t frame;
+  double win_cost[65], win_steps[65];  /* [nprof] = all profiles */
+  unsigned long win_n[65];
+  unsigned long mod_events, reloads, mod_restarts, unchecked;
+  uint64_t reload_frame;  /* frame of the first reload */
+  unsigned long polls;
+  uint64_t poll_us_total, poll_us_max; /* mod polls, outside the budget [µs] */
+  bool json;
 } Demo;
+
+/* the profile of agent i (--mods): round-robin by agent id */
+static const char *agent_profile(const Demo *d, long i) {
+  return d->nprof ? d->prof[i % d->nprof] : NULL;
+}
+
+/* --mods: one line per mod event (mod, ms, result) */
+static void on_mod_event(void *ud, const lds_ModEvent *ev) {
+  Demo *d = (Demo *)ud;
+  d->mod_events++;
+  if (strcmp(ev->result, "reloaded") == 0 && d->reloads++ == 0) d->reload_frame = d->frame;
+  if (!d->json)
+    printf("mod: frame %llu %s %s in %.1f ms (restarted %u)%s%s\n", (unsigned long long)d->frame,
+           ev->mod, ev->result, ev->ms, ev->restarted, ev->error ? ": " : "",
+           ev->error ? ev->error : "");
+  fflush(stdout); /* a watching script reads the output as it comes */
+}
+
+static void demo_log(void *ud, int level, const char *msg) {
+  (void)ud;
+  if (level <= 1) fprintf(stderr, "lodestar demo: %s\n", msg);
+}
 
 static lds_Status on_done(void *ud, lds_Scheduler *sc, lds_RequestId id, lds_RequestEvent ev,
                           const lds_RequestInfo *info) {
@@ -245,7 +289,12 @@ static bool submit(Demo *d, long i, int32_t priority) {
   rq.quick_expansions = (uint64_t)d->quick;
   rq.on_done = on_done;
   rq.ud = d;
-  if (lds_scheduler_submit(d->sc, &rq, &a->req) != LDS_OK) {
+  if (d->rt) {
+    if (lds_runtime_submit(d->rt, &rq, agent_profile(d, i), &a->req) != LDS_OK) {
+      fprintf(stderr, "lodestar demo: %s\n", lds_runtime_errmsg(d->rt));
+      return false;
+    }
+  } else if (lds_scheduler_submit(d->sc, &rq, &a->req) != LDS_OK) {
     fprintf(stderr, "lodestar demo: %s\n", lds_scheduler_errmsg(d->sc));
     return false;
   }
@@ -283,9 +332,9 @@ static int move_dir(int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
 /* Checks a delivered full path: legal on the current grid, and as cheap as
 ** a one-shot A* from the same start to the same goal. */
 static void check_path(Demo *d, const lds_Path *p, int32_t sx, int32_t sy, int32_t gx,
-                       int32_t gy) {
+                       int32_t gy, long agent) {
   char why[256];
-  double c, best;
+  double c, best, w[16];
   lds_SearchParams astar;
   if (!cli_check_path(d->g, p, sx, sy, gx, gy, &c, why)) {
     d->illegal++;
@@ -293,6 +342,20 @@ static void check_path(Demo *d, const lds_Path *p, int32_t sx, int32_t sy, int32
     return;
   }
   lds_search_params_init(&astar); /* the reference is plain A*, whatever the demo runs */
+  if (d->rt && agent_profile(d, agent)) {
+    /* --mods: A* under the agent's profile as it is now (a reload restarts
+    ** the requests it affects, so a delivered path used these weights) */
+    if (lds_runtime_profile_params(d->rt, d->g, agent_profile(d, agent), &astar, w) != LDS_OK) {
+      d->unchecked++;
+      return;
+    }
+    if (astar.algo == LDS_ALGO_WASTAR || astar.algo == LDS_ALGO_GREEDY) {
+      d->unchecked++; /* not optimal by design */
+      return;
+    }
+    astar.algo = LDS_ALGO_ASTAR;
+    c = lds_path_cost(p); /* the layer costs are not in cli_check_path's sum */
+  }
   if (lds_search_start(d->check, &astar, sx, sy, gx, gy) != LDS_OK ||
       lds_search_run(d->check) != LDS_FOUND) {
     d->nonoptimal++;
@@ -370,7 +433,16 @@ static void collect(Demo *d, uint64_t frame, char *log, size_t *loglen, size_t l
       d->completed++;
       push_latency(d, (double)info.frames);
       if (p) lds_path_cell(p, 0, &sx, &sy);
-      if (p && d->check_paths) check_path(d, p, sx, sy, a->gx, a->gy);
+      if (p && d->check_paths) check_path(d, p, sx, sy, a->gx, a->gy, i);
+      if (p && d->rt && lds_path_length(p) > 1) {
+        int k2 = d->nprof ? (int)(i % d->nprof) : 0;
+        d->win_cost[k2] += lds_path_cost(p);
+        d->win_steps[k2] += (double)(lds_path_length(p) - 1);
+        d->win_n[k2]++;
+        d->win_cost[d->nprof] += lds_path_cost(p);
+        d->win_steps[d->nprof] += (double)(lds_path_length(p) - 1);
+        d->win_n[d->nprof]++;
+      }
       lds_scheduler_release(d->sc, a->req);
       a->req = 0;
       if (p && a->on_quick && a->path) {
@@ -467,6 +539,7 @@ static bool update_agents(Demo *d, uint64_t frame) {
         if (a->on_quick && a->req) {
           lds_scheduler_cancel(d->sc, a->req);
           a->req = 0;
+          d->cancelled++;
         }
         lds_path_free(a->path);
         a->path = NULL;
@@ -490,7 +563,9 @@ static bool update_agents(Demo *d, uint64_t frame) {
 int cli_demo(int argc, char **argv) {
   const char *map_path = DEFAULT_MAP, *log_path = NULL;
   long agents = 200, budget = 1000, frames = 600, seed = 1, exp_per_us = 4, searches = 2,
-       ndoors = 12, radius = 40, idle = 60, quick = 0;
+       ndoors = 12, radius = 40, idle = 60, quick = 0, poll_frames = 30, exit_after = 0;
+  const char *mods_dir = NULL;
+  bool watch = false;
   bool json = false, det = false, check = true, verbose = false;
   int i, rc = 0;
   lds_Algo algo = LDS_ALGO_ASTAR;
@@ -523,6 +598,22 @@ int cli_demo(int argc, char **argv) {
       check = false;
     } else if (strcmp(a, "--verbose") == 0) {
       verbose = true;
+    } else if (strcmp(a, "--watch") == 0) {
+      watch = true;
+    } else if (strcmp(a, "--mods") == 0 || strcmp(a, "--poll-frames") == 0 ||
+               strcmp(a, "--exit-after-reload") == 0) {
+      if (!v) return cli_fail(CMD, "%s: missing value", a);
+      i++;
+      if (strcmp(a, "--mods") == 0) {
+        struct stat sb;
+        if (stat(v, &sb) != 0 || !S_ISDIR(sb.st_mode))
+          return cli_fail(CMD, "--mods: '%s' is not a directory", v);
+        mods_dir = v;
+      } else if (strcmp(a, "--poll-frames") == 0) {
+        if (!cli_int(CMD, a, v, 1, 1000000, &poll_frames)) return 2;
+      } else if (!cli_int(CMD, a, v, 1, 100000000, &exit_after)) {
+        return 2;
+      }
     } else if (strcmp(a, "--map") == 0 || strcmp(a, "--log") == 0 || strcmp(a, "--algo") == 0 ||
                strcmp(a, "--agents") == 0 || strcmp(a, "--budget-us") == 0 ||
                strcmp(a, "--frames") == 0 || strcmp(a, "--seed") == 0 ||
@@ -616,14 +707,57 @@ int cli_demo(int argc, char **argv) {
   cfg.expansions_per_us = (uint32_t)exp_per_us;
   cfg.searches_per_grid = (int)searches;
   cfg.initial_capacity = (uint32_t)(agents + 16);
-  d.sc = lds_scheduler_new(NULL, &cfg, &err);
-  if (!d.sc) {
-    rc = cli_fail(CMD, "%s", err.msg);
+  if (watch && !mods_dir) {
+    rc = cli_fail(CMD, "--watch needs --mods DIR");
     goto done;
   }
-  if (lds_scheduler_add_grid(d.sc, d.g, 0) != LDS_OK) {
-    rc = cli_fail(CMD, "%s", lds_scheduler_errmsg(d.sc));
-    goto done;
+  d.json = json;
+  if (mods_dir) {
+    /* the game loop through the embedding runtime: a Lua state with the
+    ** mods, polled every poll_frames frames when watching */
+    lds_RuntimeConfig rcfg;
+    char *s;
+    lds_runtime_config_init(&rcfg);
+    rcfg.sched = cfg;
+    rcfg.env.log = demo_log;
+    rcfg.mods_dir = mods_dir;
+    rcfg.watch = watch;
+    rcfg.poll_frames = (uint32_t)poll_frames;
+    rcfg.on_mod_event = on_mod_event;
+    rcfg.mod_event_ud = &d;
+    d.rt = lds_runtime_new(&rcfg, &err);
+    if (!d.rt) {
+      rc = cli_fail(CMD, "%s", err.msg);
+      goto done;
+    }
+    d.sc = lds_runtime_scheduler(d.rt);
+    if (lds_runtime_add_grid(d.rt, "world", d.g) != LDS_OK) {
+      rc = cli_fail(CMD, "%s", lds_runtime_errmsg(d.rt));
+      goto done;
+    }
+    lds_runtime_profiles(d.rt, d.profbuf, sizeof d.profbuf);
+    for (s = d.profbuf; *s && d.nprof < 64;) {
+      d.prof[d.nprof++] = s;
+      s = strchr(s, '\n');
+      if (!s) break;
+      *s++ = '\0';
+    }
+    if (!json) {
+      int k;
+      printf("mods: %s, %d profiles:", mods_dir, d.nprof);
+      for (k = 0; k < d.nprof; k++) printf(" %s", d.prof[k]);
+      printf("%s\n", watch ? " (watching)" : "");
+    }
+  } else {
+    d.sc = lds_scheduler_new(NULL, &cfg, &err);
+    if (!d.sc) {
+      rc = cli_fail(CMD, "%s", err.msg);
+      goto done;
+    }
+    if (lds_scheduler_add_grid(d.sc, d.g, 0) != LDS_OK) {
+      rc = cli_fail(CMD, "%s", lds_scheduler_errmsg(d.sc));
+      goto done;
+    }
   }
   d.check = lds_search_new(NULL, d.g, &err);
   if (!d.check) {
@@ -644,6 +778,7 @@ int cli_demo(int argc, char **argv) {
   t_start = cli_now_ns();
   for (f = 0; f < (uint64_t)frames; f++) {
     lds_TickStats ts;
+    lds_RuntimeStats rs;
     uint64_t t0, t1, c0, c1;
     size_t loglen = 0;
     double us;
@@ -653,11 +788,27 @@ int cli_demo(int argc, char **argv) {
       rc = 2;
       goto done;
     }
+    d.frame = f;
     c0 = cpu_now_ns();
     t0 = cli_now_ns();
-    lds_scheduler_tick(d.sc, (uint64_t)budget, &ts);
+    if (d.rt) {
+      lds_runtime_tick(d.rt, (uint64_t)budget, &rs);
+      ts = rs.tick;
+    } else {
+      lds_scheduler_tick(d.sc, (uint64_t)budget, &ts);
+    }
     t1 = cli_now_ns();
     c1 = cpu_now_ns();
+    if (d.rt && rs.polled) { /* the mod poll is outside the search budget */
+      t0 += rs.poll_us * 1000u;
+      c0 += rs.poll_us * 1000u;
+      if (t0 > t1) t0 = t1;
+      if (c0 > c1) c0 = c1;
+      d.mod_restarts += rs.restarted;
+      d.polls++;
+      d.poll_us_total += rs.poll_us;
+      if (rs.poll_us > d.poll_us_max) d.poll_us_max = rs.poll_us;
+    }
     us = (double)(t1 - t0) / 1000.0;
     frame_us[f] = us;
     frame_cpu[f] = (double)(c1 - c0) / 1000.0;
@@ -692,6 +843,25 @@ int cli_demo(int argc, char **argv) {
              (double)(f + 1) / 60.0, (unsigned long long)(f + 1), d.completed,
              lds_scheduler_pending(d.sc), cli_quantile(recent, 60, 0.5),
              cli_quantile(recent, 60, 1.0), frame_exp[f]);
+    }
+    if (d.rt && (f + 1) % 60 == 0) {
+      /* mean path cost per step of the paths delivered in the last 60
+      ** frames, all agents and per profile (what a reload changes) */
+      int k;
+      if (!json) {
+        printf("window frame %llu paths %lu cost_per_step %.4f", (unsigned long long)(f + 1),
+               d.win_n[d.nprof], d.win_steps[d.nprof] > 0 ? d.win_cost[d.nprof] / d.win_steps[d.nprof] : 0.0);
+        for (k = 0; k < d.nprof; k++)
+          printf(" %s=%.4f/%lu", d.prof[k], d.win_steps[k] > 0 ? d.win_cost[k] / d.win_steps[k] : 0.0,
+                 d.win_n[k]);
+        printf("\n");
+        fflush(stdout);
+      }
+      for (k = 0; k <= d.nprof; k++) d.win_cost[k] = d.win_steps[k] = 0.0, d.win_n[k] = 0;
+    }
+    if (exit_after > 0 && d.reloads > 0 && f + 1 >= d.reload_frame + (uint64_t)exit_after) {
+      frames = (long)(f + 1); /* the statistics cover the frames run */
+      break;
     }
   }
   /* the oldest request still waiting */
@@ -743,6 +913,16 @@ int cli_demo(int argc, char **argv) {
       printf("  paths         %lu non-optimal (%lu illegal)%s\n", d.nonoptimal, d.illegal,
              check ? "" : " (check skipped)");
       printf("  log_hash      %016llx\n", (unsigned long long)log_hash);
+      if (d.rt)
+        printf("  mods          %lu events, %lu reloads, %lu requests restarted; %lu paths "
+               "unchecked (weighted A*/greedy profiles); %lu polls, mean %.0f us, max %llu us "
+               "(outside the budget)\n"
+               "  accounting    submitted %lu = finished %lu + cancelled %lu + in flight %zu\n",
+               d.mod_events, d.reloads, d.mod_restarts, d.unchecked, d.polls,
+               d.polls ? (double)d.poll_us_total / (double)d.polls : 0.0,
+               (unsigned long long)d.poll_us_max, d.submitted,
+               d.completed + d.no_path + d.stale + d.errors, d.cancelled,
+               lds_scheduler_pending(d.sc));
     } else {
       printf("{\"map\":");
       cli_json_string(stdout, map_path);
@@ -756,12 +936,18 @@ int cli_demo(int argc, char **argv) {
              "\"frame_cpu_us_p99\":%.1f,\"frame_cpu_us_max\":%.1f,\"preempted_frames\":%lu,"
              "\"expansions_per_frame_median\":%.0f,\"expansions_total\":%llu,"
              "\"door_toggles\":%lu,\"nonoptimal_paths\":%lu,\"checked\":%s,"
-             "\"log_hash\":\"%016llx\"}\n",
+             "\"log_hash\":\"%016llx\"",
              frames, agents, budget, det ? "true" : "false", lds_algo_name(algo), d.submitted,
              d.completed, d.no_path, d.stale, d.errors, d.replans, (unsigned long)tot.restarted,
              lat50, lat99, lat_max, (unsigned long)oldest, lat_bound, fu50, fu99, fu_max, overshoot_frames,
              overshoot_max, cpu99, cpu_max, preempted, exp50, (unsigned long long)tot.expansions, d.door_toggles,
              d.nonoptimal, check ? "true" : "false", (unsigned long long)log_hash);
+      if (d.rt)
+        printf(",\"mods\":true,\"mod_events\":%lu,\"reloads\":%lu,\"mod_restarts\":%lu,"
+               "\"unchecked_paths\":%lu,\"requests_cancelled\":%lu,\"requests_in_flight\":%zu",
+               d.mod_events, d.reloads, d.mod_restarts, d.unchecked, d.cancelled,
+               lds_scheduler_pending(d.sc));
+      printf("}\n");
     }
     /* failed requests fail the run, and so do non-optimal paths from an
     ** algorithm that promises optimal ones (wastar and greedy do not) */
@@ -773,7 +959,10 @@ done:
   if (logf) fclose(logf);
   if (d.agents)
     for (i = 0; i < (int)agents; i++) lds_path_free(d.agents[i].path);
-  lds_scheduler_free(d.sc);
+  if (d.rt)
+    lds_runtime_free(d.rt); /* owns d.sc */
+  else
+    lds_scheduler_free(d.sc);
   lds_search_free(d.check);
   lds_grid_free(d.g);
   free(d.comp);

@@ -232,6 +232,14 @@ static void grid_release(GridBox *b) {
   }
 }
 
+void lds_lua_push_grid(lua_State *L, lds_Grid *g, int owned) {
+  GridBox *b = new_gridbox(L); /* may raise before g is referenced */
+  b->g = g;
+  b->owned = owned ? 1 : 0;
+}
+
+lds_Grid *lds_lua_check_grid(lua_State *L, int idx) { return check_grid(L, idx); }
+
 /* lodestar.grid.new(w, h) */
 static int grid_new(lua_State *L) {
   double w = check_int(L, 1), h = check_int(L, 2);
@@ -1076,6 +1084,14 @@ static void push_path(lua_State *L, PathBox *b, lds_Path *p, const lds_Error *er
   if (!p) luaL_error(L, "%s", err->msg);
   b->p = p;
   b->owned = 1;
+}
+
+void lds_lua_push_path(lua_State *L, lds_Path *p, int owned) {
+  PathBox *b;
+  if (!p) luaL_error(L, "no path");
+  b = new_pathbox(L);
+  b->p = p;
+  b->owned = owned ? 1 : 0;
 }
 
 static int path_release(lua_State *L) {

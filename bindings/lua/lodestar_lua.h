@@ -12,6 +12,9 @@
 
 #include <lua.h>
 
+#include "lds_grid.h"
+#include "lds_path.h"
+
 #define LDS_GRID_MT "lodestar.Grid"
 #define LDS_SEARCH_MT "lodestar.Search"
 #define LDS_PATH_MT "lodestar.Path"
@@ -28,5 +31,23 @@
 __attribute__((visibility("default")))
 #endif
 int luaopen_lodestar_core(lua_State *L);
+
+/* ------------------------------------------------ for C hosts (bindings/host) -- */
+
+/// Pushes a lodestar.Grid userdata for g. With owned = 0 the grid is lent
+/// by the host: __gc, __close and :free() never free it (the host keeps it
+/// alive while Lua may use it, and frees it itself after lua_close or after
+/// dropping every reference). With owned = 1 Lua takes it over.
+/// [Owner: see owned] Raises a Lua memory error (g is then not freed).
+void lds_lua_push_grid(lua_State *L, lds_Grid *g, int owned);
+/// The grid of the lodestar.Grid at idx; raises "bad argument #idx
+/// (lodestar.Grid expected, got T)" or "attempt to use a freed
+/// lodestar.Grid". [Owner: the userdata]
+lds_Grid *lds_lua_check_grid(lua_State *L, int idx);
+/// Pushes a lodestar.Path userdata for p. With owned = 1 (the usual case)
+/// Lua takes the path over and frees it with lds_path_free at __gc or
+/// :free(). NULL p raises "no path". [Owner: see owned] On a Lua memory
+/// error (raised before p is stored) p is not freed: the caller still owns it.
+void lds_lua_push_path(lua_State *L, lds_Path *p, int owned);
 
 #endif

@@ -1,0 +1,297 @@
+--- lodestar.runtime — the Lua half of the C embedding runtime
+-- (bindings/host/lds_runtime.c). Not for use on its own: the runtime calls
+-- `require("lodestar.runtime")(host)` once with a table of C functions and
+-- gets back the table R below. It adds `lodestar.request_path` and
+-- `lodestar.grids` to the package, keeps the Lua handles of requests in
+-- flight, drives the mod manager, and restarts requests after a reload.
+--
+-- host (C closures over the runtime):
+--   host.submit(grid, sx, sy, gx, gy, opts, priority, agent) -> id | nil, msg
+--   host.set_params(id, grid, opts) -> true | nil, msg
+--   host.status(id) -> status name ("running", "found", ...; "arg" when stale)
+--   host.info(id) -> cost, frames, restarts, errmsg
+--   host.take_path(id) -> lodestar.Path | nil
+--   host.cancel(id), host.release(id)
+--   host.log(level, text)              level 0 error, 1 warning, 2 info
+--   host.mod_event(mod, result, ms, text, error, restarted)
+
+local lodestar = require "lodestar"
+
+-- option names request_path passes to the search (the rest are its own)
+local SEARCH_KEYS = {algorithm = true, heuristic = true, weight = true, h_scale = true, weights = true}
+local REQUEST_KEYS = {grid = true, start = true, goal = true, priority = true, agent = true,
+  on_done = true, profile = true, algo = true}
+for k in pairs(SEARCH_KEYS) do REQUEST_KEYS[k] = true end
+
+local function sorted_keys(t)
+  local out = {}
+  for k in pairs(t) do out[#out + 1] = k end
+  table.sort(out, function(a, b) return tostring(a) < tostring(b) end)
+  return out
+end
+
+return function(host)
+  local R = {grids = {}, handles = {}, tracked = {}, manager = nil, mods = nil}
+
+  --- A request handle (what lodestar.request_path returns).
+  -- Fields: status ("running" until delivered, then "found", "no_path",
+  -- "cancelled" or an error name such as "stale"), path (a lodestar.Path
+  -- once found; owned by the handle), cost [Units: cost] (-1 without a
+  -- path), frames (frames it waited), error (message of an error status),
+  -- id (the scheduler handle), agent, profile, on_done.
+  local Handle = {}
+  Handle.__index = Handle
+  Handle.__name = "lodestar.Request"
+  function Handle.__tostring(h)
+    return ("lodestar.Request %s %s"):format(h.profile or "-", h.status)
+  end
+
+  --- handle:cancel() — drops the request if it is still running (no
+  -- on_done call); status becomes "cancelled". Returns true if it was running.
+  function Handle:cancel()
+    if self.status ~= "running" then return false end
+    host.cancel(self.id)
+    R.handles[self.id], R.tracked[self.id] = nil, nil
+    self.status = "cancelled"
+    return true
+  end
+
+  -- opts for the C side: the profile's, then the request's own fields
+  local function build_opts(spec, profile_opts)
+    local opts = {}
+    if profile_opts then
+      for k, v in pairs(profile_opts) do opts[k] = v end
+    end
+    for k in pairs(SEARCH_KEYS) do
+      if spec[k] ~= nil then
+        if k == "weights" and opts.weights then
+          local w = {}
+          for n, x in pairs(opts.weights) do w[n] = x end
+          for n, x in pairs(spec.weights) do w[n] = x end
+          opts.weights = w
+        else
+          opts[k] = spec[k]
+        end
+      end
+    end
+    if spec.algo ~= nil then opts.algorithm = spec.algo end
+    return opts
+  end
+
+  local function profile_opts(name, level)
+    if not R.manager then
+      error(("profile '%s': the runtime has no mods (set mods_dir)"):format(name), level + 1)
+    end
+    local p, msg = R.manager:profile(name)
+    if not p then error(("profile '%s': %s"):format(name, msg), level + 1) end
+    return p
+  end
+  R.profile_opts = function(name) return profile_opts(name, 1) end
+
+  local function cell(v, what)
+    if type(v) ~= "table" then
+      error(("bad argument #1 to 'request_path' (%s: table {x, y} expected, got %s)")
+        :format(what, type(v)), 3)
+    end
+    local x, y = v.x or v[1], v.y or v[2]
+    if type(x) ~= "number" or type(y) ~= "number" or x ~= math.floor(x) or y ~= math.floor(y) then
+      error(("bad argument #1 to 'request_path' (%s: expected {x, y} with integer cells)")
+        :format(what), 3)
+    end
+    return x, y
+  end
+
+  --- lodestar.request_path{grid =, start = {x, y}, goal = {x, y}, ...}
+  -- Queues a path request on the runtime's scheduler; the path arrives over
+  -- the next frames (lds_runtime_tick).
+  -- @param spec table:
+  --   grid      name given to lds_runtime_add_grid, or that lodestar.Grid
+  --   start, goal  {x, y} or {x =, y =} [Units: cells, 0-based]
+  --   profile   [opt] "mod.profile": the mod profile's options (weights,
+  --             algorithm, ...); the request is restarted when a reload
+  --             changes the profile or a layer it weights
+  --   algo (or algorithm), heuristic, weight, h_scale, weights
+  --             [opt] search options (override the profile's; weights by
+  --             layer name, merged with the profile's)
+  --   priority  [opt] integer, larger first [Limit: -1e6..1e6] default 0
+  --   agent     [opt] integer tag, reported back as handle.agent
+  --   on_done   [opt] function(handle), called once from inside the tick
+  --             when the request ends (not when cancelled); an error in it
+  --             is logged with a traceback and does not stop the tick
+  -- @return the handle (see Handle above).
+  -- Errors (raised): unknown keys, bad types, cells out of the grid, an
+  -- unknown grid name or profile, a weight on a layer the grid lacks.
+  function R.request_path(spec)
+    if type(spec) ~= "table" then
+      error("bad argument #1 to 'request_path' (table expected, got " .. type(spec) .. ")", 2)
+    end
+    for _, k in ipairs(sorted_keys(spec)) do
+      if not REQUEST_KEYS[k] then
+        error(("bad argument #1 to 'request_path' (unknown field '%s')"):format(tostring(k)), 2)
+      end
+    end
+    local grid = spec.grid
+    if type(grid) == "string" then
+      grid = R.grids[spec.grid]
+      if not grid then
+        error(("bad argument #1 to 'request_path' (grid: no grid named '%s' was added)")
+          :format(spec.grid), 2)
+      end
+    elseif type(grid) ~= "userdata" then
+      error("bad argument #1 to 'request_path' (grid: name or lodestar.Grid expected, got "
+        .. type(grid) .. ")", 2)
+    end
+    local sx, sy = cell(spec.start, "start")
+    local gx, gy = cell(spec.goal, "goal")
+    if spec.on_done ~= nil and type(spec.on_done) ~= "function" then
+      error("bad argument #1 to 'request_path' (on_done: function expected, got "
+        .. type(spec.on_done) .. ")", 2)
+    end
+    for _, k in ipairs{"priority", "agent"} do
+      local v = spec[k]
+      if v ~= nil and (type(v) ~= "number" or v ~= math.floor(v)) then
+        error(("bad argument #1 to 'request_path' (%s: integer expected, got %s)")
+          :format(k, type(v) == "number" and tostring(v) or type(v)), 2)
+      end
+    end
+    if spec.profile ~= nil and type(spec.profile) ~= "string" then
+      error("bad argument #1 to 'request_path' (profile: string 'mod.profile' expected, got "
+        .. type(spec.profile) .. ")", 2)
+    end
+    local popts = spec.profile ~= nil and profile_opts(spec.profile, 2) or nil
+    local opts = build_opts(spec, popts)
+    local id, msg = host.submit(grid, sx, sy, gx, gy, opts, spec.priority or 0, spec.agent or 0)
+    if not id then error("request_path: " .. msg, 2) end
+    local h = setmetatable({id = id, status = "running", cost = -1, agent = spec.agent,
+      profile = spec.profile, on_done = spec.on_done}, Handle)
+    R.handles[id] = h
+    if spec.profile ~= nil or opts.weights then
+      R.tracked[id] = {grid = grid, profile = spec.profile, spec = spec, opts = opts}
+    end
+    return h
+  end
+
+  -- Called by the C trampoline (under lua_pcall with a traceback) when a
+  -- Lua request ends. Bookkeeping first, then on_done: an error there
+  -- leaves the handle complete.
+  function R.deliver(id, status)
+    local h = R.handles[id]
+    if not h then host.release(id) return end
+    R.handles[id], R.tracked[id] = nil, nil
+    local cost, frames, restarts, errmsg = host.info(id)
+    h.status, h.cost, h.frames, h.restarts = status, cost, frames, restarts
+    if errmsg ~= "" then h.error = errmsg end
+    if status == "found" then h.path = host.take_path(id) end
+    host.release(id)
+    if h.on_done then h.on_done(h) end
+  end
+
+  --- Remembers a C request made with a profile (lds_runtime_submit).
+  function R.track(id, grid, profile, opts)
+    R.tracked[id] = {grid = grid, profile = profile, spec = {}, opts = opts}
+  end
+
+  local function log_entry(text, entry)
+    local level = 2
+    if entry and entry.level == "error" then level = 0 elseif entry and entry.level == "warn" then level = 1 end
+    host.log(level, text)
+  end
+
+  --- Creates the mod manager over the grids added so far.
+  -- Mods see the package without the runtime's additions: no
+  -- request_path, no raw grids (they get read-only views), no manager.
+  function R.start_mods(root, instruction_limit)
+    R.mods = require "lodestar.mods"
+    local api = {}
+    for k, v in pairs(lodestar) do
+      if k ~= "request_path" and k ~= "grids" and k ~= "mods" then api[k] = v end
+    end
+    setmetatable(api, getmetatable(lodestar))
+    R.manager = R.mods.new{root = root, grids = R.grids, log = log_entry,
+      instruction_limit = instruction_limit, lodestar = api}
+    lodestar.mods = R.manager
+  end
+
+  function R.add_grid(name, grid)
+    R.grids[name] = grid
+    if R.manager then R.manager:add_grid(name, grid) end
+  end
+
+  -- Does any layer a tracked request weights no longer exist, or sit at a
+  -- new index? (a removed layer moves the later ones down)
+  local function layers_moved(events)
+    for _, ev in ipairs(events) do
+      if ev.result == "removed" or ev.result == "unloaded" then return true end
+      local ch = ev.changes
+      if ch and ch.layers then
+        for _, l in ipairs(ch.layers) do
+          for _, g in pairs(R.grids) do
+            local found = false
+            for _, name in ipairs(g:layer_list()) do if name == l then found = true break end end
+            if not found then return true end
+          end
+        end
+      end
+    end
+    return false
+  end
+
+  -- New options for a tracked request: the profile's current options (or
+  -- the old ones if the profile is gone), with weights on missing layers
+  -- dropped (logged).
+  local function fresh_opts(t)
+    local popts
+    if t.profile then popts = R.manager:profile(t.profile) end
+    local opts = popts and build_opts(t.spec, popts) or t.opts
+    if opts.weights then
+      local have = {}
+      for _, n in ipairs(t.grid:layer_list()) do have[n] = true end
+      local w = {}
+      for _, n in ipairs(sorted_keys(opts.weights)) do
+        if have[n] then w[n] = opts.weights[n]
+        else host.log(1, ("restart: layer '%s' is gone; request %s no longer weights it"):format(n, tostring(t.profile))) end
+      end
+      local c = {}
+      for k, v in pairs(opts) do c[k] = v end
+      c.weights = w
+      opts = c
+    end
+    return opts
+  end
+
+  --- Polls the mods; restarts the tracked requests the events affect:
+  -- those made with a profile listed in an event's changes.profiles, or
+  -- weighting a layer in changes.layers (mods.affected); and, when a layer
+  -- was removed (its index freed), every tracked request with weights.
+  -- Returns the number of events.
+  function R.poll()
+    local events = R.manager:poll()
+    local restarted = 0
+    local moved = #events > 0 and layers_moved(events)
+    for _, id in ipairs(sorted_keys(R.tracked)) do
+      local t = R.tracked[id]
+      if host.status(id) ~= "running" then
+        R.tracked[id] = nil -- a C request that ended (or was released)
+      elseif #events > 0 and ((t.profile and R.mods.affected(events, t.profile))
+            or (t.opts.weights and (moved or R.mods.affected(events, t.opts)))) then
+        t.opts = fresh_opts(t)
+        local ok, msg = host.set_params(id, t.grid, t.opts)
+        if ok then restarted = restarted + 1
+        else host.log(0, "restart after reload: " .. msg) end
+      end
+    end
+    for _, ev in ipairs(events) do
+      host.mod_event(ev.mod, ev.result, ev.ms or 0, ev.text or "", ev.error, restarted)
+    end
+    return #events, restarted
+  end
+
+  function R.close()
+    if R.manager then R.manager:close() end
+    R.manager = nil
+  end
+
+  lodestar.request_path = R.request_path
+  lodestar.grids = R.grids
+  return R
+end

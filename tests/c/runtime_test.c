@@ -1,0 +1,390 @@
+/*
+** runtime_test.c — the embedding runtime (bindings/host/lds_runtime.h),
+** driven from C with Lua linked in, so it is its own program rather than a
+** suite of the Lua-free test runner. Built as build/runtime_test, run by
+** `make test-runtime` (part of `make test` and `make sanitize`).
+** Covers: a request from C and one from Lua give the same path as a one-shot
+** A*; on_done is called once; an error in on_done is logged with a traceback
+** and the tick goes on; cancel; a borrowed grid survives Lua's GC and
+** lua_close; Lua's memory comes from the runtime's allocator; mods: a profile
+** applied, a reload restarts an in-flight request with the new profile.
+*/
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, sleep */
+#include "lds.h"
+#include "lds_runtime.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int passed, failed;
+
+#define CHECK(cond, what)                                            \
+  do {                                                               \
+    if (cond)                                                        \
+      passed++;                                                      \
+    else {                                                           \
+      failed++;                                                      \
+      fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, what); \
+    }                                                                \
+  } while (0)
+
+typedef struct Counter {
+  size_t live, calls, peak;
+} Counter;
+
+static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  Counter *c = (Counter *)ud;
+  c->calls++;
+  if (nsize == 0) {
+    if (ptr) c->live -= osize;
+    free(ptr);
+    return NULL;
+  }
+  if (!ptr && osize != 0) { /* lds_Alloc promises 0 for a new block */
+    fprintf(stderr, "FAIL: allocator got osize %zu for a new block\n", osize);
+    failed++;
+  }
+  ptr = realloc(ptr, nsize);
+  if (ptr) c->live = c->live - osize + nsize;
+  if (c->live > c->peak) c->peak = c->live;
+  return ptr;
+}
+
+typedef struct Log {
+  char last_error[4096];
+  int errors, infos;
+  char all[16384];
+} Log;
+
+static void log_fn(void *ud, int level, const char *msg) {
+  Log *l = (Log *)ud;
+  size_t n = strlen(l->all);
+  if (level == 0) {
+    l->errors++;
+    snprintf(l->last_error, sizeof l->last_error, "%s", msg);
+  } else {
+    l->infos++;
+  }
+  snprintf(l->all + n, sizeof l->all - n, "%d %s\n", level, msg);
+}
+
+typedef struct Done {
+  int calls;
+  lds_Status status;
+  double cost;
+} Done;
+
+static lds_Status c_done(void *ud, lds_Scheduler *sc, lds_RequestId id, lds_RequestEvent ev,
+                         const lds_RequestInfo *info) {
+  Done *d = (Done *)ud;
+  (void)sc;
+  (void)id;
+  if (ev == LDS_EVENT_DONE) {
+    d->calls++;
+    d->status = info->status;
+    d->cost = info->cost;
+  }
+  return LDS_OK;
+}
+
+static double one_shot(const lds_Grid *g, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
+                       const lds_SearchParams *p) {
+  lds_Error err;
+  lds_Search *s = lds_search_new(NULL, g, &err);
+  double c = -1;
+  if (s && lds_search_start(s, p, sx, sy, gx, gy) == LDS_OK && lds_search_run(s) == LDS_FOUND)
+    c = lds_search_cost(s);
+  lds_search_free(s);
+  return c;
+}
+
+/* Evaluates a Lua expression to a number (NAN on error). */
+static double lua_num(lds_Runtime *rt, const char *expr) {
+  lua_State *L = lds_runtime_lua(rt);
+  double v = NAN;
+  lua_pushfstring(L, "return %s", expr);
+  if (luaL_loadstring(L, lua_tostring(L, -1)) == 0 && lua_pcall(L, 0, 1, 0) == 0 &&
+      lua_isnumber(L, -1))
+    v = lua_tonumber(L, -1);
+  lua_settop(L, 0);
+  return v;
+}
+
+static const char *lua_str(lds_Runtime *rt, const char *expr, char *buf, size_t n) {
+  lua_State *L = lds_runtime_lua(rt);
+  lua_pushfstring(L, "return tostring(%s)", expr);
+  buf[0] = '\0';
+  if (luaL_loadstring(L, lua_tostring(L, -1)) == 0 && lua_pcall(L, 0, 1, 0) == 0)
+    snprintf(buf, n, "%s", lua_tostring(L, -1));
+  lua_settop(L, 0);
+  return buf;
+}
+
+static int run_frames(lds_Runtime *rt, int max) {
+  int f = 0;
+  while (lds_runtime_pending(rt) > 0 && f < max) {
+    lds_runtime_tick(rt, 0, NULL);
+    f++;
+  }
+  return f;
+}
+
+static void test_basic(void) {
+  Counter c = {0, 0, 0};
+  Log lg;
+  lds_RuntimeConfig cfg;
+  lds_Runtime *rt;
+  lds_Error err;
+  lds_Grid *g = lds_map_load(NULL, LDS_SRCDIR "/tests/data/arena.map", &err);
+  lds_Request rq;
+  lds_RequestId id;
+  lds_SearchParams p;
+  Done d = {0, LDS_RUNNING, 0};
+  double ref, v;
+  char buf[256];
+  size_t before;
+  memset(&lg, 0, sizeof lg);
+  CHECK(g != NULL, "arena.map loads");
+  if (!g) return;
+  lds_runtime_config_init(&cfg);
+  cfg.env.alloc = counting_alloc;
+  cfg.env.alloc_ud = &c;
+  cfg.env.log = log_fn;
+  cfg.env.log_ud = &lg;
+  cfg.sched.deterministic = true;
+  rt = lds_runtime_new(&cfg, &err);
+  CHECK(rt != NULL, err.msg);
+  if (!rt) return;
+  /* the Lua state runs on the runtime's allocator: the package alone is
+  ** tens of kilobytes, and lua_gc's count matches what the allocator saw */
+  CHECK(c.live > 20000, "Lua memory is charged to the runtime's allocator");
+  CHECK(lds_runtime_add_grid(rt, "world", g) == LDS_OK, lds_runtime_errmsg(rt));
+  CHECK(lds_runtime_add_grid(rt, "world", g) == LDS_E_ARG, "a name is added once");
+  CHECK(strstr(lds_runtime_errmsg(rt), "already added") != NULL, lds_runtime_errmsg(rt));
+  CHECK(lds_runtime_grid(rt, "world") == g, "lds_runtime_grid finds it");
+
+  /* a request from C */
+  lds_request_init(&rq, g, 3, 3, 30, 30);
+  rq.on_done = c_done;
+  rq.ud = &d;
+  CHECK(lds_runtime_submit(rt, &rq, NULL, &id) == LDS_OK, "submit from C");
+  /* a request from Lua, with an on_done counting its calls */
+  CHECK(lds_runtime_dostring(rt,
+                             "calls = 0\n"
+                             "h = lodestar.request_path{grid = 'world', start = {3, 3}, goal = {30, 30},\n"
+                             "  agent = 7, on_done = function(h) calls = calls + 1; seen = h.status end}\n"
+                             "h2 = lodestar.request_path{grid = lodestar.grids.world, start = {x = 4, y = 3},\n"
+                             "  goal = {x = 40, y = 20}}\n",
+                             "=test") == LDS_OK,
+        lds_runtime_errmsg(rt));
+  CHECK(strcmp(lua_str(rt, "h.status", buf, sizeof buf), "running") == 0, buf);
+  v = run_frames(rt, 10000);
+  CHECK(v >= 1 && lds_runtime_pending(rt) == 0, "every request finishes");
+  lds_search_params_init(&p);
+  ref = one_shot(g, 3, 3, 30, 30, &p);
+  CHECK(ref > 0, "reference path exists");
+  CHECK(d.calls == 1 && d.status == LDS_FOUND, "C on_done called once with found");
+  CHECK(fabs(d.cost - ref) < 1e-9, "C request cost equals one-shot A*");
+  CHECK(lua_num(rt, "calls") == 1, "Lua on_done called once");
+  CHECK(strcmp(lua_str(rt, "seen", buf, sizeof buf), "found") == 0, buf);
+  CHECK(fabs(lua_num(rt, "h.cost") - ref) < 1e-9, "Lua request cost equals one-shot A*");
+  CHECK(fabs(lua_num(rt, "h.path.cost") - ref) < 1e-9, "h.path is a lodestar.Path with that cost");
+  CHECK(lua_num(rt, "h.agent") == 7, "agent tag kept");
+  CHECK(strcmp(lua_str(rt, "h2.status", buf, sizeof buf), "found") == 0, "handle without on_done");
+  CHECK(fabs(lua_num(rt, "h2.cost") - one_shot(g, 4, 3, 40, 20, &p)) < 1e-9, "h2 cost");
+  CHECK(lua_num(rt, "calls") == 1, "on_done not called again by later ticks");
+  run_frames(rt, 3);
+  CHECK(lua_num(rt, "calls") == 1, "still once");
+
+  /* an error in on_done: logged with its message and a traceback, the tick
+  ** goes on and delivers the other request of the same tick */
+  lg.errors = 0;
+  CHECK(lds_runtime_dostring(rt,
+                             "ok_after = false\n"
+                             "local function boom() error('kaboom in on_done') end\n"
+                             "bad = lodestar.request_path{grid = 'world', start = {3, 3}, goal = {5, 5},\n"
+                             "  priority = 5, on_done = function(h) boom() end}\n"
+                             "good = lodestar.request_path{grid = 'world', start = {3, 3}, goal = {6, 6},\n"
+                             "  on_done = function(h) ok_after = true end}\n",
+                             "=errtest") == LDS_OK,
+        lds_runtime_errmsg(rt));
+  {
+    lds_RuntimeStats st;
+    lds_runtime_tick(rt, 0, &st);
+    CHECK(st.lua_errors == 1, "one Lua error counted in the tick");
+    CHECK(st.tick.callback_errors == 1, "the scheduler counted the callback error");
+    CHECK(st.tick.finished == 2, "both requests finished in the same tick");
+  }
+  CHECK(lg.errors >= 1, "the error went to the log callback");
+  CHECK(strstr(lg.all, "kaboom in on_done") != NULL, "message logged");
+  CHECK(strstr(lg.all, "stack traceback") != NULL, "traceback logged");
+  CHECK(strstr(lg.all, "errtest:2") != NULL, "the traceback names the chunk and line");
+  CHECK(lua_num(rt, "ok_after and 1 or 0") == 1, "the other request was delivered");
+  CHECK(strcmp(lua_str(rt, "bad.status", buf, sizeof buf), "found") == 0,
+        "the failing handle is complete");
+
+  /* cancel */
+  CHECK(lds_runtime_dostring(rt,
+                             "cancelled_calls = 0\n"
+                             "c = lodestar.request_path{grid = 'world', start = {3, 3}, goal = {45, 45},\n"
+                             "  on_done = function() cancelled_calls = cancelled_calls + 1 end}\n"
+                             "was = c:cancel()\n",
+                             "=cancel") == LDS_OK,
+        lds_runtime_errmsg(rt));
+  CHECK(lds_runtime_pending(rt) == 0, "the cancelled request left the scheduler");
+  run_frames(rt, 5);
+  lds_runtime_tick(rt, 0, NULL);
+  CHECK(lua_num(rt, "cancelled_calls") == 0, "no on_done for a cancelled request");
+  CHECK(strcmp(lua_str(rt, "c.status", buf, sizeof buf), "cancelled") == 0, buf);
+  CHECK(strcmp(lua_str(rt, "was", buf, sizeof buf), "true") == 0, "cancel returned true");
+  CHECK(strcmp(lua_str(rt, "c:cancel()", buf, sizeof buf), "false") == 0, "second cancel is false");
+
+  /* bad input raises with a clear message */
+  CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'nope', start = {3,3}, goal = {2,2}}",
+                             "=bad") == LDS_E_CALLBACK, "unknown grid raises");
+  CHECK(strstr(lds_runtime_errmsg(rt), "no grid named 'nope'") != NULL, lds_runtime_errmsg(rt));
+  CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {3,3}, goal = {999,2}}",
+                             "=bad") == LDS_E_CALLBACK, "out of bounds raises");
+  CHECK(strstr(lds_runtime_errmsg(rt), "out of bounds") != NULL, lds_runtime_errmsg(rt));
+  CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {3,3}, goal = {2,2}, profile = 'x.y'}",
+                             "=bad") == LDS_E_CALLBACK, "profile without mods raises");
+  CHECK(strstr(lds_runtime_errmsg(rt), "has no mods") != NULL, lds_runtime_errmsg(rt));
+  CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {3,3}, goal = {2,2}, colour = 1}",
+                             "=bad") == LDS_E_CALLBACK, "unknown field raises");
+  CHECK(strstr(lds_runtime_errmsg(rt), "unknown field 'colour'") != NULL, lds_runtime_errmsg(rt));
+  CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {3,3}, goal = {5,5}, priority = 1.5}",
+                             "=bad") == LDS_E_CALLBACK, "fractional priority raises");
+  CHECK(strstr(lds_runtime_errmsg(rt), "priority: integer expected, got 1.5") != NULL, lds_runtime_errmsg(rt));
+  CHECK(lds_runtime_dostring(rt, "this is not lua", "=syntax") == LDS_E_FORMAT, "syntax error");
+
+  /* the borrowed grid: Lua's references die and the GC runs; the grid lives */
+  before = lds_grid_mem_used(g);
+  CHECK(lds_runtime_dostring(rt,
+                             "local g = lodestar.grids.world\n"
+                             "assert(tostring(g):find('lodestar.Grid'))\n"
+                             "g:free()\n"  /* a borrowed grid: :free() only closes the handle */
+                             "h, h2, bad, good, c = nil\n"
+                             "collectgarbage(); collectgarbage()\n",
+                             "=gc") == LDS_OK,
+        lds_runtime_errmsg(rt));
+  CHECK(lds_grid_width(g) == 49 || lds_grid_width(g) > 0, "grid still usable from C");
+  CHECK(lds_grid_mem_used(g) == before, "grid memory untouched");
+  lds_runtime_free(rt);
+  CHECK(lds_grid_passable_count(g) > 0, "grid alive after lds_runtime_free (lua_close ran)");
+  CHECK(c.live == 0, "every byte of the runtime's allocator returned");
+  lds_grid_free(g);
+}
+
+/* mods: a profile from C and from Lua; a reload restarts in-flight requests */
+static void copy_file(const char *from, const char *to) {
+  char buf[8192];
+  size_t n;
+  FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
+  if (a && b)
+    while ((n = fread(buf, 1, sizeof buf, a)) > 0) fwrite(buf, 1, n, b);
+  if (a) fclose(a);
+  if (b) fclose(b);
+}
+
+static void write_mod(const char *dir, double weight) {
+  char path[512];
+  FILE *f;
+  snprintf(path, sizeof path, "%s/terrain", dir);
+  snprintf(path, sizeof path, "%s/terrain/mod.lua", dir);
+  f = fopen(path, "w");
+  if (!f) return;
+  fprintf(f,
+          "return { name = 'terrain', version = '%g',\n"
+          "  layers = { forest = function(x, y, t) return (x %% 7 == 0) and 1 or 0 end },\n"
+          "  profiles = { walker = { weights = { forest = %g } } },\n"
+          "  selftest = function() return lodestar.request_path == nil and lodestar.grids == nil\n"
+          "    and lodestar.mods == nil and lodestar.find_path ~= nil, 'runtime API hidden' end }\n",
+          weight, weight);
+  fclose(f);
+}
+
+static void test_mods(void) {
+  char dir[] = "/tmp/lds_rt_modsXXXXXX";
+  char sub[600];
+  lds_RuntimeConfig cfg;
+  lds_Runtime *rt;
+  lds_Error err;
+  Log lg;
+  lds_Grid *g;
+  lds_Request rq;
+  lds_RequestId id;
+  Done d = {0, LDS_RUNNING, 0};
+  lds_SearchParams p;
+  double w[1];
+  uint32_t restarted = 0;
+  int n;
+  memset(&lg, 0, sizeof lg);
+  if (!mkdtemp(dir)) {
+    CHECK(0, "mkdtemp");
+    return;
+  }
+  snprintf(sub, sizeof sub, "mkdir -p %s/terrain", dir);
+  if (system(sub) != 0) CHECK(0, "mkdir");
+  write_mod(dir, 2);
+  (void)copy_file;
+  g = lds_grid_new(NULL, 64, 64, &err);
+  lds_runtime_config_init(&cfg);
+  cfg.env.log = log_fn;
+  cfg.env.log_ud = &lg;
+  cfg.mods_dir = dir;
+  cfg.sched.deterministic = true;
+  rt = lds_runtime_new(&cfg, &err);
+  CHECK(rt != NULL, err.msg);
+  if (!rt) return;
+  CHECK(lds_runtime_add_grid(rt, "world", g) == LDS_OK, lds_runtime_errmsg(rt));
+  CHECK(lds_grid_layer_find(g, "terrain.forest") == 0, "the mod's layer was baked on the grid");
+  /* C request with a profile: same cost as a one-shot with the weight */
+  lds_request_init(&rq, g, 0, 10, 63, 10);
+  rq.on_done = c_done;
+  rq.ud = &d;
+  CHECK(lds_runtime_submit(rt, &rq, "terrain.walker", &id) == LDS_OK, lds_runtime_errmsg(rt));
+  CHECK(lds_runtime_submit(rt, &rq, "terrain.nope", &id) == LDS_E_ARG, "unknown profile");
+  CHECK(strstr(lds_runtime_errmsg(rt), "no profile 'terrain.nope'") != NULL, lds_runtime_errmsg(rt));
+  CHECK(lds_runtime_dostring(rt,
+                             "hp = lodestar.request_path{grid = 'world', start = {0, 10}, goal = {63, 10},\n"
+                             "  profile = 'terrain.walker'}\n", "=prof") == LDS_OK,
+        lds_runtime_errmsg(rt));
+  /* reload before the requests ran: weight 2 -> 5; both must be restarted
+  ** and answer with weight 5 */
+  sleep(1); /* mtime resolution (the manager also compares content) */
+  write_mod(dir, 5);
+  n = lds_runtime_poll_mods(rt, &restarted);
+  CHECK(n == 1, "one reload event");
+  CHECK(restarted == 2, "the C and the Lua request were restarted");
+  CHECK(strstr(lg.all, "reloaded") != NULL, "the reload went to the log");
+  run_frames(rt, 10000);
+  lds_search_params_init(&p);
+  w[0] = 5;
+  p.layer_weights = w;
+  p.n_layer_weights = 1;
+  CHECK(d.calls == 1 && fabs(d.cost - one_shot(g, 0, 10, 63, 10, &p)) < 1e-9,
+        "C request answered under the new profile (weight 5)");
+  CHECK(fabs(lua_num(rt, "hp.cost") - one_shot(g, 0, 10, 63, 10, &p)) < 1e-9,
+        "Lua request answered under the new profile");
+  w[0] = 2;
+  CHECK(fabs(lua_num(rt, "hp.cost") - one_shot(g, 0, 10, 63, 10, &p)) > 1.0,
+        "and not under the old one");
+  lds_runtime_free(rt);
+  CHECK(lds_grid_layer_find(g, "terrain.forest") < 0, "lds_runtime_free removed the mod's layers");
+  lds_grid_free(g);
+  snprintf(sub, sizeof sub, "rm -rf %s", dir);
+  if (system(sub) != 0) CHECK(0, "rm");
+}
+
+int main(void) {
+  test_basic();
+  test_mods();
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
