@@ -614,8 +614,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       uint32_t ns = 0, nd = 0;
       int32_t vx, vy;
       m &= m - 1;
-      vx = ux + ldsi_dir_dx[d];
-      vy = uy + ldsi_dir_dy[d];
+      /* (vx, vy) only where needed: most neighbours are neither fresh nor improved */
       if (mode == MODE_UNIFORM) {
         nsd = nsd_u + nsd_inc[d];
         ns = (uint32_t)nsd;
@@ -629,7 +628,10 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         step = move_len[d] * c;
         if (mode == MODE_CALLBACK) {
           double out = step;
-          lds_Status st = s->params.edge_cost(s->params.edge_ud, ux, uy, vx, vy, step, &out);
+          lds_Status st;
+          vx = ux + ldsi_dir_dx[d];
+          vy = uy + ldsi_dir_dy[d];
+          st = s->params.edge_cost(s->params.edge_ud, ux, uy, vx, vy, step, &out);
           if (st < 0) {
             if (!s->errmsg[0])
               ldsi_msg(s->errmsg, "lds_search_step: edge callback failed at (%ld,%ld)->(%ld,%ld)",
@@ -649,6 +651,8 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       }
       ng = mode == MODE_UNIFORM ? (double)ns + (double)nd * LDSI_SQRT2 : gu + step;
       if (nv->gen != gen) {
+        vx = ux + ldsi_dir_dx[d];
+        vy = uy + ldsi_dir_dy[d];
 #ifndef LDS_NO_PREFETCH
         /* a fresh node is usually expanded soon: fetch the records of the
         ** rows above and below it now, so that expansion does not wait */
@@ -682,6 +686,8 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       }
       if (!(ng < nv->g)) continue;
       if (nv->heap == LDSI_CLOSED && !reopen) continue;
+      vx = ux + ldsi_dir_dx[d];
+      vy = uy + ldsi_dir_dy[d];
       if (exact_f) {
         uint32_t ax = (uint32_t)(gx > vx ? gx - vx : vx - gx);
         uint32_t ay = (uint32_t)(gy > vy ? gy - vy : vy - gy);
