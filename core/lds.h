@@ -9,6 +9,7 @@
 #include "lds_grid.h"
 #include "lds_path.h"
 #include "lds_search.h"
+#include "lds_jps.h"
 #include "lds_movingai.h"
 
 #endif
