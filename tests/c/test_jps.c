@@ -177,8 +177,8 @@ static void diff_query(Tally *t, lds_Search *sa, lds_Search *sj, lds_Search *sp,
     double ca, cj;
     lds_Path *full, *jp;
     if (sts[k] != a) {
-      t->status_bad++;
-      fprintf(stderr, "  status %s vs A* %s at (%d,%d)->(%d,%d) k=%d: %s\n",
+      if (t->status_bad++ < 5)
+        fprintf(stderr, "  status %s vs A* %s at (%d,%d)->(%d,%d) k=%d: %s\n",
               lds_status_name(sts[k]), lds_status_name(a), sx, sy, gx, gy, k,
               lds_search_errmsg(ss[k]));
       continue;
@@ -187,8 +187,8 @@ static void diff_query(Tally *t, lds_Search *sa, lds_Search *sj, lds_Search *sp,
     ca = lds_search_cost(sa);
     cj = lds_search_cost(ss[k]);
     if (fabs(ca - cj) > 1e-9 * (ca > 1.0 ? ca : 1.0)) {
-      t->cost_bad++;
-      fprintf(stderr, "  cost %.12g vs A* %.12g at (%d,%d)->(%d,%d) k=%d\n", cj, ca, sx, sy, gx,
+      if (t->cost_bad++ < 5)
+        fprintf(stderr, "  cost %.12g vs A* %.12g at (%d,%d)->(%d,%d) k=%d\n", cj, ca, sx, sy, gx,
               gy, k);
     }
     full = lds_search_path(ss[k], NULL);
