@@ -118,44 +118,56 @@ static bool bits_update(ldsi_Jps *j, const lds_Grid *g, int32_t px0, int32_t py0
 /* Scans line B forwards from position p (exclusive, padded coordinate) and
 ** returns the first position that is a jump point (*jp = true) or blocked
 ** (*jp = false). L and R are the lines on either side. The border is
-** blocked, so the scan always stops inside the line. */
+** blocked, so the scan always stops inside the line. Each step covers 63
+** cells with one load per line: the side bits of the neighbouring cell come
+** from the same word shifted by one. */
+#define M63 (~(uint64_t)0 >> 1)
 JI int32_t scan_inc(const uint64_t *B, const uint64_t *L, const uint64_t *R, int32_t p,
                     const bool ncc, bool *jp) {
-  size_t q = (size_t)p + 65; /* bit of p + 1 */
+  size_t q = (size_t)p + 65; /* bit of p + 1; bit j of a step is cell q + j */
   for (;;) {
-    uint64_t b = load64(B, q), l = load64(L, q), r = load64(R, q), f, ev;
-    if (ncc) /* side open here, blocked one cell behind */
-      f = (l & ~load64(L, q - 1)) | (r & ~load64(R, q - 1));
-    else /* side blocked here, open one cell ahead */
-      f = (~l & load64(L, q + 1)) | (~r & load64(R, q + 1));
-    ev = f | ~b;
+    uint64_t b = load64(B, q), f, ev, l, r;
+    if (ncc) { /* side open here, blocked one cell behind: bit j+1 set, bit j clear */
+      l = load64(L, q - 1);
+      r = load64(R, q - 1);
+      f = ((l >> 1) & ~l) | ((r >> 1) & ~r);
+    } else { /* side blocked here, open one cell ahead */
+      l = load64(L, q);
+      r = load64(R, q);
+      f = (~l & (l >> 1)) | (~r & (r >> 1));
+    }
+    ev = (f | ~b) & M63;
     if (ev) {
       int i = __builtin_ctzll(ev);
       *jp = (b >> i) & 1u;
       return (int32_t)(q + (size_t)i - 64);
     }
-    q += 64;
+    q += 63;
   }
 }
 
 /* Same, backwards: the first position < p. */
 JI int32_t scan_dec(const uint64_t *B, const uint64_t *L, const uint64_t *R, int32_t p,
                     const bool ncc, bool *jp) {
-  size_t q = (size_t)p + 63; /* bit of p - 1 */
+  size_t q = (size_t)p + 63; /* bit of p - 1; a step covers cells q-62..q, bit j = q-62+j */
   for (;;) {
-    size_t lo = q - 63; /* bits lo..q; bit 63 of the word is q */
-    uint64_t b = load64(B, lo), l = load64(L, lo), r = load64(R, lo), f, ev;
-    if (ncc)
-      f = (l & ~load64(L, lo + 1)) | (r & ~load64(R, lo + 1));
-    else
-      f = (~l & load64(L, lo - 1)) | (~r & load64(R, lo - 1));
-    ev = f | ~b;
-    if (ev) {
-      int i = __builtin_clzll(ev);
-      *jp = (b >> (63 - i)) & 1u;
-      return (int32_t)(q - (size_t)i - 64);
+    uint64_t b = load64(B, q - 62), f, ev, l, r;
+    if (ncc) { /* side open here, blocked one cell behind (= ahead in bits) */
+      l = load64(L, q - 62);
+      r = load64(R, q - 62);
+      f = (l & ~(l >> 1)) | (r & ~(r >> 1));
+    } else { /* side blocked here, open one cell ahead (= below in bits) */
+      l = load64(L, q - 63);
+      r = load64(R, q - 63);
+      f = (~(l >> 1) & l) | (~(r >> 1) & r);
     }
-    q -= 64;
+    ev = (f | ~b) & M63;
+    if (ev) {
+      int i = 63 - __builtin_clzll(ev);
+      *jp = (b >> i) & 1u;
+      return (int32_t)(q - 62 + (size_t)i - 64);
+    }
+    q -= 63;
   }
 }
 

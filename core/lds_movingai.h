@@ -58,8 +58,9 @@ LDS_API size_t lds_scen_count(const lds_Scenario *sc);
 LDS_API const lds_ScenEntry *lds_scen_entry(const lds_Scenario *sc, size_t i);
 /// true when cost matches the entry's optimal length within the printed
 /// precision: it rounds to the printed value (|cost - optimal| <= tolerance
-/// + 1e-9) or truncates to it (0 <= cost - optimal < 2*tolerance + 1e-9);
-/// the benchmark files do both.
+/// + slack) or truncates to it (0 <= cost - optimal < 2*tolerance + slack);
+/// the benchmark files do both. slack = 1e-8 * max(1, optimal) absorbs
+/// files whose optima were summed with an 8-digit sqrt(2) (Berlin_*).
 LDS_API bool lds_scen_matches(const lds_ScenEntry *e, double cost);
 
 LDS_END_DECLS
