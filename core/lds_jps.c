@@ -441,6 +441,18 @@ static bool enters_jump_point(const lds_Grid *g, const ptrdiff_t *off, size_t u,
          (!g->blocked[(ptrdiff_t)v + off[s2]] && g->blocked[(ptrdiff_t)u + off[s2]]);
 }
 
+/* One entry of the table from its successor cell's entries (see plus_line). */
+JI int32_t plus_entry(const lds_Grid *g, const int32_t *D, const ptrdiff_t *off, size_t u, int d) {
+  size_t v = (size_t)((ptrdiff_t)u + off[d]);
+  int32_t t;
+  if (g->blocked[u] || !((g->nbr[u] >> d) & 1u)) return 0;
+  if (d < 4 ? enters_jump_point(g, off, u, d)
+            : (D[v * 8 + HCOMP[d]] > 0 || D[v * 8 + VCOMP[d]] > 0))
+    return 1;
+  t = D[v * 8 + (size_t)d];
+  return t > 0 ? t + 1 : t - 1;
+}
+
 /* Recomputes direction d's distances along a line of n cells that starts at
 ** the padded cell `first` (the far end, in direction d) and walks by `step`
 ** (= -off[d]). Straight directions read the grid; diagonals read the
@@ -452,17 +464,7 @@ static void plus_line(ldsi_Jps *j, const lds_Grid *g, const ptrdiff_t *off, size
   size_t u = first;
   int32_t i;
   for (i = 0; i < n; i++, u = (size_t)((ptrdiff_t)u - off[d])) {
-    size_t v = (size_t)((ptrdiff_t)u + off[d]);
-    int32_t nv, ov = D[u * 8 + (size_t)d];
-    if (g->blocked[u] || !((g->nbr[u] >> d) & 1u)) {
-      nv = 0;
-    } else if (d < 4 ? enters_jump_point(g, off, u, d)
-                     : (D[v * 8 + HCOMP[d]] > 0 || D[v * 8 + VCOMP[d]] > 0)) {
-      nv = 1;
-    } else {
-      int32_t t = D[v * 8 + (size_t)d];
-      nv = t > 0 ? t + 1 : t - 1;
-    }
+    int32_t ov = D[u * 8 + (size_t)d], nv = plus_entry(g, D, off, u, d);
     D[u * 8 + (size_t)d] = nv;
     if (mark && (ov > 0) != (nv > 0)) {
       int32_t x, y;
@@ -503,16 +505,42 @@ static bool plus_applies(const lds_Grid *g) {
   return g->neighbourhood == 8 && g->diag == LDS_DIAG_NO_CORNER_CUTTING;
 }
 
+/* Full build in row order (the table is 32 bytes per cell, so walking
+** columns or diagonals would miss the cache at every cell): E and W per row,
+** then one top-down sweep for N, NE, NW (their successor is in the row
+** above) and one bottom-up sweep for S, SE, SW. */
 static void plus_build(ldsi_Jps *j, const lds_Grid *g) {
   ptrdiff_t off[8];
-  int32_t x, y, k;
+  int32_t x, y;
+  int32_t *D = j->dist;
   uint64_t t0 = j->s->env.clock(j->s->env.clock_ud);
   ldsi_grid_offsets(g, off);
-  memset(j->dist, 0, g->pcells * 8 * sizeof(int32_t));
+  memset(D, 0, g->pcells * 8 * sizeof(int32_t));
   for (y = 0; y < g->h; y++) plus_row(j, g, off, y, false);
-  for (x = 0; x < g->w; x++) plus_col(j, g, off, x, false);
-  for (k = 0; k < g->w + g->h - 1; k++) plus_anti(j, g, off, k);
-  for (k = -(g->h - 1); k <= g->w - 1; k++) plus_diag(j, g, off, k);
+  for (y = 0; y < g->h; y++) {
+    size_t u0 = ldsi_grid_pidx(g, 0, y);
+    for (x = 0; x < g->w; x++) D[(u0 + (size_t)x) * 8 + LDS_DIR_N] = plus_entry(g, D, off, u0 + (size_t)x, LDS_DIR_N);
+  }
+  for (y = g->h - 1; y >= 0; y--) {
+    size_t u0 = ldsi_grid_pidx(g, 0, y);
+    for (x = 0; x < g->w; x++) D[(u0 + (size_t)x) * 8 + LDS_DIR_S] = plus_entry(g, D, off, u0 + (size_t)x, LDS_DIR_S);
+  }
+  for (y = 0; y < g->h; y++) {
+    size_t u0 = ldsi_grid_pidx(g, 0, y);
+    for (x = 0; x < g->w; x++) {
+      size_t u = u0 + (size_t)x;
+      D[u * 8 + LDS_DIR_NE] = plus_entry(g, D, off, u, LDS_DIR_NE);
+      D[u * 8 + LDS_DIR_NW] = plus_entry(g, D, off, u, LDS_DIR_NW);
+    }
+  }
+  for (y = g->h - 1; y >= 0; y--) {
+    size_t u0 = ldsi_grid_pidx(g, 0, y);
+    for (x = 0; x < g->w; x++) {
+      size_t u = u0 + (size_t)x;
+      D[u * 8 + LDS_DIR_SE] = plus_entry(g, D, off, u, LDS_DIR_SE);
+      D[u * 8 + LDS_DIR_SW] = plus_entry(g, D, off, u, LDS_DIR_SW);
+    }
+  }
   j->plus_valid = true;
   j->plus_us = j->s->env.clock(j->s->env.clock_ud) - t0;
 }

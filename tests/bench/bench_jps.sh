@@ -13,13 +13,17 @@
 #   STRIDE, LIMIT  explicit sampling (0 = all); default all queries
 #   MAPS="brc202d maze512-32-0"  only these maps (scen basenames without .map.scen)
 #   NO_PEERS=1  skip PathFinding.js
+#   WALL=1      time lodestar with the wall clock (default: --cpu-clock, the
+#               thread's CPU time, so other jobs on a shared machine do not
+#               inflate the numbers; the PathFinding.js ratio always compares
+#               wall clock with wall clock, measured back to back)
 #   LODESTAR    the CLI (default build/lodestar), SHARED (default ../shared)
 set -eu
 
 LODESTAR=${LODESTAR:-build/lodestar}
 SHARED=${SHARED:-../shared}
-SCEN_DIR=$SHARED/data/movingai/scen
-MAPS_DIR=$SHARED/data/movingai/maps
+SCEN_DIR=$(cd "$SHARED/data/movingai/scen" 2>/dev/null && pwd) || SCEN_DIR=$SHARED/data/movingai/scen
+MAPS_DIR=$(cd "$SHARED/data/movingai/maps" 2>/dev/null && pwd) || MAPS_DIR=$SHARED/data/movingai/maps
 PEERS_SRC=$SHARED/bench/peers
 if [ "${QUICK:-0}" = 1 ]; then
   STRIDE=${STRIDE:-10}
@@ -36,11 +40,11 @@ fi
 PEERS=""
 if [ "${NO_PEERS:-0}" != 1 ] && command -v node >/dev/null 2>&1; then
   if [ -d "$PEERS_SRC/node_modules/pathfinding" ]; then
-    PEERS=$PEERS_SRC
+    PEERS=$(cd "$PEERS_SRC" && pwd)
   elif [ -f "$PEERS_SRC/package-lock.json" ]; then
     mkdir -p build/peers
     cp -R "$PEERS_SRC"/. build/peers/
-    (cd build/peers && npm ci --silent >/dev/null 2>&1) && PEERS=build/peers
+    (cd build/peers && npm ci --silent >/dev/null 2>&1) && PEERS=$(cd build/peers && pwd)
   fi
 fi
 
@@ -48,13 +52,16 @@ fi
 jget() { printf '%s\n' "$2" | sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else printf "-" }'; }
 
-lscen() { # ALGO SCEN -> JSON line
+CLOCK_OPT=--cpu-clock
+[ "${WALL:-0}" = 1 ] && CLOCK_OPT=""
+lscen() { # ALGO SCEN [CLOCK_OPT] -> JSON line
   "$LODESTAR" scen "$2" --maps "$MAPS_DIR" --algo "$1" --stride "$STRIDE" --limit "$LIMIT" \
-    --json 2>/dev/null | tail -1
+    ${3:-} --json 2>/dev/null | tail -1
 }
 
 echo "# bench_jps: A* vs JPS vs JPS+ (lodestar), PathFinding.js JumpPointFinder"
 echo "# stride $STRIDE, limit $LIMIT (0 = all); times: total ms over the queries, median us/query"
+echo "# lodestar clock: $( [ -n "$CLOCK_OPT" ] && echo 'thread CPU time (--cpu-clock)' || echo wall )"
 echo "# host: $(uname -m), $(nproc 2>/dev/null || echo '?') cores, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 printf '| %-16s | %5s | %9s %8s | %8s %7s | %8s %7s | %8s %6s %6s | %6s %6s | %8s %7s | %5s | %9s |\n' \
   map queries astar_ms a_med_us jps_ms j_med jps+_ms p_med exp_a/q exp_j/q exp_p/q \
@@ -67,21 +74,21 @@ for scen in "$SCEN_DIR"/*.map.scen; do
   if [ -n "${MAPS:-}" ]; then
     case " $MAPS " in *" $name "*) ;; *) continue ;; esac
   fi
-  a=$(lscen astar "$scen")
-  j=$(lscen jps "$scen")
-  p=$(lscen jps+ "$scen")
+  a=$(lscen astar "$scen" $CLOCK_OPT)
+  j=$(lscen jps "$scen" $CLOCK_OPT)
+  p=$(lscen jps+ "$scen" $CLOCK_OPT)
   q=$(jget queries "$j")
   mis=$(( $(jget mismatches "$a") + $(jget mismatches "$j") + $(jget mismatches "$p") ))
   [ "$mis" = 0 ] || fail=1
   pf_ms="-"
   pf_ratio="-"
   if [ -n "$PEERS" ]; then
-    pf=$(cd "$PEERS" && node pfjs_bench.js "$(cd "$(dirname "$scen")" && pwd)/$(basename "$scen")" \
-           "$(cd "$MAPS_DIR" && pwd)" --algo jps --stride "$STRIDE" \
+    pf=$(cd "$PEERS" && node pfjs_bench.js "$scen" "$MAPS_DIR" --algo jps --stride "$STRIDE" \
            $( [ "$LIMIT" != 0 ] && echo --limit "$LIMIT" ) --warmup 100 2>/dev/null | tail -1) || pf=""
+    jw=$(lscen jps "$scen") # wall clock, right after PathFinding.js
     if [ -n "$pf" ] && [ "$(jget queries "$pf")" = "$q" ]; then
       pf_ms=$(jget total_ms "$pf")
-      pf_ratio=$(ratio "$pf_ms" "$(jget total_ms "$j")")
+      pf_ratio=$(ratio "$pf_ms" "$(jget total_ms "$jw")")
     fi
   fi
   printf '| %-16s | %5s | %9.1f %8.1f | %8.2f %7.1f | %8.2f %7.1f | %8.0f %6.0f %6.0f | %6s %6s | %8s %7s | %5s | %4.1f/%4.1f |\n' \
@@ -99,6 +106,7 @@ for scen in "$SCEN_DIR"/*.map.scen; do
 done
 echo "# A*/JPS = A* total / JPS total; JPS/J+ = JPS total / JPS+ total; pfjs/J = PathFinding.js"
 echo "# JumpPointFinder (OnlyWhenNoObstacles, octile) total / our JPS total, same queries"
-echo "# (pfjs times only findPath, after 100 warm-up queries; ours time start+run+path)."
+echo "# (pfjs times only findPath, after 100 warm-up queries, wall clock; ours time"
+echo "# start+run+path, wall clock, run right after it)."
 echo "# prep = JPS+ preprocessing (bit grids + jump tables), untimed in the totals."
 exit $fail
