@@ -24,7 +24,7 @@
 ** [Paper: Harabor & Grastien, "Online Graph Pruning for Pathfinding on Grid
 **  Maps", AAAI 2011; no-corner-cutting variant: Harabor & Grastien, ICAPS 2014]
 **
-** JPS+ tables. For every padded cell and direction, an int32: k > 0 = the
+** JPS+ tables. For every padded cell and direction, an int16: k > 0 = the
 ** next jump point in that direction is k steps away; k <= 0 = -k legal steps
 ** are possible before a wall. A straight entry is a jump point under the
 ** rule above; a diagonal entry stops where a straight entry of one of its
@@ -74,7 +74,7 @@ typedef struct ldsi_Jps {
   bool listening;
   uint64_t bits_us;
   /* JPS+ */
-  int32_t *dist;          /* pcells*8, 0 for blocked and border cells */
+  int16_t *dist;          /* pcells*8, 0 for blocked and border cells */
   uint8_t *mark_a, *mark_d; /* marked diagonal lines: x+y, x-y+h-1 */
   bool plus_valid;
   uint64_t plus_us, plus_updates, plus_update_us;
@@ -177,7 +177,7 @@ typedef struct Ctx {
   const lds_Grid *g;
   const ldsi_Jps *j;
   const uint8_t *nbr, *blocked;
-  const int32_t *dist;
+  const int16_t *dist;
   ptrdiff_t off[8];
   uint32_t pw, goal;
   int32_t gpx, gpy; /* goal, padded */
@@ -384,6 +384,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       vx = px + DX[d] * k;
       vy = py + DY[d] * k;
       nv = &nodes[v];
+      if (plus) __builtin_prefetch(&c.dist[(size_t)v * 8]); /* read when v is expanded */
       if (nv->gen != gen) {
         nv->gen = gen;
         nv->g = ng;
@@ -441,8 +442,12 @@ static bool enters_jump_point(const lds_Grid *g, const ptrdiff_t *off, size_t u,
          (!g->blocked[(ptrdiff_t)v + off[s2]] && g->blocked[(ptrdiff_t)u + off[s2]]);
 }
 
-/* One entry of the table from its successor cell's entries (see plus_line). */
-JI int32_t plus_entry(const lds_Grid *g, const int32_t *D, const ptrdiff_t *off, size_t u, int d) {
+/* One entry of the table from its successor cell's entries (see plus_line).
+** Entries are int16: a distance beyond DIST_MAX (jump point or wall) is
+** stored as a jump point at DIST_MAX. The cell there is on a legal segment,
+** so expanding it as an extra node keeps every path and its cost. */
+#define DIST_MAX 32767
+JI int16_t plus_entry(const lds_Grid *g, const int16_t *D, const ptrdiff_t *off, size_t u, int d) {
   size_t v = (size_t)((ptrdiff_t)u + off[d]);
   int32_t t;
   if (g->blocked[u] || !((g->nbr[u] >> d) & 1u)) return 0;
@@ -450,7 +455,8 @@ JI int32_t plus_entry(const lds_Grid *g, const int32_t *D, const ptrdiff_t *off,
             : (D[v * 8 + HCOMP[d]] > 0 || D[v * 8 + VCOMP[d]] > 0))
     return 1;
   t = D[v * 8 + (size_t)d];
-  return t > 0 ? t + 1 : t - 1;
+  t = t > 0 ? t + 1 : t - 1;
+  return (int16_t)(t > DIST_MAX || t < -DIST_MAX ? DIST_MAX : t);
 }
 
 /* Recomputes direction d's distances along a line of n cells that starts at
@@ -460,7 +466,7 @@ JI int32_t plus_entry(const lds_Grid *g, const int32_t *D, const ptrdiff_t *off,
 ** diagonal lines through cells whose straight entry changed sign. */
 static void plus_line(ldsi_Jps *j, const lds_Grid *g, const ptrdiff_t *off, size_t first,
                       int32_t n, int d, bool mark) {
-  int32_t *D = j->dist;
+  int16_t *D = j->dist;
   size_t u = first;
   int32_t i;
   for (i = 0; i < n; i++, u = (size_t)((ptrdiff_t)u - off[d])) {
@@ -512,10 +518,10 @@ static bool plus_applies(const lds_Grid *g) {
 static void plus_build(ldsi_Jps *j, const lds_Grid *g) {
   ptrdiff_t off[8];
   int32_t x, y;
-  int32_t *D = j->dist;
+  int16_t *D = j->dist;
   uint64_t t0 = j->s->env.clock(j->s->env.clock_ud);
   ldsi_grid_offsets(g, off);
-  memset(D, 0, g->pcells * 8 * sizeof(int32_t));
+  memset(D, 0, g->pcells * 8 * sizeof(int16_t));
   for (y = 0; y < g->h; y++) plus_row(j, g, off, y, false);
   for (y = 0; y < g->h; y++) {
     size_t u0 = ldsi_grid_pidx(g, 0, y);
@@ -607,7 +613,7 @@ static void on_grid_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, in
 static size_t jps_bytes(const ldsi_Jps *j, const lds_Grid *g) {
   size_t b = sizeof *j + ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t);
   if (j->dist)
-    b += g->pcells * 8 * sizeof(int32_t) + 2 * (size_t)(g->w + g->h - 1);
+    b += g->pcells * 8 * sizeof(int16_t) + 2 * (size_t)(g->w + g->h - 1);
   return b;
 }
 
@@ -619,7 +625,7 @@ static void jps_free(lds_Search *s) {
   ldsi_free(&s->env, j->rows, (size_t)j->ph * j->rw * sizeof(uint64_t));
   ldsi_free(&s->env, j->cols, (size_t)j->pw * j->cw * sizeof(uint64_t));
   if (j->dist) {
-    ldsi_free(&s->env, j->dist, g->pcells * 8 * sizeof(int32_t));
+    ldsi_free(&s->env, j->dist, g->pcells * 8 * sizeof(int16_t));
     ldsi_free(&s->env, j->mark_a, (size_t)(g->w + g->h - 1));
     ldsi_free(&s->env, j->mark_d, (size_t)(g->w + g->h - 1));
   }
@@ -673,8 +679,8 @@ lds_Status lds_search_jps_prepare(lds_Search *s, bool plus) {
     j->plus_valid = false;
   }
   if (plus && !j->dist) {
-    size_t nl = (size_t)(g->w + g->h - 1), bytes = g->pcells * 8 * sizeof(int32_t);
-    j->dist = (int32_t *)ldsi_alloc(&s->env, bytes);
+    size_t nl = (size_t)(g->w + g->h - 1), bytes = g->pcells * 8 * sizeof(int16_t);
+    j->dist = (int16_t *)ldsi_alloc(&s->env, bytes);
     j->mark_a = (uint8_t *)ldsi_calloc(&s->env, nl, 1);
     j->mark_d = (uint8_t *)ldsi_calloc(&s->env, nl, 1);
     if (!j->dist || !j->mark_a || !j->mark_d) {
@@ -699,7 +705,7 @@ void lds_search_jps_info(const lds_Search *s, lds_JpsInfo *out) {
   out->bitgrid_bytes = ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t);
   out->bitgrid_us = j->bits_us;
   if (j->dist) {
-    out->plus_bytes = s->grid->pcells * 8 * sizeof(int32_t) + 2 * (size_t)(j->w + j->h - 1);
+    out->plus_bytes = s->grid->pcells * 8 * sizeof(int16_t) + 2 * (size_t)(j->w + j->h - 1);
     out->plus_us = j->plus_us;
     out->plus_updates = j->plus_updates;
     out->plus_update_us = j->plus_update_us;

@@ -25,8 +25,9 @@
 **
 ** Memory. The first JPS query on a search builds two bit-packed copies of the
 ** passability grid (row-major and transposed, 2 bits per cell in all); the
-** first JPS+ query also builds the jump-distance tables (8 int32 per padded
-** cell, 32 bytes per cell). Both are kept up to date through a grid listener:
+** first JPS+ query also builds the jump-distance tables (8 int16 per padded
+** cell, 16 bytes per cell; a distance beyond 32767 becomes an extra jump
+** point, which changes neither paths' optimality nor their cost). Both are kept up to date through a grid listener:
 ** an edit updates the touched bits and recomputes the JPS+ distances of the
 ** rows and columns through the edited rectangle (one cell of margin) and of
 ** every diagonal line whose distances could change. lds_search_step never

@@ -334,7 +334,7 @@ static void test_small_cases(void) {
   lds_path_free(path);
   lds_search_jps_info(s, &info);
   CHECK(info.bitgrid_bytes > 0);
-  CHECK_INT(info.plus_bytes, 12 * 7 * 8 * 4 + 2 * (10 + 5 - 1));
+  CHECK_INT(info.plus_bytes, 12 * 7 * 8 * 2 + 2 * (10 + 5 - 1));
 
   /* wall with a gap: JPS+ local update after edits */
   for (y = 0; y < 5; y++) lds_grid_set_blocked(g, 5, y, y != 2);
@@ -528,8 +528,32 @@ static void test_scen(void) {
   lds_grid_free(g);
 }
 
+/* JPS+ distances beyond the int16 range: a 40000-cell corridor. */
+static void test_long_lines(void) {
+  lds_Grid *g = lds_grid_new(NULL, 40000, 3, NULL);
+  lds_Search *s = lds_search_new(NULL, g, NULL), *a = lds_search_new(NULL, g, NULL);
+  int32_t x;
+  for (x = 0; x < 40000; x++) lds_grid_set_blocked(g, x, 0, true);
+  CHECK_INT(solve(s, LDS_ALGO_JPS_PLUS, 0, 1, 39999, 1), LDS_FOUND);
+  CHECK_NEAR(lds_search_cost(s), 39999.0, 0);
+  CHECK_INT(solve(s, LDS_ALGO_JPS_PLUS, 39999, 2, 0, 1), LDS_FOUND);
+  CHECK_NEAR(lds_search_cost(s), 39998.0 + 1.4142135623730951, 1e-9);
+  CHECK_INT(solve(s, LDS_ALGO_JPS, 39999, 2, 0, 1), LDS_FOUND);
+  CHECK_NEAR(lds_search_cost(s), 39998.0 + 1.4142135623730951, 1e-9);
+  lds_grid_set_blocked(g, 20000, 1, true); /* a pillar: jump point beyond 32767 */
+  lds_grid_set_blocked(g, 35000, 2, true);
+  CHECK_INT(solve(s, LDS_ALGO_JPS_PLUS, 0, 1, 39999, 2), solve(a, LDS_ALGO_ASTAR, 0, 1, 39999, 2));
+  CHECK_NEAR(lds_search_cost(s), lds_search_cost(a), 1e-9 * lds_search_cost(a));
+  CHECK_INT(solve(s, LDS_ALGO_JPS_PLUS, 39999, 1, 0, 2), solve(a, LDS_ALGO_ASTAR, 39999, 1, 0, 2));
+  CHECK_NEAR(lds_search_cost(s), lds_search_cost(a), 1e-9 * lds_search_cost(a));
+  lds_search_free(s);
+  lds_search_free(a);
+  lds_grid_free(g);
+}
+
 void suite_jps(void);
 void suite_jps(void) {
+  test_long_lines();
   test_small_cases();
   test_fallback();
   test_oom();
