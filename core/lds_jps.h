@@ -70,8 +70,13 @@ typedef struct lds_JpsInfo {
 /// the search's grid (removed by lds_search_free).
 /// @param[in] s     the search
 /// @param[in] plus  also build the JPS+ jump-distance tables
-/// @returns LDS_OK, LDS_E_NOMEM (message in lds_search_errmsg).
-/// [Paper: Rabin & Silva, Game AI Pro 2, 2015 (JPS+ preprocessing)]
+/// With plus on a grid that is not 8-connected "no_corner_cutting", only the
+/// bit grids are built (the tables follow at the first JPS+ query on such a
+/// grid). Cost: O(cells) time, 2 bits per cell; plus 16 bytes per cell.
+/// @returns LDS_OK, LDS_E_NOMEM (message in lds_search_errmsg; the search
+///   stays usable and a later JPS query retries), LDS_E_ARG (not a grid search).
+/// [Paper: Harabor & Grastien, ICAPS 2014 (bit grids); Rabin & Silva, Game AI
+///  Pro 2, 2015 (JPS+ preprocessing)]
 LDS_API lds_Status lds_search_jps_prepare(lds_Search *s, bool plus);
 
 /// Preprocessing time and memory of the JPS structures (zeros before the
