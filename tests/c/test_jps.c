@@ -421,6 +421,13 @@ static void test_fallback(void) {
   CHECK_INT(solve(s, LDS_ALGO_JPS, 0, 0, 29, 19), solve(a, LDS_ALGO_ASTAR, 0, 0, 29, 19));
   CHECK_INT(lds_search_algo_used(s), LDS_ALGO_ASTAR);
   CHECK(lds_search_cost(s) == lds_search_cost(a));
+  { /* an A* query's "jump points" are all its cells */
+    lds_Path *full = lds_search_path(s, NULL), *jp = lds_search_jump_points(s, NULL);
+    CHECK(same_path(full, jp));
+    CHECK(lds_path_length(jp) > 20);
+    lds_path_free(full);
+    lds_path_free(jp);
+  }
   CHECK_INT(solve(s, LDS_ALGO_JPS_PLUS, 0, 0, 29, 19), LDS_FOUND);
   CHECK_INT(lds_search_algo_used(s), LDS_ALGO_ASTAR);
   lds_grid_set_cost(g, 10, 10, 1.0f);
