@@ -348,6 +348,10 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
     int32_t px, py;
     double gu, du;
     unsigned dirs;
+    uint32_t sv[8];
+    int32_t sk[8];
+    uint8_t sd[8];
+    int nsucc, i;
     if (max_exp && done >= max_exp) return LDS_RUNNING;
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
@@ -366,12 +370,14 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       s->best_g = gu;
     }
     dirs = succ_dirs(&c, u, nodes[u].aux, ncc);
+    /* Phase 1: all jumps, prefetching each successor's record (jump points
+    ** are far apart, so every record is a cache miss; overlapping them pays
+    ** most on cluttered maps). Phase 2 relaxes them in direction order. */
+    nsucc = 0;
     while (dirs) {
       int d = __builtin_ctz(dirs);
-      int32_t k = 0, vx, vy;
+      int32_t k = 0;
       uint32_t v;
-      ldsi_Node *nv;
-      double ng, f;
       dirs &= dirs - 1;
       if (plus)
         v = jump_plus(&c, u, px, py, d, &k);
@@ -380,11 +386,23 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       else
         v = jump_diag(&c, u, px, py, d, ncc, &k);
       if (v == NONE) continue;
+      __builtin_prefetch(&nodes[v]);
+      if (plus) __builtin_prefetch(&c.dist[(size_t)v * 8]); /* read when v is expanded */
+      sv[nsucc] = v;
+      sk[nsucc] = k;
+      sd[nsucc] = (uint8_t)d;
+      nsucc++;
+    }
+    for (i = 0; i < nsucc; i++) {
+      int d = sd[i];
+      int32_t k = sk[i], vx, vy;
+      uint32_t v = sv[i];
+      ldsi_Node *nv;
+      double ng, f;
       ng = gu + (d < 4 ? (double)k : (double)k * LDSI_SQRT2);
       vx = px + DX[d] * k;
       vy = py + DY[d] * k;
       nv = &nodes[v];
-      if (plus) __builtin_prefetch(&c.dist[(size_t)v * 8]); /* read when v is expanded */
       if (nv->gen != gen) {
         nv->gen = gen;
         nv->g = ng;
