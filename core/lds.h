@@ -11,6 +11,7 @@
 #include "lds_path.h"
 #include "lds_search.h"
 #include "lds_dstar.h"
+#include "lds_jps.h"
 #include "lds_movingai.h"
 #include "lds_postprocess.h"
 #include "lds_scheduler.h"

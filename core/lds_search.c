@@ -6,6 +6,7 @@
 ** [Paper: Hart, Nilsson & Raphael, IEEE TSSC 4(2) 1968 (A*); Pohl, AI 1(3)
 **  1970 (weighted A*); Dijkstra, Numerische Mathematik 1 1959]
 */
+#include "lds_jps_internal.h"
 #include "lds_search_internal.h"
 
 #include <math.h>
@@ -381,11 +382,6 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
     ldsi_msg(s->errmsg, "lds_search_start: unknown algorithm %d", (int)p.algo);
     return start_error(s, LDS_E_ARG);
   }
-  if (p.algo == LDS_ALGO_JPS || p.algo == LDS_ALGO_JPS_PLUS) {
-    ldsi_msg(s->errmsg, "lds_search_start: algorithm '%s' is not available in this build",
-             lds_algo_name(p.algo));
-    return start_error(s, LDS_E_ARG);
-  }
   if (lds_heuristic_name(p.heuristic) == NULL) {
     ldsi_msg(s->errmsg, "lds_search_start: unknown heuristic %d", (int)p.heuristic);
     return start_error(s, LDS_E_ARG);
@@ -453,6 +449,10 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
 
   new_generation(s);
   s->run = grid_run;
+  if (p.algo == LDS_ALGO_JPS || p.algo == LDS_ALGO_JPS_PLUS) { /* lds_jps.c */
+    lds_Status st = ldsi_jps_start(s);
+    if (st < 0) return start_error(s, st);
+  }
   s->start = ldsi_search_cell_id(s, sx, sy);
   s->goal = ldsi_search_cell_id(s, gx, gy);
   s->gx = gx;
@@ -789,6 +789,7 @@ static lds_Path *build_path(const lds_Search *s, uint32_t end, uint32_t flags, l
   uint32_t v;
   uint32_t *cells;
   lds_Path *p;
+  if (ldsi_jps_sparse(s)) return ldsi_jps_build_path(s, end, flags, false, err); /* fill jumps */
   for (v = end; v != LDSI_NONE; v = s->nodes[v].parent) n++;
   cells = (uint32_t *)ldsi_alloc(&s->env, n * sizeof(uint32_t));
   if (!cells) {

@@ -43,8 +43,9 @@ typedef enum lds_Algo {
   LDS_ALGO_DIJKSTRA = 1, ///< A* with h = 0
   LDS_ALGO_WASTAR = 2,   ///< weighted A*: f = g + w*h, cost <= w * optimal
   LDS_ALGO_GREEDY = 3,   ///< greedy best-first: f = h (fast, not optimal)
-  LDS_ALGO_JPS = 4,      ///< Jump Point Search (grids)
-  LDS_ALGO_JPS_PLUS = 5  ///< JPS+ (precomputed jump distances)
+  LDS_ALGO_JPS = 4,      ///< Jump Point Search (uniform-cost 8-connected grids;
+                         ///< runs A* elsewhere: see lds_jps.h)
+  LDS_ALGO_JPS_PLUS = 5  ///< JPS+ (precomputed jump distances; see lds_jps.h)
 } lds_Algo;
 
 /// Name of an algorithm ("astar", "dijkstra", "wastar", "greedy", "jps",

@@ -22,6 +22,9 @@ bool cli_double(const char *cmd, const char *what, const char *s, double lo, dou
                 double *out);
 /* Wall clock in nanoseconds (CLOCK_MONOTONIC). */
 uint64_t cli_now_ns(void);
+/* CPU time of the calling thread in nanoseconds (CLOCK_THREAD_CPUTIME_ID):
+** for benchmarks on a shared machine, where wall time counts other jobs. */
+uint64_t cli_cpu_ns(void);
 /* Sorts a copy-free array of doubles in place and returns the q-quantile
 ** (nearest rank, q in [0,1]); 0 for n == 0. */
 double cli_quantile(double *v, size_t n, double q);

@@ -14,7 +14,9 @@ static void usage(FILE *f) {
           "                     [--diagonal RULE] [--neighbourhood 4|8] [--partial] [--ascii]\n"
           "Finds a path on a Moving AI .map from (SX,SY) to (GX,GY) (cells, 0-based,\n"
           "x = column, y = row) and prints its cost, length, expansions and cells.\n"
-          "  --algo A         astar (default), dijkstra, wastar, greedy\n"
+          "  --algo A         astar (default), dijkstra, wastar, greedy, jps, jps+\n"
+          "                   (jps/jps+ also print the jump points; on grids where JPS\n"
+          "                   is not optimal they run A*, see 'algorithm')\n"
           "  --heuristic H    auto, zero, manhattan, octile, euclidean, chebyshev\n"
           "  --diagonal RULE  never, no_corner_cutting (default), allow_one_blocked, always\n"
           "  --partial        when the goal is unreachable, print the path to the closest cell\n"
@@ -111,7 +113,11 @@ int cli_path(int argc, char **argv) {
   }
   lds_search_stats(s, &stats);
   p = lds_search_path(s, NULL);
-  printf("algorithm   %s\n", lds_algo_name(params.algo));
+  printf("algorithm   %s", lds_algo_name(params.algo));
+  if (lds_search_algo_used(s) != params.algo)
+    printf(" (ran %s: JPS needs a uniform-cost 8-connected grid, no_corner_cutting or always)",
+           lds_algo_name(lds_search_algo_used(s)));
+  printf("\n");
   printf("status      %s%s%s\n", lds_status_name(st), lds_search_errmsg(s)[0] ? ": " : "",
          lds_search_errmsg(s));
   printf("expansions  %llu\n", (unsigned long long)stats.expansions);
@@ -127,6 +133,19 @@ int cli_path(int argc, char **argv) {
       printf(" (%ld,%ld)", (long)x, (long)y);
     }
     printf("\n");
+    if (params.algo == LDS_ALGO_JPS || params.algo == LDS_ALGO_JPS_PLUS) {
+      lds_Path *jp = lds_search_jump_points(s, NULL);
+      if (jp) {
+        printf("jumps      ");
+        for (k = 0; k < lds_path_length(jp); k++) {
+          int32_t x, y;
+          lds_path_cell(jp, k, &x, &y);
+          printf(" (%ld,%ld)", (long)x, (long)y);
+        }
+        printf("\n");
+        lds_path_free(jp);
+      }
+    }
     if (ascii) {
       int32_t w = lds_grid_width(g), h = lds_grid_height(g), x, y;
       char *pic = (char *)malloc((size_t)w * (size_t)h);

@@ -1827,7 +1827,9 @@ static int path_result(lua_State *L, int partial) {
   SearchBox *b = check_search(L, 1);
   lds_Error err;
   PathBox *pb = new_pathbox(L);
-  lds_Path *p = partial ? lds_search_partial_path(b->s, &err) : lds_search_path(b->s, &err);
+  lds_Path *p = partial == 2   ? lds_search_jump_points(b->s, &err)
+                : partial == 1 ? lds_search_partial_path(b->s, &err)
+                               : lds_search_path(b->s, &err);
   if (!p) {
     if (err.code == LDS_E_NOMEM) return luaL_error(L, "%s", err.msg);
     return push_fail(L, err.msg, err.code);
@@ -1839,6 +1841,9 @@ static int path_result(lua_State *L, int partial) {
 
 static int search_path(lua_State *L) { return path_result(L, 0); }
 static int search_partial_path(lua_State *L) { return path_result(L, 1); }
+/* s:jump_points(): the sparse path of a JPS/JPS+ search (start, jump points,
+** goal); for other algorithms the full path. nil, msg, code when none. */
+static int search_jump_points(lua_State *L) { return path_result(L, 2); }
 
 static int search_stats(lua_State *L) {
   SearchBox *b = check_search(L, 1);
@@ -2377,6 +2382,7 @@ static const luaL_Reg search_meth[] = {
     {"graph", search_graph},
     {"grid", search_grid},
     {"h_scale", search_h_scale},
+    {"jump_points", search_jump_points},
     {"partial_path", search_partial_path},
     {"path", search_path},
     {"run", search_run},

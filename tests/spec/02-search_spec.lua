@@ -119,12 +119,35 @@ describe("search", function()
     assert.equal("no_path", lodestar.search.astar(g, {start = {0, 0}, goal = {2, 2}}):run())
   end)
 
-  it("jps and jps+ pass through to the core (not available in this build)", function()
-    local g = lodestar.grid.new(3, 3)
-    local s = lodestar.search.jps(g)
-    assert.equal("jps", s:algorithm())
-    assert.matches("lds_search_start: algorithm 'jps' is not available in this build",
-      errmsg(s.start, s, 0, 0, 2, 2), 1, true)
+  it("jps and jps+ give A*'s cost, with the jump points as a sparse path", function()
+    local g = testing.grid[[
+      ..........
+      ..@@@@@@..
+      ..@....@..
+      ..@.......
+      ..........
+    ]]
+    local a = lodestar.search.astar(g, {start = {0, 0}, goal = {5, 3}})
+    assert.equal("found", a:run())
+    for _, algo in ipairs{"jps", "jps+"} do
+      local s = lodestar.search[algo](g, {start = {0, 0}, goal = {5, 3}})
+      assert.equal(algo, s:algorithm())
+      assert.equal("found", s:run())
+      local p = s:path()
+      assert.near(a:cost(), p.cost, 1e-9)
+      assert.equal(#a:path(), #p) -- full cells, jump points filled in
+      local jp = s:jump_points()
+      assert.is_true(#jp >= 2 and #jp < #p)
+      local x0, y0 = jp:cell(1)
+      assert.same({0, 0}, {x0, y0})
+    end
+  end)
+
+  it("jump_points on an A* search is the full path", function()
+    local g = lodestar.grid.new(4, 4)
+    local s = lodestar.search.astar(g, {start = {0, 0}, goal = {3, 3}})
+    s:run()
+    assert.equal(#s:path(), #s:jump_points())
   end)
 
   it("an edit makes a running query stale", function()

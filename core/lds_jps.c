@@ -1,0 +1,828 @@
+/*
+** lds_jps.c — Jump Point Search (online, block-based jumps) and JPS+
+** (precomputed jump distances) on 8-connected uniform-cost grids, as loops
+** plugged into the sliced search of lds_search.c (same node records, open
+** list, budgets and statuses).
+**
+** Bit grids. Passability is kept twice, one bit per padded cell: row-major
+** (rows[py][px]) and transposed (cols[px][py]), each line with a zero word
+** before and after, so a horizontal or a vertical jump reads 64 cells per
+** step with two aligned loads and a shift, and finds its first event with a
+** count of trailing/leading zeros [Paper: Harabor & Grastien, "Improving Jump
+** Point Search", ICAPS 2014, block-based symmetry breaking].
+**
+** Rules. With "no_corner_cutting" (the Moving AI rule: a diagonal move needs
+** both orthogonal neighbours open) canonical paths take diagonals first, a
+** diagonal move never has forced neighbours (both cells beside it are open
+** by the rule), and a straight move east into x is forced to turn at x when a
+** side cell of x is open but the side cell of x-1 (behind) is blocked: then
+** the side cell and the diagonal beyond are reachable optimally only through
+** x. With "always" (any diagonal into an open cell) the 2011 paper's rules
+** hold: moving east, x is a jump point when a side cell of x is blocked and
+** the side cell of x+1 is open; moving diagonally, when the cell behind on
+** one axis is blocked and the cell beyond it is open.
+** [Paper: Harabor & Grastien, "Online Graph Pruning for Pathfinding on Grid
+**  Maps", AAAI 2011; no-corner-cutting variant: Harabor & Grastien, ICAPS 2014]
+**
+** JPS+ tables. For every padded cell and direction, an int16: k > 0 = the
+** next jump point in that direction is k steps away; k <= 0 = -k legal steps
+** are possible before a wall. A straight entry is a jump point under the
+** rule above; a diagonal entry stops where a straight entry of one of its
+** two components is positive. A query then never scans: a jump is one table
+** read, plus Rabin's goal test (the goal ahead within reach on a line, or the
+** diagonal cell level with the goal in the goal's quadrant).
+** [Paper: Rabin & Silva, "JPS+: An Extreme A* Speed Optimization for Static
+**  Uniform Cost Grids", Game AI Pro 2, 2015]
+*/
+#include "lds_jps.h"
+#include "lds_jps_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define JI static inline __attribute__((always_inline))
+#else
+#define JI static inline
+#endif
+
+#define CLOCK_EVERY 16 /* expansions between two clock reads (jumps are long) */
+#define NONE LDSI_NONE
+
+/* per-direction tables, LDS_DIR_* order: N E S W NE SE SW NW */
+static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+static const uint8_t HCOMP[8] = {0, 0, 0, 0, LDS_DIR_E, LDS_DIR_E, LDS_DIR_W, LDS_DIR_W};
+static const uint8_t VCOMP[8] = {0, 0, 0, 0, LDS_DIR_N, LDS_DIR_S, LDS_DIR_S, LDS_DIR_N};
+/* the two sides of a straight direction */
+static const uint8_t SIDE1[4] = {LDS_DIR_E, LDS_DIR_N, LDS_DIR_E, LDS_DIR_N};
+static const uint8_t SIDE2[4] = {LDS_DIR_W, LDS_DIR_S, LDS_DIR_W, LDS_DIR_S};
+/* diagonal made of two orthogonal directions */
+static const uint8_t DIAG[4][4] = {
+    /* N */ {0, LDS_DIR_NE, 0, LDS_DIR_NW},
+    /* E */ {LDS_DIR_NE, 0, LDS_DIR_SE, 0},
+    /* S */ {0, LDS_DIR_SE, 0, LDS_DIR_SW},
+    /* W */ {LDS_DIR_NW, 0, LDS_DIR_SW, 0}};
+#define OPP(d) ((d) ^ 2) /* opposite of a straight direction */
+
+typedef struct ldsi_Jps {
+  lds_Search *s;
+  int32_t w, h, pw, ph;
+  size_t rw, cw;          /* words per row line / per column line */
+  uint64_t *rows, *cols;  /* ph*rw and pw*cw words */
+  uint64_t seen_version;  /* grid version the bits reflect */
+  bool listening;
+  uint64_t bits_us;
+  /* JPS+ */
+  int16_t *dist;          /* pcells*8, 0 for blocked and border cells */
+  uint8_t *mark_a, *mark_d; /* marked diagonal lines: x+y, x-y+h-1 */
+  bool plus_valid;
+  uint64_t plus_us, plus_updates, plus_update_us;
+} ldsi_Jps;
+
+/* ------------------------------------------------------- bit grids -- */
+
+JI uint64_t load64(const uint64_t *a, size_t pos) {
+  size_t i = pos >> 6;
+  unsigned sh = (unsigned)(pos & 63u);
+  return sh ? (a[i] >> sh) | (a[i + 1] << (64u - sh)) : a[i];
+}
+
+static void set_bit(uint64_t *line, size_t pos, bool v) {
+  uint64_t m = (uint64_t)1 << (pos & 63u);
+  if (v)
+    line[pos >> 6] |= m;
+  else
+    line[pos >> 6] &= ~m;
+}
+
+/* Rewrites the bits of the padded rectangle; returns true if any changed. */
+static bool bits_update(ldsi_Jps *j, const lds_Grid *g, int32_t px0, int32_t py0, int32_t px1,
+                        int32_t py1) {
+  int32_t px, py;
+  bool changed = false;
+  for (py = py0; py <= py1; py++)
+    for (px = px0; px <= px1; px++) {
+      bool open = !g->blocked[(size_t)py * (size_t)g->pw + (size_t)px];
+      uint64_t *rl = j->rows + (size_t)py * j->rw;
+      size_t rp = (size_t)px + 64;
+      bool old = (rl[rp >> 6] >> (rp & 63u)) & 1u;
+      if (old == open) continue;
+      changed = true;
+      set_bit(rl, rp, open);
+      set_bit(j->cols + (size_t)px * j->cw, (size_t)py + 64, open);
+    }
+  return changed;
+}
+
+/* Scans line B forwards from position p (exclusive, padded coordinate) and
+** returns the first position that is a jump point (*jp = true) or blocked
+** (*jp = false). L and R are the lines on either side. The border is
+** blocked, so the scan always stops inside the line. Each step covers 63
+** cells with one load per line: the side bits of the neighbouring cell come
+** from the same word shifted by one. */
+#define M63 (~(uint64_t)0 >> 1)
+JI int32_t scan_inc(const uint64_t *B, const uint64_t *L, const uint64_t *R, int32_t p,
+                    const bool ncc, bool *jp) {
+  size_t q = (size_t)p + 65; /* bit of p + 1; bit j of a step is cell q + j */
+  for (;;) {
+    uint64_t b = load64(B, q), f, ev, l, r;
+    if (ncc) { /* side open here, blocked one cell behind: bit j+1 set, bit j clear */
+      l = load64(L, q - 1);
+      r = load64(R, q - 1);
+      f = ((l >> 1) & ~l) | ((r >> 1) & ~r);
+    } else { /* side blocked here, open one cell ahead */
+      l = load64(L, q);
+      r = load64(R, q);
+      f = (~l & (l >> 1)) | (~r & (r >> 1));
+    }
+    ev = (f | ~b) & M63;
+    if (ev) {
+      int i = __builtin_ctzll(ev);
+      *jp = (b >> i) & 1u;
+      return (int32_t)(q + (size_t)i - 64);
+    }
+    q += 63;
+  }
+}
+
+/* Same, backwards: the first position < p. */
+JI int32_t scan_dec(const uint64_t *B, const uint64_t *L, const uint64_t *R, int32_t p,
+                    const bool ncc, bool *jp) {
+  size_t q = (size_t)p + 63; /* bit of p - 1; a step covers cells q-62..q, bit j = q-62+j */
+  for (;;) {
+    uint64_t b = load64(B, q - 62), f, ev, l, r;
+    if (ncc) { /* side open here, blocked one cell behind (= ahead in bits) */
+      l = load64(L, q - 62);
+      r = load64(R, q - 62);
+      f = (l & ~(l >> 1)) | (r & ~(r >> 1));
+    } else { /* side blocked here, open one cell ahead (= below in bits) */
+      l = load64(L, q - 63);
+      r = load64(R, q - 63);
+      f = (~(l >> 1) & l) | (~(r >> 1) & r);
+    }
+    ev = (f | ~b) & M63;
+    if (ev) {
+      int i = 63 - __builtin_clzll(ev);
+      *jp = (b >> i) & 1u;
+      return (int32_t)(q - 62 + (size_t)i - 64);
+    }
+    q -= 63;
+  }
+}
+
+/* ---------------------------------------------------------- queries -- */
+
+typedef struct Ctx {
+  const lds_Grid *g;
+  const ldsi_Jps *j;
+  const uint8_t *nbr, *blocked;
+  const int16_t *dist;
+  ptrdiff_t off[8];
+  uint32_t pw, goal;
+  int32_t gpx, gpy; /* goal, padded */
+} Ctx;
+
+/* Straight jump from padded (px,py) in direction d (< 4). Returns the jump
+** point, the goal, or NONE; *k = steps. */
+JI uint32_t jump_straight(const Ctx *c, int32_t px, int32_t py, int d, const bool ncc,
+                          int32_t *k) {
+  const ldsi_Jps *j = c->j;
+  bool jp;
+  int32_t q;
+  if (d == LDS_DIR_E || d == LDS_DIR_W) {
+    const uint64_t *B = j->rows + (size_t)py * j->rw;
+    if (d == LDS_DIR_E) {
+      q = scan_inc(B, B - j->rw, B + j->rw, px, ncc, &jp);
+      if (c->gpy == py && c->gpx > px && (c->gpx < q || (jp && c->gpx == q))) q = c->gpx, jp = 1;
+    } else {
+      q = scan_dec(B, B - j->rw, B + j->rw, px, ncc, &jp);
+      if (c->gpy == py && c->gpx < px && (c->gpx > q || (jp && c->gpx == q))) q = c->gpx, jp = 1;
+    }
+    if (!jp) return NONE;
+    *k = q > px ? q - px : px - q;
+    return (uint32_t)py * c->pw + (uint32_t)q;
+  } else {
+    const uint64_t *B = j->cols + (size_t)px * j->cw;
+    if (d == LDS_DIR_S) {
+      q = scan_inc(B, B - j->cw, B + j->cw, py, ncc, &jp);
+      if (c->gpx == px && c->gpy > py && (c->gpy < q || (jp && c->gpy == q))) q = c->gpy, jp = 1;
+    } else {
+      q = scan_dec(B, B - j->cw, B + j->cw, py, ncc, &jp);
+      if (c->gpx == px && c->gpy < py && (c->gpy > q || (jp && c->gpy == q))) q = c->gpy, jp = 1;
+    }
+    if (!jp) return NONE;
+    *k = q > py ? q - py : py - q;
+    return (uint32_t)q * c->pw + (uint32_t)px;
+  }
+}
+
+/* Diagonal jump: steps diagonally while the move is legal; a cell is a jump
+** point when it is the goal, has a forced neighbour ("always" only), or a
+** straight jump along one of the two components finds a jump point or the
+** goal. */
+JI uint32_t jump_diag(const Ctx *c, uint32_t u, int32_t px, int32_t py, int d, const bool ncc,
+                      int32_t *k) {
+  const int hd = HCOMP[d], vd = VCOMP[d];
+  const int32_t dx = DX[d], dy = DY[d];
+  const ptrdiff_t o = c->off[d];
+  int32_t steps = 0, kk;
+  for (;;) {
+    if (!((c->nbr[u] >> d) & 1u)) return NONE;
+    u = (uint32_t)((ptrdiff_t)u + o);
+    px += dx;
+    py += dy;
+    steps++;
+    if (u == c->goal) break;
+    if (!ncc) {
+      const uint8_t *b = c->blocked;
+      if ((b[u - (ptrdiff_t)dx] && !b[(ptrdiff_t)u - dx + c->off[vd]]) ||
+          (b[(ptrdiff_t)u - c->off[vd]] && !b[(ptrdiff_t)u + dx - c->off[vd]]))
+        break;
+    }
+    if (jump_straight(c, px, py, hd, ncc, &kk) != NONE) break;
+    if (jump_straight(c, px, py, vd, ncc, &kk) != NONE) break;
+  }
+  *k = steps;
+  return u;
+}
+
+/* JPS+ jump: one table read and the goal test. */
+JI uint32_t jump_plus(const Ctx *c, uint32_t u, int32_t px, int32_t py, int d, int32_t *k) {
+  int32_t dist = c->dist[(size_t)u * 8 + (size_t)d], reach = dist > 0 ? dist : -dist;
+  int32_t gdx = (c->gpx - px) * DX[d], gdy = (c->gpy - py) * DY[d];
+  if (d < 4) {
+    int32_t kg = DX[d] ? (c->gpy == py ? gdx : 0) : (c->gpx == px ? gdy : 0);
+    if (kg > 0 && kg <= reach) {
+      *k = kg;
+      return c->goal;
+    }
+  } else if (gdx > 0 && gdy > 0) {
+    int32_t m = gdx < gdy ? gdx : gdy;
+    if (m <= reach) {
+      *k = m;
+      return (uint32_t)((ptrdiff_t)u + (ptrdiff_t)m * c->off[d]);
+    }
+  }
+  if (dist <= 0) return NONE;
+  *k = dist;
+  return (uint32_t)((ptrdiff_t)u + (ptrdiff_t)dist * c->off[d]);
+}
+
+/* Directions to search from node u, given the mask of directions it was
+** reached by (0 = the start: every legal move). Pruning rules in the file
+** comment. */
+JI unsigned succ_dirs(const Ctx *c, uint32_t u, unsigned arrived, const bool ncc) {
+  const uint8_t *b = c->blocked;
+  unsigned out = 0;
+  if (!arrived) return c->nbr[u];
+  while (arrived) {
+    int a = __builtin_ctz(arrived);
+    arrived &= arrived - 1;
+    if (a < 4) {
+      int s1 = SIDE1[a], s2 = SIDE2[a];
+      out |= 1u << a;
+      if (ncc) {
+        ptrdiff_t back = (ptrdiff_t)u - c->off[a];
+        if (b[back + c->off[s1]]) out |= (1u << s1) | (1u << DIAG[a][s1]);
+        if (b[back + c->off[s2]]) out |= (1u << s2) | (1u << DIAG[a][s2]);
+      } else {
+        if (b[(ptrdiff_t)u + c->off[s1]]) out |= 1u << DIAG[a][s1];
+        if (b[(ptrdiff_t)u + c->off[s2]]) out |= 1u << DIAG[a][s2];
+      }
+    } else {
+      int hd = HCOMP[a], vd = VCOMP[a];
+      out |= (1u << a) | (1u << hd) | (1u << vd);
+      if (!ncc) {
+        if (b[(ptrdiff_t)u + c->off[OPP(hd)]]) out |= 1u << DIAG[OPP(hd)][vd];
+        if (b[(ptrdiff_t)u + c->off[OPP(vd)]]) out |= 1u << DIAG[hd][OPP(vd)];
+      }
+    }
+  }
+  return out & c->nbr[u];
+}
+
+JI double hdist(int hk, int32_t dx, int32_t dy) {
+  double a, b;
+  if (dx < 0) dx = -dx;
+  if (dy < 0) dy = -dy;
+  switch (hk) {
+    case LDS_H_ZERO: return 0.0;
+    case LDS_H_MANHATTAN: return (double)dx + (double)dy;
+    case LDS_H_EUCLIDEAN: return sqrt((double)dx * dx + (double)dy * dy);
+    case LDS_H_CHEBYSHEV: return (double)(dx > dy ? dx : dy);
+    default:
+      a = (double)(dx > dy ? dx : dy);
+      b = (double)(dx > dy ? dy : dx);
+      return a + (LDSI_SQRT2 - 1.0) * b;
+  }
+}
+
+/* The expansion loop: A* over jump points. Same budget and status contract
+** as the A* loop (see lds_search_internal.h). Specialised at compile time on
+** the rule, JPS vs JPS+ and the heuristic. */
+JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0,
+                       const bool ncc, const bool plus, const int hk) {
+  const lds_Grid *g = s->grid;
+  ldsi_Jps *j = (ldsi_Jps *)s->algo_state;
+  Ctx c;
+  ldsi_Node *nodes = s->nodes;
+  const uint32_t gen = s->gen;
+  const double hw = s->hw;
+  const bool reopen = s->reopen;
+  const int dk = hk == LDS_H_ZERO ? LDS_H_OCTILE : hk;
+  uint64_t done = 0;
+  c.g = g;
+  c.j = j;
+  c.nbr = g->nbr;
+  c.blocked = g->blocked;
+  c.dist = j->dist;
+  ldsi_grid_offsets(g, c.off);
+  c.pw = (uint32_t)g->pw;
+  c.goal = s->goal;
+  c.gpx = s->gx + 1;
+  c.gpy = s->gy + 1;
+
+  while (s->open_n > 0) {
+    uint32_t u;
+    int32_t px, py;
+    double gu, du;
+    unsigned dirs;
+    uint32_t sv[8];
+    int32_t sk[8];
+    uint8_t sd[8];
+    int nsucc, i;
+    if (max_exp && done >= max_exp) return LDS_RUNNING;
+    if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
+        s->env.clock(s->env.clock_ud) - t0 >= budget_us)
+      return LDS_RUNNING;
+    u = ldsi_open_pop(s);
+    done++;
+    s->stats.expansions++;
+    if (u == c.goal) return LDS_FOUND;
+    gu = nodes[u].g;
+    py = (int32_t)(u / c.pw);
+    px = (int32_t)(u % c.pw);
+    du = hdist(dk, c.gpx - px, c.gpy - py);
+    if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
+      s->best = u;
+      s->best_d = du;
+      s->best_g = gu;
+    }
+    dirs = succ_dirs(&c, u, nodes[u].aux, ncc);
+    /* Phase 1: all jumps, prefetching each successor's record (jump points
+    ** are far apart, so every record is a cache miss; overlapping them pays
+    ** most on cluttered maps). Phase 2 relaxes them in direction order. */
+    nsucc = 0;
+    while (dirs) {
+      int d = __builtin_ctz(dirs);
+      int32_t k = 0;
+      uint32_t v;
+      dirs &= dirs - 1;
+      if (plus)
+        v = jump_plus(&c, u, px, py, d, &k);
+      else if (d < 4)
+        v = jump_straight(&c, px, py, d, ncc, &k);
+      else
+        v = jump_diag(&c, u, px, py, d, ncc, &k);
+      if (v == NONE) continue;
+      __builtin_prefetch(&nodes[v]);
+      if (plus) __builtin_prefetch(&c.dist[(size_t)v * 8]); /* read when v is expanded */
+      sv[nsucc] = v;
+      sk[nsucc] = k;
+      sd[nsucc] = (uint8_t)d;
+      nsucc++;
+    }
+    for (i = 0; i < nsucc; i++) {
+      int d = sd[i];
+      int32_t k = sk[i], vx, vy;
+      uint32_t v = sv[i];
+      ldsi_Node *nv;
+      double ng, f;
+      ng = gu + (d < 4 ? (double)k : (double)k * LDSI_SQRT2);
+      vx = px + DX[d] * k;
+      vy = py + DY[d] * k;
+      nv = &nodes[v];
+      if (nv->gen != gen) {
+        nv->gen = gen;
+        nv->g = ng;
+        nv->parent = u;
+        nv->aux = 1u << d;
+        ldsi_open_push(s, v, ng + hw * hdist(hk, c.gpx - vx, c.gpy - vy), ng);
+        continue;
+      }
+      if (ng == nv->g) {
+        if (nv->heap != LDSI_CLOSED) nv->aux |= 1u << d; /* equal-cost arrival */
+        continue;
+      }
+      if (!(ng < nv->g)) continue;
+      f = ng + hw * hdist(hk, c.gpx - vx, c.gpy - vy);
+      nv->g = ng;
+      nv->parent = u;
+      nv->aux = 1u << d;
+      if (nv->heap == LDSI_CLOSED) {
+        if (reopen) ldsi_open_push(s, v, f, ng);
+        continue;
+      }
+      ldsi_open_decrease(s, nv->heap, f, ng);
+    }
+  }
+  return LDS_NO_PATH;
+}
+
+#define JPS_DISPATCH(ncc, plus)                                                  \
+  switch (s->hk) {                                                               \
+    case LDS_H_ZERO: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_ZERO);        \
+    case LDS_H_MANHATTAN: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_MANHATTAN); \
+    case LDS_H_EUCLIDEAN: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_EUCLIDEAN); \
+    case LDS_H_CHEBYSHEV: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_CHEBYSHEV); \
+    default: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_OCTILE);              \
+  }
+
+static lds_Status run_jps_ncc(lds_Search *s, uint64_t m, uint64_t b, uint64_t t0) {
+  JPS_DISPATCH(true, false)
+}
+static lds_Status run_jps_always(lds_Search *s, uint64_t m, uint64_t b, uint64_t t0) {
+  JPS_DISPATCH(false, false)
+}
+static lds_Status run_jps_plus(lds_Search *s, uint64_t m, uint64_t b, uint64_t t0) {
+  JPS_DISPATCH(true, true)
+}
+
+/* ------------------------------------------------------ JPS+ tables -- */
+
+/* Is the cell entered from u moving straight in d a jump point (no corner
+** cutting): a side of it open while the same side of u is blocked? */
+static bool enters_jump_point(const lds_Grid *g, const ptrdiff_t *off, size_t u, int d) {
+  size_t v = (size_t)((ptrdiff_t)u + off[d]);
+  int s1 = SIDE1[d], s2 = SIDE2[d];
+  return (!g->blocked[(ptrdiff_t)v + off[s1]] && g->blocked[(ptrdiff_t)u + off[s1]]) ||
+         (!g->blocked[(ptrdiff_t)v + off[s2]] && g->blocked[(ptrdiff_t)u + off[s2]]);
+}
+
+/* One entry of the table from its successor cell's entries (see plus_line).
+** Entries are int16: a distance beyond DIST_MAX (jump point or wall) is
+** stored as a jump point at DIST_MAX. The cell there is on a legal segment,
+** so expanding it as an extra node keeps every path and its cost. */
+#define DIST_MAX 32767
+JI int16_t plus_entry(const lds_Grid *g, const int16_t *D, const ptrdiff_t *off, size_t u, int d) {
+  size_t v = (size_t)((ptrdiff_t)u + off[d]);
+  int32_t t;
+  if (g->blocked[u] || !((g->nbr[u] >> d) & 1u)) return 0;
+  if (d < 4 ? enters_jump_point(g, off, u, d)
+            : (D[v * 8 + HCOMP[d]] > 0 || D[v * 8 + VCOMP[d]] > 0))
+    return 1;
+  t = D[v * 8 + (size_t)d];
+  t = t > 0 ? t + 1 : t - 1;
+  return (int16_t)(t > DIST_MAX || t < -DIST_MAX ? DIST_MAX : t);
+}
+
+/* Recomputes direction d's distances along a line of n cells that starts at
+** the padded cell `first` (the far end, in direction d) and walks by `step`
+** (= -off[d]). Straight directions read the grid; diagonals read the
+** straight entries of their components, which must be up to date. Marks the
+** diagonal lines through cells whose straight entry changed sign. */
+static void plus_line(ldsi_Jps *j, const lds_Grid *g, const ptrdiff_t *off, size_t first,
+                      int32_t n, int d, bool mark) {
+  int16_t *D = j->dist;
+  size_t u = first;
+  int32_t i;
+  for (i = 0; i < n; i++, u = (size_t)((ptrdiff_t)u - off[d])) {
+    int32_t ov = D[u * 8 + (size_t)d], nv = plus_entry(g, D, off, u, d);
+    D[u * 8 + (size_t)d] = nv;
+    if (mark && (ov > 0) != (nv > 0)) {
+      int32_t x, y;
+      ldsi_grid_pxy(g, u, &x, &y);
+      j->mark_a[x + y] = 1;
+      j->mark_d[x - y + g->h - 1] = 1;
+    }
+  }
+}
+
+static void plus_row(ldsi_Jps *j, const lds_Grid *g, const ptrdiff_t *off, int32_t y, bool mark) {
+  plus_line(j, g, off, ldsi_grid_pidx(g, g->w - 1, y), g->w, LDS_DIR_E, mark);
+  plus_line(j, g, off, ldsi_grid_pidx(g, 0, y), g->w, LDS_DIR_W, mark);
+}
+
+static void plus_col(ldsi_Jps *j, const lds_Grid *g, const ptrdiff_t *off, int32_t x, bool mark) {
+  plus_line(j, g, off, ldsi_grid_pidx(g, x, g->h - 1), g->h, LDS_DIR_S, mark);
+  plus_line(j, g, off, ldsi_grid_pidx(g, x, 0), g->h, LDS_DIR_N, mark);
+}
+
+/* anti-diagonal x+y = k: NE walks x up, SW walks x down */
+static void plus_anti(ldsi_Jps *j, const lds_Grid *g, const ptrdiff_t *off, int32_t k) {
+  int32_t xlo = k - (g->h - 1) > 0 ? k - (g->h - 1) : 0, xhi = k < g->w - 1 ? k : g->w - 1;
+  int32_t n = xhi - xlo + 1;
+  plus_line(j, g, off, ldsi_grid_pidx(g, xhi, k - xhi), n, LDS_DIR_NE, false);
+  plus_line(j, g, off, ldsi_grid_pidx(g, xlo, k - xlo), n, LDS_DIR_SW, false);
+}
+
+/* diagonal x-y = k: SE walks x up, NW walks x down */
+static void plus_diag(ldsi_Jps *j, const lds_Grid *g, const ptrdiff_t *off, int32_t k) {
+  int32_t xlo = k > 0 ? k : 0, xhi = k + g->h - 1 < g->w - 1 ? k + g->h - 1 : g->w - 1;
+  int32_t n = xhi - xlo + 1;
+  plus_line(j, g, off, ldsi_grid_pidx(g, xhi, xhi - k), n, LDS_DIR_SE, false);
+  plus_line(j, g, off, ldsi_grid_pidx(g, xlo, xlo - k), n, LDS_DIR_NW, false);
+}
+
+static bool plus_applies(const lds_Grid *g) {
+  return g->neighbourhood == 8 && g->diag == LDS_DIAG_NO_CORNER_CUTTING;
+}
+
+/* Full build in row order (the table is 32 bytes per cell, so walking
+** columns or diagonals would miss the cache at every cell): E and W per row,
+** then one top-down sweep for N, NE, NW (their successor is in the row
+** above) and one bottom-up sweep for S, SE, SW. */
+static void plus_build(ldsi_Jps *j, const lds_Grid *g) {
+  ptrdiff_t off[8];
+  int32_t x, y;
+  int16_t *D = j->dist;
+  uint64_t t0 = j->s->env.clock(j->s->env.clock_ud);
+  ldsi_grid_offsets(g, off);
+  memset(D, 0, g->pcells * 8 * sizeof(int16_t));
+  for (y = 0; y < g->h; y++) plus_row(j, g, off, y, false);
+  for (y = 0; y < g->h; y++) {
+    size_t u0 = ldsi_grid_pidx(g, 0, y);
+    for (x = 0; x < g->w; x++) D[(u0 + (size_t)x) * 8 + LDS_DIR_N] = plus_entry(g, D, off, u0 + (size_t)x, LDS_DIR_N);
+  }
+  for (y = g->h - 1; y >= 0; y--) {
+    size_t u0 = ldsi_grid_pidx(g, 0, y);
+    for (x = 0; x < g->w; x++) D[(u0 + (size_t)x) * 8 + LDS_DIR_S] = plus_entry(g, D, off, u0 + (size_t)x, LDS_DIR_S);
+  }
+  for (y = 0; y < g->h; y++) {
+    size_t u0 = ldsi_grid_pidx(g, 0, y);
+    for (x = 0; x < g->w; x++) {
+      size_t u = u0 + (size_t)x;
+      D[u * 8 + LDS_DIR_NE] = plus_entry(g, D, off, u, LDS_DIR_NE);
+      D[u * 8 + LDS_DIR_NW] = plus_entry(g, D, off, u, LDS_DIR_NW);
+    }
+  }
+  for (y = g->h - 1; y >= 0; y--) {
+    size_t u0 = ldsi_grid_pidx(g, 0, y);
+    for (x = 0; x < g->w; x++) {
+      size_t u = u0 + (size_t)x;
+      D[u * 8 + LDS_DIR_SE] = plus_entry(g, D, off, u, LDS_DIR_SE);
+      D[u * 8 + LDS_DIR_SW] = plus_entry(g, D, off, u, LDS_DIR_SW);
+    }
+  }
+  j->plus_valid = true;
+  j->plus_us = j->s->env.clock(j->s->env.clock_ud) - t0;
+}
+
+/* Local recomputation after the cells (x0,y0)-(x1,y1) changed passability:
+** the rows and columns through the rectangle and one cell around it (their
+** jump points depend on the neighbouring lines), then every diagonal line
+** through the rectangle's margin (move legality) or through a cell whose
+** straight entry changed sign. */
+static void plus_update(ldsi_Jps *j, const lds_Grid *g, int32_t x0, int32_t y0, int32_t x1,
+                        int32_t y1) {
+  ptrdiff_t off[8];
+  int32_t x, y, k, nl = g->w + g->h - 1;
+  uint64_t t0 = j->s->env.clock(j->s->env.clock_ud);
+  ldsi_grid_offsets(g, off);
+  x0 = x0 > 0 ? x0 - 1 : 0;
+  y0 = y0 > 0 ? y0 - 1 : 0;
+  x1 = x1 < g->w - 1 ? x1 + 1 : g->w - 1;
+  y1 = y1 < g->h - 1 ? y1 + 1 : g->h - 1;
+  for (y = y0; y <= y1; y++) plus_row(j, g, off, y, true);
+  for (x = x0; x <= x1; x++) plus_col(j, g, off, x, true);
+  for (y = y0; y <= y1; y++)
+    for (x = x0; x <= x1; x++) {
+      j->mark_a[x + y] = 1;
+      j->mark_d[x - y + g->h - 1] = 1;
+    }
+  for (k = 0; k < nl; k++)
+    if (j->mark_a[k]) {
+      j->mark_a[k] = 0;
+      plus_anti(j, g, off, k);
+    }
+  for (k = 0; k < nl; k++)
+    if (j->mark_d[k]) {
+      j->mark_d[k] = 0;
+      plus_diag(j, g, off, k - (g->h - 1));
+    }
+  j->plus_updates++;
+  j->plus_update_us += j->s->env.clock(j->s->env.clock_ud) - t0;
+}
+
+/* ------------------------------------------------------- lifetime -- */
+
+static void bits_build(ldsi_Jps *j, const lds_Grid *g) {
+  uint64_t t0 = j->s->env.clock(j->s->env.clock_ud);
+  memset(j->rows, 0, (size_t)j->ph * j->rw * sizeof(uint64_t));
+  memset(j->cols, 0, (size_t)j->pw * j->cw * sizeof(uint64_t));
+  bits_update(j, g, 0, 0, j->pw - 1, j->ph - 1);
+  j->seen_version = g->version;
+  j->bits_us = j->s->env.clock(j->s->env.clock_ud) - t0;
+}
+
+static void on_grid_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, int32_t x1,
+                         int32_t y1, uint64_t version) {
+  ldsi_Jps *j = (ldsi_Jps *)ud;
+  bool changed = bits_update(j, g, x0 + 1, y0 + 1, x1 + 1, y1 + 1);
+  j->seen_version = version;
+  if (!j->dist) return;
+  if (!plus_applies(g))
+    j->plus_valid = false; /* rebuilt by the next JPS+ query on a no_corner_cutting grid */
+  else if (changed && j->plus_valid)
+    plus_update(j, g, x0, y0, x1, y1);
+}
+
+static size_t jps_bytes(const ldsi_Jps *j, const lds_Grid *g) {
+  size_t b = sizeof *j + ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t);
+  if (j->dist)
+    b += g->pcells * 8 * sizeof(int16_t) + 2 * (size_t)(g->w + g->h - 1);
+  return b;
+}
+
+static void jps_free(lds_Search *s) {
+  ldsi_Jps *j = (ldsi_Jps *)s->algo_state;
+  const lds_Grid *g = s->grid;
+  if (!j) return;
+  if (j->listening) lds_grid_unlisten((lds_Grid *)(uintptr_t)g, on_grid_edit, j);
+  ldsi_free(&s->env, j->rows, (size_t)j->ph * j->rw * sizeof(uint64_t));
+  ldsi_free(&s->env, j->cols, (size_t)j->pw * j->cw * sizeof(uint64_t));
+  if (j->dist) {
+    ldsi_free(&s->env, j->dist, g->pcells * 8 * sizeof(int16_t));
+    ldsi_free(&s->env, j->mark_a, (size_t)(g->w + g->h - 1));
+    ldsi_free(&s->env, j->mark_d, (size_t)(g->w + g->h - 1));
+  }
+  ldsi_free(&s->env, j, sizeof *j);
+  s->algo_state = NULL;
+  s->algo_free = NULL;
+  s->algo_bytes = 0;
+}
+
+static lds_Status nomem(lds_Search *s, const char *what, size_t bytes) {
+  ldsi_msg(s->errmsg, "lds_search_jps_prepare: out of memory for the %s (%zu bytes)", what,
+           bytes);
+  return LDS_E_NOMEM;
+}
+
+lds_Status lds_search_jps_prepare(lds_Search *s, bool plus) {
+  const lds_Grid *g = s->grid;
+  ldsi_Jps *j = (ldsi_Jps *)s->algo_state;
+  if (s->space != LDSI_SPACE_GRID) {
+    ldsi_msg(s->errmsg, "lds_search_jps_prepare: JPS needs a grid search");
+    return LDS_E_ARG;
+  }
+  if (!j) {
+    size_t rw = ((size_t)g->pw + 63) / 64 + 3, cw = ((size_t)g->ph + 63) / 64 + 3;
+    size_t bytes = ((size_t)g->ph * rw + (size_t)g->pw * cw) * sizeof(uint64_t);
+    j = (ldsi_Jps *)ldsi_calloc(&s->env, 1, sizeof *j);
+    if (!j) return nomem(s, "JPS state", sizeof *j);
+    j->s = s;
+    j->w = g->w;
+    j->h = g->h;
+    j->pw = g->pw;
+    j->ph = g->ph;
+    j->rw = rw;
+    j->cw = cw;
+    j->rows = (uint64_t *)ldsi_alloc(&s->env, (size_t)g->ph * rw * sizeof(uint64_t));
+    j->cols = (uint64_t *)ldsi_alloc(&s->env, (size_t)g->pw * cw * sizeof(uint64_t));
+    s->algo_state = j;
+    s->algo_free = jps_free;
+    if (!j->rows || !j->cols) {
+      jps_free(s);
+      return nomem(s, "JPS bit grids", bytes);
+    }
+    if (lds_grid_listen((lds_Grid *)(uintptr_t)g, on_grid_edit, j) != LDS_OK) {
+      jps_free(s);
+      return nomem(s, "grid listener", sizeof(ldsi_Listener));
+    }
+    j->listening = true;
+    bits_build(j, g);
+  } else if (j->seen_version != g->version) {
+    bits_build(j, g); /* an edit we did not hear about: rebuild */
+    j->plus_valid = false;
+  }
+  if (plus && !j->dist) {
+    size_t nl = (size_t)(g->w + g->h - 1), bytes = g->pcells * 8 * sizeof(int16_t);
+    j->dist = (int16_t *)ldsi_alloc(&s->env, bytes);
+    j->mark_a = (uint8_t *)ldsi_calloc(&s->env, nl, 1);
+    j->mark_d = (uint8_t *)ldsi_calloc(&s->env, nl, 1);
+    if (!j->dist || !j->mark_a || !j->mark_d) {
+      ldsi_free(&s->env, j->dist, bytes);
+      ldsi_free(&s->env, j->mark_a, nl);
+      ldsi_free(&s->env, j->mark_d, nl);
+      j->dist = NULL;
+      s->algo_bytes = jps_bytes(j, g);
+      return nomem(s, "JPS+ tables", bytes + 2 * nl);
+    }
+    j->plus_valid = false;
+  }
+  if (plus && !j->plus_valid && plus_applies(g)) plus_build(j, g);
+  s->algo_bytes = jps_bytes(j, g);
+  return LDS_OK;
+}
+
+void lds_search_jps_info(const lds_Search *s, lds_JpsInfo *out) {
+  const ldsi_Jps *j = (const ldsi_Jps *)s->algo_state;
+  memset(out, 0, sizeof *out);
+  if (!j) return;
+  out->bitgrid_bytes = ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t);
+  out->bitgrid_us = j->bits_us;
+  if (j->dist) {
+    out->plus_bytes = s->grid->pcells * 8 * sizeof(int16_t) + 2 * (size_t)(j->w + j->h - 1);
+    out->plus_us = j->plus_us;
+    out->plus_updates = j->plus_updates;
+    out->plus_update_us = j->plus_update_us;
+  }
+}
+
+/* ------------------------------------------------------------ hooks -- */
+
+lds_Status ldsi_jps_start(lds_Search *s) {
+  const lds_Grid *g = s->grid;
+  const lds_SearchParams *p = &s->params;
+  bool plus = p->algo == LDS_ALGO_JPS_PLUS;
+  bool ncc = g->diag == LDS_DIAG_NO_CORNER_CUTTING;
+  lds_Status st;
+  /* JPS is optimal: no weight, A*'s reopening rule */
+  s->gk = 1.0;
+  s->hw = s->scale;
+  s->reopen = p->h_scale > 0.0 || p->edge_cost != NULL;
+  if (g->neighbourhood != 8 || (g->diag != LDS_DIAG_NO_CORNER_CUTTING && g->diag != LDS_DIAG_ALWAYS) ||
+      g->nonunit || s->nweights || p->edge_cost)
+    return LDS_OK; /* JPS is not optimal here: keep the A* loop */
+  if (plus && !ncc) plus = false;
+  st = lds_search_jps_prepare(s, plus);
+  if (st < 0) return st;
+  s->run = plus ? run_jps_plus : ncc ? run_jps_ncc : run_jps_always;
+  return LDS_OK;
+}
+
+bool ldsi_jps_sparse(const lds_Search *s) {
+  return s->run == run_jps_ncc || s->run == run_jps_always || s->run == run_jps_plus;
+}
+
+lds_Algo lds_search_algo_used(const lds_Search *s) {
+  if (s->params.algo != LDS_ALGO_JPS && s->params.algo != LDS_ALGO_JPS_PLUS)
+    return s->params.algo;
+  if (ldsi_jps_sparse(s)) return s->run == run_jps_plus ? LDS_ALGO_JPS_PLUS : LDS_ALGO_JPS;
+  return LDS_ALGO_ASTAR;
+}
+
+lds_Path *ldsi_jps_build_path(const lds_Search *s, uint32_t end, uint32_t flags, bool sparse,
+                              lds_Error *err) {
+  lds_Env env;
+  const lds_Grid *g = s->grid;
+  size_t n = 1, k;
+  uint32_t v, *cells;
+  lds_Path *p;
+  int32_t x, y, px, py;
+  for (v = end; s->nodes[v].parent != LDSI_NONE; v = s->nodes[v].parent) {
+    uint32_t u = s->nodes[v].parent;
+    ldsi_grid_pxy(g, v, &x, &y);
+    ldsi_grid_pxy(g, u, &px, &py);
+    if (sparse) {
+      n++;
+    } else {
+      int32_t ax = x > px ? x - px : px - x, ay = y > py ? y - py : py - y;
+      n += (size_t)(ax > ay ? ax : ay);
+    }
+  }
+  cells = (uint32_t *)ldsi_alloc(&s->env, n * sizeof(uint32_t));
+  if (!cells) {
+    ldsi_error(err, LDS_E_NOMEM, "lds_search_path: out of memory for %zu cells", n);
+    return NULL;
+  }
+  k = n;
+  for (v = end;; v = s->nodes[v].parent) {
+    uint32_t u = s->nodes[v].parent;
+    ldsi_grid_pxy(g, v, &x, &y);
+    if (u == LDSI_NONE || sparse) {
+      cells[--k] = (uint32_t)y * (uint32_t)g->w + (uint32_t)x;
+      if (u == LDSI_NONE) break;
+      continue;
+    }
+    ldsi_grid_pxy(g, u, &px, &py);
+    { /* cells of the segment from v back to u, u excluded */
+      int32_t sx = (px > x) - (px < x), sy = (py > y) - (py < y);
+      while (x != px || y != py) {
+        cells[--k] = (uint32_t)y * (uint32_t)g->w + (uint32_t)x;
+        x += sx;
+        y += sy;
+      }
+    }
+  }
+  env.alloc = s->env.alloc;
+  env.alloc_ud = s->env.alloc_ud;
+  env.clock = s->env.clock;
+  env.clock_ud = s->env.clock_ud;
+  env.log = s->env.log;
+  env.log_ud = s->env.log_ud;
+  p = lds_path_new(&env, cells, n, g->w, s->nodes[end].g, flags, err);
+  ldsi_free(&s->env, cells, n * sizeof(uint32_t));
+  return p;
+}
+
+lds_Path *lds_search_jump_points(const lds_Search *s, lds_Error *err) {
+  bool sparse = ldsi_jps_sparse(s);
+  if (s->status == LDS_FOUND) return ldsi_jps_build_path(s, s->goal, 0, sparse, err);
+  if (s->status == LDS_NO_PATH && s->params.partial && s->nodes[s->start].gen == s->gen)
+    return ldsi_jps_build_path(s, s->best, LDS_PATH_PARTIAL, sparse, err);
+  ldsi_error(err, LDS_E_STATE, "lds_search_jump_points: no path (status %s)",
+             lds_status_name(s->status));
+  return NULL;
+}
