@@ -143,6 +143,21 @@ static lds_Graph *parse_gr(const lds_Env *env, Lines *L, lds_Coords kind, lds_Er
                     SHOW(L));
       n = (unsigned long long)nn;
       m = (unsigned long long)mm;
+      { /* plausibility before allocating: a typo must not reserve gigabytes */
+        unsigned long long lines = 0;
+        const char *r = L->p;
+        while (r < L->end && (r = memchr(r, '\n', (size_t)(L->end - r))) != NULL) {
+          lines++;
+          r++;
+        }
+        if (L->p < L->end && L->end[-1] != '\n') lines++;
+        if (m > lines)
+          return fail(g, err, LDS_E_FORMAT, "%s:%lu: the p line declares %llu arcs but only %llu "
+                      "lines follow", L->name, L->no, m, lines);
+        if (n > 4 * m + 1000000ULL)
+          return fail(g, err, LDS_E_FORMAT, "%s:%lu: the p line declares %llu nodes for %llu arcs "
+                      "(at most 4*M + 1000000 nodes accepted)", L->name, L->no, n, m);
+      }
       g = lds_graph_new(env, kind, err);
       if (!g) return NULL;
       if (lds_graph_reserve(g, (size_t)n, (size_t)m) != LDS_OK ||
@@ -322,6 +337,13 @@ static char *read_file(const ldsi_Env *e, const char *path, size_t *len, size_t 
       return NULL;
     }
     if (got == 0) break;
+    if (memchr(buf + n, '\0', (size_t)got)) { /* e.g. /dev/zero: stop before reading it all */
+      ldsi_error(err, LDS_E_FORMAT, "%s: binary data (a NUL byte near offset %zu; expected a "
+                 "text file)", path, n);
+      ldsi_free(e, buf, c);
+      gzclose(f);
+      return NULL;
+    }
     n += (size_t)got;
   }
   gzclose(f);

@@ -42,6 +42,13 @@ static char *read_file(const ldsi_Env *e, const char *path, size_t *len, lds_Err
       cap = ncap;
     }
     got = fread(buf + n, 1, cap - n - 1, f);
+    if (got && memchr(buf + n, '\0', got)) { /* e.g. /dev/zero: stop before reading it all */
+      ldsi_free(e, buf, cap);
+      fclose(f);
+      ldsi_error(err, LDS_E_FORMAT, "%s: %s: binary data (a NUL byte near offset %zu; expected a "
+                 "text file)", fn, path, n);
+      return NULL;
+    }
     n += got;
     if (got == 0) break;
   }
@@ -147,6 +154,13 @@ lds_Grid *lds_map_parse(const lds_Env *env, const char *text, size_t len, const 
   if (!have_type || w < 0 || h < 0) {
     ldsi_error(err, LDS_E_FORMAT, "%s:%ld: 'map' before the header was complete (missing %s)",
                name, ls.lineno, !have_type ? "'type'" : h < 0 ? "'height'" : "'width'");
+    return NULL;
+  }
+  /* a large declared size must be backed by the bytes that follow before
+  ** w*h cells are allocated (small files get the row-by-row messages below) */
+  if ((size_t)w * (size_t)h > ((size_t)1 << 20) && (size_t)(ls.end - ls.p) < (size_t)w * (size_t)h) {
+    ldsi_error(err, LDS_E_FORMAT, "%s:%ld: the header declares %ld rows of %ld cells, but only "
+               "%zu bytes follow", name, ls.lineno, h, w, (size_t)(ls.end - ls.p));
     return NULL;
   }
   g = lds_grid_new(env, (int32_t)w, (int32_t)h, err);
