@@ -178,7 +178,7 @@ $(BUILD)/test_suites.h: $(TEST_SRC) Makefile
 $(TESTS): $(TEST_OBJ) $(LIB_A)
 	$(CC) -o $@ $(TEST_OBJ) $(LIB_A) $(LDLIBS) $(EXTRA_LDFLAGS)
 
-run: $(CLI)
+run: all
 	$(CLI) scen $(RUN_SCEN)
 
 test-c: $(TESTS)

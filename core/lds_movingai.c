@@ -356,7 +356,9 @@ lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len, c
     buf[n] = '\0';
     if (first) {
       first = false;
-      if (sscanf(buf, "version %ld", &v[0]) == 1) continue;
+      if (strcmp(buf, "version 1") == 0 || strcmp(buf, "version 1.0") == 0 ||
+          strcmp(buf, "version\t1") == 0)
+        continue;
       ldsi_error(err, LDS_E_FORMAT, "%s:%ld: expected 'version 1' or 'version 1.0', got '%.40s'",
                  name, ls.lineno, buf);
       goto fail;

@@ -71,6 +71,13 @@ printf 'type octile\nheight 3\nwidth 4\nmap\n....\n...\n....\n' >"$TMP/bad.map"
 printf 'version 1\n0\tbad.map\t4\t3\t0\t0\t1\t1\t1.41421356\n' >"$TMP/bad.map.scen"
 bad "$TMP/bad.map:6: map row 1 has 3 characters (expected 4)" scen "$TMP/bad.map.scen"
 bad "$TMP/bad.map:6: map row 1 has 3 characters (expected 4)" path "$TMP/bad.map" 0 0 1 1
+# a tiny file must not make the loaders allocate what its header declares
+printf 'type octile\nheight 60000\nwidth 60000\nmap\n....\n' > "$TMP/huge.map"
+bad "$TMP/huge.map:4: the header declares 60000 rows of 60000 cells, but only 5 bytes follow" path "$TMP/huge.map" 0 0 1 1
+bad "/dev/zero: binary data (a NUL byte near offset 0; expected a text file)" path /dev/zero 0 0 1 1
+printf 'p sp 200000000 2\na 1 2 5\na 2 3 7\n' > "$TMP/huge.gr"
+printf '1 2 5\n' > "$TMP/huge.queries"
+bad "$TMP/huge.gr:1: the p line declares 200000000 nodes for 2 arcs" graph "$TMP/huge.gr" --queries "$TMP/huge.queries"
 
 bad "nofile.map" path "$TMP/nofile.map" 0 0 1 1
 bad "GX: expected an integer in 0..65534, got '1x'" path "$DATA/arena.map" 1 11 1x 12
@@ -157,8 +164,14 @@ EOF
 # start == goal, and an unreachable goal with --partial
 "$LDS" path "$DATA/arena.map" "$sx" "$sy" "$sx" "$sy" >"$TMP/path" 2>&1 &&
   grep -q '^cells *1$' "$TMP/path" && grep -q '^cost *0.000000$' "$TMP/path" && ok || ko "path start == goal"
-"$LDS" path "$DATA/arena.map" "$sx" "$sy" 0 0 >"$TMP/path" 2>&1 &&
-  grep -q '^status *no_path: lds_search_start: goal (0,0) is blocked' "$TMP/path" && ok || ko "path to a blocked goal: $(cat "$TMP/path")"
+"$LDS" path "$DATA/arena.map" "$sx" "$sy" 0 0 >"$TMP/path" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q '^status *no_path: lds_search_start: goal (0,0) is blocked' "$TMP/path" && ok ||
+  ko "path to a blocked goal (exit 1 expected, got $rc): $(cat "$TMP/path")"
+# a partial path: 'E' where it ends, 'G' on the unreachable goal
+printf 'type octile\nheight 3\nwidth 5\nmap\n..@..\n..@..\n..@..\n' > "$TMP/wall.map"
+"$LDS" path "$TMP/wall.map" 0 1 4 1 --partial --ascii >"$TMP/path" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q '^SE@\.G$' "$TMP/path" && ok || ko "partial path drawing (exit $rc): $(cat "$TMP/path")"
+bad "--weight applies to --algo wastar only (algorithm is astar)" path "$DATA/arena.map" 1 11 1 12 --weight 3
 "$LDS" path "$DATA/arena.map" "$sx" "$sy" "$gx" "$gy" --diagonal never --neighbourhood 4 >"$TMP/path" 2>&1 &&
   python3 -c "import sys; c=float('$(awk '$1 == "cost" { print $2 }' "$TMP/path")'); sys.exit(0 if c >= $opt - 1e-6 and c == int(c) else 1)" && ok ||
   ko "path 4-connected: cost not an integer >= the octile optimum"

@@ -20,7 +20,10 @@ static void usage(FILE *f) {
           "  --heuristic H    auto, zero, manhattan, octile, euclidean, chebyshev\n"
           "  --diagonal RULE  never, no_corner_cutting (default), allow_one_blocked, always\n"
           "  --partial        when the goal is unreachable, print the path to the closest cell\n"
-          "  --ascii          draw the map with the path ('*', start 'S', goal 'G')\n");
+          "  --weight W       weight of wastar (W >= 1; only with --algo wastar)\n"
+          "  --ascii          draw the map with the path ('*', start 'S', goal 'G';\n"
+          "                   a partial path ends at 'E')\n"
+          "Exit status: 0 path found, 1 no path (a partial path may be printed), 2 bad input.\n");
 }
 
 int cli_path(int argc, char **argv) {
@@ -81,6 +84,9 @@ int cli_path(int argc, char **argv) {
     usage(stderr);
     return 2;
   }
+  if (params.weight != 1.0 && params.algo != LDS_ALGO_WASTAR)
+    return cli_fail(CMD, "--weight applies to --algo wastar only (algorithm is %s)",
+                    lds_algo_name(params.algo));
   map_path = pos[0];
   {
     static const char *const names[4] = {"SX", "SY", "GX", "GY"};
@@ -157,14 +163,17 @@ int cli_path(int argc, char **argv) {
         for (x = 0; x < w; x++) pic[(size_t)y * w + x] = lds_grid_terrain(g, x, y);
       for (k = 0; k < n; k++) {
         lds_path_cell(p, k, &x, &y);
-        pic[(size_t)y * w + x] = k == 0 ? 'S' : k + 1 == n ? 'G' : '*';
+        pic[(size_t)y * w + x] = k == 0 ? 'S' : k + 1 < n ? '*'
+                                 : (lds_path_flags(p) & LDS_PATH_PARTIAL) ? 'E' : 'G';
       }
+      pic[(size_t)c[3] * w + (size_t)c[2]] = 'G'; /* the goal, reached or not */
       for (y = 0; y < h; y++) printf("%.*s\n", (int)w, pic + (size_t)y * w);
       free(pic);
     }
   } else {
     printf("cost        -\ncells       0\n");
   }
+  if (st != LDS_FOUND) rc = 1;
 done:
   lds_path_free(p);
   lds_search_free(s);

@@ -23,13 +23,14 @@ static void usage(FILE *f) {
           "                     [--algo astar|dijkstra|wastar|greedy|jps|jps+]\n"
           "                     [--weight W] [--limit N] [--stride K] [--cpu-clock] [--json]\n"
           "Solves every problem of a Moving AI scenario file and checks each cost against\n"
-          "the optimal length it lists (within half a unit of the last printed digit).\n"
+          "the optimal length it lists: a cost matches when it equals the printed value\n"
+          "rounded or truncated to its last digit, within 1e-9 relative.\n"
           "  --maps DIR   folder of the .map files (default: the scen file's folder,\n"
           "               then ../maps beside it)\n"
           "  --algo A     search algorithm (default astar); jps and jps+ build their bit\n"
           "               grids / jump tables once per map, untimed, and print their cost\n"
           "  --weight W   weight of weighted A* (W >= 1; default 1.5 for wastar)\n"
-          "  --limit N    solve only the first N problems (after --stride)\n"
+          "  --limit N    solve only the first N problems (after --stride; 0 = all)\n"
           "  --stride K   keep every K-th problem (files are sorted by length)\n"
           "  --cpu-clock  time queries with the thread's CPU clock instead of the wall\n"
           "               clock (for benchmarks on a machine shared with other jobs)\n"
@@ -140,6 +141,11 @@ int cli_scen(int argc, char **argv) {
       snprintf(scen_dir, sizeof scen_dir, ".");
   }
   n = lds_scen_count(sc);
+  if (n == 0) {
+    lds_scen_free(sc);
+    return cli_fail(CMD, "%s: no problems in the file (expected lines after 'version 1')",
+                    scen_path);
+  }
   times = (double *)calloc(n ? n : 1, sizeof(double));
   if (!times) {
     lds_scen_free(sc);
