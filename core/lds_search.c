@@ -275,6 +275,7 @@ static lds_Status weighted_scale(lds_Search *s, double *out) {
   int32_t x, y;
   int i;
   size_t k;
+  bool uniform;
   double m = INFINITY;
   if (s->scale_valid && s->scale_version == g->version && s->scale_nweights == s->nweights &&
       memcmp(s->scale_weights, s->weights, (size_t)s->nweights * sizeof(double)) == 0) {
@@ -291,6 +292,7 @@ static lds_Status weighted_scale(lds_Search *s, double *out) {
     }
   }
   for (k = 0; k < s->nnodes; k++) s->eff[k] = INFINITY; /* border and blocked cells */
+  uniform = true; /* every passable cell costs exactly 1 under these weights */
   for (y = 0; y < g->h; y++)
     for (x = 0; x < g->w; x++) {
       size_t p = ldsi_grid_pidx(g, x, y), u = (size_t)y * (size_t)g->w + (size_t)x;
@@ -299,7 +301,10 @@ static lds_Status weighted_scale(lds_Search *s, double *out) {
       for (i = 0; i < s->nweights; i++)
         if (s->weights[i] != 0.0) c += s->weights[i] * (double)s->wlayers[i][u];
       s->eff[p] = c;
-      if (c == INFINITY) continue; /* blocked by a layer */
+      if (c == INFINITY) { /* blocked by a layer: the uniform loop cannot see it */
+        uniform = false;
+        continue;
+      }
       if (!(c > 0.0) || isinf(c)) {
         int worst = -1;
         double wv = 0.0;
@@ -320,8 +325,10 @@ static lds_Status weighted_scale(lds_Search *s, double *out) {
         return LDS_E_ARG;
       }
       if (c < m) m = c;
+      if (c != 1.0) uniform = false;
     }
   if (m == INFINITY) m = 1.0; /* nothing passable: any scale will do */
+  s->eff_uniform = uniform;
   s->scale_valid = true;
   s->scale_version = g->version;
   s->scale_nweights = s->nweights;
@@ -721,7 +728,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
 
 static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
   int mode = s->params.edge_cost ? MODE_CALLBACK
-             : s->nweights        ? MODE_WEIGHTED
+             : s->nweights        ? (s->eff_uniform ? MODE_UNIFORM : MODE_WEIGHTED)
              : s->grid->nonunit   ? MODE_PLAIN
                                   : MODE_UNIFORM;
   switch (s->hk) {

@@ -78,6 +78,8 @@ struct lds_Search {
   double scale_weights[16];
   int scale_nweights;
   double scale_cached;
+  bool eff_uniform;      /* every passable cell costs 1 under the cached weights:
+                         ** the uniform (exact-g) loop applies */
   bool scale_valid;
   /* effective cost of each padded cell under those weights (base + sum of
   ** weight * layer; INFINITY when blocked), filled with the scale above so the

@@ -7,7 +7,9 @@
 -- Times are CPU seconds (os.clock) of the whole query set, median of REPS.
 -- The baked layers hold 0 on every passable DAO cell (the rules look for
 -- terrain the DAO maps do not use), so every variant expands exactly the
--- same nodes and finds the same paths: the ratio is the pure overhead.
+-- same nodes and finds the same paths (the search sees that every effective
+-- cost is 1 and runs the uniform loop); a second comparison times the
+-- weighted loop on varied costs against the same costs as base costs.
 local lodestar = require "lodestar"
 
 local scen = arg[1] or "tests/data/den011d.map.scen"
@@ -89,6 +91,41 @@ for k, v in ipairs(variants) do
   print(("  %-10s   %9.1f ms  %.2fx   (wall time inside step %.1f ms, %d expansions)")
     :format(v[1], r.time * 1e3, r.time / plain.time, r.ctime / 1e3, r.exp))
 end
+-- The layers above are 0 on every passable cell, so those queries run the
+-- uniform-cost loop like plain. To time the weighted loop itself, compare a
+-- layer of varied costs (1..4) given by weight against the same costs written
+-- into the grid's base costs: same effective costs, same expansions.
+do
+  local noise = function(x, y) return ((x * 7 + y * 13) % 4) end
+  grid:bake("noise", function(x, y) return noise(x, y) end)
+  local costed = grid:clone()
+  local w, h = costed:size()
+  for y = 0, h - 1 do
+    for x = 0, w - 1 do costed:set_cost(x, y, 1 + noise(x, y)) end
+  end
+  local saved = grid
+  local function run_on(g, opts)
+    grid = g
+    return opts
+  end
+  local r = {}
+  for _ = 1, reps do
+    for k, v in ipairs{{costed, nil}, {saved, {weights = {noise = 1}}}} do
+      local opts = run_on(v[1], v[2])
+      local dt, _, e = run_set(opts, 1)
+      r[k] = r[k] or {t = {}}
+      r[k].t[#r[k].t + 1] = dt
+      assert(r[k].exp == nil or r[k].exp == e)
+      r[k].exp = e
+    end
+  end
+  grid = saved
+  assert(r[1].exp == r[2].exp, "costed: expansions differ between base costs and weights")
+  local tb, tw = median(r[1].t), median(r[2].t)
+  print(("  costs 1..4   base %9.1f ms, as weighted layer %9.1f ms  %.2fx   (%d expansions each)")
+    :format(tb * 1e3, tw * 1e3, tw / tb, r[1].exp))
+end
+
 -- the edge callback is slow: every 4th query, against plain on the same set
 local stride = 4
 local cbres = measure_all({{"plain", nil},
