@@ -633,7 +633,10 @@ static int grid_bake(lua_State *L) {
       lua_pushnumber(L, lds_grid_cost(g, x, y));
       if (lua_pcall(L, 4, 1, 0) != 0) {
         gb->busy--;
-        return lua_error(L); /* the rule's own error, unchanged */
+        if (lua_type(L, -1) == LUA_TSTRING) /* keep "file:line: msg" first, add the cell */
+          lua_pushfstring(L, "%s (bake: rule for layer '%s' at (%d,%d))", lua_tostring(L, -1), name,
+                          (int)x, (int)y);
+        return lua_error(L); /* a non-string error object is raised unchanged */
       }
       if (lua_type(L, -1) == LUA_TNUMBER) {
         lua_Number n = lua_tonumber(L, -1);

@@ -59,7 +59,7 @@ describe("baked layers", function()
     local g = lodestar.grid.new(3, 3)
     g:bake("d", function(x) return x end)
     local e = errmsg(g.bake, g, "d", function(x, y) if y == 2 then error("rule broke") end return 9 end)
-    assert.matches("rule broke", e, 1, true)
+    assert.matches("rule broke (bake: rule for layer 'd' at (0,2))", e, 1, true)
     assert.equal(2, g:layer_get("d", 2, 2))
     assert.equal(1, g:layer_get("d", 1, 0)) -- rows before the error were not written either
     assert.equal("bake: rule for layer 'd' returned nan at (0,0) (expected a number, or false to block)",

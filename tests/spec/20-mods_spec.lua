@@ -211,7 +211,8 @@ return {
 }]])
     local ev = m:poll()
     assert.same({"terrain:failed"}, results(ev))
-    assert.equal(dir.root .. "/terrain/mod.lua:6: no swamp on row 1", ev[1].error.text)
+    assert.equal(dir.root .. "/terrain/mod.lua:6: no swamp on row 1 (bake: rule for layer "
+      .. "'terrain.swamp' at (0,1))", ev[1].error.text)
     -- every layer of the mod is as before, on every grid (a was re-baked with
     -- the new rule, then restored with the old one)
     for _, g in ipairs{grid, other} do
@@ -504,8 +505,8 @@ return { name = "terrain", version = "2",
   end } }]])
       local ev = m:poll()
       assert.same({"terrain:failed"}, results(ev))
-      assert.equal(dir.root .. "/terrain/mod.lua:3: instruction limit exceeded (100000 instructions)",
-        ev[1].error.text)
+      assert.equal(dir.root .. "/terrain/mod.lua:3: instruction limit exceeded (100000 instructions)"
+        .. " (bake: rule for layer 'terrain.swamp' at (0,0))", ev[1].error.text)
       assert.equal(5, grid:layer_get("terrain.swamp", 0, 0))
     end)
 
