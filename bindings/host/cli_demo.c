@@ -231,7 +231,9 @@ static bool find_gap(const lds_Grid *g, int32_t x, int32_t y, int horizontal, in
 
 static long place_doors(Demo *d, long want) {
   long n = 0, tries;
-  for (tries = 0; n < want && tries < want * 20000L; tries++) {
+  /* a bounded number of tries: a map has room for only so many doors 16
+  ** cells apart (the caller warns when fewer than asked were placed) */
+  for (tries = 0; n < want && tries < 20000L + 200L * (want < 1000 ? want : 1000); tries++) {
     int32_t x = rng_int(&d->rng, d->w), y = rng_int(&d->rng, d->h), x0, y0, len;
     int horizontal = rng_int(&d->rng, 2);
     long k;
@@ -687,6 +689,9 @@ int cli_demo(int argc, char **argv) {
     goto done;
   }
   d.ndoors = place_doors(&d, ndoors);
+  if (d.ndoors < ndoors)
+    fprintf(stderr, "lodestar demo: warning: room for %ld of the %ld doors asked on %s "
+            "(gaps in walls, 16 cells apart)\n", d.ndoors, ndoors, map_path);
   /* agents start on random passable cells, not on doors, spread over time */
   for (i = 0; i < (int)agents; i++) {
     Agent *a = &d.agents[i];
