@@ -489,6 +489,15 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
 ** weighted (cell costs + layers), callback (+ the edge callback) */
 enum { MODE_UNIFORM = 0, MODE_PLAIN = 1, MODE_WEIGHTED = 2, MODE_CALLBACK = 3 };
 
+/* f = g + octile h, exact on uniform grids: with g = ns + nd*sqrt(2) (nsd =
+** ns | nd << 32) and h = (dmax - dmin) + dmin*sqrt(2), f is computed from the
+** two integer sums, so equal costs give bit-identical f. */
+LDSI_INLINE double exact_octile_f(uint64_t nsd, int32_t dx, int32_t dy) {
+  uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
+  uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+  return (double)((uint32_t)nsd + hi - lo) + (double)((uint32_t)(nsd >> 32) + lo) * LDSI_SQRT2;
+}
+
 /* increments of the packed move counts ns | nd << 32, per direction */
 static const uint64_t nsd_inc[8] = {1, 1, 1, 1, 1ull << 32, 1ull << 32, 1ull << 32, 1ull << 32};
 
@@ -598,11 +607,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     }
     du = hdist(dk, gx - ux, gy - uy);
     if (exact_f) {
-      uint32_t ax = (uint32_t)(gx > ux ? gx - ux : ux - gx);
-      uint32_t ay = (uint32_t)(gy > uy ? gy - uy : uy - gy);
-      uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
-      fu = (double)((uint32_t)nodes[u].nsd + hi - lo) +
-           (double)((uint32_t)(nodes[u].nsd >> 32) + lo) * LDSI_SQRT2;
+      fu = exact_octile_f(nodes[u].nsd, gx - ux, gy - uy);
     } else {
       fu = gk * gu + hw * hdist(hk, gx - ux, gy - uy);
     }
@@ -618,14 +623,11 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       ldsi_Node *nv = &nodes[v];
       double ng, step = 0.0, fv;
       uint64_t nsd = 0;
-      uint32_t ns = 0, nd = 0;
       int32_t vx, vy;
       m &= m - 1;
       /* (vx, vy) only where needed: most neighbours are neither fresh nor improved */
       if (mode == MODE_UNIFORM) {
         nsd = nsd_u + nsd_inc[d];
-        ns = (uint32_t)nsd;
-        nd = (uint32_t)(nsd >> 32);
       } else if (mode == MODE_PLAIN) {
         step = move_len[d] * (double)cost[v];
       } else {
@@ -656,7 +658,9 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
           step = out;
         }
       }
-      ng = mode == MODE_UNIFORM ? (double)ns + (double)nd * LDSI_SQRT2 : gu + step;
+      ng = mode == MODE_UNIFORM
+               ? (double)(uint32_t)nsd + (double)(uint32_t)(nsd >> 32) * LDSI_SQRT2 /* exact g */
+               : gu + step;
       if (nv->gen != gen) {
         vx = ux + ldsi_dir_dx[d];
         vy = uy + ldsi_dir_dy[d];
@@ -672,10 +676,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         nv->aux = 0;
         nv->nsd = nsd;
         if (exact_f) {
-          uint32_t ax = (uint32_t)(gx > vx ? gx - vx : vx - gx);
-          uint32_t ay = (uint32_t)(gy > vy ? gy - vy : vy - gy);
-          uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
-          fv = (double)(ns + hi - lo) + (double)(nd + lo) * LDSI_SQRT2;
+          fv = exact_octile_f(nsd, gx - vx, gy - vy);
         } else {
           fv = gk * ng + hw * hdist(hk, gx - vx, gy - vy);
         }
@@ -696,10 +697,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       vx = ux + ldsi_dir_dx[d];
       vy = uy + ldsi_dir_dy[d];
       if (exact_f) {
-        uint32_t ax = (uint32_t)(gx > vx ? gx - vx : vx - gx);
-        uint32_t ay = (uint32_t)(gy > vy ? gy - vy : vy - gy);
-        uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
-        fv = (double)(ns + hi - lo) + (double)(nd + lo) * LDSI_SQRT2;
+        fv = exact_octile_f(nsd, gx - vx, gy - vy);
       } else {
         fv = gk * ng + hw * hdist(hk, gx - vx, gy - vy);
       }
