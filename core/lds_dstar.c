@@ -198,7 +198,16 @@ static inline double tie_tol(double a, double b) {
 ** instead of settling the whole plateau. The vertex id makes the order
 ** total. */
 static inline bool entry_less(const DsEntry *a, const DsEntry *b) {
-  if (fabs(a->k1 - b->k1) > tie_tol(a->k1, b->k1)) return a->k1 < b->k1;
+  /* The same test as fabs(ka - kb) > tie_tol(ka, kb), written for keys that
+  ** are >= 0 and finite (min(g, rhs) of a queued vertex is finite, h >= 0,
+  ** k_m >= 0): one branch picks the larger key, so no fabs and no second
+  ** max; kb - ka is exactly -(ka - kb), so the outcome is identical. */
+  double ka = a->k1, kb = b->k1;
+  if (ka < kb) {
+    if (kb - ka > 1e-10 * (kb > 1.0 ? kb : 1.0)) return true;
+  } else if (ka - kb > 1e-10 * (ka > 1.0 ? ka : 1.0)) {
+    return false;
+  }
   if (a->under != b->under) return a->under > b->under;
   if (a->k2 != b->k2) return a->k2 < b->k2;
   return a->node < b->node;
@@ -236,6 +245,34 @@ static void sift_down(lds_DStar *ds, size_t pos, DsEntry e) {
   ds->v[e.node].hpos = (uint32_t)pos;
 }
 
+/* Removes the root (Floyd's bottom-up variant): the hole at the root sinks
+** to a leaf along the smallest children (3 comparisons per level instead of
+** the 4 of sift_down, and no comparison with the moving entry), then the
+** last entry fills it and sifts up, usually by a level or none. The heap
+** order is total (node ids break every tie), so the pop order is the same
+** as with sift_down; only the layout of equal-free subtrees may differ. */
+static void heap_pop_root(lds_DStar *ds) {
+  DsEntry *h = ds->heap;
+  size_t n, pos = 0;
+  DsEntry last;
+  ds->v[h[0].node].hpos = NONE;
+  n = --ds->heap_n;
+  if (n == 0) return;
+  last = h[n];
+  for (;;) {
+    size_t c = (pos << 2) + 1, best, k, end;
+    if (c >= n) break;
+    best = c;
+    end = c + 4 < n ? c + 4 : n;
+    for (k = c + 1; k < end; k++)
+      if (entry_less(&h[k], &h[best])) best = k;
+    h[pos] = h[best];
+    ds->v[h[pos].node].hpos = (uint32_t)pos;
+    pos = best;
+  }
+  sift_up(ds, pos, last);
+}
+
 static void heap_set(lds_DStar *ds, const DsEntry *key) {
   DsEntry e = *key;
   uint32_t u = e.node;
@@ -256,6 +293,10 @@ static void heap_set(lds_DStar *ds, const DsEntry *key) {
 static void heap_remove(lds_DStar *ds, uint32_t u) {
   size_t pos = ds->v[u].hpos;
   DsEntry last;
+  if (pos == 0) {
+    heap_pop_root(ds);
+    return;
+  }
   ds->v[u].hpos = NONE;
   ds->heap_n--;
   if (pos == ds->heap_n) return;
@@ -723,7 +764,7 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
   uint64_t t0, done = 0;
   lds_Status st = LDS_RUNNING;
   uint32_t pv[MAXDEG];
-  double pc[MAXDEG];
+  double pc[MAXDEG], km_cost;
   if (ds->status != LDS_RUNNING) return ds->status;
   t0 = ds->env.clock(ds->env.clock_ud);
   if (!ds->in_replan) {
@@ -758,16 +799,17 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
     goto out;
   }
 
+  /* k_m's share of every key (scale and k_m are fixed from here on) */
+  km_cost = ds->scale * ((double)(0 + ds->km.a) + (double)(0 + ds->km.b) * LDSI_SQRT2);
   /* ComputeShortestPath (Fig. 4, lines 10-28) */
   for (;;) {
     const DsEntry *top;
     uint32_t u;
-    DsEntry ks, kn;
+    DsEntry kn;
     const DsVertex *sv = &ds->v[ds->start];
     int k, m;
     if (ds->heap_n == 0) break;
     top = &ds->heap[0];
-    calc_key(ds, ds->start, &ks);
     /* Stop when the start is consistent and no queued vertex has a smaller
     ** k1 than the start's, nor a tying k1 while underconsistent (its g may
     ** be too low). Overconsistent vertices tying with the start are left
@@ -777,9 +819,11 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
     ** paper's TopKey >= key(start) test with ties broken towards the start,
     ** robust to float rounding (tie_tol). */
     if (sv->rhs == sv->g) {
-      double tol = tie_tol(top->k1, ks.k1);
-      if (top->k1 > ks.k1 + tol) break;
-      if (top->k1 >= ks.k1 - tol && !top->under) break;
+      /* the start's k1: h(start, start) = 0, so calc_key reduces to
+      ** g + km_cost (same arithmetic, bit for bit) */
+      double k1s = sv->g + km_cost, tol = tie_tol(top->k1, k1s);
+      if (top->k1 > k1s + tol) break;
+      if (top->k1 >= k1s - tol && !top->under) break;
     }
     if (max_exp && done >= max_exp) goto running;
     if (us && done && (done % CLOCK_EVERY) == 0 && ds->env.clock(ds->env.clock_ud) - t0 >= us)
