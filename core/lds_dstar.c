@@ -89,6 +89,7 @@ struct lds_DStar {
   double weights[16];
   int nweights;
   bool reinit_pending;
+  bool root_hole;          /* heap[0] is a settled vertex's dead entry (see fill_hole) */
   bool in_replan;
   bool had_no_path;
   lds_Status status;
@@ -273,10 +274,29 @@ static void heap_pop_root(lds_DStar *ds) {
   sift_up(ds, pos, last);
 }
 
+/* Settling the top vertex leaves a hole at the root (root_hole, see the
+** expansion): the first new vertex queued after it takes the root's place
+** and sifts down from there, which saves a whole removal; any other queue
+** operation (or the end of the expansion) removes the hole first. */
+static inline void fill_hole(lds_DStar *ds) {
+  if (ds->root_hole) {
+    ds->root_hole = false;
+    heap_pop_root(ds);
+  }
+}
+
 static void heap_set(lds_DStar *ds, const DsEntry *key) {
   DsEntry e = *key;
   uint32_t u = e.node;
   ds->stats.pushes++;
+  if (ds->root_hole) {
+    if (ds->v[u].hpos == NONE) { /* insertion: replaces the dead root */
+      ds->root_hole = false;
+      sift_down(ds, 0, e);
+      return;
+    }
+    fill_hole(ds);
+  }
   if (ds->v[u].hpos == NONE) {
     ds->heap_n++;
     if (ds->heap_n > ds->stats.peak_queue) ds->stats.peak_queue = ds->heap_n;
@@ -291,8 +311,10 @@ static void heap_set(lds_DStar *ds, const DsEntry *key) {
 }
 
 static void heap_remove(lds_DStar *ds, uint32_t u) {
-  size_t pos = ds->v[u].hpos;
+  size_t pos;
   DsEntry last;
+  fill_hole(ds);
+  pos = ds->v[u].hpos;
   if (pos == 0) {
     heap_pop_root(ds);
     return;
@@ -841,7 +863,9 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
       double gu = ds->v[u].rhs;
       ds->v[u].g = gu;
       ds->stats.g_updates++;
-      heap_remove(ds, u);
+      /* u is the root: leave a hole the first new predecessor fills */
+      ds->v[u].hpos = NONE;
+      ds->root_hole = true;
       for (k = 0; k < m; k++) {
         uint32_t s = pv[k];
         double x = pc[k] + gu;
@@ -850,6 +874,7 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
         ds->stats.rhs_updates++;
         update_vertex(ds, s);
       }
+      fill_hole(ds);
     } else { /* underconsistent: raise to infinity, repair dependants */
       double gold = ds->v[u].g;
       ds->v[u].g = INFINITY;
