@@ -48,6 +48,9 @@ typedef struct DsVertex {
   double ecost;  /* snapshot: effective cost of entering (inf: blocked) */
   uint32_t hpos; /* heap position or NONE */
   uint8_t nbr;   /* snapshot of the legal-move mask */
+  uint8_t pnbr;  /* predecessor mask: bit d set when the move into this cell
+                 ** from cell - off[d] (direction d) is legal in the snapshot;
+                 ** kept in step with nbr by snap_cell */
   uint8_t mark;  /* M_* bits */
 } DsVertex;
 
@@ -162,12 +165,13 @@ static inline int grid_succ(const lds_DStar *ds, uint32_t u, uint32_t *v, double
 ** legal; every such edge costs len(d) * ecost(v) (the cell entered is v) */
 static inline int grid_pred(const lds_DStar *ds, uint32_t v, uint32_t *u, double *c) {
   double cv = ds->v[v].ecost;
-  int d, k = 0;
+  unsigned m = ds->v[v].pnbr; /* no neighbour reads: the mask says who */
+  int k = 0;
   if (cv == INFINITY) return 0;
-  for (d = 0; d < 8; d++) {
-    uint32_t w = (uint32_t)((ptrdiff_t)v - ds->off[d]);
-    if (!((ds->v[w].nbr >> d) & 1u)) continue;
-    u[k] = w;
+  while (m) { /* ascending d: the order of the 8-direction scan */
+    int d = __builtin_ctz(m);
+    m &= m - 1;
+    u[k] = (uint32_t)((ptrdiff_t)v - ds->off[d]);
     c[k] = move_len[d] * cv;
     k++;
   }
@@ -411,7 +415,15 @@ static bool layers_ok(lds_DStar *ds, const char *fn) {
 }
 
 static void snap_cell(lds_DStar *ds, size_t p) {
-  ds->v[p].nbr = ds->grid->nbr[p];
+  unsigned now = ds->grid->nbr[p], diff = now ^ ds->v[p].nbr;
+  while (diff) { /* a move p -> p + off[d] appeared or vanished: its target's
+                 ** predecessor bit d follows (the target is an inner cell,
+                 ** since the move was legal in one of the two masks) */
+    int d = __builtin_ctz(diff);
+    diff &= diff - 1;
+    ds->v[(size_t)((ptrdiff_t)p + ds->off[d])].pnbr ^= (uint8_t)(1u << d);
+  }
+  ds->v[p].nbr = (uint8_t)now;
   if (ds->grid->blocked[p])
     ds->v[p].mark |= M_BLOCKED;
   else
