@@ -54,6 +54,9 @@ typedef struct DsVertex {
   uint8_t mark;  /* M_* bits */
 } DsVertex;
 
+/* one vertex per 32 bytes: the memory figure in lds_dstar.h relies on it */
+_Static_assert(sizeof(DsVertex) == 32, "DsVertex must stay 32 bytes");
+
 typedef struct DsEntry {
   double k1, k2;
   uint32_t node;
