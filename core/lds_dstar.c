@@ -48,8 +48,14 @@ typedef struct DsVertex {
   double ecost;  /* snapshot: effective cost of entering (inf: blocked) */
   uint32_t hpos; /* heap position or NONE */
   uint8_t nbr;   /* snapshot of the legal-move mask */
+  uint8_t pnbr;  /* predecessor mask: bit d set when the move into this cell
+                 ** from cell - off[d] (direction d) is legal in the snapshot;
+                 ** kept in step with nbr by snap_cell */
   uint8_t mark;  /* M_* bits */
 } DsVertex;
+
+/* one vertex per 32 bytes: the memory figure in lds_dstar.h relies on it */
+_Static_assert(sizeof(DsVertex) == 32, "DsVertex must stay 32 bytes");
 
 typedef struct DsEntry {
   double k1, k2;
@@ -89,6 +95,7 @@ struct lds_DStar {
   double weights[16];
   int nweights;
   bool reinit_pending;
+  bool root_hole;          /* heap[0] is a settled vertex's dead entry (see fill_hole) */
   bool in_replan;
   bool had_no_path;
   lds_Status status;
@@ -161,12 +168,13 @@ static inline int grid_succ(const lds_DStar *ds, uint32_t u, uint32_t *v, double
 ** legal; every such edge costs len(d) * ecost(v) (the cell entered is v) */
 static inline int grid_pred(const lds_DStar *ds, uint32_t v, uint32_t *u, double *c) {
   double cv = ds->v[v].ecost;
-  int d, k = 0;
+  unsigned m = ds->v[v].pnbr; /* no neighbour reads: the mask says who */
+  int k = 0;
   if (cv == INFINITY) return 0;
-  for (d = 0; d < 8; d++) {
-    uint32_t w = (uint32_t)((ptrdiff_t)v - ds->off[d]);
-    if (!((ds->v[w].nbr >> d) & 1u)) continue;
-    u[k] = w;
+  while (m) { /* ascending d: the order of the 8-direction scan */
+    int d = __builtin_ctz(m);
+    m &= m - 1;
+    u[k] = (uint32_t)((ptrdiff_t)v - ds->off[d]);
     c[k] = move_len[d] * cv;
     k++;
   }
@@ -198,7 +206,16 @@ static inline double tie_tol(double a, double b) {
 ** instead of settling the whole plateau. The vertex id makes the order
 ** total. */
 static inline bool entry_less(const DsEntry *a, const DsEntry *b) {
-  if (fabs(a->k1 - b->k1) > tie_tol(a->k1, b->k1)) return a->k1 < b->k1;
+  /* The same test as fabs(ka - kb) > tie_tol(ka, kb), written for keys that
+  ** are >= 0 and finite (min(g, rhs) of a queued vertex is finite, h >= 0,
+  ** k_m >= 0): one branch picks the larger key, so no fabs and no second
+  ** max; kb - ka is exactly -(ka - kb), so the outcome is identical. */
+  double ka = a->k1, kb = b->k1;
+  if (ka < kb) {
+    if (kb - ka > 1e-10 * (kb > 1.0 ? kb : 1.0)) return true;
+  } else if (ka - kb > 1e-10 * (ka > 1.0 ? ka : 1.0)) {
+    return false;
+  }
   if (a->under != b->under) return a->under > b->under;
   if (a->k2 != b->k2) return a->k2 < b->k2;
   return a->node < b->node;
@@ -236,10 +253,57 @@ static void sift_down(lds_DStar *ds, size_t pos, DsEntry e) {
   ds->v[e.node].hpos = (uint32_t)pos;
 }
 
+/* Removes the root (Floyd's bottom-up variant): the hole at the root sinks
+** to a leaf along the smallest children (3 comparisons per level instead of
+** the 4 of sift_down, and no comparison with the moving entry), then the
+** last entry fills it and sifts up, usually by a level or none. The heap
+** order is total (node ids break every tie), so the pop order is the same
+** as with sift_down; only the layout of equal-free subtrees may differ. */
+static void heap_pop_root(lds_DStar *ds) {
+  DsEntry *h = ds->heap;
+  size_t n, pos = 0;
+  DsEntry last;
+  ds->v[h[0].node].hpos = NONE;
+  n = --ds->heap_n;
+  if (n == 0) return;
+  last = h[n];
+  for (;;) {
+    size_t c = (pos << 2) + 1, best, k, end;
+    if (c >= n) break;
+    best = c;
+    end = c + 4 < n ? c + 4 : n;
+    for (k = c + 1; k < end; k++)
+      if (entry_less(&h[k], &h[best])) best = k;
+    h[pos] = h[best];
+    ds->v[h[pos].node].hpos = (uint32_t)pos;
+    pos = best;
+  }
+  sift_up(ds, pos, last);
+}
+
+/* Settling the top vertex leaves a hole at the root (root_hole, see the
+** expansion): the first new vertex queued after it takes the root's place
+** and sifts down from there, which saves a whole removal; any other queue
+** operation (or the end of the expansion) removes the hole first. */
+static inline void fill_hole(lds_DStar *ds) {
+  if (ds->root_hole) {
+    ds->root_hole = false;
+    heap_pop_root(ds);
+  }
+}
+
 static void heap_set(lds_DStar *ds, const DsEntry *key) {
   DsEntry e = *key;
   uint32_t u = e.node;
   ds->stats.pushes++;
+  if (ds->root_hole) {
+    if (ds->v[u].hpos == NONE) { /* insertion: replaces the dead root */
+      ds->root_hole = false;
+      sift_down(ds, 0, e);
+      return;
+    }
+    fill_hole(ds);
+  }
   if (ds->v[u].hpos == NONE) {
     ds->heap_n++;
     if (ds->heap_n > ds->stats.peak_queue) ds->stats.peak_queue = ds->heap_n;
@@ -254,8 +318,14 @@ static void heap_set(lds_DStar *ds, const DsEntry *key) {
 }
 
 static void heap_remove(lds_DStar *ds, uint32_t u) {
-  size_t pos = ds->v[u].hpos;
+  size_t pos;
   DsEntry last;
+  fill_hole(ds);
+  pos = ds->v[u].hpos;
+  if (pos == 0) {
+    heap_pop_root(ds);
+    return;
+  }
   ds->v[u].hpos = NONE;
   ds->heap_n--;
   if (pos == ds->heap_n) return;
@@ -348,7 +418,15 @@ static bool layers_ok(lds_DStar *ds, const char *fn) {
 }
 
 static void snap_cell(lds_DStar *ds, size_t p) {
-  ds->v[p].nbr = ds->grid->nbr[p];
+  unsigned now = ds->grid->nbr[p], diff = now ^ ds->v[p].nbr;
+  while (diff) { /* a move p -> p + off[d] appeared or vanished: its target's
+                 ** predecessor bit d follows (the target is an inner cell,
+                 ** since the move was legal in one of the two masks) */
+    int d = __builtin_ctz(diff);
+    diff &= diff - 1;
+    ds->v[(size_t)((ptrdiff_t)p + ds->off[d])].pnbr ^= (uint8_t)(1u << d);
+  }
+  ds->v[p].nbr = (uint8_t)now;
   if (ds->grid->blocked[p])
     ds->v[p].mark |= M_BLOCKED;
   else
@@ -723,7 +801,7 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
   uint64_t t0, done = 0;
   lds_Status st = LDS_RUNNING;
   uint32_t pv[MAXDEG];
-  double pc[MAXDEG];
+  double pc[MAXDEG], km_cost;
   if (ds->status != LDS_RUNNING) return ds->status;
   t0 = ds->env.clock(ds->env.clock_ud);
   if (!ds->in_replan) {
@@ -758,16 +836,17 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
     goto out;
   }
 
+  /* k_m's share of every key (scale and k_m are fixed from here on) */
+  km_cost = ds->scale * ((double)(0 + ds->km.a) + (double)(0 + ds->km.b) * LDSI_SQRT2);
   /* ComputeShortestPath (Fig. 4, lines 10-28) */
   for (;;) {
     const DsEntry *top;
     uint32_t u;
-    DsEntry ks, kn;
+    DsEntry kn;
     const DsVertex *sv = &ds->v[ds->start];
     int k, m;
     if (ds->heap_n == 0) break;
     top = &ds->heap[0];
-    calc_key(ds, ds->start, &ks);
     /* Stop when the start is consistent and no queued vertex has a smaller
     ** k1 than the start's, nor a tying k1 while underconsistent (its g may
     ** be too low). Overconsistent vertices tying with the start are left
@@ -777,9 +856,11 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
     ** paper's TopKey >= key(start) test with ties broken towards the start,
     ** robust to float rounding (tie_tol). */
     if (sv->rhs == sv->g) {
-      double tol = tie_tol(top->k1, ks.k1);
-      if (top->k1 > ks.k1 + tol) break;
-      if (top->k1 >= ks.k1 - tol && !top->under) break;
+      /* the start's k1: h(start, start) = 0, so calc_key reduces to
+      ** g + km_cost (same arithmetic, bit for bit) */
+      double k1s = sv->g + km_cost, tol = tie_tol(top->k1, k1s);
+      if (top->k1 > k1s + tol) break;
+      if (top->k1 >= k1s - tol && !top->under) break;
     }
     if (max_exp && done >= max_exp) goto running;
     if (us && done && (done % CLOCK_EVERY) == 0 && ds->env.clock(ds->env.clock_ud) - t0 >= us)
@@ -797,7 +878,9 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
       double gu = ds->v[u].rhs;
       ds->v[u].g = gu;
       ds->stats.g_updates++;
-      heap_remove(ds, u);
+      /* u is the root: leave a hole the first new predecessor fills */
+      ds->v[u].hpos = NONE;
+      ds->root_hole = true;
       for (k = 0; k < m; k++) {
         uint32_t s = pv[k];
         double x = pc[k] + gu;
@@ -806,6 +889,7 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
         ds->stats.rhs_updates++;
         update_vertex(ds, s);
       }
+      fill_hole(ds);
     } else { /* underconsistent: raise to infinity, repair dependants */
       double gold = ds->v[u].g;
       ds->v[u].g = INFINITY;

@@ -18,6 +18,7 @@
 #define LDS_GRID_MT "lodestar.Grid"
 #define LDS_SEARCH_MT "lodestar.Search"
 #define LDS_PATH_MT "lodestar.Path"
+#define LDS_DSTAR_MT "lodestar.DStar" /* lodestar.search.dstar_lite */
 #define LDS_GRAPH_MT "lodestar.Graph"
 #define LDS_SCHEDULER_MT "lodestar.Scheduler" /* reserved for the scheduler issue */
 /* Field of the Grid and Graph metatables naming the search space ("grid" /
