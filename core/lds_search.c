@@ -600,8 +600,8 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       /* u / pw by a multiply (a 32-bit division costs ~25 cycles per
       ** expansion); the estimate is off by at most one, corrected below */
       uint32_t q = (uint32_t)((double)u * inv_pw);
-      if (q * pw > u) q--;
-      else if ((q + 1) * pw <= u) q++;
+      if ((uint64_t)q * pw > u) q--;
+      else if ((uint64_t)(q + 1) * pw <= u) q++;
       uy = (int32_t)q - 1;
       ux = (int32_t)(u - q * pw) - 1;
     }
