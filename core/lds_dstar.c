@@ -109,6 +109,8 @@ struct lds_DStar {
   double *gsc, *gpc;
   double gkm;              /* k_m on graphs */
   bool gzero;              /* graphs: h = 0 */
+  bool gtiny;              /* some edge is (nearly) free: eager invalidation */
+  double gmaxc;            /* largest snapshot cost seen since the last restart */
 };
 
 static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, LDSI_SQRT2,
@@ -1037,12 +1039,74 @@ static double graph_snapshot_scale(const lds_DStar *ds) {
   return k * (1.0 - 1e-9);
 }
 
+/* An edge is "tiny" when adding its cost to a path cost may change nothing
+** in floating point (cost 0, or below ~m * max cost * 2^-52). With tiny
+** edges, cycles of free edges break LPA*'s convergence proof (it assumes
+** c > 0): after a raise, the nodes of a free cycle can keep supporting each
+** other's stale, too low g values forever (rhs = g, so nothing is queued).
+** graph_process_changes then invalidates the dependants of a raised edge
+** eagerly. Sticky until the next restart; rescanned when the largest cost
+** doubles. */
+static void graph_scan_tiny(lds_DStar *ds) {
+  uint32_t e;
+  double mx = 0.0, thr;
+  for (e = 0; e < ds->gm; e++)
+    if (ds->gcost[e] > mx) mx = ds->gcost[e];
+  ds->gmaxc = mx;
+  thr = 1e-15 * (double)(ds->gm + 1) * 2.0 * mx;
+  ds->gtiny = false;
+  for (e = 0; e < ds->gm; e++)
+    if (ds->gcost[e] <= thr) ds->gtiny = true;
+}
+
+/* Eager invalidation (tiny edges only): the seeds (sources of raised edges
+** that were tight, c_old + g(v) = g(u)) and every node whose g rests on a
+** seed through tight edges get g = inf; then rhs of those nodes and of
+** their predecessors is recomputed from what is left, which no longer
+** depends on the raised edges. The nodes are collected in gidx (marked
+** M_AFFECTED), n0 seeds already there. */
+static void graph_invalidate(lds_DStar *ds, size_t n0) {
+  const lds_Graph *g = ds->graph;
+  size_t nd = n0, i;
+  uint32_t *d = ds->gidx;
+  for (i = 0; i < nd; i++) {
+    uint32_t x = d[i], k;
+    double gx = ds->v[x].g;
+    for (k = g->roff[x]; k < g->roff[x + 1]; k++) {
+      uint32_t s = g->rsrc[k];
+      double gs = ds->v[s].g;
+      if (s == ds->goal || (ds->v[s].mark & M_AFFECTED) || gs == INFINITY) continue;
+      if (ds->gcost[g->redge[k]] + gx <= gs + 1e-10 * fabs(gs)) {
+        ds->v[s].mark |= M_AFFECTED;
+        d[nd++] = s;
+      }
+    }
+  }
+  for (i = 0; i < nd; i++) {
+    ds->v[d[i]].g = INFINITY;
+    ds->stats.g_updates++;
+  }
+  for (i = 0; i < nd; i++) {
+    uint32_t x = d[i], k;
+    recompute_rhs(ds, x);
+    update_vertex(ds, x);
+    for (k = g->roff[x]; k < g->roff[x + 1]; k++) {
+      uint32_t s = g->rsrc[k];
+      if (s == ds->goal || (ds->v[s].mark & M_AFFECTED)) continue;
+      recompute_rhs(ds, s);
+      update_vertex(ds, s);
+    }
+  }
+  for (i = 0; i < nd; i++) ds->v[d[i]].mark &= (uint8_t)~M_AFFECTED;
+}
+
 /* Full restart on a graph: snapshot every edge cost, resolve the scale,
 ** clear the search and queue the goal. O(nodes + edges). */
 static lds_Status graph_full_reinit(lds_DStar *ds) {
   const lds_Graph *g = ds->graph;
   size_t p;
   memcpy(ds->gcost, g->cost, (size_t)ds->gm * sizeof(double));
+  graph_scan_tiny(ds);
   for (p = 0; p < ds->n; p++) {
     ds->v[p].g = INFINITY;
     ds->v[p].rhs = INFINITY;
@@ -1069,7 +1133,7 @@ static lds_Status graph_full_reinit(lds_DStar *ds) {
 ** would make h inconsistent: with the automatic scale, restart. */
 static lds_Status graph_process_changes(lds_DStar *ds, bool *restart) {
   const lds_Graph *g = ds->graph;
-  size_t i;
+  size_t i, nseed = 0;
   *restart = false;
   for (i = 0; i < ds->ndirty; i++) {
     uint32_t u = ds->dirty[i], e;
@@ -1078,6 +1142,17 @@ static lds_Status graph_process_changes(lds_DStar *ds, bool *restart) {
     for (e = g->off[u]; e < g->off[u + 1]; e++) {
       double c = g->cost[e];
       if (c == ds->gcost[e]) continue;
+      if (c > ds->gcost[e] && u != ds->goal && !(ds->v[u].mark & M_AFFECTED) &&
+          ds->v[u].g < INFINITY &&
+          ds->gcost[e] + ds->v[g->dst[e]].g <= ds->v[u].g + 1e-10 * fabs(ds->v[u].g)) {
+        ds->v[u].mark |= M_AFFECTED; /* a seed of graph_invalidate */
+        ds->gidx[nseed++] = u;
+      }
+      if (c > 2.0 * ds->gmaxc) {
+        ds->gcost[e] = c;
+        graph_scan_tiny(ds); /* the tiny threshold grew */
+      }
+      if (c <= 1e-15 * (double)(ds->gm + 1) * 2.0 * ds->gmaxc) ds->gtiny = true;
       if (g->dst[e] == ds->start) ds->flags |= LDS_DSTAR_NEAR_START;
       if (ds->auto_scale && !ds->gzero && ds->scale > 0.0 &&
           c < ds->scale * ldsi_graph_dist(g, u, g->dst[e]))
@@ -1086,10 +1161,15 @@ static lds_Status graph_process_changes(lds_DStar *ds, bool *restart) {
     }
   }
   ds->stats.cells_changed += ds->ndirty;
+  if (*restart || !ds->gtiny) {
+    for (i = 0; i < nseed; i++) ds->v[ds->gidx[i]].mark &= (uint8_t)~M_AFFECTED;
+    nseed = 0;
+  }
   if (*restart) {
     ds->ndirty = 0;
     return LDS_OK;
   }
+  if (nseed) graph_invalidate(ds, nseed);
   for (i = 0; i < ds->ndirty; i++) {
     recompute_rhs(ds, ds->dirty[i]);
     update_vertex(ds, ds->dirty[i]);
