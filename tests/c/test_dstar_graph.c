@@ -174,6 +174,29 @@ static void test_parallel_selfloop_zero(void) {
   lds_dstar_free(ds);
   lds_graph_free(g);
 
+  /* a raise under a free cycle: 1 -> 0 -> 2 costs 0 + 1; raising 0 -> 2 to
+  ** 10 leaves rhs(0) = 0 + g(1) = g(0) and rhs(1) = 0 + g(0) = g(1):
+  ** locally consistent, but wrong (LPA* assumes c > 0); the eager
+  ** invalidation of the raised edge's dependants finds 1 -> 2 (5) */
+  {
+    static const lds_GraphEdge fc[] = {{0, 1, 0.0}, {1, 0, 0.0}, {0, 2, 1.0}, {1, 2, 5.0}};
+    static const uint32_t pf[] = {1, 2};
+    g = make(3, LDS_COORDS_NONE, NULL, fc, 4);
+    ds = dnew(g, 1, 2);
+    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+    CHECK_NEAR(lds_dstar_cost(ds), 1.0, 0.0);
+    CHECK_INT(lds_dstar_subscribe_graph(ds, g), LDS_OK);
+    CHECK_INT(lds_graph_set_edge_cost(g, 0, 2, 10.0), LDS_OK);
+    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+    CHECK_NEAR(lds_dstar_cost(ds), 5.0, 0.0);
+    CHECK(path_is(ds, pf, 2));
+    CHECK_INT(lds_graph_set_edge_cost(g, 1, 2, 20.0), LDS_OK); /* now 1 -> 0 -> 2 again */
+    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+    CHECK_NEAR(lds_dstar_cost(ds), 10.0, 0.0);
+    lds_dstar_free(ds);
+    lds_graph_free(g);
+  }
+
   g = make(4, LDS_COORDS_XY, xy, c, 4);
   ds = dnew(g, 0, 3);
   CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
@@ -525,6 +548,8 @@ static void test_monaco(void) {
   }
   CHECK_INT(mismatches, 0);
   CHECK(found > 20);
+  printf("  dstar monaco: %d replans after raising path edges, %d mismatches against A*\n", found,
+         mismatches);
   lds_search_free(as);
   lds_graph_free(g);
 }
