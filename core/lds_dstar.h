@@ -246,7 +246,7 @@ LDS_API void lds_dstar_endpoints(const lds_DStar *ds, int32_t *sx, int32_t *sy, 
 ** change was on an edge leaving or entering the start. */
 
 /// Creates a D* Lite search from node `start` to node `goal` of a frozen
-/// graph. Allocates once: 64 bytes per node plus 8 per edge (a snapshot of
+/// graph. Allocates once: 68 bytes per node plus 8 per edge (a snapshot of
 /// the edge costs: the search sees what it was told, like on grids) plus
 /// 24 per unit of the largest degree. The graph must outlive the search.
 /// Heuristic (params.heuristic): auto = euclidean for XY/XYZ graphs,
