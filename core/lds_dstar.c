@@ -64,11 +64,11 @@ typedef struct DsEntry {
 **   succ(ds, u, v[], c[]) -> n   successors of u with edge costs, fixed order
 **   pred(ds, v, u[], c[]) -> n   predecessors of v with edge costs c(u, v)
 **   h(ds, a, b) -> DsH           exact heuristic distance (see hdist)
-** The search calls them only through SP_SUCC / SP_PRED / SP_H, which today
-** name the grid functions directly so the compiler inlines them. A graph
-** space (CSR out- and in-edges, a heuristic quantised to integers with
-** b = 0 so keys stay exact) adds a branch on a space tag in those three
-** macros and replaces MAXDEG by the graph's largest degree. */
+** The search calls them only through SP_SUCC / SP_PRED / SP_H, which name
+** the grid functions so the compiler inlines them. A graph search (graph !=
+** NULL, lds_dstar_new_graph) branches to graph_succ / graph_pred (CSR out-
+** and in-edges) and keys with graph_h in doubles; its neighbour arrays are
+** the search's own buffers of the largest degree instead of MAXDEG. */
 struct lds_DStar {
   ldsi_Env env;
   const lds_Grid *grid;
