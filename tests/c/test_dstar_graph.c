@@ -502,6 +502,7 @@ static void test_monaco(void) {
   th_Rng r = {12345};
   uint32_t s, t, n;
   int round, mismatches = 0, found = 0;
+  unsigned long long dexp[2] = {0, 0}, aexp[2] = {0, 0};
   snprintf(gr, sizeof gr, "%smonaco.gr", dir);
   snprintf(co, sizeof co, "%smonaco.co", dir);
   g = lds_graph_load_dimacs(NULL, gr, co, &err);
@@ -528,6 +529,11 @@ static void test_monaco(void) {
       double want;
       lds_dstar_endpoint_nodes(ds, &cur, NULL);
       want = astar_cost(as, cur, t);
+      {
+        lds_Stats ast;
+        lds_search_stats(as, &ast);
+        aexp[round & 1] += ast.expansions;
+      }
       if (!same_cost(st == LDS_FOUND ? lds_dstar_cost(ds) : -1.0, want)) mismatches++;
       if (st != LDS_FOUND) break;
       found++;
@@ -536,7 +542,10 @@ static void test_monaco(void) {
         size_t len = p ? lds_path_length(p) : 0;
         int k;
         for (k = 0; k < 3 && len > 1; k++) {
-          size_t i = (size_t)th_randint(&r, (int)len - 1);
+          /* even rounds: anywhere on the path; odd rounds: within the first
+          ** 4 edges, as an agent's sensor would discover them */
+          size_t span = (round & 1) && len - 1 > 4 ? 4 : len - 1;
+          size_t i = (size_t)th_randint(&r, (int)span);
           uint32_t e = lds_graph_find_edge(g, lds_path_node(p, i), lds_path_node(p, i + 1));
           lds_graph_set_edge_cost_id(g, e, lds_graph_edge_cost(g, e) * 3.0 + 10.0);
         }
@@ -544,12 +553,19 @@ static void test_monaco(void) {
       }
       if (lds_dstar_next_node(ds, &nx) == LDS_OK) lds_dstar_move_start_node(ds, nx);
     }
+    {
+      lds_DStarStats dst;
+      lds_dstar_stats(ds, &dst);
+      dexp[round & 1] += dst.expansions;
+    }
     lds_dstar_free(ds);
   }
   CHECK_INT(mismatches, 0);
   CHECK(found > 20);
-  printf("  dstar monaco: %d replans after raising path edges, %d mismatches against A*\n", found,
-         mismatches);
+  printf("  dstar monaco: %d replans after raising path edges, %d mismatches against A*; "
+         "expansions, raises anywhere on the path: D* Lite %llu, A* from scratch %llu; "
+         "raises within 4 edges of the start: D* Lite %llu, A* %llu\n",
+         found, mismatches, dexp[0], aexp[0], dexp[1], aexp[1]);
   lds_search_free(as);
   lds_graph_free(g);
 }
