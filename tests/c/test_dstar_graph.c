@@ -394,7 +394,12 @@ static void test_differential(void) {
     m = lds_graph_edge_count(g);
     s = (uint32_t)th_randint(&r, (int)n);
     t = (uint32_t)th_randint(&r, (int)n);
-    ds = lds_dstar_new_graph(NULL, g, s, t, NULL, NULL);
+    { /* defaults, and h = 0 on one graph in seven */
+      lds_DStarParams dp;
+      lds_dstar_params_init(&dp);
+      if (graph_i % 7 == 3) dp.heuristic = LDS_H_ZERO;
+      ds = lds_dstar_new_graph(NULL, g, s, t, &dp, NULL);
+    }
     if (subscribe) lds_dstar_subscribe_graph(ds, g);
     memset(&b, 0, sizeof b);
     for (step = 0; step < 25; step++) {
