@@ -23,6 +23,8 @@
 */
 #include "lds_dstar.h"
 #include "lds_grid_internal.h"
+#include "lds_dstar_internal.h"
+#include "lds_graph_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -68,11 +70,11 @@ typedef struct DsEntry {
 **   succ(ds, u, v[], c[]) -> n   successors of u with edge costs, fixed order
 **   pred(ds, v, u[], c[]) -> n   predecessors of v with edge costs c(u, v)
 **   h(ds, a, b) -> DsH           exact heuristic distance (see hdist)
-** The search calls them only through SP_SUCC / SP_PRED / SP_H, which today
-** name the grid functions directly so the compiler inlines them. A graph
-** space (CSR out- and in-edges, a heuristic quantised to integers with
-** b = 0 so keys stay exact) adds a branch on a space tag in those three
-** macros and replaces MAXDEG by the graph's largest degree. */
+** The search calls them only through SP_SUCC / SP_PRED / SP_H, which name
+** the grid functions so the compiler inlines them. A graph search (graph !=
+** NULL, lds_dstar_new_graph) branches to graph_succ / graph_pred (CSR out-
+** and in-edges) and keys with graph_h in doubles; its neighbour arrays are
+** the search's own buffers of the largest degree instead of MAXDEG. */
 struct lds_DStar {
   ldsi_Env env;
   const lds_Grid *grid;
@@ -103,6 +105,19 @@ struct lds_DStar {
   double cost;
   lds_DStarStats stats;
   char errmsg[LDS_ERRMSG_SIZE];
+  /* graph space (lds_dstar_new_graph; grid is then NULL): vertices are node
+  ** ids, edge costs come from the snapshot gcost (forward edge ids), h is
+  ** scale * coordinate distance in doubles, k_m is gkm */
+  const lds_Graph *graph;
+  lds_Graph *glistened;    /* the graph we listen to, NULL if none */
+  double *gcost;           /* [gm] snapshot of the edge costs */
+  uint32_t gm, gdeg;       /* edges; scratch capacity (largest degree, >= 1) */
+  uint32_t *gsv, *gpv, *gidx; /* successor / predecessor / path-walk scratch */
+  double *gsc, *gpc;
+  double gkm;              /* k_m on graphs */
+  bool gzero;              /* graphs: h = 0 */
+  bool gtiny;              /* some edge is (nearly) free: eager invalidation */
+  double gmaxc;            /* largest snapshot cost seen since the last restart */
 };
 
 static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, LDSI_SQRT2,
@@ -181,8 +196,46 @@ static inline int grid_pred(const lds_DStar *ds, uint32_t v, uint32_t *u, double
   return k;
 }
 
-#define SP_SUCC(ds, u, v, c) grid_succ(ds, u, v, c)
-#define SP_PRED(ds, v, u, c) grid_pred(ds, v, u, c)
+/* ------------------------------------------------------ graph space -- */
+
+/* h(a, b) on graphs: scale * coordinate distance, or 0 */
+static inline double graph_h(const lds_DStar *ds, uint32_t a, uint32_t b) {
+  if (ds->gzero || a == b) return 0.0;
+  return ds->scale * ldsi_graph_dist(ds->graph, a, b);
+}
+
+/* out-edges of u in CSR order, costs from the snapshot */
+static inline int graph_succ(const lds_DStar *ds, uint32_t u, uint32_t *v, double *c) {
+  const lds_Graph *g = ds->graph;
+  uint32_t e, e0 = g->off[u], e1 = g->off[u + 1];
+  int k = 0;
+  for (e = e0; e < e1; e++) {
+    v[k] = g->dst[e];
+    c[k] = ds->gcost[e];
+    k++;
+  }
+  return k;
+}
+
+/* in-edges of v (reverse CSR: sources and forward edge ids) */
+static inline int graph_pred(const lds_DStar *ds, uint32_t v, uint32_t *u, double *c) {
+  const lds_Graph *g = ds->graph;
+  uint32_t i, i0 = g->roff[v], i1 = g->roff[v + 1];
+  int k = 0;
+  for (i = i0; i < i1; i++) {
+    u[k] = g->rsrc[i];
+    c[k] = ds->gcost[g->redge[i]];
+    k++;
+  }
+  return k;
+}
+
+static lds_Status graph_full_reinit(lds_DStar *ds);
+static lds_Status graph_process_changes(lds_DStar *ds, bool *restart);
+static size_t graph_walk(const lds_DStar *ds, uint32_t *out, double *cost);
+
+#define SP_SUCC(ds, u, v, c) ((ds)->graph ? graph_succ(ds, u, v, c) : grid_succ(ds, u, v, c))
+#define SP_PRED(ds, v, u, c) ((ds)->graph ? graph_pred(ds, v, u, c) : grid_pred(ds, v, u, c))
 #define SP_H(ds, a, b) grid_h(ds, a, b)
 #define SP_H_START(ds, u) grid_h_start(ds, u)
 
@@ -344,8 +397,12 @@ static void heap_remove(lds_DStar *ds, uint32_t u) {
 static inline void calc_key(const lds_DStar *ds, uint32_t u, DsEntry *e) {
   const DsVertex *x = &ds->v[u];
   double m = x->g < x->rhs ? x->g : x->rhs;
-  DsH h = SP_H_START(ds, u);
-  e->k1 = m + ds->scale * ((double)(h.a + ds->km.a) + (double)(h.b + ds->km.b) * LDSI_SQRT2);
+  if (ds->graph) {
+    e->k1 = m + (graph_h(ds, ds->start, u) + ds->gkm);
+  } else {
+    DsH h = SP_H_START(ds, u);
+    e->k1 = m + ds->scale * ((double)(h.a + ds->km.a) + (double)(h.b + ds->km.b) * LDSI_SQRT2);
+  }
   e->under = x->g < x->rhs;
   e->k2 = e->under ? x->g : -x->rhs;
   e->node = u;
@@ -363,8 +420,8 @@ static void update_vertex(lds_DStar *ds, uint32_t u) {
 
 /* rhs(u) = min over successors of c + g (the goal keeps rhs = 0) */
 static void recompute_rhs(lds_DStar *ds, uint32_t u) {
-  uint32_t v[MAXDEG];
-  double c[MAXDEG], best = INFINITY;
+  uint32_t vb[MAXDEG], *v = ds->graph ? ds->gsv : vb;
+  double cb[MAXDEG], *c = ds->graph ? ds->gsc : cb, best = INFINITY;
   int k, n;
   if (u == ds->goal) return;
   n = SP_SUCC(ds, u, v, c);
@@ -439,6 +496,7 @@ static lds_Status full_reinit(lds_DStar *ds, const char *fn) {
   const lds_Grid *g = ds->grid;
   size_t p;
   double mn = INFINITY;
+  if (ds->graph) return graph_full_reinit(ds);
   if (!layers_ok(ds, fn)) return LDS_E_STATE;
   for (p = 0; p < ds->n; p++) {
     double c;
@@ -473,6 +531,7 @@ static lds_Status process_changes(lds_DStar *ds, bool *restart) {
   size_t i;
   int32_t pw = (int32_t)ds->pw;
   *restart = false;
+  if (ds->graph) return graph_process_changes(ds, restart);
   if (!layers_ok(ds, "lds_dstar_compute")) return LDS_E_STATE;
   for (i = 0; i < ds->ndirty; i++) {
     uint32_t c = ds->dirty[i];
@@ -529,6 +588,14 @@ static void release(lds_DStar *ds) {
   ldsi_free(e, ds->heap, n * sizeof(DsEntry));
   ldsi_free(e, ds->dirty, n * sizeof(uint32_t));
   ldsi_free(e, ds->scratch, n * sizeof(uint32_t));
+  if (ds->graph) {
+    ldsi_free(e, ds->gcost, ((size_t)ds->gm + 1) * sizeof(double));
+    ldsi_free(e, ds->gsv, ds->gdeg * sizeof(uint32_t));
+    ldsi_free(e, ds->gpv, ds->gdeg * sizeof(uint32_t));
+    ldsi_free(e, ds->gsc, ds->gdeg * sizeof(double));
+    ldsi_free(e, ds->gpc, ds->gdeg * sizeof(double));
+    ldsi_free(e, ds->gidx, n * sizeof(uint32_t));
+  }
 }
 
 lds_DStar *lds_dstar_new(const lds_Env *env, const lds_Grid *grid, int32_t sx, int32_t sy,
@@ -640,14 +707,26 @@ void lds_dstar_free(lds_DStar *ds) {
   ldsi_Env e;
   if (!ds) return;
   if (ds->listened) lds_dstar_unsubscribe(ds);
+  if (ds->glistened) lds_dstar_unsubscribe_graph(ds);
   e = ds->env;
   release(ds);
   ldsi_free(&e, ds, sizeof *ds);
 }
 
-size_t lds_dstar_mem_used(const lds_DStar *ds) { return sizeof *ds + ds->n * bytes_per_cell(); }
+size_t lds_dstar_mem_used(const lds_DStar *ds) {
+  if (ds->graph)
+    return sizeof *ds + ds->n * (bytes_per_cell() + sizeof(uint32_t)) +
+           ((size_t)ds->gm + 1) * sizeof(double) + (size_t)ds->gdeg * 2 * (sizeof(uint32_t) + sizeof(double));
+  return sizeof *ds + ds->n * bytes_per_cell();
+}
 
 /* ---------------------------------------------------------- changes -- */
+
+/* a cell-based call on a graph search */
+static lds_Status graph_only_nodes(lds_DStar *ds, const char *fn) {
+  ldsi_msg(ds->errmsg, "%s: this search is on a graph (use the _node / _edge / _graph calls)", fn);
+  return LDS_E_STATE;
+}
 
 static void queue_cell(lds_DStar *ds, uint32_t p) {
   if (ds->v[p].mark & M_DIRTY) return;
@@ -683,7 +762,7 @@ static void on_grid_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, in
 
 lds_Status lds_dstar_subscribe(lds_DStar *ds, lds_Grid *grid) {
   lds_Status st;
-  if (grid != ds->grid) {
+  if (ds->graph || grid != ds->grid) {
     ldsi_msg(ds->errmsg, "lds_dstar_subscribe: not the grid the search was created on");
     return LDS_E_ARG;
   }
@@ -698,6 +777,7 @@ lds_Status lds_dstar_subscribe(lds_DStar *ds, lds_Grid *grid) {
 }
 
 lds_Status lds_dstar_unsubscribe(lds_DStar *ds) {
+  if (ds->graph) return lds_dstar_unsubscribe_graph(ds);
   if (!ds->listened) {
     ldsi_msg(ds->errmsg, "lds_dstar_unsubscribe: not subscribed");
     return LDS_E_STATE;
@@ -708,6 +788,7 @@ lds_Status lds_dstar_unsubscribe(lds_DStar *ds) {
 }
 
 lds_Status lds_dstar_update(lds_DStar *ds, int32_t x, int32_t y) {
+  if (ds->graph) return graph_only_nodes(ds, "lds_dstar_update");
   if (!lds_grid_in_bounds(ds->grid, x, y)) {
     ldsi_msg(ds->errmsg, "lds_dstar_update: cell (%ld,%ld) out of bounds (grid is %ldx%ld)",
              (long)x, (long)y, (long)ds->grid->w, (long)ds->grid->h);
@@ -719,6 +800,7 @@ lds_Status lds_dstar_update(lds_DStar *ds, int32_t x, int32_t y) {
 
 lds_Status lds_dstar_update_rect(lds_DStar *ds, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
   const lds_Grid *g = ds->grid;
+  if (ds->graph) return graph_only_nodes(ds, "lds_dstar_update_rect");
   if (x0 > x1 || y0 > y1 || !lds_grid_in_bounds(g, x0, y0) || !lds_grid_in_bounds(g, x1, y1)) {
     ldsi_msg(ds->errmsg,
              "lds_dstar_update_rect: rectangle (%ld,%ld)-(%ld,%ld) is empty or out of bounds "
@@ -732,6 +814,7 @@ lds_Status lds_dstar_update_rect(lds_DStar *ds, int32_t x0, int32_t y0, int32_t 
 
 lds_Status lds_dstar_move_start(lds_DStar *ds, int32_t x, int32_t y) {
   uint32_t s;
+  if (ds->graph) return graph_only_nodes(ds, "lds_dstar_move_start");
   if (!lds_grid_in_bounds(ds->grid, x, y)) {
     ldsi_msg(ds->errmsg, "lds_dstar_move_start: cell (%ld,%ld) out of bounds (grid is %ldx%ld)",
              (long)x, (long)y, (long)ds->grid->w, (long)ds->grid->h);
@@ -760,6 +843,7 @@ static size_t walk(const lds_DStar *ds, uint32_t *out, double *cost) {
   size_t n = 0;
   uint32_t u = ds->start;
   double sum = 0.0;
+  if (ds->graph) return graph_walk(ds, out, cost);
   out[n++] = u;
   while (u != ds->goal) {
     uint32_t v[MAXDEG];
@@ -800,8 +884,8 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
   uint64_t max_exp = budget ? budget->max_expansions : 0, us = budget ? budget->budget_us : 0;
   uint64_t t0, done = 0;
   lds_Status st = LDS_RUNNING;
-  uint32_t pv[MAXDEG];
-  double pc[MAXDEG], km_cost;
+  uint32_t pvb[MAXDEG], *pv = ds->graph ? ds->gpv : pvb;
+  double pcb[MAXDEG], *pc = ds->graph ? ds->gpc : pcb, km_cost;
   if (ds->status != LDS_RUNNING) return ds->status;
   t0 = ds->env.clock(ds->env.clock_ud);
   if (!ds->in_replan) {
@@ -858,7 +942,13 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
     if (sv->rhs == sv->g) {
       /* the start's k1: h(start, start) = 0, so calc_key reduces to
       ** g + km_cost (same arithmetic, bit for bit) */
-      double k1s = sv->g + km_cost, tol = tie_tol(top->k1, k1s);
+      double k1s = sv->g + km_cost, tol;
+      if (ds->graph) { /* graphs keep k_m as a double (lds_dstar_graph.c): the full key */
+        DsEntry ks;
+        calc_key(ds, ds->start, &ks);
+        k1s = ks.k1;
+      }
+      tol = tie_tol(top->k1, k1s);
       if (top->k1 > k1s + tol) break;
       if (top->k1 >= k1s - tol && !top->under) break;
     }
@@ -911,8 +1001,8 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
   } else {
     /* min over successors of c + g: rhs(start) recomputed (g(start) may be
     ** stale with the optimized termination test); O(1), no path walk */
-    uint32_t v[MAXDEG];
-    double c[MAXDEG], best = INFINITY;
+    uint32_t vb[MAXDEG], *v = ds->graph ? ds->gsv : vb;
+    double cb[MAXDEG], *c = ds->graph ? ds->gsc : cb, best = INFINITY;
     int k, m = SP_SUCC(ds, ds->start, v, c);
     for (k = 0; k < m; k++)
       if (c[k] + ds->v[v[k]].g < best) best = c[k] + ds->v[v[k]].g;
@@ -949,6 +1039,13 @@ double lds_dstar_cost(const lds_DStar *ds) { return ds->status == LDS_FOUND ? ds
 void lds_dstar_endpoints(const lds_DStar *ds, int32_t *sx, int32_t *sy, int32_t *gx,
                          int32_t *gy) {
   int32_t x, y;
+  if (ds->graph) { /* node ids in x, 0 in y */
+    if (sx) *sx = (int32_t)ds->start;
+    if (sy) *sy = 0;
+    if (gx) *gx = (int32_t)ds->goal;
+    if (gy) *gy = 0;
+    return;
+  }
   ldsi_grid_pxy(ds->grid, ds->start, &x, &y);
   if (sx) *sx = x;
   if (sy) *sy = y;
@@ -959,7 +1056,7 @@ void lds_dstar_endpoints(const lds_DStar *ds, int32_t *sx, int32_t *sy, int32_t 
 
 lds_Status lds_dstar_next(const lds_DStar *ds, int32_t *x, int32_t *y) {
   uint32_t u = ds->start;
-  if (ds->status != LDS_FOUND) return LDS_E_STATE;
+  if (ds->status != LDS_FOUND || ds->graph) return LDS_E_STATE;
   if (u != ds->goal) {
     uint32_t v[MAXDEG];
     double c[MAXDEG], best = INFINITY;
@@ -976,6 +1073,8 @@ lds_Status lds_dstar_next(const lds_DStar *ds, int32_t *x, int32_t *y) {
   return LDS_OK;
 }
 
+static lds_Path *graph_path(const lds_DStar *ds, lds_Error *err);
+
 lds_Path *lds_dstar_path(const lds_DStar *ds, lds_Error *err) {
   lds_Env env;
   size_t n, k;
@@ -986,6 +1085,7 @@ lds_Path *lds_dstar_path(const lds_DStar *ds, lds_Error *err) {
                lds_status_name(ds->status));
     return NULL;
   }
+  if (ds->graph) return graph_path(ds, err);
   n = walk(ds, ds->scratch, &cost);
   if (n == 0) {
     ldsi_error(err, LDS_E_STATE, "lds_dstar_path: no descending path from the start");
@@ -1003,4 +1103,310 @@ lds_Path *lds_dstar_path(const lds_DStar *ds, lds_Error *err) {
   env.log = ds->env.log;
   env.log_ud = ds->env.log_ud;
   return lds_path_new(&env, ds->scratch, n, g->w, cost, 0, err);
+}
+
+/* ------------------------------------------------------ graph space -- */
+/* D* Lite on a frozen lds_Graph (lds_dstar_new_graph, lds_dstar_graph.c):
+** the same queue, keys and ComputeShortestPath as on grids, over CSR out-
+** and in-edges. h and k_m are doubles here (coordinate distances are not
+** integer pairs); why the keys stay lower bounds within tie_tol is argued in
+** docs/dstar.md ("Graphs"). */
+
+/* The largest consistent scale of the snapshot costs (as lds_graph_h_scale,
+** but over what the search was told, not over the live graph). */
+static double graph_snapshot_scale(const lds_DStar *ds) {
+  const lds_Graph *g = ds->graph;
+  double k = INFINITY;
+  uint32_t u, e;
+  for (u = 0; u < g->n && k > 0.0; u++)
+    for (e = g->off[u]; e < g->off[u + 1]; e++) {
+      double d = ldsi_graph_dist(g, u, g->dst[e]), r;
+      if (!(d > 0.0)) continue;
+      r = ds->gcost[e] / d;
+      if (r < k) k = r;
+    }
+  if (k == INFINITY) k = 0.0;
+  return k * (1.0 - 1e-9);
+}
+
+/* An edge is "tiny" when adding its cost to a path cost may change nothing
+** in floating point (cost 0, or below ~m * max cost * 2^-52). With tiny
+** edges, cycles of free edges break LPA*'s convergence proof (it assumes
+** c > 0): after a raise, the nodes of a free cycle can keep supporting each
+** other's stale, too low g values forever (rhs = g, so nothing is queued).
+** graph_process_changes then invalidates the dependants of a raised edge
+** eagerly. Sticky until the next restart; rescanned when the largest cost
+** doubles. */
+static void graph_scan_tiny(lds_DStar *ds) {
+  uint32_t e;
+  double mx = 0.0, thr;
+  for (e = 0; e < ds->gm; e++)
+    if (ds->gcost[e] > mx) mx = ds->gcost[e];
+  ds->gmaxc = mx;
+  thr = 1e-15 * (double)(ds->gm + 1) * 2.0 * mx;
+  ds->gtiny = false;
+  for (e = 0; e < ds->gm; e++)
+    if (ds->gcost[e] <= thr) ds->gtiny = true;
+}
+
+/* Eager invalidation (tiny edges only): the seeds (sources of raised edges
+** that were tight, c_old + g(v) = g(u)) and every node whose g rests on a
+** seed through tight edges get g = inf; then rhs of those nodes and of
+** their predecessors is recomputed from what is left, which no longer
+** depends on the raised edges. The nodes are collected in gidx (marked
+** M_AFFECTED), n0 seeds already there. */
+static void graph_invalidate(lds_DStar *ds, size_t n0) {
+  const lds_Graph *g = ds->graph;
+  size_t nd = n0, i;
+  uint32_t *d = ds->gidx;
+  for (i = 0; i < nd; i++) {
+    uint32_t x = d[i], k;
+    double gx = ds->v[x].g;
+    for (k = g->roff[x]; k < g->roff[x + 1]; k++) {
+      uint32_t s = g->rsrc[k];
+      double gs = ds->v[s].g;
+      if (s == ds->goal || (ds->v[s].mark & M_AFFECTED) || gs == INFINITY) continue;
+      if (ds->gcost[g->redge[k]] + gx <= gs + 1e-10 * fabs(gs)) {
+        ds->v[s].mark |= M_AFFECTED;
+        d[nd++] = s;
+      }
+    }
+  }
+  for (i = 0; i < nd; i++) {
+    ds->v[d[i]].g = INFINITY;
+    ds->stats.g_updates++;
+  }
+  for (i = 0; i < nd; i++) {
+    uint32_t x = d[i], k;
+    recompute_rhs(ds, x);
+    update_vertex(ds, x);
+    for (k = g->roff[x]; k < g->roff[x + 1]; k++) {
+      uint32_t s = g->rsrc[k];
+      if (s == ds->goal || (ds->v[s].mark & M_AFFECTED)) continue;
+      recompute_rhs(ds, s);
+      update_vertex(ds, s);
+    }
+  }
+  for (i = 0; i < nd; i++) ds->v[d[i]].mark &= (uint8_t)~M_AFFECTED;
+}
+
+/* Full restart on a graph: snapshot every edge cost, resolve the scale,
+** clear the search and queue the goal. O(nodes + edges). */
+static lds_Status graph_full_reinit(lds_DStar *ds) {
+  const lds_Graph *g = ds->graph;
+  size_t p;
+  memcpy(ds->gcost, g->cost, (size_t)ds->gm * sizeof(double));
+  graph_scan_tiny(ds);
+  for (p = 0; p < ds->n; p++) {
+    ds->v[p].g = INFINITY;
+    ds->v[p].rhs = INFINITY;
+    ds->v[p].hpos = NONE;
+    ds->v[p].mark = 0;
+  }
+  ds->ndirty = 0;
+  ds->heap_n = 0;
+  if (ds->gzero)
+    ds->scale = 0.0;
+  else if (ds->auto_scale)
+    ds->scale = graph_snapshot_scale(ds);
+  ds->gkm = 0.0;
+  ds->last = ds->start;
+  ds->v[ds->goal].rhs = 0.0;
+  update_vertex(ds, ds->goal);
+  ds->reinit_pending = false;
+  return LDS_OK;
+}
+
+/* The change list holds source nodes whose out-edges may have changed: new
+** snapshots of their out-edge costs first, then their rhs is recomputed
+** (c(u,v) enters only rhs(u)). A cost that drops below scale * distance
+** would make h inconsistent: with the automatic scale, restart. */
+static lds_Status graph_process_changes(lds_DStar *ds, bool *restart) {
+  const lds_Graph *g = ds->graph;
+  size_t i, nseed = 0;
+  *restart = false;
+  for (i = 0; i < ds->ndirty; i++) {
+    uint32_t u = ds->dirty[i], e;
+    ds->v[u].mark &= (uint8_t)~M_DIRTY;
+    if (u == ds->start) ds->flags |= LDS_DSTAR_NEAR_START;
+    for (e = g->off[u]; e < g->off[u + 1]; e++) {
+      double c = g->cost[e];
+      if (c == ds->gcost[e]) continue;
+      if (c > ds->gcost[e] && u != ds->goal && !(ds->v[u].mark & M_AFFECTED) &&
+          ds->v[u].g < INFINITY &&
+          ds->gcost[e] + ds->v[g->dst[e]].g <= ds->v[u].g + 1e-10 * fabs(ds->v[u].g)) {
+        ds->v[u].mark |= M_AFFECTED; /* a seed of graph_invalidate */
+        ds->gidx[nseed++] = u;
+      }
+      if (c > 2.0 * ds->gmaxc) {
+        ds->gcost[e] = c;
+        graph_scan_tiny(ds); /* the tiny threshold grew */
+      }
+      if (c <= 1e-15 * (double)(ds->gm + 1) * 2.0 * ds->gmaxc) ds->gtiny = true;
+      if (g->dst[e] == ds->start) ds->flags |= LDS_DSTAR_NEAR_START;
+      if (ds->auto_scale && !ds->gzero && ds->scale > 0.0 &&
+          c < ds->scale * ldsi_graph_dist(g, u, g->dst[e]))
+        *restart = true;
+      ds->gcost[e] = c;
+    }
+  }
+  ds->stats.cells_changed += ds->ndirty;
+  if (*restart || !ds->gtiny) {
+    for (i = 0; i < nseed; i++) ds->v[ds->gidx[i]].mark &= (uint8_t)~M_AFFECTED;
+    nseed = 0;
+  }
+  if (*restart) {
+    ds->ndirty = 0;
+    return LDS_OK;
+  }
+  if (nseed) graph_invalidate(ds, nseed);
+  for (i = 0; i < ds->ndirty; i++) {
+    recompute_rhs(ds, ds->dirty[i]);
+    update_vertex(ds, ds->dirty[i]);
+  }
+  ds->ndirty = 0;
+  return LDS_OK;
+}
+
+/* The path on a graph: a depth-first walk over tight edges (c + g(v) equal
+** to the smallest such sum at u, within 1e-10 relative), never revisiting a
+** node. Plain greedy descent (the grid walk) can circle forever on a
+** zero-cost cycle whose nodes tie in g; the walk backtracks out of it.
+** O(nodes + edges) at worst; uses ds->gidx and the change list (empty
+** whenever the status is LDS_FOUND) as scratch. Returns the node count
+** written to out (0 when no tight path reaches the goal) and the cost. */
+static size_t graph_walk(const lds_DStar *ds, uint32_t *out, double *cost) {
+  const lds_Graph *g = ds->graph;
+  uint32_t *it = ds->gidx, *seen = ds->dirty;
+  size_t n = 0, nseen = 0, k;
+  double sum = 0.0;
+  if (ds->ndirty) return 0;
+  out[n] = ds->start;
+  it[n++] = g->off[ds->start];
+  ds->v[ds->start].mark |= M_AFFECTED;
+  seen[nseen++] = ds->start;
+  while (n > 0 && out[n - 1] != ds->goal) {
+    uint32_t u = out[n - 1], e, e1 = g->off[u + 1];
+    double best = INFINITY, tol;
+    for (e = g->off[u]; e < e1; e++)
+      if (ds->gcost[e] + ds->v[g->dst[e]].g < best) best = ds->gcost[e] + ds->v[g->dst[e]].g;
+    tol = 1e-10 * fabs(best);
+    for (e = it[n - 1]; best < INFINITY && e < e1; e++) {
+      uint32_t v = g->dst[e];
+      if (ds->v[v].mark & M_AFFECTED) continue;
+      if (ds->gcost[e] + ds->v[v].g <= best + tol) break;
+    }
+    if (best < INFINITY && e < e1) {
+      uint32_t v = g->dst[e];
+      it[n - 1] = e + 1;
+      ds->v[v].mark |= M_AFFECTED;
+      seen[nseen++] = v;
+      out[n] = v;
+      it[n++] = g->off[v];
+    } else {
+      n--; /* dead end: backtrack */
+    }
+  }
+  for (k = 0; k < nseen; k++) ds->v[seen[k]].mark &= (uint8_t)~M_AFFECTED;
+  for (k = 0; k + 1 < n; k++) sum += ds->gcost[it[k] - 1];
+  *cost = sum;
+  return n;
+}
+
+static lds_Path *graph_path(const lds_DStar *ds, lds_Error *err) {
+  lds_Env env;
+  size_t n;
+  double cost = 0.0;
+  n = graph_walk(ds, ds->scratch, &cost);
+  if (n == 0) {
+    ldsi_error(err, LDS_E_STATE, "lds_dstar_path: no descending path from the start");
+    return NULL;
+  }
+  env.alloc = ds->env.alloc;
+  env.alloc_ud = ds->env.alloc_ud;
+  env.clock = ds->env.clock;
+  env.clock_ud = ds->env.clock_ud;
+  env.log = ds->env.log;
+  env.log_ud = ds->env.log_ud;
+  return lds_path_new(&env, ds->scratch, n, 0, cost, 0, err);
+}
+
+/* ------------------------------------------- graph hooks (internal) -- */
+
+lds_DStar *ldsi_dstar_graph_new(const ldsi_Env *e, const lds_Graph *graph, uint32_t start,
+                                uint32_t goal, bool zero_h, double h_scale, lds_Error *err) {
+  lds_DStar *ds;
+  uint32_t u, deg = 1;
+  size_t n = graph->n;
+  for (u = 0; u < graph->n; u++) {
+    uint32_t dout = graph->off[u + 1] - graph->off[u], din = graph->roff[u + 1] - graph->roff[u];
+    if (dout > deg) deg = dout;
+    if (din > deg) deg = din;
+  }
+  ds = (lds_DStar *)ldsi_calloc(e, 1, sizeof *ds);
+  if (!ds) goto nomem;
+  ds->env = *e;
+  ds->graph = graph;
+  ds->n = n;
+  ds->gm = graph->m;
+  ds->gdeg = deg;
+  ds->v = (DsVertex *)ldsi_calloc(e, n, sizeof(DsVertex));
+  ds->heap = (DsEntry *)ldsi_alloc(e, n * sizeof(DsEntry));
+  ds->dirty = (uint32_t *)ldsi_alloc(e, n * sizeof(uint32_t));
+  ds->scratch = (uint32_t *)ldsi_alloc(e, n * sizeof(uint32_t));
+  ds->gidx = (uint32_t *)ldsi_alloc(e, n * sizeof(uint32_t));
+  ds->gcost = (double *)ldsi_alloc(e, ((size_t)ds->gm + 1) * sizeof(double));
+  ds->gsv = (uint32_t *)ldsi_alloc(e, deg * sizeof(uint32_t));
+  ds->gpv = (uint32_t *)ldsi_alloc(e, deg * sizeof(uint32_t));
+  ds->gsc = (double *)ldsi_alloc(e, deg * sizeof(double));
+  ds->gpc = (double *)ldsi_alloc(e, deg * sizeof(double));
+  if (!ds->v || !ds->heap || !ds->dirty || !ds->scratch || !ds->gidx || !ds->gcost || !ds->gsv ||
+      !ds->gpv || !ds->gsc || !ds->gpc) {
+    release(ds);
+    ldsi_free(e, ds, sizeof *ds);
+    goto nomem;
+  }
+  ds->start = start;
+  ds->goal = goal;
+  ds->last = start;
+  ds->hk_param = ds->hk = zero_h ? LDS_H_ZERO : LDS_H_AUTO;
+  ds->gzero = zero_h;
+  ds->auto_scale = !(h_scale > 0.0);
+  ds->scale = h_scale;
+  graph_full_reinit(ds);
+  ds->status = LDS_RUNNING;
+  ldsi_error_clear(err);
+  return ds;
+nomem:
+  ldsi_error(err, LDS_E_NOMEM, "lds_dstar_new_graph: out of memory for %zu nodes and %u edges",
+             n, (unsigned)graph->m);
+  return NULL;
+}
+
+const lds_Graph *ldsi_dstar_graph(const lds_DStar *ds) { return ds->graph; }
+lds_Graph **ldsi_dstar_glistened(lds_DStar *ds) { return &ds->glistened; }
+char *ldsi_dstar_errbuf(lds_DStar *ds) { return ds->errmsg; }
+
+void ldsi_dstar_graph_touch(lds_DStar *ds, uint32_t node) {
+  if (ds->status >= 0) ds->status = LDS_RUNNING;
+  if (ds->reinit_pending) return;
+  queue_cell(ds, node);
+}
+
+void ldsi_dstar_graph_move(lds_DStar *ds, uint32_t node) {
+  if (node == ds->start) return;
+  ds->start = node;
+  ds->gkm += graph_h(ds, ds->last, node);
+  ds->last = node;
+  if (ds->status >= 0) ds->status = LDS_RUNNING;
+}
+
+lds_Status ldsi_dstar_graph_next(const lds_DStar *ds, uint32_t *node) {
+  size_t n;
+  double cost;
+  if (ds->status != LDS_FOUND) return LDS_E_STATE;
+  n = graph_walk(ds, ds->scratch, &cost);
+  if (n == 0) return LDS_E_STATE;
+  *node = n > 1 ? ds->scratch[1] : ds->scratch[0];
+  return LDS_OK;
 }

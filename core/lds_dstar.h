@@ -38,6 +38,7 @@
 #define LDS_DSTAR_H
 
 #include "lds_common.h"
+#include "lds_graph.h"
 #include "lds_grid.h"
 #include "lds_path.h"
 #include "lds_search.h"
@@ -231,6 +232,93 @@ LDS_API lds_Path *lds_dstar_path(const lds_DStar *ds, lds_Error *err);
 /// @returns nothing.
 LDS_API void lds_dstar_endpoints(const lds_DStar *ds, int32_t *sx, int32_t *sy, int32_t *gx,
                                  int32_t *gy);
+
+/* ------------------------------------------------------------ graphs -- */
+/* D* Lite on a frozen lds_Graph: the same search, queue, budgets, statuses,
+** flags and stats (lds_dstar_compute, _status, _flags, _stats, _cost,
+** _path, _free, _mem_used); vertices are node ids (0-based) and paths have
+** width 0. The cell-based calls (lds_dstar_update, _update_rect,
+** _move_start, _next, _subscribe) return LDS_E_STATE on a graph search;
+** the calls below return LDS_E_STATE on a grid search. In
+** lds_dstar_endpoints a graph search reports node ids in sx and gx, 0 in
+** sy and gy. LDS_DSTAR_START_BLOCKED / GOAL_BLOCKED never occur on graphs
+** (cut a road with a huge cost); LDS_DSTAR_NEAR_START means a processed
+** change was on an edge leaving or entering the start. */
+
+/// Creates a D* Lite search from node `start` to node `goal` of a frozen
+/// graph. Allocates once: 68 bytes per node plus 8 per edge (a snapshot of
+/// the edge costs: the search sees what it was told, like on grids) plus
+/// 24 per unit of the largest degree. The graph must outlive the search.
+/// Heuristic (params.heuristic): auto = euclidean for XY/XYZ graphs,
+/// great_circle for LONLAT, zero without coordinates; euclidean and
+/// great_circle where the coordinates allow them; zero. h = scale *
+/// lds_graph_distance(start, v); params.h_scale 0 (default) = the largest
+/// consistent scale of the costs (min over edges of cost / distance, shrunk
+/// by 1e-9 relative, as lds_graph_h_scale), lowered with a restart (flag
+/// LDS_DSTAR_REINIT) when a change goes below it; h_scale > 0 fixes it (an
+/// inadmissible scale gives paths that may not be optimal).
+/// Layer weights are grid-only. Zero-cost edges, self-loops, parallel and
+/// one-way edges are all fine.
+/// @param[in] env    [opt] allocator and clock
+/// @param[in] graph  [Limit: frozen, at least one node]
+/// @param[in] start,goal node ids [Limit: < lds_graph_node_count]
+/// @param[in] params [opt] NULL for defaults
+/// @param[out] err   [opt]
+/// @returns the search, or NULL with err->code LDS_E_ARG (NULL graph, node
+///   out of range, a heuristic the coordinates cannot serve, bad h_scale,
+///   layer weights), LDS_E_STATE (graph not frozen), LDS_E_NOMEM.
+/// [Owner: caller frees with lds_dstar_free]
+/// [Paper: Koenig & Likhachev, AAAI 2002]
+LDS_API lds_DStar *lds_dstar_new_graph(const lds_Env *env, const lds_Graph *graph,
+                                       uint32_t start, uint32_t goal,
+                                       const lds_DStarParams *params, lds_Error *err);
+
+/// Reports that the cost of edge `edge` changed (lds_graph_set_edge_cost):
+/// the search reads the costs of the source's out-edges at the next compute.
+/// Batched; never allocates. [Units: edge id]
+/// @returns LDS_OK, LDS_E_ARG (edge out of range), LDS_E_STATE (grid search).
+/// [Paper: Koenig & Likhachev, AAAI 2002, Fig. 4 lines 39-47]
+LDS_API lds_Status lds_dstar_update_edge(lds_DStar *ds, uint32_t edge);
+
+/// Reports that any edge entering or leaving `node` may have changed.
+/// O(in-degree); batched; never allocates.
+/// @returns LDS_OK, LDS_E_ARG (node out of range), LDS_E_STATE (grid search).
+LDS_API lds_Status lds_dstar_update_node(lds_DStar *ds, uint32_t node);
+
+/// Subscribes the search to its graph (lds_graph_listen): every later
+/// lds_graph_set_edge_cost(_id) is queued as if passed to
+/// lds_dstar_update_edge.
+/// @param[in] graph the graph the search was created on (non-const because
+///   listening registers a callback in it)
+/// @returns LDS_OK (also when already subscribed), LDS_E_ARG (another
+///   graph), LDS_E_STATE (grid search), LDS_E_NOMEM.
+/// [Owner: the graph keeps a pointer to ds until lds_dstar_unsubscribe_graph
+///  or lds_dstar_free]
+LDS_API lds_Status lds_dstar_subscribe_graph(lds_DStar *ds, lds_Graph *graph);
+
+/// Stops forwarding graph edits (lds_dstar_unsubscribe does the same on a
+/// graph search). @returns LDS_OK, or LDS_E_STATE when not subscribed.
+LDS_API lds_Status lds_dstar_unsubscribe_graph(lds_DStar *ds);
+
+/// Moves the start (the agent) to `node`, usually the next node of the
+/// path; adds h(old start, node) to k_m. @returns LDS_OK, LDS_E_ARG (node
+/// out of range), LDS_E_STATE (grid search).
+/// [Paper: Koenig & Likhachev, AAAI 2002, Fig. 4 lines 31-38]
+LDS_API lds_Status lds_dstar_move_start_node(lds_DStar *ds, uint32_t node);
+
+/// The node after the start on the path lds_dstar_path returns (the start
+/// itself at the goal). O(path) (it walks the path, so an agent following
+/// it never circles on zero-cost cycles); uses the search's scratch buffer.
+/// @param[out] node
+/// @returns LDS_OK, or LDS_E_STATE unless a graph search with status LDS_FOUND.
+LDS_API lds_Status lds_dstar_next_node(const lds_DStar *ds, uint32_t *node);
+
+/// Current start and goal node of a graph search. @param[out] start,goal [opt]
+/// @returns LDS_OK, or LDS_E_STATE on a grid search.
+LDS_API lds_Status lds_dstar_endpoint_nodes(const lds_DStar *ds, uint32_t *start, uint32_t *goal);
+
+/// The graph a search runs on (NULL for a grid search). [Owner: the caller's graph]
+LDS_API const lds_Graph *lds_dstar_graph(const lds_DStar *ds);
 
 LDS_END_DECLS
 
