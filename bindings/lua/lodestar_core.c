@@ -1882,47 +1882,41 @@ static int search_algorithm(lua_State *L) {
   return 1;
 }
 
-/* lodestar.find_path(grid, sx, sy, gx, gy [, opts]) -> path | nil, "no_path"
-** | nil, message, status. opts as for a search, plus `algorithm`. */
-static int find_path(lua_State *L) {
-  lds_Grid *g;
-  if (check_space(L, 1)) return find_path_graph(L); /* find_path(graph, start, goal [, opts]) */
-  g = check_grid(L, 1);
-  int32_t sx, sy, gx, gy;
+/* find_path's options: takes the `algorithm` field out of the table at oi.
+** Afterwards oi holds a copy of opts without it and oi + 1 the original (which
+** keeps the returned string alive); nil opts stay nil. Returns the name
+** ("astar" by default). */
+static const char *take_algorithm(lua_State *L, int oi) {
   const char *algo = "astar";
-  SearchBox *b;
-  lds_Status st;
-  lds_Algo a;
-  check_xy(L, g, 2, &sx, &sy);
-  check_xy(L, g, 4, &gx, &gy);
-  lua_settop(L, 6);
-  if (!lua_isnil(L, 6)) {
-    check_table(L, 6);
-    lua_getfield(L, 6, "algorithm");
-    if (!lua_isnil(L, -1)) {
-      if (lua_type(L, -1) != LUA_TSTRING) opt_type_error(L, 6, "algorithm", "string");
-      algo = lua_tostring(L, -1); /* kept alive by opts */
-    }
-    lua_pop(L, 1);
-    lua_newtable(L); /* 7: opts without 'algorithm' */
-    lua_pushnil(L);
-    while (lua_next(L, 6)) {
-      if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "algorithm") == 0) {
-        lua_pop(L, 1);
-        continue;
-      }
-      lua_pushvalue(L, -2);
-      lua_insert(L, -2);
-      lua_rawset(L, 7);
-    }
-    lua_insert(L, 6); /* 6: the copy, 7: the original (keeps algo alive) */
+  lua_settop(L, oi);
+  if (lua_isnil(L, oi)) return algo;
+  check_table(L, oi);
+  lua_getfield(L, oi, "algorithm");
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TSTRING) opt_type_error(L, oi, "algorithm", "string");
+    algo = lua_tostring(L, -1); /* kept alive by opts */
   }
-  if (lds_algo_parse(algo, &a) != LDS_OK)
-    return opt_error(L, 6, "algorithm", lua_pushfstring(L, "unknown algorithm '%s'", algo));
-  b = new_search(L, 1, 6, algo); /* top: search */
-  lds_getuv(L, -1);
-  do_start(L, b, lua_gettop(L), sx, sy, gx, gy);
   lua_pop(L, 1);
+  lua_newtable(L); /* oi + 1: opts without 'algorithm' */
+  lua_pushnil(L);
+  while (lua_next(L, oi)) {
+    if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "algorithm") == 0) {
+      lua_pop(L, 1);
+      continue;
+    }
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, oi + 1);
+  }
+  lua_insert(L, oi); /* oi: the copy, oi + 1: the original */
+  return algo;
+}
+
+/* find_path's results for the started search b on top of the stack: runs it
+** to the end, then path | nil, "no_path" | nil, message, status; the node
+** records are freed at once, not at the next GC. */
+static int find_path_finish(lua_State *L, SearchBox *b) {
+  lds_Status st;
   lua_replace(L, 1); /* step_common works on index 1 */
   lua_settop(L, 1);
   step_common(L, b, NULL); /* search, uv[, fn], status [, msg] */
@@ -1932,7 +1926,7 @@ static int find_path(lua_State *L) {
     PathBox *pb = new_pathbox(L);
     lds_Path *p = lds_search_path(b->s, &err);
     push_path(L, pb, p, &err);
-    search_release(b); /* free the node records now, not at the next GC */
+    search_release(b);
     return 1;
   }
   search_release(b);
@@ -1945,6 +1939,28 @@ static int find_path(lua_State *L) {
   lua_pushvalue(L, -2);
   lua_pushstring(L, lds_status_name(st));
   return 3;
+}
+
+/* lodestar.find_path(grid, sx, sy, gx, gy [, opts]) -> path | nil, "no_path"
+** | nil, message, status. opts as for a search, plus `algorithm`. */
+static int find_path(lua_State *L) {
+  lds_Grid *g;
+  int32_t sx, sy, gx, gy;
+  const char *algo;
+  SearchBox *b;
+  lds_Algo a;
+  if (check_space(L, 1)) return find_path_graph(L); /* find_path(graph, start, goal [, opts]) */
+  g = check_grid(L, 1);
+  check_xy(L, g, 2, &sx, &sy);
+  check_xy(L, g, 4, &gx, &gy);
+  algo = take_algorithm(L, 6);
+  if (lds_algo_parse(algo, &a) != LDS_OK)
+    return opt_error(L, 6, "algorithm", lua_pushfstring(L, "unknown algorithm '%s'", algo));
+  b = new_search(L, 1, 6, algo); /* top: search */
+  lds_getuv(L, -1);
+  do_start(L, b, lua_gettop(L), sx, sy, gx, gy);
+  lua_pop(L, 1);
+  return find_path_finish(L, b);
 }
 
 /* ------------------------------------------------------ graph search -- */
@@ -2213,60 +2229,16 @@ static SearchBox *new_graph_search(lua_State *L, int hi, int oi, const char *alg
 static int find_path_graph(lua_State *L) {
   lds_Graph *g = check_graph(L, 1);
   uint32_t s0 = check_node(L, g, 2, "start"), t0 = check_node(L, g, 3, "goal");
-  const char *algo = "astar";
+  const char *algo = take_algorithm(L, 4);
   SearchBox *b;
-  lds_Status st;
   lds_Algo a;
-  lua_settop(L, 4);
-  if (!lua_isnil(L, 4)) {
-    check_table(L, 4);
-    lua_getfield(L, 4, "algorithm");
-    if (!lua_isnil(L, -1)) {
-      if (lua_type(L, -1) != LUA_TSTRING) opt_type_error(L, 4, "algorithm", "string");
-      algo = lua_tostring(L, -1); /* kept alive by opts */
-    }
-    lua_pop(L, 1);
-    lua_newtable(L); /* 5: opts without 'algorithm' */
-    lua_pushnil(L);
-    while (lua_next(L, 4)) {
-      if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "algorithm") == 0) {
-        lua_pop(L, 1);
-        continue;
-      }
-      lua_pushvalue(L, -2);
-      lua_insert(L, -2);
-      lua_rawset(L, 5);
-    }
-    lua_insert(L, 4); /* 4: the copy, 5: the original (keeps algo alive) */
-  }
   if (lds_algo_parse(algo, &a) != LDS_OK)
     return opt_error(L, 4, "algorithm", lua_pushfstring(L, "unknown algorithm '%s'", algo));
   b = new_graph_search(L, 1, 4, algo); /* top: search */
   lds_getuv(L, -1);
   do_start_graph(L, b, lua_gettop(L), s0, t0);
   lua_pop(L, 1);
-  lua_replace(L, 1); /* step_common works on index 1 */
-  lua_settop(L, 1);
-  step_common(L, b, NULL); /* search, uv[, fn], status [, msg] */
-  st = lds_search_status(b->s);
-  if (st == LDS_FOUND || (st == LDS_NO_PATH && b->params.partial)) {
-    lds_Error err;
-    PathBox *pb = new_pathbox(L);
-    lds_Path *p = lds_search_path(b->s, &err);
-    push_path(L, pb, p, &err);
-    search_release(b); /* free the node records now, not at the next GC */
-    return 1;
-  }
-  search_release(b);
-  if (st == LDS_NO_PATH) {
-    luaL_pushfail(L);
-    lua_pushstring(L, "no_path");
-    return 2;
-  }
-  luaL_pushfail(L); /* errors always push status, message */
-  lua_pushvalue(L, -2);
-  lua_pushstring(L, lds_status_name(st));
-  return 3;
+  return find_path_finish(L, b);
 }
 
 static int search_graph(lua_State *L) {
