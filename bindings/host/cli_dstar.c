@@ -376,6 +376,11 @@ int cli_dstar(int argc, char **argv) {
       goto done;
     }
     nq = random_queries(truth, s, qs, (size_t)limit);
+    if (nq == 0) {
+      rc = cli_fail(CMD, "%s: no random query found (the map needs two connected passable "
+                    "cells at least max(w,h)/4 apart)", map_path);
+      goto done;
+    }
     lds_search_free(s);
     s = lds_search_new(NULL, belief, &err);
     if (!s) {
