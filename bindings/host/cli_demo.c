@@ -567,7 +567,7 @@ int cli_demo(int argc, char **argv) {
   long agents = 200, budget = 1000, frames = 600, seed = 1, exp_per_us = 4, searches = 2,
        ndoors = 12, radius = 40, idle = 60, quick = 0, poll_frames = 30, exit_after = 0;
   const char *mods_dir = NULL;
-  bool watch = false;
+  bool watch = false, poll_given = false;
   bool json = false, det = false, check = true, verbose = false;
   int i, rc = 0;
   lds_Algo algo = LDS_ALGO_ASTAR;
@@ -613,6 +613,7 @@ int cli_demo(int argc, char **argv) {
         mods_dir = v;
       } else if (strcmp(a, "--poll-frames") == 0) {
         if (!cli_int(CMD, a, v, 1, 1000000, &poll_frames)) return 2;
+        poll_given = true;
       } else if (!cli_int(CMD, a, v, 1, 100000000, &exit_after)) {
         return 2;
       }
@@ -714,6 +715,10 @@ int cli_demo(int argc, char **argv) {
   cfg.initial_capacity = (uint32_t)(agents + 16);
   if (watch && !mods_dir) {
     rc = cli_fail(CMD, "--watch needs --mods DIR");
+    goto done;
+  }
+  if (!watch && (poll_given || exit_after > 0)) {
+    rc = cli_fail(CMD, "%s needs --watch", poll_given ? "--poll-frames" : "--exit-after-reload");
     goto done;
   }
   d.json = json;

@@ -173,10 +173,9 @@ int cli_graph(int argc, char **argv) {
       return cli_fail(CMD, "unexpected argument '%s' (one .gr file expected)", arg);
     }
   }
-  if (!gr || !qpath) {
-    usage(stderr);
-    if (gr) cli_fail(CMD, "--queries FILE is required");
-    return 2;
+  if (!gr || !qpath) { /* one line naming what is missing (--help shows the usage) */
+    return cli_fail(CMD, "%s (try 'lodestar graph --help')",
+                    gr ? "--queries FILE is required" : "a .gr file is required");
   }
   optimal_algo = params.algo == LDS_ALGO_ASTAR || params.algo == LDS_ALGO_DIJKSTRA;
   t0 = cli_now_ns();
