@@ -126,6 +126,7 @@ LDS_API lds_Status lds_grid_layer_add(lds_Grid *g, const char *name, int *index)
 LDS_API int lds_grid_layer_find(const lds_Grid *g, const char *name);
 /// Removes a layer; later layers move down one index. Bumps the version.
 LDS_API lds_Status lds_grid_layer_remove(lds_Grid *g, int index);
+/// Number of layers on the grid (indices 0..count-1).
 LDS_API int lds_grid_layer_count(const lds_Grid *g);
 /// Name of layer i, NULL when out of range. [Owner: the grid]
 LDS_API const char *lds_grid_layer_name(const lds_Grid *g, int index);
@@ -133,6 +134,8 @@ LDS_API const char *lds_grid_layer_name(const lds_Grid *g, int index);
 /// y*width+x] [Owner: the grid; valid until the layer is removed]. Call
 /// lds_grid_touch after writing so listeners and searches notice.
 LDS_API float *lds_grid_layer_data(lds_Grid *g, int index);
+/// Read-only view of layer i, NULL when out of range. [Shape: width*height
+/// floats, row-major] [Owner: the grid; valid until the layer is removed]
 LDS_API const float *lds_grid_layer_cdata(const lds_Grid *g, int index);
 /// Sets one layer value. Any float is stored; +INFINITY means "blocked for
 /// queries that give this layer a positive weight". NaN is LDS_E_ARG.

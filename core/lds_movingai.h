@@ -52,7 +52,9 @@ LDS_API lds_Scenario *lds_scen_load(const lds_Env *env, const char *path, lds_Er
 /// Parses scenario text in memory; `name` is used in error messages.
 LDS_API lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len,
                                      const char *name, lds_Error *err);
+/// Frees a scenario and its entries' map names. NULL is ignored.
 LDS_API void lds_scen_free(lds_Scenario *sc);
+/// Number of problems (data lines) in the scenario.
 LDS_API size_t lds_scen_count(const lds_Scenario *sc);
 /// Problem i (0-based); NULL when out of range. [Owner: scenario]
 LDS_API const lds_ScenEntry *lds_scen_entry(const lds_Scenario *sc, size_t i);
