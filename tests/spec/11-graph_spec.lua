@@ -540,6 +540,11 @@ describe("graph", function()
 
   describe("DIMACS", function()
     local gr, co = ROADS .. "monaco.gr", ROADS .. "monaco.co"
+    -- the shared road data may be absent (a clone without ../shared): then
+    -- the tests that read it are listed as pending, not failed
+    local fh = io.open(gr)
+    if fh then fh:close() end
+    local it_roads = fh and it or pending
 
     local function read_queries(path)
       local out = {}
@@ -550,7 +555,7 @@ describe("graph", function()
       return out
     end
 
-    it("monaco: all 200 queries give the exact distance (A* and Dijkstra)", function()
+    it_roads("monaco: all 200 queries give the exact distance (A* and Dijkstra)", function()
       local g, msg = lodestar.graph.load_dimacs(gr, co)
       assert.is_not_nil(g, msg)
       assert.equal(2815, g:node_count())
@@ -588,7 +593,7 @@ describe("graph", function()
       assert.equal(200, fewer) -- A* with the great-circle heuristic never expands more
     end)
 
-    it("the graph alone (.gr without .co) has no coordinates", function()
+    it_roads("the graph alone (.gr without .co) has no coordinates", function()
       local g = assert(lodestar.graph.load_dimacs(gr))
       assert.equal("none", g:coord_kind())
       local q = read_queries(ROADS .. "monaco.queries")[1]
