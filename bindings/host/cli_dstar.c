@@ -105,6 +105,27 @@ static uint64_t move_cap(const lds_Grid *g) {
   return 4u * (uint64_t)lds_grid_width(g) * (uint64_t)lds_grid_height(g) + 16u;
 }
 
+/* Moves an agent one cell along its plan (the cell after index *pi) on the
+** true map, counting the move and its cost; false (counted as illegal) when
+** the true map forbids the step. Both agents walk with it. */
+static bool walk_one(const lds_Grid *truth, const lds_Path *plan, size_t *pi, int32_t *x,
+                     int32_t *y, Run *out) {
+  int32_t nx, ny;
+  double c;
+  lds_path_cell(plan, *pi + 1, &nx, &ny);
+  (*pi)++;
+  c = true_move(truth, *x, *y, nx, ny);
+  if (c < 0) {
+    out->illegal++;
+    return false;
+  }
+  out->cost += c;
+  out->moves++;
+  *x = nx;
+  *y = ny;
+  return true;
+}
+
 /* The D* Lite agent. */
 static int run_dstar(const lds_Grid *truth, lds_Grid *belief, lds_Search *check,
                      const Query *q, bool unknown, long sensor, Run *out) {
@@ -130,8 +151,6 @@ static int run_dstar(const lds_Grid *truth, lds_Grid *belief, lds_Search *check,
   if (!ds) return cli_fail(CMD, "%s", err.msg);
   while (!(x == q->gx && y == q->gy) && out->moves < cap) {
     lds_Status s;
-    int32_t nx, ny;
-    double c;
     t0 = cli_now_ns();
     s = lds_dstar_compute(ds, NULL);
     if (s == LDS_FOUND && need) {
@@ -164,17 +183,7 @@ static int run_dstar(const lds_Grid *truth, lds_Grid *belief, lds_Search *check,
     }
     if (s != LDS_FOUND || !plan) break;
     need = false;
-    lds_path_cell(plan, pi + 1, &nx, &ny);
-    pi++;
-    c = true_move(truth, x, y, nx, ny);
-    if (c < 0) {
-      out->illegal++;
-      break;
-    }
-    out->cost += c;
-    out->moves++;
-    x = nx;
-    y = ny;
+    if (!walk_one(truth, plan, &pi, &x, &y, out)) break;
     t0 = cli_now_ns();
     lds_dstar_move_start(ds, x, y);
     out->plan_ns += (double)(cli_now_ns() - t0);
@@ -201,8 +210,6 @@ static int run_astar(const lds_Grid *truth, lds_Grid *belief, lds_Search *s, con
   reset_belief(truth, belief, unknown);
   if (unknown) sense(truth, belief, x, y, sensor);
   while (!(x == q->gx && y == q->gy) && out->moves < cap) {
-    int32_t nx, ny;
-    double c;
     if (need) {
       lds_Status st;
       lds_Stats stats;
@@ -223,17 +230,7 @@ static int run_astar(const lds_Grid *truth, lds_Grid *belief, lds_Search *s, con
       if (!plan) break;
       need = false;
     }
-    lds_path_cell(plan, pi + 1, &nx, &ny);
-    pi++;
-    c = true_move(truth, x, y, nx, ny);
-    if (c < 0) {
-      out->illegal++;
-      break;
-    }
-    out->cost += c;
-    out->moves++;
-    x = nx;
-    y = ny;
+    if (!walk_one(truth, plan, &pi, &x, &y, out)) break;
     if (unknown && sense(truth, belief, x, y, sensor) > 0) need = true;
   }
   out->reached = x == q->gx && y == q->gy;
