@@ -174,15 +174,34 @@ LDSI_INLINE void open_decrease(lds_Search *s, uint32_t pos, double f, double g) 
   s->stats.pushes++;
 }
 
+/* Removes the root with Floyd's bottom-up variant: the hole at the root
+** sinks to the bottom along the smallest children (3 comparisons per level,
+** none against the moving entry), then the last entry fills it and sifts
+** up, usually by a level or none, since it came from the bottom. The order
+** is total (seq breaks every tie), so the pop order is that of a plain
+** sift-down; only the layout of the heap differs. */
 LDSI_INLINE uint32_t open_pop(lds_Search *s) {
-  uint32_t top = s->open[0].node;
-  s->open_n--;
-  if (s->open_n > 0) {
-    ldsi_Open last = s->open[s->open_n];
-    set_sentinel(s->open, s->open_n);
-    sift_down(s, 0, last);
+  ldsi_Open *h = s->open;
+  ldsi_Node *nodes = s->nodes;
+  uint32_t top = h[0].node;
+  uint32_t n = (uint32_t)--s->open_n;
+  if (n > 0) {
+    ldsi_Open last = h[n];
+    uint32_t pos = 0;
+    set_sentinel(h, n);
+    for (;;) {
+      uint32_t c = (pos << 2) + 1, a, b, best;
+      if (c >= n) break;
+      a = c + open_less_nb(&h[c + 1], &h[c]);
+      b = c + 2 + open_less_nb(&h[c + 3], &h[c + 2]);
+      best = a ^ ((a ^ b) & (0u - open_less_nb(&h[b], &h[a])));
+      h[pos] = h[best];
+      nodes[h[pos].node].heap = pos;
+      pos = best;
+    }
+    sift_up(s, pos, last);
   }
-  s->nodes[top].heap = LDSI_CLOSED;
+  nodes[top].heap = LDSI_CLOSED;
   return top;
 }
 
