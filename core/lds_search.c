@@ -227,7 +227,9 @@ lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, const char *fn, lds_E
   if (!s) goto nomem;
   s->env = *e;
   s->nnodes = n;
-  s->nodes = (ldsi_Node *)ldsi_calloc(e, n, sizeof(ldsi_Node));
+  /* one record more than nodes: the "no move" record of the uniform loop (see
+  ** relax_uniform), never a node of the space */
+  s->nodes = (ldsi_Node *)ldsi_calloc(e, n + 1, sizeof(ldsi_Node));
   s->open_cap = n; /* a node is in the open list at most once */
   s->open = (ldsi_Open *)ldsi_alloc(e, (s->open_cap + 4) * sizeof(ldsi_Open));
   s->buf = (ldsi_Open *)ldsi_alloc(e, LDSI_BUF_CAP * sizeof(ldsi_Open));
@@ -270,14 +272,14 @@ void lds_search_free(lds_Search *s) {
   if (!s) return;
   if (s->algo_free) s->algo_free(s);
   if (s->eff) ldsi_free(&s->env, s->eff, s->nnodes * sizeof(double));
-  ldsi_free(&s->env, s->nodes, s->nnodes * sizeof(ldsi_Node));
+  ldsi_free(&s->env, s->nodes, (s->nnodes + 1) * sizeof(ldsi_Node));
   ldsi_free(&s->env, s->open, (s->open_cap + 4) * sizeof(ldsi_Open));
   ldsi_free(&s->env, s->buf, LDSI_BUF_CAP * sizeof(ldsi_Open));
   ldsi_free(&s->env, s, sizeof *s);
 }
 
 size_t lds_search_mem_used(const lds_Search *s) {
-  return sizeof *s + s->nnodes * sizeof(ldsi_Node) +
+  return sizeof *s + (s->nnodes + 1) * sizeof(ldsi_Node) +
          (s->open_cap + 4 + LDSI_BUF_CAP) * sizeof(ldsi_Open) + s->algo_bytes +
          (s->eff ? s->nnodes * sizeof(double) : 0);
 }
@@ -573,6 +575,68 @@ LDSI_INLINE void push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *batch, i
   if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
 }
 
+/* One successor (direction d, a constant after inlining) of the node u just
+** expanded, in the uniform-cost loop: every move costs its length, so the g
+** of every straight successor is the same (ng, nsd), and likewise for every
+** diagonal one. Branch-light: an illegal move (bit d of the legal-move mask
+** m clear) reads the "no move" record `nomove` (g = -inf, current
+** generation), and a record of an older generation reads as g = +inf, so
+** one comparison, ng < g(v), filters the common case (a neighbour that does
+** not improve) without the two data-dependent branches of the general loop
+** (fresh? improved?), which mispredicted about twice per expansion. The
+** successors are taken in the same order (d ascending) as the general loop,
+** so the expansion order and every path are the same. */
+LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, uint32_t u,
+                               uint32_t m, const int d, ptrdiff_t offd, uint32_t nomove,
+                               double ng, uint64_t nsd, double gu, double fu, int32_t ux,
+                               int32_t uy, int32_t gx, int32_t gy, const int hk, double hw,
+                               double gk, const bool exact_f, bool reopen, uint32_t pw,
+                               ldsi_Open *batch, int *nb) {
+  uint32_t v = ((m >> d) & 1u) ? (uint32_t)((ptrdiff_t)u + offd) : nomove;
+  ldsi_Node *nv = &nodes[v];
+  double gv = nv->gen == gen ? nv->g : INFINITY, fv;
+  int32_t vx, vy;
+  if (!(ng < gv)) return;
+  vx = ux + ldsi_dir_dx[d];
+  vy = uy + ldsi_dir_dy[d];
+  if (exact_f) {
+    fv = exact_octile_f(nsd, gx - vx, gy - vy);
+  } else {
+    fv = gk * ng + hw * hdist(hk, gx - vx, gy - vy);
+  }
+  if (nv->gen != gen) { /* fresh */
+#ifndef LDS_NO_PREFETCH
+    __builtin_prefetch(&nodes[v - pw]);
+    __builtin_prefetch(&nodes[v + pw]);
+#endif
+    nv->gen = gen;
+    nv->g = ng;
+    nv->parent = u;
+    nv->aux = 0;
+    nv->nsd = nsd;
+    if (fv == fu && ng > gu && s->buf_n + 8 <= LDSI_BUF_CAP) {
+      batch[*nb].f = fv;
+      batch[*nb].g = ng;
+      batch[*nb].node = v;
+      batch[*nb].seq = s->seq++;
+      (*nb)++;
+      s->stats.pushes++;
+    } else {
+      open_push(s, v, fv, ng);
+    }
+    return;
+  }
+  if (nv->heap == LDSI_CLOSED && !reopen) return;
+  nv->g = ng;
+  nv->parent = u;
+  nv->nsd = nsd;
+  if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF) {
+    open_push(s, v, fv, ng); /* a stack entry turns stale */
+  } else {
+    open_decrease(s, nv->heap, fv, ng);
+  }
+}
+
 /* The expansion loop, specialised at compile time on the heuristic and the
 ** cost mode (always_inline + constant arguments): the uniform-cost octile
 ** case is the one benchmarks and most games hit. Returns the new status. */
@@ -595,7 +659,10 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   uint64_t done = 0;
   ldsi_Node *nodes = s->nodes;
   const uint32_t gen = s->gen;
+  const uint32_t nomove = (uint32_t)s->nnodes; /* the extra record: see relax_uniform */
   ldsi_grid_offsets(g, off);
+  nodes[nomove].gen = gen;
+  nodes[nomove].g = -INFINITY;
 
   for (;;) {
     uint32_t u, m;
@@ -636,6 +703,24 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       s->best_g = gu;
     }
     m = nbr[u];
+    if (mode == MODE_UNIFORM) {
+      const uint64_t nsd_s = nsd_u + 1, nsd_d = nsd_u + (1ull << 32);
+      const double g_s = (double)(uint32_t)nsd_s + (double)(uint32_t)(nsd_s >> 32) * LDSI_SQRT2;
+      const double g_d = (double)(uint32_t)nsd_d + (double)(uint32_t)(nsd_d >> 32) * LDSI_SQRT2;
+#define LDSI_RELAX(d, gg, nn)                                                                 \
+  relax_uniform(s, nodes, gen, u, m, d, off[d], nomove, gg, nn, gu, fu, ux, uy, gx, gy, hk, hw, \
+                gk, exact_f, reopen, pw, batch, &nb)
+      LDSI_RELAX(0, g_s, nsd_s);
+      LDSI_RELAX(1, g_s, nsd_s);
+      LDSI_RELAX(2, g_s, nsd_s);
+      LDSI_RELAX(3, g_s, nsd_s);
+      LDSI_RELAX(4, g_d, nsd_d);
+      LDSI_RELAX(5, g_d, nsd_d);
+      LDSI_RELAX(6, g_d, nsd_d);
+      LDSI_RELAX(7, g_d, nsd_d);
+#undef LDSI_RELAX
+      m = 0;
+    }
     while (m) {
       int d = __builtin_ctz(m);
       uint32_t v = (uint32_t)((ptrdiff_t)u + off[d]);
