@@ -94,21 +94,30 @@ void lds_search_params_init(lds_SearchParams *p) {
 ** cache line or two, which pays on pops (Johnson 1975; LaMarca & Ladner 1996). */
 
 LDSI_INLINE bool open_less(const ldsi_Open *a, const ldsi_Open *b) {
-  if (a->f != b->f) return a->f < b->f;
-  if (a->g != b->g) return a->g > b->g; /* larger g first */
-  return a->seq < b->seq;               /* then insertion order */
+  if (a->fk != b->fk) return a->fk < b->fk;
+  if (a->gk != b->gk) return a->gk < b->gk; /* larger g first */
+  return a->seq < b->seq;                   /* then insertion order */
 }
 
-/* The same order, computed without branches (bitwise on the comparison
-** results, so the compiler emits setcc/cmov): sift_down selects the smallest
-** of four children with it, where a branch would be mispredicted about half
-** of the time. */
+/* The same order, computed without branches, so the compiler emits
+** flag arithmetic (cmp/sbb, setcc) instead of a branch: sift_down selects
+** the smallest of four children with it, where a branch would be
+** mispredicted about half of the time. (f, g) is one 128-bit key where the
+** compiler has 128-bit integers (gcc and clang on 64-bit targets). */
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 ldsi_u128;
 LDSI_INLINE unsigned open_less_nb(const ldsi_Open *a, const ldsi_Open *b) {
-  unsigned lt_f = a->f < b->f, eq_f = a->f == b->f;
-  unsigned gt_g = a->g > b->g, eq_g = a->g == b->g;
-  unsigned lt_s = a->seq < b->seq;
-  return lt_f | (eq_f & (gt_g | (eq_g & lt_s)));
+  ldsi_u128 ka = ((ldsi_u128)a->fk << 64) | a->gk, kb = ((ldsi_u128)b->fk << 64) | b->gk;
+  return (unsigned)(ka < kb) | ((unsigned)(ka == kb) & (unsigned)(a->seq < b->seq));
 }
+#else
+LDSI_INLINE unsigned open_less_nb(const ldsi_Open *a, const ldsi_Open *b) {
+  unsigned lt_f = a->fk < b->fk, eq_f = a->fk == b->fk;
+  unsigned lt_g = a->gk < b->gk, eq_g = a->gk == b->gk;
+  unsigned lt_s = a->seq < b->seq;
+  return lt_f | (eq_f & (lt_g | (eq_g & lt_s)));
+}
+#endif
 
 LDSI_INLINE void sift_up(lds_Search *s, uint32_t pos, ldsi_Open e) {
   ldsi_Open *h = s->open;
@@ -146,16 +155,16 @@ LDSI_INLINE void sift_down(lds_Search *s, uint32_t pos, ldsi_Open e) {
 }
 
 LDSI_INLINE void set_sentinel(ldsi_Open *h, size_t i) {
-  h[i].f = INFINITY;
-  h[i].g = 0.0;
+  h[i].fk = ldsi_open_key(INFINITY);
+  h[i].gk = ~ldsi_open_key(0.0);
   h[i].node = 0;
   h[i].seq = UINT32_MAX;
 }
 
 LDSI_INLINE void open_push(lds_Search *s, uint32_t node, double f, double g) {
   ldsi_Open e;
-  e.f = f;
-  e.g = g;
+  e.fk = ldsi_open_key(f);
+  e.gk = ~ldsi_open_key(g);
   e.node = node;
   e.seq = s->seq++;
   s->open_n++;
@@ -167,8 +176,8 @@ LDSI_INLINE void open_push(lds_Search *s, uint32_t node, double f, double g) {
 
 LDSI_INLINE void open_decrease(lds_Search *s, uint32_t pos, double f, double g) {
   ldsi_Open e = s->open[pos];
-  e.f = f;
-  e.g = g;
+  e.fk = ldsi_open_key(f);
+  e.gk = ~ldsi_open_key(g);
   e.seq = s->seq++; /* a decrease-key counts as a new insertion */
   sift_up(s, pos, e);
   s->stats.pushes++;
@@ -579,7 +588,7 @@ LDSI_INLINE void push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *batch, i
 ** expanded, in the uniform-cost loop: every move costs its length, so the g
 ** of every straight successor is the same (ng, nsd), and likewise for every
 ** diagonal one. Branch-light: an illegal move (bit d of the legal-move mask
-** m clear) reads the "no move" record `nomove` (g = -inf, current
+** m clear) reads the "no move" record `nomove` (g = 0, current
 ** generation), and a record of an older generation reads as g = +inf, so
 ** one comparison, ng < g(v), filters the common case (a neighbour that does
 ** not improve) without the two data-dependent branches of the general loop
@@ -615,8 +624,8 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
     nv->aux = 0;
     nv->nsd = nsd;
     if (fv == fu && ng > gu && s->buf_n + 8 <= LDSI_BUF_CAP) {
-      batch[*nb].f = fv;
-      batch[*nb].g = ng;
+      batch[*nb].fk = ldsi_open_key(fv);
+      batch[*nb].gk = ~ldsi_open_key(ng);
       batch[*nb].node = v;
       batch[*nb].seq = s->seq++;
       (*nb)++;
@@ -662,7 +671,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   const uint32_t nomove = (uint32_t)s->nnodes; /* the extra record: see relax_uniform */
   ldsi_grid_offsets(g, off);
   nodes[nomove].gen = gen;
-  nodes[nomove].g = -INFINITY;
+  nodes[nomove].g = 0.0; /* every move costs more: never improved */
 
   for (;;) {
     uint32_t u, m;
@@ -785,8 +794,8 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
           fv = gk * ng + hw * hdist(hk, gx - vx, gy - vy);
         }
         if (fv == fu && ng > gu && s->buf_n + 8 <= LDSI_BUF_CAP) {
-          batch[nb].f = fv;
-          batch[nb].g = ng;
+          batch[nb].fk = ldsi_open_key(fv);
+          batch[nb].gk = ~ldsi_open_key(ng);
           batch[nb].node = v;
           batch[nb].seq = s->seq++;
           nb++;

@@ -10,6 +10,7 @@
 #include "lds_search.h"
 
 #include <math.h>
+#include <string.h>
 
 #define LDSI_NONE 0xFFFFFFFFu   /* no parent / not in the open list */
 #define LDSI_CLOSED 0xFFFFFFFEu /* node expanded (in the closed set) */
@@ -34,11 +35,33 @@ typedef struct ldsi_Node {
 /* Open-list entry: the whole key is copied in, so sifting never touches the
 ** node records (on grids f ties are frequent: see ldsi_Node). */
 typedef struct ldsi_Open {
-  double f;
-  double g;
+  uint64_t fk;  /* f as an ordered integer key: ldsi_open_key(f) */
+  uint64_t gk;  /* ~ldsi_open_key(g): ascending order = larger g first */
   uint32_t node;
   uint32_t seq; /* insertion order, the last tie-breaker */
 } ldsi_Open;
+
+/* The bits of a double >= 0 (or +inf) read as an unsigned integer grow with
+** the value, so f and g are compared as integers: the order (f ascending,
+** then g descending, then seq) is then one 128-bit comparison where the
+** compiler has one (see open_less_nb in lds_search.c). f and g are never
+** negative nor NaN (costs are validated); + 0.0 turns a -0.0 into +0.0. */
+static inline uint64_t ldsi_open_key(double x) {
+  uint64_t b;
+  x += 0.0;
+  memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+/* ldsi_open_key(INFINITY) */
+#define LDSI_KEY_INF UINT64_C(0x7FF0000000000000)
+
+/* the value of a key made by ldsi_open_key */
+static inline double ldsi_open_val(uint64_t k) {
+  double x;
+  memcpy(&x, &k, sizeof x);
+  return x;
+}
 
 typedef enum { LDSI_SPACE_GRID = 0, LDSI_SPACE_GRAPH = 1 } ldsi_Space;
 
