@@ -553,18 +553,22 @@ LDSI_INLINE void buf_clean(lds_Search *s, const ldsi_Node *nodes) {
   while (s->buf_n && nodes[s->buf[s->buf_n - 1].node].heap != LDSI_INBUF) s->buf_n--;
 }
 
-/* Takes the next node to expand, or LDSI_NONE when nothing is open. */
-LDSI_INLINE uint32_t next_open(lds_Search *s, ldsi_Node *nodes) {
+/* Takes the next node to expand, or LDSI_NONE when nothing is open; *fk
+** receives its f key (the f it was queued with, which is its current f:
+** an improvement re-keys or re-queues the node). */
+LDSI_INLINE uint32_t next_open(lds_Search *s, ldsi_Node *nodes, uint64_t *fk) {
   buf_clean(s, nodes);
   if (s->buf_n) {
     ldsi_Open *bt = &s->buf[s->buf_n - 1];
     if (s->open_n == 0 || open_less(bt, &s->open[0])) {
       s->buf_n--;
       nodes[bt->node].heap = LDSI_CLOSED;
+      *fk = bt->fk;
       return bt->node;
     }
   }
   if (s->open_n == 0) return LDSI_NONE;
+  *fk = s->open[0].fk;
   return open_pop(s);
 }
 
@@ -656,7 +660,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   const float *cost = g->cost;
   const uint32_t pw = (uint32_t)g->pw;
   const double inv_pw = 1.0 / (double)pw;
-  const uint32_t goal = s->goal;
+  const uint32_t goal = s->goal, start = s->start;
   const int32_t gx = s->gx, gy = s->gy;
   const double hw = s->hw, gk = s->gk;
   const bool reopen = s->reopen;
@@ -677,14 +681,14 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     uint32_t u, m;
     int32_t ux, uy;
     double gu, fu, du;
-    uint64_t nsd_u;
+    uint64_t nsd_u, fku;
     ldsi_Open batch[8];
     int nb = 0;
     if (max_exp && done >= max_exp) return LDS_RUNNING;
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    u = next_open(s, nodes);
+    u = next_open(s, nodes, &fku);
     if (u == LDSI_NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
@@ -702,7 +706,9 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     }
     du = hdist(dk, gx - ux, gy - uy);
     if (exact_f) {
-      fu = exact_octile_f(nodes[u].nsd, gx - ux, gy - uy);
+      /* the f it was queued with, but for the start, queued with hdist's
+      ** rounding before the loop knew it would be exact */
+      fu = u != start ? ldsi_open_val(fku) : exact_octile_f(nodes[u].nsd, gx - ux, gy - uy);
     } else {
       fu = gk * gu + hw * hdist(hk, gx - ux, gy - uy);
     }
