@@ -729,10 +729,12 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       LDSI_RELAX(1, g_s, nsd_s);
       LDSI_RELAX(2, g_s, nsd_s);
       LDSI_RELAX(3, g_s, nsd_s);
-      LDSI_RELAX(4, g_d, nsd_d);
-      LDSI_RELAX(5, g_d, nsd_d);
-      LDSI_RELAX(6, g_d, nsd_d);
-      LDSI_RELAX(7, g_d, nsd_d);
+      if (m & 0xF0u) { /* no legal diagonal (corridors, mazes, 4-connected grids): skip */
+        LDSI_RELAX(4, g_d, nsd_d);
+        LDSI_RELAX(5, g_d, nsd_d);
+        LDSI_RELAX(6, g_d, nsd_d);
+        LDSI_RELAX(7, g_d, nsd_d);
+      }
 #undef LDSI_RELAX
       m = 0;
     }
