@@ -1,7 +1,7 @@
 /*
 ** lds_search_graph.c — the A* family on graphs. "One A*, not two": a graph
 ** search is the same lds_Search as on grids — generation-stamped node
-** records, the 4-ary open list with its tie-breaking (smallest f, then larger
+** records, the binary open list with its tie-breaking (smallest f, then larger
 ** g, then insertion order), budgets, stats, stale detection through the
 ** graph's version, partial paths — with its own expansion loop (s->run) over
 ** the CSR out-edges instead of the grid's legal-move masks. The relaxation

@@ -72,7 +72,7 @@ struct lds_Search {
   const void *graph; /* lds_Graph when space == GRAPH */
   size_t nnodes;     /* node records */
   ldsi_Node *nodes;
-  ldsi_Open *open;   /* 4-ary min-heap */
+  ldsi_Open *open;   /* binary min-heap (indexed: node records hold positions) */
   size_t open_n, open_cap;
   ldsi_Open *buf;    /* equal-f stack: sorted, minimum on top (see grid_loop) */
   size_t buf_n;
