@@ -139,24 +139,7 @@ LDSI_INLINE void sift_up(lds_Search *s, uint32_t pos, ldsi_Open e) {
 
 /* The heap keeps sentinel entries (f = +inf; 4, more than the 1 needed)
 ** after its last entry, so every node has two children to compare and the
-** selection is branchless. */
-LDSI_INLINE void sift_down(lds_Search *s, uint32_t pos, ldsi_Open e) {
-  ldsi_Open *h = s->open;
-  ldsi_Node *nodes = s->nodes;
-  uint32_t n = (uint32_t)s->open_n;
-  for (;;) {
-    uint32_t c = (pos << 1) + 1, best;
-    if (c >= n) break;
-    best = c + open_less_nb(&h[c + 1], &h[c]); /* arithmetic, not ?:, to keep it branchless */
-    if (!open_less(&h[best], &e)) break;
-    h[pos] = h[best];
-    nodes[h[pos].node].heap = pos;
-    pos = best;
-  }
-  h[pos] = e;
-  nodes[e.node].heap = pos;
-}
-
+** selection in open_pop is branchless. */
 LDSI_INLINE void set_sentinel(ldsi_Open *h, size_t i) {
   h[i].fk = ldsi_open_key(INFINITY);
   h[i].gk = ~ldsi_open_key(0.0);
