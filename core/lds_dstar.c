@@ -418,19 +418,25 @@ static void update_vertex(lds_DStar *ds, uint32_t u) {
   }
 }
 
-/* rhs(u) = min over successors of c + g (the goal keeps rhs = 0) */
-static void recompute_rhs(lds_DStar *ds, uint32_t u) {
+/* rhs(u) = min over successors of c + g (the goal keeps rhs = 0). Returns
+** whether rhs changed: when it did not (and g did not), u's state and its
+** place in the queue are what they were, so the caller may skip
+** update_vertex (its stored key is still a lower bound of the current one,
+** which is all the queue needs: see the k_m argument at the top). */
+static bool recompute_rhs(lds_DStar *ds, uint32_t u) {
   uint32_t vb[MAXDEG], *v = ds->graph ? ds->gsv : vb;
   double cb[MAXDEG], *c = ds->graph ? ds->gsc : cb, best = INFINITY;
   int k, n;
-  if (u == ds->goal) return;
+  if (u == ds->goal) return false;
   n = SP_SUCC(ds, u, v, c);
   for (k = 0; k < n; k++) {
     double x = c[k] + ds->v[v[k]].g;
     if (x < best) best = x;
   }
-  ds->v[u].rhs = best;
   ds->stats.rhs_updates++;
+  if (ds->v[u].rhs == best) return false;
+  ds->v[u].rhs = best;
+  return true;
 }
 
 /* ------------------------------------------------------- snapshots -- */
@@ -553,8 +559,7 @@ static lds_Status process_changes(lds_DStar *ds, bool *restart) {
         if (ds->v[q].mark & M_AFFECTED) continue;
         ds->v[q].mark |= M_AFFECTED;
         if (q == ds->start) ds->flags |= LDS_DSTAR_NEAR_START; /* within one cell */
-        recompute_rhs(ds, q);
-        update_vertex(ds, q);
+        if (recompute_rhs(ds, q)) update_vertex(ds, q);
       }
   }
   for (i = 0; i < ds->ndirty; i++) {
@@ -987,8 +992,8 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
       for (k = 0; k < m; k++) {
         uint32_t s = pv[k];
         if (s == ds->goal || ds->v[s].rhs != pc[k] + gold) continue;
-        recompute_rhs(ds, s);
-        update_vertex(ds, s);
+        if (recompute_rhs(ds, s)) update_vertex(ds, s); /* unchanged: another
+                                                         ** successor ties */
       }
       recompute_rhs(ds, u);
       update_vertex(ds, u);
