@@ -98,7 +98,7 @@ typedef struct lds_DStarStats {
 /* ---------------------------------------------------------- lifetime -- */
 
 /// Creates a D* Lite search from (sx,sy) to (gx,gy) on a grid and allocates
-/// everything it will need (64 bytes per cell). The initial search is
+/// everything it will need (72 bytes per cell). The initial search is
 /// set up (goal queued) but not run: call lds_dstar_compute. The grid must
 /// outlive the search. A blocked start or goal is not an error (compute
 /// reports it).

@@ -6,10 +6,12 @@
 ** it starts believing every cell is free (the freespace assumption) and, at
 ** every cell it stands on, sees the true map within a square of radius R
 ** (Chebyshev distance, so the 8 neighbours are always seen). Both agents use
-** the same policy: follow the current plan (an optimal path under the
-** belief); whenever an observation changes the belief, replan from where the
-** agent stands. The D* Lite agent also calls compute after every step (the
-** agent moved: k_m grows, usually nothing to expand). The A* agent runs a
+** the same policy: follow an optimal path under the current belief;
+** whenever an observation changes the belief, replan from where the agent
+** stands. The D* Lite agent calls move_start and compute after every step
+** (the agent moved: k_m grows, usually nothing to expand) and takes its next
+** cell from lds_dstar_next (the smallest c + g around it: the next cell of
+** the path lds_dstar_path would return, without walking it). The A* agent runs a
 ** fresh lds_Search on its belief for every replan.
 **
 ** [Paper: Koenig & Likhachev, "D* Lite", AAAI 2002, Sec. "Experimental
@@ -105,16 +107,12 @@ static uint64_t move_cap(const lds_Grid *g) {
   return 4u * (uint64_t)lds_grid_width(g) * (uint64_t)lds_grid_height(g) + 16u;
 }
 
-/* Moves an agent one cell along its plan (the cell after index *pi) on the
-** true map, counting the move and its cost; false (counted as illegal) when
-** the true map forbids the step. Both agents walk with it. */
-static bool walk_one(const lds_Grid *truth, const lds_Path *plan, size_t *pi, int32_t *x,
-                     int32_t *y, Run *out) {
-  int32_t nx, ny;
-  double c;
-  lds_path_cell(plan, *pi + 1, &nx, &ny);
-  (*pi)++;
-  c = true_move(truth, *x, *y, nx, ny);
+/* Moves an agent from (*x,*y) to the neighbouring cell (nx,ny) on the true
+** map, counting the move and its cost; false (counted as illegal) when the
+** true map forbids the step. Both agents walk with it. */
+static bool step_to(const lds_Grid *truth, int32_t nx, int32_t ny, int32_t *x, int32_t *y,
+                    Run *out) {
+  double c = true_move(truth, *x, *y, nx, ny);
   if (c < 0) {
     out->illegal++;
     return false;
@@ -126,13 +124,15 @@ static bool walk_one(const lds_Grid *truth, const lds_Path *plan, size_t *pi, in
   return true;
 }
 
-/* The D* Lite agent. */
+/* The D* Lite agent. It steps with lds_dstar_next, the successor of its
+** cell on an optimal path under the current belief (O(1): the smallest
+** c + g among 8 neighbours), as the paper's agent does (Fig. 4, line 34);
+** it never needs the whole path. With --check the whole path is extracted
+** (untimed) at every replan and its cost compared with a fresh A*'s. */
 static int run_dstar(const lds_Grid *truth, lds_Grid *belief, lds_Search *check,
                      const Query *q, bool unknown, long sensor, Run *out) {
   lds_Error err;
   lds_DStar *ds;
-  lds_Path *plan = NULL;
-  size_t pi = 0;
   int32_t x = q->sx, y = q->sy;
   uint64_t t0, cap = move_cap(truth);
   bool need = true;
@@ -151,39 +151,39 @@ static int run_dstar(const lds_Grid *truth, lds_Grid *belief, lds_Search *check,
   if (!ds) return cli_fail(CMD, "%s", err.msg);
   while (!(x == q->gx && y == q->gy) && out->moves < cap) {
     lds_Status s;
+    int32_t nx = x, ny = y;
     t0 = cli_now_ns();
     s = lds_dstar_compute(ds, NULL);
-    if (s == LDS_FOUND && need) {
-      lds_path_free(plan);
-      plan = lds_dstar_path(ds, &err);
-      pi = 0;
-      out->replans++;
-    }
+    if (s == LDS_FOUND) lds_dstar_next(ds, &nx, &ny);
     out->plan_ns += (double)(cli_now_ns() - t0);
     if (s < 0) {
       int rc = cli_fail(CMD, "%s", lds_dstar_errmsg(ds));
-      lds_path_free(plan);
       lds_dstar_free(ds);
       return rc;
     }
+    if (need) out->replans++;
     if (check && need) { /* untimed: the plan must cost what a fresh A* finds */
+      lds_Path *plan = s == LDS_FOUND ? lds_dstar_path(ds, &err) : NULL;
       lds_Status as = lds_search_start(check, NULL, x, y, q->gx, q->gy);
+      int32_t px = x, py = y;
       if (as == LDS_OK) as = lds_search_run(check);
       out->checks++;
-      if (as != s || (s == LDS_FOUND && (!plan || fabs(lds_path_cost(plan) -
-                                                       lds_search_cost(check)) >
-                                                      1e-9 * (lds_search_cost(check) > 1.0
-                                                                  ? lds_search_cost(check)
-                                                                  : 1.0)))) {
+      if (plan && lds_path_length(plan) > 1) lds_path_cell(plan, 1, &px, &py);
+      if (as != s || (s == LDS_FOUND && (!plan || px != nx || py != ny ||
+                                         fabs(lds_path_cost(plan) - lds_search_cost(check)) >
+                                             1e-9 * (lds_search_cost(check) > 1.0
+                                                         ? lds_search_cost(check)
+                                                         : 1.0)))) {
         out->check_mismatches++;
         fprintf(stderr, "check: at (%ld,%ld) D* Lite %s %.9f, A* %s %.9f\n", (long)x, (long)y,
                 lds_status_name(s), plan ? lds_path_cost(plan) : -1.0, lds_status_name(as),
                 lds_search_cost(check));
       }
+      lds_path_free(plan);
     }
-    if (s != LDS_FOUND || !plan) break;
+    if (s != LDS_FOUND) break;
     need = false;
-    if (!walk_one(truth, plan, &pi, &x, &y, out)) break;
+    if (!step_to(truth, nx, ny, &x, &y, out)) break;
     t0 = cli_now_ns();
     lds_dstar_move_start(ds, x, y);
     out->plan_ns += (double)(cli_now_ns() - t0);
@@ -192,7 +192,6 @@ static int run_dstar(const lds_Grid *truth, lds_Grid *belief, lds_Search *check,
   out->reached = x == q->gx && y == q->gy;
   lds_dstar_stats(ds, &st);
   out->expansions = st.expansions;
-  lds_path_free(plan);
   lds_dstar_free(ds);
   return 0;
 }
@@ -230,7 +229,11 @@ static int run_astar(const lds_Grid *truth, lds_Grid *belief, lds_Search *s, con
       if (!plan) break;
       need = false;
     }
-    if (!walk_one(truth, plan, &pi, &x, &y, out)) break;
+    {
+      int32_t nx, ny;
+      lds_path_cell(plan, ++pi, &nx, &ny);
+      if (!step_to(truth, nx, ny, &x, &y, out)) break;
+    }
     if (unknown && sense(truth, belief, x, y, sensor) > 0) need = true;
   }
   out->reached = x == q->gx && y == q->gy;

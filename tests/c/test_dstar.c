@@ -207,6 +207,18 @@ static bool diff_case(th_Rng *r, DiffStats *ds_stats, int case_no) {
         ds_stats->mismatches++;
         ok = false;
       }
+      /* lds_dstar_next is the path's next cell (the CLI agent steps with it
+      ** and extracts no path): the same greedy choice, in O(1) */
+      if (ok) {
+        int32_t nx = -1, ny = -1, px = -2, py = -2;
+        CHECK_INT(lds_dstar_next(ds, &nx, &ny), LDS_OK);
+        lds_path_cell(p, lds_path_length(p) > 1 ? 1 : 0, &px, &py);
+        if (nx != px || ny != py) {
+          TH_FAIL("case %d step %d: next (%ld,%ld), path's next cell (%ld,%ld)", case_no, step,
+                  (long)nx, (long)ny, (long)px, (long)py);
+          ok = false;
+        }
+      }
       /* the agent walks 0..3 steps along the path */
       if (ok && th_randint(r, 2) == 0) {
         size_t len = lds_path_length(p), adv = (size_t)th_randint(r, 4);
