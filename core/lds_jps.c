@@ -318,6 +318,79 @@ JI double hdist(int hk, int32_t dx, int32_t dy) {
   }
 }
 
+/* Exact g and octile f, as in the A* loop (lds_search.c): a node keeps its
+** numbers of straight and diagonal moves (nsd = ns | nd << 32), g is
+** ns + nd*sqrt(2) and f = (ns + dmax - dmin) + (nd + dmin)*sqrt(2), computed
+** the same way every time, so equal costs give bit-identical g and f: ties
+** are real ties, broken by the open list's documented order, and A* and JPS
+** report bit-identical costs. */
+JI double exact_g(uint64_t nsd) {
+  return (double)(uint32_t)nsd + (double)(uint32_t)(nsd >> 32) * LDSI_SQRT2;
+}
+
+JI double exact_octile_f(uint64_t nsd, int32_t dx, int32_t dy) {
+  uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
+  uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+  return (double)((uint32_t)nsd + hi - lo) + (double)((uint32_t)(nsd >> 32) + lo) * LDSI_SQRT2;
+}
+
+/* ----------------------------------------------------- open list -- */
+/* The open list is lds_search.c's 4-ary heap plus its plateau stack
+** (s->buf; see "The plateau stack" there): a fresh successor v of the node u
+** just expanded with f(v) == f(u) and g(v) > g(u) precedes every open node
+** under the open list's order (f, then larger g, then insertion order), so
+** such successors, sorted among themselves, go on top of a stack instead of
+** into the heap, and a pop takes the smaller of the stack top and the heap
+** top. The expansion order, and every path, is exactly that of the heap
+** alone. These helpers mirror lds_search.c's (static there). */
+
+JI bool open_less(const ldsi_Open *a, const ldsi_Open *b) {
+  if (a->f != b->f) return a->f < b->f;
+  if (a->g != b->g) return a->g > b->g;
+  return a->seq < b->seq;
+}
+
+/* Takes the next node to expand, or NONE when nothing is open. */
+JI uint32_t next_open(lds_Search *s, ldsi_Node *nodes) {
+  while (s->buf_n && nodes[s->buf[s->buf_n - 1].node].heap != LDSI_INBUF) s->buf_n--; /* stale */
+  if (s->buf_n) {
+    ldsi_Open *bt = &s->buf[s->buf_n - 1];
+    if (s->open_n == 0 || open_less(bt, &s->open[0])) {
+      s->buf_n--;
+      nodes[bt->node].heap = LDSI_CLOSED;
+      return bt->node;
+    }
+  }
+  if (s->open_n == 0) return NONE;
+  return ldsi_open_pop(s);
+}
+
+/* Puts nb plateau successors (seq assigned) on the stack, smallest on top. */
+JI void push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *batch, int nb) {
+  int i, k;
+  for (i = 1; i < nb; i++) { /* insertion sort, descending */
+    ldsi_Open e = batch[i];
+    for (k = i; k > 0 && open_less(&batch[k - 1], &e); k--) batch[k] = batch[k - 1];
+    batch[k] = e;
+  }
+  for (i = 0; i < nb; i++) {
+    s->buf[s->buf_n++] = batch[i];
+    nodes[batch[i].node].heap = LDSI_INBUF;
+  }
+  if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
+}
+
+/* ---------------------------------------------------- expansion -- */
+
+/* A successor found by the jumps of one expansion: node, moves from the
+** expanded node (ns | nd << 32), direction of arrival. */
+typedef struct Succ {
+  uint32_t v;
+  int32_t x, y; /* padded */
+  uint32_t d;
+  uint64_t nsd;
+} Succ;
+
 /* The expansion loop: A* over jump points. Same budget and status contract
 ** as the A* loop (see lds_search_internal.h). Specialised at compile time on
 ** the rule, JPS vs JPS+ and the heuristic. */
@@ -330,7 +403,9 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
   const uint32_t gen = s->gen;
   const double hw = s->hw;
   const bool reopen = s->reopen;
+  const bool exact_f = hk == LDS_H_OCTILE && hw == 1.0;
   const int dk = hk == LDS_H_ZERO ? LDS_H_OCTILE : hk;
+  const double inv_pw = 1.0 / (double)g->pw;
   uint64_t done = 0;
   c.g = g;
   c.j = j;
@@ -343,27 +418,36 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
   c.gpx = s->gx + 1;
   c.gpy = s->gy + 1;
 
-  while (s->open_n > 0) {
+  for (;;) {
     uint32_t u;
     int32_t px, py;
-    double gu, du;
+    double gu, fu, du;
+    uint64_t nsd_u;
     unsigned dirs;
-    uint32_t sv[8];
-    int32_t sk[8];
-    uint8_t sd[8];
-    int nsucc, i;
+    Succ sc[8];
+    ldsi_Open batch[8];
+    int nsucc, nb, i;
     if (max_exp && done >= max_exp) return LDS_RUNNING;
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    u = ldsi_open_pop(s);
+    u = next_open(s, nodes);
+    if (u == NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
     if (u == c.goal) return LDS_FOUND;
     gu = nodes[u].g;
-    py = (int32_t)(u / c.pw);
-    px = (int32_t)(u % c.pw);
+    nsd_u = nodes[u].nsd;
+    { /* u / pw by a multiply, corrected (see lds_search.c) */
+      uint32_t q = (uint32_t)((double)u * inv_pw);
+      if ((uint64_t)q * c.pw > u) q--;
+      else if ((uint64_t)(q + 1) * c.pw <= u) q++;
+      py = (int32_t)q;
+      px = (int32_t)(u - q * c.pw);
+    }
     du = hdist(dk, c.gpx - px, c.gpy - py);
+    fu = exact_f ? exact_octile_f(nsd_u, c.gpx - px, c.gpy - py)
+                 : gu + hw * hdist(hk, c.gpx - px, c.gpy - py);
     if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
       s->best = u;
       s->best_d = du;
@@ -388,27 +472,39 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       if (v == NONE) continue;
       __builtin_prefetch(&nodes[v]);
       if (plus) __builtin_prefetch(&c.dist[(size_t)v * 8]); /* read when v is expanded */
-      sv[nsucc] = v;
-      sk[nsucc] = k;
-      sd[nsucc] = (uint8_t)d;
+      sc[nsucc].v = v;
+      sc[nsucc].d = (uint32_t)d;
+      sc[nsucc].x = px + DX[d] * k;
+      sc[nsucc].y = py + DY[d] * k;
+      sc[nsucc].nsd = d < 4 ? (uint64_t)(uint32_t)k : (uint64_t)(uint32_t)k << 32;
       nsucc++;
     }
+    nb = 0;
     for (i = 0; i < nsucc; i++) {
-      int d = sd[i];
-      int32_t k = sk[i], vx, vy;
-      uint32_t v = sv[i];
-      ldsi_Node *nv;
-      double ng, f;
-      ng = gu + (d < 4 ? (double)k : (double)k * LDSI_SQRT2);
-      vx = px + DX[d] * k;
-      vy = py + DY[d] * k;
-      nv = &nodes[v];
+      int d = (int)sc[i].d;
+      uint32_t v = sc[i].v;
+      const int32_t hx = c.gpx - sc[i].x, hy = c.gpy - sc[i].y;
+      uint64_t nsd = nsd_u + sc[i].nsd;
+      ldsi_Node *nv = &nodes[v];
+      double ng = exact_g(nsd), f;
       if (nv->gen != gen) {
         nv->gen = gen;
         nv->g = ng;
+        nv->nsd = nsd;
         nv->parent = u;
         nv->aux = 1u << d;
-        ldsi_open_push(s, v, ng + hw * hdist(hk, c.gpx - vx, c.gpy - vy), ng);
+        f = exact_f ? exact_octile_f(nsd, hx, hy)
+                    : ng + hw * hdist(hk, hx, hy);
+        if (f == fu && ng > gu && s->buf_n + 8 <= LDSI_BUF_CAP) {
+          batch[nb].f = f;
+          batch[nb].g = ng;
+          batch[nb].node = v;
+          batch[nb].seq = s->seq++;
+          nb++;
+          s->stats.pushes++;
+        } else {
+          ldsi_open_push(s, v, f, ng);
+        }
         continue;
       }
       if (ng == nv->g) {
@@ -416,18 +512,20 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
         continue;
       }
       if (!(ng < nv->g)) continue;
-      f = ng + hw * hdist(hk, c.gpx - vx, c.gpy - vy);
+      if (nv->heap == LDSI_CLOSED && !reopen) continue;
+      f = exact_f ? exact_octile_f(nsd, hx, hy)
+                  : ng + hw * hdist(hk, hx, hy);
       nv->g = ng;
+      nv->nsd = nsd;
       nv->parent = u;
       nv->aux = 1u << d;
-      if (nv->heap == LDSI_CLOSED) {
-        if (reopen) ldsi_open_push(s, v, f, ng);
-        continue;
-      }
-      ldsi_open_decrease(s, nv->heap, f, ng);
+      if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF)
+        ldsi_open_push(s, v, f, ng); /* a stack entry turns stale */
+      else
+        ldsi_open_decrease(s, nv->heap, f, ng);
     }
+    if (nb) push_batch(s, nodes, batch, nb);
   }
-  return LDS_NO_PATH;
 }
 
 #define JPS_DISPATCH(ncc, plus)                                                  \
