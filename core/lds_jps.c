@@ -840,8 +840,9 @@ lds_Status lds_search_jps_prepare(lds_Search *s, bool plus) {
     s->algo_state = j;
     s->algo_free = jps_free;
     if (!j->rows || !j->cols || !j->succ) {
+      size_t succ_bytes = j->succ_cap * sizeof(Succ);
       jps_free(s);
-      return nomem(s, "JPS bit grids", bytes + j->succ_cap * sizeof(Succ));
+      return nomem(s, "JPS bit grids", bytes + succ_bytes);
     }
     if (lds_grid_listen((lds_Grid *)(uintptr_t)g, on_grid_edit, j) != LDS_OK) {
       jps_free(s);
