@@ -47,6 +47,7 @@
 #endif
 
 #define CLOCK_EVERY 16 /* expansions between two clock reads (jumps are long) */
+#define BATCH_MAX 32   /* plateau successors of one expansion sent to the stack */
 #define NONE LDSI_NONE
 
 /* per-direction tables, LDS_DIR_* order: N E S W NE SE SW NW */
@@ -65,6 +66,15 @@ static const uint8_t DIAG[4][4] = {
     /* W */ {LDS_DIR_NW, 0, LDS_DIR_SW, 0}};
 #define OPP(d) ((d) ^ 2) /* opposite of a straight direction */
 
+/* A successor found by the jumps of one expansion: node, padded position,
+** direction of arrival, moves from the expanded node (ns | nd << 32). */
+typedef struct Succ {
+  uint32_t v;
+  int32_t x, y;
+  uint32_t d;
+  uint64_t nsd;
+} Succ;
+
 typedef struct ldsi_Jps {
   lds_Search *s;
   int32_t w, h, pw, ph;
@@ -73,6 +83,8 @@ typedef struct ldsi_Jps {
   uint64_t seen_version;  /* grid version the bits reflect */
   bool listening;
   uint64_t bits_us;
+  Succ *succ;             /* successors of one expansion, succ_cap entries */
+  size_t succ_cap;
   /* JPS+ */
   int16_t *dist;          /* pcells*8, 0 for blocked and border cells */
   uint8_t *mark_a, *mark_d; /* marked diagonal lines: x+y, x-y+h-1 */
@@ -217,56 +229,113 @@ JI uint32_t jump_straight(const Ctx *c, int32_t px, int32_t py, int d, const boo
   }
 }
 
-/* Diagonal jump: steps diagonally while the move is legal; a cell is a jump
-** point when it is the goal, has a forced neighbour ("always" only), or a
-** straight jump along one of the two components finds a jump point or the
-** goal. */
-JI uint32_t jump_diag(const Ctx *c, uint32_t u, int32_t px, int32_t py, int d, const bool ncc,
-                      int32_t *k) {
+JI int add_succ(Succ *sc, int n, const ldsi_Node *nodes, uint32_t v, int32_t x, int32_t y, int d,
+                uint64_t nsd) {
+  __builtin_prefetch(&nodes[v]); /* relaxed after all jumps: overlap the misses */
+  sc[n].v = v;
+  sc[n].x = x;
+  sc[n].y = y;
+  sc[n].d = (uint32_t)d;
+  sc[n].nsd = nsd;
+  return n + 1;
+}
+
+#define DIAG1 ((uint64_t)1 << 32) /* one diagonal move in nsd */
+
+/* Diagonal jump with intermediate jump points pruned [Paper: Harabor &
+** Grastien, ICAPS 2014, "avoiding intermediate nodes"]: steps diagonally
+** while the move is legal; at each cell c it runs the two straight jumps
+** along the components and adds what they find (jump points or the goal)
+** directly as successors of u, joined to u by a diagonal then a straight
+** segment, and goes on, instead of stopping at c and adding c to the open
+** list. c would have been expanded with the same two straight jumps and the
+** diagonal, so the successors are the same, minus one open-list round trip
+** per diagonal jump point. Stops at the goal, at a cell with a forced
+** neighbour ("always" only; that cell is added itself) or at an illegal
+** move. Returns the new number of successors. */
+JI int jump_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t u, int32_t px,
+                 int32_t py, int d, const bool ncc) {
   const int hd = HCOMP[d], vd = VCOMP[d];
   const int32_t dx = DX[d], dy = DY[d];
   const ptrdiff_t o = c->off[d];
-  int32_t steps = 0, kk;
+  uint64_t diag = 0;
+  int32_t k;
+  uint32_t v;
   for (;;) {
-    if (!((c->nbr[u] >> d) & 1u)) return NONE;
+    if (!((c->nbr[u] >> d) & 1u)) return n;
     u = (uint32_t)((ptrdiff_t)u + o);
     px += dx;
     py += dy;
-    steps++;
-    if (u == c->goal) break;
+    diag += DIAG1;
+    if (u == c->goal) return add_succ(sc, n, nodes, u, px, py, d, diag);
     if (!ncc) {
       const uint8_t *b = c->blocked;
       if ((b[u - (ptrdiff_t)dx] && !b[(ptrdiff_t)u - dx + c->off[vd]]) ||
           (b[(ptrdiff_t)u - c->off[vd]] && !b[(ptrdiff_t)u + dx - c->off[vd]]))
-        break;
+        return add_succ(sc, n, nodes, u, px, py, d, diag);
     }
-    if (jump_straight(c, px, py, hd, ncc, &kk) != NONE) break;
-    if (jump_straight(c, px, py, vd, ncc, &kk) != NONE) break;
+    v = jump_straight(c, px, py, hd, ncc, &k);
+    if (v != NONE) n = add_succ(sc, n, nodes, v, px + dx * k, py, hd, diag + (uint64_t)k);
+    v = jump_straight(c, px, py, vd, ncc, &k);
+    if (v != NONE) n = add_succ(sc, n, nodes, v, px, py + dy * k, vd, diag + (uint64_t)k);
   }
-  *k = steps;
-  return u;
 }
 
-/* JPS+ jump: one table read and the goal test. */
+/* JPS+ straight jump: one table read and the goal test (the goal ahead
+** within reach on the line). */
 JI uint32_t jump_plus(const Ctx *c, uint32_t u, int32_t px, int32_t py, int d, int32_t *k) {
   int32_t dist = c->dist[(size_t)u * 8 + (size_t)d], reach = dist > 0 ? dist : -dist;
-  int32_t gdx = (c->gpx - px) * DX[d], gdy = (c->gpy - py) * DY[d];
-  if (d < 4) {
-    int32_t kg = DX[d] ? (c->gpy == py ? gdx : 0) : (c->gpx == px ? gdy : 0);
-    if (kg > 0 && kg <= reach) {
-      *k = kg;
-      return c->goal;
-    }
-  } else if (gdx > 0 && gdy > 0) {
-    int32_t m = gdx < gdy ? gdx : gdy;
-    if (m <= reach) {
-      *k = m;
-      return (uint32_t)((ptrdiff_t)u + (ptrdiff_t)m * c->off[d]);
-    }
+  int32_t kg = DX[d] ? (c->gpy == py ? (c->gpx - px) * DX[d] : 0)
+                     : (c->gpx == px ? (c->gpy - py) * DY[d] : 0);
+  if (kg > 0 && kg <= reach) {
+    *k = kg;
+    return c->goal;
   }
   if (dist <= 0) return NONE;
   *k = dist;
   return (uint32_t)((ptrdiff_t)u + (ptrdiff_t)dist * c->off[d]);
+}
+
+/* JPS+ diagonal jump, intermediate jump points pruned as in jump_diag: one
+** table read per intermediate point (the next cell where a straight
+** component has a jump point) plus the two straight jumps there, and Rabin's
+** goal test: the diagonal cell level with the goal, in the goal's quadrant
+** and within reach, is added as a successor and ends the jump. */
+JI int jump_plus_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t u,
+                      int32_t px, int32_t py, int d) {
+  const int hd = HCOMP[d], vd = VCOMP[d];
+  const int32_t dx = DX[d], dy = DY[d];
+  const ptrdiff_t o = c->off[d];
+  uint64_t diag = 0;
+  int32_t k;
+  uint32_t v;
+  for (;;) {
+    int32_t dist = c->dist[(size_t)u * 8 + (size_t)d], reach = dist > 0 ? dist : -dist;
+    int32_t gdx = (c->gpx - px) * dx, gdy = (c->gpy - py) * dy;
+    if (gdx > 0 && gdy > 0) {
+      int32_t m = gdx < gdy ? gdx : gdy;
+      if (m <= reach) {
+        v = (uint32_t)((ptrdiff_t)u + (ptrdiff_t)m * o);
+        __builtin_prefetch(&c->dist[(size_t)v * 8]);
+        return add_succ(sc, n, nodes, v, px + m * dx, py + m * dy, d, diag + (uint64_t)m * DIAG1);
+      }
+    }
+    if (dist <= 0) return n;
+    u = (uint32_t)((ptrdiff_t)u + (ptrdiff_t)dist * o);
+    px += dist * dx;
+    py += dist * dy;
+    diag += (uint64_t)dist * DIAG1;
+    v = jump_plus(c, u, px, py, hd, &k);
+    if (v != NONE) {
+      __builtin_prefetch(&c->dist[(size_t)v * 8]);
+      n = add_succ(sc, n, nodes, v, px + dx * k, py, hd, diag + (uint64_t)k);
+    }
+    v = jump_plus(c, u, px, py, vd, &k);
+    if (v != NONE) {
+      __builtin_prefetch(&c->dist[(size_t)v * 8]);
+      n = add_succ(sc, n, nodes, v, px, py + dy * k, vd, diag + (uint64_t)k);
+    }
+  }
 }
 
 /* Directions to search from node u, given the mask of directions it was
@@ -318,6 +387,70 @@ JI double hdist(int hk, int32_t dx, int32_t dy) {
   }
 }
 
+/* Exact g and octile f, as in the A* loop (lds_search.c): a node keeps its
+** numbers of straight and diagonal moves (nsd = ns | nd << 32), g is
+** ns + nd*sqrt(2) and f = (ns + dmax - dmin) + (nd + dmin)*sqrt(2), computed
+** the same way every time, so equal costs give bit-identical g and f: ties
+** are real ties, broken by the open list's documented order, and A* and JPS
+** report bit-identical costs. */
+JI double exact_g(uint64_t nsd) {
+  return (double)(uint32_t)nsd + (double)(uint32_t)(nsd >> 32) * LDSI_SQRT2;
+}
+
+JI double exact_octile_f(uint64_t nsd, int32_t dx, int32_t dy) {
+  uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
+  uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+  return (double)((uint32_t)nsd + hi - lo) + (double)((uint32_t)(nsd >> 32) + lo) * LDSI_SQRT2;
+}
+
+/* ----------------------------------------------------- open list -- */
+/* The open list is lds_search.c's 4-ary heap plus its plateau stack
+** (s->buf; see "The plateau stack" there): a fresh successor v of the node u
+** just expanded with f(v) == f(u) and g(v) > g(u) precedes every open node
+** under the open list's order (f, then larger g, then insertion order), so
+** such successors, sorted among themselves, go on top of a stack instead of
+** into the heap, and a pop takes the smaller of the stack top and the heap
+** top. The expansion order, and every path, is exactly that of the heap
+** alone. These helpers mirror lds_search.c's (static there). */
+
+JI bool open_less(const ldsi_Open *a, const ldsi_Open *b) {
+  if (a->f != b->f) return a->f < b->f;
+  if (a->g != b->g) return a->g > b->g;
+  return a->seq < b->seq;
+}
+
+/* Takes the next node to expand, or NONE when nothing is open. */
+JI uint32_t next_open(lds_Search *s, ldsi_Node *nodes) {
+  while (s->buf_n && nodes[s->buf[s->buf_n - 1].node].heap != LDSI_INBUF) s->buf_n--; /* stale */
+  if (s->buf_n) {
+    ldsi_Open *bt = &s->buf[s->buf_n - 1];
+    if (s->open_n == 0 || open_less(bt, &s->open[0])) {
+      s->buf_n--;
+      nodes[bt->node].heap = LDSI_CLOSED;
+      return bt->node;
+    }
+  }
+  if (s->open_n == 0) return NONE;
+  return ldsi_open_pop(s);
+}
+
+/* Puts nb plateau successors (seq assigned) on the stack, smallest on top. */
+JI void push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *batch, int nb) {
+  int i, k;
+  for (i = 1; i < nb; i++) { /* insertion sort, descending */
+    ldsi_Open e = batch[i];
+    for (k = i; k > 0 && open_less(&batch[k - 1], &e); k--) batch[k] = batch[k - 1];
+    batch[k] = e;
+  }
+  for (i = 0; i < nb; i++) {
+    s->buf[s->buf_n++] = batch[i];
+    nodes[batch[i].node].heap = LDSI_INBUF;
+  }
+  if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
+}
+
+/* ---------------------------------------------------- expansion -- */
+
 /* The expansion loop: A* over jump points. Same budget and status contract
 ** as the A* loop (see lds_search_internal.h). Specialised at compile time on
 ** the rule, JPS vs JPS+ and the heuristic. */
@@ -330,7 +463,9 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
   const uint32_t gen = s->gen;
   const double hw = s->hw;
   const bool reopen = s->reopen;
+  const bool exact_f = hk == LDS_H_OCTILE && hw == 1.0;
   const int dk = hk == LDS_H_ZERO ? LDS_H_OCTILE : hk;
+  const double inv_pw = 1.0 / (double)g->pw;
   uint64_t done = 0;
   c.g = g;
   c.j = j;
@@ -343,27 +478,36 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
   c.gpx = s->gx + 1;
   c.gpy = s->gy + 1;
 
-  while (s->open_n > 0) {
+  for (;;) {
     uint32_t u;
     int32_t px, py;
-    double gu, du;
+    double gu, fu, du;
+    uint64_t nsd_u;
     unsigned dirs;
-    uint32_t sv[8];
-    int32_t sk[8];
-    uint8_t sd[8];
-    int nsucc, i;
+    Succ *sc = j->succ;
+    ldsi_Open batch[BATCH_MAX];
+    int nsucc, nb, i;
     if (max_exp && done >= max_exp) return LDS_RUNNING;
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    u = ldsi_open_pop(s);
+    u = next_open(s, nodes);
+    if (u == NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
     if (u == c.goal) return LDS_FOUND;
     gu = nodes[u].g;
-    py = (int32_t)(u / c.pw);
-    px = (int32_t)(u % c.pw);
+    nsd_u = nodes[u].nsd;
+    { /* u / pw by a multiply, corrected (see lds_search.c) */
+      uint32_t q = (uint32_t)((double)u * inv_pw);
+      if ((uint64_t)q * c.pw > u) q--;
+      else if ((uint64_t)(q + 1) * c.pw <= u) q++;
+      py = (int32_t)q;
+      px = (int32_t)(u - q * c.pw);
+    }
     du = hdist(dk, c.gpx - px, c.gpy - py);
+    fu = exact_f ? exact_octile_f(nsd_u, c.gpx - px, c.gpy - py)
+                 : gu + hw * hdist(hk, c.gpx - px, c.gpy - py);
     if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
       s->best = u;
       s->best_d = du;
@@ -379,36 +523,42 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       int32_t k = 0;
       uint32_t v;
       dirs &= dirs - 1;
-      if (plus)
-        v = jump_plus(&c, u, px, py, d, &k);
-      else if (d < 4)
-        v = jump_straight(&c, px, py, d, ncc, &k);
-      else
-        v = jump_diag(&c, u, px, py, d, ncc, &k);
+      if (d >= 4) {
+        nsucc = plus ? jump_plus_diag(&c, nodes, sc, nsucc, u, px, py, d)
+                     : jump_diag(&c, nodes, sc, nsucc, u, px, py, d, ncc);
+        continue;
+      }
+      v = plus ? jump_plus(&c, u, px, py, d, &k) : jump_straight(&c, px, py, d, ncc, &k);
       if (v == NONE) continue;
-      __builtin_prefetch(&nodes[v]);
       if (plus) __builtin_prefetch(&c.dist[(size_t)v * 8]); /* read when v is expanded */
-      sv[nsucc] = v;
-      sk[nsucc] = k;
-      sd[nsucc] = (uint8_t)d;
-      nsucc++;
+      nsucc = add_succ(sc, nsucc, nodes, v, px + DX[d] * k, py + DY[d] * k, d, (uint64_t)k);
     }
+    nb = 0;
     for (i = 0; i < nsucc; i++) {
-      int d = sd[i];
-      int32_t k = sk[i], vx, vy;
-      uint32_t v = sv[i];
-      ldsi_Node *nv;
-      double ng, f;
-      ng = gu + (d < 4 ? (double)k : (double)k * LDSI_SQRT2);
-      vx = px + DX[d] * k;
-      vy = py + DY[d] * k;
-      nv = &nodes[v];
+      int d = (int)sc[i].d;
+      uint32_t v = sc[i].v;
+      const int32_t hx = c.gpx - sc[i].x, hy = c.gpy - sc[i].y;
+      uint64_t nsd = nsd_u + sc[i].nsd;
+      ldsi_Node *nv = &nodes[v];
+      double ng = exact_g(nsd), f;
       if (nv->gen != gen) {
         nv->gen = gen;
         nv->g = ng;
+        nv->nsd = nsd;
         nv->parent = u;
         nv->aux = 1u << d;
-        ldsi_open_push(s, v, ng + hw * hdist(hk, c.gpx - vx, c.gpy - vy), ng);
+        f = exact_f ? exact_octile_f(nsd, hx, hy)
+                    : ng + hw * hdist(hk, hx, hy);
+        if (f == fu && ng > gu && nb < BATCH_MAX && s->buf_n + (size_t)nb < LDSI_BUF_CAP) {
+          batch[nb].f = f;
+          batch[nb].g = ng;
+          batch[nb].node = v;
+          batch[nb].seq = s->seq++;
+          nb++;
+          s->stats.pushes++;
+        } else {
+          ldsi_open_push(s, v, f, ng);
+        }
         continue;
       }
       if (ng == nv->g) {
@@ -416,18 +566,20 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
         continue;
       }
       if (!(ng < nv->g)) continue;
-      f = ng + hw * hdist(hk, c.gpx - vx, c.gpy - vy);
+      if (nv->heap == LDSI_CLOSED && !reopen) continue;
+      f = exact_f ? exact_octile_f(nsd, hx, hy)
+                  : ng + hw * hdist(hk, hx, hy);
       nv->g = ng;
+      nv->nsd = nsd;
       nv->parent = u;
       nv->aux = 1u << d;
-      if (nv->heap == LDSI_CLOSED) {
-        if (reopen) ldsi_open_push(s, v, f, ng);
-        continue;
-      }
-      ldsi_open_decrease(s, nv->heap, f, ng);
+      if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF)
+        ldsi_open_push(s, v, f, ng); /* a stack entry turns stale */
+      else
+        ldsi_open_decrease(s, nv->heap, f, ng);
     }
+    if (nb) push_batch(s, nodes, batch, nb);
   }
-  return LDS_NO_PATH;
 }
 
 #define JPS_DISPATCH(ncc, plus)                                                  \
@@ -629,7 +781,8 @@ static void on_grid_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, in
 }
 
 static size_t jps_bytes(const ldsi_Jps *j, const lds_Grid *g) {
-  size_t b = sizeof *j + ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t);
+  size_t b = sizeof *j + ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t) +
+             j->succ_cap * sizeof(Succ);
   if (j->dist)
     b += g->pcells * 8 * sizeof(int16_t) + 2 * (size_t)(g->w + g->h - 1);
   return b;
@@ -642,6 +795,7 @@ static void jps_free(lds_Search *s) {
   if (j->listening) lds_grid_unlisten((lds_Grid *)(uintptr_t)g, on_grid_edit, j);
   ldsi_free(&s->env, j->rows, (size_t)j->ph * j->rw * sizeof(uint64_t));
   ldsi_free(&s->env, j->cols, (size_t)j->pw * j->cw * sizeof(uint64_t));
+  ldsi_free(&s->env, j->succ, j->succ_cap * sizeof(Succ));
   if (j->dist) {
     ldsi_free(&s->env, j->dist, g->pcells * 8 * sizeof(int16_t));
     ldsi_free(&s->env, j->mark_a, (size_t)(g->w + g->h - 1));
@@ -678,13 +832,17 @@ lds_Status lds_search_jps_prepare(lds_Search *s, bool plus) {
     j->ph = g->ph;
     j->rw = rw;
     j->cw = cw;
+    /* a diagonal jump adds at most two successors per step */
+    j->succ_cap = 2 * (size_t)(g->w > g->h ? g->w : g->h) + 16;
+    j->succ = (Succ *)ldsi_alloc(&s->env, j->succ_cap * sizeof(Succ));
     j->rows = (uint64_t *)ldsi_alloc(&s->env, (size_t)g->ph * rw * sizeof(uint64_t));
     j->cols = (uint64_t *)ldsi_alloc(&s->env, (size_t)g->pw * cw * sizeof(uint64_t));
     s->algo_state = j;
     s->algo_free = jps_free;
-    if (!j->rows || !j->cols) {
+    if (!j->rows || !j->cols || !j->succ) {
+      size_t succ_bytes = j->succ_cap * sizeof(Succ);
       jps_free(s);
-      return nomem(s, "JPS bit grids", bytes);
+      return nomem(s, "JPS bit grids", bytes + succ_bytes);
     }
     if (lds_grid_listen((lds_Grid *)(uintptr_t)g, on_grid_edit, j) != LDS_OK) {
       jps_free(s);
@@ -775,11 +933,12 @@ lds_Path *ldsi_jps_build_path(const lds_Search *s, uint32_t end, uint32_t flags,
     uint32_t u = s->nodes[v].parent;
     ldsi_grid_pxy(g, v, &x, &y);
     ldsi_grid_pxy(g, u, &px, &py);
-    if (sparse) {
-      n++;
-    } else {
+    {
       int32_t ax = x > px ? x - px : px - x, ay = y > py ? y - py : py - y;
-      n += (size_t)(ax > ay ? ax : ay);
+      if (sparse)
+        n += ax && ay && ax != ay ? 2 : 1; /* a pruned link has a corner */
+      else
+        n += (size_t)(ax > ay ? ax : ay);
     }
   }
   cells = (uint32_t *)ldsi_alloc(&s->env, n * sizeof(uint32_t));
@@ -791,18 +950,29 @@ lds_Path *ldsi_jps_build_path(const lds_Search *s, uint32_t end, uint32_t flags,
   for (v = end;; v = s->nodes[v].parent) {
     uint32_t u = s->nodes[v].parent;
     ldsi_grid_pxy(g, v, &x, &y);
-    if (u == LDSI_NONE || sparse) {
+    if (u == LDSI_NONE) {
       cells[--k] = (uint32_t)y * (uint32_t)g->w + (uint32_t)x;
-      if (u == LDSI_NONE) break;
-      continue;
+      break;
     }
     ldsi_grid_pxy(g, u, &px, &py);
-    { /* cells of the segment from v back to u, u excluded */
+    { /* Cells of the link from v back to u, u excluded. A link is straight,
+      ** diagonal, or (an intermediate jump point pruned by jump_diag)
+      ** diagonal from u then straight: walking back, straight along the
+      ** longer axis until the offsets are equal, then diagonal. Sparse: v,
+      ** and the corner of a pruned link. */
+      int32_t ax = x > px ? x - px : px - x, ay = y > py ? y - py : py - y;
       int32_t sx = (px > x) - (px < x), sy = (py > y) - (py < y);
-      while (x != px || y != py) {
+      if (sparse) {
         cells[--k] = (uint32_t)y * (uint32_t)g->w + (uint32_t)x;
-        x += sx;
-        y += sy;
+        if (ax > ay && ay) cells[--k] = (uint32_t)y * (uint32_t)g->w + (uint32_t)(x + sx * (ax - ay));
+        if (ay > ax && ax) cells[--k] = (uint32_t)(y + sy * (ay - ax)) * (uint32_t)g->w + (uint32_t)x;
+        continue;
+      }
+      while (ax || ay) {
+        bool mx = ax >= ay, my = ay >= ax;
+        cells[--k] = (uint32_t)y * (uint32_t)g->w + (uint32_t)x;
+        if (mx) x += sx, ax--;
+        if (my) y += sy, ay--;
       }
     }
   }

@@ -402,6 +402,43 @@ static void test_small_cases(void) {
 }
 
 /* Where JPS is not optimal, a JPS query runs A* and says so. */
+/* A diagonal jump's intermediate jump point is pruned: the straight jump
+** point it finds becomes the start's successor, joined by a diagonal then a
+** straight segment, and both path forms show the corner. */
+static void test_pruned_link(void) {
+  lds_Grid *g = lds_grid_new(NULL, 12, 6, NULL);
+  lds_Search *s = lds_search_new(NULL, g, NULL);
+  static const int32_t want[4][2] = {{0, 0}, {4, 4}, {7, 4}, {11, 0}};
+  int32_t x, y, i, k;
+  lds_Stats st;
+  for (y = 0; y < 4; y++) lds_grid_set_blocked(g, 6, y, true); /* a wall, open below y = 4 */
+  for (k = 0; k < 2; k++) {
+    lds_Path *path, *jp;
+    CHECK_INT(solve(s, k ? LDS_ALGO_JPS_PLUS : LDS_ALGO_JPS, 0, 0, 11, 0), LDS_FOUND);
+    CHECK_NEAR(lds_search_cost(s), 3.0 + 8.0 * 1.4142135623730951, 1e-12);
+    lds_search_stats(s, &st);
+    CHECK_INT((int)st.expansions, 3); /* start, (7,4), goal: (4,4) never enters the open list */
+    jp = lds_search_jump_points(s, NULL);
+    path = lds_search_path(s, NULL);
+    CHECK_INT(lds_path_length(jp), 4);
+    for (i = 0; i < 4 && i < (int32_t)lds_path_length(jp); i++) {
+      lds_path_cell(jp, (size_t)i, &x, &y);
+      CHECK_INT(x, want[i][0]);
+      CHECK_INT(y, want[i][1]);
+    }
+    CHECK_INT(lds_path_length(path), 12); /* 11 moves: 4 diagonal, 3 straight, 4 diagonal */
+    for (i = 0; i < 12 && i < (int32_t)lds_path_length(path); i++) {
+      lds_path_cell(path, (size_t)i, &x, &y);
+      CHECK_INT(x, i);
+      CHECK_INT(y, i <= 4 ? i : i <= 7 ? 4 : 11 - i);
+    }
+    lds_path_free(path);
+    lds_path_free(jp);
+  }
+  lds_search_free(s);
+  lds_grid_free(g);
+}
+
 static void test_fallback(void) {
   lds_Grid *g = lds_grid_new(NULL, 30, 20, NULL);
   lds_Search *s = lds_search_new(NULL, g, NULL), *a = lds_search_new(NULL, g, NULL);
@@ -562,6 +599,7 @@ void suite_jps(void);
 void suite_jps(void) {
   test_long_lines();
   test_small_cases();
+  test_pruned_link();
   test_fallback();
   test_oom();
   test_scen();
