@@ -404,7 +404,7 @@ JI double exact_octile_f(uint64_t nsd, int32_t dx, int32_t dy) {
 }
 
 /* ----------------------------------------------------- open list -- */
-/* The open list is lds_search.c's 4-ary heap plus its plateau stack
+/* The open list is lds_search.c's binary heap plus its plateau stack
 ** (s->buf; see "The plateau stack" there): a fresh successor v of the node u
 ** just expanded with f(v) == f(u) and g(v) > g(u) precedes every open node
 ** under the open list's order (f, then larger g, then insertion order), so
@@ -414,8 +414,8 @@ JI double exact_octile_f(uint64_t nsd, int32_t dx, int32_t dy) {
 ** alone. These helpers mirror lds_search.c's (static there). */
 
 JI bool open_less(const ldsi_Open *a, const ldsi_Open *b) {
-  if (a->f != b->f) return a->f < b->f;
-  if (a->g != b->g) return a->g > b->g;
+  if (a->fk != b->fk) return a->fk < b->fk;
+  if (a->gk != b->gk) return a->gk < b->gk; /* larger g first (gk = ~key(g)) */
   return a->seq < b->seq;
 }
 
@@ -550,8 +550,8 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
         f = exact_f ? exact_octile_f(nsd, hx, hy)
                     : ng + hw * hdist(hk, hx, hy);
         if (f == fu && ng > gu && nb < BATCH_MAX && s->buf_n + (size_t)nb < LDSI_BUF_CAP) {
-          batch[nb].f = f;
-          batch[nb].g = ng;
+          batch[nb].fk = ldsi_open_key(f);
+          batch[nb].gk = ~ldsi_open_key(ng);
           batch[nb].node = v;
           batch[nb].seq = s->seq++;
           nb++;
