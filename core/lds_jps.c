@@ -371,21 +371,6 @@ JI unsigned succ_dirs(const Ctx *c, uint32_t u, unsigned arrived, const bool ncc
   return out & c->nbr[u];
 }
 
-JI double hdist(int hk, int32_t dx, int32_t dy) {
-  double a, b;
-  if (dx < 0) dx = -dx;
-  if (dy < 0) dy = -dy;
-  switch (hk) {
-    case LDS_H_ZERO: return 0.0;
-    case LDS_H_MANHATTAN: return (double)dx + (double)dy;
-    case LDS_H_EUCLIDEAN: return sqrt((double)dx * dx + (double)dy * dy);
-    case LDS_H_CHEBYSHEV: return (double)(dx > dy ? dx : dy);
-    default:
-      a = (double)(dx > dy ? dx : dy);
-      b = (double)(dx > dy ? dy : dx);
-      return a + (LDSI_SQRT2 - 1.0) * b;
-  }
-}
 
 /* Exact g and octile f, as in the A* loop (lds_search.c): a node keeps its
 ** numbers of straight and diagonal moves (nsd = ns | nd << 32), g is
@@ -397,11 +382,6 @@ JI double exact_g(uint64_t nsd) {
   return (double)(uint32_t)nsd + (double)(uint32_t)(nsd >> 32) * LDSI_SQRT2;
 }
 
-JI double exact_octile_f(uint64_t nsd, int32_t dx, int32_t dy) {
-  uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
-  uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
-  return (double)((uint32_t)nsd + hi - lo) + (double)((uint32_t)(nsd >> 32) + lo) * LDSI_SQRT2;
-}
 
 /* ----------------------------------------------------- open list -- */
 /* The open list is lds_search.c's binary heap plus its plateau stack
@@ -411,43 +391,8 @@ JI double exact_octile_f(uint64_t nsd, int32_t dx, int32_t dy) {
 ** such successors, sorted among themselves, go on top of a stack instead of
 ** into the heap, and a pop takes the smaller of the stack top and the heap
 ** top. The expansion order, and every path, is exactly that of the heap
-** alone. These helpers mirror lds_search.c's (static there). */
+** alone. The helpers are lds_search_internal.h's, shared with the A* loop. */
 
-JI bool open_less(const ldsi_Open *a, const ldsi_Open *b) {
-  if (a->fk != b->fk) return a->fk < b->fk;
-  if (a->gk != b->gk) return a->gk < b->gk; /* larger g first (gk = ~key(g)) */
-  return a->seq < b->seq;
-}
-
-/* Takes the next node to expand, or NONE when nothing is open. */
-JI uint32_t next_open(lds_Search *s, ldsi_Node *nodes) {
-  while (s->buf_n && nodes[s->buf[s->buf_n - 1].node].heap != LDSI_INBUF) s->buf_n--; /* stale */
-  if (s->buf_n) {
-    ldsi_Open *bt = &s->buf[s->buf_n - 1];
-    if (s->open_n == 0 || open_less(bt, &s->open[0])) {
-      s->buf_n--;
-      nodes[bt->node].heap = LDSI_CLOSED;
-      return bt->node;
-    }
-  }
-  if (s->open_n == 0) return NONE;
-  return ldsi_open_pop(s);
-}
-
-/* Puts nb plateau successors (seq assigned) on the stack, smallest on top. */
-JI void push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *batch, int nb) {
-  int i, k;
-  for (i = 1; i < nb; i++) { /* insertion sort, descending */
-    ldsi_Open e = batch[i];
-    for (k = i; k > 0 && open_less(&batch[k - 1], &e); k--) batch[k] = batch[k - 1];
-    batch[k] = e;
-  }
-  for (i = 0; i < nb; i++) {
-    s->buf[s->buf_n++] = batch[i];
-    nodes[batch[i].node].heap = LDSI_INBUF;
-  }
-  if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
-}
 
 /* ---------------------------------------------------- expansion -- */
 
@@ -482,7 +427,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
     uint32_t u;
     int32_t px, py;
     double gu, fu, du;
-    uint64_t nsd_u;
+    uint64_t nsd_u, fk_popped;
     unsigned dirs;
     Succ *sc = j->succ;
     ldsi_Open batch[BATCH_MAX];
@@ -491,7 +436,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    u = next_open(s, nodes);
+    u = ldsi_next_open(s, nodes, &fk_popped);
     if (u == NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
@@ -505,9 +450,9 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       py = (int32_t)q;
       px = (int32_t)(u - q * c.pw);
     }
-    du = hdist(dk, c.gpx - px, c.gpy - py);
-    fu = exact_f ? exact_octile_f(nsd_u, c.gpx - px, c.gpy - py)
-                 : gu + hw * hdist(hk, c.gpx - px, c.gpy - py);
+    du = ldsi_hdist(dk, c.gpx - px, c.gpy - py);
+    fu = exact_f ? ldsi_exact_octile_f(nsd_u, c.gpx - px, c.gpy - py)
+                 : gu + hw * ldsi_hdist(hk, c.gpx - px, c.gpy - py);
     if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
       s->best = u;
       s->best_d = du;
@@ -547,8 +492,8 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
         nv->nsd = nsd;
         nv->parent = u;
         nv->aux = 1u << d;
-        f = exact_f ? exact_octile_f(nsd, hx, hy)
-                    : ng + hw * hdist(hk, hx, hy);
+        f = exact_f ? ldsi_exact_octile_f(nsd, hx, hy)
+                    : ng + hw * ldsi_hdist(hk, hx, hy);
         if (f == fu && ng > gu && nb < BATCH_MAX && s->buf_n + (size_t)nb < LDSI_BUF_CAP) {
           batch[nb].fk = ldsi_open_key(f);
           batch[nb].gk = ~ldsi_open_key(ng);
@@ -567,8 +512,8 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       }
       if (!(ng < nv->g)) continue;
       if (nv->heap == LDSI_CLOSED && !reopen) continue;
-      f = exact_f ? exact_octile_f(nsd, hx, hy)
-                  : ng + hw * hdist(hk, hx, hy);
+      f = exact_f ? ldsi_exact_octile_f(nsd, hx, hy)
+                  : ng + hw * ldsi_hdist(hk, hx, hy);
       nv->g = ng;
       nv->nsd = nsd;
       nv->parent = u;
@@ -578,7 +523,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       else
         ldsi_open_decrease(s, nv->heap, f, ng);
     }
-    if (nb) push_batch(s, nodes, batch, nb);
+    if (nb) ldsi_push_batch(s, nodes, batch, nb);
   }
 }
 

@@ -12,11 +12,6 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__GNUC__) || defined(__clang__)
-#define LDSI_INLINE static inline __attribute__((always_inline))
-#else
-#define LDSI_INLINE static inline
-#endif
 
 #define CLOCK_EVERY 64 /* expansions between two clock reads */
 
@@ -58,28 +53,9 @@ lds_Status lds_heuristic_parse(const char *name, lds_Heuristic *out) {
   return LDS_E_ARG;
 }
 
-LDSI_INLINE double hdist(int hk, int32_t dx, int32_t dy) {
-  double a, b;
-  if (dx < 0) dx = -dx;
-  if (dy < 0) dy = -dy;
-  switch (hk) {
-    case LDS_H_ZERO:
-      return 0.0;
-    case LDS_H_MANHATTAN:
-      return (double)dx + (double)dy;
-    case LDS_H_EUCLIDEAN:
-      return sqrt((double)dx * dx + (double)dy * dy);
-    case LDS_H_CHEBYSHEV:
-      return (double)(dx > dy ? dx : dy);
-    default: /* octile */
-      a = (double)(dx > dy ? dx : dy);
-      b = (double)(dx > dy ? dy : dx);
-      return a + (LDSI_SQRT2 - 1.0) * b;
-  }
-}
 
 double lds_heuristic_distance(lds_Heuristic h, int32_t dx, int32_t dy) {
-  return hdist((int)h, dx, dy);
+  return ldsi_hdist((int)h, dx, dy);
 }
 
 void lds_search_params_init(lds_SearchParams *p) {
@@ -90,126 +66,13 @@ void lds_search_params_init(lds_SearchParams *p) {
 }
 
 /* --------------------------------------------------------- open list -- */
-/* A binary heap. A 4-ary heap is shallower, but choosing the smallest of
-** four children costs three key comparisons per level against one: with
-** the bottom-up pop (open_pop) the binary heap executes 6-8% fewer
-** instructions per expansion, and on mazes (small open lists) it is ~9%
-** faster (cachegrind and timings on 100 queries of brc202d / maze512-1-0,
-** docs/search.md). */
-
-LDSI_INLINE bool open_less(const ldsi_Open *a, const ldsi_Open *b) {
-  if (a->fk != b->fk) return a->fk < b->fk;
-  if (a->gk != b->gk) return a->gk < b->gk; /* larger g first */
-  return a->seq < b->seq;                   /* then insertion order */
-}
-
-/* The same order, computed without branches, so the compiler emits
-** flag arithmetic (cmp/sbb, setcc) instead of a branch: sift_down selects
-** the smaller of two children with it, where a branch would be
-** mispredicted about half of the time. (f, g) is one 128-bit key where the
-** compiler has 128-bit integers (gcc and clang on 64-bit targets). */
-#ifdef __SIZEOF_INT128__
-__extension__ typedef unsigned __int128 ldsi_u128;
-LDSI_INLINE unsigned open_less_nb(const ldsi_Open *a, const ldsi_Open *b) {
-  ldsi_u128 ka = ((ldsi_u128)a->fk << 64) | a->gk, kb = ((ldsi_u128)b->fk << 64) | b->gk;
-  return (unsigned)(ka < kb) | ((unsigned)(ka == kb) & (unsigned)(a->seq < b->seq));
-}
-#else
-LDSI_INLINE unsigned open_less_nb(const ldsi_Open *a, const ldsi_Open *b) {
-  unsigned lt_f = a->fk < b->fk, eq_f = a->fk == b->fk;
-  unsigned lt_g = a->gk < b->gk, eq_g = a->gk == b->gk;
-  unsigned lt_s = a->seq < b->seq;
-  return lt_f | (eq_f & (lt_g | (eq_g & lt_s)));
-}
-#endif
-
-LDSI_INLINE void sift_up(lds_Search *s, uint32_t pos, ldsi_Open e) {
-  ldsi_Open *h = s->open;
-  ldsi_Node *nodes = s->nodes;
-  while (pos > 0) {
-    uint32_t parent = (pos - 1) >> 1;
-    if (!open_less(&e, &h[parent])) break;
-    h[pos] = h[parent];
-    nodes[h[pos].node].heap = pos;
-    pos = parent;
-  }
-  h[pos] = e;
-  nodes[e.node].heap = pos;
-}
-
-/* The heap keeps sentinel entries (f = +inf; 4, more than the 1 needed)
-** after its last entry, so every node has two children to compare and the
-** selection in open_pop is branchless. */
-LDSI_INLINE void set_sentinel(ldsi_Open *h, size_t i) {
-  h[i].fk = ldsi_open_key(INFINITY);
-  h[i].gk = ~ldsi_open_key(0.0);
-  h[i].node = 0;
-  h[i].seq = UINT32_MAX;
-}
-
-LDSI_INLINE void open_push(lds_Search *s, uint32_t node, double f, double g) {
-  ldsi_Open e;
-  e.fk = ldsi_open_key(f);
-  e.gk = ~ldsi_open_key(g);
-  e.node = node;
-  e.seq = s->seq++;
-  s->open_n++;
-  set_sentinel(s->open, s->open_n + 3); /* keep 4 sentinels after the last entry */
-  sift_up(s, (uint32_t)s->open_n - 1, e);
-  s->stats.pushes++;
-  if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
-}
-
-LDSI_INLINE void open_decrease(lds_Search *s, uint32_t pos, double f, double g) {
-  ldsi_Open e = s->open[pos];
-  e.fk = ldsi_open_key(f);
-  e.gk = ~ldsi_open_key(g);
-  e.seq = s->seq++; /* a decrease-key counts as a new insertion */
-  sift_up(s, pos, e);
-  s->stats.pushes++;
-}
-
-/* Removes the root with Floyd's bottom-up variant: the hole at the root
-** sinks to the bottom along the smaller children (1 comparison per level,
-** none against the moving entry), then the last entry fills it and sifts
-** up, usually by a level or none, since it came from the bottom. The order
-** is total (seq breaks every tie), so the pop order is that of a plain
-** sift-down; only the layout of the heap differs. */
-LDSI_INLINE uint32_t open_pop(lds_Search *s) {
-  ldsi_Open *h = s->open;
-  ldsi_Node *nodes = s->nodes;
-  uint32_t top = h[0].node;
-  uint32_t n = (uint32_t)--s->open_n;
-  if (n > 0) {
-    ldsi_Open last = h[n];
-    uint32_t pos = 0;
-    set_sentinel(h, n);
-    for (;;) {
-      uint32_t c = (pos << 1) + 1, best;
-      if (c >= n) break;
-      best = c + open_less_nb(&h[c + 1], &h[c]);
-      h[pos] = h[best];
-      nodes[h[pos].node].heap = pos;
-      pos = best;
-    }
-    sift_up(s, pos, last);
-  }
-  nodes[top].heap = LDSI_CLOSED;
-  return top;
-}
-
 void ldsi_open_clear(lds_Search *s) {
   int i;
   s->open_n = 0;
   s->buf_n = 0;
-  for (i = 0; i < 4; i++) set_sentinel(s->open, (size_t)i);
+  for (i = 0; i < 4; i++) ldsi_set_sentinel(s->open, (size_t)i);
 }
 
-void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g) { open_push(s, node, f, g); }
-void ldsi_open_decrease(lds_Search *s, uint32_t pos, double f, double g) {
-  open_decrease(s, pos, f, g);
-}
-uint32_t ldsi_open_pop(lds_Search *s) { return open_pop(s); }
 
 /* ---------------------------------------------------------- lifetime -- */
 
@@ -480,7 +343,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   s->gy = gy;
   s->version = g->version;
   s->best = s->start;
-  s->best_d = hdist(s->hk == LDS_H_ZERO ? LDS_H_OCTILE : (int)s->hk, gx - sx, gy - sy);
+  s->best_d = ldsi_hdist(s->hk == LDS_H_ZERO ? LDS_H_OCTILE : (int)s->hk, gx - sx, gy - sy);
   s->best_g = 0.0;
   if (g->blocked[s->start] || g->blocked[s->goal]) {
     ldsi_msg(s->errmsg, "lds_search_start: %s (%ld,%ld) is blocked",
@@ -492,7 +355,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   n = ldsi_node(s, s->start);
   n->g = 0.0;
   n->nsd = 0;
-  open_push(s, s->start, s->hw * hdist(s->hk, gx - sx, gy - sy), 0.0);
+  ldsi_open_push(s, s->start, s->hw * ldsi_hdist(s->hk, gx - sx, gy - sy), 0.0);
   s->status = LDS_RUNNING;
   return LDS_OK;
 }
@@ -503,14 +366,6 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
 ** weighted (cell costs + layers), callback (+ the edge callback) */
 enum { MODE_UNIFORM = 0, MODE_PLAIN = 1, MODE_WEIGHTED = 2, MODE_CALLBACK = 3 };
 
-/* f = g + octile h, exact on uniform grids: with g = ns + nd*sqrt(2) (nsd =
-** ns | nd << 32) and h = (dmax - dmin) + dmin*sqrt(2), f is computed from the
-** two integer sums, so equal costs give bit-identical f. */
-LDSI_INLINE double exact_octile_f(uint64_t nsd, int32_t dx, int32_t dy) {
-  uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
-  uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
-  return (double)((uint32_t)nsd + hi - lo) + (double)((uint32_t)(nsd >> 32) + lo) * LDSI_SQRT2;
-}
 
 /* increments of the packed move counts ns | nd << 32, per direction */
 static const uint64_t nsd_inc[8] = {1, 1, 1, 1, 1ull << 32, 1ull << 32, 1ull << 32, 1ull << 32};
@@ -524,7 +379,7 @@ static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, L
 ** node has a larger f, or the same f and g <= g(u). Such successors (sorted
 ** among themselves, at most 8) skip the heap and go on top of a stack, which
 ** therefore stays sorted; the other successors go to the heap. A pop takes the
-** smaller of the stack top and the heap top under open_less, so the expansion
+** smaller of the stack top and the heap top under ldsi_open_less, so the expansion
 ** order, and every path, is exactly that of a plain heap, while the walk along
 ** a plateau of equal f (common on grids, where f is exact: see ldsi_Node)
 ** costs O(1) per node instead of two heap operations.
@@ -532,45 +387,6 @@ static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, L
 ** and its stack entry is dropped as stale (node heap field != LDSI_INBUF).
 ** A full stack sends successors to the heap, which is always correct. */
 
-/* Drops stale entries from the top of the stack. */
-LDSI_INLINE void buf_clean(lds_Search *s, const ldsi_Node *nodes) {
-  while (s->buf_n && nodes[s->buf[s->buf_n - 1].node].heap != LDSI_INBUF) s->buf_n--;
-}
-
-/* Takes the next node to expand, or LDSI_NONE when nothing is open; *fk
-** receives its f key (the f it was queued with, which is its current f:
-** an improvement re-keys or re-queues the node). */
-LDSI_INLINE uint32_t next_open(lds_Search *s, ldsi_Node *nodes, uint64_t *fk) {
-  buf_clean(s, nodes);
-  if (s->buf_n) {
-    ldsi_Open *bt = &s->buf[s->buf_n - 1];
-    if (s->open_n == 0 || open_less(bt, &s->open[0])) {
-      s->buf_n--;
-      nodes[bt->node].heap = LDSI_CLOSED;
-      *fk = bt->fk;
-      return bt->node;
-    }
-  }
-  if (s->open_n == 0) return LDSI_NONE;
-  *fk = s->open[0].fk;
-  return open_pop(s);
-}
-
-/* Puts the plateau successors of one expansion (nb <= 8, seq assigned) on
-** the stack, smallest on top. */
-LDSI_INLINE void push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *batch, int nb) {
-  int i, j;
-  for (i = 1; i < nb; i++) { /* insertion sort, descending by open_less */
-    ldsi_Open e = batch[i];
-    for (j = i; j > 0 && open_less(&batch[j - 1], &e); j--) batch[j] = batch[j - 1];
-    batch[j] = e;
-  }
-  for (i = 0; i < nb; i++) {
-    s->buf[s->buf_n++] = batch[i];
-    nodes[batch[i].node].heap = LDSI_INBUF;
-  }
-  if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
-}
 
 /* One successor (direction d, a constant after inlining) of the node u just
 ** expanded, in the uniform-cost loop: every move costs its length, so the g
@@ -597,9 +413,9 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
   vx = ux + ldsi_dir_dx[d];
   vy = uy + ldsi_dir_dy[d];
   if (exact_f) {
-    fv = exact_octile_f(nsd, gx - vx, gy - vy);
+    fv = ldsi_exact_octile_f(nsd, gx - vx, gy - vy);
   } else {
-    fv = gk * ng + hw * hdist(hk, gx - vx, gy - vy);
+    fv = gk * ng + hw * ldsi_hdist(hk, gx - vx, gy - vy);
   }
   if (nv->gen != gen) { /* fresh */
 #ifndef LDS_NO_PREFETCH
@@ -619,7 +435,7 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
       (*nb)++;
       s->stats.pushes++;
     } else {
-      open_push(s, v, fv, ng);
+      ldsi_open_push(s, v, fv, ng);
     }
     return;
   }
@@ -628,9 +444,9 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
   nv->parent = u;
   nv->nsd = nsd;
   if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF) {
-    open_push(s, v, fv, ng); /* a stack entry turns stale */
+    ldsi_open_push(s, v, fv, ng); /* a stack entry turns stale */
   } else {
-    open_decrease(s, nv->heap, fv, ng);
+    ldsi_open_decrease(s, nv->heap, fv, ng);
   }
 }
 
@@ -672,7 +488,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    u = next_open(s, nodes, &fku);
+    u = ldsi_next_open(s, nodes, &fku);
     if (u == LDSI_NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
@@ -688,13 +504,13 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       uy = (int32_t)q - 1;
       ux = (int32_t)(u - q * pw) - 1;
     }
-    du = hdist(dk, gx - ux, gy - uy);
+    du = ldsi_hdist(dk, gx - ux, gy - uy);
     if (exact_f) {
-      /* the f it was queued with, but for the start, queued with hdist's
+      /* the f it was queued with, but for the start, queued with ldsi_hdist's
       ** rounding before the loop knew it would be exact */
-      fu = u != start ? ldsi_open_val(fku) : exact_octile_f(nodes[u].nsd, gx - ux, gy - uy);
+      fu = u != start ? ldsi_open_val(fku) : ldsi_exact_octile_f(nodes[u].nsd, gx - ux, gy - uy);
     } else {
-      fu = gk * gu + hw * hdist(hk, gx - ux, gy - uy);
+      fu = gk * gu + hw * ldsi_hdist(hk, gx - ux, gy - uy);
     }
     if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
       s->best = u;
@@ -781,9 +597,9 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         nv->aux = 0;
         nv->nsd = nsd;
         if (exact_f) {
-          fv = exact_octile_f(nsd, gx - vx, gy - vy);
+          fv = ldsi_exact_octile_f(nsd, gx - vx, gy - vy);
         } else {
-          fv = gk * ng + hw * hdist(hk, gx - vx, gy - vy);
+          fv = gk * ng + hw * ldsi_hdist(hk, gx - vx, gy - vy);
         }
         if (fv == fu && ng > gu && s->buf_n + 8 <= LDSI_BUF_CAP) {
           batch[nb].fk = ldsi_open_key(fv);
@@ -793,7 +609,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
           nb++;
           s->stats.pushes++;
         } else {
-          open_push(s, v, fv, ng);
+          ldsi_open_push(s, v, fv, ng);
         }
         continue;
       }
@@ -802,22 +618,22 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       vx = ux + ldsi_dir_dx[d];
       vy = uy + ldsi_dir_dy[d];
       if (exact_f) {
-        fv = exact_octile_f(nsd, gx - vx, gy - vy);
+        fv = ldsi_exact_octile_f(nsd, gx - vx, gy - vy);
       } else {
-        fv = gk * ng + hw * hdist(hk, gx - vx, gy - vy);
+        fv = gk * ng + hw * ldsi_hdist(hk, gx - vx, gy - vy);
       }
       nv->g = ng;
       nv->parent = u;
       nv->nsd = nsd;
       if (nv->heap == LDSI_CLOSED) {
-        open_push(s, v, fv, ng);
+        ldsi_open_push(s, v, fv, ng);
       } else if (nv->heap == LDSI_INBUF) {
-        open_push(s, v, fv, ng); /* its stack entry turns stale */
+        ldsi_open_push(s, v, fv, ng); /* its stack entry turns stale */
       } else {
-        open_decrease(s, nv->heap, fv, ng);
+        ldsi_open_decrease(s, nv->heap, fv, ng);
       }
     }
-    if (nb) push_batch(s, nodes, batch, nb);
+    if (nb) ldsi_push_batch(s, nodes, batch, nb);
   }
 }
 

@@ -130,9 +130,194 @@ LDSI_HIDDEN lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, const cha
 /* open-list primitives (lds_search.c); ldsi_open_clear empties the open list
 ** and the plateau stack (every query start must call it) */
 LDSI_HIDDEN void ldsi_open_clear(lds_Search *s);
-LDSI_HIDDEN void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g);
-LDSI_HIDDEN void ldsi_open_decrease(lds_Search *s, uint32_t pos, double f, double g);
-LDSI_HIDDEN uint32_t ldsi_open_pop(lds_Search *s);
+
+/* ------------------------------------------- open list and heuristics --
+** Shared by the A* loop (lds_search.c), JPS (lds_jps.c) and the graph loop
+** (lds_search_graph.c), inlined into each. */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define LDSI_INLINE static inline __attribute__((always_inline))
+#else
+#define LDSI_INLINE static inline
+#endif
+
+/* Distance in cells for heuristic hk (a lds_Heuristic of a grid). */
+LDSI_INLINE double ldsi_hdist(int hk, int32_t dx, int32_t dy) {
+  double a, b;
+  if (dx < 0) dx = -dx;
+  if (dy < 0) dy = -dy;
+  switch (hk) {
+    case LDS_H_ZERO:
+      return 0.0;
+    case LDS_H_MANHATTAN:
+      return (double)dx + (double)dy;
+    case LDS_H_EUCLIDEAN:
+      return sqrt((double)dx * dx + (double)dy * dy);
+    case LDS_H_CHEBYSHEV:
+      return (double)(dx > dy ? dx : dy);
+    default: /* octile */
+      a = (double)(dx > dy ? dx : dy);
+      b = (double)(dx > dy ? dy : dx);
+      return a + (LDSI_SQRT2 - 1.0) * b;
+  }
+}
+
+/* f = g + octile h, exact on uniform grids: with g = ns + nd*sqrt(2) (nsd =
+** ns | nd << 32) and h = (dmax - dmin) + dmin*sqrt(2), f is computed from the
+** two integer sums, so equal costs give bit-identical f. */
+LDSI_INLINE double ldsi_exact_octile_f(uint64_t nsd, int32_t dx, int32_t dy) {
+  uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
+  uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+  return (double)((uint32_t)nsd + hi - lo) + (double)((uint32_t)(nsd >> 32) + lo) * LDSI_SQRT2;
+}
+
+/* A binary heap. A 4-ary heap is shallower, but choosing the smallest of
+** four children costs three key comparisons per level against one: with
+** the bottom-up pop (ldsi_open_pop) the binary heap executes 6-8% fewer
+** instructions per expansion, and on mazes (small open lists) it is ~9%
+** faster (cachegrind and timings on 100 queries of brc202d / maze512-1-0,
+** docs/search.md). */
+
+LDSI_INLINE bool ldsi_open_less(const ldsi_Open *a, const ldsi_Open *b) {
+  if (a->fk != b->fk) return a->fk < b->fk;
+  if (a->gk != b->gk) return a->gk < b->gk; /* larger g first */
+  return a->seq < b->seq;                   /* then insertion order */
+}
+
+/* The same order, computed without branches, so the compiler emits
+** flag arithmetic (cmp/sbb, setcc) instead of a branch: sift_down selects
+** the smaller of two children with it, where a branch would be
+** mispredicted about half of the time. (f, g) is one 128-bit key where the
+** compiler has 128-bit integers (gcc and clang on 64-bit targets). */
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 ldsi_u128;
+LDSI_INLINE unsigned ldsi_open_less_nb(const ldsi_Open *a, const ldsi_Open *b) {
+  ldsi_u128 ka = ((ldsi_u128)a->fk << 64) | a->gk, kb = ((ldsi_u128)b->fk << 64) | b->gk;
+  return (unsigned)(ka < kb) | ((unsigned)(ka == kb) & (unsigned)(a->seq < b->seq));
+}
+#else
+LDSI_INLINE unsigned ldsi_open_less_nb(const ldsi_Open *a, const ldsi_Open *b) {
+  unsigned lt_f = a->fk < b->fk, eq_f = a->fk == b->fk;
+  unsigned lt_g = a->gk < b->gk, eq_g = a->gk == b->gk;
+  unsigned lt_s = a->seq < b->seq;
+  return lt_f | (eq_f & (lt_g | (eq_g & lt_s)));
+}
+#endif
+
+LDSI_INLINE void ldsi_sift_up(lds_Search *s, uint32_t pos, ldsi_Open e) {
+  ldsi_Open *h = s->open;
+  ldsi_Node *nodes = s->nodes;
+  while (pos > 0) {
+    uint32_t parent = (pos - 1) >> 1;
+    if (!ldsi_open_less(&e, &h[parent])) break;
+    h[pos] = h[parent];
+    nodes[h[pos].node].heap = pos;
+    pos = parent;
+  }
+  h[pos] = e;
+  nodes[e.node].heap = pos;
+}
+
+/* The heap keeps sentinel entries (f = +inf; 4, more than the 1 needed)
+** after its last entry, so every node has two children to compare and the
+** selection in ldsi_open_pop is branchless. */
+LDSI_INLINE void ldsi_set_sentinel(ldsi_Open *h, size_t i) {
+  h[i].fk = ldsi_open_key(INFINITY);
+  h[i].gk = ~ldsi_open_key(0.0);
+  h[i].node = 0;
+  h[i].seq = UINT32_MAX;
+}
+
+LDSI_INLINE void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g) {
+  ldsi_Open e;
+  e.fk = ldsi_open_key(f);
+  e.gk = ~ldsi_open_key(g);
+  e.node = node;
+  e.seq = s->seq++;
+  s->open_n++;
+  ldsi_set_sentinel(s->open, s->open_n + 3); /* keep 4 sentinels after the last entry */
+  ldsi_sift_up(s, (uint32_t)s->open_n - 1, e);
+  s->stats.pushes++;
+  if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
+}
+
+LDSI_INLINE void ldsi_open_decrease(lds_Search *s, uint32_t pos, double f, double g) {
+  ldsi_Open e = s->open[pos];
+  e.fk = ldsi_open_key(f);
+  e.gk = ~ldsi_open_key(g);
+  e.seq = s->seq++; /* a decrease-key counts as a new insertion */
+  ldsi_sift_up(s, pos, e);
+  s->stats.pushes++;
+}
+
+/* Removes the root with Floyd's bottom-up variant: the hole at the root
+** sinks to the bottom along the smaller children (1 comparison per level,
+** none against the moving entry), then the last entry fills it and sifts
+** up, usually by a level or none, since it came from the bottom. The order
+** is total (seq breaks every tie), so the pop order is that of a plain
+** sift-down; only the layout of the heap differs. */
+LDSI_INLINE uint32_t ldsi_open_pop(lds_Search *s) {
+  ldsi_Open *h = s->open;
+  ldsi_Node *nodes = s->nodes;
+  uint32_t top = h[0].node;
+  uint32_t n = (uint32_t)--s->open_n;
+  if (n > 0) {
+    ldsi_Open last = h[n];
+    uint32_t pos = 0;
+    ldsi_set_sentinel(h, n);
+    for (;;) {
+      uint32_t c = (pos << 1) + 1, best;
+      if (c >= n) break;
+      best = c + ldsi_open_less_nb(&h[c + 1], &h[c]);
+      h[pos] = h[best];
+      nodes[h[pos].node].heap = pos;
+      pos = best;
+    }
+    ldsi_sift_up(s, pos, last);
+  }
+  nodes[top].heap = LDSI_CLOSED;
+  return top;
+}
+
+/* Drops stale entries from the top of the stack. */
+LDSI_INLINE void ldsi_buf_clean(lds_Search *s, const ldsi_Node *nodes) {
+  while (s->buf_n && nodes[s->buf[s->buf_n - 1].node].heap != LDSI_INBUF) s->buf_n--;
+}
+
+/* Takes the next node to expand, or LDSI_NONE when nothing is open; *fk
+** receives its f key (the f it was queued with, which is its current f:
+** an improvement re-keys or re-queues the node). */
+LDSI_INLINE uint32_t ldsi_next_open(lds_Search *s, ldsi_Node *nodes, uint64_t *fk) {
+  ldsi_buf_clean(s, nodes);
+  if (s->buf_n) {
+    ldsi_Open *bt = &s->buf[s->buf_n - 1];
+    if (s->open_n == 0 || ldsi_open_less(bt, &s->open[0])) {
+      s->buf_n--;
+      nodes[bt->node].heap = LDSI_CLOSED;
+      *fk = bt->fk;
+      return bt->node;
+    }
+  }
+  if (s->open_n == 0) return LDSI_NONE;
+  *fk = s->open[0].fk;
+  return ldsi_open_pop(s);
+}
+
+/* Puts the plateau successors of one expansion (nb <= 8, seq assigned) on
+** the stack, smallest on top. */
+LDSI_INLINE void ldsi_push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *batch, int nb) {
+  int i, j;
+  for (i = 1; i < nb; i++) { /* insertion sort, descending by ldsi_open_less */
+    ldsi_Open e = batch[i];
+    for (j = i; j > 0 && ldsi_open_less(&batch[j - 1], &e); j--) batch[j] = batch[j - 1];
+    batch[j] = e;
+  }
+  for (i = 0; i < nb; i++) {
+    s->buf[s->buf_n++] = batch[i];
+    nodes[batch[i].node].heap = LDSI_INBUF;
+  }
+  if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
+}
 
 /* node access with the generation check */
 static inline ldsi_Node *ldsi_node(lds_Search *s, uint32_t id) {
