@@ -62,7 +62,7 @@ void lds_search_params_init(lds_SearchParams *p) {
   memset(p, 0, sizeof *p);
   p->algo = LDS_ALGO_ASTAR;
   p->heuristic = LDS_H_AUTO;
-  p->weight = 1.0;
+  p->weight = 0.0; /* the default: 1.5 for weighted A*, 1 otherwise */
 }
 
 /* --------------------------------------------------------- open list -- */
@@ -275,8 +275,10 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
              "manhattan, octile, euclidean or chebyshev)", lds_heuristic_name(p.heuristic));
     return start_error(s, LDS_E_ARG);
   }
+  if (p.weight == 0.0) p.weight = p.algo == LDS_ALGO_WASTAR ? 1.5 : 1.0; /* the default */
   if (!(p.weight >= 1.0) || isinf(p.weight)) {
-    ldsi_msg(s->errmsg, "lds_search_start: weight %g out of range (expected finite, >= 1)",
+    ldsi_msg(s->errmsg,
+             "lds_search_start: weight %g out of range (expected 0 for the default, or finite >= 1)",
              p.weight);
     return start_error(s, LDS_E_ARG);
   }
@@ -304,7 +306,6 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
     if (p.layer_weights[i] != 0.0) s->nweights = i + 1;
   }
   p.layer_weights = NULL; /* the copy in s->weights is what the loop reads */
-  if (p.algo == LDS_ALGO_WASTAR && p.weight == 1.0) p.weight = 1.5;
   s->params = p;
 
   /* heuristic: resolved kind, scale and weight */

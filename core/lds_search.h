@@ -97,8 +97,10 @@ typedef double (*lds_NodeHeuristic)(void *ud, uint32_t node, uint32_t goal);
 typedef struct lds_SearchParams {
   lds_Algo algo;            ///< default LDS_ALGO_ASTAR
   lds_Heuristic heuristic;  ///< default LDS_H_AUTO
-  double weight;            ///< w for weighted A* [Limit: >= 1] default 1
-                            ///< (LDS_ALGO_WASTAR with weight 1 uses 1.5)
+  double weight;            ///< w for weighted A* and greedy [Limit: 0 or >= 1];
+                            ///< 0 (lds_search_params_init) is the default: 1.5
+                            ///< for LDS_ALGO_WASTAR, 1 otherwise; an explicit
+                            ///< 1 is honoured (weighted A* = A*)
   double h_scale;           ///< [opt] cost per cell of distance used to scale h
                             ///< [Units: cost]; 0 = automatic: the smallest cost
                             ///< of a cell under the weights in force
@@ -174,7 +176,7 @@ LDS_API size_t lds_search_mem_used(const lds_Search *s);
 /// previous one, even when it fails. O(1) in the map size.
 /// @param[in] params [opt] NULL for defaults
 /// @returns LDS_OK (query started; call step), or LDS_E_ARG for coordinates
-///   out of bounds, weight < 1 or NaN, an unknown algorithm or heuristic, a
+///   out of bounds, weight NaN or below 1 (other than 0), an unknown algorithm or heuristic, a
 ///   layer weight array longer than the grid's layer list, a passable cell
 ///   whose weighted cost is <= 0, NaN or infinite (the message names the
 ///   cell, the layer and its weight), or LDS_E_NOMEM (message in
@@ -212,7 +214,7 @@ LDS_API lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *param
 /// @returns LDS_OK, or LDS_E_ARG (message in lds_search_errmsg) for: a node
 ///   out of range, a grid search, a heuristic the graph's coordinates cannot
 ///   serve (octile, manhattan, chebyshev; euclidean without XY/XYZ;
-///   great_circle without LONLAT; custom without node_h), weight < 1 or NaN,
+///   great_circle without LONLAT; custom without node_h), weight NaN or below 1 (other than 0),
 ///   h_scale < 0, layer weights or an edge_cost callback (grid-only);
 ///   LDS_E_CALLBACK when the custom heuristic fails on the start node.
 /// [Paper: Hart, Nilsson & Raphael, IEEE TSSC 4(2) 1968]

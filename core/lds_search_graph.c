@@ -208,8 +208,11 @@ lds_Status lds_search_start_nodes(lds_Search *s, const lds_SearchParams *params,
     ldsi_msg(s->errmsg, "lds_search_start_nodes: unknown heuristic %d", (int)p.heuristic);
     return start_fail(s);
   }
+  if (p.weight == 0.0) p.weight = p.algo == LDS_ALGO_WASTAR ? 1.5 : 1.0; /* the default */
   if (!(p.weight >= 1.0) || isinf(p.weight)) {
-    ldsi_msg(s->errmsg, "lds_search_start_nodes: weight %g out of range (expected finite, >= 1)",
+    ldsi_msg(s->errmsg,
+             "lds_search_start_nodes: weight %g out of range (expected 0 for the default, or "
+             "finite >= 1)",
              p.weight);
     return start_fail(s);
   }
@@ -246,7 +249,6 @@ lds_Status lds_search_start_nodes(lds_Search *s, const lds_SearchParams *params,
     ldsi_msg(s->errmsg, "lds_search_start_nodes: heuristic 'custom' needs params.node_h");
     return start_fail(s);
   }
-  if (p.algo == LDS_ALGO_WASTAR && p.weight == 1.0) p.weight = 1.5;
   s->params = p;
   s->nweights = 0;
 

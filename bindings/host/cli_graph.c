@@ -271,7 +271,7 @@ int cli_graph(int argc, char **argv) {
            "bytes/node\n", load_ms, bpn, bpe, sbpn);
     printf("  algorithm   %s", algo);
     if (params.algo == LDS_ALGO_WASTAR)
-      printf(" (w = %g)", params.weight == 1.0 ? 1.5 : params.weight);
+      printf(" (w = %g)", params.weight == 0.0 ? 1.5 : params.weight);
     printf(", heuristic %s, scale %.9g%s\n", hname, h_scale,
            params.h_scale > 0.0 ? " (user)" : " (automatic: largest consistent)");
     printf("  %-9s %-11s %-8s %-13s %-11s %-10s %-10s\n", "queries", "mismatches", "illegal",

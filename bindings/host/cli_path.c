@@ -84,7 +84,7 @@ int cli_path(int argc, char **argv) {
     usage(stderr);
     return 2;
   }
-  if (params.weight != 1.0 && params.algo != LDS_ALGO_WASTAR)
+  if (params.weight != 0.0 && params.algo != LDS_ALGO_WASTAR) /* 0: not given */
     return cli_fail(CMD, "--weight applies to --algo wastar only (algorithm is %s)",
                     lds_algo_name(params.algo));
   map_path = pos[0];

@@ -272,7 +272,7 @@ int cli_scen(int argc, char **argv) {
     for (i = 1; i < nmaps; i++) printf(", %s", maps[i].name);
     printf("\n  algorithm   %s", algo);
     if (params.algo == LDS_ALGO_WASTAR)
-      printf(" (w = %g)", params.weight == 1.0 ? 1.5 : params.weight);
+      printf(" (w = %g)", params.weight == 0.0 ? 1.5 : params.weight);
     printf("\n");
     if (cpu_clock)
       printf("  clock       thread CPU time, %.0f ns timer overhead subtracted per query\n",

@@ -242,7 +242,8 @@ static void test_ends(void) {
   lds_search_params_init(&p);
   p.weight = 0.5;
   CHECK_INT(lds_search_start(s, &p, 0, 0, 1, 1), LDS_E_ARG);
-  CHECK_STR(lds_search_errmsg(s), "lds_search_start: weight 0.5 out of range (expected finite, >= 1)");
+  CHECK_STR(lds_search_errmsg(s),
+            "lds_search_start: weight 0.5 out of range (expected 0 for the default, or finite >= 1)");
   p.weight = NAN;
   CHECK_INT(lds_search_start(s, &p, 0, 0, 1, 1), LDS_E_ARG);
   lds_search_params_init(&p);
@@ -451,7 +452,8 @@ static void test_differential(void) {
         p.weight = 1.0 + (double)th_randint(&r, 3);
         lds_search_start(s, &p, sx, sy, gx, gy);
         if (lds_search_run(s) != LDS_FOUND ||
-            lds_search_cost(s) > (p.weight == 1.0 ? 1.5 : p.weight) * cd + 1e-9)
+            lds_search_cost(s) > p.weight * cd * (1 + 1e-12) + 1e-9 ||
+            (p.weight == 1.0 && fabs(lds_search_cost(s) - cd) > 1e-9 * (cd > 1 ? cd : 1)))
           wbad++;
         p.algo = LDS_ALGO_GREEDY;
         lds_search_start(s, &p, sx, sy, gx, gy);
@@ -937,8 +939,66 @@ static void test_partial_budget(void) {
   lds_grid_free(g);
 }
 
+
+/* params.weight: 0 (the default) is 1.5 for weighted A* and 1 otherwise; an
+** explicit 1 is honoured (weighted A* with w = 1 expands exactly as A*). */
+static void test_weight_default(void) {
+  lds_Grid *g = lds_grid_new(NULL, 40, 40, NULL);
+  lds_Search *s = lds_search_new(NULL, g, NULL);
+  lds_SearchParams p;
+  lds_Stats st;
+  th_Rng r = {7};
+  int i, differs = 0;
+  for (i = 0; i < 400; i++)
+    lds_grid_set_blocked(g, th_randint(&r, 40), th_randint(&r, 40), true);
+  lds_grid_set_blocked(g, 0, 0, false);
+  lds_grid_set_blocked(g, 39, 39, false);
+  for (i = 0; i < 2; i++) {
+    double c_astar, c_w1, c_def, c_15;
+    uint64_t e_astar, e_w1, e_def, e_15;
+    int32_t gx = i ? 39 : 35, gy = i ? 39 : 2;
+    lds_grid_set_blocked(g, gx, gy, false);
+    lds_search_params_init(&p);
+    CHECK_NEAR(p.weight, 0.0, 0);
+    CHECK_INT(lds_search_start(s, &p, 0, 0, gx, gy), LDS_OK);
+    CHECK_INT(lds_search_run(s), LDS_FOUND);
+    c_astar = lds_search_cost(s);
+    lds_search_stats(s, &st);
+    e_astar = st.expansions;
+    p.algo = LDS_ALGO_WASTAR;
+    p.weight = 1.0;
+    CHECK_INT(lds_search_start(s, &p, 0, 0, gx, gy), LDS_OK);
+    CHECK_INT(lds_search_run(s), LDS_FOUND);
+    c_w1 = lds_search_cost(s);
+    lds_search_stats(s, &st);
+    e_w1 = st.expansions;
+    CHECK_NEAR(c_w1, c_astar, 0);
+    CHECK_INT((long long)e_w1, (long long)e_astar);
+    p.weight = 0.0;
+    CHECK_INT(lds_search_start(s, &p, 0, 0, gx, gy), LDS_OK);
+    CHECK_INT(lds_search_run(s), LDS_FOUND);
+    c_def = lds_search_cost(s);
+    lds_search_stats(s, &st);
+    e_def = st.expansions;
+    p.weight = 1.5;
+    CHECK_INT(lds_search_start(s, &p, 0, 0, gx, gy), LDS_OK);
+    CHECK_INT(lds_search_run(s), LDS_FOUND);
+    c_15 = lds_search_cost(s);
+    lds_search_stats(s, &st);
+    e_15 = st.expansions;
+    CHECK_NEAR(c_def, c_15, 0);
+    CHECK_INT((long long)e_def, (long long)e_15);
+    CHECK(c_def <= 1.5 * c_astar + 1e-9);
+    if (e_def != e_astar) differs++;
+  }
+  CHECK(differs > 0); /* w = 1.5 really is a different search here */
+  lds_search_free(s);
+  lds_grid_free(g);
+}
+
 void suite_search(void);
 void suite_search(void) {
+  test_weight_default();
   test_partial_budget();
   test_rules();
   test_heuristics();
