@@ -16,11 +16,12 @@ trap 'rm -rf "$TMP"' EXIT
 ok() { PASS=$((PASS + 1)); }
 ko() { FAIL=$((FAIL + 1)); echo "FAIL cli: $*" >&2; }
 
+GUARD="" # a command put before "$LDS" by bad (a hang guard)
 # bad WANT_SUBSTRING ARGS... : exit 2, exactly one stderr line containing WANT
 bad() {
   local want="$1" rc lines
   shift
-  "$LDS" "$@" >"$TMP/out" 2>"$TMP/err"
+  $GUARD "$LDS" "$@" >"$TMP/out" 2>"$TMP/err"
   rc=$?
   lines=$(wc -l <"$TMP/err")
   if [ "$rc" != 2 ]; then
@@ -90,6 +91,93 @@ bad "--neighbourhood: expected 4 or 8, got '6'" path "$DATA/arena.map" 1 11 1 12
 bad "--algo: unknown algorithm 'bfs'" path "$DATA/arena.map" 1 11 1 12 --algo bfs
 bad "unknown option '--bogus'" path "$DATA/arena.map" 1 11 1 12 --bogus
 bad "unexpected argument '7'" path "$DATA/arena.map" 1 11 1 12 7
+
+# ------------------------------------------------ missing arguments, dirs
+# one line naming what is missing, not the whole usage
+bad "lodestar: missing COMMAND (usage: lodestar COMMAND [ARGS]; try 'lodestar --help')"
+bad "lodestar path: missing GY (usage: lodestar path MAP SX SY GX GY ...; try 'lodestar path --help')" path "$DATA/arena.map" 1 3 40
+bad "lodestar path: missing MAP (usage: lodestar path MAP SX SY GX GY" path
+bad "lodestar scen: missing FILE.scen (usage: lodestar scen FILE.scen" scen
+bad "lodestar scen: missing FILE.scen" scen --limit 3
+bad "lodestar dstar: missing MAP (usage: lodestar dstar MAP" dstar
+bad "lodestar dstar: missing MAP" dstar --unknown
+bad "lodestar graph: missing FILE.gr (usage: lodestar graph FILE.gr --queries FILE" graph
+bad "lodestar graph: missing --queries FILE (usage:" graph "$TMP/huge.gr"
+bad "lodestar demo: --agents: missing value" demo --agents
+# a directory where a file is expected: the reason, not just "cannot read"
+mkdir -p "$TMP/adir"
+bad "lodestar path: $TMP/adir: cannot read (Is a directory)" path "$TMP/adir" 1 1 1 1
+bad "lodestar scen: $TMP/adir: cannot read (Is a directory)" scen "$TMP/adir"
+bad "lodestar dstar: $TMP/adir: cannot read (Is a directory)" dstar "$TMP/adir"
+bad "lodestar demo: $TMP/adir: cannot read (Is a directory)" demo --map "$TMP/adir"
+# --weight only with wastar, in scen as in path
+bad "lodestar scen: --weight applies to --algo wastar only (algorithm is astar)" scen "$DATA/arena.map.scen" --weight 3
+bad "lodestar scen: --weight applies to --algo wastar only (algorithm is jps)" scen "$DATA/arena.map.scen" --algo jps --weight 3
+bad "lodestar scen: --weight applies to --algo wastar only (algorithm is dijkstra)" scen "$DATA/arena.map.scen" --weight 2 --algo dijkstra
+
+# ------------------------------------------------------- graph query files
+# a 3-node graph 1 -> 2 -> 3
+printf 'p sp 3 2\na 1 2 5\na 2 3 7\n' >"$TMP/tiny.gr"
+printf '1 3 12\n' >"$TMP/tiny.q"
+"$LDS" graph "$TMP/tiny.gr" --queries "$TMP/tiny.q" --json >"$TMP/json" 2>"$TMP/err"
+rc=$?
+[ "$rc" = 0 ] && [ "$(json_field "$TMP/json" queries)" = 1 ] && [ "$(json_field "$TMP/json" mismatches)" = 0 ] &&
+  ok || ko "graph tiny: exit $rc: $(cat "$TMP/err")"
+# /dev/zero: an endless stream of NULs without a newline used to spin forever;
+# `timeout` only turns such a hang into a failure (it is no speed limit)
+if command -v timeout >/dev/null; then GUARD="timeout 120"; fi
+bad "lodestar graph: /dev/zero:1: binary data (a NUL byte at offset 0; expected a text file)" \
+  graph "$TMP/tiny.gr" --queries /dev/zero
+GUARD=""
+bad "lodestar graph: $TMP/adir: cannot read (Is a directory)" graph "$TMP/tiny.gr" --queries "$TMP/adir"
+bad "lodestar graph: --weight applies to --algo wastar only (algorithm is dijkstra)" graph "$TMP/tiny.gr" --queries "$TMP/tiny.q" --algo dijkstra --weight 2
+printf '\0\0\0\n1 3 12\n' >"$TMP/nul1.q"
+bad "lodestar graph: $TMP/nul1.q:1: binary data (a NUL byte at offset 0; expected a text file)" graph "$TMP/tiny.gr" --queries "$TMP/nul1.q"
+printf '1 3 12\n1 2\0 5\n' >"$TMP/nul2.q"
+bad "lodestar graph: $TMP/nul2.q:2: binary data (a NUL byte at offset 10; expected a text file)" graph "$TMP/tiny.gr" --queries "$TMP/nul2.q"
+: >"$TMP/empty.q"
+bad "lodestar graph: $TMP/empty.q: no queries in the file (expected lines 's t dist')" graph "$TMP/tiny.gr" --queries "$TMP/empty.q"
+printf 'c only a comment\n\n' >"$TMP/comment.q"
+bad "lodestar graph: $TMP/comment.q: no queries in the file" graph "$TMP/tiny.gr" --queries "$TMP/comment.q"
+# a line longer than the reader's buffer, without any newline
+head -c 5000 /dev/zero | tr '\0' '1' >"$TMP/long.q"
+bad "lodestar graph: $TMP/long.q:1: line longer than 511 characters" graph "$TMP/tiny.gr" --queries "$TMP/long.q"
+# the echoed line ends before its "\r\n" (one stderr line, closing quote on it)
+printf '1 3 12\r\nhello world\r\n' >"$TMP/garb.q"
+bad "lodestar graph: $TMP/garb.q:2: expected 's t dist', got 'hello world'" graph "$TMP/tiny.gr" --queries "$TMP/garb.q"
+printf '1 3 12\r\n2 3 7\r\n' >"$TMP/crlf.q"
+"$LDS" graph "$TMP/tiny.gr" --queries "$TMP/crlf.q" --json >"$TMP/json" 2>"$TMP/err" &&
+  [ "$(json_field "$TMP/json" queries)" = 2 ] && ok || ko "graph CRLF queries: $(cat "$TMP/err")"
+
+# ------------------------------------------- blocked start/goal in a .scen
+# arena.map (0,0) is 'T'; the blank line is skipped, so problem 2 is line 5
+printf 'version 1\n0\tarena.map\t49\t49\t1\t11\t1\t12\t1\n\n\n0\tarena.map\t49\t49\t1\t11\t0\t0\t20\n' >"$TMP/blocked.scen"
+bad "lodestar scen: $TMP/blocked.scen:5: problem 2: goal (0,0) is blocked on arena.map ('T'; expected a passable cell)" scen "$TMP/blocked.scen" --maps "$DATA"
+bad "lodestar dstar: $TMP/blocked.scen:5: problem 2: goal (0,0) is blocked on $DATA/arena.map ('T'; expected a passable cell)" dstar "$DATA/arena.map" --scen "$TMP/blocked.scen"
+printf 'version 1\n0\tarena.map\t49\t49\t0\t0\t1\t12\t20' >"$TMP/blocked2.scen"
+bad "lodestar scen: $TMP/blocked2.scen:2: problem 1: start (0,0) is blocked on arena.map ('T'" scen "$TMP/blocked2.scen" --maps "$DATA" --algo jps
+bad "lodestar dstar: $TMP/blocked2.scen:2: problem 1: start (0,0) is blocked" dstar "$DATA/arena.map" --scen "$TMP/blocked2.scen" --unknown
+
+# ------------------------------------------------------ dstar stderr quiet
+# unknown terrain: the agents travel different (each optimal-so-far) costs in
+# some queries; those lines appear only with --verbose
+"$LDS" dstar "$DATA/arena.map" --unknown --limit 5 --json >"$TMP/json" 2>"$TMP/err"
+rc=$?
+diffs=$(json_field "$TMP/json" cost_mismatches)
+[ "$rc" = 0 ] && [ "$diffs" -gt 0 ] && [ ! -s "$TMP/err" ] && ok ||
+  ko "dstar --json: exit $rc, $diffs cost differences, stderr '$(head -c 300 "$TMP/err")' (expected empty)"
+"$LDS" dstar "$DATA/arena.map" --unknown --limit 5 >/dev/null 2>"$TMP/err"
+[ ! -s "$TMP/err" ] && ok || ko "dstar without --verbose wrote to stderr: $(head -c 300 "$TMP/err")"
+"$LDS" dstar "$DATA/arena.map" --unknown --limit 5 --verbose >/dev/null 2>"$TMP/err"
+[ "$(grep -c '^query [0-9]* (.*): D\* Lite travelled' "$TMP/err")" = "$diffs" ] && ok ||
+  ko "dstar --verbose: expected $diffs 'travelled' lines: $(head -c 300 "$TMP/err")"
+# a failed query is always reported (known terrain, goal walled off)
+printf 'type octile\nheight 3\nwidth 5\nmap\n..@..\n..@..\n..@..\n' >"$TMP/wall.map"
+printf 'version 1\n0\twall.map\t5\t3\t0\t1\t4\t1\t4\n' >"$TMP/wall.scen"
+"$LDS" dstar "$TMP/wall.map" --scen "$TMP/wall.scen" --json >/dev/null 2>"$TMP/err"
+rc=$?
+[ "$rc" = 1 ] && grep -qx 'query 1 (0,1)->(4,1): D\* Lite did not reach the goal, A\* did not reach the goal' "$TMP/err" &&
+  ok || ko "dstar unreachable goal: exit $rc, stderr '$(cat "$TMP/err")'"
 
 # ------------------------------------------------------------- scen --json
 "$LDS" scen "$DATA/arena.map.scen" --json >"$TMP/json" 2>"$TMP/err"

@@ -37,6 +37,16 @@ void cli_json_string(FILE *f, const char *s);
 /* Joins dir and name into out[size]; false if it does not fit. */
 bool cli_join(char *out, size_t size, const char *dir, const char *name);
 bool cli_file_exists(const char *path);
+/* false after printing "lodestar CMD: PATH: cannot read (Is a directory)"
+** when path names a directory (the loaders' stdio cannot tell why). */
+bool cli_not_dir(const char *cmd, const char *path);
+/* Line number (1-based) of problem `index` (0-based) of a .scen file: the
+** index-th non-blank line after the version line, as lds_scen_load counts;
+** 0 when the file cannot be read or is shorter. */
+unsigned long cli_scen_line(const char *path, size_t index);
+/* Prints "lodestar CMD: missing WHAT (usage: USAGE; try 'lodestar CMD
+** --help')" on one line and returns 2. */
+int cli_missing(const char *cmd, const char *what, const char *usage);
 
 int cli_scen(int argc, char **argv);
 int cli_path(int argc, char **argv);

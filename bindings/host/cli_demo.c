@@ -657,6 +657,7 @@ int cli_demo(int argc, char **argv) {
     }
   }
 
+  if (!cli_not_dir(CMD, map_path)) return 2;
   d.g = lds_map_load(NULL, map_path, &err);
   if (!d.g) return cli_fail(CMD, "%s", err.msg);
   d.w = lds_grid_width(d.g);

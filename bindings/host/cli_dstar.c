@@ -28,7 +28,7 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: lodestar dstar MAP [--scen FILE.scen] [--limit N] [--sensor R] [--unknown]\n"
-          "                      [--check] [--json]\n"
+          "                      [--check] [--verbose] [--json]\n"
           "Navigation simulation on a Moving AI .map: an agent walks from start to goal,\n"
           "replanning with D* Lite, then the same agent replanning with A* from scratch.\n"
           "Prints moves, cost travelled, replans, expansions and planning time for each,\n"
@@ -43,6 +43,9 @@ static void usage(FILE *f) {
           "               as it walks; without it the agent knows the map (one plan each)\n"
           "  --check      at every D* Lite replan, also run a fresh A* on the same belief\n"
           "               and check that the D* Lite plan costs the optimum (untimed)\n"
+          "  --verbose    print a line on stderr for every query whose two agents travelled\n"
+          "               different costs (both optimal under what they knew; lines for\n"
+          "               failed queries are always printed)\n"
           "  --json       print one JSON object as the last line\n"
           "Exit status: 0 ok, 1 an agent failed to reach a reachable goal, made an\n"
           "illegal move or (--check) a D* Lite plan was not optimal, 2 bad input.\n");
@@ -287,7 +290,7 @@ static double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 int cli_dstar(int argc, char **argv) {
   const char *map_path = NULL, *scen_path = NULL;
   long limit = 20, sensor = 3;
-  bool unknown = false, json = false, check = false;
+  bool unknown = false, json = false, check = false, verbose = false;
   long checks = 0, check_mismatches = 0;
   lds_Error err;
   lds_Grid *truth = NULL, *belief = NULL;
@@ -305,6 +308,8 @@ int cli_dstar(int argc, char **argv) {
       return 0;
     } else if (strcmp(a, "--json") == 0) {
       json = true;
+    } else if (strcmp(a, "--verbose") == 0) {
+      verbose = true;
     } else if (strcmp(a, "--check") == 0) {
       check = true;
     } else if (strcmp(a, "--unknown") == 0) {
@@ -327,10 +332,8 @@ int cli_dstar(int argc, char **argv) {
       return cli_fail(CMD, "unexpected argument '%s' (one map expected)", a);
     }
   }
-  if (!map_path) {
-    usage(stderr);
-    return 2;
-  }
+  if (!map_path) return cli_missing(CMD, "MAP", "lodestar dstar MAP [--scen FILE.scen] ...");
+  if (!cli_not_dir(CMD, map_path) || (scen_path && !cli_not_dir(CMD, scen_path))) return 2;
   truth = lds_map_load(NULL, map_path, &err);
   if (!truth) return cli_fail(CMD, "%s", err.msg);
   belief = lds_grid_clone(truth, &err);
@@ -358,6 +361,16 @@ int cli_dstar(int argc, char **argv) {
         rc = cli_fail(CMD, "%s: problem %zu expects a %ldx%ld map, %s is %ldx%ld", scen_path,
                       idx + 1, (long)e->map_width, (long)e->map_height, map_path,
                       (long)lds_grid_width(truth), (long)lds_grid_height(truth));
+        lds_scen_free(sc);
+        goto done;
+      }
+      if (lds_grid_blocked(truth, e->sx, e->sy) || lds_grid_blocked(truth, e->gx, e->gy)) {
+        bool sb = lds_grid_blocked(truth, e->sx, e->sy);
+        int32_t bx = sb ? e->sx : e->gx, by = sb ? e->sy : e->gy;
+        rc = cli_fail(CMD, "%s:%lu: problem %zu: %s (%ld,%ld) is blocked on %s ('%c'; expected "
+                      "a passable cell)", scen_path, cli_scen_line(scen_path, idx), idx + 1,
+                      sb ? "start" : "goal", (long)bx, (long)by, map_path,
+                      lds_grid_terrain(truth, bx, by));
         lds_scen_free(sc);
         goto done;
       }
@@ -411,12 +424,18 @@ int cli_dstar(int argc, char **argv) {
     illegal += d.illegal + a.illegal;
     if (!d.reached) unreached_d++;
     if (!a.reached) unreached_a++;
+    if (!d.reached || !a.reached || d.illegal || a.illegal) /* failures: always reported */
+      fprintf(stderr, "query %zu (%ld,%ld)->(%ld,%ld): D* Lite %s%s, A* %s%s\n", k + 1,
+              (long)qs[k].sx, (long)qs[k].sy, (long)qs[k].gx, (long)qs[k].gy,
+              d.reached ? "reached the goal" : "did not reach the goal",
+              d.illegal ? " (illegal move)" : "", a.reached ? "reached the goal" : "did not reach the goal",
+              a.illegal ? " (illegal move)" : "");
     if (d.reached && a.reached) {
       double m = fabs(d.cost) > fabs(a.cost) ? fabs(d.cost) : fabs(a.cost);
       reached++;
       if (fabs(d.cost - a.cost) > 1e-9 * (m > 1.0 ? m : 1.0)) {
         mismatches++;
-        if (!json)
+        if (verbose)
           fprintf(stderr, "query %zu (%ld,%ld)->(%ld,%ld): D* Lite travelled %.6f, A* %.6f\n",
                   k + 1, (long)qs[k].sx, (long)qs[k].sy, (long)qs[k].gx, (long)qs[k].gy, d.cost,
                   a.cost);

@@ -4,6 +4,7 @@
 */
 #include "cli.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,12 +23,15 @@ static void usage(FILE *f) {
           "                      [--h-scale K] [--limit N] [--json]\n"
           "Loads a 9th DIMACS challenge graph (.gr arcs, optional .co coordinates; .gz\n"
           "files are read directly), answers every query line 's t dist' (DIMACS ids,\n"
-          "1-based; dist -1 = t unreachable from s) and checks each distance.\n"
+          "1-based; dist -1 = t unreachable from s) and checks each distance. Blank\n"
+          "lines and lines starting with 'c' or '#' are skipped; a query file with no\n"
+          "query, a NUL byte or a line over 511 characters is bad input.\n"
           "  --co FILE      node coordinates (lon/lat x 1e6): A* uses the great-circle\n"
           "                 heuristic scaled by the largest consistent factor; without\n"
           "                 it the heuristic is zero\n"
           "  --algo A       search algorithm (default astar)\n"
-          "  --weight W     weight of weighted A* (W >= 1; default 1.5 for wastar)\n"
+          "  --weight W     weight of weighted A* (W >= 1; default 1.5; only with\n"
+          "                 --algo wastar)\n"
           "  --h-scale K    cost per metre for the heuristic instead of the automatic\n"
           "                 scale (closed nodes are then reopened)\n"
           "  --limit N      answer only the first N queries\n"
@@ -36,25 +40,70 @@ static void usage(FILE *f) {
           "mismatches or illegal paths, 2 bad input.\n");
 }
 
-/* Reads the query file; returns the count or -1 after printing an error. */
+#define QLINE_MAX 512 /* [Limit: characters per query line, newline included] */
+
+/* Reads one line of f into line[QLINE_MAX] without its "\n" or "\r\n".
+** Returns 1 for a line, 0 at the end of the file, -1 after printing an
+** error (a NUL byte, an over-long line, a read error): never reads more
+** than QLINE_MAX bytes without returning, so a stream without newlines
+** (/dev/zero) cannot make it loop. */
+static int read_line(FILE *f, const char *path, unsigned long no, unsigned long long *off,
+                     char *line) {
+  size_t n = 0;
+  int c;
+  for (;;) {
+    c = getc(f);
+    if (c == EOF) {
+      if (ferror(f)) {
+        cli_fail(CMD, "%s:%lu: read error (%s)", path, no, strerror(errno));
+        return -1;
+      }
+      if (n == 0) return 0;
+      break;
+    }
+    if (c == '\0') {
+      cli_fail(CMD, "%s:%lu: binary data (a NUL byte at offset %llu; expected a text file)",
+               path, no, *off);
+      return -1;
+    }
+    (*off)++;
+    if (c == '\n') break;
+    if (n + 1 >= QLINE_MAX) {
+      cli_fail(CMD, "%s:%lu: line longer than %d characters (expected 's t dist')", path, no,
+               QLINE_MAX - 1);
+      return -1;
+    }
+    line[n++] = (char)c;
+  }
+  if (n > 0 && line[n - 1] == '\r') n--;
+  line[n] = '\0';
+  return 1;
+}
+
+/* Reads the query file; returns the count (>= 1) or -1 after printing an
+** error (an empty file is an error, as an empty .scen file is). */
 static long read_queries(const char *path, uint32_t n, Query **out) {
-  FILE *f = fopen(path, "r");
-  char line[512];
+  FILE *f;
+  char line[QLINE_MAX];
   unsigned long no = 0;
+  unsigned long long off = 0;
   size_t cnt = 0, cap = 0;
   Query *q = NULL;
+  int got;
+  if (!cli_not_dir(CMD, path)) return -1;
+  errno = 0;
+  f = fopen(path, "rb");
   if (!f) {
-    cli_fail(CMD, "%s: cannot open the query file", path);
+    cli_fail(CMD, "%s: cannot open the query file (%s)", path, strerror(errno));
     return -1;
   }
-  while (fgets(line, sizeof line, f)) {
+  while ((got = read_line(f, path, ++no, &off, line)) > 0) {
     long long s, t;
     double d;
     char extra;
     const char *p = line;
-    no++;
     while (*p == ' ' || *p == '\t') p++;
-    if (*p == '\0' || *p == '\n' || *p == '\r' || *p == '#' || *p == 'c') continue;
+    if (*p == '\0' || *p == '#' || *p == 'c') continue;
     if (sscanf(p, "%lld %lld %lf %c", &s, &t, &d, &extra) != 3) {
       cli_fail(CMD, "%s:%lu: expected 's t dist', got '%.40s'", path, no, p);
       goto bad;
@@ -82,6 +131,11 @@ static long read_queries(const char *path, uint32_t n, Query **out) {
     q[cnt].t = (uint32_t)(t - 1);
     q[cnt].dist = d;
     cnt++;
+  }
+  if (got < 0) goto bad;
+  if (cnt == 0) {
+    cli_fail(CMD, "%s: no queries in the file (expected lines 's t dist')", path);
+    goto bad;
   }
   fclose(f);
   *out = q;
@@ -173,10 +227,13 @@ int cli_graph(int argc, char **argv) {
       return cli_fail(CMD, "unexpected argument '%s' (one .gr file expected)", arg);
     }
   }
-  if (!gr || !qpath) { /* one line naming what is missing (--help shows the usage) */
-    return cli_fail(CMD, "%s (try 'lodestar graph --help')",
-                    gr ? "--queries FILE is required" : "a .gr file is required");
-  }
+  if (!gr || !qpath) /* one line naming what is missing (--help shows the usage) */
+    return cli_missing(CMD, gr ? "--queries FILE" : "FILE.gr",
+                       "lodestar graph FILE.gr --queries FILE ...");
+  if (params.weight != 1.0 && params.algo != LDS_ALGO_WASTAR)
+    return cli_fail(CMD, "--weight applies to --algo wastar only (algorithm is %s)",
+                    lds_algo_name(params.algo));
+  if (!cli_not_dir(CMD, gr) || (co && !cli_not_dir(CMD, co))) return 2;
   optimal_algo = params.algo == LDS_ALGO_ASTAR || params.algo == LDS_ALGO_DIJKSTRA;
   t0 = cli_now_ns();
   g = lds_graph_load_dimacs(NULL, gr, co, &err);

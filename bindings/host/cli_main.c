@@ -30,10 +30,15 @@ static void usage(FILE *f) {
 
 int main(int argc, char **argv) {
   size_t i;
-  if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+  if (argc < 2) {
+    fprintf(stderr, "lodestar: missing COMMAND (usage: lodestar COMMAND [ARGS]; try "
+                    "'lodestar --help')\n");
+    return 2;
+  }
+  if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
       strcmp(argv[1], "help") == 0) {
-    usage(argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
+    usage(stdout);
+    return 0;
   }
   if (strcmp(argv[1], "--version") == 0) {
     printf("lodestar %s\n", lds_version());

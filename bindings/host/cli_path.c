@@ -81,8 +81,8 @@ int cli_path(int argc, char **argv) {
     }
   }
   if (npos != 5) {
-    usage(stderr);
-    return 2;
+    static const char *const want[5] = {"MAP", "SX", "SY", "GX", "GY"};
+    return cli_missing(CMD, want[npos], "lodestar path MAP SX SY GX GY ...");
   }
   if (params.weight != 0.0 && params.algo != LDS_ALGO_WASTAR) /* 0: not given */
     return cli_fail(CMD, "--weight applies to --algo wastar only (algorithm is %s)",
@@ -93,6 +93,7 @@ int cli_path(int argc, char **argv) {
     for (i = 0; i < 4; i++)
       if (!cli_int(CMD, names[i], pos[i + 1], 0, LDS_GRID_MAX_SIDE - 1, &c[i])) return 2;
   }
+  if (!cli_not_dir(CMD, map_path)) return 2;
   g = lds_map_load(NULL, map_path, &err);
   if (!g) return cli_fail(CMD, "%s", err.msg);
   lds_grid_set_neighbourhood(g, (int)nb);

@@ -29,7 +29,8 @@ static void usage(FILE *f) {
           "               then ../maps beside it)\n"
           "  --algo A     search algorithm (default astar); jps and jps+ build their bit\n"
           "               grids / jump tables once per map, untimed, and print their cost\n"
-          "  --weight W   weight of weighted A* (W >= 1; default 1.5 for wastar)\n"
+          "  --weight W   weight of weighted A* (W >= 1; default 1.5; only with --algo\n"
+          "               wastar)\n"
           "  --limit N    solve only the first N problems (after --stride; 0 = all)\n"
           "  --stride K   keep every K-th problem (files are sorted by length)\n"
           "  --cpu-clock  time queries with the thread's CPU clock instead of the wall\n"
@@ -124,10 +125,11 @@ int cli_scen(int argc, char **argv) {
       return cli_fail(CMD, "unexpected argument '%s' (one scen file expected)", a);
     }
   }
-  if (!scen_path) {
-    usage(stderr);
-    return 2;
-  }
+  if (!scen_path) return cli_missing(CMD, "FILE.scen", "lodestar scen FILE.scen [--maps DIR] ...");
+  if (params.weight != 1.0 && params.algo != LDS_ALGO_WASTAR)
+    return cli_fail(CMD, "--weight applies to --algo wastar only (algorithm is %s)",
+                    lds_algo_name(params.algo));
+  if (!cli_not_dir(CMD, scen_path)) return 2;
   optimal_algo = params.algo == LDS_ALGO_ASTAR || params.algo == LDS_ALGO_DIJKSTRA ||
                  params.algo == LDS_ALGO_JPS || params.algo == LDS_ALGO_JPS_PLUS;
   if (cpu_clock) overhead_ns = timer_overhead_ns(now_ns);
@@ -208,6 +210,16 @@ int cli_scen(int argc, char **argv) {
       rc = cli_fail(CMD, "%s: problem %zu expects a %ldx%ld map, %s is %ldx%ld", scen_path, q + 1,
                     (long)e->map_width, (long)e->map_height, e->map,
                     (long)lds_grid_width(m->grid), (long)lds_grid_height(m->grid));
+      goto done;
+    }
+    if (lds_grid_blocked(m->grid, e->sx, e->sy) || lds_grid_blocked(m->grid, e->gx, e->gy)) {
+      /* bad input, not a search failure: name the line so it can be fixed */
+      bool sb = lds_grid_blocked(m->grid, e->sx, e->sy);
+      int32_t bx = sb ? e->sx : e->gx, by = sb ? e->sy : e->gy;
+      rc = cli_fail(CMD, "%s:%lu: problem %zu: %s (%ld,%ld) is blocked on %s ('%c'; expected a "
+                    "passable cell)", scen_path, cli_scen_line(scen_path, q), q + 1,
+                    sb ? "start" : "goal", (long)bx, (long)by, e->map,
+                    lds_grid_terrain(m->grid, bx, by));
       goto done;
     }
     t0 = now_ns();

@@ -133,3 +133,40 @@ bool cli_file_exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
+
+bool cli_not_dir(const char *cmd, const char *path) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    cli_fail(cmd, "%s: cannot read (%s)", path, strerror(EISDIR));
+    return false;
+  }
+  return true;
+}
+
+unsigned long cli_scen_line(const char *path, size_t index) {
+  FILE *f = fopen(path, "rb");
+  unsigned long line = 1, found = 0;
+  size_t data = 0;       /* non-blank lines seen before this one */
+  bool blank = true;     /* the current line holds only spaces, tabs, '\r' */
+  int c;
+  if (!f) return 0;
+  while ((c = getc(f)) != EOF) {
+    if (c == '\n') {
+      if (!blank && data++ == index + 1) { /* data line 0 is the version line */
+        found = line;
+        break;
+      }
+      line++;
+      blank = true;
+    } else if (c != ' ' && c != '\t' && c != '\r') {
+      blank = false;
+    }
+  }
+  if (!found && c == EOF && !blank && data == index + 1) found = line; /* no final newline */
+  fclose(f);
+  return found;
+}
+
+int cli_missing(const char *cmd, const char *what, const char *usage) {
+  return cli_fail(cmd, "missing %s (usage: %s; try 'lodestar %s --help')", what, usage, cmd);
+}
