@@ -230,7 +230,7 @@ int cli_graph(int argc, char **argv) {
   if (!gr || !qpath) /* one line naming what is missing (--help shows the usage) */
     return cli_missing(CMD, gr ? "--queries FILE" : "FILE.gr",
                        "lodestar graph FILE.gr --queries FILE ...");
-  if (params.weight != 1.0 && params.algo != LDS_ALGO_WASTAR)
+  if (params.weight != 0.0 && params.algo != LDS_ALGO_WASTAR) /* 0: not given */
     return cli_fail(CMD, "--weight applies to --algo wastar only (algorithm is %s)",
                     lds_algo_name(params.algo));
   if (!cli_not_dir(CMD, gr) || (co && !cli_not_dir(CMD, co))) return 2;

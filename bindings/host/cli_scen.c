@@ -126,7 +126,7 @@ int cli_scen(int argc, char **argv) {
     }
   }
   if (!scen_path) return cli_missing(CMD, "FILE.scen", "lodestar scen FILE.scen [--maps DIR] ...");
-  if (params.weight != 1.0 && params.algo != LDS_ALGO_WASTAR)
+  if (params.weight != 0.0 && params.algo != LDS_ALGO_WASTAR) /* 0: not given */
     return cli_fail(CMD, "--weight applies to --algo wastar only (algorithm is %s)",
                     lds_algo_name(params.algo));
   if (!cli_not_dir(CMD, scen_path)) return 2;
