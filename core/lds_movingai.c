@@ -53,9 +53,11 @@ static char *read_file(const ldsi_Env *e, const char *path, size_t *len, lds_Err
     if (got == 0) break;
   }
   if (ferror(f)) {
+    int code = errno; /* e.g. EISDIR: the path is a directory */
     ldsi_free(e, buf, cap);
     fclose(f);
-    ldsi_error(err, LDS_E_IO, "%s: cannot read %s", fn, path);
+    ldsi_error(err, LDS_E_IO, "%s: cannot read %s (%s)", fn, path,
+               code ? strerror(code) : "read error");
     return NULL;
   }
   fclose(f);

@@ -164,6 +164,11 @@ static void test_map(void) {
   CHECK(g == NULL);
   CHECK_INT(err.code, LDS_E_IO);
   CHECK_STR(err.msg, "lds_map_load: cannot open /nonexistent/dir/x.map (No such file or directory)");
+  /* a directory opens but cannot be read: the reason is given */
+  g = lds_map_load(NULL, "/", &err);
+  CHECK(g == NULL);
+  CHECK_INT(err.code, LDS_E_IO);
+  CHECK_STR(err.msg, "lds_map_load: cannot read / (Is a directory)");
   /* a failing allocator: clean NULL, no leak */
   {
     long k;
