@@ -55,6 +55,7 @@ typedef struct SearchBox {
   GraphBox *hb; /* or the graph's box (graph searches; gb is then NULL) */
   int owned;
   int busy;    /* inside step: re-entry and free are refused */
+  int started; /* 1 once a start succeeded; 0 before it and after a failed start */
   lds_Algo algo;
   lds_SearchParams params;
   double lw[16];  /* layer weights by layer index, rebuilt at each start */
@@ -1487,6 +1488,7 @@ static void do_start(lua_State *L, SearchBox *b, int uv, int32_t sx, int32_t sy,
   lua_pushnil(L);
   lua_rawseti(L, uv, 4); /* forget the last Lua error */
   st = lds_search_start(b->s, &b->params, sx, sy, gx, gy);
+  b->started = st >= 0;
   if (st < 0) luaL_error(L, "%s", lds_search_errmsg(b->s));
 }
 
@@ -1882,6 +1884,27 @@ static int search_algorithm(lua_State *L) {
   return 1;
 }
 
+/* s:algorithm_used() -> name | nil. The algorithm that actually runs the
+** current (or last) query, one of lodestar.algorithms, which can differ from
+** s:algorithm(): "jps" and "jps+" fall back to "astar" where JPS would not
+** be optimal (a 4-connected grid, the "never" or "allow_one_blocked"
+** diagonal rule, a cell cost other than 1, a non-zero layer weight, an edge
+** callback; see docs/search.md, "Jump Point Search"), and "jps+" runs "jps" on
+** an "always" grid. Decided by s:start from the grid as it is then; later
+** edits take effect at the next start. Other algorithms (and graph searches)
+** return s:algorithm(). nil before the first start and after a start that
+** raised (no query is set up). Raises only for a non-search argument or a
+** freed search. (lds_search_algo_used) */
+static int search_algorithm_used(lua_State *L) {
+  SearchBox *b = check_search(L, 1);
+  if (!b->started) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_pushstring(L, lds_algo_name(lds_search_algo_used(b->s)));
+  return 1;
+}
+
 /* find_path's options: takes the `algorithm` field out of the table at oi.
 ** Afterwards oi holds a copy of opts without it and oi + 1 the original (which
 ** keeps the returned string alive); nil opts stay nil. Returns the name
@@ -2155,6 +2178,7 @@ static void do_start_graph(lua_State *L, SearchBox *b, int uv, uint32_t start, u
   b->busy = 1;
   b->hb->busy++;
   st = lds_search_start_nodes(b->s, &b->params, start, goal); /* no raising until busy is reset */
+  b->started = st >= 0;
   b->hb->busy--;
   b->busy = 0;
   if (st == LDS_E_CALLBACK && b->h_failed) heur_report(L, b, uv);
@@ -2351,6 +2375,7 @@ static const luaL_Reg graph_metameth[] = {
 
 static const luaL_Reg search_meth[] = {
     {"algorithm", search_algorithm},
+    {"algorithm_used", search_algorithm_used},
     {"cost", search_cost},
     {"errmsg", search_errmsg},
     {"free", search_free},

@@ -143,6 +143,87 @@ describe("search", function()
     end
   end)
 
+  describe("algorithm_used", function()
+    local function used(g, algo, opts)
+      local s = lodestar.search[algo](g, opts)
+      assert.is_nil(s:algorithm_used()) -- nothing has started yet
+      s:start(0, 0, 9, 7)
+      local name = s:algorithm_used()
+      assert.equal("found", s:run())
+      assert.equal(name, s:algorithm_used()) -- fixed for the query
+      assert.equal(algo, s:algorithm())      -- the name asked for never changes
+      return name, s:cost()
+    end
+
+    it("is jps / jps+ on a uniform 8-connected grid", function()
+      local g = lodestar.grid.new(10, 8)
+      assert.equal("jps", (used(g, "jps")))
+      assert.equal("jps+", (used(g, "jps+")))
+    end)
+
+    it("is astar for JPS on a weighted grid, with A*'s cost", function()
+      local g = lodestar.grid.new(10, 8)
+      g:set_cost(4, 4, 3)
+      local _, astar_cost = used(g, "astar")
+      for _, algo in ipairs{"jps", "jps+"} do
+        local name, cost = used(g, algo)
+        assert.equal("astar", name)
+        assert.equal(astar_cost, cost)
+      end
+    end)
+
+    it("is astar for JPS on a 4-connected grid", function()
+      local g = lodestar.grid.new(10, 8)
+      g:set_neighbourhood(4)
+      assert.equal("astar", (used(g, "jps")))
+      assert.equal("astar", (used(g, "jps+")))
+    end)
+
+    it("is astar for JPS with a layer weight or an edge callback", function()
+      local g = lodestar.grid.new(10, 8)
+      g:layer_add("danger")
+      g:layer_set("danger", 3, 3, 2)
+      assert.equal("astar", (used(g, "jps", {weights = {danger = 1}})))
+      assert.equal("jps", (used(g, "jps", {weights = {danger = 0}})))
+      assert.equal("astar", (used(g, "jps", {cost = function(_, _, _, _, base) return base end})))
+    end)
+
+    it("is jps for jps+ under the 'always' diagonal rule", function()
+      local g = lodestar.grid.new(10, 8)
+      g:set_diagonal("always")
+      assert.equal("jps", (used(g, "jps+")))
+      g:set_diagonal("never")
+      assert.equal("astar", (used(g, "jps+")))
+    end)
+
+    it("follows the grid at each start; other algorithms report themselves", function()
+      local g = lodestar.grid.new(10, 8)
+      local s = lodestar.search.jps(g, {start = {0, 0}, goal = {9, 7}})
+      assert.equal("jps", s:algorithm_used())
+      g:set_cost(1, 1, 2)
+      assert.equal("jps", s:algorithm_used()) -- decided at start
+      s:start(0, 0, 9, 7)
+      assert.equal("astar", s:algorithm_used())
+      g:set_cost(1, 1, 1)
+      s:start(0, 0, 9, 7)
+      assert.equal("jps", s:algorithm_used())
+      for _, algo in ipairs{"astar", "dijkstra", "wastar", "greedy"} do
+        assert.equal(algo, (used(g, algo)))
+      end
+    end)
+
+    it("is nil after a start that raised; raises when freed", function()
+      local g = lodestar.grid.new(10, 8)
+      g:layer_add("hole")
+      g:layer_set("hole", 2, 2, -5)
+      local s = lodestar.search.jps(g, {weights = {hole = 1}})
+      assert.is_false(pcall(s.start, s, 0, 0, 9, 7)) -- cell cost 1 - 5 <= 0
+      assert.is_nil(s:algorithm_used())
+      s:free()
+      assert.matches("attempt to use a freed lodestar.Search", errmsg(s.algorithm_used, s), 1, true)
+    end)
+  end)
+
   it("jump_points on an A* search is the full path", function()
     local g = lodestar.grid.new(4, 4)
     local s = lodestar.search.astar(g, {start = {0, 0}, goal = {3, 3}})
