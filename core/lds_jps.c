@@ -68,6 +68,11 @@ static const uint8_t DIAG[4][4] = {
 
 /* A successor found by the jumps of one expansion: node, padded position,
 ** direction of arrival, moves from the expanded node (ns | nd << 32). */
+/* a JPS+ jump distance (see plus_entry): one byte, so the 8 entries of a
+** cell take 8 bytes */
+typedef int8_t ldsi_jdist;
+#define DIST_CONT 127 /* a continuation: see plus_entry */
+
 typedef struct Succ {
   uint32_t v;
   int32_t x, y;
@@ -86,7 +91,7 @@ typedef struct ldsi_Jps {
   Succ *succ;             /* successors of one expansion, succ_cap entries */
   size_t succ_cap;
   /* JPS+ */
-  int16_t *dist;          /* pcells*8, 0 for blocked and border cells */
+  ldsi_jdist *dist;          /* pcells*8, 0 for blocked and border cells */
   uint8_t *mark_a, *mark_d; /* marked diagonal lines: x+y, x-y+h-1 */
   bool plus_valid;
   uint64_t plus_us, plus_updates, plus_update_us;
@@ -189,7 +194,7 @@ typedef struct Ctx {
   const lds_Grid *g;
   const ldsi_Jps *j;
   const uint8_t *nbr, *blocked;
-  const int16_t *dist;
+  const ldsi_jdist *dist;
   ptrdiff_t off[8];
   uint32_t pw, goal;
   int32_t gpx, gpy; /* goal, padded */
@@ -281,19 +286,28 @@ JI int jump_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t
   }
 }
 
-/* JPS+ straight jump: one table read and the goal test (the goal ahead
-** within reach on the line). */
+/* JPS+ straight jump: one table read (more past a continuation, see
+** plus_entry) and the goal test (the goal ahead within reach on the line). */
 JI uint32_t jump_plus(const Ctx *c, uint32_t u, int32_t px, int32_t py, int d, int32_t *k) {
-  int32_t dist = c->dist[(size_t)u * 8 + (size_t)d], reach = dist > 0 ? dist : -dist;
   int32_t kg = DX[d] ? (c->gpy == py ? (c->gpx - px) * DX[d] : 0)
                      : (c->gpx == px ? (c->gpy - py) * DY[d] : 0);
-  if (kg > 0 && kg <= reach) {
-    *k = kg;
-    return c->goal;
+  int32_t base = 0; /* moves already made past continuations */
+  for (;;) {
+    int32_t dist = c->dist[(size_t)u * 8 + (size_t)d], reach = dist > 0 ? dist : -dist;
+    if (reach == DIST_CONT) reach = DIST_CONT - 1; /* surely legal and free of jump points */
+    if (kg > base && kg <= base + reach) {
+      *k = kg;
+      return c->goal;
+    }
+    if (dist == DIST_CONT || dist == -DIST_CONT) {
+      base += DIST_CONT - 1;
+      u = (uint32_t)((ptrdiff_t)u + (ptrdiff_t)(DIST_CONT - 1) * c->off[d]);
+      continue;
+    }
+    if (dist <= 0) return NONE;
+    *k = base + dist;
+    return (uint32_t)((ptrdiff_t)u + (ptrdiff_t)dist * c->off[d]);
   }
-  if (dist <= 0) return NONE;
-  *k = dist;
-  return (uint32_t)((ptrdiff_t)u + (ptrdiff_t)dist * c->off[d]);
 }
 
 /* JPS+ diagonal jump, intermediate jump points pruned as in jump_diag: one
@@ -312,6 +326,8 @@ JI int jump_plus_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uin
   for (;;) {
     int32_t dist = c->dist[(size_t)u * 8 + (size_t)d], reach = dist > 0 ? dist : -dist;
     int32_t gdx = (c->gpx - px) * dx, gdy = (c->gpy - py) * dy;
+    bool cont = reach == DIST_CONT; /* a continuation (plus_entry) */
+    if (cont) reach = DIST_CONT - 1;
     if (gdx > 0 && gdy > 0) {
       int32_t m = gdx < gdy ? gdx : gdy;
       if (m <= reach) {
@@ -319,6 +335,13 @@ JI int jump_plus_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uin
         __builtin_prefetch(&c->dist[(size_t)v * 8]);
         return add_succ(sc, n, nodes, v, px + m * dx, py + m * dy, d, diag + (uint64_t)m * DIAG1);
       }
+    }
+    if (cont) { /* no intermediate point within reach: resume there */
+      u = (uint32_t)((ptrdiff_t)u + (ptrdiff_t)reach * o);
+      px += reach * dx;
+      py += reach * dy;
+      diag += (uint64_t)reach * DIAG1;
+      continue;
     }
     if (dist <= 0) return n;
     u = (uint32_t)((ptrdiff_t)u + (ptrdiff_t)dist * o);
@@ -558,11 +581,13 @@ static bool enters_jump_point(const lds_Grid *g, const ptrdiff_t *off, size_t u,
 }
 
 /* One entry of the table from its successor cell's entries (see plus_line).
-** Entries are int16: a distance beyond DIST_MAX (jump point or wall) is
-** stored as a jump point at DIST_MAX. The cell there is on a legal segment,
-** so expanding it as an extra node keeps every path and its cost. */
-#define DIST_MAX 32767
-JI int16_t plus_entry(const lds_Grid *g, const int16_t *D, const ptrdiff_t *off, size_t u, int d) {
+** Entries are int8 (8 bytes per cell, half of int16's, so the table misses
+** the cache half as often): k > 0, a jump point k moves ahead; -k <= 0, k
+** legal moves and then a wall, no jump point. A distance of DIST_CONT or more
+** is stored as +-DIST_CONT, a continuation: the sign still says jump point or
+** wall, and the reader resumes DIST_CONT - 1 moves on (jump_plus,
+** jump_plus_diag), where every move is legal and no jump point was passed. */
+JI ldsi_jdist plus_entry(const lds_Grid *g, const ldsi_jdist *D, const ptrdiff_t *off, size_t u, int d) {
   size_t v = (size_t)((ptrdiff_t)u + off[d]);
   int32_t t;
   if (g->blocked[u] || !((g->nbr[u] >> d) & 1u)) return 0;
@@ -571,7 +596,7 @@ JI int16_t plus_entry(const lds_Grid *g, const int16_t *D, const ptrdiff_t *off,
     return 1;
   t = D[v * 8 + (size_t)d];
   t = t > 0 ? t + 1 : t - 1;
-  return (int16_t)(t > DIST_MAX || t < -DIST_MAX ? DIST_MAX : t);
+  return (ldsi_jdist)(t > DIST_CONT ? DIST_CONT : t < -DIST_CONT ? -DIST_CONT : t);
 }
 
 /* Recomputes direction d's distances along a line of n cells that starts at
@@ -581,7 +606,7 @@ JI int16_t plus_entry(const lds_Grid *g, const int16_t *D, const ptrdiff_t *off,
 ** diagonal lines through cells whose straight entry changed sign. */
 static void plus_line(ldsi_Jps *j, const lds_Grid *g, const ptrdiff_t *off, size_t first,
                       int32_t n, int d, bool mark) {
-  int16_t *D = j->dist;
+  ldsi_jdist *D = j->dist;
   size_t u = first;
   int32_t i;
   for (i = 0; i < n; i++, u = (size_t)((ptrdiff_t)u - off[d])) {
@@ -633,10 +658,10 @@ static bool plus_applies(const lds_Grid *g) {
 static void plus_build(ldsi_Jps *j, const lds_Grid *g) {
   ptrdiff_t off[8];
   int32_t x, y;
-  int16_t *D = j->dist;
+  ldsi_jdist *D = j->dist;
   uint64_t t0 = j->s->env.clock(j->s->env.clock_ud);
   ldsi_grid_offsets(g, off);
-  memset(D, 0, g->pcells * 8 * sizeof(int16_t));
+  memset(D, 0, g->pcells * 8 * sizeof(ldsi_jdist));
   for (y = 0; y < g->h; y++) plus_row(j, g, off, y, false);
   for (y = 0; y < g->h; y++) {
     size_t u0 = ldsi_grid_pidx(g, 0, y);
@@ -729,7 +754,7 @@ static size_t jps_bytes(const ldsi_Jps *j, const lds_Grid *g) {
   size_t b = sizeof *j + ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t) +
              j->succ_cap * sizeof(Succ);
   if (j->dist)
-    b += g->pcells * 8 * sizeof(int16_t) + 2 * (size_t)(g->w + g->h - 1);
+    b += g->pcells * 8 * sizeof(ldsi_jdist) + 2 * (size_t)(g->w + g->h - 1);
   return b;
 }
 
@@ -742,7 +767,7 @@ static void jps_free(lds_Search *s) {
   ldsi_free(&s->env, j->cols, (size_t)j->pw * j->cw * sizeof(uint64_t));
   ldsi_free(&s->env, j->succ, j->succ_cap * sizeof(Succ));
   if (j->dist) {
-    ldsi_free(&s->env, j->dist, g->pcells * 8 * sizeof(int16_t));
+    ldsi_free(&s->env, j->dist, g->pcells * 8 * sizeof(ldsi_jdist));
     ldsi_free(&s->env, j->mark_a, (size_t)(g->w + g->h - 1));
     ldsi_free(&s->env, j->mark_d, (size_t)(g->w + g->h - 1));
   }
@@ -800,8 +825,8 @@ lds_Status lds_search_jps_prepare(lds_Search *s, bool plus) {
     j->plus_valid = false;
   }
   if (plus && !j->dist) {
-    size_t nl = (size_t)(g->w + g->h - 1), bytes = g->pcells * 8 * sizeof(int16_t);
-    j->dist = (int16_t *)ldsi_alloc(&s->env, bytes);
+    size_t nl = (size_t)(g->w + g->h - 1), bytes = g->pcells * 8 * sizeof(ldsi_jdist);
+    j->dist = (ldsi_jdist *)ldsi_alloc(&s->env, bytes);
     j->mark_a = (uint8_t *)ldsi_calloc(&s->env, nl, 1);
     j->mark_d = (uint8_t *)ldsi_calloc(&s->env, nl, 1);
     if (!j->dist || !j->mark_a || !j->mark_d) {
@@ -826,7 +851,7 @@ void lds_search_jps_info(const lds_Search *s, lds_JpsInfo *out) {
   out->bitgrid_bytes = ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t);
   out->bitgrid_us = j->bits_us;
   if (j->dist) {
-    out->plus_bytes = s->grid->pcells * 8 * sizeof(int16_t) + 2 * (size_t)(j->w + j->h - 1);
+    out->plus_bytes = s->grid->pcells * 8 * sizeof(ldsi_jdist) + 2 * (size_t)(j->w + j->h - 1);
     out->plus_us = j->plus_us;
     out->plus_updates = j->plus_updates;
     out->plus_update_us = j->plus_update_us;

@@ -25,9 +25,11 @@
 **
 ** Memory. The first JPS query on a search builds two bit-packed copies of the
 ** passability grid (row-major and transposed, 2 bits per cell in all); the
-** first JPS+ query also builds the jump-distance tables (8 int16 per padded
-** cell, 16 bytes per cell; a distance beyond 32767 becomes an extra jump
-** point, which changes neither paths' optimality nor their cost). Both are kept up to date through a grid listener:
+** first JPS+ query also builds the jump-distance tables (8 int8 per padded
+** cell, 8 bytes per cell; a distance of 127 or more is stored as a
+** continuation that the jump resumes from 126 cells on, so long jumps cost a
+** few extra table reads, never an extra jump point). Both are kept up to
+** date through a grid listener:
 ** an edit updates the touched bits and recomputes the JPS+ distances of the
 ** rows and columns through the edited rectangle (one cell of margin) and of
 ** every diagonal line whose distances could change. lds_search_step never
@@ -72,7 +74,7 @@ typedef struct lds_JpsInfo {
 /// @param[in] plus  also build the JPS+ jump-distance tables
 /// With plus on a grid that is not 8-connected "no_corner_cutting", only the
 /// bit grids are built (the tables follow at the first JPS+ query on such a
-/// grid). Cost: O(cells) time, 2 bits per cell; plus 16 bytes per cell.
+/// grid). Cost: O(cells) time, 2 bits per cell; plus 8 bytes per cell.
 /// @returns LDS_OK, LDS_E_NOMEM (message in lds_search_errmsg; the search
 ///   stays usable and a later JPS query retries), LDS_E_ARG (not a grid search).
 /// [Paper: Harabor & Grastien, ICAPS 2014 (bit grids); Rabin & Silva, Game AI

@@ -334,7 +334,7 @@ static void test_small_cases(void) {
   lds_path_free(path);
   lds_search_jps_info(s, &info);
   CHECK(info.bitgrid_bytes > 0);
-  CHECK_INT(info.plus_bytes, 12 * 7 * 8 * 2 + 2 * (10 + 5 - 1));
+  CHECK_INT(info.plus_bytes, 12 * 7 * 8 * 1 + 2 * (10 + 5 - 1)); /* int8 entries */
 
   /* wall with a gap: JPS+ local update after edits */
   for (y = 0; y < 5; y++) lds_grid_set_blocked(g, 5, y, y != 2);
@@ -595,9 +595,71 @@ static void test_long_lines(void) {
   lds_grid_free(g);
 }
 
+/* Wide, sparsely blocked maps: jumps longer than the JPS+ table's int8
+** range (continuations, see plus_entry in lds_jps.c), straight and
+** diagonal, before and after edits; JPS and JPS+ against A*, and the edited
+** JPS+ tables against freshly built ones. */
+static void test_wide_open(void) {
+  th_Rng r;
+  Tally t;
+  int m, bad = 0;
+  memset(&t, 0, sizeof t);
+  r.s = 0xC0FFEEULL;
+  for (m = 0; m < 6; m++) {
+    int32_t w = 200 + th_randint(&r, 250), h = 140 + th_randint(&r, 150), q, c[4];
+    lds_Grid *g = lds_grid_new(NULL, w, h, NULL);
+    lds_Search *sa = lds_search_new(NULL, g, NULL), *sj = lds_search_new(NULL, g, NULL),
+               *sp = lds_search_new(NULL, g, NULL), *fresh;
+    make_random(g, &r, m % 3 == 0 ? 0 : 1 + th_randint(&r, 4));
+    if (m % 2) lds_grid_set_diagonal(g, LDS_DIAG_ALWAYS);
+    for (q = 0; q < 40; q++) {
+      random_query(&r, g, c);
+      diff_query(&t, sa, sj, sp, c[0], c[1], c[2], c[3], q % 10 == 0);
+    }
+    for (q = 0; q < 20; q++) {
+      int e;
+      for (e = 0; e < 3; e++)
+        lds_grid_set_blocked(g, th_randint(&r, w), th_randint(&r, h), th_randint(&r, 3) != 0);
+      random_query(&r, g, c);
+      diff_query(&t, sa, sj, sp, c[0], c[1], c[2], c[3], q % 5 == 0);
+    }
+    fresh = lds_search_new(NULL, g, NULL);
+    for (q = 0; q < 20; q++) {
+      lds_Status a, b;
+      random_query(&r, g, c);
+      a = solve(sp, LDS_ALGO_JPS_PLUS, c[0], c[1], c[2], c[3]);
+      b = solve(fresh, LDS_ALGO_JPS_PLUS, c[0], c[1], c[2], c[3]);
+      if (a != b) bad++;
+      if (a == LDS_FOUND && b == LDS_FOUND) {
+        lds_Path *pa = lds_search_path(sp, NULL), *pb = lds_search_path(fresh, NULL);
+        lds_Stats x, y;
+        lds_search_stats(sp, &x);
+        lds_search_stats(fresh, &y);
+        if (!same_path(pa, pb) || x.expansions != y.expansions) bad++;
+        lds_path_free(pa);
+        lds_path_free(pb);
+      }
+    }
+    lds_search_free(fresh);
+    lds_search_free(sa);
+    lds_search_free(sj);
+    lds_search_free(sp);
+    lds_grid_free(g);
+  }
+  CHECK_INT(bad, 0);
+  CHECK_INT(t.queries, 6 * 60);
+  CHECK(t.found > t.queries / 2);
+  CHECK_INT(t.status_bad, 0);
+  CHECK_INT(t.cost_bad, 0);
+  CHECK_INT(t.illegal, 0);
+  CHECK_INT(t.jumps_bad, 0);
+  CHECK_INT(t.slice_bad, 0);
+}
+
 void suite_jps(void);
 void suite_jps(void) {
   test_long_lines();
+  test_wide_open();
   test_small_cases();
   test_pruned_link();
   test_fallback();
