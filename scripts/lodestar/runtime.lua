@@ -281,7 +281,14 @@ return function(host)
       end
     end
     for _, ev in ipairs(events) do
-      host.mod_event(ev.mod, ev.result, ev.ms or 0, ev.text or "", ev.error, restarted)
+      -- the host API promises a "file:line: message" string; the manager's
+      -- error is a table {level, mod, file, line, message, text}
+      local err = ev.error
+      if type(err) == "table" then
+        err = err.text or ((err.file and (err.file .. ":" .. tostring(err.line or "?") .. ": ") or "")
+          .. tostring(err.message))
+      end
+      host.mod_event(ev.mod, ev.result, ev.ms or 0, ev.text or "", err, restarted)
     end
     return #events, restarted
   end

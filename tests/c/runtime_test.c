@@ -309,6 +309,20 @@ static void write_mod(const char *dir, double weight) {
   fclose(f);
 }
 
+/* the last mod event, as a C host sees it */
+typedef struct ModEv {
+  int n;
+  char result[32];
+  char error[512];
+} ModEv;
+
+static void mod_event_fn(void *ud, const lds_ModEvent *ev) {
+  ModEv *m = (ModEv *)ud;
+  m->n++;
+  snprintf(m->result, sizeof m->result, "%s", ev->result ? ev->result : "");
+  snprintf(m->error, sizeof m->error, "%s", ev->error ? ev->error : "");
+}
+
 static void test_mods(void) {
   char dir[] = "/tmp/lds_rt_modsXXXXXX";
   char sub[600];
@@ -324,6 +338,8 @@ static void test_mods(void) {
   double w[1];
   uint32_t restarted = 0;
   int n;
+  ModEv mev;
+  memset(&mev, 0, sizeof mev);
   memset(&lg, 0, sizeof lg);
   if (!mkdtemp(dir)) {
     CHECK(0, "mkdtemp");
@@ -339,6 +355,8 @@ static void test_mods(void) {
   cfg.env.log_ud = &lg;
   cfg.mods_dir = dir;
   cfg.sched.deterministic = true;
+  cfg.on_mod_event = mod_event_fn;
+  cfg.mod_event_ud = &mev;
   rt = lds_runtime_new(&cfg, &err);
   CHECK(rt != NULL, err.msg);
   if (!rt) return;
@@ -375,6 +393,25 @@ static void test_mods(void) {
   w[0] = 2;
   CHECK(fabs(lua_num(rt, "hp.cost") - one_shot(g, 0, 10, 63, 10, &p)) > 1.0,
         "and not under the old one");
+  /* a broken version: the event's error is the "file:line: message" string
+  ** (it was the address of the manager's error table) */
+  sleep(1);
+  {
+    char path[600];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/terrain/mod.lua", dir);
+    f = fopen(path, "w");
+    if (f) {
+      fputs("return { name = 'terrain', version = '6',\n  layers = { forest = function( end } }\n", f);
+      fclose(f);
+    }
+  }
+  mev.n = 0;
+  n = lds_runtime_poll_mods(rt, &restarted);
+  CHECK(n == 1 && mev.n == 1, "one event for the broken version");
+  CHECK(strcmp(mev.result, "failed") == 0, mev.result);
+  CHECK(strstr(mev.error, "terrain/mod.lua:2:") != NULL && strncmp(mev.error, "table:", 6) != 0,
+        mev.error);
   lds_runtime_free(rt);
   CHECK(lds_grid_layer_find(g, "terrain.forest") < 0, "lds_runtime_free removed the mod's layers");
   lds_grid_free(g);
