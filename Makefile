@@ -239,9 +239,27 @@ LUA_LMOD ?= $(PREFIX)/share/lua/5.4
 LUA_CMOD ?= $(PREFIX)/lib/lua/5.4
 JIT_LMOD ?= $(PREFIX)/share/lua/5.1
 JIT_CMOD ?= $(PREFIX)/lib/lua/5.1
-install: all
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/lodestar $(DESTDIR)$(PREFIX)/bin
-	install -m 644 $(LIB_A) $(HOST_LIB) $(DESTDIR)$(PREFIX)/lib/
+# The installed host library looks for the Lua package where install puts it
+# (LUA_LMOD), not in this source tree: its lds_runtime.o is compiled apart.
+INST_HOST_LIB := $(BUILD)/install/liblodestar_host.a
+$(BUILD)/install/lds_runtime.o: bindings/host/lds_runtime.c bindings/host/lds_runtime.h Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/lua $(LUA54_CFLAGS) \
+	  -DLDS_SCRIPTS_DIR='"$(LUA_LMOD)"' -c $< -o $@
+$(INST_HOST_LIB): $(BUILD)/install/lds_runtime.o $(BUILD)/obj/lua54/lodestar_core.o
+	rm -f $@ && ar rcs $@ $^
+$(BUILD)/install/lodestar.pc: Makefile
+	@mkdir -p $(dir $@)
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+	  'Name: lodestar' 'Description: pathfinding runtime: A*, JPS, D* Lite (core library)' \
+	  'Version: 0.1' 'Cflags: -I$${includedir}/lodestar' 'Libs: -L$${libdir} -llodestar' \
+	  'Libs.private: -lm -lz' >$@
+
+install: all $(INST_HOST_LIB) $(BUILD)/install/lodestar.pc
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/lodestar $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(LIB_A) $(INST_HOST_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(BUILD)/install/lodestar.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(filter-out core/%internal.h,$(wildcard core/lds*.h)) bindings/lua/lodestar_lua.h \
