@@ -235,6 +235,33 @@ static void random_query(th_Rng *r, const lds_Grid *g, int32_t *c) {
   }
 }
 
+/* JPS+ tables kept up to date through edits (on sp) answer n random queries
+** exactly as tables built from scratch do: same status, same path, same
+** expansions. Returns the number of differences. */
+static int edited_vs_fresh(th_Rng *r, lds_Grid *g, lds_Search *sp, int n) {
+  lds_Search *fresh = lds_search_new(NULL, g, NULL);
+  int q, bad = 0;
+  int32_t c[4];
+  for (q = 0; q < n; q++) {
+    lds_Status a, b;
+    random_query(r, g, c);
+    a = solve(sp, LDS_ALGO_JPS_PLUS, c[0], c[1], c[2], c[3]);
+    b = solve(fresh, LDS_ALGO_JPS_PLUS, c[0], c[1], c[2], c[3]);
+    if (a != b) bad++;
+    if (a == LDS_FOUND && b == LDS_FOUND) {
+      lds_Path *pa = lds_search_path(sp, NULL), *pb = lds_search_path(fresh, NULL);
+      lds_Stats x, y;
+      lds_search_stats(sp, &x);
+      lds_search_stats(fresh, &y);
+      if (!same_path(pa, pb) || x.expansions != y.expansions) bad++;
+      lds_path_free(pa);
+      lds_path_free(pb);
+    }
+  }
+  lds_search_free(fresh);
+  return bad;
+}
+
 static void diff_suite(lds_Diagonal rule) {
   th_Rng r;
   Tally t;
@@ -265,28 +292,7 @@ static void diff_suite(lds_Diagonal rule) {
       random_query(&r, g, c);
       diff_query(&t, sa, sj, sp, c[0], c[1], c[2], c[3], q % 5 == 0);
     }
-    if (rule == LDS_DIAG_NO_CORNER_CUTTING) { /* edited tables == freshly built tables */
-      lds_Search *fresh = lds_search_new(NULL, g, NULL);
-      int bad = 0;
-      for (q = 0; q < 20; q++) {
-        lds_Status a, b;
-        random_query(&r, g, c);
-        a = solve(sp, LDS_ALGO_JPS_PLUS, c[0], c[1], c[2], c[3]);
-        b = solve(fresh, LDS_ALGO_JPS_PLUS, c[0], c[1], c[2], c[3]);
-        if (a != b) bad++;
-        if (a == LDS_FOUND && b == LDS_FOUND) {
-          lds_Path *pa = lds_search_path(sp, NULL), *pb = lds_search_path(fresh, NULL);
-          lds_Stats x, y;
-          lds_search_stats(sp, &x);
-          lds_search_stats(fresh, &y);
-          if (!same_path(pa, pb) || x.expansions != y.expansions) bad++;
-          lds_path_free(pa);
-          lds_path_free(pb);
-        }
-      }
-      CHECK_INT(bad, 0);
-      lds_search_free(fresh);
-    }
+    if (rule == LDS_DIAG_NO_CORNER_CUTTING) CHECK_INT(edited_vs_fresh(&r, g, sp, 20), 0);
     lds_search_free(sa);
     lds_search_free(sj);
     lds_search_free(sp);
@@ -609,7 +615,7 @@ static void test_wide_open(void) {
     int32_t w = 200 + th_randint(&r, 250), h = 140 + th_randint(&r, 150), q, c[4];
     lds_Grid *g = lds_grid_new(NULL, w, h, NULL);
     lds_Search *sa = lds_search_new(NULL, g, NULL), *sj = lds_search_new(NULL, g, NULL),
-               *sp = lds_search_new(NULL, g, NULL), *fresh;
+               *sp = lds_search_new(NULL, g, NULL);
     make_random(g, &r, m % 3 == 0 ? 0 : 1 + th_randint(&r, 4));
     if (m % 2) lds_grid_set_diagonal(g, LDS_DIAG_ALWAYS);
     for (q = 0; q < 40; q++) {
@@ -623,24 +629,7 @@ static void test_wide_open(void) {
       random_query(&r, g, c);
       diff_query(&t, sa, sj, sp, c[0], c[1], c[2], c[3], q % 5 == 0);
     }
-    fresh = lds_search_new(NULL, g, NULL);
-    for (q = 0; q < 20; q++) {
-      lds_Status a, b;
-      random_query(&r, g, c);
-      a = solve(sp, LDS_ALGO_JPS_PLUS, c[0], c[1], c[2], c[3]);
-      b = solve(fresh, LDS_ALGO_JPS_PLUS, c[0], c[1], c[2], c[3]);
-      if (a != b) bad++;
-      if (a == LDS_FOUND && b == LDS_FOUND) {
-        lds_Path *pa = lds_search_path(sp, NULL), *pb = lds_search_path(fresh, NULL);
-        lds_Stats x, y;
-        lds_search_stats(sp, &x);
-        lds_search_stats(fresh, &y);
-        if (!same_path(pa, pb) || x.expansions != y.expansions) bad++;
-        lds_path_free(pa);
-        lds_path_free(pb);
-      }
-    }
-    lds_search_free(fresh);
+    bad += edited_vs_fresh(&r, g, sp, 20);
     lds_search_free(sa);
     lds_search_free(sj);
     lds_search_free(sp);
