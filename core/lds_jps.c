@@ -517,16 +517,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
         nv->aux = 1u << d;
         f = exact_f ? ldsi_exact_octile_f(nsd, hx, hy)
                     : ng + hw * ldsi_hdist(hk, hx, hy);
-        if (f == fu && ng > gu && nb < BATCH_MAX && s->buf_n + (size_t)nb < LDSI_BUF_CAP) {
-          batch[nb].fk = ldsi_open_key(f);
-          batch[nb].gk = ~ldsi_open_key(ng);
-          batch[nb].node = v;
-          batch[nb].seq = s->seq++;
-          nb++;
-          s->stats.pushes++;
-        } else {
-          ldsi_open_push(s, v, f, ng);
-        }
+        ldsi_queue_fresh(s, batch, &nb, BATCH_MAX, v, f, ng, fu, gu);
         continue;
       }
       if (ng == nv->g) {

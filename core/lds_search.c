@@ -428,16 +428,7 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
     nv->parent = u;
     nv->aux = 0;
     nv->nsd = nsd;
-    if (fv == fu && ng > gu && s->buf_n + 8 <= LDSI_BUF_CAP) {
-      batch[*nb].fk = ldsi_open_key(fv);
-      batch[*nb].gk = ~ldsi_open_key(ng);
-      batch[*nb].node = v;
-      batch[*nb].seq = s->seq++;
-      (*nb)++;
-      s->stats.pushes++;
-    } else {
-      ldsi_open_push(s, v, fv, ng);
-    }
+    ldsi_queue_fresh(s, batch, nb, 8, v, fv, ng, fu, gu);
     return;
   }
   if (nv->heap == LDSI_CLOSED && !reopen) return;
@@ -602,16 +593,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         } else {
           fv = gk * ng + hw * ldsi_hdist(hk, gx - vx, gy - vy);
         }
-        if (fv == fu && ng > gu && s->buf_n + 8 <= LDSI_BUF_CAP) {
-          batch[nb].fk = ldsi_open_key(fv);
-          batch[nb].gk = ~ldsi_open_key(ng);
-          batch[nb].node = v;
-          batch[nb].seq = s->seq++;
-          nb++;
-          s->stats.pushes++;
-        } else {
-          ldsi_open_push(s, v, fv, ng);
-        }
+        ldsi_queue_fresh(s, batch, &nb, 8, v, fv, ng, fu, gu);
         continue;
       }
       if (!(ng < nv->g)) continue;

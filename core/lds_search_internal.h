@@ -319,6 +319,24 @@ LDSI_INLINE void ldsi_push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *bat
   if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
 }
 
+/* Queues a fresh successor v with key (f, g) after the expansion of a node
+** with key (fu, gu): onto the plateau batch (see ldsi_push_batch) when it
+** ties on f with a larger g and the batch (cap entries) and the stack have
+** room, else into the heap. Either way the expansion order is the heap's. */
+LDSI_INLINE void ldsi_queue_fresh(lds_Search *s, ldsi_Open *batch, int *nb, int cap, uint32_t v,
+                                  double f, double g, double fu, double gu) {
+  if (f == fu && g > gu && *nb < cap && s->buf_n + (size_t)*nb < LDSI_BUF_CAP) {
+    ldsi_Open *e = &batch[(*nb)++];
+    e->fk = ldsi_open_key(f);
+    e->gk = ~ldsi_open_key(g);
+    e->node = v;
+    e->seq = s->seq++;
+    s->stats.pushes++;
+  } else {
+    ldsi_open_push(s, v, f, g);
+  }
+}
+
 /* node access with the generation check */
 static inline ldsi_Node *ldsi_node(lds_Search *s, uint32_t id) {
   ldsi_Node *n = &s->nodes[id];
