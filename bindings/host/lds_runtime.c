@@ -528,9 +528,16 @@ static lds_Status push_profile(lds_Runtime *rt, const lds_Grid *grid, const char
   if (!grid_name(rt, grid))
     return rt_fail(rt, LDS_E_ARG, "%s: grid %p was not added with lds_runtime_add_grid", fn,
                    (const void *)grid);
-  push_glue(rt, "profile_opts");
+  push_glue(rt, "try_profile");
   lua_pushstring(rt->L, profile);
-  if (rt_pcall(rt, 1, 1, fn) != 0) return LDS_E_ARG;
+  if (rt_pcall(rt, 1, 2, fn) != 0) return LDS_E_ARG; /* a Lua error: logged */
+  if (lua_isnil(rt->L, -2)) { /* an unknown profile: the caller's error, not logged */
+    const char *m = lua_tostring(rt->L, -1);
+    snprintf(rt->errmsg, sizeof rt->errmsg, "%s: %s", fn, m ? m : "unknown profile");
+    lua_pop(rt->L, 2);
+    return LDS_E_ARG;
+  }
+  lua_pop(rt->L, 1); /* the nil message: the opts table stays */
   return LDS_OK;
 }
 

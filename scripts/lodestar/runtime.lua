@@ -87,6 +87,16 @@ return function(host)
     return p
   end
   R.profile_opts = function(name) return profile_opts(name, 1) end
+  -- for the C host: the opts of a profile, or nil and a message (an unknown
+  -- profile is the caller's bad argument, not a Lua error to log)
+  R.try_profile = function(name)
+    if not R.manager then
+      return nil, ("profile '%s': the runtime has no mods (set mods_dir)"):format(name)
+    end
+    local p, msg = R.manager:profile(name)
+    if not p then return nil, ("profile '%s': %s"):format(name, msg) end
+    return p
+  end
 
   local function cell(v, what)
     if type(v) ~= "table" then

@@ -367,8 +367,11 @@ static void test_mods(void) {
   rq.on_done = c_done;
   rq.ud = &d;
   CHECK(lds_runtime_submit(rt, &rq, "terrain.walker", &id) == LDS_OK, lds_runtime_errmsg(rt));
+  n = lg.errors;
   CHECK(lds_runtime_submit(rt, &rq, "terrain.nope", &id) == LDS_E_ARG, "unknown profile");
   CHECK(strstr(lds_runtime_errmsg(rt), "no profile 'terrain.nope'") != NULL, lds_runtime_errmsg(rt));
+  CHECK(strstr(lds_runtime_errmsg(rt), "traceback") == NULL, lds_runtime_errmsg(rt));
+  CHECK(lg.errors == n, "a bad profile name is the caller's error, not logged as a Lua error");
   CHECK(lds_runtime_dostring(rt,
                              "hp = lodestar.request_path{grid = 'world', start = {0, 10}, goal = {63, 10},\n"
                              "  profile = 'terrain.walker'}\n", "=prof") == LDS_OK,
