@@ -922,8 +922,14 @@ local function event(self, name, result, t0, extra)
   local rec = self.mods[name]
   local what = ev.error and (": " .. ev.error.text) or ""
   if ev.changes and #ev.changes.layers > 0 then what = what .. " (layers " .. table.concat(ev.changes.layers, ", ") .. ")" end
-  ev.text = ("%s%s %s in %.1f ms%s"):format(name, rec and rec.version and (" " .. rec.version) or "",
-    result, ev.ms, what)
+  if result == "failed" and rec then
+    -- the version that failed is the new one; name the one that keeps running
+    ev.text = ("%s failed in %.1f ms (%s keeps running)%s"):format(name, ev.ms,
+      rec.version and ("version " .. rec.version) or "the running version", what)
+  else
+    ev.text = ("%s%s %s in %.1f ms%s"):format(name, rec and rec.version and (" " .. rec.version) or "",
+      result, ev.ms, what)
+  end
   return ev
 end
 

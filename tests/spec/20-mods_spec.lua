@@ -172,6 +172,8 @@ return {
     local ev = m:poll()
     assert.same({"terrain:failed"}, results(ev))
     assert.equal(dir.root .. "/terrain/mod.lua:4: selftest failed: swamp must cost less than 50", ev[1].error.text)
+    -- the event names the version that keeps running, not as if it had failed
+    assert.matches("^terrain failed in [%d.]+ ms %(version 1%.0%.0 keeps running%): ", ev[1].text)
     assert.equal(5, grid:layer_get("terrain.swamp", 0, 0))
     -- a selftest that raises
     dir.write("terrain/mod.lua", [[
