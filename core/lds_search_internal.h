@@ -185,7 +185,7 @@ LDSI_INLINE bool ldsi_open_less(const ldsi_Open *a, const ldsi_Open *b) {
 }
 
 /* The same order, computed without branches, so the compiler emits
-** flag arithmetic (cmp/sbb, setcc) instead of a branch: sift_down selects
+** flag arithmetic (cmp/sbb, setcc) instead of a branch: ldsi_open_pop selects
 ** the smaller of two children with it, where a branch would be
 ** mispredicted about half of the time. (f, g) is one 128-bit key where the
 ** compiler has 128-bit integers (gcc and clang on 64-bit targets). */
