@@ -517,7 +517,7 @@ lds_Status lds_runtime_add_grid(lds_Runtime *rt, const char *name, lds_Grid *gri
 
 /* ---------------------------------------------------------- requests -- */
 
-/* Pushes R.profile_opts(profile) (the opts table); returns LDS_OK or an
+/* Pushes R.try_profile(profile) (the opts table); returns LDS_OK or an
 ** error with errmsg set and nothing pushed. */
 static lds_Status push_profile(lds_Runtime *rt, const lds_Grid *grid, const char *profile,
                                const char *fn) {

@@ -78,23 +78,19 @@ return function(host)
     return opts
   end
 
-  local function profile_opts(name, level)
-    if not R.manager then
-      error(("profile '%s': the runtime has no mods (set mods_dir)"):format(name), level + 1)
-    end
-    local p, msg = R.manager:profile(name)
-    if not p then error(("profile '%s': %s"):format(name, msg), level + 1) end
-    return p
-  end
-  R.profile_opts = function(name) return profile_opts(name, 1) end
-  -- for the C host: the opts of a profile, or nil and a message (an unknown
-  -- profile is the caller's bad argument, not a Lua error to log)
+  -- the opts of a profile, or nil and a message; the C host calls it (an
+  -- unknown profile is the caller's bad argument, not a Lua error to log)
   R.try_profile = function(name)
     if not R.manager then
       return nil, ("profile '%s': the runtime has no mods (set mods_dir)"):format(name)
     end
     local p, msg = R.manager:profile(name)
     if not p then return nil, ("profile '%s': %s"):format(name, msg) end
+    return p
+  end
+  local function profile_opts(name, level)
+    local p, msg = R.try_profile(name)
+    if not p then error(msg, level + 1) end
     return p
   end
 

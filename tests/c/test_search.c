@@ -940,15 +940,32 @@ static void test_partial_budget(void) {
 }
 
 
+/* Runs (0,0) -> (gx,gy) with algo and weight; *cost and *exp receive the
+** cost and the expansions (the status is checked: found). */
+static void run_weighted(lds_Search *s, lds_Algo algo, double weight, int32_t gx, int32_t gy,
+                         double *cost, uint64_t *exp) {
+  lds_SearchParams p;
+  lds_Stats st;
+  lds_search_params_init(&p);
+  p.algo = algo;
+  p.weight = weight;
+  CHECK_INT(lds_search_start(s, &p, 0, 0, gx, gy), LDS_OK);
+  CHECK_INT(lds_search_run(s), LDS_FOUND);
+  *cost = lds_search_cost(s);
+  lds_search_stats(s, &st);
+  *exp = st.expansions;
+}
+
 /* params.weight: 0 (the default) is 1.5 for weighted A* and 1 otherwise; an
 ** explicit 1 is honoured (weighted A* with w = 1 expands exactly as A*). */
 static void test_weight_default(void) {
   lds_Grid *g = lds_grid_new(NULL, 40, 40, NULL);
   lds_Search *s = lds_search_new(NULL, g, NULL);
   lds_SearchParams p;
-  lds_Stats st;
   th_Rng r = {7};
   int i, differs = 0;
+  lds_search_params_init(&p);
+  CHECK_NEAR(p.weight, 0.0, 0);
   for (i = 0; i < 400; i++)
     lds_grid_set_blocked(g, th_randint(&r, 40), th_randint(&r, 40), true);
   lds_grid_set_blocked(g, 0, 0, false);
@@ -958,34 +975,12 @@ static void test_weight_default(void) {
     uint64_t e_astar, e_w1, e_def, e_15;
     int32_t gx = i ? 39 : 35, gy = i ? 39 : 2;
     lds_grid_set_blocked(g, gx, gy, false);
-    lds_search_params_init(&p);
-    CHECK_NEAR(p.weight, 0.0, 0);
-    CHECK_INT(lds_search_start(s, &p, 0, 0, gx, gy), LDS_OK);
-    CHECK_INT(lds_search_run(s), LDS_FOUND);
-    c_astar = lds_search_cost(s);
-    lds_search_stats(s, &st);
-    e_astar = st.expansions;
-    p.algo = LDS_ALGO_WASTAR;
-    p.weight = 1.0;
-    CHECK_INT(lds_search_start(s, &p, 0, 0, gx, gy), LDS_OK);
-    CHECK_INT(lds_search_run(s), LDS_FOUND);
-    c_w1 = lds_search_cost(s);
-    lds_search_stats(s, &st);
-    e_w1 = st.expansions;
+    run_weighted(s, LDS_ALGO_ASTAR, 0.0, gx, gy, &c_astar, &e_astar);
+    run_weighted(s, LDS_ALGO_WASTAR, 1.0, gx, gy, &c_w1, &e_w1);
+    run_weighted(s, LDS_ALGO_WASTAR, 0.0, gx, gy, &c_def, &e_def);
+    run_weighted(s, LDS_ALGO_WASTAR, 1.5, gx, gy, &c_15, &e_15);
     CHECK_NEAR(c_w1, c_astar, 0);
     CHECK_INT((long long)e_w1, (long long)e_astar);
-    p.weight = 0.0;
-    CHECK_INT(lds_search_start(s, &p, 0, 0, gx, gy), LDS_OK);
-    CHECK_INT(lds_search_run(s), LDS_FOUND);
-    c_def = lds_search_cost(s);
-    lds_search_stats(s, &st);
-    e_def = st.expansions;
-    p.weight = 1.5;
-    CHECK_INT(lds_search_start(s, &p, 0, 0, gx, gy), LDS_OK);
-    CHECK_INT(lds_search_run(s), LDS_FOUND);
-    c_15 = lds_search_cost(s);
-    lds_search_stats(s, &st);
-    e_15 = st.expansions;
     CHECK_NEAR(c_def, c_15, 0);
     CHECK_INT((long long)e_def, (long long)e_15);
     CHECK(c_def <= 1.5 * c_astar + 1e-9);
