@@ -332,6 +332,15 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   s->reopen = (p.algo == LDS_ALGO_ASTAR || p.algo == LDS_ALGO_DIJKSTRA) &&
               (p.h_scale > 0.0 || p.edge_cost != NULL);
 
+  /* exact h keys (ldsi_exact_h_key): the largest power-of-two scale that
+  ** keeps every octile distance (< N*sqrt(2) on an N-cell side) under 2^32,
+  ** if it leaves two units between distinct distances (1/(2*sqrt(2)*N+1));
+  ** grids up to 16384 cells a side have it */
+  {
+    double nmax = (double)(g->w > g->h ? g->w : g->h), sc = 1.0;
+    while (nmax * 1.4143 * (sc * 2.0) < 4294967295.0) sc *= 2.0;
+    s->hq_scale = sc / (2.0 * 1.4143 * nmax + 1.0) >= 2.0 ? sc : 0.0;
+  }
   new_generation(s);
   s->run = grid_run;
   if (p.algo == LDS_ALGO_JPS || p.algo == LDS_ALGO_JPS_PLUS) { /* lds_jps.c */
@@ -404,11 +413,12 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
                                uint32_t m, const int d, ptrdiff_t offd, uint32_t nomove,
                                double ng, uint64_t nsd, double gu, double fu, int32_t ux,
                                int32_t uy, int32_t gx, int32_t gy, const int hk, double hw,
-                               double gk, const bool exact_f, bool reopen, uint32_t pw,
-                               ldsi_Open *batch, int *nb) {
+                               double gk, const bool exact_f, const int xk, bool reopen,
+                               uint32_t pw, ldsi_Open *batch, int *nb) {
   uint32_t v = ((m >> d) & 1u) ? (uint32_t)((ptrdiff_t)u + offd) : nomove;
   ldsi_Node *nv = &nodes[v];
   double gv = nv->gen == gen ? nv->g : INFINITY, fv;
+  uint64_t hk2 = 0;
   int32_t vx, vy;
   if (!(ng < gv)) return;
   vx = ux + ldsi_dir_dx[d];
@@ -418,6 +428,7 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
   } else {
     fv = gk * ng + hw * ldsi_hdist(hk, gx - vx, gy - vy);
   }
+  if (xk) hk2 = ldsi_exact_h_key(gx - vx, gy - vy, s->hq_scale);
   if (nv->gen != gen) { /* fresh */
 #ifndef LDS_NO_PREFETCH
     __builtin_prefetch(&nodes[v - pw]);
@@ -428,7 +439,7 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
     nv->parent = u;
     nv->aux = 0;
     nv->nsd = nsd;
-    ldsi_queue_fresh(s, batch, nb, 8, v, fv, ng, fu, gu);
+    ldsi_queue_fresh_x(s, batch, nb, 8, v, fv, ng, hk2, fu, gu, xk);
     return;
   }
   if (nv->heap == LDSI_CLOSED && !reopen) return;
@@ -436,9 +447,9 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
   nv->parent = u;
   nv->nsd = nsd;
   if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF) {
-    ldsi_open_push(s, v, fv, ng); /* a stack entry turns stale */
+    ldsi_open_push_x(s, v, fv, ng, hk2, xk); /* a stack entry turns stale */
   } else {
-    ldsi_open_decrease(s, nv->heap, fv, ng);
+    ldsi_open_decrease_x(s, nv->heap, fv, ng, hk2, xk);
   }
 }
 
@@ -446,7 +457,7 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
 ** cost mode (always_inline + constant arguments): the uniform-cost octile
 ** case is the one benchmarks and most games hit. Returns the new status. */
 LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us,
-                                 uint64_t t0, const int hk, const int mode) {
+                                 uint64_t t0, const int hk, const int mode, const int xk) {
   const lds_Grid *g = s->grid;
   const uint8_t *nbr = g->nbr;
   const float *cost = g->cost;
@@ -480,7 +491,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    u = ldsi_next_open(s, nodes, &fku);
+    u = ldsi_next_open_x(s, nodes, &fku, xk);
     if (u == LDSI_NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
@@ -516,7 +527,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       const double g_d = (double)(uint32_t)nsd_d + (double)(uint32_t)(nsd_d >> 32) * LDSI_SQRT2;
 #define LDSI_RELAX(d, gg, nn)                                                                 \
   relax_uniform(s, nodes, gen, u, m, d, off[d], nomove, gg, nn, gu, fu, ux, uy, gx, gy, hk, hw, \
-                gk, exact_f, reopen, pw, batch, &nb)
+                gk, exact_f, xk, reopen, pw, batch, &nb)
       LDSI_RELAX(0, g_s, nsd_s);
       LDSI_RELAX(1, g_s, nsd_s);
       LDSI_RELAX(2, g_s, nsd_s);
@@ -593,7 +604,8 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         } else {
           fv = gk * ng + hw * ldsi_hdist(hk, gx - vx, gy - vy);
         }
-        ldsi_queue_fresh(s, batch, &nb, 8, v, fv, ng, fu, gu);
+        ldsi_queue_fresh_x(s, batch, &nb, 8, v, fv, ng,
+                           xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_scale) : 0, fu, gu, xk);
         continue;
       }
       if (!(ng < nv->g)) continue;
@@ -608,24 +620,25 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       nv->g = ng;
       nv->parent = u;
       nv->nsd = nsd;
-      if (nv->heap == LDSI_CLOSED) {
-        ldsi_open_push(s, v, fv, ng);
-      } else if (nv->heap == LDSI_INBUF) {
-        ldsi_open_push(s, v, fv, ng); /* its stack entry turns stale */
-      } else {
-        ldsi_open_decrease(s, nv->heap, fv, ng);
+      {
+        uint64_t hk2 = xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_scale) : 0;
+        if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF) {
+          ldsi_open_push_x(s, v, fv, ng, hk2, xk); /* a stack entry turns stale */
+        } else {
+          ldsi_open_decrease_x(s, nv->heap, fv, ng, hk2, xk);
+        }
       }
     }
-    if (nb) ldsi_push_batch(s, nodes, batch, nb);
+    if (nb) ldsi_push_batch_x(s, nodes, batch, nb, xk);
   }
 }
 
-#define DISPATCH_MODE(hk)                                              \
-  switch (mode) {                                                      \
-    case MODE_UNIFORM: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_UNIFORM);  \
-    case MODE_PLAIN: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_PLAIN);      \
-    case MODE_WEIGHTED: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_WEIGHTED); \
-    default: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_CALLBACK);           \
+#define DISPATCH_MODE(hk)                                                                  \
+  switch (mode) {                                                                          \
+    case MODE_UNIFORM: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_UNIFORM, 0);   \
+    case MODE_PLAIN: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_PLAIN, 0);       \
+    case MODE_WEIGHTED: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_WEIGHTED, 0); \
+    default: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_CALLBACK, 0);            \
   }
 
 static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
@@ -638,7 +651,11 @@ static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, 
     case LDS_H_MANHATTAN: DISPATCH_MODE(LDS_H_MANHATTAN)
     case LDS_H_EUCLIDEAN: DISPATCH_MODE(LDS_H_EUCLIDEAN)
     case LDS_H_CHEBYSHEV: DISPATCH_MODE(LDS_H_CHEBYSHEV)
-    default: DISPATCH_MODE(LDS_H_OCTILE)
+    default:
+      /* the exact-key open list (ldsi_Open) where f is exact */
+      if (mode == MODE_UNIFORM && s->hw == 1.0 && s->gk == 1.0 && s->hq_scale > 0.0)
+        return grid_loop(s, max_exp, budget_us, t0, LDS_H_OCTILE, MODE_UNIFORM, 1);
+      DISPATCH_MODE(LDS_H_OCTILE)
   }
 }
 
