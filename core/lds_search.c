@@ -355,6 +355,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   s->best = s->start;
   s->best_d = ldsi_hdist(s->hk == LDS_H_ZERO ? LDS_H_OCTILE : (int)s->hk, gx - sx, gy - sy);
   s->best_g = 0.0;
+  s->best_hk = s->hq_scale > 0.0 ? ldsi_exact_h_key(gx - sx, gy - sy, s->hq_scale) : 0;
   if (g->blocked[s->start] || g->blocked[s->goal]) {
     ldsi_msg(s->errmsg, "lds_search_start: %s (%ld,%ld) is blocked",
              g->blocked[s->start] ? "start" : "goal", g->blocked[s->start] ? (long)sx : (long)gx,
@@ -437,7 +438,8 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
     nv->gen = gen;
     nv->g = ng;
     nv->parent = u;
-    nv->aux = 0;
+    /* the exact-key loop keeps the cell's coordinates here (sides < 2^16) */
+    nv->aux = xk ? (uint32_t)vx | (uint32_t)vy << 16 : 0;
     nv->nsd = nsd;
     ldsi_queue_fresh_x(s, batch, nb, 8, v, fv, ng, hk2, fu, gu, xk);
     return;
@@ -484,21 +486,24 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     uint32_t u, m;
     int32_t ux, uy;
     double gu, fu, du;
-    uint64_t nsd_u, fku;
+    uint64_t nsd_u, fku, k2u;
     ldsi_Open batch[8];
     int nb = 0;
     if (max_exp && done >= max_exp) return LDS_RUNNING;
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    u = ldsi_next_open_x(s, nodes, &fku, xk);
+    u = ldsi_next_open_x(s, nodes, &fku, &k2u, xk);
     if (u == LDSI_NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
     if (u == goal) return LDS_FOUND;
     gu = nodes[u].g;
     nsd_u = nodes[u].nsd;
-    {
+    if (xk && u != start) { /* the coordinates kept in aux (relax_uniform) */
+      ux = (int32_t)(nodes[u].aux & 0xFFFFu);
+      uy = (int32_t)(nodes[u].aux >> 16);
+    } else {
       /* u / pw by a multiply (a 32-bit division costs ~25 cycles per
       ** expansion); the estimate is off by at most one, corrected below */
       uint32_t q = (uint32_t)((double)u * inv_pw);
@@ -507,7 +512,6 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       uy = (int32_t)q - 1;
       ux = (int32_t)(u - q * pw) - 1;
     }
-    du = ldsi_hdist(dk, gx - ux, gy - uy);
     if (exact_f) {
       /* the f it was queued with, but for the start, queued with ldsi_hdist's
       ** rounding before the loop knew it would be exact */
@@ -515,10 +519,23 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     } else {
       fu = gk * gu + hw * ldsi_hdist(hk, gx - ux, gy - uy);
     }
-    if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
-      s->best = u;
-      s->best_d = du;
-      s->best_g = gu;
+    if (xk) {
+      /* the closest expanded cell by the exact h key, which orders octile
+      ** distances exactly (ldsi_exact_h_key): the same cell as below */
+      uint64_t hku = u != start ? k2u & ~(uint64_t)UINT32_MAX
+                                : ldsi_exact_h_key(gx - ux, gy - uy, s->hq_scale);
+      if (hku < s->best_hk || (hku == s->best_hk && gu < s->best_g)) {
+        s->best = u;
+        s->best_hk = hku;
+        s->best_g = gu;
+      }
+    } else {
+      du = ldsi_hdist(dk, gx - ux, gy - uy);
+      if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
+        s->best = u;
+        s->best_d = du;
+        s->best_g = gu;
+      }
     }
     m = nbr[u];
     if (mode == MODE_UNIFORM) {
@@ -597,7 +614,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         nv->gen = gen;
         nv->g = ng;
         nv->parent = u;
-        nv->aux = 0;
+        nv->aux = xk ? (uint32_t)vx | (uint32_t)vy << 16 : 0;
         nv->nsd = nsd;
         if (exact_f) {
           fv = ldsi_exact_octile_f(nsd, gx - vx, gy - vy);

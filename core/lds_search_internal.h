@@ -105,6 +105,7 @@ struct lds_Search {
   lds_Stats stats;
   uint32_t best;          /* expanded node closest to the goal */
   double best_d, best_g;
+  uint64_t best_hk;       /* exact h key of best (exact-key loop: see grid_run) */
 
   /* cache of the automatic scale under weights */
   uint64_t scale_version;
@@ -258,9 +259,10 @@ LDSI_INLINE void ldsi_sift_up_x(lds_Search *s, uint32_t pos, ldsi_Open e, const 
   nodes[e.node].heap = pos;
 }
 
-/* The heap keeps sentinel entries (f = +inf; 4, more than the 1 needed)
-** after its last entry, so every node has two children to compare and the
-** selection in ldsi_open_pop is branchless. Real entries have a finite f. */
+/* A sentinel entry (f = +inf; real entries have a finite f): ldsi_open_pop
+** writes one into the slot it frees, just after the last entry, so every
+** node it visits has two children to compare and its selection is
+** branchless. */
 LDSI_INLINE void ldsi_set_sentinel(ldsi_Open *h, size_t i) {
   h[i].fk = LDSI_KEY_INF;
   h[i].k2 = UINT64_MAX;
@@ -278,7 +280,6 @@ LDSI_INLINE void ldsi_open_push_x(lds_Search *s, uint32_t node, double f, double
   e.k2 = ldsi_make_k2(g, hk2, e.seq, xk);
   e.node = node;
   s->open_n++;
-  ldsi_set_sentinel(s->open, s->open_n + 3); /* keep 4 sentinels after the last entry */
   ldsi_sift_up_x(s, (uint32_t)s->open_n - 1, e, xk);
   s->stats.pushes++;
   if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
@@ -341,10 +342,10 @@ LDSI_INLINE void ldsi_buf_clean(lds_Search *s, const ldsi_Node *nodes) {
 }
 
 /* Takes the next node to expand, or LDSI_NONE when nothing is open; *fk
-** receives its f key (the f it was queued with, which is its current f:
-** an improvement re-keys or re-queues the node). */
+** and *k2 receive its entry's keys (the f it was queued with, which is its
+** current f: an improvement re-keys or re-queues the node). */
 LDSI_INLINE uint32_t ldsi_next_open_x(lds_Search *s, ldsi_Node *nodes, uint64_t *fk,
-                                      const int xk) {
+                                      uint64_t *k2, const int xk) {
   ldsi_buf_clean(s, nodes);
   if (s->buf_n) {
     ldsi_Open *bt = &s->buf[s->buf_n - 1];
@@ -352,16 +353,19 @@ LDSI_INLINE uint32_t ldsi_next_open_x(lds_Search *s, ldsi_Node *nodes, uint64_t 
       s->buf_n--;
       nodes[bt->node].heap = LDSI_CLOSED;
       *fk = bt->fk;
+      *k2 = bt->k2;
       return bt->node;
     }
   }
   if (s->open_n == 0) return LDSI_NONE;
   *fk = s->open[0].fk;
+  *k2 = s->open[0].k2;
   return ldsi_open_pop_x(s, xk);
 }
 
 LDSI_INLINE uint32_t ldsi_next_open(lds_Search *s, ldsi_Node *nodes, uint64_t *fk) {
-  return ldsi_next_open_x(s, nodes, fk, 0);
+  uint64_t k2;
+  return ldsi_next_open_x(s, nodes, fk, &k2, 0);
 }
 
 /* Puts the plateau successors of one expansion (nb <= 8, seq assigned) on
