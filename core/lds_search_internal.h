@@ -245,11 +245,20 @@ LDSI_INLINE uint64_t ldsi_make_k2(double g, uint64_t hk2, uint32_t seq, const in
   return xk ? (hk2 | seq) : ~ldsi_open_key(g);
 }
 
+/* The exact-form heap is 4-ary (LDSI_XK_ARITY): with one 128-bit comparison
+** per child pair it executes as many instructions as the binary heap and
+** mispredicts fewer branches (docs/search.md); the general form, with the
+** costlier three-part comparison, stays binary. */
+#ifndef LDSI_XK_ARITY
+#define LDSI_XK_ARITY 4
+#endif
+#define LDSI_ARITY4(xk) ((xk) && LDSI_XK_ARITY == 4)
+
 LDSI_INLINE void ldsi_sift_up_x(lds_Search *s, uint32_t pos, ldsi_Open e, const int xk) {
   ldsi_Open *h = s->open;
   ldsi_Node *nodes = s->nodes;
   while (pos > 0) {
-    uint32_t parent = (pos - 1) >> 1;
+    uint32_t parent = LDSI_ARITY4(xk) ? (pos - 1) >> 2 : (pos - 1) >> 1;
     if (!ldsi_open_less_x(&e, &h[parent], xk)) break;
     h[pos] = h[parent];
     nodes[h[pos].node].heap = pos;
@@ -320,13 +329,28 @@ LDSI_INLINE uint32_t ldsi_open_pop_x(lds_Search *s, const int xk) {
     ldsi_Open last = h[n];
     uint32_t pos = 0;
     ldsi_set_sentinel(h, n);
-    for (;;) {
-      uint32_t c = (pos << 1) + 1, best;
-      if (c >= n) break;
-      best = c + ldsi_open_less_nb(&h[c + 1], &h[c], xk);
-      h[pos] = h[best];
-      nodes[h[pos].node].heap = pos;
-      pos = best;
+    if (LDSI_ARITY4(xk)) {
+      ldsi_set_sentinel(h, n + 1);
+      ldsi_set_sentinel(h, n + 2);
+      for (;;) {
+        uint32_t c = (pos << 2) + 1, b1, b2, best;
+        if (c >= n) break;
+        b1 = c + ldsi_open_less_nb(&h[c + 1], &h[c], xk);
+        b2 = c + 2 + ldsi_open_less_nb(&h[c + 3], &h[c + 2], xk);
+        best = ldsi_open_less_nb(&h[b2], &h[b1], xk) ? b2 : b1;
+        h[pos] = h[best];
+        nodes[h[pos].node].heap = pos;
+        pos = best;
+      }
+    } else {
+      for (;;) {
+        uint32_t c = (pos << 1) + 1, best;
+        if (c >= n) break;
+        best = c + ldsi_open_less_nb(&h[c + 1], &h[c], xk);
+        h[pos] = h[best];
+        nodes[h[pos].node].heap = pos;
+        pos = best;
+      }
     }
     ldsi_sift_up_x(s, pos, last, xk);
   }
