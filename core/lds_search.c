@@ -332,6 +332,15 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   s->reopen = (p.algo == LDS_ALGO_ASTAR || p.algo == LDS_ALGO_DIJKSTRA) &&
               (p.h_scale > 0.0 || p.edge_cost != NULL);
 
+  /* exact h keys (ldsi_exact_h_key): the largest power-of-two scale that
+  ** keeps every octile distance (< N*sqrt(2) on an N-cell side) under 2^32,
+  ** if it leaves two units between distinct distances (1/(2*sqrt(2)*N+1));
+  ** grids up to 16384 cells a side have it */
+  {
+    double nmax = (double)(g->w > g->h ? g->w : g->h), sc = 1.0;
+    while (nmax * 1.4143 * (sc * 2.0) < 4294967295.0) sc *= 2.0;
+    s->hq_scale = sc / (2.0 * 1.4143 * nmax + 1.0) >= 2.0 ? sc : 0.0;
+  }
   new_generation(s);
   s->run = grid_run;
   if (p.algo == LDS_ALGO_JPS || p.algo == LDS_ALGO_JPS_PLUS) { /* lds_jps.c */
@@ -346,6 +355,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   s->best = s->start;
   s->best_d = ldsi_hdist(s->hk == LDS_H_ZERO ? LDS_H_OCTILE : (int)s->hk, gx - sx, gy - sy);
   s->best_g = 0.0;
+  s->best_hk = s->hq_scale > 0.0 ? ldsi_exact_h_key(gx - sx, gy - sy, s->hq_scale) : 0;
   if (g->blocked[s->start] || g->blocked[s->goal]) {
     ldsi_msg(s->errmsg, "lds_search_start: %s (%ld,%ld) is blocked",
              g->blocked[s->start] ? "start" : "goal", g->blocked[s->start] ? (long)sx : (long)gx,
@@ -404,11 +414,12 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
                                uint32_t m, const int d, ptrdiff_t offd, uint32_t nomove,
                                double ng, uint64_t nsd, double gu, double fu, int32_t ux,
                                int32_t uy, int32_t gx, int32_t gy, const int hk, double hw,
-                               double gk, const bool exact_f, bool reopen, uint32_t pw,
-                               ldsi_Open *batch, int *nb) {
+                               double gk, const bool exact_f, const int xk, bool reopen,
+                               uint32_t pw, ldsi_Open *batch, int *nb) {
   uint32_t v = ((m >> d) & 1u) ? (uint32_t)((ptrdiff_t)u + offd) : nomove;
   ldsi_Node *nv = &nodes[v];
   double gv = nv->gen == gen ? nv->g : INFINITY, fv;
+  uint64_t hk2 = 0;
   int32_t vx, vy;
   if (!(ng < gv)) return;
   vx = ux + ldsi_dir_dx[d];
@@ -418,6 +429,7 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
   } else {
     fv = gk * ng + hw * ldsi_hdist(hk, gx - vx, gy - vy);
   }
+  if (xk) hk2 = ldsi_exact_h_key(gx - vx, gy - vy, s->hq_scale);
   if (nv->gen != gen) { /* fresh */
 #ifndef LDS_NO_PREFETCH
     __builtin_prefetch(&nodes[v - pw]);
@@ -426,9 +438,10 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
     nv->gen = gen;
     nv->g = ng;
     nv->parent = u;
-    nv->aux = 0;
+    /* the exact-key loop keeps the cell's coordinates here (sides < 2^16) */
+    nv->aux = xk ? (uint32_t)vx | (uint32_t)vy << 16 : 0;
     nv->nsd = nsd;
-    ldsi_queue_fresh(s, batch, nb, 8, v, fv, ng, fu, gu);
+    ldsi_queue_fresh_x(s, batch, nb, 8, v, fv, ng, hk2, fu, gu, xk);
     return;
   }
   if (nv->heap == LDSI_CLOSED && !reopen) return;
@@ -436,9 +449,9 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
   nv->parent = u;
   nv->nsd = nsd;
   if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF) {
-    ldsi_open_push(s, v, fv, ng); /* a stack entry turns stale */
+    ldsi_open_push_x(s, v, fv, ng, hk2, xk); /* a stack entry turns stale */
   } else {
-    ldsi_open_decrease(s, nv->heap, fv, ng);
+    ldsi_open_decrease_x(s, nv->heap, fv, ng, hk2, xk);
   }
 }
 
@@ -446,7 +459,7 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
 ** cost mode (always_inline + constant arguments): the uniform-cost octile
 ** case is the one benchmarks and most games hit. Returns the new status. */
 LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us,
-                                 uint64_t t0, const int hk, const int mode) {
+                                 uint64_t t0, const int hk, const int mode, const int xk) {
   const lds_Grid *g = s->grid;
   const uint8_t *nbr = g->nbr;
   const float *cost = g->cost;
@@ -473,21 +486,24 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     uint32_t u, m;
     int32_t ux, uy;
     double gu, fu, du;
-    uint64_t nsd_u, fku;
+    uint64_t nsd_u, fku, k2u;
     ldsi_Open batch[8];
     int nb = 0;
     if (max_exp && done >= max_exp) return LDS_RUNNING;
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    u = ldsi_next_open(s, nodes, &fku);
+    u = ldsi_next_open_x(s, nodes, &fku, &k2u, xk);
     if (u == LDSI_NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
     if (u == goal) return LDS_FOUND;
     gu = nodes[u].g;
     nsd_u = nodes[u].nsd;
-    {
+    if (xk && u != start) { /* the coordinates kept in aux (relax_uniform) */
+      ux = (int32_t)(nodes[u].aux & 0xFFFFu);
+      uy = (int32_t)(nodes[u].aux >> 16);
+    } else {
       /* u / pw by a multiply (a 32-bit division costs ~25 cycles per
       ** expansion); the estimate is off by at most one, corrected below */
       uint32_t q = (uint32_t)((double)u * inv_pw);
@@ -496,7 +512,6 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       uy = (int32_t)q - 1;
       ux = (int32_t)(u - q * pw) - 1;
     }
-    du = ldsi_hdist(dk, gx - ux, gy - uy);
     if (exact_f) {
       /* the f it was queued with, but for the start, queued with ldsi_hdist's
       ** rounding before the loop knew it would be exact */
@@ -504,10 +519,23 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     } else {
       fu = gk * gu + hw * ldsi_hdist(hk, gx - ux, gy - uy);
     }
-    if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
-      s->best = u;
-      s->best_d = du;
-      s->best_g = gu;
+    if (xk) {
+      /* the closest expanded cell by the exact h key, which orders octile
+      ** distances exactly (ldsi_exact_h_key): the same cell as below */
+      uint64_t hku = u != start ? k2u & ~(uint64_t)UINT32_MAX
+                                : ldsi_exact_h_key(gx - ux, gy - uy, s->hq_scale);
+      if (hku < s->best_hk || (hku == s->best_hk && gu < s->best_g)) {
+        s->best = u;
+        s->best_hk = hku;
+        s->best_g = gu;
+      }
+    } else {
+      du = ldsi_hdist(dk, gx - ux, gy - uy);
+      if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
+        s->best = u;
+        s->best_d = du;
+        s->best_g = gu;
+      }
     }
     m = nbr[u];
     if (mode == MODE_UNIFORM) {
@@ -516,7 +544,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       const double g_d = (double)(uint32_t)nsd_d + (double)(uint32_t)(nsd_d >> 32) * LDSI_SQRT2;
 #define LDSI_RELAX(d, gg, nn)                                                                 \
   relax_uniform(s, nodes, gen, u, m, d, off[d], nomove, gg, nn, gu, fu, ux, uy, gx, gy, hk, hw, \
-                gk, exact_f, reopen, pw, batch, &nb)
+                gk, exact_f, xk, reopen, pw, batch, &nb)
       LDSI_RELAX(0, g_s, nsd_s);
       LDSI_RELAX(1, g_s, nsd_s);
       LDSI_RELAX(2, g_s, nsd_s);
@@ -586,14 +614,15 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         nv->gen = gen;
         nv->g = ng;
         nv->parent = u;
-        nv->aux = 0;
+        nv->aux = xk ? (uint32_t)vx | (uint32_t)vy << 16 : 0;
         nv->nsd = nsd;
         if (exact_f) {
           fv = ldsi_exact_octile_f(nsd, gx - vx, gy - vy);
         } else {
           fv = gk * ng + hw * ldsi_hdist(hk, gx - vx, gy - vy);
         }
-        ldsi_queue_fresh(s, batch, &nb, 8, v, fv, ng, fu, gu);
+        ldsi_queue_fresh_x(s, batch, &nb, 8, v, fv, ng,
+                           xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_scale) : 0, fu, gu, xk);
         continue;
       }
       if (!(ng < nv->g)) continue;
@@ -608,24 +637,25 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       nv->g = ng;
       nv->parent = u;
       nv->nsd = nsd;
-      if (nv->heap == LDSI_CLOSED) {
-        ldsi_open_push(s, v, fv, ng);
-      } else if (nv->heap == LDSI_INBUF) {
-        ldsi_open_push(s, v, fv, ng); /* its stack entry turns stale */
-      } else {
-        ldsi_open_decrease(s, nv->heap, fv, ng);
+      {
+        uint64_t hk2 = xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_scale) : 0;
+        if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF) {
+          ldsi_open_push_x(s, v, fv, ng, hk2, xk); /* a stack entry turns stale */
+        } else {
+          ldsi_open_decrease_x(s, nv->heap, fv, ng, hk2, xk);
+        }
       }
     }
-    if (nb) ldsi_push_batch(s, nodes, batch, nb);
+    if (nb) ldsi_push_batch_x(s, nodes, batch, nb, xk);
   }
 }
 
-#define DISPATCH_MODE(hk)                                              \
-  switch (mode) {                                                      \
-    case MODE_UNIFORM: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_UNIFORM);  \
-    case MODE_PLAIN: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_PLAIN);      \
-    case MODE_WEIGHTED: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_WEIGHTED); \
-    default: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_CALLBACK);           \
+#define DISPATCH_MODE(hk)                                                                  \
+  switch (mode) {                                                                          \
+    case MODE_UNIFORM: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_UNIFORM, 0);   \
+    case MODE_PLAIN: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_PLAIN, 0);       \
+    case MODE_WEIGHTED: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_WEIGHTED, 0); \
+    default: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_CALLBACK, 0);            \
   }
 
 static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
@@ -638,7 +668,11 @@ static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, 
     case LDS_H_MANHATTAN: DISPATCH_MODE(LDS_H_MANHATTAN)
     case LDS_H_EUCLIDEAN: DISPATCH_MODE(LDS_H_EUCLIDEAN)
     case LDS_H_CHEBYSHEV: DISPATCH_MODE(LDS_H_CHEBYSHEV)
-    default: DISPATCH_MODE(LDS_H_OCTILE)
+    default:
+      /* the exact-key open list (ldsi_Open) where f is exact */
+      if (mode == MODE_UNIFORM && s->hw == 1.0 && s->gk == 1.0 && s->hq_scale > 0.0)
+        return grid_loop(s, max_exp, budget_us, t0, LDS_H_OCTILE, MODE_UNIFORM, 1);
+      DISPATCH_MODE(LDS_H_OCTILE)
   }
 }
 

@@ -112,7 +112,7 @@ GS_INLINE lds_Status graph_loop(lds_Search *s, uint64_t max_exp, uint64_t budget
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    du = hk != LDS_H_ZERO && hw > 0.0 ? (ldsi_open_val(s->open[0].fk) - gk * ldsi_open_val(~s->open[0].gk)) / hw : 0.0;
+    du = hk != LDS_H_ZERO && hw > 0.0 ? (ldsi_open_val(s->open[0].fk) - gk * ldsi_open_val(~s->open[0].k2)) / hw : 0.0;
     u = ldsi_open_pop(s);
     done++;
     s->stats.expansions++;

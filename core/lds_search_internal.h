@@ -33,12 +33,20 @@ typedef struct ldsi_Node {
 } ldsi_Node;
 
 /* Open-list entry: the whole key is copied in, so sifting never touches the
-** node records (on grids f ties are frequent: see ldsi_Node). */
+** node records (on grids f ties are frequent: see ldsi_Node).
+** The order is f ascending, then g descending, then insertion order. k2 holds
+** the part after f in one of two forms (a search uses one form throughout):
+** - general: ~ldsi_open_key(g) (ascending = larger g first), and seq breaks
+**   the remaining ties;
+** - exact (the uniform-cost octile loop, see ldsi_exact_h_key): the octile
+**   distance to the goal as a fixed-point integer in the high 32 bits and seq
+**   in the low 32, so the whole order is one 128-bit comparison of (fk, k2).
+**   Among equal f, g = f - h, so smaller h is larger g: the same order. */
 typedef struct ldsi_Open {
   uint64_t fk;  /* f as an ordered integer key: ldsi_open_key(f) */
-  uint64_t gk;  /* ~ldsi_open_key(g): ascending order = larger g first */
+  uint64_t k2;  /* the order after f: see above */
   uint32_t node;
-  uint32_t seq; /* insertion order, the last tie-breaker */
+  uint32_t seq; /* insertion order, the last tie-breaker (general form) */
 } ldsi_Open;
 
 /* The bits of a double >= 0 (or +inf) read as an unsigned integer grow with
@@ -77,6 +85,8 @@ struct lds_Search {
   ldsi_Open *buf;    /* equal-f stack: sorted, minimum on top (see grid_loop) */
   size_t buf_n;
   uint32_t gen, seq;
+  double hq_scale;  /* fixed-point scale of exact h keys (ldsi_exact_h_key);
+                    ** 0 when the grid is too large for them */
 
   /* the query */
   lds_SearchParams params;
@@ -95,6 +105,7 @@ struct lds_Search {
   lds_Stats stats;
   uint32_t best;          /* expanded node closest to the goal */
   double best_d, best_g;
+  uint64_t best_hk;       /* exact h key of best (exact-key loop: see grid_run) */
 
   /* cache of the automatic scale under weights */
   uint64_t scale_version;
@@ -178,38 +189,77 @@ LDSI_INLINE double ldsi_exact_octile_f(uint64_t nsd, int32_t dx, int32_t dy) {
 ** faster (cachegrind and timings on 100 queries of brc202d / maze512-1-0,
 ** docs/search.md). */
 
-LDSI_INLINE bool ldsi_open_less(const ldsi_Open *a, const ldsi_Open *b) {
+/* The order of open-list entries; xk (a constant after inlining) tells the
+** form of k2 (see ldsi_Open): 1 = exact, 0 = general. */
+LDSI_INLINE bool ldsi_open_less_x(const ldsi_Open *a, const ldsi_Open *b, const int xk) {
   if (a->fk != b->fk) return a->fk < b->fk;
-  if (a->gk != b->gk) return a->gk < b->gk; /* larger g first */
+  if (xk) return a->k2 < b->k2;             /* smaller h (larger g), then seq */
+  if (a->k2 != b->k2) return a->k2 < b->k2; /* larger g first */
   return a->seq < b->seq;                   /* then insertion order */
+}
+
+LDSI_INLINE bool ldsi_open_less(const ldsi_Open *a, const ldsi_Open *b) {
+  return ldsi_open_less_x(a, b, 0);
 }
 
 /* The same order, computed without branches, so the compiler emits
 ** flag arithmetic (cmp/sbb, setcc) instead of a branch: ldsi_open_pop selects
 ** the smaller of two children with it, where a branch would be
-** mispredicted about half of the time. (f, g) is one 128-bit key where the
-** compiler has 128-bit integers (gcc and clang on 64-bit targets). */
+** mispredicted about half of the time. (f, k2) is one 128-bit key where the
+** compiler has 128-bit integers (gcc and clang on 64-bit targets); in the
+** exact form that key is the whole order. */
 #ifdef __SIZEOF_INT128__
 __extension__ typedef unsigned __int128 ldsi_u128;
-LDSI_INLINE unsigned ldsi_open_less_nb(const ldsi_Open *a, const ldsi_Open *b) {
-  ldsi_u128 ka = ((ldsi_u128)a->fk << 64) | a->gk, kb = ((ldsi_u128)b->fk << 64) | b->gk;
+LDSI_INLINE unsigned ldsi_open_less_nb(const ldsi_Open *a, const ldsi_Open *b, const int xk) {
+  ldsi_u128 ka = ((ldsi_u128)a->fk << 64) | a->k2, kb = ((ldsi_u128)b->fk << 64) | b->k2;
+  if (xk) return (unsigned)(ka < kb);
   return (unsigned)(ka < kb) | ((unsigned)(ka == kb) & (unsigned)(a->seq < b->seq));
 }
 #else
-LDSI_INLINE unsigned ldsi_open_less_nb(const ldsi_Open *a, const ldsi_Open *b) {
+LDSI_INLINE unsigned ldsi_open_less_nb(const ldsi_Open *a, const ldsi_Open *b, const int xk) {
   unsigned lt_f = a->fk < b->fk, eq_f = a->fk == b->fk;
-  unsigned lt_g = a->gk < b->gk, eq_g = a->gk == b->gk;
-  unsigned lt_s = a->seq < b->seq;
+  unsigned lt_g = a->k2 < b->k2, eq_g = a->k2 == b->k2;
+  unsigned lt_s = xk ? 0u : (unsigned)(a->seq < b->seq);
   return lt_f | (eq_f & (lt_g | (eq_g & lt_s)));
 }
 #endif
 
-LDSI_INLINE void ldsi_sift_up(lds_Search *s, uint32_t pos, ldsi_Open e) {
+/* The exact-form h key (see ldsi_Open) of a cell (dx, dy) from the goal:
+** the octile distance (hi - lo) + lo*sqrt(2) as a fixed-point number with
+** scale s->hq_scale, truncated. Two distinct octile distances p + q*sqrt(2)
+** (p, q integers, q <= the grid's larger side N) differ by at least
+** 1 / (2*sqrt(2)*N + 1), since |p^2 - 2q^2| >= 1; lds_search_start picks
+** the scale so that this gap spans at least two units and the largest
+** distance fits 32 bits, so the key orders distances exactly, and equal
+** distances (the same (hi, lo)) give equal keys. */
+LDSI_INLINE uint64_t ldsi_exact_h_key(int32_t dx, int32_t dy, double scale) {
+  uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
+  uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+  double h = (double)(hi - lo) + (double)lo * LDSI_SQRT2;
+  return (uint64_t)(uint32_t)(h * scale) << 32;
+}
+
+/* k2 of a new entry: the exact form from hk2 = ldsi_exact_h_key(...) and
+** seq, or the general form from g */
+LDSI_INLINE uint64_t ldsi_make_k2(double g, uint64_t hk2, uint32_t seq, const int xk) {
+  return xk ? (hk2 | seq) : ~ldsi_open_key(g);
+}
+
+/* The exact-form heap is 4-ary (LDSI_XK_ARITY): with one 128-bit comparison
+** per child pair it executes as many instructions as the binary heap and
+** mispredicts fewer branches (docs/search.md); the general form, with the
+** costlier three-part comparison, stays binary. */
+#ifndef LDSI_XK_ARITY
+#define LDSI_XK_ARITY 4
+#endif
+#define LDSI_ARITY4(xk) ((xk) && LDSI_XK_ARITY == 4)
+
+LDSI_INLINE void ldsi_sift_up_x(lds_Search *s, uint32_t pos, ldsi_Open e, const int xk) {
   ldsi_Open *h = s->open;
   ldsi_Node *nodes = s->nodes;
   while (pos > 0) {
-    uint32_t parent = (pos - 1) >> 1;
-    if (!ldsi_open_less(&e, &h[parent])) break;
+    uint32_t parent = LDSI_ARITY4(xk) ? (pos - 1) >> 2 : (pos - 1) >> 1;
+    if (!ldsi_open_less_x(&e, &h[parent], xk)) break;
     h[pos] = h[parent];
     nodes[h[pos].node].heap = pos;
     pos = parent;
@@ -218,36 +268,50 @@ LDSI_INLINE void ldsi_sift_up(lds_Search *s, uint32_t pos, ldsi_Open e) {
   nodes[e.node].heap = pos;
 }
 
-/* The heap keeps sentinel entries (f = +inf; 4, more than the 1 needed)
-** after its last entry, so every node has two children to compare and the
-** selection in ldsi_open_pop is branchless. */
+/* A sentinel entry (f = +inf; real entries have a finite f): ldsi_open_pop
+** writes one into the slot it frees, just after the last entry, so every
+** node it visits has two children to compare and its selection is
+** branchless. */
 LDSI_INLINE void ldsi_set_sentinel(ldsi_Open *h, size_t i) {
-  h[i].fk = ldsi_open_key(INFINITY);
-  h[i].gk = ~ldsi_open_key(0.0);
+  h[i].fk = LDSI_KEY_INF;
+  h[i].k2 = UINT64_MAX;
   h[i].node = 0;
   h[i].seq = UINT32_MAX;
 }
 
-LDSI_INLINE void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g) {
+/* Pushes node with f and g (general form) or f and the exact h key hk2 (seq
+** bits zero; exact form) */
+LDSI_INLINE void ldsi_open_push_x(lds_Search *s, uint32_t node, double f, double g, uint64_t hk2,
+                                  const int xk) {
   ldsi_Open e;
   e.fk = ldsi_open_key(f);
-  e.gk = ~ldsi_open_key(g);
-  e.node = node;
   e.seq = s->seq++;
+  e.k2 = ldsi_make_k2(g, hk2, e.seq, xk);
+  e.node = node;
   s->open_n++;
-  ldsi_set_sentinel(s->open, s->open_n + 3); /* keep 4 sentinels after the last entry */
-  ldsi_sift_up(s, (uint32_t)s->open_n - 1, e);
+  ldsi_sift_up_x(s, (uint32_t)s->open_n - 1, e, xk);
   s->stats.pushes++;
   if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
 }
 
-LDSI_INLINE void ldsi_open_decrease(lds_Search *s, uint32_t pos, double f, double g) {
+LDSI_INLINE void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g) {
+  ldsi_open_push_x(s, node, f, g, 0, 0);
+}
+
+/* Lowers the key of the entry at pos (its node's g improved); hk2 as in
+** ldsi_open_push_x (the node's h is unchanged, so is hk2) */
+LDSI_INLINE void ldsi_open_decrease_x(lds_Search *s, uint32_t pos, double f, double g,
+                                      uint64_t hk2, const int xk) {
   ldsi_Open e = s->open[pos];
   e.fk = ldsi_open_key(f);
-  e.gk = ~ldsi_open_key(g);
   e.seq = s->seq++; /* a decrease-key counts as a new insertion */
-  ldsi_sift_up(s, pos, e);
+  e.k2 = ldsi_make_k2(g, hk2, e.seq, xk);
+  ldsi_sift_up_x(s, pos, e, xk);
   s->stats.pushes++;
+}
+
+LDSI_INLINE void ldsi_open_decrease(lds_Search *s, uint32_t pos, double f, double g) {
+  ldsi_open_decrease_x(s, pos, f, g, 0, 0);
 }
 
 /* Removes the root with Floyd's bottom-up variant: the hole at the root
@@ -256,7 +320,7 @@ LDSI_INLINE void ldsi_open_decrease(lds_Search *s, uint32_t pos, double f, doubl
 ** up, usually by a level or none, since it came from the bottom. The order
 ** is total (seq breaks every tie), so the pop order is that of a plain
 ** sift-down; only the layout of the heap differs. */
-LDSI_INLINE uint32_t ldsi_open_pop(lds_Search *s) {
+LDSI_INLINE uint32_t ldsi_open_pop_x(lds_Search *s, const int xk) {
   ldsi_Open *h = s->open;
   ldsi_Node *nodes = s->nodes;
   uint32_t top = h[0].node;
@@ -265,19 +329,36 @@ LDSI_INLINE uint32_t ldsi_open_pop(lds_Search *s) {
     ldsi_Open last = h[n];
     uint32_t pos = 0;
     ldsi_set_sentinel(h, n);
-    for (;;) {
-      uint32_t c = (pos << 1) + 1, best;
-      if (c >= n) break;
-      best = c + ldsi_open_less_nb(&h[c + 1], &h[c]);
-      h[pos] = h[best];
-      nodes[h[pos].node].heap = pos;
-      pos = best;
+    if (LDSI_ARITY4(xk)) {
+      ldsi_set_sentinel(h, n + 1);
+      ldsi_set_sentinel(h, n + 2);
+      for (;;) {
+        uint32_t c = (pos << 2) + 1, b1, b2, best;
+        if (c >= n) break;
+        b1 = c + ldsi_open_less_nb(&h[c + 1], &h[c], xk);
+        b2 = c + 2 + ldsi_open_less_nb(&h[c + 3], &h[c + 2], xk);
+        best = ldsi_open_less_nb(&h[b2], &h[b1], xk) ? b2 : b1;
+        h[pos] = h[best];
+        nodes[h[pos].node].heap = pos;
+        pos = best;
+      }
+    } else {
+      for (;;) {
+        uint32_t c = (pos << 1) + 1, best;
+        if (c >= n) break;
+        best = c + ldsi_open_less_nb(&h[c + 1], &h[c], xk);
+        h[pos] = h[best];
+        nodes[h[pos].node].heap = pos;
+        pos = best;
+      }
     }
-    ldsi_sift_up(s, pos, last);
+    ldsi_sift_up_x(s, pos, last, xk);
   }
   nodes[top].heap = LDSI_CLOSED;
   return top;
 }
+
+LDSI_INLINE uint32_t ldsi_open_pop(lds_Search *s) { return ldsi_open_pop_x(s, 0); }
 
 /* Drops stale entries from the top of the stack. */
 LDSI_INLINE void ldsi_buf_clean(lds_Search *s, const ldsi_Node *nodes) {
@@ -285,31 +366,40 @@ LDSI_INLINE void ldsi_buf_clean(lds_Search *s, const ldsi_Node *nodes) {
 }
 
 /* Takes the next node to expand, or LDSI_NONE when nothing is open; *fk
-** receives its f key (the f it was queued with, which is its current f:
-** an improvement re-keys or re-queues the node). */
-LDSI_INLINE uint32_t ldsi_next_open(lds_Search *s, ldsi_Node *nodes, uint64_t *fk) {
+** and *k2 receive its entry's keys (the f it was queued with, which is its
+** current f: an improvement re-keys or re-queues the node). */
+LDSI_INLINE uint32_t ldsi_next_open_x(lds_Search *s, ldsi_Node *nodes, uint64_t *fk,
+                                      uint64_t *k2, const int xk) {
   ldsi_buf_clean(s, nodes);
   if (s->buf_n) {
     ldsi_Open *bt = &s->buf[s->buf_n - 1];
-    if (s->open_n == 0 || ldsi_open_less(bt, &s->open[0])) {
+    if (s->open_n == 0 || ldsi_open_less_x(bt, &s->open[0], xk)) {
       s->buf_n--;
       nodes[bt->node].heap = LDSI_CLOSED;
       *fk = bt->fk;
+      *k2 = bt->k2;
       return bt->node;
     }
   }
   if (s->open_n == 0) return LDSI_NONE;
   *fk = s->open[0].fk;
-  return ldsi_open_pop(s);
+  *k2 = s->open[0].k2;
+  return ldsi_open_pop_x(s, xk);
+}
+
+LDSI_INLINE uint32_t ldsi_next_open(lds_Search *s, ldsi_Node *nodes, uint64_t *fk) {
+  uint64_t k2;
+  return ldsi_next_open_x(s, nodes, fk, &k2, 0);
 }
 
 /* Puts the plateau successors of one expansion (nb <= 8, seq assigned) on
 ** the stack, smallest on top. */
-LDSI_INLINE void ldsi_push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *batch, int nb) {
+LDSI_INLINE void ldsi_push_batch_x(lds_Search *s, ldsi_Node *nodes, ldsi_Open *batch, int nb,
+                                   const int xk) {
   int i, j;
   for (i = 1; i < nb; i++) { /* insertion sort, descending by ldsi_open_less */
     ldsi_Open e = batch[i];
-    for (j = i; j > 0 && ldsi_open_less(&batch[j - 1], &e); j--) batch[j] = batch[j - 1];
+    for (j = i; j > 0 && ldsi_open_less_x(&batch[j - 1], &e, xk); j--) batch[j] = batch[j - 1];
     batch[j] = e;
   }
   for (i = 0; i < nb; i++) {
@@ -319,22 +409,33 @@ LDSI_INLINE void ldsi_push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *bat
   if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
 }
 
-/* Queues a fresh successor v with key (f, g) after the expansion of a node
-** with key (fu, gu): onto the plateau batch (see ldsi_push_batch) when it
-** ties on f with a larger g and the batch (cap entries) and the stack have
-** room, else into the heap. Either way the expansion order is the heap's. */
-LDSI_INLINE void ldsi_queue_fresh(lds_Search *s, ldsi_Open *batch, int *nb, int cap, uint32_t v,
-                                  double f, double g, double fu, double gu) {
+LDSI_INLINE void ldsi_push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *batch, int nb) {
+  ldsi_push_batch_x(s, nodes, batch, nb, 0);
+}
+
+/* Queues a fresh successor v with key (f, g; hk2 as in ldsi_open_push_x)
+** after the expansion of a node with key (fu, gu): onto the plateau batch
+** (see ldsi_push_batch) when it ties on f with a larger g and the batch (cap
+** entries) and the stack have room, else into the heap. Either way the
+** expansion order is the heap's. */
+LDSI_INLINE void ldsi_queue_fresh_x(lds_Search *s, ldsi_Open *batch, int *nb, int cap, uint32_t v,
+                                    double f, double g, uint64_t hk2, double fu, double gu,
+                                    const int xk) {
   if (f == fu && g > gu && *nb < cap && s->buf_n + (size_t)*nb < LDSI_BUF_CAP) {
     ldsi_Open *e = &batch[(*nb)++];
     e->fk = ldsi_open_key(f);
-    e->gk = ~ldsi_open_key(g);
-    e->node = v;
     e->seq = s->seq++;
+    e->k2 = ldsi_make_k2(g, hk2, e->seq, xk);
+    e->node = v;
     s->stats.pushes++;
   } else {
-    ldsi_open_push(s, v, f, g);
+    ldsi_open_push_x(s, v, f, g, hk2, xk);
   }
+}
+
+LDSI_INLINE void ldsi_queue_fresh(lds_Search *s, ldsi_Open *batch, int *nb, int cap, uint32_t v,
+                                  double f, double g, double fu, double gu) {
+  ldsi_queue_fresh_x(s, batch, nb, cap, v, f, g, 0, fu, gu, 0);
 }
 
 /* node access with the generation check */

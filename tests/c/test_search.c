@@ -481,6 +481,84 @@ static void test_differential(void) {
   CHECK(nopath > 50);
 }
 
+/* The uniform octile loop orders its open list with exact-form keys (h as
+** a fixed-point key; lds_search_internal.h). Forcing the general form
+** (hq_scale = 0, as on grids too large for the keys) must give the same
+** expansion order: same status, stats, path cell by cell and partial path. */
+static void run_form(lds_Search *s, const lds_SearchParams *p, int32_t sx, int32_t sy, int32_t gx,
+                     int32_t gy, bool general, lds_Status *st, lds_Stats *stats, lds_Path **path) {
+  lds_search_start(s, p, sx, sy, gx, gy);
+  if (general) s->hq_scale = 0.0;
+  *st = lds_search_run(s);
+  lds_search_stats(s, stats);
+  *path = lds_search_partial_path(s, NULL);
+}
+
+static void test_exact_keys(void) {
+  th_Rng r = {0xE4AC7ULL};
+  int k, q, runs = 0, differ = 0, partials = 0;
+  lds_Grid *wide;
+  lds_Search *ws;
+  for (k = 0; k < 300; k++) {
+    lds_Grid *g = random_grid(&r, 40, false, false);
+    lds_Search *s = lds_search_new(NULL, g, NULL);
+    lds_SearchParams p;
+    lds_search_params_init(&p);
+    p.partial = true;
+    lds_grid_set_neighbourhood(g, 8);
+    for (q = 0; q < 4; q++) {
+      int32_t sx = th_randint(&r, lds_grid_width(g)), sy = th_randint(&r, lds_grid_height(g));
+      int32_t gx = th_randint(&r, lds_grid_width(g)), gy = th_randint(&r, lds_grid_height(g));
+      lds_Status sa, sb;
+      lds_Stats ta, tb;
+      lds_Path *pa, *pb;
+      size_t i;
+      run_form(s, &p, sx, sy, gx, gy, false, &sa, &ta, &pa);
+      run_form(s, &p, sx, sy, gx, gy, true, &sb, &tb, &pb);
+      runs++;
+      if (sa != sb || ta.expansions != tb.expansions || ta.pushes != tb.pushes ||
+          ta.peak_open != tb.peak_open || (pa == NULL) != (pb == NULL)) {
+        differ++;
+      } else if (pa) {
+        if (lds_path_length(pa) != lds_path_length(pb) || lds_path_cost(pa) != lds_path_cost(pb))
+          differ++;
+        else
+          for (i = 0; i < lds_path_length(pa); i++)
+            if (lds_path_node(pa, i) != lds_path_node(pb, i)) {
+              differ++;
+              break;
+            }
+        if (sa == LDS_NO_PATH) partials++;
+      }
+      lds_path_free(pa);
+      lds_path_free(pb);
+    }
+    lds_search_free(s);
+    lds_grid_free(g);
+  }
+  CHECK_INT(runs, 1200);
+  CHECK_INT(differ, 0);
+  CHECK(partials > 20); /* the closest-cell tracking of both forms is compared */
+  /* the keys are used up to 16384 cells a side, not beyond, and a search
+  ** across a grid too wide for them (the general form) is still exact */
+  wide = lds_grid_new(NULL, 16384, 2, NULL);
+  ws = lds_search_new(NULL, wide, NULL);
+  CHECK(lds_search_start(ws, NULL, 0, 0, 16383, 1) == LDS_OK);
+  CHECK(ws->hq_scale > 0.0);
+  CHECK(lds_search_run(ws) == LDS_FOUND);
+  CHECK_NEAR(lds_search_cost(ws), 16382 + sqrt(2), 1e-9);
+  lds_search_free(ws);
+  lds_grid_free(wide);
+  wide = lds_grid_new(NULL, 40000, 2, NULL);
+  ws = lds_search_new(NULL, wide, NULL);
+  CHECK(lds_search_start(ws, NULL, 0, 0, 39999, 1) == LDS_OK);
+  CHECK(ws->hq_scale == 0.0);
+  CHECK(lds_search_run(ws) == LDS_FOUND);
+  CHECK_NEAR(lds_search_cost(ws), 39998 + sqrt(2), 1e-9);
+  lds_search_free(ws);
+  lds_grid_free(wide);
+}
+
 /* ------------------------------------------------ slicing, determinism -- */
 
 typedef struct FakeClock { uint64_t t, step; int reads; } FakeClock;
@@ -1002,6 +1080,7 @@ void suite_search(void) {
   test_stats();
   test_low_costs();
   test_differential();
+  test_exact_keys();
   test_slicing();
   test_many_queries();
   test_two_searches();
