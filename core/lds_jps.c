@@ -85,6 +85,10 @@ typedef struct ldsi_Jps {
   int32_t w, h, pw, ph;
   size_t rw, cw;          /* words per row line / per column line */
   uint64_t *rows, *cols;  /* ph*rw and pw*cw words */
+  /* Jump events (see ev_line): ev[d] for a straight direction d, in the
+  ** layout of rows (E, W) or cols (N, S); one allocation, evbuf */
+  uint64_t *evbuf, *ev[4];
+  bool ev_valid, ev_ncc;  /* the events are built, for no_corner_cutting? */
   uint64_t seen_version;  /* grid version the bits reflect */
   bool listening;
   uint64_t bits_us;
@@ -98,12 +102,6 @@ typedef struct ldsi_Jps {
 } ldsi_Jps;
 
 /* ------------------------------------------------------- bit grids -- */
-
-JI uint64_t load64(const uint64_t *a, size_t pos) {
-  size_t i = pos >> 6;
-  unsigned sh = (unsigned)(pos & 63u);
-  return sh ? (a[i] >> sh) | (a[i + 1] << (64u - sh)) : a[i];
-}
 
 static void set_bit(uint64_t *line, size_t pos, bool v) {
   uint64_t m = (uint64_t)1 << (pos & 63u);
@@ -132,60 +130,88 @@ static bool bits_update(ldsi_Jps *j, const lds_Grid *g, int32_t px0, int32_t py0
   return changed;
 }
 
-/* Scans line B forwards from position p (exclusive, padded coordinate) and
-** returns the first position that is a jump point (*jp = true) or blocked
-** (*jp = false). L and R are the lines on either side. The border is
-** blocked, so the scan always stops inside the line. Each step covers 63
-** cells with one load per line: the side bits of the neighbouring cell come
-** from the same word shifted by one. */
-#define M63 (~(uint64_t)0 >> 1)
-JI int32_t scan_inc(const uint64_t *B, const uint64_t *L, const uint64_t *R, int32_t p,
-                    const bool ncc, bool *jp) {
-  size_t q = (size_t)p + 65; /* bit of p + 1; bit j of a step is cell q + j */
-  for (;;) {
-    uint64_t b = load64(B, q), f, ev, l, r;
-    if (ncc) { /* side open here, blocked one cell behind: bit j+1 set, bit j clear */
-      l = load64(L, q - 1);
-      r = load64(R, q - 1);
-      f = ((l >> 1) & ~l) | ((r >> 1) & ~r);
-    } else { /* side blocked here, open one cell ahead */
-      l = load64(L, q);
-      r = load64(R, q);
-      f = (~l & (l >> 1)) | (~r & (r >> 1));
+/* Jump events of one line B (nw words) with side lines L and R: bit P of
+** inc[] is set when a straight jump moving to increasing positions (E, S)
+** must stop at P, bit P of dec[] the same moving to decreasing positions
+** (W, N): P blocked, or P a jump point under the rule (file comment). With
+** no_corner_cutting, moving to increasing positions: a side cell open at P
+** and blocked at P-1; with "always": a side cell blocked at P and open at
+** P+1 (mirrored for dec[]). The events depend on the grid alone, so a jump
+** is one load and one count of trailing/leading zeros per 64 cells
+** [Paper: Harabor & Grastien, ICAPS 2014, block-based jumps; here the
+** per-line neighbour tests of the paper are precomputed]. */
+static void ev_line(uint64_t *inc, uint64_t *dec, const uint64_t *B, const uint64_t *L,
+                    const uint64_t *R, size_t nw, bool ncc) {
+  size_t i;
+  for (i = 0; i < nw; i++) {
+    uint64_t l = L[i], r = R[i];
+    uint64_t lp = (l << 1) | (i ? L[i - 1] >> 63 : 0); /* bit P: L at P-1 */
+    uint64_t rp = (r << 1) | (i ? R[i - 1] >> 63 : 0);
+    uint64_t ln = (l >> 1) | (i + 1 < nw ? L[i + 1] << 63 : 0); /* bit P: L at P+1 */
+    uint64_t rn = (r >> 1) | (i + 1 < nw ? R[i + 1] << 63 : 0);
+    uint64_t fi, fd;
+    if (ncc) {
+      fi = (l & ~lp) | (r & ~rp);
+      fd = (l & ~ln) | (r & ~rn);
+    } else {
+      fi = (~l & ln) | (~r & rn);
+      fd = (~l & lp) | (~r & rp);
     }
-    ev = (f | ~b) & M63;
-    if (ev) {
-      int i = __builtin_ctzll(ev);
-      *jp = (b >> i) & 1u;
-      return (int32_t)(q + (size_t)i - 64);
-    }
-    q += 63;
+    inc[i] = fi | ~B[i];
+    dec[i] = fd | ~B[i];
   }
 }
 
-/* Same, backwards: the first position < p. */
-JI int32_t scan_dec(const uint64_t *B, const uint64_t *L, const uint64_t *R, int32_t p,
-                    const bool ncc, bool *jp) {
-  size_t q = (size_t)p + 63; /* bit of p - 1; a step covers cells q-62..q, bit j = q-62+j */
-  for (;;) {
-    uint64_t b = load64(B, q - 62), f, ev, l, r;
-    if (ncc) { /* side open here, blocked one cell behind (= ahead in bits) */
-      l = load64(L, q - 62);
-      r = load64(R, q - 62);
-      f = (l & ~(l >> 1)) | (r & ~(r >> 1));
-    } else { /* side blocked here, open one cell ahead (= below in bits) */
-      l = load64(L, q - 63);
-      r = load64(R, q - 63);
-      f = (~(l >> 1) & l) | (~(r >> 1) & r);
-    }
-    ev = (f | ~b) & M63;
-    if (ev) {
-      int i = 63 - __builtin_clzll(ev);
-      *jp = (b >> i) & 1u;
-      return (int32_t)(q - 62 + (size_t)i - 64);
-    }
-    q -= 63;
+/* Recomputes the events of rows py0..py1 and columns px0..px1 (padded,
+** clamped to the interior lines; the border lines are all events). */
+static void ev_update(ldsi_Jps *j, int32_t px0, int32_t py0, int32_t px1, int32_t py1) {
+  int32_t i;
+  if (px0 < 1) px0 = 1;
+  if (py0 < 1) py0 = 1;
+  if (px1 > j->pw - 2) px1 = j->pw - 2;
+  if (py1 > j->ph - 2) py1 = j->ph - 2;
+  for (i = py0; i <= py1; i++) {
+    size_t o = (size_t)i * j->rw;
+    ev_line(j->ev[LDS_DIR_E] + o, j->ev[LDS_DIR_W] + o, j->rows + o, j->rows + o - j->rw,
+            j->rows + o + j->rw, j->rw, j->ev_ncc);
   }
+  for (i = px0; i <= px1; i++) {
+    size_t o = (size_t)i * j->cw;
+    ev_line(j->ev[LDS_DIR_S] + o, j->ev[LDS_DIR_N] + o, j->cols + o, j->cols + o - j->cw,
+            j->cols + o + j->cw, j->cw, j->ev_ncc);
+  }
+}
+
+/* Builds every event line for the rule of grid g. */
+static void ev_build(ldsi_Jps *j, const lds_Grid *g) {
+  memset(j->evbuf, 0xFF, 2 * ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t));
+  j->ev_ncc = g->diag == LDS_DIAG_NO_CORNER_CUTTING;
+  ev_update(j, 0, 0, j->pw - 1, j->ph - 1);
+  j->ev_valid = true;
+}
+
+/* First event after position p (padded coordinate) in an event line: one
+** load and a count of trailing zeros per 64 cells. The border is an event,
+** so the scan stops inside the line. */
+JI int32_t ev_next(const uint64_t *E, int32_t p) {
+  size_t q = (size_t)p + 65, i = q >> 6; /* bit of p + 1 */
+  uint64_t w = E[i] & (~(uint64_t)0 << (q & 63u));
+  while (!w) w = E[++i];
+  return (int32_t)(i * 64 + (size_t)__builtin_ctzll(w)) - 64;
+}
+
+/* Last event before position p. */
+JI int32_t ev_prev(const uint64_t *E, int32_t p) {
+  size_t q = (size_t)p + 63, i = q >> 6; /* bit of p - 1 */
+  uint64_t w = E[i] & (~(uint64_t)0 >> (63u - (q & 63u)));
+  while (!w) w = E[--i];
+  return (int32_t)(i * 64 + 63 - (size_t)__builtin_clzll(w)) - 64;
+}
+
+/* Is padded position p of a bit line open? */
+JI bool bit_at(const uint64_t *B, int32_t p) {
+  size_t q = (size_t)p + 64;
+  return (B[q >> 6] >> (q & 63u)) & 1u;
 }
 
 /* ---------------------------------------------------------- queries -- */
@@ -200,32 +226,36 @@ typedef struct Ctx {
   int32_t gpx, gpy; /* goal, padded */
 } Ctx;
 
-/* Straight jump from padded (px,py) in direction d (< 4). Returns the jump
+/* Straight jump from padded (px,py) in direction d (< 4): the first event
+** of the line (ev_next / ev_prev), a jump point if open. Returns the jump
 ** point, the goal, or NONE; *k = steps. */
-JI uint32_t jump_straight(const Ctx *c, int32_t px, int32_t py, int d, const bool ncc,
-                          int32_t *k) {
+JI uint32_t jump_straight(const Ctx *c, int32_t px, int32_t py, int d, int32_t *k) {
   const ldsi_Jps *j = c->j;
   bool jp;
   int32_t q;
   if (d == LDS_DIR_E || d == LDS_DIR_W) {
-    const uint64_t *B = j->rows + (size_t)py * j->rw;
+    size_t o = (size_t)py * j->rw;
     if (d == LDS_DIR_E) {
-      q = scan_inc(B, B - j->rw, B + j->rw, px, ncc, &jp);
+      q = ev_next(j->ev[LDS_DIR_E] + o, px);
+      jp = bit_at(j->rows + o, q);
       if (c->gpy == py && c->gpx > px && (c->gpx < q || (jp && c->gpx == q))) q = c->gpx, jp = 1;
     } else {
-      q = scan_dec(B, B - j->rw, B + j->rw, px, ncc, &jp);
+      q = ev_prev(j->ev[LDS_DIR_W] + o, px);
+      jp = bit_at(j->rows + o, q);
       if (c->gpy == py && c->gpx < px && (c->gpx > q || (jp && c->gpx == q))) q = c->gpx, jp = 1;
     }
     if (!jp) return NONE;
     *k = q > px ? q - px : px - q;
     return (uint32_t)py * c->pw + (uint32_t)q;
   } else {
-    const uint64_t *B = j->cols + (size_t)px * j->cw;
+    size_t o = (size_t)px * j->cw;
     if (d == LDS_DIR_S) {
-      q = scan_inc(B, B - j->cw, B + j->cw, py, ncc, &jp);
+      q = ev_next(j->ev[LDS_DIR_S] + o, py);
+      jp = bit_at(j->cols + o, q);
       if (c->gpx == px && c->gpy > py && (c->gpy < q || (jp && c->gpy == q))) q = c->gpy, jp = 1;
     } else {
-      q = scan_dec(B, B - j->cw, B + j->cw, py, ncc, &jp);
+      q = ev_prev(j->ev[LDS_DIR_N] + o, py);
+      jp = bit_at(j->cols + o, q);
       if (c->gpx == px && c->gpy < py && (c->gpy > q || (jp && c->gpy == q))) q = c->gpy, jp = 1;
     }
     if (!jp) return NONE;
@@ -279,9 +309,9 @@ JI int jump_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t
           (b[(ptrdiff_t)u - c->off[vd]] && !b[(ptrdiff_t)u + dx - c->off[vd]]))
         return add_succ(sc, n, nodes, u, px, py, d, diag);
     }
-    v = jump_straight(c, px, py, hd, ncc, &k);
+    v = jump_straight(c, px, py, hd, &k);
     if (v != NONE) n = add_succ(sc, n, nodes, v, px + dx * k, py, hd, diag + (uint64_t)k);
-    v = jump_straight(c, px, py, vd, ncc, &k);
+    v = jump_straight(c, px, py, vd, &k);
     if (v != NONE) n = add_succ(sc, n, nodes, v, px, py + dy * k, vd, diag + (uint64_t)k);
   }
 }
@@ -496,7 +526,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
                      : jump_diag(&c, nodes, sc, nsucc, u, px, py, d, ncc);
         continue;
       }
-      v = plus ? jump_plus(&c, u, px, py, d, &k) : jump_straight(&c, px, py, d, ncc, &k);
+      v = plus ? jump_plus(&c, u, px, py, d, &k) : jump_straight(&c, px, py, d, &k);
       if (v == NONE) continue;
       if (plus) __builtin_prefetch(&c.dist[(size_t)v * 8]); /* read when v is expanded */
       nsucc = add_succ(sc, nsucc, nodes, v, px + DX[d] * k, py + DY[d] * k, d, (uint64_t)k);
@@ -725,6 +755,7 @@ static void bits_build(ldsi_Jps *j, const lds_Grid *g) {
   memset(j->rows, 0, (size_t)j->ph * j->rw * sizeof(uint64_t));
   memset(j->cols, 0, (size_t)j->pw * j->cw * sizeof(uint64_t));
   bits_update(j, g, 0, 0, j->pw - 1, j->ph - 1);
+  ev_build(j, g);
   j->seen_version = g->version;
   j->bits_us = j->s->env.clock(j->s->env.clock_ud) - t0;
 }
@@ -734,6 +765,10 @@ static void on_grid_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, in
   ldsi_Jps *j = (ldsi_Jps *)ud;
   bool changed = bits_update(j, g, x0 + 1, y0 + 1, x1 + 1, y1 + 1);
   j->seen_version = version;
+  if (j->ev_ncc != (g->diag == LDS_DIAG_NO_CORNER_CUTTING))
+    j->ev_valid = false; /* another rule: rebuilt by the next query */
+  else if (changed && j->ev_valid) /* the lines through the rectangle and beside it */
+    ev_update(j, x0, y0, x1 + 2, y1 + 2);
   if (!j->dist) return;
   if (!plus_applies(g))
     j->plus_valid = false; /* rebuilt by the next JPS+ query on a no_corner_cutting grid */
@@ -742,7 +777,7 @@ static void on_grid_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, in
 }
 
 static size_t jps_bytes(const ldsi_Jps *j, const lds_Grid *g) {
-  size_t b = sizeof *j + ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t) +
+  size_t b = sizeof *j + 3 * ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t) +
              j->succ_cap * sizeof(Succ);
   if (j->dist)
     b += g->pcells * 8 * sizeof(ldsi_jdist) + 2 * (size_t)(g->w + g->h - 1);
@@ -756,6 +791,7 @@ static void jps_free(lds_Search *s) {
   if (j->listening) lds_grid_unlisten((lds_Grid *)(uintptr_t)g, on_grid_edit, j);
   ldsi_free(&s->env, j->rows, (size_t)j->ph * j->rw * sizeof(uint64_t));
   ldsi_free(&s->env, j->cols, (size_t)j->pw * j->cw * sizeof(uint64_t));
+  ldsi_free(&s->env, j->evbuf, 2 * ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t));
   ldsi_free(&s->env, j->succ, j->succ_cap * sizeof(Succ));
   if (j->dist) {
     ldsi_free(&s->env, j->dist, g->pcells * 8 * sizeof(ldsi_jdist));
@@ -783,7 +819,7 @@ lds_Status lds_search_jps_prepare(lds_Search *s, bool plus) {
   }
   if (!j) {
     size_t rw = ((size_t)g->pw + 63) / 64 + 3, cw = ((size_t)g->ph + 63) / 64 + 3;
-    size_t bytes = ((size_t)g->ph * rw + (size_t)g->pw * cw) * sizeof(uint64_t);
+    size_t bytes = 3 * ((size_t)g->ph * rw + (size_t)g->pw * cw) * sizeof(uint64_t);
     j = (ldsi_Jps *)ldsi_calloc(&s->env, 1, sizeof *j);
     if (!j) return nomem(s, "JPS state", sizeof *j);
     j->s = s;
@@ -798,9 +834,17 @@ lds_Status lds_search_jps_prepare(lds_Search *s, bool plus) {
     j->succ = (Succ *)ldsi_alloc(&s->env, j->succ_cap * sizeof(Succ));
     j->rows = (uint64_t *)ldsi_alloc(&s->env, (size_t)g->ph * rw * sizeof(uint64_t));
     j->cols = (uint64_t *)ldsi_alloc(&s->env, (size_t)g->pw * cw * sizeof(uint64_t));
+    j->evbuf = (uint64_t *)ldsi_alloc(&s->env, 2 * ((size_t)g->ph * rw + (size_t)g->pw * cw) *
+                                                   sizeof(uint64_t));
+    if (j->evbuf) {
+      j->ev[LDS_DIR_E] = j->evbuf;
+      j->ev[LDS_DIR_W] = j->evbuf + (size_t)g->ph * rw;
+      j->ev[LDS_DIR_S] = j->evbuf + 2 * (size_t)g->ph * rw;
+      j->ev[LDS_DIR_N] = j->evbuf + 2 * (size_t)g->ph * rw + (size_t)g->pw * cw;
+    }
     s->algo_state = j;
     s->algo_free = jps_free;
-    if (!j->rows || !j->cols || !j->succ) {
+    if (!j->rows || !j->cols || !j->evbuf || !j->succ) {
       size_t succ_bytes = j->succ_cap * sizeof(Succ);
       jps_free(s);
       return nomem(s, "JPS bit grids", bytes + succ_bytes);
@@ -814,6 +858,8 @@ lds_Status lds_search_jps_prepare(lds_Search *s, bool plus) {
   } else if (j->seen_version != g->version) {
     bits_build(j, g); /* an edit we did not hear about: rebuild */
     j->plus_valid = false;
+  } else if (!j->ev_valid || j->ev_ncc != (g->diag == LDS_DIAG_NO_CORNER_CUTTING)) {
+    ev_build(j, g); /* the diagonal rule changed */
   }
   if (plus && !j->dist) {
     size_t nl = (size_t)(g->w + g->h - 1), bytes = g->pcells * 8 * sizeof(ldsi_jdist);
@@ -839,7 +885,7 @@ void lds_search_jps_info(const lds_Search *s, lds_JpsInfo *out) {
   const ldsi_Jps *j = (const ldsi_Jps *)s->algo_state;
   memset(out, 0, sizeof *out);
   if (!j) return;
-  out->bitgrid_bytes = ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t);
+  out->bitgrid_bytes = 3 * ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t);
   out->bitgrid_us = j->bits_us;
   if (j->dist) {
     out->plus_bytes = s->grid->pcells * 8 * sizeof(ldsi_jdist) + 2 * (size_t)(j->w + j->h - 1);
