@@ -226,39 +226,35 @@ typedef struct Ctx {
   int32_t gpx, gpy; /* goal, padded */
 } Ctx;
 
-/* Straight jump from padded (px,py) in direction d (< 4): the first event
-** of the line (ev_next / ev_prev), a jump point if open. Returns the jump
+/* Straight jump along one line from position p (padded), towards
+** increasing positions if inc: the first event of the line E (ev_next /
+** ev_prev), a jump point if open in the passability line O, or the goal at
+** position gp when it lies on this line (goal_here) before that. Returns the
+** position reached, or -1 (a wall first). */
+JI int32_t jump_line(const uint64_t *E, const uint64_t *O, int32_t p, const bool inc,
+                     bool goal_here, int32_t gp) {
+  int32_t q = inc ? ev_next(E, p) : ev_prev(E, p);
+  bool jp = bit_at(O, q);
+  if (goal_here && (inc ? gp > p && (gp < q || (jp && gp == q)) : gp < p && (gp > q || (jp && gp == q))))
+    return gp;
+  return jp ? q : -1;
+}
+
+/* Straight jump from padded (px,py) in direction d (< 4). Returns the jump
 ** point, the goal, or NONE; *k = steps. */
-JI uint32_t jump_straight(const Ctx *c, int32_t px, int32_t py, int d, int32_t *k) {
+JI uint32_t jump_straight(const Ctx *c, int32_t px, int32_t py, const int d, int32_t *k) {
   const ldsi_Jps *j = c->j;
-  bool jp;
   int32_t q;
   if (d == LDS_DIR_E || d == LDS_DIR_W) {
     size_t o = (size_t)py * j->rw;
-    if (d == LDS_DIR_E) {
-      q = ev_next(j->ev[LDS_DIR_E] + o, px);
-      jp = bit_at(j->rows + o, q);
-      if (c->gpy == py && c->gpx > px && (c->gpx < q || (jp && c->gpx == q))) q = c->gpx, jp = 1;
-    } else {
-      q = ev_prev(j->ev[LDS_DIR_W] + o, px);
-      jp = bit_at(j->rows + o, q);
-      if (c->gpy == py && c->gpx < px && (c->gpx > q || (jp && c->gpx == q))) q = c->gpx, jp = 1;
-    }
-    if (!jp) return NONE;
+    q = jump_line(j->ev[d] + o, j->rows + o, px, d == LDS_DIR_E, c->gpy == py, c->gpx);
+    if (q < 0) return NONE;
     *k = q > px ? q - px : px - q;
     return (uint32_t)py * c->pw + (uint32_t)q;
   } else {
     size_t o = (size_t)px * j->cw;
-    if (d == LDS_DIR_S) {
-      q = ev_next(j->ev[LDS_DIR_S] + o, py);
-      jp = bit_at(j->cols + o, q);
-      if (c->gpx == px && c->gpy > py && (c->gpy < q || (jp && c->gpy == q))) q = c->gpy, jp = 1;
-    } else {
-      q = ev_prev(j->ev[LDS_DIR_N] + o, py);
-      jp = bit_at(j->cols + o, q);
-      if (c->gpx == px && c->gpy < py && (c->gpy > q || (jp && c->gpy == q))) q = c->gpy, jp = 1;
-    }
-    if (!jp) return NONE;
+    q = jump_line(j->ev[d] + o, j->cols + o, py, d == LDS_DIR_S, c->gpx == px, c->gpy);
+    if (q < 0) return NONE;
     *k = q > py ? q - py : py - q;
     return (uint32_t)q * c->pw + (uint32_t)px;
   }
@@ -289,18 +285,26 @@ JI int add_succ(Succ *sc, int n, const ldsi_Node *nodes, uint32_t v, int32_t x, 
 ** neighbour ("always" only; that cell is added itself) or at an illegal
 ** move. Returns the new number of successors. */
 JI int jump_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t u, int32_t px,
-                 int32_t py, int d, const bool ncc) {
+                 int32_t py, const int d, const bool ncc) {
+  const ldsi_Jps *j = c->j;
   const int hd = HCOMP[d], vd = VCOMP[d];
   const int32_t dx = DX[d], dy = DY[d];
   const ptrdiff_t o = c->off[d];
+  /* the row and the column through the current cell */
+  const ptrdiff_t rstep = dy * (ptrdiff_t)j->rw, cstep = dx * (ptrdiff_t)j->cw;
+  const uint64_t *re = j->ev[hd] + (size_t)py * j->rw, *ro = j->rows + (size_t)py * j->rw;
+  const uint64_t *ce = j->ev[vd] + (size_t)px * j->cw, *co = j->cols + (size_t)px * j->cw;
   uint64_t diag = 0;
-  int32_t k;
-  uint32_t v;
+  int32_t q;
   for (;;) {
     if (!((c->nbr[u] >> d) & 1u)) return n;
     u = (uint32_t)((ptrdiff_t)u + o);
     px += dx;
     py += dy;
+    re += rstep;
+    ro += rstep;
+    ce += cstep;
+    co += cstep;
     diag += DIAG1;
     if (u == c->goal) return add_succ(sc, n, nodes, u, px, py, d, diag);
     if (!ncc) {
@@ -309,10 +313,14 @@ JI int jump_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t
           (b[(ptrdiff_t)u - c->off[vd]] && !b[(ptrdiff_t)u + dx - c->off[vd]]))
         return add_succ(sc, n, nodes, u, px, py, d, diag);
     }
-    v = jump_straight(c, px, py, hd, &k);
-    if (v != NONE) n = add_succ(sc, n, nodes, v, px + dx * k, py, hd, diag + (uint64_t)k);
-    v = jump_straight(c, px, py, vd, &k);
-    if (v != NONE) n = add_succ(sc, n, nodes, v, px, py + dy * k, vd, diag + (uint64_t)k);
+    q = jump_line(re, ro, px, dx > 0, c->gpy == py, c->gpx);
+    if (q >= 0)
+      n = add_succ(sc, n, nodes, (uint32_t)((ptrdiff_t)u + (q - px)), q, py, hd,
+                   diag + (uint64_t)((q - px) * dx));
+    q = jump_line(ce, co, py, dy > 0, c->gpx == px, c->gpy);
+    if (q >= 0)
+      n = add_succ(sc, n, nodes, (uint32_t)((ptrdiff_t)u + (ptrdiff_t)(q - py) * (ptrdiff_t)c->pw),
+                   px, q, vd, diag + (uint64_t)((q - py) * dy));
   }
 }
 
@@ -522,11 +530,27 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       uint32_t v;
       dirs &= dirs - 1;
       if (d >= 4) {
-        nsucc = plus ? jump_plus_diag(&c, nodes, sc, nsucc, u, px, py, d)
-                     : jump_diag(&c, nodes, sc, nsucc, u, px, py, d, ncc);
+        if (plus) {
+          nsucc = jump_plus_diag(&c, nodes, sc, nsucc, u, px, py, d);
+          continue;
+        }
+        switch (d) { /* constant directions: the line steps fold */
+          case LDS_DIR_NE: nsucc = jump_diag(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_NE, ncc); break;
+          case LDS_DIR_SE: nsucc = jump_diag(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_SE, ncc); break;
+          case LDS_DIR_SW: nsucc = jump_diag(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_SW, ncc); break;
+          default: nsucc = jump_diag(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_NW, ncc); break;
+        }
         continue;
       }
-      v = plus ? jump_plus(&c, u, px, py, d, &k) : jump_straight(&c, px, py, d, &k);
+      if (plus)
+        v = jump_plus(&c, u, px, py, d, &k);
+      else
+        switch (d) {
+          case LDS_DIR_N: v = jump_straight(&c, px, py, LDS_DIR_N, &k); break;
+          case LDS_DIR_E: v = jump_straight(&c, px, py, LDS_DIR_E, &k); break;
+          case LDS_DIR_S: v = jump_straight(&c, px, py, LDS_DIR_S, &k); break;
+          default: v = jump_straight(&c, px, py, LDS_DIR_W, &k); break;
+        }
       if (v == NONE) continue;
       if (plus) __builtin_prefetch(&c.dist[(size_t)v * 8]); /* read when v is expanded */
       nsucc = add_succ(sc, nsucc, nodes, v, px + DX[d] * k, py + DY[d] * k, d, (uint64_t)k);
