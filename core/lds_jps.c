@@ -85,9 +85,10 @@ typedef struct ldsi_Jps {
   int32_t w, h, pw, ph;
   size_t rw, cw;          /* words per row line / per column line */
   uint64_t *rows, *cols;  /* ph*rw and pw*cw words */
-  /* Jump events (see ev_line): ev[d] for a straight direction d, in the
-  ** layout of rows (E, W) or cols (N, S); one allocation, evbuf */
-  uint64_t *evbuf, *ev[4];
+  /* Jump events (see ev_line), one allocation evbuf: ph row lines of nwr
+  ** groups (evr), then pw column lines of nwc groups (evc) */
+  uint64_t *evbuf, *evr, *evc;
+  size_t nwr, nwc;
   bool ev_valid, ev_ncc;  /* the events are built, for no_corner_cutting? */
   uint64_t seen_version;  /* grid version the bits reflect */
   bool listening;
@@ -130,25 +131,36 @@ static bool bits_update(ldsi_Jps *j, const lds_Grid *g, int32_t px0, int32_t py0
   return changed;
 }
 
-/* Jump events of one line B (nw words) with side lines L and R: bit P of
-** inc[] is set when a straight jump moving to increasing positions (E, S)
-** must stop at P, bit P of dec[] the same moving to decreasing positions
-** (W, N): P blocked, or P a jump point under the rule (file comment). With
-** no_corner_cutting, moving to increasing positions: a side cell open at P
-** and blocked at P-1; with "always": a side cell blocked at P and open at
-** P+1 (mirrored for dec[]). The events depend on the grid alone, so a jump
-** is one load and one count of trailing/leading zeros per 64 cells
-** [Paper: Harabor & Grastien, ICAPS 2014, block-based jumps; here the
-** per-line neighbour tests of the paper are precomputed]. */
-static void ev_line(uint64_t *inc, uint64_t *dec, const uint64_t *B, const uint64_t *L,
-                    const uint64_t *R, size_t nw, bool ncc) {
+/* Jump events. Each row and each column of the padded grid is kept as
+** groups of EVG words, one group per 64 cells (bit P of group P >> 6 is
+** padded position P): [EV_INC] the cells where a straight jump moving to
+** increasing positions (E, S) must stop, [EV_DEC] the same moving to
+** decreasing positions (W, N), [EV_OPEN] passability. A jump stops at a
+** blocked cell or at a jump point under the rule (file comment): with
+** no_corner_cutting, moving to increasing positions, a side cell open at P
+** and blocked at P-1; with "always", a side cell blocked at P and open at
+** P+1 (mirrored for decreasing positions). The events depend on the grid
+** alone, so a jump reads one word per 64 cells and finds its stop with one
+** count of trailing/leading zeros, and the passability of the stop is in
+** the same group (the same cache line) [Paper: Harabor & Grastien, ICAPS
+** 2014, block-based jumps; the paper's per-line neighbour tests are
+** precomputed here]. */
+#define EVG 4
+#define EV_INC 0
+#define EV_DEC 1
+#define EV_OPEN 2
+
+/* Computes the groups G of one line (nw groups) from the passability lines
+** B (the line) and L, R (its sides), in the layout of rows/cols (bit P + 64
+** = position P). */
+static void ev_line(uint64_t *G, const uint64_t *B, const uint64_t *L, const uint64_t *R,
+                    size_t nw, bool ncc) {
   size_t i;
   for (i = 0; i < nw; i++) {
-    uint64_t l = L[i], r = R[i];
-    uint64_t lp = (l << 1) | (i ? L[i - 1] >> 63 : 0); /* bit P: L at P-1 */
-    uint64_t rp = (r << 1) | (i ? R[i - 1] >> 63 : 0);
-    uint64_t ln = (l >> 1) | (i + 1 < nw ? L[i + 1] << 63 : 0); /* bit P: L at P+1 */
-    uint64_t rn = (r >> 1) | (i + 1 < nw ? R[i + 1] << 63 : 0);
+    size_t w = i + 1; /* source word of positions 64i..64i+63 */
+    uint64_t l = L[w], r = R[w];
+    uint64_t lp = (l << 1) | (L[w - 1] >> 63), rp = (r << 1) | (R[w - 1] >> 63); /* at P-1 */
+    uint64_t ln = (l >> 1) | (L[w + 1] << 63), rn = (r >> 1) | (R[w + 1] << 63); /* at P+1 */
     uint64_t fi, fd;
     if (ncc) {
       fi = (l & ~lp) | (r & ~rp);
@@ -157,13 +169,14 @@ static void ev_line(uint64_t *inc, uint64_t *dec, const uint64_t *B, const uint6
       fi = (~l & ln) | (~r & rn);
       fd = (~l & lp) | (~r & rp);
     }
-    inc[i] = fi | ~B[i];
-    dec[i] = fd | ~B[i];
+    G[i * EVG + EV_INC] = fi | ~B[w];
+    G[i * EVG + EV_DEC] = fd | ~B[w];
+    G[i * EVG + EV_OPEN] = B[w];
   }
 }
 
 /* Recomputes the events of rows py0..py1 and columns px0..px1 (padded,
-** clamped to the interior lines; the border lines are all events). */
+** clamped to the interior lines; the border lines are blocked throughout). */
 static void ev_update(ldsi_Jps *j, int32_t px0, int32_t py0, int32_t px1, int32_t py1) {
   int32_t i;
   if (px0 < 1) px0 = 1;
@@ -171,47 +184,54 @@ static void ev_update(ldsi_Jps *j, int32_t px0, int32_t py0, int32_t px1, int32_
   if (px1 > j->pw - 2) px1 = j->pw - 2;
   if (py1 > j->ph - 2) py1 = j->ph - 2;
   for (i = py0; i <= py1; i++) {
-    size_t o = (size_t)i * j->rw;
-    ev_line(j->ev[LDS_DIR_E] + o, j->ev[LDS_DIR_W] + o, j->rows + o, j->rows + o - j->rw,
-            j->rows + o + j->rw, j->rw, j->ev_ncc);
+    const uint64_t *B = j->rows + (size_t)i * j->rw;
+    ev_line(j->evr + (size_t)i * j->nwr * EVG, B, B - j->rw, B + j->rw, j->nwr, j->ev_ncc);
   }
   for (i = px0; i <= px1; i++) {
-    size_t o = (size_t)i * j->cw;
-    ev_line(j->ev[LDS_DIR_S] + o, j->ev[LDS_DIR_N] + o, j->cols + o, j->cols + o - j->cw,
-            j->cols + o + j->cw, j->cw, j->ev_ncc);
+    const uint64_t *B = j->cols + (size_t)i * j->cw;
+    ev_line(j->evc + (size_t)i * j->nwc * EVG, B, B - j->cw, B + j->cw, j->nwc, j->ev_ncc);
   }
 }
 
-/* Builds every event line for the rule of grid g. */
+static size_t ev_words(const ldsi_Jps *j) {
+  return ((size_t)j->ph * j->nwr + (size_t)j->pw * j->nwc) * EVG;
+}
+
+/* Builds every line for the rule of grid g (border lines: all events,
+** nothing open). */
 static void ev_build(ldsi_Jps *j, const lds_Grid *g) {
-  memset(j->evbuf, 0xFF, 2 * ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t));
+  size_t i, n = ev_words(j);
+  for (i = 0; i < n; i += EVG) {
+    j->evbuf[i + EV_INC] = j->evbuf[i + EV_DEC] = ~(uint64_t)0;
+    j->evbuf[i + EV_OPEN] = 0;
+    j->evbuf[i + 3] = 0;
+  }
   j->ev_ncc = g->diag == LDS_DIAG_NO_CORNER_CUTTING;
   ev_update(j, 0, 0, j->pw - 1, j->ph - 1);
   j->ev_valid = true;
 }
 
-/* First event after position p (padded coordinate) in an event line: one
-** load and a count of trailing zeros per 64 cells. The border is an event,
-** so the scan stops inside the line. */
-JI int32_t ev_next(const uint64_t *E, int32_t p) {
-  size_t q = (size_t)p + 65, i = q >> 6; /* bit of p + 1 */
-  uint64_t w = E[i] & (~(uint64_t)0 << (q & 63u));
-  while (!w) w = E[++i];
-  return (int32_t)(i * 64 + (size_t)__builtin_ctzll(w)) - 64;
+/* First stop after position p in line G (groups): one load and a count of
+** trailing zeros per 64 cells. The border stops every jump, so the scan
+** ends inside the line. */
+JI int32_t ev_next(const uint64_t *G, int32_t p) {
+  size_t q = (size_t)p + 1, i = q >> 6;
+  uint64_t w = G[i * EVG + EV_INC] & (~(uint64_t)0 << (q & 63u));
+  while (!w) w = G[++i * EVG + EV_INC];
+  return (int32_t)(i * 64 + (size_t)__builtin_ctzll(w));
 }
 
-/* Last event before position p. */
-JI int32_t ev_prev(const uint64_t *E, int32_t p) {
-  size_t q = (size_t)p + 63, i = q >> 6; /* bit of p - 1 */
-  uint64_t w = E[i] & (~(uint64_t)0 >> (63u - (q & 63u)));
-  while (!w) w = E[--i];
-  return (int32_t)(i * 64 + 63 - (size_t)__builtin_clzll(w)) - 64;
+/* Last stop before position p. */
+JI int32_t ev_prev(const uint64_t *G, int32_t p) {
+  size_t q = (size_t)p - 1, i = q >> 6;
+  uint64_t w = G[i * EVG + EV_DEC] & (~(uint64_t)0 >> (63u - (q & 63u)));
+  while (!w) w = G[--i * EVG + EV_DEC];
+  return (int32_t)(i * 64 + 63 - (size_t)__builtin_clzll(w));
 }
 
-/* Is padded position p of a bit line open? */
-JI bool bit_at(const uint64_t *B, int32_t p) {
-  size_t q = (size_t)p + 64;
-  return (B[q >> 6] >> (q & 63u)) & 1u;
+/* Is position p of line G open? */
+JI bool ev_open(const uint64_t *G, int32_t p) {
+  return (G[((size_t)p >> 6) * EVG + EV_OPEN] >> ((unsigned)p & 63u)) & 1u;
 }
 
 /* ---------------------------------------------------------- queries -- */
@@ -226,15 +246,13 @@ typedef struct Ctx {
   int32_t gpx, gpy; /* goal, padded */
 } Ctx;
 
-/* Straight jump along one line from position p (padded), towards
-** increasing positions if inc: the first event of the line E (ev_next /
-** ev_prev), a jump point if open in the passability line O, or the goal at
-** position gp when it lies on this line (goal_here) before that. Returns the
-** position reached, or -1 (a wall first). */
-JI int32_t jump_line(const uint64_t *E, const uint64_t *O, int32_t p, const bool inc,
-                     bool goal_here, int32_t gp) {
-  int32_t q = inc ? ev_next(E, p) : ev_prev(E, p);
-  bool jp = bit_at(O, q);
+/* Straight jump along line G from position p (padded), towards increasing
+** positions if inc: the first stop (ev_next / ev_prev), a jump point if
+** open, or the goal at position gp when it lies on this line (goal_here)
+** before that. Returns the position reached, or -1 (a wall first). */
+JI int32_t jump_line(const uint64_t *G, int32_t p, const bool inc, bool goal_here, int32_t gp) {
+  int32_t q = inc ? ev_next(G, p) : ev_prev(G, p);
+  bool jp = ev_open(G, q);
   if (goal_here && (inc ? gp > p && (gp < q || (jp && gp == q)) : gp < p && (gp > q || (jp && gp == q))))
     return gp;
   return jp ? q : -1;
@@ -246,14 +264,12 @@ JI uint32_t jump_straight(const Ctx *c, int32_t px, int32_t py, const int d, int
   const ldsi_Jps *j = c->j;
   int32_t q;
   if (d == LDS_DIR_E || d == LDS_DIR_W) {
-    size_t o = (size_t)py * j->rw;
-    q = jump_line(j->ev[d] + o, j->rows + o, px, d == LDS_DIR_E, c->gpy == py, c->gpx);
+    q = jump_line(j->evr + (size_t)py * j->nwr * EVG, px, d == LDS_DIR_E, c->gpy == py, c->gpx);
     if (q < 0) return NONE;
     *k = q > px ? q - px : px - q;
     return (uint32_t)py * c->pw + (uint32_t)q;
   } else {
-    size_t o = (size_t)px * j->cw;
-    q = jump_line(j->ev[d] + o, j->cols + o, py, d == LDS_DIR_S, c->gpx == px, c->gpy);
+    q = jump_line(j->evc + (size_t)px * j->nwc * EVG, py, d == LDS_DIR_S, c->gpx == px, c->gpy);
     if (q < 0) return NONE;
     *k = q > py ? q - py : py - q;
     return (uint32_t)q * c->pw + (uint32_t)px;
@@ -291,20 +307,19 @@ JI int jump_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t
   const int32_t dx = DX[d], dy = DY[d];
   const ptrdiff_t o = c->off[d];
   /* the row and the column through the current cell */
-  const ptrdiff_t rstep = dy * (ptrdiff_t)j->rw, cstep = dx * (ptrdiff_t)j->cw;
-  const uint64_t *re = j->ev[hd] + (size_t)py * j->rw, *ro = j->rows + (size_t)py * j->rw;
-  const uint64_t *ce = j->ev[vd] + (size_t)px * j->cw, *co = j->cols + (size_t)px * j->cw;
+  const ptrdiff_t rstep = dy * (ptrdiff_t)(j->nwr * EVG), cstep = dx * (ptrdiff_t)(j->nwc * EVG);
+  const uint64_t *re = j->evr + (size_t)py * j->nwr * EVG, *ce = j->evc + (size_t)px * j->nwc * EVG;
   uint64_t diag = 0;
   int32_t q;
+  unsigned m = c->nbr[u]; /* legal moves from the current cell */
   for (;;) {
-    if (!((c->nbr[u] >> d) & 1u)) return n;
+    if (!((m >> d) & 1u)) return n;
     u = (uint32_t)((ptrdiff_t)u + o);
+    m = c->nbr[u];
     px += dx;
     py += dy;
     re += rstep;
-    ro += rstep;
     ce += cstep;
-    co += cstep;
     diag += DIAG1;
     if (u == c->goal) return add_succ(sc, n, nodes, u, px, py, d, diag);
     if (!ncc) {
@@ -313,11 +328,12 @@ JI int jump_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t
           (b[(ptrdiff_t)u - c->off[vd]] && !b[(ptrdiff_t)u + dx - c->off[vd]]))
         return add_succ(sc, n, nodes, u, px, py, d, diag);
     }
-    q = jump_line(re, ro, px, dx > 0, c->gpy == py, c->gpx);
+    /* a straight jump whose first move is illegal finds nothing: skipped */
+    q = (m >> hd) & 1u ? jump_line(re, px, dx > 0, c->gpy == py, c->gpx) : -1;
     if (q >= 0)
       n = add_succ(sc, n, nodes, (uint32_t)((ptrdiff_t)u + (q - px)), q, py, hd,
                    diag + (uint64_t)((q - px) * dx));
-    q = jump_line(ce, co, py, dy > 0, c->gpx == px, c->gpy);
+    q = (m >> vd) & 1u ? jump_line(ce, py, dy > 0, c->gpx == px, c->gpy) : -1;
     if (q >= 0)
       n = add_succ(sc, n, nodes, (uint32_t)((ptrdiff_t)u + (ptrdiff_t)(q - py) * (ptrdiff_t)c->pw),
                    px, q, vd, diag + (uint64_t)((q - py) * dy));
@@ -512,8 +528,10 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       px = (int32_t)(u - q * c.pw);
     }
     du = ldsi_hdist(dk, c.gpx - px, c.gpy - py);
-    fu = exact_f ? ldsi_exact_octile_f(nsd_u, c.gpx - px, c.gpy - py)
-                 : gu + hw * ldsi_hdist(hk, c.gpx - px, c.gpy - py);
+    if (exact_f) /* the f it was queued with, as in the A* loop, but for the start */
+      fu = u != s->start ? ldsi_open_val(fk_popped) : ldsi_exact_octile_f(nsd_u, c.gpx - px, c.gpy - py);
+    else
+      fu = gu + hw * ldsi_hdist(hk, c.gpx - px, c.gpy - py);
     if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
       s->best = u;
       s->best_d = du;
@@ -801,7 +819,7 @@ static void on_grid_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, in
 }
 
 static size_t jps_bytes(const ldsi_Jps *j, const lds_Grid *g) {
-  size_t b = sizeof *j + 3 * ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t) +
+  size_t b = sizeof *j + ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw + ev_words(j)) * sizeof(uint64_t) +
              j->succ_cap * sizeof(Succ);
   if (j->dist)
     b += g->pcells * 8 * sizeof(ldsi_jdist) + 2 * (size_t)(g->w + g->h - 1);
@@ -815,7 +833,7 @@ static void jps_free(lds_Search *s) {
   if (j->listening) lds_grid_unlisten((lds_Grid *)(uintptr_t)g, on_grid_edit, j);
   ldsi_free(&s->env, j->rows, (size_t)j->ph * j->rw * sizeof(uint64_t));
   ldsi_free(&s->env, j->cols, (size_t)j->pw * j->cw * sizeof(uint64_t));
-  ldsi_free(&s->env, j->evbuf, 2 * ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t));
+  ldsi_free(&s->env, j->evbuf, ev_words(j) * sizeof(uint64_t));
   ldsi_free(&s->env, j->succ, j->succ_cap * sizeof(Succ));
   if (j->dist) {
     ldsi_free(&s->env, j->dist, g->pcells * 8 * sizeof(ldsi_jdist));
@@ -843,7 +861,7 @@ lds_Status lds_search_jps_prepare(lds_Search *s, bool plus) {
   }
   if (!j) {
     size_t rw = ((size_t)g->pw + 63) / 64 + 3, cw = ((size_t)g->ph + 63) / 64 + 3;
-    size_t bytes = 3 * ((size_t)g->ph * rw + (size_t)g->pw * cw) * sizeof(uint64_t);
+    size_t bytes = ((size_t)g->ph * rw + (size_t)g->pw * cw) * sizeof(uint64_t);
     j = (ldsi_Jps *)ldsi_calloc(&s->env, 1, sizeof *j);
     if (!j) return nomem(s, "JPS state", sizeof *j);
     j->s = s;
@@ -858,20 +876,17 @@ lds_Status lds_search_jps_prepare(lds_Search *s, bool plus) {
     j->succ = (Succ *)ldsi_alloc(&s->env, j->succ_cap * sizeof(Succ));
     j->rows = (uint64_t *)ldsi_alloc(&s->env, (size_t)g->ph * rw * sizeof(uint64_t));
     j->cols = (uint64_t *)ldsi_alloc(&s->env, (size_t)g->pw * cw * sizeof(uint64_t));
-    j->evbuf = (uint64_t *)ldsi_alloc(&s->env, 2 * ((size_t)g->ph * rw + (size_t)g->pw * cw) *
-                                                   sizeof(uint64_t));
-    if (j->evbuf) {
-      j->ev[LDS_DIR_E] = j->evbuf;
-      j->ev[LDS_DIR_W] = j->evbuf + (size_t)g->ph * rw;
-      j->ev[LDS_DIR_S] = j->evbuf + 2 * (size_t)g->ph * rw;
-      j->ev[LDS_DIR_N] = j->evbuf + 2 * (size_t)g->ph * rw + (size_t)g->pw * cw;
-    }
+    j->nwr = ((size_t)g->pw + 63) / 64;
+    j->nwc = ((size_t)g->ph + 63) / 64;
+    j->evbuf = (uint64_t *)ldsi_alloc(&s->env, ev_words(j) * sizeof(uint64_t));
+    j->evr = j->evbuf;
+    if (j->evbuf) j->evc = j->evbuf + (size_t)g->ph * j->nwr * EVG;
     s->algo_state = j;
     s->algo_free = jps_free;
     if (!j->rows || !j->cols || !j->evbuf || !j->succ) {
-      size_t succ_bytes = j->succ_cap * sizeof(Succ);
+      size_t more = j->succ_cap * sizeof(Succ) + ev_words(j) * sizeof(uint64_t);
       jps_free(s);
-      return nomem(s, "JPS bit grids", bytes + succ_bytes);
+      return nomem(s, "JPS bit grids", bytes + more);
     }
     if (lds_grid_listen((lds_Grid *)(uintptr_t)g, on_grid_edit, j) != LDS_OK) {
       jps_free(s);
@@ -909,7 +924,7 @@ void lds_search_jps_info(const lds_Search *s, lds_JpsInfo *out) {
   const ldsi_Jps *j = (const ldsi_Jps *)s->algo_state;
   memset(out, 0, sizeof *out);
   if (!j) return;
-  out->bitgrid_bytes = 3 * ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t);
+  out->bitgrid_bytes = ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw + ev_words(j)) * sizeof(uint64_t);
   out->bitgrid_us = j->bits_us;
   if (j->dist) {
     out->plus_bytes = s->grid->pcells * 8 * sizeof(ldsi_jdist) + 2 * (size_t)(j->w + j->h - 1);
