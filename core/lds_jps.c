@@ -211,27 +211,30 @@ static void ev_build(ldsi_Jps *j, const lds_Grid *g) {
   j->ev_valid = true;
 }
 
-/* First stop after position p in line G (groups): one load and a count of
-** trailing zeros per 64 cells. The border stops every jump, so the scan
-** ends inside the line. */
-JI int32_t ev_next(const uint64_t *G, int32_t p) {
-  size_t q = (size_t)p + 1, i = q >> 6;
-  uint64_t w = G[i * EVG + EV_INC] & (~(uint64_t)0 << (q & 63u));
-  while (!w) w = G[++i * EVG + EV_INC];
-  return (int32_t)(i * 64 + (size_t)__builtin_ctzll(w));
-}
-
-/* Last stop before position p. */
-JI int32_t ev_prev(const uint64_t *G, int32_t p) {
-  size_t q = (size_t)p - 1, i = q >> 6;
-  uint64_t w = G[i * EVG + EV_DEC] & (~(uint64_t)0 >> (63u - (q & 63u)));
-  while (!w) w = G[--i * EVG + EV_DEC];
-  return (int32_t)(i * 64 + 63 - (size_t)__builtin_clzll(w));
-}
-
-/* Is position p of line G open? */
-JI bool ev_open(const uint64_t *G, int32_t p) {
-  return (G[((size_t)p >> 6) * EVG + EV_OPEN] >> ((unsigned)p & 63u)) & 1u;
+/* The first stop after position p in line G (groups), towards increasing
+** positions if inc, else the last stop before p: one load and a count of
+** trailing/leading zeros per 64 cells (the border stops every jump, so the
+** scan ends inside the line). *open = the stop is open (a jump point, not
+** a wall), read from the group where the stop was found. */
+JI int32_t ev_stop(const uint64_t *G, int32_t p, const bool inc, bool *open) {
+  size_t i;
+  unsigned b;
+  uint64_t w;
+  if (inc) {
+    size_t q = (size_t)p + 1;
+    i = q >> 6;
+    w = G[i * EVG + EV_INC] & (~(uint64_t)0 << (q & 63u));
+    while (!w) w = G[++i * EVG + EV_INC];
+    b = (unsigned)__builtin_ctzll(w);
+  } else {
+    size_t q = (size_t)p - 1;
+    i = q >> 6;
+    w = G[i * EVG + EV_DEC] & (~(uint64_t)0 >> (63u - (q & 63u)));
+    while (!w) w = G[--i * EVG + EV_DEC];
+    b = 63u - (unsigned)__builtin_clzll(w);
+  }
+  *open = (G[i * EVG + EV_OPEN] >> b) & 1u;
+  return (int32_t)(i * 64 + b);
 }
 
 /* ---------------------------------------------------------- queries -- */
@@ -247,12 +250,12 @@ typedef struct Ctx {
 } Ctx;
 
 /* Straight jump along line G from position p (padded), towards increasing
-** positions if inc: the first stop (ev_next / ev_prev), a jump point if
+** positions if inc: the first stop (ev_stop), a jump point if
 ** open, or the goal at position gp when it lies on this line (goal_here)
 ** before that. Returns the position reached, or -1 (a wall first). */
 JI int32_t jump_line(const uint64_t *G, int32_t p, const bool inc, bool goal_here, int32_t gp) {
-  int32_t q = inc ? ev_next(G, p) : ev_prev(G, p);
-  bool jp = ev_open(G, q);
+  bool jp;
+  int32_t q = ev_stop(G, p, inc, &jp);
   if (goal_here && (inc ? gp > p && (gp < q || (jp && gp == q)) : gp < p && (gp > q || (jp && gp == q))))
     return gp;
   return jp ? q : -1;
