@@ -58,13 +58,6 @@ static const uint8_t VCOMP[8] = {0, 0, 0, 0, LDS_DIR_N, LDS_DIR_S, LDS_DIR_S, LD
 /* the two sides of a straight direction */
 static const uint8_t SIDE1[4] = {LDS_DIR_E, LDS_DIR_N, LDS_DIR_E, LDS_DIR_N};
 static const uint8_t SIDE2[4] = {LDS_DIR_W, LDS_DIR_S, LDS_DIR_W, LDS_DIR_S};
-/* diagonal made of two orthogonal directions */
-static const uint8_t DIAG[4][4] = {
-    /* N */ {0, LDS_DIR_NE, 0, LDS_DIR_NW},
-    /* E */ {LDS_DIR_NE, 0, LDS_DIR_SE, 0},
-    /* S */ {0, LDS_DIR_SE, 0, LDS_DIR_SW},
-    /* W */ {LDS_DIR_NW, 0, LDS_DIR_SW, 0}};
-#define OPP(d) ((d) ^ 2) /* opposite of a straight direction */
 
 /* A successor found by the jumps of one expansion: node, padded position,
 ** direction of arrival, moves from the expanded node (ns | nd << 32). */
@@ -418,39 +411,53 @@ JI int jump_plus_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uin
   }
 }
 
+/* no_corner_cutting, straight arrival a: the sides of a blocked one cell behind
+** (bits clear in that cell's legal moves m & 15) force the side and the
+** diagonal between a and the side: FORCED_NCC[a][m & 15] */
+static const uint8_t FORCED_NCC[4][16] = {
+    {0x9A, 0x9A, 0x88, 0x88, 0x9A, 0x9A, 0x88, 0x88, 0x12, 0x12, 0x00, 0x00, 0x12, 0x12, 0x00, 0x00},
+    {0x35, 0x24, 0x35, 0x24, 0x11, 0x00, 0x11, 0x00, 0x35, 0x24, 0x35, 0x24, 0x11, 0x00, 0x11, 0x00},
+    {0x6A, 0x6A, 0x48, 0x48, 0x6A, 0x6A, 0x48, 0x48, 0x22, 0x22, 0x00, 0x00, 0x22, 0x22, 0x00, 0x00},
+    {0xC5, 0x44, 0xC5, 0x44, 0x81, 0x00, 0x81, 0x00, 0xC5, 0x44, 0xC5, 0x44, 0x81, 0x00, 0x81, 0x00},
+};
+/* "always", straight arrival a: a side of a blocked here (bits clear in the
+** cell's legal moves m & 15) forces the diagonal beyond it: FORCED_ALW_S[a][m & 15] */
+static const uint8_t FORCED_ALW_S[4][16] = {
+    {0x90, 0x90, 0x80, 0x80, 0x90, 0x90, 0x80, 0x80, 0x10, 0x10, 0x00, 0x00, 0x10, 0x10, 0x00, 0x00},
+    {0x30, 0x20, 0x30, 0x20, 0x10, 0x00, 0x10, 0x00, 0x30, 0x20, 0x30, 0x20, 0x10, 0x00, 0x10, 0x00},
+    {0x60, 0x60, 0x40, 0x40, 0x60, 0x60, 0x40, 0x40, 0x20, 0x20, 0x00, 0x00, 0x20, 0x20, 0x00, 0x00},
+    {0xC0, 0x40, 0xC0, 0x40, 0x80, 0x00, 0x80, 0x00, 0xC0, 0x40, 0xC0, 0x40, 0x80, 0x00, 0x80, 0x00},
+};
+/* "always", diagonal arrival a: a component's opposite blocked here forces
+** the diagonal on that side: FORCED_ALW_D[a - 4][m & 15] */
+static const uint8_t FORCED_ALW_D[4][16] = {
+    {0xA0, 0xA0, 0xA0, 0xA0, 0x80, 0x80, 0x80, 0x80, 0x20, 0x20, 0x20, 0x20, 0x00, 0x00, 0x00, 0x00},
+    {0x50, 0x40, 0x50, 0x40, 0x50, 0x40, 0x50, 0x40, 0x10, 0x00, 0x10, 0x00, 0x10, 0x00, 0x10, 0x00},
+    {0xA0, 0x20, 0x80, 0x00, 0xA0, 0x20, 0x80, 0x00, 0xA0, 0x20, 0x80, 0x00, 0xA0, 0x20, 0x80, 0x00},
+    {0x50, 0x50, 0x40, 0x40, 0x10, 0x10, 0x00, 0x00, 0x50, 0x50, 0x40, 0x40, 0x10, 0x10, 0x00, 0x00},
+};
+
 /* Directions to search from node u, given the mask of directions it was
 ** reached by (0 = the start: every legal move). Pruning rules in the file
-** comment. */
+** comment; the blocked side cells are read from legal-move masks (a
+** straight move is legal exactly when its target is open): of u, or under
+** no_corner_cutting of the open cell behind u, which the arrival crossed. */
 JI unsigned succ_dirs(const Ctx *c, uint32_t u, unsigned arrived, const bool ncc) {
-  const uint8_t *b = c->blocked;
+  const unsigned m = c->nbr[u];
   unsigned out = 0;
-  if (!arrived) return c->nbr[u];
+  if (!arrived) return m;
   while (arrived) {
     int a = __builtin_ctz(arrived);
     arrived &= arrived - 1;
-    if (a < 4) {
-      int s1 = SIDE1[a], s2 = SIDE2[a];
-      out |= 1u << a;
-      if (ncc) {
-        ptrdiff_t back = (ptrdiff_t)u - c->off[a];
-        if (b[back + c->off[s1]]) out |= (1u << s1) | (1u << DIAG[a][s1]);
-        if (b[back + c->off[s2]]) out |= (1u << s2) | (1u << DIAG[a][s2]);
-      } else {
-        if (b[(ptrdiff_t)u + c->off[s1]]) out |= 1u << DIAG[a][s1];
-        if (b[(ptrdiff_t)u + c->off[s2]]) out |= 1u << DIAG[a][s2];
-      }
-    } else {
-      int hd = HCOMP[a], vd = VCOMP[a];
-      out |= (1u << a) | (1u << hd) | (1u << vd);
-      if (!ncc) {
-        if (b[(ptrdiff_t)u + c->off[OPP(hd)]]) out |= 1u << DIAG[OPP(hd)][vd];
-        if (b[(ptrdiff_t)u + c->off[OPP(vd)]]) out |= 1u << DIAG[hd][OPP(vd)];
-      }
-    }
+    if (a < 4)
+      out |= (1u << a) | (ncc ? FORCED_NCC[a][c->nbr[(ptrdiff_t)u - c->off[a]] & 15u]
+                              : FORCED_ALW_S[a][m & 15u]);
+    else
+      out |= (1u << a) | (1u << HCOMP[a]) | (1u << VCOMP[a]) |
+             (ncc ? 0u : FORCED_ALW_D[a - 4][m & 15u]);
   }
-  return out & c->nbr[u];
+  return out & m;
 }
-
 
 /* The successors of u in direction d (a constant where inlined): a
 ** straight jump adds at most one, a diagonal one (pruning its intermediate
