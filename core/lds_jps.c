@@ -224,7 +224,7 @@ JI int32_t ev_stop(const uint64_t *G, int32_t p, const bool inc, bool *open) {
     i = q >> 6;
     w = G[i * EVG + EV_DEC] & (~(uint64_t)0 >> (63u - (q & 63u)));
     while (!w) w = G[--i * EVG + EV_DEC];
-    b = 63u - (unsigned)__builtin_clzll(w);
+    b = (unsigned)__builtin_clzll(w) ^ 63u; /* the highest set bit: one bsr */
   }
   *open = (G[i * EVG + EV_OPEN] >> b) & 1u;
   return (int32_t)(i * 64 + b);
