@@ -589,29 +589,32 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
     for (i = 0; i < nsucc; i++) {
       int d = (int)sc[i].d;
       uint32_t v = sc[i].v;
-      const int32_t hx = c.gpx - sc[i].x, hy = c.gpy - sc[i].y;
       uint64_t nsd = nsd_u + sc[i].nsd;
       ldsi_Node *nv = &nodes[v];
-      double ng = exact_g(nsd), f;
+      double ng, f;
       if (nv->gen != gen) {
+        ng = exact_g(nsd);
         nv->gen = gen;
         nv->g = ng;
         nv->nsd = nsd;
         nv->parent = u;
         nv->aux = 1u << d;
-        f = exact_f ? ldsi_exact_octile_f(nsd, hx, hy)
-                    : ng + hw * ldsi_hdist(hk, hx, hy);
+        f = exact_f ? ldsi_exact_octile_f(nsd, c.gpx - sc[i].x, c.gpy - sc[i].y)
+                    : ng + hw * ldsi_hdist(hk, c.gpx - sc[i].x, c.gpy - sc[i].y);
         ldsi_queue_fresh(s, batch, &nb, BATCH_MAX, v, f, ng, fu, gu);
         continue;
       }
+      /* closed and not reopened: nothing below would change it (an equal g
+      ** adds no arrival to a closed node); most re-found jump points */
+      if (nv->heap == LDSI_CLOSED && !reopen) continue;
+      ng = exact_g(nsd);
       if (ng == nv->g) {
         if (nv->heap != LDSI_CLOSED) nv->aux |= 1u << d; /* equal-cost arrival */
         continue;
       }
       if (!(ng < nv->g)) continue;
-      if (nv->heap == LDSI_CLOSED && !reopen) continue;
-      f = exact_f ? ldsi_exact_octile_f(nsd, hx, hy)
-                  : ng + hw * ldsi_hdist(hk, hx, hy);
+      f = exact_f ? ldsi_exact_octile_f(nsd, c.gpx - sc[i].x, c.gpy - sc[i].y)
+                  : ng + hw * ldsi_hdist(hk, c.gpx - sc[i].x, c.gpy - sc[i].y);
       nv->g = ng;
       nv->nsd = nsd;
       nv->parent = u;
