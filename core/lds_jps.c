@@ -6,10 +6,12 @@
 **
 ** Bit grids. Passability is kept twice, one bit per padded cell: row-major
 ** (rows[py][px]) and transposed (cols[px][py]), each line with a zero word
-** before and after, so a horizontal or a vertical jump reads 64 cells per
-** step with two aligned loads and a shift, and finds its first event with a
-** count of trailing/leading zeros [Paper: Harabor & Grastien, "Improving Jump
-** Point Search", ICAPS 2014, block-based symmetry breaking].
+** before and after. From them, the jump events (see EVG): per line and per
+** 64 cells, the cells where a straight jump must stop in either direction
+** (a wall or a jump point), so a horizontal or a vertical jump reads one
+** word per 64 cells and finds its stop with a count of trailing/leading
+** zeros [Paper: Harabor & Grastien, "Improving Jump Point Search", ICAPS
+** 2014, block-based symmetry breaking].
 **
 ** Rules. With "no_corner_cutting" (the Moving AI rule: a diagonal move needs
 ** both orthogonal neighbours open) canonical paths take diagonals first, a
