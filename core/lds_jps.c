@@ -85,6 +85,8 @@ typedef struct ldsi_Jps {
   uint64_t *evbuf, *evr, *evc;
   size_t nwr, nwc;
   bool ev_valid, ev_ncc;  /* the events are built, for no_corner_cutting? */
+  bool goal_marked;       /* the current JPS query's goal is an event (goal_mark) */
+  int32_t mgx, mgy;       /* that goal, padded */
   uint64_t seen_version;  /* grid version the bits reflect */
   bool listening;
   uint64_t bits_us;
@@ -172,6 +174,8 @@ static void ev_line(uint64_t *G, const uint64_t *B, const uint64_t *L, const uin
 
 /* Recomputes the events of rows py0..py1 and columns px0..px1 (padded,
 ** clamped to the interior lines; the border lines are blocked throughout). */
+static void goal_mark(ldsi_Jps *j);
+
 static void ev_update(ldsi_Jps *j, int32_t px0, int32_t py0, int32_t px1, int32_t py1) {
   int32_t i;
   if (px0 < 1) px0 = 1;
@@ -186,6 +190,35 @@ static void ev_update(ldsi_Jps *j, int32_t px0, int32_t py0, int32_t px1, int32_
     const uint64_t *B = j->cols + (size_t)i * j->cw;
     ev_line(j->evc + (size_t)i * j->nwc * EVG, B, B - j->cw, B + j->cw, j->nwc, j->ev_ncc);
   }
+  if (j->goal_marked) goal_mark(j); /* the lines may have lost it */
+}
+
+/* The goal of a JPS query stops every straight jump that reaches it, as if
+** a jump point: its bit is set in the stops of its row and its column (both
+** directions) while the query runs, so the scans need no goal test. A jump
+** stopping there returns the goal when it is open, as the goal test did;
+** a blocked goal is a stop already. */
+static void goal_mark(ldsi_Jps *j) {
+  uint64_t *r = j->evr + ((size_t)j->mgy * j->nwr + ((size_t)j->mgx >> 6)) * EVG;
+  uint64_t *c = j->evc + ((size_t)j->mgx * j->nwc + ((size_t)j->mgy >> 6)) * EVG;
+  r[EV_INC] |= (uint64_t)1 << (j->mgx & 63);
+  r[EV_DEC] |= (uint64_t)1 << (j->mgx & 63);
+  c[EV_INC] |= (uint64_t)1 << (j->mgy & 63);
+  c[EV_DEC] |= (uint64_t)1 << (j->mgy & 63);
+}
+
+/* Removes the last query's goal mark (recomputes its row and column) and
+** marks goal (gpx,gpy) (padded) if mark. */
+static void goal_remark(ldsi_Jps *j, bool mark, int32_t gpx, int32_t gpy) {
+  if (j->goal_marked) {
+    j->goal_marked = false;
+    if (j->ev_valid) ev_update(j, j->mgx, j->mgy, j->mgx, j->mgy);
+  }
+  if (!mark) return;
+  j->mgx = gpx;
+  j->mgy = gpy;
+  j->goal_marked = true;
+  goal_mark(j);
 }
 
 static size_t ev_words(const ldsi_Jps *j) {
@@ -245,14 +278,12 @@ typedef struct Ctx {
 } Ctx;
 
 /* Straight jump along line G from position p (padded), towards increasing
-** positions if inc: the first stop (ev_stop), a jump point if
-** open, or the goal at position gp when it lies on this line (goal_here)
-** before that. Returns the position reached, or -1 (a wall first). */
-JI int32_t jump_line(const uint64_t *G, int32_t p, const bool inc, bool goal_here, int32_t gp) {
+** positions if inc: the first stop (ev_stop), a jump point (or the goal,
+** see goal_mark) if open. Returns the position reached, or -1 (a wall
+** first). */
+JI int32_t jump_line(const uint64_t *G, int32_t p, const bool inc) {
   bool jp;
   int32_t q = ev_stop(G, p, inc, &jp);
-  if (goal_here && (inc ? gp > p && (gp < q || (jp && gp == q)) : gp < p && (gp > q || (jp && gp == q))))
-    return gp;
   return jp ? q : -1;
 }
 
@@ -262,12 +293,12 @@ JI uint32_t jump_straight(const Ctx *c, int32_t px, int32_t py, const int d, int
   const ldsi_Jps *j = c->j;
   int32_t q;
   if (d == LDS_DIR_E || d == LDS_DIR_W) {
-    q = jump_line(j->evr + (size_t)py * j->nwr * EVG, px, d == LDS_DIR_E, c->gpy == py, c->gpx);
+    q = jump_line(j->evr + (size_t)py * j->nwr * EVG, px, d == LDS_DIR_E);
     if (q < 0) return NONE;
     *k = q > px ? q - px : px - q;
     return (uint32_t)py * c->pw + (uint32_t)q;
   } else {
-    q = jump_line(j->evc + (size_t)px * j->nwc * EVG, py, d == LDS_DIR_S, c->gpx == px, c->gpy);
+    q = jump_line(j->evc + (size_t)px * j->nwc * EVG, py, d == LDS_DIR_S);
     if (q < 0) return NONE;
     *k = q > py ? q - py : py - q;
     return (uint32_t)q * c->pw + (uint32_t)px;
@@ -327,11 +358,11 @@ JI int jump_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t
         return add_succ(sc, n, nodes, u, px, py, d, diag);
     }
     /* a straight jump whose first move is illegal finds nothing: skipped */
-    q = (m >> hd) & 1u ? jump_line(re, px, dx > 0, c->gpy == py, c->gpx) : -1;
+    q = (m >> hd) & 1u ? jump_line(re, px, dx > 0) : -1;
     if (q >= 0)
       n = add_succ(sc, n, nodes, (uint32_t)((ptrdiff_t)u + (q - px)), q, py, hd,
                    diag + (uint64_t)((q - px) * dx));
-    q = (m >> vd) & 1u ? jump_line(ce, py, dy > 0, c->gpx == px, c->gpy) : -1;
+    q = (m >> vd) & 1u ? jump_line(ce, py, dy > 0) : -1;
     if (q >= 0)
       n = add_succ(sc, n, nodes, (uint32_t)((ptrdiff_t)u + (ptrdiff_t)(q - py) * (ptrdiff_t)c->pw),
                    px, q, vd, diag + (uint64_t)((q - py) * dy));
@@ -529,6 +560,8 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
   c.goal = s->goal;
   c.gpx = s->gx + 1;
   c.gpy = s->gy + 1;
+  if (!plus && !(j->goal_marked && j->mgx == c.gpx && j->mgy == c.gpy))
+    goal_remark(j, true, c.gpx, c.gpy); /* first slice of the query */
 
   for (;;) {
     uint32_t u;
@@ -969,6 +1002,7 @@ lds_Status ldsi_jps_start(lds_Search *s) {
   if (plus && !ncc) plus = false;
   st = lds_search_jps_prepare(s, plus);
   if (st < 0) return st;
+  goal_remark((ldsi_Jps *)s->algo_state, false, 0, 0); /* the goal is marked by the loop */
   s->run = plus ? run_jps_plus : ncc ? run_jps_ncc : run_jps_always;
   return LDS_OK;
 }

@@ -688,6 +688,54 @@ static void test_rule_switch(void) {
   lds_grid_free(g);
 }
 
+/* One search object answering JPS, JPS+ and A* queries in turn, with edits
+** in between, answers each exactly as a new search does (same status,
+** path and expansions): nothing of one query (the goal's mark in the jump
+** events, the events themselves) leaks into the next. */
+static void test_mixed_queries(void) {
+  static const lds_Algo algos[3] = {LDS_ALGO_JPS, LDS_ALGO_ASTAR, LDS_ALGO_JPS_PLUS};
+  th_Rng r;
+  int q, bad = 0, found = 0;
+  lds_Grid *g = lds_grid_new(NULL, 61, 43, NULL);
+  lds_Search *sm = lds_search_new(NULL, g, NULL);
+  r.s = 0xA11CEULL;
+  make_random(g, &r, 20);
+  int32_t c[4] = {0, 0, 0, 0};
+  for (q = 0; q < 120; q++) {
+    lds_Algo algo = algos[th_randint(&r, 3)];
+    lds_Search *fresh = lds_search_new(NULL, g, NULL);
+    lds_Status a, b;
+    if (q % 4 == 3 && !lds_grid_blocked(g, c[2], c[3])) {
+      /* an edit on the last goal's row or column, then the same query again */
+      int32_t x = th_randint(&r, 61), y = th_randint(&r, 43);
+      if (q % 8 == 3) y = c[3];
+      else x = c[2];
+      if (x != c[2] || y != c[3]) lds_grid_set_blocked(g, x, y, !lds_grid_blocked(g, x, y));
+      algo = LDS_ALGO_JPS;
+    } else {
+      random_query(&r, g, c);
+    }
+    a = solve(sm, algo, c[0], c[1], c[2], c[3]);
+    b = solve(fresh, algo, c[0], c[1], c[2], c[3]);
+    if (a != b) bad++;
+    if (a == LDS_FOUND && b == LDS_FOUND) {
+      lds_Path *pa = lds_search_path(sm, NULL), *pb = lds_search_path(fresh, NULL);
+      lds_Stats x, y;
+      lds_search_stats(sm, &x);
+      lds_search_stats(fresh, &y);
+      if (!same_path(pa, pb) || x.expansions != y.expansions) bad++;
+      found++;
+      lds_path_free(pa);
+      lds_path_free(pb);
+    }
+    lds_search_free(fresh);
+  }
+  CHECK_INT(bad, 0);
+  CHECK(found > 50);
+  lds_search_free(sm);
+  lds_grid_free(g);
+}
+
 void suite_jps(void);
 void suite_jps(void) {
   test_long_lines();
@@ -698,6 +746,7 @@ void suite_jps(void) {
   test_oom();
   test_scen();
   test_rule_switch();
+  test_mixed_queries();
   diff_suite(LDS_DIAG_NO_CORNER_CUTTING);
   diff_suite(LDS_DIAG_ALWAYS);
 }
