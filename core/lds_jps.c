@@ -172,10 +172,10 @@ static void ev_line(uint64_t *G, const uint64_t *B, const uint64_t *L, const uin
   }
 }
 
-/* Recomputes the events of rows py0..py1 and columns px0..px1 (padded,
-** clamped to the interior lines; the border lines are blocked throughout). */
 static void goal_mark(ldsi_Jps *j);
 
+/* Recomputes the events of rows py0..py1 and columns px0..px1 (padded,
+** clamped to the interior lines; the border lines are blocked throughout). */
 static void ev_update(ldsi_Jps *j, int32_t px0, int32_t py0, int32_t px1, int32_t py1) {
   int32_t i;
   if (px0 < 1) px0 = 1;
@@ -448,26 +448,26 @@ JI int jump_plus_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uin
 ** (bits clear in that cell's legal moves m & 15) force the side and the
 ** diagonal between a and the side: FORCED_NCC[a][m & 15] */
 static const uint8_t FORCED_NCC[4][16] = {
-    {0x9A, 0x9A, 0x88, 0x88, 0x9A, 0x9A, 0x88, 0x88, 0x12, 0x12, 0x00, 0x00, 0x12, 0x12, 0x00, 0x00},
-    {0x35, 0x24, 0x35, 0x24, 0x11, 0x00, 0x11, 0x00, 0x35, 0x24, 0x35, 0x24, 0x11, 0x00, 0x11, 0x00},
-    {0x6A, 0x6A, 0x48, 0x48, 0x6A, 0x6A, 0x48, 0x48, 0x22, 0x22, 0x00, 0x00, 0x22, 0x22, 0x00, 0x00},
-    {0xC5, 0x44, 0xC5, 0x44, 0x81, 0x00, 0x81, 0x00, 0xC5, 0x44, 0xC5, 0x44, 0x81, 0x00, 0x81, 0x00},
+  {0x9A, 0x9A, 0x88, 0x88, 0x9A, 0x9A, 0x88, 0x88, 0x12, 0x12, 0x00, 0x00, 0x12, 0x12, 0x00, 0x00},
+  {0x35, 0x24, 0x35, 0x24, 0x11, 0x00, 0x11, 0x00, 0x35, 0x24, 0x35, 0x24, 0x11, 0x00, 0x11, 0x00},
+  {0x6A, 0x6A, 0x48, 0x48, 0x6A, 0x6A, 0x48, 0x48, 0x22, 0x22, 0x00, 0x00, 0x22, 0x22, 0x00, 0x00},
+  {0xC5, 0x44, 0xC5, 0x44, 0x81, 0x00, 0x81, 0x00, 0xC5, 0x44, 0xC5, 0x44, 0x81, 0x00, 0x81, 0x00},
 };
 /* "always", straight arrival a: a side of a blocked here (bits clear in the
 ** cell's legal moves m & 15) forces the diagonal beyond it: FORCED_ALW_S[a][m & 15] */
 static const uint8_t FORCED_ALW_S[4][16] = {
-    {0x90, 0x90, 0x80, 0x80, 0x90, 0x90, 0x80, 0x80, 0x10, 0x10, 0x00, 0x00, 0x10, 0x10, 0x00, 0x00},
-    {0x30, 0x20, 0x30, 0x20, 0x10, 0x00, 0x10, 0x00, 0x30, 0x20, 0x30, 0x20, 0x10, 0x00, 0x10, 0x00},
-    {0x60, 0x60, 0x40, 0x40, 0x60, 0x60, 0x40, 0x40, 0x20, 0x20, 0x00, 0x00, 0x20, 0x20, 0x00, 0x00},
-    {0xC0, 0x40, 0xC0, 0x40, 0x80, 0x00, 0x80, 0x00, 0xC0, 0x40, 0xC0, 0x40, 0x80, 0x00, 0x80, 0x00},
+  {0x90, 0x90, 0x80, 0x80, 0x90, 0x90, 0x80, 0x80, 0x10, 0x10, 0x00, 0x00, 0x10, 0x10, 0x00, 0x00},
+  {0x30, 0x20, 0x30, 0x20, 0x10, 0x00, 0x10, 0x00, 0x30, 0x20, 0x30, 0x20, 0x10, 0x00, 0x10, 0x00},
+  {0x60, 0x60, 0x40, 0x40, 0x60, 0x60, 0x40, 0x40, 0x20, 0x20, 0x00, 0x00, 0x20, 0x20, 0x00, 0x00},
+  {0xC0, 0x40, 0xC0, 0x40, 0x80, 0x00, 0x80, 0x00, 0xC0, 0x40, 0xC0, 0x40, 0x80, 0x00, 0x80, 0x00},
 };
 /* "always", diagonal arrival a: a component's opposite blocked here forces
 ** the diagonal on that side: FORCED_ALW_D[a - 4][m & 15] */
 static const uint8_t FORCED_ALW_D[4][16] = {
-    {0xA0, 0xA0, 0xA0, 0xA0, 0x80, 0x80, 0x80, 0x80, 0x20, 0x20, 0x20, 0x20, 0x00, 0x00, 0x00, 0x00},
-    {0x50, 0x40, 0x50, 0x40, 0x50, 0x40, 0x50, 0x40, 0x10, 0x00, 0x10, 0x00, 0x10, 0x00, 0x10, 0x00},
-    {0xA0, 0x20, 0x80, 0x00, 0xA0, 0x20, 0x80, 0x00, 0xA0, 0x20, 0x80, 0x00, 0xA0, 0x20, 0x80, 0x00},
-    {0x50, 0x50, 0x40, 0x40, 0x10, 0x10, 0x00, 0x00, 0x50, 0x50, 0x40, 0x40, 0x10, 0x10, 0x00, 0x00},
+  {0xA0, 0xA0, 0xA0, 0xA0, 0x80, 0x80, 0x80, 0x80, 0x20, 0x20, 0x20, 0x20, 0x00, 0x00, 0x00, 0x00},
+  {0x50, 0x40, 0x50, 0x40, 0x50, 0x40, 0x50, 0x40, 0x10, 0x00, 0x10, 0x00, 0x10, 0x00, 0x10, 0x00},
+  {0xA0, 0x20, 0x80, 0x00, 0xA0, 0x20, 0x80, 0x00, 0xA0, 0x20, 0x80, 0x00, 0xA0, 0x20, 0x80, 0x00},
+  {0x50, 0x50, 0x40, 0x40, 0x10, 0x10, 0x00, 0x00, 0x50, 0x50, 0x40, 0x40, 0x10, 0x10, 0x00, 0x00},
 };
 
 /* Directions to search from node u, given the mask of directions it was
@@ -592,7 +592,8 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
     }
     du = ldsi_hdist(dk, c.gpx - px, c.gpy - py);
     if (exact_f) /* the f it was queued with, as in the A* loop, but for the start */
-      fu = u != s->start ? ldsi_open_val(fk_popped) : ldsi_exact_octile_f(nsd_u, c.gpx - px, c.gpy - py);
+      fu = u != s->start ? ldsi_open_val(fk_popped)
+                         : ldsi_exact_octile_f(nsd_u, c.gpx - px, c.gpy - py);
     else
       fu = gu + hw * ldsi_hdist(hk, c.gpx - px, c.gpy - py);
     if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
@@ -603,22 +604,30 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
     dirs = succ_dirs(&c, u, nodes[u].aux, ncc);
     /* Phase 1: all jumps, prefetching each successor's record (jump points
     ** are far apart, so every record is a cache miss; overlapping them pays
-    ** most on cluttered maps). Phase 2 relaxes them in direction order. */
-    /* one test per direction, in direction order, each with its direction a
+    ** most on cluttered maps). Phase 2 relaxes them in direction order.
+    ** One test per direction, in direction order, each with its direction a
     ** constant (a loop over the bits let the compiler hoist the set-up of
-    ** all eight jumps in front of it, run at every expansion) */
+    ** all eight jumps in front of it, run at every expansion). */
     nsucc = 0;
     if (dirs & 0x0Fu) {
-      if (dirs & (1u << LDS_DIR_N)) nsucc = straight_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_N, plus);
-      if (dirs & (1u << LDS_DIR_E)) nsucc = straight_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_E, plus);
-      if (dirs & (1u << LDS_DIR_S)) nsucc = straight_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_S, plus);
-      if (dirs & (1u << LDS_DIR_W)) nsucc = straight_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_W, plus);
+      if (dirs & (1u << LDS_DIR_N))
+        nsucc = straight_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_N, plus);
+      if (dirs & (1u << LDS_DIR_E))
+        nsucc = straight_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_E, plus);
+      if (dirs & (1u << LDS_DIR_S))
+        nsucc = straight_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_S, plus);
+      if (dirs & (1u << LDS_DIR_W))
+        nsucc = straight_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_W, plus);
     }
     if (dirs & 0xF0u) {
-      if (dirs & (1u << LDS_DIR_NE)) nsucc = diag_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_NE, ncc, plus);
-      if (dirs & (1u << LDS_DIR_SE)) nsucc = diag_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_SE, ncc, plus);
-      if (dirs & (1u << LDS_DIR_SW)) nsucc = diag_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_SW, ncc, plus);
-      if (dirs & (1u << LDS_DIR_NW)) nsucc = diag_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_NW, ncc, plus);
+      if (dirs & (1u << LDS_DIR_NE))
+        nsucc = diag_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_NE, ncc, plus);
+      if (dirs & (1u << LDS_DIR_SE))
+        nsucc = diag_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_SE, ncc, plus);
+      if (dirs & (1u << LDS_DIR_SW))
+        nsucc = diag_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_SW, ncc, plus);
+      if (dirs & (1u << LDS_DIR_NW))
+        nsucc = diag_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_NW, ncc, plus);
     }
     nb = 0;
     for (i = 0; i < nsucc; i++) {
@@ -869,7 +878,8 @@ static void on_grid_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, in
 }
 
 static size_t jps_bytes(const ldsi_Jps *j, const lds_Grid *g) {
-  size_t b = sizeof *j + ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw + ev_words(j)) * sizeof(uint64_t) +
+  size_t b = sizeof *j +
+             ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw + ev_words(j)) * sizeof(uint64_t) +
              j->succ_cap * sizeof(Succ);
   if (j->dist)
     b += g->pcells * 8 * sizeof(ldsi_jdist) + 2 * (size_t)(g->w + g->h - 1);
@@ -974,7 +984,8 @@ void lds_search_jps_info(const lds_Search *s, lds_JpsInfo *out) {
   const ldsi_Jps *j = (const ldsi_Jps *)s->algo_state;
   memset(out, 0, sizeof *out);
   if (!j) return;
-  out->bitgrid_bytes = ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw + ev_words(j)) * sizeof(uint64_t);
+  out->bitgrid_bytes =
+      ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw + ev_words(j)) * sizeof(uint64_t);
   out->bitgrid_us = j->bits_us;
   if (j->dist) {
     out->plus_bytes = s->grid->pcells * 8 * sizeof(ldsi_jdist) + 2 * (size_t)(j->w + j->h - 1);
