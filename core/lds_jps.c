@@ -6,10 +6,12 @@
 **
 ** Bit grids. Passability is kept twice, one bit per padded cell: row-major
 ** (rows[py][px]) and transposed (cols[px][py]), each line with a zero word
-** before and after, so a horizontal or a vertical jump reads 64 cells per
-** step with two aligned loads and a shift, and finds its first event with a
-** count of trailing/leading zeros [Paper: Harabor & Grastien, "Improving Jump
-** Point Search", ICAPS 2014, block-based symmetry breaking].
+** before and after. From them, the jump events (see EVG): per line and per
+** 64 cells, the cells where a straight jump must stop in either direction
+** (a wall or a jump point), so a horizontal or a vertical jump reads one
+** word per 64 cells and finds its stop with a count of trailing/leading
+** zeros [Paper: Harabor & Grastien, "Improving Jump Point Search", ICAPS
+** 2014, block-based symmetry breaking].
 **
 ** Rules. With "no_corner_cutting" (the Moving AI rule: a diagonal move needs
 ** both orthogonal neighbours open) canonical paths take diagonals first, a
@@ -58,13 +60,6 @@ static const uint8_t VCOMP[8] = {0, 0, 0, 0, LDS_DIR_N, LDS_DIR_S, LDS_DIR_S, LD
 /* the two sides of a straight direction */
 static const uint8_t SIDE1[4] = {LDS_DIR_E, LDS_DIR_N, LDS_DIR_E, LDS_DIR_N};
 static const uint8_t SIDE2[4] = {LDS_DIR_W, LDS_DIR_S, LDS_DIR_W, LDS_DIR_S};
-/* diagonal made of two orthogonal directions */
-static const uint8_t DIAG[4][4] = {
-    /* N */ {0, LDS_DIR_NE, 0, LDS_DIR_NW},
-    /* E */ {LDS_DIR_NE, 0, LDS_DIR_SE, 0},
-    /* S */ {0, LDS_DIR_SE, 0, LDS_DIR_SW},
-    /* W */ {LDS_DIR_NW, 0, LDS_DIR_SW, 0}};
-#define OPP(d) ((d) ^ 2) /* opposite of a straight direction */
 
 /* A successor found by the jumps of one expansion: node, padded position,
 ** direction of arrival, moves from the expanded node (ns | nd << 32). */
@@ -85,6 +80,13 @@ typedef struct ldsi_Jps {
   int32_t w, h, pw, ph;
   size_t rw, cw;          /* words per row line / per column line */
   uint64_t *rows, *cols;  /* ph*rw and pw*cw words */
+  /* Jump events (see ev_line), one allocation evbuf: ph row lines of nwr
+  ** groups (evr), then pw column lines of nwc groups (evc) */
+  uint64_t *evbuf, *evr, *evc;
+  size_t nwr, nwc;
+  bool ev_valid, ev_ncc;  /* the events are built, for no_corner_cutting? */
+  bool goal_marked;       /* the current JPS query's goal is an event (goal_mark) */
+  int32_t mgx, mgy;       /* that goal, padded */
   uint64_t seen_version;  /* grid version the bits reflect */
   bool listening;
   uint64_t bits_us;
@@ -98,12 +100,6 @@ typedef struct ldsi_Jps {
 } ldsi_Jps;
 
 /* ------------------------------------------------------- bit grids -- */
-
-JI uint64_t load64(const uint64_t *a, size_t pos) {
-  size_t i = pos >> 6;
-  unsigned sh = (unsigned)(pos & 63u);
-  return sh ? (a[i] >> sh) | (a[i + 1] << (64u - sh)) : a[i];
-}
 
 static void set_bit(uint64_t *line, size_t pos, bool v) {
   uint64_t m = (uint64_t)1 << (pos & 63u);
@@ -132,60 +128,141 @@ static bool bits_update(ldsi_Jps *j, const lds_Grid *g, int32_t px0, int32_t py0
   return changed;
 }
 
-/* Scans line B forwards from position p (exclusive, padded coordinate) and
-** returns the first position that is a jump point (*jp = true) or blocked
-** (*jp = false). L and R are the lines on either side. The border is
-** blocked, so the scan always stops inside the line. Each step covers 63
-** cells with one load per line: the side bits of the neighbouring cell come
-** from the same word shifted by one. */
-#define M63 (~(uint64_t)0 >> 1)
-JI int32_t scan_inc(const uint64_t *B, const uint64_t *L, const uint64_t *R, int32_t p,
-                    const bool ncc, bool *jp) {
-  size_t q = (size_t)p + 65; /* bit of p + 1; bit j of a step is cell q + j */
-  for (;;) {
-    uint64_t b = load64(B, q), f, ev, l, r;
-    if (ncc) { /* side open here, blocked one cell behind: bit j+1 set, bit j clear */
-      l = load64(L, q - 1);
-      r = load64(R, q - 1);
-      f = ((l >> 1) & ~l) | ((r >> 1) & ~r);
-    } else { /* side blocked here, open one cell ahead */
-      l = load64(L, q);
-      r = load64(R, q);
-      f = (~l & (l >> 1)) | (~r & (r >> 1));
+/* Jump events. Each row and each column of the padded grid is kept as
+** groups of EVG words, one group per 64 cells (bit P of group P >> 6 is
+** padded position P): [EV_INC] the cells where a straight jump moving to
+** increasing positions (E, S) must stop, [EV_DEC] the same moving to
+** decreasing positions (W, N), [EV_OPEN] passability. A jump stops at a
+** blocked cell or at a jump point under the rule (file comment): with
+** no_corner_cutting, moving to increasing positions, a side cell open at P
+** and blocked at P-1; with "always", a side cell blocked at P and open at
+** P+1 (mirrored for decreasing positions). The events depend on the grid
+** alone, so a jump reads one word per 64 cells and finds its stop with one
+** count of trailing/leading zeros, and the passability of the stop is in
+** the same group (the same cache line) [Paper: Harabor & Grastien, ICAPS
+** 2014, block-based jumps; the paper's per-line neighbour tests are
+** precomputed here]. */
+#define EVG 4
+#define EV_INC 0
+#define EV_DEC 1
+#define EV_OPEN 2
+
+/* Computes the groups G of one line (nw groups) from the passability lines
+** B (the line) and L, R (its sides), in the layout of rows/cols (bit P + 64
+** = position P). */
+static void ev_line(uint64_t *G, const uint64_t *B, const uint64_t *L, const uint64_t *R,
+                    size_t nw, bool ncc) {
+  size_t i;
+  for (i = 0; i < nw; i++) {
+    size_t w = i + 1; /* source word of positions 64i..64i+63 */
+    uint64_t l = L[w], r = R[w];
+    uint64_t lp = (l << 1) | (L[w - 1] >> 63), rp = (r << 1) | (R[w - 1] >> 63); /* at P-1 */
+    uint64_t ln = (l >> 1) | (L[w + 1] << 63), rn = (r >> 1) | (R[w + 1] << 63); /* at P+1 */
+    uint64_t fi, fd;
+    if (ncc) {
+      fi = (l & ~lp) | (r & ~rp);
+      fd = (l & ~ln) | (r & ~rn);
+    } else {
+      fi = (~l & ln) | (~r & rn);
+      fd = (~l & lp) | (~r & rp);
     }
-    ev = (f | ~b) & M63;
-    if (ev) {
-      int i = __builtin_ctzll(ev);
-      *jp = (b >> i) & 1u;
-      return (int32_t)(q + (size_t)i - 64);
-    }
-    q += 63;
+    G[i * EVG + EV_INC] = fi | ~B[w];
+    G[i * EVG + EV_DEC] = fd | ~B[w];
+    G[i * EVG + EV_OPEN] = B[w];
   }
 }
 
-/* Same, backwards: the first position < p. */
-JI int32_t scan_dec(const uint64_t *B, const uint64_t *L, const uint64_t *R, int32_t p,
-                    const bool ncc, bool *jp) {
-  size_t q = (size_t)p + 63; /* bit of p - 1; a step covers cells q-62..q, bit j = q-62+j */
-  for (;;) {
-    uint64_t b = load64(B, q - 62), f, ev, l, r;
-    if (ncc) { /* side open here, blocked one cell behind (= ahead in bits) */
-      l = load64(L, q - 62);
-      r = load64(R, q - 62);
-      f = (l & ~(l >> 1)) | (r & ~(r >> 1));
-    } else { /* side blocked here, open one cell ahead (= below in bits) */
-      l = load64(L, q - 63);
-      r = load64(R, q - 63);
-      f = (~(l >> 1) & l) | (~(r >> 1) & r);
-    }
-    ev = (f | ~b) & M63;
-    if (ev) {
-      int i = 63 - __builtin_clzll(ev);
-      *jp = (b >> i) & 1u;
-      return (int32_t)(q - 62 + (size_t)i - 64);
-    }
-    q -= 63;
+static void goal_mark(ldsi_Jps *j);
+
+/* Recomputes the events of rows py0..py1 and columns px0..px1 (padded,
+** clamped to the interior lines; the border lines are blocked throughout). */
+static void ev_update(ldsi_Jps *j, int32_t px0, int32_t py0, int32_t px1, int32_t py1) {
+  int32_t i;
+  if (px0 < 1) px0 = 1;
+  if (py0 < 1) py0 = 1;
+  if (px1 > j->pw - 2) px1 = j->pw - 2;
+  if (py1 > j->ph - 2) py1 = j->ph - 2;
+  for (i = py0; i <= py1; i++) {
+    const uint64_t *B = j->rows + (size_t)i * j->rw;
+    ev_line(j->evr + (size_t)i * j->nwr * EVG, B, B - j->rw, B + j->rw, j->nwr, j->ev_ncc);
   }
+  for (i = px0; i <= px1; i++) {
+    const uint64_t *B = j->cols + (size_t)i * j->cw;
+    ev_line(j->evc + (size_t)i * j->nwc * EVG, B, B - j->cw, B + j->cw, j->nwc, j->ev_ncc);
+  }
+  if (j->goal_marked) goal_mark(j); /* the lines may have lost it */
+}
+
+/* The goal of a JPS query stops every straight jump that reaches it, as if
+** a jump point: its bit is set in the stops of its row and its column (both
+** directions) while the query runs, so the scans need no goal test. A jump
+** stopping there returns the goal when it is open, as the goal test did;
+** a blocked goal is a stop already. */
+static void goal_mark(ldsi_Jps *j) {
+  uint64_t *r = j->evr + ((size_t)j->mgy * j->nwr + ((size_t)j->mgx >> 6)) * EVG;
+  uint64_t *c = j->evc + ((size_t)j->mgx * j->nwc + ((size_t)j->mgy >> 6)) * EVG;
+  r[EV_INC] |= (uint64_t)1 << (j->mgx & 63);
+  r[EV_DEC] |= (uint64_t)1 << (j->mgx & 63);
+  c[EV_INC] |= (uint64_t)1 << (j->mgy & 63);
+  c[EV_DEC] |= (uint64_t)1 << (j->mgy & 63);
+}
+
+/* Removes the last query's goal mark (recomputes its row and column) and
+** marks goal (gpx,gpy) (padded) if mark. */
+static void goal_remark(ldsi_Jps *j, bool mark, int32_t gpx, int32_t gpy) {
+  if (j->goal_marked) {
+    j->goal_marked = false;
+    if (j->ev_valid) ev_update(j, j->mgx, j->mgy, j->mgx, j->mgy);
+  }
+  if (!mark) return;
+  j->mgx = gpx;
+  j->mgy = gpy;
+  j->goal_marked = true;
+  goal_mark(j);
+}
+
+static size_t ev_words(const ldsi_Jps *j) {
+  return ((size_t)j->ph * j->nwr + (size_t)j->pw * j->nwc) * EVG;
+}
+
+/* Builds every line for the rule of grid g (border lines: all events,
+** nothing open). */
+static void ev_build(ldsi_Jps *j, const lds_Grid *g) {
+  size_t i, n = ev_words(j);
+  for (i = 0; i < n; i += EVG) {
+    j->evbuf[i + EV_INC] = j->evbuf[i + EV_DEC] = ~(uint64_t)0;
+    j->evbuf[i + EV_OPEN] = 0;
+    j->evbuf[i + 3] = 0;
+  }
+  j->ev_ncc = g->diag == LDS_DIAG_NO_CORNER_CUTTING;
+  ev_update(j, 0, 0, j->pw - 1, j->ph - 1);
+  j->ev_valid = true;
+}
+
+/* The first stop after position p in line G (groups), towards increasing
+** positions if inc, else the last stop before p: one load and a count of
+** trailing/leading zeros per 64 cells (the border stops every jump, so the
+** scan ends inside the line). *open = the stop is open (a jump point, not
+** a wall), read from the group where the stop was found. */
+JI int32_t ev_stop(const uint64_t *G, int32_t p, const bool inc, bool *open) {
+  size_t i;
+  unsigned b;
+  uint64_t w;
+  if (inc) {
+    size_t q = (size_t)p + 1;
+    i = q >> 6;
+    w = G[i * EVG + EV_INC] & (~(uint64_t)0 << (q & 63u));
+    while (!w) w = G[++i * EVG + EV_INC];
+    b = (unsigned)__builtin_ctzll(w);
+  } else {
+    size_t q = (size_t)p - 1;
+    i = q >> 6;
+    w = G[i * EVG + EV_DEC] & (~(uint64_t)0 >> (63u - (q & 63u)));
+    while (!w) w = G[--i * EVG + EV_DEC];
+    b = (unsigned)__builtin_clzll(w) ^ 63u; /* the highest set bit: one bsr */
+  }
+  *open = (G[i * EVG + EV_OPEN] >> b) & 1u;
+  return (int32_t)(i * 64 + b);
 }
 
 /* ---------------------------------------------------------- queries -- */
@@ -200,35 +277,29 @@ typedef struct Ctx {
   int32_t gpx, gpy; /* goal, padded */
 } Ctx;
 
+/* Straight jump along line G from position p (padded), towards increasing
+** positions if inc: the first stop (ev_stop), a jump point (or the goal,
+** see goal_mark) if open. Returns the position reached, or -1 (a wall
+** first). */
+JI int32_t jump_line(const uint64_t *G, int32_t p, const bool inc) {
+  bool jp;
+  int32_t q = ev_stop(G, p, inc, &jp);
+  return jp ? q : -1;
+}
+
 /* Straight jump from padded (px,py) in direction d (< 4). Returns the jump
 ** point, the goal, or NONE; *k = steps. */
-JI uint32_t jump_straight(const Ctx *c, int32_t px, int32_t py, int d, const bool ncc,
-                          int32_t *k) {
+JI uint32_t jump_straight(const Ctx *c, int32_t px, int32_t py, const int d, int32_t *k) {
   const ldsi_Jps *j = c->j;
-  bool jp;
   int32_t q;
   if (d == LDS_DIR_E || d == LDS_DIR_W) {
-    const uint64_t *B = j->rows + (size_t)py * j->rw;
-    if (d == LDS_DIR_E) {
-      q = scan_inc(B, B - j->rw, B + j->rw, px, ncc, &jp);
-      if (c->gpy == py && c->gpx > px && (c->gpx < q || (jp && c->gpx == q))) q = c->gpx, jp = 1;
-    } else {
-      q = scan_dec(B, B - j->rw, B + j->rw, px, ncc, &jp);
-      if (c->gpy == py && c->gpx < px && (c->gpx > q || (jp && c->gpx == q))) q = c->gpx, jp = 1;
-    }
-    if (!jp) return NONE;
+    q = jump_line(j->evr + (size_t)py * j->nwr * EVG, px, d == LDS_DIR_E);
+    if (q < 0) return NONE;
     *k = q > px ? q - px : px - q;
     return (uint32_t)py * c->pw + (uint32_t)q;
   } else {
-    const uint64_t *B = j->cols + (size_t)px * j->cw;
-    if (d == LDS_DIR_S) {
-      q = scan_inc(B, B - j->cw, B + j->cw, py, ncc, &jp);
-      if (c->gpx == px && c->gpy > py && (c->gpy < q || (jp && c->gpy == q))) q = c->gpy, jp = 1;
-    } else {
-      q = scan_dec(B, B - j->cw, B + j->cw, py, ncc, &jp);
-      if (c->gpx == px && c->gpy < py && (c->gpy > q || (jp && c->gpy == q))) q = c->gpy, jp = 1;
-    }
-    if (!jp) return NONE;
+    q = jump_line(j->evc + (size_t)px * j->nwc * EVG, py, d == LDS_DIR_S);
+    if (q < 0) return NONE;
     *k = q > py ? q - py : py - q;
     return (uint32_t)q * c->pw + (uint32_t)px;
   }
@@ -259,18 +330,25 @@ JI int add_succ(Succ *sc, int n, const ldsi_Node *nodes, uint32_t v, int32_t x, 
 ** neighbour ("always" only; that cell is added itself) or at an illegal
 ** move. Returns the new number of successors. */
 JI int jump_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t u, int32_t px,
-                 int32_t py, int d, const bool ncc) {
+                 int32_t py, const int d, const bool ncc) {
+  const ldsi_Jps *j = c->j;
   const int hd = HCOMP[d], vd = VCOMP[d];
   const int32_t dx = DX[d], dy = DY[d];
   const ptrdiff_t o = c->off[d];
+  /* the row and the column through the current cell */
+  const ptrdiff_t rstep = dy * (ptrdiff_t)(j->nwr * EVG), cstep = dx * (ptrdiff_t)(j->nwc * EVG);
+  const uint64_t *re = j->evr + (size_t)py * j->nwr * EVG, *ce = j->evc + (size_t)px * j->nwc * EVG;
   uint64_t diag = 0;
-  int32_t k;
-  uint32_t v;
+  int32_t q;
+  unsigned m = c->nbr[u]; /* legal moves from the current cell */
   for (;;) {
-    if (!((c->nbr[u] >> d) & 1u)) return n;
+    if (!((m >> d) & 1u)) return n;
     u = (uint32_t)((ptrdiff_t)u + o);
+    m = c->nbr[u];
     px += dx;
     py += dy;
+    re += rstep;
+    ce += cstep;
     diag += DIAG1;
     if (u == c->goal) return add_succ(sc, n, nodes, u, px, py, d, diag);
     if (!ncc) {
@@ -279,10 +357,15 @@ JI int jump_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t
           (b[(ptrdiff_t)u - c->off[vd]] && !b[(ptrdiff_t)u + dx - c->off[vd]]))
         return add_succ(sc, n, nodes, u, px, py, d, diag);
     }
-    v = jump_straight(c, px, py, hd, ncc, &k);
-    if (v != NONE) n = add_succ(sc, n, nodes, v, px + dx * k, py, hd, diag + (uint64_t)k);
-    v = jump_straight(c, px, py, vd, ncc, &k);
-    if (v != NONE) n = add_succ(sc, n, nodes, v, px, py + dy * k, vd, diag + (uint64_t)k);
+    /* a straight jump whose first move is illegal finds nothing: skipped */
+    q = (m >> hd) & 1u ? jump_line(re, px, dx > 0) : -1;
+    if (q >= 0)
+      n = add_succ(sc, n, nodes, (uint32_t)((ptrdiff_t)u + (q - px)), q, py, hd,
+                   diag + (uint64_t)((q - px) * dx));
+    q = (m >> vd) & 1u ? jump_line(ce, py, dy > 0) : -1;
+    if (q >= 0)
+      n = add_succ(sc, n, nodes, (uint32_t)((ptrdiff_t)u + (ptrdiff_t)(q - py) * (ptrdiff_t)c->pw),
+                   px, q, vd, diag + (uint64_t)((q - py) * dy));
   }
 }
 
@@ -361,39 +444,71 @@ JI int jump_plus_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uin
   }
 }
 
+/* no_corner_cutting, straight arrival a: the sides of a blocked one cell behind
+** (bits clear in that cell's legal moves m & 15) force the side and the
+** diagonal between a and the side: FORCED_NCC[a][m & 15] */
+static const uint8_t FORCED_NCC[4][16] = {
+  {0x9A, 0x9A, 0x88, 0x88, 0x9A, 0x9A, 0x88, 0x88, 0x12, 0x12, 0x00, 0x00, 0x12, 0x12, 0x00, 0x00},
+  {0x35, 0x24, 0x35, 0x24, 0x11, 0x00, 0x11, 0x00, 0x35, 0x24, 0x35, 0x24, 0x11, 0x00, 0x11, 0x00},
+  {0x6A, 0x6A, 0x48, 0x48, 0x6A, 0x6A, 0x48, 0x48, 0x22, 0x22, 0x00, 0x00, 0x22, 0x22, 0x00, 0x00},
+  {0xC5, 0x44, 0xC5, 0x44, 0x81, 0x00, 0x81, 0x00, 0xC5, 0x44, 0xC5, 0x44, 0x81, 0x00, 0x81, 0x00},
+};
+/* "always", straight arrival a: a side of a blocked here (bits clear in the
+** cell's legal moves m & 15) forces the diagonal beyond it: FORCED_ALW_S[a][m & 15] */
+static const uint8_t FORCED_ALW_S[4][16] = {
+  {0x90, 0x90, 0x80, 0x80, 0x90, 0x90, 0x80, 0x80, 0x10, 0x10, 0x00, 0x00, 0x10, 0x10, 0x00, 0x00},
+  {0x30, 0x20, 0x30, 0x20, 0x10, 0x00, 0x10, 0x00, 0x30, 0x20, 0x30, 0x20, 0x10, 0x00, 0x10, 0x00},
+  {0x60, 0x60, 0x40, 0x40, 0x60, 0x60, 0x40, 0x40, 0x20, 0x20, 0x00, 0x00, 0x20, 0x20, 0x00, 0x00},
+  {0xC0, 0x40, 0xC0, 0x40, 0x80, 0x00, 0x80, 0x00, 0xC0, 0x40, 0xC0, 0x40, 0x80, 0x00, 0x80, 0x00},
+};
+/* "always", diagonal arrival a: a component's opposite blocked here forces
+** the diagonal on that side: FORCED_ALW_D[a - 4][m & 15] */
+static const uint8_t FORCED_ALW_D[4][16] = {
+  {0xA0, 0xA0, 0xA0, 0xA0, 0x80, 0x80, 0x80, 0x80, 0x20, 0x20, 0x20, 0x20, 0x00, 0x00, 0x00, 0x00},
+  {0x50, 0x40, 0x50, 0x40, 0x50, 0x40, 0x50, 0x40, 0x10, 0x00, 0x10, 0x00, 0x10, 0x00, 0x10, 0x00},
+  {0xA0, 0x20, 0x80, 0x00, 0xA0, 0x20, 0x80, 0x00, 0xA0, 0x20, 0x80, 0x00, 0xA0, 0x20, 0x80, 0x00},
+  {0x50, 0x50, 0x40, 0x40, 0x10, 0x10, 0x00, 0x00, 0x50, 0x50, 0x40, 0x40, 0x10, 0x10, 0x00, 0x00},
+};
+
 /* Directions to search from node u, given the mask of directions it was
 ** reached by (0 = the start: every legal move). Pruning rules in the file
-** comment. */
+** comment; the blocked side cells are read from legal-move masks (a
+** straight move is legal exactly when its target is open): of u, or under
+** no_corner_cutting of the open cell behind u, which the arrival crossed. */
 JI unsigned succ_dirs(const Ctx *c, uint32_t u, unsigned arrived, const bool ncc) {
-  const uint8_t *b = c->blocked;
+  const unsigned m = c->nbr[u];
   unsigned out = 0;
-  if (!arrived) return c->nbr[u];
+  if (!arrived) return m;
   while (arrived) {
     int a = __builtin_ctz(arrived);
     arrived &= arrived - 1;
-    if (a < 4) {
-      int s1 = SIDE1[a], s2 = SIDE2[a];
-      out |= 1u << a;
-      if (ncc) {
-        ptrdiff_t back = (ptrdiff_t)u - c->off[a];
-        if (b[back + c->off[s1]]) out |= (1u << s1) | (1u << DIAG[a][s1]);
-        if (b[back + c->off[s2]]) out |= (1u << s2) | (1u << DIAG[a][s2]);
-      } else {
-        if (b[(ptrdiff_t)u + c->off[s1]]) out |= 1u << DIAG[a][s1];
-        if (b[(ptrdiff_t)u + c->off[s2]]) out |= 1u << DIAG[a][s2];
-      }
-    } else {
-      int hd = HCOMP[a], vd = VCOMP[a];
-      out |= (1u << a) | (1u << hd) | (1u << vd);
-      if (!ncc) {
-        if (b[(ptrdiff_t)u + c->off[OPP(hd)]]) out |= 1u << DIAG[OPP(hd)][vd];
-        if (b[(ptrdiff_t)u + c->off[OPP(vd)]]) out |= 1u << DIAG[hd][OPP(vd)];
-      }
-    }
+    if (a < 4)
+      out |= (1u << a) | (ncc ? FORCED_NCC[a][c->nbr[(ptrdiff_t)u - c->off[a]] & 15u]
+                              : FORCED_ALW_S[a][m & 15u]);
+    else
+      out |= (1u << a) | (1u << HCOMP[a]) | (1u << VCOMP[a]) |
+             (ncc ? 0u : FORCED_ALW_D[a - 4][m & 15u]);
   }
-  return out & c->nbr[u];
+  return out & m;
 }
 
+/* The successors of u in direction d (a constant where inlined): a
+** straight jump adds at most one, a diagonal one (pruning its intermediate
+** jump points) any number. Returns the new number of successors. */
+JI int straight_succ(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t u,
+                     int32_t px, int32_t py, const int d, const bool plus) {
+  int32_t k = 0;
+  uint32_t v = plus ? jump_plus(c, u, px, py, d, &k) : jump_straight(c, px, py, d, &k);
+  if (v == NONE) return n;
+  if (plus) __builtin_prefetch(&c->dist[(size_t)v * 8]); /* read when v is expanded */
+  return add_succ(sc, n, nodes, v, px + DX[d] * k, py + DY[d] * k, d, (uint64_t)k);
+}
+
+JI int diag_succ(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t u, int32_t px,
+                 int32_t py, const int d, const bool ncc, const bool plus) {
+  return plus ? jump_plus_diag(c, nodes, sc, n, u, px, py, d)
+              : jump_diag(c, nodes, sc, n, u, px, py, d, ncc);
+}
 
 /* Exact g and octile f, as in the A* loop (lds_search.c): a node keeps its
 ** numbers of straight and diagonal moves (nsd = ns | nd << 32), g is
@@ -445,6 +560,8 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
   c.goal = s->goal;
   c.gpx = s->gx + 1;
   c.gpy = s->gy + 1;
+  if (!plus && !(j->goal_marked && j->mgx == c.gpx && j->mgy == c.gpy))
+    goal_remark(j, true, c.gpx, c.gpy); /* first slice of the query */
 
   for (;;) {
     uint32_t u;
@@ -474,8 +591,11 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       px = (int32_t)(u - q * c.pw);
     }
     du = ldsi_hdist(dk, c.gpx - px, c.gpy - py);
-    fu = exact_f ? ldsi_exact_octile_f(nsd_u, c.gpx - px, c.gpy - py)
-                 : gu + hw * ldsi_hdist(hk, c.gpx - px, c.gpy - py);
+    if (exact_f) /* the f it was queued with, as in the A* loop, but for the start */
+      fu = u != s->start ? ldsi_open_val(fk_popped)
+                         : ldsi_exact_octile_f(nsd_u, c.gpx - px, c.gpy - py);
+    else
+      fu = gu + hw * ldsi_hdist(hk, c.gpx - px, c.gpy - py);
     if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
       s->best = u;
       s->best_d = du;
@@ -484,50 +604,61 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
     dirs = succ_dirs(&c, u, nodes[u].aux, ncc);
     /* Phase 1: all jumps, prefetching each successor's record (jump points
     ** are far apart, so every record is a cache miss; overlapping them pays
-    ** most on cluttered maps). Phase 2 relaxes them in direction order. */
+    ** most on cluttered maps). Phase 2 relaxes them in direction order.
+    ** One test per direction, in direction order, each with its direction a
+    ** constant (a loop over the bits let the compiler hoist the set-up of
+    ** all eight jumps in front of it, run at every expansion). */
     nsucc = 0;
-    while (dirs) {
-      int d = __builtin_ctz(dirs);
-      int32_t k = 0;
-      uint32_t v;
-      dirs &= dirs - 1;
-      if (d >= 4) {
-        nsucc = plus ? jump_plus_diag(&c, nodes, sc, nsucc, u, px, py, d)
-                     : jump_diag(&c, nodes, sc, nsucc, u, px, py, d, ncc);
-        continue;
-      }
-      v = plus ? jump_plus(&c, u, px, py, d, &k) : jump_straight(&c, px, py, d, ncc, &k);
-      if (v == NONE) continue;
-      if (plus) __builtin_prefetch(&c.dist[(size_t)v * 8]); /* read when v is expanded */
-      nsucc = add_succ(sc, nsucc, nodes, v, px + DX[d] * k, py + DY[d] * k, d, (uint64_t)k);
+    if (dirs & 0x0Fu) {
+      if (dirs & (1u << LDS_DIR_N))
+        nsucc = straight_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_N, plus);
+      if (dirs & (1u << LDS_DIR_E))
+        nsucc = straight_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_E, plus);
+      if (dirs & (1u << LDS_DIR_S))
+        nsucc = straight_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_S, plus);
+      if (dirs & (1u << LDS_DIR_W))
+        nsucc = straight_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_W, plus);
+    }
+    if (dirs & 0xF0u) {
+      if (dirs & (1u << LDS_DIR_NE))
+        nsucc = diag_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_NE, ncc, plus);
+      if (dirs & (1u << LDS_DIR_SE))
+        nsucc = diag_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_SE, ncc, plus);
+      if (dirs & (1u << LDS_DIR_SW))
+        nsucc = diag_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_SW, ncc, plus);
+      if (dirs & (1u << LDS_DIR_NW))
+        nsucc = diag_succ(&c, nodes, sc, nsucc, u, px, py, LDS_DIR_NW, ncc, plus);
     }
     nb = 0;
     for (i = 0; i < nsucc; i++) {
       int d = (int)sc[i].d;
       uint32_t v = sc[i].v;
-      const int32_t hx = c.gpx - sc[i].x, hy = c.gpy - sc[i].y;
       uint64_t nsd = nsd_u + sc[i].nsd;
       ldsi_Node *nv = &nodes[v];
-      double ng = exact_g(nsd), f;
+      double ng, f;
       if (nv->gen != gen) {
+        ng = exact_g(nsd);
         nv->gen = gen;
         nv->g = ng;
         nv->nsd = nsd;
         nv->parent = u;
         nv->aux = 1u << d;
-        f = exact_f ? ldsi_exact_octile_f(nsd, hx, hy)
-                    : ng + hw * ldsi_hdist(hk, hx, hy);
+        f = exact_f ? ldsi_exact_octile_f(nsd, c.gpx - sc[i].x, c.gpy - sc[i].y)
+                    : ng + hw * ldsi_hdist(hk, c.gpx - sc[i].x, c.gpy - sc[i].y);
         ldsi_queue_fresh(s, batch, &nb, BATCH_MAX, v, f, ng, fu, gu);
         continue;
       }
+      /* closed and not reopened: nothing below would change it (an equal g
+      ** adds no arrival to a closed node); most re-found jump points */
+      if (nv->heap == LDSI_CLOSED && !reopen) continue;
+      ng = exact_g(nsd);
       if (ng == nv->g) {
         if (nv->heap != LDSI_CLOSED) nv->aux |= 1u << d; /* equal-cost arrival */
         continue;
       }
       if (!(ng < nv->g)) continue;
-      if (nv->heap == LDSI_CLOSED && !reopen) continue;
-      f = exact_f ? ldsi_exact_octile_f(nsd, hx, hy)
-                  : ng + hw * ldsi_hdist(hk, hx, hy);
+      f = exact_f ? ldsi_exact_octile_f(nsd, c.gpx - sc[i].x, c.gpy - sc[i].y)
+                  : ng + hw * ldsi_hdist(hk, c.gpx - sc[i].x, c.gpy - sc[i].y);
       nv->g = ng;
       nv->nsd = nsd;
       nv->parent = u;
@@ -725,6 +856,7 @@ static void bits_build(ldsi_Jps *j, const lds_Grid *g) {
   memset(j->rows, 0, (size_t)j->ph * j->rw * sizeof(uint64_t));
   memset(j->cols, 0, (size_t)j->pw * j->cw * sizeof(uint64_t));
   bits_update(j, g, 0, 0, j->pw - 1, j->ph - 1);
+  ev_build(j, g);
   j->seen_version = g->version;
   j->bits_us = j->s->env.clock(j->s->env.clock_ud) - t0;
 }
@@ -734,6 +866,10 @@ static void on_grid_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, in
   ldsi_Jps *j = (ldsi_Jps *)ud;
   bool changed = bits_update(j, g, x0 + 1, y0 + 1, x1 + 1, y1 + 1);
   j->seen_version = version;
+  if (j->ev_ncc != (g->diag == LDS_DIAG_NO_CORNER_CUTTING))
+    j->ev_valid = false; /* another rule: rebuilt by the next query */
+  else if (changed && j->ev_valid) /* the lines through the rectangle and beside it */
+    ev_update(j, x0, y0, x1 + 2, y1 + 2);
   if (!j->dist) return;
   if (!plus_applies(g))
     j->plus_valid = false; /* rebuilt by the next JPS+ query on a no_corner_cutting grid */
@@ -742,7 +878,8 @@ static void on_grid_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, in
 }
 
 static size_t jps_bytes(const ldsi_Jps *j, const lds_Grid *g) {
-  size_t b = sizeof *j + ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t) +
+  size_t b = sizeof *j +
+             ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw + ev_words(j)) * sizeof(uint64_t) +
              j->succ_cap * sizeof(Succ);
   if (j->dist)
     b += g->pcells * 8 * sizeof(ldsi_jdist) + 2 * (size_t)(g->w + g->h - 1);
@@ -756,6 +893,7 @@ static void jps_free(lds_Search *s) {
   if (j->listening) lds_grid_unlisten((lds_Grid *)(uintptr_t)g, on_grid_edit, j);
   ldsi_free(&s->env, j->rows, (size_t)j->ph * j->rw * sizeof(uint64_t));
   ldsi_free(&s->env, j->cols, (size_t)j->pw * j->cw * sizeof(uint64_t));
+  ldsi_free(&s->env, j->evbuf, ev_words(j) * sizeof(uint64_t));
   ldsi_free(&s->env, j->succ, j->succ_cap * sizeof(Succ));
   if (j->dist) {
     ldsi_free(&s->env, j->dist, g->pcells * 8 * sizeof(ldsi_jdist));
@@ -798,12 +936,17 @@ lds_Status lds_search_jps_prepare(lds_Search *s, bool plus) {
     j->succ = (Succ *)ldsi_alloc(&s->env, j->succ_cap * sizeof(Succ));
     j->rows = (uint64_t *)ldsi_alloc(&s->env, (size_t)g->ph * rw * sizeof(uint64_t));
     j->cols = (uint64_t *)ldsi_alloc(&s->env, (size_t)g->pw * cw * sizeof(uint64_t));
+    j->nwr = ((size_t)g->pw + 63) / 64;
+    j->nwc = ((size_t)g->ph + 63) / 64;
+    j->evbuf = (uint64_t *)ldsi_alloc(&s->env, ev_words(j) * sizeof(uint64_t));
+    j->evr = j->evbuf;
+    if (j->evbuf) j->evc = j->evbuf + (size_t)g->ph * j->nwr * EVG;
     s->algo_state = j;
     s->algo_free = jps_free;
-    if (!j->rows || !j->cols || !j->succ) {
-      size_t succ_bytes = j->succ_cap * sizeof(Succ);
+    if (!j->rows || !j->cols || !j->evbuf || !j->succ) {
+      size_t more = j->succ_cap * sizeof(Succ) + ev_words(j) * sizeof(uint64_t);
       jps_free(s);
-      return nomem(s, "JPS bit grids", bytes + succ_bytes);
+      return nomem(s, "JPS bit grids", bytes + more);
     }
     if (lds_grid_listen((lds_Grid *)(uintptr_t)g, on_grid_edit, j) != LDS_OK) {
       jps_free(s);
@@ -814,6 +957,8 @@ lds_Status lds_search_jps_prepare(lds_Search *s, bool plus) {
   } else if (j->seen_version != g->version) {
     bits_build(j, g); /* an edit we did not hear about: rebuild */
     j->plus_valid = false;
+  } else if (!j->ev_valid || j->ev_ncc != (g->diag == LDS_DIAG_NO_CORNER_CUTTING)) {
+    ev_build(j, g); /* the diagonal rule changed */
   }
   if (plus && !j->dist) {
     size_t nl = (size_t)(g->w + g->h - 1), bytes = g->pcells * 8 * sizeof(ldsi_jdist);
@@ -839,7 +984,8 @@ void lds_search_jps_info(const lds_Search *s, lds_JpsInfo *out) {
   const ldsi_Jps *j = (const ldsi_Jps *)s->algo_state;
   memset(out, 0, sizeof *out);
   if (!j) return;
-  out->bitgrid_bytes = ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw) * sizeof(uint64_t);
+  out->bitgrid_bytes =
+      ((size_t)j->ph * j->rw + (size_t)j->pw * j->cw + ev_words(j)) * sizeof(uint64_t);
   out->bitgrid_us = j->bits_us;
   if (j->dist) {
     out->plus_bytes = s->grid->pcells * 8 * sizeof(ldsi_jdist) + 2 * (size_t)(j->w + j->h - 1);
@@ -867,6 +1013,7 @@ lds_Status ldsi_jps_start(lds_Search *s) {
   if (plus && !ncc) plus = false;
   st = lds_search_jps_prepare(s, plus);
   if (st < 0) return st;
+  goal_remark((ldsi_Jps *)s->algo_state, false, 0, 0); /* the goal is marked by the loop */
   s->run = plus ? run_jps_plus : ncc ? run_jps_ncc : run_jps_always;
   return LDS_OK;
 }

@@ -57,7 +57,7 @@ LDS_BEGIN_DECLS
 
 /// Preprocessing report of a search's JPS structures.
 typedef struct lds_JpsInfo {
-  size_t bitgrid_bytes;     ///< bytes of the two bit grids (0 if not built)
+  size_t bitgrid_bytes;     ///< bytes of the bit grids and jump events (0 if not built)
   uint64_t bitgrid_us;      ///< time to build them [Units: µs]
   size_t plus_bytes;        ///< bytes of the JPS+ tables (0 if not built)
   uint64_t plus_us;         ///< time of the last full JPS+ build [Units: µs]

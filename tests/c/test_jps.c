@@ -235,18 +235,19 @@ static void random_query(th_Rng *r, const lds_Grid *g, int32_t *c) {
   }
 }
 
-/* JPS+ tables kept up to date through edits (on sp) answer n random queries
-** exactly as tables built from scratch do: same status, same path, same
-** expansions. Returns the number of differences. */
-static int edited_vs_fresh(th_Rng *r, lds_Grid *g, lds_Search *sp, int n) {
+/* JPS+ tables / JPS jump events kept up to date through edits and rule
+** changes (on sp) answer n random queries exactly as ones built from scratch
+** do: same status, same path, same expansions. Returns the number of
+** differences. */
+static int edited_vs_fresh(th_Rng *r, lds_Grid *g, lds_Search *sp, int n, lds_Algo algo) {
   lds_Search *fresh = lds_search_new(NULL, g, NULL);
   int q, bad = 0;
   int32_t c[4];
   for (q = 0; q < n; q++) {
     lds_Status a, b;
     random_query(r, g, c);
-    a = solve(sp, LDS_ALGO_JPS_PLUS, c[0], c[1], c[2], c[3]);
-    b = solve(fresh, LDS_ALGO_JPS_PLUS, c[0], c[1], c[2], c[3]);
+    a = solve(sp, algo, c[0], c[1], c[2], c[3]);
+    b = solve(fresh, algo, c[0], c[1], c[2], c[3]);
     if (a != b) bad++;
     if (a == LDS_FOUND && b == LDS_FOUND) {
       lds_Path *pa = lds_search_path(sp, NULL), *pb = lds_search_path(fresh, NULL);
@@ -292,7 +293,9 @@ static void diff_suite(lds_Diagonal rule) {
       random_query(&r, g, c);
       diff_query(&t, sa, sj, sp, c[0], c[1], c[2], c[3], q % 5 == 0);
     }
-    if (rule == LDS_DIAG_NO_CORNER_CUTTING) CHECK_INT(edited_vs_fresh(&r, g, sp, 20), 0);
+    if (rule == LDS_DIAG_NO_CORNER_CUTTING)
+      CHECK_INT(edited_vs_fresh(&r, g, sp, 20, LDS_ALGO_JPS_PLUS), 0);
+    CHECK_INT(edited_vs_fresh(&r, g, sj, 20, LDS_ALGO_JPS), 0);
     lds_search_free(sa);
     lds_search_free(sj);
     lds_search_free(sp);
@@ -629,7 +632,8 @@ static void test_wide_open(void) {
       random_query(&r, g, c);
       diff_query(&t, sa, sj, sp, c[0], c[1], c[2], c[3], q % 5 == 0);
     }
-    bad += edited_vs_fresh(&r, g, sp, 20);
+    bad += edited_vs_fresh(&r, g, sp, 20, LDS_ALGO_JPS_PLUS);
+    bad += edited_vs_fresh(&r, g, sj, 20, LDS_ALGO_JPS);
     lds_search_free(sa);
     lds_search_free(sj);
     lds_search_free(sp);
@@ -645,6 +649,93 @@ static void test_wide_open(void) {
   CHECK_INT(t.slice_bad, 0);
 }
 
+/* The jump events follow a change of the diagonal rule and edits after it:
+** one search kept across the changes answers as a fresh one, at the cost
+** A* finds. */
+static void test_rule_switch(void) {
+  th_Rng r;
+  int round, bad = 0, cost_bad = 0, found = 0;
+  lds_Grid *g = lds_grid_new(NULL, 70, 50, NULL);
+  lds_Search *sj = lds_search_new(NULL, g, NULL), *sa = lds_search_new(NULL, g, NULL);
+  r.s = 0x5EEDULL;
+  make_random(g, &r, 25);
+  for (round = 0; round < 6; round++) {
+    int q;
+    lds_grid_set_diagonal(g, round % 2 ? LDS_DIAG_ALWAYS : LDS_DIAG_NO_CORNER_CUTTING);
+    if (round >= 2)
+      for (q = 0; q < 30; q++)
+        lds_grid_set_blocked(g, th_randint(&r, 70), th_randint(&r, 50), th_randint(&r, 3) == 0);
+    bad += edited_vs_fresh(&r, g, sj, 15, LDS_ALGO_JPS);
+    for (q = 0; q < 15; q++) {
+      int32_t c[4];
+      lds_Status a, b;
+      random_query(&r, g, c);
+      a = solve(sa, LDS_ALGO_ASTAR, c[0], c[1], c[2], c[3]);
+      b = solve(sj, LDS_ALGO_JPS, c[0], c[1], c[2], c[3]);
+      if (a != b) cost_bad++;
+      if (a == LDS_FOUND && b == LDS_FOUND) {
+        found++;
+        if (fabs(lds_search_cost(sa) - lds_search_cost(sj)) > 1e-9 * lds_search_cost(sa))
+          cost_bad++;
+      }
+    }
+  }
+  CHECK_INT(bad, 0);
+  CHECK_INT(cost_bad, 0);
+  CHECK(found > 30);
+  lds_search_free(sa);
+  lds_search_free(sj);
+  lds_grid_free(g);
+}
+
+/* One search object answering JPS, JPS+ and A* queries in turn, with edits
+** in between, answers each exactly as a new search does (same status,
+** path and expansions): nothing of one query (the goal's mark in the jump
+** events, the events themselves) leaks into the next. */
+static void test_mixed_queries(void) {
+  static const lds_Algo algos[3] = {LDS_ALGO_JPS, LDS_ALGO_ASTAR, LDS_ALGO_JPS_PLUS};
+  th_Rng r;
+  int q, bad = 0, found = 0;
+  lds_Grid *g = lds_grid_new(NULL, 61, 43, NULL);
+  lds_Search *sm = lds_search_new(NULL, g, NULL);
+  r.s = 0xA11CEULL;
+  make_random(g, &r, 20);
+  int32_t c[4] = {0, 0, 0, 0};
+  for (q = 0; q < 120; q++) {
+    lds_Algo algo = algos[th_randint(&r, 3)];
+    lds_Search *fresh = lds_search_new(NULL, g, NULL);
+    lds_Status a, b;
+    if (q % 4 == 3 && !lds_grid_blocked(g, c[2], c[3])) {
+      /* an edit on the last goal's row or column, then the same query again */
+      int32_t x = th_randint(&r, 61), y = th_randint(&r, 43);
+      if (q % 8 == 3) y = c[3];
+      else x = c[2];
+      if (x != c[2] || y != c[3]) lds_grid_set_blocked(g, x, y, !lds_grid_blocked(g, x, y));
+      algo = LDS_ALGO_JPS;
+    } else {
+      random_query(&r, g, c);
+    }
+    a = solve(sm, algo, c[0], c[1], c[2], c[3]);
+    b = solve(fresh, algo, c[0], c[1], c[2], c[3]);
+    if (a != b) bad++;
+    if (a == LDS_FOUND && b == LDS_FOUND) {
+      lds_Path *pa = lds_search_path(sm, NULL), *pb = lds_search_path(fresh, NULL);
+      lds_Stats x, y;
+      lds_search_stats(sm, &x);
+      lds_search_stats(fresh, &y);
+      if (!same_path(pa, pb) || x.expansions != y.expansions) bad++;
+      found++;
+      lds_path_free(pa);
+      lds_path_free(pb);
+    }
+    lds_search_free(fresh);
+  }
+  CHECK_INT(bad, 0);
+  CHECK(found > 50);
+  lds_search_free(sm);
+  lds_grid_free(g);
+}
+
 void suite_jps(void);
 void suite_jps(void) {
   test_long_lines();
@@ -654,6 +745,8 @@ void suite_jps(void) {
   test_fallback();
   test_oom();
   test_scen();
+  test_rule_switch();
+  test_mixed_queries();
   diff_suite(LDS_DIAG_NO_CORNER_CUTTING);
   diff_suite(LDS_DIAG_ALWAYS);
 }
