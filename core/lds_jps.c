@@ -538,7 +538,7 @@ JI double exact_g(uint64_t nsd) {
 ** as the A* loop (see lds_search_internal.h). Specialised at compile time on
 ** the rule, JPS vs JPS+ and the heuristic. */
 JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0,
-                       const bool ncc, const bool plus, const int hk) {
+                       const bool ncc, const bool plus, const int hk, const int xk) {
   const lds_Grid *g = s->grid;
   ldsi_Jps *j = (ldsi_Jps *)s->algo_state;
   Ctx c;
@@ -567,7 +567,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
     uint32_t u;
     int32_t px, py;
     double gu, fu, du;
-    uint64_t nsd_u, fk_popped;
+    uint64_t nsd_u, fk_popped, k2_popped;
     unsigned dirs;
     Succ *sc = j->succ;
     ldsi_Open batch[BATCH_MAX];
@@ -576,7 +576,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    u = ldsi_next_open(s, nodes, &fk_popped);
+    u = ldsi_next_open_x(s, nodes, &fk_popped, &k2_popped, xk);
     if (u == NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
@@ -645,7 +645,10 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
         nv->aux = 1u << d;
         f = exact_f ? ldsi_exact_octile_f(nsd, c.gpx - sc[i].x, c.gpy - sc[i].y)
                     : ng + hw * ldsi_hdist(hk, c.gpx - sc[i].x, c.gpy - sc[i].y);
-        ldsi_queue_fresh(s, batch, &nb, BATCH_MAX, v, f, ng, fu, gu);
+        ldsi_queue_fresh_x(s, batch, &nb, BATCH_MAX, v, f, ng,
+                           xk ? ldsi_exact_h_key(c.gpx - sc[i].x, c.gpy - sc[i].y, s->hq_scale)
+                              : 0,
+                           fu, gu, xk);
         continue;
       }
       /* closed and not reopened: nothing below would change it (an equal g
@@ -663,22 +666,30 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       nv->nsd = nsd;
       nv->parent = u;
       nv->aux = 1u << d;
-      if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF)
-        ldsi_open_push(s, v, f, ng); /* a stack entry turns stale */
-      else
-        ldsi_open_decrease(s, nv->heap, f, ng);
+      {
+        uint64_t hk2 = xk ? ldsi_exact_h_key(c.gpx - sc[i].x, c.gpy - sc[i].y, s->hq_scale) : 0;
+        if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF)
+          ldsi_open_push_x(s, v, f, ng, hk2, xk); /* a stack entry turns stale */
+        else
+          ldsi_open_decrease_x(s, nv->heap, f, ng, hk2, xk);
+      }
     }
-    if (nb) ldsi_push_batch(s, nodes, batch, nb);
+    if (nb) ldsi_push_batch_x(s, nodes, batch, nb, xk);
   }
 }
 
-#define JPS_DISPATCH(ncc, plus)                                                  \
-  switch (s->hk) {                                                               \
-    case LDS_H_ZERO: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_ZERO);        \
-    case LDS_H_MANHATTAN: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_MANHATTAN); \
-    case LDS_H_EUCLIDEAN: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_EUCLIDEAN); \
-    case LDS_H_CHEBYSHEV: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_CHEBYSHEV); \
-    default: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_OCTILE);              \
+/* octile with weight 1 (f exact) uses the exact-form open-list keys
+** (lds_search_internal.h), as the A* loop does; the same expansion order */
+#define JPS_DISPATCH(ncc, plus)                                                      \
+  switch (s->hk) {                                                                   \
+    case LDS_H_ZERO: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_ZERO, 0);         \
+    case LDS_H_MANHATTAN: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_MANHATTAN, 0); \
+    case LDS_H_EUCLIDEAN: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_EUCLIDEAN, 0); \
+    case LDS_H_CHEBYSHEV: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_CHEBYSHEV, 0); \
+    default:                                                                         \
+      if (s->hw == 1.0 && s->hq_scale > 0.0)                                         \
+        return jps_loop(s, m, b, t0, ncc, plus, LDS_H_OCTILE, 1);                    \
+      return jps_loop(s, m, b, t0, ncc, plus, LDS_H_OCTILE, 0);                      \
   }
 
 static lds_Status run_jps_ncc(lds_Search *s, uint64_t m, uint64_t b, uint64_t t0) {
