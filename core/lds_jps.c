@@ -522,7 +522,7 @@ JI double exact_g(uint64_t nsd) {
 
 
 /* ----------------------------------------------------- open list -- */
-/* The open list is lds_search.c's binary heap plus its plateau stack
+/* The open list is lds_search.c's heap (lds_search_internal.h) plus its plateau stack
 ** (s->buf; see "The plateau stack" there): a fresh successor v of the node u
 ** just expanded with f(v) == f(u) and g(v) > g(u) precedes every open node
 ** under the open list's order (f, then larger g, then insertion order), so

@@ -80,7 +80,8 @@ struct lds_Search {
   const void *graph; /* lds_Graph when space == GRAPH */
   size_t nnodes;     /* node records */
   ldsi_Node *nodes;
-  ldsi_Open *open;   /* binary min-heap (indexed: node records hold positions) */
+  ldsi_Open *open;   /* min-heap, binary or 4-ary (LDSI_ARITY4), indexed: node
+                     ** records hold positions */
   size_t open_n, open_cap;
   ldsi_Open *buf;    /* equal-f stack: sorted, minimum on top (see grid_loop) */
   size_t buf_n;
@@ -182,12 +183,13 @@ LDSI_INLINE double ldsi_exact_octile_f(uint64_t nsd, int32_t dx, int32_t dy) {
   return (double)((uint32_t)nsd + hi - lo) + (double)((uint32_t)(nsd >> 32) + lo) * LDSI_SQRT2;
 }
 
-/* A binary heap. A 4-ary heap is shallower, but choosing the smallest of
-** four children costs three key comparisons per level against one: with
-** the bottom-up pop (ldsi_open_pop) the binary heap executes 6-8% fewer
+/* A binary heap for the general key form. A 4-ary heap is shallower, but
+** choosing the smallest of four children costs three key comparisons per
+** level against one: with the bottom-up pop (ldsi_open_pop) and the
+** general form's three-part comparison the binary heap executes 6-8% fewer
 ** instructions per expansion, and on mazes (small open lists) it is ~9%
 ** faster (cachegrind and timings on 100 queries of brc202d / maze512-1-0,
-** docs/search.md). */
+** docs/search.md). The exact form is 4-ary (LDSI_XK_ARITY, below). */
 
 /* The order of open-list entries; xk (a constant after inlining) tells the
 ** form of k2 (see ldsi_Open): 1 = exact, 0 = general. */
