@@ -399,6 +399,25 @@ static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, L
 ** A full stack sends successors to the heap, which is always correct. */
 
 
+/* Takes the fresh record of node v for this search (generation gen) with g,
+** parent, aux (the exact-key loop keeps the cell's coordinates there, x |
+** y << 16: sides < 2^16) and nsd. A fresh node is usually expanded soon, so
+** the records of the rows above and below it are fetched now, and its
+** expansion does not wait for them. */
+LDSI_INLINE void claim_fresh(ldsi_Node *nodes, uint32_t v, uint32_t pw, uint32_t gen, double g,
+                             uint32_t parent, uint32_t aux, uint64_t nsd) {
+  ldsi_Node *nv = &nodes[v];
+#ifndef LDS_NO_PREFETCH
+  __builtin_prefetch(&nodes[v - pw]);
+  __builtin_prefetch(&nodes[v + pw]);
+#endif
+  nv->gen = gen;
+  nv->g = g;
+  nv->parent = parent;
+  nv->aux = aux;
+  nv->nsd = nsd;
+}
+
 /* One successor (direction d, a constant after inlining) of the node u just
 ** expanded, in the uniform-cost loop: every move costs its length, so the g
 ** of every straight successor is the same (ng, nsd), and likewise for every
@@ -431,16 +450,7 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
   }
   if (xk) hk2 = ldsi_exact_h_key(gx - vx, gy - vy, s->hq_scale);
   if (nv->gen != gen) { /* fresh */
-#ifndef LDS_NO_PREFETCH
-    __builtin_prefetch(&nodes[v - pw]);
-    __builtin_prefetch(&nodes[v + pw]);
-#endif
-    nv->gen = gen;
-    nv->g = ng;
-    nv->parent = u;
-    /* the exact-key loop keeps the cell's coordinates here (sides < 2^16) */
-    nv->aux = xk ? (uint32_t)vx | (uint32_t)vy << 16 : 0;
-    nv->nsd = nsd;
+    claim_fresh(nodes, v, pw, gen, ng, u, xk ? (uint32_t)vx | (uint32_t)vy << 16 : 0, nsd);
     ldsi_queue_fresh_x(s, batch, nb, 8, v, fv, ng, hk2, fu, gu, xk);
     return;
   }
@@ -605,17 +615,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       if (nv->gen != gen) {
         vx = ux + ldsi_dir_dx[d];
         vy = uy + ldsi_dir_dy[d];
-#ifndef LDS_NO_PREFETCH
-        /* a fresh node is usually expanded soon: fetch the records of the
-        ** rows above and below it now, so that expansion does not wait */
-        __builtin_prefetch(&nodes[v - pw]);
-        __builtin_prefetch(&nodes[v + pw]);
-#endif
-        nv->gen = gen;
-        nv->g = ng;
-        nv->parent = u;
-        nv->aux = xk ? (uint32_t)vx | (uint32_t)vy << 16 : 0;
-        nv->nsd = nsd;
+        claim_fresh(nodes, v, pw, gen, ng, u, xk ? (uint32_t)vx | (uint32_t)vy << 16 : 0, nsd);
         if (exact_f) {
           fv = ldsi_exact_octile_f(nsd, gx - vx, gy - vy);
         } else {
