@@ -1,6 +1,7 @@
 /*
-** lds_search.c — the A* family as one resumable state machine, with a binary
-** indexed heap (decrease-key) as the open list and generation-stamped node
+** lds_search.c — the A* family as one resumable state machine, with an
+** indexed heap (decrease-key; binary, or 4-ary with the exact-form keys of
+** lds_search_internal.h) as the open list and generation-stamped node
 ** records, so a query's set-up is O(1) in the map size.
 **
 ** [Paper: Hart, Nilsson & Raphael, IEEE TSSC 4(2) 1968 (A*); Pohl, AI 1(3)
