@@ -400,6 +400,13 @@ static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, L
 ** A full stack sends successors to the heap, which is always correct. */
 
 
+/* f of a successor with g = ng (exact moves nsd) at (dx, dy) from the goal:
+** exact on uniform octile grids (ldsi_exact_octile_f), else gk*g + hw*h */
+LDSI_INLINE double succ_f(const bool exact_f, uint64_t nsd, double ng, double gk, double hw,
+                          const int hk, int32_t dx, int32_t dy) {
+  return exact_f ? ldsi_exact_octile_f(nsd, dx, dy) : gk * ng + hw * ldsi_hdist(hk, dx, dy);
+}
+
 /* Takes the fresh record of node v for this search (generation gen) with g,
 ** parent, aux (the exact-key loop keeps the cell's coordinates there, x |
 ** y << 16: sides < 2^16) and nsd. A fresh node is usually expanded soon, so
@@ -444,11 +451,7 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
   if (!(ng < gv)) return;
   vx = ux + ldsi_dir_dx[d];
   vy = uy + ldsi_dir_dy[d];
-  if (exact_f) {
-    fv = ldsi_exact_octile_f(nsd, gx - vx, gy - vy);
-  } else {
-    fv = gk * ng + hw * ldsi_hdist(hk, gx - vx, gy - vy);
-  }
+  fv = succ_f(exact_f, nsd, ng, gk, hw, hk, gx - vx, gy - vy);
   if (xk) hk2 = ldsi_exact_h_key(gx - vx, gy - vy, s->hq_scale);
   if (nv->gen != gen) { /* fresh */
     claim_fresh(nodes, v, pw, gen, ng, u, xk ? (uint32_t)vx | (uint32_t)vy << 16 : 0, nsd);
@@ -617,11 +620,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         vx = ux + ldsi_dir_dx[d];
         vy = uy + ldsi_dir_dy[d];
         claim_fresh(nodes, v, pw, gen, ng, u, xk ? (uint32_t)vx | (uint32_t)vy << 16 : 0, nsd);
-        if (exact_f) {
-          fv = ldsi_exact_octile_f(nsd, gx - vx, gy - vy);
-        } else {
-          fv = gk * ng + hw * ldsi_hdist(hk, gx - vx, gy - vy);
-        }
+        fv = succ_f(exact_f, nsd, ng, gk, hw, hk, gx - vx, gy - vy);
         ldsi_queue_fresh_x(s, batch, &nb, 8, v, fv, ng,
                            xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_scale) : 0, fu, gu, xk);
         continue;
@@ -630,11 +629,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       if (nv->heap == LDSI_CLOSED && !reopen) continue;
       vx = ux + ldsi_dir_dx[d];
       vy = uy + ldsi_dir_dy[d];
-      if (exact_f) {
-        fv = ldsi_exact_octile_f(nsd, gx - vx, gy - vy);
-      } else {
-        fv = gk * ng + hw * ldsi_hdist(hk, gx - vx, gy - vy);
-      }
+      fv = succ_f(exact_f, nsd, ng, gk, hw, hk, gx - vx, gy - vy);
       nv->g = ng;
       nv->parent = u;
       nv->nsd = nsd;

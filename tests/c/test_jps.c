@@ -157,6 +157,16 @@ typedef struct Tally {
   long queries, found, nopath, same_cell, cost_bad, status_bad, illegal, jumps_bad, slice_bad;
 } Tally;
 
+/* every query of a tally agreed with A* (status, cost), gave a legal path,
+** consistent jump points, and the same answer under budget-1 slicing */
+static void check_tally(const Tally *t) {
+  CHECK_INT(t->status_bad, 0);
+  CHECK_INT(t->cost_bad, 0);
+  CHECK_INT(t->illegal, 0);
+  CHECK_INT(t->jumps_bad, 0);
+  CHECK_INT(t->slice_bad, 0);
+}
+
 /* One differential query: A* vs JPS vs JPS+ on the same grid. */
 static void diff_query(Tally *t, lds_Search *sa, lds_Search *sj, lds_Search *sp, int32_t sx,
                        int32_t sy, int32_t gx, int32_t gy, bool slice) {
@@ -305,11 +315,7 @@ static void diff_suite(lds_Diagonal rule) {
   CHECK(t.found > t.queries / 3);  /* the generator makes real problems */
   CHECK(t.nopath > 50);            /* ... unreachable goals */
   CHECK(t.same_cell > 50);         /* ... and start == goal */
-  CHECK_INT(t.status_bad, 0);
-  CHECK_INT(t.cost_bad, 0);
-  CHECK_INT(t.illegal, 0);
-  CHECK_INT(t.jumps_bad, 0);
-  CHECK_INT(t.slice_bad, 0);
+  check_tally(&t);
 }
 
 /* ------------------------------------------------------------ cases -- */
@@ -642,11 +648,7 @@ static void test_wide_open(void) {
   CHECK_INT(bad, 0);
   CHECK_INT(t.queries, 6 * 60);
   CHECK(t.found > t.queries / 2);
-  CHECK_INT(t.status_bad, 0);
-  CHECK_INT(t.cost_bad, 0);
-  CHECK_INT(t.illegal, 0);
-  CHECK_INT(t.jumps_bad, 0);
-  CHECK_INT(t.slice_bad, 0);
+  check_tally(&t);
 }
 
 /* The jump events follow a change of the diagonal rule and edits after it:
