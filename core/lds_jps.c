@@ -580,7 +580,10 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
     if (u == NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
-    if (u == c.goal) return LDS_FOUND;
+    if (u == c.goal) {
+      ldsi_open_settle_x(s, xk);
+      return LDS_FOUND;
+    }
     gu = nodes[u].g;
     nsd_u = nodes[u].nsd;
     { /* u / pw by a multiply, corrected (see lds_search.c) */
@@ -675,6 +678,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       }
     }
     if (nb) ldsi_push_batch_x(s, nodes, batch, nb, xk);
+    ldsi_open_settle_x(s, xk); /* the pop's hole, when no push filled it */
   }
 }
 

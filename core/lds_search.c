@@ -71,7 +71,9 @@ void ldsi_open_clear(lds_Search *s) {
   int i;
   s->open_n = 0;
   s->buf_n = 0;
+  s->hole = LDSI_NONE;
   for (i = 0; i < 4; i++) ldsi_set_sentinel(s->open, (size_t)i);
+  s->open_hwm = 4;
 }
 
 
@@ -511,7 +513,10 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     if (u == LDSI_NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
-    if (u == goal) return LDS_FOUND;
+    if (u == goal) {
+      ldsi_open_settle_x(s, xk);
+      return LDS_FOUND;
+    }
     gu = nodes[u].g;
     nsd_u = nodes[u].nsd;
     if (xk && u != start) { /* the coordinates kept in aux (relax_uniform) */
@@ -643,6 +648,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       }
     }
     if (nb) ldsi_push_batch_x(s, nodes, batch, nb, xk);
+    ldsi_open_settle_x(s, xk); /* the pop's hole, when no push filled it */
   }
 }
 

@@ -83,6 +83,11 @@ struct lds_Search {
   ldsi_Open *open;   /* min-heap, binary or 4-ary (LDSI_ARITY4), indexed: node
                      ** records hold positions */
   size_t open_n, open_cap;
+  uint32_t hole;     /* exact form: the slot a pop left empty, LDSI_NONE when
+                     ** none (see ldsi_open_pop_x) */
+  size_t open_hwm;   /* exact form: slots [extent, open_hwm) hold sentinels
+                     ** (extent = open_n, + 1 while a hole is pending),
+                     ** open_hwm >= extent + 3 */
   ldsi_Open *buf;    /* equal-f stack: sorted, minimum on top (see grid_loop) */
   size_t buf_n;
   uint32_t gen, seq;
@@ -286,12 +291,22 @@ LDSI_INLINE void ldsi_set_sentinel(ldsi_Open *h, size_t i) {
 LDSI_INLINE void ldsi_open_push_x(lds_Search *s, uint32_t node, double f, double g, uint64_t hk2,
                                   const int xk) {
   ldsi_Open e;
+  uint32_t pos = (uint32_t)s->open_n;
   e.fk = ldsi_open_key(f);
   e.seq = s->seq++;
   e.k2 = ldsi_make_k2(g, hk2, e.seq, xk);
   e.node = node;
+  if (xk) {
+    if (s->hole != LDSI_NONE) { /* fill the slot the last pop left (a leaf) */
+      pos = s->hole;
+      s->hole = LDSI_NONE;
+    } else if (s->open_n + 4 > s->open_hwm) { /* keep three sentinels past the end */
+      ldsi_set_sentinel(s->open, s->open_hwm);
+      s->open_hwm++;
+    }
+  }
   s->open_n++;
-  ldsi_sift_up_x(s, (uint32_t)s->open_n - 1, e, xk);
+  ldsi_sift_up_x(s, pos, e, xk);
   s->stats.pushes++;
   if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
 }
@@ -321,43 +336,64 @@ LDSI_INLINE void ldsi_open_decrease(lds_Search *s, uint32_t pos, double f, doubl
 ** none against the moving entry), then the last entry fills it and sifts
 ** up, usually by a level or none, since it came from the bottom. The order
 ** is total (seq breaks every tie), so the pop order is that of a plain
-** sift-down; only the layout of the heap differs. */
+** sift-down; only the layout of the heap differs.
+**
+** Exact form (xk): the hole is left pending at the leaf it sank to
+** (s->hole), the last entry staying in place: the expansion's first heap
+** push fills it (ldsi_open_push_x), which saves moving the last entry and
+** sifting it up; ldsi_open_settle_x fills it with the last entry when no push
+** came. A pending hole is a leaf of the array (its children are past the
+** last entry), so no sift-up started elsewhere passes through it. The order
+** of pops is unchanged: every entry set is still a heap under the same total
+** order. */
 LDSI_INLINE uint32_t ldsi_open_pop_x(lds_Search *s, const int xk) {
   ldsi_Open *h = s->open;
   ldsi_Node *nodes = s->nodes;
   uint32_t top = h[0].node;
   uint32_t n = (uint32_t)--s->open_n;
-  if (n > 0) {
+  if (LDSI_ARITY4(xk)) {
+    /* the live entries are h[0..n] (h[0] leaving); sentinels follow */
+    uint32_t pos = 0;
+    for (;;) {
+      uint32_t c = (pos << 2) + 1, b1, b2, best;
+      if (c > n) break;
+      b1 = c + ldsi_open_less_nb(&h[c + 1], &h[c], xk);
+      b2 = c + 2 + ldsi_open_less_nb(&h[c + 3], &h[c + 2], xk);
+      best = ldsi_open_less_nb(&h[b2], &h[b1], xk) ? b2 : b1;
+      h[pos] = h[best];
+      nodes[h[pos].node].heap = pos;
+      pos = best;
+    }
+    s->hole = pos;
+  } else if (n > 0) {
     ldsi_Open last = h[n];
     uint32_t pos = 0;
     ldsi_set_sentinel(h, n);
-    if (LDSI_ARITY4(xk)) {
-      ldsi_set_sentinel(h, n + 1);
-      ldsi_set_sentinel(h, n + 2);
-      for (;;) {
-        uint32_t c = (pos << 2) + 1, b1, b2, best;
-        if (c >= n) break;
-        b1 = c + ldsi_open_less_nb(&h[c + 1], &h[c], xk);
-        b2 = c + 2 + ldsi_open_less_nb(&h[c + 3], &h[c + 2], xk);
-        best = ldsi_open_less_nb(&h[b2], &h[b1], xk) ? b2 : b1;
-        h[pos] = h[best];
-        nodes[h[pos].node].heap = pos;
-        pos = best;
-      }
-    } else {
-      for (;;) {
-        uint32_t c = (pos << 1) + 1, best;
-        if (c >= n) break;
-        best = c + ldsi_open_less_nb(&h[c + 1], &h[c], xk);
-        h[pos] = h[best];
-        nodes[h[pos].node].heap = pos;
-        pos = best;
-      }
+    for (;;) {
+      uint32_t c = (pos << 1) + 1, best;
+      if (c >= n) break;
+      best = c + ldsi_open_less_nb(&h[c + 1], &h[c], xk);
+      h[pos] = h[best];
+      nodes[h[pos].node].heap = pos;
+      pos = best;
     }
     ldsi_sift_up_x(s, pos, last, xk);
   }
   nodes[top].heap = LDSI_CLOSED;
   return top;
+}
+
+/* Fills a hole left by ldsi_open_pop_x with the last entry (exact form; a
+** no-op otherwise). Every expansion loop using the exact form calls it once
+** its successors are queued, and before it returns. */
+LDSI_INLINE void ldsi_open_settle_x(lds_Search *s, const int xk) {
+  if (LDSI_ARITY4(xk) && s->hole != LDSI_NONE) {
+    ldsi_Open *h = s->open;
+    uint32_t p = s->hole, n = (uint32_t)s->open_n; /* the last entry is h[n] */
+    s->hole = LDSI_NONE;
+    if (p != n) ldsi_sift_up_x(s, p, h[n], xk);
+    ldsi_set_sentinel(h, n);
+  }
 }
 
 LDSI_INLINE uint32_t ldsi_open_pop(lds_Search *s) { return ldsi_open_pop_x(s, 0); }

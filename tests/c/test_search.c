@@ -481,15 +481,96 @@ static void test_differential(void) {
   CHECK(nopath > 50);
 }
 
+/* The exact-form open list (4-ary, a pop's hole left for the next push:
+** lds_search_internal.h) under random pushes, pops, decrease-keys and
+** settles: after every expansion-like step the heap property holds, every
+** entry's node knows its slot, three sentinels follow the last entry, and
+** every pop returns the smallest live key. */
+static int exact_heap_errors(lds_Search *s) {
+  size_t i, bad = 0;
+  for (i = 0; i < s->open_n; i++) {
+    if (s->nodes[s->open[i].node].heap != (uint32_t)i) bad++;
+    if (i > 0 && ldsi_open_less_x(&s->open[i], &s->open[(i - 1) / LDSI_XK_ARITY], 1)) bad++;
+  }
+  for (i = s->open_n; i < s->open_n + 3; i++)
+    if (s->open[i].fk != LDSI_KEY_INF) bad++;
+  return (int)bad + (s->hole != LDSI_NONE);
+}
+
+static void test_open_list_exact(void) {
+  th_Rng r = {0x4EA9ULL};
+  lds_Grid *g = lds_grid_new(NULL, 64, 64, NULL);
+  lds_Search *s = lds_search_new(NULL, g, NULL);
+  static uint64_t kf[4096], k2[4096];
+  static bool live[4096];
+  int round, step, bad = 0, wrong_min = 0, pops = 0, fills = 0, decreases = 0;
+  for (round = 0; round < 60; round++) {
+    uint32_t next = 0, v;
+    ldsi_open_clear(s);
+    memset(live, 0, sizeof live);
+    for (step = 0; step < 400 && next < 4000; step++) {
+      int k, npush = th_randint(&r, 4), ndec = th_randint(&r, 3);
+      if (s->open_n > 0 && th_randint(&r, 3) > 0) { /* an expansion: pop, then pushes */
+        uint32_t u;
+        uint64_t f0 = s->open[0].fk, g0 = s->open[0].k2;
+        u = ldsi_open_pop_x(s, 1);
+        pops++;
+        for (v = 0; v < next; v++)
+          if (live[v] && v != u && (kf[v] < f0 || (kf[v] == f0 && k2[v] < g0))) wrong_min++;
+        if (!live[u] || kf[u] != f0 || k2[u] != g0) wrong_min++;
+        live[u] = false;
+        if (npush && s->hole != LDSI_NONE) fills++;
+      }
+      for (k = 0; k < npush; k++) { /* fresh nodes; the first fills the hole */
+        v = next++;
+        ldsi_open_push_x(s, v, (double)th_randint(&r, 60), 0.0, (uint64_t)th_randint(&r, 9) << 32, 1);
+        live[v] = true;
+        kf[v] = s->open[s->nodes[v].heap].fk;
+        k2[v] = s->open[s->nodes[v].heap].k2;
+      }
+      for (k = 0; k < ndec && s->open_n > 1; k++) { /* lower a live key */
+        ldsi_Open e;
+        uint32_t i = 1 + (uint32_t)th_randint(&r, (int)s->open_n); /* the last is h[open_n] with a hole */
+        if (i == s->hole || (s->hole == LDSI_NONE && i >= s->open_n)) continue;
+        v = s->open[i].node;
+        e = s->open[i];
+        if (ldsi_open_val(e.fk) < 1.0) continue;
+        ldsi_open_decrease_x(s, s->nodes[v].heap, ldsi_open_val(e.fk) - 1.0, 0.0,
+                             e.k2 & ~(uint64_t)UINT32_MAX, 1);
+        decreases++;
+        kf[v] = s->open[s->nodes[v].heap].fk;
+        k2[v] = s->open[s->nodes[v].heap].k2;
+      }
+      ldsi_open_settle_x(s, 1);
+      bad += exact_heap_errors(s);
+    }
+  }
+  CHECK_INT(bad, 0);
+  CHECK_INT(wrong_min, 0);
+  CHECK(pops > 5000);
+  CHECK(fills > 2000);    /* pushes that filled a pop's hole */
+  CHECK(decreases > 2000);
+  lds_search_free(s);
+  lds_grid_free(g);
+}
+
 /* The uniform octile loops (A*, JPS) order their open list with exact-form
 ** keys (h as a fixed-point key; lds_search_internal.h). Forcing the general form
 ** (hq_scale = 0, as on grids too large for the keys) must give the same
-** expansion order: same status, stats, path cell by cell and partial path. */
+** expansion order: same status, stats, path cell by cell and partial path.
+** The exact form's heap leaves a pop's hole for the next push; a query run
+** in slices of `slice` expansions (0: one run) crosses that at every slice. */
 static void run_form(lds_Search *s, const lds_SearchParams *p, int32_t sx, int32_t sy, int32_t gx,
-                     int32_t gy, bool general, lds_Status *st, lds_Stats *stats, lds_Path **path) {
+                     int32_t gy, bool general, uint64_t slice, lds_Status *st, lds_Stats *stats,
+                     lds_Path **path) {
   lds_search_start(s, p, sx, sy, gx, gy);
   if (general) s->hq_scale = 0.0;
-  *st = lds_search_run(s);
+  if (slice) {
+    while ((*st = lds_search_step(s, slice)) == LDS_RUNNING) {
+    }
+  } else {
+    *st = lds_search_run(s);
+  }
   lds_search_stats(s, stats);
   *path = lds_search_partial_path(s, NULL);
 }
@@ -516,8 +597,9 @@ static void test_exact_keys(void) {
       lds_Stats ta, tb;
       lds_Path *pa, *pb;
       size_t i;
-      run_form(s, &p, sx, sy, gx, gy, false, &sa, &ta, &pa);
-      run_form(s, &p, sx, sy, gx, gy, true, &sb, &tb, &pb);
+      run_form(s, &p, sx, sy, gx, gy, false, k % 3 == 1 ? 1 + (uint64_t)th_randint(&r, 4) : 0,
+               &sa, &ta, &pa);
+      run_form(s, &p, sx, sy, gx, gy, true, 0, &sb, &tb, &pb);
       runs++;
       if (sa != sb || ta.expansions != tb.expansions || ta.pushes != tb.pushes ||
           ta.peak_open != tb.peak_open || (pa == NULL) != (pb == NULL)) {
@@ -1084,6 +1166,7 @@ void suite_search(void) {
   test_low_costs();
   test_differential();
   test_exact_keys();
+  test_open_list_exact();
   test_slicing();
   test_many_queries();
   test_two_searches();
