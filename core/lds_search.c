@@ -79,6 +79,33 @@ void ldsi_open_clear(lds_Search *s) {
 
 /* ---------------------------------------------------------- lifetime -- */
 
+/* Fills s->prune (see lds_search_internal.h): for each move (dx, dy) from a
+** parent p to u and each legal-move mask of p, the directions d from u whose
+** cell v is p itself or is reached from p by a legal move. Such a v never
+** improves through u: p was expanded with its final g before u and relaxed
+** v, so g(v) <= g(p) + c(p, v) <= g(p) + c(p, u) + c(u, v) = g(u) + c(u, v),
+** as a move costs 1 or sqrt(2) (<= 1 + 1). */
+static void prune_build(lds_Search *s) {
+  int k, np, d;
+  for (k = 0; k < 9; k++) {
+    int pdx = k % 3 - 1, pdy = k / 3 - 1; /* p -> u */
+    for (np = 0; np < 256; np++) {
+      uint8_t bits = 0;
+      for (d = 0; d < 8; d++) {
+        int vx = pdx + ldsi_dir_dx[d], vy = pdy + ldsi_dir_dy[d], e; /* v - p */
+        if (vx == 0 && vy == 0) {
+          bits |= (uint8_t)(1u << d);
+          continue;
+        }
+        for (e = 0; e < 8; e++)
+          if (ldsi_dir_dx[e] == vx && ldsi_dir_dy[e] == vy && ((np >> e) & 1))
+            bits |= (uint8_t)(1u << d);
+      }
+      s->prune[k][np] = (k == 4) ? 0 : bits; /* k = 4: no move */
+    }
+  }
+}
+
 /* Allocates a search with n node records, its open list and stack; the
 ** space-specific constructors fill in the rest. */
 lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, const char *fn, lds_Error *err) {
@@ -96,6 +123,7 @@ lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, const char *fn, lds_E
     lds_search_free(s);
     goto nomem;
   }
+  prune_build(s);
   s->gen = 0; /* records start at gen 0; the first query uses gen 1 */
   s->status = LDS_E_STATE;
   lds_search_params_init(&s->params);
@@ -564,15 +592,42 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
 #define LDSI_RELAX(d, gg, nn)                                                                 \
   relax_uniform(s, nodes, gen, u, m, d, off[d], nomove, gg, nn, gu, fu, ux, uy, gx, gy, hk, hw, \
                 gk, exact_f, xk, reopen, pw, batch, &nb)
-      LDSI_RELAX(0, g_s, nsd_s);
-      LDSI_RELAX(1, g_s, nsd_s);
-      LDSI_RELAX(2, g_s, nsd_s);
-      LDSI_RELAX(3, g_s, nsd_s);
-      if (m & 0xF0u) { /* no legal diagonal (corridors, mazes, 4-connected grids): skip */
+      if (m & 0xF0u) { /* a legal diagonal: all eight, branch-light (relax_uniform) */
+        LDSI_RELAX(0, g_s, nsd_s);
+        LDSI_RELAX(1, g_s, nsd_s);
+        LDSI_RELAX(2, g_s, nsd_s);
+        LDSI_RELAX(3, g_s, nsd_s);
         LDSI_RELAX(4, g_d, nsd_d);
         LDSI_RELAX(5, g_d, nsd_d);
         LDSI_RELAX(6, g_d, nsd_d);
         LDSI_RELAX(7, g_d, nsd_d);
+      } else if (xk) {
+        /* straight moves only (corridors, mazes, 4-connected grids), with a
+        ** consistent heuristic and no reopening: the neighbours that cannot
+        ** improve (s->prune: the parent, and cells the parent reaches
+        ** directly) are dropped, which in a corridor leaves the one cell
+        ** ahead, and the rest are visited by their bits, in direction order:
+        ** the same relaxations as below, so the same expansion order. The
+        ** loop's trip count is then nearly always one, where a test per
+        ** direction of which neighbour is fresh mispredicts about once per
+        ** expansion. */
+        if (u != start) {
+          uint32_t p = nodes[u].parent;
+          int32_t diff = (int32_t)(u - p), dy = (int32_t)(diff > 1) - (int32_t)(diff < -1);
+          int32_t dx = diff - dy * (int32_t)pw;
+          m &= ~(uint32_t)s->prune[3 * (dy + 1) + dx + 1][nbr[p]];
+        }
+        while (m) {
+          int d = __builtin_ctz(m);
+          relax_uniform(s, nodes, gen, u, m, d, off[d], nomove, g_s, nsd_s, gu, fu, ux, uy, gx, gy,
+                        hk, hw, gk, exact_f, xk, reopen, pw, batch, &nb);
+          m &= m - 1;
+        }
+      } else {
+        LDSI_RELAX(0, g_s, nsd_s);
+        LDSI_RELAX(1, g_s, nsd_s);
+        LDSI_RELAX(2, g_s, nsd_s);
+        LDSI_RELAX(3, g_s, nsd_s);
       }
 #undef LDSI_RELAX
       m = 0;

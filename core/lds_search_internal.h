@@ -91,6 +91,11 @@ struct lds_Search {
   ldsi_Open *buf;    /* equal-f stack: sorted, minimum on top (see grid_loop) */
   size_t buf_n;
   uint32_t gen, seq;
+  /* Neighbours that cannot improve through a node u reached from its parent
+  ** p (uniform costs, consistent heuristic: see grid_loop): prune[k][nbr[p]]
+  ** has bit d set when u + dir(d) is p or a cell that p reaches by a legal
+  ** move; k = 3*(dy+1) + dx+1 for the move (dx, dy) from p to u. */
+  uint8_t prune[9][256];
   double hq_scale;  /* fixed-point scale of exact h keys (ldsi_exact_h_key);
                     ** 0 when the grid is too large for them */
 
