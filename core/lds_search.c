@@ -592,31 +592,38 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
 #define LDSI_RELAX(d, gg, nn)                                                                 \
   relax_uniform(s, nodes, gen, u, m, d, off[d], nomove, gg, nn, gu, fu, ux, uy, gx, gy, hk, hw, \
                 gk, exact_f, xk, reopen, pw, batch, &nb)
-      if (m & 0xF0u) { /* a legal diagonal: all eight, branch-light (relax_uniform) */
-        LDSI_RELAX(0, g_s, nsd_s);
-        LDSI_RELAX(1, g_s, nsd_s);
-        LDSI_RELAX(2, g_s, nsd_s);
-        LDSI_RELAX(3, g_s, nsd_s);
-        LDSI_RELAX(4, g_d, nsd_d);
-        LDSI_RELAX(5, g_d, nsd_d);
-        LDSI_RELAX(6, g_d, nsd_d);
-        LDSI_RELAX(7, g_d, nsd_d);
+      if (xk && u != start) {
+        /* consistent heuristic, no reopening: drop the neighbours that cannot
+        ** improve through u (s->prune: the parent, and the cells the parent
+        ** reaches by a legal move); skipping them skips relaxations that
+        ** change nothing, so the expansion order and paths are the same */
+        uint32_t p = nodes[u].parent;
+        int32_t diff = (int32_t)(u - p), dy = (int32_t)(diff > 1) - (int32_t)(diff < -1);
+        int32_t dx = diff - dy * (int32_t)pw;
+        m &= ~(uint32_t)s->prune[3 * (dy + 1) + dx + 1][nbr[p]];
+      }
+      if (nbr[u] & 0xF0u) {
+        /* a legal diagonal: the eight directions unrolled, relaxed
+        ** branch-light (relax_uniform); in the exact loop each is first kept
+        ** or dropped by its bit (the pattern follows the parent's direction,
+        ** which the branch predictor mostly learns) */
+#define LDSI_RELAXB(d, gg, nn) \
+  if (!xk || ((m >> (d)) & 1u)) LDSI_RELAX(d, gg, nn)
+        LDSI_RELAXB(0, g_s, nsd_s);
+        LDSI_RELAXB(1, g_s, nsd_s);
+        LDSI_RELAXB(2, g_s, nsd_s);
+        LDSI_RELAXB(3, g_s, nsd_s);
+        LDSI_RELAXB(4, g_d, nsd_d);
+        LDSI_RELAXB(5, g_d, nsd_d);
+        LDSI_RELAXB(6, g_d, nsd_d);
+        LDSI_RELAXB(7, g_d, nsd_d);
+#undef LDSI_RELAXB
       } else if (xk) {
-        /* straight moves only (corridors, mazes, 4-connected grids), with a
-        ** consistent heuristic and no reopening: the neighbours that cannot
-        ** improve (s->prune: the parent, and cells the parent reaches
-        ** directly) are dropped, which in a corridor leaves the one cell
-        ** ahead, and the rest are visited by their bits, in direction order:
-        ** the same relaxations as below, so the same expansion order. The
-        ** loop's trip count is then nearly always one, where a test per
-        ** direction of which neighbour is fresh mispredicts about once per
-        ** expansion. */
-        if (u != start) {
-          uint32_t p = nodes[u].parent;
-          int32_t diff = (int32_t)(u - p), dy = (int32_t)(diff > 1) - (int32_t)(diff < -1);
-          int32_t dx = diff - dy * (int32_t)pw;
-          m &= ~(uint32_t)s->prune[3 * (dy + 1) + dx + 1][nbr[p]];
-        }
+        /* straight moves only (corridors, mazes, 4-connected grids): in a
+        ** corridor only the cell ahead is left, and the remaining directions
+        ** are visited by their bits, in direction order; the loop's trip
+        ** count is then nearly always one, where a test per direction of
+        ** which neighbour is fresh mispredicts about once per expansion */
         while (m) {
           int d = __builtin_ctz(m);
           relax_uniform(s, nodes, gen, u, m, d, off[d], nomove, g_s, nsd_s, gu, fu, ux, uy, gx, gy,
