@@ -586,9 +586,13 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     }
     m = nbr[u];
     if (mode == MODE_UNIFORM) {
+      /* the exact g of a straight and of a diagonal successor, as
+      ** ns + nd*sqrt(2) from their own counts (ns + 1 never wraps: paths are
+      ** far shorter than 2^32 moves), so they are bit-identical to the g
+      ** computed anywhere else from the same counts */
+      const uint32_t ns = (uint32_t)nsd_u, nd = (uint32_t)(nsd_u >> 32);
       const uint64_t nsd_s = nsd_u + 1, nsd_d = nsd_u + (1ull << 32);
-      const double g_s = (double)(uint32_t)nsd_s + (double)(uint32_t)(nsd_s >> 32) * LDSI_SQRT2;
-      const double g_d = (double)(uint32_t)nsd_d + (double)(uint32_t)(nsd_d >> 32) * LDSI_SQRT2;
+      const double g_s = (double)(ns + 1u) + (double)nd * LDSI_SQRT2;
 #define LDSI_RELAX(d, gg, nn)                                                                 \
   relax_uniform(s, nodes, gen, u, m, d, off[d], nomove, gg, nn, gu, fu, ux, uy, gx, gy, hk, hw, \
                 gk, exact_f, xk, reopen, pw, batch, &nb)
@@ -603,6 +607,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         m &= ~(uint32_t)s->prune[3 * (dy + 1) + dx + 1][nbr[p]];
       }
       if (nbr[u] & 0xF0u) {
+        const double g_d = (double)ns + (double)(nd + 1u) * LDSI_SQRT2;
         /* a legal diagonal: the eight directions unrolled, relaxed
         ** branch-light (relax_uniform); in the exact loop each is first kept
         ** or dropped by its bit (the pattern follows the parent's direction,
