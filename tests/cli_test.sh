@@ -47,6 +47,9 @@ print(d[sys.argv[2]])' "$1" "$2"
 bad "unknown command 'frob'" frob
 bad "nofile.scen" scen "$TMP/nofile.scen"
 bad "No such file or directory" scen "$TMP/nofile.scen"
+# the message starts with the command, not with the library function's name
+bad "lodestar scen: cannot open $TMP/nofile.scen (No such file or directory)" scen "$TMP/nofile.scen"
+bad "lodestar path: cannot open $TMP/nofile.map (No such file or directory)" path "$TMP/nofile.map" 0 0 1 1
 bad "--limit: expected an integer in 0..1000000000, got 'abc'" scen "$DATA/arena.map.scen" --limit abc
 bad "--limit: expected an integer" scen "$DATA/arena.map.scen" --limit -3
 bad "--stride: expected an integer in 1..1000000000, got '0'" scen "$DATA/arena.map.scen" --stride 0

@@ -13,12 +13,20 @@
 #include <time.h>
 
 int cli_fail(const char *cmd, const char *fmt, ...) {
+  char msg[1024];
+  const char *m = msg, *q;
   va_list ap;
-  fprintf(stderr, "lodestar %s: ", cmd);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
+  /* a library message names the C function first ("lds_scen_load: ..."):
+  ** the command line user gets the rest, after the command's name */
+  if (strncmp(m, "lds_", 4) == 0) {
+    for (q = m + 4; (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_'; q++) {
+    }
+    if (q[0] == ':' && q[1] == ' ') m = q + 2;
+  }
+  fprintf(stderr, "lodestar %s: %s\n", cmd, m);
   return 2;
 }
 
