@@ -132,6 +132,16 @@ lds_Grid *lds_map_parse(const lds_Env *env, const char *text, size_t len, const 
       return NULL;
     }
     if (n >= 4 && strncmp(s, "type", 4) == 0 && (n == 4 || s[4] == ' ' || s[4] == '\t')) {
+      /* the benchmark's maps are all 'type octile' (8-connected squares); any
+      ** other type would be read with the wrong geometry */
+      const char *t = s + 4, *e = s + n;
+      while (t < e && (*t == ' ' || *t == '\t')) t++;
+      while (e > t && (e[-1] == ' ' || e[-1] == '\t')) e--;
+      if (e - t != 6 || strncmp(t, "octile", 6) != 0) {
+        ldsi_error(err, LDS_E_FORMAT, "%s:%ld: unsupported map type '%.*s' (expected 'type octile')",
+                   name, ls.lineno, (int)(e - t > 40 ? 40 : e - t), t);
+        return NULL;
+      }
       have_type = true;
     } else if (n >= 6 && strncmp(s, "height", 6) == 0) {
       if (!header_int(s, n, "height", &h) || h < 1 || h > LDS_GRID_MAX_SIDE) {

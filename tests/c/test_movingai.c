@@ -116,6 +116,15 @@ static void test_map(void) {
   MAP_ERR("type octile\nheight 3\n", "m.map:3: unexpected end of file (expected the header "
                                      "'type octile', 'height H', 'width W', 'map')");
   MAP_ERR("type octile\nheight x\nwidth 4\nmap\n", "m.map:2: expected 'height N' with N in 1..65535");
+  /* only octile maps: another type would be read with the wrong geometry */
+  MAP_ERR("type hex\nheight 1\nwidth 1\nmap\n.\n", "m.map:1: unsupported map type 'hex' (expected 'type octile')");
+  MAP_ERR("type\nheight 1\nwidth 1\nmap\n.\n", "m.map:1: unsupported map type '' (expected 'type octile')");
+  {
+    lds_Error e2;
+    lds_Grid *g2 = map_text("type \toctile \r\nheight 1\nwidth 2\nmap\n..\n", &e2);
+    CHECK(g2 != NULL); /* spaces, tabs and CR around the type are fine */
+    lds_grid_free(g2);
+  }
   MAP_ERR("type octile\nheight 3\nwidth 0\nmap\n", "m.map:3: expected 'width N' with N in 1..65535");
   MAP_ERR("type octile\nheight 3\nwidth 4 5\nmap\n", "m.map:3: expected 'width N' with N in 1..65535");
   MAP_ERR("type octile\nheight 70000\nwidth 4\nmap\n",
