@@ -69,7 +69,7 @@ LUA54_LIBS  ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 LUAJIT_LIBS ?= $(shell pkg-config --libs luajit 2>/dev/null)
 ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
-.PHONY: all run test test-c test-lua test-runtime test-demo-mods bench sanitize deps clean print lint docs install lua valgrind-lua
+.PHONY: all run test test-c test-lua test-runtime test-demo-mods test-install bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(CLI) lua $(HOST_LIB) $(EXAMPLE_HOST) $(RUNTIME_TEST)
@@ -201,7 +201,13 @@ test-cli: $(CLI)
 test-demo-mods: $(CLI)
 	tests/demo_mods_test.sh $(CLI)
 
-test: test-c test-runtime test-cli test-lua test-demo-mods
+# make install into a scratch prefix, then run the installed command from there
+test-install: all
+	rm -rf $(BUILD)/itest
+	$(MAKE) --no-print-directory install PREFIX=$(CURDIR)/$(BUILD)/itest >/dev/null
+	tests/install_test.sh $(CURDIR)/$(BUILD)/itest
+
+test: test-c test-runtime test-cli test-lua test-install test-demo-mods
 
 # tests/bench/setup_bench: query set-up time on a 64x64 vs a 2048x2048 grid
 SETUP_BENCH := $(BUILD)/setup_bench
@@ -255,13 +261,18 @@ $(BUILD)/install/lodestar.pc: Makefile
 	  'Version: 0.1' 'Cflags: -I$${includedir}/lodestar' 'Libs: -L$${libdir} -llodestar' \
 	  'Libs.private: -lm -lz' >$@
 
-install: all $(INST_HOST_LIB) $(BUILD)/install/lodestar.pc
+# the installed command: the same objects, linked with the installed host library
+INST_CLI := $(BUILD)/install/lodestar
+$(INST_CLI): $(CLI_OBJ) $(INST_HOST_LIB) $(LIB_A)
+	$(CC) -o $@ $(CLI_OBJ) $(INST_HOST_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(EXTRA_LDFLAGS)
+
+install: all $(INST_HOST_LIB) $(INST_CLI) $(BUILD)/install/lodestar.pc
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/lodestar $(DESTDIR)$(PREFIX)/bin \
 	  $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 $(LIB_A) $(INST_HOST_LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(BUILD)/install/lodestar.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(INST_CLI) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(filter-out core/%internal.h,$(wildcard core/lds*.h)) bindings/lua/lodestar_lua.h \
 	  bindings/host/lds_runtime.h \
 	  $(DESTDIR)$(PREFIX)/include/lodestar/

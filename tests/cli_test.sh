@@ -261,7 +261,7 @@ EOF
 "$LDS" path "$DATA/arena.map" "$sx" "$sy" "$sx" "$sy" >"$TMP/path" 2>&1 &&
   grep -q '^cells *1$' "$TMP/path" && grep -q '^cost *0.000000$' "$TMP/path" && ok || ko "path start == goal"
 "$LDS" path "$DATA/arena.map" "$sx" "$sy" 0 0 >"$TMP/path" 2>&1; rc=$?
-[ $rc = 1 ] && grep -q '^status *no_path: lds_search_start: goal (0,0) is blocked' "$TMP/path" && ok ||
+[ $rc = 1 ] && grep -q '^status *no_path: goal (0,0) is blocked' "$TMP/path" && ok ||
   ko "path to a blocked goal (exit 1 expected, got $rc): $(cat "$TMP/path")"
 # a partial path: 'E' where it ends, 'G' on the unreachable goal
 printf 'type octile\nheight 3\nwidth 5\nmap\n..@..\n..@..\n..@..\n' > "$TMP/wall.map"

@@ -10,7 +10,12 @@
 
 #include <stdio.h>
 
-/* Prints "lodestar CMD: message" to stderr and returns 2. */
+/* msg without a leading library function name ("lds_scen_load: cannot open
+** F" -> "cannot open F"): command-line messages name the command instead.
+** Returns a pointer into msg. */
+const char *cli_plain(const char *msg);
+/* Prints "lodestar CMD: message" to stderr (the message through cli_plain)
+** and returns 2. */
 int cli_fail(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))

@@ -126,7 +126,7 @@ int cli_path(int argc, char **argv) {
            lds_algo_name(lds_search_algo_used(s)));
   printf("\n");
   printf("status      %s%s%s\n", lds_status_name(st), lds_search_errmsg(s)[0] ? ": " : "",
-         lds_search_errmsg(s));
+         cli_plain(lds_search_errmsg(s)));
   printf("expansions  %llu\n", (unsigned long long)stats.expansions);
   if (p) {
     size_t k, n = lds_path_length(p);

@@ -12,21 +12,21 @@
 #include <sys/stat.h>
 #include <time.h>
 
+const char *cli_plain(const char *msg) {
+  const char *q;
+  if (strncmp(msg, "lds_", 4) != 0) return msg;
+  for (q = msg + 4; (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_'; q++) {
+  }
+  return q[0] == ':' && q[1] == ' ' ? q + 2 : msg;
+}
+
 int cli_fail(const char *cmd, const char *fmt, ...) {
   char msg[1024];
-  const char *m = msg, *q;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  /* a library message names the C function first ("lds_scen_load: ..."):
-  ** the command line user gets the rest, after the command's name */
-  if (strncmp(m, "lds_", 4) == 0) {
-    for (q = m + 4; (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_'; q++) {
-    }
-    if (q[0] == ':' && q[1] == ' ') m = q + 2;
-  }
-  fprintf(stderr, "lodestar %s: %s\n", cmd, m);
+  fprintf(stderr, "lodestar %s: %s\n", cmd, cli_plain(msg));
   return 2;
 }
 

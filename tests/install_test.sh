@@ -1,0 +1,34 @@
+#!/bin/bash
+# install_test.sh PREFIX — checks what `make install PREFIX=...` put there:
+# the installed `lodestar` loads the Lua package from PREFIX (not from this
+# source tree), runs a short demo with it, and fails cleanly without it.
+# Prints "N passed, N failed"; exit 1 on any failure.
+set -u
+PREFIX=$1
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL install: $*" >&2; }
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+TMP=$(mktemp -d /tmp/lds_install.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+cp "$SRC/tests/data/den011d.map" "$TMP/"
+cp -R "$SRC/mods" "$TMP/mods" # the example mods: user content, run by the installed runtime
+LDS="$PREFIX/bin/lodestar"
+PKG="$PREFIX/share/lua/5.4/lodestar"
+[ -x "$LDS" ] && ok || ko "$LDS not installed"
+[ -f "$PKG/init.lua" ] && ok || ko "$PKG/init.lua not installed"
+# run from an unrelated folder: nothing may come from the source tree's scripts/
+(cd "$TMP" && "$LDS" demo --map den011d.map --mods mods --frames 30 >"$TMP/out" 2>"$TMP/err")
+rc=$?
+if [ "$rc" = 0 ] && grep -q "accounting" "$TMP/out"; then ok; else ko "demo exit $rc: $(head -c 300 "$TMP/err")"; fi
+# without the installed package the installed command must fail (so it was
+# really loading it from PREFIX), with one clear line, exit 2
+mv "$PKG" "$PKG.off"
+(cd "$TMP" && "$LDS" demo --map den011d.map --mods mods --frames 30 >"$TMP/out" 2>"$TMP/err")
+rc=$?
+mv "$PKG.off" "$PKG"
+if [ "$rc" = 2 ] && grep -q "module 'lodestar' not found" "$TMP/err"; then ok; else
+  ko "without $PKG: exit $rc, stderr: $(head -c 300 "$TMP/err")"; fi
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
