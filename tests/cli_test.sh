@@ -257,6 +257,12 @@ for (x0, y0), (x1, y1) in zip(cells, cells[1:]):
     assert max(abs(x1 - x0), abs(y1 - y0)) == 1
     assert pic[y1][x1] in "*G"
 EOF
+# jps on a grid where it falls back to A*: no jump-point line
+"$LDS" path "$DATA/arena.map" 1 10 32 4 --algo jps+ --neighbourhood 4 >"$TMP/path" 2>&1 &&
+  grep -q '^algorithm *jps+ (ran astar' "$TMP/path" && ! grep -q '^jumps' "$TMP/path" && ok ||
+  ko "jps+ fallback prints no jumps: $(head -c 300 "$TMP/path")"
+"$LDS" path "$DATA/arena.map" 1 10 32 4 --algo jps >"$TMP/path" 2>&1 && grep -q '^jumps ' "$TMP/path" &&
+  ok || ko "jps prints its jump points: $(head -c 300 "$TMP/path")"
 # start == goal, and an unreachable goal with --partial
 "$LDS" path "$DATA/arena.map" "$sx" "$sy" "$sx" "$sy" >"$TMP/path" 2>&1 &&
   grep -q '^cells *1$' "$TMP/path" && grep -q '^cost *0.000000$' "$TMP/path" && ok || ko "path start == goal"

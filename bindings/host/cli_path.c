@@ -140,7 +140,8 @@ int cli_path(int argc, char **argv) {
       printf(" (%ld,%ld)", (long)x, (long)y);
     }
     printf("\n");
-    if (params.algo == LDS_ALGO_JPS || params.algo == LDS_ALGO_JPS_PLUS) {
+    /* the jump points, when JPS really ran (not its A* fallback) */
+    if (lds_search_algo_used(s) == LDS_ALGO_JPS || lds_search_algo_used(s) == LDS_ALGO_JPS_PLUS) {
       lds_Path *jp = lds_search_jump_points(s, NULL);
       if (jp) {
         printf("jumps      ");
