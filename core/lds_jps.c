@@ -649,7 +649,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
         f = exact_f ? ldsi_exact_octile_f(nsd, c.gpx - sc[i].x, c.gpy - sc[i].y)
                     : ng + hw * ldsi_hdist(hk, c.gpx - sc[i].x, c.gpy - sc[i].y);
         ldsi_queue_fresh_x(s, batch, &nb, BATCH_MAX, v, f, ng,
-                           xk ? ldsi_exact_h_key(c.gpx - sc[i].x, c.gpy - sc[i].y, s->hq_scale)
+                           xk ? ldsi_exact_h_key(c.gpx - sc[i].x, c.gpy - sc[i].y, s->hq_a, s->hq_c)
                               : 0,
                            fu, gu, xk);
         continue;
@@ -670,7 +670,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       nv->parent = u;
       nv->aux = 1u << d;
       {
-        uint64_t hk2 = xk ? ldsi_exact_h_key(c.gpx - sc[i].x, c.gpy - sc[i].y, s->hq_scale) : 0;
+        uint64_t hk2 = xk ? ldsi_exact_h_key(c.gpx - sc[i].x, c.gpy - sc[i].y, s->hq_a, s->hq_c) : 0;
         if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF)
           ldsi_open_push_x(s, v, f, ng, hk2, xk); /* a stack entry turns stale */
         else

@@ -371,6 +371,9 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
     double nmax = (double)(g->w > g->h ? g->w : g->h), sc = 1.0;
     while (nmax * 1.4143 * (sc * 2.0) < 4294967295.0) sc *= 2.0;
     s->hq_scale = sc / (2.0 * 1.4143 * nmax + 1.0) >= 2.0 ? sc : 0.0;
+    /* lo*hq_c < N*sqrt(2)*S*2^16 < 2^47: no overflow */
+    s->hq_a = (uint64_t)(s->hq_scale * 65536.0);
+    s->hq_c = (uint64_t)floor(LDSI_SQRT2 * s->hq_scale * 65536.0);
   }
   new_generation(s);
   s->run = grid_run;
@@ -386,7 +389,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   s->best = s->start;
   s->best_d = ldsi_hdist(s->hk == LDS_H_ZERO ? LDS_H_OCTILE : (int)s->hk, gx - sx, gy - sy);
   s->best_g = 0.0;
-  s->best_hk = s->hq_scale > 0.0 ? ldsi_exact_h_key(gx - sx, gy - sy, s->hq_scale) : 0;
+  s->best_hk = s->hq_scale > 0.0 ? ldsi_exact_h_key(gx - sx, gy - sy, s->hq_a, s->hq_c) : 0;
   if (g->blocked[s->start] || g->blocked[s->goal]) {
     ldsi_msg(s->errmsg, "lds_search_start: %s (%ld,%ld) is blocked",
              g->blocked[s->start] ? "start" : "goal", g->blocked[s->start] ? (long)sx : (long)gx,
@@ -482,7 +485,7 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
   vx = ux + ldsi_dir_dx[d];
   vy = uy + ldsi_dir_dy[d];
   fv = succ_f(exact_f, nsd, ng, gk, hw, hk, gx - vx, gy - vy);
-  if (xk) hk2 = ldsi_exact_h_key(gx - vx, gy - vy, s->hq_scale);
+  if (xk) hk2 = ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c);
   if (nv->gen != gen) { /* fresh */
     claim_fresh(nodes, v, pw, gen, ng, u, xk ? (uint32_t)vx | (uint32_t)vy << 16 : 0, nsd);
     ldsi_queue_fresh_x(s, batch, nb, 8, v, fv, ng, hk2, fu, gu, xk);
@@ -570,7 +573,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       /* the closest expanded cell by the exact h key, which orders octile
       ** distances exactly (ldsi_exact_h_key): the same cell as below */
       uint64_t hku = u != start ? k2u & ~(uint64_t)UINT32_MAX
-                                : ldsi_exact_h_key(gx - ux, gy - uy, s->hq_scale);
+                                : ldsi_exact_h_key(gx - ux, gy - uy, s->hq_a, s->hq_c);
       if (hku < s->best_hk || (hku == s->best_hk && gu < s->best_g)) {
         s->best = u;
         s->best_hk = hku;
@@ -694,7 +697,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         claim_fresh(nodes, v, pw, gen, ng, u, xk ? (uint32_t)vx | (uint32_t)vy << 16 : 0, nsd);
         fv = succ_f(exact_f, nsd, ng, gk, hw, hk, gx - vx, gy - vy);
         ldsi_queue_fresh_x(s, batch, &nb, 8, v, fv, ng,
-                           xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_scale) : 0, fu, gu, xk);
+                           xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c) : 0, fu, gu, xk);
         continue;
       }
       if (!(ng < nv->g)) continue;
@@ -706,7 +709,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       nv->parent = u;
       nv->nsd = nsd;
       {
-        uint64_t hk2 = xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_scale) : 0;
+        uint64_t hk2 = xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c) : 0;
         if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF) {
           ldsi_open_push_x(s, v, fv, ng, hk2, xk); /* a stack entry turns stale */
         } else {

@@ -98,6 +98,7 @@ struct lds_Search {
   uint8_t prune[9][256];
   double hq_scale;  /* fixed-point scale of exact h keys (ldsi_exact_h_key);
                     ** 0 when the grid is too large for them */
+  uint64_t hq_a, hq_c; /* its multipliers (ldsi_exact_h_key) */
 
   /* the query */
   lds_SearchParams params;
@@ -238,17 +239,18 @@ LDSI_INLINE unsigned ldsi_open_less_nb(const ldsi_Open *a, const ldsi_Open *b, c
 
 /* The exact-form h key (see ldsi_Open) of a cell (dx, dy) from the goal:
 ** the octile distance (hi - lo) + lo*sqrt(2) as a fixed-point number with
-** scale s->hq_scale, truncated. Two distinct octile distances p + q*sqrt(2)
-** (p, q integers, q <= the grid's larger side N) differ by at least
-** 1 / (2*sqrt(2)*N + 1), since |p^2 - 2q^2| >= 1; lds_search_start picks
-** the scale so that this gap spans at least two units and the largest
-** distance fits 32 bits, so the key orders distances exactly, and equal
-** distances (the same (hi, lo)) give equal keys. */
-LDSI_INLINE uint64_t ldsi_exact_h_key(int32_t dx, int32_t dy, double scale) {
+** scale S = s->hq_scale, in integer arithmetic: ((hi - lo)*a + lo*c) >> 16
+** with a = S * 2^16 and c = sqrt(2) * S * 2^16 rounded down (hq_a, hq_c),
+** so the key is within 1.25 units below the exact h*S. Two distinct octile
+** distances p + q*sqrt(2) (p, q integers, q <= the grid's larger side N)
+** differ by at least 1 / (2*sqrt(2)*N + 1), since |p^2 - 2q^2| >= 1;
+** lds_search_start picks S so that this gap spans at least two units and
+** the largest distance fits 32 bits, so the key orders distances exactly,
+** and equal distances (the same (hi, lo)) give equal keys. */
+LDSI_INLINE uint64_t ldsi_exact_h_key(int32_t dx, int32_t dy, uint64_t a, uint64_t c) {
   uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
   uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
-  double h = (double)(hi - lo) + (double)lo * LDSI_SQRT2;
-  return (uint64_t)(uint32_t)(h * scale) << 32;
+  return (((uint64_t)(hi - lo) * a + (uint64_t)lo * c) >> 16) << 32;
 }
 
 /* k2 of a new entry: the exact form from hk2 = ldsi_exact_h_key(...) and
