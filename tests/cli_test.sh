@@ -134,6 +134,12 @@ rc=$?
 "$LDS" scen "$DATA/arena.map.scen" --algo wastar --json >"$TMP/json" 2>"$TMP/err"
 rc=$?
 [ "$rc" = 0 ] && [ "$(json_field "$TMP/json" mismatches)" = 19 ] && ok || ko "wastar default: exit $rc, $(tail -1 "$TMP/json")"
+# an endless stream of valid queries: --limit N reads N of them and stops
+# (the stream used to be read whole first); timeout only guards the harness
+timeout 60 "$LDS" graph "$TMP/tiny.gr" --queries <(yes '1 3 12') --limit 5 --json >"$TMP/json" 2>"$TMP/err"
+rc=$?
+[ "$rc" = 0 ] && [ "$(json_field "$TMP/json" queries)" = 5 ] && ok ||
+  ko "graph --limit on an endless query stream: exit $rc: $(head -c 200 "$TMP/err")"
 # /dev/zero: an endless stream of NULs without a newline used to spin forever
 bad "lodestar graph: /dev/zero:1: binary data (a NUL byte at offset 0; expected a text file)" \
   graph "$TMP/tiny.gr" --queries /dev/zero

@@ -34,7 +34,8 @@ static void usage(FILE *f) {
           "                 --algo wastar)\n"
           "  --h-scale K    cost per metre for the heuristic instead of the automatic\n"
           "                 scale (closed nodes are then reopened)\n"
-          "  --limit N      answer only the first N queries\n"
+          "  --limit N      read and answer only the first N queries (without it at\n"
+          "                 most 100000000 are read)\n"
           "  --json         print one JSON object as the last line\n"
           "Exit status: 0 all distances match (or a non-optimal algorithm ran), 1\n"
           "mismatches or illegal paths, 2 bad input.\n");
@@ -80,9 +81,15 @@ static int read_line(FILE *f, const char *path, unsigned long no, unsigned long 
   return 1;
 }
 
-/* Reads the query file; returns the count (>= 1) or -1 after printing an
-** error (an empty file is an error, as an empty .scen file is). */
-static long read_queries(const char *path, uint32_t n, Query **out) {
+/* At most this many queries are read without --limit: a query stream with
+** no end (a pipe, a device) is an error, not a process that grows without
+** bound (16 bytes a query: 1.6 GB). */
+#define QUERIES_MAX 100000000L
+
+/* Reads the query file, the first `limit` queries only when limit > 0;
+** returns the count (>= 1) or -1 after printing an error (an empty file is
+** an error, as an empty .scen file is). */
+static long read_queries(const char *path, uint32_t n, long limit, Query **out) {
   FILE *f;
   char line[QLINE_MAX];
   unsigned long no = 0;
@@ -115,6 +122,12 @@ static long read_queries(const char *path, uint32_t n, Query **out) {
     }
     if (!(d >= 0.0 || d == -1.0) || isinf(d)) {
       cli_fail(CMD, "%s:%lu: expected a distance >= 0 or -1, got %g", path, no, d);
+      goto bad;
+    }
+    if (limit > 0 && cnt == (size_t)limit) break; /* the rest is not read */
+    if (cnt == (size_t)QUERIES_MAX) {
+      cli_fail(CMD, "%s:%lu: more than %ld queries (expected a file; use --limit N to answer "
+               "the first N)", path, no, QUERIES_MAX);
       goto bad;
     }
     if (cnt == cap) {
@@ -241,7 +254,7 @@ int cli_graph(int argc, char **argv) {
   h_scale = lds_graph_h_scale(g); /* part of the load: computed once per version */
   load_ms = (double)(cli_now_ns() - t0) / 1e6;
   lds_graph_mem_used(g, &node_bytes, &edge_bytes);
-  nq = read_queries(qpath, lds_graph_node_count(g), &qs);
+  nq = read_queries(qpath, lds_graph_node_count(g), limit, &qs);
   if (nq < 0) {
     rc = 2;
     goto done;
