@@ -152,6 +152,20 @@ lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *
   if (!s) return NULL;
   s->space = LDSI_SPACE_GRID;
   s->grid = grid;
+  s->pdir = (uint8_t *)ldsi_alloc(&e, 2 * grid->pw + 3);
+  if (!s->pdir) {
+    lds_search_free(s);
+    ldsi_error(err, LDS_E_NOMEM, "lds_search_new: out of memory");
+    return NULL;
+  }
+  {
+    int d;
+    memset(s->pdir, 4, 2 * grid->pw + 3); /* 4: no move (never read) */
+    for (d = 0; d < 8; d++)
+      s->pdir[(ptrdiff_t)ldsi_dir_dy[d] * (ptrdiff_t)grid->pw + ldsi_dir_dx[d] +
+              (ptrdiff_t)grid->pw + 1] =
+          (uint8_t)(3 * (ldsi_dir_dy[d] + 1) + ldsi_dir_dx[d] + 1);
+  }
   return s;
 }
 
@@ -159,6 +173,7 @@ void lds_search_free(lds_Search *s) {
   if (!s) return;
   if (s->algo_free) s->algo_free(s);
   if (s->eff) ldsi_free(&s->env, s->eff, s->nnodes * sizeof(double));
+  if (s->pdir) ldsi_free(&s->env, s->pdir, 2 * s->grid->pw + 3);
   ldsi_free(&s->env, s->nodes, (s->nnodes + 1) * sizeof(ldsi_Node));
   ldsi_free(&s->env, s->open, (s->open_cap + 4) * sizeof(ldsi_Open));
   ldsi_free(&s->env, s->buf, LDSI_BUF_CAP * sizeof(ldsi_Open));
@@ -168,7 +183,7 @@ void lds_search_free(lds_Search *s) {
 size_t lds_search_mem_used(const lds_Search *s) {
   return sizeof *s + (s->nnodes + 1) * sizeof(ldsi_Node) +
          (s->open_cap + 4 + LDSI_BUF_CAP) * sizeof(ldsi_Open) + s->algo_bytes +
-         (s->eff ? s->nnodes * sizeof(double) : 0);
+         (s->eff ? s->nnodes * sizeof(double) : 0) + (s->pdir ? 2 * s->grid->pw + 3 : 0);
 }
 
 const lds_Grid *lds_search_grid(const lds_Search *s) { return s->grid; }
@@ -572,8 +587,9 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     if (xk) {
       /* the closest expanded cell by the exact h key, which orders octile
       ** distances exactly (ldsi_exact_h_key): the same cell as below */
-      uint64_t hku = u != start ? k2u & ~(uint64_t)UINT32_MAX
-                                : ldsi_exact_h_key(gx - ux, gy - uy, s->hq_a, s->hq_c);
+      uint64_t hku = k2u & ~(uint64_t)UINT32_MAX;
+      if (LDSI_UNLIKELY(u == start)) /* a branch: not computed for every node */
+        hku = ldsi_exact_h_key(gx - ux, gy - uy, s->hq_a, s->hq_c);
       if (hku < s->best_hk || (hku == s->best_hk && gu < s->best_g)) {
         s->best = u;
         s->best_hk = hku;
@@ -605,9 +621,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         ** reaches by a legal move); skipping them skips relaxations that
         ** change nothing, so the expansion order and paths are the same */
         uint32_t p = nodes[u].parent;
-        int32_t diff = (int32_t)(u - p), dy = (int32_t)(diff > 1) - (int32_t)(diff < -1);
-        int32_t dx = diff - dy * (int32_t)pw;
-        m &= ~(uint32_t)s->prune[3 * (dy + 1) + dx + 1][nbr[p]];
+        m &= ~(uint32_t)s->prune[s->pdir[u + pw + 1 - p]][nbr[p]];
       }
       if (nbr[u] & 0xF0u) {
         const double g_d = (double)ns + (double)(nd + 1u) * LDSI_SQRT2;

@@ -96,6 +96,8 @@ struct lds_Search {
   ** has bit d set when u + dir(d) is p or a cell that p reaches by a legal
   ** move; k = 3*(dy+1) + dx+1 for the move (dx, dy) from p to u. */
   uint8_t prune[9][256];
+  uint8_t *pdir;          /* grids: pdir[u - p + pw + 1] = k of the move from p
+                          ** to a neighbour u (2*pw + 3 entries) */
   double hq_scale;  /* fixed-point scale of exact h keys (ldsi_exact_h_key);
                     ** 0 when the grid is too large for them */
   uint64_t hq_a, hq_c; /* its multipliers (ldsi_exact_h_key) */
@@ -160,8 +162,10 @@ LDSI_HIDDEN void ldsi_open_clear(lds_Search *s);
 
 #if defined(__GNUC__) || defined(__clang__)
 #define LDSI_INLINE static inline __attribute__((always_inline))
+#define LDSI_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define LDSI_INLINE static inline
+#define LDSI_UNLIKELY(x) (x)
 #endif
 
 /* Distance in cells for heuristic hk (a lds_Heuristic of a grid). */
