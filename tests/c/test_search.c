@@ -1031,7 +1031,8 @@ static void test_nomem(void) {
     }
   }
   CHECK(s != NULL);
-  CHECK_INT(nfail, 4); /* the search, its node records, its open list, its plateau stack */
+  CHECK_INT(nfail, 5); /* the search, its node records, its open list, its plateau stack,
+                       ** its parent-direction table */
   for (k = 1; k < 20; k++) {
     th_Alloc a = {0};
     lds_Env env;
