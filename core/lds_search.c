@@ -86,21 +86,22 @@ void ldsi_open_clear(lds_Search *s) {
 ** v, so g(v) <= g(p) + c(p, v) <= g(p) + c(p, u) + c(u, v) = g(u) + c(u, v),
 ** as a move costs 1 or sqrt(2) (<= 1 + 1). */
 static void prune_build(lds_Search *s) {
-  int k, np, d;
+  int k, np, d, e;
   for (k = 0; k < 9; k++) {
     int pdx = k % 3 - 1, pdy = k / 3 - 1; /* p -> u */
+    int from_p[8]; /* for each d: the direction p -> v (v = u + dir(d)), 8 when v == p,
+                   ** -1 when v is not next to p */
+    for (d = 0; d < 8; d++) {
+      int vx = pdx + ldsi_dir_dx[d], vy = pdy + ldsi_dir_dy[d]; /* v - p */
+      from_p[d] = vx == 0 && vy == 0 ? 8 : -1;
+      for (e = 0; e < 8; e++)
+        if (ldsi_dir_dx[e] == vx && ldsi_dir_dy[e] == vy) from_p[d] = e;
+    }
     for (np = 0; np < 256; np++) {
       uint8_t bits = 0;
-      for (d = 0; d < 8; d++) {
-        int vx = pdx + ldsi_dir_dx[d], vy = pdy + ldsi_dir_dy[d], e; /* v - p */
-        if (vx == 0 && vy == 0) {
+      for (d = 0; d < 8; d++)
+        if (from_p[d] == 8 || (from_p[d] >= 0 && ((np >> from_p[d]) & 1)))
           bits |= (uint8_t)(1u << d);
-          continue;
-        }
-        for (e = 0; e < 8; e++)
-          if (ldsi_dir_dx[e] == vx && ldsi_dir_dy[e] == vy && ((np >> e) & 1))
-            bits |= (uint8_t)(1u << d);
-      }
       s->prune[k][np] = (k == 4) ? 0 : bits; /* k = 4: no move */
     }
   }
@@ -123,7 +124,6 @@ lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, const char *fn, lds_E
     lds_search_free(s);
     goto nomem;
   }
-  prune_build(s);
   s->gen = 0; /* records start at gen 0; the first query uses gen 1 */
   s->status = LDS_E_STATE;
   lds_search_params_init(&s->params);
@@ -158,6 +158,7 @@ lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *
     ldsi_error(err, LDS_E_NOMEM, "lds_search_new: out of memory");
     return NULL;
   }
+  prune_build(s);
   {
     int d;
     memset(s->pdir, 4, 2 * grid->pw + 3); /* 4: no move (never read) */
