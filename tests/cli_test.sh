@@ -140,6 +140,13 @@ timeout 60 "$LDS" graph "$TMP/tiny.gr" --queries <(yes '1 3 12') --limit 5 --jso
 rc=$?
 [ "$rc" = 0 ] && [ "$(json_field "$TMP/json" queries)" = 5 ] && ok ||
   ko "graph --limit on an endless query stream: exit $rc: $(head -c 200 "$TMP/err")"
+# lines past --limit are not read, so not checked either
+printf '1 3 12\n1 2 5\nnot a query\n' >"$TMP/limit.q"
+"$LDS" graph "$TMP/tiny.gr" --queries "$TMP/limit.q" --limit 2 --json >"$TMP/json" 2>"$TMP/err"
+rc=$?
+[ "$rc" = 0 ] && [ "$(json_field "$TMP/json" queries)" = 2 ] && ok ||
+  ko "graph --limit 2 before a bad line: exit $rc: $(head -c 200 "$TMP/err")"
+bad "lodestar graph: $TMP/limit.q:3: expected 's t dist', got 'not a query'" graph "$TMP/tiny.gr" --queries "$TMP/limit.q"
 # /dev/zero: an endless stream of NULs without a newline used to spin forever
 bad "lodestar graph: /dev/zero:1: binary data (a NUL byte at offset 0; expected a text file)" \
   graph "$TMP/tiny.gr" --queries /dev/zero

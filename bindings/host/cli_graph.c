@@ -104,7 +104,8 @@ static long read_queries(const char *path, uint32_t n, long limit, Query **out) 
     cli_fail(CMD, "%s: cannot open the query file (%s)", path, strerror(errno));
     return -1;
   }
-  while ((got = read_line(f, path, ++no, &off, line)) > 0) {
+  got = 1;
+  while ((limit <= 0 || cnt < (size_t)limit) && (got = read_line(f, path, ++no, &off, line)) > 0) {
     long long s, t;
     double d;
     char extra;
@@ -124,7 +125,6 @@ static long read_queries(const char *path, uint32_t n, long limit, Query **out) 
       cli_fail(CMD, "%s:%lu: expected a distance >= 0 or -1, got %g", path, no, d);
       goto bad;
     }
-    if (limit > 0 && cnt == (size_t)limit) break; /* the rest is not read */
     if (cnt == (size_t)QUERIES_MAX) {
       cli_fail(CMD, "%s:%lu: more than %ld queries (expected a file; use --limit N to answer "
                "the first N)", path, no, QUERIES_MAX);
