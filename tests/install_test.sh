@@ -1,7 +1,8 @@
 #!/bin/bash
 # install_test.sh PREFIX — checks what `make install PREFIX=...` put there:
 # the installed `lodestar` loads the Lua package from PREFIX (not from this
-# source tree), runs a short demo with it, and fails cleanly without it.
+# source tree), runs a short demo with it, and without it exits 2 with
+# Lua's "module 'lodestar' not found" message.
 # Prints "N passed, N failed"; exit 1 on any failure.
 set -u
 PREFIX=$1
@@ -23,7 +24,7 @@ PKG="$PREFIX/share/lua/5.4/lodestar"
 rc=$?
 if [ "$rc" = 0 ] && grep -q "accounting" "$TMP/out"; then ok; else ko "demo exit $rc: $(head -c 300 "$TMP/err")"; fi
 # without the installed package the installed command must fail (so it was
-# really loading it from PREFIX), with one clear line, exit 2
+# really loading it from PREFIX), exit 2
 mv "$PKG" "$PKG.off"
 (cd "$TMP" && "$LDS" demo --map den011d.map --mods mods --frames 30 >"$TMP/out" 2>"$TMP/err")
 rc=$?

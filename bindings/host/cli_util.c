@@ -21,7 +21,7 @@ const char *cli_plain(const char *msg) {
 }
 
 int cli_fail(const char *cmd, const char *fmt, ...) {
-  char msg[1024];
+  char msg[8192]; /* room for a file name of PATH_MAX bytes and the text around it */
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
