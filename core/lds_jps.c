@@ -375,6 +375,20 @@ JI uint32_t jump_plus(const Ctx *c, uint32_t u, int32_t px, int32_t py, int d, i
   int32_t kg = DX[d] ? (c->gpy == py ? (c->gpx - px) * DX[d] : 0)
                      : (c->gpx == px ? (c->gpy - py) * DY[d] : 0);
   int32_t base = 0; /* moves already made past continuations */
+  {
+    /* the common case, no continuation: the goal test is one unsigned
+    ** comparison (kg in [1, reach]) */
+    int32_t dist = c->dist[(size_t)u * 8 + (size_t)d], reach = dist > 0 ? dist : -dist;
+    if (LDSI_LIKELY(reach != DIST_CONT)) {
+      if ((uint32_t)(kg - 1) < (uint32_t)reach) {
+        *k = kg;
+        return c->goal;
+      }
+      if (dist <= 0) return NONE;
+      *k = dist;
+      return (uint32_t)((ptrdiff_t)u + (ptrdiff_t)dist * c->off[d]);
+    }
+  }
   for (;;) {
     int32_t dist = c->dist[(size_t)u * 8 + (size_t)d], reach = dist > 0 ? dist : -dist;
     if (reach == DIST_CONT) reach = DIST_CONT - 1; /* surely legal and free of jump points */
@@ -409,6 +423,13 @@ JI int jump_plus_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uin
   for (;;) {
     int32_t dist = c->dist[(size_t)u * 8 + (size_t)d], reach = dist > 0 ? dist : -dist;
     int32_t gdx = (c->gpx - px) * dx, gdy = (c->gpy - py) * dy;
+    /* the next stops are usually a few cells on: the table lines of the
+    ** next two diagonal cells are fetched while this one is handled (integer
+    ** address arithmetic: two cells on may lie outside the table, which a
+    ** prefetch may touch but a pointer may not point to) */
+    __builtin_prefetch((const void *)((uintptr_t)c->dist + ((uintptr_t)u + (uintptr_t)o) * 8u));
+    __builtin_prefetch(
+        (const void *)((uintptr_t)c->dist + ((uintptr_t)u + 2u * (uintptr_t)o) * 8u));
     bool cont = reach == DIST_CONT; /* a continuation (plus_entry) */
     if (cont) reach = DIST_CONT - 1;
     if (gdx > 0 && gdy > 0) {

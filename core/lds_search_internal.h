@@ -163,9 +163,11 @@ LDSI_HIDDEN void ldsi_open_clear(lds_Search *s);
 #if defined(__GNUC__) || defined(__clang__)
 #define LDSI_INLINE static inline __attribute__((always_inline))
 #define LDSI_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define LDSI_LIKELY(x) __builtin_expect(!!(x), 1)
 #else
 #define LDSI_INLINE static inline
 #define LDSI_UNLIKELY(x) (x)
+#define LDSI_LIKELY(x) (x)
 #endif
 
 /* Distance in cells for heuristic hk (a lds_Heuristic of a grid). */
