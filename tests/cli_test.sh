@@ -121,6 +121,8 @@ bad "lodestar scen: --weight applies to --algo wastar only (algorithm is dijkstr
 # a 3-node graph 1 -> 2 -> 3
 printf 'p sp 3 2\na 1 2 5\na 2 3 7\n' >"$TMP/tiny.gr"
 printf '1 3 12\n' >"$TMP/tiny.q"
+# the DIMACS loader words a missing file as the Moving AI loaders do
+bad "lodestar graph: cannot open $TMP/nofile.gr (No such file or directory)" graph "$TMP/nofile.gr" --queries "$TMP/tiny.q"
 "$LDS" graph "$TMP/tiny.gr" --queries "$TMP/tiny.q" --json >"$TMP/json" 2>"$TMP/err"
 rc=$?
 [ "$rc" = 0 ] && [ "$(json_field "$TMP/json" queries)" = 1 ] && [ "$(json_field "$TMP/json" mismatches)" = 0 ] &&
