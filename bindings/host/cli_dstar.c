@@ -358,9 +358,10 @@ int cli_dstar(int argc, char **argv) {
       size_t idx = n <= (size_t)limit ? k : (size_t)((double)k * (double)n / (double)limit);
       const lds_ScenEntry *e = lds_scen_entry(sc, idx);
       if (e->map_width != lds_grid_width(truth) || e->map_height != lds_grid_height(truth)) {
-        rc = cli_fail(CMD, "%s: problem %zu expects a %ldx%ld map, %s is %ldx%ld", scen_path,
-                      idx + 1, (long)e->map_width, (long)e->map_height, map_path,
-                      (long)lds_grid_width(truth), (long)lds_grid_height(truth));
+        rc = cli_fail(CMD, "%s:%lu: problem %zu expects a %ldx%ld map, %s is %ldx%ld", scen_path,
+                      cli_scen_line(scen_path, idx), idx + 1, (long)e->map_width,
+                      (long)e->map_height, map_path, (long)lds_grid_width(truth),
+                      (long)lds_grid_height(truth));
         lds_scen_free(sc);
         goto done;
       }
