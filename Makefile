@@ -70,7 +70,7 @@ LUA54_LIBS  ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 LUAJIT_LIBS ?= $(shell pkg-config --libs luajit 2>/dev/null)
 ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
-.PHONY: all run test test-c test-lua test-runtime test-demo-mods test-install bench sanitize deps clean print lint docs install lua valgrind-lua
+.PHONY: FORCE all run test test-c test-lua test-runtime test-demo-mods test-install bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(CLI) lua $(HOST_LIB) $(EXAMPLE_HOST) $(RUNTIME_TEST)
@@ -211,9 +211,13 @@ test-demo-mods: $(CLI)
 	tests/demo_mods_test.sh $(CLI)
 
 # make install into a scratch prefix, then run the installed command from there
+# (after an install elsewhere, removed after: the paths compiled into the
+# installed objects must follow PREFIX)
 test-install: all
-	rm -rf $(BUILD)/itest
+	rm -rf $(BUILD)/itest $(BUILD)/itest-other
+	$(MAKE) --no-print-directory install PREFIX=$(CURDIR)/$(BUILD)/itest-other >/dev/null
 	$(MAKE) --no-print-directory install PREFIX=$(CURDIR)/$(BUILD)/itest >/dev/null
+	rm -rf $(BUILD)/itest-other
 	tests/install_test.sh $(CURDIR)/$(BUILD)/itest
 
 test: test-c test-runtime test-cli test-lua test-install test-demo-mods
@@ -256,16 +260,24 @@ JIT_LMOD ?= $(PREFIX)/share/lua/5.1
 JIT_CMOD ?= $(PREFIX)/lib/lua/5.1
 # data the installed command reads: the demo's default map
 DATA_DIR ?= $(PREFIX)/share/lodestar
+# The install paths compiled into the objects below: this file changes, and
+# they are rebuilt, only when the paths do (a later `make install
+# PREFIX=/opt/game` must not reuse objects made for another PREFIX).
+INST_PATHS := $(BUILD)/install/paths
+INST_PATHS_TEXT := $(PREFIX) $(LUA_LMOD) $(DATA_DIR)
+$(INST_PATHS): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(INST_PATHS_TEXT)' | cmp -s - $@ || echo '$(INST_PATHS_TEXT)' > $@
 # The installed host library looks for the Lua package where install puts it
 # (LUA_LMOD), not in this source tree: its lds_runtime.o is compiled apart.
 INST_HOST_LIB := $(BUILD)/install/liblodestar_host.a
-$(BUILD)/install/lds_runtime.o: bindings/host/lds_runtime.c bindings/host/lds_runtime.h Makefile
+$(BUILD)/install/lds_runtime.o: bindings/host/lds_runtime.c bindings/host/lds_runtime.h Makefile $(INST_PATHS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/lua $(LUA54_CFLAGS) \
 	  -DLDS_SCRIPTS_DIR='"$(LUA_LMOD)"' -c $< -o $@
 $(INST_HOST_LIB): $(BUILD)/install/lds_runtime.o $(BUILD)/obj/lua54/lodestar_core.o
 	rm -f $@ && ar rcs $@ $^
-$(BUILD)/install/lodestar.pc: Makefile
+$(BUILD)/install/lodestar.pc: Makefile $(INST_PATHS)
 	@mkdir -p $(dir $@)
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 	  'Name: lodestar' 'Description: pathfinding runtime: A*, JPS, D* Lite (core library)' \
@@ -274,7 +286,7 @@ $(BUILD)/install/lodestar.pc: Makefile
 
 # the installed command: the same objects, linked with the installed host
 # library, but for the demo's, which looks for its default map in DATA_DIR
-$(BUILD)/install/cli_demo.o: bindings/host/cli_demo.c Makefile
+$(BUILD)/install/cli_demo.o: bindings/host/cli_demo.c Makefile $(INST_PATHS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icore -DLDS_DATA_DIR='"$(DATA_DIR)"' -c $< -o $@
 INST_CLI := $(BUILD)/install/lodestar
