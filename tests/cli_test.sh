@@ -223,6 +223,17 @@ printf 'version 1\n0\twall.map\t5\t3\t0\t1\t4\t1\t4\n' >"$TMP/wall.scen"
 rc=$?
 [ "$rc" = 1 ] && grep -qx 'query 1 (0,1)->(4,1): D\* Lite did not reach the goal, A\* did not reach the goal' "$TMP/err" &&
   ok || ko "dstar unreachable goal: exit $rc, stderr '$(cat "$TMP/err")'"
+# the same in unknown terrain: the agents learn the wall, then find no path (exit 1)
+"$LDS" dstar "$TMP/wall.map" --scen "$TMP/wall.scen" --unknown --sensor 1 >/dev/null 2>"$TMP/err"
+rc=$?
+[ "$rc" = 1 ] && grep -q 'D\* Lite did not reach the goal, A\* did not reach the goal' "$TMP/err" &&
+  ok || ko "dstar --unknown unreachable goal: exit $rc, stderr '$(cat "$TMP/err")'"
+# the exit status as documented: an unreachable goal is no path, exit 1, as
+# in `lodestar path` and `lodestar scen` (the help used to say "reachable")
+"$LDS" dstar --help >"$TMP/help" 2>&1
+grep -q "^Exit status: 0 every goal reached" "$TMP/help" &&
+  grep -q "that the true map does not connect to the start" "$TMP/help" && ok ||
+  ko "dstar --help: the exit status does not say that an unreachable goal exits 1: $(grep -A4 '^Exit' "$TMP/help")"
 
 # ------------------------------------------------------------- scen --json
 "$LDS" scen "$DATA/arena.map.scen" --json >"$TMP/json" 2>"$TMP/err"
