@@ -5,7 +5,8 @@
 #   make run        the main job: solve the default Moving AI scenario kept in the repo
 #   make test       C tests, then the busted specs (Lua 5.4 and LuaJIT)
 #   make lua        build/lua54/lodestar/core.so, build/luajit/lodestar/core.so, build/env*.sh
-#   make install    PREFIX=/opt/game: library, headers, CLI, Lua package and modules
+#   make install    PREFIX=/opt/game: library, headers, CLI, Lua package and modules,
+#                   the demo's default map (PREFIX/share/lodestar)
 #   make bench      benchmarks against ../shared/data and the peers in ../shared/bench/peers
 #   make sanitize   the tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make valgrind-lua  the busted specs under valgrind (memory check of the binding)
@@ -69,7 +70,7 @@ LUA54_LIBS  ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 LUAJIT_LIBS ?= $(shell pkg-config --libs luajit 2>/dev/null)
 ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
-.PHONY: all run test test-c test-lua test-runtime test-demo-mods test-install bench sanitize deps clean print lint docs install lua valgrind-lua
+.PHONY: FORCE all run test test-c test-lua test-runtime test-demo-mods test-install bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(CLI) lua $(HOST_LIB) $(EXAMPLE_HOST) $(RUNTIME_TEST)
@@ -153,6 +154,14 @@ $(BUILD)/obj/bindings/host/%.o: bindings/host/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icore -c $< -o $@
 
+# `lodestar demo` without --map: tests/data/den011d.map from the current
+# directory, else LDS_DATA_DIR/den011d.map; for build/lodestar that is this
+# tree's tests/data (absolute, like the runtime's LDS_SCRIPTS_DIR), for the
+# installed command DATA_DIR (see install)
+$(BUILD)/obj/bindings/host/cli_demo.o: bindings/host/cli_demo.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Icore -DLDS_DATA_DIR='"$(CURDIR)/tests/data"' -c $< -o $@
+
 $(BUILD)/obj/tests/c/%.o: tests/c/%.c Makefile $(BUILD)/test_suites.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icore -I$(BUILD) -DLDS_SHARED_DIR='"$(SHARED)"' -c $< -o $@
@@ -202,9 +211,13 @@ test-demo-mods: $(CLI)
 	tests/demo_mods_test.sh $(CLI)
 
 # make install into a scratch prefix, then run the installed command from there
+# (after an install elsewhere, removed after: the paths compiled into the
+# installed objects must follow PREFIX)
 test-install: all
-	rm -rf $(BUILD)/itest
+	rm -rf $(BUILD)/itest $(BUILD)/itest-other
+	$(MAKE) --no-print-directory install PREFIX=$(CURDIR)/$(BUILD)/itest-other >/dev/null
 	$(MAKE) --no-print-directory install PREFIX=$(CURDIR)/$(BUILD)/itest >/dev/null
+	rm -rf $(BUILD)/itest-other
 	tests/install_test.sh $(CURDIR)/$(BUILD)/itest
 
 test: test-c test-runtime test-cli test-lua test-install test-demo-mods
@@ -245,26 +258,41 @@ LUA_LMOD ?= $(PREFIX)/share/lua/5.4
 LUA_CMOD ?= $(PREFIX)/lib/lua/5.4
 JIT_LMOD ?= $(PREFIX)/share/lua/5.1
 JIT_CMOD ?= $(PREFIX)/lib/lua/5.1
+# data the installed command reads: the demo's default map
+DATA_DIR ?= $(PREFIX)/share/lodestar
+# The install paths compiled into the objects below: this file changes, and
+# they are rebuilt, only when the paths do (a later `make install
+# PREFIX=/opt/game` must not reuse objects made for another PREFIX).
+INST_PATHS := $(BUILD)/install/paths
+INST_PATHS_TEXT := $(PREFIX) $(LUA_LMOD) $(DATA_DIR)
+$(INST_PATHS): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(INST_PATHS_TEXT)' | cmp -s - $@ || echo '$(INST_PATHS_TEXT)' > $@
 # The installed host library looks for the Lua package where install puts it
 # (LUA_LMOD), not in this source tree: its lds_runtime.o is compiled apart.
 INST_HOST_LIB := $(BUILD)/install/liblodestar_host.a
-$(BUILD)/install/lds_runtime.o: bindings/host/lds_runtime.c bindings/host/lds_runtime.h Makefile
+$(BUILD)/install/lds_runtime.o: bindings/host/lds_runtime.c bindings/host/lds_runtime.h Makefile $(INST_PATHS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/lua $(LUA54_CFLAGS) \
 	  -DLDS_SCRIPTS_DIR='"$(LUA_LMOD)"' -c $< -o $@
 $(INST_HOST_LIB): $(BUILD)/install/lds_runtime.o $(BUILD)/obj/lua54/lodestar_core.o
 	rm -f $@ && ar rcs $@ $^
-$(BUILD)/install/lodestar.pc: Makefile
+$(BUILD)/install/lodestar.pc: Makefile $(INST_PATHS)
 	@mkdir -p $(dir $@)
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 	  'Name: lodestar' 'Description: pathfinding runtime: A*, JPS, D* Lite (core library)' \
 	  'Version: 0.1' 'Cflags: -I$${includedir}/lodestar' 'Libs: -L$${libdir} -llodestar' \
 	  'Libs.private: -lm -lz' >$@
 
-# the installed command: the same objects, linked with the installed host library
+# the installed command: the same objects, linked with the installed host
+# library, but for the demo's, which looks for its default map in DATA_DIR
+$(BUILD)/install/cli_demo.o: bindings/host/cli_demo.c Makefile $(INST_PATHS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Icore -DLDS_DATA_DIR='"$(DATA_DIR)"' -c $< -o $@
 INST_CLI := $(BUILD)/install/lodestar
-$(INST_CLI): $(CLI_OBJ) $(INST_HOST_LIB) $(LIB_A)
-	$(CC) -o $@ $(CLI_OBJ) $(INST_HOST_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(EXTRA_LDFLAGS)
+INST_CLI_OBJ := $(filter-out %/cli_demo.o,$(CLI_OBJ)) $(BUILD)/install/cli_demo.o
+$(INST_CLI): $(INST_CLI_OBJ) $(INST_HOST_LIB) $(LIB_A)
+	$(CC) -o $@ $(INST_CLI_OBJ) $(INST_HOST_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(EXTRA_LDFLAGS)
 
 install: all $(INST_HOST_LIB) $(INST_CLI) $(BUILD)/install/lodestar.pc
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/lodestar $(DESTDIR)$(PREFIX)/bin \
@@ -279,6 +307,8 @@ install: all $(INST_HOST_LIB) $(INST_CLI) $(BUILD)/install/lodestar.pc
 	install -d $(DESTDIR)$(LUA_LMOD)/lodestar $(DESTDIR)$(LUA_CMOD)/lodestar
 	install -m 644 scripts/lodestar/*.lua $(DESTDIR)$(LUA_LMOD)/lodestar/
 	install -m 755 $(LUA54_MOD) $(DESTDIR)$(LUA_CMOD)/lodestar/core.so
+	install -d $(DESTDIR)$(DATA_DIR)
+	install -m 644 tests/data/den011d.map $(DESTDIR)$(DATA_DIR)/
 ifneq ($(HAVE_LUAJIT),)
 	install -d $(DESTDIR)$(JIT_LMOD)/lodestar $(DESTDIR)$(JIT_CMOD)/lodestar
 	install -m 644 scripts/lodestar/*.lua $(DESTDIR)$(JIT_LMOD)/lodestar/
@@ -296,4 +326,4 @@ print:
 
 -include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) \
   $(BUILD)/obj/lua54/lodestar_core.d $(BUILD)/obj/luajit/lodestar_core.d \
-  $(BUILD)/obj/host/lds_runtime.d $(BUILD)/obj/host/example.d
+  $(BUILD)/obj/host/lds_runtime.d $(BUILD)/obj/host/example.d $(BUILD)/install/cli_demo.d

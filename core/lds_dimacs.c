@@ -307,8 +307,9 @@ static char *read_file(const ldsi_Env *e, const char *path, size_t *len, size_t 
   errno = 0;
   f = gzopen(path, "rb");
   if (!f) {
-    ldsi_error(err, errno ? LDS_E_IO : LDS_E_NOMEM, "%s: cannot open (%s)", path,
-               errno ? strerror(errno) : "out of memory");
+    /* worded as the Moving AI loaders: function, "cannot open", path, reason */
+    ldsi_error(err, errno ? LDS_E_IO : LDS_E_NOMEM, "lds_graph_load_dimacs: cannot open %s (%s)",
+               path, errno ? strerror(errno) : "out of memory");
     return NULL;
   }
   gzbuffer(f, 1u << 17);

@@ -43,10 +43,14 @@ static char *read_file(const ldsi_Env *e, const char *path, size_t *len, lds_Err
     }
     got = fread(buf + n, 1, cap - n - 1, f);
     if (got && memchr(buf + n, '\0', got)) { /* e.g. /dev/zero: stop before reading it all */
+      /* name the line and the byte, as the parsers name the line they stop on */
+      const char *nul = (const char *)memchr(buf + n, '\0', got), *q;
+      long line = 1;
+      for (q = buf; (q = (const char *)memchr(q, '\n', (size_t)(nul - q))) != NULL; q++) line++;
+      ldsi_error(err, LDS_E_FORMAT, "%s: %s:%ld: binary data (a NUL byte at offset %zu; "
+                 "expected a text file)", fn, path, line, (size_t)(nul - buf));
       ldsi_free(e, buf, cap);
       fclose(f);
-      ldsi_error(err, LDS_E_FORMAT, "%s: %s: binary data (a NUL byte near offset %zu; expected a "
-                 "text file)", fn, path, n);
       return NULL;
     }
     n += got;

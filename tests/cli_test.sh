@@ -70,6 +70,28 @@ printf 'bogus\n' >"$TMP/hdr.scen"
 bad "$TMP/hdr.scen:1: expected 'version 1'" scen "$TMP/hdr.scen"
 printf 'version 1\n0\tarena.map\t50\t49\t1\t11\t1\t12\t1\n' >"$TMP/size.scen"
 bad "problem 1 expects a 50x49 map, arena.map is 49x49" scen "$TMP/size.scen" --maps "$DATA"
+# ------------------------------------- a bad .scen row: FILE:LINE names it
+# (blank lines are skipped, so problem 2 is on line 4)
+printf 'version 1\n0\tarena.map\t49\t49\t1\t11\t1\t12\t1\n\n0\tarena.map\t50\t49\t1\t11\t1\t12\t1\n' >"$TMP/size2.scen"
+bad "lodestar scen: $TMP/size2.scen:4: problem 2 expects a 50x49 map, arena.map is 49x49" scen "$TMP/size2.scen" --maps "$DATA"
+bad "lodestar dstar: $TMP/size2.scen:4: problem 2 expects a 50x49 map, $DATA/arena.map is 49x49" dstar "$DATA/arena.map" --scen "$TMP/size2.scen"
+printf 'version 1\n0\tarena.map\t49\t49\t1\t11\t1\t12\t1\n0\tnothere.map\t49\t49\t1\t11\t1\t12\t1\n' >"$TMP/nomap.scen"
+bad "lodestar scen: $TMP/nomap.scen:3: problem 2: map 'nothere.map' not found in $DATA" scen "$TMP/nomap.scen" --maps "$DATA"
+mkdir -p "$TMP/nm"
+cp "$TMP/nomap.scen" "$DATA/arena.map" "$TMP/nm/"
+bad "lodestar scen: $TMP/nm/nomap.scen:3: problem 2: map 'nothere.map' not found in $TMP/nm or ../maps beside it (use --maps DIR)" scen "$TMP/nm/nomap.scen"
+# one map more than the command holds: the row that names the 65th
+mkdir -p "$TMP/many"
+printf 'version 1\n' >"$TMP/many/many.scen"
+for k in $(seq 1 65); do
+  printf 'type octile\nheight 1\nwidth 2\nmap\n..\n' >"$TMP/many/m$k.map"
+  printf '0\tm%d.map\t2\t1\t0\t0\t1\t0\t1\n' "$k" >>"$TMP/many/many.scen"
+done
+bad "lodestar scen: $TMP/many/many.scen:66: problem 65: more than 64 different maps" scen "$TMP/many/many.scen"
+# a NUL byte in a row: the reader names its line and exact offset
+printf 'version 1\n0\tarena.map\t49\t49\t1\t11\t1\t12\t1\n0\tarena.map\t49\t49\t1\t1\0\t1\t12\t1\n' >"$TMP/nul.scen"
+bad "lodestar scen: $TMP/nul.scen:3: binary data (a NUL byte at offset 61; expected a text file)" scen "$TMP/nul.scen" --maps "$DATA"
+bad "lodestar dstar: $TMP/nul.scen:3: binary data (a NUL byte at offset 61; expected a text file)" dstar "$DATA/arena.map" --scen "$TMP/nul.scen"
 printf 'type octile\nheight 3\nwidth 4\nmap\n....\n...\n....\n' >"$TMP/bad.map"
 printf 'version 1\n0\tbad.map\t4\t3\t0\t0\t1\t1\t1.41421356\n' >"$TMP/bad.map.scen"
 bad "$TMP/bad.map:6: map row 1 has 3 characters (expected 4)" scen "$TMP/bad.map.scen"
@@ -77,7 +99,7 @@ bad "$TMP/bad.map:6: map row 1 has 3 characters (expected 4)" path "$TMP/bad.map
 # a tiny file must not make the loaders allocate what its header declares
 printf 'type octile\nheight 60000\nwidth 60000\nmap\n....\n' > "$TMP/huge.map"
 bad "$TMP/huge.map:4: the header declares 60000 rows of 60000 cells, but only 5 bytes follow" path "$TMP/huge.map" 0 0 1 1
-bad "/dev/zero: binary data (a NUL byte near offset 0; expected a text file)" path /dev/zero 0 0 1 1
+bad "lodestar path: /dev/zero:1: binary data (a NUL byte at offset 0; expected a text file)" path /dev/zero 0 0 1 1
 printf 'p sp 200000000 2\na 1 2 5\na 2 3 7\n' > "$TMP/huge.gr"
 printf '1 2 5\n' > "$TMP/huge.queries"
 bad "$TMP/huge.gr:1: the p line declares 200000000 nodes for 2 arcs" graph "$TMP/huge.gr" --queries "$TMP/huge.queries"
@@ -121,6 +143,8 @@ bad "lodestar scen: --weight applies to --algo wastar only (algorithm is dijkstr
 # a 3-node graph 1 -> 2 -> 3
 printf 'p sp 3 2\na 1 2 5\na 2 3 7\n' >"$TMP/tiny.gr"
 printf '1 3 12\n' >"$TMP/tiny.q"
+# the DIMACS loader words a missing file as the Moving AI loaders do
+bad "lodestar graph: cannot open $TMP/nofile.gr (No such file or directory)" graph "$TMP/nofile.gr" --queries "$TMP/tiny.q"
 "$LDS" graph "$TMP/tiny.gr" --queries "$TMP/tiny.q" --json >"$TMP/json" 2>"$TMP/err"
 rc=$?
 [ "$rc" = 0 ] && [ "$(json_field "$TMP/json" queries)" = 1 ] && [ "$(json_field "$TMP/json" mismatches)" = 0 ] &&
@@ -199,6 +223,17 @@ printf 'version 1\n0\twall.map\t5\t3\t0\t1\t4\t1\t4\n' >"$TMP/wall.scen"
 rc=$?
 [ "$rc" = 1 ] && grep -qx 'query 1 (0,1)->(4,1): D\* Lite did not reach the goal, A\* did not reach the goal' "$TMP/err" &&
   ok || ko "dstar unreachable goal: exit $rc, stderr '$(cat "$TMP/err")'"
+# the same in unknown terrain: the agents learn the wall, then find no path (exit 1)
+"$LDS" dstar "$TMP/wall.map" --scen "$TMP/wall.scen" --unknown --sensor 1 >/dev/null 2>"$TMP/err"
+rc=$?
+[ "$rc" = 1 ] && grep -q 'D\* Lite did not reach the goal, A\* did not reach the goal' "$TMP/err" &&
+  ok || ko "dstar --unknown unreachable goal: exit $rc, stderr '$(cat "$TMP/err")'"
+# the exit status as documented: an unreachable goal is no path, exit 1, as
+# in `lodestar path` and `lodestar scen` (the help used to say "reachable")
+"$LDS" dstar --help >"$TMP/help" 2>&1
+grep -q "^Exit status: 0 every goal reached" "$TMP/help" &&
+  grep -q "that the true map does not connect to the start" "$TMP/help" && ok ||
+  ko "dstar --help: the exit status does not say that an unreachable goal exits 1: $(grep -A4 '^Exit' "$TMP/help")"
 
 # ------------------------------------------------------------- scen --json
 "$LDS" scen "$DATA/arena.map.scen" --json >"$TMP/json" 2>"$TMP/err"

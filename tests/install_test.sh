@@ -2,7 +2,9 @@
 # install_test.sh PREFIX — checks what `make install PREFIX=...` put there:
 # the installed `lodestar` loads the Lua package from PREFIX (not from this
 # source tree), runs a short demo with it, and without it exits 2 with
-# Lua's "module 'lodestar' not found" message.
+# Lua's "module 'lodestar' not found" message; `lodestar demo` without --map,
+# run outside the source tree, uses the default map installed in
+# PREFIX/share/lodestar.
 # Prints "N passed, N failed"; exit 1 on any failure.
 set -u
 PREFIX=$1
@@ -31,5 +33,14 @@ rc=$?
 mv "$PKG.off" "$PKG"
 if [ "$rc" = 2 ] && grep -q "module 'lodestar' not found" "$TMP/err"; then ok; else
   ko "without $PKG: exit $rc, stderr: $(head -c 300 "$TMP/err")"; fi
+# the demo's default map: tests/data/den011d.map is relative to the source
+# tree, so from elsewhere the installed command takes PREFIX's copy
+MAP="$PREFIX/share/lodestar/den011d.map"
+[ -f "$MAP" ] && cmp -s "$MAP" "$SRC/tests/data/den011d.map" && ok || ko "$MAP not installed"
+mkdir "$TMP/elsewhere"
+(cd "$TMP/elsewhere" && "$LDS" demo --frames 30 --agents 20 --deterministic >"$TMP/out" 2>"$TMP/err")
+rc=$?
+if [ "$rc" = 0 ] && grep -q "^demo: $MAP (247x167), 20 agents" "$TMP/out" && grep -q "log_hash" "$TMP/out"; then ok; else
+  ko "demo without --map outside the tree: exit $rc, stdout: $(head -c 200 "$TMP/out"), stderr: $(head -c 300 "$TMP/err")"; fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -21,7 +21,17 @@
 #include <time.h>
 
 #define CMD "demo"
-#define DEFAULT_MAP "tests/data/den011d.map"
+/* The default map: tests/data/den011d.map from the current directory (the
+** repository root), else the copy in LDS_DATA_DIR. The Makefile compiles the
+** data directory in, as lds_runtime.c gets its Lua directory: the build's
+** tests/data for build/lodestar, PREFIX/share/lodestar (where `make install`
+** puts the map) for the installed command. */
+#define DEFAULT_MAP_NAME "den011d.map"
+#define DEFAULT_MAP "tests/data/" DEFAULT_MAP_NAME
+#ifndef LDS_DATA_DIR
+#define LDS_DATA_DIR "tests/data"
+#endif
+#define DATA_MAP LDS_DATA_DIR "/" DEFAULT_MAP_NAME
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -30,7 +40,8 @@ static void usage(FILE *f) {
           "A headless game loop: N agents walk (one cell per frame) to random reachable\n"
           "goals, doors open and close, agents whose way is blocked replan, and the\n"
           "scheduler runs the searches within B microseconds per frame.\n"
-          "  --map FILE         Moving AI .map (default " DEFAULT_MAP ")\n"
+          "  --map FILE         Moving AI .map (default " DEFAULT_MAP ", or when the\n"
+          "                     current directory has none, " DATA_MAP ")\n"
           "  --agents N         agents (default 200)\n"
           "  --budget-us B      search budget per frame [µs] (default 1000)\n"
           "  --frames F         frames to simulate, 60 per second (default 600)\n"
@@ -563,7 +574,7 @@ static bool update_agents(Demo *d, uint64_t frame) {
 /* ---------------------------------------------------------------- main -- */
 
 int cli_demo(int argc, char **argv) {
-  const char *map_path = DEFAULT_MAP, *log_path = NULL;
+  const char *map_path = NULL, *log_path = NULL;
   long agents = 200, budget = 1000, frames = 600, seed = 1, exp_per_us = 4, searches = 2,
        ndoors = 12, radius = 40, idle = 60, quick = 0, poll_frames = 30, exit_after = 0;
   const char *mods_dir = NULL;
@@ -657,6 +668,15 @@ int cli_demo(int argc, char **argv) {
     }
   }
 
+  if (!map_path) {
+    if (cli_file_exists(DEFAULT_MAP))
+      map_path = DEFAULT_MAP;
+    else if (cli_file_exists(DATA_MAP))
+      map_path = DATA_MAP;
+    else
+      return cli_fail(CMD, "default map not found: neither %s (from the current directory) nor "
+                      "%s exists (use --map FILE)", DEFAULT_MAP, DATA_MAP);
+  }
   if (!cli_not_dir(CMD, map_path)) return 2;
   d.g = lds_map_load(NULL, map_path, &err);
   if (!d.g) return cli_fail(CMD, "%s", err.msg);

@@ -47,8 +47,12 @@ static void usage(FILE *f) {
           "               different costs (both optimal under what they knew; lines for\n"
           "               failed queries are always printed)\n"
           "  --json       print one JSON object as the last line\n"
-          "Exit status: 0 ok, 1 an agent failed to reach a reachable goal, made an\n"
-          "illegal move or (--check) a D* Lite plan was not optimal, 2 bad input.\n");
+          "Exit status: 0 every goal reached by both agents with legal moves (their\n"
+          "travelled costs may differ); 1 an agent did not reach a goal, including a goal\n"
+          "that the true map does not connect to the start (no path, as in lodestar path\n"
+          "and scen), made an illegal move or (--check) had a D* Lite plan that was not\n"
+          "optimal; 2 bad input (a --scen problem whose start or goal is blocked or whose\n"
+          "map size differs) or an error such as out of memory.\n");
 }
 
 typedef struct Query {
@@ -358,9 +362,10 @@ int cli_dstar(int argc, char **argv) {
       size_t idx = n <= (size_t)limit ? k : (size_t)((double)k * (double)n / (double)limit);
       const lds_ScenEntry *e = lds_scen_entry(sc, idx);
       if (e->map_width != lds_grid_width(truth) || e->map_height != lds_grid_height(truth)) {
-        rc = cli_fail(CMD, "%s: problem %zu expects a %ldx%ld map, %s is %ldx%ld", scen_path,
-                      idx + 1, (long)e->map_width, (long)e->map_height, map_path,
-                      (long)lds_grid_width(truth), (long)lds_grid_height(truth));
+        rc = cli_fail(CMD, "%s:%lu: problem %zu expects a %ldx%ld map, %s is %ldx%ld", scen_path,
+                      cli_scen_line(scen_path, idx), idx + 1, (long)e->map_width,
+                      (long)e->map_height, map_path, (long)lds_grid_width(truth),
+                      (long)lds_grid_height(truth));
         lds_scen_free(sc);
         goto done;
       }

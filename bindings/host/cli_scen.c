@@ -165,13 +165,15 @@ int cli_scen(int argc, char **argv) {
       if (strcmp(maps[i].name, e->map) == 0) m = &maps[i];
     if (!m) {
       char file[4096];
-      if (nmaps == MAX_MAPS) {
-        rc = cli_fail(CMD, "%s: more than %d different maps", scen_path, MAX_MAPS);
+      if (nmaps == MAX_MAPS) { /* the row naming one map too many */
+        rc = cli_fail(CMD, "%s:%lu: problem %zu: more than %d different maps", scen_path,
+                      cli_scen_line(scen_path, q), q + 1, MAX_MAPS);
         goto done;
       }
       if (!find_map(maps_dir, scen_dir, e->map, file, sizeof file)) {
-        rc = cli_fail(CMD, "%s: problem %zu: map '%s' not found in %s%s", scen_path, q + 1,
-                      e->map, maps_dir ? maps_dir : scen_dir,
+        rc = cli_fail(CMD, "%s:%lu: problem %zu: map '%s' not found in %s%s", scen_path,
+                      cli_scen_line(scen_path, q), q + 1, e->map,
+                      maps_dir ? maps_dir : scen_dir,
                       maps_dir ? "" : " or ../maps beside it (use --maps DIR)");
         goto done;
       }
@@ -207,9 +209,10 @@ int cli_scen(int argc, char **argv) {
       }
     }
     if (lds_grid_width(m->grid) != e->map_width || lds_grid_height(m->grid) != e->map_height) {
-      rc = cli_fail(CMD, "%s: problem %zu expects a %ldx%ld map, %s is %ldx%ld", scen_path, q + 1,
-                    (long)e->map_width, (long)e->map_height, e->map,
-                    (long)lds_grid_width(m->grid), (long)lds_grid_height(m->grid));
+      rc = cli_fail(CMD, "%s:%lu: problem %zu expects a %ldx%ld map, %s is %ldx%ld", scen_path,
+                    cli_scen_line(scen_path, q), q + 1, (long)e->map_width,
+                    (long)e->map_height, e->map, (long)lds_grid_width(m->grid),
+                    (long)lds_grid_height(m->grid));
       goto done;
     }
     if (lds_grid_blocked(m->grid, e->sx, e->sy) || lds_grid_blocked(m->grid, e->gx, e->gy)) {
@@ -228,7 +231,8 @@ int cli_scen(int argc, char **argv) {
     path = st == LDS_FOUND ? lds_search_path(m->search, &err) : NULL;
     t1 = now_ns();
     if (st < 0) {
-      rc = cli_fail(CMD, "%s: problem %zu: %s", scen_path, q + 1, lds_search_errmsg(m->search));
+      rc = cli_fail(CMD, "%s:%lu: problem %zu: %s", scen_path, cli_scen_line(scen_path, q), q + 1,
+                    lds_search_errmsg(m->search));
       goto done;
     }
     {

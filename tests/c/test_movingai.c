@@ -20,8 +20,9 @@ static lds_Scenario *scen_text(const char *text, lds_Error *err) {
   return lds_scen_parse(NULL, text, strlen(text), "s.scen", err);
 }
 
-/* Writes text to a fresh temporary file; returns its path in buf. */
-static bool temp_file(char *buf, const char *suffix_less_template, const char *text) {
+/* Writes n bytes of text (NULs included) to a fresh temporary file; returns
+** its path in buf. */
+static bool temp_file_n(char *buf, const char *suffix_less_template, const char *text, size_t n) {
   int fd;
   FILE *f;
   snprintf(buf, 64, "%s", suffix_less_template);
@@ -29,9 +30,14 @@ static bool temp_file(char *buf, const char *suffix_less_template, const char *t
   if (fd < 0) return false;
   f = fdopen(fd, "wb");
   if (!f) return false;
-  fputs(text, f);
+  fwrite(text, 1, n, f);
   fclose(f);
   return true;
+}
+
+/* Writes text to a fresh temporary file; returns its path in buf. */
+static bool temp_file(char *buf, const char *suffix_less_template, const char *text) {
+  return temp_file_n(buf, suffix_less_template, text, strlen(text));
 }
 
 static void expect_map_error(const char *text, const char *msg, int line) {
@@ -169,6 +175,19 @@ static void test_map(void) {
     CHECK_STR(err.msg, want);
     remove(path);
   }
+  { /* a NUL byte in the map: its line and exact offset */
+    static const char t[] = "type octile\nheight 2\nwidth 3\nmap\n...\n.\0.\n";
+    if (temp_file_n(path, "/tmp/lds_test_XXXXXX", t, sizeof t - 1)) {
+      char want[192];
+      g = lds_map_load(NULL, path, &err);
+      CHECK(g == NULL);
+      CHECK_INT(err.code, LDS_E_FORMAT);
+      snprintf(want, sizeof want, "lds_map_load: %s:6: binary data (a NUL byte at offset %d; "
+               "expected a text file)", path, (int)(strchr(t, '\0') - t));
+      CHECK_STR(err.msg, want);
+      remove(path);
+    }
+  }
   g = lds_map_load(NULL, "/nonexistent/dir/x.map", &err);
   CHECK(g == NULL);
   CHECK_INT(err.code, LDS_E_IO);
@@ -281,6 +300,19 @@ static void test_scen(void) {
              "optimal), got 7", path);
     CHECK_STR(err.msg, want);
     remove(path);
+  }
+  { /* a NUL byte in a row: its line and exact offset (the row is at fault) */
+    static const char t[] = "version 1\n0\tx.map\t4\t4\t0\t0\t3\t3\t4\n0\tx.map\t4\t4\0\t0\t3\t3\t4\n";
+    if (temp_file_n(path, "/tmp/lds_test_XXXXXX", t, sizeof t - 1)) {
+      char want[192];
+      sc = lds_scen_load(NULL, path, &err);
+      CHECK(sc == NULL);
+      CHECK_INT(err.code, LDS_E_FORMAT);
+      snprintf(want, sizeof want, "lds_scen_load: %s:3: binary data (a NUL byte at offset %d; "
+               "expected a text file)", path, (int)(strchr(t, '\0') - t));
+      CHECK_STR(err.msg, want);
+      remove(path);
+    }
   }
   sc = lds_scen_load(NULL, "/nonexistent/x.scen", &err);
   CHECK(sc == NULL);
