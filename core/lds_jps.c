@@ -1065,13 +1065,15 @@ lds_Algo lds_search_algo_used(const lds_Search *s) {
   return LDS_ALGO_ASTAR;
 }
 
-lds_Path *ldsi_jps_build_path(const lds_Search *s, uint32_t end, uint32_t flags, bool sparse,
-                              lds_Error *err) {
-  lds_Env env;
+/* The cells of the path from the start to node end (unpadded ids y*w + x),
+** jump points filled in, or in the sparse form (the jump points and the
+** corner of each pruned link); *n receives their number. NULL when out of
+** memory (err set). [Owner: the caller frees n cells with ldsi_free] */
+static uint32_t *jps_cells(const lds_Search *s, uint32_t end, bool sparse, size_t *n_out,
+                           lds_Error *err) {
   const lds_Grid *g = s->grid;
   size_t n = 1, k;
   uint32_t v, *cells;
-  lds_Path *p;
   int32_t x, y, px, py;
   for (v = end; s->nodes[v].parent != LDSI_NONE; v = s->nodes[v].parent) {
     uint32_t u = s->nodes[v].parent;
@@ -1120,13 +1122,99 @@ lds_Path *ldsi_jps_build_path(const lds_Search *s, uint32_t end, uint32_t flags,
       }
     }
   }
+  *n_out = n;
+  return cells;
+}
+
+/* A partial path's end (params.partial). The search tracks the closest
+** *expanded* jump point, but the path to it passes cells that were never
+** expanded (a pruned diagonal's corner, the cells of a jump), and one of them
+** can be closer to the goal: the path would then end by moving away from it.
+** So the dense path is cut at its first cell with the smallest distance to
+** the goal (the measure of the search's "closest": the query's heuristic,
+** octile for h = 0; the first such cell has the smallest g). Returns that
+** cell's index and its exact cost (ns + nd*sqrt(2) over the kept moves, as
+** the search computes g, so an uncut path keeps its cost bit for bit). */
+static size_t partial_cut(const lds_Search *s, const uint32_t *cells, size_t n, double *cost) {
+  const int32_t w = s->grid->w, gx = s->gx, gy = s->gy;
+  const int dk = s->hk == LDS_H_ZERO ? LDS_H_OCTILE : (int)s->hk;
+  size_t i, best = 0;
+  double bd = INFINITY;
+  uint64_t ns = 0, nd = 0;
+  for (i = 0; i < n; i++) {
+    int32_t x = (int32_t)(cells[i] % (uint32_t)w), y = (int32_t)(cells[i] / (uint32_t)w);
+    double d = ldsi_hdist(dk, gx - x, gy - y);
+    if (d < bd) {
+      bd = d;
+      best = i;
+    }
+  }
+  for (i = 0; i < best; i++) {
+    bool diag = cells[i] % (uint32_t)w != cells[i + 1] % (uint32_t)w &&
+                cells[i] / (uint32_t)w != cells[i + 1] / (uint32_t)w;
+    if (diag) nd++;
+    else ns++;
+  }
+  *cost = (double)(uint32_t)ns + (double)(uint32_t)nd * LDSI_SQRT2;
+  return best;
+}
+
+/* A path object for n cells with the search's allocator. */
+static lds_Path *jps_path_new(const lds_Search *s, const uint32_t *cells, size_t n, double cost,
+                              uint32_t flags, lds_Error *err) {
+  lds_Env env;
   env.alloc = s->env.alloc;
   env.alloc_ud = s->env.alloc_ud;
   env.clock = s->env.clock;
   env.clock_ud = s->env.clock_ud;
   env.log = s->env.log;
   env.log_ud = s->env.log_ud;
-  p = lds_path_new(&env, cells, n, g->w, s->nodes[end].g, flags, err);
+  return lds_path_new(&env, cells, n, s->grid->w, cost, flags, err);
+}
+
+lds_Path *ldsi_jps_build_path(const lds_Search *s, uint32_t end, uint32_t flags, bool sparse,
+                              lds_Error *err) {
+  size_t n;
+  uint32_t *cells;
+  lds_Path *p;
+  double cost = s->nodes[end].g;
+  if (flags & LDS_PATH_PARTIAL) {
+    size_t nd, cut;
+    uint32_t *dense = jps_cells(s, end, false, &nd, err);
+    if (!dense) return NULL;
+    cut = partial_cut(s, dense, nd, &cost);
+    if (cut + 1 == nd) cost = s->nodes[end].g; /* not cut: the search's g */
+    if (!sparse) {
+      cells = dense;
+      n = cut + 1;
+      p = jps_path_new(s, cells, n, cost, flags, err);
+      ldsi_free(&s->env, dense, nd * sizeof(uint32_t));
+      return p;
+    }
+    /* sparse: the points up to the cut (a subsequence of the dense cells,
+    ** which an optimal path visits once each), then the cut cell */
+    cells = jps_cells(s, end, true, &n, err);
+    if (!cells) {
+      ldsi_free(&s->env, dense, nd * sizeof(uint32_t));
+      return NULL;
+    }
+    {
+      size_t i, j = 0, kept = 0;
+      for (i = 0; i < n; i++) {
+        while (j <= cut && dense[j] != cells[i]) j++;
+        if (j > cut) break;
+        kept++;
+      }
+      if (kept == 0 || cells[kept - 1] != dense[cut]) cells[kept++] = dense[cut];
+      ldsi_free(&s->env, dense, nd * sizeof(uint32_t));
+      p = jps_path_new(s, cells, kept, cost, flags, err);
+      ldsi_free(&s->env, cells, n * sizeof(uint32_t));
+      return p;
+    }
+  }
+  cells = jps_cells(s, end, sparse, &n, err);
+  if (!cells) return NULL;
+  p = jps_path_new(s, cells, n, cost, flags, err);
   ldsi_free(&s->env, cells, n * sizeof(uint32_t));
   return p;
 }

@@ -5,8 +5,11 @@
 ** params.algo = LDS_ALGO_JPS or LDS_ALGO_JPS_PLUS, then start / step / path
 ** as for A*. Statuses, budgets, stats, stale detection and partial paths work
 ** the same; stats.expansions counts jump points taken from the open list,
-** and a partial path (params.partial) ends at the expanded jump point closest
-** to the goal, which may stop short of where A*'s would.
+** and a partial path (params.partial) ends at the cell of its path closest to
+** the goal: the search keeps the expanded jump point closest to the goal, and
+** the path to it is cut at its first cell of smallest distance (a cell a jump
+** passed can be closer than the jump point). It may stop short of where A*'s
+** would, as A* expands every cell on the way.
 ** lds_search_path returns the full cell sequence (jump points filled in, every
 ** step a legal move) and lds_search_cost its cost, equal to the A* cost up to
 ** floating-point rounding (segment costs are k*sqrt(2) instead of k sums).

@@ -14,6 +14,8 @@ typedef struct lds_Path lds_Path;
 /// Flags of a path (bit set).
 enum {
   LDS_PATH_PARTIAL = 1u ///< ends at the expanded cell closest to the goal, not the goal
+                        ///< (JPS: the closest cell of the path to the closest
+                        ///< expanded jump point; see lds_jps.h)
 };
 
 /* ---------------------------------------------------------- lifetime -- */

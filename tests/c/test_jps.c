@@ -738,12 +738,111 @@ static void test_mixed_queries(void) {
   lds_grid_free(g);
 }
 
+
+/* A partial path ends at its cell closest to the goal. The search keeps the
+** closest expanded jump point, (3,4) here (octile 2.83 from the walled-in
+** goal (5,2)); the path to it passes (3,3) (2.41), the corner of a pruned
+** diagonal link, which is never expanded: the path is cut there, with the
+** cost of the kept moves, so it never ends by moving away from the goal. */
+static void test_partial_cut(void) {
+  static const char *rows[5] = {".......", "....@@@", "....@.@", "....@@@", "......."};
+  lds_Grid *g = lds_grid_new(NULL, 7, 5, NULL);
+  lds_Search *s = lds_search_new(NULL, g, NULL);
+  lds_SearchParams p;
+  lds_Path *path, *jp;
+  int32_t x, y, i;
+  int algo;
+  for (y = 0; y < 5; y++)
+    for (x = 0; x < 7; x++) lds_grid_set_blocked(g, x, y, rows[y][x] == '@');
+  for (algo = 0; algo < 2; algo++) {
+    lds_search_params_init(&p);
+    p.algo = algo ? LDS_ALGO_JPS_PLUS : LDS_ALGO_JPS;
+    p.partial = true;
+    CHECK_INT(lds_search_start(s, &p, 0, 0, 5, 2), LDS_OK);
+    CHECK_INT(lds_search_run(s), LDS_NO_PATH);
+    path = lds_search_path(s, NULL);
+    CHECK(path != NULL);
+    CHECK_INT(lds_path_flags(path), LDS_PATH_PARTIAL);
+    CHECK_INT(lds_path_length(path), 4);
+    lds_path_cell(path, lds_path_length(path) - 1, &x, &y);
+    CHECK_INT(x, 3);
+    CHECK_INT(y, 3);
+    CHECK_NEAR(lds_path_cost(path), 3.0 * 1.4142135623730951, 1e-12);
+    CHECK(path_ok(g, path, 0, 0, 3, 3));
+    /* the sparse form ends at the same cell with the same cost */
+    jp = lds_search_jump_points(s, NULL);
+    CHECK(jp != NULL);
+    CHECK(jumps_ok(path, jp));
+    lds_path_free(jp);
+    lds_path_free(path);
+  }
+  /* random maps, unreachable goals: every partial path ends at its first
+  ** cell of smallest octile distance to the goal, is legal, and its sparse
+  ** form agrees */
+  {
+    th_Rng r;
+    lds_Grid *gr = lds_grid_new(NULL, 40, 30, NULL);
+    lds_Search *sr = lds_search_new(NULL, gr, NULL);
+    long checked = 0, cut_ok = 0;
+    r.s = 4242;
+    for (i = 0; i < 400; i++) {
+      int32_t sx, sy, gx, gy, k;
+      size_t n, j, first = 0;
+      double best = INFINITY;
+      make_random(gr, &r, 25 + (int)th_randint(&r, 20));
+      sx = (int32_t)th_randint(&r, 40);
+      sy = (int32_t)th_randint(&r, 30);
+      gx = (int32_t)th_randint(&r, 40);
+      gy = (int32_t)th_randint(&r, 30);
+      lds_grid_set_blocked(gr, sx, sy, false);
+      lds_grid_set_blocked(gr, gx, gy, false);
+      for (k = 0; k < 8; k++) { /* wall the goal in */
+        static const int dx[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, dy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+        int32_t wx = gx + dx[k], wy = gy + dy[k];
+        if (wx >= 0 && wy >= 0 && wx < 40 && wy < 30 && (wx != sx || wy != sy))
+          lds_grid_set_blocked(gr, wx, wy, true);
+      }
+      lds_search_params_init(&p);
+      p.algo = (i & 1) ? LDS_ALGO_JPS_PLUS : LDS_ALGO_JPS;
+      p.partial = true;
+      if (lds_search_start(sr, &p, sx, sy, gx, gy) != LDS_OK) continue;
+      if (lds_search_run(sr) != LDS_NO_PATH) continue;
+      path = lds_search_path(sr, NULL);
+      jp = lds_search_jump_points(sr, NULL);
+      checked++;
+      n = lds_path_length(path);
+      for (j = 0; j < n; j++) {
+        double d, ax, ay;
+        lds_path_cell(path, j, &x, &y);
+        ax = fabs((double)(gx - x));
+        ay = fabs((double)(gy - y));
+        d = (ax > ay ? ax - ay : ay - ax) + (ax < ay ? ax : ay) * 1.4142135623730951;
+        if (d < best - 1e-12) {
+          best = d;
+          first = j;
+        }
+      }
+      lds_path_cell(path, n - 1, &x, &y);
+      if (first == n - 1 && path_ok(gr, path, sx, sy, x, y) && jumps_ok(path, jp)) cut_ok++;
+      lds_path_free(jp);
+      lds_path_free(path);
+    }
+    CHECK(checked > 100);
+    CHECK_INT(cut_ok, checked);
+    lds_search_free(sr);
+    lds_grid_free(gr);
+  }
+  lds_search_free(s);
+  lds_grid_free(g);
+}
+
 void suite_jps(void);
 void suite_jps(void) {
   test_long_lines();
   test_wide_open();
   test_small_cases();
   test_pruned_link();
+  test_partial_cut();
   test_fallback();
   test_oom();
   test_scen();
