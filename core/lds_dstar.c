@@ -464,7 +464,7 @@ static bool cell_ecost(lds_DStar *ds, size_t p, double *out, const char *fn) {
       ldsi_msg(ds->errmsg,
                "%s: cell (%ld,%ld) has cost %g under the layer weights (base %g; expected "
                "finite, > 0, or +inf from a layer to block it)",
-               fn, (long)x, (long)y, c, (double)g->cost[p]);
+               fn, (long)x, (long)y, ldsi_num(c), (double)g->cost[p]);
       return false;
     }
   }
@@ -646,7 +646,7 @@ lds_DStar *lds_dstar_new(const lds_Env *env, const lds_Grid *grid, int32_t sx, i
   }
   if (isnan(p.h_scale) || p.h_scale < 0.0 || isinf(p.h_scale)) {
     ldsi_error(err, LDS_E_ARG, "lds_dstar_new: h_scale %g out of range (expected finite, >= 0)",
-               p.h_scale);
+               ldsi_num(p.h_scale));
     return NULL;
   }
   if (p.n_layer_weights < 0 || p.n_layer_weights > grid->nlayers || p.n_layer_weights > 16 ||
@@ -659,7 +659,7 @@ lds_DStar *lds_dstar_new(const lds_Env *env, const lds_Grid *grid, int32_t sx, i
   for (i = 0; i < p.n_layer_weights; i++)
     if (isnan(p.layer_weights[i]) || isinf(p.layer_weights[i])) {
       ldsi_error(err, LDS_E_ARG, "lds_dstar_new: weight of layer '%s' is %g (expected finite)",
-                 grid->layers[i].name, p.layer_weights[i]);
+                 grid->layers[i].name, ldsi_num(p.layer_weights[i]));
       return NULL;
     }
   ds = (lds_DStar *)ldsi_calloc(&e, 1, sizeof *ds);

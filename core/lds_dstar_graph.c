@@ -57,7 +57,8 @@ lds_DStar *lds_dstar_new_graph(const lds_Env *env, const lds_Graph *graph, uint3
   }
   if (isnan(p.h_scale) || p.h_scale < 0.0 || isinf(p.h_scale)) {
     ldsi_error(err, LDS_E_ARG,
-               "lds_dstar_new_graph: h_scale %g out of range (expected finite, >= 0)", p.h_scale);
+               "lds_dstar_new_graph: h_scale %g out of range (expected finite, >= 0)",
+               ldsi_num(p.h_scale));
     return NULL;
   }
   if (p.n_layer_weights != 0) {

@@ -122,13 +122,13 @@ static lds_Status check_coords(lds_Graph *g, const char *fn, uint32_t id, double
   if (g->dim == 0) return LDS_OK;
   if (!isfinite(x) || !isfinite(y) || (g->dim == 3 && !isfinite(z))) {
     ldsi_msg(g->errmsg, "%s: node %lu has coordinates (%g, %g, %g) (expected finite)", fn,
-             (unsigned long)id, x, y, z);
+             (unsigned long)id, ldsi_num(x), ldsi_num(y), ldsi_num(z));
     return LDS_E_ARG;
   }
   if (g->kind == LDS_COORDS_LONLAT && (x < -180.0 || x > 180.0 || y < -90.0 || y > 90.0)) {
     ldsi_msg(g->errmsg,
              "%s: node %lu has longitude %g, latitude %g (expected -180..180, -90..90 degrees)",
-             fn, (unsigned long)id, x, y);
+             fn, (unsigned long)id, ldsi_num(x), ldsi_num(y));
     return LDS_E_ARG;
   }
   return LDS_OK;
@@ -193,7 +193,7 @@ static lds_Status check_edge(lds_Graph *g, const char *fn, const char *what, uin
   }
   if (!(cost >= 0.0) || isinf(cost)) {
     ldsi_msg(g->errmsg, "%s: %scost %g of %lu->%lu out of range (expected finite, >= 0)", fn,
-             what, cost, (unsigned long)a, (unsigned long)b);
+             what, ldsi_num(cost), (unsigned long)a, (unsigned long)b);
     return LDS_E_ARG;
   }
   return LDS_OK;
@@ -448,7 +448,8 @@ static lds_Status set_cost(lds_Graph *g, const char *fn, uint32_t edge, uint32_t
                            double cost) {
   double old = g->cost[edge], d;
   if (!(cost >= 0.0) || isinf(cost)) {
-    ldsi_msg(g->errmsg, "%s: cost %g of %lu->%lu out of range (expected finite, >= 0)", fn, cost,
+    ldsi_msg(g->errmsg, "%s: cost %g of %lu->%lu out of range (expected finite, >= 0)", fn,
+             ldsi_num(cost),
              (unsigned long)from, (unsigned long)g->dst[edge]);
     return LDS_E_ARG;
   }

@@ -261,7 +261,7 @@ lds_Status lds_grid_set_cost(lds_Grid *g, int32_t x, int32_t y, float cost) {
   if (!check_xy(g, x, y, "lds_grid_set_cost")) return LDS_E_ARG;
   if (!(cost > 0.0f) || isinf(cost)) {
     ldsi_msg(g->errmsg, "lds_grid_set_cost: cost %g at (%ld,%ld) out of range (expected finite, > 0)",
-             (double)cost, (long)x, (long)y);
+             ldsi_num((double)cost), (long)x, (long)y);
     return LDS_E_ARG;
   }
   p = ldsi_grid_pidx(g, x, y);

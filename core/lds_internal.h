@@ -7,6 +7,8 @@
 
 #include "lds_common.h"
 
+#include <math.h>
+
 /* A resolved environment: every member set. */
 typedef struct ldsi_Env {
   lds_Alloc alloc;
@@ -36,6 +38,11 @@ LDSI_HIDDEN void ldsi_msg(char *buf, const char *fmt, ...)
 #endif
     ;
 LDSI_HIDDEN void ldsi_error_clear(lds_Error *err);
+
+/* A number as error messages print it with %g: a NaN loses its sign bit, so
+** every NaN reads "nan" (printf writes "-nan" for a negative one, the usual
+** result of 0.0/0.0 on x86). */
+static inline double ldsi_num(double x) { return x != x ? fabs(x) : x; }
 
 #define LDSI_SQRT2 1.4142135623730951
 

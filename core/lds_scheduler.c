@@ -262,12 +262,12 @@ lds_Scheduler *lds_scheduler_new(const lds_Env *env, const lds_SchedulerConfig *
   if (!(c.initial_rate > 0.0) || isinf(c.initial_rate)) {
     ldsi_error(err, LDS_E_ARG,
                "lds_scheduler_new: initial_rate %g out of range (expected finite, > 0)",
-               c.initial_rate);
+               ldsi_num(c.initial_rate));
     return NULL;
   }
   if (!(c.quick_share >= 0.0 && c.quick_share <= 1.0)) {
     ldsi_error(err, LDS_E_ARG, "lds_scheduler_new: quick_share %g out of range (expected 0..1)",
-               c.quick_share);
+               ldsi_num(c.quick_share));
     return NULL;
   }
   if (c.initial_capacity > 1u << 24) {

@@ -242,10 +242,10 @@ static lds_Status weighted_scale(lds_Search *s, double *out) {
         ldsi_msg(s->errmsg,
                  "lds_search_start: cell (%ld,%ld) has cost %g under the layer weights "
                  "(base %g, layer '%s' value %g x weight %g; expected finite, > 0)",
-                 (long)x, (long)y, c, (double)g->cost[p],
+                 (long)x, (long)y, ldsi_num(c), (double)g->cost[p],
                  worst >= 0 ? g->layers[worst].name : "?",
-                 worst >= 0 ? (double)s->wlayers[worst][u] : 0.0,
-                 worst >= 0 ? s->weights[worst] : 0.0);
+                 worst >= 0 ? ldsi_num((double)s->wlayers[worst][u]) : 0.0,
+                 worst >= 0 ? ldsi_num(s->weights[worst]) : 0.0);
         return LDS_E_ARG;
       }
       if (c < m) m = c;
@@ -326,12 +326,12 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   if (!(p.weight >= 1.0) || isinf(p.weight)) {
     ldsi_msg(s->errmsg,
              "lds_search_start: weight %g out of range (expected 0 for the default, or finite >= 1)",
-             p.weight);
+             ldsi_num(p.weight));
     return start_error(s, LDS_E_ARG);
   }
   if (isnan(p.h_scale) || p.h_scale < 0.0 || isinf(p.h_scale)) {
     ldsi_msg(s->errmsg, "lds_search_start: h_scale %g out of range (expected finite, >= 0)",
-             p.h_scale);
+             ldsi_num(p.h_scale));
     return start_error(s, LDS_E_ARG);
   }
   if (p.n_layer_weights < 0 || p.n_layer_weights > g->nlayers || p.n_layer_weights > 16 ||
@@ -345,7 +345,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   for (i = 0; i < p.n_layer_weights; i++) {
     if (isnan(p.layer_weights[i]) || isinf(p.layer_weights[i])) {
       ldsi_msg(s->errmsg, "lds_search_start: weight of layer '%s' is %g (expected finite)",
-               g->layers[i].name, p.layer_weights[i]);
+               g->layers[i].name, ldsi_num(p.layer_weights[i]));
       return start_error(s, LDS_E_ARG);
     }
     s->weights[i] = p.layer_weights[i];
@@ -697,7 +697,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
             ldsi_msg(s->errmsg,
                      "lds_search_step: edge callback returned %g for (%ld,%ld)->(%ld,%ld) "
                      "(expected finite, > 0, or inf to forbid)",
-                     out, (long)ux, (long)uy, (long)vx, (long)vy);
+                     ldsi_num(out), (long)ux, (long)uy, (long)vx, (long)vy);
             return LDS_E_CALLBACK;
           }
           step = out;

@@ -70,7 +70,7 @@ GS_INLINE double graph_h(lds_Search *s, const lds_Graph *g, const int hk, uint32
     if (!(h >= 0.0) || isinf(h)) {
       ldsi_msg(s->errmsg,
                "lds_search_step: custom heuristic returned %g for node %lu (expected finite, >= 0)",
-               h, (unsigned long)v);
+               ldsi_num(h), (unsigned long)v);
       *bad = true;
       return 0.0;
     }
@@ -213,12 +213,12 @@ lds_Status lds_search_start_nodes(lds_Search *s, const lds_SearchParams *params,
     ldsi_msg(s->errmsg,
              "lds_search_start_nodes: weight %g out of range (expected 0 for the default, or "
              "finite >= 1)",
-             p.weight);
+             ldsi_num(p.weight));
     return start_fail(s);
   }
   if (isnan(p.h_scale) || p.h_scale < 0.0 || isinf(p.h_scale)) {
     ldsi_msg(s->errmsg, "lds_search_start_nodes: h_scale %g out of range (expected finite, >= 0)",
-             p.h_scale);
+             ldsi_num(p.h_scale));
     return start_fail(s);
   }
   if (p.n_layer_weights != 0 || p.edge_cost) {

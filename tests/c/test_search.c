@@ -965,6 +965,7 @@ static lds_Status edge_cb(void *ud, int32_t x0, int32_t y0, int32_t x1, int32_t 
     case 1: *out = (x0 == 0 && y0 == 0 && x1 == 1 && y1 == 0) ? INFINITY : base; break;
     case 2: return LDS_E_ARG;                                        /* failure */
     case 3: *out = 0.0; break;                                       /* bad value */
+    case 5: *out = -(double)NAN; break;                              /* a negative NaN */
     default: *out = NAN; break;
   }
   return LDS_OK;
@@ -997,6 +998,10 @@ static void test_callback(void) {
   CHECK_STR(lds_search_errmsg(s), "lds_search_step: edge callback returned 0 for (0,0)->(1,0) "
                                   "(expected finite, > 0, or inf to forbid)");
   cb.mode = 4;
+  lds_search_start(s, &p, 0, 0, 2, 0);
+  CHECK_INT(lds_search_run(s), LDS_E_CALLBACK);
+  CHECK_CONTAINS(lds_search_errmsg(s), "edge callback returned nan for (0,0)->(1,0)");
+  cb.mode = 5; /* printf would write "-nan" */
   lds_search_start(s, &p, 0, 0, 2, 0);
   CHECK_INT(lds_search_run(s), LDS_E_CALLBACK);
   CHECK_CONTAINS(lds_search_errmsg(s), "edge callback returned nan for (0,0)->(1,0)");
