@@ -176,6 +176,9 @@ bad "lodestar graph: /dev/zero:1: binary data (a NUL byte at offset 0; expected 
   graph "$TMP/tiny.gr" --queries /dev/zero
 bad "lodestar graph: $TMP/adir: cannot read (Is a directory)" graph "$TMP/tiny.gr" --queries "$TMP/adir"
 bad "lodestar graph: --weight applies to --algo wastar only (algorithm is dijkstra)" graph "$TMP/tiny.gr" --queries "$TMP/tiny.q" --algo dijkstra --weight 2
+# a NaN distance prints as "nan" whatever its sign bit (printf wrote "-nan")
+printf '1 3 -nan\n' >"$TMP/nan.q"
+bad "lodestar graph: $TMP/nan.q:1: expected a distance >= 0 or -1, got nan" graph "$TMP/tiny.gr" --queries "$TMP/nan.q"
 printf '\0\0\0\n1 3 12\n' >"$TMP/nul1.q"
 bad "lodestar graph: $TMP/nul1.q:1: binary data (a NUL byte at offset 0; expected a text file)" graph "$TMP/tiny.gr" --queries "$TMP/nul1.q"
 printf '1 3 12\n1 2\0 5\n' >"$TMP/nul2.q"

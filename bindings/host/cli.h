@@ -25,6 +25,10 @@ int cli_fail(const char *cmd, const char *fmt, ...)
 bool cli_int(const char *cmd, const char *what, const char *s, long lo, long hi, long *out);
 bool cli_double(const char *cmd, const char *what, const char *s, double lo, double hi,
                 double *out);
+/* v as %g into buf[size], but "nan" for every NaN: printf writes "-nan"
+** for a NaN with the sign bit set (0/0 on x86), which reads like a
+** different value. Returns buf. */
+const char *cli_num(char *buf, size_t size, double v);
 /* Wall clock in nanoseconds (CLOCK_MONOTONIC). */
 uint64_t cli_now_ns(void);
 /* CPU time of the calling thread in nanoseconds (CLOCK_THREAD_CPUTIME_ID):

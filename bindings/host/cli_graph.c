@@ -122,7 +122,9 @@ static long read_queries(const char *path, uint32_t n, long limit, Query **out) 
       goto bad;
     }
     if (!(d >= 0.0 || d == -1.0) || isinf(d)) {
-      cli_fail(CMD, "%s:%lu: expected a distance >= 0 or -1, got %g", path, no, d);
+      char num[32];
+      cli_fail(CMD, "%s:%lu: expected a distance >= 0 or -1, got %s", path, no,
+               cli_num(num, sizeof num, d));
       goto bad;
     }
     if (cnt == (size_t)QUERIES_MAX) {

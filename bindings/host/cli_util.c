@@ -57,6 +57,14 @@ bool cli_double(const char *cmd, const char *what, const char *s, double lo, dou
   return true;
 }
 
+const char *cli_num(char *buf, size_t size, double v) {
+  if (isnan(v))
+    snprintf(buf, size, "nan");
+  else
+    snprintf(buf, size, "%g", v);
+  return buf;
+}
+
 uint64_t cli_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
