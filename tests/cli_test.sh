@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cli_test.sh — tests of the `lodestar` command: bad input gives exactly one
 # line on stderr naming the argument/file/line and exit status 2; `scen
-# --json` ends with one JSON object; `path --ascii` draws the path.
+# --json` ends with one JSON object; `path --ascii` draws the path; the C
+# snippet of README.md compiles with README's line and runs.
 #
 #   tests/cli_test.sh [build/lodestar]      (run from the repository root)
 #
@@ -328,6 +329,25 @@ bad "--weight applies to --algo wastar only (algorithm is astar)" path "$DATA/ar
 "$LDS" path "$DATA/arena.map" "$sx" "$sy" "$gx" "$gy" --diagonal never --neighbourhood 4 >"$TMP/path" 2>&1 &&
   python3 -c "import sys; c=float('$(awk '$1 == "cost" { print $2 }' "$TMP/path")'); sys.exit(0 if c >= $opt - 1e-6 and c == int(c) else 1)" && ok ||
   ko "path 4-connected: cost not an integer >= the octile optimum"
+
+# ------------------------------------------------- README's C snippet
+# the block that starts "/* game.c */", built with README's own compile
+# line, run from a directory that looks like the repository root after make
+# (core/, tests/data/, build/ = the directory of this lodestar)
+mkdir -p "$TMP/root"
+ln -s "$PWD/core" "$TMP/root/core"
+ln -s "$PWD/tests" "$TMP/root/tests"
+ln -s "$(cd "$(dirname "$LDS")" && pwd)" "$TMP/root/build"
+awk '/^```c$/ { inb = 1; n = 0; next } /^```/ { if (keep) exit; inb = 0; next }
+     inb { if (n++ == 0 && $0 == "/* game.c */") keep = 1; if (keep) print }' README.md >"$TMP/root/game.c"
+line=$(grep -m1 '^cc .* game\.c ' README.md)
+if [ ! -s "$TMP/root/game.c" ] || [ -z "$line" ]; then
+  ko "README: no C block starting '/* game.c */' or no 'cc ... game.c' line"
+elif (cd "$TMP/root" && sh -c "$line") >"$TMP/out" 2>&1 && grep -q '^[0-9]* cells, cost ' "$TMP/out"; then
+  ok
+else
+  ko "README's C snippet, built with '$line': $(head -c 400 "$TMP/out")"
+fi
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
