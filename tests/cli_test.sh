@@ -330,6 +330,21 @@ bad "--weight applies to --algo wastar only (algorithm is astar)" path "$DATA/ar
   python3 -c "import sys; c=float('$(awk '$1 == "cost" { print $2 }' "$TMP/path")'); sys.exit(0 if c >= $opt - 1e-6 and c == int(c) else 1)" && ok ||
   ko "path 4-connected: cost not an integer >= the octile optimum"
 
+# ---------------------------------------------------------- demo --realtime
+# paced at 60 frames per second of wall time: 30 frames take at least 29/60 s
+# (without it they run back to back); the simulation is the same (same
+# --deterministic log_hash as an unpaced run)
+t0=$(date +%s%N)
+"$LDS" demo --realtime --frames 30 --agents 20 --deterministic --json >"$TMP/json" 2>"$TMP/err"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+"$LDS" demo --frames 30 --agents 20 --deterministic --json >"$TMP/json2" 2>&1
+[ "$rc" = 0 ] && [ "$ms" -ge 480 ] &&
+  [ "$(json_field "$TMP/json" log_hash)" = "$(json_field "$TMP/json2" log_hash)" ] && ok ||
+  ko "demo --realtime --frames 30: exit $rc after $ms ms (expected >= 480), log_hash $(json_field "$TMP/json" log_hash) vs $(json_field "$TMP/json2" log_hash): $(head -c 300 "$TMP/err")"
+"$LDS" demo --help | grep -q '^  --realtime  *run the frames at 60 per second of wall time' && ok ||
+  ko "demo --help does not document --realtime"
+
 # ------------------------------------------------- README's C snippet
 # the block that starts "/* game.c */", built with README's own compile
 # line, run from a directory that looks like the repository root after make
