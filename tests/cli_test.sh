@@ -140,6 +140,22 @@ bad "lodestar scen: --weight applies to --algo wastar only (algorithm is astar)"
 bad "lodestar scen: --weight applies to --algo wastar only (algorithm is jps)" scen "$DATA/arena.map.scen" --algo jps --weight 3
 bad "lodestar scen: --weight applies to --algo wastar only (algorithm is dijkstra)" scen "$DATA/arena.map.scen" --weight 2 --algo dijkstra
 
+# ------------------------------------------- an option given twice: exit 2
+# no option is meant to repeat; the last one used to win silently
+# (`path ... --algo jps --algo astar` ran astar)
+bad "lodestar path: --algo given twice (each option may be given once)" path "$DATA/arena.map" 1 11 1 12 --algo jps --algo astar
+bad "lodestar path: --ascii given twice (each option may be given once)" path "$DATA/arena.map" 1 11 1 12 --ascii --partial --ascii
+bad "lodestar scen: --limit given twice (each option may be given once)" scen "$DATA/arena.map.scen" --limit 5 --json --limit 6
+bad "lodestar graph: --queries given twice (each option may be given once)" graph "$TMP/huge.gr" --queries a.q --queries b.q
+bad "lodestar dstar: --sensor given twice (each option may be given once)" dstar "$DATA/arena.map" --sensor 3 --sensor 3
+bad "lodestar demo: --mods given twice (each option may be given once)" demo --mods mods --watch --mods mods
+bad "lodestar demo: --json given twice (each option may be given once)" demo --json --frames 1 --json
+# a value that looks like an option is a value, not an occurrence
+bad "lodestar demo: cannot open --json (No such file or directory)" demo --map --json --json
+for c in path scen graph dstar demo; do
+  "$LDS" $c --help | grep -qx 'Each option may be given once.' && ok || ko "lodestar $c --help does not say each option may be given once"
+done
+
 # ------------------------------------------------------- graph query files
 # a 3-node graph 1 -> 2 -> 3
 printf 'p sp 3 2\na 1 2 5\na 2 3 7\n' >"$TMP/tiny.gr"

@@ -70,7 +70,8 @@ static void usage(FILE *f) {
           "  --watch            with --mods: reload changed mods while running\n"
           "  --poll-frames N    with --watch: poll the mod files every N frames (default 30)\n"
           "  --exit-after-reload F  with --watch: stop F frames after the first reload\n"
-          "                     (--frames stays the upper bound)\n");
+          "                     (--frames stays the upper bound)\n"
+          "Each option may be given once.\n");
 }
 
 /* ------------------------------------------------------------- helpers -- */
@@ -609,11 +610,13 @@ int cli_demo(int argc, char **argv) {
   double overshoot_max = 0.0, overshoot_sum = 0.0;
   unsigned long overshoot_frames = 0;
   uint32_t oldest = 0;
+  cli_Seen seen = {{0}, 0};
 
   memset(&d, 0, sizeof d);
   for (i = 2; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!cli_once(CMD, &seen, a)) return 2;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       usage(stdout);
       return 0;

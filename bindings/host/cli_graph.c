@@ -37,6 +37,7 @@ static void usage(FILE *f) {
           "  --limit N      read and answer only the first N queries (without it at\n"
           "                 most 100000000 are read)\n"
           "  --json         print one JSON object as the last line\n"
+          "Each option may be given once.\n"
           "Exit status: 0 all distances match (or a non-optimal algorithm ran), 1\n"
           "mismatches or illegal paths, 2 bad input.\n");
 }
@@ -205,9 +206,11 @@ int cli_graph(int argc, char **argv) {
   long mismatches = 0, illegal = 0, unreachable = 0, i, done = 0;
   size_t node_bytes, edge_bytes;
   int rc = 0, a;
+  cli_Seen seen = {{0}, 0};
   lds_search_params_init(&params);
   for (a = 2; a < argc; a++) {
     const char *arg = argv[a];
+    if (!cli_once(CMD, &seen, arg)) return 2;
     if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
       usage(stdout);
       return 0;

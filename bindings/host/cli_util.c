@@ -183,6 +183,18 @@ unsigned long cli_scen_line(const char *path, size_t index) {
   return found;
 }
 
+bool cli_once(const char *cmd, cli_Seen *seen, const char *arg) {
+  int k;
+  if (arg[0] != '-' || arg[1] != '-') return true;
+  for (k = 0; k < seen->n; k++)
+    if (strcmp(seen->opt[k], arg) == 0) {
+      cli_fail(cmd, "%s given twice (each option may be given once)", arg);
+      return false;
+    }
+  if (seen->n < CLI_MAX_OPTIONS) seen->opt[seen->n++] = arg; /* more are unknown options */
+  return true;
+}
+
 int cli_missing(const char *cmd, const char *what, const char *usage) {
   return cli_fail(cmd, "missing %s (usage: %s; try 'lodestar %s --help')", what, usage, cmd);
 }
