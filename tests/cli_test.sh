@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cli_test.sh — tests of the `lodestar` command: bad input gives exactly one
 # line on stderr naming the argument/file/line and exit status 2; `scen
-# --json` ends with one JSON object; `path --ascii` draws the path.
+# --json` ends with one JSON object; `path --ascii` draws the path; the C
+# snippet of README.md compiles with README's line and runs.
 #
 #   tests/cli_test.sh [build/lodestar]      (run from the repository root)
 #
@@ -139,6 +140,22 @@ bad "lodestar scen: --weight applies to --algo wastar only (algorithm is astar)"
 bad "lodestar scen: --weight applies to --algo wastar only (algorithm is jps)" scen "$DATA/arena.map.scen" --algo jps --weight 3
 bad "lodestar scen: --weight applies to --algo wastar only (algorithm is dijkstra)" scen "$DATA/arena.map.scen" --weight 2 --algo dijkstra
 
+# ------------------------------------------- an option given twice: exit 2
+# no option is meant to repeat; the last one used to win silently
+# (`path ... --algo jps --algo astar` ran astar)
+bad "lodestar path: --algo given twice (each option may be given once)" path "$DATA/arena.map" 1 11 1 12 --algo jps --algo astar
+bad "lodestar path: --ascii given twice (each option may be given once)" path "$DATA/arena.map" 1 11 1 12 --ascii --partial --ascii
+bad "lodestar scen: --limit given twice (each option may be given once)" scen "$DATA/arena.map.scen" --limit 5 --json --limit 6
+bad "lodestar graph: --queries given twice (each option may be given once)" graph "$TMP/huge.gr" --queries a.q --queries b.q
+bad "lodestar dstar: --sensor given twice (each option may be given once)" dstar "$DATA/arena.map" --sensor 3 --sensor 3
+bad "lodestar demo: --mods given twice (each option may be given once)" demo --mods mods --watch --mods mods
+bad "lodestar demo: --json given twice (each option may be given once)" demo --json --frames 1 --json
+# a value that looks like an option is a value, not an occurrence
+bad "lodestar demo: cannot open --json (No such file or directory)" demo --map --json --json
+for c in path scen graph dstar demo; do
+  "$LDS" $c --help | grep -qx 'Each option may be given once.' && ok || ko "lodestar $c --help does not say each option may be given once"
+done
+
 # ------------------------------------------------------- graph query files
 # a 3-node graph 1 -> 2 -> 3
 printf 'p sp 3 2\na 1 2 5\na 2 3 7\n' >"$TMP/tiny.gr"
@@ -176,6 +193,9 @@ bad "lodestar graph: /dev/zero:1: binary data (a NUL byte at offset 0; expected 
   graph "$TMP/tiny.gr" --queries /dev/zero
 bad "lodestar graph: $TMP/adir: cannot read (Is a directory)" graph "$TMP/tiny.gr" --queries "$TMP/adir"
 bad "lodestar graph: --weight applies to --algo wastar only (algorithm is dijkstra)" graph "$TMP/tiny.gr" --queries "$TMP/tiny.q" --algo dijkstra --weight 2
+# a NaN distance prints as "nan" whatever its sign bit (printf wrote "-nan")
+printf '1 3 -nan\n' >"$TMP/nan.q"
+bad "lodestar graph: $TMP/nan.q:1: expected a distance >= 0 or -1, got nan" graph "$TMP/tiny.gr" --queries "$TMP/nan.q"
 printf '\0\0\0\n1 3 12\n' >"$TMP/nul1.q"
 bad "lodestar graph: $TMP/nul1.q:1: binary data (a NUL byte at offset 0; expected a text file)" graph "$TMP/tiny.gr" --queries "$TMP/nul1.q"
 printf '1 3 12\n1 2\0 5\n' >"$TMP/nul2.q"
@@ -325,6 +345,40 @@ bad "--weight applies to --algo wastar only (algorithm is astar)" path "$DATA/ar
 "$LDS" path "$DATA/arena.map" "$sx" "$sy" "$gx" "$gy" --diagonal never --neighbourhood 4 >"$TMP/path" 2>&1 &&
   python3 -c "import sys; c=float('$(awk '$1 == "cost" { print $2 }' "$TMP/path")'); sys.exit(0 if c >= $opt - 1e-6 and c == int(c) else 1)" && ok ||
   ko "path 4-connected: cost not an integer >= the octile optimum"
+
+# ---------------------------------------------------------- demo --realtime
+# paced at 60 frames per second of wall time: 30 frames take at least 29/60 s
+# (without it they run back to back); the simulation is the same (same
+# --deterministic log_hash as an unpaced run)
+t0=$(date +%s%N)
+"$LDS" demo --realtime --frames 30 --agents 20 --deterministic --json >"$TMP/json" 2>"$TMP/err"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+"$LDS" demo --frames 30 --agents 20 --deterministic --json >"$TMP/json2" 2>&1
+[ "$rc" = 0 ] && [ "$ms" -ge 480 ] &&
+  [ "$(json_field "$TMP/json" log_hash)" = "$(json_field "$TMP/json2" log_hash)" ] && ok ||
+  ko "demo --realtime --frames 30: exit $rc after $ms ms (expected >= 480), log_hash $(json_field "$TMP/json" log_hash) vs $(json_field "$TMP/json2" log_hash): $(head -c 300 "$TMP/err")"
+"$LDS" demo --help | grep -q '^  --realtime  *run the frames at 60 per second of wall time' && ok ||
+  ko "demo --help does not document --realtime"
+
+# ------------------------------------------------- README's C snippet
+# the block that starts "/* game.c */", built with README's own compile
+# line, run from a directory that looks like the repository root after make
+# (core/, tests/data/, build/ = the directory of this lodestar)
+mkdir -p "$TMP/root"
+ln -s "$PWD/core" "$TMP/root/core"
+ln -s "$PWD/tests" "$TMP/root/tests"
+ln -s "$(cd "$(dirname "$LDS")" && pwd)" "$TMP/root/build"
+awk '/^```c$/ { inb = 1; n = 0; next } /^```/ { if (keep) exit; inb = 0; next }
+     inb { if (n++ == 0 && $0 == "/* game.c */") keep = 1; if (keep) print }' README.md >"$TMP/root/game.c"
+line=$(grep -m1 '^cc .* game\.c ' README.md)
+if [ ! -s "$TMP/root/game.c" ] || [ -z "$line" ]; then
+  ko "README: no C block starting '/* game.c */' or no 'cc ... game.c' line"
+elif (cd "$TMP/root" && sh -c "$line") >"$TMP/out" 2>&1 && grep -q '^[0-9]* cells, cost ' "$TMP/out"; then
+  ok
+else
+  ko "README's C snippet, built with '$line': $(head -c 400 "$TMP/out")"
+fi
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

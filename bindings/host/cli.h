@@ -25,6 +25,10 @@ int cli_fail(const char *cmd, const char *fmt, ...)
 bool cli_int(const char *cmd, const char *what, const char *s, long lo, long hi, long *out);
 bool cli_double(const char *cmd, const char *what, const char *s, double lo, double hi,
                 double *out);
+/* v as %g into buf[size], but "nan" for every NaN: printf writes "-nan"
+** for a NaN with the sign bit set (0/0 on x86), which reads like a
+** different value. Returns buf. */
+const char *cli_num(char *buf, size_t size, double v);
 /* Wall clock in nanoseconds (CLOCK_MONOTONIC). */
 uint64_t cli_now_ns(void);
 /* CPU time of the calling thread in nanoseconds (CLOCK_THREAD_CPUTIME_ID):
@@ -49,6 +53,17 @@ bool cli_not_dir(const char *cmd, const char *path);
 ** index-th non-blank line after the version line, as lds_scen_load counts;
 ** 0 when the file cannot be read or is shorter. */
 unsigned long cli_scen_line(const char *path, size_t index);
+/* The options met on one command line: each may be given once (a repeat
+** used to be taken silently, the last one winning). */
+#define CLI_MAX_OPTIONS 40
+typedef struct cli_Seen {
+  const char *opt[CLI_MAX_OPTIONS];
+  int n;
+} cli_Seen;
+/* Records the option arg ("--algo"); when it was met before, prints
+** "lodestar CMD: --algo given twice (each option may be given once)" and
+** returns false. Arguments not starting with "--" are ignored (true). */
+bool cli_once(const char *cmd, cli_Seen *seen, const char *arg);
 /* Prints "lodestar CMD: missing WHAT (usage: USAGE; try 'lodestar CMD
 ** --help')" on one line and returns 2. */
 int cli_missing(const char *cmd, const char *what, const char *usage);

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "lds_runtime.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,10 @@ static void usage(FILE *f) {
           "  --agents N         agents (default 200)\n"
           "  --budget-us B      search budget per frame [µs] (default 1000)\n"
           "  --frames F         frames to simulate, 60 per second (default 600)\n"
+          "  --realtime         run the frames at 60 per second of wall time (sleeps\n"
+          "                     between frames, outside the timed tick; a late frame\n"
+          "                     does not make the next ones hurry); default: as fast as\n"
+          "                     the machine goes. For watching --watch reload by hand\n"
           "  --seed S           random seed (default 1)\n"
           "  --deterministic    count the budget in expansions (B * --exp-per-us): the\n"
           "                     same inputs give the same frames and log_hash\n"
@@ -65,7 +70,8 @@ static void usage(FILE *f) {
           "  --watch            with --mods: reload changed mods while running\n"
           "  --poll-frames N    with --watch: poll the mod files every N frames (default 30)\n"
           "  --exit-after-reload F  with --watch: stop F frames after the first reload\n"
-          "                     (--frames stays the upper bound)\n");
+          "                     (--frames stays the upper bound)\n"
+          "Each option may be given once.\n");
 }
 
 /* ------------------------------------------------------------- helpers -- */
@@ -86,6 +92,15 @@ static uint64_t cpu_now_ns(void) {
   struct timespec ts;
   if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Sleeps until the CLOCK_MONOTONIC time due_ns (cli_now_ns's clock). */
+static void sleep_until_ns(uint64_t due_ns) {
+  struct timespec ts;
+  ts.tv_sec = (time_t)(due_ns / 1000000000u);
+  ts.tv_nsec = (long)(due_ns % 1000000000u);
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
+  }
 }
 
 /* FNV-1a, 64 bits (Fowler, Noll & Vo) over the per-frame log text. */
@@ -579,7 +594,7 @@ int cli_demo(int argc, char **argv) {
        ndoors = 12, radius = 40, idle = 60, quick = 0, poll_frames = 30, exit_after = 0;
   const char *mods_dir = NULL;
   bool watch = false, poll_given = false;
-  bool json = false, det = false, check = true, verbose = false;
+  bool json = false, det = false, check = true, verbose = false, realtime = false;
   int i, rc = 0;
   lds_Algo algo = LDS_ALGO_ASTAR;
   lds_Error err;
@@ -591,15 +606,17 @@ int cli_demo(int argc, char **argv) {
   FILE *logf = NULL;
   char *log = NULL;
   size_t logcap = 1u << 20;
-  uint64_t t_start;
+  uint64_t t_start, pace_ns = 0, pace_frame = 0; /* --realtime: frame pace_frame started at pace_ns */
   double overshoot_max = 0.0, overshoot_sum = 0.0;
   unsigned long overshoot_frames = 0;
   uint32_t oldest = 0;
+  cli_Seen seen = {{0}, 0};
 
   memset(&d, 0, sizeof d);
   for (i = 2; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!cli_once(CMD, &seen, a)) return 2;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       usage(stdout);
       return 0;
@@ -613,6 +630,8 @@ int cli_demo(int argc, char **argv) {
       verbose = true;
     } else if (strcmp(a, "--watch") == 0) {
       watch = true;
+    } else if (strcmp(a, "--realtime") == 0) {
+      realtime = true;
     } else if (strcmp(a, "--mods") == 0 || strcmp(a, "--poll-frames") == 0 ||
                strcmp(a, "--exit-after-reload") == 0) {
       if (!v) return cli_fail(CMD, "%s: missing value", a);
@@ -807,6 +826,7 @@ int cli_demo(int argc, char **argv) {
            lds_algo_name(algo));
 
   t_start = cli_now_ns();
+  pace_ns = t_start;
   for (f = 0; f < (uint64_t)frames; f++) {
     lds_TickStats ts;
     lds_RuntimeStats rs;
@@ -893,6 +913,19 @@ int cli_demo(int argc, char **argv) {
     if (exit_after > 0 && d.reloads > 0 && f + 1 >= d.reload_frame + (uint64_t)exit_after) {
       frames = (long)(f + 1); /* the statistics cover the frames run */
       break;
+    }
+    if (realtime && f + 1 < (uint64_t)frames) {
+      /* frame f+1 starts (f+1 - pace_frame)/60 s after pace_ns; when a frame
+      ** ran late the pace restarts from now, rather than running the next
+      ** frames back to back to catch up */
+      uint64_t now = cli_now_ns(), due = pace_ns + (f + 1 - pace_frame) * 1000000000u / 60u;
+      if (!json) fflush(stdout); /* a person (or a pipe) watches the lines as they come */
+      if (due > now) {
+        sleep_until_ns(due);
+      } else {
+        pace_ns = now;
+        pace_frame = f + 1;
+      }
     }
   }
   /* the oldest request still waiting */

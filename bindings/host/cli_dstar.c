@@ -47,6 +47,7 @@ static void usage(FILE *f) {
           "               different costs (both optimal under what they knew; lines for\n"
           "               failed queries are always printed)\n"
           "  --json       print one JSON object as the last line\n"
+          "Each option may be given once.\n"
           "Exit status: 0 every goal reached by both agents with legal moves (their\n"
           "travelled costs may differ); 1 an agent did not reach a goal, including a goal\n"
           "that the true map does not connect to the start (no path, as in lodestar path\n"
@@ -304,9 +305,11 @@ int cli_dstar(int argc, char **argv) {
   size_t nq = 0, k, nr = 0;
   int i, rc = 0;
   Run tot_d, tot_a;
+  cli_Seen seen = {{0}, 0};
   long reached = 0, mismatches = 0, unreached_d = 0, unreached_a = 0, illegal = 0;
   for (i = 2; i < argc; i++) {
     const char *a = argv[i];
+    if (!cli_once(CMD, &seen, a)) return 2;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       usage(stdout);
       return 0;

@@ -37,6 +37,7 @@ static void usage(FILE *f) {
           "  --limit N      read and answer only the first N queries (without it at\n"
           "                 most 100000000 are read)\n"
           "  --json         print one JSON object as the last line\n"
+          "Each option may be given once.\n"
           "Exit status: 0 all distances match (or a non-optimal algorithm ran), 1\n"
           "mismatches or illegal paths, 2 bad input.\n");
 }
@@ -122,7 +123,9 @@ static long read_queries(const char *path, uint32_t n, long limit, Query **out) 
       goto bad;
     }
     if (!(d >= 0.0 || d == -1.0) || isinf(d)) {
-      cli_fail(CMD, "%s:%lu: expected a distance >= 0 or -1, got %g", path, no, d);
+      char num[32];
+      cli_fail(CMD, "%s:%lu: expected a distance >= 0 or -1, got %s", path, no,
+               cli_num(num, sizeof num, d));
       goto bad;
     }
     if (cnt == (size_t)QUERIES_MAX) {
@@ -203,9 +206,11 @@ int cli_graph(int argc, char **argv) {
   long mismatches = 0, illegal = 0, unreachable = 0, i, done = 0;
   size_t node_bytes, edge_bytes;
   int rc = 0, a;
+  cli_Seen seen = {{0}, 0};
   lds_search_params_init(&params);
   for (a = 2; a < argc; a++) {
     const char *arg = argv[a];
+    if (!cli_once(CMD, &seen, arg)) return 2;
     if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
       usage(stdout);
       return 0;

@@ -23,6 +23,7 @@ static void usage(FILE *f) {
           "  --weight W       weight of wastar (W >= 1; only with --algo wastar)\n"
           "  --ascii          draw the map with the path ('*', start 'S', goal 'G';\n"
           "                   a partial path ends at 'E')\n"
+          "Each option may be given once.\n"
           "Exit status: 0 path found, 1 no path (a partial path may be printed), 2 bad input.\n");
 }
 
@@ -39,9 +40,11 @@ int cli_path(int argc, char **argv) {
   lds_Path *p = NULL;
   lds_Status st;
   lds_Stats stats;
+  cli_Seen seen = {{0}, 0};
   lds_search_params_init(&params);
   for (i = 2; i < argc; i++) {
     const char *a = argv[i];
+    if (!cli_once(CMD, &seen, a)) return 2;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       usage(stdout);
       return 0;

@@ -36,6 +36,7 @@ static void usage(FILE *f) {
           "  --cpu-clock  time queries with the thread's CPU clock instead of the wall\n"
           "               clock (for benchmarks on a machine shared with other jobs)\n"
           "  --json       print one JSON object as the last line\n"
+          "Each option may be given once.\n"
           "Exit status: 0 all optimal (or a non-optimal algorithm ran), 1 mismatches or\n"
           "illegal paths, 2 bad input.\n");
 }
@@ -88,9 +89,11 @@ int cli_scen(int argc, char **argv) {
   size_t prep_bytes = 0;
   long mismatches = 0, illegal = 0, unsolved = 0;
   uint64_t paths_hash = 14695981039346656037ull; /* FNV-1a over every path's cells */
+  cli_Seen seen = {{0}, 0};
   lds_search_params_init(&params);
   for (i = 2; i < argc; i++) {
     const char *a = argv[i];
+    if (!cli_once(CMD, &seen, a)) return 2;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       usage(stdout);
       return 0;

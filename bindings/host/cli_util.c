@@ -57,6 +57,14 @@ bool cli_double(const char *cmd, const char *what, const char *s, double lo, dou
   return true;
 }
 
+const char *cli_num(char *buf, size_t size, double v) {
+  if (isnan(v))
+    snprintf(buf, size, "nan");
+  else
+    snprintf(buf, size, "%g", v);
+  return buf;
+}
+
 uint64_t cli_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -173,6 +181,18 @@ unsigned long cli_scen_line(const char *path, size_t index) {
   if (!found && c == EOF && !blank && data == index + 1) found = line; /* no final newline */
   fclose(f);
   return found;
+}
+
+bool cli_once(const char *cmd, cli_Seen *seen, const char *arg) {
+  int k;
+  if (arg[0] != '-' || arg[1] != '-') return true;
+  for (k = 0; k < seen->n; k++)
+    if (strcmp(seen->opt[k], arg) == 0) {
+      cli_fail(cmd, "%s given twice (each option may be given once)", arg);
+      return false;
+    }
+  if (seen->n < CLI_MAX_OPTIONS) seen->opt[seen->n++] = arg; /* more are unknown options */
+  return true;
 }
 
 int cli_missing(const char *cmd, const char *what, const char *usage) {

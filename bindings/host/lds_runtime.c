@@ -517,6 +517,43 @@ lds_Status lds_runtime_add_grid(lds_Runtime *rt, const char *name, lds_Grid *gri
 
 /* ---------------------------------------------------------- requests -- */
 
+/* "mod.profile" as the manager spells qualified names (mods.lua _lookup):
+** [a-z][a-z0-9_]* twice, joined by one dot. */
+static bool qualified_name(const char *s) {
+  int part;
+  for (part = 0; part < 2; part++) {
+    if (!(*s >= 'a' && *s <= 'z')) return false;
+    while ((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_') s++;
+    if (part == 0 && *s++ != '.') return false;
+  }
+  return *s == '\0';
+}
+
+/* errmsg = "FN: unknown profile 'NAME' (what exists)": the name once, then
+** the profiles of the running mods, cut to fit with a pointer to
+** lds_runtime_profiles when there are too many. A caller's error: not
+** logged. */
+static lds_Status unknown_profile(lds_Runtime *rt, const char *fn, const char *profile) {
+  char list[1024], shown[160];
+  size_t n = lds_runtime_profiles(rt, list, sizeof list), k = 0, len = 0;
+  const char *p = list;
+  shown[0] = '\0';
+  while (k < n && *p) {
+    const char *end = strchr(p, '\n');
+    size_t w = end ? (size_t)(end - p) : strlen(p);
+    if (len + (k ? 2 : 0) + w + 1 > sizeof shown) break;
+    len += (size_t)snprintf(shown + len, sizeof shown - len, "%s%.*s", k ? ", " : "", (int)w, p);
+    k++;
+    p = end ? end + 1 : p + w;
+  }
+  if (n == 0)
+    return rt_fail(rt, LDS_E_ARG, "%s: unknown profile '%.80s'%s (the running mods define no "
+                   "profiles)", fn, profile, qualified_name(profile) ? "" : ", expected 'mod.profile'");
+  return rt_fail(rt, LDS_E_ARG, "%s: unknown profile '%.80s' (%sprofiles: %s%s)", fn, profile,
+                 qualified_name(profile) ? "" : "expected 'mod.profile'; ", shown,
+                 k < n ? ", ...; lds_runtime_profiles lists them all" : "");
+}
+
 /* Pushes R.try_profile(profile) (the opts table); returns LDS_OK or an
 ** error with errmsg set and nothing pushed. */
 static lds_Status push_profile(lds_Runtime *rt, const lds_Grid *grid, const char *profile,
@@ -528,14 +565,15 @@ static lds_Status push_profile(lds_Runtime *rt, const lds_Grid *grid, const char
   if (!grid_name(rt, grid))
     return rt_fail(rt, LDS_E_ARG, "%s: grid %p was not added with lds_runtime_add_grid", fn,
                    (const void *)grid);
+  /* a malformed name would make the manager raise (logged as a Lua error,
+  ** with a traceback): it is the caller's error, worded as an unknown one */
+  if (!qualified_name(profile)) return unknown_profile(rt, fn, profile);
   push_glue(rt, "try_profile");
   lua_pushstring(rt->L, profile);
   if (rt_pcall(rt, 1, 2, fn) != 0) return LDS_E_ARG; /* a Lua error: logged */
-  if (lua_isnil(rt->L, -2)) { /* an unknown profile: the caller's error, not logged */
-    const char *m = lua_tostring(rt->L, -1);
-    snprintf(rt->errmsg, sizeof rt->errmsg, "%s: %s", fn, m ? m : "unknown profile");
+  if (lua_isnil(rt->L, -2)) { /* an unknown profile; its message repeats the name */
     lua_pop(rt->L, 2);
-    return LDS_E_ARG;
+    return unknown_profile(rt, fn, profile);
   }
   lua_pop(rt->L, 1); /* the nil message: the opts table stays */
   return LDS_OK;

@@ -146,8 +146,9 @@ LDS_API lds_Grid *lds_runtime_grid(const lds_Runtime *rt, const char *name);
 /// @param[out] id     the scheduler handle (use lds_runtime_scheduler(rt)
 ///   to poll, take the path, release)
 /// @returns LDS_OK; LDS_E_ARG (as lds_scheduler_submit, or an unknown
-///   profile, or a profile weighting a layer the grid lacks); LDS_E_STATE
-///   (a profile without mods); LDS_E_NOMEM. Message in lds_runtime_errmsg.
+///   profile: "lds_runtime_submit: unknown profile 'x.y' (profiles: ...)",
+///   or a profile weighting a layer the grid lacks); LDS_E_STATE (a
+///   profile without mods); LDS_E_NOMEM. Message in lds_runtime_errmsg.
 LDS_API lds_Status lds_runtime_submit(lds_Runtime *rt, const lds_Request *rq,
                                       const char *profile, lds_RequestId *id);
 

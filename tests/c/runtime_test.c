@@ -335,7 +335,7 @@ static void test_mods(void) {
   lds_RequestId id;
   Done d = {0, LDS_RUNNING, 0};
   lds_SearchParams p;
-  double w[1];
+  double w[1], w16[16];
   uint32_t restarted = 0;
   int n;
   ModEv mev;
@@ -369,7 +369,20 @@ static void test_mods(void) {
   CHECK(lds_runtime_submit(rt, &rq, "terrain.walker", &id) == LDS_OK, lds_runtime_errmsg(rt));
   n = lg.errors;
   CHECK(lds_runtime_submit(rt, &rq, "terrain.nope", &id) == LDS_E_ARG, "unknown profile");
-  CHECK(strstr(lds_runtime_errmsg(rt), "no profile 'terrain.nope'") != NULL, lds_runtime_errmsg(rt));
+  /* the name once, then what exists (it read "profile 'terrain.nope': no
+  ** profile 'terrain.nope'") */
+  CHECK(strcmp(lds_runtime_errmsg(rt),
+               "lds_runtime_submit: unknown profile 'terrain.nope' (profiles: terrain.walker)") == 0,
+        lds_runtime_errmsg(rt));
+  lds_search_params_init(&p);
+  CHECK(lds_runtime_profile_params(rt, g, "terrain.nope", &p, w16) == LDS_E_ARG, "unknown profile");
+  CHECK(strcmp(lds_runtime_errmsg(rt), "lds_runtime_profile_params: unknown profile "
+               "'terrain.nope' (profiles: terrain.walker)") == 0, lds_runtime_errmsg(rt));
+  /* not a qualified name: the same kind of message (the manager used to
+  ** raise, logged as a Lua error with a traceback) */
+  CHECK(lds_runtime_submit(rt, &rq, "walker", &id) == LDS_E_ARG, "unqualified profile");
+  CHECK(strcmp(lds_runtime_errmsg(rt), "lds_runtime_submit: unknown profile 'walker' "
+               "(expected 'mod.profile'; profiles: terrain.walker)") == 0, lds_runtime_errmsg(rt));
   CHECK(strstr(lds_runtime_errmsg(rt), "traceback") == NULL, lds_runtime_errmsg(rt));
   CHECK(lg.errors == n, "a bad profile name is the caller's error, not logged as a Lua error");
   CHECK(lds_runtime_dostring(rt,
@@ -422,9 +435,85 @@ static void test_mods(void) {
   if (system(sub) != 0) CHECK(0, "rm");
 }
 
+/* the unknown-profile message when the mods define many profiles (cut,
+** pointing at lds_runtime_profiles) or none */
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f) return;
+  fputs(text, f);
+  fclose(f);
+}
+
+static void test_profile_names(void) {
+  char dir[] = "/tmp/lds_rt_profXXXXXX";
+  char path[600], text[4096];
+  lds_RuntimeConfig cfg;
+  lds_Runtime *rt;
+  lds_Error err;
+  lds_Grid *g;
+  lds_Request rq;
+  lds_RequestId id;
+  Log lg;
+  size_t len;
+  int k;
+  memset(&lg, 0, sizeof lg);
+  if (!mkdtemp(dir)) {
+    CHECK(0, "mkdtemp");
+    return;
+  }
+  snprintf(path, sizeof path, "mkdir -p %s/crowd %s/plain", dir, dir);
+  if (system(path) != 0) CHECK(0, "mkdir");
+  len = (size_t)snprintf(text, sizeof text, "return { name = 'crowd', version = '1', profiles = {");
+  for (k = 0; k < 40; k++)
+    len += (size_t)snprintf(text + len, sizeof text - len, " p%02d = { algorithm = 'astar' },", k);
+  snprintf(text + len, sizeof text - len, " } }\n");
+  snprintf(path, sizeof path, "%s/crowd/mod.lua", dir);
+  write_file(path, text);
+  snprintf(path, sizeof path, "%s/plain/mod.lua", dir);
+  write_file(path, "return { name = 'plain', version = '1' }\n");
+  g = lds_grid_new(NULL, 8, 8, &err);
+  lds_runtime_config_init(&cfg);
+  cfg.env.log = log_fn;
+  cfg.env.log_ud = &lg;
+  cfg.mods_dir = dir;
+  rt = lds_runtime_new(&cfg, &err);
+  CHECK(rt != NULL, err.msg);
+  if (!rt) return;
+  CHECK(lds_runtime_add_grid(rt, "world", g) == LDS_OK, lds_runtime_errmsg(rt));
+  lds_request_init(&rq, g, 0, 0, 7, 7);
+  CHECK(lds_runtime_submit(rt, &rq, "crowd.p99", &id) == LDS_E_ARG, "unknown profile");
+  CHECK(strncmp(lds_runtime_errmsg(rt), "lds_runtime_submit: unknown profile 'crowd.p99' "
+                "(profiles: crowd.p00, crowd.p01, ", 80) == 0, lds_runtime_errmsg(rt));
+  {
+    static const char tail[] = "crowd.p13, ...; lds_runtime_profiles lists them all)";
+    len = strlen(lds_runtime_errmsg(rt));
+    CHECK(len > sizeof tail && strcmp(lds_runtime_errmsg(rt) + len - (sizeof tail - 1), tail) == 0,
+          lds_runtime_errmsg(rt));
+  }
+  CHECK(strstr(lds_runtime_errmsg(rt), "crowd.p39") == NULL, "the list is cut");
+  CHECK(lg.errors == 0, lg.last_error);
+  lds_runtime_free(rt);
+  /* only a mod without profiles */
+  snprintf(path, sizeof path, "rm -rf %s/crowd", dir);
+  if (system(path) != 0) CHECK(0, "rm");
+  rt = lds_runtime_new(&cfg, &err);
+  CHECK(rt != NULL, err.msg);
+  if (rt) {
+    CHECK(lds_runtime_add_grid(rt, "world", g) == LDS_OK, lds_runtime_errmsg(rt));
+    CHECK(lds_runtime_submit(rt, &rq, "plain.walker", &id) == LDS_E_ARG, "no profiles");
+    CHECK(strcmp(lds_runtime_errmsg(rt), "lds_runtime_submit: unknown profile 'plain.walker' "
+                 "(the running mods define no profiles)") == 0, lds_runtime_errmsg(rt));
+    lds_runtime_free(rt);
+  }
+  lds_grid_free(g);
+  snprintf(path, sizeof path, "rm -rf %s", dir);
+  if (system(path) != 0) CHECK(0, "rm");
+}
+
 int main(void) {
   test_basic();
   test_mods();
+  test_profile_names();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
