@@ -43,8 +43,9 @@ function M.postprocess(steps)
   end
 end
 
---- Post-processor: line-of-sight pruning (C, see path:prune_los).
-function M.prune_los(path, grid) return path:prune_los(grid) end
+-- lodestar.prune_los(path, grid), the post-processor form of
+-- path:prune_los(grid), comes from lodestar.core: a C function, so its
+-- errors point at the caller's line and name the grid as argument #2.
 
 --- Rule helper for grid:bake: maps terrain characters to layer values.
 -- `lodestar.rule.terrain{ T = 5, W = false }` returns fn(x, y, terrain, cost)

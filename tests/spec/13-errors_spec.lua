@@ -1,0 +1,187 @@
+-- Argument errors of the binding (docs/lua-api.md, Conventions): every
+-- "unknown option" list names every accepted key, methods are named and
+-- numbered as for a call with ':', errors point at the caller's line and
+-- blame the right argument.
+local lodestar = require "lodestar"
+
+local THIS = "13%-errors_spec%.lua:%d+: " -- the position prefix of an error raised here
+
+-- msg without the position prefix of this file
+local function here(msg)
+  local rest, n = msg:gsub("^.-" .. THIS, "")
+  assert.equal(1, n, "no position in this file: " .. msg)
+  return rest
+end
+
+local function errmsg(f, ...)
+  local ok, e = pcall(f, ...)
+  assert.is_false(ok, "expected an error")
+  return tostring(e)
+end
+
+-- The keys listed in "unknown option 'zzz' (expected a, b, c)".
+local function listed(msg)
+  local list = msg:match("unknown [%a ]+ 'zzz' %(expected ([^)]*)%)")
+  assert.is_string(list, msg)
+  local keys = {}
+  for k in list:gmatch("[^, ]+") do keys[#keys + 1] = k end
+  return keys
+end
+
+local function sorted_keys(t)
+  local out = {}
+  for k in pairs(t) do out[#out + 1] = k end
+  table.sort(out)
+  return out
+end
+
+describe("unknown-option lists", function()
+  local g = lodestar.grid.new(10, 10)
+  g:layer_add("mud")
+  local graph = lodestar.graph.new()
+  graph:add_node(0, 0)
+  graph:add_node(1, 0)
+  graph:add_edge(1, 2, 1)
+  graph:freeze()
+
+  -- Each case: a call with opts; a valid value for every key it accepts.
+  -- The list printed for an unknown key must be exactly these keys, and
+  -- each of them must be accepted on its own.
+  local cost = function(_, _, _, _, base) return base end
+  local cases = {
+    {"find_path(grid)", function(o) return lodestar.find_path(g, 0, 0, 3, 3, o) end, {
+      algorithm = "jps", cost = cost, goal = {3, 3}, h_scale = 0, heuristic = "octile",
+      partial = true, start = {0, 0}, weight = 1, weights = {mud = 1}}},
+    {"search.astar(grid)", function(o) return lodestar.search.astar(g, o) end, {
+      cost = cost, goal = {3, 3}, h_scale = 0, heuristic = "octile",
+      partial = true, start = {0, 0}, weight = 1, weights = {mud = 1}}},
+    {"find_path(graph)", function(o) return lodestar.find_path(graph, 1, 2, o) end, {
+      algorithm = "dijkstra", goal = 2, h_scale = 0, heuristic = "zero", partial = true,
+      start = 1, weight = 1}},
+    {"search.astar(graph)", function(o) return lodestar.search.astar(graph, o) end, {
+      goal = 2, h_scale = 0, heuristic = "zero", partial = true, start = 1, weight = 1}},
+    {"search.dstar_lite", function(o)
+      local t = {start = {0, 0}, goal = {3, 3}}
+      for k, v in pairs(o) do t[k] = v end
+      return lodestar.search.dstar_lite(g, t)
+    end, {goal = {3, 3}, h_scale = 0, heuristic = "octile", start = {0, 0}, subscribe = false,
+      weights = {mud = 1}}},
+    {"s:run", function(o) return lodestar.search.astar(g, {start = {0, 0}, goal = {3, 3}}):run(o) end,
+      {budget_us = 1000000, max_expansions = 5}},
+    {"d:compute", function(o)
+      return lodestar.search.dstar_lite(g, {start = {0, 0}, goal = {3, 3}}):compute(o)
+    end, {budget_us = 1000000, max_expansions = 5}},
+  }
+  for _, case in ipairs(cases) do
+    local name, call, valid = case[1], case[2], case[3]
+    it(name .. " lists every key it accepts", function()
+      assert.same(sorted_keys(valid), listed(errmsg(call, {zzz = 1})), name)
+      for k, v in pairs(valid) do
+        local ok, e = pcall(call, {[k] = v})
+        assert(ok or not tostring(e):find("unknown", 1, true), name .. ": " .. k .. ": " .. tostring(e))
+      end
+    end)
+  end
+
+  it("find_path's list names 'algorithm' (the reported typo)", function()
+    assert.matches(THIS .. "bad argument #6 to 'find_path' %(unknown option 'algo' %(expected "
+      .. "algorithm, cost, goal, h_scale, heuristic, partial, start, weight, weights%)%)$",
+      errmsg(function() lodestar.find_path(g, 1, 3, 4, 5, {algo = "jps"}) end))
+  end)
+
+  it("an unknown algorithm lists the algorithms", function()
+    assert.equal("bad argument #6 to 'find_path' (opts.algorithm: unknown algorithm 'a*' (expected "
+      .. table.concat(lodestar.algorithms, ", ") .. "))",
+      errmsg(lodestar.find_path, g, 0, 0, 1, 1, {algorithm = "a*"}))
+    assert.equal("bad argument #4 to 'find_path' (opts.algorithm: unknown algorithm 'a*' (expected "
+      .. "astar, dijkstra, wastar, greedy))", errmsg(lodestar.find_path, graph, 1, 2, {algorithm = "a*"}))
+  end)
+
+end)
+
+describe("methods in errors", function()
+  local g = lodestar.grid.new(10, 10)
+  local s = lodestar.search.astar(g, {start = {0, 0}, goal = {5, 5}})
+  local d = lodestar.search.dstar_lite(g, {start = {0, 0}, goal = {5, 5}})
+
+  it("s:step(-1) and s:run{budget=5} name the method, self not counted", function()
+    local step = "bad argument #1 to 'step' (max_expansions must be >= 0 (0 = no limit))"
+    local run = "bad argument #1 to 'run' (unknown budget field 'budget' (expected budget_us, max_expansions))"
+    -- a method call: Lua names it from the call site
+    assert.equal(step, here(errmsg(function() s:step(-1) end)))
+    assert.equal(run, here(errmsg(function() s:run{budget = 5} end)))
+    -- no call site to see (pcall; a tail call on LuaJIT): the same text
+    assert.equal(step, errmsg(s.step, s, -1))
+    assert.equal(run, errmsg(s.run, s, {budget = 5}))
+    assert.equal(step, (errmsg(function() return s:step(-1) end):gsub("^.-" .. THIS, "")))
+    -- the explicit form counts self, as Lua's own libraries do
+    assert.matches(THIS .. "bad argument #2 to 'step'", errmsg(function() s.step(s, -1) end))
+  end)
+
+  it("argument numbers are those of the method call", function()
+    assert.equal("bad argument #2 to 'get_blocked' (y 20 out of range (expected 0..9))",
+      errmsg(g.get_blocked, g, 1, 20))
+    assert.equal("bad argument #1 to 'compute' (max_expansions must be >= 0 (0 = no limit))",
+      errmsg(d.compute, d, -1))
+    assert.equal("bad argument #3 to 'update_rect' (x1 2 < x0 3 (empty rectangle))",
+      errmsg(d.update_rect, d, 3, 0, 2, 1))
+    assert.equal("bad argument #1 to 'set_diagonal' (invalid option 'no_cornercut')",
+      errmsg(g.set_diagonal, g, "no_cornercut"))
+    local p = lodestar.find_path(g, 0, 0, 3, 0)
+    assert.equal("bad argument #1 to 'cell' (index 9 out of range (path has 4 cells))", errmsg(p.cell, p, 9))
+    assert.equal("bad argument #1 to 'prune_los' (lodestar.Grid expected, got no value)", errmsg(p.prune_los, p))
+    local graph = lodestar.graph.new()
+    graph:add_node(0, 0)
+    assert.equal("bad argument #2 to 'add_edge' (node 9 out of range (expected 1..1))",
+      errmsg(graph.add_edge, graph, 1, 9, 1))
+  end)
+
+  it("module functions are named too", function()
+    assert.equal("bad argument #1 to 'new' (width 0 out of range (expected 1..65535))",
+      errmsg(lodestar.grid.new, 0, 4))
+    assert.equal("bad argument #2 to 'astar' (unknown option 'zzz' (expected cost, goal, h_scale, "
+      .. "heuristic, partial, start, weight, weights))", errmsg(lodestar.search.astar, g, {zzz = 1}))
+    assert.equal("bad argument #1 to 'heuristic_distance' (invalid option 'taxicab')",
+      errmsg(lodestar.heuristic_distance, "taxicab", 1, 1))
+  end)
+
+  -- every method of every userdata type: a wrong self names the method
+  local graph = lodestar.graph.new()
+  local objects = {
+    {"lodestar.Grid", g}, {"lodestar.Search", s}, {"lodestar.DStar", d}, {"lodestar.Graph", graph},
+  }
+  for _, o in ipairs(objects) do
+    it(o[1] .. ": every method names itself on a bad self", function()
+      local methods = getmetatable(o[2]).__index
+      assert.is_table(methods)
+      local n = 0
+      for name, fn in pairs(methods) do
+        assert.equal(("calling '%s' on bad self (%s expected, got table)"):format(name, o[1]),
+          errmsg(fn, {}))
+        n = n + 1
+      end
+      assert.is_true(n >= 10)
+    end)
+  end
+  it("lodestar.Path: every method names itself on a bad self", function()
+    local p = lodestar.find_path(g, 0, 0, 1, 1)
+    for _, name in ipairs{"cell", "cells", "free", "node", "nodes", "prune_los", "reverse", "sub", "totable"} do
+      assert.equal(("calling '%s' on bad self (lodestar.Path expected, got table)"):format(name),
+        errmsg(p[name], {}))
+    end
+  end)
+end)
+
+describe("lodestar.prune_los", function()
+  local g = lodestar.grid.new(10, 10)
+  local other = lodestar.grid.new(5, 5)
+  local p = lodestar.find_path(g, 0, 0, 9, 9)
+
+  it("lodestar.prune_los(path, other_grid) blames the grid, #2, at the caller's line", function()
+    assert.matches(THIS .. "bad argument #2 to 'prune_los' %(lds_grid_path_cost: path width 10 "
+      .. "does not match the grid %(width 5%)%)$", errmsg(function() lodestar.prune_los(p, other) end))
+    assert.matches(THIS .. "bad argument #1 to 'prune_los' %(lodestar.Path expected, got table%)$",
+      errmsg(function() lodestar.prune_los({}, g) end))
+    assert.equal(2, #lodestar.prune_los(lodestar.find_path(g, 0, 0, 5, 2), g))
+  end)
+end)
