@@ -1,8 +1,10 @@
--- Argument errors of the binding (docs/lua-api.md, Conventions): every
--- "unknown option" list names every accepted key, methods are named and
--- numbered as for a call with ':', errors point at the caller's line and
--- blame the right argument.
+-- Argument errors across the binding and the Lua package (docs/lua-api.md,
+-- Conventions): every "unknown option" list names every accepted key,
+-- methods are named and numbered as for a call with ':', errors point at the
+-- caller's line and blame the right argument, and the Lua package's
+-- factories check their arguments at once.
 local lodestar = require "lodestar"
+local testing = require "lodestar.testing"
 
 local THIS = "13%-errors_spec%.lua:%d+: " -- the position prefix of an error raised here
 
@@ -97,6 +99,15 @@ describe("unknown-option lists", function()
       .. "astar, dijkstra, wastar, greedy))", errmsg(lodestar.find_path, graph, 1, 2, {algorithm = "a*"}))
   end)
 
+  it("request_path (the runtime's Lua half) lists its fields", function()
+    local R = require("lodestar.runtime")({})
+    R.grids.world = g
+    local msg = errmsg(function() R.request_path{grid = "world", start = {0, 0}, goal = {1, 1}, zzz = 1} end)
+    assert.matches(THIS .. "bad argument #1 to 'request_path' %(unknown field 'zzz'", msg)
+    assert.same({"agent", "algo", "algorithm", "goal", "grid", "h_scale", "heuristic", "on_done",
+      "priority", "profile", "start", "weight", "weights"},
+      listed((msg:gsub("unknown field", "unknown option"))))
+  end)
 end)
 
 describe("methods in errors", function()
@@ -172,7 +183,7 @@ describe("methods in errors", function()
   end)
 end)
 
-describe("lodestar.prune_los", function()
+describe("Lua package errors point at the caller and blame the right argument", function()
   local g = lodestar.grid.new(10, 10)
   local other = lodestar.grid.new(5, 5)
   local p = lodestar.find_path(g, 0, 0, 9, 9)
@@ -183,5 +194,25 @@ describe("lodestar.prune_los", function()
     assert.matches(THIS .. "bad argument #1 to 'prune_los' %(lodestar.Path expected, got table%)$",
       errmsg(function() lodestar.prune_los({}, g) end))
     assert.equal(2, #lodestar.prune_los(lodestar.find_path(g, 0, 0, 5, 2), g))
+  end)
+
+  it("rule helpers check their arguments when made", function()
+    assert.matches(THIS .. "bad argument #2 to 'near' %(radius must be a number > 0%)$",
+      errmsg(function() lodestar.rule.near({{x = 1, y = 1}}, 0) end))
+    assert.matches(THIS .. "bad argument #1 to 'near' %(source 2: {x=, y=} with numbers expected%)$",
+      errmsg(function() lodestar.rule.near({{x = 1, y = 1}, {1, 2}}, 3) end))
+    assert.matches(THIS .. "bad argument #3 to 'near' %(peak must be a finite number%)$",
+      errmsg(function() lodestar.rule.near({}, 3, "8") end))
+    assert.matches(THIS .. "bad argument #1 to 'terrain' %(value of 'T': number or false expected, got string%)$",
+      errmsg(function() lodestar.rule.terrain{T = "5"} end))
+    assert.matches(THIS .. "bad argument #2 to 'terrain' %(number or false expected, got boolean%)$",
+      errmsg(function() lodestar.rule.terrain({}, true) end))
+  end)
+
+  it("testing.true_cost names itself at the caller's line", function()
+    assert.matches(THIS .. "bad argument #2 to 'true_cost' %(x 10 out of range %(expected 0..9%)%)$",
+      errmsg(function() testing.true_cost(g, 10, 0, 1, 1) end))
+    assert.matches(THIS .. "bad argument #6 to 'true_cost' %(opts.weights: the grid has no layer 'x'%)$",
+      errmsg(function() testing.true_cost(g, 0, 0, 1, 1, {weights = {x = 1}}) end))
   end)
 end)
