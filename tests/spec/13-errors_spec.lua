@@ -1,9 +1,10 @@
 -- Argument errors across the binding and the Lua package (docs/lua-api.md,
 -- Conventions): every "unknown option" list names every accepted key,
 -- methods are named and numbered as for a call with ':', errors point at the
--- caller's line and blame the right argument, and the Lua package's
--- factories check their arguments at once.
+-- caller's line and blame the right argument, option tables of the Lua
+-- package reject unknown keys, and factories check their arguments at once.
 local lodestar = require "lodestar"
+local smooth = require "lodestar.smooth"
 local testing = require "lodestar.testing"
 
 local THIS = "13%-errors_spec%.lua:%d+: " -- the position prefix of an error raised here
@@ -73,6 +74,9 @@ describe("unknown-option lists", function()
     {"d:compute", function(o)
       return lodestar.search.dstar_lite(g, {start = {0, 0}, goal = {3, 3}}):compute(o)
     end, {budget_us = 1000000, max_expansions = 5}},
+    {"smooth.catmull_rom", function(o)
+      return smooth.catmull_rom(lodestar.find_path(g, 0, 0, 3, 3), o)
+    end, {samples = 4}},
   }
   for _, case in ipairs(cases) do
     local name, call, valid = case[1], case[2], case[3]
@@ -214,5 +218,47 @@ describe("Lua package errors point at the caller and blame the right argument", 
       errmsg(function() testing.true_cost(g, 10, 0, 1, 1) end))
     assert.matches(THIS .. "bad argument #6 to 'true_cost' %(opts.weights: the grid has no layer 'x'%)$",
       errmsg(function() testing.true_cost(g, 0, 0, 1, 1, {weights = {x = 1}}) end))
+  end)
+
+  it("smooth functions check their arguments at the caller's line", function()
+    assert.matches(THIS .. "bad argument #1 to 'catmull_rom' %(lodestar.Path or list of {x=, y=} "
+      .. "expected, got number%)$", errmsg(function() smooth.catmull_rom(5) end))
+    assert.matches(THIS .. "bad argument #1 to 'resample' %(point 2: x and y must be finite numbers%)$",
+      errmsg(function() smooth.resample({{x = 0, y = 0}, {x = 1}}, 1) end))
+    assert.matches(THIS .. "bad argument #1 to 'length' %(lodestar.Path or list of {x=, y=} "
+      .. "expected, got nil%)$", errmsg(function() smooth.length() end))
+    local graph = lodestar.graph.new()
+    graph:add_node(0, 0)
+    graph:freeze()
+    assert.matches(THIS .. "bad argument #1 to 'catmull_rom' %(a grid path expected, got a graph path%)$",
+      errmsg(function() smooth.catmull_rom(lodestar.find_path(graph, 1, 1)) end))
+  end)
+end)
+
+describe("smooth: options and factories", function()
+  local g = lodestar.grid.new(10, 10)
+  local p = lodestar.find_path(g, 0, 0, 9, 4)
+
+  it("postprocessor checks spacing and samples when made", function()
+    assert.matches(THIS .. "bad argument #1 to 'postprocessor' %(spacing must be a number > 0%)$",
+      errmsg(function() smooth.postprocessor(-1) end))
+    assert.matches(THIS .. "bad argument #1 to 'postprocessor' %(spacing must be a number > 0%)$",
+      errmsg(function() smooth.postprocessor(0 / 0) end))
+    assert.matches(THIS .. "bad argument #2 to 'postprocessor' %(samples must be an integer >= 1%)$",
+      errmsg(function() smooth.postprocessor(0.5, 2.5) end))
+    assert.is_function(smooth.postprocessor())
+    local step = smooth.postprocessor(0.5, 4)
+    assert.matches(THIS .. "bad argument #1 to 'postprocessor step' %(lodestar.Path or list of {x=, y=} "
+      .. "expected, got string%)$", errmsg(function() step("path") end))
+  end)
+
+  it("catmull_rom rejects unknown option keys", function()
+    assert.matches(THIS .. "bad argument #2 to 'catmull_rom' %(unknown option 'sample' %(expected samples%)%)$",
+      errmsg(function() smooth.catmull_rom(p, {sample = 3}) end))
+    assert.matches(THIS .. "bad argument #2 to 'catmull_rom' %(opts keys must be strings%)$",
+      errmsg(function() smooth.catmull_rom(p, {3}) end))
+    assert.matches(THIS .. "bad argument #2 to 'catmull_rom' %(table expected, got number%)$",
+      errmsg(function() smooth.catmull_rom(p, 3) end))
+    assert.equal((#p - 1) * 3 + 1, #smooth.catmull_rom(p, {samples = 3}))
   end)
 end)
