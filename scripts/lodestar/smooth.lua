@@ -8,6 +8,12 @@
 -- result is a list of points, not a lodestar.Path (a Path holds cells), so
 -- put smoothing last in a lodestar.postprocess chain.
 --
+-- Wall-safe smoothing: given the grid (opts.grid of catmull_rom; the grid
+-- a chain hands to smooth.postprocessor's step), each span between two
+-- consecutive input cells is checked, and one whose sampled curve would
+-- touch a blocked cell is replaced by the straight segment between its two
+-- cells. See docs/lua-api.md, "Post-processing", for the guarantee.
+--
 -- Argument errors raise "bad argument #n to 'f' (...)" at the caller's
 -- line, like the C functions of lodestar.core; an unknown key in an option
 -- table is an error naming it and the accepted keys.
@@ -61,6 +67,17 @@ local function points_arg(v, fname, n)
   return pts
 end
 
+-- A lodestar.Grid (not freed) or nil; `what` names it in the message.
+local function grid_arg(g, fname, n, what)
+  if g == nil then return nil end
+  if type_name(g) ~= "lodestar.Grid" then
+    argerror(3, fname, n, ("%slodestar.Grid expected, got %s"):format(what, type_name(g)))
+  end
+  local ok, msg = pcall(g.size, g)
+  if not ok then error(msg, 3) end -- a freed grid
+  return g
+end
+
 local function is_count(v) return type(v) == "number" and v >= 1 and v == math.floor(v) and v < math.huge end
 
 -- An option table: nil or a table whose keys are all in `keys` (a sorted
@@ -90,37 +107,98 @@ local function cr(p0, p1, p2, p3, t)
   return f(p0.x, p1.x, p2.x, p3.x), f(p0.y, p1.y, p2.y, p3.y)
 end
 
--- The spline through pts (checked), `samples` points per span.
-local function spline(pts, samples)
+-- Widening of the cell squares in segment_clear [Units: cells]: a segment
+-- within EPS of a blocked square counts as touching it, so rounding in the
+-- points resample later computes on the segment cannot land in that cell.
+local EPS = 1e-9
+
+-- True when the segment (ax,ay)-(bx,by) touches only free cells of the grid
+-- (w x h): every cell whose closed square [c-0.5, c+0.5]^2, widened by EPS,
+-- the segment meets, corners included — so it never cuts a blocked corner,
+-- under any diagonal rule. Cells outside the grid count as blocked. Walks
+-- the columns the segment spans and, in each, the rows of its part there.
+local function segment_clear(grid, w, h, ax, ay, bx, by)
+  local dx, dy = bx - ax, by - ay
+  local cx0 = math.ceil(math.min(ax, bx) - 0.5 - EPS)
+  local cx1 = math.floor(math.max(ax, bx) + 0.5 + EPS)
+  for cx = cx0, cx1 do
+    local t0, t1 = 0, 1 -- the part of the segment inside column cx
+    if dx ~= 0 then
+      local ta, tb = (cx - 0.5 - EPS - ax) / dx, (cx + 0.5 + EPS - ax) / dx
+      if ta > tb then ta, tb = tb, ta end
+      if ta > t0 then t0 = ta end
+      if tb < t1 then t1 = tb end
+    end
+    if t0 <= t1 then
+      local ya, yb = ay + dy * t0, ay + dy * t1
+      if ya > yb then ya, yb = yb, ya end
+      for cy = math.ceil(ya - 0.5 - EPS), math.floor(yb + 0.5 + EPS) do
+        if cx < 0 or cy < 0 or cx >= w or cy >= h or grid:get_blocked(cx, cy) then return false end
+      end
+    end
+  end
+  return true
+end
+
+-- The spline through pts (checked), `samples` points per span; with a grid,
+-- a span whose polyline (p1, its samples, p2) touches a blocked cell is
+-- sampled on the straight segment p1-p2 instead (same number of points).
+local function spline(pts, samples, grid)
   local n, out = #pts, {}
   if n < 3 then
     for i = 1, n do out[i] = {x = pts[i].x, y = pts[i].y} end
     return out
   end
+  local w, h
+  if grid then w, h = grid:size() end
   for i = 1, n - 1 do
     local p0 = pts[i - 1] or pts[i] -- end points repeated
     local p1, p2 = pts[i], pts[i + 1]
     local p3 = pts[i + 2] or pts[i + 1]
+    local span = {}
     for k = 0, samples - 1 do
       local x, y = cr(p0, p1, p2, p3, k / samples)
-      out[#out + 1] = {x = x, y = y}
+      span[k + 1] = {x = x, y = y}
     end
+    if grid then
+      local ok = true
+      for k = 1, samples do
+        local a, b = span[k], span[k + 1] or p2
+        if not segment_clear(grid, w, h, a.x, a.y, b.x, b.y) then
+          ok = false
+          break
+        end
+      end
+      if not ok then -- the straight segment: legal for a path's cells or prune_los output
+        for k = 0, samples - 1 do
+          local t = k / samples
+          span[k + 1] = {x = p1.x + (p2.x - p1.x) * t, y = p1.y + (p2.y - p1.y) * t}
+        end
+      end
+    end
+    for k = 1, samples do out[#out + 1] = span[k] end
   end
   out[#out + 1] = {x = pts[n].x, y = pts[n].y}
   return out
 end
 
-local CR_KEYS = {"samples"}
+local CR_KEYS = {"grid", "samples"}
 
 --- Catmull-Rom spline through the points (or the cells of a path).
 -- @param path     lodestar.Path (grid path) or list of {x=, y=}
--- @param opts     [opt] {samples = 8}: points per span [Limit: integer >= 1]
+-- @param opts     [opt] {samples = 8, grid = nil}:
+--                 samples  points per span [Limit: integer >= 1]
+--                 grid     [opt] lodestar.Grid: wall-safe smoothing — a span
+--                          whose sampled curve would touch a blocked cell
+--                          (or a cell outside the grid), corners included,
+--                          is the straight segment between its two cells
+--                          instead (see docs/lua-api.md for the guarantee)
 -- @return list of {x=, y=}: starts at the first cell, ends at the last,
 --         passes through every input cell; (cells - 1) * samples + 1
 --         points. Fewer than 3 cells: a copy.
 -- Errors: bad path or points, opts not a table, an unknown key
--- ("unknown option 'sample' (expected samples)"), samples not an
--- integer >= 1.
+-- ("unknown option 'sample' (expected grid, samples)"), samples not an
+-- integer >= 1, grid not a lodestar.Grid.
 function M.catmull_rom(path, opts)
   local pts = points_arg(path, "catmull_rom", 1)
   opts = opts_arg(opts, "catmull_rom", 2, CR_KEYS)
@@ -129,7 +207,8 @@ function M.catmull_rom(path, opts)
   if not is_count(samples) then
     argerror(2, "catmull_rom", 2, "opts.samples must be an integer >= 1")
   end
-  return spline(pts, samples)
+  local grid = grid_arg(opts.grid, "catmull_rom", 2, "opts.grid: ")
+  return spline(pts, samples, grid)
 end
 
 --- Length of a polyline (a list of {x=, y=}, or a grid Path's cells joined
@@ -183,8 +262,9 @@ end
 -- cells: `lodestar.postprocess{ lodestar.prune_los, smooth.postprocessor(0.5) }`.
 -- @param spacing  [opt] 0.5 [Units: cells] [Limit: > 0]
 -- @param samples  [opt] 8, points per span of the spline [Limit: integer >= 1]
--- @return step `fn(path)` -> list of {x=, y=}. Both arguments are checked
---   here, not at the first use.
+-- @return step `fn(path [, grid])` -> list of {x=, y=}. With a grid (a
+--   chain passes its own), the spline is wall-safe as catmull_rom with
+--   opts.grid. Both arguments are checked here, not at the first use.
 function M.postprocessor(spacing, samples)
   if spacing == nil then spacing = 0.5 end
   if type(spacing) ~= "number" or not (spacing > 0) then
@@ -192,8 +272,10 @@ function M.postprocessor(spacing, samples)
   end
   if samples == nil then samples = 8 end
   if not is_count(samples) then argerror(2, "postprocessor", 2, "samples must be an integer >= 1") end
-  return function(path)
-    return resample(spline(points_arg(path, "postprocessor step", 1), samples), spacing)
+  return function(path, grid)
+    local pts = points_arg(path, "postprocessor step", 1)
+    grid = grid_arg(grid, "postprocessor step", 2, "")
+    return resample(spline(pts, samples, grid), spacing)
   end
 end
 

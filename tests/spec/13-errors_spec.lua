@@ -76,7 +76,7 @@ describe("unknown-option lists", function()
     end, {budget_us = 1000000, max_expansions = 5}},
     {"smooth.catmull_rom", function(o)
       return smooth.catmull_rom(lodestar.find_path(g, 0, 0, 3, 3), o)
-    end, {samples = 4}},
+    end, {grid = g, samples = 4}},
   }
   for _, case in ipairs(cases) do
     local name, call, valid = case[1], case[2], case[3]
@@ -227,6 +227,8 @@ describe("Lua package errors point at the caller and blame the right argument", 
       errmsg(function() smooth.resample({{x = 0, y = 0}, {x = 1}}, 1) end))
     assert.matches(THIS .. "bad argument #1 to 'length' %(lodestar.Path or list of {x=, y=} "
       .. "expected, got nil%)$", errmsg(function() smooth.length() end))
+    assert.matches(THIS .. "bad argument #2 to 'catmull_rom' %(opts.grid: lodestar.Grid expected, got table%)$",
+      errmsg(function() smooth.catmull_rom(p, {grid = {}}) end))
     local graph = lodestar.graph.new()
     graph:add_node(0, 0)
     graph:freeze()
@@ -250,10 +252,12 @@ describe("smooth: options and factories", function()
     local step = smooth.postprocessor(0.5, 4)
     assert.matches(THIS .. "bad argument #1 to 'postprocessor step' %(lodestar.Path or list of {x=, y=} "
       .. "expected, got string%)$", errmsg(function() step("path") end))
+    assert.matches(THIS .. "bad argument #2 to 'postprocessor step' %(lodestar.Grid expected, got string%)$",
+      errmsg(function() step(p, "grid") end))
   end)
 
   it("catmull_rom rejects unknown option keys", function()
-    assert.matches(THIS .. "bad argument #2 to 'catmull_rom' %(unknown option 'sample' %(expected samples%)%)$",
+    assert.matches(THIS .. "bad argument #2 to 'catmull_rom' %(unknown option 'sample' %(expected grid, samples%)%)$",
       errmsg(function() smooth.catmull_rom(p, {sample = 3}) end))
     assert.matches(THIS .. "bad argument #2 to 'catmull_rom' %(opts keys must be strings%)$",
       errmsg(function() smooth.catmull_rom(p, {3}) end))
