@@ -316,12 +316,12 @@ static void check_xy(lua_State *L, const lds_Grid *g, int ix, int32_t *x, int32_
   if (vx < 0 || vx >= lds_grid_width(g)) {
     fmt_num(buf, sizeof buf, vx);
     arg_error(L, ix, lua_pushfstring(L, "x %s out of range (expected 0..%d)", buf,
-                                         (int)lds_grid_width(g) - 1));
+                                     (int)lds_grid_width(g) - 1));
   }
   if (vy < 0 || vy >= lds_grid_height(g)) {
     fmt_num(buf, sizeof buf, vy);
     arg_error(L, ix + 1, lua_pushfstring(L, "y %s out of range (expected 0..%d)", buf,
-                                             (int)lds_grid_height(g) - 1));
+                                         (int)lds_grid_height(g) - 1));
   }
   *x = (int32_t)vx;
   *y = (int32_t)vy;
@@ -359,12 +359,12 @@ static int grid_new(lua_State *L) {
   GridBox *b;
   if (w < 1 || w > LDS_GRID_MAX_SIDE)
     arg_error(L, 1, lua_pushfstring(L, "width %d out of range (expected 1..%d)",
-                                        (int)(w < -1e9 ? -1e9 : w > 1e9 ? 1e9 : w),
-                                        LDS_GRID_MAX_SIDE));
+                                    (int)(w < -1e9 ? -1e9 : w > 1e9 ? 1e9 : w),
+                                    LDS_GRID_MAX_SIDE));
   if (h < 1 || h > LDS_GRID_MAX_SIDE)
     arg_error(L, 2, lua_pushfstring(L, "height %d out of range (expected 1..%d)",
-                                        (int)(h < -1e9 ? -1e9 : h > 1e9 ? 1e9 : h),
-                                        LDS_GRID_MAX_SIDE));
+                                    (int)(h < -1e9 ? -1e9 : h > 1e9 ? 1e9 : h),
+                                    LDS_GRID_MAX_SIDE));
   b = new_gridbox(L);
   b->g = lds_grid_new(&env, (int32_t)w, (int32_t)h, &err);
   if (!b->g) return luaL_error(L, "%s", err.msg);
@@ -392,12 +392,12 @@ static int ascii_passable(char c) { return lds_map_passable_char(c) || (c >= '1'
 static int grid_from_ascii(lua_State *L) {
   size_t len, i;
   const char *t;
-  if (!lua_isstring(L, 1)) type_error(L, 1, "string");
-  t = lua_tolstring(L, 1, &len);
   int32_t w = -1, h = 0, y;
   lds_Env env = lua_env(L);
   lds_Error err;
   GridBox *b;
+  if (!lua_isstring(L, 1)) type_error(L, 1, "string"); /* numbers convert, as in luaL_checklstring */
+  t = lua_tolstring(L, 1, &len);
   /* pass 1: size and checks */
   for (i = 0; i < len;) {
     size_t e = i, a, z;
@@ -534,7 +534,7 @@ static int grid_set_cost(lua_State *L) {
   c = check_num(L, 4);
   if (!(c > 0) || isinf(c) || (float)c == INFINITY)
     return arg_error(L, 4, lua_pushfstring(L, "cost %s out of range (expected finite, > 0)",
-                                               fmt_num(buf, sizeof buf, c)));
+                                           fmt_num(buf, sizeof buf, c)));
   lds_grid_set_cost(g, x, y, (float)c);
   return 0;
 }
@@ -719,9 +719,9 @@ static int grid_bake(lua_State *L) {
     if (r[0] < 0 || r[1] < 0 || r[2] >= lds_grid_width(g) || r[3] >= lds_grid_height(g) ||
         r[0] > r[2] || r[1] > r[3])
       return arg_error(L, 4, lua_pushfstring(L, "rect {%d, %d, %d, %d} out of range "
-                                                 "(expected 0 <= x0 <= x1 < %d, 0 <= y0 <= y1 < %d)",
-                                                 (int)r[0], (int)r[1], (int)r[2], (int)r[3],
-                                                 (int)lds_grid_width(g), (int)lds_grid_height(g)));
+                                             "(expected 0 <= x0 <= x1 < %d, 0 <= y0 <= y1 < %d)",
+                                             (int)r[0], (int)r[1], (int)r[2], (int)r[3],
+                                             (int)lds_grid_width(g), (int)lds_grid_height(g)));
     x0 = (int32_t)r[0];
     y0 = (int32_t)r[1];
     x1 = (int32_t)r[2];
@@ -834,9 +834,9 @@ static uint32_t check_node(lua_State *L, const lds_Graph *g, int arg, const char
     fmt_num(buf, sizeof buf, v);
     if (n == 0)
       arg_error(L, arg, lua_pushfstring(L, "%s %s out of range (the graph has no nodes)",
-                                            what, buf));
+                                        what, buf));
     arg_error(L, arg, lua_pushfstring(L, "%s %s out of range (expected 1..%d)", what, buf,
-                                          (int)n));
+                                      (int)n));
   }
   return (uint32_t)v - 1;
 }
@@ -850,9 +850,9 @@ static uint32_t check_edge(lua_State *L, const lds_Graph *g, int arg) {
     fmt_num(buf, sizeof buf, v);
     if (m == 0)
       arg_error(L, arg, lua_pushfstring(L, "edge %s out of range (the graph has no edges)",
-                                            buf));
+                                        buf));
     arg_error(L, arg, lua_pushfstring(L, "edge %s out of range (expected 1..%d)", buf,
-                                          (int)m));
+                                      (int)m));
   }
   return (uint32_t)v - 1;
 }
@@ -863,7 +863,7 @@ static double check_edge_cost(lua_State *L, int arg) {
   char buf[64];
   if (!(c >= 0) || isinf(c))
     arg_error(L, arg, lua_pushfstring(L, "cost %s out of range (expected finite, >= 0)",
-                                          fmt_num(buf, sizeof buf, c)));
+                                      fmt_num(buf, sizeof buf, c)));
   return c;
 }
 
@@ -973,22 +973,22 @@ static int graph_add_node(lua_State *L) {
       z = lua_isnoneornil(L, 4) ? 0.0 : check_num(L, 4);
     else if (!lua_isnoneornil(L, 4))
       return arg_error(L, 4, lua_pushfstring(L, "the graph has coords '%s' (expected no z)",
-                                                 lds_coords_name(kind)));
+                                             lds_coords_name(kind)));
     if (!isfinite(x))
       return arg_error(L, 2, lua_pushfstring(L, "x %s out of range (expected finite)",
-                                                 fmt_num(buf, sizeof buf, x)));
+                                             fmt_num(buf, sizeof buf, x)));
     if (!isfinite(y))
       return arg_error(L, 3, lua_pushfstring(L, "y %s out of range (expected finite)",
-                                                 fmt_num(buf, sizeof buf, y)));
+                                             fmt_num(buf, sizeof buf, y)));
     if (!isfinite(z))
       return arg_error(L, 4, lua_pushfstring(L, "z %s out of range (expected finite)",
-                                                 fmt_num(buf, sizeof buf, z)));
+                                             fmt_num(buf, sizeof buf, z)));
     if (kind == LDS_COORDS_LONLAT && (x < -180.0 || x > 180.0))
       return arg_error(L, 2, lua_pushfstring(L, "longitude %s out of range (expected "
-                                                 "-180..180)", fmt_num(buf, sizeof buf, x)));
+                                             "-180..180)", fmt_num(buf, sizeof buf, x)));
     if (kind == LDS_COORDS_LONLAT && (y < -90.0 || y > 90.0))
       return arg_error(L, 3, lua_pushfstring(L, "latitude %s out of range (expected "
-                                                 "-90..90)", fmt_num(buf, sizeof buf, y)));
+                                             "-90..90)", fmt_num(buf, sizeof buf, y)));
   }
   st = lds_graph_add_node(g, x, y, z, &id);
   if (st != LDS_OK) return luaL_error(L, "%s", lds_graph_errmsg(g)); /* limit, nomem */
@@ -1244,7 +1244,7 @@ static size_t check_index(lua_State *L, lds_Path *p, int arg, double def) {
   if (i < 0) i = n + i + 1;
   if (i < 1 || i > n)
     arg_error(L, arg, lua_pushfstring(L, "index %d out of range (path has %d cells)",
-                                          (int)opt_int(L, arg, def), (int)n));
+                                      (int)opt_int(L, arg, def), (int)n));
   return (size_t)i - 1;
 }
 
@@ -1456,8 +1456,8 @@ static int path_new(lua_State *L) {
     if (x != floor(x) || y != floor(y) || x < 0 || y < 0 || x >= lds_grid_width(g) ||
         y >= lds_grid_height(g))
       return arg_error(L, 2, lua_pushfstring(L, "cell %d is outside the %dx%d grid",
-                                                 (int)i + 1, (int)lds_grid_width(g),
-                                                 (int)lds_grid_height(g)));
+                                             (int)i + 1, (int)lds_grid_width(g),
+                                             (int)lds_grid_height(g)));
     ids[i] = (uint32_t)y * (uint32_t)lds_grid_width(g) + (uint32_t)x;
     lua_pop(L, 3);
   }
@@ -2211,8 +2211,8 @@ static void parse_graph_opts(lua_State *L, int arg, SearchBox *b, int uv, const 
   lua_getfield(L, arg, "weights");
   if (!lua_isnil(L, -2) || !lua_isnil(L, -1))
     arg_error(L, arg, lua_pushfstring(L, "option '%s' is for grid searches (on a graph, change "
-                                      "costs with graph:set_edge_cost)",
-                                      lua_isnil(L, -2) ? "weights" : "cost"));
+                                  "costs with graph:set_edge_cost)",
+                                  lua_isnil(L, -2) ? "weights" : "cost"));
   lua_pop(L, 2);
   check_keys(L, arg, "option", "opts keys must be strings", graph_search_opts, extra);
   lua_getfield(L, arg, "heuristic");
@@ -2323,8 +2323,8 @@ static SearchBox *new_graph_search(lua_State *L, int hi, int oi, const char *alg
   lds_algo_parse(algo_name, &algo);
   if (!graph_algo(algo))
     arg_error(L, hi, lua_pushfstring(L, "algorithm '%s' runs on grids only (expected "
-                                         "astar, dijkstra, wastar or greedy on a graph)",
-                                         algo_name));
+                                     "astar, dijkstra, wastar or greedy on a graph)",
+                                     algo_name));
   if (!lds_graph_frozen(g))
     arg_error(L, hi, "the graph is not frozen (call graph:freeze() first)");
   b = (SearchBox *)lds_newudata(L, sizeof(SearchBox)); /* ..., search */
@@ -2817,10 +2817,10 @@ static int dstar_update_rect(lua_State *L) {
   check_xy(L, b->gb->g, 4, &x1, &y1);
   if (x1 < x0)
     return arg_error(L, 4, lua_pushfstring(L, "x1 %d < x0 %d (empty rectangle)", (int)x1,
-                                               (int)x0));
+                                           (int)x0));
   if (y1 < y0)
     return arg_error(L, 5, lua_pushfstring(L, "y1 %d < y0 %d (empty rectangle)", (int)y1,
-                                               (int)y0));
+                                           (int)y0));
   lds_dstar_update_rect(b->ds, x0, y0, x1, y1);
   lua_settop(L, 1);
   return 1;
