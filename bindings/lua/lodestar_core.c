@@ -103,10 +103,120 @@ static const char *value_name(lua_State *L, int idx) {
   return name;
 }
 
+/* Registry key (its address) of this state's table of function names:
+** each module function and method of lodestar.core (the function object)
+** -> "name" for a module function, ":name" for a method. Weak keys. */
+static const char names_key = 'n';
+
+/* luaL_argerror, with names for the calls it cannot name. Lua names a C
+** function from its call site; where there is none to see (pcall(s.step, s,
+** -1), a tail call on LuaJIT, a coroutine.wrap) it prints '?' and counts
+** self. There the function is looked up in the names table instead, and a
+** method is reported as if called with ':' (self not counted, "calling 'f'
+** on bad self" for self itself), as luaL_argerror does for s:step(-1).
+** Functions not in the table (a host's) get luaL_argerror unchanged. */
+static int arg_error(lua_State *L, int arg, const char *extramsg) {
+  lua_Debug ar;
+  const char *name = NULL;
+  int top = lua_gettop(L);
+  if (!lua_getstack(L, 0, &ar)) return luaL_argerror(L, arg, extramsg);
+  lua_getinfo(L, "nf", &ar); /* ..., fn */
+  if (ar.name == NULL || strcmp(ar.name, "?") == 0) { /* else the call site names it */
+    lua_pushlightuserdata(L, (void *)&names_key);
+    lua_rawget(L, LUA_REGISTRYINDEX); /* ..., fn, names */
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      lua_pushvalue(L, -2);
+      lua_rawget(L, -2); /* ..., fn, names, name */
+      if (lua_type(L, -1) == LUA_TSTRING) name = lua_tostring(L, -1); /* kept on the stack */
+    }
+  }
+  if (!name) {
+    lua_settop(L, top);
+    return luaL_argerror(L, arg, extramsg);
+  }
+  if (name[0] == ':') { /* a method */
+    name++;
+    if (--arg == 0) return luaL_error(L, "calling '%s' on bad self (%s)", name, extramsg);
+  }
+  return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, name, extramsg);
+}
+
+/* Adds the functions of l, found in the table at t, to the names table at
+** names (absolute indices); prefix ":" for methods. The first name of a
+** function shared by two entries wins. */
+static void add_names(lua_State *L, int names, int t, const luaL_Reg *l, const char *prefix) {
+  for (; l->name; l++) {
+    lua_getfield(L, t, l->name); /* fn */
+    lua_pushvalue(L, -1);
+    lua_rawget(L, names); /* fn, old */
+    if (lua_isnil(L, -1) && !lua_isnil(L, -2)) {
+      lua_pop(L, 1);
+      lua_pushfstring(L, "%s%s", prefix, l->name); /* fn, name */
+      lua_rawset(L, names);
+    } else {
+      lua_pop(L, 2);
+    }
+  }
+}
+
 /* "bad argument #i to 'f' (T expected, got U)" on both engines (STYLE 13). */
 static int type_error(lua_State *L, int arg, const char *expected) {
   const char *msg = lua_pushfstring(L, "%s expected, got %s", expected, value_name(L, arg));
-  return luaL_argerror(L, arg, msg);
+  return arg_error(L, arg, msg);
+}
+
+/* luaL_checkoption through arg_error: the index of the string at arg in
+** lst (NULL-terminated); "invalid option 'x'" otherwise. */
+static int check_option(lua_State *L, int arg, const char *const lst[]) {
+  const char *name;
+  int i;
+  if (lua_type(L, arg) != LUA_TSTRING) type_error(L, arg, "string");
+  name = lua_tostring(L, arg);
+  for (i = 0; lst[i]; i++)
+    if (strcmp(lst[i], name) == 0) return i;
+  return arg_error(L, arg, lua_pushfstring(L, "invalid option '%s'", name));
+}
+
+/* Raises "unknown <what> 'k' (expected a, b, c)" for a key k of the table
+** at arg that is not in keys (NULL-terminated, sorted), or nonstring for a
+** key that is not a string; extra, if not NULL, is one more accepted key,
+** listed in its sorted place. The list is made from the array the check
+** uses, so it names every accepted key. */
+static void check_keys(lua_State *L, int arg, const char *what, const char *nonstring,
+                       const char *const keys[], const char *extra) {
+  lua_pushnil(L);
+  while (lua_next(L, arg)) { /* key, value */
+    const char *k;
+    int i;
+    if (lua_type(L, -2) != LUA_TSTRING) arg_error(L, arg, nonstring);
+    k = lua_tostring(L, -2);
+    for (i = 0; keys[i] && strcmp(keys[i], k) != 0; i++) {
+    }
+    if (!keys[i] && !(extra && strcmp(extra, k) == 0)) {
+      luaL_Buffer b;
+      int first = 1, extra_done = extra == NULL;
+      lua_pushfstring(L, "unknown %s '%s' (expected ", what, k); /* key, value, head */
+      luaL_buffinit(L, &b);
+      for (i = 0; keys[i] || !extra_done; i++) {
+        const char *name;
+        if (!extra_done && (!keys[i] || strcmp(extra, keys[i]) < 0)) {
+          name = extra;
+          extra_done = 1;
+          i--;
+        } else {
+          name = keys[i];
+        }
+        if (!first) luaL_addstring(&b, ", ");
+        luaL_addstring(&b, name);
+        first = 0;
+      }
+      luaL_addchar(&b, ')');
+      luaL_pushresult(&b); /* key, value, head, list */
+      lua_concat(L, 2);
+      arg_error(L, arg, lua_tostring(L, -1));
+    }
+    lua_pop(L, 1);
+  }
 }
 
 /* An integer argument: a number with an integral value, on both engines
@@ -116,7 +226,7 @@ static double check_int(lua_State *L, int arg) {
   if (lua_type(L, arg) != LUA_TNUMBER) type_error(L, arg, "number");
   n = lua_tonumber(L, arg);
   if (!(n == floor(n)) || fabs(n) > 9007199254740992.0)
-    luaL_argerror(L, arg, "number has no integer representation");
+    arg_error(L, arg, "number has no integer representation");
   return (double)n;
 }
 
@@ -205,13 +315,13 @@ static void check_xy(lua_State *L, const lds_Grid *g, int ix, int32_t *x, int32_
   char buf[64];
   if (vx < 0 || vx >= lds_grid_width(g)) {
     fmt_num(buf, sizeof buf, vx);
-    luaL_argerror(L, ix, lua_pushfstring(L, "x %s out of range (expected 0..%d)", buf,
-                                         (int)lds_grid_width(g) - 1));
+    arg_error(L, ix, lua_pushfstring(L, "x %s out of range (expected 0..%d)", buf,
+                                     (int)lds_grid_width(g) - 1));
   }
   if (vy < 0 || vy >= lds_grid_height(g)) {
     fmt_num(buf, sizeof buf, vy);
-    luaL_argerror(L, ix + 1, lua_pushfstring(L, "y %s out of range (expected 0..%d)", buf,
-                                             (int)lds_grid_height(g) - 1));
+    arg_error(L, ix + 1, lua_pushfstring(L, "y %s out of range (expected 0..%d)", buf,
+                                         (int)lds_grid_height(g) - 1));
   }
   *x = (int32_t)vx;
   *y = (int32_t)vy;
@@ -248,13 +358,13 @@ static int grid_new(lua_State *L) {
   lds_Error err;
   GridBox *b;
   if (w < 1 || w > LDS_GRID_MAX_SIDE)
-    luaL_argerror(L, 1, lua_pushfstring(L, "width %d out of range (expected 1..%d)",
-                                        (int)(w < -1e9 ? -1e9 : w > 1e9 ? 1e9 : w),
-                                        LDS_GRID_MAX_SIDE));
+    arg_error(L, 1, lua_pushfstring(L, "width %d out of range (expected 1..%d)",
+                                    (int)(w < -1e9 ? -1e9 : w > 1e9 ? 1e9 : w),
+                                    LDS_GRID_MAX_SIDE));
   if (h < 1 || h > LDS_GRID_MAX_SIDE)
-    luaL_argerror(L, 2, lua_pushfstring(L, "height %d out of range (expected 1..%d)",
-                                        (int)(h < -1e9 ? -1e9 : h > 1e9 ? 1e9 : h),
-                                        LDS_GRID_MAX_SIDE));
+    arg_error(L, 2, lua_pushfstring(L, "height %d out of range (expected 1..%d)",
+                                    (int)(h < -1e9 ? -1e9 : h > 1e9 ? 1e9 : h),
+                                    LDS_GRID_MAX_SIDE));
   b = new_gridbox(L);
   b->g = lds_grid_new(&env, (int32_t)w, (int32_t)h, &err);
   if (!b->g) return luaL_error(L, "%s", err.msg);
@@ -281,11 +391,13 @@ static int ascii_passable(char c) { return lds_map_passable_char(c) || (c >= '1'
 ** Rows are the non-blank lines with surrounding spaces/tabs removed. */
 static int grid_from_ascii(lua_State *L) {
   size_t len, i;
-  const char *t = luaL_checklstring(L, 1, &len);
+  const char *t;
   int32_t w = -1, h = 0, y;
   lds_Env env = lua_env(L);
   lds_Error err;
   GridBox *b;
+  if (!lua_isstring(L, 1)) type_error(L, 1, "string"); /* numbers convert, as in luaL_checklstring */
+  t = lua_tolstring(L, 1, &len);
   /* pass 1: size and checks */
   for (i = 0; i < len;) {
     size_t e = i, a, z;
@@ -421,8 +533,8 @@ static int grid_set_cost(lua_State *L) {
   check_xy(L, g, 2, &x, &y);
   c = check_num(L, 4);
   if (!(c > 0) || isinf(c) || (float)c == INFINITY)
-    return luaL_argerror(L, 4, lua_pushfstring(L, "cost %s out of range (expected finite, > 0)",
-                                               fmt_num(buf, sizeof buf, c)));
+    return arg_error(L, 4, lua_pushfstring(L, "cost %s out of range (expected finite, > 0)",
+                                           fmt_num(buf, sizeof buf, c)));
   lds_grid_set_cost(g, x, y, (float)c);
   return 0;
 }
@@ -445,7 +557,7 @@ static int grid_set_terrain(lua_State *L) {
   check_xy(L, g, 2, &x, &y);
   t = check_str(L, 4);
   n = lua_rawlen(L, 4);
-  if (n != 1) return luaL_argerror(L, 4, "expected a one-character string");
+  if (n != 1) return arg_error(L, 4, "expected a one-character string");
   lds_grid_set_terrain(g, x, y, t[0]);
   return 0;
 }
@@ -458,7 +570,7 @@ static int grid_neighbourhood(lua_State *L) {
 static int grid_set_neighbourhood(lua_State *L) {
   lds_Grid *g = check_grid(L, 1);
   double n = check_int(L, 2);
-  if (n != 4 && n != 8) return luaL_argerror(L, 2, "neighbourhood must be 4 or 8");
+  if (n != 4 && n != 8) return arg_error(L, 2, "neighbourhood must be 4 or 8");
   lds_grid_set_neighbourhood(g, (int)n);
   return 0;
 }
@@ -473,8 +585,7 @@ static int grid_diagonal(lua_State *L) {
 
 static int grid_set_diagonal(lua_State *L) {
   lds_Grid *g = check_grid(L, 1);
-  check_str(L, 2);
-  lds_grid_set_diagonal(g, (lds_Diagonal)luaL_checkoption(L, 2, NULL, diag_names));
+  lds_grid_set_diagonal(g, (lds_Diagonal)check_option(L, 2, diag_names));
   return 0;
 }
 
@@ -512,7 +623,7 @@ static int grid_line_of_sight(lua_State *L) {
 static int check_layer(lua_State *L, lds_Grid *g, int arg) {
   const char *name = check_str(L, arg);
   int idx = lds_grid_layer_find(g, name);
-  if (idx < 0) luaL_argerror(L, arg, lua_pushfstring(L, "no layer '%s'", name));
+  if (idx < 0) arg_error(L, arg, lua_pushfstring(L, "no layer '%s'", name));
   return idx;
 }
 
@@ -522,7 +633,7 @@ static int grid_layer_add(lua_State *L) {
   int idx;
   lds_Status st = lds_grid_layer_add(g, name, &idx);
   if (st == LDS_E_NOMEM) return luaL_error(L, "%s", lds_grid_errmsg(g));
-  if (st != LDS_OK) return luaL_argerror(L, 2, lds_grid_errmsg(g));
+  if (st != LDS_OK) return arg_error(L, 2, lds_grid_errmsg(g));
   lua_pushinteger(L, idx + 1);
   return 1;
 }
@@ -552,7 +663,7 @@ static int grid_layer_set(lua_State *L) {
     v = INFINITY; /* false blocks, as in bake */
   else
     v = check_num(L, 5);
-  if (isnan(v)) return luaL_argerror(L, 5, "layer value is nan (expected a number, or false)");
+  if (isnan(v)) return arg_error(L, 5, "layer value is nan (expected a number, or false)");
   lds_grid_layer_set(g, idx, x, y, (float)v);
   return 0;
 }
@@ -582,7 +693,7 @@ static double rect_field(lua_State *L, int arg, int i) {
   double v;
   lua_rawgeti(L, arg, i);
   if (lua_type(L, -1) != LUA_TNUMBER || lua_tonumber(L, -1) != floor(lua_tonumber(L, -1)))
-    luaL_argerror(L, arg, "rect must be {x0, y0, x1, y1} with integer cells");
+    arg_error(L, arg, "rect must be {x0, y0, x1, y1} with integer cells");
   v = lua_tonumber(L, -1);
   lua_pop(L, 1);
   return v;
@@ -607,10 +718,10 @@ static int grid_bake(lua_State *L) {
     for (i = 0; i < 4; i++) r[i] = rect_field(L, 4, i + 1);
     if (r[0] < 0 || r[1] < 0 || r[2] >= lds_grid_width(g) || r[3] >= lds_grid_height(g) ||
         r[0] > r[2] || r[1] > r[3])
-      return luaL_argerror(L, 4, lua_pushfstring(L, "rect {%d, %d, %d, %d} out of range "
-                                                 "(expected 0 <= x0 <= x1 < %d, 0 <= y0 <= y1 < %d)",
-                                                 (int)r[0], (int)r[1], (int)r[2], (int)r[3],
-                                                 (int)lds_grid_width(g), (int)lds_grid_height(g)));
+      return arg_error(L, 4, lua_pushfstring(L, "rect {%d, %d, %d, %d} out of range "
+                                             "(expected 0 <= x0 <= x1 < %d, 0 <= y0 <= y1 < %d)",
+                                             (int)r[0], (int)r[1], (int)r[2], (int)r[3],
+                                             (int)lds_grid_width(g), (int)lds_grid_height(g)));
     x0 = (int32_t)r[0];
     y0 = (int32_t)r[1];
     x1 = (int32_t)r[2];
@@ -664,7 +775,7 @@ static int grid_bake(lua_State *L) {
   if (idx < 0) {
     lds_Status st = lds_grid_layer_add(g, name, &idx);
     if (st == LDS_E_NOMEM) return luaL_error(L, "%s", lds_grid_errmsg(g));
-    if (st != LDS_OK) return luaL_argerror(L, 2, lds_grid_errmsg(g));
+    if (st != LDS_OK) return arg_error(L, 2, lds_grid_errmsg(g));
   }
   data = lds_grid_layer_data(g, idx);
   for (y = y0; y <= y1; y++)
@@ -722,10 +833,10 @@ static uint32_t check_node(lua_State *L, const lds_Graph *g, int arg, const char
     char buf[64];
     fmt_num(buf, sizeof buf, v);
     if (n == 0)
-      luaL_argerror(L, arg, lua_pushfstring(L, "%s %s out of range (the graph has no nodes)",
-                                            what, buf));
-    luaL_argerror(L, arg, lua_pushfstring(L, "%s %s out of range (expected 1..%d)", what, buf,
-                                          (int)n));
+      arg_error(L, arg, lua_pushfstring(L, "%s %s out of range (the graph has no nodes)",
+                                        what, buf));
+    arg_error(L, arg, lua_pushfstring(L, "%s %s out of range (expected 1..%d)", what, buf,
+                                      (int)n));
   }
   return (uint32_t)v - 1;
 }
@@ -738,10 +849,10 @@ static uint32_t check_edge(lua_State *L, const lds_Graph *g, int arg) {
     char buf[64];
     fmt_num(buf, sizeof buf, v);
     if (m == 0)
-      luaL_argerror(L, arg, lua_pushfstring(L, "edge %s out of range (the graph has no edges)",
-                                            buf));
-    luaL_argerror(L, arg, lua_pushfstring(L, "edge %s out of range (expected 1..%d)", buf,
-                                          (int)m));
+      arg_error(L, arg, lua_pushfstring(L, "edge %s out of range (the graph has no edges)",
+                                        buf));
+    arg_error(L, arg, lua_pushfstring(L, "edge %s out of range (expected 1..%d)", buf,
+                                      (int)m));
   }
   return (uint32_t)v - 1;
 }
@@ -751,8 +862,8 @@ static double check_edge_cost(lua_State *L, int arg) {
   lua_Number c = check_num(L, arg);
   char buf[64];
   if (!(c >= 0) || isinf(c))
-    luaL_argerror(L, arg, lua_pushfstring(L, "cost %s out of range (expected finite, >= 0)",
-                                          fmt_num(buf, sizeof buf, c)));
+    arg_error(L, arg, lua_pushfstring(L, "cost %s out of range (expected finite, >= 0)",
+                                      fmt_num(buf, sizeof buf, c)));
   return c;
 }
 
@@ -779,8 +890,7 @@ static int graph_new(lua_State *L) {
   lds_Coords kind = LDS_COORDS_XY;
   GraphBox *b;
   if (!lua_isnoneornil(L, 1)) {
-    check_str(L, 1);
-    kind = (lds_Coords)luaL_checkoption(L, 1, NULL, coords_names);
+    kind = (lds_Coords)check_option(L, 1, coords_names);
   }
   b = new_graphbox(L);
   b->g = lds_graph_new(&env, kind, &err);
@@ -855,30 +965,30 @@ static int graph_add_node(lua_State *L) {
   int top = lua_gettop(L);
   if (kind == LDS_COORDS_NONE) {
     if (top >= 2 && !lua_isnil(L, 2))
-      return luaL_argerror(L, 2, "the graph has coords 'none' (expected no coordinates)");
+      return arg_error(L, 2, "the graph has coords 'none' (expected no coordinates)");
   } else {
     x = check_num(L, 2);
     y = check_num(L, 3);
     if (kind == LDS_COORDS_XYZ)
       z = lua_isnoneornil(L, 4) ? 0.0 : check_num(L, 4);
     else if (!lua_isnoneornil(L, 4))
-      return luaL_argerror(L, 4, lua_pushfstring(L, "the graph has coords '%s' (expected no z)",
-                                                 lds_coords_name(kind)));
+      return arg_error(L, 4, lua_pushfstring(L, "the graph has coords '%s' (expected no z)",
+                                             lds_coords_name(kind)));
     if (!isfinite(x))
-      return luaL_argerror(L, 2, lua_pushfstring(L, "x %s out of range (expected finite)",
-                                                 fmt_num(buf, sizeof buf, x)));
+      return arg_error(L, 2, lua_pushfstring(L, "x %s out of range (expected finite)",
+                                             fmt_num(buf, sizeof buf, x)));
     if (!isfinite(y))
-      return luaL_argerror(L, 3, lua_pushfstring(L, "y %s out of range (expected finite)",
-                                                 fmt_num(buf, sizeof buf, y)));
+      return arg_error(L, 3, lua_pushfstring(L, "y %s out of range (expected finite)",
+                                             fmt_num(buf, sizeof buf, y)));
     if (!isfinite(z))
-      return luaL_argerror(L, 4, lua_pushfstring(L, "z %s out of range (expected finite)",
-                                                 fmt_num(buf, sizeof buf, z)));
+      return arg_error(L, 4, lua_pushfstring(L, "z %s out of range (expected finite)",
+                                             fmt_num(buf, sizeof buf, z)));
     if (kind == LDS_COORDS_LONLAT && (x < -180.0 || x > 180.0))
-      return luaL_argerror(L, 2, lua_pushfstring(L, "longitude %s out of range (expected "
-                                                 "-180..180)", fmt_num(buf, sizeof buf, x)));
+      return arg_error(L, 2, lua_pushfstring(L, "longitude %s out of range (expected "
+                                             "-180..180)", fmt_num(buf, sizeof buf, x)));
     if (kind == LDS_COORDS_LONLAT && (y < -90.0 || y > 90.0))
-      return luaL_argerror(L, 3, lua_pushfstring(L, "latitude %s out of range (expected "
-                                                 "-90..90)", fmt_num(buf, sizeof buf, y)));
+      return arg_error(L, 3, lua_pushfstring(L, "latitude %s out of range (expected "
+                                             "-90..90)", fmt_num(buf, sizeof buf, y)));
   }
   st = lds_graph_add_node(g, x, y, z, &id);
   if (st != LDS_OK) return luaL_error(L, "%s", lds_graph_errmsg(g)); /* limit, nomem */
@@ -989,7 +1099,7 @@ static int graph_set_edge_cost(lua_State *L) {
   check_graph_idle(L, 1);
   e = lds_graph_find_edge(g, a, bn);
   if (e == LDS_GRAPH_NONE)
-    return luaL_argerror(L, 3, lua_pushfstring(L, "no edge %d -> %d", (int)a + 1, (int)bn + 1));
+    return arg_error(L, 3, lua_pushfstring(L, "no edge %d -> %d", (int)a + 1, (int)bn + 1));
   if (lds_graph_set_edge_cost_id(g, e, c) != LDS_OK)
     return luaL_error(L, "%s", lds_graph_errmsg(g));
   return 0;
@@ -1133,8 +1243,8 @@ static size_t check_index(lua_State *L, lds_Path *p, int arg, double def) {
   double i = opt_int(L, arg, def), n = (double)lds_path_length(p);
   if (i < 0) i = n + i + 1;
   if (i < 1 || i > n)
-    luaL_argerror(L, arg, lua_pushfstring(L, "index %d out of range (path has %d cells)",
-                                          (int)opt_int(L, arg, def), (int)n));
+    arg_error(L, arg, lua_pushfstring(L, "index %d out of range (path has %d cells)",
+                                      (int)opt_int(L, arg, def), (int)n));
   return (size_t)i - 1;
 }
 
@@ -1229,7 +1339,7 @@ static double recost(lua_State *L, const lds_Path *p, int arg) {
   lds_Error err;
   if (lua_isnoneornil(L, arg)) return NAN;
   if (lds_grid_path_cost(check_grid(L, arg), p, &c, &err) != LDS_OK)
-    luaL_argerror(L, arg, err.msg);
+    arg_error(L, arg, err.msg);
   return c;
 }
 
@@ -1239,7 +1349,7 @@ static int path_sub(lua_State *L) {
   PathBox *b;
   lds_Error err;
   lua_settop(L, 4);
-  if (i > j) return luaL_argerror(L, 3, "end index before start index");
+  if (i > j) return arg_error(L, 3, "end index before start index");
   b = new_pathbox(L);
   q = lds_path_sub(p, i, j, NAN, &err);
   push_path(L, b, q, &err);
@@ -1280,7 +1390,7 @@ static int path_prune_los(lua_State *L) {
   lds_Error err;
   PathBox *b = new_pathbox(L);
   lds_Path *q = lds_path_prune_los(p, g, &err);
-  if (!q && err.code == LDS_E_ARG) return luaL_argerror(L, 2, err.msg);
+  if (!q && err.code == LDS_E_ARG) return arg_error(L, 2, err.msg);
   push_path(L, b, q, &err);
   return 1;
 }
@@ -1328,7 +1438,7 @@ static int path_new(lua_State *L) {
     double x, y;
     lua_rawgeti(L, 2, (int)i + 1);
     if (lua_type(L, -1) != LUA_TTABLE)
-      return luaL_argerror(L, 2, lua_pushfstring(L, "cell %d is not a table", (int)i + 1));
+      return arg_error(L, 2, lua_pushfstring(L, "cell %d is not a table", (int)i + 1));
     lua_getfield(L, -1, "x");
     if (lua_isnil(L, -1)) {
       lua_pop(L, 1);
@@ -1340,21 +1450,21 @@ static int path_new(lua_State *L) {
       lua_rawgeti(L, -2, 2);
     }
     if (lua_type(L, -1) != LUA_TNUMBER || lua_type(L, -2) != LUA_TNUMBER)
-      return luaL_argerror(L, 2, lua_pushfstring(L, "cell %d has no integer x, y", (int)i + 1));
+      return arg_error(L, 2, lua_pushfstring(L, "cell %d has no integer x, y", (int)i + 1));
     x = lua_tonumber(L, -2);
     y = lua_tonumber(L, -1);
     if (x != floor(x) || y != floor(y) || x < 0 || y < 0 || x >= lds_grid_width(g) ||
         y >= lds_grid_height(g))
-      return luaL_argerror(L, 2, lua_pushfstring(L, "cell %d is outside the %dx%d grid",
-                                                 (int)i + 1, (int)lds_grid_width(g),
-                                                 (int)lds_grid_height(g)));
+      return arg_error(L, 2, lua_pushfstring(L, "cell %d is outside the %dx%d grid",
+                                             (int)i + 1, (int)lds_grid_width(g),
+                                             (int)lds_grid_height(g)));
     ids[i] = (uint32_t)y * (uint32_t)lds_grid_width(g) + (uint32_t)x;
     lua_pop(L, 3);
   }
   b = new_pathbox(L);
   tmp = lds_path_new(&env, ids, n, lds_grid_width(g), 0.0, partial ? LDS_PATH_PARTIAL : 0, &err);
   push_path(L, b, tmp, &err);
-  if (lds_grid_path_cost(g, tmp, &c, &err) != LDS_OK) return luaL_argerror(L, 2, err.msg);
+  if (lds_grid_path_cost(g, tmp, &c, &err) != LDS_OK) return arg_error(L, 2, err.msg);
   b->p = lds_path_new(&env, ids, n, lds_grid_width(g), c, partial ? LDS_PATH_PARTIAL : 0, &err);
   lds_path_free(tmp);
   if (!b->p) return luaL_error(L, "%s", err.msg);
@@ -1365,6 +1475,8 @@ static int path_new(lua_State *L) {
 
 static const char *const search_opts[] = {"cost", "goal", "h_scale", "heuristic", "partial",
                                           "start", "weight", "weights", NULL};
+/* fields of a budget table (s:run, d:compute), in this order */
+static const char *const budget_keys[] = {"budget_us", "max_expansions", NULL};
 
 static SearchBox *check_searchbox(lua_State *L, int arg) {
   SearchBox *b = (SearchBox *)luaL_testudata(L, arg, LDS_SEARCH_MT);
@@ -1420,7 +1532,7 @@ static int search_tostring(lua_State *L) {
 
 /* "bad argument #arg to 'f' (opts.name: ...)" */
 static int opt_error(lua_State *L, int arg, const char *name, const char *what) {
-  return luaL_argerror(L, arg, lua_pushfstring(L, "opts.%s: %s", name, what));
+  return arg_error(L, arg, lua_pushfstring(L, "opts.%s: %s", name, what));
 }
 
 static int opt_type_error(lua_State *L, int arg, const char *name, const char *expected) {
@@ -1498,30 +1610,20 @@ static lds_Status edge_trampoline(void *ud, int32_t x0, int32_t y0, int32_t x1, 
 static void heur_report(lua_State *L, SearchBox *b, int uv);
 static int check_space(lua_State *L, int arg);
 static int search_start_graph(lua_State *L, SearchBox *b);
-static SearchBox *new_graph_search(lua_State *L, int hi, int oi, const char *algo_name);
+static SearchBox *new_graph_search(lua_State *L, int hi, int oi, const char *algo_name,
+                                   const char *extra);
 static int find_path_graph(lua_State *L);
 
-/* Parses opts at arg into b->params and the user value table at uv. */
-static void parse_opts(lua_State *L, int arg, SearchBox *b, int uv) {
+/* Parses opts at arg into b->params and the user value table at uv; extra
+** names one more key the caller accepts and took out (find_path's
+** "algorithm"), for the list of an unknown key's error. */
+static void parse_opts(lua_State *L, int arg, SearchBox *b, int uv, const char *extra) {
   lds_SearchParams *p = &b->params;
-  int i;
   lds_search_params_init(p);
   p->algo = b->algo;
   if (lua_isnoneornil(L, arg)) return;
   check_table(L, arg);
-  lua_pushnil(L);
-  while (lua_next(L, arg)) { /* key, value */
-    const char *k;
-    if (lua_type(L, -2) != LUA_TSTRING) luaL_argerror(L, arg, "opts keys must be strings");
-    k = lua_tostring(L, -2);
-    for (i = 0; search_opts[i] && strcmp(search_opts[i], k) != 0; i++) {
-    }
-    if (!search_opts[i])
-      luaL_argerror(L, arg, lua_pushfstring(L, "unknown option '%s' (expected cost, goal, "
-                                            "h_scale, heuristic, partial, start, weight, weights)",
-                                            k));
-    lua_pop(L, 1);
-  }
+  check_keys(L, arg, "option", "opts keys must be strings", search_opts, extra);
   lua_getfield(L, arg, "heuristic");
   if (!lua_isnil(L, -1)) {
     if (lua_type(L, -1) != LUA_TSTRING) opt_type_error(L, arg, "heuristic", "string");
@@ -1595,8 +1697,10 @@ static void parse_opts(lua_State *L, int arg, SearchBox *b, int uv) {
 /* Pushes a new search on the grid at gi with the opts at oi (nil or a
 ** table; stack indices of the calling function, so argument errors name
 ** its arguments), for algorithm algo_name; starts it when opts has
-** start and goal. Returns the box; the search is at the top. */
-static SearchBox *new_search(lua_State *L, int gi, int oi, const char *algo_name) {
+** start and goal. extra: as for parse_opts. Returns the box; the search is
+** at the top. */
+static SearchBox *new_search(lua_State *L, int gi, int oi, const char *algo_name,
+                             const char *extra) {
   GridBox *gb = check_gridbox(L, gi);
   lds_Grid *g = check_grid(L, gi);
   lds_Env env = lua_env(L);
@@ -1616,7 +1720,7 @@ static SearchBox *new_search(lua_State *L, int gi, int oi, const char *algo_name
   lds_setuv(L, self);
   b->gb = gb;
   gb->nsearch++;
-  parse_opts(L, oi, b, uv);
+  parse_opts(L, oi, b, uv, extra);
   b->s = lds_search_new(&env, g, &err);
   if (!b->s) luaL_error(L, "%s", err.msg);
   b->owned = 1;
@@ -1630,7 +1734,7 @@ static SearchBox *new_search(lua_State *L, int gi, int oi, const char *algo_name
     has_goal = !lua_isnil(L, -1);
     if (has_goal) opt_cell(L, oi, "goal", g, &gx, &gy);
     lua_pop(L, 2);
-    if (has_start != has_goal) luaL_argerror(L, oi, "opts.start and opts.goal go together");
+    if (has_start != has_goal) arg_error(L, oi, "opts.start and opts.goal go together");
     if (has_start) do_start(L, b, uv, sx, sy, gx, gy);
   }
   lua_settop(L, self);
@@ -1641,9 +1745,9 @@ static SearchBox *new_search(lua_State *L, int gi, int oi, const char *algo_name
 static int search_new(lua_State *L) {
   lua_settop(L, 2);
   if (check_space(L, 1)) /* lodestar.search.<algo>(graph [, opts]) */
-    new_graph_search(L, 1, 2, lua_tostring(L, lua_upvalueindex(1)));
+    new_graph_search(L, 1, 2, lua_tostring(L, lua_upvalueindex(1)), NULL);
   else
-    new_search(L, 1, 2, lua_tostring(L, lua_upvalueindex(1)));
+    new_search(L, 1, 2, lua_tostring(L, lua_upvalueindex(1)), NULL);
   return 1;
 }
 
@@ -1760,7 +1864,7 @@ static int search_step(lua_State *L) {
   SearchBox *b = check_search(L, 1);
   lds_Budget bud;
   double n = opt_int(L, 2, 0);
-  if (n < 0) return luaL_argerror(L, 2, "max_expansions must be >= 0 (0 = no limit)");
+  if (n < 0) return arg_error(L, 2, "max_expansions must be >= 0 (0 = no limit)");
   bud.max_expansions = (uint64_t)n;
   bud.budget_us = 0;
   lua_settop(L, 1);
@@ -1774,24 +1878,16 @@ static int search_run(lua_State *L) {
   bud.max_expansions = 0;
   bud.budget_us = 0;
   if (!lua_isnoneornil(L, 2)) {
-    static const char *const keys[] = {"budget_us", "max_expansions"};
     int i;
     check_table(L, 2);
-    lua_pushnil(L);
-    while (lua_next(L, 2)) {
-      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
-      if (strcmp(k, keys[0]) != 0 && strcmp(k, keys[1]) != 0)
-        luaL_argerror(L, 2, lua_pushfstring(L, "unknown budget field '%s' (expected budget_us, "
-                                            "max_expansions)", k));
-      lua_pop(L, 1);
-    }
+    check_keys(L, 2, "budget field", "budget fields must be strings", budget_keys, NULL);
     for (i = 0; i < 2; i++) {
       double v;
-      lua_getfield(L, 2, keys[i]);
+      lua_getfield(L, 2, budget_keys[i]);
       if (!lua_isnil(L, -1)) {
         v = lua_tonumber(L, -1);
         if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 0)
-          luaL_argerror(L, 2, lua_pushfstring(L, "%s must be an integer >= 0", keys[i]));
+          arg_error(L, 2, lua_pushfstring(L, "%s must be an integer >= 0", budget_keys[i]));
         if (i == 0)
           bud.budget_us = (uint64_t)v;
         else
@@ -1905,6 +2001,31 @@ static int search_algorithm_used(lua_State *L) {
   return 1;
 }
 
+/* Algorithms that run on graphs (the others need a grid). */
+static int graph_algo(lds_Algo a) {
+  return a == LDS_ALGO_ASTAR || a == LDS_ALGO_DIJKSTRA || a == LDS_ALGO_WASTAR ||
+         a == LDS_ALGO_GREEDY;
+}
+
+/* Raises "bad argument #oi (opts.algorithm: unknown algorithm 'x' (expected
+** astar, ...))", listing the names the core knows (graphs: those that run on
+** graphs), so the list follows lds_algo_name. */
+static int unknown_algorithm(lua_State *L, int oi, const char *algo, int graph) {
+  luaL_Buffer b;
+  int i, n = 0;
+  lua_pushfstring(L, "unknown algorithm '%s' (expected ", algo);
+  luaL_buffinit(L, &b);
+  for (i = 0; i < 64 && lds_algo_name((lds_Algo)i); i++) {
+    if (graph && !graph_algo((lds_Algo)i)) continue;
+    if (n++) luaL_addstring(&b, ", ");
+    luaL_addstring(&b, lds_algo_name((lds_Algo)i));
+  }
+  luaL_addchar(&b, ')');
+  luaL_pushresult(&b);
+  lua_concat(L, 2);
+  return opt_error(L, oi, "algorithm", lua_tostring(L, -1));
+}
+
 /* find_path's options: takes the `algorithm` field out of the table at oi.
 ** Afterwards oi holds a copy of opts without it and oi + 1 the original (which
 ** keeps the returned string alive); nil opts stay nil. Returns the name
@@ -1977,9 +2098,8 @@ static int find_path(lua_State *L) {
   check_xy(L, g, 2, &sx, &sy);
   check_xy(L, g, 4, &gx, &gy);
   algo = take_algorithm(L, 6);
-  if (lds_algo_parse(algo, &a) != LDS_OK)
-    return opt_error(L, 6, "algorithm", lua_pushfstring(L, "unknown algorithm '%s'", algo));
-  b = new_search(L, 1, 6, algo); /* top: search */
+  if (lds_algo_parse(algo, &a) != LDS_OK) return unknown_algorithm(L, 6, algo, 0);
+  b = new_search(L, 1, 6, algo, "algorithm"); /* top: search */
   lds_getuv(L, -1);
   do_start(L, b, lua_gettop(L), sx, sy, gx, gy);
   lua_pop(L, 1);
@@ -2077,32 +2197,24 @@ static uint32_t opt_node(lua_State *L, int arg, const char *name, const lds_Grap
   return (uint32_t)v - 1;
 }
 
-/* Parses the opts of a graph search at arg into b->params and uv. */
-static void parse_graph_opts(lua_State *L, int arg, SearchBox *b, int uv) {
+/* Parses the opts of a graph search at arg into b->params and uv; extra as
+** for parse_opts. */
+static void parse_graph_opts(lua_State *L, int arg, SearchBox *b, int uv, const char *extra) {
   lds_SearchParams *p = &b->params;
   lds_Coords kind = lds_graph_coords(b->hb->g);
-  int i;
   char buf[64];
   lds_search_params_init(p);
   p->algo = b->algo;
   if (lua_isnoneornil(L, arg)) return;
   check_table(L, arg);
-  lua_pushnil(L);
-  while (lua_next(L, arg)) { /* key, value */
-    const char *k;
-    if (lua_type(L, -2) != LUA_TSTRING) luaL_argerror(L, arg, "opts keys must be strings");
-    k = lua_tostring(L, -2);
-    for (i = 0; graph_search_opts[i] && strcmp(graph_search_opts[i], k) != 0; i++) {
-    }
-    if (!graph_search_opts[i]) {
-      if (strcmp(k, "cost") == 0 || strcmp(k, "weights") == 0)
-        luaL_argerror(L, arg, lua_pushfstring(L, "option '%s' is for grid searches (on a graph, "
-                                              "change costs with graph:set_edge_cost)", k));
-      luaL_argerror(L, arg, lua_pushfstring(L, "unknown option '%s' (expected goal, h_scale, "
-                                            "heuristic, partial, start, weight)", k));
-    }
-    lua_pop(L, 1);
-  }
+  lua_getfield(L, arg, "cost");
+  lua_getfield(L, arg, "weights");
+  if (!lua_isnil(L, -2) || !lua_isnil(L, -1))
+    arg_error(L, arg, lua_pushfstring(L, "option '%s' is for grid searches (on a graph, change "
+                                  "costs with graph:set_edge_cost)",
+                                  lua_isnil(L, -2) ? "weights" : "cost"));
+  lua_pop(L, 2);
+  check_keys(L, arg, "option", "opts keys must be strings", graph_search_opts, extra);
   lua_getfield(L, arg, "heuristic");
   if (lua_type(L, -1) == LUA_TFUNCTION) {
     lua_pushvalue(L, -1);
@@ -2199,7 +2311,8 @@ static int search_start_graph(lua_State *L, SearchBox *b) {
 
 /* Pushes a new search on the graph at hi with the opts at oi, as new_search
 ** does for grids; starts it when opts has start and goal. */
-static SearchBox *new_graph_search(lua_State *L, int hi, int oi, const char *algo_name) {
+static SearchBox *new_graph_search(lua_State *L, int hi, int oi, const char *algo_name,
+                                   const char *extra) {
   GraphBox *hb = check_graphbox(L, hi);
   lds_Graph *g = check_graph(L, hi);
   lds_Env env = lua_env(L);
@@ -2208,13 +2321,12 @@ static SearchBox *new_graph_search(lua_State *L, int hi, int oi, const char *alg
   SearchBox *b;
   int self, uv;
   lds_algo_parse(algo_name, &algo);
-  if (algo != LDS_ALGO_ASTAR && algo != LDS_ALGO_DIJKSTRA && algo != LDS_ALGO_WASTAR &&
-      algo != LDS_ALGO_GREEDY)
-    luaL_argerror(L, hi, lua_pushfstring(L, "algorithm '%s' runs on grids only (expected "
-                                         "astar, dijkstra, wastar or greedy on a graph)",
-                                         algo_name));
+  if (!graph_algo(algo))
+    arg_error(L, hi, lua_pushfstring(L, "algorithm '%s' runs on grids only (expected "
+                                     "astar, dijkstra, wastar or greedy on a graph)",
+                                     algo_name));
   if (!lds_graph_frozen(g))
-    luaL_argerror(L, hi, "the graph is not frozen (call graph:freeze() first)");
+    arg_error(L, hi, "the graph is not frozen (call graph:freeze() first)");
   b = (SearchBox *)lds_newudata(L, sizeof(SearchBox)); /* ..., search */
   memset(b, 0, sizeof *b);
   luaL_setmetatable(L, LDS_SEARCH_MT);
@@ -2228,7 +2340,7 @@ static SearchBox *new_graph_search(lua_State *L, int hi, int oi, const char *alg
   lds_setuv(L, self);
   b->hb = hb;
   hb->nsearch++;
-  parse_graph_opts(L, oi, b, uv);
+  parse_graph_opts(L, oi, b, uv, extra);
   b->s = lds_search_new_graph(&env, g, &err);
   if (!b->s) luaL_error(L, "%s", err.msg);
   b->owned = 1;
@@ -2242,7 +2354,7 @@ static SearchBox *new_graph_search(lua_State *L, int hi, int oi, const char *alg
     has_goal = !lua_isnil(L, -1);
     if (has_goal) t0 = opt_node(L, oi, "goal", g);
     lua_pop(L, 2);
-    if (has_start != has_goal) luaL_argerror(L, oi, "opts.start and opts.goal go together");
+    if (has_start != has_goal) arg_error(L, oi, "opts.start and opts.goal go together");
     if (has_start) do_start_graph(L, b, uv, s0, t0);
   }
   lua_settop(L, self);
@@ -2256,9 +2368,8 @@ static int find_path_graph(lua_State *L) {
   const char *algo = take_algorithm(L, 4);
   SearchBox *b;
   lds_Algo a;
-  if (lds_algo_parse(algo, &a) != LDS_OK)
-    return opt_error(L, 4, "algorithm", lua_pushfstring(L, "unknown algorithm '%s'", algo));
-  b = new_graph_search(L, 1, 4, algo); /* top: search */
+  if (lds_algo_parse(algo, &a) != LDS_OK) return unknown_algorithm(L, 4, algo, 1);
+  b = new_graph_search(L, 1, 4, algo, "algorithm"); /* top: search */
   lds_getuv(L, -1);
   do_start_graph(L, b, lua_gettop(L), s0, t0);
   lua_pop(L, 1);
@@ -2292,10 +2403,21 @@ static int m_heuristic_distance(lua_State *L) {
   lds_Heuristic h;
   const char *name = check_str(L, 1);
   if (lds_heuristic_parse(name, &h) != LDS_OK)
-    return luaL_argerror(L, 1, lua_pushfstring(L, "invalid option '%s'", name));
+    return arg_error(L, 1, lua_pushfstring(L, "invalid option '%s'", name));
   lua_pushnumber(L, lds_heuristic_distance(h, (int32_t)check_int(L, 2), (int32_t)check_int(L, 3)));
   return 1;
 }
+
+/* lodestar.prune_los(path, grid): path:prune_los(grid) as a post-processor
+** function. Its own C function, so a bad grid is argument #2 here and #1 in
+** the method (arg_error tells them apart by the function). */
+static int m_prune_los(lua_State *L) { return path_prune_los(L); }
+
+static const luaL_Reg module_funcs[] = {{"find_path", find_path},
+                                        {"heuristic_distance", m_heuristic_distance},
+                                        {"prune_los", m_prune_los},
+                                        {"status_name", m_status_name},
+                                        {NULL, NULL}};
 
 static const luaL_Reg grid_funcs[] = {
     {"from_ascii", grid_from_ascii}, {"load", grid_load}, {"new", grid_new}, {NULL, NULL}};
@@ -2555,23 +2677,12 @@ static int dstar_new(lua_State *L) {
   lds_DStarParams p;
   double w[16];
   int32_t sx, sy, gx, gy;
-  int subscribe = 1, i, self, uv;
+  int subscribe = 1, self, uv;
   DStarBox *b;
   lua_settop(L, 2);
   check_table(L, 2);
   lds_dstar_params_init(&p);
-  lua_pushnil(L);
-  while (lua_next(L, 2)) { /* key, value */
-    const char *k;
-    if (lua_type(L, -2) != LUA_TSTRING) luaL_argerror(L, 2, "opts keys must be strings");
-    k = lua_tostring(L, -2);
-    for (i = 0; dstar_opts[i] && strcmp(dstar_opts[i], k) != 0; i++) {
-    }
-    if (!dstar_opts[i])
-      luaL_argerror(L, 2, lua_pushfstring(L, "unknown option '%s' (expected goal, h_scale, "
-                                          "heuristic, start, subscribe, weights)", k));
-    lua_pop(L, 1);
-  }
+  check_keys(L, 2, "option", "opts keys must be strings", dstar_opts, NULL);
   lua_getfield(L, 2, "start");
   if (lua_isnil(L, -1)) opt_error(L, 2, "start", "required (a table {x, y})");
   opt_cell(L, 2, "start", g, &sx, &sy);
@@ -2634,34 +2745,26 @@ static int dstar_new(lua_State *L) {
 /* Budget at arg: nil (no limit), an integer (max expansions) or a table
 ** {max_expansions =, budget_us =} of integers >= 0. */
 static void check_budget(lua_State *L, int arg, lds_Budget *bud) {
-  static const char *const keys[] = {"budget_us", "max_expansions"};
   int i;
   bud->max_expansions = 0;
   bud->budget_us = 0;
   if (lua_isnoneornil(L, arg)) return;
   if (lua_type(L, arg) == LUA_TNUMBER) {
     double n = check_int(L, arg);
-    if (n < 0) luaL_argerror(L, arg, "max_expansions must be >= 0 (0 = no limit)");
+    if (n < 0) arg_error(L, arg, "max_expansions must be >= 0 (0 = no limit)");
     bud->max_expansions = (uint64_t)n;
     return;
   }
   if (lua_type(L, arg) != LUA_TTABLE)
     type_error(L, arg, "number or table {max_expansions =, budget_us =}");
-  lua_pushnil(L);
-  while (lua_next(L, arg)) {
-    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
-    if (strcmp(k, keys[0]) != 0 && strcmp(k, keys[1]) != 0)
-      luaL_argerror(L, arg, lua_pushfstring(L, "unknown budget field '%s' (expected budget_us, "
-                                            "max_expansions)", k));
-    lua_pop(L, 1);
-  }
+  check_keys(L, arg, "budget field", "budget fields must be strings", budget_keys, NULL);
   for (i = 0; i < 2; i++) {
     double v;
-    lua_getfield(L, arg, keys[i]);
+    lua_getfield(L, arg, budget_keys[i]);
     if (!lua_isnil(L, -1)) {
       v = lua_tonumber(L, -1);
       if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 0)
-        luaL_argerror(L, arg, lua_pushfstring(L, "%s must be an integer >= 0", keys[i]));
+        arg_error(L, arg, lua_pushfstring(L, "%s must be an integer >= 0", budget_keys[i]));
       if (i == 0)
         bud->budget_us = (uint64_t)v;
       else
@@ -2713,11 +2816,11 @@ static int dstar_update_rect(lua_State *L) {
   check_xy(L, b->gb->g, 2, &x0, &y0);
   check_xy(L, b->gb->g, 4, &x1, &y1);
   if (x1 < x0)
-    return luaL_argerror(L, 4, lua_pushfstring(L, "x1 %d < x0 %d (empty rectangle)", (int)x1,
-                                               (int)x0));
+    return arg_error(L, 4, lua_pushfstring(L, "x1 %d < x0 %d (empty rectangle)", (int)x1,
+                                           (int)x0));
   if (y1 < y0)
-    return luaL_argerror(L, 5, lua_pushfstring(L, "y1 %d < y0 %d (empty rectangle)", (int)y1,
-                                               (int)y0));
+    return arg_error(L, 5, lua_pushfstring(L, "y1 %d < y0 %d (empty rectangle)", (int)y1,
+                                           (int)y0));
   lds_dstar_update_rect(b->ds, x0, y0, x1, y1);
   lua_settop(L, 1);
   return 1;
@@ -2870,8 +2973,34 @@ static const char *algo_name_i(int i) { return lds_algo_name((lds_Algo)i); }
 static const char *heur_name_i(int i) { return lds_heuristic_name((lds_Heuristic)i); }
 static const char *diag_name_i(int i) { return lds_diagonal_name((lds_Diagonal)i); }
 
+/* Pushes this state's names table (arg_error), creating it on first use. */
+static int push_names_table(lua_State *L) {
+  lua_pushlightuserdata(L, (void *)&names_key);
+  lua_rawget(L, LUA_REGISTRYINDEX); /* names */
+  if (lua_type(L, -1) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L); /* names */
+    lua_newtable(L); /* names, mt */
+    lua_pushstring(L, "k");
+    lua_setfield(L, -2, "__mode"); /* a re-opened module's old closures may go */
+    lua_setmetatable(L, -2);
+    lua_pushlightuserdata(L, (void *)&names_key);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, LUA_REGISTRYINDEX);
+  }
+  return lua_gettop(L);
+}
+
+/* Adds the methods of the metatable tname (its __index table) to names. */
+static void add_method_names(lua_State *L, int names, const char *tname, const luaL_Reg *meth) {
+  luaL_getmetatable(L, tname);  /* mt */
+  lua_getfield(L, -1, "__index"); /* mt, methods */
+  add_names(L, names, lua_gettop(L), meth, ":");
+  lua_pop(L, 2);
+}
+
 int luaopen_lodestar_core(lua_State *L) {
-  int i;
+  int i, names;
   create_meta(L, LDS_GRID_MT, grid_meth, grid_metameth);
   create_meta(L, LDS_GRAPH_MT, graph_meth, graph_metameth);
   /* the "grid or graph" marker (check_space) */
@@ -2885,58 +3014,70 @@ int luaopen_lodestar_core(lua_State *L) {
   create_meta(L, LDS_SEARCH_MT, search_meth, search_metameth);
   create_meta(L, LDS_DSTAR_MT, dstar_meth, dstar_metameth);
   create_meta(L, LDS_PATH_MT, NULL, path_metameth);
+  names = push_names_table(L); /* names */
+  add_method_names(L, names, LDS_GRID_MT, grid_meth);
+  add_method_names(L, names, LDS_GRAPH_MT, graph_meth);
+  add_method_names(L, names, LDS_SEARCH_MT, search_meth);
+  add_method_names(L, names, LDS_DSTAR_MT, dstar_meth);
   /* Path: __index is a function (fields cost/partial), methods as upvalue */
-  luaL_getmetatable(L, LDS_PATH_MT); /* mt */
-  lua_newtable(L);                   /* mt, methods */
+  luaL_getmetatable(L, LDS_PATH_MT); /* names, mt */
+  lua_newtable(L);                   /* names, mt, methods */
   luaL_setfuncs(L, path_meth, 0);
-  lua_pushcclosure(L, path_index, 1); /* mt, index */
+  add_names(L, names, lua_gettop(L), path_meth, ":");
+  lua_pushcclosure(L, path_index, 1); /* names, mt, index */
   lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
+  lua_pop(L, 1); /* names */
 
-  lua_newtable(L); /* M */
-  lua_newtable(L); /* M, grid */
+  lua_newtable(L); /* names, M */
+  luaL_setfuncs(L, module_funcs, 0);
+  add_names(L, names, lua_gettop(L), module_funcs, "");
+  lua_newtable(L); /* names, M, grid */
   luaL_setfuncs(L, grid_funcs, 0);
+  add_names(L, names, lua_gettop(L), grid_funcs, "");
   lua_setfield(L, -2, "grid");
-  lua_newtable(L); /* M, graph */
+  lua_newtable(L); /* names, M, graph */
   luaL_setfuncs(L, graph_funcs, 0);
+  add_names(L, names, lua_gettop(L), graph_funcs, "");
   lua_setfield(L, -2, "graph");
-  lua_newtable(L); /* M, path */
+  lua_newtable(L); /* names, M, path */
   luaL_setfuncs(L, path_funcs, 0);
+  add_names(L, names, lua_gettop(L), path_funcs, "");
   lua_setfield(L, -2, "path");
   /* search constructors: one per algorithm the core names, so new kinds
   ** (jps, jps+, ...) appear as soon as lds_algo_name knows them */
-  lua_newtable(L); /* M, search */
+  lua_newtable(L); /* names, M, search */
   for (i = 0; i < 64; i++) {
     const char *name = lds_algo_name((lds_Algo)i);
     if (!name) break;
     lua_pushstring(L, name);
-    lua_pushcclosure(L, search_new, 1);
+    lua_pushcclosure(L, search_new, 1); /* names, M, search, new */
+    lua_pushvalue(L, -1);
+    lua_pushstring(L, name);
+    lua_rawset(L, names);
     lua_setfield(L, -2, name);
   }
   lua_pushcfunction(L, dstar_new); /* D* Lite: its own object, lodestar.DStar */
+  lua_pushvalue(L, -1);
+  lua_pushstring(L, "dstar_lite");
+  lua_rawset(L, names);
   lua_setfield(L, -2, "dstar_lite");
-  lua_setfield(L, -2, "search"); /* M */
-  lua_pushcfunction(L, find_path);
-  lua_setfield(L, -2, "find_path");
+  lua_setfield(L, -2, "search"); /* names, M */
   push_names(L, algo_name_i, 64);
   lua_setfield(L, -2, "algorithms");
   push_names(L, heur_name_i, 64);
   lua_setfield(L, -2, "heuristics");
   push_names(L, diag_name_i, 4);
   lua_setfield(L, -2, "diagonal_rules");
-  lua_newtable(L); /* M, coords kinds */
+  lua_newtable(L); /* names, M, coords kinds */
   for (i = 0; coords_names[i]; i++) {
     lua_pushstring(L, coords_names[i]);
     lua_rawseti(L, -2, i + 1);
   }
   lua_setfield(L, -2, "coords_kinds");
-  lua_pushcfunction(L, m_status_name);
-  lua_setfield(L, -2, "status_name");
-  lua_pushcfunction(L, m_heuristic_distance);
-  lua_setfield(L, -2, "heuristic_distance");
   lua_pushstring(L, lds_version());
   lua_setfield(L, -2, "_VERSION");
   lua_pushstring(L, "lodestar.core");
   lua_setfield(L, -2, "_NAME");
+  lua_remove(L, names); /* M */
   return 1;
 }

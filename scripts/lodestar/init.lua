@@ -43,18 +43,30 @@ function M.postprocess(steps)
   end
 end
 
---- Post-processor: line-of-sight pruning (C, see path:prune_los).
-function M.prune_los(path, grid) return path:prune_los(grid) end
+-- lodestar.prune_los(path, grid), the post-processor form of
+-- path:prune_los(grid), comes from lodestar.core: a C function, so its
+-- errors point at the caller's line and name the grid as argument #2.
 
 --- Rule helper for grid:bake: maps terrain characters to layer values.
 -- `lodestar.rule.terrain{ T = 5, W = false }` returns fn(x, y, terrain, cost)
 -- giving 5 on 'T', blocking 'W' (false), and `default` (0) elsewhere.
+-- Errors (raised here, not at the bake): map not a table, a value or the
+-- default that is not a number or false.
 M.rule = {}
 function M.rule.terrain(map, default)
   if type(map) ~= "table" then
     error("bad argument #1 to 'terrain' (table expected, got " .. type(map) .. ")", 2)
   end
-  default = default or 0
+  for k, v in pairs(map) do
+    if type(v) ~= "number" and v ~= false then
+      error(("bad argument #1 to 'terrain' (value of '%s': number or false expected, got %s)")
+        :format(tostring(k), type(v)), 2)
+    end
+  end
+  if default == nil then default = 0 end
+  if type(default) ~= "number" and default ~= false then
+    error("bad argument #2 to 'terrain' (number or false expected, got " .. type(default) .. ")", 2)
+  end
   return function(_, _, terrain)
     local v = map[terrain]
     if v == nil then return default end
@@ -65,8 +77,26 @@ end
 --- Rule helper: value falling off with distance from a list of sources.
 -- `lodestar.rule.near(sources, radius, peak)`: peak at a source, 0 from
 -- `radius` cells on (Chebyshev distance), linear in between.
+-- [Units: cells] [Limit: radius > 0; peak a finite number, default 1]
+-- Errors (raised here, not at the bake): sources not a list of {x=, y=}
+-- with numbers, radius or peak out of range.
 function M.rule.near(sources, radius, peak)
-  peak = peak or 1
+  if type(sources) ~= "table" then
+    error("bad argument #1 to 'near' (table expected, got " .. type(sources) .. ")", 2)
+  end
+  for i = 1, #sources do -- checked now; the rule reads the list live (sources may move)
+    local s = sources[i]
+    if type(s) ~= "table" or type(s.x) ~= "number" or type(s.y) ~= "number" then
+      error(("bad argument #1 to 'near' (source %d: {x=, y=} with numbers expected)"):format(i), 2)
+    end
+  end
+  if type(radius) ~= "number" or not (radius > 0) then
+    error("bad argument #2 to 'near' (radius must be a number > 0)", 2)
+  end
+  if peak == nil then peak = 1 end
+  if type(peak) ~= "number" or not (math.abs(peak) < math.huge) then
+    error("bad argument #3 to 'near' (peak must be a finite number)", 2)
+  end
   return function(x, y)
     local best = 0
     for i = 1, #sources do

@@ -133,7 +133,8 @@ return function(host)
     end
     for _, k in ipairs(sorted_keys(spec)) do
       if not REQUEST_KEYS[k] then
-        error(("bad argument #1 to 'request_path' (unknown field '%s')"):format(tostring(k)), 2)
+        error(("bad argument #1 to 'request_path' (unknown field '%s' (expected %s))")
+          :format(tostring(k), table.concat(sorted_keys(REQUEST_KEYS), ", ")), 2)
       end
     end
     local grid = spec.grid

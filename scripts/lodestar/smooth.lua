@@ -2,20 +2,101 @@
 -- post-processor: a Catmull-Rom spline through the cells of a path,
 -- resampled to points at a fixed spacing.
 --
--- Coordinates are cell coordinates (0-based); a point {x = 2.5, y = 3}
--- lies between cells. The result is a list of points, not a lodestar.Path
--- (a Path holds cells), so put smoothing last in a lodestar.postprocess chain.
+-- Coordinates are cell coordinates (0-based); the point {x = 2, y = 3} is
+-- the centre of cell (2,3), whose square spans 1.5..2.5 by 2.5..3.5, and
+-- {x = 2.5, y = 3} lies on the border between cells (2,3) and (3,3). The
+-- result is a list of points, not a lodestar.Path (a Path holds cells), so
+-- put smoothing last in a lodestar.postprocess chain.
+--
+-- Wall-safe smoothing: given the grid (opts.grid of catmull_rom; the grid
+-- a chain hands to smooth.postprocessor's step), each span between two
+-- consecutive input cells is checked, and one whose sampled curve would
+-- touch a blocked cell is replaced by the straight segment between its two
+-- cells. See docs/lua-api.md, "Post-processing", for the guarantee.
+--
+-- Argument errors raise "bad argument #n to 'f' (...)" at the caller's
+-- line, like the C functions of lodestar.core; an unknown key in an option
+-- table is an error naming it and the accepted keys.
 --
 -- [Paper: Catmull & Rom, "A class of local interpolating splines",
 --  Computer Aided Geometric Design 1974]
 local M = {}
 
-local function points_of(path)
-  if type(path) == "table" then return path end
+-- == argument checks ========================================================
+-- Errors point at the line that called the public function: level 2 from
+-- the public function itself, 3 from a check it calls (argerror adds one
+-- for itself).
+
+local function argerror(level, fname, n, msg)
+  error(("bad argument #%d to '%s' (%s)"):format(n, fname, msg), level + 1)
+end
+
+-- __name of a userdata's metatable ("lodestar.Grid"), else the type name.
+local function type_name(v)
+  local t = type(v)
+  if t == "userdata" then
+    local mt = getmetatable(v)
+    if type(mt) == "table" and type(rawget(mt, "__name")) == "string" then return mt.__name end
+  end
+  return t
+end
+
+-- The points of a lodestar.Path (its cells) or of a list of {x=, y=}: a
+-- fresh list of {x=, y=} (finite numbers).
+local function points_arg(v, fname, n)
+  local tn = type_name(v)
+  if tn == "lodestar.Path" then
+    local ok, cells = pcall(v.totable, v)
+    if not ok then error(cells, 3) end -- a freed path
+    if type(cells[1]) == "number" then argerror(3, fname, n, "a grid path expected, got a graph path") end
+    return cells
+  end
+  if tn ~= "table" then
+    argerror(3, fname, n, "lodestar.Path or list of {x=, y=} expected, got " .. tn)
+  end
   local pts = {}
-  for i, x, y in path:cells() do pts[i] = {x = x, y = y} end
+  for i = 1, #v do
+    local p = v[i]
+    local x, y = type(p) == "table" and p.x, type(p) == "table" and p.y
+    if type(x) ~= "number" or type(y) ~= "number" or not (math.abs(x) < math.huge)
+        or not (math.abs(y) < math.huge) then
+      argerror(3, fname, n, ("point %d: x and y must be finite numbers"):format(i))
+    end
+    pts[i] = {x = x, y = y}
+  end
   return pts
 end
+
+-- A lodestar.Grid (not freed) or nil; `what` names it in the message.
+local function grid_arg(g, fname, n, what)
+  if g == nil then return nil end
+  if type_name(g) ~= "lodestar.Grid" then
+    argerror(3, fname, n, ("%slodestar.Grid expected, got %s"):format(what, type_name(g)))
+  end
+  local ok, msg = pcall(g.size, g)
+  if not ok then error(msg, 3) end -- a freed grid
+  return g
+end
+
+local function is_count(v) return type(v) == "number" and v >= 1 and v == math.floor(v) and v < math.huge end
+
+-- An option table: nil or a table whose keys are all in `keys` (a sorted
+-- list), as the core checks its own ("unknown option 'k' (expected a, b)").
+local function opts_arg(opts, fname, n, keys)
+  if opts == nil then return {} end
+  if type(opts) ~= "table" then argerror(3, fname, n, "table expected, got " .. type_name(opts)) end
+  for k in pairs(opts) do
+    if type(k) ~= "string" then argerror(3, fname, n, "opts keys must be strings") end
+    local known = false
+    for i = 1, #keys do if keys[i] == k then known = true end end
+    if not known then
+      argerror(3, fname, n, ("unknown option '%s' (expected %s)"):format(k, table.concat(keys, ", ")))
+    end
+  end
+  return opts
+end
+
+-- == the spline ===============================================================
 
 -- Uniform Catmull-Rom between p1 and p2 at t in [0, 1].
 local function cr(p0, p1, p2, p3, t)
@@ -26,37 +107,114 @@ local function cr(p0, p1, p2, p3, t)
   return f(p0.x, p1.x, p2.x, p3.x), f(p0.y, p1.y, p2.y, p3.y)
 end
 
---- Catmull-Rom spline through the points (or the cells of a path).
--- @param path     lodestar.Path or list of {x=, y=}
--- @param opts     [opt] {samples = 8}: points per segment [Limit: >= 1]
--- @return list of {x=, y=}: starts at the first cell, ends at the last,
---         passes through every input cell. Fewer than 3 cells: a copy.
-function M.catmull_rom(path, opts)
-  local pts = points_of(path)
-  local samples = (opts and opts.samples) or 8
-  if type(samples) ~= "number" or samples < 1 or samples ~= math.floor(samples) then
-    error("bad argument #2 to 'catmull_rom' (opts.samples must be an integer >= 1)", 2)
+-- Widening of the cell squares in segment_clear [Units: cells]: a segment
+-- within EPS of a blocked square counts as touching it, so rounding in the
+-- points resample later computes on the segment cannot land in that cell.
+local EPS = 1e-9
+
+-- True when the segment (ax,ay)-(bx,by) touches only free cells of the grid
+-- (w x h): every cell whose closed square [c-0.5, c+0.5]^2, widened by EPS,
+-- the segment meets, corners included — so it never cuts a blocked corner,
+-- under any diagonal rule. Cells outside the grid count as blocked. Walks
+-- the columns the segment spans and, in each, the rows of its part there.
+local function segment_clear(grid, w, h, ax, ay, bx, by)
+  local dx, dy = bx - ax, by - ay
+  local cx0 = math.ceil(math.min(ax, bx) - 0.5 - EPS)
+  local cx1 = math.floor(math.max(ax, bx) + 0.5 + EPS)
+  for cx = cx0, cx1 do
+    local t0, t1 = 0, 1 -- the part of the segment inside column cx
+    if dx ~= 0 then
+      local ta, tb = (cx - 0.5 - EPS - ax) / dx, (cx + 0.5 + EPS - ax) / dx
+      if ta > tb then ta, tb = tb, ta end
+      if ta > t0 then t0 = ta end
+      if tb < t1 then t1 = tb end
+    end
+    if t0 <= t1 then
+      local ya, yb = ay + dy * t0, ay + dy * t1
+      if ya > yb then ya, yb = yb, ya end
+      for cy = math.ceil(ya - 0.5 - EPS), math.floor(yb + 0.5 + EPS) do
+        if cx < 0 or cy < 0 or cx >= w or cy >= h or grid:get_blocked(cx, cy) then return false end
+      end
+    end
   end
+  return true
+end
+
+-- The spline through pts (checked), `samples` points per span; with a grid,
+-- a span whose polyline (p1, its samples, p2) touches a blocked cell is
+-- sampled on the straight segment p1-p2 instead (same number of points).
+local function spline(pts, samples, grid)
   local n, out = #pts, {}
   if n < 3 then
     for i = 1, n do out[i] = {x = pts[i].x, y = pts[i].y} end
     return out
   end
+  local w, h
+  if grid then w, h = grid:size() end
   for i = 1, n - 1 do
     local p0 = pts[i - 1] or pts[i] -- end points repeated
     local p1, p2 = pts[i], pts[i + 1]
     local p3 = pts[i + 2] or pts[i + 1]
+    local span = {}
     for k = 0, samples - 1 do
       local x, y = cr(p0, p1, p2, p3, k / samples)
-      out[#out + 1] = {x = x, y = y}
+      span[k + 1] = {x = x, y = y}
     end
+    if grid then
+      local ok = true
+      for k = 1, samples do
+        local a, b = span[k], span[k + 1] or p2
+        if not segment_clear(grid, w, h, a.x, a.y, b.x, b.y) then
+          ok = false
+          break
+        end
+      end
+      if not ok then -- the straight segment: legal for a path's cells or prune_los output
+        for k = 0, samples - 1 do
+          local t = k / samples
+          span[k + 1] = {x = p1.x + (p2.x - p1.x) * t, y = p1.y + (p2.y - p1.y) * t}
+        end
+      end
+    end
+    for k = 1, samples do out[#out + 1] = span[k] end
   end
   out[#out + 1] = {x = pts[n].x, y = pts[n].y}
   return out
 end
 
---- Length of a polyline. [Units: cells]
+local CR_KEYS = {"grid", "samples"}
+
+--- Catmull-Rom spline through the points (or the cells of a path).
+-- @param path     lodestar.Path (grid path) or list of {x=, y=}
+-- @param opts     [opt] {samples = 8, grid = nil}:
+--                 samples  points per span [Limit: integer >= 1]
+--                 grid     [opt] lodestar.Grid: wall-safe smoothing — a span
+--                          whose sampled curve would touch a blocked cell
+--                          (or a cell outside the grid), corners included,
+--                          is the straight segment between its two cells
+--                          instead (see docs/lua-api.md for the guarantee)
+-- @return list of {x=, y=}: starts at the first cell, ends at the last,
+--         passes through every input cell; (cells - 1) * samples + 1
+--         points. Fewer than 3 cells: a copy.
+-- Errors: bad path or points, opts not a table, an unknown key
+-- ("unknown option 'sample' (expected grid, samples)"), samples not an
+-- integer >= 1, grid not a lodestar.Grid.
+function M.catmull_rom(path, opts)
+  local pts = points_arg(path, "catmull_rom", 1)
+  opts = opts_arg(opts, "catmull_rom", 2, CR_KEYS)
+  local samples = opts.samples
+  if samples == nil then samples = 8 end
+  if not is_count(samples) then
+    argerror(2, "catmull_rom", 2, "opts.samples must be an integer >= 1")
+  end
+  local grid = grid_arg(opts.grid, "catmull_rom", 2, "opts.grid: ")
+  return spline(pts, samples, grid)
+end
+
+--- Length of a polyline (a list of {x=, y=}, or a grid Path's cells joined
+-- by straight segments). [Units: cells]
 function M.length(points)
+  points = points_arg(points, "length", 1)
   local len = 0
   for i = 2, #points do
     local dx, dy = points[i].x - points[i - 1].x, points[i].y - points[i - 1].y
@@ -65,12 +223,8 @@ function M.length(points)
   return len
 end
 
---- Resamples a polyline to points `spacing` cells apart along its length
--- (the last point is always kept). [Units: cells] [Limit: spacing > 0]
-function M.resample(points, spacing)
-  if type(spacing) ~= "number" or not (spacing > 0) then
-    error("bad argument #2 to 'resample' (spacing must be a number > 0)", 2)
-  end
+-- resample on checked points
+local function resample(points, spacing)
   local out = {}
   if #points == 0 then return out end
   out[1] = {x = points[1].x, y = points[1].y}
@@ -93,11 +247,35 @@ function M.resample(points, spacing)
   return out
 end
 
+--- Resamples a polyline to points `spacing` cells apart along its length
+-- (the last point is always kept). Every point lies on the polyline.
+-- [Units: cells] [Limit: spacing > 0]
+function M.resample(points, spacing)
+  points = points_arg(points, "resample", 1)
+  if type(spacing) ~= "number" or not (spacing > 0) then
+    argerror(2, "resample", 2, "spacing must be a number > 0")
+  end
+  return resample(points, spacing)
+end
+
 --- Post-processor: Catmull-Rom through the path, resampled every `spacing`
--- cells. `lodestar.postprocess{ lodestar.prune_los, smooth.postprocessor(0.5) }`
+-- cells: `lodestar.postprocess{ lodestar.prune_los, smooth.postprocessor(0.5) }`.
+-- @param spacing  [opt] 0.5 [Units: cells] [Limit: > 0]
+-- @param samples  [opt] 8, points per span of the spline [Limit: integer >= 1]
+-- @return step `fn(path [, grid])` -> list of {x=, y=}. With a grid (a
+--   chain passes its own), the spline is wall-safe as catmull_rom with
+--   opts.grid. Both arguments are checked here, not at the first use.
 function M.postprocessor(spacing, samples)
-  return function(path)
-    return M.resample(M.catmull_rom(path, {samples = samples or 8}), spacing or 0.5)
+  if spacing == nil then spacing = 0.5 end
+  if type(spacing) ~= "number" or not (spacing > 0) then
+    argerror(2, "postprocessor", 1, "spacing must be a number > 0")
+  end
+  if samples == nil then samples = 8 end
+  if not is_count(samples) then argerror(2, "postprocessor", 2, "samples must be an integer >= 1") end
+  return function(path, grid)
+    local pts = points_arg(path, "postprocessor step", 1)
+    grid = grid_arg(grid, "postprocessor step", 2, "")
+    return resample(spline(pts, samples, grid), spacing)
   end
 end
 

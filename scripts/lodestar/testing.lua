@@ -60,11 +60,20 @@ local function cost_opts(opts)
 end
 
 --- Exact cost from (sx,sy) to (gx,gy) by Dijkstra under opts' cost model;
--- nil when unreachable.
+-- nil when unreachable. Arguments as for find_path (its checks; the
+-- message names 'true_cost' and the caller's line).
 function M.true_cost(grid, sx, sy, gx, gy, opts)
+  if opts ~= nil and type(opts) ~= "table" then
+    error("bad argument #6 to 'true_cost' (table expected, got " .. type(opts) .. ")", 2)
+  end
   local o = cost_opts(opts)
   o.algorithm = "dijkstra"
-  local p = lodestar.core.find_path(grid, sx, sy, gx, gy, o)
+  -- under pcall the C error has no position; re-raised from here it gets the caller's
+  local ok, p = pcall(lodestar.core.find_path, grid, sx, sy, gx, gy, o)
+  if not ok then
+    if type(p) == "string" then p = p:gsub("^bad argument (#%d+) to '[^']*'", "bad argument %1 to 'true_cost'") end
+    error(p, 2)
+  end
   return p and p.cost or nil
 end
 
