@@ -90,11 +90,12 @@ function M.rule.near(sources, radius, peak)
       error(("bad argument #1 to 'near' (source %d: {x=, y=} with numbers expected)"):format(i), 2)
     end
   end
-  if type(radius) ~= "number" or not (radius > 0) then
+  -- `not (a > b)`, not `a <= b`: a NaN fails the check too (luacheck 581 would rewrite it)
+  if type(radius) ~= "number" or not (radius > 0) then -- luacheck: ignore 581 (NaN-safe)
     error("bad argument #2 to 'near' (radius must be a number > 0)", 2)
   end
   if peak == nil then peak = 1 end
-  if type(peak) ~= "number" or not (math.abs(peak) < math.huge) then
+  if type(peak) ~= "number" or not (math.abs(peak) < math.huge) then -- luacheck: ignore 581 (NaN-safe)
     error("bad argument #3 to 'near' (peak must be a finite number)", 2)
   end
   return function(x, y)

@@ -204,7 +204,7 @@ end
 
 -- require for mod NAME: resolves "a.b" to ROOT/NAME/a/b.lua only; refuses
 -- names that would leave the folder ("..", "/", absolute paths).
-local function make_require(self, rec, env, trusted)
+local function make_require(rec, env, trusted)
   local loaded = {}
   return function(modname)
     if type(modname) ~= "string" then
@@ -308,7 +308,7 @@ local function make_env(self, rec, trusted)
     for i = 1, parts.n do parts[i] = tostring(parts[i]) end
     rec.api.log(table.concat(parts, "\t", 1, parts.n))
   end
-  env.require = make_require(self, rec, env, trusted)
+  env.require = make_require(rec, env, trusted)
   return env
 end
 
@@ -412,12 +412,14 @@ local function validate(self, cand, m)
       bad(cand, k, "profile '%s': heuristic '%s' is not one of %s", k, tostring(p.heuristic),
         table.concat(lod.heuristics, ", "))
     end
+    -- luacheck: push ignore 581 (`not (w >= 1)`, not `w < 1`: a NaN fails the check too)
     if p.weight ~= nil and (type(p.weight) ~= "number" or not (p.weight >= 1) or p.weight == math.huge) then
       bad(cand, k, "profile '%s': weight must be a finite number >= 1, got %s", k, tostring(p.weight))
     end
     if p.h_scale ~= nil and (type(p.h_scale) ~= "number" or not (p.h_scale >= 0) or p.h_scale == math.huge) then
       bad(cand, k, "profile '%s': h_scale must be a finite number >= 0, got %s", k, tostring(p.h_scale))
     end
+    -- luacheck: pop
     if p.weights ~= nil then
       if type(p.weights) ~= "table" then bad(cand, k, "profile '%s': weights must be a table", k) end
       for _, lname in ipairs(sorted_keys(p.weights)) do
@@ -720,7 +722,7 @@ end
 
 -- Cross-mod checks once dependencies are known: qualified weights must name
 -- layers the dependency defines.
-function Manager:_check_refs(rec, pool)
+local function check_refs(rec, pool)
   for _, pname in ipairs(sorted_keys(rec.manifest.profiles or {})) do
     local p = rec.manifest.profiles[pname]
     for _, lname in ipairs(sorted_keys(p.weights or {})) do
@@ -921,7 +923,9 @@ local function event(self, name, result, t0, extra)
   for k, v in pairs(extra or {}) do ev[k] = v end
   local rec = self.mods[name]
   local what = ev.error and (": " .. ev.error.text) or ""
-  if ev.changes and #ev.changes.layers > 0 then what = what .. " (layers " .. table.concat(ev.changes.layers, ", ") .. ")" end
+  if ev.changes and #ev.changes.layers > 0 then
+    what = what .. " (layers " .. table.concat(ev.changes.layers, ", ") .. ")"
+  end
   if result == "failed" and rec then
     -- the version that failed is the new one; name the one that keeps running
     ev.text = ("%s failed in %.1f ms (%s keeps running)%s"):format(name, ev.ms,
@@ -1063,7 +1067,7 @@ function Manager:poll()
       end
     elseif cand then
       local old = self.mods[n]
-      local err, tripped = self:_check_refs(cand, pool), false
+      local err, tripped = check_refs(cand, pool), false
       if not err and cand.manifest.selftest then
         local ok, res, msg = guarded(self, self.limit, cand.manifest.selftest)
         if not ok then
@@ -1105,7 +1109,7 @@ function Manager:poll()
   -- a dependency that changed may have dropped a layer a dependent weights
   if #events > 0 then
     for _, n in ipairs(self.order) do
-      local err = self:_check_refs(self.mods[n], self.mods)
+      local err = check_refs(self.mods[n], self.mods)
       if err then
         local entry = entry_of(n, self.mods[n].display, err)
         entry.level = "warn"

@@ -255,8 +255,11 @@ return function(host)
       for _, n in ipairs(t.grid:layer_list()) do have[n] = true end
       local w = {}
       for _, n in ipairs(sorted_keys(opts.weights)) do
-        if have[n] then w[n] = opts.weights[n]
-        else host.log(1, ("restart: layer '%s' is gone; request %s no longer weights it"):format(n, tostring(t.profile))) end
+        if have[n] then
+          w[n] = opts.weights[n]
+        else
+          host.log(1, ("restart: layer '%s' is gone; request %s no longer weights it"):format(n, tostring(t.profile)))
+        end
       end
       local c = {}
       for k, v in pairs(opts) do c[k] = v end

@@ -58,8 +58,9 @@ local function points_arg(v, fname, n)
   for i = 1, #v do
     local p = v[i]
     local x, y = type(p) == "table" and p.x, type(p) == "table" and p.y
-    if type(x) ~= "number" or type(y) ~= "number" or not (math.abs(x) < math.huge)
-        or not (math.abs(y) < math.huge) then
+    -- `not (a < b)`, not `a >= b`: a NaN fails the check too (luacheck 581 would rewrite it)
+    if type(x) ~= "number" or type(y) ~= "number" or not (math.abs(x) < math.huge) -- luacheck: ignore 581
+        or not (math.abs(y) < math.huge) then -- luacheck: ignore 581 (NaN-safe)
       argerror(3, fname, n, ("point %d: x and y must be finite numbers"):format(i))
     end
     pts[i] = {x = x, y = y}
@@ -252,7 +253,7 @@ end
 -- [Units: cells] [Limit: spacing > 0]
 function M.resample(points, spacing)
   points = points_arg(points, "resample", 1)
-  if type(spacing) ~= "number" or not (spacing > 0) then
+  if type(spacing) ~= "number" or not (spacing > 0) then -- luacheck: ignore 581 (NaN-safe)
     argerror(2, "resample", 2, "spacing must be a number > 0")
   end
   return resample(points, spacing)
@@ -267,7 +268,7 @@ end
 --   opts.grid. Both arguments are checked here, not at the first use.
 function M.postprocessor(spacing, samples)
   if spacing == nil then spacing = 0.5 end
-  if type(spacing) ~= "number" or not (spacing > 0) then
+  if type(spacing) ~= "number" or not (spacing > 0) then -- luacheck: ignore 581 (NaN-safe)
     argerror(2, "postprocessor", 1, "spacing must be a number > 0")
   end
   if samples == nil then samples = 8 end
