@@ -104,7 +104,7 @@ describe("search", function()
     assert.equal("state", code)
     local pp = s:partial_path()
     assert.is_true(pp.partial)
-    local x, y = pp:cell(-1)
+    local x = pp:cell(-1)
     assert.equal(1, x) -- closest expanded cell to the goal
     local none, why = lodestar.find_path(g, 0, 0, 3, 1)
     assert.is_nil(none); assert.equal("no_path", why)
@@ -257,8 +257,8 @@ describe("search", function()
     assert.equal(64, s:path():totable()[1] and #s:path() > 63 and 64 or 0)
     local g2 = s:grid()
     assert.equal(64, (g2:size()))
-    s = nil
-    g2 = nil
+    s = nil -- luacheck: ignore 311 (drops the reference, so the collector can take it)
+    g2 = nil -- luacheck: ignore 311
     collectgarbage(); collectgarbage()
   end)
 
@@ -302,9 +302,11 @@ describe("search", function()
         errmsg(lodestar.search.wastar, g, {weight = 0.5}), 1, true)
       assert.matches("(opts.weight: nan out of range (expected finite, >= 1))",
         errmsg(lodestar.search.wastar, g, {weight = 0 / 0}), 1, true)
-      assert.matches("(opts.heuristic: invalid option 'octagonal' (expected auto, zero, manhattan, octile, euclidean, chebyshev))",
+      assert.matches("(opts.heuristic: invalid option 'octagonal' (expected auto, zero, manhattan, octile, euclidean, "
+        .. "chebyshev))",
         errmsg(lodestar.search.astar, g, {heuristic = "octagonal"}), 1, true)
-      assert.matches("(unknown option 'wieght' (expected cost, goal, h_scale, heuristic, partial, start, weight, weights))",
+      assert.matches("(unknown option 'wieght' (expected cost, goal, h_scale, heuristic, partial, start, weight, "
+        .. "weights))",
         errmsg(lodestar.search.astar, g, {wieght = 2}), 1, true)
       assert.matches("(opts.cost: function expected, got number)",
         errmsg(lodestar.search.astar, g, {cost = 3}), 1, true)

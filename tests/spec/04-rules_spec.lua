@@ -58,7 +58,7 @@ describe("baked layers", function()
   it("an error in fn keeps the old layer intact", function()
     local g = lodestar.grid.new(3, 3)
     g:bake("d", function(x) return x end)
-    local e = errmsg(g.bake, g, "d", function(x, y) if y == 2 then error("rule broke") end return 9 end)
+    local e = errmsg(g.bake, g, "d", function(_, y) if y == 2 then error("rule broke") end return 9 end)
     assert.matches("rule broke (bake: rule for layer 'd' at (0,2))", e, 1, true)
     assert.equal(2, g:layer_get("d", 2, 2))
     assert.equal(1, g:layer_get("d", 1, 0)) -- rows before the error were not written either
@@ -102,7 +102,8 @@ describe("weights", function()
 
   it("a weighted cost <= 0 is an error naming the cell and the layer", function()
     local g = road_grid()
-    assert.equal("lds_search_start: cell (0,2) has cost 0 under the layer weights (base 1, layer 'road' value 1 x weight -1; expected finite, > 0)",
+    assert.equal("lds_search_start: cell (0,2) has cost 0 under the layer weights "
+      .. "(base 1, layer 'road' value 1 x weight -1; expected finite, > 0)",
       errmsg(lodestar.find_path, g, 0, 0, 4, 0, {weights = {road = -1}}))
   end)
 
@@ -173,12 +174,15 @@ describe("edge callbacks", function()
   it("bad results end the search naming the edge", function()
     local g = lodestar.grid.new(3, 3)
     local _, m1 = lodestar.find_path(g, 0, 0, 2, 2, {cost = function() return 0 end})
-    assert.equal("lds_search_step: edge callback returned 0 for (0,0)->(1,0) (expected finite, > 0, or inf to forbid)", m1)
+    assert.equal("lds_search_step: edge callback returned 0 for (0,0)->(1,0) "
+      .. "(expected finite, > 0, or inf to forbid)", m1)
     local _, m2 = lodestar.find_path(g, 0, 0, 2, 2, {cost = function() return 0 / 0 end})
-    assert.equal("lds_search_step: edge callback returned nan for (0,0)->(1,0) (expected finite, > 0, or inf to forbid)",
+    assert.equal("lds_search_step: edge callback returned nan for (0,0)->(1,0) "
+      .. "(expected finite, > 0, or inf to forbid)",
       (m2:gsub("%-nan", "nan")))
     local _, m3 = lodestar.find_path(g, 0, 0, 2, 2, {cost = function() return "2" end})
-    assert.equal("edge callback failed at (0,0)->(1,0): returned string (expected a number, or false to forbid the move)", m3)
+    assert.equal("edge callback failed at (0,0)->(1,0): returned string "
+      .. "(expected a number, or false to forbid the move)", m3)
   end)
 
   it("works from coroutines: steps in different threads, a yield inside fails cleanly", function()

@@ -394,7 +394,7 @@ describe("graph", function()
       assert.equal("found", s:run())
       assert.equal(78, s:cost())
       assert.equal(40, s:graph():node_count())
-      s = nil
+      s = nil -- luacheck: ignore 311 (drops the reference, so the collector can take it)
       collectgarbage(); collectgarbage()
     end)
 
@@ -503,7 +503,8 @@ describe("graph", function()
       has(errmsg(lodestar.search.astar, g, {heuristic = "great_circle"}),
         "(opts.heuristic: 'great_circle' needs a graph with coords 'lonlat' (this one has 'xy'))")
       has(errmsg(lodestar.search.astar, g, {heuristic = "octile"}),
-        "(opts.heuristic: invalid option 'octile' on a graph (expected auto, zero, euclidean, great_circle, or a function(node, goal)))")
+        "(opts.heuristic: invalid option 'octile' on a graph "
+          .. "(expected auto, zero, euclidean, great_circle, or a function(node, goal)))")
       has(errmsg(lodestar.search.astar, g, {heuristic = "custom"}),
         "(opts.heuristic: 'custom' is given as the function itself: heuristic = function(node, goal) ... end)")
       has(errmsg(lodestar.search.astar, g, {heuristic = 3}),

@@ -242,7 +242,7 @@ describe("dstar_lite", function()
     local one = lodestar.search.dstar_lite(g1, {start = {1, 1}, goal = {38, 37}})
     local sl = lodestar.search.dstar_lite(g2, {start = {1, 1}, goal = {38, 37}})
     local function sliced(budget)
-      local calls, st = 0, nil
+      local calls, st = 0
       repeat
         st = sl:compute(budget)
         calls = calls + 1
@@ -384,14 +384,14 @@ describe("dstar_lite", function()
     d:move_start(1, 1)
     assert.equal("found", d:compute())
     assert.near(16 * math.sqrt(2) + 4, d:cost(), 1e-9) -- around (10,10): no corner cutting
-    g = nil
+    g = nil -- luacheck: ignore 311 (drops the reference, so the collector can take it)
     collectgarbage()
     d:free()
     d:free() -- idempotent
     assert.equal("lodestar.DStar (freed)", tostring(d))
     assert.matches("attempt to use a freed lodestar.DStar", errmsg(d.compute, d), 1, true)
     assert.matches("attempt to use a freed lodestar.DStar", errmsg(d.path, d), 1, true)
-    d = nil
+    d = nil -- luacheck: ignore 311
     collectgarbage()
     -- many dropped at once, grids and searches collected in any order
     for _ = 1, 20 do make():compute() end
@@ -439,7 +439,8 @@ describe("dstar_lite", function()
         errmsg(new, g, {start = {0, 0}, goal = 3}), 1, true)
       assert.matches("(unknown option 'subscribed' (expected goal, h_scale, heuristic, start, subscribe, weights))",
         errmsg(new, g, {start = {0, 0}, goal = {1, 1}, subscribed = true}), 1, true)
-      assert.matches("(opts.heuristic: invalid option 'euclidean' (expected auto, zero, manhattan, octile, chebyshev; D* Lite keys must be exact, so no euclidean))",
+      assert.matches("(opts.heuristic: invalid option 'euclidean' (expected auto, zero, manhattan, octile, chebyshev; "
+        .. "D* Lite keys must be exact, so no euclidean))",
         errmsg(new, g, {start = {0, 0}, goal = {1, 1}, heuristic = "euclidean"}), 1, true)
       assert.matches("(opts.heuristic: string expected, got number)",
         errmsg(new, g, {start = {0, 0}, goal = {1, 1}, heuristic = 1}), 1, true)

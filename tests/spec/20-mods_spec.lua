@@ -66,7 +66,7 @@ describe("lodestar.mods", function()
     opts = opts or {}
     opts.root = dir.root
     opts.grids = opts.grids or {world = grid}
-    opts.log = function(text, entry) logs[#logs + 1] = entry end
+    opts.log = function(_, entry) logs[#logs + 1] = entry end
     m = mods.new(opts)
     return m
   end

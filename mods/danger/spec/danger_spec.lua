@@ -1,6 +1,6 @@
 -- The danger mod: a threat makes cautious units detour, reckless ones not.
 local lodestar = require "lodestar"
-local testing = require "lodestar.testing"
+require "lodestar.testing" -- registers assert.is_optimal
 local mods = require "lodestar.mods"
 
 describe("mod danger", function()

@@ -1,6 +1,6 @@
 -- The terrain mod, loaded through the mod manager as a game would load it.
 local lodestar = require "lodestar"
-local testing = require "lodestar.testing"
+require "lodestar.testing" -- registers assert.path_cost, assert.path_avoids, assert.is_optimal
 local mods = require "lodestar.mods"
 
 describe("mod terrain", function()
