@@ -10,6 +10,7 @@
 #   make bench      benchmarks against ../shared/data and the peers in ../shared/bench/peers
 #   make sanitize   the tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make valgrind-lua  the busted specs under valgrind (memory check of the binding)
+#   make lint       luacheck over the Lua code (.luacheckrc), clang -Werror over the C code
 #   make deps       install the Debian packages the project needs (as root)
 #   make print      show the effective settings
 #
@@ -27,7 +28,7 @@ EXTRA_CFLAGS ?=
 EXTRA_LDFLAGS ?=
 # Debian packages needed to build, test and benchmark
 DEB_PKGS := build-essential clang valgrind pkg-config zlib1g-dev libpng-dev \
-            lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua-busted lua-filesystem lua-cjson
+            lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua-busted lua-filesystem lua-cjson lua-check
 # default scenario of `make run`
 RUN_SCEN ?= tests/data/den011d.map.scen
 # Lua engines for the module lodestar.core (LuaJIT is skipped when missing)
@@ -36,6 +37,9 @@ LUAJIT_CFLAGS ?= $(shell pkg-config --cflags luajit 2>/dev/null)
 LUA54         ?= lua5.4
 LUAJIT        ?= luajit
 BUSTED        ?= /usr/bin/busted
+# make lint: the Lua linter (Debian lua-check) and the compiler whose warnings it checks
+LUACHECK      ?= luacheck
+CLANG         ?= clang
 # == end of settings ==========================================================
 
 CFLAGS_ALL := $(WARN) $(OPT) -g -fPIC -fvisibility=hidden -MMD -MP $(EXTRA_CFLAGS)
@@ -252,6 +256,27 @@ deps:
 valgrind-lua: lua
 	LDS_BUILD=$(BUILD) valgrind -q --error-exitcode=9 $(LUA54) $(BUSTED) --run=default --cpath="$(BUILD)/lua54/?.so" \
 	  --exclude-tags=slow
+
+# luacheck over the Lua package, the mods and the specs (settings in
+# .luacheckrc), then the C code through clang's front end with the build's
+# warnings as errors (-Werror again, should WARN be overridden): core/ without
+# Lua flags, as it is built; bindings/ with the core's and Lua 5.4's include
+# paths, and the Lua binding once more against LuaJIT's headers.
+LINT_LUA    := scripts mods tests/spec .luacheckrc
+LINT_CFLAGS  = $(filter-out -Werror,$(WARN)) -Werror -fsyntax-only
+lint:
+	@command -v $(LUACHECK) >/dev/null 2>&1 || \
+	  { echo "lint: $(LUACHECK) not found: run 'make deps' as root, or apt-get install -y lua-check"; exit 1; }
+	@command -v $(CLANG) >/dev/null 2>&1 || \
+	  { echo "lint: $(CLANG) not found: run 'make deps' as root, or apt-get install -y clang"; exit 1; }
+	$(LUACHECK) -q --no-color $(LINT_LUA)
+	$(CLANG) $(LINT_CFLAGS) -DLDS_BUILD_SHARED $(CORE_SRC)
+	$(CLANG) $(LINT_CFLAGS) -Icore -Ibindings/host -Ibindings/lua $(LUA54_CFLAGS) \
+	  $(sort $(shell find bindings -name '*.c'))
+ifneq ($(HAVE_LUAJIT),)
+	$(CLANG) $(LINT_CFLAGS) -Icore -Ibindings/lua $(LUAJIT_CFLAGS) $(LUA_MOD_SRC)
+endif
+	@echo "lint: ok"
 
 # make install PREFIX=/opt/game: library, headers, Lua package and module
 LUA_LMOD ?= $(PREFIX)/share/lua/5.4
