@@ -254,7 +254,8 @@ static void test_basic(void) {
   CHECK(strstr(lds_runtime_errmsg(rt), "out of bounds") != NULL, lds_runtime_errmsg(rt));
   CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {3,3}, goal = {2,2}, profile = 'x.y'}",
                              "=bad") == LDS_E_CALLBACK, "profile without mods raises");
-  CHECK(strstr(lds_runtime_errmsg(rt), "has no mods") != NULL, lds_runtime_errmsg(rt));
+  CHECK(strstr(lds_runtime_errmsg(rt), "bad argument #1 to 'request_path' (profile 'x.y' but the "
+               "runtime has no mods (set mods_dir))") != NULL, lds_runtime_errmsg(rt));
   CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {3,3}, goal = {2,2}, colour = 1}",
                              "=bad") == LDS_E_CALLBACK, "unknown field raises");
   CHECK(strstr(lds_runtime_errmsg(rt), "unknown field 'colour'") != NULL, lds_runtime_errmsg(rt));
@@ -389,6 +390,18 @@ static void test_mods(void) {
                              "hp = lodestar.request_path{grid = 'world', start = {0, 10}, goal = {63, 10},\n"
                              "  profile = 'terrain.walker'}\n", "=prof") == LDS_OK,
         lds_runtime_errmsg(rt));
+  /* from Lua, the same words as from C (it read "profile 'terrain.nope':
+  ** no profile 'terrain.nope'"); a malformed name is not a manager error */
+  CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {0, 10}, "
+                             "goal = {63, 10}, profile = 'terrain.nope'}", "=prof") == LDS_E_CALLBACK,
+        "unknown profile from Lua raises");
+  CHECK(strstr(lds_runtime_errmsg(rt), "prof:1: bad argument #1 to 'request_path' (unknown profile "
+               "'terrain.nope' (profiles: terrain.walker))\n") != NULL, lds_runtime_errmsg(rt));
+  CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {0, 10}, "
+                             "goal = {63, 10}, profile = 'walker'}", "=prof") == LDS_E_CALLBACK,
+        "unqualified profile from Lua raises");
+  CHECK(strstr(lds_runtime_errmsg(rt), "prof:1: bad argument #1 to 'request_path' (unknown profile "
+               "'walker' (expected 'mod.profile'; profiles: terrain.walker))\n") != NULL, lds_runtime_errmsg(rt));
   /* reload before the requests ran: weight 2 -> 5; both must be restarted
   ** and answer with weight 5 */
   sleep(1); /* mtime resolution (the manager also compares content) */
