@@ -223,6 +223,11 @@ printf 'version 1\n0\tarena.map\t49\t49\t0\t0\t1\t12\t20' >"$TMP/blocked2.scen"
 bad "lodestar scen: $TMP/blocked2.scen:2: problem 1: start (0,0) is blocked on arena.map ('T'" scen "$TMP/blocked2.scen" --maps "$DATA" --algo jps
 bad "lodestar dstar: $TMP/blocked2.scen:2: problem 1: start (0,0) is blocked" dstar "$DATA/arena.map" --scen "$TMP/blocked2.scen" --unknown
 
+# the scen file cannot be read again to find the row's line (a pipe): the
+# message names the file alone, not "FILE:0:"
+cat "$TMP/blocked.scen" | bad "lodestar scen: /dev/stdin: problem 2: goal (0,0) is blocked on arena.map ('T'; expected a passable cell)" scen /dev/stdin --maps "$DATA"
+cat "$TMP/blocked.scen" | bad "lodestar dstar: /dev/stdin: problem 2: goal (0,0) is blocked on $DATA/arena.map ('T'" dstar "$DATA/arena.map" --scen /dev/stdin
+
 # ------------------------------------------------------ dstar stderr quiet
 # unknown terrain: the agents travel different (each optimal-so-far) costs in
 # some queries; those lines appear only with --verbose

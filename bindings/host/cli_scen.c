@@ -73,7 +73,7 @@ static bool find_map(const char *maps_dir, const char *scen_dir, const char *nam
 
 int cli_scen(int argc, char **argv) {
   const char *scen_path = NULL, *maps_dir = NULL;
-  char scen_dir[4096];
+  char scen_dir[4096], where[4200]; /* where: "FILE:LINE" of a bad row (cli_scen_where) */
   lds_SearchParams params;
   long limit = 0, stride = 1;
   bool json = false, optimal_algo, cpu_clock = false;
@@ -169,13 +169,13 @@ int cli_scen(int argc, char **argv) {
     if (!m) {
       char file[4096];
       if (nmaps == MAX_MAPS) { /* the row naming one map too many */
-        rc = cli_fail(CMD, "%s:%lu: problem %zu: more than %d different maps", scen_path,
-                      cli_scen_line(scen_path, q), q + 1, MAX_MAPS);
+        rc = cli_fail(CMD, "%s: problem %zu: more than %d different maps",
+                      cli_scen_where(where, sizeof where, scen_path, q), q + 1, MAX_MAPS);
         goto done;
       }
       if (!find_map(maps_dir, scen_dir, e->map, file, sizeof file)) {
-        rc = cli_fail(CMD, "%s:%lu: problem %zu: map '%s' not found in %s%s", scen_path,
-                      cli_scen_line(scen_path, q), q + 1, e->map,
+        rc = cli_fail(CMD, "%s: problem %zu: map '%s' not found in %s%s",
+                      cli_scen_where(where, sizeof where, scen_path, q), q + 1, e->map,
                       maps_dir ? maps_dir : scen_dir,
                       maps_dir ? "" : " or ../maps beside it (use --maps DIR)");
         goto done;
@@ -212,9 +212,9 @@ int cli_scen(int argc, char **argv) {
       }
     }
     if (lds_grid_width(m->grid) != e->map_width || lds_grid_height(m->grid) != e->map_height) {
-      rc = cli_fail(CMD, "%s:%lu: problem %zu expects a %ldx%ld map, %s is %ldx%ld", scen_path,
-                    cli_scen_line(scen_path, q), q + 1, (long)e->map_width,
-                    (long)e->map_height, e->map, (long)lds_grid_width(m->grid),
+      rc = cli_fail(CMD, "%s: problem %zu expects a %ldx%ld map, %s is %ldx%ld",
+                    cli_scen_where(where, sizeof where, scen_path, q), q + 1,
+                    (long)e->map_width, (long)e->map_height, e->map, (long)lds_grid_width(m->grid),
                     (long)lds_grid_height(m->grid));
       goto done;
     }
@@ -222,8 +222,8 @@ int cli_scen(int argc, char **argv) {
       /* bad input, not a search failure: name the line so it can be fixed */
       bool sb = lds_grid_blocked(m->grid, e->sx, e->sy);
       int32_t bx = sb ? e->sx : e->gx, by = sb ? e->sy : e->gy;
-      rc = cli_fail(CMD, "%s:%lu: problem %zu: %s (%ld,%ld) is blocked on %s ('%c'; expected a "
-                    "passable cell)", scen_path, cli_scen_line(scen_path, q), q + 1,
+      rc = cli_fail(CMD, "%s: problem %zu: %s (%ld,%ld) is blocked on %s ('%c'; expected a "
+                    "passable cell)", cli_scen_where(where, sizeof where, scen_path, q), q + 1,
                     sb ? "start" : "goal", (long)bx, (long)by, e->map,
                     lds_grid_terrain(m->grid, bx, by));
       goto done;
@@ -234,8 +234,8 @@ int cli_scen(int argc, char **argv) {
     path = st == LDS_FOUND ? lds_search_path(m->search, &err) : NULL;
     t1 = now_ns();
     if (st < 0) {
-      rc = cli_fail(CMD, "%s:%lu: problem %zu: %s", scen_path, cli_scen_line(scen_path, q), q + 1,
-                    lds_search_errmsg(m->search));
+      rc = cli_fail(CMD, "%s: problem %zu: %s", cli_scen_where(where, sizeof where, scen_path, q),
+                    q + 1, lds_search_errmsg(m->search));
       goto done;
     }
     {
