@@ -368,8 +368,8 @@ int cli_dstar(int argc, char **argv) {
       if (e->map_width != lds_grid_width(truth) || e->map_height != lds_grid_height(truth)) {
         rc = cli_fail(CMD, "%s: problem %zu expects a %ldx%ld map, %s is %ldx%ld",
                       cli_scen_where(where, sizeof where, scen_path, idx), idx + 1,
-                      (long)e->map_width, (long)e->map_height, map_path, (long)lds_grid_width(truth),
-                      (long)lds_grid_height(truth));
+                      (long)e->map_width, (long)e->map_height, map_path,
+                      (long)lds_grid_width(truth), (long)lds_grid_height(truth));
         lds_scen_free(sc);
         goto done;
       }
@@ -377,8 +377,8 @@ int cli_dstar(int argc, char **argv) {
         bool sb = lds_grid_blocked(truth, e->sx, e->sy);
         int32_t bx = sb ? e->sx : e->gx, by = sb ? e->sy : e->gy;
         rc = cli_fail(CMD, "%s: problem %zu: %s (%ld,%ld) is blocked on %s ('%c'; expected "
-                      "a passable cell)", cli_scen_where(where, sizeof where, scen_path, idx), idx + 1,
-                      sb ? "start" : "goal", (long)bx, (long)by, map_path,
+                      "a passable cell)", cli_scen_where(where, sizeof where, scen_path, idx),
+                      idx + 1, sb ? "start" : "goal", (long)bx, (long)by, map_path,
                       lds_grid_terrain(truth, bx, by));
         lds_scen_free(sc);
         goto done;
