@@ -20,6 +20,7 @@ typedef struct Lines {
   const char *s, *e;   /* current line, without its newline / CR */
   unsigned long no;    /* current line number, 1-based */
   const char *name;
+  const char *fn;      /* the public function, for messages that are not format errors */
 } Lines;
 
 static bool next_line(Lines *L) {
@@ -162,8 +163,8 @@ static lds_Graph *parse_gr(const lds_Env *env, Lines *L, lds_Coords kind, lds_Er
       if (!g) return NULL;
       if (lds_graph_reserve(g, (size_t)n, (size_t)m) != LDS_OK ||
           lds_graph_add_nodes(g, (size_t)n, NULL) != LDS_OK)
-        return fail(g, err, LDS_E_NOMEM, "%s: out of memory for %llu nodes and %llu arcs",
-                    L->name, n, m);
+        return fail(g, err, LDS_E_NOMEM, "%s: %s:%lu: out of memory for %llu nodes and %llu arcs",
+                    L->fn, L->name, L->no, n, m);
       if (g->dim) /* NaN marks "no 'v' line yet" */
         for (nn = 0; nn < (long long)(n * (unsigned long long)g->dim); nn++) g->xyz[nn] = NAN;
       continue;
@@ -268,19 +269,18 @@ static lds_Graph *parse_co(lds_Graph *g, Lines *L, lds_Error *err) {
   return g;
 }
 
-lds_Graph *lds_graph_parse_dimacs(const lds_Env *env, const char *gr_text, size_t gr_len,
-                                  const char *gr_name, const char *co_text, size_t co_len,
-                                  const char *co_name, lds_Error *err) {
+/* lds_graph_parse_dimacs for the public function fn (named in messages
+** that are not format errors). */
+static lds_Graph *parse_dimacs(const char *fn, const lds_Env *env, const char *gr_text,
+                               size_t gr_len, const char *gr_name, const char *co_text,
+                               size_t co_len, const char *co_name, lds_Error *err) {
   Lines L;
   lds_Graph *g;
-  if (!gr_text && gr_len) {
-    ldsi_error(err, LDS_E_ARG, "lds_graph_parse_dimacs: gr_text is NULL");
-    return NULL;
-  }
   memset(&L, 0, sizeof L);
   L.p = gr_text;
   L.end = gr_text + gr_len;
   L.name = gr_name ? gr_name : "(gr)";
+  L.fn = fn;
   g = parse_gr(env, &L, co_text ? LDS_COORDS_LONLAT : LDS_COORDS_NONE, err);
   if (!g) return NULL;
   if (co_text) {
@@ -288,6 +288,7 @@ lds_Graph *lds_graph_parse_dimacs(const lds_Env *env, const char *gr_text, size_
     L.p = co_text;
     L.end = co_text + co_len;
     L.name = co_name ? co_name : "(co)";
+    L.fn = fn;
     if (!parse_co(g, &L, err)) return NULL;
   }
   if (lds_graph_freeze(g, err) != LDS_OK) {
@@ -297,8 +298,22 @@ lds_Graph *lds_graph_parse_dimacs(const lds_Env *env, const char *gr_text, size_
   return g;
 }
 
+lds_Graph *lds_graph_parse_dimacs(const lds_Env *env, const char *gr_text, size_t gr_len,
+                                  const char *gr_name, const char *co_text, size_t co_len,
+                                  const char *co_name, lds_Error *err) {
+  if (!gr_text && gr_len) {
+    ldsi_error(err, LDS_E_ARG, "lds_graph_parse_dimacs: gr_text is NULL");
+    return NULL;
+  }
+  return parse_dimacs("lds_graph_parse_dimacs", env, gr_text, gr_len, gr_name, co_text, co_len,
+                      co_name, err);
+}
+
 /* Reads a whole (possibly gzip-compressed) file through zlib into memory
-** allocated with the environment's allocator. */
+** allocated with the environment's allocator. Messages in the Moving AI
+** loaders' form (lds_movingai.c read_file): "FN: cannot open PATH (why)",
+** "FN: out of memory reading PATH", "FN: cannot read PATH (why)",
+** "FN: PATH:LINE: binary data (a NUL byte at offset N; ...)". */
 static char *read_file(const ldsi_Env *e, const char *path, size_t *len, size_t *cap,
                        lds_Error *err) {
   gzFile f;
@@ -321,7 +336,8 @@ static char *read_file(const ldsi_Env *e, const char *path, size_t *len, size_t 
       if (!nb) {
         ldsi_free(e, buf, c);
         gzclose(f);
-        ldsi_error(err, LDS_E_NOMEM, "%s: out of memory reading %zu bytes", path, nc);
+        ldsi_error(err, LDS_E_NOMEM, "lds_graph_load_dimacs: out of memory reading %s (%zu bytes)",
+                   path, nc);
         return NULL;
       }
       buf = nb;
@@ -331,7 +347,7 @@ static char *read_file(const ldsi_Env *e, const char *path, size_t *len, size_t 
     if (got < 0) {
       int zerr;
       const char *msg = gzerror(f, &zerr);
-      ldsi_error(err, LDS_E_IO, "%s: read error (%s)", path,
+      ldsi_error(err, LDS_E_IO, "lds_graph_load_dimacs: cannot read %s (%s)", path,
                  zerr == Z_ERRNO ? strerror(errno) : msg);
       ldsi_free(e, buf, c);
       gzclose(f);
@@ -339,8 +355,12 @@ static char *read_file(const ldsi_Env *e, const char *path, size_t *len, size_t 
     }
     if (got == 0) break;
     if (memchr(buf + n, '\0', (size_t)got)) { /* e.g. /dev/zero: stop before reading it all */
-      ldsi_error(err, LDS_E_FORMAT, "%s: binary data (a NUL byte near offset %zu; expected a "
-                 "text file)", path, n);
+      /* the line and byte of the (decompressed) text, as the parser names lines */
+      const char *nul = (const char *)memchr(buf + n, '\0', (size_t)got), *q;
+      unsigned long line = 1;
+      for (q = buf; (q = (const char *)memchr(q, '\n', (size_t)(nul - q))) != NULL; q++) line++;
+      ldsi_error(err, LDS_E_FORMAT, "lds_graph_load_dimacs: %s:%lu: binary data (a NUL byte at "
+                 "offset %zu; expected a text file)", path, line, (size_t)(nul - buf));
       ldsi_free(e, buf, c);
       gzclose(f);
       return NULL;
@@ -373,7 +393,7 @@ lds_Graph *lds_graph_load_dimacs(const lds_Env *env, const char *gr_path, const 
       return NULL;
     }
   }
-  g = lds_graph_parse_dimacs(env, gr, gl, gr_path, co, cl, co_path, err);
+  g = parse_dimacs("lds_graph_load_dimacs", env, gr, gl, gr_path, co, cl, co_path, err);
   ldsi_free(&e, gr, gc);
   ldsi_free(&e, co, cc);
   return g;

@@ -237,8 +237,11 @@ LDS_API lds_Status lds_graph_unlisten(lds_Graph *g, lds_GraphListener fn, void *
 /// @param[in] gr_path the arcs file
 /// @param[in] co_path [opt] the coordinates file (NULL: LDS_COORDS_NONE;
 ///                    given: LDS_COORDS_LONLAT)
-/// @returns a frozen graph or NULL with err: LDS_E_IO (cannot open/read,
-///   naming the file), LDS_E_FORMAT ("file:line: expected ..."), LDS_E_NOMEM.
+/// @returns a frozen graph or NULL with err: LDS_E_IO ("lds_graph_load_dimacs:
+///   cannot open|cannot read PATH (why)"), LDS_E_FORMAT ("file:line: expected
+///   ...", or "lds_graph_load_dimacs: file:line: binary data (a NUL byte at
+///   offset N; ...)"), LDS_E_NOMEM ("lds_graph_load_dimacs: ...", with the
+///   file and, past the p line, the line).
 ///   [Owner: caller frees with lds_graph_free]
 LDS_API lds_Graph *lds_graph_load_dimacs(const lds_Env *env, const char *gr_path,
                                          const char *co_path, lds_Error *err);

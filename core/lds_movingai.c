@@ -12,6 +12,14 @@
 
 /* ------------------------------------------------------------- input -- */
 
+/* The 1-based line of text that the byte at `at` lies on. */
+static long line_of(const char *text, const char *at) {
+  long line = 1;
+  const char *q;
+  for (q = text; (q = (const char *)memchr(q, '\n', (size_t)(at - q))) != NULL; q++) line++;
+  return line;
+}
+
 /* Reads a whole file through the allocator. */
 static char *read_file(const ldsi_Env *e, const char *path, size_t *len, lds_Error *err,
                        const char *fn) {
@@ -44,11 +52,9 @@ static char *read_file(const ldsi_Env *e, const char *path, size_t *len, lds_Err
     got = fread(buf + n, 1, cap - n - 1, f);
     if (got && memchr(buf + n, '\0', got)) { /* e.g. /dev/zero: stop before reading it all */
       /* name the line and the byte, as the parsers name the line they stop on */
-      const char *nul = (const char *)memchr(buf + n, '\0', got), *q;
-      long line = 1;
-      for (q = buf; (q = (const char *)memchr(q, '\n', (size_t)(nul - q))) != NULL; q++) line++;
+      const char *nul = (const char *)memchr(buf + n, '\0', got);
       ldsi_error(err, LDS_E_FORMAT, "%s: %s:%ld: binary data (a NUL byte at offset %zu; "
-                 "expected a text file)", fn, path, line, (size_t)(nul - buf));
+                 "expected a text file)", fn, path, line_of(buf, nul), (size_t)(nul - buf));
       ldsi_free(e, buf, cap);
       fclose(f);
       return NULL;
@@ -342,6 +348,15 @@ lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len, c
     return NULL;
   }
   sc->env = e;
+  { /* a NUL would end a row early ("expected 9 fields") or hide after
+    ** "version 1": named as lds_scen_load's reader names it */
+    const char *nul = len ? (const char *)memchr(text, '\0', len) : NULL;
+    if (nul) {
+      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: binary data (a NUL byte at offset %zu; expected a "
+                 "text file)", name, line_of(text, nul), (size_t)(nul - text));
+      goto fail;
+    }
+  }
   ls.p = text;
   ls.end = text + len;
   ls.lineno = 0;

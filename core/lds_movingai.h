@@ -49,7 +49,9 @@ LDS_API bool lds_map_passable_char(char c);
 /// ("file:line: expected 9 fields ...") / LDS_E_NOMEM.
 /// [Owner: caller frees with lds_scen_free]
 LDS_API lds_Scenario *lds_scen_load(const lds_Env *env, const char *path, lds_Error *err);
-/// Parses scenario text in memory; `name` is used in error messages.
+/// Parses scenario text in memory; `name` is used in error messages. A NUL
+/// byte anywhere is LDS_E_FORMAT "name:line: binary data (a NUL byte at
+/// offset N; expected a text file)", as lds_scen_load reports it.
 LDS_API lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len,
                                      const char *name, lds_Error *err);
 /// Frees a scenario and its entries' map names. NULL is ignored.

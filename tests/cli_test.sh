@@ -223,6 +223,29 @@ printf 'version 1\n0\tarena.map\t49\t49\t0\t0\t1\t12\t20' >"$TMP/blocked2.scen"
 bad "lodestar scen: $TMP/blocked2.scen:2: problem 1: start (0,0) is blocked on arena.map ('T'" scen "$TMP/blocked2.scen" --maps "$DATA" --algo jps
 bad "lodestar dstar: $TMP/blocked2.scen:2: problem 1: start (0,0) is blocked" dstar "$DATA/arena.map" --scen "$TMP/blocked2.scen" --unknown
 
+# the scen file cannot be read again to find the row's line (a pipe): the
+# message names the file alone, not "FILE:0:"
+cat "$TMP/blocked.scen" | bad "lodestar scen: /dev/stdin: problem 2: goal (0,0) is blocked on arena.map ('T'; expected a passable cell)" scen /dev/stdin --maps "$DATA"
+cat "$TMP/blocked.scen" | bad "lodestar dstar: /dev/stdin: problem 2: goal (0,0) is blocked on $DATA/arena.map ('T'" dstar "$DATA/arena.map" --scen /dev/stdin
+
+# ---------------------------------------- scen: no path is a failure for all
+# a row whose goal the map walls off: every algorithm, optimal or not, exits
+# 1 and names the row (wastar and greedy used to exit 0)
+printf 'type octile\nheight 3\nwidth 5\nmap\n..@..\n..@..\n..@..\n' >"$TMP/wall.map"
+printf 'version 1\n0\twall.map\t5\t3\t0\t1\t1\t1\t1\n0\twall.map\t5\t3\t0\t1\t4\t1\t4\n' >"$TMP/nopath.scen"
+for algo in astar dijkstra wastar greedy jps jps+; do
+  for j in "" --json; do
+    "$LDS" scen "$TMP/nopath.scen" --algo "$algo" $j >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    [ "$rc" = 1 ] && [ "$(cat "$TMP/err")" = "problem 2: (0,1)->(4,1) no path found, expected 4" ] &&
+      { [ -n "$j" ] || grep -q "FAIL: 1 of 2 queries found no path" "$TMP/out"; } && ok ||
+      ko "scen --algo $algo $j, a row without a path: exit $rc, stderr '$(cat "$TMP/err")', $(grep FAIL "$TMP/out")"
+  done
+done
+"$LDS" scen --help >"$TMP/help" 2>&1
+grep -q "^problem with no path found (for any algorithm" "$TMP/help" && ok ||
+  ko "scen --help: the exit status does not say that no path exits 1 for any algorithm: $(grep -A5 '^Exit' "$TMP/help")"
+
 # ------------------------------------------------------ dstar stderr quiet
 # unknown terrain: the agents travel different (each optimal-so-far) costs in
 # some queries; those lines appear only with --verbose

@@ -53,6 +53,10 @@ bool cli_not_dir(const char *cmd, const char *path);
 ** index-th non-blank line after the version line, as lds_scen_load counts;
 ** 0 when the file cannot be read or is shorter. */
 unsigned long cli_scen_line(const char *path, size_t index);
+/* "PATH:LINE" of problem `index` in buf, or just "PATH" when cli_scen_line
+** finds no line (the file cannot be read again: a pipe, a removed file).
+** Returns buf. */
+const char *cli_scen_where(char *buf, size_t size, const char *path, size_t index);
 /* The options met on one command line: each may be given once (a repeat
 ** used to be taken silently, the last one winning). */
 #define CLI_MAX_OPTIONS 40

@@ -355,6 +355,7 @@ int cli_dstar(int argc, char **argv) {
   if (scen_path) {
     lds_Scenario *sc = lds_scen_load(NULL, scen_path, &err);
     size_t n;
+    char where[4200]; /* "FILE:LINE" of a bad row (cli_scen_where) */
     if (!sc) {
       rc = cli_fail(CMD, "%s", err.msg);
       goto done;
@@ -365,19 +366,19 @@ int cli_dstar(int argc, char **argv) {
       size_t idx = n <= (size_t)limit ? k : (size_t)((double)k * (double)n / (double)limit);
       const lds_ScenEntry *e = lds_scen_entry(sc, idx);
       if (e->map_width != lds_grid_width(truth) || e->map_height != lds_grid_height(truth)) {
-        rc = cli_fail(CMD, "%s:%lu: problem %zu expects a %ldx%ld map, %s is %ldx%ld", scen_path,
-                      cli_scen_line(scen_path, idx), idx + 1, (long)e->map_width,
-                      (long)e->map_height, map_path, (long)lds_grid_width(truth),
-                      (long)lds_grid_height(truth));
+        rc = cli_fail(CMD, "%s: problem %zu expects a %ldx%ld map, %s is %ldx%ld",
+                      cli_scen_where(where, sizeof where, scen_path, idx), idx + 1,
+                      (long)e->map_width, (long)e->map_height, map_path,
+                      (long)lds_grid_width(truth), (long)lds_grid_height(truth));
         lds_scen_free(sc);
         goto done;
       }
       if (lds_grid_blocked(truth, e->sx, e->sy) || lds_grid_blocked(truth, e->gx, e->gy)) {
         bool sb = lds_grid_blocked(truth, e->sx, e->sy);
         int32_t bx = sb ? e->sx : e->gx, by = sb ? e->sy : e->gy;
-        rc = cli_fail(CMD, "%s:%lu: problem %zu: %s (%ld,%ld) is blocked on %s ('%c'; expected "
-                      "a passable cell)", scen_path, cli_scen_line(scen_path, idx), idx + 1,
-                      sb ? "start" : "goal", (long)bx, (long)by, map_path,
+        rc = cli_fail(CMD, "%s: problem %zu: %s (%ld,%ld) is blocked on %s ('%c'; expected "
+                      "a passable cell)", cli_scen_where(where, sizeof where, scen_path, idx),
+                      idx + 1, sb ? "start" : "goal", (long)bx, (long)by, map_path,
                       lds_grid_terrain(truth, bx, by));
         lds_scen_free(sc);
         goto done;

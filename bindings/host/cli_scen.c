@@ -37,8 +37,11 @@ static void usage(FILE *f) {
           "               clock (for benchmarks on a machine shared with other jobs)\n"
           "  --json       print one JSON object as the last line\n"
           "Each option may be given once.\n"
-          "Exit status: 0 all optimal (or a non-optimal algorithm ran), 1 mismatches or\n"
-          "illegal paths, 2 bad input.\n");
+          "Exit status: 0 every problem solved with a legal path, at the optimal length\n"
+          "for astar, dijkstra, jps and jps+ (wastar and greedy may cost more); 1 a\n"
+          "problem with no path found (for any algorithm: a problem lists its optimal\n"
+          "length, so it has a path), an illegal path, or a cost mismatch of an optimal\n"
+          "algorithm; each is reported on stderr; 2 bad input.\n");
 }
 
 static uint64_t cpu_clock_us(void *ud) {
@@ -73,7 +76,7 @@ static bool find_map(const char *maps_dir, const char *scen_dir, const char *nam
 
 int cli_scen(int argc, char **argv) {
   const char *scen_path = NULL, *maps_dir = NULL;
-  char scen_dir[4096];
+  char scen_dir[4096], where[4200]; /* where: "FILE:LINE" of a bad row (cli_scen_where) */
   lds_SearchParams params;
   long limit = 0, stride = 1;
   bool json = false, optimal_algo, cpu_clock = false;
@@ -169,13 +172,13 @@ int cli_scen(int argc, char **argv) {
     if (!m) {
       char file[4096];
       if (nmaps == MAX_MAPS) { /* the row naming one map too many */
-        rc = cli_fail(CMD, "%s:%lu: problem %zu: more than %d different maps", scen_path,
-                      cli_scen_line(scen_path, q), q + 1, MAX_MAPS);
+        rc = cli_fail(CMD, "%s: problem %zu: more than %d different maps",
+                      cli_scen_where(where, sizeof where, scen_path, q), q + 1, MAX_MAPS);
         goto done;
       }
       if (!find_map(maps_dir, scen_dir, e->map, file, sizeof file)) {
-        rc = cli_fail(CMD, "%s:%lu: problem %zu: map '%s' not found in %s%s", scen_path,
-                      cli_scen_line(scen_path, q), q + 1, e->map,
+        rc = cli_fail(CMD, "%s: problem %zu: map '%s' not found in %s%s",
+                      cli_scen_where(where, sizeof where, scen_path, q), q + 1, e->map,
                       maps_dir ? maps_dir : scen_dir,
                       maps_dir ? "" : " or ../maps beside it (use --maps DIR)");
         goto done;
@@ -212,9 +215,9 @@ int cli_scen(int argc, char **argv) {
       }
     }
     if (lds_grid_width(m->grid) != e->map_width || lds_grid_height(m->grid) != e->map_height) {
-      rc = cli_fail(CMD, "%s:%lu: problem %zu expects a %ldx%ld map, %s is %ldx%ld", scen_path,
-                    cli_scen_line(scen_path, q), q + 1, (long)e->map_width,
-                    (long)e->map_height, e->map, (long)lds_grid_width(m->grid),
+      rc = cli_fail(CMD, "%s: problem %zu expects a %ldx%ld map, %s is %ldx%ld",
+                    cli_scen_where(where, sizeof where, scen_path, q), q + 1,
+                    (long)e->map_width, (long)e->map_height, e->map, (long)lds_grid_width(m->grid),
                     (long)lds_grid_height(m->grid));
       goto done;
     }
@@ -222,8 +225,8 @@ int cli_scen(int argc, char **argv) {
       /* bad input, not a search failure: name the line so it can be fixed */
       bool sb = lds_grid_blocked(m->grid, e->sx, e->sy);
       int32_t bx = sb ? e->sx : e->gx, by = sb ? e->sy : e->gy;
-      rc = cli_fail(CMD, "%s:%lu: problem %zu: %s (%ld,%ld) is blocked on %s ('%c'; expected a "
-                    "passable cell)", scen_path, cli_scen_line(scen_path, q), q + 1,
+      rc = cli_fail(CMD, "%s: problem %zu: %s (%ld,%ld) is blocked on %s ('%c'; expected a "
+                    "passable cell)", cli_scen_where(where, sizeof where, scen_path, q), q + 1,
                     sb ? "start" : "goal", (long)bx, (long)by, e->map,
                     lds_grid_terrain(m->grid, bx, by));
       goto done;
@@ -234,8 +237,8 @@ int cli_scen(int argc, char **argv) {
     path = st == LDS_FOUND ? lds_search_path(m->search, &err) : NULL;
     t1 = now_ns();
     if (st < 0) {
-      rc = cli_fail(CMD, "%s:%lu: problem %zu: %s", scen_path, cli_scen_line(scen_path, q), q + 1,
-                    lds_search_errmsg(m->search));
+      rc = cli_fail(CMD, "%s: problem %zu: %s", cli_scen_where(where, sizeof where, scen_path, q),
+                    q + 1, lds_search_errmsg(m->search));
       goto done;
     }
     {
@@ -247,11 +250,11 @@ int cli_scen(int argc, char **argv) {
     lds_search_stats(m->search, &stats);
     expansions += stats.expansions;
     nq++;
-    if (!path) {
+    if (!path) { /* a failure for any algorithm: the row says a path exists */
       unsolved++;
       mismatches++;
-      if (!json)
-        fprintf(stderr, "problem %zu: no path found, expected %.8g\n", q + 1, e->optimal);
+      fprintf(stderr, "problem %zu: (%ld,%ld)->(%ld,%ld) no path found, expected %.10g\n", q + 1,
+              (long)e->sx, (long)e->sy, (long)e->gx, (long)e->gy, e->optimal);
     } else {
       double c, cost = lds_path_cost(path), ae = 0.0;
       char why[256];
@@ -304,14 +307,17 @@ int cli_scen(int argc, char **argv) {
            "expansions", "median_us", "p99_us", "total_ms");
     printf("  %-9zu %-11ld %-8ld %-13llu %-11.2f %-10.2f %-10.2f\n", nq, mismatches, illegal,
            (unsigned long long)expansions, med, p99, total_ms);
-    if (unsolved) printf("  %ld queries found no path\n", unsolved);
-    if (!optimal_algo && mismatches)
+    /* mismatches counts the problems without a path too (the --json key) */
+    if (unsolved)
+      printf("  FAIL: %ld of %zu queries found no path (the scenario lists a path for each)\n",
+             unsolved, nq);
+    if (mismatches > unsolved && !optimal_algo)
       printf("  (%s is not optimal: %ld of %zu costs differ from the optimum, max error %.4g)\n",
-             algo, mismatches, nq, max_err);
-    else if (nq && mismatches)
+             algo, mismatches - unsolved, nq, max_err);
+    else if (mismatches > unsolved)
       printf("  FAIL: %ld of %zu costs differ from the optimal length (max |error| %.6g)\n",
-             mismatches, nq, max_err);
-    else if (nq)
+             mismatches - unsolved, nq, max_err);
+    else if (nq && !unsolved)
       printf("  ok: every cost matches the optimal length (max |error| %.3g)\n", max_err);
     if (json) {
       printf("{\"algo\":");
@@ -326,7 +332,7 @@ int cli_scen(int argc, char **argv) {
              total_ms, (unsigned long long)prep_us, prep_bytes, cpu_clock ? "cpu" : "wall", overhead_ns,
              (unsigned long long)paths_hash);
     }
-    if (illegal || (optimal_algo && mismatches)) rc = 1;
+    if (illegal || unsolved || (optimal_algo && mismatches)) rc = 1;
   }
 done:
   for (i = 0; i < nmaps; i++) {

@@ -183,6 +183,13 @@ unsigned long cli_scen_line(const char *path, size_t index) {
   return found;
 }
 
+const char *cli_scen_where(char *buf, size_t size, const char *path, size_t index) {
+  unsigned long line = cli_scen_line(path, index);
+  if (line) snprintf(buf, size, "%s:%lu", path, line);
+  else snprintf(buf, size, "%s", path); /* not "PATH:0": no line is known */
+  return buf;
+}
+
 bool cli_once(const char *cmd, cli_Seen *seen, const char *arg) {
   int k;
   if (arg[0] != '-' || arg[1] != '-') return true;

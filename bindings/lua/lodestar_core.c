@@ -2309,6 +2309,12 @@ static int search_start_graph(lua_State *L, SearchBox *b) {
   return 1;
 }
 
+/* Pushes and returns "algorithm 'NAME' runs on grids only (...)". */
+static const char *push_grids_only(lua_State *L, const char *algo_name) {
+  return lua_pushfstring(L, "algorithm '%s' runs on grids only (expected astar, dijkstra, "
+                         "wastar or greedy on a graph)", algo_name);
+}
+
 /* Pushes a new search on the graph at hi with the opts at oi, as new_search
 ** does for grids; starts it when opts has start and goal. */
 static SearchBox *new_graph_search(lua_State *L, int hi, int oi, const char *algo_name,
@@ -2321,10 +2327,7 @@ static SearchBox *new_graph_search(lua_State *L, int hi, int oi, const char *alg
   SearchBox *b;
   int self, uv;
   lds_algo_parse(algo_name, &algo);
-  if (!graph_algo(algo))
-    arg_error(L, hi, lua_pushfstring(L, "algorithm '%s' runs on grids only (expected "
-                                     "astar, dijkstra, wastar or greedy on a graph)",
-                                     algo_name));
+  if (!graph_algo(algo)) arg_error(L, hi, push_grids_only(L, algo_name));
   if (!lds_graph_frozen(g))
     arg_error(L, hi, "the graph is not frozen (call graph:freeze() first)");
   b = (SearchBox *)lds_newudata(L, sizeof(SearchBox)); /* ..., search */
@@ -2369,6 +2372,8 @@ static int find_path_graph(lua_State *L) {
   SearchBox *b;
   lds_Algo a;
   if (lds_algo_parse(algo, &a) != LDS_OK) return unknown_algorithm(L, 4, algo, 1);
+  /* the name came from the options, not from the graph (argument #1) */
+  if (!graph_algo(a)) return opt_error(L, 4, "algorithm", push_grids_only(L, algo));
   b = new_graph_search(L, 1, 4, algo, "algorithm"); /* top: search */
   lds_getuv(L, -1);
   do_start_graph(L, b, lua_gettop(L), s0, t0);

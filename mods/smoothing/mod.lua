@@ -5,11 +5,14 @@
 --   line-of-sight pruning (straight wherever cells see each other)
 -- Points are in cell coordinates (the centre of cell (x, y) is (x, y)),
 -- SPACING cells apart along the curve; the first and last cells are kept.
+-- Wall-safe when given the grid: the post-processor gets its read-only
+-- view, which lodestar.smooth takes as opts.grid (a span whose curve would
+-- touch a blocked cell is straight instead).
 local SPACING, SAMPLES = 0.5, 8
 local smooth = lodestar.smooth
 
-local function catmull(path)
-  return smooth.resample(smooth.catmull_rom(path, { samples = SAMPLES }), SPACING)
+local function catmull(path, view)
+  return smooth.resample(smooth.catmull_rom(path, { samples = SAMPLES, grid = view }), SPACING)
 end
 
 return {
@@ -17,10 +20,10 @@ return {
   version = "1.0.0",
   description = "Catmull-Rom smoothing of paths (uses lodestar.smooth)",
   postprocessors = {
-    catmull = function(path) return catmull(path) end,
+    catmull = function(path, view) return catmull(path, view) end,
     pruned = function(path, view)
       assert(view, "smoothing.pruned needs the grid (line of sight)")
-      return catmull(view.prune_los(path))
+      return catmull(view.prune_los(path), view)
     end,
   },
   selftest = function()

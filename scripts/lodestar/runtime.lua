@@ -78,19 +78,40 @@ return function(host)
     return opts
   end
 
+  -- "mod.profile" as the manager spells qualified names (mods.lua _lookup)
+  local function qualified(name)
+    return name:match("^[a-z][a-z0-9_]*%.[a-z][a-z0-9_]*$") ~= nil
+  end
+  -- "unknown profile 'NAME' (what exists)", worded as the C side's
+  -- unknown_profile (lds_runtime.c): the name once, then the profiles
+  local function unknown_profile(name)
+    local all = {}
+    for _, m in ipairs(R.manager:list()) do
+      for _, p in ipairs(m.profiles) do all[#all + 1] = p end
+    end
+    if #all == 0 then
+      return ("unknown profile '%s'%s (the running mods define no profiles)")
+        :format(name, qualified(name) and "" or ", expected 'mod.profile'")
+    end
+    return ("unknown profile '%s' (%sprofiles: %s)")
+      :format(name, qualified(name) and "" or "expected 'mod.profile'; ", table.concat(all, ", "))
+  end
+
   -- the opts of a profile, or nil and a message; the C host calls it (an
   -- unknown profile is the caller's bad argument, not a Lua error to log)
   R.try_profile = function(name)
     if not R.manager then
-      return nil, ("profile '%s': the runtime has no mods (set mods_dir)"):format(name)
+      return nil, ("profile '%s' but the runtime has no mods (set mods_dir)"):format(name)
     end
-    local p, msg = R.manager:profile(name)
-    if not p then return nil, ("profile '%s': %s"):format(name, msg) end
+    -- the manager raises on a malformed name: that too is an unknown one
+    if not qualified(name) then return nil, unknown_profile(name) end
+    local p = R.manager:profile(name)
+    if not p then return nil, unknown_profile(name) end
     return p
   end
   local function profile_opts(name, level)
     local p, msg = R.try_profile(name)
-    if not p then error(msg, level + 1) end
+    if not p then error(("bad argument #1 to 'request_path' (%s)"):format(msg), level + 1) end
     return p
   end
 

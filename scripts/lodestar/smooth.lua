@@ -9,7 +9,8 @@
 -- put smoothing last in a lodestar.postprocess chain.
 --
 -- Wall-safe smoothing: given the grid (opts.grid of catmull_rom; the grid
--- a chain hands to smooth.postprocessor's step), each span between two
+-- a chain hands to smooth.postprocessor's step) or a mod's read-only grid
+-- view (what manager:postprocess hands a post-processor), each span between two
 -- consecutive input cells is checked, and one whose sampled curve would
 -- touch a blocked cell is replaced by the straight segment between its two
 -- cells. See docs/lua-api.md, "Post-processing", for the guarantee.
@@ -68,15 +69,26 @@ local function points_arg(v, fname, n)
   return pts
 end
 
--- A lodestar.Grid (not freed) or nil; `what` names it in the message.
+-- The walls of a lodestar.Grid (not freed) or of a grid view — a table
+-- whose fields size() and get_blocked(x, y) are plain functions, as the
+-- read-only view lodestar.mods hands post-processors (mods.lua grid_view)
+-- — as {w =, h =, blocked = function(x, y)}; nil for nil. `what` names the
+-- argument in the message.
 local function grid_arg(g, fname, n, what)
   if g == nil then return nil end
-  if type_name(g) ~= "lodestar.Grid" then
-    argerror(3, fname, n, ("%slodestar.Grid expected, got %s"):format(what, type_name(g)))
+  local tn = type_name(g)
+  local size, blocked
+  if tn == "lodestar.Grid" then
+    size = function() return g:size() end
+    blocked = function(x, y) return g:get_blocked(x, y) end
+  elseif tn == "table" and type(g.size) == "function" and type(g.get_blocked) == "function" then
+    size, blocked = g.size, g.get_blocked
+  else
+    argerror(3, fname, n, ("%slodestar.Grid or grid view expected, got %s"):format(what, tn))
   end
-  local ok, msg = pcall(g.size, g)
-  if not ok then error(msg, 3) end -- a freed grid
-  return g
+  local ok, w, h = pcall(size)
+  if not ok then error(w, 3) end -- a freed grid
+  return {w = w, h = h, blocked = blocked}
 end
 
 local function is_count(v) return type(v) == "number" and v >= 1 and v == math.floor(v) and v < math.huge end
@@ -113,12 +125,13 @@ end
 -- points resample later computes on the segment cannot land in that cell.
 local EPS = 1e-9
 
--- True when the segment (ax,ay)-(bx,by) touches only free cells of the grid
--- (w x h): every cell whose closed square [c-0.5, c+0.5]^2, widened by EPS,
+-- True when the segment (ax,ay)-(bx,by) touches only free cells of `walls`
+-- (grid_arg: w x h, blocked(x, y)): every cell whose closed square [c-0.5, c+0.5]^2, widened by EPS,
 -- the segment meets, corners included — so it never cuts a blocked corner,
 -- under any diagonal rule. Cells outside the grid count as blocked. Walks
 -- the columns the segment spans and, in each, the rows of its part there.
-local function segment_clear(grid, w, h, ax, ay, bx, by)
+local function segment_clear(walls, ax, ay, bx, by)
+  local w, h, blocked = walls.w, walls.h, walls.blocked
   local dx, dy = bx - ax, by - ay
   local cx0 = math.ceil(math.min(ax, bx) - 0.5 - EPS)
   local cx1 = math.floor(math.max(ax, bx) + 0.5 + EPS)
@@ -134,24 +147,22 @@ local function segment_clear(grid, w, h, ax, ay, bx, by)
       local ya, yb = ay + dy * t0, ay + dy * t1
       if ya > yb then ya, yb = yb, ya end
       for cy = math.ceil(ya - 0.5 - EPS), math.floor(yb + 0.5 + EPS) do
-        if cx < 0 or cy < 0 or cx >= w or cy >= h or grid:get_blocked(cx, cy) then return false end
+        if cx < 0 or cy < 0 or cx >= w or cy >= h or blocked(cx, cy) then return false end
       end
     end
   end
   return true
 end
 
--- The spline through pts (checked), `samples` points per span; with a grid,
--- a span whose polyline (p1, its samples, p2) touches a blocked cell is
--- sampled on the straight segment p1-p2 instead (same number of points).
-local function spline(pts, samples, grid)
+-- The spline through pts (checked), `samples` points per span; with walls
+-- (grid_arg), a span whose polyline (p1, its samples, p2) touches a blocked
+-- cell is sampled on the straight segment p1-p2 instead (same number of points).
+local function spline(pts, samples, walls)
   local n, out = #pts, {}
   if n < 3 then
     for i = 1, n do out[i] = {x = pts[i].x, y = pts[i].y} end
     return out
   end
-  local w, h
-  if grid then w, h = grid:size() end
   for i = 1, n - 1 do
     local p0 = pts[i - 1] or pts[i] -- end points repeated
     local p1, p2 = pts[i], pts[i + 1]
@@ -161,11 +172,11 @@ local function spline(pts, samples, grid)
       local x, y = cr(p0, p1, p2, p3, k / samples)
       span[k + 1] = {x = x, y = y}
     end
-    if grid then
+    if walls then
       local ok = true
       for k = 1, samples do
         local a, b = span[k], span[k + 1] or p2
-        if not segment_clear(grid, w, h, a.x, a.y, b.x, b.y) then
+        if not segment_clear(walls, a.x, a.y, b.x, b.y) then
           ok = false
           break
         end
@@ -189,7 +200,9 @@ local CR_KEYS = {"grid", "samples"}
 -- @param path     lodestar.Path (grid path) or list of {x=, y=}
 -- @param opts     [opt] {samples = 8, grid = nil}:
 --                 samples  points per span [Limit: integer >= 1]
---                 grid     [opt] lodestar.Grid: wall-safe smoothing — a span
+--                 grid     [opt] lodestar.Grid, or a mod's grid view (a
+--                          table with functions size() and get_blocked(x, y),
+--                          called without self): wall-safe smoothing — a span
 --                          whose sampled curve would touch a blocked cell
 --                          (or a cell outside the grid), corners included,
 --                          is the straight segment between its two cells
@@ -199,7 +212,7 @@ local CR_KEYS = {"grid", "samples"}
 --         points. Fewer than 3 cells: a copy.
 -- Errors: bad path or points, opts not a table, an unknown key
 -- ("unknown option 'sample' (expected grid, samples)"), samples not an
--- integer >= 1, grid not a lodestar.Grid.
+-- integer >= 1, grid neither a lodestar.Grid nor a grid view.
 function M.catmull_rom(path, opts)
   local pts = points_arg(path, "catmull_rom", 1)
   opts = opts_arg(opts, "catmull_rom", 2, CR_KEYS)
@@ -208,8 +221,8 @@ function M.catmull_rom(path, opts)
   if not is_count(samples) then
     argerror(2, "catmull_rom", 2, "opts.samples must be an integer >= 1")
   end
-  local grid = grid_arg(opts.grid, "catmull_rom", 2, "opts.grid: ")
-  return spline(pts, samples, grid)
+  local walls = grid_arg(opts.grid, "catmull_rom", 2, "opts.grid: ")
+  return spline(pts, samples, walls)
 end
 
 --- Length of a polyline (a list of {x=, y=}, or a grid Path's cells joined
@@ -264,8 +277,8 @@ end
 -- @param spacing  [opt] 0.5 [Units: cells] [Limit: > 0]
 -- @param samples  [opt] 8, points per span of the spline [Limit: integer >= 1]
 -- @return step `fn(path [, grid])` -> list of {x=, y=}. With a grid (a
---   chain passes its own), the spline is wall-safe as catmull_rom with
---   opts.grid. Both arguments are checked here, not at the first use.
+--   chain passes its own) or a mod's grid view, the spline is wall-safe as
+--   catmull_rom with opts.grid. Both arguments are checked here, not at the first use.
 function M.postprocessor(spacing, samples)
   if spacing == nil then spacing = 0.5 end
   if type(spacing) ~= "number" or not (spacing > 0) then -- luacheck: ignore 581 (NaN-safe)
@@ -275,8 +288,8 @@ function M.postprocessor(spacing, samples)
   if not is_count(samples) then argerror(2, "postprocessor", 2, "samples must be an integer >= 1") end
   return function(path, grid)
     local pts = points_arg(path, "postprocessor step", 1)
-    grid = grid_arg(grid, "postprocessor step", 2, "")
-    return resample(spline(pts, samples, grid), spacing)
+    local walls = grid_arg(grid, "postprocessor step", 2, "")
+    return resample(spline(pts, samples, walls), spacing)
   end
 end
 

@@ -34,6 +34,47 @@ static int passed, failed;
     }                                                                \
   } while (0)
 
+/* docs/NAME with each run of whitespace read as one space (quotes in the
+** docs wrap across lines); malloc'ed, NULL when it cannot be read. */
+static char *doc_text(const char *name) {
+  char path[1024], *buf = NULL;
+  size_t n = 0;
+  int c, space = 0;
+  FILE *f;
+  snprintf(path, sizeof path, "%s/docs/%s", LDS_SRCDIR, name);
+  f = fopen(path, "rb");
+  if (!f || fseek(f, 0, SEEK_END) != 0 || ftell(f) < 0) {
+    if (f) fclose(f);
+    return NULL;
+  }
+  buf = (char *)malloc((size_t)ftell(f) + 1);
+  rewind(f);
+  while (buf && (c = getc(f)) != EOF) {
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+      if (!space) buf[n++] = ' ';
+      space = 1;
+    } else {
+      buf[n++] = (char)c;
+      space = 0;
+    }
+  }
+  if (buf) buf[n] = '\0';
+  fclose(f);
+  return buf;
+}
+
+/* true when doc quotes, as one `code span`, the error in errmsg that
+** follows `after` (up to the traceback's newline) */
+static int doc_quotes(const char *doc, const char *errmsg, const char *after) {
+  char want[1024];
+  const char *m = strstr(errmsg, after), *end;
+  if (!doc || !m) return 0;
+  m += strlen(after);
+  end = strchr(m, '\n');
+  snprintf(want, sizeof want, "`%.*s`", (int)(end ? end - m : (long)strlen(m)), m);
+  return strstr(doc, want) != NULL;
+}
+
 typedef struct Counter {
   size_t live, calls, peak;
 } Counter;
@@ -254,10 +295,26 @@ static void test_basic(void) {
   CHECK(strstr(lds_runtime_errmsg(rt), "out of bounds") != NULL, lds_runtime_errmsg(rt));
   CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {3,3}, goal = {2,2}, profile = 'x.y'}",
                              "=bad") == LDS_E_CALLBACK, "profile without mods raises");
-  CHECK(strstr(lds_runtime_errmsg(rt), "has no mods") != NULL, lds_runtime_errmsg(rt));
+  CHECK(strstr(lds_runtime_errmsg(rt), "bad argument #1 to 'request_path' (profile 'x.y' but the "
+               "runtime has no mods (set mods_dir))") != NULL, lds_runtime_errmsg(rt));
   CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {3,3}, goal = {2,2}, colour = 1}",
                              "=bad") == LDS_E_CALLBACK, "unknown field raises");
   CHECK(strstr(lds_runtime_errmsg(rt), "unknown field 'colour'") != NULL, lds_runtime_errmsg(rt));
+  /* docs/embedding.md quotes these messages whole (it had "(unknown field
+  ** 'colour')" without the list of fields) */
+  {
+    char *doc = doc_text("embedding.md");
+    CHECK(doc != NULL, "docs/embedding.md");
+    CHECK(doc_quotes(doc, lds_runtime_errmsg(rt), "bad:1: "), lds_runtime_errmsg(rt));
+    CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'nope', start = {3,3}, "
+                               "goal = {2,2}}", "=bad") == LDS_E_CALLBACK, "unknown grid");
+    CHECK(doc_quotes(doc, lds_runtime_errmsg(rt), "bad:1: "), lds_runtime_errmsg(rt));
+    CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {3,3}, "
+                               "goal = {2,2}, profile = 'x.y'}", "=bad") == LDS_E_CALLBACK,
+          "profile without mods");
+    CHECK(doc_quotes(doc, lds_runtime_errmsg(rt), "bad:1: "), lds_runtime_errmsg(rt));
+    free(doc);
+  }
   CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {3,3}, goal = {5,5}, priority = 1.5}",
                              "=bad") == LDS_E_CALLBACK, "fractional priority raises");
   CHECK(strstr(lds_runtime_errmsg(rt), "priority: integer expected, got 1.5") != NULL, lds_runtime_errmsg(rt));
@@ -389,6 +446,29 @@ static void test_mods(void) {
                              "hp = lodestar.request_path{grid = 'world', start = {0, 10}, goal = {63, 10},\n"
                              "  profile = 'terrain.walker'}\n", "=prof") == LDS_OK,
         lds_runtime_errmsg(rt));
+  /* from Lua, the same words as from C (it read "profile 'terrain.nope':
+  ** no profile 'terrain.nope'"); a malformed name is not a manager error */
+  CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {0, 10}, "
+                             "goal = {63, 10}, profile = 'terrain.nope'}", "=prof") == LDS_E_CALLBACK,
+        "unknown profile from Lua raises");
+  CHECK(strstr(lds_runtime_errmsg(rt), "prof:1: bad argument #1 to 'request_path' (unknown profile "
+               "'terrain.nope' (profiles: terrain.walker))\n") != NULL, lds_runtime_errmsg(rt));
+  CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {0, 10}, "
+                             "goal = {63, 10}, profile = 'walker'}", "=prof") == LDS_E_CALLBACK,
+        "unqualified profile from Lua raises");
+  CHECK(strstr(lds_runtime_errmsg(rt), "prof:1: bad argument #1 to 'request_path' (unknown profile "
+               "'walker' (expected 'mod.profile'; profiles: terrain.walker))\n") != NULL, lds_runtime_errmsg(rt));
+  { /* as docs/embedding.md quotes it */
+    char *doc = doc_text("embedding.md");
+    CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'world', start = {0, 10}, "
+                               "goal = {63, 10}, profile = 'x.y'}", "=prof") == LDS_E_CALLBACK,
+          "unknown profile x.y");
+    CHECK(doc_quotes(doc, lds_runtime_errmsg(rt), "prof:1: "), lds_runtime_errmsg(rt));
+    CHECK(lds_runtime_submit(rt, &rq, "terrain.nothere", &id) == LDS_E_ARG, "terrain.nothere");
+    CHECK(strstr(doc ? doc : "", "`lds_runtime_submit: unknown profile 'terrain.nothere' (profiles:")
+          != NULL, lds_runtime_errmsg(rt));
+    free(doc);
+  }
   /* reload before the requests ran: weight 2 -> 5; both must be restarted
   ** and answer with weight 5 */
   sleep(1); /* mtime resolution (the manager also compares content) */

@@ -675,6 +675,87 @@ static const char small_co[] =
     "c coords\np aux sp co 4\nv 1 7420000 43730000\nv 2 7421000 43730000\n"
     "v 3 7422000 43730000\nv 4 7422000 43730000\n";
 
+/* The reader's own messages, in the Moving AI loaders' form: function, then
+** the file (and line where one is known). They read "PATH: read error (...)",
+** "PATH: out of memory reading N bytes", "PATH: binary data (a NUL byte near
+** offset N; ...)". */
+static void test_dimacs_read_errors(void) {
+  char path[64], want[200];
+  lds_Error err;
+  lds_Graph *g;
+  int fd;
+  FILE *f;
+  gzFile z;
+  /* a directory opens but cannot be read */
+  g = lds_graph_load_dimacs(NULL, "/tmp", NULL, &err);
+  CHECK(g == NULL);
+  CHECK_INT(err.code, LDS_E_IO);
+  CHECK_STR(err.msg, "lds_graph_load_dimacs: cannot read /tmp (Is a directory)");
+  snprintf(path, sizeof path, "/tmp/lds_test_graph_XXXXXX");
+  fd = mkstemp(path);
+  CHECK(fd >= 0);
+  if (fd < 0) return;
+  close(fd);
+  /* a NUL byte on line 3, at offset 19 */
+  f = fopen(path, "wb");
+  if (f) {
+    fwrite("p sp 2 1\na 1 2 3\nc \0x\n", 1, 23, f);
+    fclose(f);
+  }
+  g = lds_graph_load_dimacs(NULL, path, NULL, &err);
+  CHECK(g == NULL);
+  CHECK_INT(err.code, LDS_E_FORMAT);
+  snprintf(want, sizeof want, "lds_graph_load_dimacs: %s:3: binary data (a NUL byte at offset 19; "
+           "expected a text file)", path);
+  CHECK_STR(err.msg, want);
+  /* the same compressed: line and offset of the decompressed text */
+  z = gzopen(path, "wb");
+  if (z) {
+    gzwrite(z, "c x\n\0", 5);
+    gzclose(z);
+  }
+  g = lds_graph_load_dimacs(NULL, path, NULL, &err);
+  CHECK(g == NULL);
+  snprintf(want, sizeof want, "lds_graph_load_dimacs: %s:2: binary data (a NUL byte at offset 4; "
+           "expected a text file)", path);
+  CHECK_STR(err.msg, want);
+  /* out of memory: the read buffer, then the graph for the p line */
+  f = fopen(path, "wb");
+  if (f) {
+    fputs("c big\np sp 3 1\na 1 2 3\n", f);
+    fclose(f);
+  }
+  {
+    th_Alloc a;
+    lds_Env env;
+    long k;
+    int read_oom = 0, parse_oom = 0;
+    lds_env_init(&env);
+    env.alloc = th_alloc;
+    env.alloc_ud = &a;
+    for (k = 1; k < 40; k++) {
+      memset(&a, 0, sizeof a);
+      a.fail_at = k;
+      g = lds_graph_load_dimacs(&env, path, NULL, &err);
+      if (g) {
+        lds_graph_free(g);
+        continue;
+      }
+      CHECK_INT(err.code, LDS_E_NOMEM);
+      snprintf(want, sizeof want, "lds_graph_load_dimacs: out of memory reading %s (1048576 bytes)",
+               path);
+      if (strcmp(err.msg, want) == 0) read_oom++;
+      snprintf(want, sizeof want, "lds_graph_load_dimacs: %s:2: out of memory for 3 nodes and 1 arcs",
+               path);
+      if (strcmp(err.msg, want) == 0) parse_oom++;
+      CHECK_INT(a.live, 0);
+    }
+    CHECK_INT(read_oom, 1);
+    CHECK(parse_oom >= 1);
+  }
+  remove(path);
+}
+
 static void test_dimacs(void) {
   char buf[LDS_ERRMSG_SIZE];
   lds_Error err;
@@ -808,6 +889,7 @@ static void test_dimacs(void) {
       remove(plain);
     }
   }
+  test_dimacs_read_errors();
 }
 
 /* ----------------------------------------------------- allocator, data -- */

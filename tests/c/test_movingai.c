@@ -283,6 +283,20 @@ static void test_scen(void) {
            "s.scen:2: start (10,0) or goal (9,7) outside the 10x8 map");
   SCEN_ERR("version 1\n0 a.map 10 8 0 0 9 8 3\n",
            "s.scen:2: start (0,0) or goal (9,8) outside the 10x8 map");
+  { /* a NUL byte in text in memory: its line and offset, as lds_scen_load
+    ** reports it (the row used to end there: "expected 9 fields, got 5") */
+    static const char nul_row[] = "version 1\n0 a.map 10 8 0 0 9 7 3\n0 a.map 10 8 0\0 0 9 7 3\n";
+    static const char nul_version[] = "version 1\0\n0 a.map 10 8 0 0 9 7 3\n";
+    sc = lds_scen_parse(NULL, nul_row, sizeof nul_row - 1, "s.scen", &err);
+    CHECK(sc == NULL);
+    CHECK_INT(err.code, LDS_E_FORMAT);
+    CHECK_STR(err.msg, "s.scen:3: binary data (a NUL byte at offset 47; expected a text file)");
+    lds_scen_free(sc);
+    sc = lds_scen_parse(NULL, nul_version, sizeof nul_version - 1, "s.scen", &err);
+    CHECK(sc == NULL); /* it read as "version 1" */
+    CHECK_STR(err.msg, "s.scen:1: binary data (a NUL byte at offset 9; expected a text file)");
+    lds_scen_free(sc);
+  }
 
   /* files */
   if (temp_file(path, "/tmp/lds_test_XXXXXX", "version 1\n0\tx.map\t4\t4\t0\t0\t3\t3\t4.24264069\n")) {

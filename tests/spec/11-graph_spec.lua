@@ -530,6 +530,10 @@ describe("graph", function()
       has(errmsg(s.start, s, 1, 6), "(goal 6 out of range (expected 1..5))")
       has(errmsg(s.start, s, 1, 2.5), "(number has no integer representation)")
       has(errmsg(lodestar.find_path, g, 1, 9), "(goal 9 out of range (expected 1..5))")
+      -- the algorithm comes from the options (argument #4), not the graph (#1)
+      assert.equal("bad argument #4 to 'find_path' (opts.algorithm: algorithm 'jps' runs on grids only "
+        .. "(expected astar, dijkstra, wastar or greedy on a graph))",
+        errmsg(lodestar.find_path, g, 1, 2, {algorithm = "jps"}))
       has(errmsg(lodestar.find_path, g, 1, 2, {algorithm = "bfs"}),
         "(opts.algorithm: unknown algorithm 'bfs' (expected astar, dijkstra, wastar, greedy))")
       has(errmsg(lodestar.find_path, g, 1, 2, {algo = "astar"}),

@@ -227,7 +227,8 @@ describe("Lua package errors point at the caller and blame the right argument", 
       errmsg(function() smooth.resample({{x = 0, y = 0}, {x = 1}}, 1) end))
     assert.matches(THIS .. "bad argument #1 to 'length' %(lodestar.Path or list of {x=, y=} "
       .. "expected, got nil%)$", errmsg(function() smooth.length() end))
-    assert.matches(THIS .. "bad argument #2 to 'catmull_rom' %(opts.grid: lodestar.Grid expected, got table%)$",
+    assert.matches(THIS .. "bad argument #2 to 'catmull_rom' %(opts.grid: lodestar.Grid or grid view "
+      .. "expected, got table%)$",
       errmsg(function() smooth.catmull_rom(p, {grid = {}}) end))
     local graph = lodestar.graph.new()
     graph:add_node(0, 0)
@@ -252,7 +253,8 @@ describe("smooth: options and factories", function()
     local step = smooth.postprocessor(0.5, 4)
     assert.matches(THIS .. "bad argument #1 to 'postprocessor step' %(lodestar.Path or list of {x=, y=} "
       .. "expected, got string%)$", errmsg(function() step("path") end))
-    assert.matches(THIS .. "bad argument #2 to 'postprocessor step' %(lodestar.Grid expected, got string%)$",
+    assert.matches(THIS .. "bad argument #2 to 'postprocessor step' %(lodestar.Grid or grid view "
+      .. "expected, got string%)$",
       errmsg(function() step(p, "grid") end))
   end)
 

@@ -63,6 +63,19 @@ describe("wall-safe smoothing", function()
     assert.equal(0, count_in_wall(g, tidy(lodestar.find_path(g, 1, 1, 1, 3), g)))
   end)
 
+  it("takes a grid view (size() and get_blocked(x, y) as plain functions) as a grid", function()
+    -- what lodestar.mods hands a post-processor: a read-only table, not a lodestar.Grid
+    local g = lodestar.grid.from_ascii(hairpin)
+    local view = {size = function() return g:size() end,
+      get_blocked = function(x, y) return g:get_blocked(x, y) end}
+    local pruned = lodestar.prune_los(lodestar.find_path(g, 1, 1, 1, 3), g)
+    assert.same(smooth.catmull_rom(pruned, {samples = 4, grid = g}),
+      smooth.catmull_rom(pruned, {samples = 4, grid = view}))
+    local step = smooth.postprocessor(0.5)
+    assert.same(step(pruned, g), step(pruned, view))
+    assert.equal(0, count_in_wall(g, step(pruned, view)))
+  end)
+
   it("den011d: no smoothed point in a wall for any scenario query, with the grid #slow", function()
     local g = assert(lodestar.grid.load(MAP))
     assert.equal("no_corner_cutting", g:diagonal())

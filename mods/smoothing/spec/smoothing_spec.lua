@@ -47,6 +47,39 @@ describe("mod smoothing", function()
     for _, pt in ipairs(b) do assert.near(pt.x * 2 / 5, pt.y, 1e-9) end
   end)
 
+  it("wall-safe: with the grid, no point of either curve lies in a wall", function()
+    -- the turn at (7,1) -> (7,3) makes a free Catmull-Rom curve bulge into
+    -- the wall column 8; the post-processor gets the grid as a read-only
+    -- view, which lodestar.smooth takes as opts.grid
+    local g = lodestar.grid.from_ascii[[
+      @@@@@@@@@
+      @.......@
+      @@@@@@@.@
+      @.......@
+      @@@@@@@@@
+    ]]
+    local function in_wall(pts)
+      local w, h = g:size()
+      local n = 0
+      for _, pt in ipairs(pts) do
+        local cx, cy = math.floor(pt.x + 0.5), math.floor(pt.y + 0.5)
+        if cx < 0 or cy < 0 or cx >= w or cy >= h or g:get_blocked(cx, cy) then n = n + 1 end
+      end
+      return n
+    end
+    local p = lodestar.find_path(g, 1, 1, 1, 3)
+    local pruned = lodestar.prune_los(p, g)
+    assert.is_true(in_wall(lodestar.smooth.postprocessor(0.5)(pruned)) > 0) -- the test can fail
+    for _, name in ipairs{"smoothing.pruned", "smoothing.catmull"} do
+      local pts, err = m:postprocess(name, p, g)
+      assert.is_nil(err)
+      check_curve(pts, {1, 1}, {1, 3})
+      assert.equal(0, in_wall(pts), name)
+    end
+    -- the same points as lodestar.smooth with the grid itself
+    assert.same(lodestar.smooth.postprocessor(0.5)(pruned, g), m:postprocess("smoothing.pruned", p, g))
+  end)
+
   it("an error in a post-processor returns the path unchanged, with the message", function()
     local out, err = m:postprocess("smoothing.pruned", path) -- no grid
     assert.equal(path, out)
