@@ -74,7 +74,7 @@ LUA54_LIBS  ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 LUAJIT_LIBS ?= $(shell pkg-config --libs luajit 2>/dev/null)
 ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
-.PHONY: FORCE all run test test-c test-lua test-runtime test-demo-mods test-install bench sanitize deps clean print lint docs install lua valgrind-lua
+.PHONY: FORCE all run test test-c test-cli test-lua test-runtime test-demo-mods test-install valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(CLI) lua $(HOST_LIB) $(EXAMPLE_HOST) $(RUNTIME_TEST)

@@ -18,8 +18,8 @@ local M = {}
 
 local lodestar_default -- loaded on first use (require "lodestar")
 
-local table_unpack = table.unpack or unpack -- luacheck: ignore
-local setfenv = setfenv -- luacheck: ignore (nil on 5.4)
+local table_unpack = table.unpack or unpack
+local setfenv = setfenv -- nil on Lua 5.4
 local jit = rawget(_G, "jit")
 local NAME_PAT = "^[a-z][a-z0-9_]*$"
 

@@ -28,7 +28,7 @@ local say = require "say"
 local luassert = require "luassert"
 
 local M = {}
-local table_unpack = table.unpack or unpack -- luacheck: ignore
+local table_unpack = table.unpack or unpack
 
 --- Builds a grid from a picture; returns grid, start, goal ({x=, y=} or nil).
 function M.grid(text)
