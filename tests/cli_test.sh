@@ -193,6 +193,17 @@ bad "lodestar graph: /dev/zero:1: binary data (a NUL byte at offset 0; expected 
   graph "$TMP/tiny.gr" --queries /dev/zero
 bad "lodestar graph: $TMP/adir: cannot read (Is a directory)" graph "$TMP/tiny.gr" --queries "$TMP/adir"
 bad "lodestar graph: --weight applies to --algo wastar only (algorithm is dijkstra)" graph "$TMP/tiny.gr" --queries "$TMP/tiny.q" --algo dijkstra --weight 2
+# without --co the heuristic is zero: a user scale was silently ignored
+bad "lodestar graph: --h-scale needs --co coordinates" graph "$TMP/tiny.gr" --queries "$TMP/tiny.q" --h-scale 5
+"$LDS" graph "$TMP/tiny.gr" --queries "$TMP/tiny.q" --h-scale 0 >/dev/null 2>"$TMP/err" && ok ||
+  ko "graph --h-scale 0 (automatic) without --co: $(cat "$TMP/err")"
+"$LDS" graph --help | grep -q -- '--limit N .*(0 = all' && ok || ko "graph --help does not say --limit 0 means all"
+# greedy's max error prints as the costs do (27040, not 2.704e+04)
+printf 'p sp 3 3\na 1 2 27042\na 1 3 1\na 3 2 1\n' >"$TMP/detour.gr"
+printf '1 2 2\n' >"$TMP/detour.q"
+"$LDS" graph "$TMP/detour.gr" --queries "$TMP/detour.q" --algo greedy >"$TMP/out" 2>"$TMP/err"
+grep -qF "(greedy is not optimal: 1 of 1 distances differ, max error 27040)" "$TMP/out" && ok ||
+  ko "graph greedy max error: $(cat "$TMP/out" "$TMP/err")"
 # a NaN distance prints as "nan" whatever its sign bit (printf wrote "-nan")
 printf '1 3 -nan\n' >"$TMP/nan.q"
 bad "lodestar graph: $TMP/nan.q:1: expected a distance >= 0 or -1, got nan" graph "$TMP/tiny.gr" --queries "$TMP/nan.q"

@@ -33,9 +33,9 @@ static void usage(FILE *f) {
           "  --weight W     weight of weighted A* (W >= 1; default 1.5; only with\n"
           "                 --algo wastar)\n"
           "  --h-scale K    cost per metre for the heuristic instead of the automatic\n"
-          "                 scale (closed nodes are then reopened)\n"
-          "  --limit N      read and answer only the first N queries (without it at\n"
-          "                 most 100000000 are read)\n"
+          "                 scale (closed nodes are then reopened); needs --co\n"
+          "  --limit N      read and answer only the first N queries (0 = all, the\n"
+          "                 default: at most 100000000 are read)\n"
           "  --json         print one JSON object as the last line\n"
           "Each option may be given once.\n"
           "Exit status: 0 all distances match (or a non-optimal algorithm ran), 1\n"
@@ -251,6 +251,9 @@ int cli_graph(int argc, char **argv) {
   if (params.weight != 0.0 && params.algo != LDS_ALGO_WASTAR) /* 0: not given */
     return cli_fail(CMD, "--weight applies to --algo wastar only (algorithm is %s)",
                     lds_algo_name(params.algo));
+  /* without coordinates the heuristic is zero whatever its scale */
+  if (params.h_scale > 0.0 && !co)
+    return cli_fail(CMD, "--h-scale needs --co coordinates (without them the heuristic is zero)");
   if (!cli_not_dir(CMD, gr) || (co && !cli_not_dir(CMD, co))) return 2;
   optimal_algo = params.algo == LDS_ALGO_ASTAR || params.algo == LDS_ALGO_DIJKSTRA;
   t0 = cli_now_ns();
@@ -355,10 +358,10 @@ int cli_graph(int argc, char **argv) {
            (unsigned long long)expansions, med, p99, total_ms);
     if (unreachable) printf("  %ld queries found no path\n", unreachable);
     if (!optimal_algo && mismatches)
-      printf("  (%s is not optimal: %ld of %ld distances differ, max error %.4g)\n", algo,
+      printf("  (%s is not optimal: %ld of %ld distances differ, max error %.10g)\n", algo,
              mismatches, done, max_err);
     else if (done && mismatches)
-      printf("  FAIL: %ld of %ld distances differ from the expected ones (max |error| %.6g)\n",
+      printf("  FAIL: %ld of %ld distances differ from the expected ones (max |error| %.10g)\n",
              mismatches, done, max_err);
     else if (done)
       printf("  ok: every distance matches (max |error| %.3g)\n", max_err);
