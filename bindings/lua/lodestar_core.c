@@ -1333,11 +1333,19 @@ static int path_totable(lua_State *L) {
   return 1;
 }
 
+/* Raises "a grid path expected, got a graph path" against argument 1 (the
+** path) when p is a graph path (width 0), which the grid functions would
+** otherwise report as a width mismatch against the grid argument. */
+static void check_grid_path(lua_State *L, const lds_Path *p) {
+  if (lds_path_width(p) == 0) arg_error(L, 1, "a grid path expected, got a graph path");
+}
+
 /* Cost of p on the grid at arg (optional): recomputed, else NaN (unknown). */
 static double recost(lua_State *L, const lds_Path *p, int arg) {
   double c;
   lds_Error err;
   if (lua_isnoneornil(L, arg)) return NAN;
+  check_grid_path(L, p);
   if (lds_grid_path_cost(check_grid(L, arg), p, &c, &err) != LDS_OK)
     arg_error(L, arg, err.msg);
   return c;
@@ -1388,8 +1396,11 @@ static int path_prune_los(lua_State *L) {
   lds_Path *p = check_path(L, 1);
   lds_Grid *g = check_grid(L, 2);
   lds_Error err;
-  PathBox *b = new_pathbox(L);
-  lds_Path *q = lds_path_prune_los(p, g, &err);
+  PathBox *b;
+  lds_Path *q;
+  check_grid_path(L, p);
+  b = new_pathbox(L);
+  q = lds_path_prune_los(p, g, &err);
   if (!q && err.code == LDS_E_ARG) return arg_error(L, 2, err.msg);
   push_path(L, b, q, &err);
   return 1;

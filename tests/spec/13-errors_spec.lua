@@ -200,6 +200,24 @@ describe("Lua package errors point at the caller and blame the right argument", 
     assert.equal(2, #lodestar.prune_los(lodestar.find_path(g, 0, 0, 5, 2), g))
   end)
 
+  it("a graph path given to a grid post-processor is named as such, not as a width mismatch", function()
+    local graph = lodestar.graph.new()
+    graph:add_node(0, 0)
+    graph:add_node(1, 0)
+    graph:add_edge(1, 2, 1)
+    graph:freeze()
+    local gp = lodestar.find_path(graph, 1, 2)
+    assert.matches(THIS .. "calling 'prune_los' on bad self %(a grid path expected, got a graph path%)$",
+      errmsg(function() gp:prune_los(g) end))
+    assert.matches(THIS .. "bad argument #1 to 'prune_los' %(a grid path expected, got a graph path%)$",
+      errmsg(function() lodestar.prune_los(gp, g) end))
+    assert.matches(THIS .. "calling 'reverse' on bad self %(a grid path expected, got a graph path%)$",
+      errmsg(function() gp:reverse(g) end))
+    assert.matches(THIS .. "calling 'sub' on bad self %(a grid path expected, got a graph path%)$",
+      errmsg(function() gp:sub(1, 2, g) end))
+    assert.equal(2, #gp:reverse()) -- without a grid a graph path is fine
+  end)
+
   it("rule helpers check their arguments when made", function()
     assert.matches(THIS .. "bad argument #2 to 'near' %(radius must be a number > 0%)$",
       errmsg(function() lodestar.rule.near({{x = 1, y = 1}}, 0) end))
