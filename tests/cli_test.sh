@@ -155,6 +155,8 @@ bad "lodestar demo: cannot open --json (No such file or directory)" demo --map -
 for c in path scen graph dstar demo; do
   "$LDS" $c --help | grep -qx 'Each option may be given once.' && ok || ko "lodestar $c --help does not say each option may be given once"
 done
+# every option of a usage line has a line of its own in --help
+"$LDS" path --help | grep -q '^  --neighbourhood' && ok || ko "lodestar path --help does not describe --neighbourhood"
 
 # ------------------------------------------------------- graph query files
 # a 3-node graph 1 -> 2 -> 3
