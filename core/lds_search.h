@@ -154,8 +154,9 @@ typedef struct lds_Stats {
 LDS_API lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *err);
 /// Creates a search for a frozen graph: the same A* family, open list,
 /// tie-breaking, budgets, stats and partial paths as on grids, over the
-/// graph's out-edges in CSR order. Allocates 48 bytes per node (node record
-/// + open-list slot); lds_search_step never allocates. The graph must outlive
+/// graph's out-edges in CSR order. Allocates 56 bytes per node (a 32-byte
+/// node record + a 24-byte open-list slot) plus a 96 KB plateau stack;
+/// lds_search_step never allocates. The graph must outlive
 /// the search; cost edits make a running query return LDS_E_STALE.
 /// @param[in] env   [opt] allocator and clock
 /// @param[in] graph [Limit: frozen]
