@@ -73,17 +73,27 @@ LDS_API lds_Status lds_grid_set_blocked(lds_Grid *g, int32_t x, int32_t y, bool 
 /// infinite (never clamped; message in lds_grid_errmsg).
 LDS_API lds_Status lds_grid_set_cost(lds_Grid *g, int32_t x, int32_t y, float cost);
 
-/// Sets the terrain character kept for a cell (does not change passability).
+/// Sets the terrain character kept for a cell (does not change passability;
+/// bumps the version and notifies listeners).
+/// @returns LDS_OK; LDS_E_ARG for a cell out of bounds (message in
+///          lds_grid_errmsg).
 LDS_API lds_Status lds_grid_set_terrain(lds_Grid *g, int32_t x, int32_t y, char terrain);
 
 /// Sets 4- or 8-connectivity. @returns LDS_E_ARG for any other value.
 LDS_API lds_Status lds_grid_set_neighbourhood(lds_Grid *g, int n);
 
-/// Sets the diagonal rule (used with neighbourhood 8).
+/// Sets the diagonal rule (used with neighbourhood 8). A new rule recomputes
+/// every move mask, bumps the version and notifies listeners; the current
+/// rule changes nothing.
+/// @returns LDS_OK; LDS_E_ARG for a value outside 0..3 (message in
+///          lds_grid_errmsg).
 LDS_API lds_Status lds_grid_set_diagonal(lds_Grid *g, lds_Diagonal rule);
 
 /// Reports an external edit of a rectangle (e.g. after writing a layer
 /// through lds_grid_layer_data): bumps the version, notifies listeners.
+/// (x0,y0) and (x1,y1) are the inclusive corners.
+/// @returns LDS_OK; LDS_E_ARG when x0 > x1 or y0 > y1 (empty rectangle) or
+///          either corner is out of bounds (message in lds_grid_errmsg).
 LDS_API lds_Status lds_grid_touch(lds_Grid *g, int32_t x0, int32_t y0, int32_t x1, int32_t y1);
 
 /* ----------------------------------------------------------- queries -- */
@@ -124,15 +134,21 @@ LDS_API size_t lds_grid_mem_used(const lds_Grid *g);
 LDS_API lds_Status lds_grid_layer_add(lds_Grid *g, const char *name, int *index);
 /// Index of a layer by name, or -1.
 LDS_API int lds_grid_layer_find(const lds_Grid *g, const char *name);
-/// Removes a layer; later layers move down one index. Bumps the version.
+/// Removes a layer and frees its data; later layers move down one index.
+/// Bumps the version and notifies listeners (the whole grid).
+/// @returns LDS_OK; LDS_E_ARG for an index outside 0..count-1 (message in
+///          lds_grid_errmsg).
 LDS_API lds_Status lds_grid_layer_remove(lds_Grid *g, int index);
 /// Number of layers on the grid (indices 0..count-1).
 LDS_API int lds_grid_layer_count(const lds_Grid *g);
 /// Name of layer i, NULL when out of range. [Owner: the grid]
 LDS_API const char *lds_grid_layer_name(const lds_Grid *g, int index);
 /// Raw storage of layer i. [Shape: width*height floats, row-major, index
-/// y*width+x] [Owner: the grid; valid until the layer is removed]. Call
-/// lds_grid_touch after writing so listeners and searches notice.
+/// y*width+x] [Owner: the grid; valid until this layer is removed or the
+/// grid is freed: removing an earlier layer moves it down an index but
+/// keeps the pointer valid]. Call lds_grid_touch after writing so listeners
+/// and searches notice.
+/// @returns the data; NULL for an index outside 0..count-1 (no message).
 LDS_API float *lds_grid_layer_data(lds_Grid *g, int index);
 /// Read-only view of layer i, NULL when out of range. [Shape: width*height
 /// floats, row-major] [Owner: the grid; valid until the layer is removed]
@@ -142,7 +158,10 @@ LDS_API const float *lds_grid_layer_cdata(const lds_Grid *g, int index);
 LDS_API lds_Status lds_grid_layer_set(lds_Grid *g, int index, int32_t x, int32_t y, float v);
 /// Layer value at (x,y); 0 outside the grid or for a bad index.
 LDS_API float lds_grid_layer_get(const lds_Grid *g, int index, int32_t x, int32_t y);
-/// Smallest and largest finite value of a layer (0,0 when it has none).
+/// Smallest and largest finite value of a layer (0,0 when it has none);
+/// min or max may be NULL. O(cells).
+/// @returns LDS_OK; LDS_E_ARG for an index outside 0..count-1 (outputs
+///          untouched, no message: the grid is const).
 LDS_API lds_Status lds_grid_layer_range(const lds_Grid *g, int index, float *min, float *max);
 
 /* --------------------------------------------------------- listeners -- */
