@@ -37,7 +37,11 @@ typedef struct lds_ScenEntry {
 /// the system error), LDS_E_FORMAT ("file:line: expected ..."), LDS_E_NOMEM.
 /// [Owner: caller frees with lds_grid_free]
 LDS_API lds_Grid *lds_map_load(const lds_Env *env, const char *path, lds_Error *err);
-/// Parses map text already in memory; `name` is used in error messages.
+/// Parses map text already in memory (len bytes, no NUL terminator needed;
+/// the text is not kept); `name` is used in error messages, "(map)" when
+/// NULL. The grid is as lds_map_load makes it (version 0).
+/// @returns NULL with err: LDS_E_FORMAT ("name:line: expected ..."),
+/// LDS_E_NOMEM. [Owner: caller frees with lds_grid_free]
 LDS_API lds_Grid *lds_map_parse(const lds_Env *env, const char *text, size_t len,
                                 const char *name, lds_Error *err);
 /// true for the characters a ground agent may stand on ('.', 'G', 'S').
@@ -51,7 +55,10 @@ LDS_API bool lds_map_passable_char(char c);
 LDS_API lds_Scenario *lds_scen_load(const lds_Env *env, const char *path, lds_Error *err);
 /// Parses scenario text in memory; `name` is used in error messages. A NUL
 /// byte anywhere is LDS_E_FORMAT "name:line: binary data (a NUL byte at
-/// offset N; expected a text file)", as lds_scen_load reports it.
+/// offset N; expected a text file)", as lds_scen_load reports it. `name` is
+/// "(scen)" when NULL; the text is not kept (map names are copied).
+/// @returns NULL with err: LDS_E_FORMAT ("name:line: expected 9 fields
+/// ..."), LDS_E_NOMEM. [Owner: caller frees with lds_scen_free]
 LDS_API lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len,
                                      const char *name, lds_Error *err);
 /// Frees a scenario and its entries' map names. NULL is ignored.

@@ -33,7 +33,10 @@ LDS_API lds_Path *lds_path_new(const lds_Env *env, const uint32_t *nodes, size_t
 /// Copy of cells i..j (0-based, inclusive) with cost recomputed by the
 /// caller-supplied value. Returns NULL for a bad range (LDS_E_ARG) or NOMEM.
 LDS_API lds_Path *lds_path_sub(const lds_Path *p, size_t i, size_t j, double cost, lds_Error *err);
-/// Copy in reverse order (same cost only for symmetric costs: pass the cost).
+/// Copy in reverse order (same cost only for symmetric costs: pass the cost;
+/// width, flags and allocator are p's). p is not changed.
+/// @returns the copy, or NULL with err LDS_E_NOMEM.
+/// [Owner: caller frees with lds_path_free]
 LDS_API lds_Path *lds_path_reverse(const lds_Path *p, double cost, lds_Error *err);
 /// Frees a path. NULL is ignored.
 LDS_API void lds_path_free(lds_Path *p);

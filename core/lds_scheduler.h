@@ -284,7 +284,13 @@ LDS_API lds_Status lds_scheduler_tick(lds_Scheduler *sc, uint64_t budget_us, lds
 /// budget->budget_us (the first one reached ends the tick; both 0 = run
 /// until the queue is empty). max_expansions is exact in both modes; in
 /// deterministic mode budget_us is converted to expansions with
-/// expansions_per_us (the smaller of the two limits applies).
+/// expansions_per_us (the smaller of the two limits applies). A NULL budget
+/// is no limit.
+/// @param[out] out [opt] counters of this tick
+/// @returns as lds_scheduler_tick: LDS_OK, or LDS_E_STATE (message in
+///   lds_scheduler_errmsg; nothing runs, the frame does not advance, out is
+///   not written) when called from inside a callback. Request failures are
+///   per request, never returned here.
 LDS_API lds_Status lds_scheduler_tick_budget(lds_Scheduler *sc, const lds_Budget *budget,
                                              lds_TickStats *out);
 /// Counters summed over every tick so far (queued/active/rate/frame/chunk

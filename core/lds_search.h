@@ -238,9 +238,19 @@ LDS_API const lds_Graph *lds_search_graph(const lds_Search *s);
 ///   cost <= 0 or NaN; the message names the edge). A finished query keeps
 ///   returning its final status.
 LDS_API lds_Status lds_search_step(lds_Search *s, uint64_t max_expansions);
-/// Same, bounded by a budget of expansions and/or microseconds.
+/// Same, bounded by a budget of expansions and/or microseconds: the first
+/// limit reached ends the step (the clock is read every 64 expansions, 16
+/// with JPS; a field of 0, or a NULL budget, is no limit).
+/// @returns what lds_search_step returns: LDS_RUNNING when the budget ran
+///   out first, LDS_FOUND, LDS_NO_PATH, LDS_E_STATE, LDS_E_STALE or
+///   LDS_E_CALLBACK (message in lds_search_errmsg). A finished query keeps
+///   returning its final status.
 LDS_API lds_Status lds_search_step_budget(lds_Search *s, const lds_Budget *budget);
 /// Runs the query to the end (= lds_search_step(s, 0)).
+/// @returns LDS_FOUND or LDS_NO_PATH, never LDS_RUNNING; or an error, as
+///   lds_search_step: LDS_E_STATE (no query started), LDS_E_STALE,
+///   LDS_E_CALLBACK (message in lds_search_errmsg). A finished query keeps
+///   returning its final status.
 LDS_API lds_Status lds_search_run(lds_Search *s);
 /// Current status: LDS_RUNNING, a final outcome, or the error that ended it;
 /// LDS_E_STATE before the first start.
@@ -263,7 +273,11 @@ LDS_API double lds_search_cost(const lds_Search *s);
 LDS_API lds_Path *lds_search_path(const lds_Search *s, lds_Error *err);
 /// Best-so-far path: to the goal if found, else to the expanded cell closest
 /// to the goal (by the heuristic distance, ties: smaller g), flagged partial.
-/// Works while running. [Owner: caller frees with lds_path_free]
+/// Works while running and after LDS_NO_PATH.
+/// @returns a new path (not flagged partial when it reaches the goal), or
+///   NULL with err: LDS_E_STATE when no query was started or nothing was
+///   expanded (a failed start, a blocked start or goal), LDS_E_NOMEM.
+///   [Owner: caller frees with lds_path_free]
 LDS_API lds_Path *lds_search_partial_path(const lds_Search *s, lds_Error *err);
 /// The grid the search was created on (NULL for a graph search).
 LDS_API const lds_Grid *lds_search_grid(const lds_Search *s);
