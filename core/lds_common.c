@@ -91,6 +91,17 @@ lds_Status ldsi_error(lds_Error *err, lds_Status code, const char *fmt, ...) {
   return code;
 }
 
+bool ldsi_text_nul(lds_Error *err, const char *fn, const char *name, const char *text,
+                   size_t from, size_t len) {
+  const char *nul = len > from ? (const char *)memchr(text + from, '\0', len - from) : NULL, *q;
+  unsigned long line = 1;
+  if (!nul) return false;
+  for (q = text; (q = (const char *)memchr(q, '\n', (size_t)(nul - q))) != NULL; q++) line++;
+  ldsi_error(err, LDS_E_FORMAT, "%s%s%s:%lu: binary data (a NUL byte at offset %zu; expected a "
+             "text file)", fn ? fn : "", fn ? ": " : "", name, line, (size_t)(nul - text));
+  return true;
+}
+
 void ldsi_error_clear(lds_Error *err) {
   if (err) {
     err->code = LDS_OK;

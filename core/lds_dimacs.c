@@ -281,6 +281,11 @@ static lds_Graph *parse_dimacs(const char *fn, const lds_Env *env, const char *g
   L.end = gr_text + gr_len;
   L.name = gr_name ? gr_name : "(gr)";
   L.fn = fn;
+  /* a NUL would cut a line short or hide in a comment: named as
+  ** lds_graph_load_dimacs's reader names it */
+  if (ldsi_text_nul(err, NULL, L.name, gr_text, 0, gr_len)) return NULL;
+  if (co_text && ldsi_text_nul(err, NULL, co_name ? co_name : "(co)", co_text, 0, co_len))
+    return NULL;
   g = parse_gr(env, &L, co_text ? LDS_COORDS_LONLAT : LDS_COORDS_NONE, err);
   if (!g) return NULL;
   if (co_text) {
@@ -354,13 +359,9 @@ static char *read_file(const ldsi_Env *e, const char *path, size_t *len, size_t 
       return NULL;
     }
     if (got == 0) break;
-    if (memchr(buf + n, '\0', (size_t)got)) { /* e.g. /dev/zero: stop before reading it all */
-      /* the line and byte of the (decompressed) text, as the parser names lines */
-      const char *nul = (const char *)memchr(buf + n, '\0', (size_t)got), *q;
-      unsigned long line = 1;
-      for (q = buf; (q = (const char *)memchr(q, '\n', (size_t)(nul - q))) != NULL; q++) line++;
-      ldsi_error(err, LDS_E_FORMAT, "lds_graph_load_dimacs: %s:%lu: binary data (a NUL byte at "
-                 "offset %zu; expected a text file)", path, line, (size_t)(nul - buf));
+    /* e.g. /dev/zero: stop before reading it all; the line and byte of the
+    ** (decompressed) text, as the parser names lines */
+    if (ldsi_text_nul(err, "lds_graph_load_dimacs", path, buf, n, n + (size_t)got)) {
       ldsi_free(e, buf, c);
       gzclose(f);
       return NULL;

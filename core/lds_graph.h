@@ -246,6 +246,8 @@ LDS_API lds_Status lds_graph_unlisten(lds_Graph *g, lds_GraphListener fn, void *
 LDS_API lds_Graph *lds_graph_load_dimacs(const lds_Env *env, const char *gr_path,
                                          const char *co_path, lds_Error *err);
 /// Same from text in memory; names are used in messages. co_text may be NULL.
+/// A NUL byte in either text is LDS_E_FORMAT "name:line: binary data (a NUL
+/// byte at offset N; expected a text file)", as the file reader reports it.
 LDS_API lds_Graph *lds_graph_parse_dimacs(const lds_Env *env, const char *gr_text, size_t gr_len,
                                           const char *gr_name, const char *co_text,
                                           size_t co_len, const char *co_name, lds_Error *err);

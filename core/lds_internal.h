@@ -38,6 +38,12 @@ LDSI_HIDDEN void ldsi_msg(char *buf, const char *fmt, ...)
 #endif
     ;
 LDSI_HIDDEN void ldsi_error_clear(lds_Error *err);
+/* If text[from..len) holds a NUL byte, fills err with LDS_E_FORMAT
+** "[FN: ]NAME:LINE: binary data (a NUL byte at offset N; expected a text
+** file)" (LINE and N counted from text, so a reader can check each chunk
+** as it arrives; fn NULL for no prefix) and returns true. */
+LDSI_HIDDEN bool ldsi_text_nul(lds_Error *err, const char *fn, const char *name, const char *text,
+                               size_t from, size_t len);
 
 /* A number as error messages print it with %g: a NaN loses its sign bit, so
 ** every NaN reads "nan" (printf writes "-nan" for a negative one, the usual

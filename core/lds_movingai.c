@@ -12,14 +12,6 @@
 
 /* ------------------------------------------------------------- input -- */
 
-/* The 1-based line of text that the byte at `at` lies on. */
-static long line_of(const char *text, const char *at) {
-  long line = 1;
-  const char *q;
-  for (q = text; (q = (const char *)memchr(q, '\n', (size_t)(at - q))) != NULL; q++) line++;
-  return line;
-}
-
 /* Reads a whole file through the allocator. */
 static char *read_file(const ldsi_Env *e, const char *path, size_t *len, lds_Error *err,
                        const char *fn) {
@@ -50,11 +42,9 @@ static char *read_file(const ldsi_Env *e, const char *path, size_t *len, lds_Err
       cap = ncap;
     }
     got = fread(buf + n, 1, cap - n - 1, f);
-    if (got && memchr(buf + n, '\0', got)) { /* e.g. /dev/zero: stop before reading it all */
-      /* name the line and the byte, as the parsers name the line they stop on */
-      const char *nul = (const char *)memchr(buf + n, '\0', got);
-      ldsi_error(err, LDS_E_FORMAT, "%s: %s:%ld: binary data (a NUL byte at offset %zu; "
-                 "expected a text file)", fn, path, line_of(buf, nul), (size_t)(nul - buf));
+    /* e.g. /dev/zero: stop before reading it all; name the line and the
+    ** byte, as the parsers name the line they stop on */
+    if (ldsi_text_nul(err, fn, path, buf, n, n + got)) {
       ldsi_free(e, buf, cap);
       fclose(f);
       return NULL;
@@ -131,6 +121,9 @@ lds_Grid *lds_map_parse(const lds_Env *env, const char *text, size_t len, const 
   lds_Grid *g;
   int32_t x, y;
   if (!name) name = "(map)";
+  /* a NUL would read as an invalid map character or end a header line
+  ** early: named as lds_map_load's reader names it */
+  if (ldsi_text_nul(err, NULL, name, text, 0, len)) return NULL;
   ls.p = text;
   ls.end = text + len;
   ls.lineno = 0;
@@ -348,15 +341,9 @@ lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len, c
     return NULL;
   }
   sc->env = e;
-  { /* a NUL would end a row early ("expected 9 fields") or hide after
-    ** "version 1": named as lds_scen_load's reader names it */
-    const char *nul = len ? (const char *)memchr(text, '\0', len) : NULL;
-    if (nul) {
-      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: binary data (a NUL byte at offset %zu; expected a "
-                 "text file)", name, line_of(text, nul), (size_t)(nul - text));
-      goto fail;
-    }
-  }
+  /* a NUL would end a row early ("expected 9 fields") or hide after
+  ** "version 1": named as lds_scen_load's reader names it */
+  if (ldsi_text_nul(err, NULL, name, text, 0, len)) goto fail;
   ls.p = text;
   ls.end = text + len;
   ls.lineno = 0;

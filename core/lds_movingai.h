@@ -40,8 +40,10 @@ LDS_API lds_Grid *lds_map_load(const lds_Env *env, const char *path, lds_Error *
 /// Parses map text already in memory (len bytes, no NUL terminator needed;
 /// the text is not kept); `name` is used in error messages, "(map)" when
 /// NULL. The grid is as lds_map_load makes it (version 0).
-/// @returns NULL with err: LDS_E_FORMAT ("name:line: expected ..."),
-/// LDS_E_NOMEM. [Owner: caller frees with lds_grid_free]
+/// @returns NULL with err: LDS_E_FORMAT ("name:line: expected ...", or for a
+/// NUL byte anywhere "name:line: binary data (a NUL byte at offset N;
+/// expected a text file)", as lds_map_load reports it), LDS_E_NOMEM.
+/// [Owner: caller frees with lds_grid_free]
 LDS_API lds_Grid *lds_map_parse(const lds_Env *env, const char *text, size_t len,
                                 const char *name, lds_Error *err);
 /// true for the characters a ground agent may stand on ('.', 'G', 'S').

@@ -675,6 +675,31 @@ static const char small_co[] =
     "c coords\np aux sp co 4\nv 1 7420000 43730000\nv 2 7421000 43730000\n"
     "v 3 7422000 43730000\nv 4 7422000 43730000\n";
 
+/* A NUL byte in .gr or .co text in memory: its line and offset, as
+** lds_graph_load_dimacs and lds_scen_parse report it (it read as a bad line
+** or went unnoticed in a comment). */
+static void test_dimacs_parse_nul(void) {
+  static const char gr[] = "p sp 2 1\na 1 2 3\nc \0x\n";
+  static const char gr_arc[] = "p sp 2 1\na 1 2\0 3\n";
+  static const char co[] = "p aux sp co 2\nv 1 0 0\nv 2 1\0 1\n";
+  static const char gr2[] = "p sp 2 1\na 1 2 3\n";
+  lds_Error err;
+  lds_Graph *g = lds_graph_parse_dimacs(NULL, gr, sizeof gr - 1, "t.gr", NULL, 0, NULL, &err);
+  CHECK(g == NULL);
+  CHECK_INT(err.code, LDS_E_FORMAT);
+  CHECK_STR(err.msg, "t.gr:3: binary data (a NUL byte at offset 19; expected a text file)");
+  lds_graph_free(g);
+  g = lds_graph_parse_dimacs(NULL, gr_arc, sizeof gr_arc - 1, "t.gr", NULL, 0, NULL, &err);
+  CHECK(g == NULL);
+  CHECK_STR(err.msg, "t.gr:2: binary data (a NUL byte at offset 14; expected a text file)");
+  lds_graph_free(g);
+  g = lds_graph_parse_dimacs(NULL, gr2, sizeof gr2 - 1, "t.gr", co, sizeof co - 1, "t.co", &err);
+  CHECK(g == NULL);
+  CHECK_INT(err.code, LDS_E_FORMAT);
+  CHECK_STR(err.msg, "t.co:3: binary data (a NUL byte at offset 27; expected a text file)");
+  lds_graph_free(g);
+}
+
 /* The reader's own messages, in the Moving AI loaders' form: function, then
 ** the file (and line where one is known). They read "PATH: read error (...)",
 ** "PATH: out of memory reading N bytes", "PATH: binary data (a NUL byte near
@@ -890,6 +915,7 @@ static void test_dimacs(void) {
     }
   }
   test_dimacs_read_errors();
+  test_dimacs_parse_nul();
 }
 
 /* ----------------------------------------------------- allocator, data -- */

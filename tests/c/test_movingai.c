@@ -116,6 +116,22 @@ static void test_map(void) {
   CHECK(g != NULL);
   lds_grid_free(g);
 
+  { /* a NUL byte in text in memory: its line and offset, as lds_map_load
+    ** and lds_scen_parse report it (a map row said "invalid map character
+    ** 0x00"; in the header, "expected a header line") */
+    static const char nul_row[] = "type octile\nheight 2\nwidth 2\nmap\n..\n.\0\n";
+    static const char nul_head[] = "type octile\nheight 2\0\nwidth 2\nmap\n..\n..\n";
+    lds_Error e3;
+    g = lds_map_parse(NULL, nul_row, sizeof nul_row - 1, "m.map", &e3);
+    CHECK(g == NULL);
+    CHECK_INT(e3.code, LDS_E_FORMAT);
+    CHECK_STR(e3.msg, "m.map:6: binary data (a NUL byte at offset 37; expected a text file)");
+    lds_grid_free(g);
+    g = lds_map_parse(NULL, nul_head, sizeof nul_head - 1, "m.map", &e3);
+    CHECK(g == NULL);
+    CHECK_STR(e3.msg, "m.map:2: binary data (a NUL byte at offset 20; expected a text file)");
+    lds_grid_free(g);
+  }
   /* malformed: exact "file:line: expected ..." messages */
   MAP_ERR("", "m.map:1: unexpected end of file (expected the header 'type octile', "
               "'height H', 'width W', 'map')");
