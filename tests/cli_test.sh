@@ -255,6 +255,26 @@ for algo in astar dijkstra wastar greedy jps jps+; do
       ko "scen --algo $algo $j, a row without a path: exit $rc, stderr '$(cat "$TMP/err")', $(grep FAIL "$TMP/out")"
   done
 done
+# graph likewise: a query the file gives a distance for (tiny.gr has no arc
+# 3 -> 1) fails every algorithm; one the file marks -1 (unreachable) is fine
+printf '1 3 12\n3 1 12\n' >"$TMP/nopath.q"
+printf '1 3 12\n3 1 -1\n' >"$TMP/unreach.q"
+for algo in astar dijkstra wastar greedy; do
+  for j in "" --json; do
+    "$LDS" graph "$TMP/tiny.gr" --queries "$TMP/nopath.q" --algo "$algo" $j >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    [ "$rc" = 1 ] && [ "$(cat "$TMP/err")" = "query 2: 3->1 no path found, expected 12" ] &&
+      { [ -n "$j" ] || grep -q "FAIL: 1 of 2 queries found no path" "$TMP/out"; } && ok ||
+      ko "graph --algo $algo $j, a connected pair without a path: exit $rc, stderr '$(cat "$TMP/err")', $(grep FAIL "$TMP/out")"
+    "$LDS" graph "$TMP/tiny.gr" --queries "$TMP/unreach.q" --algo "$algo" $j >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    [ "$rc" = 0 ] && [ ! -s "$TMP/err" ] && ! grep -q FAIL "$TMP/out" && ok ||
+      ko "graph --algo $algo $j, an unreachable pair expected unreachable: exit $rc, stderr '$(cat "$TMP/err")', $(grep FAIL "$TMP/out")"
+  done
+done
+"$LDS" graph --help >"$TMP/help" 2>&1
+grep -q "query with no path found (for any algorithm" "$TMP/help" && ok ||
+  ko "graph --help: the exit status does not say that no path exits 1 for any algorithm: $(grep -A5 '^Exit' "$TMP/help")"
 "$LDS" scen --help >"$TMP/help" 2>&1
 grep -q "^problem with no path found (for any algorithm" "$TMP/help" && ok ||
   ko "scen --help: the exit status does not say that no path exits 1 for any algorithm: $(grep -A5 '^Exit' "$TMP/help")"
