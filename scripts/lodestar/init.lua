@@ -16,13 +16,21 @@ for k, v in pairs(core) do M[k] = v end
 M.core = core
 M._NAME = "lodestar"
 
+-- The position prefix of an error located at this file's lines (the chain's
+-- call of a step), as a pattern.
+local CHAIN_POS = "^" .. debug.getinfo(1, "S").short_src:gsub("%p", "%%%0") .. ":%d+: "
+
 --- Chains post-processors into one.
 -- @param steps  list of functions `fn(value, grid) -> value`; the first gets
 --               a lodestar.Path, each later one what the previous returned
 --               (a Path, or a list of {x=, y=} points after smoothing)
 -- @return a function `(path, grid) -> value` that runs the steps in order.
 -- Errors: a step that is not a function (raised at once); a step that
--- returns nil ("postprocess: step 2 returned nil").
+-- returns nil ("postprocess: step 2 returned nil"); an error raised inside a
+-- step is raised again at the chain's caller as "postprocess step 2: msg"
+-- (the position this file would give it is dropped: a C step such as
+-- lodestar.prune_los, or error(msg, 2), names the chain's line here); an
+-- error value that is not a string is raised again unchanged.
 function M.postprocess(steps)
   if type(steps) ~= "table" then
     error("bad argument #1 to 'postprocess' (table expected, got " .. type(steps) .. ")", 2)
@@ -35,7 +43,11 @@ function M.postprocess(steps)
   end
   return function(value, grid)
     for i = 1, #steps do
-      local out = steps[i](value, grid)
+      local ok, out = pcall(steps[i], value, grid)
+      if not ok then
+        if type(out) ~= "string" then error(out, 0) end
+        error(("postprocess step %d: %s"):format(i, (out:gsub(CHAIN_POS, "", 1))), 2)
+      end
       if out == nil then error(("postprocess: step %d returned nil"):format(i), 2) end
       value = out
     end

@@ -141,6 +141,39 @@ describe("postprocess chain and smoothing", function()
     assert.matches("(step 1: function expected, got number)", errmsg(lodestar.postprocess, {1}), 1, true)
   end)
 
+  it("an error inside a step points at the chain's caller and names the step", function()
+    local HERE = "^[^:]*05%-postprocess_spec%.lua:%d+: " -- raised at this file's call of the chain
+    local g = lodestar.grid.new(5, 5)
+    local p = lodestar.find_path(g, 0, 0, 4, 0)
+    local keep = function(x) return x end
+    -- a C step (its own position was the chain's line in init.lua)
+    local chain = lodestar.postprocess{keep, lodestar.prune_los}
+    local e = errmsg(function() local r = chain(p, "grid"); return r end) -- no tail call: a caller
+    assert.matches(HERE .. "postprocess step 2: bad argument #2 to 'prune_los' %(lodestar%.Grid "
+      .. "expected, got string%)$", e)
+    assert.not_matches("init%.lua", e)
+    e = errmsg(function() local r = chain(p, lodestar.grid.new(6, 6)); return r end)
+    assert.matches(HERE .. "postprocess step 2: bad argument #2 to 'prune_los' %(lds_grid_path_cost: "
+      .. "path width 5 does not match the grid %(width 6%)%)$", e)
+    -- a Lua step raising at level 2 (its caller: the chain's line)
+    e = errmsg(function()
+      local r = lodestar.postprocess{function() error("boom", 2) end}(p, g)
+      return r
+    end)
+    assert.matches(HERE .. "postprocess step 1: boom$", e)
+    -- a Lua step raising at its own line keeps that position after the step
+    e = errmsg(function()
+      local r = lodestar.postprocess{keep, keep, function() error("boom") end}(p, g)
+      return r
+    end)
+    assert.matches(HERE .. "postprocess step 3: [^:]*05%-postprocess_spec%.lua:%d+: boom$", e)
+    -- an error value that is not a string goes through unchanged
+    local obj = {}
+    local ok, v = pcall(lodestar.postprocess{function() error(obj) end}, p, g)
+    assert.is_false(ok)
+    assert.equal(obj, v)
+  end)
+
   it("resample spaces points evenly along the polyline", function()
     local pts = smooth.resample({{x = 0, y = 0}, {x = 3, y = 0}, {x = 3, y = 2}}, 1)
     assert.same({{x = 0, y = 0}, {x = 1, y = 0}, {x = 2, y = 0}, {x = 3, y = 0}, {x = 3, y = 1}, {x = 3, y = 2}}, pts)
