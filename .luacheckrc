@@ -1,4 +1,4 @@
--- luacheck configuration: `make lint` runs `luacheck scripts mods tests/spec`
+-- luacheck configuration: `make lint` runs `luacheck scripts mods tests/spec tests/bench`
 -- from the repository root (Debian package lua-check).
 --
 -- The package, the specs and the mods run under Lua 5.4 and LuaJIT, so the

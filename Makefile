@@ -257,12 +257,12 @@ valgrind-lua: lua
 	LDS_BUILD=$(BUILD) valgrind -q --error-exitcode=9 $(LUA54) $(BUSTED) --run=default --cpath="$(BUILD)/lua54/?.so" \
 	  --exclude-tags=slow
 
-# luacheck over the Lua package, the mods and the specs (settings in
-# .luacheckrc), then the C code through clang's front end with the build's
+# luacheck over the Lua package, the mods, the specs and the Lua benchmarks
+# (tests/bench/*.lua; settings in .luacheckrc), then the C code through clang's front end with the build's
 # warnings as errors (-Werror again, should WARN be overridden): core/ without
 # Lua flags, as it is built; bindings/ with the core's and Lua 5.4's include
 # paths, and the Lua binding once more against LuaJIT's headers.
-LINT_LUA    := scripts mods tests/spec .luacheckrc
+LINT_LUA    := scripts mods tests/spec tests/bench .luacheckrc
 LINT_CFLAGS  = $(filter-out -Werror,$(WARN)) -Werror -fsyntax-only
 lint:
 	@command -v $(LUACHECK) >/dev/null 2>&1 || \

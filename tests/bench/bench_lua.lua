@@ -139,7 +139,7 @@ local big = lodestar.grid.new(1024, 1024)
 local bt = {}
 for r = 1, reps do
   local t0 = os.clock()
-  big:bake("danger", function(x, y, terrain, cost) return (x + y) % 7 == 0 and cost * 2 or 0 end)
+  big:bake("danger", function(x, y, _, cost) return (x + y) % 7 == 0 and cost * 2 or 0 end)
   bt[r] = os.clock() - t0
 end
 local b = median(bt)
