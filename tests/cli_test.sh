@@ -255,6 +255,15 @@ for algo in astar dijkstra wastar greedy jps jps+; do
       ko "scen --algo $algo $j, a row without a path: exit $rc, stderr '$(cat "$TMP/err")', $(grep FAIL "$TMP/out")"
   done
 done
+# scen prints its max error as graph does (%.10g: 0.123456789, not 0.1235 or
+# 0.123457), both for an optimal algorithm's FAIL line and a non-optimal one's
+printf 'version 1\n0\twall.map\t5\t3\t0\t0\t1\t0\t1.123456789\n' >"$TMP/err.scen"
+"$LDS" scen "$TMP/err.scen" --algo astar >"$TMP/out" 2>"$TMP/err"
+grep -qF "FAIL: 1 of 1 costs differ from the optimal length (max |error| 0.123456789)" "$TMP/out" && ok ||
+  ko "scen astar max |error|: $(grep -i error "$TMP/out")"
+"$LDS" scen "$TMP/err.scen" --algo greedy >"$TMP/out" 2>"$TMP/err"
+grep -qF "(greedy is not optimal: 1 of 1 costs differ from the optimum, max error 0.123456789)" "$TMP/out" && ok ||
+  ko "scen greedy max error: $(grep -i error "$TMP/out")"
 # graph likewise: a query the file gives a distance for (tiny.gr has no arc
 # 3 -> 1) fails every algorithm; one the file marks -1 (unreachable) is fine
 printf '1 3 12\n3 1 12\n' >"$TMP/nopath.q"

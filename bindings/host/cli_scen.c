@@ -312,10 +312,10 @@ int cli_scen(int argc, char **argv) {
       printf("  FAIL: %ld of %zu queries found no path (the scenario lists a path for each)\n",
              unsolved, nq);
     if (mismatches > unsolved && !optimal_algo)
-      printf("  (%s is not optimal: %ld of %zu costs differ from the optimum, max error %.4g)\n",
+      printf("  (%s is not optimal: %ld of %zu costs differ from the optimum, max error %.10g)\n",
              algo, mismatches - unsolved, nq, max_err);
     else if (mismatches > unsolved)
-      printf("  FAIL: %ld of %zu costs differ from the optimal length (max |error| %.6g)\n",
+      printf("  FAIL: %ld of %zu costs differ from the optimal length (max |error| %.10g)\n",
              mismatches - unsolved, nq, max_err);
     else if (nq && !unsolved)
       printf("  ok: every cost matches the optimal length (max |error| %.3g)\n", max_err);
