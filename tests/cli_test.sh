@@ -268,6 +268,7 @@ grep -qF "(greedy is not optimal: 1 of 1 costs differ from the optimum, max erro
 # 3 -> 1) fails every algorithm; one the file marks -1 (unreachable) is fine
 printf '1 3 12\n3 1 12\n' >"$TMP/nopath.q"
 printf '1 3 12\n3 1 -1\n' >"$TMP/unreach.q"
+printf '1 3 -1\n' >"$TMP/phantom.q"
 for algo in astar dijkstra wastar greedy; do
   for j in "" --json; do
     "$LDS" graph "$TMP/tiny.gr" --queries "$TMP/nopath.q" --algo "$algo" $j >"$TMP/out" 2>"$TMP/err"
@@ -279,6 +280,12 @@ for algo in astar dijkstra wastar greedy; do
     rc=$?
     [ "$rc" = 0 ] && [ ! -s "$TMP/err" ] && ! grep -q FAIL "$TMP/out" && ok ||
       ko "graph --algo $algo $j, an unreachable pair expected unreachable: exit $rc, stderr '$(cat "$TMP/err")', $(grep FAIL "$TMP/out")"
+    # a path found for a pair the file marks unreachable (1 -> 3 exists) fails too
+    "$LDS" graph "$TMP/tiny.gr" --queries "$TMP/phantom.q" --algo "$algo" $j >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    [ "$rc" = 1 ] && grep -q "^query 1: 1->3 found cost .*, expected unreachable$" "$TMP/err" &&
+      { [ -n "$j" ] || grep -q "FAIL: 1 of 1 queries found a path the query file marks unreachable" "$TMP/out"; } && ok ||
+      ko "graph --algo $algo $j, a path for a pair marked unreachable: exit $rc, stderr '$(cat "$TMP/err")', $(grep FAIL "$TMP/out")"
   done
 done
 "$LDS" graph --help >"$TMP/help" 2>&1
