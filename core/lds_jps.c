@@ -1221,9 +1221,12 @@ lds_Path *ldsi_jps_build_path(const lds_Search *s, uint32_t end, uint32_t flags,
 
 lds_Path *lds_search_jump_points(const lds_Search *s, lds_Error *err) {
   bool sparse = ldsi_jps_sparse(s);
-  if (s->status == LDS_FOUND) return ldsi_jps_build_path(s, s->goal, 0, sparse, err);
+  /* a query that ran A* (lds_search_path reads the records it used) */
+  if (s->status == LDS_FOUND) return sparse ? ldsi_jps_build_path(s, s->goal, 0, true, err)
+                                            : lds_search_path(s, err);
   if (s->status == LDS_NO_PATH && s->params.partial && s->nodes[s->start].gen == s->gen)
-    return ldsi_jps_build_path(s, s->best, LDS_PATH_PARTIAL, sparse, err);
+    return sparse ? ldsi_jps_build_path(s, s->best, LDS_PATH_PARTIAL, true, err)
+                  : lds_search_path(s, err);
   ldsi_error(err, LDS_E_STATE, "lds_search_jump_points: no path (status %s)",
              lds_status_name(s->status));
   return NULL;

@@ -325,6 +325,7 @@ void lds_scheduler_free(lds_Scheduler *sc) {
 ** Zero is the state lds_search_new leaves (generation 0 = fresh record). */
 static void prefault(lds_Search *s) {
   memset(s->nodes, 0, s->nnodes * sizeof(ldsi_Node));
+  if (s->hot) memset(s->hot, 0, s->nnodes * sizeof(ldsi_Hot));
   memset(s->open, 0, s->open_cap * sizeof(ldsi_Open));
 }
 

@@ -152,21 +152,13 @@ lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *
   if (!s) return NULL;
   s->space = LDSI_SPACE_GRID;
   s->grid = grid;
-  s->pdir = (uint8_t *)ldsi_alloc(&e, 2 * grid->pw + 3);
-  if (!s->pdir) {
+  s->hot = (ldsi_Hot *)ldsi_calloc(&e, grid->pcells + 1, sizeof(ldsi_Hot));
+  if (!s->hot) {
     lds_search_free(s);
     ldsi_error(err, LDS_E_NOMEM, "lds_search_new: out of memory");
     return NULL;
   }
   prune_build(s);
-  {
-    int d;
-    memset(s->pdir, 4, 2 * grid->pw + 3); /* 4: no move (never read) */
-    for (d = 0; d < 8; d++)
-      s->pdir[(ptrdiff_t)ldsi_dir_dy[d] * (ptrdiff_t)grid->pw + ldsi_dir_dx[d] +
-              (ptrdiff_t)grid->pw + 1] =
-          (uint8_t)(3 * (ldsi_dir_dy[d] + 1) + ldsi_dir_dx[d] + 1);
-  }
   return s;
 }
 
@@ -174,8 +166,8 @@ void lds_search_free(lds_Search *s) {
   if (!s) return;
   if (s->algo_free) s->algo_free(s);
   if (s->eff) ldsi_free(&s->env, s->eff, s->nnodes * sizeof(double));
-  if (s->pdir) ldsi_free(&s->env, s->pdir, 2 * s->grid->pw + 3);
   ldsi_free(&s->env, s->nodes, (s->nnodes + 1) * sizeof(ldsi_Node));
+  if (s->hot) ldsi_free(&s->env, s->hot, (s->nnodes + 1) * sizeof(ldsi_Hot));
   ldsi_free(&s->env, s->open, (s->open_cap + 4) * sizeof(ldsi_Open));
   ldsi_free(&s->env, s->buf, LDSI_BUF_CAP * sizeof(ldsi_Open));
   ldsi_free(&s->env, s, sizeof *s);
@@ -184,7 +176,7 @@ void lds_search_free(lds_Search *s) {
 size_t lds_search_mem_used(const lds_Search *s) {
   return sizeof *s + (s->nnodes + 1) * sizeof(ldsi_Node) +
          (s->open_cap + 4 + LDSI_BUF_CAP) * sizeof(ldsi_Open) + s->algo_bytes +
-         (s->eff ? s->nnodes * sizeof(double) : 0) + (s->pdir ? 2 * s->grid->pw + 3 : 0);
+         (s->eff ? s->nnodes * sizeof(double) : 0) + (s->hot ? (s->nnodes + 1) * sizeof(ldsi_Hot) : 0);
 }
 
 const lds_Grid *lds_search_grid(const lds_Search *s) { return s->grid; }
@@ -269,6 +261,7 @@ static void new_generation(lds_Search *s) {
   s->gen++;
   if (s->gen == 0) { /* wrapped after 2^32 queries: clear once */
     memset(s->nodes, 0, s->nnodes * sizeof(ldsi_Node));
+    if (s->hot) memset(s->hot, 0, s->nnodes * sizeof(ldsi_Hot));
     s->gen = 1;
   }
 }
@@ -393,6 +386,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   }
   new_generation(s);
   s->run = grid_run;
+  s->hot_query = false; /* grid_run sets it when it runs the exact loop */
   if (p.algo == LDS_ALGO_JPS || p.algo == LDS_ALGO_JPS_PLUS) { /* lds_jps.c */
     lds_Status st = ldsi_jps_start(s);
     if (st < 0) return start_error(s, st);
@@ -416,6 +410,10 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   n = ldsi_node(s, s->start);
   n->g = 0.0;
   n->nsd = 0;
+  if (s->hot) { /* the start's record for the exact loop (no parent) */
+    s->hot[s->start].gen = s->gen;
+    s->hot[s->start].nsd = LDSI_HOT_NODIR << 60;
+  }
   ldsi_open_push(s, s->start, s->hw * ldsi_hdist(s->hk, gx - sx, gy - sy), 0.0);
   s->status = LDS_RUNNING;
   return LDS_OK;
@@ -457,12 +455,11 @@ LDSI_INLINE double succ_f(const bool exact_f, uint64_t nsd, double ng, double gk
 }
 
 /* Takes the fresh record of node v for this search (generation gen) with g,
-** parent, aux (the exact-key loop keeps the cell's coordinates there, x |
-** y << 16: sides < 2^16) and nsd. A fresh node is usually expanded soon, so
-** the records of the rows above and below it are fetched now, and its
-** expansion does not wait for them. */
+** parent and nsd. A fresh node is usually expanded soon, so the records of
+** the rows above and below it are fetched now, and its expansion does not
+** wait for them. */
 LDSI_INLINE void claim_fresh(ldsi_Node *nodes, uint32_t v, uint32_t pw, uint32_t gen, double g,
-                             uint32_t parent, uint32_t aux, uint64_t nsd) {
+                             uint32_t parent, uint64_t nsd) {
   ldsi_Node *nv = &nodes[v];
 #ifndef LDS_NO_PREFETCH
   __builtin_prefetch(&nodes[v - pw]);
@@ -471,7 +468,7 @@ LDSI_INLINE void claim_fresh(ldsi_Node *nodes, uint32_t v, uint32_t pw, uint32_t
   nv->gen = gen;
   nv->g = g;
   nv->parent = parent;
-  nv->aux = aux;
+  nv->aux = 0;
   nv->nsd = nsd;
 }
 
@@ -490,21 +487,19 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
                                uint32_t m, const int d, ptrdiff_t offd, uint32_t nomove,
                                double ng, uint64_t nsd, double gu, double fu, int32_t ux,
                                int32_t uy, int32_t gx, int32_t gy, const int hk, double hw,
-                               double gk, const bool exact_f, const int xk, bool reopen,
-                               uint32_t pw, ldsi_Open *batch, int *nb) {
+                               double gk, const bool exact_f, bool reopen, uint32_t pw,
+                               ldsi_Open *batch, int *nb) {
   uint32_t v = ((m >> d) & 1u) ? (uint32_t)((ptrdiff_t)u + offd) : nomove;
   ldsi_Node *nv = &nodes[v];
   double gv = nv->gen == gen ? nv->g : INFINITY, fv;
-  uint64_t hk2 = 0;
   int32_t vx, vy;
   if (!(ng < gv)) return;
   vx = ux + ldsi_dir_dx[d];
   vy = uy + ldsi_dir_dy[d];
   fv = succ_f(exact_f, nsd, ng, gk, hw, hk, gx - vx, gy - vy);
-  if (xk) hk2 = ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c);
   if (nv->gen != gen) { /* fresh */
-    claim_fresh(nodes, v, pw, gen, ng, u, xk ? (uint32_t)vx | (uint32_t)vy << 16 : 0, nsd);
-    ldsi_queue_fresh_x(s, batch, nb, 8, v, fv, ng, hk2, fu, gu, xk);
+    claim_fresh(nodes, v, pw, gen, ng, u, nsd);
+    ldsi_queue_fresh_x(s, batch, nb, 8, v, fv, ng, 0, fu, gu, 0);
     return;
   }
   if (nv->heap == LDSI_CLOSED && !reopen) return;
@@ -512,15 +507,60 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
   nv->parent = u;
   nv->nsd = nsd;
   if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF) {
-    ldsi_open_push_x(s, v, fv, ng, hk2, xk); /* a stack entry turns stale */
+    ldsi_open_push_x(s, v, fv, ng, 0, 0); /* a stack entry turns stale */
   } else {
-    ldsi_open_decrease_x(s, nv->heap, fv, ng, hk2, xk);
+    ldsi_open_decrease_x(s, nv->heap, fv, ng, 0, 0);
   }
 }
 
-/* The expansion loop, specialised at compile time on the heuristic and the
-** cost mode (always_inline + constant arguments): the uniform-cost octile
-** case is the one benchmarks and most games hit. Returns the new status. */
+/* The same in the exact loop (xk = 2: exact keys, 16-byte records, see
+** ldsi_Hot): g(v) comes from v's move counts, a fresh record takes the
+** counts and the direction d of the move from u (its parent), and the
+** heuristic is octile with weight 1, so no closed node improves (no
+** reopening). The records of the rows above and below a fresh node are
+** fetched, as in claim_fresh. */
+LDSI_INLINE void relax_hot(lds_Search *s, ldsi_Hot *hot, uint32_t gen, uint32_t u, uint32_t m,
+                           const int d, ptrdiff_t offd, uint32_t nomove, double ng, uint64_t nsd,
+                           double gu, double fu, int32_t ux, int32_t uy, int32_t gx, int32_t gy,
+                           uint32_t pw, ldsi_Open *batch, int *nb) {
+  uint32_t v = ((m >> d) & 1u) ? (uint32_t)((ptrdiff_t)u + offd) : nomove;
+  ldsi_Hot *hv = &hot[v];
+  double gv = hv->gen == gen ? ldsi_hot_g(hv->nsd) : INFINITY, fv;
+  uint64_t hk2;
+  int32_t vx, vy;
+  if (!(ng < gv)) return;
+  vx = ux + ldsi_dir_dx[d];
+  vy = uy + ldsi_dir_dy[d];
+  fv = ldsi_exact_octile_f(nsd, gx - vx, gy - vy);
+  hk2 = ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c);
+  if (hv->gen != gen) { /* fresh */
+#ifndef LDS_NO_PREFETCH
+    __builtin_prefetch(&hot[v - pw]);
+    __builtin_prefetch(&hot[v + pw]);
+#else
+    (void)pw;
+#endif
+    hv->gen = gen;
+    hv->nsd = nsd | (uint64_t)d << 60;
+    ldsi_queue_fresh_x(s, batch, nb, 8, v, fv, ng, hk2, fu, gu, 2);
+    return;
+  }
+  if (hv->heap == LDSI_CLOSED) return;
+  hv->nsd = nsd | (uint64_t)d << 60;
+  if (hv->heap == LDSI_INBUF) {
+    ldsi_open_push_x(s, v, fv, ng, hk2, 2); /* a stack entry turns stale */
+  } else {
+    ldsi_open_decrease_x(s, hv->heap, fv, ng, hk2, 2);
+  }
+}
+
+/* The expansion loop, specialised at compile time on the heuristic, the
+** cost mode and the key form xk (always_inline + constant arguments): the
+** uniform-cost octile case, the one benchmarks and most games hit, runs with
+** xk = 2: exact keys and the 16-byte records of ldsi_Hot (s->hot), which
+** halve the memory a query touches per node (−7..−9% time on maze512-1-0,
+** docs/search.md); every other case with xk = 0 and ldsi_Node records.
+** Returns the new status. */
 LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us,
                                  uint64_t t0, const int hk, const int mode, const int xk) {
   const lds_Grid *g = s->grid;
@@ -539,14 +579,21 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   ptrdiff_t off[8];
   uint64_t done = 0;
   ldsi_Node *nodes = s->nodes;
+  ldsi_Hot *hot = s->hot;
   const uint32_t gen = s->gen;
   const uint32_t nomove = (uint32_t)s->nnodes; /* the extra record: see relax_uniform */
   ldsi_grid_offsets(g, off);
   nodes[nomove].gen = gen;
   nodes[nomove].g = 0.0; /* every move costs more: never improved */
+  uint8_t dir_k[8]; /* the prune table's k of the move in each direction */
+  for (int d = 0; d < 8; d++) dir_k[d] = (uint8_t)(3 * (ldsi_dir_dy[d] + 1) + ldsi_dir_dx[d] + 1);
+  if (xk) {
+    hot[nomove].gen = gen;
+    hot[nomove].nsd = 0; /* g = 0 */
+  }
 
   for (;;) {
-    uint32_t u, m;
+    uint32_t u, m, pd = 0;
     int32_t ux, uy;
     double gu, fu, du;
     uint64_t nsd_u, fku, k2u;
@@ -564,12 +611,16 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       ldsi_open_settle_x(s, xk);
       return LDS_FOUND;
     }
-    gu = nodes[u].g;
-    nsd_u = nodes[u].nsd;
-    if (xk && u != start) { /* the coordinates kept in aux (relax_uniform) */
-      ux = (int32_t)(nodes[u].aux & 0xFFFFu);
-      uy = (int32_t)(nodes[u].aux >> 16);
+    if (xk) {
+      uint64_t r = hot[u].nsd;
+      nsd_u = r & LDSI_HOT_MASK;
+      gu = ldsi_hot_g(r);
+      pd = (uint32_t)(r >> 60); /* the move from the parent (the start: none) */
     } else {
+      gu = nodes[u].g;
+      nsd_u = nodes[u].nsd;
+    }
+    {
       /* u / pw by a multiply (a 32-bit division costs ~25 cycles per
       ** expansion); the estimate is off by at most one, corrected below */
       uint32_t q = (uint32_t)((double)u * inv_pw);
@@ -581,7 +632,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     if (exact_f) {
       /* the f it was queued with, but for the start, queued with ldsi_hdist's
       ** rounding before the loop knew it would be exact */
-      fu = u != start ? ldsi_open_val(fku) : ldsi_exact_octile_f(nodes[u].nsd, gx - ux, gy - uy);
+      fu = u != start ? ldsi_open_val(fku) : ldsi_exact_octile_f(nsd_u, gx - ux, gy - uy);
     } else {
       fu = gk * gu + hw * ldsi_hdist(hk, gx - ux, gy - uy);
     }
@@ -614,15 +665,21 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       const uint64_t nsd_s = nsd_u + 1, nsd_d = nsd_u + (1ull << 32);
       const double g_s = (double)(ns + 1u) + (double)nd * LDSI_SQRT2;
 #define LDSI_RELAX(d, gg, nn)                                                                 \
-  relax_uniform(s, nodes, gen, u, m, d, off[d], nomove, gg, nn, gu, fu, ux, uy, gx, gy, hk, hw, \
-                gk, exact_f, xk, reopen, pw, batch, &nb)
+  do {                                                                                          \
+    if (xk)                                                                                     \
+      relax_hot(s, hot, gen, u, m, d, off[d], nomove, gg, nn, gu, fu, ux, uy, gx, gy, pw, batch, \
+                &nb);                                                                           \
+    else                                                                                        \
+      relax_uniform(s, nodes, gen, u, m, d, off[d], nomove, gg, nn, gu, fu, ux, uy, gx, gy, hk, \
+                    hw, gk, exact_f, reopen, pw, batch, &nb);                                   \
+  } while (0)
       if (xk && u != start) {
         /* consistent heuristic, no reopening: drop the neighbours that cannot
         ** improve through u (s->prune: the parent, and the cells the parent
         ** reaches by a legal move); skipping them skips relaxations that
         ** change nothing, so the expansion order and paths are the same */
-        uint32_t p = nodes[u].parent;
-        m &= ~(uint32_t)s->prune[s->pdir[u + pw + 1 - p]][nbr[p]];
+        uint32_t p = (uint32_t)((ptrdiff_t)u - off[pd]);
+        m &= ~(uint32_t)s->prune[dir_k[pd]][nbr[p]];
       }
       if (nbr[u] & 0xF0u) {
         const double g_d = (double)ns + (double)(nd + 1u) * LDSI_SQRT2;
@@ -649,8 +706,8 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         ** which neighbour is fresh mispredicts about once per expansion */
         while (m) {
           int d = __builtin_ctz(m);
-          relax_uniform(s, nodes, gen, u, m, d, off[d], nomove, g_s, nsd_s, gu, fu, ux, uy, gx, gy,
-                        hk, hw, gk, exact_f, xk, reopen, pw, batch, &nb);
+          relax_hot(s, hot, gen, u, m, d, off[d], nomove, g_s, nsd_s, gu, fu, ux, uy, gx, gy, pw,
+                    batch, &nb);
           m &= m - 1;
         }
       } else {
@@ -709,7 +766,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       if (nv->gen != gen) {
         vx = ux + ldsi_dir_dx[d];
         vy = uy + ldsi_dir_dy[d];
-        claim_fresh(nodes, v, pw, gen, ng, u, xk ? (uint32_t)vx | (uint32_t)vy << 16 : 0, nsd);
+        claim_fresh(nodes, v, pw, gen, ng, u, nsd);
         fv = succ_f(exact_f, nsd, ng, gk, hw, hk, gx - vx, gy - vy);
         ldsi_queue_fresh_x(s, batch, &nb, 8, v, fv, ng,
                            xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c) : 0, fu, gu, xk);
@@ -745,6 +802,18 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     default: return grid_loop(s, max_exp, budget_us, t0, hk, MODE_CALLBACK, 0);            \
   }
 
+/* The exact loop in a function of its own: inlined into grid_run's
+** dispatch with the other instantiations, it ran 4-6% slower on
+** maze512-1-0 (the compiler's register allocation over the whole switch). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static lds_Status grid_run_exact(lds_Search *s, uint64_t max_exp, uint64_t budget_us,
+                                 uint64_t t0) {
+  s->hot_query = true; /* the 16-byte records (ldsi_Hot) */
+  return grid_loop(s, max_exp, budget_us, t0, LDS_H_OCTILE, MODE_UNIFORM, 2);
+}
+
 static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
   int mode = s->params.edge_cost ? MODE_CALLBACK
              : s->nweights        ? (s->eff_uniform ? MODE_UNIFORM : MODE_WEIGHTED)
@@ -758,7 +827,7 @@ static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, 
     default:
       /* the exact-key open list (ldsi_Open) where f is exact */
       if (mode == MODE_UNIFORM && s->hw == 1.0 && s->gk == 1.0 && s->hq_scale > 0.0)
-        return grid_loop(s, max_exp, budget_us, t0, LDS_H_OCTILE, MODE_UNIFORM, 1);
+        return grid_run_exact(s, max_exp, budget_us, t0);
       DISPATCH_MODE(LDS_H_OCTILE)
   }
 }
@@ -806,10 +875,21 @@ const char *lds_search_errmsg(const lds_Search *s) { return s->errmsg; }
 
 double lds_search_cost(const lds_Search *s) {
   if (s->status != LDS_FOUND) return -1.0;
+  if (s->hot_query) return ldsi_hot_g(s->hot[s->goal].nsd);
   return s->nodes[s->goal].g;
 }
 
 /* ------------------------------------------------------------ result -- */
+
+/* The parent of node v in the current query (LDSI_NONE at the start): from
+** the 16-byte records' direction when the exact loop ran, else the record's
+** parent. off: the grid's neighbour offsets (ldsi_grid_offsets). */
+static uint32_t parent_of(const lds_Search *s, uint32_t v, const ptrdiff_t *off) {
+  uint64_t d;
+  if (!s->hot_query) return s->nodes[v].parent;
+  d = s->hot[v].nsd >> 60;
+  return d == LDSI_HOT_NODIR ? LDSI_NONE : (uint32_t)((ptrdiff_t)v - off[d]);
+}
 
 /* Walks parents from `end` back to the start into a new path. */
 static lds_Path *build_path(const lds_Search *s, uint32_t end, uint32_t flags, lds_Error *err) {
@@ -819,15 +899,17 @@ static lds_Path *build_path(const lds_Search *s, uint32_t end, uint32_t flags, l
   uint32_t v;
   uint32_t *cells;
   lds_Path *p;
+  ptrdiff_t off[8] = {0};
   if (ldsi_jps_sparse(s)) return ldsi_jps_build_path(s, end, flags, false, err); /* fill jumps */
-  for (v = end; v != LDSI_NONE; v = s->nodes[v].parent) n++;
+  if (g) ldsi_grid_offsets(g, off);
+  for (v = end; v != LDSI_NONE; v = parent_of(s, v, off)) n++;
   cells = (uint32_t *)ldsi_alloc(&s->env, n * sizeof(uint32_t));
   if (!cells) {
     ldsi_error(err, LDS_E_NOMEM, "lds_search_path: out of memory for %zu cells", n);
     return NULL;
   }
   k = n;
-  for (v = end; v != LDSI_NONE; v = s->nodes[v].parent) {
+  for (v = end; v != LDSI_NONE; v = parent_of(s, v, off)) {
     int32_t x, y;
     if (!g) { /* graph search: node ids as they are */
       cells[--k] = v;
@@ -842,7 +924,8 @@ static lds_Path *build_path(const lds_Search *s, uint32_t end, uint32_t flags, l
   env.clock_ud = s->env.clock_ud;
   env.log = s->env.log;
   env.log_ud = s->env.log_ud;
-  p = lds_path_new(&env, cells, n, g ? g->w : 0, s->nodes[end].g, flags, err);
+  p = lds_path_new(&env, cells, n, g ? g->w : 0,
+                   s->hot_query ? ldsi_hot_g(s->hot[end].nsd) : s->nodes[end].g, flags, err);
   ldsi_free(&s->env, cells, n * sizeof(uint32_t));
   return p;
 }

@@ -140,9 +140,10 @@ typedef struct lds_Stats {
 /* ---------------------------------------------------------- lifetime -- */
 
 /// Creates a search for a grid and allocates everything it will need, once:
-/// 32 bytes per cell for node records and 24 per cell for the open list
-/// (about 59 MB for 1024x1024, 3.8 GB for 8192x8192), plus a 96 KB plateau
-/// stack and 2 bytes per column (the parent-direction table of the A* loop);
+/// 32 bytes per cell for node records, 16 for the 16-byte records of the A*
+/// loop on uniform-cost octile queries (the common case: half the memory
+/// touched per node) and 24 for the open list (about 76 MB for 1024x1024,
+/// 4.8 GB for 8192x8192), plus a 96 KB plateau stack;
 /// queries with layer weights add 8 bytes per cell on first use.
 /// Nothing is allocated by lds_search_start or lds_search_step. The grid must
 /// outlive the search.

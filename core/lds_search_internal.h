@@ -42,6 +42,28 @@ typedef struct ldsi_Node {
 **   distance to the goal as a fixed-point integer in the high 32 bits and seq
 **   in the low 32, so the whole order is one 128-bit comparison of (fk, k2).
 **   Among equal f, g = f - h, so smaller h is larger g: the same order. */
+/* The 16-byte record of the exact A* loop on grids (grid_loop_hot in
+** lds_search.c), kept apart from ldsi_Node so that a query touches half the
+** memory per node: gen and heap as in ldsi_Node, and the exact move counts
+** with the parent's direction, nsd = ns | nd << 32 | dir << 60 (dir: the
+** LDS_DIR_* of the move from the parent, LDSI_HOT_NODIR at the start).
+** g = ns + nd*sqrt(2) is computed from the counts (ldsi_hot_g), and the
+** cell's coordinates from its id. nd < 2^28 holds: a path visits a cell
+** once, and the exact loop runs on grids of at most 16384^2 cells. */
+typedef struct ldsi_Hot {
+  uint32_t gen;
+  uint32_t heap;
+  uint64_t nsd;
+} ldsi_Hot;
+#define LDSI_HOT_MASK ((UINT64_C(1) << 60) - 1) /* the counts of a hot nsd */
+#define LDSI_HOT_NODIR UINT64_C(8)              /* dir of the start */
+
+/* g of a hot record's nsd (dir bits ignored) */
+static inline double ldsi_hot_g(uint64_t nsd) {
+  nsd &= LDSI_HOT_MASK;
+  return (double)(uint32_t)nsd + (double)(uint32_t)(nsd >> 32) * 1.4142135623730951;
+}
+
 typedef struct ldsi_Open {
   uint64_t fk;  /* f as an ordered integer key: ldsi_open_key(f) */
   uint64_t k2;  /* the order after f: see above */
@@ -80,6 +102,9 @@ struct lds_Search {
   const void *graph; /* lds_Graph when space == GRAPH */
   size_t nnodes;     /* node records */
   ldsi_Node *nodes;
+  ldsi_Hot *hot;     /* grids: the exact A* loop's records (ldsi_Hot), nnodes + 1 */
+  bool hot_query;    /* the current query runs grid_loop_hot: its g, parents
+                     ** and heap positions are in hot, not nodes */
   ldsi_Open *open;   /* min-heap, binary or 4-ary (LDSI_ARITY4), indexed: node
                      ** records hold positions */
   size_t open_n, open_cap;
@@ -96,8 +121,6 @@ struct lds_Search {
   ** has bit d set when u + dir(d) is p or a cell that p reaches by a legal
   ** move; k = 3*(dy+1) + dx+1 for the move (dx, dy) from p to u. */
   uint8_t prune[9][256];
-  uint8_t *pdir;          /* grids: pdir[u - p + pw + 1] = k of the move from p
-                          ** to a neighbour u (2*pw + 3 entries) */
   double hq_scale;  /* fixed-point scale of exact h keys (ldsi_exact_h_key);
                     ** 0 when the grid is too large for them */
   uint64_t hq_a, hq_c; /* its multipliers (ldsi_exact_h_key) */
@@ -274,6 +297,11 @@ LDSI_INLINE uint64_t ldsi_make_k2(double g, uint64_t hk2, uint32_t seq, const in
 #endif
 #define LDSI_ARITY4(xk) ((xk) && LDSI_XK_ARITY == 4)
 
+/* The heap position field of node x. xk (a constant after inlining) is the
+** key form and record layout of the loop: 0 general keys, 1 exact keys with
+** ldsi_Node records (JPS), 2 exact keys with ldsi_Hot records (the A* loop
+** on grids). Every "if (xk)" below means the exact form, 1 or 2. */
+#define LDSI_HIDX(s, nodes, x, xk) (*((xk) == 2 ? &(s)->hot[x].heap : &(nodes)[x].heap))
 LDSI_INLINE void ldsi_sift_up_x(lds_Search *s, uint32_t pos, ldsi_Open e, const int xk) {
   ldsi_Open *h = s->open;
   ldsi_Node *nodes = s->nodes;
@@ -281,11 +309,11 @@ LDSI_INLINE void ldsi_sift_up_x(lds_Search *s, uint32_t pos, ldsi_Open e, const 
     uint32_t parent = LDSI_ARITY4(xk) ? (pos - 1) >> 2 : (pos - 1) >> 1;
     if (!ldsi_open_less_x(&e, &h[parent], xk)) break;
     h[pos] = h[parent];
-    nodes[h[pos].node].heap = pos;
+    LDSI_HIDX(s, nodes, h[pos].node, xk) = pos;
     pos = parent;
   }
   h[pos] = e;
-  nodes[e.node].heap = pos;
+  LDSI_HIDX(s, nodes, e.node, xk) = pos;
 }
 
 /* A sentinel entry (f = +inf; real entries have a finite f): ldsi_open_pop
@@ -374,7 +402,7 @@ LDSI_INLINE uint32_t ldsi_open_pop_x(lds_Search *s, const int xk) {
       b2 = c + 2 + ldsi_open_less_nb(&h[c + 3], &h[c + 2], xk);
       best = ldsi_open_less_nb(&h[b2], &h[b1], xk) ? b2 : b1;
       h[pos] = h[best];
-      nodes[h[pos].node].heap = pos;
+      LDSI_HIDX(s, nodes, h[pos].node, xk) = pos;
       pos = best;
     }
     s->hole = pos;
@@ -387,12 +415,12 @@ LDSI_INLINE uint32_t ldsi_open_pop_x(lds_Search *s, const int xk) {
       if (c >= n) break;
       best = c + ldsi_open_less_nb(&h[c + 1], &h[c], xk);
       h[pos] = h[best];
-      nodes[h[pos].node].heap = pos;
+      LDSI_HIDX(s, nodes, h[pos].node, xk) = pos;
       pos = best;
     }
     ldsi_sift_up_x(s, pos, last, xk);
   }
-  nodes[top].heap = LDSI_CLOSED;
+  LDSI_HIDX(s, nodes, top, xk) = LDSI_CLOSED;
   return top;
 }
 
@@ -412,8 +440,8 @@ LDSI_INLINE void ldsi_open_settle_x(lds_Search *s, const int xk) {
 LDSI_INLINE uint32_t ldsi_open_pop(lds_Search *s) { return ldsi_open_pop_x(s, 0); }
 
 /* Drops stale entries from the top of the stack. */
-LDSI_INLINE void ldsi_buf_clean(lds_Search *s, const ldsi_Node *nodes) {
-  while (s->buf_n && nodes[s->buf[s->buf_n - 1].node].heap != LDSI_INBUF) s->buf_n--;
+LDSI_INLINE void ldsi_buf_clean(lds_Search *s, ldsi_Node *nodes, const int xk) {
+  while (s->buf_n && LDSI_HIDX(s, nodes, s->buf[s->buf_n - 1].node, xk) != LDSI_INBUF) s->buf_n--;
 }
 
 /* Takes the next node to expand, or LDSI_NONE when nothing is open; *fk
@@ -421,12 +449,12 @@ LDSI_INLINE void ldsi_buf_clean(lds_Search *s, const ldsi_Node *nodes) {
 ** current f: an improvement re-keys or re-queues the node). */
 LDSI_INLINE uint32_t ldsi_next_open_x(lds_Search *s, ldsi_Node *nodes, uint64_t *fk,
                                       uint64_t *k2, const int xk) {
-  ldsi_buf_clean(s, nodes);
+  ldsi_buf_clean(s, nodes, xk);
   if (s->buf_n) {
     ldsi_Open *bt = &s->buf[s->buf_n - 1];
     if (s->open_n == 0 || ldsi_open_less_x(bt, &s->open[0], xk)) {
       s->buf_n--;
-      nodes[bt->node].heap = LDSI_CLOSED;
+      LDSI_HIDX(s, nodes, bt->node, xk) = LDSI_CLOSED;
       *fk = bt->fk;
       *k2 = bt->k2;
       return bt->node;
@@ -455,7 +483,7 @@ LDSI_INLINE void ldsi_push_batch_x(lds_Search *s, ldsi_Node *nodes, ldsi_Open *b
   }
   for (i = 0; i < nb; i++) {
     s->buf[s->buf_n++] = batch[i];
-    nodes[batch[i].node].heap = LDSI_INBUF;
+    LDSI_HIDX(s, nodes, batch[i].node, xk) = LDSI_INBUF;
   }
   if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
 }
