@@ -1102,12 +1102,7 @@ lds_Path *lds_dstar_path(const lds_DStar *ds, lds_Error *err) {
     ldsi_grid_pxy(g, ds->scratch[k], &x, &y);
     ds->scratch[k] = (uint32_t)y * (uint32_t)g->w + (uint32_t)x;
   }
-  env.alloc = ds->env.alloc;
-  env.alloc_ud = ds->env.alloc_ud;
-  env.clock = ds->env.clock;
-  env.clock_ud = ds->env.clock_ud;
-  env.log = ds->env.log;
-  env.log_ud = ds->env.log_ud;
+  env = ldsi_env_public(&ds->env);
   return lds_path_new(&env, ds->scratch, n, g->w, cost, 0, err);
 }
 
@@ -1328,12 +1323,7 @@ static lds_Path *graph_path(const lds_DStar *ds, lds_Error *err) {
     ldsi_error(err, LDS_E_STATE, "lds_dstar_path: no descending path from the start");
     return NULL;
   }
-  env.alloc = ds->env.alloc;
-  env.alloc_ud = ds->env.alloc_ud;
-  env.clock = ds->env.clock;
-  env.clock_ud = ds->env.clock_ud;
-  env.log = ds->env.log;
-  env.log_ud = ds->env.log_ud;
+  env = ldsi_env_public(&ds->env);
   return lds_path_new(&env, ds->scratch, n, 0, cost, 0, err);
 }
 

@@ -182,12 +182,7 @@ lds_Grid *lds_grid_clone(const lds_Grid *src, lds_Error *err) {
     ldsi_error(err, LDS_E_ARG, "lds_grid_clone: grid is NULL");
     return NULL;
   }
-  env.alloc = src->env.alloc;
-  env.alloc_ud = src->env.alloc_ud;
-  env.clock = src->env.clock;
-  env.clock_ud = src->env.clock_ud;
-  env.log = src->env.log;
-  env.log_ud = src->env.log_ud;
+  env = ldsi_env_public(&src->env);
   g = grid_alloc(&env, src->w, src->h, err, "lds_grid_clone");
   if (!g) return NULL;
   cells = (size_t)src->w * (size_t)src->h;

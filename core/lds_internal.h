@@ -20,6 +20,18 @@ typedef struct ldsi_Env {
 } ldsi_Env;
 
 LDSI_HIDDEN void ldsi_env_resolve(ldsi_Env *out, const lds_Env *in);
+/* The public form of a resolved environment, to hand to a public
+** constructor (lds_path_new, ...) so it allocates and logs the same way. */
+static inline lds_Env ldsi_env_public(const ldsi_Env *e) {
+  lds_Env out;
+  out.alloc = e->alloc;
+  out.alloc_ud = e->alloc_ud;
+  out.clock = e->clock;
+  out.clock_ud = e->clock_ud;
+  out.log = e->log;
+  out.log_ud = e->log_ud;
+  return out;
+}
 LDSI_HIDDEN void *ldsi_alloc(const ldsi_Env *e, size_t n);
 LDSI_HIDDEN void *ldsi_calloc(const ldsi_Env *e, size_t count, size_t size);
 LDSI_HIDDEN void *ldsi_realloc(const ldsi_Env *e, void *p, size_t osize, size_t nsize);

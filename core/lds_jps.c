@@ -1162,13 +1162,7 @@ static size_t partial_cut(const lds_Search *s, const uint32_t *cells, size_t n, 
 /* A path object for n cells with the search's allocator. */
 static lds_Path *jps_path_new(const lds_Search *s, const uint32_t *cells, size_t n, double cost,
                               uint32_t flags, lds_Error *err) {
-  lds_Env env;
-  env.alloc = s->env.alloc;
-  env.alloc_ud = s->env.alloc_ud;
-  env.clock = s->env.clock;
-  env.clock_ud = s->env.clock_ud;
-  env.log = s->env.log;
-  env.log_ud = s->env.log_ud;
+  lds_Env env = ldsi_env_public(&s->env);
   return lds_path_new(&env, cells, n, s->grid->w, cost, flags, err);
 }
 

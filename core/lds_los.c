@@ -156,12 +156,7 @@ lds_Path *lds_path_prune_los(const lds_Path *p, const lds_Grid *g, lds_Error *er
          (int32_t)(keep[i] % (uint32_t)w), (int32_t)(keep[i] / (uint32_t)w), &c);
     cost += c;
   }
-  env.alloc = g->env.alloc;
-  env.alloc_ud = g->env.alloc_ud;
-  env.clock = g->env.clock;
-  env.clock_ud = g->env.clock_ud;
-  env.log = g->env.log;
-  env.log_ud = g->env.log_ud;
+  env = ldsi_env_public(&g->env);
   out = lds_path_new(&env, keep, k, g->w, cost, lds_path_flags(p), err);
   ldsi_free(&g->env, keep, (n ? n : 1) * sizeof(uint32_t));
   return out;

@@ -39,16 +39,7 @@ lds_Path *lds_path_new(const lds_Env *env, const uint32_t *nodes, size_t count, 
   return p;
 }
 
-static lds_Env env_of(const lds_Path *p) {
-  lds_Env e;
-  e.alloc = p->env.alloc;
-  e.alloc_ud = p->env.alloc_ud;
-  e.clock = p->env.clock;
-  e.clock_ud = p->env.clock_ud;
-  e.log = p->env.log;
-  e.log_ud = p->env.log_ud;
-  return e;
-}
+static lds_Env env_of(const lds_Path *p) { return ldsi_env_public(&p->env); }
 
 lds_Path *lds_path_sub(const lds_Path *p, size_t i, size_t j, double cost, lds_Error *err) {
   lds_Env e;

@@ -361,12 +361,9 @@ lds_Status lds_scheduler_add_grid(lds_Scheduler *sc, const lds_Grid *grid, int n
   }
   memset(&ge, 0, sizeof ge);
   ge.grid = grid;
-  senv.alloc = sc->env.alloc;
-  senv.alloc_ud = sc->env.alloc_ud;
+  senv = ldsi_env_public(&sc->env);
   senv.clock = zero_clock;
   senv.clock_ud = NULL;
-  senv.log = sc->env.log;
-  senv.log_ud = sc->env.log_ud;
   ge.search = (lds_Search **)ldsi_calloc(&sc->env, (size_t)n_searches, sizeof(lds_Search *));
   ge.owner = (uint32_t *)ldsi_alloc(&sc->env, (size_t)n_searches * sizeof(uint32_t));
   ge.nsearch = n_searches;

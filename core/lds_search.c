@@ -918,12 +918,7 @@ static lds_Path *build_path(const lds_Search *s, uint32_t end, uint32_t flags, l
     ldsi_grid_pxy(g, v, &x, &y);
     cells[--k] = (uint32_t)y * (uint32_t)g->w + (uint32_t)x;
   }
-  env.alloc = s->env.alloc;
-  env.alloc_ud = s->env.alloc_ud;
-  env.clock = s->env.clock;
-  env.clock_ud = s->env.clock_ud;
-  env.log = s->env.log;
-  env.log_ud = s->env.log_ud;
+  env = ldsi_env_public(&s->env);
   p = lds_path_new(&env, cells, n, g ? g->w : 0,
                    s->hot_query ? ldsi_hot_g(s->hot[end].nsd) : s->nodes[end].g, flags, err);
   ldsi_free(&s->env, cells, n * sizeof(uint32_t));
