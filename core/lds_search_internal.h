@@ -61,7 +61,7 @@ typedef struct ldsi_Hot {
 /* g of a hot record's nsd (dir bits ignored) */
 static inline double ldsi_hot_g(uint64_t nsd) {
   nsd &= LDSI_HOT_MASK;
-  return (double)(uint32_t)nsd + (double)(uint32_t)(nsd >> 32) * 1.4142135623730951;
+  return (double)(uint32_t)nsd + (double)(uint32_t)(nsd >> 32) * LDSI_SQRT2;
 }
 
 typedef struct ldsi_Open {
