@@ -499,7 +499,7 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
   fv = succ_f(exact_f, nsd, ng, gk, hw, hk, gx - vx, gy - vy);
   if (nv->gen != gen) { /* fresh */
     claim_fresh(nodes, v, pw, gen, ng, u, nsd);
-    ldsi_queue_fresh_x(s, batch, nb, 8, v, fv, ng, 0, fu, gu, 0);
+    ldsi_queue_fresh_x(s, batch, nb, 8, v, fv, ng, 0, 0, fu, gu, 0);
     return;
   }
   if (nv->heap == LDSI_CLOSED && !reopen) return;
@@ -507,7 +507,7 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
   nv->parent = u;
   nv->nsd = nsd;
   if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF) {
-    ldsi_open_push_x(s, v, fv, ng, 0, 0); /* a stack entry turns stale */
+    ldsi_open_push_x(s, v, fv, ng, 0, 0, 0); /* a stack entry turns stale */
   } else {
     ldsi_open_decrease_x(s, nv->heap, fv, ng, 0, 0);
   }
@@ -521,18 +521,27 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
 ** fetched, as in claim_fresh. */
 LDSI_INLINE void relax_hot(lds_Search *s, ldsi_Hot *hot, uint32_t gen, uint32_t u, uint32_t m,
                            const int d, ptrdiff_t offd, uint32_t nomove, double ng, uint64_t nsd,
-                           double gu, double fu, int32_t ux, int32_t uy, int32_t gx, int32_t gy,
-                           uint32_t pw, ldsi_Open *batch, int *nb) {
+                           uint64_t fku, uint64_t hku, int32_t ux, int32_t uy, int32_t gx,
+                           int32_t gy, uint32_t pw, ldsi_Open *batch, int *nb) {
   uint32_t v = ((m >> d) & 1u) ? (uint32_t)((ptrdiff_t)u + offd) : nomove;
   ldsi_Hot *hv = &hot[v];
-  double gv = hv->gen == gen ? ldsi_hot_g(hv->nsd) : INFINITY, fv;
-  uint64_t hk2;
-  int32_t vx, vy;
+  double gv = hv->gen == gen ? ldsi_hot_g(hv->nsd) : INFINITY;
+  uint64_t hk2, fkv;
+  int32_t vx, vy, dx, dy;
+  uint32_t ax, ay, lo, hi;
   if (!(ng < gv)) return;
   vx = ux + ldsi_dir_dx[d];
   vy = uy + ldsi_dir_dy[d];
-  fv = ldsi_exact_octile_f(nsd, gx - vx, gy - vy);
-  hk2 = ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c);
+  dx = gx - vx;
+  dy = gy - vy;
+  ax = (uint32_t)(dx < 0 ? -dx : dx);
+  ay = (uint32_t)(dy < 0 ? -dy : dy);
+  lo = ax < ay ? ax : ay;
+  hi = ax < ay ? ay : ax;
+  /* f = g + octile h in move counts (ldsi_exact_f_key), h's key as in
+  ** ldsi_exact_h_key */
+  fkv = ldsi_exact_f_key((uint32_t)nsd + hi - lo, (uint32_t)(nsd >> 32) + lo);
+  hk2 = (((uint64_t)(hi - lo) * s->hq_a + (uint64_t)lo * s->hq_c) >> 16) << 32;
   if (hv->gen != gen) { /* fresh */
 #ifndef LDS_NO_PREFETCH
     __builtin_prefetch(&hot[v - pw]);
@@ -542,15 +551,26 @@ LDSI_INLINE void relax_hot(lds_Search *s, ldsi_Hot *hot, uint32_t gen, uint32_t 
 #endif
     hv->gen = gen;
     hv->nsd = nsd | (uint64_t)d << 60;
-    ldsi_queue_fresh_x(s, batch, nb, 8, v, fv, ng, hk2, fu, gu, 2);
+    /* ldsi_queue_fresh_x with keys: equal f and a larger g, that is a
+    ** smaller h, go on the plateau batch */
+    if (fkv == fku && hk2 < hku && *nb < 8 && s->buf_n + (size_t)*nb < LDSI_BUF_CAP) {
+      ldsi_Open *e = &batch[(*nb)++];
+      e->fk = fkv;
+      e->k2 = hk2 | s->seq++;
+      e->seq = LDSI_XY(vx + 1, vy + 1);
+      e->node = v;
+      s->stats.pushes++;
+    } else {
+      ldsi_open_push_fk(s, v, fkv, hk2, LDSI_XY(vx + 1, vy + 1));
+    }
     return;
   }
   if (hv->heap == LDSI_CLOSED) return;
   hv->nsd = nsd | (uint64_t)d << 60;
   if (hv->heap == LDSI_INBUF) {
-    ldsi_open_push_x(s, v, fv, ng, hk2, 2); /* a stack entry turns stale */
+    ldsi_open_push_fk(s, v, fkv, hk2, LDSI_XY(vx + 1, vy + 1)); /* a stack entry turns stale */
   } else {
-    ldsi_open_decrease_x(s, hv->heap, fv, ng, hk2, 2);
+    ldsi_open_decrease_fk(s, hv->heap, fkv, hk2);
   }
 }
 
@@ -596,14 +616,15 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     uint32_t u, m, pd = 0;
     int32_t ux, uy;
     double gu, fu, du;
-    uint64_t nsd_u, fku, k2u;
+    uint64_t nsd_u, fku, k2u, hku = 0;
+    uint32_t xyu;
     ldsi_Open batch[8];
     int nb = 0;
     if (max_exp && done >= max_exp) return LDS_RUNNING;
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    u = ldsi_next_open_x(s, nodes, &fku, &k2u, xk);
+    u = ldsi_next_open_x(s, nodes, &fku, &k2u, &xyu, xk);
     if (u == LDSI_NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
@@ -614,13 +635,16 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     if (xk) {
       uint64_t r = hot[u].nsd;
       nsd_u = r & LDSI_HOT_MASK;
-      gu = ldsi_hot_g(r);
+      gu = 0.0; /* not needed: the keys order (see relax_hot); ldsi_hot_g(nsd_u) */
       pd = (uint32_t)(r >> 60); /* the move from the parent (the start: none) */
     } else {
       gu = nodes[u].g;
       nsd_u = nodes[u].nsd;
     }
-    {
+    if (xk == 2 && u != start) { /* from the entry (LDSI_XY); the start's is the heap's form */
+      ux = (int32_t)(xyu & 0xFFFFu) - 1;
+      uy = (int32_t)(xyu >> 16) - 1;
+    } else {
       /* u / pw by a multiply (a 32-bit division costs ~25 cycles per
       ** expansion); the estimate is off by at most one, corrected below */
       uint32_t q = (uint32_t)((double)u * inv_pw);
@@ -629,7 +653,20 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       uy = (int32_t)q - 1;
       ux = (int32_t)(u - q * pw) - 1;
     }
-    if (exact_f) {
+    if (xk) {
+      /* the keys it was queued with, but for the start, queued with
+      ** ldsi_hdist's rounding before the loop knew it would be exact
+      ** (a branch: not computed for every node) */
+      fu = 0.0; /* not needed: the keys order */
+      hku = k2u & ~(uint64_t)UINT32_MAX;
+      if (LDSI_UNLIKELY(u == start)) {
+        int32_t dxs = gx - ux, dys = gy - uy;
+        uint32_t ax = (uint32_t)(dxs < 0 ? -dxs : dxs), ay = (uint32_t)(dys < 0 ? -dys : dys);
+        uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+        fku = ldsi_exact_f_key(hi - lo, lo); /* the start's g is 0 */
+        hku = ldsi_exact_h_key(gx - ux, gy - uy, s->hq_a, s->hq_c);
+      }
+    } else if (exact_f) {
       /* the f it was queued with, but for the start, queued with ldsi_hdist's
       ** rounding before the loop knew it would be exact */
       fu = u != start ? ldsi_open_val(fku) : ldsi_exact_octile_f(nsd_u, gx - ux, gy - uy);
@@ -639,13 +676,10 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     if (xk) {
       /* the closest expanded cell by the exact h key, which orders octile
       ** distances exactly (ldsi_exact_h_key): the same cell as below */
-      uint64_t hku = k2u & ~(uint64_t)UINT32_MAX;
-      if (LDSI_UNLIKELY(u == start)) /* a branch: not computed for every node */
-        hku = ldsi_exact_h_key(gx - ux, gy - uy, s->hq_a, s->hq_c);
-      if (hku < s->best_hk || (hku == s->best_hk && gu < s->best_g)) {
+      if (hku < s->best_hk || (hku == s->best_hk && ldsi_hot_g(nsd_u) < s->best_g)) {
         s->best = u;
         s->best_hk = hku;
-        s->best_g = gu;
+        s->best_g = ldsi_hot_g(nsd_u);
       }
     } else {
       du = ldsi_hdist(dk, gx - ux, gy - uy);
@@ -667,7 +701,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
 #define LDSI_RELAX(d, gg, nn)                                                                 \
   do {                                                                                          \
     if (xk)                                                                                     \
-      relax_hot(s, hot, gen, u, m, d, off[d], nomove, gg, nn, gu, fu, ux, uy, gx, gy, pw, batch, \
+      relax_hot(s, hot, gen, u, m, d, off[d], nomove, gg, nn, fku, hku, ux, uy, gx, gy, pw, batch, \
                 &nb);                                                                           \
     else                                                                                        \
       relax_uniform(s, nodes, gen, u, m, d, off[d], nomove, gg, nn, gu, fu, ux, uy, gx, gy, hk, \
@@ -706,7 +740,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         ** which neighbour is fresh mispredicts about once per expansion */
         while (m) {
           int d = __builtin_ctz(m);
-          relax_hot(s, hot, gen, u, m, d, off[d], nomove, g_s, nsd_s, gu, fu, ux, uy, gx, gy, pw,
+          relax_hot(s, hot, gen, u, m, d, off[d], nomove, g_s, nsd_s, fku, hku, ux, uy, gx, gy, pw,
                     batch, &nb);
           m &= m - 1;
         }
@@ -719,7 +753,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
 #undef LDSI_RELAX
       m = 0;
     }
-    while (m) {
+    while (xk != 2 && m) { /* xk = 2 (uniform costs) never gets here: m is 0 */
       int d = __builtin_ctz(m);
       uint32_t v = (uint32_t)((ptrdiff_t)u + off[d]);
       ldsi_Node *nv = &nodes[v];
@@ -769,7 +803,8 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         claim_fresh(nodes, v, pw, gen, ng, u, nsd);
         fv = succ_f(exact_f, nsd, ng, gk, hw, hk, gx - vx, gy - vy);
         ldsi_queue_fresh_x(s, batch, &nb, 8, v, fv, ng,
-                           xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c) : 0, fu, gu, xk);
+                           xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c) : 0,
+                           LDSI_XY(vx + 1, vy + 1), fu, gu, xk);
         continue;
       }
       if (!(ng < nv->g)) continue;
@@ -783,7 +818,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       {
         uint64_t hk2 = xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c) : 0;
         if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF) {
-          ldsi_open_push_x(s, v, fv, ng, hk2, xk); /* a stack entry turns stale */
+          ldsi_open_push_x(s, v, fv, ng, hk2, LDSI_XY(vx + 1, vy + 1), xk); /* a stack entry turns stale */
         } else {
           ldsi_open_decrease_x(s, nv->heap, fv, ng, hk2, xk);
         }

@@ -10,6 +10,7 @@
 #include "lds_search.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #define LDSI_NONE 0xFFFFFFFFu   /* no parent / not in the open list */
@@ -65,11 +66,21 @@ static inline double ldsi_hot_g(uint64_t nsd) {
 }
 
 typedef struct ldsi_Open {
-  uint64_t fk;  /* f as an ordered integer key: ldsi_open_key(f) */
+  uint64_t fk;  /* f as an ordered integer key: ldsi_open_key(f); in the
+                ** exact A* loop on grids (xk = 2) ldsi_exact_f_key */
   uint64_t k2;  /* the order after f: see above */
   uint32_t node;
-  uint32_t seq; /* insertion order, the last tie-breaker (general form) */
+  uint32_t seq; /* insertion order, the last tie-breaker (general form);
+                ** in the exact A* loop on grids (xk = 2), where k2 holds
+                ** the insertion order, the node's padded coordinates
+                ** x | y << 16 (see LDSI_XY) */
 } ldsi_Open;
+/* the layout ldsi_open_pop_x's x86-64 descent reads */
+_Static_assert(sizeof(ldsi_Open) == 24 && offsetof(ldsi_Open, k2) == 8, "ldsi_Open layout");
+
+/* The packed padded coordinates of an xk = 2 entry (hq_scale > 0 only for
+** grids of at most 23168 cells a side: see ldsi_exact_f_key) */
+#define LDSI_XY(px, py) ((uint32_t)(px) | (uint32_t)(py) << 16)
 
 /* The bits of a double >= 0 (or +inf) read as an unsigned integer grow with
 ** the value, so f and g are compared as integers: the order (f ascending,
@@ -282,6 +293,25 @@ LDSI_INLINE uint64_t ldsi_exact_h_key(int32_t dx, int32_t dy, uint64_t a, uint64
   return (((uint64_t)(hi - lo) * a + (uint64_t)lo * c) >> 16) << 32;
 }
 
+/* The f key of the exact A* loop on grids (xk = 2): f = a + b*sqrt(2) for
+** move counts a = ns + (hi - lo) and b = nd + lo (g's counts plus octile
+** h's), as a fixed-point number with 32 fraction bits: a*2^32 +
+** floor(b*C / 2^30) with C = floor(sqrt(2) * 2^62), within 1.5 units below
+** the exact f*2^32. The loop runs where hq_scale > 0, on grids of at most
+** 23168 cells a side (lds_search_start), so a path has fewer than 2^29
+** moves and a, b < 2^29.01. Two distinct such f differ by more than
+** 1 / (2^29.01 * (1 + sqrt(2))), 3.29 units, since |p^2 - 2q^2| >= 1 for
+** integers (p, q) != (0, 0): the keys order f exactly, and equal f (the
+** same counts: sqrt(2) is irrational) give equal keys. Every key is below
+** 2^62.3, under the sentinel's LDSI_KEY_INF, and no product overflows.
+** Integer arithmetic: no int-to-double conversions per successor. */
+#define LDSI_SQRT2_Q62_HI 1518500249u /* C = HI * 2^32 + LO */
+#define LDSI_SQRT2_Q62_LO 4243534402u
+LDSI_INLINE uint64_t ldsi_exact_f_key(uint32_t a, uint32_t b) {
+  return ((uint64_t)a << 32) + (((uint64_t)b * LDSI_SQRT2_Q62_HI) << 2) +
+         (((uint64_t)b * LDSI_SQRT2_Q62_LO) >> 30);
+}
+
 /* k2 of a new entry: the exact form from hk2 = ldsi_exact_h_key(...) and
 ** seq, or the general form from g */
 LDSI_INLINE uint64_t ldsi_make_k2(double g, uint64_t hk2, uint32_t seq, const int xk) {
@@ -327,21 +357,19 @@ LDSI_INLINE void ldsi_set_sentinel(ldsi_Open *h, size_t i) {
   h[i].seq = UINT32_MAX;
 }
 
-/* Pushes node with f and g (general form) or f and the exact h key hk2 (seq
-** bits zero; exact form) */
-LDSI_INLINE void ldsi_open_push_x(lds_Search *s, uint32_t node, double f, double g, uint64_t hk2,
-                                  const int xk) {
-  ldsi_Open e;
+/* Inserts the entry e into the heap (xk: see LDSI_HIDX) */
+LDSI_INLINE void ldsi_open_insert_x(lds_Search *s, ldsi_Open e, const int xk) {
   uint32_t pos = (uint32_t)s->open_n;
-  e.fk = ldsi_open_key(f);
-  e.seq = s->seq++;
-  e.k2 = ldsi_make_k2(g, hk2, e.seq, xk);
-  e.node = node;
   if (xk) {
-    if (s->hole != LDSI_NONE) { /* fill the slot the last pop left (a leaf) */
-      pos = s->hole;
-      s->hole = LDSI_NONE;
-    } else if (s->open_n + 4 > s->open_hwm) { /* keep three sentinels past the end */
+    /* fill the slot the last pop left (a leaf), chosen without a branch (a
+    ** hole is pending after a heap pop, not after a stack pop: a pattern
+    ** the branch predictor misses) */
+    uint32_t hole = s->hole;
+    pos = hole != LDSI_NONE ? hole : pos;
+    s->hole = LDSI_NONE;
+    /* keep three sentinels past the end (never true with a hole pending:
+    ** the extent is then open_n + 1, and open_hwm >= extent + 3) */
+    if (s->open_n + 4 > s->open_hwm) {
       ldsi_set_sentinel(s->open, s->open_hwm);
       s->open_hwm++;
     }
@@ -352,8 +380,32 @@ LDSI_INLINE void ldsi_open_push_x(lds_Search *s, uint32_t node, double f, double
   if (s->open_n + s->buf_n > s->stats.peak_open) s->stats.peak_open = s->open_n + s->buf_n;
 }
 
+/* Pushes node with f and g (general form) or f and the exact h key hk2 (seq
+** bits zero; exact form); xy: see ldsi_Open.seq */
+LDSI_INLINE void ldsi_open_push_x(lds_Search *s, uint32_t node, double f, double g, uint64_t hk2,
+                                  uint32_t xy, const int xk) {
+  ldsi_Open e;
+  uint32_t seq = s->seq++;
+  e.fk = ldsi_open_key(f);
+  e.seq = xk == 2 ? xy : seq;
+  e.k2 = ldsi_make_k2(g, hk2, seq, xk);
+  e.node = node;
+  ldsi_open_insert_x(s, e, xk);
+}
+
+/* The same in the xk = 2 loop, with the f key fk (ldsi_exact_f_key) */
+LDSI_INLINE void ldsi_open_push_fk(lds_Search *s, uint32_t node, uint64_t fk, uint64_t hk2,
+                                   uint32_t xy) {
+  ldsi_Open e;
+  uint32_t seq = s->seq++;
+  e.fk = fk;
+  e.seq = xy;
+  e.k2 = hk2 | seq;
+  e.node = node;
+  ldsi_open_insert_x(s, e, 2);
+}
 LDSI_INLINE void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g) {
-  ldsi_open_push_x(s, node, f, g, 0, 0);
+  ldsi_open_push_x(s, node, f, g, 0, 0, 0);
 }
 
 /* Lowers the key of the entry at pos (its node's g improved); hk2 as in
@@ -361,10 +413,20 @@ LDSI_INLINE void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g
 LDSI_INLINE void ldsi_open_decrease_x(lds_Search *s, uint32_t pos, double f, double g,
                                       uint64_t hk2, const int xk) {
   ldsi_Open e = s->open[pos];
+  uint32_t seq = s->seq++; /* a decrease-key counts as a new insertion */
   e.fk = ldsi_open_key(f);
-  e.seq = s->seq++; /* a decrease-key counts as a new insertion */
-  e.k2 = ldsi_make_k2(g, hk2, e.seq, xk);
+  if (xk != 2) e.seq = seq; /* xk = 2: the coordinates stay */
+  e.k2 = ldsi_make_k2(g, hk2, seq, xk);
   ldsi_sift_up_x(s, pos, e, xk);
+  s->stats.pushes++;
+}
+
+/* The same in the xk = 2 loop, with the f key fk (ldsi_exact_f_key) */
+LDSI_INLINE void ldsi_open_decrease_fk(lds_Search *s, uint32_t pos, uint64_t fk, uint64_t hk2) {
+  ldsi_Open e = s->open[pos];
+  e.fk = fk;
+  e.k2 = hk2 | s->seq++; /* a decrease-key counts as a new insertion */
+  ldsi_sift_up_x(s, pos, e, 2);
   s->stats.pushes++;
 }
 
@@ -392,6 +454,71 @@ LDSI_INLINE uint32_t ldsi_open_pop_x(lds_Search *s, const int xk) {
   ldsi_Node *nodes = s->nodes;
   uint32_t top = h[0].node;
   uint32_t n = (uint32_t)--s->open_n;
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(LDS_NO_ASM)
+  if (LDSI_ARITY4(xk)) {
+    /* The same descent, shaped for its dependency chain, which is what a pop
+    ** waits on (load the four children, compare, select, compute the next
+    ** children's address): the pair winners' keys are selected in registers
+    ** (cmov), so the final comparison does not load the two winners again,
+    ** and positions are byte offsets, so the first child of the entry at
+    ** offset o is at 4*o + 24, one lea from the selection. x86-64 inline
+    ** assembly: gcc turns these selects into branches, which mispredict
+    ** half of the time. Same order as ldsi_open_less_nb: (f, k2) as one
+    ** 128-bit key by cmp/sbb. -8% time on maze512-1-0, -9..-15% on
+    ** brc202d, den011d, random512-10-0 and Aftershock (docs/search.md);
+    ** LDS_NO_ASM, or another target, compiles the portable loop below. */
+    const char *hb = (const char *)h;
+    uint64_t poff = 0, nlim = (uint64_t)n * sizeof(ldsi_Open);
+    for (;;) {
+      uint64_t coff = 4 * poff + sizeof(ldsi_Open), b1, b2, t;
+      uint64_t fa, qa, fb, qb, f1, q1, f3, q3;
+      if (coff > nlim) break;
+      fa = *(const uint64_t *)(hb + coff);
+      qa = *(const uint64_t *)(hb + coff + 8);
+      f1 = *(const uint64_t *)(hb + coff + 24);
+      q1 = *(const uint64_t *)(hb + coff + 32);
+      fb = *(const uint64_t *)(hb + coff + 48);
+      qb = *(const uint64_t *)(hb + coff + 56);
+      f3 = *(const uint64_t *)(hb + coff + 72);
+      q3 = *(const uint64_t *)(hb + coff + 80);
+      b1 = coff;
+      b2 = coff + 48;
+      __asm__("cmp %[qa], %[q1]\n\t"
+              "mov %[f1], %[t]\n\t"
+              "sbb %[fa], %[t]\n\t"
+              "cmovb %[f1], %[fa]\n\t"
+              "cmovb %[q1], %[qa]\n\t"
+              "cmovb %[c1], %[b]"
+              : [fa] "+r"(fa), [qa] "+r"(qa), [t] "=&r"(t), [b] "+r"(b1)
+              : [f1] "r"(f1), [q1] "r"(q1), [c1] "r"(coff + 24)
+              : "cc");
+      __asm__("cmp %[qa], %[q1]\n\t"
+              "mov %[f1], %[t]\n\t"
+              "sbb %[fa], %[t]\n\t"
+              "cmovb %[f1], %[fa]\n\t"
+              "cmovb %[q1], %[qa]\n\t"
+              "cmovb %[c1], %[b]"
+              : [fa] "+r"(fb), [qa] "+r"(qb), [t] "=&r"(t), [b] "+r"(b2)
+              : [f1] "r"(f3), [q1] "r"(q3), [c1] "r"(coff + 72)
+              : "cc");
+      __asm__("cmp %[qa], %[qb]\n\t"
+              "mov %[fb], %[t]\n\t"
+              "sbb %[fa], %[t]\n\t"
+              "cmovb %[b2], %[b1]"
+              : [t] "=&r"(t), [b1] "+r"(b1)
+              : [fa] "r"(fa), [qa] "r"(qa), [fb] "r"(fb), [qb] "r"(qb), [b2] "r"(b2)
+              : "cc");
+      {
+        ldsi_Open *dst = (ldsi_Open *)(void *)((char *)h + poff);
+        const ldsi_Open *src = (const ldsi_Open *)(const void *)(hb + b1);
+        *dst = *src;
+        LDSI_HIDX(s, nodes, dst->node, xk) = (uint32_t)(poff / sizeof(ldsi_Open));
+      }
+      poff = b1;
+    }
+    s->hole = (uint32_t)(poff / sizeof(ldsi_Open));
+  } else
+#endif
   if (LDSI_ARITY4(xk)) {
     /* the live entries are h[0..n] (h[0] leaving); sentinels follow */
     uint32_t pos = 0;
@@ -448,7 +575,7 @@ LDSI_INLINE void ldsi_buf_clean(lds_Search *s, ldsi_Node *nodes, const int xk) {
 ** and *k2 receive its entry's keys (the f it was queued with, which is its
 ** current f: an improvement re-keys or re-queues the node). */
 LDSI_INLINE uint32_t ldsi_next_open_x(lds_Search *s, ldsi_Node *nodes, uint64_t *fk,
-                                      uint64_t *k2, const int xk) {
+                                      uint64_t *k2, uint32_t *aux, const int xk) {
   ldsi_buf_clean(s, nodes, xk);
   if (s->buf_n) {
     ldsi_Open *bt = &s->buf[s->buf_n - 1];
@@ -457,18 +584,21 @@ LDSI_INLINE uint32_t ldsi_next_open_x(lds_Search *s, ldsi_Node *nodes, uint64_t 
       LDSI_HIDX(s, nodes, bt->node, xk) = LDSI_CLOSED;
       *fk = bt->fk;
       *k2 = bt->k2;
+      *aux = bt->seq;
       return bt->node;
     }
   }
   if (s->open_n == 0) return LDSI_NONE;
   *fk = s->open[0].fk;
   *k2 = s->open[0].k2;
+  *aux = s->open[0].seq;
   return ldsi_open_pop_x(s, xk);
 }
 
 LDSI_INLINE uint32_t ldsi_next_open(lds_Search *s, ldsi_Node *nodes, uint64_t *fk) {
   uint64_t k2;
-  return ldsi_next_open_x(s, nodes, fk, &k2, 0);
+  uint32_t aux;
+  return ldsi_next_open_x(s, nodes, fk, &k2, &aux, 0);
 }
 
 /* Puts the plateau successors of one expansion (nb <= 8, seq assigned) on
@@ -498,23 +628,24 @@ LDSI_INLINE void ldsi_push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *bat
 ** entries) and the stack have room, else into the heap. Either way the
 ** expansion order is the heap's. */
 LDSI_INLINE void ldsi_queue_fresh_x(lds_Search *s, ldsi_Open *batch, int *nb, int cap, uint32_t v,
-                                    double f, double g, uint64_t hk2, double fu, double gu,
-                                    const int xk) {
+                                    double f, double g, uint64_t hk2, uint32_t xy, double fu,
+                                    double gu, const int xk) {
   if (f == fu && g > gu && *nb < cap && s->buf_n + (size_t)*nb < LDSI_BUF_CAP) {
     ldsi_Open *e = &batch[(*nb)++];
+    uint32_t seq = s->seq++;
     e->fk = ldsi_open_key(f);
-    e->seq = s->seq++;
-    e->k2 = ldsi_make_k2(g, hk2, e->seq, xk);
+    e->seq = xk == 2 ? xy : seq;
+    e->k2 = ldsi_make_k2(g, hk2, seq, xk);
     e->node = v;
     s->stats.pushes++;
   } else {
-    ldsi_open_push_x(s, v, f, g, hk2, xk);
+    ldsi_open_push_x(s, v, f, g, hk2, xy, xk);
   }
 }
 
 LDSI_INLINE void ldsi_queue_fresh(lds_Search *s, ldsi_Open *batch, int *nb, int cap, uint32_t v,
                                   double f, double g, double fu, double gu) {
-  ldsi_queue_fresh_x(s, batch, nb, cap, v, f, g, 0, fu, gu, 0);
+  ldsi_queue_fresh_x(s, batch, nb, cap, v, f, g, 0, 0, fu, gu, 0);
 }
 
 /* node access with the generation check */

@@ -523,7 +523,8 @@ static void test_open_list_exact(void) {
       }
       for (k = 0; k < npush; k++) { /* fresh nodes; the first fills the hole */
         v = next++;
-        ldsi_open_push_x(s, v, (double)th_randint(&r, 60), 0.0, (uint64_t)th_randint(&r, 9) << 32, 1);
+        ldsi_open_push_x(s, v, (double)th_randint(&r, 60), 0.0, (uint64_t)th_randint(&r, 9) << 32, 0,
+                         1);
         live[v] = true;
         kf[v] = s->open[s->nodes[v].heap].fk;
         k2[v] = s->open[s->nodes[v].heap].k2;
@@ -552,6 +553,55 @@ static void test_open_list_exact(void) {
   CHECK(decreases > 2000);
   lds_search_free(s);
   lds_grid_free(g);
+}
+
+/* ldsi_exact_f_key orders f = a + b*sqrt(2) exactly for a, b below 2^29.01
+** (the exact A* loop's bound; lds_search_internal.h): against the exact sign
+** of (a1 - a2) + (b1 - b2)*sqrt(2), computed on integers, for random pairs
+** and for the nearest ties there are, q*sqrt(2) - p for the convergents p/q
+** of sqrt(2) (Pell numbers), whose gap shrinks to 1/(2.4*p). */
+static int f_key_order_wrong(uint32_t a1, uint32_t b1, uint32_t a2, uint32_t b2) {
+  int64_t da = (int64_t)a1 - a2, db = (int64_t)b1 - b2;
+  int sign; /* of da + db*sqrt(2) */
+  uint64_t k1 = ldsi_exact_f_key(a1, b1), k2 = ldsi_exact_f_key(a2, b2);
+  if (db == 0) sign = (da > 0) - (da < 0);
+  else if (da >= 0 && db > 0) sign = 1;
+  else if (da <= 0 && db < 0) sign = -1;
+  else if (da > 0) sign = (uint64_t)(da * da) > (uint64_t)(2 * db * db) ? 1 : -1; /* db < 0 */
+  else sign = (uint64_t)(2 * db * db) > (uint64_t)(da * da) ? 1 : -1; /* da < 0 < db */
+  if (k1 >= LDSI_KEY_INF || k2 >= LDSI_KEY_INF) return 1;
+  return sign != ((k1 > k2) - (k1 < k2));
+}
+
+static void test_exact_f_key(void) {
+  th_Rng r = {0xF4E1ULL};
+  const uint32_t amax = 541000000u; /* 2^29.01 */
+  uint64_t p = 1, q = 1;
+  int wrong = 0, pell = 0, k;
+  for (k = 0; k < 200000; k++) {
+    uint32_t a1 = (uint32_t)(th_rand(&r) % amax), b1 = (uint32_t)(th_rand(&r) % amax);
+    uint32_t a2 = k % 2 ? (uint32_t)(th_rand(&r) % amax) : a1 + (uint32_t)th_randint(&r, 3) - 1;
+    uint32_t b2 = (uint32_t)(th_rand(&r) % amax);
+    if (a2 >= amax) a2 = a1;
+    wrong += f_key_order_wrong(a1, b1, a2, b2);
+  }
+  while (p < amax) { /* (p, q) = (1, 1), (3, 2), (7, 5), (17, 12), ... */
+    uint64_t np = p + 2 * q, nq = p + q;
+    int j;
+    for (j = 0; j < 50; j++) {
+      uint32_t x = (uint32_t)(th_rand(&r) % (amax - p)), y = (uint32_t)(th_rand(&r) % (amax - q));
+      if (j == 0) x = y = 0;
+      wrong += f_key_order_wrong(x, y + (uint32_t)q, x + (uint32_t)p, y); /* q*sqrt(2) - p */
+      wrong += f_key_order_wrong(x + (uint32_t)p, y, x, y + (uint32_t)q);
+      pell++;
+    }
+    p = np;
+    q = nq;
+  }
+  wrong += f_key_order_wrong(amax, amax, amax, amax);
+  CHECK(ldsi_exact_f_key(amax, amax) < LDSI_KEY_INF);
+  CHECK_INT(wrong, 0);
+  CHECK(pell > 1000);
 }
 
 /* The uniform octile loops (A*, JPS) order their open list with exact-form
@@ -1172,6 +1222,7 @@ void suite_search(void) {
   test_low_costs();
   test_differential();
   test_exact_keys();
+  test_exact_f_key();
   test_open_list_exact();
   test_slicing();
   test_many_queries();
