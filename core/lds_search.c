@@ -522,11 +522,13 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
 LDSI_INLINE void relax_hot(lds_Search *s, ldsi_Hot *hot, uint32_t gen, uint32_t u, uint32_t m,
                            const int d, ptrdiff_t offd, uint32_t nomove, double ng, uint64_t nsd,
                            uint64_t fku, uint64_t hku, int32_t ux, int32_t uy, int32_t gx,
-                           int32_t gy, uint32_t pw, ldsi_Open *batch, int *nb) {
+                           int32_t gy, uint32_t pw, ldsi_Open *batch, int *nb,
+                           const uint8_t *nbr, const uint8_t *dk, uint32_t nbr_u) {
   uint32_t v = ((m >> d) & 1u) ? (uint32_t)((ptrdiff_t)u + offd) : nomove;
   ldsi_Hot *hv = &hot[v];
   double gv = hv->gen == gen ? ldsi_hot_g(hv->nsd) : INFINITY;
   uint64_t hk2, fkv;
+  uint32_t mv;
   int32_t vx, vy, dx, dy;
   uint32_t ax, ay, lo, hi;
   if (!(ng < gv)) return;
@@ -542,6 +544,13 @@ LDSI_INLINE void relax_hot(lds_Search *s, ldsi_Hot *hot, uint32_t gen, uint32_t 
   ** ldsi_exact_h_key */
   fkv = ldsi_exact_f_key((uint32_t)nsd + hi - lo, (uint32_t)(nsd >> 32) + lo);
   hk2 = (((uint64_t)(hi - lo) * s->hq_a + (uint64_t)lo * s->hq_c) >> 16) << 32;
+  /* the directions to relax from v if it is expanded with u as its parent:
+  ** consistent heuristic, no reopening, so the neighbours that cannot
+  ** improve through v are dropped (s->prune: u itself and the cells u
+  ** reaches by a legal move); skipping them skips relaxations that change
+  ** nothing, so the expansion order and paths are the same. The mask
+  ** travels in v's entry (ldsi_Open.seq) to v's expansion */
+  mv = (uint32_t)nbr[v] & ~(uint32_t)s->prune[dk[d]][nbr_u];
   if (hv->gen != gen) { /* fresh */
 #ifndef LDS_NO_PREFETCH
     __builtin_prefetch(&hot[v - pw]);
@@ -557,20 +566,20 @@ LDSI_INLINE void relax_hot(lds_Search *s, ldsi_Hot *hot, uint32_t gen, uint32_t 
       ldsi_Open *e = &batch[(*nb)++];
       e->fk = fkv;
       e->k2 = hk2 | s->seq++;
-      e->seq = LDSI_XY(vx + 1, vy + 1);
+      e->seq = mv;
       e->node = v;
       s->stats.pushes++;
     } else {
-      ldsi_open_push_fk(s, v, fkv, hk2, LDSI_XY(vx + 1, vy + 1));
+      ldsi_open_push_fk(s, v, fkv, hk2, mv);
     }
     return;
   }
   if (hv->heap == LDSI_CLOSED) return;
   hv->nsd = nsd | (uint64_t)d << 60;
   if (hv->heap == LDSI_INBUF) {
-    ldsi_open_push_fk(s, v, fkv, hk2, LDSI_XY(vx + 1, vy + 1)); /* a stack entry turns stale */
+    ldsi_open_push_fk(s, v, fkv, hk2, mv); /* a stack entry turns stale */
   } else {
-    ldsi_open_decrease_fk(s, hv->heap, fkv, hk2);
+    ldsi_open_decrease_fk(s, hv->heap, fkv, hk2, mv);
   }
 }
 
@@ -613,18 +622,18 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   }
 
   for (;;) {
-    uint32_t u, m, pd = 0;
+    uint32_t u, m;
     int32_t ux, uy;
     double gu, fu, du;
     uint64_t nsd_u, fku, k2u, hku = 0;
-    uint32_t xyu;
+    uint32_t mu; /* xk = 2: the entry's directions to relax (ldsi_Open.seq) */
     ldsi_Open batch[8];
     int nb = 0;
     if (max_exp && done >= max_exp) return LDS_RUNNING;
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    u = ldsi_next_open_x(s, nodes, &fku, &k2u, &xyu, xk);
+    u = ldsi_next_open_x(s, nodes, &fku, &k2u, &mu, xk);
     if (u == LDSI_NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
@@ -636,15 +645,11 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       uint64_t r = hot[u].nsd;
       nsd_u = r & LDSI_HOT_MASK;
       gu = 0.0; /* not needed: the keys order (see relax_hot); ldsi_hot_g(nsd_u) */
-      pd = (uint32_t)(r >> 60); /* the move from the parent (the start: none) */
     } else {
       gu = nodes[u].g;
       nsd_u = nodes[u].nsd;
     }
-    if (xk == 2 && u != start) { /* from the entry (LDSI_XY); the start's is the heap's form */
-      ux = (int32_t)(xyu & 0xFFFFu) - 1;
-      uy = (int32_t)(xyu >> 16) - 1;
-    } else {
+    {
       /* u / pw by a multiply (a 32-bit division costs ~25 cycles per
       ** expansion); the estimate is off by at most one, corrected below */
       uint32_t q = (uint32_t)((double)u * inv_pw);
@@ -689,7 +694,12 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         s->best_g = gu;
       }
     }
-    m = nbr[u];
+    /* the exact loop takes u's pruned directions from its entry (computed
+    ** when u was queued: relax_hot): the loads that follow, u's neighbours'
+    ** records, wait for the pop alone, not for a chain of four dependent
+    ** loads (u's record, its parent's mask, the prune table) as they did,
+    ** -8% time on maze512-1-0 (docs/search.md) */
+    m = xk == 2 && u != start ? mu : nbr[u];
     if (mode == MODE_UNIFORM) {
       /* the exact g of a straight and of a diagonal successor, as
       ** ns + nd*sqrt(2) from their own counts (ns + 1 never wraps: paths are
@@ -702,19 +712,11 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   do {                                                                                          \
     if (xk)                                                                                     \
       relax_hot(s, hot, gen, u, m, d, off[d], nomove, gg, nn, fku, hku, ux, uy, gx, gy, pw, batch, \
-                &nb);                                                                           \
+                &nb, nbr, dir_k, nbr[u]);                                                                           \
     else                                                                                        \
       relax_uniform(s, nodes, gen, u, m, d, off[d], nomove, gg, nn, gu, fu, ux, uy, gx, gy, hk, \
                     hw, gk, exact_f, reopen, pw, batch, &nb);                                   \
   } while (0)
-      if (xk && u != start) {
-        /* consistent heuristic, no reopening: drop the neighbours that cannot
-        ** improve through u (s->prune: the parent, and the cells the parent
-        ** reaches by a legal move); skipping them skips relaxations that
-        ** change nothing, so the expansion order and paths are the same */
-        uint32_t p = (uint32_t)((ptrdiff_t)u - off[pd]);
-        m &= ~(uint32_t)s->prune[dir_k[pd]][nbr[p]];
-      }
       if (nbr[u] & 0xF0u) {
         const double g_d = (double)ns + (double)(nd + 1u) * LDSI_SQRT2;
         /* a legal diagonal: the eight directions unrolled, relaxed
@@ -741,7 +743,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         while (m) {
           int d = __builtin_ctz(m);
           relax_hot(s, hot, gen, u, m, d, off[d], nomove, g_s, nsd_s, fku, hku, ux, uy, gx, gy, pw,
-                    batch, &nb);
+                    batch, &nb, nbr, dir_k, nbr[u]);
           m &= m - 1;
         }
       } else {
@@ -804,7 +806,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         fv = succ_f(exact_f, nsd, ng, gk, hw, hk, gx - vx, gy - vy);
         ldsi_queue_fresh_x(s, batch, &nb, 8, v, fv, ng,
                            xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c) : 0,
-                           LDSI_XY(vx + 1, vy + 1), fu, gu, xk);
+                           0, fu, gu, xk);
         continue;
       }
       if (!(ng < nv->g)) continue;
@@ -818,7 +820,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       {
         uint64_t hk2 = xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c) : 0;
         if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF) {
-          ldsi_open_push_x(s, v, fv, ng, hk2, LDSI_XY(vx + 1, vy + 1), xk); /* a stack entry turns stale */
+          ldsi_open_push_x(s, v, fv, ng, hk2, 0, xk); /* a stack entry turns stale */
         } else {
           ldsi_open_decrease_x(s, nv->heap, fv, ng, hk2, xk);
         }

@@ -72,15 +72,12 @@ typedef struct ldsi_Open {
   uint32_t node;
   uint32_t seq; /* insertion order, the last tie-breaker (general form);
                 ** in the exact A* loop on grids (xk = 2), where k2 holds
-                ** the insertion order, the node's padded coordinates
-                ** x | y << 16 (see LDSI_XY) */
+                ** the insertion order: the directions left to relax from
+                ** the node after the pruning for the move that queued it
+                ** (see relax_hot), ready when the node is popped */
 } ldsi_Open;
 /* the layout ldsi_open_pop_x's x86-64 descent reads */
 _Static_assert(sizeof(ldsi_Open) == 24 && offsetof(ldsi_Open, k2) == 8, "ldsi_Open layout");
-
-/* The packed padded coordinates of an xk = 2 entry (hq_scale > 0 only for
-** grids of at most 23168 cells a side: see ldsi_exact_f_key) */
-#define LDSI_XY(px, py) ((uint32_t)(px) | (uint32_t)(py) << 16)
 
 /* The bits of a double >= 0 (or +inf) read as an unsigned integer grow with
 ** the value, so f and g are compared as integers: the order (f ascending,
@@ -381,13 +378,13 @@ LDSI_INLINE void ldsi_open_insert_x(lds_Search *s, ldsi_Open e, const int xk) {
 }
 
 /* Pushes node with f and g (general form) or f and the exact h key hk2 (seq
-** bits zero; exact form); xy: see ldsi_Open.seq */
+** bits zero; exact form); aux: see ldsi_Open.seq (xk = 2) */
 LDSI_INLINE void ldsi_open_push_x(lds_Search *s, uint32_t node, double f, double g, uint64_t hk2,
-                                  uint32_t xy, const int xk) {
+                                  uint32_t aux, const int xk) {
   ldsi_Open e;
   uint32_t seq = s->seq++;
   e.fk = ldsi_open_key(f);
-  e.seq = xk == 2 ? xy : seq;
+  e.seq = xk == 2 ? aux : seq;
   e.k2 = ldsi_make_k2(g, hk2, seq, xk);
   e.node = node;
   ldsi_open_insert_x(s, e, xk);
@@ -395,11 +392,11 @@ LDSI_INLINE void ldsi_open_push_x(lds_Search *s, uint32_t node, double f, double
 
 /* The same in the xk = 2 loop, with the f key fk (ldsi_exact_f_key) */
 LDSI_INLINE void ldsi_open_push_fk(lds_Search *s, uint32_t node, uint64_t fk, uint64_t hk2,
-                                   uint32_t xy) {
+                                   uint32_t aux) {
   ldsi_Open e;
   uint32_t seq = s->seq++;
   e.fk = fk;
-  e.seq = xy;
+  e.seq = aux;
   e.k2 = hk2 | seq;
   e.node = node;
   ldsi_open_insert_x(s, e, 2);
@@ -422,9 +419,11 @@ LDSI_INLINE void ldsi_open_decrease_x(lds_Search *s, uint32_t pos, double f, dou
 }
 
 /* The same in the xk = 2 loop, with the f key fk (ldsi_exact_f_key) */
-LDSI_INLINE void ldsi_open_decrease_fk(lds_Search *s, uint32_t pos, uint64_t fk, uint64_t hk2) {
+LDSI_INLINE void ldsi_open_decrease_fk(lds_Search *s, uint32_t pos, uint64_t fk, uint64_t hk2,
+                                       uint32_t aux) {
   ldsi_Open e = s->open[pos];
   e.fk = fk;
+  e.seq = aux;
   e.k2 = hk2 | s->seq++; /* a decrease-key counts as a new insertion */
   ldsi_sift_up_x(s, pos, e, 2);
   s->stats.pushes++;
@@ -628,18 +627,18 @@ LDSI_INLINE void ldsi_push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *bat
 ** entries) and the stack have room, else into the heap. Either way the
 ** expansion order is the heap's. */
 LDSI_INLINE void ldsi_queue_fresh_x(lds_Search *s, ldsi_Open *batch, int *nb, int cap, uint32_t v,
-                                    double f, double g, uint64_t hk2, uint32_t xy, double fu,
+                                    double f, double g, uint64_t hk2, uint32_t aux, double fu,
                                     double gu, const int xk) {
   if (f == fu && g > gu && *nb < cap && s->buf_n + (size_t)*nb < LDSI_BUF_CAP) {
     ldsi_Open *e = &batch[(*nb)++];
     uint32_t seq = s->seq++;
     e->fk = ldsi_open_key(f);
-    e->seq = xk == 2 ? xy : seq;
+    e->seq = xk == 2 ? aux : seq;
     e->k2 = ldsi_make_k2(g, hk2, seq, xk);
     e->node = v;
     s->stats.pushes++;
   } else {
-    ldsi_open_push_x(s, v, f, g, hk2, xy, xk);
+    ldsi_open_push_x(s, v, f, g, hk2, aux, xk);
   }
 }
 
