@@ -519,7 +519,8 @@ static lds_Status full_reinit(lds_DStar *ds, const char *fn) {
   ds->ndirty = 0;
   ds->heap_n = 0;
   ds->hk = ds->hk_param;
-  if (ds->hk == LDS_H_AUTO) ds->hk = g->neighbourhood == 8 ? LDS_H_OCTILE : LDS_H_MANHATTAN;
+  if (ds->hk == LDS_H_AUTO) /* octile where diagonal moves exist, else manhattan */
+    ds->hk = g->neighbourhood == 8 && g->diag != LDS_DIAG_NEVER ? LDS_H_OCTILE : LDS_H_MANHATTAN;
   if (ds->auto_scale) ds->scale = mn == INFINITY ? 1.0 : mn;
   ds->km.a = 0;
   ds->km.b = 0;

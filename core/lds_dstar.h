@@ -50,8 +50,9 @@ typedef struct lds_DStar lds_DStar;
 /// Parameters of a D* Lite search. Fill with lds_dstar_params_init.
 typedef struct lds_DStarParams {
   lds_Heuristic heuristic;     ///< default LDS_H_AUTO (octile on 8-grids,
-                               ///< manhattan on 4-grids). LDS_H_MANHATTAN on an
-                               ///< 8-grid is inadmissible: paths may not be optimal.
+                               ///< manhattan on 4-grids and under
+                               ///< LDS_DIAG_NEVER). LDS_H_MANHATTAN with diagonal
+                               ///< moves is inadmissible: paths may not be optimal.
   double h_scale;              ///< [opt] [Units: cost] cost per cell of distance;
                                ///< 0 = automatic: the smallest effective cost of a
                                ///< passable cell, lowered (with a restart, flag

@@ -155,7 +155,9 @@ lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *
   s->hot = (ldsi_Hot *)ldsi_calloc(&e, grid->pcells + 1, sizeof(ldsi_Hot));
   if (!s->hot) {
     lds_search_free(s);
-    ldsi_error(err, LDS_E_NOMEM, "lds_search_new: out of memory");
+    ldsi_error(err, LDS_E_NOMEM,
+               "lds_search_new: out of memory for %zu records of the exact A* loop (%zu bytes)",
+               grid->pcells + 1, (grid->pcells + 1) * sizeof(ldsi_Hot));
     return NULL;
   }
   prune_build(s);
@@ -350,7 +352,8 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
 
   /* heuristic: resolved kind, scale and weight */
   s->hk = p.heuristic;
-  if (s->hk == LDS_H_AUTO) s->hk = g->neighbourhood == 8 ? LDS_H_OCTILE : LDS_H_MANHATTAN;
+  if (s->hk == LDS_H_AUTO) /* octile where diagonal moves exist, else manhattan */
+    s->hk = g->neighbourhood == 8 && g->diag != LDS_DIAG_NEVER ? LDS_H_OCTILE : LDS_H_MANHATTAN;
   if (p.algo == LDS_ALGO_DIJKSTRA) s->hk = LDS_H_ZERO;
   if (s->nweights > 0) { /* validates every cell and fills s->eff, even with h_scale */
     lds_Status st = weighted_scale(s, &s->scale);
@@ -375,7 +378,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   /* exact h keys (ldsi_exact_h_key): the largest power-of-two scale that
   ** keeps every octile distance (< N*sqrt(2) on an N-cell side) under 2^32,
   ** if it leaves two units between distinct distances (1/(2*sqrt(2)*N+1));
-  ** grids up to 16384 cells a side have it */
+  ** grids up to 23168 cells a side have it */
   {
     double nmax = (double)(g->w > g->h ? g->w : g->h), sc = 1.0;
     while (nmax * 1.4143 * (sc * 2.0) < 4294967295.0) sc *= 2.0;
@@ -863,7 +866,8 @@ static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, 
     case LDS_H_CHEBYSHEV: DISPATCH_MODE(LDS_H_CHEBYSHEV)
     default:
       /* the exact-key open list (ldsi_Open) where f is exact */
-      if (mode == MODE_UNIFORM && s->hw == 1.0 && s->gk == 1.0 && s->hq_scale > 0.0)
+      if (mode == MODE_UNIFORM && s->hw == 1.0 && s->gk == 1.0 && s->hq_scale > 0.0 &&
+          s->nnodes < LDSI_HOT_MAX_NODES)
         return grid_run_exact(s, max_exp, budget_us, t0);
       DISPATCH_MODE(LDS_H_OCTILE)
   }

@@ -57,6 +57,7 @@ LDS_API lds_Status lds_algo_parse(const char *name, lds_Algo *out);
 /// Distance heuristic, measured in cells and multiplied by a cost scale.
 typedef enum lds_Heuristic {
   LDS_H_AUTO = 0,      ///< octile on 8-connected grids, manhattan on 4-connected
+                       ///< ones and under LDS_DIAG_NEVER (no diagonal moves)
   LDS_H_ZERO = 1,      ///< h = 0 (Dijkstra)
   LDS_H_MANHATTAN = 2, ///< dx + dy (inadmissible with diagonal moves)
   LDS_H_OCTILE = 3,    ///< max + (sqrt2 - 1) * min: exact on an empty 8-grid

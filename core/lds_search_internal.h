@@ -43,14 +43,16 @@ typedef struct ldsi_Node {
 **   distance to the goal as a fixed-point integer in the high 32 bits and seq
 **   in the low 32, so the whole order is one 128-bit comparison of (fk, k2).
 **   Among equal f, g = f - h, so smaller h is larger g: the same order. */
-/* The 16-byte record of the exact A* loop on grids (grid_loop_hot in
+/* The 16-byte record of the exact A* loop on grids (grid_run_exact in
 ** lds_search.c), kept apart from ldsi_Node so that a query touches half the
 ** memory per node: gen and heap as in ldsi_Node, and the exact move counts
 ** with the parent's direction, nsd = ns | nd << 32 | dir << 60 (dir: the
 ** LDS_DIR_* of the move from the parent, LDSI_HOT_NODIR at the start).
 ** g = ns + nd*sqrt(2) is computed from the counts (ldsi_hot_g), and the
 ** cell's coordinates from its id. nd < 2^28 holds: a path visits a cell
-** once, and the exact loop runs on grids of at most 16384^2 cells. */
+** once, and the exact loop runs only on grids of fewer than
+** LDSI_HOT_MAX_NODES padded cells (grid_run; larger ones, from about 16382
+** cells a side, run the general loop). */
 typedef struct ldsi_Hot {
   uint32_t gen;
   uint32_t heap;
@@ -58,6 +60,7 @@ typedef struct ldsi_Hot {
 } ldsi_Hot;
 #define LDSI_HOT_MASK ((UINT64_C(1) << 60) - 1) /* the counts of a hot nsd */
 #define LDSI_HOT_NODIR UINT64_C(8)              /* dir of the start */
+#define LDSI_HOT_MAX_NODES (UINT64_C(1) << 28)  /* see above */
 
 /* g of a hot record's nsd (dir bits ignored) */
 static inline double ldsi_hot_g(uint64_t nsd) {
@@ -82,7 +85,7 @@ _Static_assert(sizeof(ldsi_Open) == 24 && offsetof(ldsi_Open, k2) == 8, "ldsi_Op
 /* The bits of a double >= 0 (or +inf) read as an unsigned integer grow with
 ** the value, so f and g are compared as integers: the order (f ascending,
 ** then g descending, then seq) is then one 128-bit comparison where the
-** compiler has one (see open_less_nb in lds_search.c). f and g are never
+** compiler has one (see ldsi_open_less_nb below). f and g are never
 ** negative nor NaN (costs are validated); + 0.0 turns a -0.0 into +0.0. */
 static inline uint64_t ldsi_open_key(double x) {
   uint64_t b;
@@ -111,7 +114,7 @@ struct lds_Search {
   size_t nnodes;     /* node records */
   ldsi_Node *nodes;
   ldsi_Hot *hot;     /* grids: the exact A* loop's records (ldsi_Hot), nnodes + 1 */
-  bool hot_query;    /* the current query runs grid_loop_hot: its g, parents
+  bool hot_query;    /* the current query runs grid_run_exact: its g, parents
                      ** and heap positions are in hot, not nodes */
   ldsi_Open *open;   /* min-heap, binary or 4-ary (LDSI_ARITY4), indexed: node
                      ** records hold positions */
@@ -240,7 +243,7 @@ LDSI_INLINE double ldsi_exact_octile_f(uint64_t nsd, int32_t dx, int32_t dy) {
 ** docs/search.md). The exact form is 4-ary (LDSI_XK_ARITY, below). */
 
 /* The order of open-list entries; xk (a constant after inlining) tells the
-** form of k2 (see ldsi_Open): 1 = exact, 0 = general. */
+** form of k2 (see ldsi_Open): 0 = general, 1 or 2 = exact (LDSI_HIDX). */
 LDSI_INLINE bool ldsi_open_less_x(const ldsi_Open *a, const ldsi_Open *b, const int xk) {
   if (a->fk != b->fk) return a->fk < b->fk;
   if (xk) return a->k2 < b->k2;             /* smaller h (larger g), then seq */
@@ -412,7 +415,7 @@ LDSI_INLINE void ldsi_open_decrease_x(lds_Search *s, uint32_t pos, double f, dou
   ldsi_Open e = s->open[pos];
   uint32_t seq = s->seq++; /* a decrease-key counts as a new insertion */
   e.fk = ldsi_open_key(f);
-  if (xk != 2) e.seq = seq; /* xk = 2: the coordinates stay */
+  if (xk != 2) e.seq = seq; /* xk = 2: the entry's directions stay (see ldsi_Open.seq) */
   e.k2 = ldsi_make_k2(g, hk2, seq, xk);
   ldsi_sift_up_x(s, pos, e, xk);
   s->stats.pushes++;
@@ -463,9 +466,10 @@ LDSI_INLINE uint32_t ldsi_open_pop_x(lds_Search *s, const int xk) {
     ** offset o is at 4*o + 24, one lea from the selection. x86-64 inline
     ** assembly: gcc turns these selects into branches, which mispredict
     ** half of the time. Same order as ldsi_open_less_nb: (f, k2) as one
-    ** 128-bit key by cmp/sbb. -8% time on maze512-1-0, -9..-15% on
-    ** brc202d, den011d, random512-10-0 and Aftershock (docs/search.md);
-    ** LDS_NO_ASM, or another target, compiles the portable loop below. */
+    ** 128-bit key by cmp/sbb. The cmov selection gave -5% time on brc202d
+    ** and den011d, the byte offsets then -5..-8% on maze512-1-0 and -9% on
+    ** brc202d (docs/search.md); LDS_NO_ASM, or another target, compiles
+    ** the portable loop below. */
     const char *hb = (const char *)h;
     uint64_t poff = 0, nlim = (uint64_t)n * sizeof(ldsi_Open);
     for (;;) {

@@ -401,6 +401,17 @@ EOF
 "$LDS" path "$DATA/arena.map" 1 10 32 4 --algo jps+ --neighbourhood 4 >"$TMP/path" 2>&1 &&
   grep -q '^algorithm *jps+ (ran astar' "$TMP/path" && ! grep -q '^jumps' "$TMP/path" && ok ||
   ko "jps+ fallback prints no jumps: $(head -c 300 "$TMP/path")"
+# jps+ under `always` runs JPS, and says why: JPS+ needs no_corner_cutting
+"$LDS" path "$DATA/arena.map" 1 10 32 4 --algo jps+ --diagonal always >"$TMP/path" 2>&1 &&
+  grep -q '^algorithm *jps+ (ran jps: JPS+ needs the no_corner_cutting diagonal rule)$' "$TMP/path" &&
+  ok || ko "jps+ under always names its own rule: $(head -c 300 "$TMP/path")"
+# the automatic heuristic is manhattan without diagonal moves: as few
+# expansions as --heuristic manhattan, fewer than octile
+e_auto=$("$LDS" path "$DATA/arena.map" 3 1 45 47 --diagonal never | sed -n 's/^expansions *//p')
+e_man=$("$LDS" path "$DATA/arena.map" 3 1 45 47 --diagonal never --heuristic manhattan | sed -n 's/^expansions *//p')
+e_oct=$("$LDS" path "$DATA/arena.map" 3 1 45 47 --diagonal never --heuristic octile | sed -n 's/^expansions *//p')
+[ -n "$e_auto" ] && [ "$e_auto" = "$e_man" ] && [ "$e_auto" -lt "$e_oct" ] && ok ||
+  ko "auto heuristic under --diagonal never: auto $e_auto, manhattan $e_man, octile $e_oct"
 "$LDS" path "$DATA/arena.map" 1 10 32 4 --algo jps >"$TMP/path" 2>&1 && grep -q '^jumps ' "$TMP/path" &&
   ok || ko "jps prints its jump points: $(head -c 300 "$TMP/path")"
 # start == goal, and an unreachable goal with --partial

@@ -128,8 +128,10 @@ int cli_path(int argc, char **argv) {
   p = lds_search_path(s, NULL);
   printf("algorithm   %s", lds_algo_name(params.algo));
   if (lds_search_algo_used(s) != params.algo)
-    printf(" (ran %s: JPS needs a uniform-cost 8-connected grid, no_corner_cutting or always)",
-           lds_algo_name(lds_search_algo_used(s)));
+    printf(" (ran %s: %s)", lds_algo_name(lds_search_algo_used(s)),
+           lds_search_algo_used(s) == LDS_ALGO_JPS
+               ? "JPS+ needs the no_corner_cutting diagonal rule"
+               : "JPS needs a uniform-cost 8-connected grid, no_corner_cutting or always");
   printf("\n");
   printf("status      %s%s%s\n", lds_status_name(st), lds_search_errmsg(s)[0] ? ": " : "",
          cli_plain(lds_search_errmsg(s)));

@@ -195,6 +195,49 @@ static void test_heuristics(void) {
   }
 }
 
+/* LDS_H_AUTO is octile where diagonal moves exist and manhattan where they
+** do not: on an 8-connected grid under the `never` rule it expands what
+** manhattan expands, far fewer cells than octile (which underestimates
+** every diagonal offset there), for the same cost. */
+static int expansions_of(lds_Grid *g, lds_Heuristic h, double *cost) {
+  lds_Search *s = lds_search_new(NULL, g, NULL);
+  lds_SearchParams p;
+  lds_Stats st;
+  lds_Path *path;
+  lds_search_params_init(&p);
+  p.heuristic = h;
+  lds_search_start(s, &p, 1, 2, 27, 25);
+  CHECK_INT(lds_search_run(s), LDS_FOUND);
+  lds_search_stats(s, &st);
+  path = lds_search_path(s, NULL);
+  *cost = path ? lds_path_cost(path) : -1.0;
+  lds_path_free(path);
+  lds_search_free(s);
+  return (int)st.expansions;
+}
+
+static void test_auto_heuristic(void) {
+  lds_Grid *g = lds_grid_new(NULL, 32, 32, NULL);
+  double ca, cm, co;
+  int ea, em, eo;
+  lds_grid_set_neighbourhood(g, 8);
+  lds_grid_set_diagonal(g, LDS_DIAG_NEVER);
+  ea = expansions_of(g, LDS_H_AUTO, &ca);
+  em = expansions_of(g, LDS_H_MANHATTAN, &cm);
+  eo = expansions_of(g, LDS_H_OCTILE, &co);
+  CHECK_INT(ea, em);
+  CHECK(ea * 4 < eo);
+  CHECK_NEAR(ca, 26 + 23, EPS);
+  CHECK_NEAR(cm, 26 + 23, EPS);
+  CHECK_NEAR(co, 26 + 23, EPS);
+  lds_grid_set_diagonal(g, LDS_DIAG_NO_CORNER_CUTTING); /* diagonals: octile */
+  ea = expansions_of(g, LDS_H_AUTO, &ca);
+  eo = expansions_of(g, LDS_H_OCTILE, &co);
+  CHECK_INT(ea, eo);
+  CHECK_NEAR(ca, 3 + 23 * sqrt(2), EPS);
+  lds_grid_free(g);
+}
+
 /* start == goal, blocked or out-of-bounds ends, unreachable goal, partial */
 static void test_ends(void) {
   static const char *const rows[] = {"..#.", "..#.", "#..."};
@@ -1223,6 +1266,7 @@ void suite_search(void) {
   test_differential();
   test_exact_keys();
   test_exact_f_key();
+  test_auto_heuristic();
   test_open_list_exact();
   test_slicing();
   test_many_queries();
