@@ -711,14 +711,14 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       const uint32_t ns = (uint32_t)nsd_u, nd = (uint32_t)(nsd_u >> 32);
       const uint64_t nsd_s = nsd_u + 1, nsd_d = nsd_u + (1ull << 32);
       const double g_s = (double)(ns + 1u) + (double)nd * LDSI_SQRT2;
-#define LDSI_RELAX(d, gg, nn)                                                                 \
-  do {                                                                                          \
-    if (xk)                                                                                     \
-      relax_hot(s, hot, gen, u, m, d, off[d], nomove, gg, nn, fku, hku, ux, uy, gx, gy, pw, batch, \
-                &nb, nbr, dir_k, nbr[u]);                                                                           \
-    else                                                                                        \
-      relax_uniform(s, nodes, gen, u, m, d, off[d], nomove, gg, nn, gu, fu, ux, uy, gx, gy, hk, \
-                    hw, gk, exact_f, reopen, pw, batch, &nb);                                   \
+#define LDSI_RELAX(d, gg, nn)                                                                \
+  do {                                                                                       \
+    if (xk)                                                                                  \
+      relax_hot(s, hot, gen, u, m, d, off[d], nomove, gg, nn, fku, hku, ux, uy, gx, gy, pw,   \
+                batch, &nb, nbr, dir_k, nbr[u]);                                             \
+    else                                                                                     \
+      relax_uniform(s, nodes, gen, u, m, d, off[d], nomove, gg, nn, gu, fu, ux, uy, gx, gy,  \
+                    hk, hw, gk, exact_f, reopen, pw, batch, &nb);                            \
   } while (0)
       if (nbr[u] & 0xF0u) {
         const double g_d = (double)ns + (double)(nd + 1u) * LDSI_SQRT2;

@@ -436,6 +436,30 @@ LDSI_INLINE void ldsi_open_decrease(lds_Search *s, uint32_t pos, double f, doubl
   ldsi_open_decrease_x(s, pos, f, g, 0, 0);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(LDS_NO_ASM)
+/* The smaller of the heap entries at byte offsets o and o + 24 from hb, in
+** ldsi_open_less_nb's order ((fk, k2) as one 128-bit key, by cmp/sbb),
+** selected by cmov (see ldsi_open_pop_x): returns its offset, and its key
+** in *f and *q */
+LDSI_INLINE uint64_t ldsi_pair_min_x86(const char *hb, uint64_t o, uint64_t *f, uint64_t *q) {
+  uint64_t fa = *(const uint64_t *)(hb + o), qa = *(const uint64_t *)(hb + o + 8);
+  uint64_t f1 = *(const uint64_t *)(hb + o + 24), q1 = *(const uint64_t *)(hb + o + 32);
+  uint64_t b = o, t;
+  __asm__("cmp %[qa], %[q1]\n\t"
+          "mov %[f1], %[t]\n\t"
+          "sbb %[fa], %[t]\n\t"
+          "cmovb %[f1], %[fa]\n\t"
+          "cmovb %[q1], %[qa]\n\t"
+          "cmovb %[c1], %[b]"
+          : [fa] "+r"(fa), [qa] "+r"(qa), [t] "=&r"(t), [b] "+r"(b)
+          : [f1] "r"(f1), [q1] "r"(q1), [c1] "r"(o + sizeof(ldsi_Open))
+          : "cc");
+  *f = fa;
+  *q = qa;
+  return b;
+}
+#endif
+
 /* Removes the root with Floyd's bottom-up variant: the hole at the root
 ** sinks to the bottom along the smaller children (1 comparison per level,
 ** none against the moving entry), then the last entry fills it and sifts
@@ -473,37 +497,10 @@ LDSI_INLINE uint32_t ldsi_open_pop_x(lds_Search *s, const int xk) {
     const char *hb = (const char *)h;
     uint64_t poff = 0, nlim = (uint64_t)n * sizeof(ldsi_Open);
     for (;;) {
-      uint64_t coff = 4 * poff + sizeof(ldsi_Open), b1, b2, t;
-      uint64_t fa, qa, fb, qb, f1, q1, f3, q3;
+      uint64_t coff = 4 * poff + sizeof(ldsi_Open), b1, b2, t, fa, qa, fb, qb;
       if (coff > nlim) break;
-      fa = *(const uint64_t *)(hb + coff);
-      qa = *(const uint64_t *)(hb + coff + 8);
-      f1 = *(const uint64_t *)(hb + coff + 24);
-      q1 = *(const uint64_t *)(hb + coff + 32);
-      fb = *(const uint64_t *)(hb + coff + 48);
-      qb = *(const uint64_t *)(hb + coff + 56);
-      f3 = *(const uint64_t *)(hb + coff + 72);
-      q3 = *(const uint64_t *)(hb + coff + 80);
-      b1 = coff;
-      b2 = coff + 48;
-      __asm__("cmp %[qa], %[q1]\n\t"
-              "mov %[f1], %[t]\n\t"
-              "sbb %[fa], %[t]\n\t"
-              "cmovb %[f1], %[fa]\n\t"
-              "cmovb %[q1], %[qa]\n\t"
-              "cmovb %[c1], %[b]"
-              : [fa] "+r"(fa), [qa] "+r"(qa), [t] "=&r"(t), [b] "+r"(b1)
-              : [f1] "r"(f1), [q1] "r"(q1), [c1] "r"(coff + 24)
-              : "cc");
-      __asm__("cmp %[qa], %[q1]\n\t"
-              "mov %[f1], %[t]\n\t"
-              "sbb %[fa], %[t]\n\t"
-              "cmovb %[f1], %[fa]\n\t"
-              "cmovb %[q1], %[qa]\n\t"
-              "cmovb %[c1], %[b]"
-              : [fa] "+r"(fb), [qa] "+r"(qb), [t] "=&r"(t), [b] "+r"(b2)
-              : [f1] "r"(f3), [q1] "r"(q3), [c1] "r"(coff + 72)
-              : "cc");
+      b1 = ldsi_pair_min_x86(hb, coff, &fa, &qa);
+      b2 = ldsi_pair_min_x86(hb, coff + 2 * sizeof(ldsi_Open), &fb, &qb);
       __asm__("cmp %[qa], %[qb]\n\t"
               "mov %[fb], %[t]\n\t"
               "sbb %[fa], %[t]\n\t"
