@@ -673,7 +673,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
         ldsi_queue_fresh_x(s, batch, &nb, BATCH_MAX, v, f, ng,
                            xk ? ldsi_exact_h_key(c.gpx - sc[i].x, c.gpy - sc[i].y, s->hq_a, s->hq_c)
                               : 0,
-                           0, fu, gu, xk);
+                           fu, gu, xk);
         continue;
       }
       /* closed and not reopened: nothing below would change it (an equal g
@@ -694,7 +694,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       {
         uint64_t hk2 = xk ? ldsi_exact_h_key(c.gpx - sc[i].x, c.gpy - sc[i].y, s->hq_a, s->hq_c) : 0;
         if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF)
-          ldsi_open_push_x(s, v, f, ng, hk2, 0, xk); /* a stack entry turns stale */
+          ldsi_open_push_x(s, v, f, ng, hk2, xk); /* a stack entry turns stale */
         else
           ldsi_open_decrease_x(s, nv->heap, f, ng, hk2, xk);
       }

@@ -502,7 +502,7 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
   fv = succ_f(exact_f, nsd, ng, gk, hw, hk, gx - vx, gy - vy);
   if (nv->gen != gen) { /* fresh */
     claim_fresh(nodes, v, pw, gen, ng, u, nsd);
-    ldsi_queue_fresh_x(s, batch, nb, 8, v, fv, ng, 0, 0, fu, gu, 0);
+    ldsi_queue_fresh_x(s, batch, nb, 8, v, fv, ng, 0, fu, gu, 0);
     return;
   }
   if (nv->heap == LDSI_CLOSED && !reopen) return;
@@ -510,7 +510,7 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
   nv->parent = u;
   nv->nsd = nsd;
   if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF) {
-    ldsi_open_push_x(s, v, fv, ng, 0, 0, 0); /* a stack entry turns stale */
+    ldsi_open_push_x(s, v, fv, ng, 0, 0); /* a stack entry turns stale */
   } else {
     ldsi_open_decrease_x(s, nv->heap, fv, ng, 0, 0);
   }
@@ -808,8 +808,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
         claim_fresh(nodes, v, pw, gen, ng, u, nsd);
         fv = succ_f(exact_f, nsd, ng, gk, hw, hk, gx - vx, gy - vy);
         ldsi_queue_fresh_x(s, batch, &nb, 8, v, fv, ng,
-                           xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c) : 0,
-                           0, fu, gu, xk);
+                           xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c) : 0, fu, gu, xk);
         continue;
       }
       if (!(ng < nv->g)) continue;
@@ -823,7 +822,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       {
         uint64_t hk2 = xk ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c) : 0;
         if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF) {
-          ldsi_open_push_x(s, v, fv, ng, hk2, 0, xk); /* a stack entry turns stale */
+          ldsi_open_push_x(s, v, fv, ng, hk2, xk); /* a stack entry turns stale */
         } else {
           ldsi_open_decrease_x(s, nv->heap, fv, ng, hk2, xk);
         }

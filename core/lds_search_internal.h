@@ -381,14 +381,14 @@ LDSI_INLINE void ldsi_open_insert_x(lds_Search *s, ldsi_Open e, const int xk) {
 }
 
 /* Pushes node with f and g (general form) or f and the exact h key hk2 (seq
-** bits zero; exact form); aux: see ldsi_Open.seq (xk = 2) */
+** bits zero; exact form with double f keys, xk = 1; the xk = 2 loop uses
+** ldsi_open_push_fk) */
 LDSI_INLINE void ldsi_open_push_x(lds_Search *s, uint32_t node, double f, double g, uint64_t hk2,
-                                  uint32_t aux, const int xk) {
+                                  const int xk) {
   ldsi_Open e;
-  uint32_t seq = s->seq++;
   e.fk = ldsi_open_key(f);
-  e.seq = xk == 2 ? aux : seq;
-  e.k2 = ldsi_make_k2(g, hk2, seq, xk);
+  e.seq = s->seq++;
+  e.k2 = ldsi_make_k2(g, hk2, e.seq, xk);
   e.node = node;
   ldsi_open_insert_x(s, e, xk);
 }
@@ -405,7 +405,7 @@ LDSI_INLINE void ldsi_open_push_fk(lds_Search *s, uint32_t node, uint64_t fk, ui
   ldsi_open_insert_x(s, e, 2);
 }
 LDSI_INLINE void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g) {
-  ldsi_open_push_x(s, node, f, g, 0, 0, 0);
+  ldsi_open_push_x(s, node, f, g, 0, 0);
 }
 
 /* Lowers the key of the entry at pos (its node's g improved); hk2 as in
@@ -413,10 +413,9 @@ LDSI_INLINE void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g
 LDSI_INLINE void ldsi_open_decrease_x(lds_Search *s, uint32_t pos, double f, double g,
                                       uint64_t hk2, const int xk) {
   ldsi_Open e = s->open[pos];
-  uint32_t seq = s->seq++; /* a decrease-key counts as a new insertion */
   e.fk = ldsi_open_key(f);
-  if (xk != 2) e.seq = seq; /* xk = 2: the entry's directions stay (see ldsi_Open.seq) */
-  e.k2 = ldsi_make_k2(g, hk2, seq, xk);
+  e.seq = s->seq++; /* a decrease-key counts as a new insertion */
+  e.k2 = ldsi_make_k2(g, hk2, e.seq, xk);
   ldsi_sift_up_x(s, pos, e, xk);
   s->stats.pushes++;
 }
@@ -628,24 +627,23 @@ LDSI_INLINE void ldsi_push_batch(lds_Search *s, ldsi_Node *nodes, ldsi_Open *bat
 ** entries) and the stack have room, else into the heap. Either way the
 ** expansion order is the heap's. */
 LDSI_INLINE void ldsi_queue_fresh_x(lds_Search *s, ldsi_Open *batch, int *nb, int cap, uint32_t v,
-                                    double f, double g, uint64_t hk2, uint32_t aux, double fu,
-                                    double gu, const int xk) {
+                                    double f, double g, uint64_t hk2, double fu, double gu,
+                                    const int xk) {
   if (f == fu && g > gu && *nb < cap && s->buf_n + (size_t)*nb < LDSI_BUF_CAP) {
     ldsi_Open *e = &batch[(*nb)++];
-    uint32_t seq = s->seq++;
     e->fk = ldsi_open_key(f);
-    e->seq = xk == 2 ? aux : seq;
-    e->k2 = ldsi_make_k2(g, hk2, seq, xk);
+    e->seq = s->seq++;
+    e->k2 = ldsi_make_k2(g, hk2, e->seq, xk);
     e->node = v;
     s->stats.pushes++;
   } else {
-    ldsi_open_push_x(s, v, f, g, hk2, aux, xk);
+    ldsi_open_push_x(s, v, f, g, hk2, xk);
   }
 }
 
 LDSI_INLINE void ldsi_queue_fresh(lds_Search *s, ldsi_Open *batch, int *nb, int cap, uint32_t v,
                                   double f, double g, double fu, double gu) {
-  ldsi_queue_fresh_x(s, batch, nb, cap, v, f, g, 0, 0, fu, gu, 0);
+  ldsi_queue_fresh_x(s, batch, nb, cap, v, f, g, 0, fu, gu, 0);
 }
 
 /* node access with the generation check */

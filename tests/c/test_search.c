@@ -566,8 +566,7 @@ static void test_open_list_exact(void) {
       }
       for (k = 0; k < npush; k++) { /* fresh nodes; the first fills the hole */
         v = next++;
-        ldsi_open_push_x(s, v, (double)th_randint(&r, 60), 0.0,
-                         (uint64_t)th_randint(&r, 9) << 32, 0, 1);
+        ldsi_open_push_x(s, v, (double)th_randint(&r, 60), 0.0, (uint64_t)th_randint(&r, 9) << 32, 1);
         live[v] = true;
         kf[v] = s->open[s->nodes[v].heap].fk;
         k2[v] = s->open[s->nodes[v].heap].k2;
