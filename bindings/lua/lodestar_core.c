@@ -384,6 +384,111 @@ static int grid_load(lua_State *L) {
   return 1;
 }
 
+/* An optional name argument for error messages: nil/none -> NULL (the
+** core's default), else a string. */
+static const char *opt_name(lua_State *L, int arg) {
+  return lua_isnoneornil(L, arg) ? NULL : check_str(L, arg);
+}
+
+/* lodestar.grid.parse(text [, name]) -> grid | nil, msg, code
+** Moving AI .map text already in memory (a game's own file system: LOVE's
+** love.filesystem.read, a zip). The grid is the one grid.load makes from a
+** file with those bytes; errors are "name:line: ..." ("format"), name
+** "(map)" by default, or "nomem". */
+static int grid_parse(lua_State *L) {
+  size_t len;
+  const char *text, *name;
+  lds_Env env = lua_env(L);
+  lds_Error err;
+  GridBox *b;
+  check_str(L, 1);
+  text = lua_tolstring(L, 1, &len);
+  name = opt_name(L, 2);
+  b = new_gridbox(L);
+  b->g = lds_map_parse(&env, text, len, name, &err);
+  if (!b->g) return push_fail(L, err.msg, err.code);
+  b->owned = 1;
+  return 1;
+}
+
+/* Moving AI scenarios as Lua tables. The lds_Scenario is converted under
+** lua_pcall and freed whatever happens, so a memory error while building
+** the tables cannot leak it. */
+static int scen_to_table(lua_State *L) {
+  const lds_Scenario *sc = (const lds_Scenario *)lua_touserdata(L, 1);
+  size_t i, n = lds_scen_count(sc);
+  lua_createtable(L, n > 0x7fffffff ? 0x7fffffff : (int)n, 0); /* sc, list */
+  for (i = 0; i < n; i++) {
+    const lds_ScenEntry *e = lds_scen_entry(sc, i);
+    lua_createtable(L, 0, 10); /* sc, list, entry */
+    lua_pushinteger(L, e->bucket);
+    lua_setfield(L, -2, "bucket");
+    lua_pushstring(L, e->map ? e->map : "");
+    lua_setfield(L, -2, "map");
+    lua_pushinteger(L, e->map_width);
+    lua_setfield(L, -2, "map_width");
+    lua_pushinteger(L, e->map_height);
+    lua_setfield(L, -2, "map_height");
+    lua_pushinteger(L, e->sx);
+    lua_setfield(L, -2, "sx");
+    lua_pushinteger(L, e->sy);
+    lua_setfield(L, -2, "sy");
+    lua_pushinteger(L, e->gx);
+    lua_setfield(L, -2, "gx");
+    lua_pushinteger(L, e->gy);
+    lua_setfield(L, -2, "gy");
+    lua_pushnumber(L, e->optimal);
+    lua_setfield(L, -2, "optimal");
+    lua_pushnumber(L, e->tolerance);
+    lua_setfield(L, -2, "tolerance");
+    lua_rawseti(L, -2, (lua_Integer)i + 1); /* sc, list */
+  }
+  return 1;
+}
+
+/* Pushes the list for sc (NULL: nil, msg, code from err) and frees sc; the
+** converter scen_to_table is already on the stack at fi. */
+static int push_scenario(lua_State *L, int fi, lds_Scenario *sc, const lds_Error *err) {
+  int st;
+  if (!sc) return push_fail(L, err->msg, err->code);
+  lua_pushvalue(L, fi);
+  lua_pushlightuserdata(L, sc); /* ..., fn, sc */
+  st = lua_pcall(L, 1, 1, 0);
+  lds_scen_free(sc);
+  if (st != 0) return lua_error(L);
+  return 1;
+}
+
+/* lodestar.scenario.load(path) -> {entry, ...} | nil, msg, code */
+static int scenario_load(lua_State *L) {
+  const char *path = check_str(L, 1);
+  lds_Env env = lua_env(L);
+  lds_Error err;
+  lds_Scenario *sc;
+  lua_settop(L, 1);
+  lua_pushcfunction(L, scen_to_table); /* path, fn: pushed before sc exists */
+  sc = lds_scen_load(&env, path, &err);
+  return push_scenario(L, 2, sc, &err);
+}
+
+/* lodestar.scenario.parse(text [, name]) -> {entry, ...} | nil, msg, code
+** .scen text in memory; errors "name:line: ..." with name "(scen)" by
+** default. */
+static int scenario_parse(lua_State *L) {
+  size_t len;
+  const char *text, *name;
+  lds_Env env = lua_env(L);
+  lds_Error err;
+  lds_Scenario *sc;
+  check_str(L, 1);
+  text = lua_tolstring(L, 1, &len);
+  name = opt_name(L, 2);
+  lua_settop(L, 2);
+  lua_pushcfunction(L, scen_to_table); /* text, name, fn */
+  sc = lds_scen_parse(&env, text, len, name, &err);
+  return push_scenario(L, 3, sc, &err);
+}
+
 /* true for the characters from_ascii treats as passable */
 static int ascii_passable(char c) { return lds_map_passable_char(c) || (c >= '1' && c <= '9'); }
 
@@ -909,6 +1014,32 @@ static int graph_load_dimacs(lua_State *L) {
   lua_settop(L, 2);
   b = new_graphbox(L);
   b->g = lds_graph_load_dimacs(&env, gr, co, &err);
+  if (!b->g) return push_fail(L, err.msg, err.code);
+  b->owned = 1;
+  return 1;
+}
+
+/* lodestar.graph.parse_dimacs(gr [, co [, gr_name [, co_name]]]) -> graph
+** | nil, msg, code: DIMACS .gr (and .co) text in memory (not gzip: the
+** caller decompresses); errors "name:line: ..." ("format"), names "(gr)"
+** and "(co)" by default, or "nomem". */
+static int graph_parse_dimacs(lua_State *L) {
+  size_t gr_len, co_len = 0;
+  const char *gr, *co = NULL, *gr_name, *co_name;
+  lds_Env env = lua_env(L);
+  lds_Error err;
+  GraphBox *b;
+  check_str(L, 1);
+  gr = lua_tolstring(L, 1, &gr_len);
+  if (!lua_isnoneornil(L, 2)) {
+    check_str(L, 2);
+    co = lua_tolstring(L, 2, &co_len);
+  }
+  gr_name = opt_name(L, 3);
+  co_name = opt_name(L, 4);
+  lua_settop(L, 4);
+  b = new_graphbox(L);
+  b->g = lds_graph_parse_dimacs(&env, gr, gr_len, gr_name, co, co_len, co_name, &err);
   if (!b->g) return push_fail(L, err.msg, err.code);
   b->owned = 1;
   return 1;
@@ -2436,7 +2567,8 @@ static const luaL_Reg module_funcs[] = {{"find_path", find_path},
                                         {NULL, NULL}};
 
 static const luaL_Reg grid_funcs[] = {
-    {"from_ascii", grid_from_ascii}, {"load", grid_load}, {"new", grid_new}, {NULL, NULL}};
+    {"from_ascii", grid_from_ascii}, {"load", grid_load}, {"new", grid_new},
+    {"parse", grid_parse}, {NULL, NULL}};
 
 static const luaL_Reg grid_meth[] = {
     {"bake", grid_bake},
@@ -2478,6 +2610,7 @@ static const luaL_Reg grid_metameth[] = {
 
 static const luaL_Reg graph_funcs[] = {{"from_grid", graph_from_grid},
                                        {"load_dimacs", graph_load_dimacs},
+                                       {"parse_dimacs", graph_parse_dimacs},
                                        {"new", graph_new},
                                        {NULL, NULL}};
 
@@ -2539,6 +2672,9 @@ static const luaL_Reg search_metameth[] = {
     {NULL, NULL}};
 
 static const luaL_Reg path_funcs[] = {{"new", path_new}, {NULL, NULL}};
+
+static const luaL_Reg scenario_funcs[] = {
+    {"load", scenario_load}, {"parse", scenario_parse}, {NULL, NULL}};
 
 static const luaL_Reg path_meth[] = {
     {"cell", path_cell},
@@ -3059,6 +3195,10 @@ int luaopen_lodestar_core(lua_State *L) {
   luaL_setfuncs(L, path_funcs, 0);
   add_names(L, names, lua_gettop(L), path_funcs, "");
   lua_setfield(L, -2, "path");
+  lua_newtable(L); /* names, M, scenario */
+  luaL_setfuncs(L, scenario_funcs, 0);
+  add_names(L, names, lua_gettop(L), scenario_funcs, "");
+  lua_setfield(L, -2, "scenario");
   /* search constructors: one per algorithm the core names, so new kinds
   ** (jps, jps+, ...) appear as soon as lds_algo_name knows them */
   lua_newtable(L); /* names, M, search */
