@@ -11,7 +11,9 @@
 -- testing.grid: one row per non-blank line; spaces and tabs are ignored, so
 -- cells may be written spaced out. '.' free, '@' blocked (and any character
 -- the Moving AI format blocks: O T W ...), '1'..'9' free with that cost,
--- 'S' start and 'G' goal (both free, cost 1). Coordinates are 0-based.
+-- 'S' start and 'G' goal (both free, cost 1), unless a legend says
+-- otherwise: testing.grid(text, {legend = {["~"] = 5}}), as from_ascii.
+-- Coordinates are 0-based.
 --
 -- Assertions (luassert, registered on require; each has a negated form
 -- via assert.is_not.*):
@@ -33,7 +35,8 @@ local M = {}
 local table_unpack = table.unpack or unpack
 
 --- Builds a grid from a picture; returns grid, start, goal ({x=, y=} or nil).
-function M.grid(text)
+-- opts [opt]: from_ascii's ({legend =, strict =}).
+function M.grid(text, opts)
   if type(text) ~= "string" then
     error("bad argument #1 to 'grid' (string expected, got " .. type(text) .. ")", 2)
   end
@@ -42,7 +45,7 @@ function M.grid(text)
     local row = line:gsub("[ \t\r]", "")
     if #row > 0 then rows[#rows + 1] = row end
   end
-  local g, msg = lodestar.grid.from_ascii(table.concat(rows, "\n"))
+  local g, msg = lodestar.grid.from_ascii(table.concat(rows, "\n"), opts)
   if not g then error("testing.grid: " .. msg, 2) end
   local S, G
   for y, row in ipairs(rows) do
