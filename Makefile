@@ -70,7 +70,8 @@ HAVE_LUAJIT := $(shell printf '\043include <lua.h>\n' | $(CC) $(LUAJIT_CFLAGS) -
                  test -n "$(LUAJIT_CFLAGS)" && echo yes)
 LUA_MODS    := $(LUA54_MOD) $(if $(HAVE_LUAJIT),$(LUAJIT_MOD))
 # two lua_States in one process (tests/spec/08-states_spec.lua runs them)
-TWO_STATES  := $(BUILD)/lua54/two_states $(if $(HAVE_LUAJIT),$(BUILD)/luajit/two_states)
+TWO_STATES  := $(BUILD)/lua54/two_states $(if $(HAVE_LUAJIT),$(BUILD)/luajit/two_states) \
+               $(BUILD)/lua54/parse_oom $(if $(HAVE_LUAJIT),$(BUILD)/luajit/parse_oom)
 LUA54_LIBS  ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 LUAJIT_LIBS ?= $(shell pkg-config --libs luajit 2>/dev/null)
 ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
@@ -134,6 +135,14 @@ $(BUILD)/lua54/two_states: tests/c/lua_two_states.c Makefile
 	$(CC) $(WARN) $(OPT) $(LUA54_CFLAGS) -o $@ $< $(LUA54_LIBS) $(LDLIBS)
 
 $(BUILD)/luajit/two_states: tests/c/lua_two_states.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(OPT) $(LUAJIT_CFLAGS) -o $@ $< $(LUAJIT_LIBS) $(LDLIBS)
+
+$(BUILD)/lua54/parse_oom: tests/c/lua_parse_oom.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(OPT) $(LUA54_CFLAGS) -o $@ $< $(LUA54_LIBS) $(LDLIBS)
+
+$(BUILD)/luajit/parse_oom: tests/c/lua_parse_oom.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(OPT) $(LUAJIT_CFLAGS) -o $@ $< $(LUAJIT_LIBS) $(LDLIBS)
 
