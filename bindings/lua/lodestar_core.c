@@ -667,7 +667,7 @@ static unsigned char legend_key(lua_State *L, int arg, const char *sep) {
   if (!k || n != 1)
     arg_error(L, arg, lua_pushfstring(L, "opts.legend: keys must be one-character strings, got %s",
                                       k ? lua_pushfstring(L, "'%s'", k) : value_name(L, -2)));
-  if (k[0] == '\n' || (sep && strchr(sep, k[0])))
+  if (k[0] == '\n' || (sep && k[0] != '\0' && strchr(sep, k[0])))
     legend_error(L, arg, (unsigned char)k[0], "this character separates cells or rows here "
                                               "(expected a cell character)");
   return (unsigned char)k[0];

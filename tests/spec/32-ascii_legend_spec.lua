@@ -181,6 +181,12 @@ describe("grid.from_rows", function()
     assert.same({" /f/2 S/f/1  /f/2", " /f/2  /f/2 G/f/1"}, cells(g))
     -- without a legend a space is blocked, like any unknown character
     assert.is_true(assert(lodestar.grid.from_rows{" S"}):get_blocked(0, 0))
+    -- a tab too, and any byte (from_ascii refuses a tab key: it trims tabs)
+    assert.equal(3, assert(lodestar.grid.from_rows({"S\tG"}, {legend = {["\t"] = 3}})):get_cost(1, 0))
+    assert.equal(3, assert(lodestar.grid.from_ascii("S\0G", {legend = {["\0"] = 3}})):get_cost(1, 0))
+    assert.equal("bad argument #2 to 'from_ascii' (opts.legend[0x09]: this character separates cells "
+      .. "or rows here (expected a cell character))",
+      errmsg(lodestar.grid.from_ascii, "S\tG", {legend = {["\t"] = 3}}))
   end)
 
   it("returns nil, msg, 'format' for rows that do not make a grid", function()
