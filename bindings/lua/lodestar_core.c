@@ -549,6 +549,13 @@ static int legend_error(lua_State *L, int arg, unsigned char c, const char *what
   return arg_error(L, arg, lua_pushfstring(L, "opts.legend[%s]: %s", key, what));
 }
 
+/* Pushes t[k] for the table at idx without metamethods. */
+static void raw_field(lua_State *L, int idx, const char *k) {
+  idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
+  lua_pushstring(L, k);
+  lua_rawget(L, idx);
+}
+
 /* The layer index of name in the legend's sorted names. */
 static int legend_layer(const AsciiLegend *lg, const char *name) {
   int i;
@@ -584,7 +591,7 @@ static void legend_entry(lua_State *L, int arg, AsciiLegend *lg, unsigned char c
                                                   "layers, terrain)", lua_tostring(L, -2)));
         lua_pop(L, 1);
       }
-      lua_getfield(L, v, "cost");
+      raw_field(L, v, "cost");
       if (!lua_isnil(L, -1)) {
         if (lua_type(L, -1) != LUA_TNUMBER)
           legend_error(L, arg, c, lua_pushfstring(L, "cost: number expected, got %s",
@@ -593,7 +600,7 @@ static void legend_entry(lua_State *L, int arg, AsciiLegend *lg, unsigned char c
         has_cost = 1;
       }
       lua_pop(L, 1);
-      lua_getfield(L, v, "blocked");
+      raw_field(L, v, "blocked");
       if (!lua_isnil(L, -1)) {
         if (lua_type(L, -1) != LUA_TBOOLEAN)
           legend_error(L, arg, c, lua_pushfstring(L, "blocked: boolean expected, got %s",
@@ -601,7 +608,7 @@ static void legend_entry(lua_State *L, int arg, AsciiLegend *lg, unsigned char c
         a->blocked = (unsigned char)lua_toboolean(L, -1);
       }
       lua_pop(L, 1);
-      lua_getfield(L, v, "terrain");
+      raw_field(L, v, "terrain");
       if (!lua_isnil(L, -1)) {
         size_t n;
         const char *tc = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &n) : NULL;
@@ -612,7 +619,7 @@ static void legend_entry(lua_State *L, int arg, AsciiLegend *lg, unsigned char c
         a->terrain = tc[0];
       }
       lua_pop(L, 1);
-      lua_getfield(L, v, "layers");
+      raw_field(L, v, "layers");
       if (!lua_isnil(L, -1)) { /* names were collected and checked in legend_names */
         lua_pushnil(L);
         while (lua_next(L, -2)) { /* ..., layers, name, value */
@@ -674,8 +681,10 @@ static unsigned char legend_key(lua_State *L, int arg, const char *sep) {
 }
 
 /* Reads opts at arg (nil or a table {legend =, strict =}) into *lg. Leaves
-** two values on the stack (the layer names array and the values), which
-** must stay until the grid is filled. sep: as for legend_key. */
+** values on the stack (the legend, the set of layer names that anchors
+** lg->names, lg->names and lg->lv), which must stay until the grid is
+** filled. Legend tables are read raw (no metamethods): no Lua code runs
+** while lg->names points into them. sep: as for legend_key. */
 static void ascii_opts_read(lua_State *L, int arg, AsciiLegend *lg, const char *sep) {
   int legend, i;
   ascii_builtin(lg);
@@ -709,7 +718,7 @@ static void ascii_opts_read(lua_State *L, int arg, AsciiLegend *lg, const char *
   while (lua_next(L, legend)) { /* legend, set, key, value */
     unsigned char c = legend_key(L, arg, sep);
     if (lua_type(L, -1) == LUA_TTABLE) {
-      lua_getfield(L, -1, "layers"); /* ..., key, value, layers */
+      raw_field(L, -1, "layers"); /* ..., key, value, layers */
       if (!lua_isnil(L, -1)) {
         if (lua_type(L, -1) != LUA_TTABLE)
           legend_error(L, arg, c, lua_pushfstring(L, "layers: table expected, got %s",
@@ -754,15 +763,15 @@ static void ascii_opts_read(lua_State *L, int arg, AsciiLegend *lg, const char *
   lg->lv = (float *)lds_newudata(L, 256 * (size_t)(lg->nl ? lg->nl : 1) * sizeof(float));
   memset(lg->lv, 0, 256 * (size_t)(lg->nl ? lg->nl : 1) * sizeof(float));
   /* legend, set, names, lv */
-  lua_remove(L, legend + 1); /* legend, names, lv: the names live in the legend */
+  /* legend, set, names, lv: the set anchors the names */
   /* pass 2: the entries */
   lua_pushnil(L);
-  while (lua_next(L, legend)) { /* legend, names, lv, key, value */
+  while (lua_next(L, legend)) { /* legend, set, names, lv, key, value */
     unsigned char c = legend_key(L, arg, sep);
     legend_entry(L, arg, lg, c);
     lua_pop(L, 1);
   }
-  lua_remove(L, legend); /* names, lv: the legend stays anchored by opts */
+  /* legend, set, names, lv stay on the stack until the grid is filled */
 }
 
 /* Builds the grid for rows[0..h-1] (each w cells) with legend lg; pushes it,
@@ -828,7 +837,7 @@ static int grid_from_ascii(lua_State *L) {
   if (!lua_isstring(L, 1)) type_error(L, 1, "string"); /* numbers convert, as in luaL_checklstring */
   lua_settop(L, 2);
   t = lua_tolstring(L, 1, &len);
-  ascii_opts_read(L, 2, &lg, " \t\r"); /* text, opts, names, lv */
+  ascii_opts_read(L, 2, &lg, " \t\r"); /* text, opts, legend..., names, lv */
   /* pass 1: size and checks */
   for (i = 0; i < len;) {
     size_t e = i, a, z;
@@ -881,13 +890,13 @@ static int grid_from_rows(lua_State *L) {
   size_t n, i, w = 0;
   check_table(L, 1);
   lua_settop(L, 2);
-  ascii_opts_read(L, 2, &lg, NULL); /* rows, opts, names, lv */
+  ascii_opts_read(L, 2, &lg, NULL); /* rows, opts, legend..., names, lv */
   n = (size_t)lua_rawlen(L, 1);
   if (n == 0) return push_fail(L, "from_rows: no rows (expected a list of strings)", LDS_E_FORMAT);
   if (n > LDS_GRID_MAX_SIDE)
     return push_fail(L, "from_rows: too many cells (expected at most 65535 per side)",
                      LDS_E_FORMAT);
-  rows = (AsciiRow *)lds_newudata(L, n * sizeof(AsciiRow)); /* rows, opts, names, lv, slices */
+  rows = (AsciiRow *)lds_newudata(L, n * sizeof(AsciiRow)); /* ..., names, lv, slices */
   for (i = 0; i < n; i++) {
     const char *nl;
     lua_rawgeti(L, 1, (lua_Integer)i + 1);

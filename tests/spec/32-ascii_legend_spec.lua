@@ -70,6 +70,16 @@ describe("grid.from_ascii with a legend", function()
     assert.same({"a/f/3 b/b/1 c/f/1 d/b/1 e/b/2 ./f/1.5 5/b/1 @/f/1"}, cells(g))
   end)
 
+  it("reads legend tables raw: their metamethods never run", function()
+    local sneaky = setmetatable({}, {__index = function() error("metamethod ran") end})
+    local g = assert(lodestar.grid.from_ascii("S~G", {legend = {["~"] = sneaky}}))
+    assert.equal(1, g:get_cost(1, 0))
+    assert.is_false(g:get_blocked(1, 0))
+    local layers = setmetatable({water = 2}, {__index = function() error("metamethod ran") end})
+    g = assert(lodestar.grid.from_ascii("S~G", {legend = {["~"] = {layers = layers}}}))
+    assert.equal(2, g:layer_get("water", 1, 0))
+  end)
+
   it("maps characters to a terrain and to layer values", function()
     local g = assert(lodestar.grid.from_ascii([[
       S~~G
