@@ -6,7 +6,8 @@
 #   make test       C tests, then the busted specs (Lua 5.4 and LuaJIT)
 #   make lua        build/lua54/lodestar/core.so, build/luajit/lodestar/core.so, build/env*.sh
 #   make install    PREFIX=/opt/game: library, headers, CLI, Lua package and modules,
-#                   the demo's default map (PREFIX/share/lodestar)
+#                   the demo's default map (PREFIX/share/lodestar), the licence
+#                   (PREFIX/share/doc/lodestar/LICENSE)
 #   make bench      benchmarks against ../shared/data and the peers in ../shared/bench/peers
 #   make sanitize   the tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make valgrind-lua  the busted specs under valgrind (memory check of the binding)
@@ -69,7 +70,8 @@ HAVE_LUAJIT := $(shell printf '\043include <lua.h>\n' | $(CC) $(LUAJIT_CFLAGS) -
                  test -n "$(LUAJIT_CFLAGS)" && echo yes)
 LUA_MODS    := $(LUA54_MOD) $(if $(HAVE_LUAJIT),$(LUAJIT_MOD))
 # two lua_States in one process (tests/spec/08-states_spec.lua runs them)
-TWO_STATES  := $(BUILD)/lua54/two_states $(if $(HAVE_LUAJIT),$(BUILD)/luajit/two_states)
+TWO_STATES  := $(BUILD)/lua54/two_states $(if $(HAVE_LUAJIT),$(BUILD)/luajit/two_states) \
+               $(BUILD)/lua54/parse_oom $(if $(HAVE_LUAJIT),$(BUILD)/luajit/parse_oom)
 LUA54_LIBS  ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 LUAJIT_LIBS ?= $(shell pkg-config --libs luajit 2>/dev/null)
 ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
@@ -133,6 +135,14 @@ $(BUILD)/lua54/two_states: tests/c/lua_two_states.c Makefile
 	$(CC) $(WARN) $(OPT) $(LUA54_CFLAGS) -o $@ $< $(LUA54_LIBS) $(LDLIBS)
 
 $(BUILD)/luajit/two_states: tests/c/lua_two_states.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(OPT) $(LUAJIT_CFLAGS) -o $@ $< $(LUAJIT_LIBS) $(LDLIBS)
+
+$(BUILD)/lua54/parse_oom: tests/c/lua_parse_oom.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(OPT) $(LUA54_CFLAGS) -o $@ $< $(LUA54_LIBS) $(LDLIBS)
+
+$(BUILD)/luajit/parse_oom: tests/c/lua_parse_oom.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(OPT) $(LUAJIT_CFLAGS) -o $@ $< $(LUAJIT_LIBS) $(LDLIBS)
 
@@ -285,6 +295,8 @@ JIT_LMOD ?= $(PREFIX)/share/lua/5.1
 JIT_CMOD ?= $(PREFIX)/lib/lua/5.1
 # data the installed command reads: the demo's default map
 DATA_DIR ?= $(PREFIX)/share/lodestar
+# the licence, which every copy of the software must carry (MIT)
+DOC_DIR ?= $(PREFIX)/share/doc/lodestar
 # The install paths compiled into the objects below: this file changes, and
 # they are rebuilt, only when the paths do (a later `make install
 # PREFIX=/opt/game` must not reuse objects made for another PREFIX).
@@ -334,6 +346,8 @@ install: all $(INST_HOST_LIB) $(INST_CLI) $(BUILD)/install/lodestar.pc
 	install -m 755 $(LUA54_MOD) $(DESTDIR)$(LUA_CMOD)/lodestar/core.so
 	install -d $(DESTDIR)$(DATA_DIR)
 	install -m 644 tests/data/den011d.map $(DESTDIR)$(DATA_DIR)/
+	install -d $(DESTDIR)$(DOC_DIR)
+	install -m 644 LICENSE $(DESTDIR)$(DOC_DIR)/
 ifneq ($(HAVE_LUAJIT),)
 	install -d $(DESTDIR)$(JIT_LMOD)/lodestar $(DESTDIR)$(JIT_CMOD)/lodestar
 	install -m 644 scripts/lodestar/*.lua $(DESTDIR)$(JIT_LMOD)/lodestar/

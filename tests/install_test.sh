@@ -4,7 +4,7 @@
 # source tree), runs a short demo with it, and without it exits 2 with
 # Lua's "module 'lodestar' not found" message; `lodestar demo` without --map,
 # run outside the source tree, uses the default map installed in
-# PREFIX/share/lodestar.
+# PREFIX/share/lodestar; the licence is installed in PREFIX/share/doc/lodestar.
 # Prints "N passed, N failed"; exit 1 on any failure.
 set -u
 PREFIX=$1
@@ -42,5 +42,8 @@ mkdir "$TMP/elsewhere"
 rc=$?
 if [ "$rc" = 0 ] && grep -q "^demo: $MAP (247x167), 20 agents" "$TMP/out" && grep -q "log_hash" "$TMP/out"; then ok; else
   ko "demo without --map outside the tree: exit $rc, stdout: $(head -c 200 "$TMP/out"), stderr: $(head -c 300 "$TMP/err")"; fi
+# the MIT licence travels with every installed copy
+LIC="$PREFIX/share/doc/lodestar/LICENSE"
+[ -f "$LIC" ] && cmp -s "$LIC" "$SRC/LICENSE" && grep -q "^MIT License" "$LIC" && ok || ko "$LIC not installed"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

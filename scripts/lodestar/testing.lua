@@ -11,7 +11,9 @@
 -- testing.grid: one row per non-blank line; spaces and tabs are ignored, so
 -- cells may be written spaced out. '.' free, '@' blocked (and any character
 -- the Moving AI format blocks: O T W ...), '1'..'9' free with that cost,
--- 'S' start and 'G' goal (both free, cost 1). Coordinates are 0-based.
+-- 'S' start and 'G' goal (both free, cost 1), unless a legend says
+-- otherwise: testing.grid(text, {legend = {["~"] = 5}}), as from_ascii.
+-- Coordinates are 0-based.
 --
 -- Assertions (luassert, registered on require; each has a negated form
 -- via assert.is_not.*):
@@ -21,8 +23,10 @@
 --   assert.is_optimal(grid, sx, sy, gx, gy [, opts])  find_path(opts)
 --       costs the same as Dijkstra with the same weights/edge callback
 --   assert.admissible(grid, heuristic [, opts])  heuristic(x, y, gx, gy) or a
---       heuristic name (scaled by grid:min_cost()); never above the true cost
---       to each goal in opts.goals (default: up to 8 spread passable cells)
+--       heuristic name (scaled as a search with opts.weights / opts.h_scale
+--       scales it: s:h_scale()); never above the true cost under opts'
+--       weights / edge callback to each goal in opts.goals (default: up to 8
+--       spread passable cells)
 local lodestar = require "lodestar"
 local say = require "say"
 local luassert = require "luassert"
@@ -31,7 +35,8 @@ local M = {}
 local table_unpack = table.unpack or unpack
 
 --- Builds a grid from a picture; returns grid, start, goal ({x=, y=} or nil).
-function M.grid(text)
+-- opts [opt]: from_ascii's ({legend =, strict =}).
+function M.grid(text, opts)
   if type(text) ~= "string" then
     error("bad argument #1 to 'grid' (string expected, got " .. type(text) .. ")", 2)
   end
@@ -40,7 +45,7 @@ function M.grid(text)
     local row = line:gsub("[ \t\r]", "")
     if #row > 0 then rows[#rows + 1] = row end
   end
-  local g, msg = lodestar.grid.from_ascii(table.concat(rows, "\n"))
+  local g, msg = lodestar.grid.from_ascii(table.concat(rows, "\n"), opts)
   if not g then error("testing.grid: " .. msg, 2) end
   local S, G
   for y, row in ipairs(rows) do
@@ -142,15 +147,29 @@ local function spread_goals(grid, n)
   return out
 end
 
+-- The scale an A* search on grid with opts' weights, h_scale and edge
+-- callback gives its heuristic (cost per cell of distance), asked from the
+-- core (s:h_scale() after a start), so the kit judges the heuristic the
+-- search uses: the smallest effective cell cost under the weights, or the
+-- user's h_scale. goal: any cell of the grid.
+local function search_h_scale(grid, opts, goal)
+  local s = lodestar.search.astar(grid, {weights = opts.weights, h_scale = opts.h_scale,
+    cost = opts.cost})
+  s:start(goal.x, goal.y, goal.x, goal.y)
+  local scale = s:h_scale()
+  s:free()
+  return scale
+end
+
 local function admissible(_, arguments)
   local grid, h, opts = arguments[1], arguments[2], arguments[3] or {}
-  if type(h) == "string" then
-    local name, scale = h, grid:min_cost()
+  local goals = opts.goals or spread_goals(grid, opts.max_goals or 8)
+  if type(h) == "string" and goals[1] then
+    local name, scale = h, search_h_scale(grid, opts, goals[1])
     h = function(x, y, gx, gy)
       return lodestar.heuristic_distance(name, gx - x, gy - y) * scale
     end
   end
-  local goals = opts.goals or spread_goals(grid, opts.max_goals or 8)
   local o = cost_opts(opts)
   local s = lodestar.search.dijkstra(grid, o)
   local w, hh = grid:size()
