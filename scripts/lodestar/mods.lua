@@ -443,6 +443,22 @@ local function make_env(self, rec, trusted)
         return table_unpack(r, 2, r.n)
       end
     end
+    -- yield only from a coroutine the mod created: a yield from the mod's
+    -- own call would suspend the host's thread (when the host runs the
+    -- manager inside a coroutine) in the middle of the guarded call
+    local own = setmetatable({}, {__mode = "k"})
+    local create = co.create
+    co.create = function(f)
+      local t = create(f)
+      own[t] = true
+      return t
+    end
+    co.yield = function(...)
+      if not own[coroutine.running()] then
+        error("coroutine.yield: a mod may yield only from a coroutine it created", 2)
+      end
+      return coroutine.yield(...)
+    end
     env.coroutine = co
     env.load = function(chunk, chunkname, mode, fenv)
       if mode ~= nil and mode ~= "t" then
@@ -456,7 +472,7 @@ local function make_env(self, rec, trusted)
   env.print = function(...)
     local parts = pack(...)
     for i = 1, parts.n do parts[i] = tostring(parts[i]) end
-    rec.api.log(table.concat(parts, "\t", 1, parts.n))
+    rec.log(table.concat(parts, "\t", 1, parts.n))
   end
   env.require = make_require(rec, env, trusted, self.lfs)
   return env
@@ -741,9 +757,9 @@ local function bake_one(self, rec, gname, lname, rect)
         end
       end
     end
-    rec.api.grid = view_of(self, rec.name, gname)
+    rawset(rec.api, "grid", view_of(self, rec.name, gname))
     local ok, err = pcall(grid.bake, grid, qname, rule, rect)
-    rec.api.grid = nil
+    rawset(rec.api, "grid", nil)
     if not ok then error(err, 0) end
     return true
   end)
@@ -773,17 +789,23 @@ local function log(self, entry)
 end
 
 -- The `mod` table a mod sees (stable across reloads: `mod.state` survives).
-local function new_api(self, name, display)
-  local api = {name = name, dir = display, state = {}}
-  api.log = function(...)
+-- Each load sets its fields again (with rawset: the mod may have given the
+-- table a metatable), so what one version did to them does not carry over;
+-- the host never reads a field a mod can write, except state (rawget).
+local function new_api(self, name, display, api)
+  api = api or {state = {}}
+  rawset(api, "name", name)
+  rawset(api, "dir", display)
+  local function modlog(...)
     local parts = pack(...)
     for i = 1, parts.n do parts[i] = tostring(parts[i]) end
     log(self, {level = "info", mod = name, message = table.concat(parts, " ", 1, parts.n),
       text = ("[%s] %s"):format(name, table.concat(parts, " ", 1, parts.n))})
   end
+  rawset(api, "log", modlog)
   -- mod.rebake(layer [, grid_name [, rect]]): queued, done by the manager
   -- after the current call into the mod returns (see manager:emit).
-  api.rebake = function(layer, gname, rect)
+  rawset(api, "rebake", function(layer, gname, rect)
     if type(layer) ~= "string" then error("bad argument #1 to 'rebake' (layer name expected)", 2) end
     if gname ~= nil and type(gname) ~= "string" then
       error(("bad argument #2 to 'rebake' (grid name expected, got %s)"):format(type(gname)), 2)
@@ -805,13 +827,13 @@ local function new_api(self, name, display)
       end
     end
     self._rebake[#self._rebake + 1] = {mod = name, layer = layer, grid = gname, rect = r}
-  end
-  api.grids = function()
+  end)
+  rawset(api, "grids", function()
     local out = {}
     for _, g in ipairs(sorted_keys(self.grids)) do out[#out + 1] = view_of(self, name, g) end
     return out
-  end
-  return api
+  end)
+  return api, modlog
 end
 
 local function is_trusted(self, name)
@@ -896,8 +918,8 @@ function Manager:_load(name, files)
   local display = self.root .. "/" .. name
   local rec = {name = name, dir = self.root .. "/" .. name, display = display,
     file = display .. "/mod.lua", files = files}
-  self.apis[name] = self.apis[name] or new_api(self, name, display)
-  rec.api = self.apis[name]
+  rec.api, rec.log = new_api(self, name, display, self.apis[name])
+  self.apis[name] = rec.api
   rec.trusted = is_trusted(self, name)
   if not name:match(NAME_PAT) then
     return nil, entry_of(name, display, ("%s/mod.lua:1: mod folder name '%s' must match [a-z][a-z0-9_]*")
@@ -1302,7 +1324,7 @@ function Manager:poll()
         end
         local ch = self:_changes(old, cand)
         self.mods[n] = cand
-        cand.api.version = cand.version
+        rawset(cand.api, "version", cand.version)
         self.failed[n] = nil
         events[#events + 1] = event(self, n, old and "reloaded" or "loaded", t0s[n], {changes = ch})
       end
@@ -1347,8 +1369,10 @@ end
 function Manager:_call(rec, fn, ...)
   local r = pack(guarded(self, self.limit, fn, ...))
   if not r[1] then
+    -- the message as text: an error object's __tostring would run mod code
+    -- outside the guard when the host prints it
     if r[3] then self:_disable(rec, r[2]) else log(self, entry_of(rec, rec.display, r[2])) end
-    return false, r[2]
+    return false, errtext(r[2])
   end
   return table_unpack(r, 1, r.n)
 end
@@ -1578,7 +1602,7 @@ end
 --- The `mod.state` table of a mod (for hosts and tests), or nil.
 function Manager:state(name)
   local api = self.apis[name]
-  return api and api.state
+  return api and rawget(api, "state")
 end
 
 --- Unloads every mod (their layers leave the grids) and forgets the grids.
