@@ -692,43 +692,44 @@ end
 
 -- == grids and layers ========================================================
 
+-- The per-cell functions of a grid view, compiled under the chunk name
+-- "(lodestar view)": an error the C side raises in them (a bad argument)
+-- carries that position, not this file's path, and they cost no more than
+-- the method call itself (a pcall per cell would: rules call them per cell).
+local VIEW_SRC = [=[
+local grid = ...
+local v = {}
+function v.size() return grid:size() end
+function v.width() return (grid:size()) end
+function v.height() local _, h = grid:size(); return h end
+function v.terrain(x, y) return grid:terrain(x, y) end
+function v.get_cost(x, y) return grid:get_cost(x, y) end
+function v.get_blocked(x, y) return grid:get_blocked(x, y) end
+function v.layer_get(name, x, y) return grid:layer_get(name, x, y) end
+function v.version() return grid:version() end
+function v.line_of_sight(x0, y0, x1, y1) return grid:line_of_sight(x0, y0, x1, y1) end
+return v
+]=]
+local view_chunk -- VIEW_SRC compiled, on first use
+
 -- A read-only view of a registered grid for mod code (rule factories, event
 -- handlers): mods read the grid through it but cannot free it or touch the
--- layers of other mods. Every function calls a C function of lodestar.core
--- with the grid and the mod's arguments (which the C side type-checks);
--- none calls a method of a value the mod passes, so no mod code ever
--- receives the grid. The C call runs under pcall and its error is raised
--- again at level 2: the message names the mod's line, not this file.
+-- layers of other mods. Every function calls a C method of the grid (or
+-- lodestar.core's prune_los) with the mod's arguments, which the C side
+-- type-checks; none calls a method of a value the mod passes, so no mod code
+-- ever receives the grid.
 local function grid_view(gname, grid)
-  local core = require "lodestar.core"
-  local gm = getmetatable(grid).__index -- the grid's C methods
-  local size, terrain, get_cost, get_blocked = gm.size, gm.terrain, gm.get_cost, gm.get_blocked
-  local layer_get, version, line_of_sight = gm.layer_get, gm.version, gm.line_of_sight
-  local prune_los = core.prune_los -- prune_los(path, grid): "lodestar.Path expected" for a table
-  local function one(f, a, b, c, d, e)
-    local ok, r = pcall(f, a, b, c, d, e)
-    if not ok then error(r, 3) end
+  view_chunk = view_chunk or assert(load(VIEW_SRC, "=(lodestar view)"))
+  local v = view_chunk(grid)
+  v.name = gname
+  -- prune_los(path, grid) of lodestar.core, under pcall: "bad argument #1
+  -- to 'prune_los' (lodestar.Path expected, got table)" at the mod's line
+  local prune_los = require("lodestar.core").prune_los
+  function v.prune_los(path)
+    local ok, r = pcall(prune_los, path, grid)
+    if not ok then error(r, 2) end
     return r
   end
-  local v = {name = gname}
-  function v.size()
-    local ok, w, h = pcall(size, grid)
-    if not ok then error(w, 2) end
-    return w, h
-  end
-  function v.width() return (one(size, grid)) end
-  function v.height()
-    local ok, w, h = pcall(size, grid)
-    if not ok then error(w, 2) end
-    return h
-  end
-  function v.terrain(x, y) local r = one(terrain, grid, x, y); return r end
-  function v.get_cost(x, y) local r = one(get_cost, grid, x, y); return r end
-  function v.get_blocked(x, y) local r = one(get_blocked, grid, x, y); return r end
-  function v.layer_get(name, x, y) local r = one(layer_get, grid, name, x, y); return r end
-  function v.version() local r = one(version, grid); return r end
-  function v.line_of_sight(x0, y0, x1, y1) local r = one(line_of_sight, grid, x0, y0, x1, y1); return r end
-  function v.prune_los(path) local r = one(prune_los, path, grid); return r end
   return readonly(v)
 end
 

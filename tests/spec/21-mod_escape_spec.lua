@@ -264,6 +264,7 @@ end } }]])
       local name, ev = attack([[
 local caught = {}
 mod.state.caught = caught
+mod.state.errors = {}
 local trap
 local function grab(...)
   for i = 1, select("#", ...) do
@@ -287,7 +288,8 @@ return { name = "EVIL", version = "1", postprocessors = { audit = function(path,
       local args = { 0, 0, 1, 0 }
       if fname == "layer_get" then args = { "good.swamp", 0, 0, 0 } end
       args[pos] = trap
-      pcall(f, table.unpack(args, 1, 4))
+      local ok, e = pcall(f, table.unpack(args, 1, 4))
+      if not ok then mod.state.errors[#mod.state.errors + 1] = tostring(e) end
       tried = tried + 1
     end
   end
@@ -299,6 +301,13 @@ end } }]])
       assert.equal(path, (m:postprocess(name .. ".audit", path, grid)))
       assert.equal(40, m:state(name).tried)
       assert.same({}, m:state(name).caught)
+      -- the C side refused each trap; no message names a host file
+      local errors = m:state(name).errors
+      assert.equal(17, #errors) -- terrain 2, get_cost 2, get_blocked 2, layer_get 3, line_of_sight 4, prune_los 4
+      for _, e in ipairs(errors) do
+        assert.matches("bad argument", e, 1, true)
+        assert.not_matches("lodestar/[%w_]+%.lua", e)
+      end
     end)
 
     it("a view is the mod's own: rawset on it changes nothing any other mod sees", function()
