@@ -875,7 +875,9 @@ Manager.__index = Manager
 --             [Limit: >= 1; default M.DEFAULT_LIMIT = 1e7]
 --   cell_limit [opt] extra instructions per baked cell: a bake of N cells runs
 --             under instruction_limit + cell_limit * N [default 2000]
---   lodestar  [opt] the API table mods see (default require "lodestar")
+--   lodestar  [opt] the package a sandboxed mod's `lodestar` table is built
+--             from, M.MOD_API names only (default require "lodestar");
+--             trusted mods get it whole
 --   lfs       [opt] luafilesystem (default require "lfs")
 --   clock     [opt] function() -> seconds, for the ms of events (default os.clock: CPU time)
 --   only      [opt] list of mod names: load only these folders (mod specs use
