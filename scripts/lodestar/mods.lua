@@ -464,6 +464,9 @@ local function make_env(self, rec, trusted)
       if mode ~= nil and mode ~= "t" then
         return nil, ("load: mode '%s' refused (a mod may load text chunks only)"):format(tostring(mode))
       end
+      if chunkname ~= nil and type(chunkname) ~= "string" then
+        return nil, ("load: chunkname must be a string, got %s"):format(type(chunkname))
+      end
       return compile(chunk, chunkname or "=(load)", fenv or env)
     end
   end

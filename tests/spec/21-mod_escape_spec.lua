@@ -511,6 +511,7 @@ local g = load("return _G, lodestar, io")()
 mod.state.same_g = g == _G
 mod.state.empty = load("return print, _G", "=x", "t", {})() == nil
 mod.state.fn_chunk = select(2, load(function() return nil end))
+mod.state.bad_name = select(2, load("return 1", {}))
 mod.state.present = present]])
       assert.equal("loaded", ev.result)
       local s = m:state(name)
@@ -518,6 +519,7 @@ mod.state.present = present]])
       assert.is_true(s.same_g)
       assert.is_true(s.empty)
       assert.equal("chunk must be a string", s.fn_chunk)
+      assert.equal("load: chunkname must be a string, got table", s.bad_name)
     end)
 
     it("objects a mod creates keep their shared metatables out of reach", function()
