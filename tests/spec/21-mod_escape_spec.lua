@@ -125,7 +125,7 @@ describe("mod escapes", function()
   local function attack(body, files)
     n = n + 1
     local name = "evil_" .. n
-    if not body:find("\nreturn {", 1, true) and not body:find("^return {") then
+    if not body:find("\nreturn ", 1, true) and not body:find("^return ") then
       body = body .. ('\nreturn { name = "%s", version = "1" }'):format(name)
     end
     for rel, text in pairs(files or {}) do dir.write(name .. "/" .. rel, text) end
@@ -403,6 +403,31 @@ return { name = "EVIL", version = "1", layers = { l = function() return 1 end } 
       -- the host wrote the version past the metatable; the mod's code did not run
       assert.equal("1", rawget(m.apis[name], "version"))
       assert.is_nil(s.pwned)
+    end)
+
+    it("what the host reads of a mod is plain data; a mod re-bakes only its own layers", function()
+      local name, ev = attack([[
+local flag = function() mod.state.pwned = true end
+local weights = setmetatable({ l = 2 }, { __index = flag, __pairs = function(t) flag(); return next, t end })
+local walker = setmetatable({ weights = weights }, { __index = flag })
+return setmetatable({ name = "EVIL", version = "1",
+  layers = setmetatable({ l = function() return 1 end }, { __index = flag }),
+  profiles = setmetatable({ walker = walker }, { __index = flag }),
+  on = { poke = function() mod.rebake("swamp"); mod.rebake("swamp", "world") end } },
+  { __index = flag, __newindex = flag })]])
+      assert.equal("loaded", ev.result, ev.error and ev.error.text)
+      -- the host reads the profile, the list, and sends the event
+      assert.same({weights = {[name .. ".l"] = 2}}, m:profile(name .. ".walker"))
+      local listed = {}
+      for _, e in ipairs(m:list()) do listed[#listed + 1] = e.name .. " " .. e.status end
+      assert.same({name .. " running", "good running"}, listed)
+      local evs = m:emit("poke")
+      assert.equal(2, #evs)
+      for _, e in ipairs(evs) do
+        assert.equal("failed", e.result)
+        assert.equal(("mod.rebake: mod '%s' has no layer 'swamp'"):format(name), e.error.message)
+      end
+      assert.is_nil(m:state(name).pwned)
     end)
 
     it("pairs and next over the lodestar table show the allow-list only", function()
