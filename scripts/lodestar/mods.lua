@@ -38,6 +38,50 @@ local MANIFEST_KEYS = {
 }
 local PROFILE_KEYS = {weights = true, algorithm = true, heuristic = true, weight = true, h_scale = true}
 
+--- The allow-list: everything a sandboxed mod can reach through its
+-- `lodestar` table, as dotted names in the package (require "lodestar").
+-- A mod's table is built from these names only (each mod its own copy), so
+-- what is not listed is not there: no grid.load, graph.load_dimacs,
+-- lodestar.core, lodestar.testing, nothing that takes a path or opens a
+-- file. docs/mods.md ("What a mod can call") lists the same names and
+-- tests/spec/21-mod_escape_spec.lua checks the two against each other and
+-- against everything a mod can reach. Names the package lacks are skipped.
+M.MOD_API = {
+  -- functions
+  "find_path", "heuristic_distance", "prune_los", "status_name", "postprocess",
+  "grid.new", "grid.from_ascii",
+  "graph.new", "graph.from_grid",
+  "path.new",
+  "search.astar", "search.dijkstra", "search.wastar", "search.greedy", "search.jps", "search.jps+",
+  "search.dstar_lite",
+  "rule.terrain", "rule.near",
+  "smooth.catmull_rom", "smooth.length", "smooth.resample", "smooth.postprocessor",
+  -- data (each mod gets its own copy of the lists)
+  "algorithms", "heuristics", "diagonal_rules", "coords_kinds", "_VERSION", "_NAME",
+}
+
+--- Methods of the lodestar objects a mod can hold: the ones it creates
+-- through M.MOD_API, and the Path a post-processor is handed. The methods
+-- live in metatables shared with the host, so they cannot differ per mod;
+-- this list is what the escape spec checks they are (none takes a path or
+-- opens a file, none returns an object the mod did not already hold).
+M.MOD_METHODS = {
+  ["lodestar.Grid"] = {"bake", "clone", "diagonal", "free", "get_blocked", "get_cost", "height",
+    "layer_add", "layer_get", "layer_list", "layer_range", "layer_remove", "layer_set",
+    "line_of_sight", "mem_used", "min_cost", "neighbourhood", "passable_count", "set_blocked",
+    "set_cost", "set_diagonal", "set_neighbourhood", "set_terrain", "size", "terrain", "version",
+    "width"},
+  ["lodestar.Graph"] = {"add_edge", "add_node", "coord_kind", "coords", "distance", "edge",
+    "edge_count", "find_edge", "free", "freeze", "frozen", "h_scale", "in_neighbors", "mem_used",
+    "neighbors", "node_count", "set_edge_cost", "set_edge_cost_id", "version"},
+  ["lodestar.Search"] = {"algorithm", "algorithm_used", "cost", "errmsg", "free", "graph", "grid",
+    "h_scale", "jump_points", "partial_path", "path", "run", "start", "stats", "status", "step"},
+  ["lodestar.DStar"] = {"compute", "cost", "endpoints", "errmsg", "flags", "free", "grid",
+    "move_start", "next", "path", "stats", "status", "subscribed", "update", "update_rect"},
+  ["lodestar.Path"] = {"cell", "cells", "free", "node", "nodes", "prune_los", "reverse", "sub",
+    "totable", "cost", "partial"},
+}
+
 -- == small helpers ===========================================================
 
 local function sorted_keys(t)
@@ -105,25 +149,71 @@ local function serialize(v)
   return "{" .. table.concat(parts, ",") .. "}"
 end
 
--- Read-only view of a table (recursively, memoised): mods get the lodestar
--- API through these so one mod cannot replace a function for everyone.
-local function readonly(t, memo)
+-- Read-only view of a table (recursively, memoised): mods get their
+-- lodestar table and grid views through these. A proxy is an empty table, so
+-- rawset on it changes that proxy only; every mod gets its own proxies over
+-- its own tables (mod_lodestar, view_of), so nothing one mod does to them
+-- reaches another mod or the host. pairs works through __pairs (Lua 5.4).
+-- Tables that are keys of `plain` are handed out as they are (a mod's own
+-- data lists: # and ipairs work on them on both engines).
+local function readonly(t, memo, plain)
   memo = memo or {}
   if memo[t] then return memo[t] end
   local proxy = {}
   memo[t] = proxy
+  local function get(k)
+    local v = t[k]
+    if type(v) == "table" and not (plain and plain[v]) then return readonly(v, memo, plain) end
+    return v
+  end
   setmetatable(proxy, {
-    __index = function(_, k)
-      local v = t[k]
-      if type(v) == "table" then return readonly(v, memo) end
-      return v
-    end,
+    __index = function(_, k) return get(k) end,
     __newindex = function(_, k)
       error(("attempt to modify read-only field '%s'"):format(tostring(k)), 2)
+    end,
+    __pairs = function()
+      return function(_, k)
+        local nk = next(t, k)
+        if nk == nil then return nil end
+        return nk, get(nk)
+      end, proxy, nil
     end,
     __metatable = false,
   })
   return proxy
+end
+
+-- The string library of a sandboxed mod, built in this one place: a fresh
+-- copy without `dump`. make_env gives each mod its own; the manager keeps one
+-- more (self._strindex) that string methods ("x"):rep(...) resolve to while
+-- mod code runs (enter_strings), which no mod can reach as a table.
+local function mod_string()
+  local s = {}
+  for k, v in pairs(string) do s[k] = v end
+  s.dump = nil
+  return s
+end
+
+-- While mod code runs, the shared string metatable's __index is the
+-- manager's private string table (mod_string), not the host's `string`:
+-- ("").dump is nil, and what a mod does to its own `string` copy changes no
+-- method of any string. enter_strings returns the host's __index, which
+-- leave_strings puts back; outside mod calls the host sees its own table.
+local function enter_strings(self)
+  local smt = getmetatable("")
+  if type(smt) ~= "table" then return nil end
+  local host = rawget(smt, "__index")
+  self._strings_entered = true
+  self._host_strindex = host
+  rawset(smt, "__index", self._strindex)
+  return host
+end
+
+local function leave_strings(self, host)
+  local smt = getmetatable("")
+  if type(smt) ~= "table" then return end
+  rawset(smt, "__index", host)
+  self._strings_entered, self._host_strindex = nil, nil
 end
 
 -- == the CPU guard ===========================================================
@@ -157,9 +247,11 @@ local function guarded(self, limit, fn, ...)
   local oh, om, oc = debug.gethook()
   local g = {used = 0, limit = limit, grain = grain}
   self._g = g
+  local host_strings = enter_strings(self)
   debug.sethook(self._hook, "", grain)
   local r = pack(pcall(fn, ...))
   debug.sethook()
+  leave_strings(self, host_strings)
   if type(oh) == "function" then debug.sethook(oh, om, oc) end
   self._g = nil
   if g.tripped then
@@ -202,9 +294,29 @@ local function compile(text, chunkname, env)
   return nojit(f), err
 end
 
+-- Reads DIR/REL (REL = "mod.lua" or "lib/util.lua") if it is a regular file
+-- reached without following a symbolic link, its folders under DIR
+-- included: a link inside a mod's folder could point at any file of the host
+-- (/etc/shadow, /dev/stdin). Returns the text, or nil, "link" (a link or
+-- something other than a regular file on the way), or nil, "PATH: No such
+-- file or directory".
+local function read_mod_file(lfs, dir, rel)
+  local lattr = lfs.symlinkattributes or lfs.attributes
+  local path, mode = dir, nil
+  for part in rel:gmatch("[^/]+") do
+    if mode and mode ~= "directory" then return nil, "link" end
+    path = path .. "/" .. part
+    mode = lattr(path, "mode")
+    if not mode then return nil, path .. ": No such file or directory" end
+  end
+  if mode ~= "file" then return nil, "link" end
+  return read_file(path)
+end
+
 -- require for mod NAME: resolves "a.b" to ROOT/NAME/a/b.lua only; refuses
--- names that would leave the folder ("..", "/", absolute paths).
-local function make_require(rec, env, trusted)
+-- names that would leave the folder ("..", "/", absolute paths) and files
+-- that are links (read_mod_file).
+local function make_require(rec, env, trusted, lfs)
   local loaded = {}
   return function(modname)
     if type(modname) ~= "string" then
@@ -214,9 +326,14 @@ local function make_require(rec, env, trusted)
     local ok_name = modname:match("^[%w_]+[%w_%.]*$") and not modname:find("..", 1, true)
       and modname:sub(-1) ~= "."
     local rel = ok_name and (modname:gsub("%.", "/") .. ".lua")
-    local src = rel and read_file(rec.dir .. "/" .. rel)
+    local src, why
+    if rel then src, why = read_mod_file(lfs, rec.dir, rel) end
     if not src then
       if trusted then return require(modname) end
+      if why == "link" then
+        error(("require '%s': refused ('%s/%s' is a link or not a regular file; a mod loads "
+          .. "only regular files inside its folder)"):format(modname, rec.display, rel), 2)
+      end
       if not ok_name then
         error(("require '%s': refused (a mod may only require files inside its folder, "
           .. "by name like 'rules' or 'lib.util')"):format(modname), 2)
@@ -232,6 +349,40 @@ local function make_require(rec, env, trusted)
   end
 end
 
+-- The `lodestar` table of a sandboxed mod: fresh tables holding the names
+-- of M.MOD_API found in `lod` (functions as they are; data lists copied, so
+-- a mod owns its copy), behind read-only proxies. Nothing else of `lod`, of
+-- its sub-tables or of its metatable is reachable from it.
+local function mod_lodestar(lod)
+  local api, lists = {}, {}
+  for _, name in ipairs(M.MOD_API) do
+    local src, dst, last = lod, api, nil
+    for part in name:gmatch("[^.]+") do
+      if last then
+        src = type(src) == "table" and src[last] or nil
+        if type(rawget(dst, last)) ~= "table" then rawset(dst, last, {}) end
+        dst = dst[last]
+      end
+      last = part
+    end
+    local v = type(src) == "table" and src[last] or nil
+    local tv = type(v)
+    if tv == "table" then -- a data list: its strings and numbers only
+      local c = {}
+      for i = 1, #v do
+        local e = rawget(v, i)
+        if type(e) == "string" or type(e) == "number" then c[#c + 1] = e end
+      end
+      v = c
+      lists[c] = true
+    elseif tv ~= "function" and tv ~= "string" and tv ~= "number" then
+      v = nil
+    end
+    if v ~= nil then rawset(dst, last, v) end
+  end
+  return readonly(api, nil, lists)
+end
+
 local function make_env(self, rec, trusted)
   local env
   local lod = self.lodestar
@@ -244,12 +395,11 @@ local function make_env(self, rec, trusted)
       select = select, tonumber = tonumber, tostring = tostring, type = type,
       rawequal = rawequal, rawget = rawget, rawset = rawset, rawlen = rawlen,
       unpack = table_unpack, _VERSION = _VERSION,
-      string = copy(string), table = copy(table), math = copy(math),
+      string = mod_string(), table = copy(table), math = copy(math),
       utf8 = utf8 and copy(utf8), bit = rawget(_G, "bit") and copy(rawget(_G, "bit")),
       os = {clock = os.clock, time = os.time, date = os.date, difftime = os.difftime},
-      lodestar = readonly(lod),
+      lodestar = mod_lodestar(lod),
     }
-    env.string.dump = nil
     -- getmetatable only on tables: the string metatable and the lodestar
     -- userdata metatables are shared by every mod and the host
     env.getmetatable = function(v)
@@ -293,10 +443,29 @@ local function make_env(self, rec, trusted)
         return table_unpack(r, 2, r.n)
       end
     end
+    -- yield only from a coroutine the mod created: a yield from the mod's
+    -- own call would suspend the host's thread (when the host runs the
+    -- manager inside a coroutine) in the middle of the guarded call
+    local own = setmetatable({}, {__mode = "k"})
+    local create = co.create
+    co.create = function(f)
+      local t = create(f)
+      own[t] = true
+      return t
+    end
+    co.yield = function(...)
+      if not own[coroutine.running()] then
+        error("coroutine.yield: a mod may yield only from a coroutine it created", 2)
+      end
+      return coroutine.yield(...)
+    end
     env.coroutine = co
     env.load = function(chunk, chunkname, mode, fenv)
       if mode ~= nil and mode ~= "t" then
         return nil, ("load: mode '%s' refused (a mod may load text chunks only)"):format(tostring(mode))
+      end
+      if chunkname ~= nil and type(chunkname) ~= "string" then
+        return nil, ("load: chunkname must be a string, got %s"):format(type(chunkname))
       end
       return compile(chunk, chunkname or "=(load)", fenv or env)
     end
@@ -306,9 +475,9 @@ local function make_env(self, rec, trusted)
   env.print = function(...)
     local parts = pack(...)
     for i = 1, parts.n do parts[i] = tostring(parts[i]) end
-    rec.api.log(table.concat(parts, "\t", 1, parts.n))
+    rec.log(table.concat(parts, "\t", 1, parts.n))
   end
-  env.require = make_require(rec, env, trusted)
+  env.require = make_require(rec, env, trusted, self.lfs)
   return env
 end
 
@@ -487,7 +656,9 @@ local function scan_files(self, dir, rel, out)
   for _, entry in ipairs(names) do
     local path = dir .. "/" .. entry
     local r = rel and (rel .. "/" .. entry) or entry
-    local a = lfs.attributes(path)
+    -- links are not followed (a link to "/" or to its own folder would make
+    -- every poll walk the disk or loop); a mod that requires one fails
+    local a = (lfs.symlinkattributes or lfs.attributes)(path)
     if a and a.mode == "directory" then
       if not (rel == nil and entry == "spec") then scan_files(self, path, r, out) end
     elseif a and a.mode == "file" and entry:match("%.lua$") then
@@ -524,22 +695,62 @@ end
 
 -- == grids and layers ========================================================
 
+-- The per-cell functions of a grid view, compiled under the chunk name
+-- "(lodestar view)": an error the C side raises in them (a bad argument)
+-- carries that position, not this file's path, and they cost no more than
+-- the method call itself (a pcall per cell would: rules call them per cell).
+local VIEW_SRC = [=[
+local grid = ...
+local v = {}
+function v.size() return grid:size() end
+function v.width() return (grid:size()) end
+function v.height() local _, h = grid:size(); return h end
+function v.terrain(x, y) return grid:terrain(x, y) end
+function v.get_cost(x, y) return grid:get_cost(x, y) end
+function v.get_blocked(x, y) return grid:get_blocked(x, y) end
+function v.layer_get(name, x, y) return grid:layer_get(name, x, y) end
+function v.version() return grid:version() end
+function v.line_of_sight(x0, y0, x1, y1) return grid:line_of_sight(x0, y0, x1, y1) end
+return v
+]=]
+local view_chunk -- VIEW_SRC compiled, on first use
+
 -- A read-only view of a registered grid for mod code (rule factories, event
 -- handlers): mods read the grid through it but cannot free it or touch the
--- layers of other mods.
+-- layers of other mods. Every function calls a C method of the grid (or
+-- lodestar.core's prune_los) with the mod's arguments, which the C side
+-- type-checks; none calls a method of a value the mod passes, so no mod code
+-- ever receives the grid.
 local function grid_view(gname, grid)
-  local v = {name = gname}
-  function v.size() return grid:size() end
-  function v.width() return (grid:size()) end
-  function v.height() local _, h = grid:size(); return h end
-  function v.terrain(x, y) return grid:terrain(x, y) end
-  function v.get_cost(x, y) return grid:get_cost(x, y) end
-  function v.get_blocked(x, y) return grid:get_blocked(x, y) end
-  function v.layer_get(name, x, y) return grid:layer_get(name, x, y) end
-  function v.version() return grid:version() end
-  function v.line_of_sight(x0, y0, x1, y1) return grid:line_of_sight(x0, y0, x1, y1) end
-  function v.prune_los(path) return path:prune_los(grid) end
+  view_chunk = view_chunk or assert(load(VIEW_SRC, "=(lodestar view)"))
+  local v = view_chunk(grid)
+  v.name = gname
+  -- prune_los(path, grid) of lodestar.core, under pcall: "bad argument #1
+  -- to 'prune_los' (lodestar.Path expected, got table)" at the mod's line
+  local prune_los = require("lodestar.core").prune_los
+  function v.prune_los(path)
+    local ok, r = pcall(prune_los, path, grid)
+    if not ok then error(r, 2) end
+    return r
+  end
   return readonly(v)
+end
+
+-- The view of grid `gname` that mod `mname` gets (nil for an unknown grid):
+-- one per mod and grid, so what a mod does to its view, rawset included,
+-- no other mod and no host code sees. add_grid and remove_grid drop them.
+local function view_of(self, mname, gname)
+  local per = self._views[mname]
+  if not per then
+    per = {}
+    self._views[mname] = per
+  end
+  local v = per[gname]
+  if v == nil and self.grids[gname] ~= nil then
+    v = grid_view(gname, self.grids[gname])
+    per[gname] = v
+  end
+  return v
 end
 
 local function has_layer(grid, qname)
@@ -559,15 +770,15 @@ local function bake_one(self, rec, gname, lname, rect)
     if type(spec) == "table" then
       rule = spec.rule
       if spec.make then
-        rule = spec.make(self.views[gname])
+        rule = spec.make(view_of(self, rec.name, gname))
         if type(rule) ~= "function" then
           error(("layer '%s': make(view) returned %s (expected a rule function)"):format(lname, type(rule)), 0)
         end
       end
     end
-    rec.api.grid = self.views[gname]
+    rawset(rec.api, "grid", view_of(self, rec.name, gname))
     local ok, err = pcall(grid.bake, grid, qname, rule, rect)
-    rec.api.grid = nil
+    rawset(rec.api, "grid", nil)
     if not ok then error(err, 0) end
     return true
   end)
@@ -586,32 +797,62 @@ end
 
 local function log(self, entry)
   if self.logfn then
+    -- mod.log and print run inside mod calls: the host's callback gets the
+    -- host's string methods back while it runs
+    local entered, host = self._strings_entered, self._host_strindex
+    if entered then leave_strings(self, host) end
     local ok, err = pcall(self.logfn, entry.text, entry)
+    if entered then enter_strings(self) end
     if not ok then io.stderr:write("lodestar.mods: log callback failed: ", tostring(err), "\n") end
   end
 end
 
 -- The `mod` table a mod sees (stable across reloads: `mod.state` survives).
-local function new_api(self, name, display)
-  local api = {name = name, dir = display, state = {}}
-  api.log = function(...)
+-- Each load sets its fields again (with rawset: the mod may have given the
+-- table a metatable), so what one version did to them does not carry over;
+-- the host never reads a field a mod can write, except state (rawget).
+local function new_api(self, name, display, api)
+  api = api or {state = {}}
+  rawset(api, "name", name)
+  rawset(api, "dir", display)
+  local function modlog(...)
     local parts = pack(...)
     for i = 1, parts.n do parts[i] = tostring(parts[i]) end
     log(self, {level = "info", mod = name, message = table.concat(parts, " ", 1, parts.n),
       text = ("[%s] %s"):format(name, table.concat(parts, " ", 1, parts.n))})
   end
+  rawset(api, "log", modlog)
   -- mod.rebake(layer [, grid_name [, rect]]): queued, done by the manager
   -- after the current call into the mod returns (see manager:emit).
-  api.rebake = function(layer, gname, rect)
+  rawset(api, "rebake", function(layer, gname, rect)
     if type(layer) ~= "string" then error("bad argument #1 to 'rebake' (layer name expected)", 2) end
-    self._rebake[#self._rebake + 1] = {mod = name, layer = layer, grid = gname, rect = rect}
-  end
-  api.grids = function()
+    if gname ~= nil and type(gname) ~= "string" then
+      error(("bad argument #2 to 'rebake' (grid name expected, got %s)"):format(type(gname)), 2)
+    end
+    -- the host reads the queue after the mod's call returns: keep plain
+    -- values only (a mod table could run metamethods outside the guard)
+    local r
+    if rect ~= nil then
+      if type(rect) ~= "table" then
+        error(("bad argument #3 to 'rebake' (rect {x0, y0, x1, y1} expected, got %s)"):format(type(rect)), 2)
+      end
+      r = {}
+      for i = 1, 4 do
+        local v = rawget(rect, i)
+        if type(v) ~= "number" or v ~= math.floor(v) then
+          error(("bad argument #3 to 'rebake' (rect[%d]: integer expected, got %s)"):format(i, type(v)), 2)
+        end
+        r[i] = v
+      end
+    end
+    self._rebake[#self._rebake + 1] = {mod = name, layer = layer, grid = gname, rect = r}
+  end)
+  rawset(api, "grids", function()
     local out = {}
-    for _, g in ipairs(sorted_keys(self.grids)) do out[#out + 1] = self.views[g] end
+    for _, g in ipairs(sorted_keys(self.grids)) do out[#out + 1] = view_of(self, name, g) end
     return out
-  end
-  return api
+  end)
+  return api, modlog
 end
 
 local function is_trusted(self, name)
@@ -637,7 +878,9 @@ Manager.__index = Manager
 --             [Limit: >= 1; default M.DEFAULT_LIMIT = 1e7]
 --   cell_limit [opt] extra instructions per baked cell: a bake of N cells runs
 --             under instruction_limit + cell_limit * N [default 2000]
---   lodestar  [opt] the API table mods see (default require "lodestar")
+--   lodestar  [opt] the package a sandboxed mod's `lodestar` table is built
+--             from, M.MOD_API names only (default require "lodestar");
+--             trusted mods get it whole
 --   lfs       [opt] luafilesystem (default require "lfs")
 --   clock     [opt] function() -> seconds, for the ms of events (default os.clock: CPU time)
 --   only      [opt] list of mod names: load only these folders (mod specs use
@@ -677,13 +920,15 @@ function M.new(opts)
     self.only = {}
     for _, n in ipairs(opts.only) do self.only[n] = true end
   end
-  self.grids, self.views = {}, {}
+  self.grids = {}
+  self._views = {}   -- mod name -> grid name -> that mod's view (view_of)
   self.mods = {}     -- name -> record (active or disabled)
   self.apis = {}     -- name -> the `mod` table (survives reloads and failures)
   self.failed = {}   -- name -> files of a candidate that failed (not retried until they change)
   self.order = {}    -- active mod names in load order
   self._rebake = {}
   self._hook = make_hook(self)
+  self._strindex = mod_string() -- what string methods resolve to inside mod calls
   for _, g in ipairs(sorted_keys(opts.grids or {})) do self:add_grid(g, opts.grids[g]) end
   return self
 end
@@ -694,14 +939,18 @@ function Manager:_load(name, files)
   local display = self.root .. "/" .. name
   local rec = {name = name, dir = self.root .. "/" .. name, display = display,
     file = display .. "/mod.lua", files = files}
-  self.apis[name] = self.apis[name] or new_api(self, name, display)
-  rec.api = self.apis[name]
+  rec.api, rec.log = new_api(self, name, display, self.apis[name])
+  self.apis[name] = rec.api
   rec.trusted = is_trusted(self, name)
   if not name:match(NAME_PAT) then
     return nil, entry_of(name, display, ("%s/mod.lua:1: mod folder name '%s' must match [a-z][a-z0-9_]*")
       :format(display, name))
   end
-  local src, err = read_file(rec.dir .. "/mod.lua")
+  local src, err = read_mod_file(self.lfs, rec.dir, "mod.lua")
+  if err == "link" then
+    err = ("%s: refused: mod.lua is a link or not a regular file (a mod loads only regular files "
+      .. "inside its folder)"):format(rec.file)
+  end
   if not src then return nil, entry_of(name, display, err) end
   rec.src = src
   rec.env = make_env(self, rec, rec.trusted)
@@ -985,7 +1234,7 @@ function Manager:poll()
       local t0 = now_ms(self)
       local ch = self:_unload(n)
       events[#events + 1] = event(self, n, "removed", t0, {changes = ch})
-      self.apis[n] = nil
+      self.apis[n], self._views[n] = nil, nil
     end
   end
   for n in pairs(self.failed) do if not present[n] then self.failed[n] = nil end end
@@ -1074,7 +1323,7 @@ function Manager:poll()
           err, tripped = errtext(res), msg
         elseif res == false then
           err = ("%s:%d: selftest failed: %s"):format(cand.file, fn_line(cand.manifest.selftest) or 1,
-            tostring(msg or "returned false"))
+            errtext(msg or "returned false"))
         end
       end
       if not err then
@@ -1096,7 +1345,7 @@ function Manager:poll()
         end
         local ch = self:_changes(old, cand)
         self.mods[n] = cand
-        cand.api.version = cand.version
+        rawset(cand.api, "version", cand.version)
         self.failed[n] = nil
         events[#events + 1] = event(self, n, old and "reloaded" or "loaded", t0s[n], {changes = ch})
       end
@@ -1141,8 +1390,10 @@ end
 function Manager:_call(rec, fn, ...)
   local r = pack(guarded(self, self.limit, fn, ...))
   if not r[1] then
+    -- the message as text: an error object's __tostring would run mod code
+    -- outside the guard when the host prints it
     if r[3] then self:_disable(rec, r[2]) else log(self, entry_of(rec, rec.display, r[2])) end
-    return false, r[2]
+    return false, errtext(r[2])
   end
   return table_unpack(r, 1, r.n)
 end
@@ -1190,7 +1441,7 @@ function Manager:postprocess(qname, path, grid)
   -- the mod gets a read-only view, never the grid itself
   local view
   if grid ~= nil then
-    for gname, g in pairs(self.grids) do if rawequal(g, grid) then view = self.views[gname] end end
+    for gname, g in pairs(self.grids) do if rawequal(g, grid) then view = view_of(self, rec.name, gname) end end
     view = view or grid_view("(unregistered)", grid)
   end
   local ok, out = self:_call(rec, f, path, view)
@@ -1306,7 +1557,7 @@ function Manager:add_grid(name, grid)
   if type(name) ~= "string" then error("bad argument #1 to 'add_grid' (string expected)", 2) end
   if type(grid) ~= "userdata" then error("bad argument #2 to 'add_grid' (lodestar.Grid expected)", 2) end
   self.grids[name] = grid
-  self.views[name] = grid_view(name, grid)
+  for _, per in pairs(self._views) do per[name] = nil end
   local events = {}
   for _, n in ipairs(self.order) do
     local rec = self.mods[n]
@@ -1336,7 +1587,8 @@ function Manager:remove_grid(name)
       if has_layer(grid, q) then grid:layer_remove(q) end
     end
   end
-  self.grids[name], self.views[name] = nil, nil
+  self.grids[name] = nil
+  for _, per in pairs(self._views) do per[name] = nil end
 end
 
 --- Events of mods disabled by the CPU guard since the last call (postprocess
@@ -1371,13 +1623,13 @@ end
 --- The `mod.state` table of a mod (for hosts and tests), or nil.
 function Manager:state(name)
   local api = self.apis[name]
-  return api and api.state
+  return api and rawget(api, "state")
 end
 
 --- Unloads every mod (their layers leave the grids) and forgets the grids.
 function Manager:close()
   for i = #self.order, 1, -1 do self:_unload(self.order[i]) end
-  self.grids, self.views = {}, {}
+  self.grids, self._views = {}, {}
 end
 
 --- Does a list of events (from poll or emit) touch a request?

@@ -7,7 +7,8 @@
 ** A*; on_done is called once; an error in on_done is logged with a traceback
 ** and the tick goes on; cancel; a borrowed grid survives Lua's GC and
 ** lua_close; Lua's memory comes from the runtime's allocator; mods: a profile
-** applied, a reload restarts an in-flight request with the new profile.
+** applied, a reload restarts an in-flight request with the new profile;
+** mod escapes (file readers, the host grid through a view) fail there too.
 */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, sleep */
 #include "lds.h"
@@ -590,10 +591,114 @@ static void test_profile_names(void) {
   if (system(path) != 0) CHECK(0, "rm");
 }
 
+/* mod escapes through the runtime (tests/spec/21-mod_escape_spec.lua has
+** the full suite): a mod reaches no file reader, and a view hands it no
+** grid; the host's grid, its layers and its own lodestar table stay as
+** they were, and a request still runs */
+typedef struct EvLog {
+  int loaded, failed;
+  char errors[4096];
+} EvLog;
+
+static void evlog_fn(void *ud, const lds_ModEvent *ev) {
+  EvLog *e = (EvLog *)ud;
+  size_t n = strlen(e->errors);
+  if (ev->result && strcmp(ev->result, "loaded") == 0) e->loaded++;
+  if (ev->result && strcmp(ev->result, "failed") == 0) e->failed++;
+  if (ev->error) snprintf(e->errors + n, sizeof e->errors - n, "%s\n", ev->error);
+}
+
+static void test_mod_escapes(void) {
+  char dir[] = "/tmp/lds_rt_escXXXXXX";
+  char path[700], passwd[256] = "";
+  lds_RuntimeConfig cfg;
+  lds_Runtime *rt;
+  lds_Error err;
+  lds_Grid *g;
+  lds_Request rq;
+  lds_RequestId id;
+  Done d = {0, LDS_RUNNING, 0};
+  EvLog ev;
+  Log lg;
+  FILE *f;
+  int li;
+  memset(&ev, 0, sizeof ev);
+  memset(&lg, 0, sizeof lg);
+  f = fopen("/etc/passwd", "r");
+  if (f) {
+    if (!fgets(passwd, sizeof passwd, f)) passwd[0] = '\0';
+    passwd[strcspn(passwd, "\n")] = '\0';
+    fclose(f);
+  }
+  if (!mkdtemp(dir)) {
+    CHECK(0, "mkdtemp");
+    return;
+  }
+  snprintf(path, sizeof path, "mkdir -p %s/good %s/evil_load %s/evil_core %s/evil_steal", dir, dir,
+           dir, dir);
+  if (system(path) != 0) CHECK(0, "mkdir");
+  snprintf(path, sizeof path, "%s/good/mod.lua", dir);
+  write_file(path, "return { name = 'good', version = '1',\n"
+                   "  layers = { swamp = function(x) return x == 0 and 3 or 0 end },\n"
+                   "  profiles = { walker = { weights = { swamp = 1 } } } }\n");
+  snprintf(path, sizeof path, "%s/evil_load/mod.lua", dir);
+  write_file(path, "mod.state.x = lodestar.grid.load('/etc/passwd')\n"
+                   "return { name = 'evil_load', version = '1' }\n");
+  snprintf(path, sizeof path, "%s/evil_core/mod.lua", dir);
+  write_file(path, "mod.state.x = lodestar.core.graph.load_dimacs('/etc/passwd')\n"
+                   "return { name = 'evil_core', version = '1' }\n");
+  /* the raw host grid: a fake path whose prune_los would receive it */
+  snprintf(path, sizeof path, "%s/evil_steal/mod.lua", dir);
+  write_file(path, "return { name = 'evil_steal', version = '1', layers = { l = { make = function(view)\n"
+                   "  view.prune_los({ prune_los = function(_, grid) grid:free() end })\n"
+                   "  return function() return 0 end end } } }\n");
+  g = lds_grid_new(NULL, 16, 4, &err);
+  lds_runtime_config_init(&cfg);
+  cfg.env.log = log_fn;
+  cfg.env.log_ud = &lg;
+  cfg.mods_dir = dir;
+  cfg.on_mod_event = evlog_fn;
+  cfg.mod_event_ud = &ev;
+  rt = lds_runtime_new(&cfg, &err);
+  CHECK(rt != NULL, err.msg);
+  if (!rt) return;
+  CHECK(ev.failed == 2, ev.errors); /* evil_load, evil_core */
+  CHECK(strstr(ev.errors, "evil_load/mod.lua:1: attempt to call a nil value (field 'load')") != NULL,
+        ev.errors);
+  CHECK(strstr(ev.errors, "evil_core/mod.lua:1: attempt to index a nil value (field 'core')") != NULL,
+        ev.errors);
+  /* evil_steal's factory runs when the grid is added: its bake fails */
+  CHECK(lds_runtime_add_grid(rt, "world", g) == LDS_OK, lds_runtime_errmsg(rt));
+  CHECK(strstr(lg.all, "bad argument #1 to 'prune_los' (lodestar.Path expected, got table)") != NULL,
+        lg.all);
+  CHECK(passwd[0] == '\0' || (strstr(lg.all, passwd) == NULL && strstr(ev.errors, passwd) == NULL),
+        "no line of /etc/passwd in the log");
+  /* the host's grid is alive, with the bystander's layer only */
+  CHECK(lds_grid_width(g) == 16 && lds_grid_height(g) == 4, "the grid is alive");
+  li = lds_grid_layer_find(g, "good.swamp");
+  CHECK(li >= 0 && lds_grid_layer_cdata(g, li)[0] == 3.0f && lds_grid_layer_cdata(g, li)[1] == 0.0f,
+        "the bystander's layer");
+  CHECK(lds_grid_layer_find(g, "evil_steal.l") < 0, "no layer of the failed mod");
+  CHECK(lds_runtime_dostring(rt, "assert(type(lodestar.grid.load) == 'function')\n"
+                             "assert(lodestar.grids.world:width() == 16)", "=host") == LDS_OK,
+        lds_runtime_errmsg(rt));
+  lds_request_init(&rq, g, 0, 0, 15, 3);
+  rq.on_done = c_done;
+  rq.ud = &d;
+  CHECK(lds_runtime_submit(rt, &rq, "good.walker", &id) == LDS_OK, lds_runtime_errmsg(rt));
+  run_frames(rt, 10000);
+  CHECK(d.calls == 1 && d.status == LDS_FOUND, "a request runs after the attacks");
+  lds_runtime_free(rt);
+  lds_grid_free(g);
+  snprintf(path, sizeof path, "rm -rf %s", dir);
+  if (system(path) != 0) CHECK(0, "rm");
+}
+
 int main(void) {
   test_basic();
   test_mods();
   test_profile_names();
+  test_mod_escapes();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
