@@ -49,8 +49,9 @@ local PROFILE_KEYS = {weights = true, algorithm = true, heuristic = true, weight
 M.MOD_API = {
   -- functions
   "find_path", "heuristic_distance", "prune_los", "status_name", "postprocess",
-  "grid.new", "grid.from_ascii",
-  "graph.new", "graph.from_grid",
+  "grid.new", "grid.from_ascii", "grid.from_rows", "grid.parse",
+  "graph.new", "graph.from_grid", "graph.parse_dimacs",
+  "scenario.parse",
   "path.new",
   "search.astar", "search.dijkstra", "search.wastar", "search.greedy", "search.jps", "search.jps+",
   "search.dstar_lite",
