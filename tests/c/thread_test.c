@@ -8,12 +8,16 @@
 ** tables and D* Lite queues through the listeners). Every answer must equal,
 ** bit for bit, the answer of the same work done on the main thread alone.
 **
-** The first round starts every worker's JPS/JPS+ (which subscribe to the
-** grid) at once, and every round starts with the grid's cheapest-cost cache
+** After a barrier every worker prepares NSUBS more JPS/JPS+ searches (each
+** subscribes to the grid) and subscribes its D* Lite searches, all at once;
+** every round starts with the grid's cheapest-cost cache
 ** and the graph's heuristic-scale cache invalidated by an edit, so the
 ** workers' first queries compute them concurrently: built with
 ** -fsanitize=thread (make sanitize) this reports any hidden write on the
-** read paths. Its own program (-pthread), run by `make test-thread`.
+** read paths; on the code before the listener lock a plain build also
+** crashed in about one run of eight (lost listener updates, then an edit
+** called a freed or garbage listener). Its own program (-pthread), run by
+** `make test-thread` (part of `make test`).
 */
 #define _POSIX_C_SOURCE 200809L /* pthread_barrier_t */
 #include "lds.h"
@@ -29,6 +33,7 @@
 #define NQ 16          /* grid queries per round */
 #define W 72
 #define H 64
+#define NSUBS 32       /* extra JPS searches per worker (every 4th JPS+), prepared at once */
 
 static int passed, failed;
 
@@ -64,6 +69,7 @@ typedef struct Worker {
   const lds_Grid *grid;
   const lds_Graph *graph;
   lds_Search *astar, *weighted, *jps, *jpsp, *gsearch;
+  lds_Search *subs[NSUBS]; /* prepared together: many listens at once */
   lds_DStar *ds, *dsg;
   lds_Scheduler *sc;
   Results *res;
@@ -141,9 +147,20 @@ static void worker_setup(Worker *w) {
   w->sc = lds_scheduler_new(NULL, &cfg, &err);
   w->setup_failed = !w->astar || !w->weighted || !w->jps || !w->jpsp || !w->gsearch || !w->ds ||
                     !w->dsg || !w->sc;
+  {
+    int i;
+    for (i = 0; i < NSUBS; i++)
+      if (!(w->subs[i] = lds_search_new(NULL, w->grid, &err))) w->setup_failed = 1;
+  }
+}
+
+/* The subscriptions: they write into the shared grid's and graph's listener
+** lists, in every worker at once. */
+static void worker_subscribe(Worker *w) {
+  int i;
   if (w->setup_failed) return;
-  /* the subscriptions write into the shared grid's and graph's listener
-  ** lists: concurrent with the other workers' */
+  for (i = 0; i < NSUBS; i++)
+    if (lds_search_jps_prepare(w->subs[i], i % 4 == 0) != LDS_OK) w->setup_failed = 1;
   if (lds_dstar_subscribe(w->ds, (lds_Grid *)(uintptr_t)w->grid) != LDS_OK ||
       lds_dstar_subscribe_graph(w->dsg, (lds_Graph *)(uintptr_t)w->graph) != LDS_OK ||
       lds_scheduler_add_grid(w->sc, w->grid, 2) != LDS_OK)
@@ -151,6 +168,8 @@ static void worker_setup(Worker *w) {
 }
 
 static void worker_teardown(Worker *w) {
+  int i;
+  for (i = 0; i < NSUBS; i++) lds_search_free(w->subs[i]);
   lds_search_free(w->astar);
   lds_search_free(w->weighted);
   lds_search_free(w->jps);
@@ -215,6 +234,8 @@ static void *worker_main(void *ud) {
   int r;
   pthread_barrier_wait(&barrier); /* all workers set up at once */
   worker_setup(w);
+  pthread_barrier_wait(&barrier); /* and subscribe at once */
+  worker_subscribe(w);
   for (r = 0; r < ROUNDS; r++) {
     pthread_barrier_wait(&barrier); /* the main thread's edit is done */
     worker_round(w, r);
@@ -310,6 +331,7 @@ int main(void) {
   rw.graph = shared_graph;
   rw.res = &ref;
   worker_setup(&rw);
+  worker_subscribe(&rw);
   CHECK(!rw.setup_failed, "reference setup");
   for (r = 0; r < ROUNDS; r++) {
     worker_round(&rw, r);
@@ -343,6 +365,7 @@ int main(void) {
     pthread_create(&th[t], NULL, worker_main, &w[t]);
   }
   pthread_barrier_wait(&barrier); /* setup */
+  pthread_barrier_wait(&barrier); /* subscriptions */
   for (r = 0; r < ROUNDS; r++) {
     pthread_barrier_wait(&barrier); /* round r runs */
     pthread_barrier_wait(&barrier); /* round r done */
