@@ -14,10 +14,9 @@
 ** and the graph's heuristic-scale cache invalidated by an edit, so the
 ** workers' first queries compute them concurrently: built with
 ** -fsanitize=thread (make sanitize) this reports any hidden write on the
-** read paths; on the code before the listener lock a plain build also
-** crashed in about one run of eight (lost listener updates, then an edit
-** called a freed or garbage listener). Its own program (-pthread), run by
-** `make test-thread` (part of `make test`).
+** read paths (an unlocked listener list can also lose an update, and the
+** next edit then calls a garbage listener: a crash even without TSan). Its
+** own program (-pthread), run by `make test-thread` (part of `make test`).
 */
 #define _POSIX_C_SOURCE 200809L /* pthread_barrier_t */
 #include "lds.h"
