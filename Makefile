@@ -9,7 +9,8 @@
 #                   the demo's default map (PREFIX/share/lodestar), the licence
 #                   (PREFIX/share/doc/lodestar/LICENSE)
 #   make bench      benchmarks against ../shared/data and the peers in ../shared/bench/peers
-#   make sanitize   the tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make sanitize   the tests under AddressSanitizer + UndefinedBehaviorSanitizer, then the
+#                   thread test and the C tests under ThreadSanitizer
 #   make valgrind-lua  the busted specs under valgrind (memory check of the binding)
 #   make lint       luacheck over the Lua code (.luacheckrc), clang -Werror over the C code
 #   make deps       install the Debian packages the project needs (as root)
@@ -25,6 +26,7 @@ SHARED   ?= ../shared
 WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wundef -Wwrite-strings \
             -Wmissing-prototypes -Wstrict-prototypes -Werror
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
 EXTRA_CFLAGS ?=
 EXTRA_LDFLAGS ?=
 # Debian packages needed to build, test and benchmark
@@ -76,7 +78,7 @@ LUA54_LIBS  ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 LUAJIT_LIBS ?= $(shell pkg-config --libs luajit 2>/dev/null)
 ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
-.PHONY: FORCE all run test test-c test-cli test-lua test-runtime test-demo-mods test-install valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
+.PHONY: FORCE all run test test-c test-thread test-cli test-lua test-runtime test-demo-mods test-install valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(CLI) lua $(HOST_LIB) $(EXAMPLE_HOST) $(RUNTIME_TEST)
@@ -207,6 +209,15 @@ run: all
 test-c: $(TESTS)
 	$(TESTS)
 
+# tests/c/thread_test.c: one grid and one graph searched by 4 threads at once
+# (docs/threads.md); its own program, linked with -pthread
+THREAD_TEST := $(BUILD)/thread_test
+$(THREAD_TEST): tests/c/thread_test.c $(LIB_A) Makefile
+	$(CC) $(CFLAGS_ALL) -pthread -Icore -o $@ $< $(LIB_A) $(LDLIBS) -pthread $(EXTRA_LDFLAGS)
+
+test-thread: $(THREAD_TEST)
+	$(THREAD_TEST)
+
 # busted specs (tests/spec, configured by .busted) under Lua 5.4, then LuaJIT
 test-lua: lua $(CLI)
 	LDS_BUILD=$(BUILD) LDS_SHARED=$(SHARED) $(LUA54) $(BUSTED) --run=default --cpath="$(BUILD)/lua54/?.so"
@@ -234,7 +245,7 @@ test-install: all
 	rm -rf $(BUILD)/itest-other
 	tests/install_test.sh $(CURDIR)/$(BUILD)/itest
 
-test: test-c test-runtime test-cli test-lua test-install test-demo-mods
+test: test-c test-thread test-runtime test-cli test-lua test-install test-demo-mods
 
 # tests/bench/setup_bench: query set-up time on a 64x64 vs a 2048x2048 grid
 SETUP_BENCH := $(BUILD)/setup_bench
@@ -248,11 +259,15 @@ bench: all $(SETUP_BENCH)
 valgrind: $(CLI)
 	valgrind --leak-check=full --error-exitcode=1 $(CLI) scen $(RUN_SCEN) --limit 100
 
-# The C tests under ASan+UBSan. The busted specs are not run here: the
+# The C tests under ASan+UBSan, then the thread test and the C runner under
+# ThreadSanitizer (its own build: TSan cannot share a build with ASan; any
+# reported race fails the run). The busted specs are not run here: the
 # interpreters are not instrumented (they would need LD_PRELOAD=libasan).
 sanitize:
 	$(MAKE) BUILD=build/sanitize OPT=-O1 EXTRA_CFLAGS="$(SAN_FLAGS)" \
-	  EXTRA_LDFLAGS="$(SAN_FLAGS)" test-c test-runtime
+	  EXTRA_LDFLAGS="$(SAN_FLAGS)" test-c test-thread test-runtime
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66 $(TSAN_OPTIONS)" $(MAKE) BUILD=build/tsan OPT=-O1 \
+	  EXTRA_CFLAGS="$(TSAN_FLAGS)" EXTRA_LDFLAGS="$(TSAN_FLAGS)" test-thread test-c
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

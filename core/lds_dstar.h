@@ -139,6 +139,9 @@ LDS_API size_t lds_dstar_mem_used(const lds_DStar *ds);
 ///   LDS_E_NOMEM (the grid's listener list could not grow).
 /// [Owner: the grid keeps a pointer to ds until lds_dstar_unsubscribe or
 ///  lds_dstar_free]
+/// Threads: the listener list is locked, so D* Lite searches of several
+/// threads may subscribe to one shared grid at once; each edit then writes
+/// into every subscribed search from the editing thread (docs/threads.md).
 LDS_API lds_Status lds_dstar_subscribe(lds_DStar *ds, lds_Grid *grid);
 
 /// Stops forwarding grid edits. @returns LDS_OK, or LDS_E_STATE when not

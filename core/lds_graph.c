@@ -37,6 +37,9 @@ lds_Graph *lds_graph_new(const lds_Env *env, lds_Coords coords, lds_Error *err) 
     return NULL;
   }
   g->env = e;
+  atomic_init(&g->scale, 0.0);
+  atomic_init(&g->scale_tag, 0);
+  ldsi_spin_init(&g->listen_lock);
   g->kind = coords;
   g->dim = dim_of(coords);
   ldsi_error_clear(err);
@@ -311,7 +314,7 @@ lds_Status lds_graph_freeze(lds_Graph *g, lds_Error *err) {
   g->redge = redge;
   g->coslat = coslat;
   g->frozen = true;
-  g->scale_valid = false;
+  atomic_store_explicit(&g->scale_tag, 0, memory_order_relaxed);
   ldsi_error_clear(err);
   return LDS_OK;
 }
@@ -456,19 +459,22 @@ static lds_Status set_cost(lds_Graph *g, const char *fn, uint32_t edge, uint32_t
   g->cost[edge] = cost;
   /* Keep the scale cache across the edit when it can be updated in O(1):
   ** a lowered cost can only lower the minimum; a raised cost changes it only
-  ** when this edge was the tight one (then it is recomputed lazily). */
-  if (g->scale_valid && g->scale_version == g->version && g->dim) {
+  ** when this edge was the tight one (then it is recomputed lazily). An
+  ** edit has the graph to itself (docs/threads.md): relaxed order. */
+  if (atomic_load_explicit(&g->scale_tag, memory_order_relaxed) == g->version + 1 && g->dim) {
     bool keep = true;
+    double sc = atomic_load_explicit(&g->scale, memory_order_relaxed);
     d = ldsi_graph_dist(g, from, g->dst[edge]);
     if (d > 0.0) {
       double rnew = cost / d * (1.0 - 1e-9), rold = old / d * (1.0 - 1e-9);
       if (cost < old) {
-        if (rnew < g->scale) g->scale = rnew;
-      } else if (cost > old && rold <= g->scale) {
+        if (rnew < sc) atomic_store_explicit(&g->scale, rnew, memory_order_relaxed);
+      } else if (cost > old && rold <= sc) {
         keep = false;
       }
     }
-    if (keep) g->scale_version = g->version + 1; /* the version notify() is about to set */
+    /* tagged with the version notify() is about to set, or dropped */
+    atomic_store_explicit(&g->scale_tag, keep ? g->version + 2 : 0, memory_order_relaxed);
   }
   notify(g, edge, from, old);
   return LDS_OK;
@@ -577,11 +583,16 @@ double lds_graph_distance(const lds_Graph *g, uint32_t a, uint32_t b) {
 ** makes h consistent: h(u) <= c(u,v) + h(v). The 1e-9 shrink absorbs the
 ** rounding of the distance computations (relative error ~1e-15). */
 double lds_graph_h_scale(const lds_Graph *g) {
-  lds_Graph *mg = (lds_Graph *)g; /* the cache is logically const */
+  /* The cache is logically const, hence the cast, and atomic: searches of
+  ** several threads may fill it at once, each storing the same value from
+  ** costs no thread writes meanwhile (docs/threads.md). A reader that sees
+  ** the tag (acquire) sees the scale stored before it (release). */
+  lds_Graph *mg = (lds_Graph *)(uintptr_t)g;
   double k = INFINITY;
   uint32_t u, e;
   if (!g->frozen || g->dim == 0) return 0.0;
-  if (g->scale_valid && g->scale_version == g->version) return g->scale;
+  if (atomic_load_explicit(&g->scale_tag, memory_order_acquire) == g->version + 1)
+    return atomic_load_explicit(&g->scale, memory_order_relaxed);
   for (u = 0; u < g->n && k > 0.0; u++)
     for (e = g->off[u]; e < g->off[u + 1]; e++) {
       double d = ldsi_graph_dist(g, u, g->dst[e]);
@@ -592,14 +603,14 @@ double lds_graph_h_scale(const lds_Graph *g) {
       if (k == 0.0) break;
     }
   if (k == INFINITY) k = 0.0;
-  mg->scale = k * (1.0 - 1e-9);
-  mg->scale_version = g->version;
-  mg->scale_valid = true;
-  return mg->scale;
+  k *= 1.0 - 1e-9;
+  atomic_store_explicit(&mg->scale, k, memory_order_relaxed);
+  atomic_store_explicit(&mg->scale_tag, g->version + 1, memory_order_release);
+  return k;
 }
 
 size_t lds_graph_mem_used(const lds_Graph *g, size_t *node_bytes, size_t *edge_bytes) {
-  size_t nb, eb;
+  size_t nb, eb, lb;
   if (g->frozen) {
     nb = 2 * ((size_t)g->n + 1) * sizeof(uint32_t) + (size_t)g->n * (size_t)g->dim * sizeof(double) +
          (g->coslat ? (size_t)g->n * sizeof(double) : 0);
@@ -610,40 +621,57 @@ size_t lds_graph_mem_used(const lds_Graph *g, size_t *node_bytes, size_t *edge_b
   }
   if (node_bytes) *node_bytes = nb;
   if (edge_bytes) *edge_bytes = eb;
-  return sizeof *g + nb + eb + (size_t)g->listener_cap * sizeof(ldsi_GraphListener);
+  /* the listener list may grow in another reader's D* Lite subscription */
+  ldsi_spin_lock(&((lds_Graph *)(uintptr_t)g)->listen_lock);
+  lb = (size_t)g->listener_cap * sizeof(ldsi_GraphListener);
+  ldsi_spin_unlock(&((lds_Graph *)(uintptr_t)g)->listen_lock);
+  return sizeof *g + nb + eb + lb;
 }
 
 /* --------------------------------------------------------- listeners -- */
 
+/* Under listen_lock: D* Lite searches on a shared graph subscribe from their
+** own threads (docs/threads.md). notify() reads the list without it: an edit
+** has the graph to itself. */
 lds_Status lds_graph_listen(lds_Graph *g, lds_GraphListener fn, void *ud) {
+  lds_Status st = LDS_OK;
   if (!fn) {
     ldsi_msg(g->errmsg, "lds_graph_listen: fn is NULL");
     return LDS_E_ARG;
   }
+  ldsi_spin_lock(&g->listen_lock);
   if (g->nlisteners == g->listener_cap) {
     int ncap = g->listener_cap ? g->listener_cap * 2 : 4;
     ldsi_GraphListener *nl = (ldsi_GraphListener *)ldsi_realloc(
         &g->env, g->listeners, (size_t)g->listener_cap * sizeof(ldsi_GraphListener),
         (size_t)ncap * sizeof(ldsi_GraphListener));
-    if (!nl) return LDS_E_NOMEM;
+    if (!nl) {
+      st = LDS_E_NOMEM;
+      goto done;
+    }
     g->listeners = nl;
     g->listener_cap = ncap;
   }
   g->listeners[g->nlisteners].fn = fn;
   g->listeners[g->nlisteners].ud = ud;
   g->nlisteners++;
-  return LDS_OK;
+done:
+  ldsi_spin_unlock(&g->listen_lock);
+  return st;
 }
 
 lds_Status lds_graph_unlisten(lds_Graph *g, lds_GraphListener fn, void *ud) {
   int i;
+  ldsi_spin_lock(&g->listen_lock);
   for (i = 0; i < g->nlisteners; i++)
     if (g->listeners[i].fn == fn && g->listeners[i].ud == ud) {
       memmove(g->listeners + i, g->listeners + i + 1,
               (size_t)(g->nlisteners - i - 1) * sizeof(ldsi_GraphListener));
       g->nlisteners--;
+      ldsi_spin_unlock(&g->listen_lock);
       return LDS_OK;
     }
+  ldsi_spin_unlock(&g->listen_lock);
   ldsi_msg(g->errmsg, "lds_graph_unlisten: no such listener");
   return LDS_E_ARG;
 }

@@ -205,9 +205,9 @@ LDS_API double lds_graph_distance(const lds_Graph *g, uint32_t a, uint32_t b);
 /// rounding. A zero-cost edge between distinct points forces 0 (h is then
 /// zero: Dijkstra). No edge with positive distance: 0. [Units: cost per
 /// coordinate unit] Cached per graph version: O(edges) after each edit, O(1)
-/// otherwise. Computing it writes that cache, so call it once after editing
-/// before sharing a graph between threads. @returns 0 for a graph without
-/// coordinates or not frozen.
+/// otherwise. The cache is atomic: threads sharing the graph read-only may
+/// call it (and start searches, which do) at once (docs/threads.md).
+/// @returns 0 for a graph without coordinates or not frozen.
 LDS_API double lds_graph_h_scale(const lds_Graph *g);
 
 /// Bytes allocated by the graph; *node_bytes / *edge_bytes [opt] get the
@@ -219,8 +219,11 @@ LDS_API const char *lds_graph_errmsg(const lds_Graph *g);
 
 /* --------------------------------------------------------- listeners -- */
 
-/// Registers fn to hear about every edge-cost change. @returns LDS_OK,
-/// LDS_E_ARG (fn NULL), LDS_E_NOMEM.
+/// Registers fn to hear about every edge-cost change. fn runs on the editing
+/// thread. Listening and unlistening take the graph's spin lock, so threads
+/// sharing the graph read-only may (un)listen at once (subscribed D* Lite
+/// searches do); not during an edit. @returns LDS_OK, LDS_E_ARG (fn NULL),
+/// LDS_E_NOMEM.
 LDS_API lds_Status lds_graph_listen(lds_Graph *g, lds_GraphListener fn, void *ud);
 /// Removes a listener registered with the same (fn, ud). LDS_E_ARG if absent.
 LDS_API lds_Status lds_graph_unlisten(lds_Graph *g, lds_GraphListener fn, void *ud);

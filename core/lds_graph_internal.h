@@ -38,11 +38,14 @@ struct lds_Graph {
   double *cost;
   uint32_t *roff, *rsrc, *redge; /* reverse CSR */
   uint64_t version;
-  double scale;        /* cache of lds_graph_h_scale */
-  uint64_t scale_version;
-  bool scale_valid;
+  /* cache of lds_graph_h_scale: the scale, and 1 + the version it is for
+  ** (0 = none). Atomic: concurrent readers may fill it at once (with the
+  ** same value); scale_tag is stored after scale, with release order */
+  _Atomic double scale;
+  _Atomic uint64_t scale_tag;
   int nlisteners, listener_cap;
   ldsi_GraphListener *listeners;
+  ldsi_Spin listen_lock; /* guards the three above against concurrent (un)listens */
   char errmsg[LDS_ERRMSG_SIZE];
 };
 

@@ -133,6 +133,8 @@ static lds_Grid *grid_alloc(const lds_Env *env, int32_t width, int32_t height, l
   g = (lds_Grid *)ldsi_calloc(&e, 1, sizeof *g);
   if (!g) goto nomem;
   g->env = e;
+  atomic_init(&g->min_cost, 0.0f);
+  ldsi_spin_init(&g->listen_lock);
   g->w = width;
   g->h = height;
   g->pw = width + 2;
@@ -166,8 +168,7 @@ lds_Grid *lds_grid_new(const lds_Env *env, int32_t width, int32_t height, lds_Er
   memset(g->terrain, '.', (size_t)width * (size_t)height);
   g->neighbourhood = 8;
   g->diag = LDS_DIAG_NO_CORNER_CUTTING;
-  g->min_cost = 1.0f;
-  g->min_cost_valid = true;
+  atomic_store_explicit(&g->min_cost, 1.0f, memory_order_relaxed);
   g->passable = (size_t)width * (size_t)height;
   recompute_all_masks(g);
   return g;
@@ -192,8 +193,9 @@ lds_Grid *lds_grid_clone(const lds_Grid *src, lds_Error *err) {
   memcpy(g->terrain, src->terrain, cells);
   g->neighbourhood = src->neighbourhood;
   g->diag = src->diag;
-  g->min_cost = src->min_cost;
-  g->min_cost_valid = src->min_cost_valid;
+  atomic_store_explicit(&g->min_cost,
+                        atomic_load_explicit(&src->min_cost, memory_order_relaxed),
+                        memory_order_relaxed);
   g->nonunit = src->nonunit;
   g->passable = src->passable;
   for (i = 0; i < src->nlayers; i++) {
@@ -218,10 +220,14 @@ void lds_grid_free(lds_Grid *g) {
 }
 
 size_t lds_grid_mem_used(const lds_Grid *g) {
+  size_t listeners;
+  /* the listener list may grow in another reader's JPS start: read under its lock */
+  ldsi_spin_lock(&((lds_Grid *)(uintptr_t)g)->listen_lock);
+  listeners = (size_t)g->listener_cap * sizeof(ldsi_Listener);
+  ldsi_spin_unlock(&((lds_Grid *)(uintptr_t)g)->listen_lock);
   return sizeof *g + grid_bytes(g->w, g->h) +
          (size_t)g->nlayers * (size_t)g->w * (size_t)g->h * sizeof(float) +
-         (size_t)g->layer_cap * sizeof(ldsi_Layer) +
-         (size_t)g->listener_cap * sizeof(ldsi_Listener);
+         (size_t)g->layer_cap * sizeof(ldsi_Layer) + listeners;
 }
 
 /* ----------------------------------------------------------- editing -- */
@@ -265,11 +271,12 @@ lds_Status lds_grid_set_cost(lds_Grid *g, int32_t x, int32_t y, float cost) {
   g->cost[p] = cost;
   if (old == 1.0f) g->nonunit++;
   if (cost == 1.0f) g->nonunit--;
-  if (g->min_cost_valid) {
-    if (cost < g->min_cost)
-      g->min_cost = cost;
-    else if (old == g->min_cost)
-      g->min_cost_valid = false; /* the minimum may have risen; recompute lazily */
+  { /* an edit has the grid to itself (docs/threads.md): relaxed order */
+    float mc = atomic_load_explicit(&g->min_cost, memory_order_relaxed);
+    if (mc > 0.0f && cost < mc)
+      atomic_store_explicit(&g->min_cost, cost, memory_order_relaxed);
+    else if (mc > 0.0f && old == mc) /* the minimum may have risen; recompute lazily */
+      atomic_store_explicit(&g->min_cost, 0.0f, memory_order_relaxed);
   }
   notify(g, x, y, x, y);
   return LDS_OK;
@@ -343,22 +350,23 @@ uint64_t lds_grid_version(const lds_Grid *g) { return g->version; }
 size_t lds_grid_passable_count(const lds_Grid *g) { return g->passable; }
 const char *lds_grid_errmsg(const lds_Grid *g) { return g->errmsg; }
 
+/* Recomputed lazily after a raise of the cheapest cell. The cache is
+** logically const (the answer does not change), hence the cast, and atomic:
+** searches of several threads may fill it at once, each storing the same
+** value, computed from costs no thread writes meanwhile (docs/threads.md);
+** so relaxed order suffices. */
 float lds_grid_min_cost(const lds_Grid *g) {
-  if (!g->min_cost_valid) {
-    /* lazily recomputed after a raise of the cheapest cell; the cache is
-    ** logically const (the answer does not change), hence the cast */
-    lds_Grid *mg = (lds_Grid *)g;
-    float m = INFINITY;
-    int32_t x, y;
-    for (y = 0; y < g->h; y++) {
-      const float *row = g->cost + ldsi_grid_pidx(g, 0, y);
-      for (x = 0; x < g->w; x++)
-        if (row[x] < m) m = row[x];
-    }
-    mg->min_cost = m;
-    mg->min_cost_valid = true;
+  float m = atomic_load_explicit(&g->min_cost, memory_order_relaxed);
+  int32_t x, y;
+  if (m > 0.0f) return m;
+  m = INFINITY;
+  for (y = 0; y < g->h; y++) {
+    const float *row = g->cost + ldsi_grid_pidx(g, 0, y);
+    for (x = 0; x < g->w; x++)
+      if (row[x] < m) m = row[x];
   }
-  return g->min_cost;
+  atomic_store_explicit(&((lds_Grid *)(uintptr_t)g)->min_cost, m, memory_order_relaxed);
+  return m;
 }
 
 bool lds_grid_can_move(const lds_Grid *g, int32_t x, int32_t y, int dir) {
@@ -476,31 +484,45 @@ lds_Status lds_grid_layer_range(const lds_Grid *g, int index, float *mn, float *
 
 /* --------------------------------------------------------- listeners -- */
 
+/* Under listen_lock: searches reading a shared grid subscribe from their own
+** threads (docs/threads.md). notify() reads the list without it: an edit has
+** the grid to itself. */
 lds_Status lds_grid_listen(lds_Grid *g, lds_GridListener fn, void *ud) {
+  lds_Status st = LDS_OK;
   if (!fn) return LDS_E_ARG;
+  ldsi_spin_lock(&g->listen_lock);
   if (g->nlisteners == g->listener_cap) {
     int ncap = g->listener_cap ? g->listener_cap * 2 : 4;
     ldsi_Listener *nl = (ldsi_Listener *)ldsi_realloc(
         &g->env, g->listeners, (size_t)g->listener_cap * sizeof(ldsi_Listener),
         (size_t)ncap * sizeof(ldsi_Listener));
-    if (!nl) return LDS_E_NOMEM;
+    if (!nl) {
+      st = LDS_E_NOMEM;
+      goto done;
+    }
     g->listeners = nl;
     g->listener_cap = ncap;
   }
   g->listeners[g->nlisteners].fn = fn;
   g->listeners[g->nlisteners].ud = ud;
   g->nlisteners++;
-  return LDS_OK;
+done:
+  ldsi_spin_unlock(&g->listen_lock);
+  return st;
 }
 
 lds_Status lds_grid_unlisten(lds_Grid *g, lds_GridListener fn, void *ud) {
+  lds_Status st = LDS_E_ARG;
   int i;
+  ldsi_spin_lock(&g->listen_lock);
   for (i = 0; i < g->nlisteners; i++)
     if (g->listeners[i].fn == fn && g->listeners[i].ud == ud) {
       memmove(g->listeners + i, g->listeners + i + 1,
               (size_t)(g->nlisteners - i - 1) * sizeof(ldsi_Listener));
       g->nlisteners--;
-      return LDS_OK;
+      st = LDS_OK;
+      break;
     }
-  return LDS_E_ARG;
+  ldsi_spin_unlock(&g->listen_lock);
+  return st;
 }

@@ -7,6 +7,13 @@
 ** Every edit bumps a change counter and is reported to listeners with the
 ** rectangle it touched, so searches, baked layers and incremental planners
 ** notice it.
+**
+** Threads (docs/threads.md): any number of threads may read a grid at once
+** (searches, queries, line of sight) while no thread edits it. The editing
+** calls (set_*, touch, layer_add/remove/set, writes through
+** lds_grid_layer_data, free) need the grid to themselves: no other call on
+** it, no search on it running. The writes a reader may make (the listener
+** list, the lds_grid_min_cost cache) are locked or atomic.
 */
 #ifndef LDS_GRID_H
 #define LDS_GRID_H
@@ -113,7 +120,9 @@ LDS_API lds_Diagonal lds_grid_diagonal(const lds_Grid *g); ///< current rule
 /// Change counter: grows by at least one with every edit.
 LDS_API uint64_t lds_grid_version(const lds_Grid *g);
 /// Smallest cell cost on the grid (blocked cells included), the factor that
-/// keeps distance heuristics admissible. [Units: cost]
+/// keeps distance heuristics admissible. [Units: cost] O(1), but O(cells)
+/// once after an edit that raised the cheapest cell: the result is cached
+/// in the grid, atomically, so concurrent readers may call it.
 LDS_API float lds_grid_min_cost(const lds_Grid *g);
 /// true when the move from (x,y) in direction dir (LDS_DIR_*) is legal under
 /// the grid's neighbourhood and diagonal rule.
@@ -122,7 +131,7 @@ LDS_API bool lds_grid_can_move(const lds_Grid *g, int32_t x, int32_t y, int dir)
 LDS_API size_t lds_grid_passable_count(const lds_Grid *g);
 /// Last error message of an editing call ("" if none). [Owner: the grid]
 LDS_API const char *lds_grid_errmsg(const lds_Grid *g);
-/// Bytes allocated by the grid.
+/// Bytes allocated by the grid (takes the listener lock for a moment).
 LDS_API size_t lds_grid_mem_used(const lds_Grid *g);
 
 /* ------------------------------------------------------------ layers -- */
@@ -166,9 +175,14 @@ LDS_API lds_Status lds_grid_layer_range(const lds_Grid *g, int index, float *min
 
 /* --------------------------------------------------------- listeners -- */
 
-/// Registers fn to hear about every edit. @returns LDS_OK, LDS_E_NOMEM.
+/// Registers fn to hear about every edit. fn runs on the editing thread,
+/// inside the editing call. Listening and unlistening take the grid's spin
+/// lock, so threads that share the grid read-only may (un)listen at once
+/// (JPS searches and subscribed D* Lite searches do); not during an edit.
+/// @returns LDS_OK, LDS_E_ARG (fn NULL), LDS_E_NOMEM.
 LDS_API lds_Status lds_grid_listen(lds_Grid *g, lds_GridListener fn, void *ud);
-/// Removes a listener registered with the same (fn, ud). LDS_E_ARG if absent.
+/// Removes a listener registered with the same (fn, ud), under the same lock.
+/// @returns LDS_OK, LDS_E_ARG if absent.
 LDS_API lds_Status lds_grid_unlisten(lds_Grid *g, lds_GridListener fn, void *ud);
 
 LDS_END_DECLS

@@ -37,14 +37,16 @@ struct lds_Grid {
   int neighbourhood;
   lds_Diagonal diag;
   uint64_t version;
-  float min_cost;
-  bool min_cost_valid;
+  /* smallest cell cost; 0 = unknown, recomputed by lds_grid_min_cost. Atomic:
+  ** concurrent readers may fill it at once (with the same value) */
+  _Atomic float min_cost;
   size_t passable;
   size_t nonunit;   /* cells whose cost is not 1 (0: uniform-cost fast path) */
   int nlayers, layer_cap;
   ldsi_Layer *layers;
   int nlisteners, listener_cap;
   ldsi_Listener *listeners;
+  ldsi_Spin listen_lock; /* guards the three above against concurrent (un)listens */
   char errmsg[LDS_ERRMSG_SIZE];
 };
 

@@ -8,6 +8,7 @@
 #include "lds_common.h"
 
 #include <math.h>
+#include <stdatomic.h>
 
 /* A resolved environment: every member set. */
 typedef struct ldsi_Env {
@@ -63,5 +64,21 @@ LDSI_HIDDEN bool ldsi_text_nul(lds_Error *err, const char *fn, const char *name,
 static inline double ldsi_num(double x) { return x != x ? fabs(x) : x; }
 
 #define LDSI_SQRT2 1.4142135623730951
+
+/* A spin lock (C11 atomic_flag) for the rare writes that threads reading a
+** shared grid or graph may make at once: registering and removing listeners
+** (a JPS search's first start, lds_dstar_subscribe, lds_search_free). It is
+** held for a few stores and at most one realloc, so spinning costs less than
+** a system mutex would, and core/ stays pure C11 (threads.h is optional).
+** Clear it with ldsi_spin_init before first use. See docs/threads.md. */
+typedef atomic_flag ldsi_Spin;
+static inline void ldsi_spin_init(ldsi_Spin *l) { atomic_flag_clear(l); }
+static inline void ldsi_spin_lock(ldsi_Spin *l) {
+  while (atomic_flag_test_and_set_explicit(l, memory_order_acquire)) {
+  }
+}
+static inline void ldsi_spin_unlock(ldsi_Spin *l) {
+  atomic_flag_clear_explicit(l, memory_order_release);
+}
 
 #endif

@@ -985,6 +985,9 @@ lds_Status lds_search_jps_prepare(lds_Search *s, bool plus) {
       jps_free(s);
       return nomem(s, "JPS bit grids", bytes + more);
     }
+    /* the only write to the grid on a search's read path: its listener list
+    ** is locked, so searches of other threads may start on it meanwhile;
+    ** edits then update the tables from the editing thread (docs/threads.md) */
     if (lds_grid_listen((lds_Grid *)(uintptr_t)g, on_grid_edit, j) != LDS_OK) {
       jps_free(s);
       return nomem(s, "grid listener", sizeof(ldsi_Listener));

@@ -71,8 +71,12 @@ typedef struct lds_JpsInfo {
 /* ---------------------------------------------------------- preparing -- */
 
 /// Builds (or brings up to date) the JPS bit grids and, with plus, the JPS+
-/// tables, so the first query does not pay for them. Registers a listener on
-/// the search's grid (removed by lds_search_free).
+/// tables, so the first query does not pay for them. The tables belong to
+/// the search, not the grid. Registers a listener on the search's grid
+/// (removed by lds_search_free), under the grid's lock, so searches of
+/// other threads may read the grid meanwhile; the first JPS query does this
+/// too. Edits of the grid then update the tables from the editing thread
+/// (docs/threads.md: no search on a grid runs during its edit).
 /// @param[in] s     the search
 /// @param[in] plus  also build the JPS+ jump-distance tables
 /// With plus on a grid that is not 8-connected "no_corner_cutting", only the

@@ -13,6 +13,13 @@
 ** tagged with a generation counter, so starting a query never touches every
 ** cell. lds_search_step never allocates.
 **
+** Threads (docs/threads.md): a search belongs to one thread at a time. Many
+** threads' searches may share one grid or graph while no thread edits it;
+** start and step write only the search, but for two locked or atomic writes
+** to the grid or graph: a JPS/JPS+ search's first start registers its
+** listener (lds_jps.h), and a start after an edit may fill the
+** lds_grid_min_cost / lds_graph_h_scale cache.
+**
 ** Tie-breaking (deterministic, documented): the open list pops the smallest
 ** f = g + w*h; among equal f the larger g first (closer to the goal), then the
 ** entry that got its key first (insertion order; a decrease-key counts as a
