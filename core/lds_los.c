@@ -394,7 +394,8 @@ lds_Path *lds_path_prune_los_weighted(const lds_Path *p, const lds_Grid *g,
     ldsi_error(err, LDS_E_ARG, "%s: NULL grid or path", fn);
     return NULL;
   }
-  if (!check_path(g, p, fn, err)) return NULL;
+  /* p's own checks are lds_grid_path_cost's, and say so */
+  if (!check_path(g, p, "lds_grid_path_cost", err)) return NULL;
   if (!cost_ctx(&ctx, g, layer_weights, n_layer_weights, fn, err)) return NULL;
   n = lds_path_length(p);
   w = g->w;
@@ -409,7 +410,7 @@ lds_Path *lds_path_prune_los_weighted(const lds_Path *p, const lds_Grid *g,
   sub = pre + m;
   keep = (uint32_t *)(void *)(sub + m);
   for (i = 1; i < n; i++)
-    if (step_cost(&ctx, p, i, &step[i], fn, err) != LDS_OK) { /* p itself is not legal */
+    if (step_cost(&ctx, p, i, &step[i], "lds_grid_path_cost", err) != LDS_OK) { /* p is not legal */
       ldsi_free(&g->env, step, bytes);
       return NULL;
     }

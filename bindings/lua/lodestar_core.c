@@ -1340,13 +1340,114 @@ static void check_grid_path(lua_State *L, const lds_Path *p) {
   if (lds_path_width(p) == 0) arg_error(L, 1, "a grid path expected, got a graph path");
 }
 
-/* Cost of p on the grid at arg (optional): recomputed, else NaN (unknown). */
-static double recost(lua_State *L, const lds_Path *p, int arg) {
-  double c;
+/* Key (its address) of the weights a path was measured with, in the path's
+** user value table: the name -> weight table of the query that found it (a
+** private copy, never handed out), so post-processing keeps its costs. */
+static const char path_weights_key = 'w';
+
+/* Absolute stack index (lua_absindex is not in the 5.1 API). */
+static int abs_index(lua_State *L, int i) {
+  return i > 0 || i <= LUA_REGISTRYINDEX ? i : lua_gettop(L) + i + 1;
+}
+
+/* Makes the path at pi remember the weights table at wi (name -> number);
+** nothing when wi is 0 or not a table. */
+static void path_remember(lua_State *L, int pi, int wi) {
+  pi = abs_index(L, pi);
+  if (wi == 0 || lua_type(L, wi) != LUA_TTABLE) return;
+  wi = abs_index(L, wi);
+  lua_createtable(L, 0, 1); /* uv */
+  lua_pushlightuserdata(L, (void *)&path_weights_key);
+  lua_pushvalue(L, wi);
+  lua_rawset(L, -3);
+  lds_setuv(L, pi);
+}
+
+/* Pushes the weights table the path at pi remembers, or nil. */
+static void path_weights_table(lua_State *L, int pi) {
+  lds_getuv(L, pi);
+  if (lua_type(L, -1) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    return;
+  }
+  lua_pushlightuserdata(L, (void *)&path_weights_key);
+  lua_rawget(L, -2);
+  lua_remove(L, -2);
+}
+
+/* Shallow copy of the table at idx, pushed. */
+static void copy_table(lua_State *L, int idx) {
+  idx = abs_index(L, idx);
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) { /* copy, k, v */
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, -4);
+  }
+}
+
+static int dstar_weights(lua_State *L, int arg, const lds_Grid *g, double *w);
+
+/* The weights a post-processing call measures with, into w[16] by layer
+** index (returns the count for n_layer_weights): opts.weights when the
+** table at oi has them (checked as a query's; oi 0: no opts), else those
+** the path at pi remembers. Pushes the name -> weight table used (a copy
+** of opts.weights, or the path's own) or nil, for the result to remember. */
+static int post_weights(lua_State *L, int pi, int oi, const lds_Grid *g, double *w) {
+  int n = 0;
+  if (oi && !lua_isnoneornil(L, oi)) {
+    lua_getfield(L, oi, "weights");
+    if (!lua_isnil(L, -1)) {
+      n = dstar_weights(L, oi, g, w); /* checks names and values, by index */
+      copy_table(L, -1);
+      lua_remove(L, -2);
+      return n;
+    }
+    lua_pop(L, 1);
+  }
+  memset(w, 0, 16 * sizeof *w);
+  if (pi)
+    path_weights_table(L, pi);
+  else
+    lua_pushnil(L);
+  if (lua_type(L, -1) == LUA_TTABLE) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) { /* weights, name, w */
+      const char *name = lua_tostring(L, -2);
+      int idx = lds_grid_layer_find(g, name);
+      if (idx < 0 || idx >= 16)
+        luaL_error(L, "%s: the grid has no layer '%s' (weighted by the query that found the "
+                   "path; pass opts.weights to measure with others)", LDS_PATH_MT, name);
+      w[idx] = lua_tonumber(L, -1);
+      if (idx + 1 > n) n = idx + 1;
+      lua_pop(L, 1);
+    }
+  }
+  return n;
+}
+
+static const char *const post_opts[] = {"weights", NULL};
+
+/* Checks the optional opts table at oi of a post-processing call. */
+static void check_post_opts(lua_State *L, int oi) {
+  if (lua_isnoneornil(L, oi)) return;
+  check_table(L, oi);
+  check_keys(L, oi, "option", "opts keys must be strings", post_opts, NULL);
+}
+
+/* Cost of p on the grid at arg (optional), under the weights the path at
+** pi remembers: recomputed, else NaN (unknown). */
+static double recost(lua_State *L, const lds_Path *p, int arg, int pi) {
+  double c, w[16];
+  int nw;
   lds_Error err;
   if (lua_isnoneornil(L, arg)) return NAN;
   check_grid_path(L, p);
-  if (lds_grid_path_cost(check_grid(L, arg), p, &c, &err) != LDS_OK)
+  nw = post_weights(L, pi, 0, check_grid(L, arg), w);
+  lua_pop(L, 1);
+  if (lds_grid_path_cost_weighted(check_grid(L, arg), p, w, nw, &c, &err) != LDS_OK)
     arg_error(L, arg, err.msg);
   return c;
 }
@@ -1361,8 +1462,11 @@ static int path_sub(lua_State *L) {
   b = new_pathbox(L);
   q = lds_path_sub(p, i, j, NAN, &err);
   push_path(L, b, q, &err);
+  path_weights_table(L, 1);
+  path_remember(L, 5, 6); /* the piece keeps the path's weights */
+  lua_pop(L, 1);
   if (!lua_isnoneornil(L, 4)) {
-    double c = recost(L, q, 4);
+    double c = recost(L, q, 4, 1);
     lds_Path *r = lds_path_sub(q, 0, lds_path_length(q) - 1, c, &err);
     if (!r) return luaL_error(L, "%s", err.msg);
     lds_path_free(q);
@@ -1384,25 +1488,95 @@ static int path_reverse(lua_State *L) {
     /* recost raises on a bad grid: free tmp first by computing through a box */
     b = new_pathbox(L);
     push_path(L, b, tmp, &err);
-    c = recost(L, tmp, 2);
+    c = recost(L, tmp, 2, 1);
   }
   b = new_pathbox(L);
   q = lds_path_reverse(p, c, &err);
   push_path(L, b, q, &err);
+  path_weights_table(L, 1);
+  path_remember(L, -2, -1);
+  lua_pop(L, 1);
   return 1;
 }
 
+/* path:prune_los(grid [, opts]): opts.weights (name -> weight) measure the
+** costs, by default the weights of the query that found the path; the
+** result remembers the weights it was measured with. */
 static int path_prune_los(lua_State *L) {
   lds_Path *p = check_path(L, 1);
   lds_Grid *g = check_grid(L, 2);
   lds_Error err;
   PathBox *b;
   lds_Path *q;
+  double w[16];
+  int nw;
+  lua_settop(L, 3);
   check_grid_path(L, p);
-  b = new_pathbox(L);
-  q = lds_path_prune_los(p, g, &err);
+  check_post_opts(L, 3);
+  nw = post_weights(L, 1, 3, g, w); /* path, grid, opts, weights */
+  b = new_pathbox(L);               /* path, grid, opts, weights, pruned */
+  q = lds_path_prune_los_weighted(p, g, w, nw, &err);
   if (!q && err.code == LDS_E_ARG) return arg_error(L, 2, err.msg);
   push_path(L, b, q, &err);
+  path_remember(L, 5, 4);
+  return 1;
+}
+
+/* grid:polyline_cost(points [, opts]) -> cost: the exact cost of the
+** polyline through points (a list of {x=, y=} or {x, y}, any real cell
+** coordinates, or a grid lodestar.Path) under opts.weights (a Path: by
+** default the weights of its query); math.huge when it crosses a blocked
+** cell. See core/lds_postprocess.h, "Cost of a path". */
+static int grid_polyline_cost(lua_State *L) {
+  lds_Grid *g = check_grid(L, 1);
+  lds_Error err;
+  double w[16], c, *xy;
+  size_t n, i;
+  int nw, is_path = luaL_testudata(L, 2, LDS_PATH_MT) != NULL;
+  lua_settop(L, 3);
+  check_post_opts(L, 3);
+  if (is_path) {
+    lds_Path *p = check_path(L, 2);
+    check_grid_path(L, p);
+    if (lds_path_width(p) != lds_grid_width(g))
+      return arg_error(L, 2, lua_pushfstring(L, "path width %d does not match the grid (width %d)",
+                                             (int)lds_path_width(p), (int)lds_grid_width(g)));
+    n = lds_path_length(p);
+    xy = (double *)lds_newudata(L, (n ? n : 1) * 2 * sizeof(double)); /* scratch, GC'd */
+    for (i = 0; i < n; i++) {
+      int32_t x, y;
+      lds_path_cell(p, i, &x, &y);
+      xy[2 * i] = x;
+      xy[2 * i + 1] = y;
+    }
+  } else {
+    if (lua_type(L, 2) != LUA_TTABLE) return type_error(L, 2, "lodestar.Path or list of {x=, y=}");
+    n = lua_rawlen(L, 2);
+    xy = (double *)lds_newudata(L, (n ? n : 1) * 2 * sizeof(double)); /* scratch, GC'd */
+    for (i = 0; i < n; i++) {
+      lua_rawgeti(L, 2, (int)i + 1);
+      if (lua_type(L, -1) != LUA_TTABLE)
+        return arg_error(L, 2, lua_pushfstring(L, "point %d is not a table", (int)i + 1));
+      lua_getfield(L, -1, "x");
+      if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_rawgeti(L, -1, 1);
+      }
+      lua_getfield(L, -2, "y");
+      if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_rawgeti(L, -2, 2);
+      }
+      if (lua_type(L, -1) != LUA_TNUMBER || lua_type(L, -2) != LUA_TNUMBER)
+        return arg_error(L, 2, lua_pushfstring(L, "point %d has no numbers x, y", (int)i + 1));
+      xy[2 * i] = lua_tonumber(L, -2);
+      xy[2 * i + 1] = lua_tonumber(L, -1);
+      lua_pop(L, 3);
+    }
+  }
+  nw = post_weights(L, is_path ? 2 : 0, 3, g, w);
+  if (lds_grid_polyline_cost(g, xy, n, w, nw, &c, &err) != LDS_OK) return arg_error(L, 2, err.msg);
+  lua_pushnumber(L, c);
   return 1;
 }
 
@@ -1410,6 +1584,12 @@ static int path_prune_los(lua_State *L) {
 static int path_index(lua_State *L) {
   const char *k = lua_tostring(L, 2);
   lds_Path *p;
+  if (k && strcmp(k, "weights") == 0) { /* a copy: the path's own table stays private */
+    check_path(L, 1);
+    path_weights_table(L, 1);
+    if (!lua_isnil(L, -1)) copy_table(L, -1);
+    return 1;
+  }
   if (!k || (strcmp(k, "cost") != 0 && strcmp(k, "partial") != 0)) { /* methods work on freed paths */
     check_pathbox(L, 1);
     lua_pushvalue(L, 2);
@@ -1948,6 +2128,12 @@ static int path_result(lua_State *L, int partial) {
   }
   pb->p = p;
   pb->owned = 1;
+  if (b->gb) { /* a grid search: the path remembers the query's weights (uv[3]) */
+    lds_getuv(L, 1);
+    lua_rawgeti(L, -1, 3); /* path, uv, weights */
+    path_remember(L, -3, -1);
+    lua_pop(L, 2);
+  }
   return 1;
 }
 
@@ -2081,6 +2267,10 @@ static int find_path_finish(lua_State *L, SearchBox *b) {
     PathBox *pb = new_pathbox(L);
     lds_Path *p = lds_search_path(b->s, &err);
     push_path(L, pb, p, &err);
+    lds_getuv(L, 1);
+    lua_rawgeti(L, -1, 3); /* ..., path, uv, weights: the path remembers them */
+    path_remember(L, -3, -1);
+    lua_pop(L, 2);
     search_release(b);
     return 1;
   }
@@ -2457,6 +2647,7 @@ static const luaL_Reg grid_meth[] = {
     {"min_cost", grid_min_cost},
     {"neighbourhood", grid_neighbourhood},
     {"passable_count", grid_passable_count},
+    {"polyline_cost", grid_polyline_cost},
     {"set_blocked", grid_set_blocked},
     {"set_cost", grid_set_cost},
     {"set_diagonal", grid_set_diagonal},
@@ -2744,6 +2935,12 @@ static int dstar_new(lua_State *L) {
   uv = lua_gettop(L);
   lua_pushvalue(L, 1);
   lua_rawseti(L, uv, 1); /* anchor the grid */
+  lua_getfield(L, 2, "weights");
+  if (!lua_isnil(L, -1)) {
+    copy_table(L, -1); /* grid, opts, dstar, uv, weights, copy: its paths remember it */
+    lua_rawseti(L, uv, 3);
+  }
+  lua_pop(L, 1);
   lds_setuv(L, self);
   b->gb = gb;
   gb->nsearch++;
@@ -2854,6 +3051,10 @@ static int dstar_path(lua_State *L) {
   }
   pb->p = p;
   pb->owned = 1;
+  lds_getuv(L, 1);
+  lua_rawgeti(L, -1, 3); /* d, path, uv, weights: the path remembers them */
+  path_remember(L, -3, -1);
+  lua_pop(L, 2);
   return 1;
 }
 

@@ -68,7 +68,7 @@ void suite_los(void) {
     lds_grid_set_blocked(g, 1, 0, true);
     CHECK(lds_path_prune_los(p, g, &err) == NULL);
     CHECK_INT(err.code, LDS_E_ARG);
-    CHECK_STR(err.msg, "lds_path_prune_los: step 1 (0,0)->(1,0) has no line of sight");
+    CHECK_STR(err.msg, "lds_grid_path_cost: step 1 (0,0)->(1,0) has no line of sight");
     lds_grid_set_blocked(g, 1, 0, false);
     /* allocation failure is reported, not crashed on */
     lds_env_init(&env);
@@ -92,7 +92,7 @@ void suite_los(void) {
     static const int32_t xy[] = {0, 0, 1, 0};
     lds_Path *p = path_of(xy, 2, 7);
     CHECK(lds_path_prune_los(p, g, &err) == NULL);
-    CHECK_STR(err.msg, "lds_path_prune_los: path width 7 does not match the grid (width 6)");
+    CHECK_STR(err.msg, "lds_grid_path_cost: path width 7 does not match the grid (width 6)");
     lds_path_free(p);
   }
   lds_grid_free(g);
