@@ -381,7 +381,7 @@ lds_Status lds_grid_path_cost(const lds_Grid *g, const lds_Path *p, double *cost
 ** none qualifies, a+1 is (its step is the sub-path itself). */
 lds_Path *lds_path_prune_los_weighted(const lds_Path *p, const lds_Grid *g,
                                       const double *layer_weights, int n_layer_weights,
-                                      lds_Error *err) {
+                                      size_t *kept_index, lds_Error *err) {
   static const char fn[] = "lds_path_prune_los";
   size_t n, i, k = 0, a, m, bytes;
   uint32_t *keep;
@@ -416,6 +416,7 @@ lds_Path *lds_path_prune_los_weighted(const lds_Path *p, const lds_Grid *g,
     }
   if (n > 0) pre[0] = 0.0;
   for (i = 1; i < n; i++) pre[i] = pre[i - 1] + step[i];
+  if (n > 0 && kept_index) kept_index[0] = 0;
   if (n > 0) keep[k++] = lds_path_node(p, 0);
   a = 0;
   while (n > 0 && a + 1 < n) {
@@ -444,6 +445,7 @@ lds_Path *lds_path_prune_los_weighted(const lds_Path *p, const lds_Grid *g,
       ldsi_free(&g->env, step, bytes);
       return NULL;
     }
+    if (kept_index) kept_index[k] = best;
     keep[k++] = lds_path_node(p, best);
     q += bestc;
     a = best;
@@ -455,5 +457,5 @@ lds_Path *lds_path_prune_los_weighted(const lds_Path *p, const lds_Grid *g,
 }
 
 lds_Path *lds_path_prune_los(const lds_Path *p, const lds_Grid *g, lds_Error *err) {
-  return lds_path_prune_los_weighted(p, g, NULL, 0, err);
+  return lds_path_prune_los_weighted(p, g, NULL, 0, NULL, err);
 }

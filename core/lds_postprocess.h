@@ -119,7 +119,7 @@ LDS_API lds_Status lds_grid_polyline_cost(const lds_Grid *g, const double *xy, s
                                           double *cost, lds_Error *err);
 
 /// Line-of-sight pruning under base costs:
-/// lds_path_prune_los_weighted(p, g, NULL, 0, err).
+/// lds_path_prune_los_weighted(p, g, NULL, 0, NULL, err).
 LDS_API lds_Path *lds_path_prune_los(const lds_Path *p, const lds_Grid *g, lds_Error *err);
 
 /// Line-of-sight pruning that keeps the designer's costs: keeps the first
@@ -142,6 +142,10 @@ LDS_API lds_Path *lds_path_prune_los(const lds_Path *p, const lds_Grid *g, lds_E
 /// @param[in] g     the grid the path lies on
 /// @param[in] layer_weights [opt] as lds_grid_path_cost_weighted: pass the
 ///   weights of the query that found p
+/// @param[out] kept_index [opt] [Shape: lds_path_length(p) entries, the first
+///   lds_path_length(result) filled] the index in p of each kept cell, in
+///   order (0 first, the last cell's index last): segment k of the result
+///   replaces p's cells kept_index[k]..kept_index[k+1]
 /// @param[out] err  [opt]
 /// @returns the pruned path, or NULL: LDS_E_ARG (graph path, width mismatch,
 ///   a weight count or value out of range, a step of p that
@@ -152,7 +156,7 @@ LDS_API lds_Path *lds_path_prune_los(const lds_Path *p, const lds_Grid *g, lds_E
 ///  Path-Finding", JoGD 2004 (path smoothing by line of sight)]
 LDS_API lds_Path *lds_path_prune_los_weighted(const lds_Path *p, const lds_Grid *g,
                                               const double *layer_weights, int n_layer_weights,
-                                              lds_Error *err);
+                                              size_t *kept_index, lds_Error *err);
 
 LDS_END_DECLS
 

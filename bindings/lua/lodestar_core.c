@@ -1340,41 +1340,76 @@ static void check_grid_path(lua_State *L, const lds_Path *p) {
   if (lds_path_width(p) == 0) arg_error(L, 1, "a grid path expected, got a graph path");
 }
 
-/* Key (its address) of the weights a path was measured with, in the path's
-** user value table: the name -> weight table of the query that found it (a
-** private copy, never handed out), so post-processing keeps its costs. */
-static const char path_weights_key = 'w';
+/* Keys (their addresses) in a path's user value table: a marker (the table
+** is the path's own: on LuaJIT a fresh userdata's environment is the
+** globals), the name -> weight table of the query the path was measured
+** with (a private copy, never handed out, so post-processing keeps its
+** costs), and the costs of the sub-paths its segments replaced (prune_los). */
+static const char path_uv_key = 'u', path_weights_key = 'w', path_replaced_key = 'r';
 
 /* Absolute stack index (lua_absindex is not in the 5.1 API). */
 static int abs_index(lua_State *L, int i) {
   return i > 0 || i <= LUA_REGISTRYINDEX ? i : lua_gettop(L) + i + 1;
 }
 
-/* Makes the path at pi remember the weights table at wi (name -> number);
-** nothing when wi is 0 or not a table. */
-static void path_remember(lua_State *L, int pi, int wi) {
+/* Pushes field key of the path at pi's own user value table (nil if none). */
+static void path_uv_get(lua_State *L, int pi, const char *key) {
+  lds_getuv(L, pi);
+  if (lua_type(L, -1) == LUA_TTABLE) {
+    lua_pushlightuserdata(L, (void *)&path_uv_key);
+    lua_rawget(L, -2);
+    if (lua_toboolean(L, -1)) {
+      lua_pop(L, 1);
+      lua_pushlightuserdata(L, (void *)key);
+      lua_rawget(L, -2);
+      lua_remove(L, -2);
+      return;
+    }
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  lua_pushnil(L);
+}
+
+/* Sets field key of the path at pi's user value table (made on first use)
+** to the value at vi; nothing when vi is 0 or holds nil. */
+static void path_uv_set(lua_State *L, int pi, const char *key, int vi) {
   pi = abs_index(L, pi);
-  if (wi == 0 || lua_type(L, wi) != LUA_TTABLE) return;
-  wi = abs_index(L, wi);
-  lua_createtable(L, 0, 1); /* uv */
-  lua_pushlightuserdata(L, (void *)&path_weights_key);
-  lua_pushvalue(L, wi);
+  if (vi == 0 || lua_isnoneornil(L, vi)) return;
+  vi = abs_index(L, vi);
+  lds_getuv(L, pi);
+  if (lua_type(L, -1) == LUA_TTABLE) {
+    lua_pushlightuserdata(L, (void *)&path_uv_key);
+    lua_rawget(L, -2);
+    if (!lua_toboolean(L, -1)) { /* not ours (LuaJIT's globals) */
+      lua_pop(L, 2);
+      lua_pushnil(L);
+    } else {
+      lua_pop(L, 1);
+    }
+  }
+  if (lua_type(L, -1) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 3); /* uv */
+    lua_pushlightuserdata(L, (void *)&path_uv_key);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -3);
+    lua_pushvalue(L, -1);
+    lds_setuv(L, pi);
+  }
+  lua_pushlightuserdata(L, (void *)key);
+  lua_pushvalue(L, vi);
   lua_rawset(L, -3);
-  lds_setuv(L, pi);
+  lua_pop(L, 1);
+}
+
+/* Makes the path at pi remember the weights table at wi (name -> number). */
+static void path_remember(lua_State *L, int pi, int wi) {
+  if (wi != 0 && lua_type(L, wi) == LUA_TTABLE) path_uv_set(L, pi, &path_weights_key, wi);
 }
 
 /* Pushes the weights table the path at pi remembers, or nil. */
-static void path_weights_table(lua_State *L, int pi) {
-  lds_getuv(L, pi);
-  if (lua_type(L, -1) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_pushnil(L);
-    return;
-  }
-  lua_pushlightuserdata(L, (void *)&path_weights_key);
-  lua_rawget(L, -2);
-  lua_remove(L, -2);
-}
+static void path_weights_table(lua_State *L, int pi) { path_uv_get(L, pi, &path_weights_key); }
 
 /* Shallow copy of the table at idx, pushed. */
 static void copy_table(lua_State *L, int idx) {
@@ -1465,6 +1500,18 @@ static int path_sub(lua_State *L) {
   path_weights_table(L, 1);
   path_remember(L, 5, 6); /* the piece keeps the path's weights */
   lua_pop(L, 1);
+  path_uv_get(L, 1, &path_replaced_key);
+  if (lua_type(L, -1) == LUA_TTABLE) { /* and the replaced costs of its segments */
+    size_t k;
+    lua_createtable(L, (int)(j - i), 0);
+    for (k = i + 1; k <= j; k++) {
+      lua_rawgeti(L, -2, (int)k);
+      lua_rawseti(L, -2, (int)(k - i));
+    }
+    path_uv_set(L, 5, &path_replaced_key, -1);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
   if (!lua_isnoneornil(L, 4)) {
     double c = recost(L, q, 4, 1);
     lds_Path *r = lds_path_sub(q, 0, lds_path_length(q) - 1, c, &err);
@@ -1500,8 +1547,11 @@ static int path_reverse(lua_State *L) {
 }
 
 /* path:prune_los(grid [, opts]): opts.weights (name -> weight) measure the
-** costs, by default the weights of the query that found the path; the
-** result remembers the weights it was measured with. */
+** costs, by default the weights of the query that found the path. The
+** result remembers the weights it was measured with and, for each of its
+** segments, the cost of the sub-path of the original path it replaced
+** (path:replaced_costs(); summed through earlier prunings), which smoothing
+** may spend. */
 static int path_prune_los(lua_State *L) {
   lds_Path *p = check_path(L, 1);
   lds_Grid *g = check_grid(L, 2);
@@ -1509,16 +1559,60 @@ static int path_prune_los(lua_State *L) {
   PathBox *b;
   lds_Path *q;
   double w[16];
-  int nw;
+  size_t *kept, n, m, k, j;
+  int nw, have_in;
   lua_settop(L, 3);
   check_grid_path(L, p);
   check_post_opts(L, 3);
   nw = post_weights(L, 1, 3, g, w); /* path, grid, opts, weights */
-  b = new_pathbox(L);               /* path, grid, opts, weights, pruned */
-  q = lds_path_prune_los_weighted(p, g, w, nw, &err);
+  n = lds_path_length(p);
+  kept = (size_t *)lds_newudata(L, (n ? n : 1) * sizeof(size_t)); /* 5: scratch, GC'd */
+  b = new_pathbox(L);                                               /* 6: the pruned path */
+  q = lds_path_prune_los_weighted(p, g, w, nw, kept, &err);
   if (!q && err.code == LDS_E_ARG) return arg_error(L, 2, err.msg);
   push_path(L, b, q, &err);
-  path_remember(L, 5, 4);
+  path_remember(L, 6, 4);
+  path_uv_get(L, 1, &path_replaced_key); /* 7: the input's replaced costs, or nil */
+  have_in = lua_type(L, 7) == LUA_TTABLE;
+  m = lds_path_length(q);
+  lua_createtable(L, m > 1 ? (int)(m - 1) : 0, 0); /* 8 */
+  for (k = 0; k + 1 < m; k++) {
+    double sum = 0.0;
+    for (j = kept[k] + 1; j <= kept[k + 1]; j++) { /* p's segment j: cells j-1 -> j */
+      double c = 0.0;
+      if (have_in) {
+        lua_rawgeti(L, 7, (int)j);
+        c = lua_tonumber(L, -1);
+        lua_pop(L, 1);
+      } else {
+        int32_t x0, y0, x1, y1;
+        double xy[4];
+        lds_path_cell(p, j - 1, &x0, &y0);
+        lds_path_cell(p, j, &x1, &y1);
+        xy[0] = x0;
+        xy[1] = y0;
+        xy[2] = x1;
+        xy[3] = y1;
+        if (lds_grid_polyline_cost(g, xy, 2, w, nw, &c, &err) != LDS_OK)
+          return luaL_error(L, "%s", err.msg); /* p's steps were checked: not reached */
+      }
+      sum += c;
+    }
+    lua_pushnumber(L, sum);
+    lua_rawseti(L, 8, (int)k + 1);
+  }
+  path_uv_set(L, 6, &path_replaced_key, 8);
+  lua_settop(L, 6);
+  return 1;
+}
+
+/* path:replaced_costs() -> list | nil: for a path made by prune_los, [i] is
+** the cost of the sub-path of the original path that segment i (cells i ->
+** i+1) replaced; nil for other paths. A fresh copy. */
+static int path_replaced_costs(lua_State *L) {
+  check_path(L, 1);
+  path_uv_get(L, 1, &path_replaced_key);
+  if (!lua_isnil(L, -1)) copy_table(L, -1);
   return 1;
 }
 
@@ -2738,6 +2832,7 @@ static const luaL_Reg path_meth[] = {
     {"node", path_node},
     {"nodes", path_nodes},
     {"prune_los", path_prune_los},
+    {"replaced_costs", path_replaced_costs},
     {"reverse", path_reverse},
     {"sub", path_sub},
     {"totable", path_totable},
