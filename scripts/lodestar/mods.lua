@@ -539,6 +539,7 @@ local function grid_view(gname, grid)
   function v.version() return grid:version() end
   function v.line_of_sight(x0, y0, x1, y1) return grid:line_of_sight(x0, y0, x1, y1) end
   function v.prune_los(path) return path:prune_los(grid) end
+  function v.polyline_cost(points, opts) return grid:polyline_cost(points, opts) end
   return readonly(v)
 end
 
