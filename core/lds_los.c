@@ -121,6 +121,12 @@ static double eff_cost(CostCtx *k, int32_t x, int32_t y) {
   return c;
 }
 
+/* Pieces shorter than this are not charged [Units: cells]: the rounding of
+** points computed on a line through a cell corner (smoothed or resampled
+** points) would otherwise give the two side cells lengths of ~1e-16, and
+** infinite costs where one is blocked. */
+#define PIECE_EPS 1e-9
+
 /* One piece of a segment's traversal: cell (x,y), its cost, length inside. */
 typedef struct Piece {
   int32_t x, y;
@@ -136,7 +142,7 @@ typedef struct Piece {
 ** corner may be passed is the line-of-sight rule's business). A segment that
 ** runs along the edge between two cells (dx = 0 on a vertical edge, dy = 0
 ** on a horizontal one) is charged the dearer of the two. fn returns false to
-** stop; returns false when it did. */
+** stop; returns false when it did. Pieces shorter than PIECE_EPS are skipped. */
 typedef bool (*PieceFn)(void *ud, const Piece *pc);
 static bool traverse(CostCtx *k, double x0, double y0, double x1, double y1, PieceFn fn,
                      void *ud) {
@@ -166,7 +172,7 @@ static bool traverse(CostCtx *k, double x0, double y0, double x1, double y1, Pie
       if (o > pc.c || isnan(o)) pc.c = o;
     }
     pc.len = (tn - t) * len;
-    if (pc.len > 0.0 && !fn(ud, &pc)) return false;
+    if (pc.len > PIECE_EPS && !fn(ud, &pc)) return false;
     if (tn >= 1.0) return true;
     if (tx <= ty) ix += sx;
     if (ty <= tx) iy += sy;

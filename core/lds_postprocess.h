@@ -39,7 +39,10 @@
 ** vertex on a cell centre the stretch until it first leaves that cell is
 ** charged at the cost of the next vertex on a cell centre (the last one's
 ** own when none follows); for a grid path this is the same sum. A segment
-** lying along the edge between two cells is charged the dearer of the two.
+** lying along the edge between two cells is charged the dearer of the two;
+** a piece shorter than 1e-9 cells inside a cell is not charged (points
+** computed on a line through a cell corner carry rounding errors of about
+** 1e-16, which would otherwise clip the side cells).
 **
 ** Why pruning never costs more: lds_path_prune_los_weighted replaces the
 ** sub-path between two kept cells by their straight segment only when the

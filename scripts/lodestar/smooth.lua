@@ -350,7 +350,7 @@ local function smooth_spans(pts, samples, spacing, walls, info)
   if n == 0 then return out end
   out[1] = {x = pts[1].x, y = pts[1].y}
   for i = 1, n - 1 do
-    local span = {}
+    local span
     if n >= 3 then
       span = curve_span(pts, i, samples)
       span[#span + 1] = pts[i + 1]
@@ -358,8 +358,6 @@ local function smooth_spans(pts, samples, spacing, walls, info)
       local ok = polyline_clear(walls, span)
       if ok and walls.cost then ok = walls.cost(span, info.weights) <= span_budget(walls, info, pts, i) end
       if not ok then span = nil end
-    else
-      span = nil
     end
     span = span or resample({pts[i], pts[i + 1]}, spacing) -- straight: costs the segment's cost
     for k = 2, #span do out[#out + 1] = span[k] end

@@ -277,7 +277,8 @@ describe("smooth: options and factories", function()
   end)
 
   it("catmull_rom rejects unknown option keys", function()
-    assert.matches(THIS .. "bad argument #2 to 'catmull_rom' %(unknown option 'sample' %(expected grid, samples, weights%)%)$",
+    assert.matches(THIS .. "bad argument #2 to 'catmull_rom' %(unknown option 'sample' %(expected grid, "
+      .. "samples, weights%)%)$",
       errmsg(function() smooth.catmull_rom(p, {sample = 3}) end))
     assert.matches(THIS .. "bad argument #2 to 'catmull_rom' %(opts keys must be strings%)$",
       errmsg(function() smooth.catmull_rom(p, {3}) end))
