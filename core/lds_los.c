@@ -289,6 +289,14 @@ lds_Status lds_grid_polyline_cost(const lds_Grid *g, const double *xy, size_t n,
     if (isnan(xy[i]) || isinf(xy[i]))
       return ldsi_error(err, LDS_E_ARG, "%s: point %zu has %s %g (expected finite)", fn,
                         i / 2 + 1, i % 2 ? "y" : "x", ldsi_num(xy[i]));
+  for (i = 0; i < n; i++) { /* off the grid's square by more than PIECE_EPS: +inf at once */
+    double x = xy[2 * i], y = xy[2 * i + 1], m = 0.5 + PIECE_EPS;
+    if (x < -m || y < -m || x > (double)g->w - 1.0 + m || y > (double)g->h - 1.0 + m) {
+      if (cost) *cost = INFINITY;
+      ldsi_error_clear(err);
+      return LDS_OK;
+    }
+  }
   a.total = 0.0;
   a.in_stretch = false;
   a.ell = a.vcost = 0.0;

@@ -109,7 +109,8 @@ LDS_API lds_Status lds_grid_path_cost_weighted(const lds_Grid *g, const lds_Path
 
 /// Cost of a polyline of arbitrary points (smoothed paths), costed exactly
 /// as in the header comment: +inf when it crosses a blocked cell, a cell
-/// outside the grid or one a weighted layer blocks, with positive length.
+/// outside the grid or one a weighted layer blocks, with positive length
+/// (a point more than 1e-9 outside the grid's square gives +inf at once).
 /// @param[in] xy [Shape: 2*n doubles, x0 y0 x1 y1 ...] [Units: cells]
 /// @param[in] n  number of points (0 or 1: cost 0)
 /// @param[in] layer_weights [opt] as lds_grid_path_cost_weighted

@@ -108,7 +108,9 @@ local function cost_info(v, opts_weights)
     info.weights = v.weights
     info.replaced = v:replaced_costs()
   end
-  if opts_weights ~= nil then info.weights = opts_weights end
+  if opts_weights ~= nil then -- other weights: what pruning measured does not apply
+    info.weights, info.replaced = opts_weights, nil
+  end
   return info
 end
 

@@ -122,6 +122,13 @@ void suite_path_cost(void) {
     CHECK_NEAR(c, want, 1e-12);
     CHECK_INT(lds_grid_polyline_cost(g, line, 1, NULL, 0, &c, &err), LDS_OK);
     CHECK_NEAR(c, 0.0, 0);
+    { /* far off the grid: +inf at once, no walk through 1e15 cells */
+      static const double far[] = {0, 0, 1e15, 0}, inside_edge[] = {-0.5, 0, 0, 0};
+      CHECK_INT(lds_grid_polyline_cost(g, far, 2, NULL, 0, &c, &err), LDS_OK);
+      CHECK(c == INFINITY);
+      CHECK_INT(lds_grid_polyline_cost(g, inside_edge, 2, NULL, 0, &c, &err), LDS_OK);
+      CHECK_NEAR(c, 0.5, 1e-12); /* from the grid's border to the centre of (0,0) */
+    }
     lds_path_free(p);
     lds_grid_free(g);
   }
