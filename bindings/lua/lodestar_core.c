@@ -1606,13 +1606,49 @@ static int path_prune_los(lua_State *L) {
   return 1;
 }
 
+/* path:set_weights(weights | nil) -> path: the layer weights the path is
+** measured with from now on (what a query's paths remember), for paths
+** whose query ran elsewhere (a runtime request); a copy is kept. Clears the
+** replaced costs (they were measured under the old weights). */
+static int path_set_weights(lua_State *L) {
+  check_path(L, 1);
+  lua_settop(L, 2);
+  if (!lua_isnil(L, 2)) {
+    check_table(L, 2);
+    lua_pushnil(L);
+    while (lua_next(L, 2)) { /* weights, name, w */
+      char buf[64];
+      if (lua_type(L, -2) != LUA_TSTRING) arg_error(L, 2, "keys must be layer names");
+      if (lua_type(L, -1) != LUA_TNUMBER)
+        arg_error(L, 2, lua_pushfstring(L, "weight of layer '%s': number expected, got %s",
+                                        lua_tostring(L, -2), value_name(L, -1)));
+      if (isnan(lua_tonumber(L, -1)) || isinf(lua_tonumber(L, -1)))
+        arg_error(L, 2, lua_pushfstring(L, "weight of layer '%s' is %s (expected finite)",
+                                        lua_tostring(L, -2),
+                                        fmt_num(buf, sizeof buf, lua_tonumber(L, -1))));
+      lua_pop(L, 1);
+    }
+    copy_table(L, 2); /* path, weights, copy */
+  } else {
+    lua_pushboolean(L, 0); /* path, nil, false: "none" */
+  }
+  path_uv_set(L, 1, &path_weights_key, 3);
+  lua_pushboolean(L, 0);
+  path_uv_set(L, 1, &path_replaced_key, 4);
+  lua_settop(L, 1);
+  return 1;
+}
+
 /* path:replaced_costs() -> list | nil: for a path made by prune_los, [i] is
 ** the cost of the sub-path of the original path that segment i (cells i ->
 ** i+1) replaced; nil for other paths. A fresh copy. */
 static int path_replaced_costs(lua_State *L) {
   check_path(L, 1);
   path_uv_get(L, 1, &path_replaced_key);
-  if (!lua_isnil(L, -1)) copy_table(L, -1);
+  if (lua_type(L, -1) == LUA_TTABLE)
+    copy_table(L, -1);
+  else
+    lua_pushnil(L); /* none (false after set_weights) */
   return 1;
 }
 
@@ -1681,7 +1717,10 @@ static int path_index(lua_State *L) {
   if (k && strcmp(k, "weights") == 0) { /* a copy: the path's own table stays private */
     check_path(L, 1);
     path_weights_table(L, 1);
-    if (!lua_isnil(L, -1)) copy_table(L, -1);
+    if (lua_type(L, -1) == LUA_TTABLE)
+      copy_table(L, -1);
+    else
+      lua_pushnil(L); /* none (false after set_weights(nil)) */
     return 1;
   }
   if (!k || (strcmp(k, "cost") != 0 && strcmp(k, "partial") != 0)) { /* methods work on freed paths */
@@ -2834,6 +2873,7 @@ static const luaL_Reg path_meth[] = {
     {"prune_los", path_prune_los},
     {"replaced_costs", path_replaced_costs},
     {"reverse", path_reverse},
+    {"set_weights", path_set_weights},
     {"sub", path_sub},
     {"totable", path_totable},
     {NULL, NULL}};
