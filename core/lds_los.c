@@ -42,7 +42,8 @@ static bool walk(const lds_Grid *g, int32_t x0, int32_t y0, int32_t x1, int32_t 
         err += dx;
         my = sy;
       }
-      if (!lds_grid_can_move(g, x, y, dir_of(mx, my))) return false;
+      /* lds_grid_can_move, inlined: (x,y) stays inside the box of two in-bounds ends */
+      if (!((g->nbr[ldsi_grid_pidx(g, x, y)] >> dir_of(mx, my)) & 1u)) return false;
       x += mx;
       y += my;
       if (cost) c += (mx && my ? LDSI_SQRT2 : 1.0) * (double)lds_grid_cost(g, x, y);
@@ -58,7 +59,8 @@ static bool walk(const lds_Grid *g, int32_t x0, int32_t y0, int32_t x1, int32_t 
         my = sy;
         j++;
       }
-      if (!lds_grid_can_move(g, x, y, dir_of(mx, my))) return false;
+      /* lds_grid_can_move, inlined: (x,y) stays inside the box of two in-bounds ends */
+      if (!((g->nbr[ldsi_grid_pidx(g, x, y)] >> dir_of(mx, my)) & 1u)) return false;
       x += mx;
       y += my;
       if (cost) c += (double)lds_grid_cost(g, x, y);

@@ -243,7 +243,8 @@ void suite_path_cost(void) {
     lds_Path *p = cells_path(xy, 2, 4);
     lds_grid_layer_add(g, "road", NULL);
     CHECK(lds_path_prune_los_weighted(p, g, w2, 2, NULL, &err) == NULL);
-    CHECK_STR(err.msg, "lds_path_prune_los: 2 layer weights for a grid with 1 layers (expected 0..1)");
+    CHECK_STR(err.msg,
+              "lds_path_prune_los: 2 layer weights for a grid with 1 layers (expected 0..1)");
     CHECK_INT(lds_grid_path_cost_weighted(g, p, winf, 1, &c, &err), LDS_E_ARG);
     CHECK_STR(err.msg, "lds_grid_path_cost: weight of layer 'road' is inf (expected finite)");
     CHECK_INT(lds_grid_polyline_cost(g, pts, 2, NULL, 0, &c, &err), LDS_E_ARG);
@@ -274,14 +275,16 @@ void suite_path_cost(void) {
       lds_grid_set_diagonal(g, (lds_Diagonal)(round % 4));
       lds_grid_layer_add(g, "swamp", NULL);
       lds_grid_layer_add(g, "road", NULL);
-      for (i = 0; i < 40; i++) lds_grid_set_blocked(g, lcg_next(&seed) % 16, lcg_next(&seed) % 16, true);
+      for (i = 0; i < 40; i++)
+        lds_grid_set_blocked(g, lcg_next(&seed) % 16, lcg_next(&seed) % 16, true);
       for (i = 0; i < 50; i++)
         lds_grid_set_cost(g, lcg_next(&seed) % 16, lcg_next(&seed) % 16,
                           (float)(0.5 + (lcg_next(&seed) % 6) * 0.5));
       for (i = 0; i < 70; i++)
         lds_grid_layer_set(g, 0, lcg_next(&seed) % 16, lcg_next(&seed) % 16,
                            (float)(lcg_next(&seed) % 5));
-      for (i = 0; i < 40; i++) lds_grid_layer_set(g, 1, lcg_next(&seed) % 16, lcg_next(&seed) % 16, 1);
+      for (i = 0; i < 40; i++)
+        lds_grid_layer_set(g, 1, lcg_next(&seed) % 16, lcg_next(&seed) % 16, 1);
       w[0] = (lcg_next(&seed) % 3) * 1.25;
       w[1] = (lcg_next(&seed) % 2) ? -0.25 : 0.0;
       for (i = 0; i < 6; i++) {
