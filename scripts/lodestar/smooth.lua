@@ -15,6 +15,13 @@
 -- touch a blocked cell is replaced by the straight segment between its two
 -- cells. See docs/lua-api.md, "Post-processing", for the guarantee.
 --
+-- Cost-safe smoothing: with a lodestar.Grid (or a view with polyline_cost),
+-- a span is also straight when its curve would cost more than the sub-path
+-- it stands for (path:replaced_costs() of a pruned path, else its straight
+-- segment), measured exactly under the path's layer weights (path.weights),
+-- so the smoothed line never costs more than the path before pruning; the
+-- returned list's field `cost` is its exact cost (grid:polyline_cost).
+--
 -- Argument errors raise "bad argument #n to 'f' (...)" at the caller's
 -- line, like the C functions of lodestar.core; an unknown key in an option
 -- table is an error naming it and the accepted keys.
