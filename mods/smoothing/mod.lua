@@ -5,15 +5,15 @@
 --   line-of-sight pruning (straight wherever cells see each other)
 -- Points are in cell coordinates (the centre of cell (x, y) is (x, y)),
 -- SPACING cells apart along the curve; the first and last cells are kept.
--- Wall-safe when given the grid: the post-processor gets its read-only
--- view, which lodestar.smooth takes as opts.grid (a span whose curve would
--- touch a blocked cell is straight instead).
+-- Wall-safe and cost-safe when given the grid: the post-processor gets its
+-- read-only view, which lodestar.smooth's post-processor takes as its grid
+-- (a span whose curve would touch a blocked cell, or cost more than the
+-- sub-path it stands for under the path's weights, is straight instead).
 local SPACING, SAMPLES = 0.5, 8
 local smooth = lodestar.smooth
+local step = smooth.postprocessor(SPACING, SAMPLES)
 
-local function catmull(path, view)
-  return smooth.resample(smooth.catmull_rom(path, { samples = SAMPLES, grid = view }), SPACING)
-end
+local function catmull(path, view) return step(path, view) end
 
 return {
   name = "smoothing",

@@ -69,7 +69,8 @@ M.MOD_API = {
 M.MOD_METHODS = {
   ["lodestar.Grid"] = {"bake", "clone", "diagonal", "free", "get_blocked", "get_cost", "height",
     "layer_add", "layer_get", "layer_list", "layer_range", "layer_remove", "layer_set",
-    "line_of_sight", "mem_used", "min_cost", "neighbourhood", "passable_count", "set_blocked",
+    "line_of_sight", "mem_used", "min_cost", "neighbourhood", "passable_count", "polyline_cost",
+    "set_blocked",
     "set_cost", "set_diagonal", "set_neighbourhood", "set_terrain", "size", "terrain", "version",
     "width"},
   ["lodestar.Graph"] = {"add_edge", "add_node", "coord_kind", "coords", "distance", "edge",
@@ -79,8 +80,8 @@ M.MOD_METHODS = {
     "h_scale", "jump_points", "partial_path", "path", "run", "start", "stats", "status", "step"},
   ["lodestar.DStar"] = {"compute", "cost", "endpoints", "errmsg", "flags", "free", "grid",
     "move_start", "next", "path", "stats", "status", "subscribed", "update", "update_rect"},
-  ["lodestar.Path"] = {"cell", "cells", "free", "node", "nodes", "prune_los", "reverse", "sub",
-    "totable", "cost", "partial"},
+  ["lodestar.Path"] = {"cell", "cells", "free", "node", "nodes", "prune_los", "replaced_costs",
+    "reverse", "set_weights", "sub", "totable", "cost", "partial", "weights"},
 }
 
 -- == small helpers ===========================================================
@@ -712,6 +713,7 @@ function v.get_blocked(x, y) return grid:get_blocked(x, y) end
 function v.layer_get(name, x, y) return grid:layer_get(name, x, y) end
 function v.version() return grid:version() end
 function v.line_of_sight(x0, y0, x1, y1) return grid:line_of_sight(x0, y0, x1, y1) end
+function v.polyline_cost(points, opts) return grid:polyline_cost(points, opts) end
 return v
 ]=]
 local view_chunk -- VIEW_SRC compiled, on first use

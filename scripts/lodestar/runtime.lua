@@ -36,7 +36,8 @@ return function(host)
   --- A request handle (what lodestar.request_path returns).
   -- Fields: status ("running" until delivered, then "found", "no_path",
   -- "cancelled" or an error name such as "stale"), path (a lodestar.Path
-  -- once found; owned by the handle), cost [Units: cost] (-1 without a
+  -- once found; owned by the handle; it remembers the request's layer
+  -- weights, path.weights, for post-processing), cost [Units: cost] (-1 without a
   -- path), frames (frames it waited), error (message of an error status),
   -- id (the scheduler handle), agent, profile, on_done.
   local Handle = {}
@@ -205,11 +206,16 @@ return function(host)
   function R.deliver(id, status)
     local h = R.handles[id]
     if not h then host.release(id) return end
+    local t = R.tracked[id]
     R.handles[id], R.tracked[id] = nil, nil
     local cost, frames, restarts, errmsg = host.info(id)
     h.status, h.cost, h.frames, h.restarts = status, cost, frames, restarts
     if errmsg ~= "" then h.error = errmsg end
-    if status == "found" then h.path = host.take_path(id) end
+    if status == "found" then
+      h.path = host.take_path(id)
+      -- the path remembers its weights, so post-processing measures with them
+      if h.path and t and t.opts and t.opts.weights then h.path:set_weights(t.opts.weights) end
+    end
     host.release(id)
     if h.on_done then h.on_done(h) end
   end

@@ -15,6 +15,13 @@
 -- touch a blocked cell is replaced by the straight segment between its two
 -- cells. See docs/lua-api.md, "Post-processing", for the guarantee.
 --
+-- Cost-safe smoothing: with a lodestar.Grid (or a view with polyline_cost),
+-- a span is also straight when its curve would cost more than the sub-path
+-- it stands for (path:replaced_costs() of a pruned path, else its straight
+-- segment), measured exactly under the path's layer weights (path.weights),
+-- so the smoothed line never costs more than the path before pruning; the
+-- returned list's field `cost` is its exact cost (grid:polyline_cost).
+--
 -- Argument errors raise "bad argument #n to 'f' (...)" at the caller's
 -- line, like the C functions of lodestar.core; an unknown key in an option
 -- table is an error naming it and the accepted keys.
@@ -72,23 +79,46 @@ end
 -- The walls of a lodestar.Grid (not freed) or of a grid view — a table
 -- whose fields size() and get_blocked(x, y) are plain functions, as the
 -- read-only view lodestar.mods hands post-processors (mods.lua grid_view)
--- — as {w =, h =, blocked = function(x, y)}; nil for nil. `what` names the
--- argument in the message.
+-- — as {w =, h =, blocked = function(x, y), cost = function(points,
+-- weights)}; nil for nil. cost (the exact polyline cost, grid:polyline_cost)
+-- is there for a lodestar.Grid and for a view with a polyline_cost(points,
+-- opts) function, else nil. `what` names the argument in the message.
 local function grid_arg(g, fname, n, what)
   if g == nil then return nil end
   local tn = type_name(g)
-  local size, blocked
+  local size, blocked, cost
   if tn == "lodestar.Grid" then
     size = function() return g:size() end
     blocked = function(x, y) return g:get_blocked(x, y) end
+    cost = function(pts, weights) return g:polyline_cost(pts, {weights = weights}) end
   elseif tn == "table" and type(g.size) == "function" and type(g.get_blocked) == "function" then
     size, blocked = g.size, g.get_blocked
+    local polyline_cost = g.polyline_cost
+    if type(polyline_cost) == "function" then
+      cost = function(pts, weights) return polyline_cost(pts, {weights = weights}) end
+    end
   else
     argerror(3, fname, n, ("%slodestar.Grid or grid view expected, got %s"):format(what, tn))
   end
   local ok, w, h = pcall(size)
   if not ok then error(w, 3) end -- a freed grid
-  return {w = w, h = h, blocked = blocked}
+  return {w = w, h = h, blocked = blocked, cost = cost}
+end
+
+-- What a lodestar.Path knows about its costs: the weights of its query
+-- (path.weights) and, after prune_los, what each segment replaced
+-- (path:replaced_costs()); {} for a list of points. opts_weights, when not
+-- nil, overrides the weights.
+local function cost_info(v, opts_weights)
+  local info = {}
+  if type_name(v) == "lodestar.Path" then
+    info.weights = v.weights
+    info.replaced = v:replaced_costs()
+  end
+  if opts_weights ~= nil then -- other weights: what pruning measured does not apply
+    info.weights, info.replaced = opts_weights, nil
+  end
+  return info
 end
 
 local function is_count(v) return type(v) == "number" and v >= 1 and v == math.floor(v) and v < math.huge end
@@ -154,39 +184,70 @@ local function segment_clear(walls, ax, ay, bx, by)
   return true
 end
 
+-- True when every segment of the polyline pts touches only free cells.
+local function polyline_clear(walls, pts)
+  for k = 2, #pts do
+    local a, b = pts[k - 1], pts[k]
+    if not segment_clear(walls, a.x, a.y, b.x, b.y) then return false end
+  end
+  return true
+end
+
+-- The most span i (pts[i] -> pts[i+1]) may cost: what the sub-path it
+-- stands for cost (info.replaced[i], after prune_los), else its straight
+-- segment's cost.
+local function span_budget(walls, info, pts, i)
+  local r = info.replaced and info.replaced[i]
+  if r then return r end
+  return walls.cost({pts[i], pts[i + 1]}, info.weights)
+end
+
+-- The points of span i of the spline through pts: pts[i] and `samples` - 1
+-- points of the curve towards pts[i + 1] (not included).
+local function curve_span(pts, i, samples)
+  local p0 = pts[i - 1] or pts[i] -- end points repeated
+  local p1, p2 = pts[i], pts[i + 1]
+  local p3 = pts[i + 2] or pts[i + 1]
+  local span = {}
+  for k = 0, samples - 1 do
+    local x, y = cr(p0, p1, p2, p3, k / samples)
+    span[k + 1] = {x = x, y = y}
+  end
+  return span
+end
+
+-- The same number of points on the straight segment pts[i] -> pts[i + 1].
+local function straight_span(pts, i, samples)
+  local p1, p2 = pts[i], pts[i + 1]
+  local span = {}
+  for k = 0, samples - 1 do
+    local t = k / samples
+    span[k + 1] = {x = p1.x + (p2.x - p1.x) * t, y = p1.y + (p2.y - p1.y) * t}
+  end
+  return span
+end
+
 -- The spline through pts (checked), `samples` points per span; with walls
 -- (grid_arg), a span whose polyline (p1, its samples, p2) touches a blocked
--- cell is sampled on the straight segment p1-p2 instead (same number of points).
-local function spline(pts, samples, walls)
+-- cell, or (when walls.cost) costs more than span_budget, is sampled on the
+-- straight segment p1-p2 instead (same number of points). info: cost_info.
+local function spline(pts, samples, walls, info)
   local n, out = #pts, {}
   if n < 3 then
     for i = 1, n do out[i] = {x = pts[i].x, y = pts[i].y} end
     return out
   end
   for i = 1, n - 1 do
-    local p0 = pts[i - 1] or pts[i] -- end points repeated
-    local p1, p2 = pts[i], pts[i + 1]
-    local p3 = pts[i + 2] or pts[i + 1]
-    local span = {}
-    for k = 0, samples - 1 do
-      local x, y = cr(p0, p1, p2, p3, k / samples)
-      span[k + 1] = {x = x, y = y}
-    end
+    local span = curve_span(pts, i, samples)
     if walls then
-      local ok = true
-      for k = 1, samples do
-        local a, b = span[k], span[k + 1] or p2
-        if not segment_clear(walls, a.x, a.y, b.x, b.y) then
-          ok = false
-          break
-        end
-      end
-      if not ok then -- the straight segment: legal for a path's cells or prune_los output
-        for k = 0, samples - 1 do
-          local t = k / samples
-          span[k + 1] = {x = p1.x + (p2.x - p1.x) * t, y = p1.y + (p2.y - p1.y) * t}
-        end
-      end
+      local curve = {}
+      for k = 1, samples do curve[k] = span[k] end
+      curve[samples + 1] = pts[i + 1]
+      local ok = polyline_clear(walls, curve)
+      if ok and walls.cost then ok = walls.cost(curve, info.weights) <= span_budget(walls, info, pts, i) end
+      -- the straight segment: legal for a path's cells or prune_los output,
+      -- and it costs what the segment costs however it is cut
+      if not ok then span = straight_span(pts, i, samples) end
     end
     for k = 1, samples do out[#out + 1] = span[k] end
   end
@@ -194,25 +255,35 @@ local function spline(pts, samples, walls)
   return out
 end
 
-local CR_KEYS = {"grid", "samples"}
+local CR_KEYS = {"grid", "samples", "weights"}
 
 --- Catmull-Rom spline through the points (or the cells of a path).
 -- @param path     lodestar.Path (grid path) or list of {x=, y=}
--- @param opts     [opt] {samples = 8, grid = nil}:
+-- @param opts     [opt] {samples = 8, grid = nil, weights = nil}:
 --                 samples  points per span [Limit: integer >= 1]
 --                 grid     [opt] lodestar.Grid, or a mod's grid view (a
 --                          table with functions size() and get_blocked(x, y),
---                          called without self): wall-safe smoothing — a span
---                          whose sampled curve would touch a blocked cell
---                          (or a cell outside the grid), corners included,
---                          is the straight segment between its two cells
---                          instead (see docs/lua-api.md for the guarantee)
+--                          and optionally polyline_cost(points, opts), called
+--                          without self): wall-safe and cost-safe smoothing —
+--                          a span whose sampled curve would touch a blocked
+--                          cell (or a cell outside the grid), corners
+--                          included, or would cost more than the sub-path
+--                          the span stands for (path:replaced_costs() of a
+--                          pruned path, else the straight segment), is the
+--                          straight segment between its two cells instead
+--                          (see docs/lua-api.md for the guarantee)
+--                 weights  [opt] name -> weight: the layer weights the costs
+--                          are measured with; by default a Path's own
+--                          (path.weights, the weights of its query)
 -- @return list of {x=, y=}: starts at the first cell, ends at the last,
 --         passes through every input cell; (cells - 1) * samples + 1
---         points. Fewer than 3 cells: a copy.
+--         points. Fewer than 3 cells: a copy. When the costs are known (a
+--         lodestar.Grid, or a view with polyline_cost) the list's field
+--         `cost` is the polyline's exact cost under the weights.
 -- Errors: bad path or points, opts not a table, an unknown key
--- ("unknown option 'sample' (expected grid, samples)"), samples not an
--- integer >= 1, grid neither a lodestar.Grid nor a grid view.
+-- ("unknown option 'sample' (expected grid, samples, weights)"), samples not
+-- an integer >= 1, grid neither a lodestar.Grid nor a grid view, weights
+-- naming a layer the grid lacks.
 function M.catmull_rom(path, opts)
   local pts = points_arg(path, "catmull_rom", 1)
   opts = opts_arg(opts, "catmull_rom", 2, CR_KEYS)
@@ -221,8 +292,14 @@ function M.catmull_rom(path, opts)
   if not is_count(samples) then
     argerror(2, "catmull_rom", 2, "opts.samples must be an integer >= 1")
   end
+  if opts.weights ~= nil and type(opts.weights) ~= "table" then
+    argerror(2, "catmull_rom", 2, "opts.weights must be a table (layer name -> weight)")
+  end
   local walls = grid_arg(opts.grid, "catmull_rom", 2, "opts.grid: ")
-  return spline(pts, samples, walls)
+  local info = cost_info(path, opts.weights)
+  local out = spline(pts, samples, walls, info)
+  if walls and walls.cost then out.cost = walls.cost(out, info.weights) end
+  return out
 end
 
 --- Length of a polyline (a list of {x=, y=}, or a grid Path's cells joined
@@ -272,13 +349,46 @@ function M.resample(points, spacing)
   return resample(points, spacing)
 end
 
+-- The spline through pts resampled span by span, every input point kept:
+-- span i is its curve resampled every `spacing` (resample), used when that
+-- polyline touches no wall and (walls.cost) costs no more than span_budget,
+-- else the straight segment resampled. With walls.cost the list's `cost`
+-- is the polyline's cost.
+local function smooth_spans(pts, samples, spacing, walls, info)
+  local n, out = #pts, {}
+  if n == 0 then return out end
+  out[1] = {x = pts[1].x, y = pts[1].y}
+  for i = 1, n - 1 do
+    local span
+    if n >= 3 then
+      span = curve_span(pts, i, samples)
+      span[#span + 1] = pts[i + 1]
+      span = resample(span, spacing)
+      local ok = polyline_clear(walls, span)
+      if ok and walls.cost then ok = walls.cost(span, info.weights) <= span_budget(walls, info, pts, i) end
+      if not ok then span = nil end
+    end
+    span = span or resample({pts[i], pts[i + 1]}, spacing) -- straight: costs the segment's cost
+    for k = 2, #span do out[#out + 1] = span[k] end
+  end
+  if walls.cost then out.cost = walls.cost(out, info.weights) end
+  return out
+end
+
 --- Post-processor: Catmull-Rom through the path, resampled every `spacing`
 -- cells: `lodestar.postprocess{ lodestar.prune_los, smooth.postprocessor(0.5) }`.
 -- @param spacing  [opt] 0.5 [Units: cells] [Limit: > 0]
 -- @param samples  [opt] 8, points per span of the spline [Limit: integer >= 1]
--- @return step `fn(path [, grid])` -> list of {x=, y=}. With a grid (a
---   chain passes its own) or a mod's grid view, the spline is wall-safe as
---   catmull_rom with opts.grid. Both arguments are checked here, not at the first use.
+-- @return step `fn(path [, grid])` -> list of {x=, y=}. Without a grid: the
+--   spline resampled along its whole length, points `spacing` apart. With a
+--   grid (a chain passes its own) or a mod's grid view: span by span, every
+--   input cell kept, points at most `spacing` apart; a span whose resampled
+--   curve touches a wall, or costs more than the sub-path it stands for
+--   (path:replaced_costs() after prune_los, else its straight segment,
+--   under the path's weights), is the straight segment resampled; the
+--   list's `cost` is the polyline's exact cost (a lodestar.Grid, or a view
+--   with polyline_cost), never more than the path before pruning cost.
+--   Both arguments are checked here, not at the first use.
 function M.postprocessor(spacing, samples)
   if spacing == nil then spacing = 0.5 end
   if type(spacing) ~= "number" or not (spacing > 0) then -- luacheck: ignore 581 (NaN-safe)
@@ -289,7 +399,8 @@ function M.postprocessor(spacing, samples)
   return function(path, grid)
     local pts = points_arg(path, "postprocessor step", 1)
     local walls = grid_arg(grid, "postprocessor step", 2, "")
-    return resample(spline(pts, samples, walls), spacing)
+    if not walls then return resample(spline(pts, samples, nil), spacing) end
+    return smooth_spans(pts, samples, spacing, walls, cost_info(path))
   end
 end
 

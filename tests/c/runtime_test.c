@@ -244,6 +244,20 @@ static void test_basic(void) {
   run_frames(rt, 3);
   CHECK(lua_num(rt, "calls") == 1, "still once");
 
+  /* a Lua request with weights: its path remembers them, so prune_los and
+  ** smoothing measure with the request's weights */
+  CHECK(lds_grid_layer_add(g, "rt_mud", NULL) == LDS_OK, "layer rt_mud added");
+  CHECK(lds_runtime_dostring(rt,
+                             "hw = lodestar.request_path{grid = 'world', start = {3, 3},\n"
+                             "  goal = {6, 6}, weights = {rt_mud = 2}}\n",
+                             "=test") == LDS_OK,
+        lds_runtime_errmsg(rt));
+  run_frames(rt, 100);
+  CHECK(lua_num(rt, "hw.path.weights.rt_mud") == 2, "the delivered path remembers its weights");
+  CHECK(lua_num(rt, "hw.path:prune_los(lodestar.grids.world).weights.rt_mud") == 2,
+        "prune_los keeps them");
+  CHECK(lds_grid_layer_remove(g, lds_grid_layer_find(g, "rt_mud")) == LDS_OK, "layer removed");
+
   /* an error in on_done: logged with its message and a traceback, the tick
   ** goes on and delivers the other request of the same tick */
   lg.errors = 0;

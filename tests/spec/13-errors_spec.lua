@@ -76,7 +76,7 @@ describe("unknown-option lists", function()
     end, {budget_us = 1000000, max_expansions = 5}},
     {"smooth.catmull_rom", function(o)
       return smooth.catmull_rom(lodestar.find_path(g, 0, 0, 3, 3), o)
-    end, {grid = g, samples = 4}},
+    end, {grid = g, samples = 4, weights = {}}},
   }
   for _, case in ipairs(cases) do
     local name, call, valid = case[1], case[2], case[3]
@@ -277,7 +277,8 @@ describe("smooth: options and factories", function()
   end)
 
   it("catmull_rom rejects unknown option keys", function()
-    assert.matches(THIS .. "bad argument #2 to 'catmull_rom' %(unknown option 'sample' %(expected grid, samples%)%)$",
+    assert.matches(THIS .. "bad argument #2 to 'catmull_rom' %(unknown option 'sample' %(expected grid, "
+      .. "samples, weights%)%)$",
       errmsg(function() smooth.catmull_rom(p, {sample = 3}) end))
     assert.matches(THIS .. "bad argument #2 to 'catmull_rom' %(opts keys must be strings%)$",
       errmsg(function() smooth.catmull_rom(p, {3}) end))

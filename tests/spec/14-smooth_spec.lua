@@ -41,6 +41,12 @@ describe("wall-safe smoothing", function()
     @@@@@@@@@
   ]]
 
+  -- a view with walls only (no polyline_cost): wall-safe, no cost check
+  local function walls_only(g)
+    return {size = function() return g:size() end,
+      get_blocked = function(x, y) return g:get_blocked(x, y) end}
+  end
+
   it("replaces the span that overshoots into a wall by the straight segment", function()
     local g = lodestar.grid.from_ascii(hairpin)
     local pruned = lodestar.prune_los(lodestar.find_path(g, 1, 1, 1, 3), g)
@@ -49,31 +55,44 @@ describe("wall-safe smoothing", function()
     -- the turn (7,1) -> (7,3) bulges to x = 7.75, into the wall column 8
     assert.same({x = 7.75, y = 2}, free[7])
     assert.equal(3, count_in_wall(g, free))
-    local safe = smooth.catmull_rom(pruned, {samples = 4, grid = g})
+    local safe = smooth.catmull_rom(pruned, {samples = 4, grid = walls_only(g)})
     assert.same({
       {x = 1, y = 1}, {x = 2.21875, y = 0.953125}, {x = 4, y = 0.875}, {x = 5.78125, y = 0.859375},
       {x = 7, y = 1}, {x = 7, y = 1.5}, {x = 7, y = 2}, {x = 7, y = 2.5}, -- straight
       {x = 7, y = 3}, {x = 5.78125, y = 3.140625}, {x = 4, y = 3.125}, {x = 2.21875, y = 3.046875},
       {x = 1, y = 3}}, safe)
+    -- with the grid itself the costs count too: pruning saved nothing here (the
+    -- corridors are straight), so a curve, longer than its segment, would cost
+    -- more than the path it came from: every span is straight, cost 14
+    local costed = smooth.catmull_rom(pruned, {samples = 4, grid = g})
+    assert.same({
+      {x = 1, y = 1}, {x = 2.5, y = 1}, {x = 4, y = 1}, {x = 5.5, y = 1},
+      {x = 7, y = 1}, {x = 7, y = 1.5}, {x = 7, y = 2}, {x = 7, y = 2.5},
+      {x = 7, y = 3}, {x = 5.5, y = 3}, {x = 4, y = 3}, {x = 2.5, y = 3}, {x = 1, y = 3}},
+      {(table.unpack or unpack)(costed)}) -- the points, without the cost field
+    assert.near(14, costed.cost, 1e-12)
     -- the chain hands its grid to the postprocessor's step; the step alone has none
     local step = smooth.postprocessor(0.5)
     local tidy = lodestar.postprocess{lodestar.prune_los, step}
     assert.is_true(count_in_wall(g, step(pruned)) > 0)
     assert.equal(0, count_in_wall(g, step(pruned, g)))
+    assert.equal(0, count_in_wall(g, step(pruned, walls_only(g))))
     assert.equal(0, count_in_wall(g, tidy(lodestar.find_path(g, 1, 1, 1, 3), g)))
   end)
 
   it("takes a grid view (size() and get_blocked(x, y) as plain functions) as a grid", function()
-    -- what lodestar.mods hands a post-processor: a read-only table, not a lodestar.Grid
+    -- what lodestar.mods hands a post-processor: a read-only table, not a
+    -- lodestar.Grid; with polyline_cost(points, opts) it is costed like the grid
     local g = lodestar.grid.from_ascii(hairpin)
-    local view = {size = function() return g:size() end,
-      get_blocked = function(x, y) return g:get_blocked(x, y) end}
+    local view = walls_only(g)
+    view.polyline_cost = function(points, opts) return g:polyline_cost(points, opts) end
     local pruned = lodestar.prune_los(lodestar.find_path(g, 1, 1, 1, 3), g)
     assert.same(smooth.catmull_rom(pruned, {samples = 4, grid = g}),
       smooth.catmull_rom(pruned, {samples = 4, grid = view}))
     local step = smooth.postprocessor(0.5)
     assert.same(step(pruned, g), step(pruned, view))
     assert.equal(0, count_in_wall(g, step(pruned, view)))
+    assert.is_nil(step(pruned, walls_only(g)).cost) -- no costs known
   end)
 
   it("den011d: no smoothed point in a wall for any scenario query, with the grid #slow", function()
