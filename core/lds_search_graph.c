@@ -100,7 +100,12 @@ GS_INLINE lds_Status graph_loop(lds_Search *s, uint64_t max_exp, uint64_t budget
   ** extra work); with h = 0 it costs one distance per expansion, paid only
   ** when the query asked for partial paths (else the start stays "closest"),
   ** so Dijkstra is not slowed down for a feature it did not ask for. */
-  const bool track = hk != LDS_H_ZERO ? hw > 0.0 : (s->params.partial && g->dim);
+  const bool track = (hk != LDS_H_ZERO && hw > 0.0) || (s->params.partial && g->dim);
+  /* With params.partial on a graph with coordinates, the distance is
+  ** computed, not read back from the entry (whose rounding could break a
+  ** tie differently from Dijkstra's) and not a custom h: every algorithm then
+  ** picks the same node (docs/graphs.md, "Partial paths"). */
+  const bool exact = s->params.partial && g->dim;
   ldsi_Node *nodes = s->nodes;
   uint64_t done = 0;
   bool bad = false;
@@ -119,8 +124,8 @@ GS_INLINE lds_Status graph_loop(lds_Search *s, uint64_t max_exp, uint64_t budget
     if (u == goal) return LDS_FOUND;
     gu = nodes[u].g;
     if (track) {
-      if (hk == LDS_H_ZERO) du = graph_closeness(s, g, u);
-      if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
+      if (exact) du = graph_closeness(s, g, u);
+      if (du < s->best_d || (du == s->best_d && (gu < s->best_g || (gu == s->best_g && u < s->best)))) {
         s->best = u;
         s->best_d = du;
         s->best_g = gu;
@@ -280,7 +285,8 @@ lds_Status lds_search_start_nodes(lds_Search *s, const lds_SearchParams *params,
   s->best = start;
   s->best_g = 0.0;
   h0 = graph_h(s, g, s->hk, start, &bad);
-  s->best_d = s->hk != LDS_H_ZERO ? h0 : p.partial ? graph_closeness(s, g, start) : 0.0;
+  s->best_d = p.partial && g->dim ? graph_closeness(s, g, start) : s->hk != LDS_H_ZERO ? h0 : 0.0;
+  s->start_blocked = false;
   if (bad) {
     s->status = LDS_E_CALLBACK;
     return LDS_E_CALLBACK;
