@@ -1373,7 +1373,7 @@ lds_Path *lds_search_jump_points(const lds_Search *s, lds_Error *err) {
   if (s->status == LDS_FOUND) return sparse ? ldsi_jps_build_path(s, s->goal, 0, true, err)
                                             : lds_search_path(s, err);
   if (s->status == LDS_NO_PATH && s->params.partial)
-    return sparse ? (s->start_blocked || s->nodes[s->start].gen != s->gen
+    return sparse ? ((s->start_blocked && s->status == LDS_NO_PATH) || s->nodes[s->start].gen != s->gen
                          ? lds_search_path(s, err) /* its error */
                          : ldsi_jps_build_path(s, s->best, LDS_PATH_PARTIAL, true, err))
                   : lds_search_path(s, err);

@@ -969,13 +969,13 @@ static lds_Path *build_path(const lds_Search *s, uint32_t end, uint32_t flags, l
 ** its start is free); else fills err for function fn. */
 static bool has_partial(const lds_Search *s, const char *fn, lds_Error *err) {
   int32_t x = 0, y = 0;
-  if (s->status == LDS_E_STATE || s->nodes[s->start].gen != s->gen) {
-    ldsi_error(err, LDS_E_STATE, "%s: no query started", fn);
-    return false;
-  }
-  if (s->start_blocked) {
+  if (s->status == LDS_NO_PATH && s->start_blocked) { /* the start's record is not set */
     if (s->grid) ldsi_grid_pxy(s->grid, s->start, &x, &y);
     ldsi_error(err, LDS_E_STATE, "%s: no path (start (%ld,%ld) is blocked)", fn, (long)x, (long)y);
+    return false;
+  }
+  if (s->status == LDS_E_STATE || s->nodes[s->start].gen != s->gen) {
+    ldsi_error(err, LDS_E_STATE, "%s: no query started", fn);
     return false;
   }
   return true;
