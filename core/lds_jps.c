@@ -642,8 +642,12 @@ static void track_diag(lds_Search *s, const Ctx *c, uint32_t u, int32_t px, int3
           (b[(ptrdiff_t)u - c->off[vd]] && !b[(ptrdiff_t)u + dx - c->off[vd]]))
         return; /* a successor: the rest is offered when it is expanded */
     }
-    track_run(s, c, from, nsd, k1, d, px, py, hd, run_len(c, px, py, hd));
-    track_run(s, c, from, nsd, k1, d, px, py, vd, run_len(c, px, py, vd));
+    /* a run's cells are at least its offset from the goal across it away:
+    ** no scan when that is beyond the best (most runs, once near the goal) */
+    if (ldsi_d2(0, c->gpy - py) <= s->best_d2)
+      track_run(s, c, from, nsd, k1, d, px, py, hd, run_len(c, px, py, hd));
+    if (ldsi_d2(c->gpx - px, 0) <= s->best_d2)
+      track_run(s, c, from, nsd, k1, d, px, py, vd, run_len(c, px, py, vd));
   }
 }
 
@@ -652,7 +656,9 @@ static void track_scans(lds_Search *s, const Ctx *c, uint32_t u, int32_t px, int
                         unsigned dirs, uint64_t nsd_u, bool ncc) {
   int d;
   for (d = 0; d < 4; d++)
-    if ((dirs >> d) & 1u) track_run(s, c, u, nsd_u, 0, 0, px, py, d, run_len(c, px, py, d));
+    if (((dirs >> d) & 1u) &&
+        (DX[d] ? ldsi_d2(0, c->gpy - py) : ldsi_d2(c->gpx - px, 0)) <= s->best_d2)
+      track_run(s, c, u, nsd_u, 0, 0, px, py, d, run_len(c, px, py, d));
   for (d = 4; d < 8; d++)
     if ((dirs >> d) & 1u) track_diag(s, c, u, px, py, d, nsd_u, ncc);
 }

@@ -239,7 +239,9 @@ LDSI_INLINE double ldsi_hdist(int hk, int32_t dx, int32_t dy) {
 /* Squared Euclidean distance of a displacement in cells, exact (an integer:
 ** the partial-path measure on grids) */
 LDSI_INLINE uint64_t ldsi_d2(int32_t dx, int32_t dy) {
-  return (uint64_t)((int64_t)dx * dx) + (uint64_t)((int64_t)dy * dy);
+  /* |dx|, |dy| < 2^16 (grid sides), so each square fits 32 bits: the
+  ** unsigned products are exact (mod 2^32 equals the true square) */
+  return (uint64_t)((uint32_t)dx * (uint32_t)dx) + (uint64_t)((uint32_t)dy * (uint32_t)dy);
 }
 
 /* Partial paths on grids: is cell id (padded), at squared distance d2 from
