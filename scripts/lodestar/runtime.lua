@@ -38,8 +38,9 @@ return function(host)
   -- Fields: status ("running" until delivered, then "found", "no_path",
   -- "cancelled" or an error name such as "stale"), path (a lodestar.Path
   -- once found, or with `partial` the partial path of a no_path request;
-  -- owned by the handle), cost [Units: cost] (-1 without a path), frames (frames it waited), error (message of an error status),
-  -- id (the scheduler handle), agent, profile, on_done.
+  -- owned by the handle), cost [Units: cost] (-1 without a path), frames
+  -- (frames it waited), error (message of an error status), id (the
+  -- scheduler handle), agent, profile, on_done.
   local Handle = {}
   Handle.__index = Handle
   Handle.__name = "lodestar.Request"
