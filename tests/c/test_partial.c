@@ -299,14 +299,16 @@ typedef struct {
   lds_Algo algo;
   lds_Heuristic h;
   bool optimal;
+  double h_scale; /* 0.5: a user scale (below every cell cost): closed nodes reopen */
 } Variant;
 
 static const Variant VARIANTS[] = {
-    {LDS_ALGO_ASTAR, LDS_H_AUTO, true},     {LDS_ALGO_DIJKSTRA, LDS_H_AUTO, true},
-    {LDS_ALGO_ASTAR, LDS_H_EUCLIDEAN, true}, {LDS_ALGO_ASTAR, LDS_H_CHEBYSHEV, true},
-    {LDS_ALGO_WASTAR, LDS_H_AUTO, false},   {LDS_ALGO_GREEDY, LDS_H_AUTO, false},
-    {LDS_ALGO_JPS, LDS_H_AUTO, true},       {LDS_ALGO_JPS_PLUS, LDS_H_AUTO, true},
-    {LDS_ALGO_JPS, LDS_H_ZERO, true},
+    {LDS_ALGO_ASTAR, LDS_H_AUTO, true, 0},     {LDS_ALGO_DIJKSTRA, LDS_H_AUTO, true, 0},
+    {LDS_ALGO_ASTAR, LDS_H_EUCLIDEAN, true, 0}, {LDS_ALGO_ASTAR, LDS_H_CHEBYSHEV, true, 0},
+    {LDS_ALGO_WASTAR, LDS_H_AUTO, false, 0},   {LDS_ALGO_GREEDY, LDS_H_AUTO, false, 0},
+    {LDS_ALGO_JPS, LDS_H_AUTO, true, 0},       {LDS_ALGO_JPS_PLUS, LDS_H_AUTO, true, 0},
+    {LDS_ALGO_JPS, LDS_H_ZERO, true, 0},       {LDS_ALGO_ASTAR, LDS_H_AUTO, true, 0.5},
+    {LDS_ALGO_JPS, LDS_H_AUTO, true, 0.5},
 };
 #define NVARIANTS ((int)(sizeof VARIANTS / sizeof *VARIANTS))
 
@@ -390,6 +392,7 @@ static void test_random_vs_astar(void) {
       lds_search_params_init(&p);
       p.algo = VARIANTS[v].algo;
       p.heuristic = VARIANTS[v].h;
+      p.h_scale = VARIANTS[v].h_scale;
       p.partial = true;
       if (lds_grid_neighbourhood(g) == 4 && p.heuristic != LDS_H_AUTO && p.heuristic != LDS_H_ZERO)
         continue; /* octile-family heuristics only where they are admissible */
@@ -425,6 +428,21 @@ static void test_random_vs_astar(void) {
                 lds_heuristic_name(p.heuristic), (int)x, (int)y,
                 (unsigned long long)d2_of(x, y, gx, gy), c, cref, (unsigned long long)dmin, gmin);
         bad++;
+      }
+      if ((p.algo == LDS_ALGO_JPS || p.algo == LDS_ALGO_JPS_PLUS) && i % 5 == 0) {
+        /* sliced, 1-3 expansions per step: the same partial path */
+        lds_Path *sl;
+        int32_t x2 = -1, y2 = -1;
+        CHECK_INT(lds_search_start(s, &p, sx, sy, gx, gy), LDS_OK);
+        while (lds_search_step(s, 1 + (uint64_t)th_randint(&r, 3)) == LDS_RUNNING) {
+        }
+        sl = lds_search_path(s, NULL);
+        CHECK(sl != NULL);
+        if (sl) {
+          lds_path_cell(sl, lds_path_length(sl) - 1, &x2, &y2);
+          CHECK(x2 == x && y2 == y && lds_path_cost(sl) == c && lds_path_length(sl) == lds_path_length(path));
+          lds_path_free(sl);
+        }
       }
       if (v == 0) {
         ax = x;
