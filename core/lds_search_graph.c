@@ -95,17 +95,17 @@ GS_INLINE lds_Status graph_loop(lds_Search *s, uint64_t max_exp, uint64_t budget
   const double hw = s->hw, gk = s->gk;
   const bool reopen = s->reopen;
   const uint32_t gen = s->gen;
-  /* The expanded node closest to the goal (partial paths) is judged by h,
-  ** read back from the popped open-list entry (h = (f - gk*g) / hw: no
-  ** extra work); with h = 0 it costs one distance per expansion, paid only
-  ** when the query asked for partial paths (else the start stays "closest"),
-  ** so Dijkstra is not slowed down for a feature it did not ask for. */
-  const bool track = (hk != LDS_H_ZERO && hw > 0.0) || (s->params.partial && g->dim);
-  /* With params.partial on a graph with coordinates, the distance is
-  ** computed, not read back from the entry (whose rounding could break a
-  ** tie differently from Dijkstra's) and not a custom h: every algorithm then
-  ** picks the same node (docs/graphs.md, "Partial paths"). */
+  /* The expanded node closest to the goal (partial paths). With
+  ** params.partial on a graph with coordinates, by the coordinate distance,
+  ** computed per expansion (exact): not read back from the entry, whose
+  ** rounding could break a tie differently from Dijkstra's, and not a custom
+  ** h, so every algorithm picks the same node (docs/graphs.md, "Partial
+  ** paths"). Otherwise by h, read back from the popped open-list entry
+  ** (h = (f - gk*g) / hw: no extra work), the best so far of a running
+  ** query; with h = 0 nothing is measured and the start stays "closest", so
+  ** Dijkstra is not slowed down for a feature it did not ask for. */
   const bool exact = s->params.partial && g->dim;
+  const bool track = (hk != LDS_H_ZERO && hw > 0.0) || exact;
   ldsi_Node *nodes = s->nodes;
   uint64_t done = 0;
   bool bad = false;
