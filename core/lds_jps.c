@@ -542,6 +542,127 @@ JI double exact_g(uint64_t nsd) {
 }
 
 
+/* --------------------------------------------- partial-path tracking -- */
+/* A partial path must end where A*'s does: at the reachable cell closest to
+** the goal (ldsi_best_closer: squared Euclidean distance, then cost, then
+** cell id). JPS expands jump points only, and that cell is usually one a
+** jump passed (beside a wall around the goal, say), so with params.partial
+** every expansion also offers the cells its jumps pass, each with the cost
+** of the path there (u's g plus the jump's moves): per straight run, the one
+** cell of the run closest to the goal (a projection, O(1)); per diagonal,
+** each cell and the straight runs from it, as the jumps themselves do. The
+** runs are found on the bit grids' jump events (ev_stop), for JPS+ too, and
+** the work duplicates the jumps' (docs/search.md, "Partial paths"). At
+** exhaustion every reachable cell has been offered with its optimal cost
+** (the last segment of a canonical optimal path to it is a jump from an
+** expanded jump point that passes it), and every offer is a legal path with
+** its exact cost, so the best offer is A*'s cell and cost. */
+
+/* Cells strictly between padded (px,py) and the first stop of a straight
+** jump from there in direction d (< 4): a jump point, the goal or a wall
+** (0 when the first move is illegal). */
+JI int32_t run_len(const Ctx *c, int32_t px, int32_t py, int d) {
+  const ldsi_Jps *j = c->j;
+  bool open;
+  int32_t q;
+  if (d == LDS_DIR_E || d == LDS_DIR_W) {
+    q = ev_stop(j->evr + (size_t)py * j->nwr * EVG, px, d == LDS_DIR_E, &open);
+    return (q > px ? q - px : px - q) - 1;
+  }
+  q = ev_stop(j->evc + (size_t)px * j->nwc * EVG, py, d == LDS_DIR_S, &open);
+  return (q > py ? q - py : py - q) - 1;
+}
+
+/* Offers the cell closest to the goal among the k cells of a straight run
+** from padded (px,py) in direction d (< 4): the path to node `from`, k1
+** diagonal moves in direction dd (to (px,py), with moves nsd0 from the
+** start), then the run. */
+JI void track_run(lds_Search *s, const Ctx *c, uint32_t from, uint64_t nsd0, uint32_t k1, int dd,
+                  int32_t px, int32_t py, int d, int32_t k) {
+  const int32_t dx = DX[d], dy = DY[d];
+  int32_t t = dx ? (c->gpx - px) * dx : (c->gpy - py) * dy, i, x, y;
+  uint64_t d2;
+  uint32_t id;
+  double g;
+  if (k < 1) return;
+  i = t < 1 ? 1 : t > k ? k : t; /* the goal's projection on the run */
+  x = px + dx * i;
+  y = py + dy * i;
+  d2 = ldsi_d2(c->gpx - x, c->gpy - y);
+  if (d2 > s->best_d2) return;
+  id = (uint32_t)y * c->pw + (uint32_t)x;
+  if (id == c->goal) return; /* a successor: the query finds it */
+  g = exact_g(nsd0 + (uint64_t)i);
+  if (!ldsi_best_closer(s, d2, g, id)) return;
+  s->best = id;
+  s->best_from = from;
+  s->best_d2 = d2;
+  s->best_g = g;
+  s->best_k1 = k1;
+  s->best_dd = (uint8_t)dd;
+  s->best_k2 = (uint32_t)i;
+  s->best_ds = (uint8_t)d;
+}
+
+/* Offers the cells of the diagonal from node u (padded (px,py), moves nsd_u)
+** in direction d (>= 4) and of the straight runs from each, stopping where
+** jump_diag stops (an illegal move, the goal, a forced cell under
+** "always"). */
+static void track_diag(lds_Search *s, const Ctx *c, uint32_t u, int32_t px, int32_t py, int d,
+                       uint64_t nsd_u, bool ncc) {
+  const int hd = HCOMP[d], vd = VCOMP[d];
+  const int32_t dx = DX[d], dy = DY[d];
+  const ptrdiff_t o = c->off[d];
+  const uint32_t from = u;
+  unsigned m = c->nbr[u];
+  uint32_t k1 = 0;
+  for (;;) {
+    uint64_t nsd, d2;
+    if (!((m >> d) & 1u)) return;
+    u = (uint32_t)((ptrdiff_t)u + o);
+    m = c->nbr[u];
+    px += dx;
+    py += dy;
+    k1++;
+    if (u == c->goal) return;
+    nsd = nsd_u + (uint64_t)k1 * DIAG1;
+    d2 = ldsi_d2(c->gpx - px, c->gpy - py);
+    if (d2 <= s->best_d2) {
+      double g = exact_g(nsd);
+      if (ldsi_best_closer(s, d2, g, u)) {
+        ldsi_best_set(s, d2, g, u);
+        s->best_from = from;
+        s->best_k1 = k1;
+        s->best_dd = (uint8_t)d;
+      }
+    }
+    if (!ncc) {
+      const uint8_t *b = c->blocked;
+      if ((b[u - (ptrdiff_t)dx] && !b[(ptrdiff_t)u - dx + c->off[vd]]) ||
+          (b[(ptrdiff_t)u - c->off[vd]] && !b[(ptrdiff_t)u + dx - c->off[vd]]))
+        return; /* a successor: the rest is offered when it is expanded */
+    }
+    /* a run's cells are at least its offset from the goal across it away:
+    ** no scan when that is beyond the best (most runs, once near the goal) */
+    if (ldsi_d2(0, c->gpy - py) <= s->best_d2)
+      track_run(s, c, from, nsd, k1, d, px, py, hd, run_len(c, px, py, hd));
+    if (ldsi_d2(c->gpx - px, 0) <= s->best_d2)
+      track_run(s, c, from, nsd, k1, d, px, py, vd, run_len(c, px, py, vd));
+  }
+}
+
+/* Offers every cell that the jumps of u's expansion (directions dirs) pass. */
+static void track_scans(lds_Search *s, const Ctx *c, uint32_t u, int32_t px, int32_t py,
+                        unsigned dirs, uint64_t nsd_u, bool ncc) {
+  int d;
+  for (d = 0; d < 4; d++)
+    if (((dirs >> d) & 1u) &&
+        (DX[d] ? ldsi_d2(0, c->gpy - py) : ldsi_d2(c->gpx - px, 0)) <= s->best_d2)
+      track_run(s, c, u, nsd_u, 0, 0, px, py, d, run_len(c, px, py, d));
+  for (d = 4; d < 8; d++)
+    if ((dirs >> d) & 1u) track_diag(s, c, u, px, py, d, nsd_u, ncc);
+}
+
 /* ----------------------------------------------------- open list -- */
 /* The open list is lds_search.c's heap (lds_search_internal.h) plus its plateau stack
 ** (s->buf; see "The plateau stack" there): a fresh successor v of the node u
@@ -568,7 +689,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
   const double hw = s->hw;
   const bool reopen = s->reopen;
   const bool exact_f = hk == LDS_H_OCTILE && hw == 1.0;
-  const int dk = hk == LDS_H_ZERO ? LDS_H_OCTILE : hk;
+  const bool track = s->params.partial; /* the cells jumps pass (track_scans) */
   const double inv_pw = 1.0 / (double)g->pw;
   uint64_t done = 0;
   c.g = g;
@@ -587,7 +708,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
   for (;;) {
     uint32_t u;
     int32_t px, py;
-    double gu, fu, du;
+    double gu, fu;
     uint64_t nsd_u, fk_popped, k2_popped;
     uint32_t aux_popped;
     unsigned dirs;
@@ -615,18 +736,17 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       py = (int32_t)q;
       px = (int32_t)(u - q * c.pw);
     }
-    du = ldsi_hdist(dk, c.gpx - px, c.gpy - py);
     if (exact_f) /* the f it was queued with, as in the A* loop, but for the start */
       fu = u != s->start ? ldsi_open_val(fk_popped)
                          : ldsi_exact_octile_f(nsd_u, c.gpx - px, c.gpy - py);
     else
       fu = gu + hw * ldsi_hdist(hk, c.gpx - px, c.gpy - py);
-    if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
-      s->best = u;
-      s->best_d = du;
-      s->best_g = gu;
+    { /* the expanded jump point closest to the goal (ldsi_best_closer) */
+      uint64_t d2 = ldsi_d2(c.gpx - px, c.gpy - py);
+      if (d2 <= s->best_d2 && ldsi_best_closer(s, d2, gu, u)) ldsi_best_set(s, d2, gu, u);
     }
     dirs = succ_dirs(&c, u, nodes[u].aux, ncc);
+    if (track) track_scans(s, &c, u, px, py, dirs, nsd_u, ncc);
     /* Phase 1: all jumps, prefetching each successor's record (jump points
     ** are far apart, so every record is a cache miss; overlapping them pays
     ** most on cluttered maps). Phase 2 relaxes them in direction order.
@@ -1130,24 +1250,64 @@ static uint32_t *jps_cells(const lds_Search *s, uint32_t end, bool sparse, size_
   return cells;
 }
 
-/* A partial path's end (params.partial). The search tracks the closest
-** *expanded* jump point, but the path to it passes cells that were never
-** expanded (a pruned diagonal's corner, the cells of a jump), and one of them
-** can be closer to the goal: the path would then end by moving away from it.
-** So the dense path is cut at its first cell with the smallest distance to
-** the goal (the measure of the search's "closest": the query's heuristic,
-** octile for h = 0; the first such cell has the smallest g). Returns that
+/* The cells of the partial path: to node s->best_from (jps_cells, dense or
+** sparse), then the tail that a jump passed to s->best (see track_run:
+** best_k1 diagonal moves, then best_k2 straight ones; sparse: the corner
+** and the end). [Owner: the caller frees *n_out cells with ldsi_free] */
+static uint32_t *partial_cells(const lds_Search *s, bool sparse, size_t *n_out, lds_Error *err) {
+  const lds_Grid *g = s->grid;
+  const uint32_t k1 = s->best_k1, k2 = s->best_k2;
+  size_t n0, n, k, extra = sparse ? (size_t)(k1 > 0) + (size_t)(k2 > 0) : (size_t)k1 + k2;
+  uint32_t *c0 = jps_cells(s, s->best_from, sparse, &n0, err), *cells;
+  int32_t x, y;
+  if (!c0 || extra == 0) {
+    *n_out = n0;
+    return c0;
+  }
+  n = n0 + extra;
+  cells = (uint32_t *)ldsi_alloc(&s->env, n * sizeof(uint32_t));
+  if (!cells) {
+    ldsi_free(&s->env, c0, n0 * sizeof(uint32_t));
+    ldsi_error(err, LDS_E_NOMEM, "lds_search_path: out of memory for %zu cells", n);
+    return NULL;
+  }
+  memcpy(cells, c0, n0 * sizeof(uint32_t));
+  ldsi_free(&s->env, c0, n0 * sizeof(uint32_t));
+  ldsi_grid_pxy(g, s->best_from, &x, &y);
+  k = n0;
+  for (uint32_t i = 1; i <= k1; i++) {
+    x += DX[s->best_dd];
+    y += DY[s->best_dd];
+    if (!sparse || i == k1) cells[k++] = (uint32_t)y * (uint32_t)g->w + (uint32_t)x;
+  }
+  for (uint32_t i = 1; i <= k2; i++) {
+    x += DX[s->best_ds];
+    y += DY[s->best_ds];
+    if (!sparse || i == k2) cells[k++] = (uint32_t)y * (uint32_t)g->w + (uint32_t)x;
+  }
+  *n_out = n;
+  return cells;
+}
+
+/* A partial path's end. With params.partial the search offers every cell
+** its jumps pass (track_scans), so the path ends at A*'s cell. Without it
+** (lds_search_partial_path of a query that did not ask) only the expanded
+** jump points are compared, and the path to the closest one passes cells
+** that were never compared (a pruned diagonal's corner, the cells of a
+** jump); one of them can be closer, and the path would then end by moving
+** away from the goal. So the dense path is cut at its first cell closest
+** to the goal (squared Euclidean distance, as ldsi_best_closer; the first
+** such cell has the smallest g), a no-op for a tracked query. Returns that
 ** cell's index and its exact cost (ns + nd*sqrt(2) over the kept moves, as
-** the search computes g, so an uncut path keeps its cost bit for bit). */
+** the search computes g, so the cost is the search's bit for bit). */
 static size_t partial_cut(const lds_Search *s, const uint32_t *cells, size_t n, double *cost) {
   const int32_t w = s->grid->w, gx = s->gx, gy = s->gy;
-  const int dk = s->hk == LDS_H_ZERO ? LDS_H_OCTILE : (int)s->hk;
   size_t i, best = 0;
-  double bd = INFINITY;
+  uint64_t bd = UINT64_MAX;
   uint64_t ns = 0, nd = 0;
   for (i = 0; i < n; i++) {
     int32_t x = (int32_t)(cells[i] % (uint32_t)w), y = (int32_t)(cells[i] / (uint32_t)w);
-    double d = ldsi_hdist(dk, gx - x, gy - y);
+    uint64_t d = ldsi_d2(gx - x, gy - y);
     if (d < bd) {
       bd = d;
       best = i;
@@ -1176,12 +1336,11 @@ lds_Path *ldsi_jps_build_path(const lds_Search *s, uint32_t end, uint32_t flags,
   uint32_t *cells;
   lds_Path *p;
   double cost = s->nodes[end].g;
-  if (flags & LDS_PATH_PARTIAL) {
+  if (flags & LDS_PATH_PARTIAL) { /* end is s->best */
     size_t nd, cut;
-    uint32_t *dense = jps_cells(s, end, false, &nd, err);
+    uint32_t *dense = partial_cells(s, false, &nd, err);
     if (!dense) return NULL;
     cut = partial_cut(s, dense, nd, &cost);
-    if (cut + 1 == nd) cost = s->nodes[end].g; /* not cut: the search's g */
     if (!sparse) {
       cells = dense;
       n = cut + 1;
@@ -1191,7 +1350,7 @@ lds_Path *ldsi_jps_build_path(const lds_Search *s, uint32_t end, uint32_t flags,
     }
     /* sparse: the points up to the cut (a subsequence of the dense cells,
     ** which an optimal path visits once each), then the cut cell */
-    cells = jps_cells(s, end, true, &n, err);
+    cells = partial_cells(s, true, &n, err);
     if (!cells) {
       ldsi_free(&s->env, dense, nd * sizeof(uint32_t));
       return NULL;
@@ -1222,8 +1381,10 @@ lds_Path *lds_search_jump_points(const lds_Search *s, lds_Error *err) {
   /* a query that ran A* (lds_search_path reads the records it used) */
   if (s->status == LDS_FOUND) return sparse ? ldsi_jps_build_path(s, s->goal, 0, true, err)
                                             : lds_search_path(s, err);
-  if (s->status == LDS_NO_PATH && s->params.partial && s->nodes[s->start].gen == s->gen)
-    return sparse ? ldsi_jps_build_path(s, s->best, LDS_PATH_PARTIAL, true, err)
+  if (s->status == LDS_NO_PATH && s->params.partial)
+    return sparse ? ((s->start_blocked && s->status == LDS_NO_PATH) || s->nodes[s->start].gen != s->gen
+                         ? lds_search_path(s, err) /* its error */
+                         : ldsi_jps_build_path(s, s->best, LDS_PATH_PARTIAL, true, err))
                   : lds_search_path(s, err);
   ldsi_error(err, LDS_E_STATE, "lds_search_jump_points: no path (status %s)",
              lds_status_name(s->status));

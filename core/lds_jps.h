@@ -4,12 +4,14 @@
 ** JPS runs through the ordinary sliced search (lds_search.h): set
 ** params.algo = LDS_ALGO_JPS or LDS_ALGO_JPS_PLUS, then start / step / path
 ** as for A*. Statuses, budgets, stats, stale detection and partial paths work
-** the same; stats.expansions counts jump points taken from the open list,
-** and a partial path (params.partial) ends at the cell of its path closest to
-** the goal: the search keeps the expanded jump point closest to the goal, and
-** the path to it is cut at its first cell of smallest distance (a cell a jump
-** passed can be closer than the jump point). It may stop short of where A*'s
-** would, as A* expands every cell on the way.
+** the same; stats.expansions counts jump points taken from the open list.
+** A partial path (params.partial) ends where A*'s does, at the reachable cell
+** closest to the goal (lds_search_partial_path), usually a cell a jump passed
+** rather than a jump point: with params.partial every expansion also offers
+** the cells its jumps pass, which repeats the scanning of the jumps (1.3x to
+** 2.1x the instructions per query on Moving AI maps; docs/search.md).
+** Without params.partial, lds_search_partial_path compares the expanded jump
+** points only, its path cut at its first cell closest to the goal.
 ** lds_search_path returns the full cell sequence (jump points filled in, every
 ** step a legal move) and lds_search_cost its cost, equal to the A* cost up to
 ** floating-point rounding (segment costs are k*sqrt(2) instead of k sums).
@@ -103,7 +105,8 @@ LDS_API lds_Algo lds_search_algo_used(const lds_Search *s);
 /// jump point on the way, the goal; consecutive points are joined by a
 /// straight or diagonal line. Same cost as lds_search_path. For a query that
 /// ran A* (fallback or another algorithm) every cell is returned.
-/// With params.partial and status LDS_NO_PATH: the partial path's points.
+/// With params.partial and status LDS_NO_PATH: the partial path's points
+/// (the jump points to its end, the corner of its last link, its end).
 /// @returns NULL with err->code LDS_E_STATE when there is no path,
 /// LDS_E_NOMEM. [Owner: caller frees with lds_path_free]
 LDS_API lds_Path *lds_search_jump_points(const lds_Search *s, lds_Error *err);

@@ -13,9 +13,8 @@ typedef struct lds_Path lds_Path;
 
 /// Flags of a path (bit set).
 enum {
-  LDS_PATH_PARTIAL = 1u ///< ends at the expanded cell closest to the goal, not the goal
-                        ///< (JPS: the closest cell of the path to the closest
-                        ///< expanded jump point; see lds_jps.h)
+  LDS_PATH_PARTIAL = 1u ///< ends at the cell closest to the goal among those the
+                        ///< query reached, not at the goal (lds_search_partial_path)
 };
 
 /* ---------------------------------------------------------- lifetime -- */

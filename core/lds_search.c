@@ -399,14 +399,11 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   s->gx = gx;
   s->gy = gy;
   s->version = g->version;
-  s->best = s->start;
-  s->best_d = ldsi_hdist(s->hk == LDS_H_ZERO ? LDS_H_OCTILE : (int)s->hk, gx - sx, gy - sy);
-  s->best_g = 0.0;
-  s->best_hk = s->hq_scale > 0.0 ? ldsi_exact_h_key(gx - sx, gy - sy, s->hq_a, s->hq_c) : 0;
-  if (g->blocked[s->start] || g->blocked[s->goal]) {
-    ldsi_msg(s->errmsg, "lds_search_start: %s (%ld,%ld) is blocked",
-             g->blocked[s->start] ? "start" : "goal", g->blocked[s->start] ? (long)sx : (long)gx,
-             g->blocked[s->start] ? (long)sy : (long)gy);
+  s->best_d = 0.0;
+  ldsi_best_set(s, ldsi_d2(gx - sx, gy - sy), 0.0, s->start);
+  s->start_blocked = g->blocked[s->start] != 0;
+  if (s->start_blocked) {
+    ldsi_msg(s->errmsg, "lds_search_start: start (%ld,%ld) is blocked", (long)sx, (long)sy);
     s->status = LDS_NO_PATH;
     return LDS_OK;
   }
@@ -416,6 +413,17 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   if (s->hot) { /* the start's record for the exact loop (no parent) */
     s->hot[s->start].gen = s->gen;
     s->hot[s->start].nsd = LDSI_HOT_NODIR << 60;
+  }
+  if (g->blocked[s->goal]) {
+    /* never reached: with params.partial the search runs to exhaustion, as
+    ** for a free goal walled in, and its partial path ends at the reachable
+    ** cell closest to the goal; without, no_path at once, and the partial
+    ** path is the start alone (nothing was expanded) */
+    ldsi_msg(s->errmsg, "lds_search_start: goal (%ld,%ld) is blocked", (long)gx, (long)gy);
+    if (!p.partial) {
+      s->status = LDS_NO_PATH;
+      return LDS_OK;
+    }
   }
   ldsi_open_push(s, s->start, s->hw * ldsi_hdist(s->hk, gx - sx, gy - sy), 0.0);
   s->status = LDS_RUNNING;
@@ -607,7 +615,6 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   /* exact f on uniform grids: f = (ns + dmax - dmin) + (nd + dmin)*sqrt(2) */
   const bool exact_f = mode == MODE_UNIFORM && hk == LDS_H_OCTILE && hw == 1.0 && gk == 1.0;
   const double *eff = s->eff;
-  const int dk = hk == LDS_H_ZERO ? LDS_H_OCTILE : hk; /* distance for "closest" */
   ptrdiff_t off[8];
   uint64_t done = 0;
   ldsi_Node *nodes = s->nodes;
@@ -627,7 +634,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   for (;;) {
     uint32_t u, m;
     int32_t ux, uy;
-    double gu, fu, du;
+    double gu, fu;
     uint64_t nsd_u, fku, k2u, hku = 0;
     uint32_t mu; /* xk = 2: the entry's directions to relax (ldsi_Open.seq) */
     ldsi_Open batch[8];
@@ -681,20 +688,13 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     } else {
       fu = gk * gu + hw * ldsi_hdist(hk, gx - ux, gy - uy);
     }
-    if (xk) {
-      /* the closest expanded cell by the exact h key, which orders octile
-      ** distances exactly (ldsi_exact_h_key): the same cell as below */
-      if (hku < s->best_hk || (hku == s->best_hk && ldsi_hot_g(nsd_u) < s->best_g)) {
-        s->best = u;
-        s->best_hk = hku;
-        s->best_g = ldsi_hot_g(nsd_u);
-      }
-    } else {
-      du = ldsi_hdist(dk, gx - ux, gy - uy);
-      if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
-        s->best = u;
-        s->best_d = du;
-        s->best_g = gu;
+    {
+      /* the expanded cell closest to the goal (ldsi_best_closer); g is only
+      ** needed on a distance tie */
+      uint64_t d2 = ldsi_d2(gx - ux, gy - uy);
+      if (LDSI_UNLIKELY(d2 <= s->best_d2)) {
+        double gb = xk == 2 ? ldsi_hot_g(nsd_u) : gu;
+        if (ldsi_best_closer(s, d2, gb, u)) ldsi_best_set(s, d2, gb, u);
       }
     }
     /* the exact loop takes u's pruned directions from its entry (computed
@@ -965,21 +965,34 @@ static lds_Path *build_path(const lds_Search *s, uint32_t end, uint32_t flags, l
   return p;
 }
 
+/* Whether the current query has a partial path (its start record is set,
+** its start is free); else fills err for function fn. */
+static bool has_partial(const lds_Search *s, const char *fn, lds_Error *err) {
+  int32_t x = 0, y = 0;
+  if (s->status == LDS_NO_PATH && s->start_blocked) { /* the start's record is not set */
+    if (s->grid) ldsi_grid_pxy(s->grid, s->start, &x, &y);
+    ldsi_error(err, LDS_E_STATE, "%s: no path (start (%ld,%ld) is blocked)", fn, (long)x, (long)y);
+    return false;
+  }
+  if (s->status == LDS_E_STATE || s->nodes[s->start].gen != s->gen) {
+    ldsi_error(err, LDS_E_STATE, "%s: no query started", fn);
+    return false;
+  }
+  return true;
+}
+
 lds_Path *lds_search_path(const lds_Search *s, lds_Error *err) {
   if (s->status == LDS_FOUND) return build_path(s, s->goal, 0, err);
   /* params.partial: on no path, or a budget spent (running), the best so far */
-  if ((s->status == LDS_NO_PATH || s->status == LDS_RUNNING) && s->params.partial &&
-      s->nodes[s->start].gen == s->gen)
-    return build_path(s, s->best, LDS_PATH_PARTIAL, err);
+  if ((s->status == LDS_NO_PATH || s->status == LDS_RUNNING) && s->params.partial)
+    return has_partial(s, "lds_search_path", err) ? build_path(s, s->best, LDS_PATH_PARTIAL, err)
+                                                   : NULL;
   ldsi_error(err, LDS_E_STATE, "lds_search_path: no path (status %s)", lds_status_name(s->status));
   return NULL;
 }
 
 lds_Path *lds_search_partial_path(const lds_Search *s, lds_Error *err) {
   if (s->status == LDS_FOUND) return build_path(s, s->goal, 0, err);
-  if (s->status == LDS_E_STATE || s->nodes[s->start].gen != s->gen) {
-    ldsi_error(err, LDS_E_STATE, "lds_search_partial_path: no query started");
-    return NULL;
-  }
+  if (!has_partial(s, "lds_search_partial_path", err)) return NULL;
   return build_path(s, s->best, LDS_PATH_PARTIAL, err);
 }

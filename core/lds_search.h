@@ -113,8 +113,11 @@ typedef struct lds_SearchParams {
                             ///< [Units: cost]; 0 = automatic: the smallest cost
                             ///< of a cell under the weights in force
   bool partial;             ///< on no path (or budget spent), lds_search_path
-                            ///< returns the path to the expanded cell closest
-                            ///< to the goal, flagged LDS_PATH_PARTIAL
+                            ///< returns the path to the reachable (expanded)
+                            ///< cell closest to the goal, flagged
+                            ///< LDS_PATH_PARTIAL (see lds_search_partial_path);
+                            ///< a blocked goal is then searched for like a
+                            ///< walled-in one
   const double *layer_weights; ///< [opt] [Shape: n_layer_weights doubles, one
                             ///< per grid layer index] effective cell cost =
                             ///< base + sum(weight[i] * layer[i][cell])
@@ -198,6 +201,12 @@ LDS_API size_t lds_search_mem_used(const lds_Search *s);
 ///   array of 8 bytes per cell allocated by the first weighted query and
 ///   reused; it is cached until the grid's version or the weights change,
 ///   so repeated queries under the same weights stay O(1) to start.
+///   A blocked start: the first step returns LDS_NO_PATH, and there is no
+///   partial path (the path calls fail with LDS_E_STATE naming the start).
+///   A blocked goal: without params.partial the first step returns
+///   LDS_NO_PATH without expanding anything; with it the query runs to
+///   exhaustion like one to a walled-in goal, for its partial path. A goal
+///   out of bounds is LDS_E_ARG either way (no cell to measure from).
 LDS_API lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32_t sx,
                                     int32_t sy, int32_t gx, int32_t gy);
 
@@ -217,10 +226,14 @@ LDS_API lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *param
 ///   - zero: always admissible (Dijkstra order);
 ///   - custom: params.node_h, admissible iff it never overestimates the
 ///     remaining cost; closed nodes are reopened.
-/// Partial paths end at the expanded node with the smallest h (ties: smaller
-/// g); with h = 0 (Dijkstra) at the one closest in coordinates, tracked only
-/// when params.partial is set (it costs a distance per expansion), else at
-/// the start.
+/// Partial paths end at the expanded node closest to the goal. With
+/// params.partial on a graph with coordinates that is the coordinate
+/// distance (euclidean, or great-circle for LONLAT), computed per expansion,
+/// whatever the heuristic, so every algorithm picks the same node; ties:
+/// smaller g, then smaller id. Without params.partial (the best so far of a
+/// running query) it is h, read back from the open-list entry (free); with
+/// h = 0 or no coordinates and no custom h nothing is measured and the
+/// partial path is the start.
 /// [Units: node ids]
 /// @returns LDS_OK, or LDS_E_ARG (message in lds_search_errmsg) for: a node
 ///   out of range, a grid search, a heuristic the graph's coordinates cannot
@@ -276,16 +289,30 @@ LDS_API double lds_search_cost(const lds_Search *s);
 /// The path found (status LDS_FOUND): cells (grid) or node ids (graph;
 /// lds_path_width 0) from start to goal inclusive.
 /// With params.partial and status LDS_NO_PATH or LDS_RUNNING (budget spent),
-/// the path to the expanded cell closest to the goal, flagged partial.
-/// @returns NULL with err->code LDS_E_STATE when there is no path,
-/// LDS_E_NOMEM. [Owner: caller frees with lds_path_free]
+/// the partial path (lds_search_partial_path), flagged partial.
+/// @returns NULL with err->code LDS_E_STATE when there is no path ("no path
+/// (status no_path)", or "no path (start (x,y) is blocked)"), LDS_E_NOMEM.
+/// [Owner: caller frees with lds_path_free]
 LDS_API lds_Path *lds_search_path(const lds_Search *s, lds_Error *err);
-/// Best-so-far path: to the goal if found, else to the expanded cell closest
-/// to the goal (by the heuristic distance, ties: smaller g), flagged partial.
-/// Works while running and after LDS_NO_PATH.
+/// Best-so-far path: to the goal if found, else to the cell closest to the
+/// goal among those the query has reached, flagged partial. Works while
+/// running and after LDS_NO_PATH. On grids "closest" is the smallest
+/// Euclidean distance in cells to the goal (squared, in integers: exact),
+/// ties: the cheaper path, then the smaller cell id (the upper row, then
+/// the left column), the same for every algorithm and heuristic. A query
+/// that ended LDS_NO_PATH has reached every cell reachable from the start,
+/// so with A*, Dijkstra, JPS and JPS+ this is the reachable cell closest to
+/// the goal with an optimal path to it; weighted A* ends at a cell at the
+/// same distance with a path of cost <= w x that optimum, greedy at the same
+/// distance with no bound. JPS and JPS+ count the cells their jumps pass
+/// only with params.partial (docs/search.md, "Partial paths"); without it
+/// they compare the jump points expanded. Graphs: lds_search_start_nodes.
+/// A blocked goal without params.partial ends before any expansion: the
+/// partial path is then the start alone.
 /// @returns a new path (not flagged partial when it reaches the goal), or
-///   NULL with err: LDS_E_STATE when no query was started or nothing was
-///   expanded (a failed start, a blocked start or goal), LDS_E_NOMEM.
+///   NULL with err: LDS_E_STATE when no query was started (or the last start
+///   failed: "no query started") or the start is blocked ("no path (start
+///   (x,y) is blocked)"), LDS_E_NOMEM.
 ///   [Owner: caller frees with lds_path_free]
 LDS_API lds_Path *lds_search_partial_path(const lds_Search *s, lds_Error *err);
 /// The grid the search was created on (NULL for a graph search).

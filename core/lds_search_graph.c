@@ -95,12 +95,17 @@ GS_INLINE lds_Status graph_loop(lds_Search *s, uint64_t max_exp, uint64_t budget
   const double hw = s->hw, gk = s->gk;
   const bool reopen = s->reopen;
   const uint32_t gen = s->gen;
-  /* The expanded node closest to the goal (partial paths) is judged by h,
-  ** read back from the popped open-list entry (h = (f - gk*g) / hw: no
-  ** extra work); with h = 0 it costs one distance per expansion, paid only
-  ** when the query asked for partial paths (else the start stays "closest"),
-  ** so Dijkstra is not slowed down for a feature it did not ask for. */
-  const bool track = hk != LDS_H_ZERO ? hw > 0.0 : (s->params.partial && g->dim);
+  /* The expanded node closest to the goal (partial paths). With
+  ** params.partial on a graph with coordinates, by the coordinate distance,
+  ** computed per expansion (exact): not read back from the entry, whose
+  ** rounding could break a tie differently from Dijkstra's, and not a custom
+  ** h, so every algorithm picks the same node (docs/graphs.md, "Partial
+  ** paths"). Otherwise by h, read back from the popped open-list entry
+  ** (h = (f - gk*g) / hw: no extra work), the best so far of a running
+  ** query; with h = 0 nothing is measured and the start stays "closest", so
+  ** Dijkstra is not slowed down for a feature it did not ask for. */
+  const bool exact = s->params.partial && g->dim;
+  const bool track = (hk != LDS_H_ZERO && hw > 0.0) || exact;
   ldsi_Node *nodes = s->nodes;
   uint64_t done = 0;
   bool bad = false;
@@ -119,8 +124,8 @@ GS_INLINE lds_Status graph_loop(lds_Search *s, uint64_t max_exp, uint64_t budget
     if (u == goal) return LDS_FOUND;
     gu = nodes[u].g;
     if (track) {
-      if (hk == LDS_H_ZERO) du = graph_closeness(s, g, u);
-      if (du < s->best_d || (du == s->best_d && gu < s->best_g)) {
+      if (exact) du = graph_closeness(s, g, u);
+      if (du < s->best_d || (du == s->best_d && (gu < s->best_g || (gu == s->best_g && u < s->best)))) {
         s->best = u;
         s->best_d = du;
         s->best_g = gu;
@@ -280,7 +285,8 @@ lds_Status lds_search_start_nodes(lds_Search *s, const lds_SearchParams *params,
   s->best = start;
   s->best_g = 0.0;
   h0 = graph_h(s, g, s->hk, start, &bad);
-  s->best_d = s->hk != LDS_H_ZERO ? h0 : p.partial ? graph_closeness(s, g, start) : 0.0;
+  s->best_d = p.partial && g->dim ? graph_closeness(s, g, start) : s->hk != LDS_H_ZERO ? h0 : 0.0;
+  s->start_blocked = false;
   if (bad) {
     s->status = LDS_E_CALLBACK;
     return LDS_E_CALLBACK;

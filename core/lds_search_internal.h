@@ -151,9 +151,20 @@ struct lds_Search {
   uint64_t version;       /* grid/graph version at start */
   lds_Status status;
   lds_Stats stats;
-  uint32_t best;          /* expanded node closest to the goal */
+  /* The cell closest to the goal seen so far, for partial paths (see
+  ** ldsi_best_closer): grids measure the squared Euclidean distance best_d2
+  ** in cells, graphs best_d; best_g is the cost of the path to it. On grids
+  ** best is the path's last cell; the path is the one to node best_from
+  ** (== best, except for a cell that a JPS jump scanned: ldsi_jps_track)
+  ** followed by best_tail: best_k1 diagonal moves in direction best_dd, then
+  ** best_k2 straight moves in direction best_ds. */
+  uint32_t best;
   double best_d, best_g;
-  uint64_t best_hk;       /* exact h key of best (exact-key loop: see grid_run) */
+  uint64_t best_d2;
+  uint32_t best_from;
+  uint32_t best_k1, best_k2;
+  uint8_t best_dd, best_ds;
+  bool start_blocked;     /* the query's start is blocked: no path, not even partial */
 
   /* cache of the automatic scale under weights */
   uint64_t scale_version;
@@ -223,6 +234,33 @@ LDSI_INLINE double ldsi_hdist(int hk, int32_t dx, int32_t dy) {
       b = (double)(dx > dy ? dy : dx);
       return a + (LDSI_SQRT2 - 1.0) * b;
   }
+}
+
+/* Squared Euclidean distance of a displacement in cells, exact (an integer:
+** the partial-path measure on grids) */
+LDSI_INLINE uint64_t ldsi_d2(int32_t dx, int32_t dy) {
+  /* |dx|, |dy| < 2^16 (grid sides), so each square fits 32 bits: the
+  ** unsigned products are exact (mod 2^32 equals the true square) */
+  return (uint64_t)((uint32_t)dx * (uint32_t)dx) + (uint64_t)((uint32_t)dy * (uint32_t)dy);
+}
+
+/* Partial paths on grids: is cell id (padded), at squared distance d2 from
+** the goal with a path of cost g, closer than the best so far? Smaller d2
+** first, then smaller g (the cheaper path), then the smaller id (row-major:
+** the upper row, then the left column), so the choice does not depend on
+** the order in which cells are seen. */
+LDSI_INLINE bool ldsi_best_closer(const lds_Search *s, uint64_t d2, double g, uint32_t id) {
+  return d2 < s->best_d2 ||
+         (d2 == s->best_d2 && (g < s->best_g || (g == s->best_g && id < s->best)));
+}
+
+/* Makes node id, at squared distance d2 with cost g, the best so far (no tail). */
+LDSI_INLINE void ldsi_best_set(lds_Search *s, uint64_t d2, double g, uint32_t id) {
+  s->best = id;
+  s->best_from = id;
+  s->best_d2 = d2;
+  s->best_g = g;
+  s->best_k1 = s->best_k2 = 0;
 }
 
 /* f = g + octile h, exact on uniform grids: with g = ns + nd*sqrt(2) (nsd =

@@ -424,6 +424,13 @@ e_oct=$("$LDS" path "$DATA/arena.map" 3 1 45 47 --diagonal never --heuristic oct
 printf 'type octile\nheight 3\nwidth 5\nmap\n..@..\n..@..\n..@..\n' > "$TMP/wall.map"
 "$LDS" path "$TMP/wall.map" 0 1 4 1 --partial --ascii >"$TMP/path" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q '^SE@\.G$' "$TMP/path" && ok || ko "partial path drawing (exit $rc): $(cat "$TMP/path")"
+# the goal on a blocked cell: the same partial path for every algorithm
+printf 'type octile\nheight 3\nwidth 6\nmap\n...@..\n...@..\n......\n' > "$TMP/bgoal.map"
+for algo in astar dijkstra jps jps+; do
+  "$LDS" path "$TMP/bgoal.map" 0 0 3 0 --partial --ascii --algo "$algo" >"$TMP/path" 2>&1; rc=$?
+  [ $rc = 1 ] && grep -q '^S\*EG\.\.$' "$TMP/path" && grep -q '^cost *2.000000 (partial' "$TMP/path" &&
+    ok || ko "partial path to a blocked goal, $algo (exit $rc): $(cat "$TMP/path")"
+done
 bad "--weight applies to --algo wastar only (algorithm is astar)" path "$DATA/arena.map" 1 11 1 12 --weight 3
 "$LDS" path "$DATA/arena.map" "$sx" "$sy" "$gx" "$gy" --diagonal never --neighbourhood 4 >"$TMP/path" 2>&1 &&
   python3 -c "import sys; c=float('$(awk '$1 == "cost" { print $2 }' "$TMP/path")'); sys.exit(0 if c >= $opt - 1e-6 and c == int(c) else 1)" && ok ||

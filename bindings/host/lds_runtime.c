@@ -159,6 +159,13 @@ static const char *opts_to_params(lua_State *L, int idx, const lds_Grid *g,
     p->h_scale = lua_tonumber(L, -1);
   }
   lua_pop(L, 1);
+  lua_getfield(L, idx, "partial");
+  if (!lua_isnil(L, -1)) {
+    if (!lua_isboolean(L, -1))
+      return lua_pushfstring(L, "partial: boolean expected, got %s", luaL_typename(L, -1));
+    p->partial = lua_toboolean(L, -1);
+  }
+  lua_pop(L, 1);
   lua_getfield(L, idx, "weights");
   if (lua_istable(L, -1)) {
     int n = 0;

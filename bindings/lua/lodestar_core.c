@@ -2902,13 +2902,17 @@ static int find_path_finish(lua_State *L, SearchBox *b) {
     lds_Error err;
     PathBox *pb = new_pathbox(L);
     lds_Path *p = lds_search_path(b->s, &err);
-    push_path(L, pb, p, &err);
-    lds_getuv(L, 1);
-    lua_rawgeti(L, -1, 3); /* ..., path, uv, weights: the path remembers them */
-    path_remember(L, -3, -1);
-    lua_pop(L, 2);
-    search_release(b);
-    return 1;
+    /* no partial path (a blocked start): no_path, as without partial */
+    if (p || st != LDS_NO_PATH || err.code != LDS_E_STATE) {
+      push_path(L, pb, p, &err);
+      lds_getuv(L, 1);
+      lua_rawgeti(L, -1, 3); /* ..., path, uv, weights: the path remembers them */
+      path_remember(L, -3, -1);
+      lua_pop(L, 2);
+      search_release(b);
+      return 1;
+    }
+    lua_pop(L, 1);
   }
   search_release(b);
   if (st == LDS_NO_PATH) {

@@ -18,7 +18,8 @@
 local lodestar = require "lodestar"
 
 -- option names request_path passes to the search (the rest are its own)
-local SEARCH_KEYS = {algorithm = true, heuristic = true, weight = true, h_scale = true, weights = true}
+local SEARCH_KEYS = {algorithm = true, heuristic = true, weight = true, h_scale = true, weights = true,
+  partial = true}
 local REQUEST_KEYS = {grid = true, start = true, goal = true, priority = true, agent = true,
   on_done = true, profile = true, algo = true}
 for k in pairs(SEARCH_KEYS) do REQUEST_KEYS[k] = true end
@@ -36,8 +37,9 @@ return function(host)
   --- A request handle (what lodestar.request_path returns).
   -- Fields: status ("running" until delivered, then "found", "no_path",
   -- "cancelled" or an error name such as "stale"), path (a lodestar.Path
-  -- once found; owned by the handle; it remembers the request's layer
-  -- weights, path.weights, for post-processing), cost [Units: cost] (-1 without a
+  -- once found, or with `partial` the partial path of a no_path request;
+  -- owned by the handle; it remembers the request's layer weights,
+  -- path.weights, for post-processing), cost [Units: cost] (-1 without a
   -- path), frames (frames it waited), error (message of an error status),
   -- id (the scheduler handle), agent, profile, on_done.
   local Handle = {}
@@ -138,9 +140,11 @@ return function(host)
   --   profile   [opt] "mod.profile": the mod profile's options (weights,
   --             algorithm, ...); the request is restarted when a reload
   --             changes the profile or a layer it weights
-  --   algo (or algorithm), heuristic, weight, h_scale, weights
+  --   algo (or algorithm), heuristic, weight, h_scale, weights, partial
   --             [opt] search options (override the profile's; weights by
-  --             layer name, merged with the profile's)
+  --             layer name, merged with the profile's); with partial = true
+  --             a no_path request delivers the path to the reachable cell
+  --             closest to the goal (handle.path, flagged partial)
   --   priority  [opt] integer, larger first [Limit: -1e6..1e6] default 0
   --   agent     [opt] integer tag, reported back as handle.agent
   --   on_done   [opt] function(handle), called once from inside the tick
@@ -211,7 +215,7 @@ return function(host)
     local cost, frames, restarts, errmsg = host.info(id)
     h.status, h.cost, h.frames, h.restarts = status, cost, frames, restarts
     if errmsg ~= "" then h.error = errmsg end
-    if status == "found" then
+    if status == "found" or status == "no_path" then
       h.path = host.take_path(id)
       -- the path remembers its weights, so post-processing measures with them
       if h.path and t and t.opts and t.opts.weights then h.path:set_weights(t.opts.weights) end

@@ -708,11 +708,79 @@ static void test_mod_escapes(void) {
   if (system(path) != 0) CHECK(0, "rm");
 }
 
+/* Requests with partial paths, from C and from Lua: a wall across a 10x5
+** grid at x = 5; goal (9,0) walled off, (5,2) blocked. With partial the
+** request ends no_path with the path to the closest reachable cell, (4,0)
+** (cost 4) and (4,2) (cost 4), as lds_search_path gives it. */
+static void test_partial_requests(void) {
+  lds_RuntimeConfig cfg;
+  lds_Runtime *rt;
+  lds_Error err;
+  lds_Grid *g = lds_grid_new(NULL, 10, 5, NULL);
+  lds_Request rq;
+  lds_RequestId id, id2;
+  Done d = {0, LDS_RUNNING, 0};
+  const lds_Path *path;
+  char buf[256];
+  int32_t y, x = -1;
+  Log lg;
+  memset(&lg, 0, sizeof lg);
+  for (y = 0; y < 5; y++) lds_grid_set_blocked(g, 5, y, true);
+  lds_runtime_config_init(&cfg);
+  cfg.env.log = log_fn; /* the expected error below, not on stderr */
+  cfg.env.log_ud = &lg;
+  cfg.sched.deterministic = true;
+  rt = lds_runtime_new(&cfg, &err);
+  CHECK(rt != NULL, err.msg);
+  if (!rt) return;
+  CHECK(lds_runtime_add_grid(rt, "wall", g) == LDS_OK, lds_runtime_errmsg(rt));
+  lds_request_init(&rq, g, 0, 0, 9, 0);
+  rq.params.partial = true;
+  rq.on_done = c_done;
+  rq.ud = &d;
+  CHECK(lds_runtime_submit(rt, &rq, NULL, &id) == LDS_OK, "submit a partial request from C");
+  lds_request_init(&rq, g, 0, 2, 5, 2); /* the goal on the wall */
+  rq.params.partial = true;
+  CHECK(lds_runtime_submit(rt, &rq, NULL, &id2) == LDS_OK, "submit, goal blocked");
+  CHECK(lds_runtime_dostring(rt,
+                             "hp = lodestar.request_path{grid = 'wall', start = {0, 0}, goal = {9, 0},\n"
+                             "  partial = true}\n"
+                             "hb = lodestar.request_path{grid = 'wall', start = {0, 2}, goal = {5, 2},\n"
+                             "  partial = true}\n"
+                             "hn = lodestar.request_path{grid = 'wall', start = {0, 0}, goal = {9, 0}}\n",
+                             "=partial") == LDS_OK,
+        lds_runtime_errmsg(rt));
+  run_frames(rt, 1000);
+  CHECK(d.calls == 1 && d.status == LDS_NO_PATH, "C request: no_path");
+  CHECK(d.cost == 4.0, "C request: the partial path's cost in the info");
+  path = lds_runtime_scheduler(rt) ? lds_scheduler_path(lds_runtime_scheduler(rt), id) : NULL;
+  CHECK(path && (lds_path_flags(path) & LDS_PATH_PARTIAL), "C request: a partial path");
+  if (path) lds_path_cell(path, lds_path_length(path) - 1, &x, &y);
+  CHECK(path && x == 4 && y == 0, "C request: ends beside the wall at (4,0)");
+  path = lds_runtime_scheduler(rt) ? lds_scheduler_path(lds_runtime_scheduler(rt), id2) : NULL;
+  if (path) lds_path_cell(path, lds_path_length(path) - 1, &x, &y);
+  CHECK(path && x == 4 && y == 2 && lds_path_cost(path) == 4.0, "C request, goal blocked: (4,2)");
+  CHECK(strcmp(lua_str(rt, "hp.status", buf, sizeof buf), "no_path") == 0, buf);
+  CHECK(strcmp(lua_str(rt, "hp.path.partial", buf, sizeof buf), "true") == 0, buf);
+  CHECK(lua_num(rt, "hp.path.cost") == 4.0 && lua_num(rt, "hp.cost") == 4.0, "Lua: cost 4");
+  CHECK(lua_num(rt, "select(1, hp.path:cell(-1))") == 4, "Lua: ends at x = 4");
+  CHECK(lua_num(rt, "select(2, hb.path:cell(-1))") == 2, "Lua, goal blocked: ends at y = 2");
+  CHECK(strcmp(lua_str(rt, "hn.status", buf, sizeof buf), "no_path") == 0, buf);
+  CHECK(strcmp(lua_str(rt, "hn.path", buf, sizeof buf), "nil") == 0, "Lua: no path without partial");
+  CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'wall', start = {0,0}, goal = {9,0}, partial = 1}",
+                             "=bad") == LDS_E_CALLBACK, "partial must be a boolean");
+  CHECK(strstr(lds_runtime_errmsg(rt), "partial: boolean expected, got number") != NULL,
+        lds_runtime_errmsg(rt));
+  lds_runtime_free(rt);
+  lds_grid_free(g);
+}
+
 int main(void) {
   test_basic();
   test_mods();
   test_profile_names();
   test_mod_escapes();
+  test_partial_requests();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -305,8 +305,9 @@ static void test_ends(void) {
   lds_search_free(s);
   lds_grid_free(g);
 
-  /* unreachable goal: no_path; with partial, the path to the expanded cell
-  ** closest to the goal (by octile distance; ties: smaller g) */
+  /* unreachable goal: no_path; with partial, the path to the reachable cell
+  ** closest to the goal (Euclidean distance; ties: smaller g; see
+  ** tests/c/test_partial.c) */
   g = grid_of(2, cut);
   s = lds_search_new(NULL, g, NULL);
   CHECK_INT(lds_search_start(s, NULL, 0, 1, 3, 0), LDS_OK);

@@ -109,7 +109,7 @@ describe("unknown-option lists", function()
     local msg = errmsg(function() R.request_path{grid = "world", start = {0, 0}, goal = {1, 1}, zzz = 1} end)
     assert.matches(THIS .. "bad argument #1 to 'request_path' %(unknown field 'zzz'", msg)
     assert.same({"agent", "algo", "algorithm", "goal", "grid", "h_scale", "heuristic", "on_done",
-      "priority", "profile", "start", "weight", "weights"},
+      "partial", "priority", "profile", "start", "weight", "weights"},
       listed((msg:gsub("unknown field", "unknown option"))))
   end)
 end)
