@@ -31,6 +31,18 @@ M.DEFAULT_CELL_LIMIT = 2000
 --- Hook granularity: the count hook fires every GRAIN instructions and adds
 -- GRAIN to the running total. [Units: VM instructions]
 M.GRAIN = 1000
+--- Hook granularity in the coroutines of a mod (5.4: hooks and their counts
+-- are per thread). Each resume is charged CO_GRAIN instructions, so a
+-- coroutine that yields before its hook fires still pays for what it ran.
+-- [Units: VM instructions]
+M.CO_GRAIN = 100
+--- Default time limit per call into mod code, read from the manager's clock
+-- at every hook (every GRAIN instructions); a mod's (re)load in poll (its
+-- mod.lua, validation, selftest and every bake) is one call. [Units: ms]
+M.DEFAULT_TIME_LIMIT_MS = 250
+--- Default limit of the growth of the Lua heap during one call into mod code
+-- (live data, checked at every hook). [Units: KB]
+M.DEFAULT_MEMORY_LIMIT_KB = 256 * 1024
 
 local MANIFEST_KEYS = {
   name = true, version = true, description = true, depends = true, layers = true,
@@ -128,23 +140,69 @@ end
 
 -- == the CPU guard ===========================================================
 
--- The one hook function of a manager. It reads the guard in force (self._g)
--- so coroutines created by mods (5.4 hooks are per thread) count against the
--- same budget; outside guards it returns at once.
-local function make_hook(self)
+-- The guard of one call into mod code (self._g while it runs): an
+-- instruction budget, a deadline on the manager's clock and a memory budget,
+-- shared by every coroutine the call runs. A trip raises at the running mod
+-- function and marks the guard, so no pcall inside the mod can swallow it.
+local function trip(g, msg)
+  g.tripped = true
+  g.msg = msg
+  error(msg, 3) -- level 3: the mod function that was running (trip <- hook <- mod)
+end
+
+local THIS_FILE = debug.getinfo(1, "S").short_src
+
+-- Charges n instructions to the guard in force (coroutine resumes, pattern
+-- steps) and trips when the budget is spent; the error names the first
+-- caller outside this file (the mod's line, not a wrapper's).
+local function charge(self, n)
+  local g = self._g
+  if not g then return end
+  g.used = g.used + n
+  if g.used >= g.limit then
+    g.tripped = true
+    g.msg = ("instruction limit exceeded (%d instructions)"):format(g.limit)
+    local level = 3
+    while true do
+      local info = debug.getinfo(level, "Sl")
+      if not info then level = 0; break end
+      if info.short_src ~= THIS_FILE then break end
+      level = level + 1
+    end
+    error(g.msg, level)
+  end
+end
+
+-- A count hook of a manager charging `grain` instructions each time it fires.
+-- It reads the guard in force (self._g) so coroutines created by mods (5.4
+-- hooks are per thread) count against the same budget; outside guards it
+-- returns at once. Each firing also reads the manager's clock (time limit)
+-- and the Lua heap size (memory limit).
+local function make_hook(self, grain)
+  local clock = self.clock
   return function()
     local g = self._g
     if not g then return end
-    g.used = g.used + g.grain
+    g.used = g.used + grain
     if g.used >= g.limit then
-      g.tripped = true
-      g.msg = ("instruction limit exceeded (%d instructions)"):format(g.limit)
-      error(g.msg, 2) -- level 2: the mod function that was running
+      trip(g, ("instruction limit exceeded (%d instructions)"):format(g.limit))
+    end
+    if clock() >= g.deadline then
+      trip(g, ("time limit exceeded (%g ms)"):format(g.time_ms))
+    end
+    if collectgarbage("count") > g.mem_max then
+      collectgarbage("collect") -- garbage is not the mod's fault: count live data only
+      if collectgarbage("count") > g.mem_max then
+        trip(g, ("memory limit exceeded (%g KB)"):format(g.mem_kb))
+      end
     end
   end
 end
 
--- Calls fn(...) under the instruction-count hook. Returns true, results... or
+-- Calls fn(...) under the guard: at most `limit` instructions and
+-- self.time_limit_ms of the manager's clock (or what is left of the account
+-- self._acct, the budget of one mod's whole load in poll), and
+-- self.memory_limit_kb of Lua heap growth. Returns true, results... or
 -- false, message, tripped. Nested calls (a rule baked from inside a guarded
 -- selftest) share the outer budget.
 local function guarded(self, limit, fn, ...)
@@ -155,16 +213,22 @@ local function guarded(self, limit, fn, ...)
   end
   local grain = math.min(M.GRAIN, limit)
   local oh, om, oc = debug.gethook()
-  local g = {used = 0, limit = limit, grain = grain}
+  local t0 = self.clock()
+  local acct = self._acct
+  local ms = acct and math.max(0, acct.ms_left) or self.time_limit_ms
+  local mem0 = collectgarbage("count")
+  local g = {used = 0, limit = limit, deadline = t0 + ms / 1000, time_ms = self.time_limit_ms,
+    mem_kb = self.memory_limit_kb, mem_max = mem0 + self.memory_limit_kb}
   self._g = g
-  debug.sethook(self._hook, "", grain)
+  debug.sethook(grain == M.GRAIN and self._hook or make_hook(self, grain), "", grain)
   local r = pack(pcall(fn, ...))
   debug.sethook()
   if type(oh) == "function" then debug.sethook(oh, om, oc) end
   self._g = nil
+  if acct then acct.ms_left = acct.ms_left - (self.clock() - t0) * 1000 end
   if g.tripped then
     local msg = r[1] and g.msg or errtext(r[2])
-    if not msg:find("instruction limit exceeded", 1, true) then msg = msg .. " (" .. g.msg .. ")" end
+    if not msg:find(g.msg, 1, true) then msg = msg .. " (" .. g.msg .. ")" end
     return false, msg, true
   end
   if not r[1] then return false, r[2], false end
@@ -232,12 +296,43 @@ local function make_require(rec, env, trusted)
   end
 end
 
+-- The coroutine library of a mod. On 5.4 hooks and instruction counts are
+-- per thread: every resume (of a coroutine made here or anywhere else)
+-- hooks the thread with the manager's coroutine hook (count CO_GRAIN) and
+-- charges CO_GRAIN, so a tree of short coroutines pays for its work against
+-- the one budget of the call. LuaJIT's hook is global (no per-thread set-up).
+local function guarded_coroutine(self)
+  local co = copy(coroutine)
+  local resume, sethook = coroutine.resume, debug.sethook
+  local cohook = self._cohook
+  co.resume = function(t, ...)
+    charge(self, M.CO_GRAIN)
+    if not jit and type(t) == "thread" then sethook(t, cohook, "", M.CO_GRAIN) end
+    return resume(t, ...)
+  end
+  local co_resume = co.resume
+  co.create = function(f)
+    charge(self, M.CO_GRAIN)
+    return coroutine.create(f)
+  end
+  co.wrap = function(f)
+    local t = co.create(f)
+    return function(...)
+      local r = pack(co_resume(t, ...))
+      if not r[1] then error(r[2], 0) end
+      return table_unpack(r, 2, r.n)
+    end
+  end
+  return co
+end
+
 local function make_env(self, rec, trusted)
   local env
   local lod = self.lodestar
   if trusted then
     env = setmetatable({}, {__index = _G})
     env.lodestar = lod
+    env.coroutine = guarded_coroutine(self)
   else
     env = {
       assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
@@ -278,22 +373,7 @@ local function make_env(self, rec, trusted)
       local args = pack(...)
       return rethrow(pack(xpcall(function() return f(table_unpack(args, 1, args.n)) end, h)))
     end
-    -- coroutines: on 5.4 hooks are per thread, so new threads get the guard
-    local co = copy(coroutine)
-    co.create = function(f)
-      local t = coroutine.create(f)
-      if not jit then debug.sethook(t, self._hook, "", M.GRAIN) end
-      return t
-    end
-    co.wrap = function(f)
-      local t = co.create(f)
-      return function(...)
-        local r = pack(coroutine.resume(t, ...))
-        if not r[1] then error(r[2], 0) end
-        return table_unpack(r, 2, r.n)
-      end
-    end
-    env.coroutine = co
+    env.coroutine = guarded_coroutine(self)
     env.load = function(chunk, chunkname, mode, fenv)
       if mode ~= nil and mode ~= "t" then
         return nil, ("load: mode '%s' refused (a mod may load text chunks only)"):format(tostring(mode))
@@ -639,7 +719,13 @@ Manager.__index = Manager
 --             under instruction_limit + cell_limit * N [default 2000]
 --   lodestar  [opt] the API table mods see (default require "lodestar")
 --   lfs       [opt] luafilesystem (default require "lfs")
---   clock     [opt] function() -> seconds, for the ms of events (default os.clock: CPU time)
+--   time_limit_ms [opt] per call into mod code, on `clock`; a mod's (re)load
+--             in poll (mod.lua, validation, selftest, every bake) is one call
+--             [Units: ms] [Limit: > 0; default M.DEFAULT_TIME_LIMIT_MS = 250]
+--   memory_limit_kb [opt] growth of the Lua heap (live data) per call into
+--             mod code [Units: KB] [Limit: > 0; default 262144 (256 MB)]
+--   clock     [opt] function() -> seconds: the time limit and the ms of
+--             events (default os.clock: CPU time)
 --   only      [opt] list of mod names: load only these folders (mod specs use
 --             it to load one mod and its dependencies)
 -- @return the manager. Nothing is loaded until the first poll().
@@ -672,6 +758,15 @@ function M.new(opts)
   if not opts.lodestar and not lodestar_default then lodestar_default = require "lodestar" end
   self.lodestar = opts.lodestar or lodestar_default
   self.clock = opts.clock or os.clock
+  self.time_limit_ms = opts.time_limit_ms or M.DEFAULT_TIME_LIMIT_MS
+  if type(self.time_limit_ms) ~= "number" or not (self.time_limit_ms > 0) -- luacheck: ignore 581 (NaN-safe)
+      or self.time_limit_ms == math.huge then
+    error("bad argument #1 to 'new' (opts.time_limit_ms must be a finite number > 0)", 2)
+  end
+  self.memory_limit_kb = opts.memory_limit_kb or M.DEFAULT_MEMORY_LIMIT_KB
+  if type(self.memory_limit_kb) ~= "number" or not (self.memory_limit_kb > 0) then -- luacheck: ignore 581
+    error("bad argument #1 to 'new' (opts.memory_limit_kb must be a number > 0)", 2)
+  end
   if opts.only ~= nil then
     if type(opts.only) ~= "table" then error("bad argument #1 to 'new' (opts.only must be a list of mod names)", 2) end
     self.only = {}
@@ -683,7 +778,8 @@ function M.new(opts)
   self.failed = {}   -- name -> files of a candidate that failed (not retried until they change)
   self.order = {}    -- active mod names in load order
   self._rebake = {}
-  self._hook = make_hook(self)
+  self._hook = make_hook(self, M.GRAIN)
+  self._cohook = make_hook(self, M.CO_GRAIN)
   for _, g in ipairs(sorted_keys(opts.grids or {})) do self:add_grid(g, opts.grids[g]) end
   return self
 end
@@ -707,10 +803,14 @@ function Manager:_load(name, files)
   rec.env = make_env(self, rec, rec.trusted)
   local chunk, cerr = compile(src, "@" .. rec.file, rec.env)
   if not chunk then return nil, entry_of(name, display, cerr) end
+  -- the whole (re)load of a mod is one call: one time budget (rec.acct)
+  rec.acct = {ms_left = self.time_limit_ms}
+  self._acct = rec.acct
   local ok, m, tripped = guarded(self, self.limit, chunk)
-  if not ok then return nil, entry_of(name, display, m), tripped end
+  if not ok then self._acct = nil; return nil, entry_of(name, display, m), tripped end
   -- validation reads mod tables (pairs may run a mod's __pairs): guarded
   local vok, verr, vtripped = guarded(self, self.limit, validate, self, rec, m)
+  self._acct = nil
   if not vok then return nil, entry_of(name, display, verr), vtripped end
   m = verr -- the plain copy validate returned
   rec.manifest = m
@@ -857,6 +957,7 @@ function Manager:_bake_all(rec, old)
     for _, l in ipairs(layer_names(rec)) do
       local ok, err, tripped = bake_one(self, rec, gname, l)
       if not ok then
+        self._acct = nil -- the running version restores its layers on its own budget
         for i = #done, 1, -1 do
           local d = done[i]
           local q = rec.name .. "." .. d.layer
@@ -1068,6 +1169,7 @@ function Manager:poll()
     elseif cand then
       local old = self.mods[n]
       local err, tripped = check_refs(cand, pool), false
+      self._acct = cand.acct -- selftest and bakes: the rest of the load's time budget
       if not err and cand.manifest.selftest then
         local ok, res, msg = guarded(self, self.limit, cand.manifest.selftest)
         if not ok then
@@ -1081,6 +1183,7 @@ function Manager:poll()
         local ok, berr, btripped = self:_bake_all(cand, old)
         if not ok then err, tripped = berr, btripped end
       end
+      self._acct = nil
       if err then
         local entry = entry_of(cand, cand.display, err)
         log(self, entry)
