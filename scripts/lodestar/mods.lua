@@ -43,6 +43,12 @@ M.DEFAULT_TIME_LIMIT_MS = 250
 --- Default limit of the growth of the Lua heap during one call into mod code
 -- (live data, checked at every hook). [Units: KB]
 M.DEFAULT_MEMORY_LIMIT_KB = 256 * 1024
+--- Steps one pattern call of a mod may take (string.find, match, gmatch,
+-- gsub and their method forms: lodestar.core.pattern); each step is charged
+-- as one instruction. About 3 ms. [Units: matcher steps]
+M.PATTERN_STEPS = 1000000
+--- Longest string a mod's string.rep, gsub or table.concat may build. [Units: bytes]
+M.MAX_STRING_BYTES = 16 * 1024 * 1024
 
 local MANIFEST_KEYS = {
   name = true, version = true, description = true, depends = true, layers = true,
@@ -152,6 +158,17 @@ end
 
 local THIS_FILE = debug.getinfo(1, "S").short_src
 
+-- Error level of the first caller (from `level` up) that is neither in this
+-- file nor a C function: the mod's line rather than a wrapper's.
+local function outer_level(level)
+  while true do
+    local info = debug.getinfo(level + 1, "S")
+    if not info then return 0 end
+    if info.short_src ~= THIS_FILE and info.what ~= "C" then return level end
+    level = level + 1
+  end
+end
+
 -- Charges n instructions to the guard in force (coroutine resumes, pattern
 -- steps) and trips when the budget is spent; the error names the first
 -- caller outside this file (the mod's line, not a wrapper's).
@@ -162,14 +179,7 @@ local function charge(self, n)
   if g.used >= g.limit then
     g.tripped = true
     g.msg = ("instruction limit exceeded (%d instructions)"):format(g.limit)
-    local level = 3
-    while true do
-      local info = debug.getinfo(level, "Sl")
-      if not info then level = 0; break end
-      if info.short_src ~= THIS_FILE then break end
-      level = level + 1
-    end
-    error(g.msg, level)
+    error(g.msg, outer_level(2))
   end
 end
 
@@ -220,10 +230,14 @@ local function guarded(self, limit, fn, ...)
   local g = {used = 0, limit = limit, deadline = t0 + ms / 1000, time_ms = self.time_limit_ms,
     mem_kb = self.memory_limit_kb, mem_max = mem0 + self.memory_limit_kb}
   self._g = g
+  local smt = getmetatable("")
+  local sindex = smt.__index
+  smt.__index = self._strlib -- ("x"):rep(n), s:find(p): the bounded versions too
   debug.sethook(grain == M.GRAIN and self._hook or make_hook(self, grain), "", grain)
   local r = pack(pcall(fn, ...))
   debug.sethook()
   if type(oh) == "function" then debug.sethook(oh, om, oc) end
+  smt.__index = sindex
   self._g = nil
   if acct then acct.ms_left = acct.ms_left - (self.clock() - t0) * 1000 end
   if g.tripped then
@@ -326,6 +340,84 @@ local function guarded_coroutine(self)
   return co
 end
 
+-- The string library mods see, as env.string and as the methods of every
+-- string while a guarded call runs (guarded swaps the string metatable's
+-- __index to it): find, match, gmatch and gsub from lodestar.core.pattern
+-- (bounded steps, charged to the guard; results longer than
+-- MAX_STRING_BYTES refused), rep with the same length limit, no dump.
+local function bounded_string(self)
+  local lib = copy(string)
+  lib.dump = nil
+  local ok, core = pcall(require, "lodestar.core")
+  if ok and type(core.pattern) == "function" then
+    local pat = core.pattern{max_steps = M.PATTERN_STEPS, max_len = M.MAX_STRING_BYTES,
+      charge = function(n) charge(self, n) end}
+    lib.find, lib.match, lib.gmatch, lib.gsub = pat.find, pat.match, pat.gmatch, pat.gsub
+  end
+  local rep = string.rep
+  lib.rep = function(s, n, sep)
+    if type(n) == "number" and (type(s) == "string" or type(s) == "number")
+        and (sep == nil or type(sep) == "string" or type(sep) == "number") and n >= 1 then
+      local len = #tostring(s) * n + (sep and #tostring(sep) * (n - 1) or 0)
+      if len > M.MAX_STRING_BYTES then
+        error(("bad argument #2 to 'rep' (result of %.0f bytes is longer than the limit of %d bytes "
+          .. "for a mod)"):format(len, M.MAX_STRING_BYTES), outer_level(1))
+      end
+      charge(self, math.floor(len / 64))
+    end
+    return rep(s, n, sep)
+  end
+  return lib
+end
+
+-- Table functions whose work a mod's sizes decide (a __len may claim 2^40
+-- elements) are charged to the guard before the C code runs, and
+-- table.concat refuses results longer than MAX_STRING_BYTES.
+local function bounded_table(self, lib)
+  local concat, insert, remove, move, unpack = table.concat, table.insert, table.remove, table.move,
+    table_unpack
+  local function count(a, b) return (type(a) == "number" and type(b) == "number" and b >= a) and b - a + 1 or 0 end
+  lib.concat = function(t, sep, i, j)
+    if type(t) == "table" then
+      local len, n = 0, 0
+      local first, last = i or 1, j or #t
+      sep = sep or ""
+      if type(first) == "number" and type(last) == "number" then
+        charge(self, count(first, last))
+        for k = first, last do
+          local v = t[k]
+          len = len + (type(v) == "string" and #v or 24) + (type(sep) == "string" and #sep or 0)
+          n = n + 1
+          if len > M.MAX_STRING_BYTES then
+            error(("bad argument #1 to 'concat' (result longer than the limit of %d bytes for a mod)")
+              :format(M.MAX_STRING_BYTES), outer_level(1))
+          end
+        end
+      end
+    end
+    return concat(t, sep, i, j)
+  end
+  lib.insert = function(t, ...)
+    if select("#", ...) >= 2 and type(t) == "table" then charge(self, count(..., #t)) end
+    return insert(t, ...)
+  end
+  lib.remove = function(t, pos)
+    if type(t) == "table" then charge(self, count(pos or #t, #t)) end
+    return remove(t, pos)
+  end
+  if move then
+    lib.move = function(a1, f, e, t, a2)
+      charge(self, count(f, e))
+      return move(a1, f, e, t, a2)
+    end
+  end
+  lib.unpack = function(t, i, j)
+    if type(t) == "table" then charge(self, count(i or 1, j or #t)) end
+    return unpack(t, i, j)
+  end
+  return lib
+end
+
 local function make_env(self, rec, trusted)
   local env
   local lod = self.lodestar
@@ -345,6 +437,9 @@ local function make_env(self, rec, trusted)
       lodestar = readonly(lod),
     }
     env.string.dump = nil
+    -- bounded pattern functions and sizes (the CPU guard sees their work)
+    env.string, env.table = copy(self._strlib), bounded_table(self, env.table)
+    env.unpack = env.table.unpack
     -- getmetatable only on tables: the string metatable and the lodestar
     -- userdata metatables are shared by every mod and the host
     env.getmetatable = function(v)
@@ -779,6 +874,7 @@ function M.new(opts)
   self.order = {}    -- active mod names in load order
   self._rebake = {}
   self._hook = make_hook(self, M.GRAIN)
+  self._strlib = bounded_string(self)
   self._cohook = make_hook(self, M.CO_GRAIN)
   for _, g in ipairs(sorted_keys(opts.grids or {})) do self:add_grid(g, opts.grids[g]) end
   return self
