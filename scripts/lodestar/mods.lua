@@ -157,6 +157,12 @@ local function trip(g, msg)
 end
 
 local THIS_FILE = debug.getinfo(1, "S").short_src
+local core_ok, core = pcall(require, "lodestar.core")
+-- lodestar.core.memory_limit: the allocator refuses growth past the limit
+-- (a single `s = s .. s` is one instruction: the hook cannot see it)
+local memory_limit = core_ok and type(core) == "table" and core.memory_limit or nil
+
+local function memory_msg(kb) return ("memory limit exceeded (%g KB)"):format(kb) end
 
 -- Error level of the first caller (from `level` up) that is neither in this
 -- file nor a C function: the mod's line rather than a wrapper's.
@@ -202,9 +208,7 @@ local function make_hook(self, grain)
     end
     if collectgarbage("count") > g.mem_max then
       collectgarbage("collect") -- garbage is not the mod's fault: count live data only
-      if collectgarbage("count") > g.mem_max then
-        trip(g, ("memory limit exceeded (%g KB)"):format(g.mem_kb))
-      end
+      if collectgarbage("count") > g.mem_max then trip(g, memory_msg(g.mem_kb)) end
     end
   end
 end
@@ -233,10 +237,15 @@ local function guarded(self, limit, fn, ...)
   local smt = getmetatable("")
   local sindex = smt.__index
   smt.__index = self._strlib -- ("x"):rep(n), s:find(p): the bounded versions too
+  local mem_before = memory_limit and memory_limit(mem0 * 1024 + self.memory_limit_kb * 1024)
   debug.sethook(grain == M.GRAIN and self._hook or make_hook(self, grain), "", grain)
   local r = pack(pcall(fn, ...))
   debug.sethook()
   if type(oh) == "function" then debug.sethook(oh, om, oc) end
+  if memory_limit then
+    local _, refused = memory_limit(mem_before)
+    if refused > 0 and not g.tripped then g.tripped, g.msg = true, memory_msg(g.mem_kb) end
+  end
   smt.__index = sindex
   self._g = nil
   if acct then acct.ms_left = acct.ms_left - (self.clock() - t0) * 1000 end
@@ -348,8 +357,7 @@ end
 local function bounded_string(self)
   local lib = copy(string)
   lib.dump = nil
-  local ok, core = pcall(require, "lodestar.core")
-  if ok and type(core.pattern) == "function" then
+  if core_ok and type(core) == "table" and type(core.pattern) == "function" then
     local pat = core.pattern{max_steps = M.PATTERN_STEPS, max_len = M.MAX_STRING_BYTES,
       charge = function(n) charge(self, n) end}
     lib.find, lib.match, lib.gmatch, lib.gsub = pat.find, pat.match, pat.gmatch, pat.gsub
@@ -460,7 +468,11 @@ local function make_env(self, rec, trusted)
     end
     -- pcall cannot swallow the CPU guard: once it tripped, the error goes on
     local function rethrow(r)
-      if self._g and self._g.tripped then error(self._g.msg, 0) end
+      local g = self._g
+      if g and not g.tripped and memory_limit and select(2, memory_limit()) > 0 then
+        g.tripped, g.msg = true, memory_msg(g.mem_kb)
+      end
+      if g and g.tripped then error(g.msg, 0) end
       return table_unpack(r, 1, r.n)
     end
     env.pcall = function(...) return rethrow(pack(pcall(...))) end
