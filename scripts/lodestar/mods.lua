@@ -238,14 +238,17 @@ local function guarded(self, limit, fn, ...)
   local sindex = smt.__index
   smt.__index = self._strlib -- ("x"):rep(n), s:find(p): the bounded versions too
   local mem_before = memory_limit and memory_limit(mem0 * 1024 + self.memory_limit_kb * 1024)
+  -- the limit is lifted before pack allocates (LuaJIT does not collect
+  -- before it reports an allocation failure)
+  local function settle(...)
+    local refused = memory_limit and select(2, memory_limit(mem_before)) or 0
+    return refused, pack(...)
+  end
   debug.sethook(grain == M.GRAIN and self._hook or make_hook(self, grain), "", grain)
-  local r = pack(pcall(fn, ...))
+  local refused, r = settle(pcall(fn, ...))
   debug.sethook()
   if type(oh) == "function" then debug.sethook(oh, om, oc) end
-  if memory_limit then
-    local _, refused = memory_limit(mem_before)
-    if refused > 0 and not g.tripped then g.tripped, g.msg = true, memory_msg(g.mem_kb) end
-  end
+  if refused > 0 and not g.tripped then g.tripped, g.msg = true, memory_msg(g.mem_kb) end
   smt.__index = sindex
   self._g = nil
   if acct then acct.ms_left = acct.ms_left - (self.clock() - t0) * 1000 end
@@ -263,6 +266,39 @@ end
 local function nojit(f)
   if jit and type(f) == "function" then jit.off(f, true) end
   return f
+end
+
+-- LuaJIT: the Lua functions of the lodestar package a mod can call (smooth,
+-- rule helpers, chains, and the local functions they call, found through
+-- their upvalues) are not compiled either, or their loops would run
+-- without hooks: jit.off on each (for every caller: the host's calls of
+-- lodestar.smooth run interpreted too once a mod manager exists).
+local function nojit_package(root)
+  if not jit then return end
+  local seen = {}
+  local function walk(v, depth)
+    if seen[v] or depth > 8 then return end
+    if type(v) == "function" then
+      seen[v] = true
+      if debug.getinfo(v, "S").what == "C" then return end
+      jit.off(v, true)
+      local i = 1
+      while true do
+        local name, up = debug.getupvalue(v, i)
+        if not name then break end
+        if type(up) == "function" or (type(up) == "table" and up ~= _G) then walk(up, depth + 1) end
+        i = i + 1
+      end
+    elseif type(v) == "table" and v ~= _G and v ~= string and v ~= table and v ~= math then
+      seen[v] = true
+      for _, x in pairs(v) do
+        if type(x) == "function" or type(x) == "table" then walk(x, depth + 1) end
+      end
+    end
+  end
+  walk(root, 0)
+  local ok, smooth = pcall(require, "lodestar.smooth") -- lodestar.smooth loads on first use
+  if ok then walk(smooth, 0) end
 end
 
 -- == sandbox =================================================================
@@ -864,6 +900,7 @@ function M.new(opts)
   end
   if not opts.lodestar and not lodestar_default then lodestar_default = require "lodestar" end
   self.lodestar = opts.lodestar or lodestar_default
+  nojit_package(self.lodestar)
   self.clock = opts.clock or os.clock
   self.time_limit_ms = opts.time_limit_ms or M.DEFAULT_TIME_LIMIT_MS
   if type(self.time_limit_ms) ~= "number" or not (self.time_limit_ms > 0) -- luacheck: ignore 581 (NaN-safe)
