@@ -150,10 +150,20 @@ end
 -- instruction budget, a deadline on the manager's clock and a memory budget,
 -- shared by every coroutine the call runs. A trip raises at the running mod
 -- function and marks the guard, so no pcall inside the mod can swallow it.
+-- "file:line: " of the function `level` levels above the caller, or "".
+local function where(level)
+  local info = debug.getinfo(level + 1, "Sl")
+  if info and info.currentline and info.currentline > 0 then
+    return ("%s:%d: "):format(info.short_src, info.currentline)
+  end
+  return ""
+end
+
 local function trip(g, msg)
   g.tripped = true
   g.msg = msg
-  error(msg, 3) -- level 3: the mod function that was running (trip <- hook <- mod)
+  g.full = where(3) .. msg -- level 3: the mod function that was running (trip <- hook <- mod)
+  error(g.full, 0)
 end
 
 local THIS_FILE = debug.getinfo(1, "S").short_src
@@ -185,7 +195,9 @@ local function charge(self, n)
   if g.used >= g.limit then
     g.tripped = true
     g.msg = ("instruction limit exceeded (%d instructions)"):format(g.limit)
-    error(g.msg, outer_level(2))
+    local level = outer_level(2)
+    g.full = (level > 0 and where(level) or "") .. g.msg
+    error(g.full, 0)
   end
 end
 
@@ -203,6 +215,10 @@ local function make_hook(self, grain)
     if g.used >= g.limit then
       trip(g, ("instruction limit exceeded (%d instructions)"):format(g.limit))
     end
+    -- the clock once every GRAIN instructions, in whichever threads they ran
+    g.since_clock = g.since_clock + grain
+    if g.since_clock < M.GRAIN then return end
+    g.since_clock = 0
     if clock() >= g.deadline then
       trip(g, ("time limit exceeded (%g ms)"):format(g.time_ms))
     end
@@ -231,7 +247,7 @@ local function guarded(self, limit, fn, ...)
   local acct = self._acct
   local ms = acct and math.max(0, acct.ms_left) or self.time_limit_ms
   local mem0 = collectgarbage("count")
-  local g = {used = 0, limit = limit, deadline = t0 + ms / 1000, time_ms = self.time_limit_ms,
+  local g = {used = 0, since_clock = 0, limit = limit, deadline = t0 + ms / 1000, time_ms = self.time_limit_ms,
     mem_kb = self.memory_limit_kb, mem_max = mem0 + self.memory_limit_kb}
   self._g = g
   local smt = getmetatable("")
@@ -508,7 +524,7 @@ local function make_env(self, rec, trusted)
       if g and not g.tripped and memory_limit and select(2, memory_limit()) > 0 then
         g.tripped, g.msg = true, memory_msg(g.mem_kb)
       end
-      if g and g.tripped then error(g.msg, 0) end
+      if g and g.tripped then error(g.full or g.msg, 0) end
       return table_unpack(r, 1, r.n)
     end
     env.pcall = function(...) return rethrow(pack(pcall(...))) end
