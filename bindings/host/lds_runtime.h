@@ -69,7 +69,7 @@ typedef struct lds_RuntimeConfig {
   double time_limit_ms;      ///< [opt] CPU guard: time per call into mod code, read on
                              ///< env.clock every 1000 instructions; a mod's (re)load in a
                              ///< poll (mod.lua, selftest, every bake) is one call
-                             ///< [Units: ms] [Limit: >= 0, finite] 0 = manager default (250)
+                             ///< [Units: ms] [Limit: >= 0, finite] 0 = manager default (500)
   int64_t cell_limit;        ///< [opt] extra instructions a bake may spend per cell: a
                              ///< bake of N cells runs under instruction_limit +
                              ///< cell_limit * N [Units: VM instructions] [Limit: >= -1]

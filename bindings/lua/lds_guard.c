@@ -95,5 +95,5 @@ static int memory_limit(lua_State *L) {
 
 void lds_guard_open(lua_State *L) {
   lua_pushcfunction(L, memory_limit);
-  lua_setfield(L, -2, "memory_limit");
+  lua_setfield(L, LUA_REGISTRYINDEX, "lodestar.memory_limit");
 }

@@ -7,9 +7,10 @@
 
 #include <lua.h>
 
-/// Sets field `memory_limit` of the table at the top of the stack (the
-/// module table) to
-///   lodestar.core.memory_limit([bytes | false]) -> limit, refused, total
+/// Sets registry["lodestar.memory_limit"] (not a module field: a sandboxed
+/// mod must not reach it and lift its own limit; the host gets it with
+/// debug.getregistry()) to
+///   memory_limit([bytes | false]) -> limit, refused, total
 /// With a number: from now on an allocation that would grow the Lua heap
 /// (the bytes of every lua_State allocation, as collectgarbage("count")
 /// counts them) past `bytes` is refused, and Lua raises its memory error

@@ -3097,7 +3097,7 @@ int luaopen_lodestar_core(lua_State *L) {
   lua_pushstring(L, "lodestar.core");
   lua_setfield(L, -2, "_NAME");
   lds_pattern_open(L); /* M.pattern: bounded find/match/gmatch/gsub (lds_pattern.c) */
-  lds_guard_open(L);   /* M.memory_limit (lds_guard.c) */
+  lds_guard_open(L);   /* registry["lodestar.memory_limit"] (lds_guard.c) */
   lua_remove(L, names); /* M */
   return 1;
 }

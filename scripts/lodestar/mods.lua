@@ -39,7 +39,7 @@ M.CO_GRAIN = 100
 --- Default time limit per call into mod code, read from the manager's clock
 -- at every hook (every GRAIN instructions); a mod's (re)load in poll (its
 -- mod.lua, validation, selftest and every bake) is one call. [Units: ms]
-M.DEFAULT_TIME_LIMIT_MS = 250
+M.DEFAULT_TIME_LIMIT_MS = 500
 --- Default limit of the growth of the Lua heap during one call into mod code
 -- (live data, checked at every hook). [Units: KB]
 M.DEFAULT_MEMORY_LIMIT_KB = 256 * 1024
@@ -168,9 +168,10 @@ end
 
 local THIS_FILE = debug.getinfo(1, "S").short_src
 local core_ok, core = pcall(require, "lodestar.core")
--- lodestar.core.memory_limit: the allocator refuses growth past the limit
--- (a single `s = s .. s` is one instruction: the hook cannot see it)
-local memory_limit = core_ok and type(core) == "table" and core.memory_limit or nil
+-- The allocator's limit (bindings/lua/lds_guard.c; in the registry, out of
+-- the mods' reach): it refuses growth past the limit, since a single
+-- `s = s .. s` is one instruction and the hook cannot see it.
+local memory_limit = core_ok and debug.getregistry()["lodestar.memory_limit"] or nil
 
 local function memory_msg(kb) return ("memory limit exceeded (%g KB)"):format(kb) end
 
@@ -880,7 +881,7 @@ Manager.__index = Manager
 --   lfs       [opt] luafilesystem (default require "lfs")
 --   time_limit_ms [opt] per call into mod code, on `clock`; a mod's (re)load
 --             in poll (mod.lua, validation, selftest, every bake) is one call
---             [Units: ms] [Limit: > 0; default M.DEFAULT_TIME_LIMIT_MS = 250]
+--             [Units: ms] [Limit: > 0; default M.DEFAULT_TIME_LIMIT_MS = 500]
 --   memory_limit_kb [opt] growth of the Lua heap (live data) per call into
 --             mod code [Units: KB] [Limit: > 0; default 262144 (256 MB)]
 --   clock     [opt] function() -> seconds: the time limit and the ms of

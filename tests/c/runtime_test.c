@@ -649,6 +649,11 @@ static void test_mod_limits(void) {
   CHECK(lds_runtime_new(&cfg, &err) == NULL && err.code == LDS_E_ARG, "time_limit_ms -1");
   CHECK(strcmp(err.msg, "lds_runtime_new: time_limit_ms out of range (expected a finite number "
                ">= 0; 0 = the default)") == 0, err.msg);
+  {
+    char *doc = doc_text("embedding.md");
+    CHECK(doc_quotes(doc, err.msg, ""), "docs/embedding.md quotes the time_limit_ms message");
+    free(doc);
+  }
   cfg.time_limit_ms = 0;
   cfg.cell_limit = -2;
   CHECK(lds_runtime_new(&cfg, &err) == NULL && err.code == LDS_E_ARG, "cell_limit -2");
