@@ -159,12 +159,6 @@ local function where(level)
   return ""
 end
 
-local function trip(g, msg)
-  g.tripped = true
-  g.msg = msg
-  g.full = where(3) .. msg -- level 3: the mod function that was running (trip <- hook <- mod)
-  error(g.full, 0)
-end
 
 local THIS_FILE = debug.getinfo(1, "S").short_src
 local core_ok, core = pcall(require, "lodestar.core")
@@ -184,6 +178,17 @@ local function outer_level(level)
     if info.short_src ~= THIS_FILE and info.what ~= "C" then return level end
     level = level + 1
   end
+end
+
+-- Stops the call: the message names the function that was running (level
+-- 3: trip <- hook <- it), or the first caller outside this file when the
+-- hook fired in one of the wrappers here.
+local function trip(g, msg)
+  g.tripped = true
+  g.msg = msg
+  local level = outer_level(3)
+  g.full = (level > 0 and where(level) or "") .. msg
+  error(g.full, 0)
 end
 
 -- Charges n instructions to the guard in force (coroutine resumes, pattern
