@@ -1527,6 +1527,7 @@ function Manager:_flush_rebakes()
       else
         local grids = q.grid and {q.grid} or sorted_keys(self.grids)
         local failed
+        self._acct = {ms_left = self.time_limit_ms} -- one re-bake on every grid: one call
         for _, g in ipairs(grids) do
           if self.grids[g] then
             local ok, err, tripped = bake_one(self, rec, g, q.layer, q.rect)
@@ -1537,6 +1538,7 @@ function Manager:_flush_rebakes()
             end
           end
         end
+        self._acct = nil
         local ch = {layers = {q.mod .. "." .. q.layer}, profiles = {}, postprocessors = {}, heuristics = {}}
         if failed then
           if not rec.disabled then -- a disable is reported by take_disabled
@@ -1581,6 +1583,7 @@ function Manager:add_grid(name, grid)
   for _, n in ipairs(self.order) do
     local rec = self.mods[n]
     if not rec.disabled then
+      self._acct = {ms_left = self.time_limit_ms} -- the mod's layers on the new grid: one call
       for _, l in ipairs(layer_names(rec)) do
         local t0 = now_ms(self)
         local ok, err, tripped = bake_one(self, rec, name, l)
@@ -1590,6 +1593,7 @@ function Manager:add_grid(name, grid)
           break
         end
       end
+      self._acct = nil
     end
   end
   return events
