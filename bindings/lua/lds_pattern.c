@@ -377,7 +377,7 @@ static lua_Integer opt_integer(lua_State *L, int arg, const char *fname, lua_Int
   lua_Number n;
   int t = lua_type(L, arg);
   if (t == LUA_TNONE || t == LUA_TNIL) return def;
-  if (t != LUA_TNUMBER && !(t == LUA_TSTRING && lua_tonumber(L, arg) != 0))
+  if (!lua_isnumber(L, arg))
     pat_argerror(L, arg, fname, lua_pushfstring(L, "number expected, got %s", lua_typename(L, t)));
   n = lua_tonumber(L, arg);
   if (n != n || n != (lua_Number)(lua_Integer)n)
