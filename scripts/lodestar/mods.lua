@@ -259,13 +259,14 @@ local function guarded(self, limit, fn, ...)
   local smt = getmetatable("")
   local sindex = smt.__index
   smt.__index = self._strlib -- ("x"):rep(n), s:find(p): the bounded versions too
-  local mem_before = memory_limit and memory_limit(mem0 * 1024 + self.memory_limit_kb * 1024)
   -- the limit is lifted before pack allocates (LuaJIT does not collect
   -- before it reports an allocation failure)
+  local mem_before
   local function settle(...)
     local refused = memory_limit and select(2, memory_limit(mem_before)) or 0
     return refused, pack(...)
   end
+  if memory_limit then mem_before = memory_limit(mem0 * 1024 + self.memory_limit_kb * 1024) end
   debug.sethook(grain == M.GRAIN and self._hook or make_hook(self, grain), "", grain)
   local refused, r = settle(pcall(fn, ...))
   debug.sethook()
