@@ -76,7 +76,7 @@ typedef struct lds_RuntimeConfig {
                              ///< -1 = manager default (2000; lds_runtime_config_init sets -1)
   uint64_t memory_limit_kb;  ///< [opt] growth of the Lua heap per call into mod code; the
                              ///< allocator refuses more [Units: KB] 0 = manager default
-                             ///< (262144 = 256 MB)
+                             ///< (65536 = 64 MB)
   lds_ModEventFn on_mod_event; ///< [opt] told about each mod event
   void *mod_event_ud;        ///< passed to on_mod_event
 } lds_RuntimeConfig;

@@ -42,13 +42,16 @@ M.CO_GRAIN = 100
 M.DEFAULT_TIME_LIMIT_MS = 500
 --- Default limit of the growth of the Lua heap during one call into mod code
 -- (live data, checked at every hook). [Units: KB]
-M.DEFAULT_MEMORY_LIMIT_KB = 256 * 1024
+M.DEFAULT_MEMORY_LIMIT_KB = 64 * 1024
 --- Steps one pattern call of a mod may take (string.find, match, gmatch,
 -- gsub and their method forms: lodestar.core.pattern); each step is charged
 -- as one instruction. About 3 ms. [Units: matcher steps]
 M.PATTERN_STEPS = 1000000
 --- Longest string a mod's string.rep, gsub or table.concat may build. [Units: bytes]
 M.MAX_STRING_BYTES = 16 * 1024 * 1024
+--- Longest chunk a mod's load compiles (the parser runs without hooks:
+-- 1 MB takes about 30 ms). [Units: bytes]
+M.MAX_CHUNK_BYTES = 1024 * 1024
 
 local MANIFEST_KEYS = {
   name = true, version = true, description = true, depends = true, layers = true,
@@ -478,6 +481,14 @@ local function bounded_table(self, lib)
       return move(a1, f, e, t, a2)
     end
   end
+  local sort = table.sort
+  lib.sort = function(t, cmp) -- n log n comparisons in C (a comparator is Lua, hooked)
+    if type(t) == "table" then
+      local n = #t
+      if n > 1 then charge(self, math.floor(n * math.log(n) / math.log(2))) end
+    end
+    return sort(t, cmp)
+  end
   lib.unpack = function(t, i, j)
     if type(t) == "table" then charge(self, count(i or 1, j or #t)) end
     return unpack(t, i, j)
@@ -543,6 +554,10 @@ local function make_env(self, rec, trusted)
     env.load = function(chunk, chunkname, mode, fenv)
       if mode ~= nil and mode ~= "t" then
         return nil, ("load: mode '%s' refused (a mod may load text chunks only)"):format(tostring(mode))
+      end
+      if type(chunk) == "string" and #chunk > M.MAX_CHUNK_BYTES then -- the parser runs unhooked
+        return nil, ("load: chunk of %d bytes refused (longer than the limit of %d bytes for a mod)")
+          :format(#chunk, M.MAX_CHUNK_BYTES)
       end
       return compile(chunk, chunkname or "=(load)", fenv or env)
     end
@@ -889,7 +904,7 @@ Manager.__index = Manager
 --             in poll (mod.lua, validation, selftest, every bake) is one call
 --             [Units: ms] [Limit: > 0; default M.DEFAULT_TIME_LIMIT_MS = 500]
 --   memory_limit_kb [opt] growth of the Lua heap (live data) per call into
---             mod code [Units: KB] [Limit: > 0; default 262144 (256 MB)]
+--             mod code [Units: KB] [Limit: > 0; default 65536 (64 MB)]
 --   clock     [opt] function() -> seconds: the time limit and the ms of
 --             events (default os.clock: CPU time)
 --   only      [opt] list of mod names: load only these folders (mod specs use

@@ -262,6 +262,22 @@ return { name = "big", version = "1" }]])
       end
     end)
 
+    it("load compiles at most MAX_CHUNK_BYTES; table.sort is charged n log n", function()
+      dir.write("ld", [[
+local f, err = load(("x = 1 "):rep(200000))
+mod.state.err = err
+local t = {}
+for i = 1, 10000 do t[i] = -i end
+table.sort(t)
+return { name = "ld", version = "1" }]])
+      new_manager{instruction_limit = 200000, cell_limit = 0}
+      local ev = m:poll()
+      assert.equal("load: chunk of 1200000 bytes refused (longer than the limit of 1048576 bytes for a mod)",
+        m:state("ld").err)
+      assert.same({"ld:failed"}, results(ev))
+      assert.matches("/ld/mod.lua:6: instruction limit exceeded (200000 instructions)", ev[1].error.text, 1, true)
+    end)
+
     it("one instruction cannot allocate without bound (`s = s .. s`)", function()
       dir.write("hog", [[
 local s = "x"
