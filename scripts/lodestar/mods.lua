@@ -269,7 +269,10 @@ local function guarded(self, limit, fn, ...)
     local refused = memory_limit and select(2, memory_limit(mem_before)) or 0
     return refused, pack(...)
   end
-  if memory_limit then mem_before = memory_limit(mem0 * 1024 + self.memory_limit_kb * 1024) end
+  if memory_limit then -- from the allocator's own count: it includes the core's objects
+    local _, _, total = memory_limit()
+    mem_before = memory_limit(total + self.memory_limit_kb * 1024)
+  end
   debug.sethook(grain == M.GRAIN and self._hook or make_hook(self, grain), "", grain)
   local refused, r = settle(pcall(fn, ...))
   debug.sethook()
@@ -808,7 +811,9 @@ local function has_layer(grid, qname)
   return false
 end
 
--- Bakes layer `lname` of record `rec` on one grid; returns true or false, msg, tripped.
+-- Bakes layer `lname` of record `rec` on one grid, into a block that is not
+-- yet written (grid:bake's defer): returns true, baked (for commit) or
+-- false, msg, tripped.
 local function bake_one(self, rec, gname, lname, rect)
   local grid = self.grids[gname]
   local spec = rec.manifest.layers[lname]
@@ -827,11 +832,16 @@ local function bake_one(self, rec, gname, lname, rect)
       end
     end
     rec.api.grid = self.views[gname]
-    local ok, err = pcall(grid.bake, grid, qname, rule, rect)
+    local ok, err = pcall(grid.bake, grid, qname, rule, rect, true)
     rec.api.grid = nil
     if not ok then error(err, 0) end
-    return true
+    return err
   end)
+end
+
+-- Writes the blocks bake_one made: {{grid =, qname =, baked =}, ...}.
+local function commit(self, bakes)
+  for _, b in ipairs(bakes) do self.grids[b.grid]:bake_commit(b.qname, b.baked) end
 end
 
 -- == records and logging =====================================================
@@ -1132,33 +1142,20 @@ function Manager:_drop_layers(rec, keep)
   end
 end
 
--- Bakes all layers of `rec` on all grids. On the first failure re-bakes what
--- was already done with `old` (or removes it) and returns false, msg, tripped.
-function Manager:_bake_all(rec, old)
-  local done = {}
+-- Bakes all layers of `rec` on all grids and writes them together once all
+-- succeeded: on a failure nothing is written (the running version's layers
+-- stay as they were) and it returns false, msg, tripped. A rule sees the
+-- layers of the running version, not the new version's other layers.
+function Manager:_bake_all(rec)
+  local bakes = {}
   for _, gname in ipairs(sorted_keys(self.grids)) do
     for _, l in ipairs(layer_names(rec)) do
-      local ok, err, tripped = bake_one(self, rec, gname, l)
-      if not ok then
-        self._acct = nil -- the running version restores its layers on its own budget
-        for i = #done, 1, -1 do
-          local d = done[i]
-          local q = rec.name .. "." .. d.layer
-          if old and old.manifest.layers[d.layer] and not old.disabled then
-            if not bake_one(self, old, d.grid, d.layer) then
-              log(self, entry_of(rec, rec.display, ("layer '%s' could not be restored on grid '%s'")
-                :format(q, d.grid), "warn"))
-            end
-          elseif d.new then
-            self.grids[d.grid]:layer_remove(q)
-          end
-        end
-        return false, err, tripped
-      end
-      done[#done + 1] = {grid = gname, layer = l,
-        new = not (old and old.manifest.layers and old.manifest.layers[l])}
+      local ok, baked, tripped = bake_one(self, rec, gname, l)
+      if not ok then return false, baked, tripped end
+      bakes[#bakes + 1] = {grid = gname, qname = rec.name .. "." .. l, baked = baked}
     end
   end
+  commit(self, bakes)
   return true
 end
 
@@ -1363,7 +1360,7 @@ function Manager:poll()
         end
       end
       if not err then
-        local ok, berr, btripped = self:_bake_all(cand, old)
+        local ok, berr, btripped = self:_bake_all(cand)
         if not ok then err, tripped = berr, btripped end
       end
       self._acct = nil
@@ -1543,18 +1540,21 @@ function Manager:_flush_rebakes()
       else
         local grids = q.grid and {q.grid} or sorted_keys(self.grids)
         local failed
+        local bakes = {} -- written together once every grid baked
         self._acct = {ms_left = self.time_limit_ms} -- one re-bake on every grid: one call
         for _, g in ipairs(grids) do
           if self.grids[g] then
-            local ok, err, tripped = bake_one(self, rec, g, q.layer, q.rect)
+            local ok, baked, tripped = bake_one(self, rec, g, q.layer, q.rect)
             if not ok then
-              failed = err
-              if tripped then self:_disable(rec, err) else log(self, entry_of(rec, rec.display, err)) end
+              failed = baked
+              if tripped then self:_disable(rec, baked) else log(self, entry_of(rec, rec.display, baked)) end
               break
             end
+            bakes[#bakes + 1] = {grid = g, qname = q.mod .. "." .. q.layer, baked = baked}
           end
         end
         self._acct = nil
+        if not failed then commit(self, bakes) end
         local ch = {layers = {q.mod .. "." .. q.layer}, profiles = {}, postprocessors = {}, heuristics = {}}
         if failed then
           if not rec.disabled then -- a disable is reported by take_disabled
@@ -1600,16 +1600,20 @@ function Manager:add_grid(name, grid)
     local rec = self.mods[n]
     if not rec.disabled then
       self._acct = {ms_left = self.time_limit_ms} -- the mod's layers on the new grid: one call
+      local bakes, failed = {}, false -- written together once all baked
       for _, l in ipairs(layer_names(rec)) do
         local t0 = now_ms(self)
         local ok, err, tripped = bake_one(self, rec, name, l)
         if not ok then
           if tripped then self:_disable(rec, err) else log(self, entry_of(rec, rec.display, err)) end
           events[#events + 1] = event(self, n, "failed", t0, {error = entry_of(rec, rec.display, err)})
+          failed = true
           break
         end
+        bakes[#bakes + 1] = {grid = name, qname = n .. "." .. l, baked = err}
       end
       self._acct = nil
+      if not failed then commit(self, bakes) end
     end
   end
   return events

@@ -190,6 +190,51 @@ return { name = "re", version = "1",
       for x = 0, 3 do assert.equal(1, g:layer_get("re.l", x, 0)) end
     end)
 
+    it("a reload stopped at its second layer writes nothing and runs no old code", function()
+      dir.write("two", [[
+return { name = "two", version = "1", layers = {
+  a = function() mod.state.old_calls = (mod.state.old_calls or 0) + 1; return 1 end,
+  b = function() return 1 end } }]])
+      local g1, g2 = lodestar.grid.new(3, 1), lodestar.grid.new(3, 1)
+      new_manager{instruction_limit = 1e8, cell_limit = 0, time_limit_ms = 5, grids = {g1 = g1, g2 = g2}}
+      assert.same({"two:loaded"}, results(m:poll()))
+      local calls = m:state("two").old_calls
+      assert.equal(6, calls)
+      dir.write("two", [[
+return { name = "two", version = "2", layers = {
+  a = function() return 2 end,
+  b = function(x) if mod.grid.name == "g2" then while true do end end return 2 end } }]])
+      local ev = m:poll()
+      assert.same({"two:failed"}, results(ev))
+      assert.matches("time limit exceeded (5 ms)", ev[1].error.text, 1, true)
+      for _, g in ipairs{g1, g2} do
+        for x = 0, 2 do
+          assert.equal(1, g:layer_get("two.a", x, 0))
+          assert.equal(1, g:layer_get("two.b", x, 0))
+        end
+      end
+      assert.equal(calls, m:state("two").old_calls) -- not re-baked with the old rules
+    end)
+
+    it("a re-bake stopped on the second grid writes no grid", function()
+      dir.write("rb", [[
+return { name = "rb", version = "1",
+  layers = { l = function()
+    if mod.state.go then
+      if mod.grid.name == "g2" then while true do end end
+      return 2
+    end
+    return 1
+  end },
+  on = { go = function() mod.state.go = true; mod.rebake("l") end } }]])
+      local g1, g2 = lodestar.grid.new(2, 1), lodestar.grid.new(2, 1)
+      new_manager{instruction_limit = 1e8, cell_limit = 0, time_limit_ms = 5, grids = {g1 = g1, g2 = g2}}
+      m:poll()
+      assert.same({"rb:disabled"}, results(m:emit("go")))
+      assert.equal(1, g1:layer_get("rb.l", 0, 0))
+      assert.equal(1, g2:layer_get("rb.l", 1, 0))
+    end)
+
     it("checks time_limit_ms and memory_limit_kb", function()
       assert.error_matches(function() new_manager{time_limit_ms = 0} end,
         "opts.time_limit_ms must be a finite number > 0", 1, true)
@@ -316,6 +361,24 @@ return { name = "sm", version = "1" }]])
       assert.same({"sm:failed"}, results(ev))
       assert.matches("instruction limit exceeded (100000 instructions)", ev[1].error.text, 1, true)
     end)
+  end)
+end)
+
+describe("grid:bake with defer, grid:bake_commit", function()
+  it("bakes into a block and writes it only on commit", function()
+    local g = lodestar.grid.new(4, 3)
+    local b = g:bake("l", function(x, y) return x + 10 * y end, {1, 1, 3, 2}, true)
+    assert.equal("lodestar.Baked", getmetatable(b).__name)
+    assert.same({}, g:layer_list())
+    assert.equal(6, g:bake_commit("l", b))
+    assert.equal(23, g:layer_get("l", 3, 2))
+    assert.equal(0, g:layer_get("l", 0, 0))
+    local small = lodestar.grid.new(2, 2)
+    assert.error_matches(function() small:bake_commit("l", b) end,
+      "bad argument #2 to 'bake_commit' (baked rect {1, 1, 3, 2} does not fit the grid (2x2))", 1, true)
+    assert.error_matches(function() g:bake_commit("l", {}) end,
+      "bad argument #2 to 'bake_commit' (baked layer (grid:bake(layer, fn, rect, true)) expected, got table)",
+      1, true)
   end)
 end)
 
