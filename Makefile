@@ -65,7 +65,10 @@ HOST_LIB     := $(BUILD)/liblodestar_host.a
 EXAMPLE_HOST := $(BUILD)/example_host
 RUNTIME_TEST := $(BUILD)/runtime_test
 
-LUA_MOD_SRC := bindings/lua/lodestar_core.c
+LUA_MOD_SRC := bindings/lua/lodestar_core.c bindings/lua/lds_pattern.c bindings/lua/lds_guard.c
+LUA54_MOD_OBJ  := $(BUILD)/obj/lua54/lodestar_core.o $(BUILD)/obj/lua54/lds_pattern.o $(BUILD)/obj/lua54/lds_guard.o
+LUAJIT_MOD_OBJ := $(BUILD)/obj/luajit/lodestar_core.o $(BUILD)/obj/luajit/lds_pattern.o \
+                  $(BUILD)/obj/luajit/lds_guard.o
 LUA54_MOD   := $(BUILD)/lua54/lodestar/core.so
 LUAJIT_MOD  := $(BUILD)/luajit/lodestar/core.so
 HAVE_LUAJIT := $(shell printf '\043include <lua.h>\n' | $(CC) $(LUAJIT_CFLAGS) -E -x c - >/dev/null 2>&1 && \
@@ -91,7 +94,7 @@ $(BUILD)/obj/host/lds_runtime.o: bindings/host/lds_runtime.c bindings/host/lds_r
 	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/lua $(LUA54_CFLAGS) \
 	  -DLDS_SCRIPTS_DIR='"$(CURDIR)/scripts"' -c $< -o $@
 
-$(HOST_LIB): $(BUILD)/obj/host/lds_runtime.o $(BUILD)/obj/lua54/lodestar_core.o
+$(HOST_LIB): $(BUILD)/obj/host/lds_runtime.o $(LUA54_MOD_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/obj/host/example.o: bindings/host/example.c bindings/host/lds_runtime.h Makefile
@@ -116,19 +119,19 @@ ifeq ($(HAVE_LUAJIT),)
 	@echo "lua: LuaJIT headers not found (pkg-config luajit): skipping $(LUAJIT_MOD)"
 endif
 
-$(BUILD)/obj/lua54/lodestar_core.o: $(LUA_MOD_SRC) Makefile
+$(BUILD)/obj/lua54/%.o: bindings/lua/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/lua $(LUA54_CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/luajit/lodestar_core.o: $(LUA_MOD_SRC) Makefile
+$(BUILD)/obj/luajit/%.o: bindings/lua/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/lua $(LUAJIT_CFLAGS) -c $< -o $@
 
-$(LUA54_MOD): $(BUILD)/obj/lua54/lodestar_core.o $(CORE_OBJ)
+$(LUA54_MOD): $(LUA54_MOD_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDLIBS) $(EXTRA_LDFLAGS)
 
-$(LUAJIT_MOD): $(BUILD)/obj/luajit/lodestar_core.o $(CORE_OBJ)
+$(LUAJIT_MOD): $(LUAJIT_MOD_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDLIBS) $(EXTRA_LDFLAGS)
 
@@ -327,7 +330,7 @@ $(BUILD)/install/lds_runtime.o: bindings/host/lds_runtime.c bindings/host/lds_ru
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/lua $(LUA54_CFLAGS) \
 	  -DLDS_SCRIPTS_DIR='"$(LUA_LMOD)"' -c $< -o $@
-$(INST_HOST_LIB): $(BUILD)/install/lds_runtime.o $(BUILD)/obj/lua54/lodestar_core.o
+$(INST_HOST_LIB): $(BUILD)/install/lds_runtime.o $(LUA54_MOD_OBJ)
 	rm -f $@ && ar rcs $@ $^
 $(BUILD)/install/lodestar.pc: Makefile $(INST_PATHS)
 	@mkdir -p $(dir $@)
@@ -379,5 +382,5 @@ print:
 	@echo "LUA54_CFLAGS=$(LUA54_CFLAGS) LUAJIT_CFLAGS=$(LUAJIT_CFLAGS) HAVE_LUAJIT=$(HAVE_LUAJIT)"
 
 -include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) \
-  $(BUILD)/obj/lua54/lodestar_core.d $(BUILD)/obj/luajit/lodestar_core.d \
+  $(LUA54_MOD_OBJ:.o=.d) $(LUAJIT_MOD_OBJ:.o=.d) \
   $(BUILD)/obj/host/lds_runtime.d $(BUILD)/obj/host/example.d $(BUILD)/install/cli_demo.d

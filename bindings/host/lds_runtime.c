@@ -308,6 +308,14 @@ static int h_release(lua_State *L) {
   return 0;
 }
 
+/* host.clock() -> seconds on the runtime's env.clock: the mod manager's
+** clock, so its time limit is the host's time. */
+static int h_clock(lua_State *L) {
+  lds_Runtime *rt = up_rt(L);
+  lua_pushnumber(L, (lua_Number)rt->env.clock(rt->env.clock_ud) / 1e6);
+  return 1;
+}
+
 static int h_log(lua_State *L) {
   lds_Runtime *rt = up_rt(L);
   rt_log(rt, (int)luaL_checkinteger(L, 1), luaL_checkstring(L, 2));
@@ -330,7 +338,8 @@ static int h_mod_event(lua_State *L) {
 }
 
 static const luaL_Reg host_funcs[] = {
-    {"cancel", h_cancel},         {"info", h_info},           {"log", h_log},
+    {"cancel", h_cancel},         {"clock", h_clock},         {"info", h_info},
+    {"log", h_log},
     {"mod_event", h_mod_event},   {"release", h_release},     {"set_params", h_set_params},
     {"status", h_status},         {"submit", h_submit},       {"take_path", h_take_path},
     {NULL, NULL}};
@@ -342,6 +351,7 @@ void lds_runtime_config_init(lds_RuntimeConfig *cfg) {
   lds_env_init(&cfg->env);
   lds_scheduler_config_init(&cfg->sched);
   cfg->poll_frames = 30;
+  cfg->cell_limit = -1;
 }
 
 /* Protected part of lds_runtime_new: libraries, package.path, preload,
@@ -392,6 +402,16 @@ lds_Runtime *lds_runtime_new(const lds_RuntimeConfig *cfg_in, lds_Error *err) {
     set_err(err, LDS_E_ARG, "lds_runtime_new: poll_frames 0 out of range (expected >= 1)");
     return NULL;
   }
+  if (!(cfg.time_limit_ms >= 0 && cfg.time_limit_ms < 1e15)) { /* NaN fails too */
+    set_err(err, LDS_E_ARG, "lds_runtime_new: time_limit_ms out of range (expected a finite "
+                            "number >= 0; 0 = the default)");
+    return NULL;
+  }
+  if (cfg.cell_limit < -1) {
+    set_err(err, LDS_E_ARG, "lds_runtime_new: cell_limit out of range (expected >= 0, or -1 "
+                            "for the default)");
+    return NULL;
+  }
   alloc = cfg.env.alloc ? cfg.env.alloc : lds_alloc_default;
   alloc_ud = cfg.env.alloc ? cfg.env.alloc_ud : NULL;
   rt = (lds_Runtime *)alloc(alloc_ud, NULL, 0, sizeof *rt);
@@ -433,7 +453,20 @@ lds_Runtime *lds_runtime_new(const lds_RuntimeConfig *cfg_in, lds_Error *err) {
       lua_pushinteger(rt->L, (lua_Integer)cfg.instruction_limit);
     else
       lua_pushnil(rt->L);
-    if (rt_pcall(rt, 2, 0, "lds_runtime_new: mods") != 0) {
+    lua_createtable(rt->L, 0, 3); /* the other limits; nil fields = the manager's defaults */
+    if (cfg.time_limit_ms > 0) {
+      lua_pushnumber(rt->L, cfg.time_limit_ms);
+      lua_setfield(rt->L, -2, "time_limit_ms");
+    }
+    if (cfg.cell_limit >= 0) {
+      lua_pushinteger(rt->L, (lua_Integer)cfg.cell_limit);
+      lua_setfield(rt->L, -2, "cell_limit");
+    }
+    if (cfg.memory_limit_kb > 0) {
+      lua_pushnumber(rt->L, (lua_Number)cfg.memory_limit_kb);
+      lua_setfield(rt->L, -2, "memory_limit_kb");
+    }
+    if (rt_pcall(rt, 3, 0, "lds_runtime_new: mods") != 0) {
       set_err(err, LDS_E_ARG, rt->errmsg);
       lds_runtime_free(rt);
       return NULL;

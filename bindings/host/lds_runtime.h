@@ -43,7 +43,7 @@ typedef struct lds_ModEvent {
   const char *mod;     ///< mod name [Owner: the runtime; valid during the callback]
   const char *result;  ///< "loaded", "reloaded", "failed", "removed", "unloaded",
                        ///< "rebaked" or "disabled"
-  double ms;           ///< CPU time of the (re)load and bakes [Units: ms]
+  double ms;           ///< time of the (re)load and bakes, on env.clock [Units: ms]
   const char *text;    ///< one line for a log, e.g. "terrain 1.0.0 reloaded in 4.2 ms (...)"
   const char *error;   ///< the error ("file:line: message") or NULL
   uint32_t restarted;  ///< requests in flight restarted because of this poll
@@ -66,6 +66,17 @@ typedef struct lds_RuntimeConfig {
                              ///< [Limit: >= 1] default 30 (0.5 s at 60 fps)
   uint64_t instruction_limit;///< [opt] CPU guard per call into mod code
                              ///< [Units: VM instructions] 0 = manager default (1e7)
+  double time_limit_ms;      ///< [opt] CPU guard: time per call into mod code, read on
+                             ///< env.clock every 1000 instructions; a mod's (re)load in a
+                             ///< poll (mod.lua, selftest, every bake) is one call
+                             ///< [Units: ms] [Limit: >= 0, finite] 0 = manager default (500)
+  int64_t cell_limit;        ///< [opt] extra instructions a bake may spend per cell: a
+                             ///< bake of N cells runs under instruction_limit +
+                             ///< cell_limit * N [Units: VM instructions] [Limit: >= -1]
+                             ///< -1 = manager default (2000; lds_runtime_config_init sets -1)
+  uint64_t memory_limit_kb;  ///< [opt] growth of the Lua heap per call into mod code; the
+                             ///< allocator refuses more [Units: KB] 0 = manager default
+                             ///< (65536 = 64 MB)
   lds_ModEventFn on_mod_event; ///< [opt] told about each mod event
   void *mod_event_ud;        ///< passed to on_mod_event
 } lds_RuntimeConfig;

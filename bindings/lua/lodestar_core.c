@@ -26,6 +26,8 @@
 
 #include "lds_compat.h"
 #include "lodestar_lua.h"
+#include "lds_guard.h"
+#include "lds_pattern.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1176,16 +1178,64 @@ static double rect_field(lua_State *L, int arg, int i) {
   return v;
 }
 
-/* grid:bake(layer, fn [, rect]) — see docs/lua-api.md. The rule results go
-** to a scratch block first, so an error in fn leaves the layer untouched;
-** the rule runs under lua_pcall so the busy count is always restored. */
+/* A baked layer not yet written (grid:bake(layer, fn, rect, true)): its
+** rectangle, then (x1-x0+1)*(y1-y0+1) floats, row-major. */
+#define LDS_BAKED_MT "lodestar.Baked"
+typedef struct Baked {
+  int32_t x0, y0, x1, y1;
+  size_t cells;
+} Baked;
+
+static float *baked_data(Baked *b) { return (float *)(void *)(b + 1); }
+
+/* Copies a baked block into layer `name` of g (added when missing). */
+static int baked_write(lua_State *L, lds_Grid *g, const char *name, Baked *b) {
+  int idx;
+  int32_t y, w = b->x1 - b->x0 + 1;
+  float *data;
+  idx = lds_grid_layer_find(g, name);
+  if (idx < 0) {
+    lds_Status st = lds_grid_layer_add(g, name, &idx);
+    if (st == LDS_E_NOMEM) return luaL_error(L, "%s", lds_grid_errmsg(g));
+    if (st != LDS_OK) return arg_error(L, 2, lds_grid_errmsg(g));
+  }
+  data = lds_grid_layer_data(g, idx);
+  for (y = b->y0; y <= b->y1; y++)
+    memcpy(data + (size_t)y * (size_t)lds_grid_width(g) + (size_t)b->x0,
+           baked_data(b) + (size_t)(y - b->y0) * (size_t)w, (size_t)w * sizeof(float));
+  lds_grid_touch(g, b->x0, b->y0, b->x1, b->y1);
+  lua_pushinteger(L, (lua_Integer)b->cells);
+  return 1;
+}
+
+/* grid:bake_commit(layer, baked) — writes what grid:bake(layer, fn, rect,
+** true) returned; see docs/lua-api.md. */
+static int grid_bake_commit(lua_State *L) {
+  lds_Grid *g = check_grid_idle(L, 1, "bake_commit");
+  const char *name = check_str(L, 2);
+  Baked *b = (Baked *)luaL_testudata(L, 3, LDS_BAKED_MT);
+  if (!b) return type_error(L, 3, "baked layer (grid:bake(layer, fn, rect, true))");
+  if (b->x1 >= lds_grid_width(g) || b->y1 >= lds_grid_height(g))
+    return arg_error(L, 3, lua_pushfstring(L, "baked rect {%d, %d, %d, %d} does not fit the grid (%dx%d)",
+                                           (int)b->x0, (int)b->y0, (int)b->x1, (int)b->y1,
+                                           (int)lds_grid_width(g), (int)lds_grid_height(g)));
+  return baked_write(L, g, name, b);
+}
+
+/* grid:bake(layer, fn [, rect [, defer]]) — see docs/lua-api.md. The rule
+** results go to a scratch block first, so an error in fn leaves the layer
+** untouched; with defer the block is returned (a lodestar.Baked) for
+** grid:bake_commit instead of written, so several bakes can be written
+** together once all succeeded. The rule runs under lua_pcall so the busy
+** count is always restored. */
 static int grid_bake(lua_State *L) {
   GridBox *gb = check_gridbox(L, 1);
   lds_Grid *g = check_grid_idle(L, 1, "bake");
   const char *name = check_str(L, 2);
   int32_t x0 = 0, y0 = 0, x1 = lds_grid_width(g) - 1, y1 = lds_grid_height(g) - 1, x, y, w;
-  int idx, scratch_idx;
-  float *scratch, *data;
+  int scratch_idx, defer = lua_toboolean(L, 5);
+  float *scratch;
+  Baked *baked;
   size_t cells;
   if (lua_type(L, 3) != LUA_TFUNCTION) type_error(L, 3, "function");
   if (!lua_isnoneornil(L, 4)) {
@@ -1207,7 +1257,13 @@ static int grid_bake(lua_State *L) {
   lua_settop(L, 4);
   w = x1 - x0 + 1;
   cells = (size_t)w * (size_t)(y1 - y0 + 1);
-  scratch = (float *)lds_newudata(L, cells * sizeof(float)); /* 5: scratch, freed by the GC */
+  baked = (Baked *)lds_newudata(L, sizeof(Baked) + cells * sizeof(float)); /* 5: scratch, freed by the GC */
+  baked->x0 = x0;
+  baked->y0 = y0;
+  baked->x1 = x1;
+  baked->y1 = y1;
+  baked->cells = cells;
+  scratch = baked_data(baked);
   scratch_idx = lua_gettop(L);
   luaL_checkstack(L, 8, "bake");
   gb->busy++;
@@ -1248,20 +1304,12 @@ static int grid_bake(lua_State *L) {
     }
   gb->busy--;
   if (!gb->g || gb->closed) return luaL_error(L, "attempt to use a freed %s", LDS_GRID_MT);
-  idx = lds_grid_layer_find(g, name);
-  if (idx < 0) {
-    lds_Status st = lds_grid_layer_add(g, name, &idx);
-    if (st == LDS_E_NOMEM) return luaL_error(L, "%s", lds_grid_errmsg(g));
-    if (st != LDS_OK) return arg_error(L, 2, lds_grid_errmsg(g));
+  if (defer) {
+    luaL_setmetatable(L, LDS_BAKED_MT); /* the scratch, now a lodestar.Baked */
+    lua_settop(L, scratch_idx);
+    return 1;
   }
-  data = lds_grid_layer_data(g, idx);
-  for (y = y0; y <= y1; y++)
-    memcpy(data + (size_t)y * (size_t)lds_grid_width(g) + (size_t)x0,
-           scratch + (size_t)(y - y0) * (size_t)w, (size_t)w * sizeof(float));
-  lds_grid_touch(g, x0, y0, x1, y1);
-  (void)scratch_idx;
-  lua_pushinteger(L, (lua_Integer)cells);
-  return 1;
+  return baked_write(L, g, name, baked);
 }
 
 /* ------------------------------------------------------------- graph -- */
@@ -3271,6 +3319,7 @@ static const luaL_Reg grid_funcs[] = {
 
 static const luaL_Reg grid_meth[] = {
     {"bake", grid_bake},
+    {"bake_commit", grid_bake_commit},
     {"clone", grid_clone},
     {"diagonal", grid_diagonal},
     {"free", grid_free},
@@ -3299,6 +3348,8 @@ static const luaL_Reg grid_meth[] = {
     {"version", grid_version},
     {"width", grid_width},
     {NULL, NULL}};
+
+static const luaL_Reg baked_metameth[] = {{NULL, NULL}};
 
 static const luaL_Reg grid_metameth[] = {
 #if LDS_HAS_CLOSE
@@ -3878,6 +3929,7 @@ int luaopen_lodestar_core(lua_State *L) {
   create_meta(L, LDS_SEARCH_MT, search_meth, search_metameth);
   create_meta(L, LDS_DSTAR_MT, dstar_meth, dstar_metameth);
   create_meta(L, LDS_PATH_MT, NULL, path_metameth);
+  create_meta(L, LDS_BAKED_MT, NULL, baked_metameth);
   names = push_names_table(L); /* names */
   add_method_names(L, names, LDS_GRID_MT, grid_meth);
   add_method_names(L, names, LDS_GRAPH_MT, graph_meth);
@@ -3946,6 +3998,8 @@ int luaopen_lodestar_core(lua_State *L) {
   lua_setfield(L, -2, "_VERSION");
   lua_pushstring(L, "lodestar.core");
   lua_setfield(L, -2, "_NAME");
+  lds_pattern_open(L); /* M.pattern: bounded find/match/gmatch/gsub (lds_pattern.c) */
+  lds_guard_open(L);   /* registry["lodestar.memory_limit"] (lds_guard.c) */
   lua_remove(L, names); /* M */
   return 1;
 }

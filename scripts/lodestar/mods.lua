@@ -31,6 +31,27 @@ M.DEFAULT_CELL_LIMIT = 2000
 --- Hook granularity: the count hook fires every GRAIN instructions and adds
 -- GRAIN to the running total. [Units: VM instructions]
 M.GRAIN = 1000
+--- Hook granularity in the coroutines of a mod (5.4: hooks and their counts
+-- are per thread). Each resume is charged CO_GRAIN instructions, so a
+-- coroutine that yields before its hook fires still pays for what it ran.
+-- [Units: VM instructions]
+M.CO_GRAIN = 100
+--- Default time limit per call into mod code, read from the manager's clock
+-- at every hook (every GRAIN instructions); a mod's (re)load in poll (its
+-- mod.lua, validation, selftest and every bake) is one call. [Units: ms]
+M.DEFAULT_TIME_LIMIT_MS = 500
+--- Default limit of the growth of the Lua heap during one call into mod code
+-- (live data, checked at every hook). [Units: KB]
+M.DEFAULT_MEMORY_LIMIT_KB = 64 * 1024
+--- Steps one pattern call of a mod may take (string.find, match, gmatch,
+-- gsub and their method forms: lodestar.core.pattern); each step is charged
+-- as one instruction. About 3 ms. [Units: matcher steps]
+M.PATTERN_STEPS = 1000000
+--- Longest string a mod's string.rep, gsub or table.concat may build. [Units: bytes]
+M.MAX_STRING_BYTES = 16 * 1024 * 1024
+--- Longest chunk a mod's load compiles (the parser runs without hooks:
+-- 1 MB takes about 30 ms). [Units: bytes]
+M.MAX_CHUNK_BYTES = 1024 * 1024
 
 local MANIFEST_KEYS = {
   name = true, version = true, description = true, depends = true, layers = true,
@@ -67,7 +88,7 @@ M.MOD_API = {
 -- this list is what the escape spec checks they are (none takes a path or
 -- opens a file, none returns an object the mod did not already hold).
 M.MOD_METHODS = {
-  ["lodestar.Grid"] = {"bake", "clone", "diagonal", "free", "get_blocked", "get_cost", "height",
+  ["lodestar.Grid"] = {"bake", "bake_commit", "clone", "diagonal", "free", "get_blocked", "get_cost", "height",
     "layer_add", "layer_get", "layer_list", "layer_range", "layer_remove", "layer_set",
     "line_of_sight", "mem_used", "min_cost", "neighbourhood", "passable_count", "polyline_cost",
     "set_blocked",
@@ -185,19 +206,8 @@ local function readonly(t, memo, plain)
   return proxy
 end
 
--- The string library of a sandboxed mod, built in this one place: a fresh
--- copy without `dump`. make_env gives each mod its own; the manager keeps one
--- more (self._strindex) that string methods ("x"):rep(...) resolve to while
--- mod code runs (enter_strings), which no mod can reach as a table.
-local function mod_string()
-  local s = {}
-  for k, v in pairs(string) do s[k] = v end
-  s.dump = nil
-  return s
-end
-
 -- While mod code runs, the shared string metatable's __index is the
--- manager's private string table (mod_string), not the host's `string`:
+-- manager's private string table (bounded_string), not the host's `string`:
 -- ("").dump is nil, and what a mod does to its own `string` copy changes no
 -- method of any string. enter_strings returns the host's __index, which
 -- leave_strings puts back; outside mod calls the host sees its own table.
@@ -220,23 +230,99 @@ end
 
 -- == the CPU guard ===========================================================
 
--- The one hook function of a manager. It reads the guard in force (self._g)
--- so coroutines created by mods (5.4 hooks are per thread) count against the
--- same budget; outside guards it returns at once.
-local function make_hook(self)
+-- The guard of one call into mod code (self._g while it runs): an
+-- instruction budget, a deadline on the manager's clock and a memory budget,
+-- shared by every coroutine the call runs. A trip raises at the running mod
+-- function and marks the guard, so no pcall inside the mod can swallow it.
+-- "file:line: " of the function `level` levels above the caller, or "".
+local function where(level)
+  local info = debug.getinfo(level + 1, "Sl")
+  if info and info.currentline and info.currentline > 0 then
+    return ("%s:%d: "):format(info.short_src, info.currentline)
+  end
+  return ""
+end
+
+
+local THIS_FILE = debug.getinfo(1, "S").short_src
+local core_ok, core = pcall(require, "lodestar.core")
+-- The allocator's limit (bindings/lua/lds_guard.c; in the registry, out of
+-- the mods' reach): it refuses growth past the limit, since a single
+-- `s = s .. s` is one instruction and the hook cannot see it.
+local memory_limit = core_ok and debug.getregistry()["lodestar.memory_limit"] or nil
+
+local function memory_msg(kb) return ("memory limit exceeded (%g KB)"):format(kb) end
+
+-- Error level of the first caller (from `level` up) that is neither in this
+-- file nor a C function: the mod's line rather than a wrapper's.
+local function outer_level(level)
+  while true do
+    local info = debug.getinfo(level + 1, "S")
+    if not info then return 0 end
+    if info.short_src ~= THIS_FILE and info.what ~= "C" then return level end
+    level = level + 1
+  end
+end
+
+-- Stops the call: the message names the function that was running (level
+-- 3: trip <- hook <- it), or the first caller outside this file when the
+-- hook fired in one of the wrappers here.
+local function trip(g, msg)
+  g.tripped = true
+  g.msg = msg
+  local level = outer_level(3)
+  g.full = (level > 0 and where(level) or "") .. msg
+  error(g.full, 0)
+end
+
+-- Charges n instructions to the guard in force (coroutine resumes, pattern
+-- steps) and trips when the budget is spent; the error names the first
+-- caller outside this file (the mod's line, not a wrapper's).
+local function charge(self, n)
+  local g = self._g
+  if not g then return end
+  g.used = g.used + n
+  if g.used >= g.limit then
+    g.tripped = true
+    g.msg = ("instruction limit exceeded (%d instructions)"):format(g.limit)
+    local level = outer_level(2)
+    g.full = (level > 0 and where(level) or "") .. g.msg
+    error(g.full, 0)
+  end
+end
+
+-- A count hook of a manager charging `grain` instructions each time it fires.
+-- It reads the guard in force (self._g) so coroutines created by mods (5.4
+-- hooks are per thread) count against the same budget; outside guards it
+-- returns at once. Each firing also reads the manager's clock (time limit)
+-- and the Lua heap size (memory limit).
+local function make_hook(self, grain)
+  local clock = self.clock
   return function()
     local g = self._g
     if not g then return end
-    g.used = g.used + g.grain
+    g.used = g.used + grain
     if g.used >= g.limit then
-      g.tripped = true
-      g.msg = ("instruction limit exceeded (%d instructions)"):format(g.limit)
-      error(g.msg, 2) -- level 2: the mod function that was running
+      trip(g, ("instruction limit exceeded (%d instructions)"):format(g.limit))
+    end
+    -- the clock once every GRAIN instructions, in whichever threads they ran
+    g.since_clock = g.since_clock + grain
+    if g.since_clock < M.GRAIN then return end
+    g.since_clock = 0
+    if clock() >= g.deadline then
+      trip(g, ("time limit exceeded (%g ms)"):format(g.time_ms))
+    end
+    if collectgarbage("count") > g.mem_max then
+      collectgarbage("collect") -- garbage is not the mod's fault: count live data only
+      if collectgarbage("count") > g.mem_max then trip(g, memory_msg(g.mem_kb)) end
     end
   end
 end
 
--- Calls fn(...) under the instruction-count hook. Returns true, results... or
+-- Calls fn(...) under the guard: at most `limit` instructions and
+-- self.time_limit_ms of the manager's clock (or what is left of the account
+-- self._acct, the budget of one mod's whole load in poll), and
+-- self.memory_limit_kb of Lua heap growth. Returns true, results... or
 -- false, message, tripped. Nested calls (a rule baked from inside a guarded
 -- selftest) share the outer budget.
 local function guarded(self, limit, fn, ...)
@@ -247,18 +333,36 @@ local function guarded(self, limit, fn, ...)
   end
   local grain = math.min(M.GRAIN, limit)
   local oh, om, oc = debug.gethook()
-  local g = {used = 0, limit = limit, grain = grain}
+  local t0 = self.clock()
+  local acct = self._acct
+  local ms = acct and math.max(0, acct.ms_left) or self.time_limit_ms
+  local mem0 = collectgarbage("count")
+  local g = {used = 0, since_clock = 0, limit = limit, deadline = t0 + ms / 1000, time_ms = self.time_limit_ms,
+    mem_kb = self.memory_limit_kb, mem_max = mem0 + self.memory_limit_kb}
   self._g = g
-  local host_strings = enter_strings(self)
-  debug.sethook(self._hook, "", grain)
-  local r = pack(pcall(fn, ...))
+  local host_strings = enter_strings(self) -- ("x"):rep(n), s:find(p): the bounded versions too
+  -- the limit is lifted before pack allocates (LuaJIT does not collect
+  -- before it reports an allocation failure)
+  local mem_before
+  local function settle(...)
+    local refused = memory_limit and select(2, memory_limit(mem_before)) or 0
+    return refused, pack(...)
+  end
+  if memory_limit then -- from the allocator's own count: it includes the core's objects
+    local _, _, total = memory_limit()
+    mem_before = memory_limit(total + self.memory_limit_kb * 1024)
+  end
+  debug.sethook(grain == M.GRAIN and self._hook or make_hook(self, grain), "", grain)
+  local refused, r = settle(pcall(fn, ...))
   debug.sethook()
   leave_strings(self, host_strings)
   if type(oh) == "function" then debug.sethook(oh, om, oc) end
+  if refused > 0 and not g.tripped then g.tripped, g.msg = true, memory_msg(g.mem_kb) end
   self._g = nil
+  if acct then acct.ms_left = acct.ms_left - (self.clock() - t0) * 1000 end
   if g.tripped then
     local msg = r[1] and g.msg or errtext(r[2])
-    if not msg:find("instruction limit exceeded", 1, true) then msg = msg .. " (" .. g.msg .. ")" end
+    if not msg:find(g.msg, 1, true) then msg = msg .. " (" .. g.msg .. ")" end
     return false, msg, true
   end
   if not r[1] then return false, r[2], false end
@@ -270,6 +374,39 @@ end
 local function nojit(f)
   if jit and type(f) == "function" then jit.off(f, true) end
   return f
+end
+
+-- LuaJIT: the Lua functions of the lodestar package a mod can call (smooth,
+-- rule helpers, chains, and the local functions they call, found through
+-- their upvalues) are not compiled either, or their loops would run
+-- without hooks: jit.off on each (for every caller: the host's calls of
+-- lodestar.smooth run interpreted too once a mod manager exists).
+local function nojit_package(root)
+  if not jit then return end
+  local seen = {}
+  local function walk(v, depth)
+    if seen[v] or depth > 8 then return end
+    if type(v) == "function" then
+      seen[v] = true
+      if debug.getinfo(v, "S").what == "C" then return end
+      jit.off(v, true)
+      local i = 1
+      while true do
+        local name, up = debug.getupvalue(v, i)
+        if not name then break end
+        if type(up) == "function" or (type(up) == "table" and up ~= _G) then walk(up, depth + 1) end
+        i = i + 1
+      end
+    elseif type(v) == "table" and v ~= _G and v ~= string and v ~= table and v ~= math then
+      seen[v] = true
+      for _, x in pairs(v) do
+        if type(x) == "function" or type(x) == "table" then walk(x, depth + 1) end
+      end
+    end
+  end
+  walk(root, 0)
+  local ok, smooth = pcall(require, "lodestar.smooth") -- lodestar.smooth loads on first use
+  if ok then walk(smooth, 0) end
 end
 
 -- == sandbox =================================================================
@@ -385,23 +522,142 @@ local function mod_lodestar(lod)
   return readonly(api, nil, lists)
 end
 
+-- The coroutine library of a mod. On 5.4 hooks and instruction counts are
+-- per thread: every resume (of a coroutine made here or anywhere else)
+-- hooks the thread with the manager's coroutine hook (count CO_GRAIN) and
+-- charges CO_GRAIN, so a tree of short coroutines pays for its work against
+-- the one budget of the call. LuaJIT's hook is global (no per-thread set-up).
+local function guarded_coroutine(self)
+  local co = copy(coroutine)
+  local resume, sethook = coroutine.resume, debug.sethook
+  local cohook = self._cohook
+  co.resume = function(t, ...)
+    charge(self, M.CO_GRAIN)
+    if not jit and type(t) == "thread" then sethook(t, cohook, "", M.CO_GRAIN) end
+    return resume(t, ...)
+  end
+  local co_resume = co.resume
+  co.create = function(f)
+    charge(self, M.CO_GRAIN)
+    return coroutine.create(f)
+  end
+  co.wrap = function(f)
+    local t = co.create(f)
+    return function(...)
+      local r = pack(co_resume(t, ...))
+      if not r[1] then error(r[2], 0) end
+      return table_unpack(r, 2, r.n)
+    end
+  end
+  return co
+end
+
+-- The string library mods see, as env.string and as the methods of every
+-- string while a guarded call runs (guarded swaps the string metatable's
+-- __index to it): find, match, gmatch and gsub from lodestar.core.pattern
+-- (bounded steps, charged to the guard; results longer than
+-- MAX_STRING_BYTES refused), rep with the same length limit, no dump.
+local function bounded_string(self)
+  local lib = copy(string)
+  lib.dump = nil
+  if core_ok and type(core) == "table" and type(core.pattern) == "function" then
+    local pat = core.pattern{max_steps = M.PATTERN_STEPS, max_len = M.MAX_STRING_BYTES,
+      charge = function(n) charge(self, n) end}
+    lib.find, lib.match, lib.gmatch, lib.gsub = pat.find, pat.match, pat.gmatch, pat.gsub
+  end
+  local rep = string.rep
+  lib.rep = function(s, n, sep)
+    if type(n) == "number" and (type(s) == "string" or type(s) == "number")
+        and (sep == nil or type(sep) == "string" or type(sep) == "number") and n >= 1 then
+      local len = #tostring(s) * n + (sep and #tostring(sep) * (n - 1) or 0)
+      if len > M.MAX_STRING_BYTES then
+        error(("bad argument #2 to 'rep' (result of %.0f bytes is longer than the limit of %d bytes "
+          .. "for a mod)"):format(len, M.MAX_STRING_BYTES), outer_level(1))
+      end
+      charge(self, math.floor(len / 64))
+    end
+    return rep(s, n, sep)
+  end
+  return lib
+end
+
+-- Table functions whose work a mod's sizes decide (a __len may claim 2^40
+-- elements) are charged to the guard before the C code runs, and
+-- table.concat refuses results longer than MAX_STRING_BYTES.
+local function bounded_table(self, lib)
+  local concat, insert, remove, move, unpack = table.concat, table.insert, table.remove, table.move,
+    table_unpack
+  local function count(a, b) return (type(a) == "number" and type(b) == "number" and b >= a) and b - a + 1 or 0 end
+  lib.concat = function(t, sep, i, j)
+    if type(t) == "table" then
+      local len, n = 0, 0
+      local first, last = i or 1, j or #t
+      sep = sep or ""
+      if type(first) == "number" and type(last) == "number" then
+        charge(self, count(first, last))
+        for k = first, last do
+          local v = t[k]
+          len = len + (type(v) == "string" and #v or 24) + (type(sep) == "string" and #sep or 0)
+          n = n + 1
+          if len > M.MAX_STRING_BYTES then
+            error(("bad argument #1 to 'concat' (result longer than the limit of %d bytes for a mod)")
+              :format(M.MAX_STRING_BYTES), outer_level(1))
+          end
+        end
+      end
+    end
+    return concat(t, sep, i, j)
+  end
+  lib.insert = function(t, ...)
+    if select("#", ...) >= 2 and type(t) == "table" then charge(self, count(..., #t)) end
+    return insert(t, ...)
+  end
+  lib.remove = function(t, pos)
+    if type(t) == "table" then charge(self, count(pos or #t, #t)) end
+    return remove(t, pos)
+  end
+  if move then
+    lib.move = function(a1, f, e, t, a2)
+      charge(self, count(f, e))
+      return move(a1, f, e, t, a2)
+    end
+  end
+  local sort = table.sort
+  lib.sort = function(t, cmp) -- n log n comparisons in C (a comparator is Lua, hooked)
+    if type(t) == "table" then
+      local n = #t
+      if n > 1 then charge(self, math.floor(n * math.log(n) / math.log(2))) end
+    end
+    return sort(t, cmp)
+  end
+  lib.unpack = function(t, i, j)
+    if type(t) == "table" then charge(self, count(i or 1, j or #t)) end
+    return unpack(t, i, j)
+  end
+  return lib
+end
+
 local function make_env(self, rec, trusted)
   local env
   local lod = self.lodestar
   if trusted then
     env = setmetatable({}, {__index = _G})
     env.lodestar = lod
+    env.coroutine = guarded_coroutine(self)
   else
     env = {
       assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
       select = select, tonumber = tonumber, tostring = tostring, type = type,
       rawequal = rawequal, rawget = rawget, rawset = rawset, rawlen = rawlen,
       unpack = table_unpack, _VERSION = _VERSION,
-      string = mod_string(), table = copy(table), math = copy(math),
+      string = copy(self._strlib), table = copy(table), math = copy(math),
       utf8 = utf8 and copy(utf8), bit = rawget(_G, "bit") and copy(rawget(_G, "bit")),
       os = {clock = os.clock, time = os.time, date = os.date, difftime = os.difftime},
       lodestar = mod_lodestar(lod),
     }
+    -- bounded pattern functions and sizes (the CPU guard sees their work)
+    env.table = bounded_table(self, env.table)
+    env.unpack = env.table.unpack
     -- getmetatable only on tables: the string metatable and the lodestar
     -- userdata metatables are shared by every mod and the host
     env.getmetatable = function(v)
@@ -422,7 +678,11 @@ local function make_env(self, rec, trusted)
     end
     -- pcall cannot swallow the CPU guard: once it tripped, the error goes on
     local function rethrow(r)
-      if self._g and self._g.tripped then error(self._g.msg, 0) end
+      local g = self._g
+      if g and not g.tripped and memory_limit and select(2, memory_limit()) > 0 then
+        g.tripped, g.msg = true, memory_msg(g.mem_kb)
+      end
+      if g and g.tripped then error(g.full or g.msg, 0) end
       return table_unpack(r, 1, r.n)
     end
     env.pcall = function(...) return rethrow(pack(pcall(...))) end
@@ -430,30 +690,25 @@ local function make_env(self, rec, trusted)
       local args = pack(...)
       return rethrow(pack(xpcall(function() return f(table_unpack(args, 1, args.n)) end, h)))
     end
-    -- coroutines: on 5.4 hooks are per thread, so new threads get the guard
-    local co = copy(coroutine)
-    co.create = function(f)
-      local t = coroutine.create(f)
-      if not jit then debug.sethook(t, self._hook, "", M.GRAIN) end
-      return t
-    end
-    co.wrap = function(f)
-      local t = co.create(f)
-      return function(...)
-        local r = pack(coroutine.resume(t, ...))
-        if not r[1] then error(r[2], 0) end
-        return table_unpack(r, 2, r.n)
-      end
-    end
     -- yield only from a coroutine the mod created: a yield from the mod's
     -- own call would suspend the host's thread (when the host runs the
     -- manager inside a coroutine) in the middle of the guarded call
+    local co = guarded_coroutine(self)
     local own = setmetatable({}, {__mode = "k"})
     local create = co.create
     co.create = function(f)
       local t = create(f)
       own[t] = true
       return t
+    end
+    co.wrap = function(f)
+      local t = co.create(f)
+      local resume = co.resume
+      return function(...)
+        local r = pack(resume(t, ...))
+        if not r[1] then error(r[2], 0) end
+        return table_unpack(r, 2, r.n)
+      end
     end
     co.yield = function(...)
       if not own[coroutine.running()] then
@@ -468,6 +723,10 @@ local function make_env(self, rec, trusted)
       end
       if chunkname ~= nil and type(chunkname) ~= "string" then
         return nil, ("load: chunkname must be a string, got %s"):format(type(chunkname))
+      end
+      if type(chunk) == "string" and #chunk > M.MAX_CHUNK_BYTES then -- the parser runs unhooked
+        return nil, ("load: chunk of %d bytes refused (longer than the limit of %d bytes for a mod)")
+          :format(#chunk, M.MAX_CHUNK_BYTES)
       end
       return compile(chunk, chunkname or "=(load)", fenv or env)
     end
@@ -761,7 +1020,9 @@ local function has_layer(grid, qname)
   return false
 end
 
--- Bakes layer `lname` of record `rec` on one grid; returns true or false, msg, tripped.
+-- Bakes layer `lname` of record `rec` on one grid, into a block that is not
+-- yet written (grid:bake's defer): returns true, baked (for commit) or
+-- false, msg, tripped.
 local function bake_one(self, rec, gname, lname, rect)
   local grid = self.grids[gname]
   local spec = rec.manifest.layers[lname]
@@ -780,11 +1041,16 @@ local function bake_one(self, rec, gname, lname, rect)
       end
     end
     rawset(rec.api, "grid", view_of(self, rec.name, gname))
-    local ok, err = pcall(grid.bake, grid, qname, rule, rect)
+    local ok, err = pcall(grid.bake, grid, qname, rule, rect, true)
     rawset(rec.api, "grid", nil)
     if not ok then error(err, 0) end
-    return true
+    return err
   end)
+end
+
+-- Writes the blocks bake_one made: {{grid =, qname =, baked =}, ...}.
+local function commit(self, bakes)
+  for _, b in ipairs(bakes) do self.grids[b.grid]:bake_commit(b.qname, b.baked) end
 end
 
 -- == records and logging =====================================================
@@ -885,7 +1151,13 @@ Manager.__index = Manager
 --             from, M.MOD_API names only (default require "lodestar");
 --             trusted mods get it whole
 --   lfs       [opt] luafilesystem (default require "lfs")
---   clock     [opt] function() -> seconds, for the ms of events (default os.clock: CPU time)
+--   time_limit_ms [opt] per call into mod code, on `clock`; a mod's (re)load
+--             in poll (mod.lua, validation, selftest, every bake) is one call
+--             [Units: ms] [Limit: > 0; default M.DEFAULT_TIME_LIMIT_MS = 500]
+--   memory_limit_kb [opt] growth of the Lua heap (live data) per call into
+--             mod code [Units: KB] [Limit: > 0; default 65536 (64 MB)]
+--   clock     [opt] function() -> seconds: the time limit and the ms of
+--             events (default os.clock: CPU time)
 --   only      [opt] list of mod names: load only these folders (mod specs use
 --             it to load one mod and its dependencies)
 -- @return the manager. Nothing is loaded until the first poll().
@@ -917,7 +1189,17 @@ function M.new(opts)
   end
   if not opts.lodestar and not lodestar_default then lodestar_default = require "lodestar" end
   self.lodestar = opts.lodestar or lodestar_default
+  nojit_package(self.lodestar)
   self.clock = opts.clock or os.clock
+  self.time_limit_ms = opts.time_limit_ms or M.DEFAULT_TIME_LIMIT_MS
+  if type(self.time_limit_ms) ~= "number" or not (self.time_limit_ms > 0) -- luacheck: ignore 581 (NaN-safe)
+      or self.time_limit_ms == math.huge then
+    error("bad argument #1 to 'new' (opts.time_limit_ms must be a finite number > 0)", 2)
+  end
+  self.memory_limit_kb = opts.memory_limit_kb or M.DEFAULT_MEMORY_LIMIT_KB
+  if type(self.memory_limit_kb) ~= "number" or not (self.memory_limit_kb > 0) then -- luacheck: ignore 581
+    error("bad argument #1 to 'new' (opts.memory_limit_kb must be a number > 0)", 2)
+  end
   if opts.only ~= nil then
     if type(opts.only) ~= "table" then error("bad argument #1 to 'new' (opts.only must be a list of mod names)", 2) end
     self.only = {}
@@ -930,8 +1212,10 @@ function M.new(opts)
   self.failed = {}   -- name -> files of a candidate that failed (not retried until they change)
   self.order = {}    -- active mod names in load order
   self._rebake = {}
-  self._hook = make_hook(self)
-  self._strindex = mod_string() -- what string methods resolve to inside mod calls
+  self._hook = make_hook(self, M.GRAIN)
+  self._strlib = bounded_string(self)
+  self._strindex = self._strlib -- what string methods resolve to inside mod calls
+  self._cohook = make_hook(self, M.CO_GRAIN)
   for _, g in ipairs(sorted_keys(opts.grids or {})) do self:add_grid(g, opts.grids[g]) end
   return self
 end
@@ -959,10 +1243,14 @@ function Manager:_load(name, files)
   rec.env = make_env(self, rec, rec.trusted)
   local chunk, cerr = compile(src, "@" .. rec.file, rec.env)
   if not chunk then return nil, entry_of(name, display, cerr) end
+  -- the whole (re)load of a mod is one call: one time budget (rec.acct)
+  rec.acct = {ms_left = self.time_limit_ms}
+  self._acct = rec.acct
   local ok, m, tripped = guarded(self, self.limit, chunk)
-  if not ok then return nil, entry_of(name, display, m), tripped end
+  if not ok then self._acct = nil; return nil, entry_of(name, display, m), tripped end
   -- validation reads mod tables (pairs may run a mod's __pairs): guarded
   local vok, verr, vtripped = guarded(self, self.limit, validate, self, rec, m)
+  self._acct = nil
   if not vok then return nil, entry_of(name, display, verr), vtripped end
   m = verr -- the plain copy validate returned
   rec.manifest = m
@@ -1101,32 +1389,20 @@ function Manager:_drop_layers(rec, keep)
   end
 end
 
--- Bakes all layers of `rec` on all grids. On the first failure re-bakes what
--- was already done with `old` (or removes it) and returns false, msg, tripped.
-function Manager:_bake_all(rec, old)
-  local done = {}
+-- Bakes all layers of `rec` on all grids and writes them together once all
+-- succeeded: on a failure nothing is written (the running version's layers
+-- stay as they were) and it returns false, msg, tripped. A rule sees the
+-- layers of the running version, not the new version's other layers.
+function Manager:_bake_all(rec)
+  local bakes = {}
   for _, gname in ipairs(sorted_keys(self.grids)) do
     for _, l in ipairs(layer_names(rec)) do
-      local ok, err, tripped = bake_one(self, rec, gname, l)
-      if not ok then
-        for i = #done, 1, -1 do
-          local d = done[i]
-          local q = rec.name .. "." .. d.layer
-          if old and old.manifest.layers[d.layer] and not old.disabled then
-            if not bake_one(self, old, d.grid, d.layer) then
-              log(self, entry_of(rec, rec.display, ("layer '%s' could not be restored on grid '%s'")
-                :format(q, d.grid), "warn"))
-            end
-          elseif d.new then
-            self.grids[d.grid]:layer_remove(q)
-          end
-        end
-        return false, err, tripped
-      end
-      done[#done + 1] = {grid = gname, layer = l,
-        new = not (old and old.manifest.layers and old.manifest.layers[l])}
+      local ok, baked, tripped = bake_one(self, rec, gname, l)
+      if not ok then return false, baked, tripped end
+      bakes[#bakes + 1] = {grid = gname, qname = rec.name .. "." .. l, baked = baked}
     end
   end
+  commit(self, bakes)
   return true
 end
 
@@ -1320,6 +1596,7 @@ function Manager:poll()
     elseif cand then
       local old = self.mods[n]
       local err, tripped = check_refs(cand, pool), false
+      self._acct = cand.acct -- selftest and bakes: the rest of the load's time budget
       if not err and cand.manifest.selftest then
         local ok, res, msg = guarded(self, self.limit, cand.manifest.selftest)
         if not ok then
@@ -1330,9 +1607,10 @@ function Manager:poll()
         end
       end
       if not err then
-        local ok, berr, btripped = self:_bake_all(cand, old)
+        local ok, berr, btripped = self:_bake_all(cand)
         if not ok then err, tripped = berr, btripped end
       end
+      self._acct = nil
       if err then
         local entry = entry_of(cand, cand.display, err)
         log(self, entry)
@@ -1511,16 +1789,21 @@ function Manager:_flush_rebakes()
       else
         local grids = q.grid and {q.grid} or sorted_keys(self.grids)
         local failed
+        local bakes = {} -- written together once every grid baked
+        self._acct = {ms_left = self.time_limit_ms} -- one re-bake on every grid: one call
         for _, g in ipairs(grids) do
           if self.grids[g] then
-            local ok, err, tripped = bake_one(self, rec, g, q.layer, q.rect)
+            local ok, baked, tripped = bake_one(self, rec, g, q.layer, q.rect)
             if not ok then
-              failed = err
-              if tripped then self:_disable(rec, err) else log(self, entry_of(rec, rec.display, err)) end
+              failed = baked
+              if tripped then self:_disable(rec, baked) else log(self, entry_of(rec, rec.display, baked)) end
               break
             end
+            bakes[#bakes + 1] = {grid = g, qname = q.mod .. "." .. q.layer, baked = baked}
           end
         end
+        self._acct = nil
+        if not failed then commit(self, bakes) end
         local ch = {layers = {q.mod .. "." .. q.layer}, profiles = {}, postprocessors = {}, heuristics = {}}
         if failed then
           if not rec.disabled then -- a disable is reported by take_disabled
@@ -1565,15 +1848,21 @@ function Manager:add_grid(name, grid)
   for _, n in ipairs(self.order) do
     local rec = self.mods[n]
     if not rec.disabled then
+      self._acct = {ms_left = self.time_limit_ms} -- the mod's layers on the new grid: one call
+      local bakes, failed = {}, false -- written together once all baked
       for _, l in ipairs(layer_names(rec)) do
         local t0 = now_ms(self)
         local ok, err, tripped = bake_one(self, rec, name, l)
         if not ok then
           if tripped then self:_disable(rec, err) else log(self, entry_of(rec, rec.display, err)) end
           events[#events + 1] = event(self, n, "failed", t0, {error = entry_of(rec, rec.display, err)})
+          failed = true
           break
         end
+        bakes[#bakes + 1] = {grid = name, qname = n .. "." .. l, baked = err}
       end
+      self._acct = nil
+      if not failed then commit(self, bakes) end
     end
   end
   return events

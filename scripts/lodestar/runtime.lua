@@ -13,6 +13,7 @@
 --   host.take_path(id) -> lodestar.Path | nil
 --   host.cancel(id), host.release(id)
 --   host.log(level, text)              level 0 error, 1 warning, 2 info
+--   host.clock() -> seconds             the runtime's env.clock (mods' time limit)
 --   host.mod_event(mod, result, ms, text, error, restarted)
 
 local lodestar = require "lodestar"
@@ -238,7 +239,10 @@ return function(host)
   --- Creates the mod manager over the grids added so far.
   -- Mods see the package without the runtime's additions: no
   -- request_path, no raw grids (they get read-only views), no manager.
-  function R.start_mods(root, instruction_limit)
+  -- limits [opt]: {time_limit_ms, cell_limit, memory_limit_kb} (nil fields:
+  -- the manager's defaults); the manager's clock is the host's (host.clock).
+  function R.start_mods(root, instruction_limit, limits)
+    limits = limits or {}
     R.mods = require "lodestar.mods"
     local api = {}
     for k, v in pairs(lodestar) do
@@ -246,7 +250,9 @@ return function(host)
     end
     setmetatable(api, getmetatable(lodestar))
     R.manager = R.mods.new{root = root, grids = R.grids, log = log_entry,
-      instruction_limit = instruction_limit, lodestar = api}
+      instruction_limit = instruction_limit, time_limit_ms = limits.time_limit_ms,
+      cell_limit = limits.cell_limit, memory_limit_kb = limits.memory_limit_kb,
+      clock = host.clock, lodestar = api}
     lodestar.mods = R.manager
   end
 

@@ -30,6 +30,11 @@
 --  Computer Aided Geometric Design 1974]
 local M = {}
 
+--- Most points one call may return (catmull_rom, resample, a
+-- postprocessor step): a bigger result is an argument error naming the
+-- spacing or sample count, so no call can build millions of points.
+M.MAX_POINTS = 1000000
+
 -- == argument checks ========================================================
 -- Errors point at the line that called the public function: level 2 from
 -- the public function itself, 3 from a check it calls (argerror adds one
@@ -295,6 +300,10 @@ function M.catmull_rom(path, opts)
   if opts.weights ~= nil and type(opts.weights) ~= "table" then
     argerror(2, "catmull_rom", 2, "opts.weights must be a table (layer name -> weight)")
   end
+  if #pts >= 3 and (#pts - 1) * samples + 1 > M.MAX_POINTS then
+    argerror(2, "catmull_rom", 2, ("opts.samples %d gives %d points for %d cells (more than smooth.MAX_POINTS = %d)")
+      :format(samples, (#pts - 1) * samples + 1, #pts, M.MAX_POINTS))
+  end
   local walls = grid_arg(opts.grid, "catmull_rom", 2, "opts.grid: ")
   local info = cost_info(path, opts.weights)
   local out = spline(pts, samples, walls, info)
@@ -312,6 +321,22 @@ function M.length(points)
     len = len + math.sqrt(dx * dx + dy * dy)
   end
   return len
+end
+
+-- Points resample would return for points (checked) at spacing: raises
+-- an argument error of function fname, argument n, past MAX_POINTS.
+local function check_resample(points, spacing, fname, n, level)
+  local len = 0
+  for i = 2, #points do
+    local dx, dy = points[i].x - points[i - 1].x, points[i].y - points[i - 1].y
+    len = len + math.sqrt(dx * dx + dy * dy)
+  end
+  local count = len / spacing + #points + 1 -- a bound: each segment adds at most one point more
+  if count > M.MAX_POINTS then
+    argerror(level + 1, fname, n, ("spacing %g gives more than %d points over a length of %g cells "
+      .. "(smooth.MAX_POINTS; expected spacing >= %g)"):format(spacing, M.MAX_POINTS, len,
+      len / (M.MAX_POINTS - #points - 1)))
+  end
 end
 
 -- resample on checked points
@@ -346,6 +371,7 @@ function M.resample(points, spacing)
   if type(spacing) ~= "number" or not (spacing > 0) then -- luacheck: ignore 581 (NaN-safe)
     argerror(2, "resample", 2, "spacing must be a number > 0")
   end
+  check_resample(points, spacing, "resample", 2, 2)
   return resample(points, spacing)
 end
 
@@ -399,7 +425,14 @@ function M.postprocessor(spacing, samples)
   return function(path, grid)
     local pts = points_arg(path, "postprocessor step", 1)
     local walls = grid_arg(grid, "postprocessor step", 2, "")
-    if not walls then return resample(spline(pts, samples, nil), spacing) end
+    if #pts >= 3 and (#pts - 1) * samples + 1 > M.MAX_POINTS then
+      argerror(2, "postprocessor step", 1, ("samples %d gives %d points for %d cells (more than "
+        .. "smooth.MAX_POINTS = %d)"):format(samples, (#pts - 1) * samples + 1, #pts, M.MAX_POINTS))
+    end
+    -- the whole curve bounds the points of every span (a straight span is shorter)
+    local curve = spline(pts, samples, nil)
+    check_resample(curve, spacing, "postprocessor step", 1, 2)
+    if not walls then return resample(curve, spacing) end
     return smooth_spans(pts, samples, spacing, walls, cost_info(path))
   end
 end

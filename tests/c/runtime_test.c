@@ -775,12 +775,132 @@ static void test_partial_requests(void) {
   lds_grid_free(g);
 }
 
+/* A fake clock for the mods' time limit: every read advances 1 ms. */
+static uint64_t step_clock(void *ud) {
+  uint64_t *t = (uint64_t *)ud;
+  *t += 1000;
+  return *t;
+}
+
+/* One runtime over one mod folder: the event of its first load in *mev;
+** then grid g is added (a failed bake there is logged, not an event). */
+static lds_Runtime *limits_runtime(lds_RuntimeConfig *cfg, const char *dir, const char *name,
+                                   const char *src, lds_Grid *g, ModEv *mev) {
+  char path[600];
+  lds_Error err;
+  lds_Runtime *rt;
+  snprintf(path, sizeof path, "rm -rf %s/* && mkdir -p %s/%s", dir, dir, name);
+  if (system(path) != 0) CHECK(0, "mkdir");
+  snprintf(path, sizeof path, "%s/%s/mod.lua", dir, name);
+  write_file(path, src);
+  memset(mev, 0, sizeof *mev);
+  cfg->mods_dir = dir;
+  cfg->on_mod_event = mod_event_fn;
+  cfg->mod_event_ud = mev;
+  rt = lds_runtime_new(cfg, &err);
+  CHECK(rt != NULL, err.msg);
+  if (rt && g) {
+    memset(cfg->env.log_ud, 0, sizeof(Log));
+    CHECK(lds_runtime_add_grid(rt, "world", g) == LDS_OK, lds_runtime_errmsg(rt));
+  }
+  return rt;
+}
+
+/* The CPU guard's settings reach the mod manager: time_limit_ms on the
+** runtime's clock (a runaway bake stops after the limit whatever the
+** instruction limit), cell_limit, memory_limit_kb; bad values are refused. */
+static void test_mod_limits(void) {
+  char dir[] = "/tmp/lds_rt_limXXXXXX";
+  char path[600];
+  lds_RuntimeConfig cfg;
+  lds_Runtime *rt;
+  lds_Error err;
+  lds_Grid *g;
+  ModEv mev;
+  Log lg;
+  uint64_t fake_us = 0;
+  static const char busy[] = "return { name = 'busy', version = '1', layers = { b = function()\n"
+                             "  local s = 0 for i = 1, 300 do s = s + i end return s end } }\n";
+  memset(&lg, 0, sizeof lg);
+  if (!mkdtemp(dir)) {
+    CHECK(0, "mkdtemp");
+    return;
+  }
+  g = lds_grid_new(NULL, 20, 20, &err);
+  /* bad settings */
+  lds_runtime_config_init(&cfg);
+  CHECK(cfg.cell_limit == -1 && cfg.time_limit_ms == 0 && cfg.memory_limit_kb == 0, "defaults");
+  cfg.time_limit_ms = -1;
+  CHECK(lds_runtime_new(&cfg, &err) == NULL && err.code == LDS_E_ARG, "time_limit_ms -1");
+  CHECK(strcmp(err.msg, "lds_runtime_new: time_limit_ms out of range (expected a finite number "
+               ">= 0; 0 = the default)") == 0, err.msg);
+  {
+    char *doc = doc_text("embedding.md");
+    CHECK(doc_quotes(doc, err.msg, ""), "docs/embedding.md quotes the time_limit_ms message");
+    free(doc);
+  }
+  cfg.time_limit_ms = 0;
+  cfg.cell_limit = -2;
+  CHECK(lds_runtime_new(&cfg, &err) == NULL && err.code == LDS_E_ARG, "cell_limit -2");
+  /* time: a runaway bake with a huge instruction budget stops at 20 ms of the fake clock */
+  lds_runtime_config_init(&cfg);
+  cfg.env.log = log_fn;
+  cfg.env.log_ud = &lg;
+  cfg.env.clock = step_clock;
+  cfg.env.clock_ud = &fake_us;
+  cfg.instruction_limit = 1000000000000ull;
+  cfg.cell_limit = 0;
+  cfg.time_limit_ms = 20;
+  rt = limits_runtime(&cfg, dir, "spin",
+                      "return { name = 'spin', version = '1', layers = { l = function()\n"
+                      "  while true do end end } }\n", g, &mev);
+  if (rt) {
+    CHECK(strstr(lg.last_error, "spin/mod.lua:2: time limit exceeded (20 ms) (bake: rule for "
+                 "layer 'spin.l' at (0,0)); mod disabled") != NULL, lg.last_error);
+    CHECK(lds_grid_layer_find(g, "spin.l") < 0, "no half-baked layer");
+    lds_runtime_free(rt);
+  }
+  /* cell_limit: 400 cells of ~600 instructions need more than 1e5 */
+  cfg.env.clock = NULL;
+  cfg.env.clock_ud = NULL;
+  cfg.time_limit_ms = 0;
+  cfg.instruction_limit = 100000;
+  cfg.cell_limit = 0;
+  rt = limits_runtime(&cfg, dir, "busy", busy, g, &mev);
+  if (rt) {
+    CHECK(strstr(lg.last_error, "instruction limit exceeded (100000 instructions)") != NULL,
+          lg.last_error);
+    lds_runtime_free(rt);
+  }
+  cfg.cell_limit = 1000;
+  rt = limits_runtime(&cfg, dir, "busy", busy, g, &mev);
+  if (rt) {
+    CHECK(lg.errors == 0 && lds_grid_layer_find(g, "busy.b") >= 0, lg.last_error);
+    lds_runtime_free(rt);
+  }
+  /* memory: `s = s .. s` is one instruction; the allocator stops it */
+  cfg.memory_limit_kb = 1024;
+  rt = limits_runtime(&cfg, dir, "hog",
+                      "local s = 'x' for i = 1, 40 do s = s .. s end\n"
+                      "return { name = 'hog', version = '1' }\n", NULL, &mev);
+  if (rt) {
+    CHECK(mev.n == 1 && strcmp(mev.result, "failed") == 0, mev.result);
+    CHECK(strstr(mev.error, "memory limit exceeded (1024 KB)") != NULL, mev.error);
+    CHECK(lua_num(rt, "#string.rep('x', 3 * 1024 * 1024)") == 3 * 1024 * 1024, "the host is not limited");
+    lds_runtime_free(rt);
+  }
+  lds_grid_free(g);
+  snprintf(path, sizeof path, "rm -rf %s", dir);
+  if (system(path) != 0) CHECK(0, "rm");
+}
+
 int main(void) {
   test_basic();
   test_mods();
   test_profile_names();
   test_mod_escapes();
   test_partial_requests();
+  test_mod_limits();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
