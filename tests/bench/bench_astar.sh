@@ -25,7 +25,7 @@
 # build/peers and installed there (install.sh: apt + npm ci + make) unless
 # build/peers is already built.
 #
-# Target (issue 2): our A* at least 3x faster (median µs per query) than every
+# Target: our A* at least 3x faster (median µs per query) than every
 # peer's A* on the same queries, with 0 mismatches. Exit 1 on mismatches,
 # illegal paths, valgrind errors or a failed run; a missed speed target is
 # reported but does not fail the script (timings depend on the machine's load).

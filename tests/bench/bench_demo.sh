@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench_demo.sh — the per-frame budget benchmark of issue 6:
+# bench_demo.sh — the per-frame budget benchmark:
 #   lodestar demo --agents 1000 --budget-us 1000 --frames 600
 # on 512x512 Moving AI maps. Checks p99 time per frame <= 1.10 x budget,
 # max <= 1.5 x budget, every delivered path optimal (one-shot A* check), and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_dstar.sh — D* Lite vs A* replanning from scratch (issue 5): the
+# bench_dstar.sh — D* Lite vs A* replanning from scratch: the
 # navigation simulation `lodestar dstar MAP --scen FILE --unknown --sensor R
 # --json` on the Dragon Age: Origins maps and the random maps of
 # $SHARED/data/movingai, with sensor radius 3 and 7.
