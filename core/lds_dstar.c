@@ -60,7 +60,7 @@ typedef struct DsVertex {
 _Static_assert(sizeof(DsVertex) == 32, "DsVertex must stay 32 bytes");
 
 /* A queue entry: the key (k1, class, k2) and, precomputed, the lower edge
-** of k1's tie band, klo = k1 - 1e-10 * max(k1, 1), so the tie test in
+** of k1's tie band, klo = k1 * (1 - 1e-10) (relative: see tie_tol), so the tie test in
 ** entry_less is two comparisons (see there). */
 typedef struct DsEntry {
   double k1, klo, k2;
@@ -235,7 +235,6 @@ static inline int graph_pred(const lds_DStar *ds, uint32_t v, uint32_t *u, doubl
 
 static lds_Status graph_full_reinit(lds_DStar *ds);
 static lds_Status graph_process_changes(lds_DStar *ds, bool *restart);
-static size_t graph_walk(const lds_DStar *ds, uint32_t *out, double *cost);
 
 #define SP_SUCC(ds, u, v, c) ((ds)->graph ? graph_succ(ds, u, v, c) : grid_succ(ds, u, v, c))
 #define SP_PRED(ds, v, u, c) ((ds)->graph ? graph_pred(ds, v, u, c) : grid_pred(ds, v, u, c))
@@ -247,10 +246,13 @@ static size_t graph_walk(const lds_DStar *ds, uint32_t *out, double *cost);
 ** total, so the expansion order (and the path) never depends on slicing. */
 
 /* k1 values closer than this count as a tie: a tie in exact arithmetic
-** shows up as an ulp-sized difference, because g is a float sum */
+** shows up as an ulp-sized difference, because g is a float sum. Relative
+** only, with no floor: costs have no scale (a grid of 1e-12 costs must
+** behave as one of 1 costs), so an absolute floor would make every key of a
+** cheap grid tie and stop the search early. */
 static inline double tie_tol(double a, double b) {
   double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
-  return 1e-10 * (m > 1.0 ? m : 1.0);
+  return 1e-10 * m;
 }
 
 /* Queue order. k1 first (ties within tie_tol). Among ties, underconsistent
@@ -263,8 +265,8 @@ static inline double tie_tol(double a, double b) {
 ** total. */
 static inline bool entry_less(const DsEntry *a, const DsEntry *b) {
   /* a's k1 below b's tie band, or b's k1 below a's; the two exclude each
-  ** other (klo <= k1), and neither means a tie: kb - ka <= 1e-10 * max(kb,
-  ** 1) when ka < kb (the tie_tol test, up to the rounding of klo). Two
+  ** other (klo <= k1), and neither means a tie: kb - ka <= 1e-10 * kb
+  ** when ka < kb (the tie_tol test, up to the rounding of klo). Two
   ** comparisons instead of a subtraction, a max, a product and a
   ** comparison: 9% fewer instructions in D* Lite (brc202d, 5 queries). */
   if (a->k1 < b->klo) return true;
@@ -403,7 +405,7 @@ static inline void calc_key(const lds_DStar *ds, uint32_t u, DsEntry *e) {
     DsH h = SP_H_START(ds, u);
     e->k1 = m + ds->scale * ((double)(h.a + ds->km.a) + (double)(h.b + ds->km.b) * LDSI_SQRT2);
   }
-  e->klo = e->k1 - 1e-10 * (e->k1 > 1.0 ? e->k1 : 1.0);
+  e->klo = e->k1 * (1.0 - 1e-10); /* k1 >= 0; a product keeps inf (not inf - inf) */
   e->under = x->g < x->rhs;
   e->k2 = e->under ? x->g : -x->rhs;
   e->node = u;
@@ -844,34 +846,78 @@ lds_Status lds_dstar_move_start(lds_DStar *ds, int32_t x, int32_t y) {
 
 /* ---------------------------------------------------------- compute -- */
 
-/* Walks the greedy path from the start; returns the number of cells written
-** to ds->scratch-like `out` (0 when it fails) and its cost. */
-static size_t walk(const lds_DStar *ds, uint32_t *out, double *cost) {
-  size_t n = 0;
-  uint32_t u = ds->start;
-  double sum = 0.0;
-  if (ds->graph) return graph_walk(ds, out, cost);
-  out[n++] = u;
-  while (u != ds->goal) {
-    uint32_t v[MAXDEG];
-    double c[MAXDEG], best = INFINITY, bc = 0.0;
-    uint32_t bv = NONE;
-    int k, m = SP_SUCC(ds, u, v, c);
-    for (k = 0; k < m; k++) {
-      double x = c[k] + ds->v[v[k]].g;
-      if (x < best) {
-        best = x;
-        bv = v[k];
-        bc = c[k];
+/* The path from the start (grid and graph, through SP_SUCC): a depth-first
+** walk that never enters a vertex twice and backtracks out of dead ends. At
+** each vertex u it steps to the successor v with the smallest c + g(v)
+** (ties: the first in successor order) among those not yet on the walk
+** whose c + g(v) is tight: within 1e-10 relative of the smallest c + g over
+** all of u's successors. Why not plain greedy descent: once costs span more
+** than 2^53 a cheap move vanishes in c + g (1 + 3.4e38 == 3.4e38), two
+** neighbours tie in c + g and greedy descent can step back and forth
+** between them forever; on graphs a cycle of free edges does the same.
+** Tight edges from the start lead to the goal (each vertex's g was set from
+** a tight successor settled before it), so the walk finds them; were it to
+** fail (a state the search cannot reach), a second walk that accepts any
+** successor with a finite g still returns a legal path. Without ties on
+** absorbed costs the walk is the greedy descent and never backtracks.
+** M_AFFECTED marks the visited vertices; ds->dirty lists them for the
+** clean-up (the change list is empty whenever the status is LDS_FOUND).
+** O(vertices x degree) at worst. Writes the vertices to out (and on graphs
+** the edge taken from each to ds->gidx); returns their count (0 when no
+** walk reaches the goal) and the forward sum of the moves in *cost. */
+static size_t walk_pass(const lds_DStar *ds, uint32_t *out, double *cost, bool tight) {
+  uint32_t *seen = ds->dirty, *edge = ds->gidx;
+  uint32_t vb[MAXDEG], *v = ds->graph ? ds->gsv : vb;
+  double cb[MAXDEG], *c = ds->graph ? ds->gsc : cb, sum = 0.0;
+  size_t n = 0, nseen = 0, k;
+  out[n++] = ds->start;
+  ds->v[ds->start].mark |= M_AFFECTED;
+  seen[nseen++] = ds->start;
+  while (n > 0 && out[n - 1] != ds->goal) {
+    uint32_t u = out[n - 1];
+    double best = INFINITY, lim = INFINITY;
+    int j, bj = -1, m = SP_SUCC(ds, u, v, c);
+    if (tight) {
+      for (j = 0; j < m; j++)
+        if (c[j] + ds->v[v[j]].g < lim) lim = c[j] + ds->v[v[j]].g;
+      lim += 1e-10 * lim;
+    }
+    for (j = 0; j < m; j++) {
+      const DsVertex *x = &ds->v[v[j]];
+      double cg = c[j] + x->g;
+      if (x->g < INFINITY && cg <= lim && !(x->mark & M_AFFECTED) && (bj < 0 || cg < best)) {
+        best = cg;
+        bj = j;
       }
     }
-    if (bv == NONE || n >= ds->n) return 0; /* cannot happen after compute: see the loop */
-    sum += bc;
-    out[n++] = bv;
-    u = bv;
+    if (bj < 0) {
+      n--; /* dead end: backtrack */
+      continue;
+    }
+    if (ds->graph) edge[n - 1] = ds->graph->off[u] + (uint32_t)bj; /* graph_succ: CSR order */
+    ds->v[v[bj]].mark |= M_AFFECTED;
+    seen[nseen++] = v[bj];
+    out[n++] = v[bj];
+  }
+  for (k = 0; k < nseen; k++) ds->v[seen[k]].mark &= (uint8_t)~M_AFFECTED;
+  for (k = 0; k + 1 < n; k++) {
+    if (ds->graph) {
+      sum += ds->gcost[edge[k]];
+    } else {
+      int d = 0;
+      while (d < 7 && (ptrdiff_t)out[k] + ds->off[d] != (ptrdiff_t)out[k + 1]) d++;
+      sum += move_len[d] * ds->v[out[k + 1]].ecost; /* the move's direction d */
+    }
   }
   *cost = sum;
   return n;
+}
+
+static size_t walk(const lds_DStar *ds, uint32_t *out, double *cost) {
+  size_t n;
+  if (ds->ndirty) return 0;
+  n = walk_pass(ds, out, cost, true);
+  return n ? n : walk_pass(ds, out, cost, false);
 }
 
 static lds_Status finish(lds_DStar *ds, lds_Status st) {
@@ -1063,18 +1109,14 @@ void lds_dstar_endpoints(const lds_DStar *ds, int32_t *sx, int32_t *sy, int32_t 
 
 lds_Status lds_dstar_next(const lds_DStar *ds, int32_t *x, int32_t *y) {
   uint32_t u = ds->start;
+  size_t n;
+  double cost;
   if (ds->status != LDS_FOUND || ds->graph) return LDS_E_STATE;
-  if (u != ds->goal) {
-    uint32_t v[MAXDEG];
-    double c[MAXDEG], best = INFINITY;
-    int k, m = SP_SUCC(ds, u, v, c);
-    for (k = 0; k < m; k++) {
-      double s = c[k] + ds->v[v[k]].g;
-      if (s < best) {
-        best = s;
-        u = v[k];
-      }
-    }
+  if (u != ds->goal) { /* the second cell of the path's walk: an agent following
+                       ** next walks the path, and never oscillates */
+    n = walk(ds, ds->scratch, &cost);
+    if (n < 2) return LDS_E_STATE;
+    u = ds->scratch[1];
   }
   ldsi_grid_pxy(ds->grid, u, x, y);
   return LDS_OK;
@@ -1197,7 +1239,7 @@ static void graph_invalidate(lds_DStar *ds, size_t n0) {
 static lds_Status graph_full_reinit(lds_DStar *ds) {
   const lds_Graph *g = ds->graph;
   size_t p;
-  memcpy(ds->gcost, g->cost, (size_t)ds->gm * sizeof(double));
+  if (ds->gm) memcpy(ds->gcost, g->cost, (size_t)ds->gm * sizeof(double)); /* no edges: cost may be NULL */
   graph_scan_tiny(ds);
   for (p = 0; p < ds->n; p++) {
     ds->v[p].g = INFINITY;
@@ -1270,56 +1312,11 @@ static lds_Status graph_process_changes(lds_DStar *ds, bool *restart) {
   return LDS_OK;
 }
 
-/* The path on a graph: a depth-first walk over tight edges (c + g(v) equal
-** to the smallest such sum at u, within 1e-10 relative), never revisiting a
-** node. Plain greedy descent (the grid walk) can circle forever on a
-** zero-cost cycle whose nodes tie in g; the walk backtracks out of it.
-** O(nodes + edges) at worst; uses ds->gidx and the change list (empty
-** whenever the status is LDS_FOUND) as scratch. Returns the node count
-** written to out (0 when no tight path reaches the goal) and the cost. */
-static size_t graph_walk(const lds_DStar *ds, uint32_t *out, double *cost) {
-  const lds_Graph *g = ds->graph;
-  uint32_t *it = ds->gidx, *seen = ds->dirty;
-  size_t n = 0, nseen = 0, k;
-  double sum = 0.0;
-  if (ds->ndirty) return 0;
-  out[n] = ds->start;
-  it[n++] = g->off[ds->start];
-  ds->v[ds->start].mark |= M_AFFECTED;
-  seen[nseen++] = ds->start;
-  while (n > 0 && out[n - 1] != ds->goal) {
-    uint32_t u = out[n - 1], e, e1 = g->off[u + 1];
-    double best = INFINITY, tol;
-    for (e = g->off[u]; e < e1; e++)
-      if (ds->gcost[e] + ds->v[g->dst[e]].g < best) best = ds->gcost[e] + ds->v[g->dst[e]].g;
-    tol = 1e-10 * fabs(best);
-    for (e = it[n - 1]; best < INFINITY && e < e1; e++) {
-      uint32_t v = g->dst[e];
-      if (ds->v[v].mark & M_AFFECTED) continue;
-      if (ds->gcost[e] + ds->v[v].g <= best + tol) break;
-    }
-    if (best < INFINITY && e < e1) {
-      uint32_t v = g->dst[e];
-      it[n - 1] = e + 1;
-      ds->v[v].mark |= M_AFFECTED;
-      seen[nseen++] = v;
-      out[n] = v;
-      it[n++] = g->off[v];
-    } else {
-      n--; /* dead end: backtrack */
-    }
-  }
-  for (k = 0; k < nseen; k++) ds->v[seen[k]].mark &= (uint8_t)~M_AFFECTED;
-  for (k = 0; k + 1 < n; k++) sum += ds->gcost[it[k] - 1];
-  *cost = sum;
-  return n;
-}
-
 static lds_Path *graph_path(const lds_DStar *ds, lds_Error *err) {
   lds_Env env;
   size_t n;
   double cost = 0.0;
-  n = graph_walk(ds, ds->scratch, &cost);
+  n = walk(ds, ds->scratch, &cost);
   if (n == 0) {
     ldsi_error(err, LDS_E_STATE, "lds_dstar_path: no descending path from the start");
     return NULL;
@@ -1402,7 +1399,7 @@ lds_Status ldsi_dstar_graph_next(const lds_DStar *ds, uint32_t *node) {
   size_t n;
   double cost;
   if (ds->status != LDS_FOUND) return LDS_E_STATE;
-  n = graph_walk(ds, ds->scratch, &cost);
+  n = walk(ds, ds->scratch, &cost);
   if (n == 0) return LDS_E_STATE;
   *node = n > 1 ? ds->scratch[1] : ds->scratch[0];
   return LDS_OK;
