@@ -70,6 +70,8 @@ HAVE_LUAJIT := $(shell printf '\043include <lua.h>\n' | $(CC) $(LUAJIT_CFLAGS) -
 LUA_MODS    := $(LUA54_MOD) $(if $(HAVE_LUAJIT),$(LUAJIT_MOD))
 # two lua_States in one process (tests/spec/08-states_spec.lua runs them)
 TWO_STATES  := $(BUILD)/lua54/two_states $(if $(HAVE_LUAJIT),$(BUILD)/luajit/two_states)
+# Lua 5.4 states whose allocator fails mid path operation (tests/spec/21-lua_oom_spec.lua)
+LUA_OOM     := $(BUILD)/lua54/lua_oom_paths
 LUA54_LIBS  ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 LUAJIT_LIBS ?= $(shell pkg-config --libs luajit 2>/dev/null)
 ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
@@ -107,7 +109,7 @@ test-runtime: $(RUNTIME_TEST) $(EXAMPLE_HOST)
 	  grep -q "^Lua request of agent 99: found" $(BUILD)/example_host.out
 
 # == the Lua module lodestar.core, once per engine, with the core linked in ==
-lua: $(LUA_MODS) $(ENV_FILES) $(TWO_STATES)
+lua: $(LUA_MODS) $(ENV_FILES) $(TWO_STATES) $(LUA_OOM)
 ifeq ($(HAVE_LUAJIT),)
 	@echo "lua: LuaJIT headers not found (pkg-config luajit): skipping $(LUAJIT_MOD)"
 endif
@@ -135,6 +137,10 @@ $(BUILD)/lua54/two_states: tests/c/lua_two_states.c Makefile
 $(BUILD)/luajit/two_states: tests/c/lua_two_states.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(OPT) $(LUAJIT_CFLAGS) -o $@ $< $(LUAJIT_LIBS) $(LDLIBS)
+
+$(LUA_OOM): tests/c/lua_oom_paths.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(OPT) $(LUA54_CFLAGS) -o $@ $< $(LUA54_LIBS) $(LDLIBS)
 
 # `. build/env.sh` from the repo root: require "lodestar" finds the package
 # and the module of this build (absolute paths, so any directory works after).
