@@ -76,6 +76,8 @@ LUA54_LIBS  ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 LUAJIT_LIBS ?= $(shell pkg-config --libs luajit 2>/dev/null)
 ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
+
+.PHONY: fuzz test-fuzz
 .PHONY: FORCE all run test test-c test-cli test-lua test-runtime test-demo-mods test-install valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
@@ -230,7 +232,20 @@ test-install: all
 	rm -rf $(BUILD)/itest-other
 	tests/install_test.sh $(CURDIR)/$(BUILD)/itest
 
-test: test-c test-runtime test-cli test-lua test-install test-demo-mods
+test: test-c test-runtime test-cli test-lua test-install test-demo-mods test-fuzz
+
+# the search fuzzer against its own Dijkstra (tests/fuzz/fuzz_search.c):
+# `make fuzz` runs it for FUZZ_SECONDS (default 60) from a random seed it
+# prints, SEED=... replays one; `make test` runs a fixed seed and case count.
+FUZZ         := $(BUILD)/fuzz_search
+FUZZ_SECONDS ?= 60
+FUZZ_ITERS   ?= 3000
+$(FUZZ): tests/fuzz/fuzz_search.c $(LIB_A) Makefile
+	$(CC) $(CFLAGS_ALL) -Icore -o $@ $< $(LIB_A) $(LDLIBS) $(EXTRA_LDFLAGS)
+fuzz: $(FUZZ)
+	$(FUZZ) --seconds $(FUZZ_SECONDS) $(if $(SEED),--seed $(SEED))
+test-fuzz: $(FUZZ)
+	$(FUZZ) --seed 1 --iters $(FUZZ_ITERS)
 
 # tests/bench/setup_bench: query set-up time on a 64x64 vs a 2048x2048 grid
 SETUP_BENCH := $(BUILD)/setup_bench

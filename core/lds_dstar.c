@@ -26,6 +26,7 @@
 #include "lds_dstar_internal.h"
 #include "lds_graph_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -37,6 +38,7 @@
 #define M_DIRTY 1u    /* in the change list */
 #define M_AFFECTED 2u /* rhs recomputed in the current batch */
 #define M_BLOCKED 4u  /* snapshot: the cell is blocked */
+#define M_INVAL 8u    /* grids: collected by grid_invalidate */
 
 /* an exact heuristic distance: a + b*sqrt(2) cells */
 typedef struct DsH {
@@ -59,11 +61,10 @@ typedef struct DsVertex {
 /* one vertex per 32 bytes: the memory figure in lds_dstar.h relies on it */
 _Static_assert(sizeof(DsVertex) == 32, "DsVertex must stay 32 bytes");
 
-/* A queue entry: the key (k1, class, k2) and, precomputed, the lower edge
-** of k1's tie band, klo = k1 * (1 - 1e-10) (relative: see tie_tol), so the tie test in
-** entry_less is two comparisons (see there). */
+/* A queue entry: the key (k1, class, k2) and, precomputed, its sort key sk
+** (see key_sort), which entry_less compares first. */
 typedef struct DsEntry {
-  double k1, klo, k2;
+  double k1, sk, k2;
   uint32_t node;
   uint8_t under; /* 1: underconsistent (g < rhs), 0: overconsistent */
 } DsEntry;
@@ -119,8 +120,10 @@ struct lds_DStar {
   double *gsc, *gpc;
   double gkm;              /* k_m on graphs */
   bool gzero;              /* graphs: h = 0 */
-  bool gtiny;              /* some edge is (nearly) free: eager invalidation */
+  bool gtiny;              /* some edge is (nearly) free: eager invalidation
+                           ** (grids too: some move vanishes in c + g) */
   double gmaxc;            /* largest snapshot cost seen since the last restart */
+  double gminc;            /* grids: smallest snapshot cell cost since then */
 };
 
 static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, LDSI_SQRT2,
@@ -234,6 +237,7 @@ static inline int graph_pred(const lds_DStar *ds, uint32_t v, uint32_t *u, doubl
 }
 
 static lds_Status graph_full_reinit(lds_DStar *ds);
+static void grid_check_tiny(lds_DStar *ds);
 static lds_Status graph_process_changes(lds_DStar *ds, bool *restart);
 
 #define SP_SUCC(ds, u, v, c) ((ds)->graph ? graph_succ(ds, u, v, c) : grid_succ(ds, u, v, c))
@@ -245,32 +249,43 @@ static lds_Status graph_process_changes(lds_DStar *ds, bool *restart);
 /* 4-ary indexed heap ordered by (k1, k2, node): the node id makes the order
 ** total, so the expansion order (and the path) never depends on slicing. */
 
-/* k1 values closer than this count as a tie: a tie in exact arithmetic
-** shows up as an ulp-sized difference, because g is a float sum. Relative
-** only, with no floor: costs have no scale (a grid of 1e-12 costs must
-** behave as one of 1 costs), so an absolute floor would make every key of a
-** cheap grid tie and stop the search early. */
-static inline double tie_tol(double a, double b) {
-  double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
-  return 1e-10 * m;
+/* The sort key of an entry, compared exactly (so the queue order is a
+** total order, transitive, whatever the scale of the costs). A tie in exact
+** arithmetic shows up as a difference of a few ulps, because g is a float
+** sum, so k1 is rounded before it is compared:
+**  - overconsistent: k1 with its low 16 mantissa bits cleared, a bucket of
+**    2^-36 (1.5e-11) relative width: keys a few ulps apart tie (mostly; a
+**    bucket edge can fall between them), and among ties the larger rhs
+**    goes first (the plateau dive, see entry_less);
+**  - underconsistent: k1 * (1 - 2e-10), below every bucket it could tie
+**    with: an underconsistent vertex whose k1 is within 1.8e-10 relative of
+**    an overconsistent one (the start's, in the stopping test) comes first,
+**    since its g may be too low.
+** Relative only, no absolute floor: costs have no scale (a grid of 1e-12
+** costs behaves as one of 1 costs). An earlier version compared k1 within a
+** band (|ka - kb| <= 1e-10 max(ka, kb, 1)): not transitive, so the heap could
+** hide an underconsistent vertex below a tying top, and the floor made every
+** key of a cheap grid tie; both stopped the search early. */
+static inline double key_sort(double k1, bool under) {
+  uint64_t b;
+  if (under) return k1 * (1.0 - 2e-10); /* k1 >= 0; a product keeps inf */
+  if (k1 < DBL_MIN) return k1; /* subnormal: exact sums, and 16 bits would be most of it */
+  memcpy(&b, &k1, sizeof b);
+  b &= ~(uint64_t)0xFFFF; /* monotone for k1 >= 0; inf stays inf */
+  memcpy(&k1, &b, sizeof b);
+  return k1;
 }
 
-/* Queue order. k1 first (ties within tie_tol). Among ties, underconsistent
+/* Queue order: sk first (see key_sort). Among equal sk, underconsistent
 ** vertices come first, by smaller g (the paper's k2): they may carry a g
-** that is too low, and every one whose k1 ties with the start's must be
+** that is too low, and every one whose key ties with the start's must be
 ** processed before the search stops. Then overconsistent vertices, by
 ** *larger* rhs: closer to the start first, so a search over a plateau of
 ** equal f dives along one optimal path, as A* with "larger g first" does,
 ** instead of settling the whole plateau. The vertex id makes the order
 ** total. */
 static inline bool entry_less(const DsEntry *a, const DsEntry *b) {
-  /* a's k1 below b's tie band, or b's k1 below a's; the two exclude each
-  ** other (klo <= k1), and neither means a tie: kb - ka <= 1e-10 * kb
-  ** when ka < kb (the tie_tol test, up to the rounding of klo). Two
-  ** comparisons instead of a subtraction, a max, a product and a
-  ** comparison: 9% fewer instructions in D* Lite (brc202d, 5 queries). */
-  if (a->k1 < b->klo) return true;
-  if (b->k1 < a->klo) return false;
+  if (a->sk != b->sk) return a->sk < b->sk;
   if (a->under != b->under) return a->under > b->under;
   if (a->k2 != b->k2) return a->k2 < b->k2;
   return a->node < b->node;
@@ -405,8 +420,8 @@ static inline void calc_key(const lds_DStar *ds, uint32_t u, DsEntry *e) {
     DsH h = SP_H_START(ds, u);
     e->k1 = m + ds->scale * ((double)(h.a + ds->km.a) + (double)(h.b + ds->km.b) * LDSI_SQRT2);
   }
-  e->klo = e->k1 * (1.0 - 1e-10); /* k1 >= 0; a product keeps inf (not inf - inf) */
   e->under = x->g < x->rhs;
+  e->sk = key_sort(e->k1, e->under);
   e->k2 = e->under ? x->g : -x->rhs;
   e->node = u;
 }
@@ -504,7 +519,7 @@ static void snap_cell(lds_DStar *ds, size_t p) {
 static lds_Status full_reinit(lds_DStar *ds, const char *fn) {
   const lds_Grid *g = ds->grid;
   size_t p;
-  double mn = INFINITY;
+  double mn = INFINITY, mx = 0.0;
   if (ds->graph) return graph_full_reinit(ds);
   if (!layers_ok(ds, fn)) return LDS_E_STATE;
   for (p = 0; p < ds->n; p++) {
@@ -514,6 +529,7 @@ static lds_Status full_reinit(lds_DStar *ds, const char *fn) {
     if (!cell_ecost(ds, p, &c, fn)) return LDS_E_ARG;
     ds->v[p].ecost = c;
     if (c < mn) mn = c;
+    if (c > mx && c < INFINITY) mx = c;
     ds->v[p].g = INFINITY;
     ds->v[p].rhs = INFINITY;
     ds->v[p].hpos = NONE;
@@ -524,6 +540,10 @@ static lds_Status full_reinit(lds_DStar *ds, const char *fn) {
   if (ds->hk == LDS_H_AUTO) /* octile where diagonal moves exist, else manhattan */
     ds->hk = g->neighbourhood == 8 && g->diag != LDS_DIAG_NEVER ? LDS_H_OCTILE : LDS_H_MANHATTAN;
   if (ds->auto_scale) ds->scale = mn == INFINITY ? 1.0 : mn;
+  ds->gminc = mn;
+  ds->gmaxc = mx;
+  ds->gtiny = false;
+  grid_check_tiny(ds);
   ds->km.a = 0;
   ds->km.b = 0;
   ds->last = ds->start;
@@ -531,6 +551,73 @@ static lds_Status full_reinit(lds_DStar *ds, const char *fn) {
   update_vertex(ds, ds->goal);
   ds->reinit_pending = false;
   return LDS_OK;
+}
+
+/* Tiny moves on grids: once the cell costs span more than about 2^53 / cells
+** (1 next to 3.4e38), a cheap move can vanish in c + g, and cheap cells
+** next to each other then support each other's g as a free cycle does on a
+** graph (see graph_scan_tiny): after a cut, rhs(u) = c + g(v) == g(u) and
+** rhs(v) = c + g(u) == g(v) leave a stale finite g that nothing queues, and
+** the search reports the old path. Sticky until the next restart. */
+static void grid_check_tiny(lds_DStar *ds) {
+  if (ds->gminc <= 1e-15 * (double)(ds->n + 1) * 2.0 * LDSI_SQRT2 * ds->gmaxc) ds->gtiny = true;
+}
+
+/* Eager invalidation on grids with tiny moves (as graph_invalidate): the
+** seeds are the vertices of the 3x3 blocks around the changed cells (their
+** out-moves changed), then every vertex whose g rests on a seed through
+** tight moves (c + g(x) within 1e-10 relative of g(s)); all get g = inf, and
+** rhs of them and their predecessors is recomputed from what is left, which
+** no longer depends on the change; the normal repair rebuilds them. Runs
+** after the snapshots are updated; O(collected vertices); ds->scratch holds
+** them (free during compute). */
+static void grid_invalidate(lds_DStar *ds) {
+  uint32_t *d = ds->scratch, pv[MAXDEG];
+  double pc[MAXDEG];
+  int32_t pw = (int32_t)ds->pw;
+  size_t nd = 0, i;
+  for (i = 0; i < ds->ndirty; i++) {
+    uint32_t c = ds->dirty[i];
+    int dy, dx;
+    for (dy = -1; dy <= 1; dy++)
+      for (dx = -1; dx <= 1; dx++) {
+        uint32_t q = (uint32_t)((int32_t)c + dy * pw + dx);
+        if (q == ds->goal || (ds->v[q].mark & M_INVAL) || ds->v[q].g == INFINITY) continue;
+        ds->v[q].mark |= M_INVAL;
+        d[nd++] = q;
+      }
+  }
+  for (i = 0; i < nd; i++) {
+    uint32_t x = d[i];
+    double gx = ds->v[x].g;
+    int k, m = grid_pred(ds, x, pv, pc);
+    for (k = 0; k < m; k++) {
+      uint32_t s = pv[k];
+      double gs = ds->v[s].g;
+      if (s == ds->goal || (ds->v[s].mark & M_INVAL) || gs == INFINITY) continue;
+      if (pc[k] + gx <= gs + 1e-10 * gs) {
+        ds->v[s].mark |= M_INVAL;
+        d[nd++] = s;
+      }
+    }
+  }
+  for (i = 0; i < nd; i++) {
+    ds->v[d[i]].g = INFINITY;
+    ds->stats.g_updates++;
+  }
+  for (i = 0; i < nd; i++) {
+    uint32_t x = d[i];
+    int k, m = grid_pred(ds, x, pv, pc);
+    recompute_rhs(ds, x);
+    update_vertex(ds, x);
+    for (k = 0; k < m; k++) {
+      uint32_t s = pv[k];
+      if (s == ds->goal || (ds->v[s].mark & M_INVAL)) continue;
+      recompute_rhs(ds, s);
+      update_vertex(ds, s);
+    }
+  }
+  for (i = 0; i < nd; i++) ds->v[d[i]].mark &= (uint8_t)~M_INVAL;
 }
 
 /* Processes the change list: new snapshots first (every changed cell), then
@@ -550,10 +637,14 @@ static lds_Status process_changes(lds_DStar *ds, bool *restart) {
     if (!cell_ecost(ds, c, &e, "lds_dstar_compute")) return LDS_E_ARG;
     ds->v[c].ecost = e;
     if (ds->auto_scale && e < ds->scale) *restart = true;
+    if (e < ds->gminc) ds->gminc = e;
+    if (e > ds->gmaxc && e < INFINITY) ds->gmaxc = e;
     for (dy = -1; dy <= 1; dy++)
       for (dx = -1; dx <= 1; dx++) snap_cell(ds, (size_t)((int32_t)c + dy * pw + dx));
   }
   if (*restart) return LDS_OK;
+  grid_check_tiny(ds);
+  if (ds->gtiny) grid_invalidate(ds);
   for (i = 0; i < ds->ndirty; i++) {
     uint32_t c = ds->dirty[i];
     int dy, dx;
@@ -984,26 +1075,27 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
     int k, m;
     if (ds->heap_n == 0) break;
     top = &ds->heap[0];
-    /* Stop when the start is consistent and no queued vertex has a smaller
-    ** k1 than the start's, nor a tying k1 while underconsistent (its g may
-    ** be too low). Overconsistent vertices tying with the start are left
-    ** queued: they cannot improve the start's cost (an improvement would
-    ** give them a strictly smaller k1) and their g is too high, never too
-    ** low, so path extraction cannot follow them by mistake. This is the
-    ** paper's TopKey >= key(start) test with ties broken towards the start,
-    ** robust to float rounding (tie_tol). */
+    /* Stop when the start is consistent and no queued vertex sorts before
+    ** the start's key as an overconsistent entry would (key_sort): none
+    ** has a smaller k1 bucket, and no underconsistent one has a k1 within
+    ** 1.8e-10 relative above it (its g may be too low). Overconsistent
+    ** vertices in the start's bucket are left queued: they cannot improve
+    ** the start's cost by more than the bucket's width (an improvement
+    ** would give them a smaller k1) and their g is too high, never too
+    ** low. This is the paper's TopKey >= key(start) test with ties broken
+    ** towards the start, robust to float rounding. */
     if (sv->rhs == sv->g) {
       /* the start's k1: h(start, start) = 0, so calc_key reduces to
       ** g + km_cost (same arithmetic, bit for bit) */
-      double k1s = sv->g + km_cost, tol;
+      double k1s = sv->g + km_cost, sks;
       if (ds->graph) { /* graphs keep k_m as a double (lds_dstar_graph.c): the full key */
         DsEntry ks;
         calc_key(ds, ds->start, &ks);
         k1s = ks.k1;
       }
-      tol = tie_tol(top->k1, k1s);
-      if (top->k1 > k1s + tol) break;
-      if (top->k1 >= k1s - tol && !top->under) break;
+      sks = key_sort(k1s, false);
+      if (top->sk > sks) break;
+      if (top->sk == sks && !top->under) break;
     }
     if (max_exp && done >= max_exp) goto running;
     if (us && done && (done % CLOCK_EVERY) == 0 && ds->env.clock(ds->env.clock_ud) - t0 >= us)
@@ -1153,7 +1245,7 @@ lds_Path *lds_dstar_path(const lds_DStar *ds, lds_Error *err) {
 /* D* Lite on a frozen lds_Graph (lds_dstar_new_graph, lds_dstar_graph.c):
 ** the same queue, keys and ComputeShortestPath as on grids, over CSR out-
 ** and in-edges. h and k_m are doubles here (coordinate distances are not
-** integer pairs); why the keys stay lower bounds within tie_tol is argued in
+** integer pairs); why the keys stay lower bounds up to key_sort's rounding is argued in
 ** docs/dstar.md ("Graphs"). */
 
 /* The largest consistent scale of the snapshot costs (as lds_graph_h_scale,
