@@ -9,6 +9,7 @@
 #                   the demo's default map (PREFIX/share/lodestar)
 #   make bench      benchmarks against ../shared/data and the peers in ../shared/bench/peers
 #   make sanitize   the tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make fuzz       the search fuzzer for FUZZ_SECONDS (60) from a printed seed (SEED=... replays)
 #   make valgrind-lua  the busted specs under valgrind (memory check of the binding)
 #   make lint       luacheck over the Lua code (.luacheckrc), clang -Werror over the C code
 #   make deps       install the Debian packages the project needs (as root)
@@ -244,8 +245,10 @@ $(FUZZ): tests/fuzz/fuzz_search.c $(LIB_A) Makefile
 	$(CC) $(CFLAGS_ALL) -Icore -o $@ $< $(LIB_A) $(LDLIBS) $(EXTRA_LDFLAGS)
 fuzz: $(FUZZ)
 	$(FUZZ) --seconds $(FUZZ_SECONDS) $(if $(SEED),--seed $(SEED))
+# plus three cases that the queue's old tie band failed (stale g after edits)
 test-fuzz: $(FUZZ)
 	$(FUZZ) --seed 1 --iters $(FUZZ_ITERS)
+	$(FUZZ) --seed 228 --case 243 && $(FUZZ) --seed 239 --case 574 && $(FUZZ) --seed 277 --case 805
 
 # tests/bench/setup_bench: query set-up time on a 64x64 vs a 2048x2048 grid
 SETUP_BENCH := $(BUILD)/setup_bench

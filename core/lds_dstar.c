@@ -1201,14 +1201,29 @@ void lds_dstar_endpoints(const lds_DStar *ds, int32_t *sx, int32_t *sy, int32_t 
 
 lds_Status lds_dstar_next(const lds_DStar *ds, int32_t *x, int32_t *y) {
   uint32_t u = ds->start;
-  size_t n;
-  double cost;
   if (ds->status != LDS_FOUND || ds->graph) return LDS_E_STATE;
-  if (u != ds->goal) { /* the second cell of the path's walk: an agent following
-                       ** next walks the path, and never oscillates */
-    n = walk(ds, ds->scratch, &cost);
-    if (n < 2) return LDS_E_STATE;
-    u = ds->scratch[1];
+  if (u != ds->goal) {
+    /* The second cell of the path's walk, so an agent following next walks
+    ** the path and never oscillates. In O(1) when the smallest c + g
+    ** (first in direction order, as the walk's first choice) comes from a
+    ** successor of strictly smaller g, i.e. the move is not absorbed in
+    ** c + g: the walk takes that step and descends from there. Otherwise
+    ** (costs spanning more than 2^53) the walk itself. */
+    uint32_t v[MAXDEG], bv = NONE;
+    double c[MAXDEG], best = INFINITY;
+    int k, m = SP_SUCC(ds, u, v, c);
+    for (k = 0; k < m; k++)
+      if (ds->v[v[k]].g < INFINITY && c[k] + ds->v[v[k]].g < best) {
+        best = c[k] + ds->v[v[k]].g;
+        bv = v[k];
+      }
+    if (bv != NONE && ds->v[bv].g < best) {
+      u = bv;
+    } else {
+      double cost;
+      if (walk(ds, ds->scratch, &cost) < 2) return LDS_E_STATE;
+      u = ds->scratch[1];
+    }
   }
   ldsi_grid_pxy(ds->grid, u, x, y);
   return LDS_OK;

@@ -214,8 +214,10 @@ LDS_API double lds_dstar_cost(const lds_DStar *ds);
 /// The next cell to step to from the current start: the second cell of the
 /// path lds_dstar_path returns (the goal itself when standing next to it;
 /// the start when at the goal), so an agent following it walks that path
-/// and never steps back and forth. O(path) (it walks the path); never
-/// allocates; uses the search's scratch buffer (not from two threads at once).
+/// and never steps back and forth. O(1), or O(path) where the costs span
+/// more than 2^53 and the cheapest move is absorbed in c + g (it then walks
+/// the path, in the search's scratch buffer: not from two threads at
+/// once). Never allocates.
 /// @param[out] x,y [Units: cells]
 /// @returns LDS_OK, or LDS_E_STATE unless the status is LDS_FOUND.
 LDS_API lds_Status lds_dstar_next(const lds_DStar *ds, int32_t *x, int32_t *y);

@@ -2,7 +2,8 @@
 ** tiny costs (1e-12 down to the smallest float) give A*'s optimum, costs that
 ** span more than 2^53 (a cheap move vanishes in c + g) still give a path and
 ** an agent that never steps back, on grids and graphs; a graph without edges
-** (no NULL pointer reaches memcpy: run under UBSan by make sanitize). */
+** (no NULL pointer reaches memcpy: run under UBSan by make sanitize); a path
+** whose cost overflows to +inf is no path for A* and D* Lite alike. */
 #include "harness.h"
 #include "lds.h"
 
@@ -176,6 +177,61 @@ static void test_no_edges(void) {
   lds_graph_free(g);
 }
 
+/* A path whose cost overflows to +inf is no path, for A*, Dijkstra and D*
+** Lite alike (A* reported LDS_FOUND with cost inf): 0 -> 1 -> 2 at 1e308
+** each; with a finite detour 0 -> 3 -> 2 all take the detour. On a grid,
+** a layer weight of 1e308 makes two cells of 1e308 in a row. */
+static void test_overflow(void) {
+  lds_GraphEdge e[4] = {{0, 1, 1e308}, {1, 2, 1e308}, {0, 3, 1.0}, {3, 2, 1.0}};
+  size_t m;
+  for (m = 2; m <= 4; m += 2) {
+    lds_Graph *g = lds_graph_from_edges(NULL, 4, LDS_COORDS_NONE, NULL, e, m, NULL);
+    lds_Search *s = lds_search_new_graph(NULL, g, NULL);
+    lds_DStar *ds = lds_dstar_new_graph(NULL, g, 0, 2, NULL, NULL);
+    lds_SearchParams p;
+    int a;
+    lds_Status want = m == 2 ? LDS_NO_PATH : LDS_FOUND;
+    lds_search_params_init(&p);
+    for (a = 0; a < 2; a++) {
+      p.algo = a ? LDS_ALGO_DIJKSTRA : LDS_ALGO_ASTAR;
+      CHECK_INT(lds_search_start_nodes(s, &p, 0, 2), LDS_OK);
+      CHECK_INT(lds_search_run(s), want);
+      CHECK(lds_search_cost(s) == (m == 2 ? -1.0 : 2.0));
+    }
+    CHECK_INT(lds_dstar_compute(ds, NULL), want);
+    CHECK(lds_dstar_cost(ds) == (m == 2 ? -1.0 : 2.0));
+    lds_dstar_free(ds);
+    lds_search_free(s);
+    lds_graph_free(g);
+  }
+  {
+    lds_Grid *g = lds_grid_new(NULL, 3, 1, NULL);
+    double w = 1e308;
+    int li;
+    lds_SearchParams p;
+    lds_DStarParams dp;
+    lds_Search *s;
+    lds_DStar *ds;
+    lds_grid_layer_add(g, "toll", &li);
+    lds_grid_layer_set(g, li, 1, 0, 1.0f);
+    lds_grid_layer_set(g, li, 2, 0, 1.0f);
+    lds_search_params_init(&p);
+    p.layer_weights = &w;
+    p.n_layer_weights = 1;
+    s = lds_search_new(NULL, g, NULL);
+    CHECK_INT(lds_search_start(s, &p, 0, 0, 2, 0), LDS_OK);
+    CHECK_INT(lds_search_run(s), LDS_NO_PATH);
+    lds_dstar_params_init(&dp);
+    dp.layer_weights = &w;
+    dp.n_layer_weights = 1;
+    ds = lds_dstar_new(NULL, g, 0, 0, 2, 0, &dp, NULL);
+    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_NO_PATH);
+    lds_dstar_free(ds);
+    lds_search_free(s);
+    lds_grid_free(g);
+  }
+}
+
 extern void suite_dstar_scale(void);
 void suite_dstar_scale(void) {
   test_tiny_costs();
@@ -183,4 +239,5 @@ void suite_dstar_scale(void) {
   test_huge_costs();
   test_huge_graph();
   test_no_edges();
+  test_overflow();
 }
