@@ -262,11 +262,11 @@ bench: all $(SETUP_BENCH)
 valgrind: $(CLI)
 	valgrind --leak-check=full --error-exitcode=1 $(CLI) scen $(RUN_SCEN) --limit 100
 
-# The C tests under ASan+UBSan. The busted specs are not run here: the
+# The C tests and the fuzzer's make-test pass under ASan+UBSan. The busted specs are not run here: the
 # interpreters are not instrumented (they would need LD_PRELOAD=libasan).
 sanitize:
 	$(MAKE) BUILD=build/sanitize OPT=-O1 EXTRA_CFLAGS="$(SAN_FLAGS)" \
-	  EXTRA_LDFLAGS="$(SAN_FLAGS)" test-c test-runtime
+	  EXTRA_LDFLAGS="$(SAN_FLAGS)" test-c test-runtime test-fuzz
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
