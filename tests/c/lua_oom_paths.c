@@ -58,8 +58,8 @@ static const char *const ops[] = {
     "return p:reverse(g)", "return p:reverse()", "return p:sub(2, 4, g)", "return p:sub(2, 4)",
     "return p:prune_los(g)", "return lodestar.path.new(g, {{0, 0}, {1, 0}, {2, 0}})",
     "local s = lodestar.search.astar(g); s:start(0, 0, 4, 0); s:run(); return s:path()",
-    "local d = lodestar.search.dstar_lite(g, {start = {0, 0}, goal = {4, 0}}); d:compute(); "
-    "return d:path()"};
+    ("local d = lodestar.search.dstar_lite(g, {start = {0, 0}, goal = {4, 0}}); d:compute(); "
+     "return d:path()")};
 
 static const char setup[] = "lodestar = require 'lodestar.core'; g = lodestar.grid.new(5, 2); "
                             "p = lodestar.path.new(g, {{0, 0}, {1, 0}, {2, 0}, {3, 1}, {4, 1}})";

@@ -29,7 +29,7 @@
 **
 ** Usage: fuzz_search [--seed S] [--seconds T | --iters N] [--case C]
 **   --seed S     master seed (default: from the clock, printed)
-**   --seconds T  run cases until T seconds have passed (make fuzz)
+**   --seconds T  run cases until T seconds of CPU time have passed (make fuzz)
 **   --iters N    run N cases (make test: a fixed seed and count)
 **   --case C     run only case C of seed S (what a failure prints)
 ** On a failure it prints the seed, the case number, the command that
