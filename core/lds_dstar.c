@@ -643,7 +643,16 @@ static lds_Status process_changes(lds_DStar *ds, bool *restart) {
       for (dx = -1; dx <= 1; dx++) snap_cell(ds, (size_t)((int32_t)c + dy * pw + dx));
   }
   if (*restart) return LDS_OK;
-  grid_check_tiny(ds);
+  if (!ds->gtiny) {
+    grid_check_tiny(ds);
+    /* the first tiny move: vertices left underconsistent by lazy repairs
+    ** (g too low, queued above the start's key) could now lock each other
+    ** in, so start from a clean state */
+    if (ds->gtiny) {
+      *restart = true;
+      return LDS_OK;
+    }
+  }
   if (ds->gtiny) grid_invalidate(ds);
   for (i = 0; i < ds->ndirty; i++) {
     uint32_t c = ds->dirty[i];
@@ -1375,6 +1384,7 @@ static lds_Status graph_full_reinit(lds_DStar *ds) {
 static lds_Status graph_process_changes(lds_DStar *ds, bool *restart) {
   const lds_Graph *g = ds->graph;
   size_t i, nseed = 0;
+  bool was_tiny = ds->gtiny;
   *restart = false;
   for (i = 0; i < ds->ndirty; i++) {
     uint32_t u = ds->dirty[i], e;
@@ -1402,6 +1412,10 @@ static lds_Status graph_process_changes(lds_DStar *ds, bool *restart) {
     }
   }
   ds->stats.cells_changed += ds->ndirty;
+  /* the first tiny edge: vertices left underconsistent by lazy repairs (g
+  ** too low, queued above the start's key) could now support each other
+  ** through it and never be queued again, so start from a clean state */
+  if (!was_tiny && ds->gtiny) *restart = true;
   if (*restart || !ds->gtiny) {
     for (i = 0; i < nseed; i++) ds->v[ds->gidx[i]].mark &= (uint8_t)~M_AFFECTED;
     nseed = 0;

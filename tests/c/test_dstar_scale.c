@@ -232,6 +232,36 @@ static void test_overflow(void) {
   }
 }
 
+/* A raise repaired lazily while the start stands on the goal leaves node 0
+** underconsistent (g too low) in the queue; a later edit makes the
+** self-loop 0 -> 0 free, and rhs(0) = 0 + g(0) = g(0) then hid the stale g
+** for good: back at 0 the search reported the old cost 1.7 (found by the
+** fuzzer, seed 22 case 105248, at costs near 1e96). The first free edge
+** now restarts the search. */
+static void test_free_edge_after_lazy_raise(void) {
+  static const lds_GraphEdge e[] = {{1, 0, 1.8}, {0, 1, 5.8}, {0, 0, 2.0}, {1, 1, 5.9}, {0, 1, 1.7}};
+  lds_Graph *g = lds_graph_from_edges(NULL, 2, LDS_COORDS_NONE, NULL, e, 5, NULL);
+  lds_DStar *ds = lds_dstar_new_graph(NULL, g, 0, 1, NULL, NULL);
+  /* out-edge ids (CSR, stable by source): 0: 0->1 5.8, 1: 0->0 2.0,
+  ** 2: 0->1 1.7, 3: 1->0 1.8, 4: 1->1 5.9 */
+  CHECK_INT(lds_dstar_subscribe_graph(ds, g), LDS_OK);
+  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK(lds_dstar_cost(ds) == 1.7);
+  CHECK_INT(lds_dstar_move_start_node(ds, 1), LDS_OK);
+  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_graph_set_edge_cost_id(g, 2, 2.6), LDS_OK);
+  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND); /* at the goal: nothing expanded */
+  CHECK_INT(lds_graph_set_edge_cost_id(g, 3, 1e300), LDS_OK);
+  CHECK_INT(lds_graph_set_edge_cost_id(g, 1, 0.0), LDS_OK);
+  CHECK_INT(lds_graph_set_edge_cost_id(g, 0, 2.9), LDS_OK);
+  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_move_start_node(ds, 0), LDS_OK);
+  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_NEAR(lds_dstar_cost(ds), 2.6, 0.0);
+  lds_dstar_free(ds);
+  lds_graph_free(g);
+}
+
 extern void suite_dstar_scale(void);
 void suite_dstar_scale(void) {
   test_tiny_costs();
@@ -240,4 +270,5 @@ void suite_dstar_scale(void) {
   test_huge_graph();
   test_no_edges();
   test_overflow();
+  test_free_edge_after_lazy_raise();
 }
