@@ -245,10 +245,11 @@ $(FUZZ): tests/fuzz/fuzz_search.c $(LIB_A) Makefile
 	$(CC) $(CFLAGS_ALL) -Icore -o $@ $< $(LIB_A) $(LDLIBS) $(EXTRA_LDFLAGS)
 fuzz: $(FUZZ)
 	$(FUZZ) --seconds $(FUZZ_SECONDS) $(if $(SEED),--seed $(SEED))
-# plus three cases that the queue's old tie band failed (stale g after edits)
+# plus two cases that D* Lite's old tie band failed (stale g after edits;
+# case numbers of this generator: re-pick them when it changes)
 test-fuzz: $(FUZZ)
 	$(FUZZ) --seed 1 --iters $(FUZZ_ITERS)
-	$(FUZZ) --seed 228 --case 243 && $(FUZZ) --seed 239 --case 574 && $(FUZZ) --seed 277 --case 805
+	$(FUZZ) --seed 26 --case 1322 && $(FUZZ) --seed 140 --case 448
 
 # tests/bench/setup_bench: query set-up time on a 64x64 vs a 2048x2048 grid
 SETUP_BENCH := $(BUILD)/setup_bench

@@ -79,7 +79,9 @@ enum {
   LDS_DSTAR_NEAR_START = 32u,      ///< a processed change was at the start cell or one of its 8 neighbours
   LDS_DSTAR_REINIT = 64u,          ///< the search restarted from scratch (heuristic scale
                                    ///< lowered, neighbourhood/diagonal rule or the whole
-                                   ///< grid changed)
+                                   ///< grid changed, or the first move or edge so cheap
+                                   ///< that it vanishes in c + g: docs/dstar.md, "Costs
+                                   ///< of any scale")
   LDS_DSTAR_AT_GOAL = 128u         ///< the start is the goal (path of one cell, cost 0)
 };
 

@@ -32,7 +32,9 @@
 **   --seconds T  run cases until T seconds of CPU time have passed (make fuzz)
 **   --iters N    run N cases (make test: a fixed seed and count)
 **   --case C     run only case C of seed S (what a failure prints)
-** On a failure it prints the seed, the case number, the command that
+** The Makefile's test-fuzz replays two cases by number: a change to what
+** the generator draws renumbers every case, so re-pick them then. On a
+** failure it prints the seed, the case number, the command that
 ** reproduces it and the case (grid as text, query, algorithm, what differed,
 ** the grid as it was at the failure), and exits 1. FUZZ_DEBUG=1 adds, for a
 ** D* Lite mismatch, what a fresh D* Lite says, the stats and the path, and
