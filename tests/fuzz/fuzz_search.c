@@ -176,8 +176,8 @@ static double ref_eff(const lds_Grid *g, const Query *q, int x, int y) {
 /* the edge-cost callback: base times a factor >= 1 (keeps h admissible) from
 ** a hash of the move, or +inf to forbid it */
 static double cb_factor(int mode, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
-  uint64_t h = (uint64_t)(x0 * 73856093) ^ (uint64_t)(y0 * 19349663) ^
-               (uint64_t)(x1 * 83492791) ^ (uint64_t)(y1 * 50331653) ^ (uint64_t)mode;
+  uint64_t h = (uint64_t)x0 * 73856093u ^ (uint64_t)y0 * 19349663u ^ (uint64_t)x1 * 83492791u ^
+               (uint64_t)y1 * 50331653u ^ (uint64_t)mode;
   h = splitmix(&h);
   switch (h % 8) {
     case 0: return 2.0;
