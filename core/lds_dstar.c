@@ -26,6 +26,7 @@
 #include "lds_dstar_internal.h"
 #include "lds_graph_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -37,6 +38,7 @@
 #define M_DIRTY 1u    /* in the change list */
 #define M_AFFECTED 2u /* rhs recomputed in the current batch */
 #define M_BLOCKED 4u  /* snapshot: the cell is blocked */
+#define M_INVAL 8u    /* grids: collected by grid_invalidate */
 
 /* an exact heuristic distance: a + b*sqrt(2) cells */
 typedef struct DsH {
@@ -59,11 +61,10 @@ typedef struct DsVertex {
 /* one vertex per 32 bytes: the memory figure in lds_dstar.h relies on it */
 _Static_assert(sizeof(DsVertex) == 32, "DsVertex must stay 32 bytes");
 
-/* A queue entry: the key (k1, class, k2) and, precomputed, the lower edge
-** of k1's tie band, klo = k1 - 1e-10 * max(k1, 1), so the tie test in
-** entry_less is two comparisons (see there). */
+/* A queue entry: the key (k1, class, k2) and, precomputed, its sort key sk
+** (see key_sort), which entry_less compares first. */
 typedef struct DsEntry {
-  double k1, klo, k2;
+  double k1, sk, k2;
   uint32_t node;
   uint8_t under; /* 1: underconsistent (g < rhs), 0: overconsistent */
 } DsEntry;
@@ -119,8 +120,10 @@ struct lds_DStar {
   double *gsc, *gpc;
   double gkm;              /* k_m on graphs */
   bool gzero;              /* graphs: h = 0 */
-  bool gtiny;              /* some edge is (nearly) free: eager invalidation */
+  bool gtiny;              /* some edge is (nearly) free: eager invalidation
+                           ** (grids too: some move vanishes in c + g) */
   double gmaxc;            /* largest snapshot cost seen since the last restart */
+  double gminc;            /* grids: smallest snapshot cell cost since then */
 };
 
 static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, LDSI_SQRT2,
@@ -234,8 +237,8 @@ static inline int graph_pred(const lds_DStar *ds, uint32_t v, uint32_t *u, doubl
 }
 
 static lds_Status graph_full_reinit(lds_DStar *ds);
+static void grid_check_tiny(lds_DStar *ds);
 static lds_Status graph_process_changes(lds_DStar *ds, bool *restart);
-static size_t graph_walk(const lds_DStar *ds, uint32_t *out, double *cost);
 
 #define SP_SUCC(ds, u, v, c) ((ds)->graph ? graph_succ(ds, u, v, c) : grid_succ(ds, u, v, c))
 #define SP_PRED(ds, v, u, c) ((ds)->graph ? graph_pred(ds, v, u, c) : grid_pred(ds, v, u, c))
@@ -246,29 +249,43 @@ static size_t graph_walk(const lds_DStar *ds, uint32_t *out, double *cost);
 /* 4-ary indexed heap ordered by (k1, k2, node): the node id makes the order
 ** total, so the expansion order (and the path) never depends on slicing. */
 
-/* k1 values closer than this count as a tie: a tie in exact arithmetic
-** shows up as an ulp-sized difference, because g is a float sum */
-static inline double tie_tol(double a, double b) {
-  double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
-  return 1e-10 * (m > 1.0 ? m : 1.0);
+/* The sort key of an entry, compared exactly (so the queue order is a
+** total order, transitive, whatever the scale of the costs). A tie in exact
+** arithmetic shows up as a difference of a few ulps, because g is a float
+** sum, so k1 is rounded before it is compared:
+**  - overconsistent: k1 with its low 16 mantissa bits cleared, a bucket of
+**    2^-36 (1.5e-11) relative width: keys a few ulps apart tie (mostly; a
+**    bucket edge can fall between them), and among ties the larger rhs
+**    goes first (the plateau dive, see entry_less);
+**  - underconsistent: k1 * (1 - 2e-10), below every bucket it could tie
+**    with: an underconsistent vertex whose k1 is within 1.8e-10 relative of
+**    an overconsistent one (the start's, in the stopping test) comes first,
+**    since its g may be too low.
+** Relative only, no absolute floor: costs have no scale (a grid of 1e-12
+** costs behaves as one of 1 costs). An earlier version compared k1 within a
+** band (|ka - kb| <= 1e-10 max(ka, kb, 1)): not transitive, so the heap could
+** hide an underconsistent vertex below a tying top, and the floor made every
+** key of a cheap grid tie; both stopped the search early. */
+static inline double key_sort(double k1, bool under) {
+  uint64_t b;
+  if (under) return k1 * (1.0 - 2e-10); /* k1 >= 0; a product keeps inf */
+  if (k1 < DBL_MIN) return k1; /* subnormal: exact sums, and 16 bits would be most of it */
+  memcpy(&b, &k1, sizeof b);
+  b &= ~(uint64_t)0xFFFF; /* monotone for k1 >= 0; inf stays inf */
+  memcpy(&k1, &b, sizeof b);
+  return k1;
 }
 
-/* Queue order. k1 first (ties within tie_tol). Among ties, underconsistent
+/* Queue order: sk first (see key_sort). Among equal sk, underconsistent
 ** vertices come first, by smaller g (the paper's k2): they may carry a g
-** that is too low, and every one whose k1 ties with the start's must be
+** that is too low, and every one whose key ties with the start's must be
 ** processed before the search stops. Then overconsistent vertices, by
 ** *larger* rhs: closer to the start first, so a search over a plateau of
 ** equal f dives along one optimal path, as A* with "larger g first" does,
 ** instead of settling the whole plateau. The vertex id makes the order
 ** total. */
 static inline bool entry_less(const DsEntry *a, const DsEntry *b) {
-  /* a's k1 below b's tie band, or b's k1 below a's; the two exclude each
-  ** other (klo <= k1), and neither means a tie: kb - ka <= 1e-10 * max(kb,
-  ** 1) when ka < kb (the tie_tol test, up to the rounding of klo). Two
-  ** comparisons instead of a subtraction, a max, a product and a
-  ** comparison: 9% fewer instructions in D* Lite (brc202d, 5 queries). */
-  if (a->k1 < b->klo) return true;
-  if (b->k1 < a->klo) return false;
+  if (a->sk != b->sk) return a->sk < b->sk;
   if (a->under != b->under) return a->under > b->under;
   if (a->k2 != b->k2) return a->k2 < b->k2;
   return a->node < b->node;
@@ -403,8 +420,8 @@ static inline void calc_key(const lds_DStar *ds, uint32_t u, DsEntry *e) {
     DsH h = SP_H_START(ds, u);
     e->k1 = m + ds->scale * ((double)(h.a + ds->km.a) + (double)(h.b + ds->km.b) * LDSI_SQRT2);
   }
-  e->klo = e->k1 - 1e-10 * (e->k1 > 1.0 ? e->k1 : 1.0);
   e->under = x->g < x->rhs;
+  e->sk = key_sort(e->k1, e->under);
   e->k2 = e->under ? x->g : -x->rhs;
   e->node = u;
 }
@@ -502,7 +519,7 @@ static void snap_cell(lds_DStar *ds, size_t p) {
 static lds_Status full_reinit(lds_DStar *ds, const char *fn) {
   const lds_Grid *g = ds->grid;
   size_t p;
-  double mn = INFINITY;
+  double mn = INFINITY, mx = 0.0;
   if (ds->graph) return graph_full_reinit(ds);
   if (!layers_ok(ds, fn)) return LDS_E_STATE;
   for (p = 0; p < ds->n; p++) {
@@ -512,6 +529,7 @@ static lds_Status full_reinit(lds_DStar *ds, const char *fn) {
     if (!cell_ecost(ds, p, &c, fn)) return LDS_E_ARG;
     ds->v[p].ecost = c;
     if (c < mn) mn = c;
+    if (c > mx && c < INFINITY) mx = c;
     ds->v[p].g = INFINITY;
     ds->v[p].rhs = INFINITY;
     ds->v[p].hpos = NONE;
@@ -522,6 +540,10 @@ static lds_Status full_reinit(lds_DStar *ds, const char *fn) {
   if (ds->hk == LDS_H_AUTO) /* octile where diagonal moves exist, else manhattan */
     ds->hk = g->neighbourhood == 8 && g->diag != LDS_DIAG_NEVER ? LDS_H_OCTILE : LDS_H_MANHATTAN;
   if (ds->auto_scale) ds->scale = mn == INFINITY ? 1.0 : mn;
+  ds->gminc = mn;
+  ds->gmaxc = mx;
+  ds->gtiny = false;
+  grid_check_tiny(ds);
   ds->km.a = 0;
   ds->km.b = 0;
   ds->last = ds->start;
@@ -529,6 +551,73 @@ static lds_Status full_reinit(lds_DStar *ds, const char *fn) {
   update_vertex(ds, ds->goal);
   ds->reinit_pending = false;
   return LDS_OK;
+}
+
+/* Tiny moves on grids: once the cell costs span more than about 2^53 / cells
+** (1 next to 3.4e38), a cheap move can vanish in c + g, and cheap cells
+** next to each other then support each other's g as a free cycle does on a
+** graph (see graph_scan_tiny): after a cut, rhs(u) = c + g(v) == g(u) and
+** rhs(v) = c + g(u) == g(v) leave a stale finite g that nothing queues, and
+** the search reports the old path. Sticky until the next restart. */
+static void grid_check_tiny(lds_DStar *ds) {
+  if (ds->gminc <= 1e-15 * (double)(ds->n + 1) * 2.0 * LDSI_SQRT2 * ds->gmaxc) ds->gtiny = true;
+}
+
+/* Eager invalidation on grids with tiny moves (as graph_invalidate): the
+** seeds are the vertices of the 3x3 blocks around the changed cells (their
+** out-moves changed), then every vertex whose g rests on a seed through
+** tight moves (c + g(x) within 1e-10 relative of g(s)); all get g = inf, and
+** rhs of them and their predecessors is recomputed from what is left, which
+** no longer depends on the change; the normal repair rebuilds them. Runs
+** after the snapshots are updated; O(collected vertices); ds->scratch holds
+** them (free during compute). */
+static void grid_invalidate(lds_DStar *ds) {
+  uint32_t *d = ds->scratch, pv[MAXDEG];
+  double pc[MAXDEG];
+  int32_t pw = (int32_t)ds->pw;
+  size_t nd = 0, i;
+  for (i = 0; i < ds->ndirty; i++) {
+    uint32_t c = ds->dirty[i];
+    int dy, dx;
+    for (dy = -1; dy <= 1; dy++)
+      for (dx = -1; dx <= 1; dx++) {
+        uint32_t q = (uint32_t)((int32_t)c + dy * pw + dx);
+        if (q == ds->goal || (ds->v[q].mark & M_INVAL) || ds->v[q].g == INFINITY) continue;
+        ds->v[q].mark |= M_INVAL;
+        d[nd++] = q;
+      }
+  }
+  for (i = 0; i < nd; i++) {
+    uint32_t x = d[i];
+    double gx = ds->v[x].g;
+    int k, m = grid_pred(ds, x, pv, pc);
+    for (k = 0; k < m; k++) {
+      uint32_t s = pv[k];
+      double gs = ds->v[s].g;
+      if (s == ds->goal || (ds->v[s].mark & M_INVAL) || gs == INFINITY) continue;
+      if (pc[k] + gx <= gs + 1e-10 * gs) {
+        ds->v[s].mark |= M_INVAL;
+        d[nd++] = s;
+      }
+    }
+  }
+  for (i = 0; i < nd; i++) {
+    ds->v[d[i]].g = INFINITY;
+    ds->stats.g_updates++;
+  }
+  for (i = 0; i < nd; i++) {
+    uint32_t x = d[i];
+    int k, m = grid_pred(ds, x, pv, pc);
+    recompute_rhs(ds, x);
+    update_vertex(ds, x);
+    for (k = 0; k < m; k++) {
+      uint32_t s = pv[k];
+      if (s == ds->goal || (ds->v[s].mark & M_INVAL)) continue;
+      recompute_rhs(ds, s);
+      update_vertex(ds, s);
+    }
+  }
+  for (i = 0; i < nd; i++) ds->v[d[i]].mark &= (uint8_t)~M_INVAL;
 }
 
 /* Processes the change list: new snapshots first (every changed cell), then
@@ -548,10 +637,23 @@ static lds_Status process_changes(lds_DStar *ds, bool *restart) {
     if (!cell_ecost(ds, c, &e, "lds_dstar_compute")) return LDS_E_ARG;
     ds->v[c].ecost = e;
     if (ds->auto_scale && e < ds->scale) *restart = true;
+    if (e < ds->gminc) ds->gminc = e;
+    if (e > ds->gmaxc && e < INFINITY) ds->gmaxc = e;
     for (dy = -1; dy <= 1; dy++)
       for (dx = -1; dx <= 1; dx++) snap_cell(ds, (size_t)((int32_t)c + dy * pw + dx));
   }
   if (*restart) return LDS_OK;
+  if (!ds->gtiny) {
+    grid_check_tiny(ds);
+    /* the first tiny move: vertices left underconsistent by lazy repairs
+    ** (g too low, queued above the start's key) could now lock each other
+    ** in, so start from a clean state */
+    if (ds->gtiny) {
+      *restart = true;
+      return LDS_OK;
+    }
+  }
+  if (ds->gtiny) grid_invalidate(ds);
   for (i = 0; i < ds->ndirty; i++) {
     uint32_t c = ds->dirty[i];
     int dy, dx;
@@ -844,34 +946,78 @@ lds_Status lds_dstar_move_start(lds_DStar *ds, int32_t x, int32_t y) {
 
 /* ---------------------------------------------------------- compute -- */
 
-/* Walks the greedy path from the start; returns the number of cells written
-** to ds->scratch-like `out` (0 when it fails) and its cost. */
-static size_t walk(const lds_DStar *ds, uint32_t *out, double *cost) {
-  size_t n = 0;
-  uint32_t u = ds->start;
-  double sum = 0.0;
-  if (ds->graph) return graph_walk(ds, out, cost);
-  out[n++] = u;
-  while (u != ds->goal) {
-    uint32_t v[MAXDEG];
-    double c[MAXDEG], best = INFINITY, bc = 0.0;
-    uint32_t bv = NONE;
-    int k, m = SP_SUCC(ds, u, v, c);
-    for (k = 0; k < m; k++) {
-      double x = c[k] + ds->v[v[k]].g;
-      if (x < best) {
-        best = x;
-        bv = v[k];
-        bc = c[k];
+/* The path from the start (grid and graph, through SP_SUCC): a depth-first
+** walk that never enters a vertex twice and backtracks out of dead ends. At
+** each vertex u it steps to the successor v with the smallest c + g(v)
+** (ties: the first in successor order) among those not yet on the walk
+** whose c + g(v) is tight: within 1e-10 relative of the smallest c + g over
+** all of u's successors. Why not plain greedy descent: once costs span more
+** than 2^53 a cheap move vanishes in c + g (1 + 3.4e38 == 3.4e38), two
+** neighbours tie in c + g and greedy descent can step back and forth
+** between them forever; on graphs a cycle of free edges does the same.
+** Tight edges from the start lead to the goal (each vertex's g was set from
+** a tight successor settled before it), so the walk finds them; were it to
+** fail (a state the search cannot reach), a second walk that accepts any
+** successor with a finite g still returns a legal path. Without ties on
+** absorbed costs the walk is the greedy descent and never backtracks.
+** M_AFFECTED marks the visited vertices; ds->dirty lists them for the
+** clean-up (the change list is empty whenever the status is LDS_FOUND).
+** O(vertices x degree) at worst. Writes the vertices to out (and on graphs
+** the edge taken from each to ds->gidx); returns their count (0 when no
+** walk reaches the goal) and the forward sum of the moves in *cost. */
+static size_t walk_pass(const lds_DStar *ds, uint32_t *out, double *cost, bool tight) {
+  uint32_t *seen = ds->dirty, *edge = ds->gidx;
+  uint32_t vb[MAXDEG], *v = ds->graph ? ds->gsv : vb;
+  double cb[MAXDEG], *c = ds->graph ? ds->gsc : cb, sum = 0.0;
+  size_t n = 0, nseen = 0, k;
+  out[n++] = ds->start;
+  ds->v[ds->start].mark |= M_AFFECTED;
+  seen[nseen++] = ds->start;
+  while (n > 0 && out[n - 1] != ds->goal) {
+    uint32_t u = out[n - 1];
+    double best = INFINITY, lim = INFINITY;
+    int j, bj = -1, m = SP_SUCC(ds, u, v, c);
+    if (tight) {
+      for (j = 0; j < m; j++)
+        if (c[j] + ds->v[v[j]].g < lim) lim = c[j] + ds->v[v[j]].g;
+      lim += 1e-10 * lim;
+    }
+    for (j = 0; j < m; j++) {
+      const DsVertex *x = &ds->v[v[j]];
+      double cg = c[j] + x->g;
+      if (x->g < INFINITY && cg <= lim && !(x->mark & M_AFFECTED) && (bj < 0 || cg < best)) {
+        best = cg;
+        bj = j;
       }
     }
-    if (bv == NONE || n >= ds->n) return 0; /* cannot happen after compute: see the loop */
-    sum += bc;
-    out[n++] = bv;
-    u = bv;
+    if (bj < 0) {
+      n--; /* dead end: backtrack */
+      continue;
+    }
+    if (ds->graph) edge[n - 1] = ds->graph->off[u] + (uint32_t)bj; /* graph_succ: CSR order */
+    ds->v[v[bj]].mark |= M_AFFECTED;
+    seen[nseen++] = v[bj];
+    out[n++] = v[bj];
+  }
+  for (k = 0; k < nseen; k++) ds->v[seen[k]].mark &= (uint8_t)~M_AFFECTED;
+  for (k = 0; k + 1 < n; k++) {
+    if (ds->graph) {
+      sum += ds->gcost[edge[k]];
+    } else {
+      int d = 0;
+      while (d < 7 && (ptrdiff_t)out[k] + ds->off[d] != (ptrdiff_t)out[k + 1]) d++;
+      sum += move_len[d] * ds->v[out[k + 1]].ecost; /* the move's direction d */
+    }
   }
   *cost = sum;
   return n;
+}
+
+static size_t walk(const lds_DStar *ds, uint32_t *out, double *cost) {
+  size_t n;
+  if (ds->ndirty) return 0;
+  n = walk_pass(ds, out, cost, true);
+  return n ? n : walk_pass(ds, out, cost, false);
 }
 
 static lds_Status finish(lds_DStar *ds, lds_Status st) {
@@ -938,26 +1084,27 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
     int k, m;
     if (ds->heap_n == 0) break;
     top = &ds->heap[0];
-    /* Stop when the start is consistent and no queued vertex has a smaller
-    ** k1 than the start's, nor a tying k1 while underconsistent (its g may
-    ** be too low). Overconsistent vertices tying with the start are left
-    ** queued: they cannot improve the start's cost (an improvement would
-    ** give them a strictly smaller k1) and their g is too high, never too
-    ** low, so path extraction cannot follow them by mistake. This is the
-    ** paper's TopKey >= key(start) test with ties broken towards the start,
-    ** robust to float rounding (tie_tol). */
+    /* Stop when the start is consistent and no queued vertex sorts before
+    ** the start's key as an overconsistent entry would (key_sort): none
+    ** has a smaller k1 bucket, and no underconsistent one has a k1 within
+    ** 1.8e-10 relative above it (its g may be too low). Overconsistent
+    ** vertices in the start's bucket are left queued: they cannot improve
+    ** the start's cost by more than the bucket's width (an improvement
+    ** would give them a smaller k1) and their g is too high, never too
+    ** low. This is the paper's TopKey >= key(start) test with ties broken
+    ** towards the start, robust to float rounding. */
     if (sv->rhs == sv->g) {
       /* the start's k1: h(start, start) = 0, so calc_key reduces to
       ** g + km_cost (same arithmetic, bit for bit) */
-      double k1s = sv->g + km_cost, tol;
+      double k1s = sv->g + km_cost, sks;
       if (ds->graph) { /* graphs keep k_m as a double (lds_dstar_graph.c): the full key */
         DsEntry ks;
         calc_key(ds, ds->start, &ks);
         k1s = ks.k1;
       }
-      tol = tie_tol(top->k1, k1s);
-      if (top->k1 > k1s + tol) break;
-      if (top->k1 >= k1s - tol && !top->under) break;
+      sks = key_sort(k1s, false);
+      if (top->sk > sks) break;
+      if (top->sk == sks && !top->under) break;
     }
     if (max_exp && done >= max_exp) goto running;
     if (us && done && (done % CLOCK_EVERY) == 0 && ds->env.clock(ds->env.clock_ud) - t0 >= us)
@@ -1065,15 +1212,26 @@ lds_Status lds_dstar_next(const lds_DStar *ds, int32_t *x, int32_t *y) {
   uint32_t u = ds->start;
   if (ds->status != LDS_FOUND || ds->graph) return LDS_E_STATE;
   if (u != ds->goal) {
-    uint32_t v[MAXDEG];
+    /* The second cell of the path's walk, so an agent following next walks
+    ** the path and never oscillates. In O(1) when the smallest c + g
+    ** (first in direction order, as the walk's first choice) comes from a
+    ** successor of strictly smaller g, i.e. the move is not absorbed in
+    ** c + g: the walk takes that step and descends from there. Otherwise
+    ** (costs spanning more than 2^53) the walk itself. */
+    uint32_t v[MAXDEG], bv = NONE;
     double c[MAXDEG], best = INFINITY;
     int k, m = SP_SUCC(ds, u, v, c);
-    for (k = 0; k < m; k++) {
-      double s = c[k] + ds->v[v[k]].g;
-      if (s < best) {
-        best = s;
-        u = v[k];
+    for (k = 0; k < m; k++)
+      if (ds->v[v[k]].g < INFINITY && c[k] + ds->v[v[k]].g < best) {
+        best = c[k] + ds->v[v[k]].g;
+        bv = v[k];
       }
+    if (bv != NONE && ds->v[bv].g < best) {
+      u = bv;
+    } else {
+      double cost;
+      if (walk(ds, ds->scratch, &cost) < 2) return LDS_E_STATE;
+      u = ds->scratch[1];
     }
   }
   ldsi_grid_pxy(ds->grid, u, x, y);
@@ -1111,7 +1269,7 @@ lds_Path *lds_dstar_path(const lds_DStar *ds, lds_Error *err) {
 /* D* Lite on a frozen lds_Graph (lds_dstar_new_graph, lds_dstar_graph.c):
 ** the same queue, keys and ComputeShortestPath as on grids, over CSR out-
 ** and in-edges. h and k_m are doubles here (coordinate distances are not
-** integer pairs); why the keys stay lower bounds within tie_tol is argued in
+** integer pairs); why the keys stay lower bounds up to key_sort's rounding is argued in
 ** docs/dstar.md ("Graphs"). */
 
 /* The largest consistent scale of the snapshot costs (as lds_graph_h_scale,
@@ -1197,7 +1355,7 @@ static void graph_invalidate(lds_DStar *ds, size_t n0) {
 static lds_Status graph_full_reinit(lds_DStar *ds) {
   const lds_Graph *g = ds->graph;
   size_t p;
-  memcpy(ds->gcost, g->cost, (size_t)ds->gm * sizeof(double));
+  if (ds->gm) memcpy(ds->gcost, g->cost, (size_t)ds->gm * sizeof(double)); /* no edges: cost may be NULL */
   graph_scan_tiny(ds);
   for (p = 0; p < ds->n; p++) {
     ds->v[p].g = INFINITY;
@@ -1226,6 +1384,7 @@ static lds_Status graph_full_reinit(lds_DStar *ds) {
 static lds_Status graph_process_changes(lds_DStar *ds, bool *restart) {
   const lds_Graph *g = ds->graph;
   size_t i, nseed = 0;
+  bool was_tiny = ds->gtiny;
   *restart = false;
   for (i = 0; i < ds->ndirty; i++) {
     uint32_t u = ds->dirty[i], e;
@@ -1253,6 +1412,10 @@ static lds_Status graph_process_changes(lds_DStar *ds, bool *restart) {
     }
   }
   ds->stats.cells_changed += ds->ndirty;
+  /* the first tiny edge: vertices left underconsistent by lazy repairs (g
+  ** too low, queued above the start's key) could now support each other
+  ** through it and never be queued again, so start from a clean state */
+  if (!was_tiny && ds->gtiny) *restart = true;
   if (*restart || !ds->gtiny) {
     for (i = 0; i < nseed; i++) ds->v[ds->gidx[i]].mark &= (uint8_t)~M_AFFECTED;
     nseed = 0;
@@ -1270,56 +1433,11 @@ static lds_Status graph_process_changes(lds_DStar *ds, bool *restart) {
   return LDS_OK;
 }
 
-/* The path on a graph: a depth-first walk over tight edges (c + g(v) equal
-** to the smallest such sum at u, within 1e-10 relative), never revisiting a
-** node. Plain greedy descent (the grid walk) can circle forever on a
-** zero-cost cycle whose nodes tie in g; the walk backtracks out of it.
-** O(nodes + edges) at worst; uses ds->gidx and the change list (empty
-** whenever the status is LDS_FOUND) as scratch. Returns the node count
-** written to out (0 when no tight path reaches the goal) and the cost. */
-static size_t graph_walk(const lds_DStar *ds, uint32_t *out, double *cost) {
-  const lds_Graph *g = ds->graph;
-  uint32_t *it = ds->gidx, *seen = ds->dirty;
-  size_t n = 0, nseen = 0, k;
-  double sum = 0.0;
-  if (ds->ndirty) return 0;
-  out[n] = ds->start;
-  it[n++] = g->off[ds->start];
-  ds->v[ds->start].mark |= M_AFFECTED;
-  seen[nseen++] = ds->start;
-  while (n > 0 && out[n - 1] != ds->goal) {
-    uint32_t u = out[n - 1], e, e1 = g->off[u + 1];
-    double best = INFINITY, tol;
-    for (e = g->off[u]; e < e1; e++)
-      if (ds->gcost[e] + ds->v[g->dst[e]].g < best) best = ds->gcost[e] + ds->v[g->dst[e]].g;
-    tol = 1e-10 * fabs(best);
-    for (e = it[n - 1]; best < INFINITY && e < e1; e++) {
-      uint32_t v = g->dst[e];
-      if (ds->v[v].mark & M_AFFECTED) continue;
-      if (ds->gcost[e] + ds->v[v].g <= best + tol) break;
-    }
-    if (best < INFINITY && e < e1) {
-      uint32_t v = g->dst[e];
-      it[n - 1] = e + 1;
-      ds->v[v].mark |= M_AFFECTED;
-      seen[nseen++] = v;
-      out[n] = v;
-      it[n++] = g->off[v];
-    } else {
-      n--; /* dead end: backtrack */
-    }
-  }
-  for (k = 0; k < nseen; k++) ds->v[seen[k]].mark &= (uint8_t)~M_AFFECTED;
-  for (k = 0; k + 1 < n; k++) sum += ds->gcost[it[k] - 1];
-  *cost = sum;
-  return n;
-}
-
 static lds_Path *graph_path(const lds_DStar *ds, lds_Error *err) {
   lds_Env env;
   size_t n;
   double cost = 0.0;
-  n = graph_walk(ds, ds->scratch, &cost);
+  n = walk(ds, ds->scratch, &cost);
   if (n == 0) {
     ldsi_error(err, LDS_E_STATE, "lds_dstar_path: no descending path from the start");
     return NULL;
@@ -1402,7 +1520,7 @@ lds_Status ldsi_dstar_graph_next(const lds_DStar *ds, uint32_t *node) {
   size_t n;
   double cost;
   if (ds->status != LDS_FOUND) return LDS_E_STATE;
-  n = graph_walk(ds, ds->scratch, &cost);
+  n = walk(ds, ds->scratch, &cost);
   if (n == 0) return LDS_E_STATE;
   *node = n > 1 ? ds->scratch[1] : ds->scratch[0];
   return LDS_OK;

@@ -79,7 +79,9 @@ enum {
   LDS_DSTAR_NEAR_START = 32u,      ///< a processed change was at the start cell or one of its 8 neighbours
   LDS_DSTAR_REINIT = 64u,          ///< the search restarted from scratch (heuristic scale
                                    ///< lowered, neighbourhood/diagonal rule or the whole
-                                   ///< grid changed)
+                                   ///< grid changed, or the first move or edge so cheap
+                                   ///< that it vanishes in c + g: docs/dstar.md, "Costs
+                                   ///< of any scale")
   LDS_DSTAR_AT_GOAL = 128u         ///< the start is the goal (path of one cell, cost 0)
 };
 
@@ -214,15 +216,24 @@ LDS_API const char *lds_dstar_errmsg(const lds_DStar *ds);
 /// @returns the cost, -1 unless LDS_FOUND.
 LDS_API double lds_dstar_cost(const lds_DStar *ds);
 
-/// The next cell to step to from the current start (the goal itself when
-/// standing next to it; the start when at the goal). Never allocates.
+/// The next cell to step to from the current start: the second cell of the
+/// path lds_dstar_path returns (the goal itself when standing next to it;
+/// the start when at the goal), so an agent following it walks that path
+/// and never steps back and forth. O(1), or O(path) where the costs span
+/// more than 2^53 and the cheapest move is absorbed in c + g (it then walks
+/// the path, in the search's scratch buffer: not from two threads at
+/// once). Never allocates.
 /// @param[out] x,y [Units: cells]
 /// @returns LDS_OK, or LDS_E_STATE unless the status is LDS_FOUND.
 LDS_API lds_Status lds_dstar_next(const lds_DStar *ds, int32_t *x, int32_t *y);
 
 /// The path from the current start to the goal (status LDS_FOUND): at each
 /// cell the successor with the smallest move cost + g, ties to the first in
-/// the order N, E, S, W, NE, SE, SW, NW.
+/// the order N, E, S, W, NE, SE, SW, NW, never a cell already on the path
+/// (a depth-first walk over the successors whose move cost + g is within
+/// 1e-10 relative of the smallest, backtracking out of dead ends: where
+/// costs span more than 2^53 a cheap move is absorbed in c + g and two
+/// neighbours tie, and plain descent would step back and forth).
 /// Uses the search's scratch buffer: do not call it on the same search
 /// from two threads at once.
 /// @returns the path (cost = sum of its moves), or NULL with err->code

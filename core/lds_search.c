@@ -802,6 +802,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       ng = mode == MODE_UNIFORM
                ? (double)(uint32_t)nsd + (double)(uint32_t)(nsd >> 32) * LDSI_SQRT2 /* exact g */
                : gu + step;
+      if (!(ng < INFINITY)) continue; /* the path's cost overflows: not a path (as D* Lite) */
       if (nv->gen != gen) {
         vx = ux + ldsi_dir_dx[d];
         vy = uy + ldsi_dir_dy[d];

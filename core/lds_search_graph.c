@@ -135,6 +135,7 @@ GS_INLINE lds_Status graph_loop(lds_Search *s, uint64_t max_exp, uint64_t budget
       uint32_t v = dst[e];
       ldsi_Node *nv = &nodes[v];
       double ng = gu + cost[e], h;
+      if (!(ng < INFINITY)) continue; /* the path's cost overflows: not a path (as D* Lite) */
       if (nv->gen != gen) {
         h = graph_h(s, g, hk, v, &bad);
         if (bad) return LDS_E_CALLBACK;

@@ -1751,10 +1751,22 @@ static void push_path(lua_State *L, PathBox *b, lds_Path *p, const lds_Error *er
   b->owned = 1;
 }
 
+static int box_path(lua_State *L) {
+  new_pathbox(L);
+  return 1;
+}
+
+/* p exists before its box here, so the box is made under lua_pcall: on a
+** memory error an owned p is freed before the error goes on. */
 void lds_lua_push_path(lua_State *L, lds_Path *p, int owned) {
   PathBox *b;
   if (!p) luaL_error(L, "no path");
-  b = new_pathbox(L);
+  lua_pushcfunction(L, box_path); /* Lua 5.4: a light C function, no allocation */
+  if (lua_pcall(L, 0, 1, 0) != 0) {
+    if (owned) lds_path_free(p);
+    lua_error(L);
+  }
+  b = (PathBox *)lua_touserdata(L, -1);
   b->p = p;
   b->owned = owned ? 1 : 0;
 }
@@ -2081,10 +2093,10 @@ static int path_reverse(lua_State *L) {
   lds_Path *tmp;
   lua_settop(L, 2);
   if (!lua_isnoneornil(L, 2)) {
-    tmp = lds_path_reverse(p, 0.0, &err);
-    if (!tmp) return luaL_error(L, "%s", err.msg);
-    /* recost raises on a bad grid: free tmp first by computing through a box */
+    /* the box first: a memory error while boxing, or recost raising on a
+    ** bad grid, must find tmp owned by a userdata (freed by its __gc) */
     b = new_pathbox(L);
+    tmp = lds_path_reverse(p, 0.0, &err);
     push_path(L, b, tmp, &err);
     c = recost(L, tmp, 2, 1);
   }

@@ -48,7 +48,8 @@ lds_Grid *lds_lua_check_grid(lua_State *L, int idx);
 /// Pushes a lodestar.Path userdata for p. With owned = 1 (the usual case)
 /// Lua takes the path over and frees it with lds_path_free at __gc or
 /// :free(). NULL p raises "no path". [Owner: see owned] On a Lua memory
-/// error (raised before p is stored) p is not freed: the caller still owns it.
+/// error (raised before p is stored) an owned p is freed first, so a caller
+/// that hands p over never leaks it; with owned = 0 the caller keeps p.
 void lds_lua_push_path(lua_State *L, lds_Path *p, int owned);
 
 #endif
