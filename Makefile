@@ -85,7 +85,7 @@ LUA54_LIBS  ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 LUAJIT_LIBS ?= $(shell pkg-config --libs luajit 2>/dev/null)
 ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
-.PHONY: FORCE all run test test-c test-thread test-cli test-lua test-runtime test-demo-mods test-install valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
+.PHONY: FORCE all run test test-c test-thread test-cli test-lua test-runtime test-demo-mods test-install test-link valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(IO_LIB) $(CLI) lua $(HOST_LIB) $(EXAMPLE_HOST) $(RUNTIME_TEST)
@@ -262,7 +262,12 @@ test-install: all
 	rm -rf $(BUILD)/itest-other
 	tests/install_test.sh $(CURDIR)/$(BUILD)/itest
 
-test: test-c test-thread test-runtime test-cli test-lua test-install test-demo-mods
+# the core links with -lm alone, no file or zlib symbol in it; io over the
+# shared core (tests/link_test.sh)
+test-link: $(LIB_A) $(LIB_SO) $(IO_LIB)
+	CC="$(CC)" tests/link_test.sh $(BUILD)
+
+test: test-c test-thread test-runtime test-cli test-lua test-install test-demo-mods test-link
 
 # tests/bench/setup_bench: query set-up time on a 64x64 vs a 2048x2048 grid
 SETUP_BENCH := $(BUILD)/setup_bench
@@ -312,6 +317,9 @@ lint:
 	@command -v $(CLANG) >/dev/null 2>&1 || \
 	  { echo "lint: $(CLANG) not found: run 'make deps' as root, or apt-get install -y clang"; exit 1; }
 	$(LUACHECK) -q --no-color $(LINT_LUA)
+	@! grep -nE '\<(FILE|fopen|freopen|fdopen|fread|fwrite|fclose|fgets|fputs|fprintf|fscanf|stdin|stdout|stderr|gz(open|dopen|read|write|close|buffer|error|File))\>|include *[<"](zlib|lds_io)\.h' \
+	  core/*.[ch] || \
+	  { echo "lint: file I/O in core/ (it belongs in io/)"; exit 1; }
 	$(CLANG) $(LINT_CFLAGS) -DLDS_BUILD_SHARED $(CORE_SRC)
 	$(CLANG) $(LINT_CFLAGS) -Icore $(IO_SRC)
 	$(CLANG) $(LINT_CFLAGS) -Icore -Iio -Ibindings/host -Ibindings/lua $(LUA54_CFLAGS) \
