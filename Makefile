@@ -1,6 +1,7 @@
 # lodestar — pathfinding runtime for games.
 #
-#   make            build build/liblodestar.a, build/liblodestar.so, build/lodestar
+#   make            build build/liblodestar.a, build/liblodestar.so (the core: -lm only),
+#                   build/liblodestar_io.a (files and gzip: io/, links -lz), build/lodestar
 #                   (+ build/liblodestar_host.a: the embedding runtime, Lua 5.4; build/example_host)
 #   make run        the main job: solve the default Moving AI scenario kept in the repo
 #   make test       C tests, then the busted specs (Lua 5.4 and LuaJIT)
@@ -46,19 +47,25 @@ LUACHECK      ?= luacheck
 CLANG         ?= clang
 # == end of settings ==========================================================
 
-CFLAGS_ALL := $(WARN) $(OPT) -g -fPIC -fvisibility=hidden -MMD -MP $(EXTRA_CFLAGS)
-LDLIBS     := -lm -lz
+# -Iio: everything but core/ sees io/lds_io.h (core/ is compiled without it)
+CFLAGS_ALL := $(WARN) $(OPT) -g -fPIC -fvisibility=hidden -MMD -MP -Iio $(EXTRA_CFLAGS)
+# the core library needs libm alone; the io library (files, gzip) adds zlib
+LDLIBS     := -lm
+IO_LIBS    := -lz
 
 CORE_SRC := $(sort $(wildcard core/*.c))
 CLI_SRC  := $(sort $(wildcard bindings/host/cli_*.c))
 TEST_SRC := $(sort $(wildcard tests/c/test_*.c))
 
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
+IO_SRC   := $(sort $(wildcard io/*.c))
+IO_OBJ   := $(IO_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 
 LIB_A  := $(BUILD)/liblodestar.a
 LIB_SO := $(BUILD)/liblodestar.so
+IO_LIB := $(BUILD)/liblodestar_io.a
 CLI    := $(BUILD)/lodestar
 TESTS  := $(BUILD)/test_runner
 
@@ -86,10 +93,10 @@ ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
 
 .PHONY: fuzz test-fuzz
-.PHONY: FORCE all run test test-c test-thread test-cli test-lua test-runtime test-demo-mods test-install valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
+.PHONY: FORCE all run test test-c test-thread test-cli test-lua test-runtime test-demo-mods test-install test-link valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
-all: $(LIB_A) $(LIB_SO) $(CLI) lua $(HOST_LIB) $(EXAMPLE_HOST) $(RUNTIME_TEST)
+all: $(LIB_A) $(LIB_SO) $(IO_LIB) $(CLI) lua $(HOST_LIB) $(EXAMPLE_HOST) $(RUNTIME_TEST)
 
 # == the embedding runtime (bindings/host/lds_runtime.c): Lua 5.4 + the core ==
 # build/liblodestar_host.a = lds_runtime.o + the Lua 5.4 binding; a host links
@@ -106,12 +113,13 @@ $(BUILD)/obj/host/example.o: bindings/host/example.c bindings/host/lds_runtime.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/host -c $< -o $@
 
-$(EXAMPLE_HOST): $(BUILD)/obj/host/example.o $(HOST_LIB) $(LIB_A)
-	$(CC) -o $@ $< $(HOST_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(EXTRA_LDFLAGS)
+$(EXAMPLE_HOST): $(BUILD)/obj/host/example.o $(HOST_LIB) $(IO_LIB) $(LIB_A)
+	$(CC) -o $@ $< $(HOST_LIB) $(IO_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(IO_LIBS) $(EXTRA_LDFLAGS)
 
-$(RUNTIME_TEST): tests/c/runtime_test.c $(HOST_LIB) $(LIB_A) Makefile
+$(RUNTIME_TEST): tests/c/runtime_test.c $(HOST_LIB) $(IO_LIB) $(LIB_A) Makefile
 	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/host -Ibindings/lua $(LUA54_CFLAGS) \
-	  -DLDS_SRCDIR='"$(CURDIR)"' -o $@ $< $(HOST_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(EXTRA_LDFLAGS)
+	  -DLDS_SRCDIR='"$(CURDIR)"' -o $@ $< $(HOST_LIB) $(IO_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) \
+	  $(IO_LIBS) $(EXTRA_LDFLAGS)
 
 test-runtime: $(RUNTIME_TEST) $(EXAMPLE_HOST)
 	$(RUNTIME_TEST)
@@ -132,13 +140,13 @@ $(BUILD)/obj/luajit/%.o: bindings/lua/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/lua $(LUAJIT_CFLAGS) -c $< -o $@
 
-$(LUA54_MOD): $(LUA54_MOD_OBJ) $(CORE_OBJ)
+$(LUA54_MOD): $(LUA54_MOD_OBJ) $(IO_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $^ $(LDLIBS) $(EXTRA_LDFLAGS)
+	$(CC) -shared -o $@ $^ $(LDLIBS) $(IO_LIBS) $(EXTRA_LDFLAGS)
 
-$(LUAJIT_MOD): $(LUAJIT_MOD_OBJ) $(CORE_OBJ)
+$(LUAJIT_MOD): $(LUAJIT_MOD_OBJ) $(IO_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $^ $(LDLIBS) $(EXTRA_LDFLAGS)
+	$(CC) -shared -o $@ $^ $(LDLIBS) $(IO_LIBS) $(EXTRA_LDFLAGS)
 
 $(BUILD)/lua54/two_states: tests/c/lua_two_states.c Makefile
 	@mkdir -p $(dir $@)
@@ -172,11 +180,16 @@ $(BUILD)/env-luajit.sh: Makefile
 	@printf 'export LUA_PATH="%s/scripts/?.lua;%s/scripts/?/init.lua;;"\nexport LUA_CPATH="%s/$(BUILD)/luajit/?.so;;"\n' \
 	  "$(CURDIR)" "$(CURDIR)" "$(CURDIR)" > $@
 
-# core/ is compiled without any Lua include path, so an accidental
-# #include <lua.h> fails the build.
+# core/ is compiled without any Lua or io/ include path, so an accidental
+# #include <lua.h> or "lds_io.h" fails the build.
 $(BUILD)/obj/core/%.o: core/%.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -DLDS_BUILD_SHARED -c $< -o $@
+	$(CC) $(filter-out -Iio,$(CFLAGS_ALL)) -DLDS_BUILD_SHARED -c $< -o $@
+
+# io/: files and gzip for the core's reader parsers, over the core's public API
+$(BUILD)/obj/io/%.o: io/%.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Icore -DLDS_BUILD_SHARED -c $< -o $@
 
 $(BUILD)/obj/bindings/host/%.o: bindings/host/%.c Makefile
 	@mkdir -p $(dir $@)
@@ -201,8 +214,12 @@ $(LIB_A): $(CORE_OBJ)
 $(LIB_SO): $(CORE_OBJ)
 	$(CC) -shared -o $@ $^ $(LDLIBS) $(EXTRA_LDFLAGS)
 
-$(CLI): $(CLI_OBJ) $(HOST_LIB) $(LIB_A)
-	$(CC) -o $@ $(CLI_OBJ) $(HOST_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(EXTRA_LDFLAGS)
+$(IO_LIB): $(IO_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(CLI): $(CLI_OBJ) $(HOST_LIB) $(IO_LIB) $(LIB_A)
+	$(CC) -o $@ $(CLI_OBJ) $(HOST_LIB) $(IO_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(IO_LIBS) $(EXTRA_LDFLAGS)
 
 # Every tests/c/test_*.c defines `void suite_NAME(void)`; the runner calls them all.
 $(BUILD)/test_suites.h: $(TEST_SRC) Makefile
@@ -212,8 +229,8 @@ $(BUILD)/test_suites.h: $(TEST_SRC) Makefile
 	       END { printf "%s#define ALL_SUITES \\\n", d; n = split(c, a, "\n"); \
 	             for (i = 1; i < n; i++) printf "%s \\\n", a[i]; print "" }' > $@
 
-$(TESTS): $(TEST_OBJ) $(LIB_A)
-	$(CC) -o $@ $(TEST_OBJ) $(LIB_A) $(LDLIBS) $(EXTRA_LDFLAGS)
+$(TESTS): $(TEST_OBJ) $(IO_LIB) $(LIB_A)
+	$(CC) -o $@ $(TEST_OBJ) $(IO_LIB) $(LIB_A) $(LDLIBS) $(IO_LIBS) $(EXTRA_LDFLAGS)
 
 run: all
 	$(CLI) scen $(RUN_SCEN)
@@ -257,7 +274,12 @@ test-install: all
 	rm -rf $(BUILD)/itest-other
 	tests/install_test.sh $(CURDIR)/$(BUILD)/itest
 
-test: test-c test-thread test-runtime test-cli test-lua test-install test-demo-mods test-fuzz
+# the core links with -lm alone, no file or zlib symbol in it; io over the
+# shared core (tests/link_test.sh)
+test-link: $(LIB_A) $(LIB_SO) $(IO_LIB)
+	CC="$(CC)" tests/link_test.sh $(BUILD)
+
+test: test-c test-thread test-runtime test-cli test-lua test-install test-demo-mods test-link test-fuzz
 
 # the search fuzzer against its own Dijkstra (tests/fuzz/fuzz_search.c):
 # `make fuzz` runs it for FUZZ_SECONDS (default 60) from a random seed it
@@ -324,11 +346,15 @@ lint:
 	@command -v $(CLANG) >/dev/null 2>&1 || \
 	  { echo "lint: $(CLANG) not found: run 'make deps' as root, or apt-get install -y clang"; exit 1; }
 	$(LUACHECK) -q --no-color $(LINT_LUA)
+	@! grep -nE '\<(FILE|fopen|freopen|fdopen|fread|fwrite|fclose|fgets|fputs|fprintf|fscanf|stdin|stdout|stderr|gz(open|dopen|read|write|close|buffer|error|File))\>|include *[<"](zlib|lds_io)\.h' \
+	  core/*.[ch] || \
+	  { echo "lint: file I/O in core/ (it belongs in io/)"; exit 1; }
 	$(CLANG) $(LINT_CFLAGS) -DLDS_BUILD_SHARED $(CORE_SRC)
-	$(CLANG) $(LINT_CFLAGS) -Icore -Ibindings/host -Ibindings/lua $(LUA54_CFLAGS) \
+	$(CLANG) $(LINT_CFLAGS) -Icore $(IO_SRC)
+	$(CLANG) $(LINT_CFLAGS) -Icore -Iio -Ibindings/host -Ibindings/lua $(LUA54_CFLAGS) \
 	  $(sort $(shell find bindings -name '*.c'))
 ifneq ($(HAVE_LUAJIT),)
-	$(CLANG) $(LINT_CFLAGS) -Icore -Ibindings/lua $(LUAJIT_CFLAGS) $(LUA_MOD_SRC)
+	$(CLANG) $(LINT_CFLAGS) -Icore -Iio -Ibindings/lua $(LUAJIT_CFLAGS) $(LUA_MOD_SRC)
 endif
 	@echo "lint: ok"
 
@@ -363,7 +389,14 @@ $(BUILD)/install/lodestar.pc: Makefile $(INST_PATHS)
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 	  'Name: lodestar' 'Description: pathfinding runtime: A*, JPS, D* Lite (core library)' \
 	  'Version: 0.1' 'Cflags: -I$${includedir}/lodestar' 'Libs: -L$${libdir} -llodestar' \
-	  'Libs.private: -lm -lz' >$@
+	  'Libs.private: -lm' >$@
+# the optional io library (files, gzip): static only, so zlib is in Libs
+$(BUILD)/install/lodestar-io.pc: Makefile $(INST_PATHS)
+	@mkdir -p $(dir $@)
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+	  'Name: lodestar-io' 'Description: lodestar file reading: Moving AI maps, scenarios, DIMACS (gzip)' \
+	  'Version: 0.1' 'Requires: lodestar' 'Cflags: -I$${includedir}/lodestar' \
+	  'Libs: -L$${libdir} -llodestar_io -lz' >$@
 
 # the installed command: the same objects, linked with the installed host
 # library, but for the demo's, which looks for its default map in DATA_DIR
@@ -372,17 +405,18 @@ $(BUILD)/install/cli_demo.o: bindings/host/cli_demo.c Makefile $(INST_PATHS)
 	$(CC) $(CFLAGS_ALL) -Icore -DLDS_DATA_DIR='"$(DATA_DIR)"' -c $< -o $@
 INST_CLI := $(BUILD)/install/lodestar
 INST_CLI_OBJ := $(filter-out %/cli_demo.o,$(CLI_OBJ)) $(BUILD)/install/cli_demo.o
-$(INST_CLI): $(INST_CLI_OBJ) $(INST_HOST_LIB) $(LIB_A)
-	$(CC) -o $@ $(INST_CLI_OBJ) $(INST_HOST_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(EXTRA_LDFLAGS)
+$(INST_CLI): $(INST_CLI_OBJ) $(INST_HOST_LIB) $(IO_LIB) $(LIB_A)
+	$(CC) -o $@ $(INST_CLI_OBJ) $(INST_HOST_LIB) $(IO_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(IO_LIBS) \
+	  $(EXTRA_LDFLAGS)
 
-install: all $(INST_HOST_LIB) $(INST_CLI) $(BUILD)/install/lodestar.pc
+install: all $(INST_HOST_LIB) $(INST_CLI) $(BUILD)/install/lodestar.pc $(BUILD)/install/lodestar-io.pc
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/lodestar $(DESTDIR)$(PREFIX)/bin \
 	  $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 644 $(LIB_A) $(INST_HOST_LIB) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(BUILD)/install/lodestar.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 $(LIB_A) $(IO_LIB) $(INST_HOST_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(BUILD)/install/lodestar.pc $(BUILD)/install/lodestar-io.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(INST_CLI) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(filter-out core/%internal.h,$(wildcard core/lds*.h)) bindings/lua/lodestar_lua.h \
+	install -m 644 $(filter-out core/%internal.h,$(wildcard core/lds*.h)) io/lds_io.h bindings/lua/lodestar_lua.h \
 	  bindings/host/lds_runtime.h \
 	  $(DESTDIR)$(PREFIX)/include/lodestar/
 	install -d $(DESTDIR)$(LUA_LMOD)/lodestar $(DESTDIR)$(LUA_CMOD)/lodestar
@@ -407,6 +441,6 @@ print:
 	@echo "CORE_SRC=$(CORE_SRC)"
 	@echo "LUA54_CFLAGS=$(LUA54_CFLAGS) LUAJIT_CFLAGS=$(LUAJIT_CFLAGS) HAVE_LUAJIT=$(HAVE_LUAJIT)"
 
--include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) \
+-include $(CORE_OBJ:.o=.d) $(IO_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) \
   $(LUA54_MOD_OBJ:.o=.d) $(LUAJIT_MOD_OBJ:.o=.d) \
   $(BUILD)/obj/host/lds_runtime.d $(BUILD)/obj/host/example.d $(BUILD)/install/cli_demo.d

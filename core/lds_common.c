@@ -5,6 +5,7 @@
 #include "lds_internal.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,63 @@ bool ldsi_text_nul(lds_Error *err, const char *fn, const char *name, const char 
   ldsi_error(err, LDS_E_FORMAT, "%s%s%s:%lu: binary data (a NUL byte at offset %zu; expected a "
              "text file)", fn ? fn : "", fn ? ": " : "", name, line, (size_t)(nul - text));
   return true;
+}
+
+char *ldsi_read_all(const ldsi_Env *e, lds_Reader reader, void *ud, const char *fn,
+                    const char *name, size_t first, bool show_size, size_t *len, size_t *cap,
+                    lds_Error *err) {
+  char *buf = NULL;
+  size_t n = 0, c = 0;
+  for (;;) {
+    size_t got = 0;
+    const char *piece = reader(ud, &got);
+    if (!piece || got == 0) break;
+    if (c - n <= got) { /* room for the piece and the terminator */
+      size_t nc = c ? c : first;
+      char *nb;
+      while (nc - n <= got) {
+        if (nc > SIZE_MAX / 2) { /* no block that large: the allocator refuses it */
+          nc = SIZE_MAX;
+          break;
+        }
+        nc *= 2;
+      }
+      nb = (char *)ldsi_realloc(e, buf, c, nc);
+      if (!nb) {
+        ldsi_free(e, buf, c);
+        if (show_size)
+          ldsi_error(err, LDS_E_NOMEM, "%s: out of memory reading %s (%zu bytes)", fn, name, nc);
+        else
+          ldsi_error(err, LDS_E_NOMEM, "%s: out of memory reading %s", fn, name);
+        return NULL;
+      }
+      buf = nb;
+      c = nc;
+    }
+    memcpy(buf + n, piece, got);
+    /* e.g. an endless source of zeros: stop at the first NUL, naming its
+    ** line and offset as the parsers name lines */
+    if (ldsi_text_nul(err, fn, name, buf, n, n + got)) {
+      ldsi_free(e, buf, c);
+      return NULL;
+    }
+    n += got;
+  }
+  if (!buf) { /* empty text: a block anyway, so NULL means failure */
+    buf = (char *)ldsi_realloc(e, NULL, 0, first);
+    if (!buf) {
+      if (show_size)
+        ldsi_error(err, LDS_E_NOMEM, "%s: out of memory reading %s (%zu bytes)", fn, name, first);
+      else
+        ldsi_error(err, LDS_E_NOMEM, "%s: out of memory reading %s", fn, name);
+      return NULL;
+    }
+    c = first;
+  }
+  buf[n] = '\0';
+  *len = n;
+  *cap = c;
+  return buf;
 }
 
 void ldsi_error_clear(lds_Error *err) {

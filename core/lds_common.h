@@ -84,6 +84,19 @@ LDS_API uint64_t lds_clock_default(void *ud);
 /// The default allocator (realloc/free). Same contract as lds_Alloc.
 LDS_API void *lds_alloc_default(void *ud, void *ptr, size_t osize, size_t nsize);
 
+/* ------------------------------------------------------------ reader -- */
+
+/// A source of text with the shape of lua_Reader: each call returns the
+/// next piece and stores its length in *size; NULL or *size == 0 means the
+/// end. Pieces may have any size, down to 1 byte; a piece must stay valid
+/// until the next call (the parser copies it). The parsers that take a
+/// reader (lds_map_read, lds_scen_read, lds_graph_read_dimacs) call it
+/// until the end, or stop early at a NUL byte (binary data) or when memory
+/// runs out. A reader has no way to report a failure: it records the
+/// failure in its own ud, returns NULL, and its caller checks ud after the
+/// parser returns (io/lds_io.c does so for files).
+typedef const char *(*lds_Reader)(void *ud, size_t *size);
+
 /// Library version string, e.g. "0.1.0". [Owner: static]
 LDS_API const char *lds_version(void);
 

@@ -1,18 +1,16 @@
 /*
 ** lds_dimacs.c — loader for the 9th DIMACS Implementation Challenge
-** shortest-path format (.gr arcs, .co coordinates), plain or gzip-compressed
-** (read through zlib, which passes plain files through unchanged).
+** shortest-path format (.gr arcs, .co coordinates), text in memory or from
+** an lds_Reader (files, plain or gzip-compressed: io/lds_io.c).
 ** Format: http://www.diag.uniroma1.it/challenge9/format.shtml
 */
 #define _POSIX_C_SOURCE 200809L
 #include "lds_graph_internal.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 /* A line cursor over text in memory. */
 typedef struct Lines {
@@ -281,8 +279,7 @@ static lds_Graph *parse_dimacs(const char *fn, const lds_Env *env, const char *g
   L.end = gr_text + gr_len;
   L.name = gr_name ? gr_name : "(gr)";
   L.fn = fn;
-  /* a NUL would cut a line short or hide in a comment: named as
-  ** lds_graph_load_dimacs's reader names it */
+  /* a NUL would cut a line short or hide in a comment */
   if (ldsi_text_nul(err, NULL, L.name, gr_text, 0, gr_len)) return NULL;
   if (co_text && ldsi_text_nul(err, NULL, co_name ? co_name : "(co)", co_text, 0, co_len))
     return NULL;
@@ -314,87 +311,32 @@ lds_Graph *lds_graph_parse_dimacs(const lds_Env *env, const char *gr_text, size_
                       co_name, err);
 }
 
-/* Reads a whole (possibly gzip-compressed) file through zlib into memory
-** allocated with the environment's allocator. Messages in the Moving AI
-** loaders' form (lds_movingai.c read_file): "FN: cannot open PATH (why)",
-** "FN: out of memory reading PATH", "FN: cannot read PATH (why)",
-** "FN: PATH:LINE: binary data (a NUL byte at offset N; ...)". */
-static char *read_file(const ldsi_Env *e, const char *path, size_t *len, size_t *cap,
-                       lds_Error *err) {
-  gzFile f;
-  char *buf = NULL;
-  size_t n = 0, c = 0;
-  errno = 0;
-  f = gzopen(path, "rb");
-  if (!f) {
-    /* worded as the Moving AI loaders: function, "cannot open", path, reason */
-    ldsi_error(err, errno ? LDS_E_IO : LDS_E_NOMEM, "lds_graph_load_dimacs: cannot open %s (%s)",
-               path, errno ? strerror(errno) : "out of memory");
-    return NULL;
-  }
-  gzbuffer(f, 1u << 17);
-  for (;;) {
-    int got;
-    if (c - n < (1u << 16)) {
-      size_t nc = c ? c * 2 : (1u << 20);
-      char *nb = (char *)ldsi_realloc(e, buf, c, nc);
-      if (!nb) {
-        ldsi_free(e, buf, c);
-        gzclose(f);
-        ldsi_error(err, LDS_E_NOMEM, "lds_graph_load_dimacs: out of memory reading %s (%zu bytes)",
-                   path, nc);
-        return NULL;
-      }
-      buf = nb;
-      c = nc;
-    }
-    got = gzread(f, buf + n, (unsigned)(c - n > (1u << 30) ? (1u << 30) : c - n));
-    if (got < 0) {
-      int zerr;
-      const char *msg = gzerror(f, &zerr);
-      ldsi_error(err, LDS_E_IO, "lds_graph_load_dimacs: cannot read %s (%s)", path,
-                 zerr == Z_ERRNO ? strerror(errno) : msg);
-      ldsi_free(e, buf, c);
-      gzclose(f);
-      return NULL;
-    }
-    if (got == 0) break;
-    /* e.g. /dev/zero: stop before reading it all; the line and byte of the
-    ** (decompressed) text, as the parser names lines */
-    if (ldsi_text_nul(err, "lds_graph_load_dimacs", path, buf, n, n + (size_t)got)) {
-      ldsi_free(e, buf, c);
-      gzclose(f);
-      return NULL;
-    }
-    n += (size_t)got;
-  }
-  gzclose(f);
-  *len = n;
-  *cap = c;
-  return buf;
-}
-
-lds_Graph *lds_graph_load_dimacs(const lds_Env *env, const char *gr_path, const char *co_path,
-                                 lds_Error *err) {
+lds_Graph *lds_graph_read_dimacs(const lds_Env *env, lds_Reader gr_reader, void *gr_ud,
+                                 const char *gr_name, lds_Reader co_reader, void *co_ud,
+                                 const char *co_name, lds_Error *err) {
+  static const char fn[] = "lds_graph_read_dimacs";
   ldsi_Env e;
   char *gr, *co = NULL;
-  size_t gl, gc, cl = 0, cc = 0;
+  size_t gl = 0, gc = 0, cl = 0, cc = 0;
   lds_Graph *g;
   ldsi_env_resolve(&e, env);
-  if (!gr_path) {
-    ldsi_error(err, LDS_E_ARG, "lds_graph_load_dimacs: gr_path is NULL");
+  if (!gr_reader) {
+    ldsi_error(err, LDS_E_ARG, "%s: gr_reader is NULL", fn);
     return NULL;
   }
-  gr = read_file(&e, gr_path, &gl, &gc, err);
+  if (!gr_name) gr_name = "(gr)";
+  if (!co_name) co_name = "(co)";
+  /* road graphs are megabytes: the first block is 1 MiB */
+  gr = ldsi_read_all(&e, gr_reader, gr_ud, fn, gr_name, 1u << 20, true, &gl, &gc, err);
   if (!gr) return NULL;
-  if (co_path) {
-    co = read_file(&e, co_path, &cl, &cc, err);
+  if (co_reader) {
+    co = ldsi_read_all(&e, co_reader, co_ud, fn, co_name, 1u << 20, true, &cl, &cc, err);
     if (!co) {
       ldsi_free(&e, gr, gc);
       return NULL;
     }
   }
-  g = parse_dimacs("lds_graph_load_dimacs", env, gr, gl, gr_path, co, cl, co_path, err);
+  g = parse_dimacs(fn, env, gr, gl, gr_name, co, cl, co_name, err);
   ldsi_free(&e, gr, gc);
   ldsi_free(&e, co, cc);
   return g;

@@ -230,30 +230,38 @@ LDS_API lds_Status lds_graph_unlisten(lds_Graph *g, lds_GraphListener fn, void *
 
 /* ------------------------------------------------------------ DIMACS -- */
 
-/// Loads a graph in the 9th DIMACS shortest-path challenge format: `.gr`
-/// ("p sp N M" once before any arc, then M lines "a U V W", ids 1..N, W an
-/// integer >= 0) and optionally `.co` ("p aux sp co N", then "v ID X Y" with
-/// X = longitude * 1e6, Y = latitude * 1e6). Comment lines ("c ...") may
-/// appear anywhere; blank lines and CRLF endings are accepted. Files ending
-/// in anything (including .gz) are read through zlib, so gzip-compressed
-/// files work transparently. DIMACS id k becomes node id k-1.
-/// @param[in] gr_path the arcs file
-/// @param[in] co_path [opt] the coordinates file (NULL: LDS_COORDS_NONE;
-///                    given: LDS_COORDS_LONLAT)
-/// @returns a frozen graph or NULL with err: LDS_E_IO ("lds_graph_load_dimacs:
-///   cannot open|cannot read PATH (why)"), LDS_E_FORMAT ("file:line: expected
-///   ...", or "lds_graph_load_dimacs: file:line: binary data (a NUL byte at
-///   offset N; ...)"), LDS_E_NOMEM ("lds_graph_load_dimacs: ...", with the
-///   file and, past the p line, the line).
+/// Parses a graph in the 9th DIMACS shortest-path challenge format: `.gr`
+/// text ("p sp N M" once before any arc, then M lines "a U V W", ids 1..N,
+/// W an integer >= 0) and optionally `.co` text ("p aux sp co N", then
+/// "v ID X Y" with X = longitude * 1e6, Y = latitude * 1e6). Comment lines
+/// ("c ...") may appear anywhere; blank lines and CRLF endings are accepted.
+/// DIMACS id k becomes node id k-1. The texts (len bytes each, no NUL
+/// terminator needed) are not kept; names are used in messages ("(gr)",
+/// "(co)" when NULL). Files (plain or gzip): lds_graph_load_dimacs
+/// (io/lds_io.h).
+/// @param[in] co_text [opt] the coordinates (NULL: LDS_COORDS_NONE; given:
+///                    LDS_COORDS_LONLAT)
+/// @returns a frozen graph or NULL with err: LDS_E_ARG (gr_text NULL with
+///   gr_len > 0), LDS_E_FORMAT ("name:line: expected ...", and for a NUL
+///   byte in either text "name:line: binary data (a NUL byte at offset N;
+///   expected a text file)"), LDS_E_NOMEM ("lds_graph_parse_dimacs: name:line:
+///   out of memory for N nodes and M arcs", or the graph's).
 ///   [Owner: caller frees with lds_graph_free]
-LDS_API lds_Graph *lds_graph_load_dimacs(const lds_Env *env, const char *gr_path,
-                                         const char *co_path, lds_Error *err);
-/// Same from text in memory; names are used in messages. co_text may be NULL.
-/// A NUL byte in either text is LDS_E_FORMAT "name:line: binary data (a NUL
-/// byte at offset N; expected a text file)", as the file reader reports it.
 LDS_API lds_Graph *lds_graph_parse_dimacs(const lds_Env *env, const char *gr_text, size_t gr_len,
                                           const char *gr_name, const char *co_text,
                                           size_t co_len, const char *co_name, lds_Error *err);
+/// Same as lds_graph_parse_dimacs, with each text from a reader (pieces of
+/// any size, see lds_Reader): the .gr text is read to its end, then the .co
+/// text (co_reader NULL: no coordinates), both gathered in memory from env's
+/// allocator, then parsed. Messages name this function where the parse
+/// function's name itself: LDS_E_ARG ("lds_graph_read_dimacs: gr_reader is
+/// NULL"), LDS_E_NOMEM ("lds_graph_read_dimacs: out of memory reading NAME
+/// (N bytes)", ...), LDS_E_FORMAT (the parser's messages; a NUL byte stops
+/// the reading: "lds_graph_read_dimacs: NAME:LINE: binary data (...)").
+/// [Owner: caller frees with lds_graph_free]
+LDS_API lds_Graph *lds_graph_read_dimacs(const lds_Env *env, lds_Reader gr_reader, void *gr_ud,
+                                         const char *gr_name, lds_Reader co_reader, void *co_ud,
+                                         const char *co_name, lds_Error *err);
 
 LDS_END_DECLS
 

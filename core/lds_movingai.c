@@ -1,5 +1,6 @@
 /*
-** lds_movingai.c — readers for Moving AI .map and .scen files.
+** lds_movingai.c — parsers of Moving AI .map and .scen text, in memory or
+** from an lds_Reader (files: io/lds_io.c).
 */
 #include "lds_grid_internal.h"
 #include "lds_movingai.h"
@@ -11,60 +12,6 @@
 #include <string.h>
 
 /* ------------------------------------------------------------- input -- */
-
-/* Reads a whole file through the allocator. */
-static char *read_file(const ldsi_Env *e, const char *path, size_t *len, lds_Error *err,
-                       const char *fn) {
-  FILE *f;
-  char *buf = NULL;
-  size_t cap = 0, n = 0;
-  if (!path) {
-    ldsi_error(err, LDS_E_ARG, "%s: path is NULL", fn);
-    return NULL;
-  }
-  f = fopen(path, "rb");
-  if (!f) {
-    ldsi_error(err, LDS_E_IO, "%s: cannot open %s (%s)", fn, path, strerror(errno));
-    return NULL;
-  }
-  for (;;) {
-    size_t got;
-    if (cap - n < 65536) {
-      size_t ncap = cap ? cap * 2 : 65536;
-      char *nb = (char *)ldsi_realloc(e, buf, cap, ncap);
-      if (!nb) {
-        ldsi_free(e, buf, cap);
-        fclose(f);
-        ldsi_error(err, LDS_E_NOMEM, "%s: out of memory reading %s", fn, path);
-        return NULL;
-      }
-      buf = nb;
-      cap = ncap;
-    }
-    got = fread(buf + n, 1, cap - n - 1, f);
-    /* e.g. /dev/zero: stop before reading it all; name the line and the
-    ** byte, as the parsers name the line they stop on */
-    if (ldsi_text_nul(err, fn, path, buf, n, n + got)) {
-      ldsi_free(e, buf, cap);
-      fclose(f);
-      return NULL;
-    }
-    n += got;
-    if (got == 0) break;
-  }
-  if (ferror(f)) {
-    int code = errno; /* e.g. EISDIR: the path is a directory */
-    ldsi_free(e, buf, cap);
-    fclose(f);
-    ldsi_error(err, LDS_E_IO, "%s: cannot read %s (%s)", fn, path,
-               code ? strerror(code) : "read error");
-    return NULL;
-  }
-  fclose(f);
-  buf[n] = '\0';
-  *len = cap; /* allocation size, for the free */
-  return buf;
-}
 
 /* A line cursor over a buffer: strips a trailing '\r'. */
 typedef struct Lines {
@@ -224,15 +171,21 @@ lds_Grid *lds_map_parse(const lds_Env *env, const char *text, size_t len, const 
   return g;
 }
 
-lds_Grid *lds_map_load(const lds_Env *env, const char *path, lds_Error *err) {
+lds_Grid *lds_map_read(const lds_Env *env, lds_Reader reader, void *ud, const char *name,
+                       lds_Error *err) {
   ldsi_Env e;
-  size_t cap = 0;
+  size_t len = 0, cap = 0;
   char *buf;
   lds_Grid *g;
+  if (!reader) {
+    ldsi_error(err, LDS_E_ARG, "lds_map_read: reader is NULL");
+    return NULL;
+  }
+  if (!name) name = "(map)";
   ldsi_env_resolve(&e, env);
-  buf = read_file(&e, path, &cap, err, "lds_map_load");
+  buf = ldsi_read_all(&e, reader, ud, "lds_map_read", name, 65536, false, &len, &cap, err);
   if (!buf) return NULL;
-  g = lds_map_parse(env, buf, strlen(buf), path, err);
+  g = lds_map_parse(env, buf, len, name, err);
   if (!g && err && err->code == LDS_OK) err->code = LDS_E_FORMAT;
   ldsi_free(&e, buf, cap);
   return g;
@@ -452,15 +405,21 @@ fail:
   return NULL;
 }
 
-lds_Scenario *lds_scen_load(const lds_Env *env, const char *path, lds_Error *err) {
+lds_Scenario *lds_scen_read(const lds_Env *env, lds_Reader reader, void *ud, const char *name,
+                            lds_Error *err) {
   ldsi_Env e;
-  size_t cap = 0;
+  size_t len = 0, cap = 0;
   char *buf;
   lds_Scenario *sc;
+  if (!reader) {
+    ldsi_error(err, LDS_E_ARG, "lds_scen_read: reader is NULL");
+    return NULL;
+  }
+  if (!name) name = "(scen)";
   ldsi_env_resolve(&e, env);
-  buf = read_file(&e, path, &cap, err, "lds_scen_load");
+  buf = ldsi_read_all(&e, reader, ud, "lds_scen_read", name, 65536, false, &len, &cap, err);
   if (!buf) return NULL;
-  sc = lds_scen_parse(env, buf, strlen(buf), path, err);
+  sc = lds_scen_parse(env, buf, len, name, err);
   ldsi_free(&e, buf, cap);
   return sc;
 }

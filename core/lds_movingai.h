@@ -9,6 +9,8 @@
 ** Accepted variants: "version 1" with tabs and "version 1.0" with spaces,
 ** CRLF line endings, trailing blank lines, a map column holding a path.
 ** Errors name the file and line: "maps/x.map:7: expected 'width N'".
+** The parsers take text in memory or from an lds_Reader; reading files is
+** the optional io part (io/lds_io.h: lds_map_load, lds_scen_load).
 */
 #ifndef LDS_MOVINGAI_H
 #define LDS_MOVINGAI_H
@@ -32,37 +34,44 @@ typedef struct lds_ScenEntry {
 
 /* --------------------------------------------------------------- map -- */
 
-/// Loads a .map file into a new grid (8-connected, no_corner_cutting).
-/// @returns NULL with err: LDS_E_IO (cannot open/read; names the file and
-/// the system error), LDS_E_FORMAT ("file:line: expected ..."), LDS_E_NOMEM.
-/// [Owner: caller frees with lds_grid_free]
-LDS_API lds_Grid *lds_map_load(const lds_Env *env, const char *path, lds_Error *err);
 /// Parses map text already in memory (len bytes, no NUL terminator needed;
-/// the text is not kept); `name` is used in error messages, "(map)" when
-/// NULL. The grid is as lds_map_load makes it (version 0).
+/// the text is not kept) into a new grid (8-connected, no_corner_cutting,
+/// version 0); `name` is used in error messages, "(map)" when NULL.
 /// @returns NULL with err: LDS_E_FORMAT ("name:line: expected ...", or for a
 /// NUL byte anywhere "name:line: binary data (a NUL byte at offset N;
-/// expected a text file)", as lds_map_load reports it), LDS_E_NOMEM.
+/// expected a text file)"), LDS_E_NOMEM.
 /// [Owner: caller frees with lds_grid_free]
 LDS_API lds_Grid *lds_map_parse(const lds_Env *env, const char *text, size_t len,
                                 const char *name, lds_Error *err);
+/// Same as lds_map_parse, with the text from a reader (pieces of any size,
+/// see lds_Reader), called until it signals the end; the text is gathered
+/// in memory from env's allocator, then parsed. `name` as for lds_map_parse.
+/// Files: lds_map_load (io/lds_io.h).
+/// @returns NULL with err: LDS_E_ARG ("lds_map_read: reader is NULL"),
+/// LDS_E_NOMEM ("lds_map_read: out of memory reading NAME", or the
+/// parser's), LDS_E_FORMAT (the parser's messages; a NUL byte stops the
+/// reading: "lds_map_read: NAME:LINE: binary data (a NUL byte at offset N;
+/// expected a text file)"). [Owner: caller frees with lds_grid_free]
+LDS_API lds_Grid *lds_map_read(const lds_Env *env, lds_Reader reader, void *ud, const char *name,
+                               lds_Error *err);
 /// true for the characters a ground agent may stand on ('.', 'G', 'S').
 LDS_API bool lds_map_passable_char(char c);
 
 /* -------------------------------------------------------------- scen -- */
 
-/// Loads a .scen file. @returns NULL with err LDS_E_IO / LDS_E_FORMAT
-/// ("file:line: expected 9 fields ...") / LDS_E_NOMEM.
-/// [Owner: caller frees with lds_scen_free]
-LDS_API lds_Scenario *lds_scen_load(const lds_Env *env, const char *path, lds_Error *err);
 /// Parses scenario text in memory; `name` is used in error messages. A NUL
 /// byte anywhere is LDS_E_FORMAT "name:line: binary data (a NUL byte at
-/// offset N; expected a text file)", as lds_scen_load reports it. `name` is
+/// offset N; expected a text file)". `name` is
 /// "(scen)" when NULL; the text is not kept (map names are copied).
 /// @returns NULL with err: LDS_E_FORMAT ("name:line: expected 9 fields
 /// ..."), LDS_E_NOMEM. [Owner: caller frees with lds_scen_free]
 LDS_API lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len,
                                      const char *name, lds_Error *err);
+/// Same as lds_scen_parse, with the text from a reader (see lds_map_read:
+/// the same gathering and messages, "lds_scen_read: ..."). Files:
+/// lds_scen_load (io/lds_io.h). [Owner: caller frees with lds_scen_free]
+LDS_API lds_Scenario *lds_scen_read(const lds_Env *env, lds_Reader reader, void *ud,
+                                    const char *name, lds_Error *err);
 /// Frees a scenario and its entries' map names. NULL is ignored.
 LDS_API void lds_scen_free(lds_Scenario *sc);
 /// Number of problems (data lines) in the scenario.

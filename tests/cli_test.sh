@@ -454,9 +454,10 @@ ms=$((($(date +%s%N) - t0) / 1000000))
 # ------------------------------------------------- README's C snippet
 # the block that starts "/* game.c */", built with README's own compile
 # line, run from a directory that looks like the repository root after make
-# (core/, tests/data/, build/ = the directory of this lodestar)
+# (core/, io/, tests/data/, build/ = the directory of this lodestar)
 mkdir -p "$TMP/root"
 ln -s "$PWD/core" "$TMP/root/core"
+ln -s "$PWD/io" "$TMP/root/io"
 ln -s "$PWD/tests" "$TMP/root/tests"
 ln -s "$(cd "$(dirname "$LDS")" && pwd)" "$TMP/root/build"
 awk '/^```c$/ { inb = 1; n = 0; next } /^```/ { if (keep) exit; inb = 0; next }

@@ -4,7 +4,8 @@
 # source tree), runs a short demo with it, and without it exits 2 with
 # Lua's "module 'lodestar' not found" message; `lodestar demo` without --map,
 # run outside the source tree, uses the default map installed in
-# PREFIX/share/lodestar; the licence is installed in PREFIX/share/doc/lodestar.
+# PREFIX/share/lodestar; the licence is installed in PREFIX/share/doc/lodestar;
+# programs build with the installed pkg-config files (lodestar, lodestar-io).
 # Prints "N passed, N failed"; exit 1 on any failure.
 set -u
 PREFIX=$1
@@ -45,5 +46,19 @@ if [ "$rc" = 0 ] && grep -q "^demo: $MAP (247x167), 20 agents" "$TMP/out" && gre
 # the MIT licence travels with every installed copy
 LIC="$PREFIX/share/doc/lodestar/LICENSE"
 [ -f "$LIC" ] && cmp -s "$LIC" "$SRC/LICENSE" && grep -q "^MIT License" "$LIC" && ok || ko "$LIC not installed"
+# the libraries through their pkg-config files: the core alone with no
+# zlib (lodestar.pc), the io library with zlib over it (lodestar-io.pc)
+[ -f "$PREFIX/lib/liblodestar_io.a" ] && [ -f "$PREFIX/include/lodestar/lds_io.h" ] && ok || \
+  ko "liblodestar_io.a or lds_io.h not installed"
+export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig"
+libs=$(pkg-config --libs lodestar 2>&1)
+case "$libs" in *-lz*) ko "pkg-config --libs lodestar names zlib: $libs" ;; *) ok ;; esac
+if cc -std=c11 $(pkg-config --cflags lodestar) -o "$TMP/core_only" "$SRC/tests/c/core_only.c" $libs -lm \
+   2>"$TMP/err" && [ "$(LD_LIBRARY_PATH="$PREFIX/lib" "$TMP/core_only")" = "9 cells, cost 8.000" ]; then ok; else
+  ko "core_only.c with pkg-config lodestar: $(head -c 300 "$TMP/err")"; fi
+if cc -std=c11 $(pkg-config --cflags lodestar-io) -o "$TMP/io_only" "$SRC/tests/c/io_only.c" \
+   $(pkg-config --libs lodestar-io) -lm 2>"$TMP/err" && \
+   [ "$(LD_LIBRARY_PATH="$PREFIX/lib" "$TMP/io_only" "$MAP")" = "247x167" ]; then ok; else
+  ko "io_only.c with pkg-config lodestar-io: $(head -c 300 "$TMP/err")"; fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

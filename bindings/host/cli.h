@@ -7,6 +7,7 @@
 #define LDS_CLI_H
 
 #include "lds.h"
+#include "lds_io.h"
 
 #include <stdio.h>
 

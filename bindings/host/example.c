@@ -7,6 +7,7 @@
 **   build/example_host [MAP]        (default tests/data/arena.map)
 */
 #include "lds.h"
+#include "lds_io.h"
 #include "lds_runtime.h"
 
 #include <stdio.h>

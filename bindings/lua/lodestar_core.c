@@ -23,6 +23,7 @@
 ** Graph node and edge ids are 1-based in Lua (see the graph section).
 */
 #include "lds.h"
+#include "lds_io.h"
 
 #include "lds_compat.h"
 #include "lodestar_lua.h"

@@ -12,6 +12,7 @@
 */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, sleep */
 #include "lds.h"
+#include "lds_io.h"
 #include "lds_runtime.h"
 
 #include <lauxlib.h>

@@ -5,6 +5,7 @@
 ** cost changes with a moving start, and the monaco road graph. */
 #include "harness.h"
 #include "lds.h"
+#include "lds_io.h"
 
 #include <math.h>
 #include <stdio.h>

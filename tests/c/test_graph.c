@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 #include "lds.h"
+#include "lds_io.h"
 
 #include <math.h>
 #include <stdio.h>

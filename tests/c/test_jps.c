@@ -3,6 +3,7 @@
 ** and a Moving AI scenario. */
 #include "harness.h"
 #include "lds.h"
+#include "lds_io.h"
 
 #include <math.h>
 #include <stdlib.h>

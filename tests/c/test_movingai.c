@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 #include "lds.h"
+#include "lds_io.h"
 
 #include <dirent.h>
 #include <errno.h>
