@@ -279,7 +279,7 @@ test-install: all
 test-link: $(LIB_A) $(LIB_SO) $(IO_LIB)
 	CC="$(CC)" tests/link_test.sh $(BUILD)
 
-test: test-c test-thread test-runtime test-cli test-lua test-install test-demo-mods test-link test-fuzz
+test: test-c test-thread test-fuzz test-runtime test-cli test-lua test-install test-link test-demo-mods
 
 # the search fuzzer against its own Dijkstra (tests/fuzz/fuzz_search.c):
 # `make fuzz` runs it for FUZZ_SECONDS (default 60) from a random seed it
