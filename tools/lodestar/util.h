@@ -1,5 +1,5 @@
 /*
-** cli.h — shared helpers of the `lodestar` command's subcommands.
+** util.h — shared helpers of the `lodestar` command's subcommands.
 ** Each subcommand is `int cli_NAME(int argc, char **argv)` returning the exit
 ** status: 0 success, 1 check failed (mismatches), 2 bad input.
 */

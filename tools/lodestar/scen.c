@@ -1,8 +1,8 @@
 /*
-** cli_scen.c — `lodestar scen`: solve every problem of a Moving AI .scen
+** scen.c — `lodestar scen`: solve every problem of a Moving AI .scen
 ** file and check each cost against the published optimal length.
 */
-#include "cli.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>

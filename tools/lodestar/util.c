@@ -1,8 +1,8 @@
 /*
-** cli_util.c — helpers shared by the `lodestar` subcommands.
+** util.c — helpers shared by the `lodestar` subcommands.
 */
 #define _POSIX_C_SOURCE 200809L
-#include "cli.h"
+#include "util.h"
 
 #include <errno.h>
 #include <math.h>

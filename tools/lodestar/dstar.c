@@ -1,5 +1,5 @@
 /*
-** cli_dstar.c — `lodestar dstar`: a navigation simulation comparing D* Lite
+** dstar.c — `lodestar dstar`: a navigation simulation comparing D* Lite
 ** (incremental replanning) with A* replanning from scratch.
 **
 ** An agent walks from start to goal on a map it may not know. With --unknown
@@ -17,7 +17,7 @@
 ** [Paper: Koenig & Likhachev, "D* Lite", AAAI 2002, Sec. "Experimental
 **  Results" (goal-directed navigation in unknown terrain)]
 */
-#include "cli.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>

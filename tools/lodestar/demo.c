@@ -1,5 +1,5 @@
 /*
-** cli_demo.c — `lodestar demo`: a headless game loop on a real map. N agents
+** demo.c — `lodestar demo`: a headless game loop on a real map. N agents
 ** wander to random reachable goals, doors open and close on a schedule,
 ** blocked agents replan, and a lds_Scheduler serves every request within a
 ** per-frame budget. Prints a progress line per simulated second and a
@@ -11,7 +11,7 @@
 ** one-shot A* on the same grid state.
 */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime(CLOCK_THREAD_CPUTIME_ID) */
-#include "cli.h"
+#include "util.h"
 #include "lds_runtime.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /*
-** cli_path.c — `lodestar path`: one query on a map, printed.
+** path.c — `lodestar path`: one query on a map, printed.
 */
-#include "cli.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>

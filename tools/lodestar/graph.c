@@ -1,8 +1,8 @@
 /*
-** cli_graph.c — `lodestar graph`: load a DIMACS road graph, answer a list of
+** graph.c — `lodestar graph`: load a DIMACS road graph, answer a list of
 ** queries "s t dist" and check every distance (dist -1 = unreachable).
 */
-#include "cli.h"
+#include "util.h"
 
 #include <errno.h>
 #include <math.h>
