@@ -16,8 +16,8 @@
 
 #define SQRT2 1.4142135623730951
 
-static const int PDX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-static const int PDY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+#define PDX lds_dir_dx
+#define PDY lds_dir_dy
 
 static lds_Grid *grid_rows(int h, const char *const *rows) {
   int w = (int)strlen(rows[0]), x, y;
@@ -41,24 +41,15 @@ static lds_Path *run_partial(lds_Search *s, lds_Algo algo, int32_t sx, int32_t s
   return lds_search_path(s, NULL);
 }
 
-/* The path's moves are legal (lds_grid_can_move), it starts at (sx,sy),
-** and its cost is the sum of its moves (length * cost of the cell entered). */
+/* The path's moves are legal (lds_path_check), it starts at (sx,sy), and
+** its cost is the sum of its moves (length * cost of the cell entered). */
 static bool path_legal(const lds_Grid *g, const lds_Path *p, int32_t sx, int32_t sy) {
-  size_t i, n = lds_path_length(p);
-  double c = 0.0;
-  int32_t x, y, x1, y1;
-  if (n == 0 || !lds_path_cell(p, 0, &x, &y) || x != sx || y != sy) return false;
-  for (i = 1; i < n; i++) {
-    int d, dir = -1;
-    lds_path_cell(p, i, &x1, &y1);
-    for (d = 0; d < 8; d++)
-      if (x + PDX[d] == x1 && y + PDY[d] == y1) dir = d;
-    if (dir < 0 || !lds_grid_can_move(g, x, y, dir)) return false;
-    c += (dir < 4 ? 1.0 : SQRT2) * (double)lds_grid_cost(g, x1, y1);
-    x = x1;
-    y = y1;
-  }
-  return fabs(c - lds_path_cost(p)) <= 1e-9 * (1.0 + c);
+  lds_PathCheck o;
+  lds_path_check_init(&o);
+  o.check_start = true;
+  o.sx = sx;
+  o.sy = sy;
+  return lds_path_check(g, p, &o, NULL, NULL) == LDS_OK;
 }
 
 /* ---------------------------------------------------- hand-made maps -- */

@@ -64,16 +64,6 @@ static void set_path(Agent *a, lds_Path *p, bool quick) {
   a->state = AG_WALKING;
 }
 
-/* Direction index of the move (x0,y0)->(x1,y1), -1 if not adjacent. */
-static int move_dir(int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
-  static const int8_t dx[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-  static const int8_t dy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-  int k;
-  for (k = 0; k < 8; k++)
-    if (x0 + dx[k] == x1 && y0 + dy[k] == y1) return k;
-  return -1;
-}
-
 /* Checks a delivered full path: legal on the current grid, and as cheap as
 ** a one-shot A* from the same start to the same goal. */
 static void check_path(Demo *d, const lds_Path *p, int32_t sx, int32_t sy, int32_t gx,
@@ -258,7 +248,7 @@ bool demo_update_agents(Demo *d, uint64_t frame) {
         continue;
       }
       lds_path_cell(a->path, a->step + 1, &nx, &ny);
-      if (!lds_grid_can_move(d->g, a->x, a->y, move_dir(a->x, a->y, nx, ny))) {
+      if (!lds_grid_can_move(d->g, a->x, a->y, lds_direction_of(nx - a->x, ny - a->y))) {
         /* the way is blocked (a door closed): replan from here */
         if (a->on_quick && a->req) {
           lds_scheduler_cancel(d->sc, a->req);

@@ -13,7 +13,6 @@ bool demo_label_components(Demo *d) {
   size_t n = (size_t)d->w * (size_t)d->h, head, tail, i;
   uint32_t *queue = (uint32_t *)malloc(n * sizeof(uint32_t));
   int32_t c = 0;
-  static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
   if (!queue) return false;
   for (i = 0; i < n; i++) d->comp[i] = -1;
   for (i = 0; i < n; i++) {
@@ -26,8 +25,8 @@ bool demo_label_components(Demo *d) {
       uint32_t u = queue[head++];
       int32_t x = (int32_t)(u % d->w), y = (int32_t)(u / d->w);
       int k;
-      for (k = 0; k < 4; k++) {
-        int32_t nx = x + dx[k], ny = y + dy[k];
+      for (k = 0; k < 4; k++) { /* the orthogonal moves, N E S W */
+        int32_t nx = x + lds_dir_dx[k], ny = y + lds_dir_dy[k];
         size_t v = (size_t)ny * d->w + nx;
         if (lds_grid_blocked(d->g, nx, ny) || d->comp[v] >= 0) continue;
         d->comp[v] = c;

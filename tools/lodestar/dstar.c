@@ -102,13 +102,9 @@ static void reset_belief(const lds_Grid *truth, lds_Grid *belief, bool unknown) 
 
 /* One move on the true map: checks legality, returns its cost (or -1). */
 static double true_move(const lds_Grid *truth, int32_t x, int32_t y, int32_t nx, int32_t ny) {
-  static const int8_t dx[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-  static const int8_t dy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-  int d;
-  for (d = 0; d < 8; d++)
-    if (x + dx[d] == nx && y + dy[d] == ny) break;
-  if (d == 8 || !lds_grid_can_move(truth, x, y, d)) return -1.0;
-  return (d < 4 ? 1.0 : 1.4142135623730951) * (double)lds_grid_cost(truth, nx, ny);
+  int d = lds_direction_of(nx - x, ny - y);
+  if (d < 0 || !lds_grid_can_move(truth, x, y, d)) return -1.0;
+  return lds_directions[d].length * (double)lds_grid_cost(truth, nx, ny);
 }
 
 static uint64_t move_cap(const lds_Grid *g) {
