@@ -197,22 +197,26 @@ static bool check_path(const lds_Graph *g, const lds_Path *p, uint32_t s, uint32
   return true;
 }
 
-int cli_graph(int argc, char **argv) {
-  const char *gr = NULL, *co = NULL, *qpath = NULL;
+/* One run of the command: options, graph, queries, tallies. */
+typedef struct Run {
+  const char *gr, *co, *qpath;
   lds_SearchParams params;
-  long limit = 0, nq;
-  bool json = false, optimal_algo;
-  lds_Error err;
-  lds_Graph *g = NULL;
-  lds_Search *s = NULL;
-  Query *qs = NULL;
-  double *times = NULL, max_err = 0.0, total_ns = 0.0, load_ms, h_scale = 0.0;
-  uint64_t expansions = 0, t0;
-  long mismatches = 0, illegal = 0, unreachable = 0, unsolved = 0, phantom = 0, i, done = 0;
+  long limit, nq, done;
+  bool json, optimal_algo;
+  lds_Graph *g;
+  lds_Search *s;
+  Query *qs;
+  double *times, max_err, total_ns, load_ms, h_scale;
+  uint64_t expansions;
+  long mismatches, illegal, unreachable, unsolved, phantom;
   size_t node_bytes, edge_bytes;
-  int rc = 0, a;
+} Run;
+
+/* Parses argv into r; -1 to go on, else the exit status (0 after --help,
+** 2 on bad input, with the message printed). */
+static int parse_args(int argc, char **argv, Run *r) {
+  int a;
   cli_Seen seen = {{0}, 0};
-  lds_search_params_init(&params);
   for (a = 2; a < argc; a++) {
     const char *arg = argv[a];
     if (!cli_once(CMD, &seen, arg)) return 2;
@@ -220,184 +224,209 @@ int cli_graph(int argc, char **argv) {
       usage(stdout);
       return 0;
     } else if (strcmp(arg, "--json") == 0) {
-      json = true;
+      r->json = true;
     } else if (strcmp(arg, "--co") == 0 || strcmp(arg, "--queries") == 0 ||
                strcmp(arg, "--algo") == 0 || strcmp(arg, "--limit") == 0 ||
                strcmp(arg, "--weight") == 0 || strcmp(arg, "--h-scale") == 0) {
       const char *v = a + 1 < argc ? argv[++a] : NULL;
       if (!v) return cli_fail(CMD, "%s: missing value", arg);
       if (strcmp(arg, "--co") == 0) {
-        co = v;
+        r->co = v;
       } else if (strcmp(arg, "--queries") == 0) {
-        qpath = v;
+        r->qpath = v;
       } else if (strcmp(arg, "--algo") == 0) {
-        if (lds_algo_parse(v, &params.algo) != LDS_OK || params.algo == LDS_ALGO_JPS ||
-            params.algo == LDS_ALGO_JPS_PLUS)
+        if (lds_algo_parse(v, &r->params.algo) != LDS_OK || r->params.algo == LDS_ALGO_JPS ||
+            r->params.algo == LDS_ALGO_JPS_PLUS)
           return cli_fail(CMD, "--algo: unknown algorithm '%s' (expected astar, dijkstra, "
                           "wastar or greedy)", v);
       } else if (strcmp(arg, "--weight") == 0) {
-        if (!cli_double(CMD, "--weight", v, 1.0, 1e9, &params.weight)) return 2;
+        if (!cli_double(CMD, "--weight", v, 1.0, 1e9, &r->params.weight)) return 2;
       } else if (strcmp(arg, "--h-scale") == 0) {
-        if (!cli_double(CMD, "--h-scale", v, 0.0, 1e300, &params.h_scale)) return 2;
+        if (!cli_double(CMD, "--h-scale", v, 0.0, 1e300, &r->params.h_scale)) return 2;
       } else {
-        if (!cli_int(CMD, "--limit", v, 0, 1000000000L, &limit)) return 2;
+        if (!cli_int(CMD, "--limit", v, 0, 1000000000L, &r->limit)) return 2;
       }
     } else if (arg[0] == '-' && arg[1]) {
       return cli_fail(CMD, "unknown option '%s' (try 'lodestar graph --help')", arg);
-    } else if (!gr) {
-      gr = arg;
+    } else if (!r->gr) {
+      r->gr = arg;
     } else {
       return cli_fail(CMD, "unexpected argument '%s' (one .gr file expected)", arg);
     }
   }
-  if (!gr || !qpath) /* one line naming what is missing (--help shows the usage) */
-    return cli_missing(CMD, gr ? "--queries FILE" : "FILE.gr",
+  if (!r->gr || !r->qpath) /* one line naming what is missing (--help shows the usage) */
+    return cli_missing(CMD, r->gr ? "--queries FILE" : "FILE.gr",
                        "lodestar graph FILE.gr --queries FILE ...");
-  if (params.weight != 0.0 && params.algo != LDS_ALGO_WASTAR) /* 0: not given */
+  if (r->params.weight != 0.0 && r->params.algo != LDS_ALGO_WASTAR) /* 0: not given */
     return cli_fail(CMD, "--weight applies to --algo wastar only (algorithm is %s)",
-                    lds_algo_name(params.algo));
+                    lds_algo_name(r->params.algo));
   /* without coordinates the heuristic is zero whatever its scale */
-  if (params.h_scale > 0.0 && !co)
+  if (r->params.h_scale > 0.0 && !r->co)
     return cli_fail(CMD, "--h-scale needs --co coordinates (without them the heuristic is zero)");
-  if (!cli_not_dir(CMD, gr) || (co && !cli_not_dir(CMD, co))) return 2;
-  optimal_algo = params.algo == LDS_ALGO_ASTAR || params.algo == LDS_ALGO_DIJKSTRA;
-  t0 = cli_now_ns();
-  g = lds_graph_load_dimacs(NULL, gr, co, &err);
-  if (!g) return cli_fail(CMD, "%s", err.msg);
-  h_scale = lds_graph_h_scale(g); /* part of the load: computed once per version */
-  load_ms = (double)(cli_now_ns() - t0) / 1e6;
-  lds_graph_mem_used(g, &node_bytes, &edge_bytes);
-  nq = read_queries(qpath, lds_graph_node_count(g), limit, &qs);
-  if (nq < 0) {
-    rc = 2;
-    goto done;
+  if (!cli_not_dir(CMD, r->gr) || (r->co && !cli_not_dir(CMD, r->co))) return 2;
+  return -1;
+}
+
+/* The graph (timed), the queries and the search; 0, or the exit status
+** after printing the error. */
+static int setup(Run *r) {
+  lds_Error err;
+  uint64_t t0 = cli_now_ns();
+  r->g = lds_graph_load_dimacs(NULL, r->gr, r->co, &err);
+  if (!r->g) return cli_fail(CMD, "%s", err.msg);
+  r->h_scale = lds_graph_h_scale(r->g); /* part of the load: computed once per version */
+  r->load_ms = (double)(cli_now_ns() - t0) / 1e6;
+  lds_graph_mem_used(r->g, &r->node_bytes, &r->edge_bytes);
+  r->nq = read_queries(r->qpath, lds_graph_node_count(r->g), r->limit, &r->qs);
+  if (r->nq < 0) return 2;
+  if (r->limit && r->nq > r->limit) r->nq = r->limit;
+  r->s = lds_search_new_graph(NULL, r->g, &err);
+  r->times = (double *)calloc(r->nq ? (size_t)r->nq : 1, sizeof(double));
+  if (!r->s || !r->times) return cli_fail(CMD, "%s", r->s ? "out of memory" : err.msg);
+  return 0;
+}
+
+/* Checks a found path (legal, cost from the arcs, against the expected
+** distance) and adds it to the tallies. */
+static void record_path(Run *r, long i, const Query *q, const lds_Path *path) {
+  double c = 0.0, cost = lds_path_cost(path);
+  char why[256];
+  if (!check_path(r->g, path, q->s, q->t, &c, why)) {
+    r->illegal++;
+    fprintf(stderr, "query %ld: %s\n", i + 1, why);
+  } else if (fabs(c - cost) > 1e-9 * (cost > 1.0 ? cost : 1.0)) {
+    r->illegal++;
+    fprintf(stderr, "query %ld: reported cost %.10g but the arcs cost %.10g\n", i + 1, cost,
+            c);
   }
-  if (limit && nq > limit) nq = limit;
-  s = lds_search_new_graph(NULL, g, &err);
-  times = (double *)calloc(nq ? (size_t)nq : 1, sizeof(double));
-  if (!s || !times) {
-    rc = cli_fail(CMD, "%s", s ? "out of memory" : err.msg);
-    goto done;
-  }
-  for (i = 0; i < nq; i++) {
-    const Query *q = &qs[i];
-    lds_Status st;
-    lds_Path *path = NULL;
-    lds_Stats stats;
-    uint64_t q0, q1;
-    q0 = cli_now_ns();
-    st = lds_search_start_nodes(s, &params, q->s, q->t);
-    if (st == LDS_OK) st = lds_search_run(s);
-    if (st == LDS_FOUND) path = lds_search_path(s, &err);
-    q1 = cli_now_ns();
-    if (st < 0 || (st == LDS_FOUND && !path)) {
-      rc = cli_fail(CMD, "%s: query %ld: %s", qpath, i + 1,
-                    st < 0 ? lds_search_errmsg(s) : err.msg);
-      goto done;
-    }
-    if (i == 0) h_scale = lds_search_h_scale(s);
-    times[done++] = (double)(q1 - q0) / 1000.0;
-    total_ns += (double)(q1 - q0);
-    lds_search_stats(s, &stats);
-    expansions += stats.expansions;
-    if (!path) {
-      unreachable++;
-      if (q->dist != -1.0) { /* a failure for any algorithm: the file says connected */
-        unsolved++;
-        mismatches++;
-        fprintf(stderr, "query %ld: %lu->%lu no path found, expected %.10g\n", i + 1,
-                  (unsigned long)q->s + 1, (unsigned long)q->t + 1, q->dist);
-      }
-    } else {
-      double c = 0.0, cost = lds_path_cost(path);
-      char why[256];
-      if (!check_path(g, path, q->s, q->t, &c, why)) {
-        illegal++;
-        fprintf(stderr, "query %ld: %s\n", i + 1, why);
-      } else if (fabs(c - cost) > 1e-9 * (cost > 1.0 ? cost : 1.0)) {
-        illegal++;
-        fprintf(stderr, "query %ld: reported cost %.10g but the arcs cost %.10g\n", i + 1, cost,
-                c);
-      }
-      if (q->dist == -1.0) { /* a failure for any algorithm: the file says unreachable */
-        mismatches++;
-        phantom++;
-        fprintf(stderr, "query %ld: %lu->%lu found cost %.10g, expected unreachable\n", i + 1,
-                (unsigned long)q->s + 1, (unsigned long)q->t + 1, cost);
-      } else {
-        double ae = fabs(cost - q->dist);
-        if (ae > max_err) max_err = ae;
-        if (ae > 1e-9 * (q->dist > 1.0 ? q->dist : 1.0)) {
-          mismatches++;
-          if (optimal_algo)
-            fprintf(stderr, "query %ld: %lu->%lu cost %.10g, expected %.10g\n", i + 1,
-                    (unsigned long)q->s + 1, (unsigned long)q->t + 1, cost, q->dist);
-        }
-      }
-      lds_path_free(path);
+  if (q->dist == -1.0) { /* a failure for any algorithm: the file says unreachable */
+    r->mismatches++;
+    r->phantom++;
+    fprintf(stderr, "query %ld: %lu->%lu found cost %.10g, expected unreachable\n", i + 1,
+            (unsigned long)q->s + 1, (unsigned long)q->t + 1, cost);
+  } else {
+    double ae = fabs(cost - q->dist);
+    if (ae > r->max_err) r->max_err = ae;
+    if (ae > 1e-9 * (q->dist > 1.0 ? q->dist : 1.0)) {
+      r->mismatches++;
+      if (r->optimal_algo)
+        fprintf(stderr, "query %ld: %lu->%lu cost %.10g, expected %.10g\n", i + 1,
+                (unsigned long)q->s + 1, (unsigned long)q->t + 1, cost, q->dist);
     }
   }
-  {
-    double total_ms = total_ns / 1e6, med = cli_quantile(times, (size_t)done, 0.5),
-           p99 = cli_quantile(times, (size_t)done, 0.99);
-    uint32_t nn = lds_graph_node_count(g), ne = lds_graph_edge_count(g);
-    double bpn = nn ? (double)node_bytes / nn : 0.0, bpe = ne ? (double)edge_bytes / ne : 0.0;
-    double sbpn = nn ? (double)lds_search_mem_used(s) / nn : 0.0;
-    const char *algo = lds_algo_name(params.algo);
-    const char *hname = params.algo == LDS_ALGO_DIJKSTRA || h_scale == 0.0 ? "zero"
-                        : lds_graph_coords(g) == LDS_COORDS_LONLAT       ? "great_circle"
-                                                                         : "euclidean";
-    printf("lodestar graph %s\n", gr);
-    printf("  graph       %lu nodes, %lu arcs, coordinates %s%s%s\n", (unsigned long)nn,
-           (unsigned long)ne, lds_coords_name(lds_graph_coords(g)), co ? " from " : "",
-           co ? co : "");
-    printf("  load        %.2f ms; graph %.1f bytes/node + %.1f bytes/arc; search %.1f "
-           "bytes/node\n", load_ms, bpn, bpe, sbpn);
-    printf("  algorithm   %s", algo);
-    if (params.algo == LDS_ALGO_WASTAR)
-      printf(" (w = %g)", params.weight == 0.0 ? 1.5 : params.weight);
-    printf(", heuristic %s, scale %.9g%s\n", hname, h_scale,
-           params.h_scale > 0.0 ? " (user)" : " (automatic: largest consistent)");
-    printf("  %-9s %-11s %-8s %-13s %-11s %-10s %-10s\n", "queries", "mismatches", "illegal",
-           "expansions", "median_us", "p99_us", "total_ms");
-    printf("  %-9ld %-11ld %-8ld %-13llu %-11.2f %-10.2f %-10.2f\n", done, mismatches, illegal,
-           (unsigned long long)expansions, med, p99, total_ms);
-    if (unreachable > unsolved)
-      printf("  %ld queries found no path (expected unreachable)\n", unreachable - unsolved);
-    /* mismatches counts the queries without a path too (the --json key) */
-    if (unsolved)
-      printf("  FAIL: %ld of %ld queries found no path (the query file gives "
-             "them a distance)\n", unsolved, done);
-    if (phantom)
-      printf("  FAIL: %ld of %ld queries found a path the query file marks unreachable\n",
-             phantom, done);
-    if (mismatches > unsolved + phantom && !optimal_algo)
-      printf("  (%s is not optimal: %ld of %ld distances differ, max error %.10g)\n", algo,
-             mismatches - unsolved - phantom, done, max_err);
-    else if (mismatches > unsolved + phantom)
-      printf("  FAIL: %ld of %ld distances differ from the expected ones (max |error| %.10g)\n",
-             mismatches - unsolved - phantom, done, max_err);
-    else if (done && !unsolved && !phantom)
-      printf("  ok: every distance matches (max |error| %.3g)\n", max_err);
-    if (json) {
-      printf("{\"algo\":");
-      cli_json_string(stdout, algo);
-      printf(",\"graph\":");
-      cli_json_string(stdout, gr);
-      printf(",\"queries\":%ld,\"mismatches\":%ld,\"illegal_paths\":%ld,\"max_abs_error\":%.9g,"
-             "\"expansions\":%llu,\"median_us\":%.3f,\"p99_us\":%.3f,\"total_ms\":%.3f,"
-             "\"load_ms\":%.3f,\"nodes\":%lu,\"arcs\":%lu,\"heuristic\":\"%s\",\"h_scale\":%.12g,"
-             "\"bytes_per_node\":%.2f,\"bytes_per_edge\":%.2f,\"search_bytes_per_node\":%.2f}\n",
-             done, mismatches, illegal, max_err, (unsigned long long)expansions, med, p99,
-             total_ms, load_ms, (unsigned long)nn, (unsigned long)ne, hname, h_scale, bpn, bpe,
-             sbpn);
+}
+
+/* Answers query i (timed), checks and tallies it; 0, or the exit status
+** after printing the error. */
+static int solve(Run *r, long i) {
+  const Query *q = &r->qs[i];
+  lds_Status st;
+  lds_Path *path = NULL;
+  lds_Stats stats;
+  lds_Error err;
+  uint64_t q0, q1;
+  q0 = cli_now_ns();
+  st = lds_search_start_nodes(r->s, &r->params, q->s, q->t);
+  if (st == LDS_OK) st = lds_search_run(r->s);
+  if (st == LDS_FOUND) path = lds_search_path(r->s, &err);
+  q1 = cli_now_ns();
+  if (st < 0 || (st == LDS_FOUND && !path))
+    return cli_fail(CMD, "%s: query %ld: %s", r->qpath, i + 1,
+                    st < 0 ? lds_search_errmsg(r->s) : err.msg);
+  if (i == 0) r->h_scale = lds_search_h_scale(r->s);
+  r->times[r->done++] = (double)(q1 - q0) / 1000.0;
+  r->total_ns += (double)(q1 - q0);
+  lds_search_stats(r->s, &stats);
+  r->expansions += stats.expansions;
+  if (!path) {
+    r->unreachable++;
+    if (q->dist != -1.0) { /* a failure for any algorithm: the file says connected */
+      r->unsolved++;
+      r->mismatches++;
+      fprintf(stderr, "query %ld: %lu->%lu no path found, expected %.10g\n", i + 1,
+              (unsigned long)q->s + 1, (unsigned long)q->t + 1, q->dist);
     }
-    if (illegal || unsolved || phantom || (optimal_algo && mismatches)) rc = 1;
+  } else {
+    record_path(r, i, q, path);
+    lds_path_free(path);
   }
-done:
-  lds_search_free(s);
-  lds_graph_free(g);
-  free(qs);
-  free(times);
+  return 0;
+}
+
+/* The summary (and the --json line); returns the exit status. */
+static int report(Run *r) {
+  long done = r->done, mismatches = r->mismatches, unsolved = r->unsolved, phantom = r->phantom;
+  double total_ms = r->total_ns / 1e6, med = cli_quantile(r->times, (size_t)done, 0.5),
+         p99 = cli_quantile(r->times, (size_t)done, 0.99);
+  uint32_t nn = lds_graph_node_count(r->g), ne = lds_graph_edge_count(r->g);
+  double bpn = nn ? (double)r->node_bytes / nn : 0.0, bpe = ne ? (double)r->edge_bytes / ne : 0.0;
+  double sbpn = nn ? (double)lds_search_mem_used(r->s) / nn : 0.0;
+  const char *algo = lds_algo_name(r->params.algo);
+  const char *hname = r->params.algo == LDS_ALGO_DIJKSTRA || r->h_scale == 0.0 ? "zero"
+                      : lds_graph_coords(r->g) == LDS_COORDS_LONLAT           ? "great_circle"
+                                                                              : "euclidean";
+  printf("lodestar graph %s\n", r->gr);
+  printf("  graph       %lu nodes, %lu arcs, coordinates %s%s%s\n", (unsigned long)nn,
+         (unsigned long)ne, lds_coords_name(lds_graph_coords(r->g)), r->co ? " from " : "",
+         r->co ? r->co : "");
+  printf("  load        %.2f ms; graph %.1f bytes/node + %.1f bytes/arc; search %.1f "
+         "bytes/node\n", r->load_ms, bpn, bpe, sbpn);
+  printf("  algorithm   %s", algo);
+  if (r->params.algo == LDS_ALGO_WASTAR)
+    printf(" (w = %g)", r->params.weight == 0.0 ? 1.5 : r->params.weight);
+  printf(", heuristic %s, scale %.9g%s\n", hname, r->h_scale,
+         r->params.h_scale > 0.0 ? " (user)" : " (automatic: largest consistent)");
+  printf("  %-9s %-11s %-8s %-13s %-11s %-10s %-10s\n", "queries", "mismatches", "illegal",
+         "expansions", "median_us", "p99_us", "total_ms");
+  printf("  %-9ld %-11ld %-8ld %-13llu %-11.2f %-10.2f %-10.2f\n", done, mismatches, r->illegal,
+         (unsigned long long)r->expansions, med, p99, total_ms);
+  if (r->unreachable > unsolved)
+    printf("  %ld queries found no path (expected unreachable)\n", r->unreachable - unsolved);
+  /* mismatches counts the queries without a path too (the --json key) */
+  if (unsolved)
+    printf("  FAIL: %ld of %ld queries found no path (the query file gives "
+           "them a distance)\n", unsolved, done);
+  if (phantom)
+    printf("  FAIL: %ld of %ld queries found a path the query file marks unreachable\n",
+           phantom, done);
+  if (mismatches > unsolved + phantom && !r->optimal_algo)
+    printf("  (%s is not optimal: %ld of %ld distances differ, max error %.10g)\n", algo,
+           mismatches - unsolved - phantom, done, r->max_err);
+  else if (mismatches > unsolved + phantom)
+    printf("  FAIL: %ld of %ld distances differ from the expected ones (max |error| %.10g)\n",
+           mismatches - unsolved - phantom, done, r->max_err);
+  else if (done && !unsolved && !phantom)
+    printf("  ok: every distance matches (max |error| %.3g)\n", r->max_err);
+  if (r->json) {
+    printf("{\"algo\":");
+    cli_json_string(stdout, algo);
+    printf(",\"graph\":");
+    cli_json_string(stdout, r->gr);
+    printf(",\"queries\":%ld,\"mismatches\":%ld,\"illegal_paths\":%ld,\"max_abs_error\":%.9g,"
+           "\"expansions\":%llu,\"median_us\":%.3f,\"p99_us\":%.3f,\"total_ms\":%.3f,"
+           "\"load_ms\":%.3f,\"nodes\":%lu,\"arcs\":%lu,\"heuristic\":\"%s\",\"h_scale\":%.12g,"
+           "\"bytes_per_node\":%.2f,\"bytes_per_edge\":%.2f,\"search_bytes_per_node\":%.2f}\n",
+           done, mismatches, r->illegal, r->max_err, (unsigned long long)r->expansions, med, p99,
+           total_ms, r->load_ms, (unsigned long)nn, (unsigned long)ne, hname, r->h_scale, bpn,
+           bpe, sbpn);
+  }
+  return r->illegal || unsolved || phantom || (r->optimal_algo && mismatches) ? 1 : 0;
+}
+
+int cli_graph(int argc, char **argv) {
+  Run r;
+  long i;
+  int rc;
+  memset(&r, 0, sizeof r);
+  lds_search_params_init(&r.params);
+  if ((rc = parse_args(argc, argv, &r)) >= 0) return rc;
+  r.optimal_algo = r.params.algo == LDS_ALGO_ASTAR || r.params.algo == LDS_ALGO_DIJKSTRA;
+  rc = setup(&r);
+  for (i = 0; rc == 0 && i < r.nq; i++) rc = solve(&r, i);
+  if (rc == 0) rc = report(&r);
+  lds_search_free(r.s);
+  lds_graph_free(r.g);
+  free(r.qs);
+  free(r.times);
   return rc;
 }
