@@ -781,8 +781,7 @@ static void test_partial_cut(void) {
       lds_grid_set_blocked(gr, sx, sy, false);
       lds_grid_set_blocked(gr, gx, gy, false);
       for (k = 0; k < 8; k++) { /* wall the goal in */
-        static const int dx[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, dy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
-        int32_t wx = gx + dx[k], wy = gy + dy[k];
+        int32_t wx = gx + lds_dir_dx[k], wy = gy + lds_dir_dy[k];
         if (wx >= 0 && wy >= 0 && wx < 40 && wy < 30 && (wx != sx || wy != sy))
           lds_grid_set_blocked(gr, wx, wy, true);
       }

@@ -16,8 +16,6 @@
 
 #define SQRT2 1.4142135623730951
 
-#define PDX lds_dir_dx
-#define PDY lds_dir_dy
 
 static lds_Grid *grid_rows(int h, const char *const *rows) {
   int w = (int)strlen(rows[0]), x, y;
@@ -268,10 +266,10 @@ static void ref_dijkstra(const lds_Grid *g, int32_t sx, int32_t sy, double *dist
     int d;
     if (e.g > dist[e.c]) continue;
     for (d = 0; d < 8; d++) {
-      int32_t x1 = x + PDX[d], y1 = y + PDY[d];
+      int32_t x1 = x + lds_dir_dx[d], y1 = y + lds_dir_dy[d];
       double ng;
       if (!lds_grid_can_move(g, x, y, d)) continue;
-      ng = e.g + (d < 4 ? 1.0 : SQRT2) * (double)lds_grid_cost(g, x1, y1);
+      ng = e.g + lds_directions[d].length * (double)lds_grid_cost(g, x1, y1);
       if (ng < dist[y1 * w + x1]) {
         dist[y1 * w + x1] = ng;
         heap_push(heap, &n, ng, y1 * w + x1);
@@ -343,13 +341,13 @@ static void test_random_vs_astar(void) {
     if (kind == 0) { /* wall the goal in */
       lds_grid_set_blocked(g, gx, gy, false);
       for (k = 0; k < 8; k++) {
-        int32_t wx = gx + PDX[k], wy = gy + PDY[k];
+        int32_t wx = gx + lds_dir_dx[k], wy = gy + lds_dir_dy[k];
         if (lds_grid_in_bounds(g, wx, wy) && (wx != sx || wy != sy)) lds_grid_set_blocked(g, wx, wy, true);
       }
     } else if (kind == 1) { /* the goal on a blocked cell, in a blocked blob */
       lds_grid_set_blocked(g, gx, gy, true);
       for (k = 0; k < 8; k++) {
-        int32_t wx = gx + PDX[k], wy = gy + PDY[k];
+        int32_t wx = gx + lds_dir_dx[k], wy = gy + lds_dir_dy[k];
         if (lds_grid_in_bounds(g, wx, wy) && (wx != sx || wy != sy) && th_randint(&r, 2))
           lds_grid_set_blocked(g, wx, wy, true);
       }

@@ -59,7 +59,7 @@ unsigned long cli_scen_line(const char *path, size_t index);
 ** Returns buf. */
 const char *cli_scen_where(char *buf, size_t size, const char *path, size_t index);
 /* The options met on one command line: each may be given once (a repeat
-** used to be taken silently, the last one winning). */
+** is an error, so a script cannot silently lose a value to a later one). */
 #define CLI_MAX_OPTIONS 40
 typedef struct cli_Seen {
   const char *opt[CLI_MAX_OPTIONS];
