@@ -2,7 +2,8 @@
 #
 #   make            build build/liblodestar.a, build/liblodestar.so (the core: -lm only),
 #                   build/liblodestar_io.a (files and gzip: io/, links -lz), build/lodestar
-#                   (+ build/liblodestar_host.a: the embedding runtime, Lua 5.4; build/example_host)
+#                   (+ build/liblodestar_host.a: the embedding runtime runtime/, Lua 5.4;
+#                   build/example_host from examples/host)
 #   make run        the main job: solve the default Moving AI scenario kept in the repo
 #   make test       C tests, then the busted specs (Lua 5.4 and LuaJIT)
 #   make lua        build/lua54/lodestar/core.so, build/luajit/lodestar/core.so, build/env*.sh
@@ -54,13 +55,15 @@ LDLIBS     := -lm
 IO_LIBS    := -lz
 
 CORE_SRC := $(sort $(wildcard core/*.c))
-CLI_SRC  := $(sort $(wildcard bindings/host/cli_*.c))
+CLI_SRC  := $(sort $(wildcard tools/lodestar/*.c))
+RUNTIME_SRC := $(sort $(wildcard runtime/*.c))
 TEST_SRC := $(sort $(wildcard tests/c/test_*.c))
 
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
 IO_SRC   := $(sort $(wildcard io/*.c))
 IO_OBJ   := $(IO_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 
 LIB_A  := $(BUILD)/liblodestar.a
@@ -73,10 +76,10 @@ HOST_LIB     := $(BUILD)/liblodestar_host.a
 EXAMPLE_HOST := $(BUILD)/example_host
 RUNTIME_TEST := $(BUILD)/runtime_test
 
-LUA_MOD_SRC := bindings/lua/lodestar_core.c bindings/lua/lds_pattern.c bindings/lua/lds_guard.c
-LUA54_MOD_OBJ  := $(BUILD)/obj/lua54/lodestar_core.o $(BUILD)/obj/lua54/lds_pattern.o $(BUILD)/obj/lua54/lds_guard.o
-LUAJIT_MOD_OBJ := $(BUILD)/obj/luajit/lodestar_core.o $(BUILD)/obj/luajit/lds_pattern.o \
-                  $(BUILD)/obj/luajit/lds_guard.o
+# every bindings/lua/*.c is part of the module
+LUA_MOD_SRC := $(sort $(wildcard bindings/lua/*.c))
+LUA54_OBJ   := $(LUA_MOD_SRC:bindings/lua/%.c=$(BUILD)/obj/lua54/%.o)
+LUAJIT_OBJ  := $(LUA_MOD_SRC:bindings/lua/%.c=$(BUILD)/obj/luajit/%.o)
 LUA54_MOD   := $(BUILD)/lua54/lodestar/core.so
 LUAJIT_MOD  := $(BUILD)/luajit/lodestar/core.so
 HAVE_LUAJIT := $(shell printf '\043include <lua.h>\n' | $(CC) $(LUAJIT_CFLAGS) -E -x c - >/dev/null 2>&1 && \
@@ -98,26 +101,26 @@ ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
 all: $(LIB_A) $(LIB_SO) $(IO_LIB) $(CLI) lua $(HOST_LIB) $(EXAMPLE_HOST) $(RUNTIME_TEST)
 
-# == the embedding runtime (bindings/host/lds_runtime.c): Lua 5.4 + the core ==
-# build/liblodestar_host.a = lds_runtime.o + the Lua 5.4 binding; a host links
-# it before liblodestar.a and $(LUA54_LIBS). The core library stays Lua-free.
-$(BUILD)/obj/host/lds_runtime.o: bindings/host/lds_runtime.c bindings/host/lds_runtime.h Makefile
+# == the embedding runtime (runtime/*.c): Lua 5.4 + the core ==
+# build/liblodestar_host.a = the runtime's objects + the Lua 5.4 binding; a host
+# links it before liblodestar.a and $(LUA54_LIBS). The core library stays Lua-free.
+$(BUILD)/obj/runtime/%.o: runtime/%.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/lua $(LUA54_CFLAGS) \
+	$(CC) $(CFLAGS_ALL) -Icore -Iruntime -Ibindings/lua $(LUA54_CFLAGS) \
 	  -DLDS_SCRIPTS_DIR='"$(CURDIR)/scripts"' -c $< -o $@
 
-$(HOST_LIB): $(BUILD)/obj/host/lds_runtime.o $(LUA54_MOD_OBJ)
+$(HOST_LIB): $(RUNTIME_OBJ) $(LUA54_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/obj/host/example.o: bindings/host/example.c bindings/host/lds_runtime.h Makefile
+$(BUILD)/obj/examples/host/example.o: examples/host/example.c runtime/lds_runtime.h Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/host -c $< -o $@
+	$(CC) $(CFLAGS_ALL) -Icore -Iruntime -c $< -o $@
 
-$(EXAMPLE_HOST): $(BUILD)/obj/host/example.o $(HOST_LIB) $(IO_LIB) $(LIB_A)
+$(EXAMPLE_HOST): $(BUILD)/obj/examples/host/example.o $(HOST_LIB) $(IO_LIB) $(LIB_A)
 	$(CC) -o $@ $< $(HOST_LIB) $(IO_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(IO_LIBS) $(EXTRA_LDFLAGS)
 
 $(RUNTIME_TEST): tests/c/runtime_test.c $(HOST_LIB) $(IO_LIB) $(LIB_A) Makefile
-	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/host -Ibindings/lua $(LUA54_CFLAGS) \
+	$(CC) $(CFLAGS_ALL) -Icore -Iruntime -Ibindings/lua $(LUA54_CFLAGS) \
 	  -DLDS_SRCDIR='"$(CURDIR)"' -o $@ $< $(HOST_LIB) $(IO_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) \
 	  $(IO_LIBS) $(EXTRA_LDFLAGS)
 
@@ -140,11 +143,11 @@ $(BUILD)/obj/luajit/%.o: bindings/lua/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/lua $(LUAJIT_CFLAGS) -c $< -o $@
 
-$(LUA54_MOD): $(LUA54_MOD_OBJ) $(IO_OBJ) $(CORE_OBJ)
+$(LUA54_MOD): $(LUA54_OBJ) $(IO_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDLIBS) $(IO_LIBS) $(EXTRA_LDFLAGS)
 
-$(LUAJIT_MOD): $(LUAJIT_MOD_OBJ) $(IO_OBJ) $(CORE_OBJ)
+$(LUAJIT_MOD): $(LUAJIT_OBJ) $(IO_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDLIBS) $(IO_LIBS) $(EXTRA_LDFLAGS)
 
@@ -191,17 +194,17 @@ $(BUILD)/obj/io/%.o: io/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icore -DLDS_BUILD_SHARED -c $< -o $@
 
-$(BUILD)/obj/bindings/host/%.o: bindings/host/%.c Makefile
+$(BUILD)/obj/tools/lodestar/%.o: tools/lodestar/%.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Icore -c $< -o $@
+	$(CC) $(CFLAGS_ALL) -Icore -Iruntime -c $< -o $@
 
 # `lodestar demo` without --map: tests/data/den011d.map from the current
 # directory, else LDS_DATA_DIR/den011d.map; for build/lodestar that is this
 # tree's tests/data (absolute, like the runtime's LDS_SCRIPTS_DIR), for the
 # installed command DATA_DIR (see install)
-$(BUILD)/obj/bindings/host/cli_demo.o: bindings/host/cli_demo.c Makefile
+$(BUILD)/obj/tools/lodestar/demo.o: tools/lodestar/demo.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Icore -DLDS_DATA_DIR='"$(CURDIR)/tests/data"' -c $< -o $@
+	$(CC) $(CFLAGS_ALL) -Icore -Iruntime -DLDS_DATA_DIR='"$(CURDIR)/tests/data"' -c $< -o $@
 
 $(BUILD)/obj/tests/c/%.o: tests/c/%.c Makefile $(BUILD)/test_suites.h
 	@mkdir -p $(dir $@)
@@ -351,8 +354,8 @@ lint:
 	  { echo "lint: file I/O in core/ (it belongs in io/)"; exit 1; }
 	$(CLANG) $(LINT_CFLAGS) -DLDS_BUILD_SHARED $(CORE_SRC)
 	$(CLANG) $(LINT_CFLAGS) -Icore $(IO_SRC)
-	$(CLANG) $(LINT_CFLAGS) -Icore -Iio -Ibindings/host -Ibindings/lua $(LUA54_CFLAGS) \
-	  $(sort $(shell find bindings -name '*.c'))
+	$(CLANG) $(LINT_CFLAGS) -Icore -Iio -Iruntime -Ibindings/lua $(LUA54_CFLAGS) \
+	  $(sort $(shell find bindings runtime tools examples -name '*.c'))
 ifneq ($(HAVE_LUAJIT),)
 	$(CLANG) $(LINT_CFLAGS) -Icore -Iio -Ibindings/lua $(LUAJIT_CFLAGS) $(LUA_MOD_SRC)
 endif
@@ -378,11 +381,12 @@ $(INST_PATHS): FORCE
 # The installed host library looks for the Lua package where install puts it
 # (LUA_LMOD), not in this source tree: its lds_runtime.o is compiled apart.
 INST_HOST_LIB := $(BUILD)/install/liblodestar_host.a
-$(BUILD)/install/lds_runtime.o: bindings/host/lds_runtime.c bindings/host/lds_runtime.h Makefile $(INST_PATHS)
+INST_RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(BUILD)/install/%.o)
+$(BUILD)/install/runtime/%.o: runtime/%.c Makefile $(INST_PATHS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Icore -Ibindings/lua $(LUA54_CFLAGS) \
+	$(CC) $(CFLAGS_ALL) -Icore -Iruntime -Ibindings/lua $(LUA54_CFLAGS) \
 	  -DLDS_SCRIPTS_DIR='"$(LUA_LMOD)"' -c $< -o $@
-$(INST_HOST_LIB): $(BUILD)/install/lds_runtime.o $(LUA54_MOD_OBJ)
+$(INST_HOST_LIB): $(INST_RUNTIME_OBJ) $(LUA54_OBJ)
 	rm -f $@ && ar rcs $@ $^
 $(BUILD)/install/lodestar.pc: Makefile $(INST_PATHS)
 	@mkdir -p $(dir $@)
@@ -400,11 +404,11 @@ $(BUILD)/install/lodestar-io.pc: Makefile $(INST_PATHS)
 
 # the installed command: the same objects, linked with the installed host
 # library, but for the demo's, which looks for its default map in DATA_DIR
-$(BUILD)/install/cli_demo.o: bindings/host/cli_demo.c Makefile $(INST_PATHS)
+$(BUILD)/install/tools/lodestar/demo.o: tools/lodestar/demo.c Makefile $(INST_PATHS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Icore -DLDS_DATA_DIR='"$(DATA_DIR)"' -c $< -o $@
+	$(CC) $(CFLAGS_ALL) -Icore -Iruntime -DLDS_DATA_DIR='"$(DATA_DIR)"' -c $< -o $@
 INST_CLI := $(BUILD)/install/lodestar
-INST_CLI_OBJ := $(filter-out %/cli_demo.o,$(CLI_OBJ)) $(BUILD)/install/cli_demo.o
+INST_CLI_OBJ := $(filter-out %/tools/lodestar/demo.o,$(CLI_OBJ)) $(BUILD)/install/tools/lodestar/demo.o
 $(INST_CLI): $(INST_CLI_OBJ) $(INST_HOST_LIB) $(IO_LIB) $(LIB_A)
 	$(CC) -o $@ $(INST_CLI_OBJ) $(INST_HOST_LIB) $(IO_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(IO_LIBS) \
 	  $(EXTRA_LDFLAGS)
@@ -417,7 +421,7 @@ install: all $(INST_HOST_LIB) $(INST_CLI) $(BUILD)/install/lodestar.pc $(BUILD)/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(INST_CLI) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(filter-out core/%internal.h,$(wildcard core/lds*.h)) io/lds_io.h bindings/lua/lodestar_lua.h \
-	  bindings/host/lds_runtime.h \
+	  runtime/lds_runtime.h \
 	  $(DESTDIR)$(PREFIX)/include/lodestar/
 	install -d $(DESTDIR)$(LUA_LMOD)/lodestar $(DESTDIR)$(LUA_CMOD)/lodestar
 	install -m 644 scripts/lodestar/*.lua $(DESTDIR)$(LUA_LMOD)/lodestar/
@@ -442,5 +446,5 @@ print:
 	@echo "LUA54_CFLAGS=$(LUA54_CFLAGS) LUAJIT_CFLAGS=$(LUAJIT_CFLAGS) HAVE_LUAJIT=$(HAVE_LUAJIT)"
 
 -include $(CORE_OBJ:.o=.d) $(IO_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) \
-  $(LUA54_MOD_OBJ:.o=.d) $(LUAJIT_MOD_OBJ:.o=.d) \
-  $(BUILD)/obj/host/lds_runtime.d $(BUILD)/obj/host/example.d $(BUILD)/install/cli_demo.d
+  $(LUA54_OBJ:.o=.d) $(LUAJIT_OBJ:.o=.d) $(RUNTIME_OBJ:.o=.d) $(INST_RUNTIME_OBJ:.o=.d) \
+  $(BUILD)/obj/examples/host/example.d $(BUILD)/install/tools/lodestar/demo.d

@@ -6,6 +6,7 @@
 
 #include "lds_config.h"
 #include "lds_common.h"
+#include "lds_directions.h"
 #include "lds_grid.h"
 #include "lds_graph.h"
 #include "lds_path.h"

@@ -6,8 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-const int8_t ldsi_dir_dx[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-const int8_t ldsi_dir_dy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+/* the core's hidden copy of the table (no GOT load in the search loops) */
+const int8_t ldsi_dir_dx[8] = LDS_DIR_DX_INIT;
+const int8_t ldsi_dir_dy[8] = LDS_DIR_DY_INIT;
 
 /* the two orthogonal directions a diagonal passes between */
 static const int8_t diag_side_a[8] = {0, 0, 0, 0, LDS_DIR_N, LDS_DIR_S, LDS_DIR_S, LDS_DIR_N};

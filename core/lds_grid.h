@@ -19,6 +19,7 @@
 #define LDS_GRID_H
 
 #include "lds_common.h"
+#include "lds_directions.h"
 
 LDS_BEGIN_DECLS
 
@@ -41,9 +42,7 @@ LDS_API const char *lds_diagonal_name(lds_Diagonal d);
 /// Parses a rule name; returns LDS_E_ARG for an unknown name.
 LDS_API lds_Status lds_diagonal_parse(const char *name, lds_Diagonal *out);
 
-/// Directions, in the fixed order in which searches generate neighbours:
-/// N, E, S, W, NE, SE, SW, NW (y grows downwards).
-enum { LDS_DIR_N, LDS_DIR_E, LDS_DIR_S, LDS_DIR_W, LDS_DIR_NE, LDS_DIR_SE, LDS_DIR_SW, LDS_DIR_NW };
+/// Directions LDS_DIR_N ... LDS_DIR_NW: lds_directions.h.
 
 /// Called after every edit with the rectangle of cells it changed
 /// (inclusive bounds) and the grid's new version.

@@ -33,7 +33,7 @@ __attribute__((visibility("default")))
 #endif
 int luaopen_lodestar_core(lua_State *L);
 
-/* ------------------------------------------------ for C hosts (bindings/host) -- */
+/* ----------------------------------------------------- for C hosts (runtime/) -- */
 
 /// Pushes a lodestar.Grid userdata for g. With owned = 0 the grid is lent
 /// by the host: __gc, __close and :free() never free it (the host keeps it

@@ -1,5 +1,5 @@
 --- lodestar.runtime — the Lua half of the C embedding runtime
--- (bindings/host/lds_runtime.c). Not for use on its own: the runtime calls
+-- (runtime/lds_runtime.c). Not for use on its own: the runtime calls
 -- `require("lodestar.runtime")(host)` once with a table of C functions and
 -- gets back the table R below. It adds `lodestar.request_path` and
 -- `lodestar.grids` to the package, keeps the Lua handles of requests in

@@ -1,5 +1,5 @@
 /*
-** runtime_test.c — the embedding runtime (bindings/host/lds_runtime.h),
+** runtime_test.c — the embedding runtime (runtime/lds_runtime.h),
 ** driven from C with Lua linked in, so it is its own program rather than a
 ** suite of the Lua-free test runner. Built as build/runtime_test, run by
 ** `make test-runtime` (part of `make test` and `make sanitize`).

@@ -9,45 +9,22 @@
 
 #define REL 1e-9
 
-static int dir_of(int32_t dx, int32_t dy) {
-  static const int8_t ddx[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-  static const int8_t ddy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-  int d;
-  for (d = 0; d < 8; d++)
-    if (ddx[d] == dx && ddy[d] == dy) return d;
-  return -1;
-}
-
-/* effective cost of entering (x,y) under layer weights */
-static double eff_cost(const lds_Grid *g, const double *w, int nw, int32_t x, int32_t y) {
-  double c = lds_grid_cost(g, x, y);
-  int i;
-  for (i = 0; i < nw; i++) c += w[i] * (double)lds_grid_layer_get(g, i, x, y);
-  return c;
-}
-
 /* Checks a path: starts at s, ends at goal, legal moves, finite costs that
 ** sum to the reported cost. Returns the summed cost or -1. */
 static double check_path(const lds_Grid *g, const lds_Path *p, int32_t sx, int32_t sy, int32_t gx,
                          int32_t gy, const double *w, int nw) {
-  size_t i, n = lds_path_length(p);
-  int32_t px, py, x, y;
-  double sum = 0.0;
-  if (n == 0 || !lds_path_cell(p, 0, &px, &py) || px != sx || py != sy) return -1.0;
-  for (i = 1; i < n; i++) {
-    int d;
-    double c;
-    lds_path_cell(p, i, &x, &y);
-    d = dir_of(x - px, y - py);
-    if (d < 0 || !lds_grid_can_move(g, px, py, d)) return -1.0;
-    c = eff_cost(g, w, nw, x, y);
-    if (!(c > 0.0) || isinf(c)) return -1.0;
-    sum += (d < 4 ? 1.0 : 1.4142135623730951) * c;
-    px = x;
-    py = y;
-  }
-  if (px != gx || py != gy) return -1.0;
-  return sum;
+  lds_PathCheck o;
+  lds_PathCheckReport rep;
+  lds_path_check_init(&o);
+  o.check_start = o.check_goal = true;
+  o.sx = sx;
+  o.sy = sy;
+  o.gx = gx;
+  o.gy = gy;
+  o.check_cost = false;
+  o.layer_weights = w;
+  o.nlayers = nw;
+  return lds_path_check(g, p, &o, &rep, NULL) == LDS_OK ? rep.cost : -1.0;
 }
 
 static bool close_rel(double a, double b) {

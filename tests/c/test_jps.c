@@ -80,34 +80,18 @@ static void make_rooms(lds_Grid *g, th_Rng *r, int rs) {
 
 /* --------------------------------------------------------- checking -- */
 
-static int dir_of(int32_t dx, int32_t dy) {
-  static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-  static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-  int d;
-  for (d = 0; d < 8; d++)
-    if (DX[d] == dx && DY[d] == dy) return d;
-  return -1;
-}
-
 /* Path legality: starts/ends right, every step a legal move, cell costs sum
 ** to the reported cost. Returns true when all hold. */
 static bool path_ok(const lds_Grid *g, const lds_Path *p, int32_t sx, int32_t sy, int32_t gx,
                     int32_t gy) {
-  size_t i, n = lds_path_length(p);
-  int32_t x0, y0, x, y;
-  double c = 0.0, cost = lds_path_cost(p);
-  if (n == 0 || !lds_path_cell(p, 0, &x0, &y0) || x0 != sx || y0 != sy) return false;
-  for (i = 1; i < n; i++) {
-    int d;
-    lds_path_cell(p, i, &x, &y);
-    d = dir_of(x - x0, y - y0);
-    if (d < 0 || !lds_grid_can_move(g, x0, y0, d)) return false;
-    c += (d < 4 ? 1.0 : 1.4142135623730951) * (double)lds_grid_cost(g, x, y);
-    x0 = x;
-    y0 = y;
-  }
-  if (x0 != gx || y0 != gy) return false;
-  return fabs(c - cost) <= 1e-9 * (cost > 1.0 ? cost : 1.0);
+  lds_PathCheck o;
+  lds_path_check_init(&o);
+  o.check_start = o.check_goal = true;
+  o.sx = sx;
+  o.sy = sy;
+  o.gx = gx;
+  o.gy = gy;
+  return lds_path_check(g, p, &o, NULL, NULL) == LDS_OK;
 }
 
 /* Jump points: same ends, consecutive points on one straight or diagonal
@@ -798,8 +782,7 @@ static void test_partial_cut(void) {
       lds_grid_set_blocked(gr, sx, sy, false);
       lds_grid_set_blocked(gr, gx, gy, false);
       for (k = 0; k < 8; k++) { /* wall the goal in */
-        static const int dx[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, dy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
-        int32_t wx = gx + dx[k], wy = gy + dy[k];
+        int32_t wx = gx + lds_dir_dx[k], wy = gy + lds_dir_dy[k];
         if (wx >= 0 && wy >= 0 && wx < 40 && wy < 30 && (wx != sx || wy != sy))
           lds_grid_set_blocked(gr, wx, wy, true);
       }

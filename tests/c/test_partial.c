@@ -16,8 +16,6 @@
 
 #define SQRT2 1.4142135623730951
 
-static const int PDX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-static const int PDY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
 
 static lds_Grid *grid_rows(int h, const char *const *rows) {
   int w = (int)strlen(rows[0]), x, y;
@@ -41,24 +39,15 @@ static lds_Path *run_partial(lds_Search *s, lds_Algo algo, int32_t sx, int32_t s
   return lds_search_path(s, NULL);
 }
 
-/* The path's moves are legal (lds_grid_can_move), it starts at (sx,sy),
-** and its cost is the sum of its moves (length * cost of the cell entered). */
+/* The path's moves are legal (lds_path_check), it starts at (sx,sy), and
+** its cost is the sum of its moves (length * cost of the cell entered). */
 static bool path_legal(const lds_Grid *g, const lds_Path *p, int32_t sx, int32_t sy) {
-  size_t i, n = lds_path_length(p);
-  double c = 0.0;
-  int32_t x, y, x1, y1;
-  if (n == 0 || !lds_path_cell(p, 0, &x, &y) || x != sx || y != sy) return false;
-  for (i = 1; i < n; i++) {
-    int d, dir = -1;
-    lds_path_cell(p, i, &x1, &y1);
-    for (d = 0; d < 8; d++)
-      if (x + PDX[d] == x1 && y + PDY[d] == y1) dir = d;
-    if (dir < 0 || !lds_grid_can_move(g, x, y, dir)) return false;
-    c += (dir < 4 ? 1.0 : SQRT2) * (double)lds_grid_cost(g, x1, y1);
-    x = x1;
-    y = y1;
-  }
-  return fabs(c - lds_path_cost(p)) <= 1e-9 * (1.0 + c);
+  lds_PathCheck o;
+  lds_path_check_init(&o);
+  o.check_start = true;
+  o.sx = sx;
+  o.sy = sy;
+  return lds_path_check(g, p, &o, NULL, NULL) == LDS_OK;
 }
 
 /* ---------------------------------------------------- hand-made maps -- */
@@ -277,10 +266,10 @@ static void ref_dijkstra(const lds_Grid *g, int32_t sx, int32_t sy, double *dist
     int d;
     if (e.g > dist[e.c]) continue;
     for (d = 0; d < 8; d++) {
-      int32_t x1 = x + PDX[d], y1 = y + PDY[d];
+      int32_t x1 = x + lds_dir_dx[d], y1 = y + lds_dir_dy[d];
       double ng;
       if (!lds_grid_can_move(g, x, y, d)) continue;
-      ng = e.g + (d < 4 ? 1.0 : SQRT2) * (double)lds_grid_cost(g, x1, y1);
+      ng = e.g + lds_directions[d].length * (double)lds_grid_cost(g, x1, y1);
       if (ng < dist[y1 * w + x1]) {
         dist[y1 * w + x1] = ng;
         heap_push(heap, &n, ng, y1 * w + x1);
@@ -352,13 +341,13 @@ static void test_random_vs_astar(void) {
     if (kind == 0) { /* wall the goal in */
       lds_grid_set_blocked(g, gx, gy, false);
       for (k = 0; k < 8; k++) {
-        int32_t wx = gx + PDX[k], wy = gy + PDY[k];
+        int32_t wx = gx + lds_dir_dx[k], wy = gy + lds_dir_dy[k];
         if (lds_grid_in_bounds(g, wx, wy) && (wx != sx || wy != sy)) lds_grid_set_blocked(g, wx, wy, true);
       }
     } else if (kind == 1) { /* the goal on a blocked cell, in a blocked blob */
       lds_grid_set_blocked(g, gx, gy, true);
       for (k = 0; k < 8; k++) {
-        int32_t wx = gx + PDX[k], wy = gy + PDY[k];
+        int32_t wx = gx + lds_dir_dx[k], wy = gy + lds_dir_dy[k];
         if (lds_grid_in_bounds(g, wx, wy) && (wx != sx || wy != sy) && th_randint(&r, 2))
           lds_grid_set_blocked(g, wx, wy, true);
       }

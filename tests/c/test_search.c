@@ -55,25 +55,17 @@ static double cost_of(lds_Grid *g, int nb, lds_Diagonal d, lds_Heuristic h, int3
 ** under the grid's rules; returns its cost from the grid (-1 if illegal). */
 static double path_cost_checked(const lds_Grid *g, const lds_Path *p, int32_t sx, int32_t sy,
                                 int32_t gx, int32_t gy) {
-  size_t i, n;
-  int32_t px, py, x, y;
-  double c = 0.0;
+  lds_PathCheck o;
+  lds_PathCheckReport rep;
   if (!p) return -1.0;
-  n = lds_path_length(p);
-  if (n == 0 || !lds_path_cell(p, 0, &px, &py) || px != sx || py != sy) return -1.0;
-  for (i = 1; i < n; i++) {
-    int d;
-    static const int dx[8] = {0, 1, 0, -1, 1, 1, -1, -1}, dy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-    lds_path_cell(p, i, &x, &y);
-    for (d = 0; d < 8; d++)
-      if (px + dx[d] == x && py + dy[d] == y) break;
-    if (d == 8 || !lds_grid_can_move(g, px, py, d)) return -1.0;
-    c += (d < 4 ? 1.0 : S2) * (double)lds_grid_cost(g, x, y);
-    px = x;
-    py = y;
-  }
-  if (px != gx || py != gy) return -1.0;
-  return c;
+  lds_path_check_init(&o);
+  o.check_start = o.check_goal = true;
+  o.sx = sx;
+  o.sy = sy;
+  o.gx = gx;
+  o.gy = gy;
+  o.check_cost = false;
+  return lds_path_check(g, p, &o, &rep, NULL) == LDS_OK ? rep.cost : -1.0;
 }
 
 static bool same_path(const lds_Path *a, const lds_Path *b) {

@@ -2,7 +2,7 @@
 ** lds_runtime.h — the embedding API for a game written in C: one runtime
 ** owns a lua_State (with the `lodestar` package loaded), one lds_Scheduler,
 ** and optionally the mod manager with hot reload. docs/embedding.md walks
-** through bindings/host/example.c.
+** through examples/host/example.c.
 **
 **   lds_RuntimeConfig cfg;
 **   lds_runtime_config_init(&cfg);

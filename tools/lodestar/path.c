@@ -1,7 +1,7 @@
 /*
-** cli_path.c — `lodestar path`: one query on a map, printed.
+** path.c — `lodestar path`: one query on a map, printed.
 */
-#include "cli.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +29,56 @@ static void usage(FILE *f) {
           "                   a partial path ends at 'E')\n"
           "Each option may be given once.\n"
           "Exit status: 0 path found, 1 no path (a partial path may be printed), 2 bad input.\n");
+}
+
+/* The path's cost, cells, and the jump points when JPS really ran (not
+** its A* fallback). */
+static void print_path(lds_Search *s, const lds_Path *p) {
+  size_t k, n = lds_path_length(p);
+  printf("cost        %.6f%s\n", lds_path_cost(p),
+         (lds_path_flags(p) & LDS_PATH_PARTIAL) ? " (partial: goal unreachable)" : "");
+  printf("cells       %zu\n", n);
+  printf("path       ");
+  for (k = 0; k < n; k++) {
+    int32_t x, y;
+    lds_path_cell(p, k, &x, &y);
+    printf(" (%ld,%ld)", (long)x, (long)y);
+  }
+  printf("\n");
+  if (lds_search_algo_used(s) == LDS_ALGO_JPS || lds_search_algo_used(s) == LDS_ALGO_JPS_PLUS) {
+    lds_Path *jp = lds_search_jump_points(s, NULL);
+    if (jp) {
+      printf("jumps      ");
+      for (k = 0; k < lds_path_length(jp); k++) {
+        int32_t x, y;
+        lds_path_cell(jp, k, &x, &y);
+        printf(" (%ld,%ld)", (long)x, (long)y);
+      }
+      printf("\n");
+      lds_path_free(jp);
+    }
+  }
+}
+
+/* --ascii: the map's terrain with the path drawn (S start, * on the way,
+** G goal, E the end of a partial path), the goal (gx,gy) marked reached or
+** not. false when out of memory. */
+static bool draw_ascii(const lds_Grid *g, const lds_Path *p, int32_t gx, int32_t gy) {
+  int32_t w = lds_grid_width(g), h = lds_grid_height(g), x, y;
+  size_t k, n = lds_path_length(p);
+  char *pic = (char *)malloc((size_t)w * (size_t)h);
+  if (!pic) return false;
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) pic[(size_t)y * w + x] = lds_grid_terrain(g, x, y);
+  for (k = 0; k < n; k++) {
+    lds_path_cell(p, k, &x, &y);
+    pic[(size_t)y * w + x] = k == 0 ? 'S' : k + 1 < n ? '*'
+                             : (lds_path_flags(p) & LDS_PATH_PARTIAL) ? 'E' : 'G';
+  }
+  pic[(size_t)gy * w + (size_t)gx] = 'G'; /* the goal, reached or not */
+  for (y = 0; y < h; y++) printf("%.*s\n", (int)w, pic + (size_t)y * w);
+  free(pic);
+  return true;
 }
 
 int cli_path(int argc, char **argv) {
@@ -138,48 +188,10 @@ int cli_path(int argc, char **argv) {
          cli_plain(lds_search_errmsg(s)));
   printf("expansions  %llu\n", (unsigned long long)stats.expansions);
   if (p) {
-    size_t k, n = lds_path_length(p);
-    printf("cost        %.6f%s\n", lds_path_cost(p),
-           (lds_path_flags(p) & LDS_PATH_PARTIAL) ? " (partial: goal unreachable)" : "");
-    printf("cells       %zu\n", n);
-    printf("path       ");
-    for (k = 0; k < n; k++) {
-      int32_t x, y;
-      lds_path_cell(p, k, &x, &y);
-      printf(" (%ld,%ld)", (long)x, (long)y);
-    }
-    printf("\n");
-    /* the jump points, when JPS really ran (not its A* fallback) */
-    if (lds_search_algo_used(s) == LDS_ALGO_JPS || lds_search_algo_used(s) == LDS_ALGO_JPS_PLUS) {
-      lds_Path *jp = lds_search_jump_points(s, NULL);
-      if (jp) {
-        printf("jumps      ");
-        for (k = 0; k < lds_path_length(jp); k++) {
-          int32_t x, y;
-          lds_path_cell(jp, k, &x, &y);
-          printf(" (%ld,%ld)", (long)x, (long)y);
-        }
-        printf("\n");
-        lds_path_free(jp);
-      }
-    }
-    if (ascii) {
-      int32_t w = lds_grid_width(g), h = lds_grid_height(g), x, y;
-      char *pic = (char *)malloc((size_t)w * (size_t)h);
-      if (!pic) {
-        rc = cli_fail(CMD, "out of memory drawing the map");
-        goto done;
-      }
-      for (y = 0; y < h; y++)
-        for (x = 0; x < w; x++) pic[(size_t)y * w + x] = lds_grid_terrain(g, x, y);
-      for (k = 0; k < n; k++) {
-        lds_path_cell(p, k, &x, &y);
-        pic[(size_t)y * w + x] = k == 0 ? 'S' : k + 1 < n ? '*'
-                                 : (lds_path_flags(p) & LDS_PATH_PARTIAL) ? 'E' : 'G';
-      }
-      pic[(size_t)c[3] * w + (size_t)c[2]] = 'G'; /* the goal, reached or not */
-      for (y = 0; y < h; y++) printf("%.*s\n", (int)w, pic + (size_t)y * w);
-      free(pic);
+    print_path(s, p);
+    if (ascii && !draw_ascii(g, p, (int32_t)c[2], (int32_t)c[3])) {
+      rc = cli_fail(CMD, "out of memory drawing the map");
+      goto done;
     }
   } else {
     printf("cost        -\ncells       0\n");

@@ -1,7 +1,7 @@
 /*
-** cli_main.c — the `lodestar` command: dispatches to subcommands.
+** main.c — the `lodestar` command: dispatches to subcommands.
 */
-#include "cli.h"
+#include "util.h"
 
 #include <string.h>
 

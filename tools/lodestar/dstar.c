@@ -1,5 +1,5 @@
 /*
-** cli_dstar.c — `lodestar dstar`: a navigation simulation comparing D* Lite
+** dstar.c — `lodestar dstar`: a navigation simulation comparing D* Lite
 ** (incremental replanning) with A* replanning from scratch.
 **
 ** An agent walks from start to goal on a map it may not know. With --unknown
@@ -17,7 +17,7 @@
 ** [Paper: Koenig & Likhachev, "D* Lite", AAAI 2002, Sec. "Experimental
 **  Results" (goal-directed navigation in unknown terrain)]
 */
-#include "cli.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -102,13 +102,9 @@ static void reset_belief(const lds_Grid *truth, lds_Grid *belief, bool unknown) 
 
 /* One move on the true map: checks legality, returns its cost (or -1). */
 static double true_move(const lds_Grid *truth, int32_t x, int32_t y, int32_t nx, int32_t ny) {
-  static const int8_t dx[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-  static const int8_t dy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-  int d;
-  for (d = 0; d < 8; d++)
-    if (x + dx[d] == nx && y + dy[d] == ny) break;
-  if (d == 8 || !lds_grid_can_move(truth, x, y, d)) return -1.0;
-  return (d < 4 ? 1.0 : 1.4142135623730951) * (double)lds_grid_cost(truth, nx, ny);
+  int d = lds_direction_of(nx - x, ny - y);
+  if (d < 0 || !lds_grid_can_move(truth, x, y, d)) return -1.0;
+  return lds_directions[d].length * (double)lds_grid_cost(truth, nx, ny);
 }
 
 static uint64_t move_cap(const lds_Grid *g) {
@@ -292,21 +288,26 @@ static double median(double *v, size_t n) {
 
 static double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 
-int cli_dstar(int argc, char **argv) {
-  const char *map_path = NULL, *scen_path = NULL;
-  long limit = 20, sensor = 3;
-  bool unknown = false, json = false, check = false, verbose = false;
-  long checks = 0, check_mismatches = 0;
-  lds_Error err;
-  lds_Grid *truth = NULL, *belief = NULL;
-  lds_Search *s = NULL;
-  Query *qs = NULL;
-  double *er = NULL, *tr = NULL;
-  size_t nq = 0, k, nr = 0;
-  int i, rc = 0;
+/* One run of the command: options, maps, queries, tallies. */
+typedef struct Sim {
+  const char *map_path, *scen_path;
+  long limit, sensor;
+  bool unknown, json, check, verbose;
+  long checks, check_mismatches;
+  lds_Grid *truth, *belief;
+  lds_Search *s;
+  Query *qs;
+  double *er, *tr; /* per query reached by both: A* over D* Lite expansions, time */
+  size_t nq, nr;
   Run tot_d, tot_a;
+  long reached, mismatches, unreached_d, unreached_a, illegal;
+} Sim;
+
+/* Parses argv into sim; -1 to go on, else the exit status (0 after --help,
+** 2 on bad input, with the message printed). */
+static int parse_args(int argc, char **argv, Sim *sim) {
+  int i;
   cli_Seen seen = {{0}, 0};
-  long reached = 0, mismatches = 0, unreached_d = 0, unreached_a = 0, illegal = 0;
   for (i = 2; i < argc; i++) {
     const char *a = argv[i];
     if (!cli_once(CMD, &seen, a)) return 2;
@@ -314,203 +315,226 @@ int cli_dstar(int argc, char **argv) {
       usage(stdout);
       return 0;
     } else if (strcmp(a, "--json") == 0) {
-      json = true;
+      sim->json = true;
     } else if (strcmp(a, "--verbose") == 0) {
-      verbose = true;
+      sim->verbose = true;
     } else if (strcmp(a, "--check") == 0) {
-      check = true;
+      sim->check = true;
     } else if (strcmp(a, "--unknown") == 0) {
-      unknown = true;
+      sim->unknown = true;
     } else if (strcmp(a, "--scen") == 0 || strcmp(a, "--limit") == 0 ||
                strcmp(a, "--sensor") == 0) {
       const char *v = i + 1 < argc ? argv[++i] : NULL;
       if (!v) return cli_fail(CMD, "%s: missing value", a);
       if (strcmp(a, "--scen") == 0)
-        scen_path = v;
+        sim->scen_path = v;
       else if (strcmp(a, "--limit") == 0) {
-        if (!cli_int(CMD, "--limit", v, 1, 1000000L, &limit)) return 2;
-      } else if (!cli_int(CMD, "--sensor", v, 1, 100000L, &sensor))
+        if (!cli_int(CMD, "--limit", v, 1, 1000000L, &sim->limit)) return 2;
+      } else if (!cli_int(CMD, "--sensor", v, 1, 100000L, &sim->sensor))
         return 2;
     } else if (a[0] == '-' && a[1]) {
       return cli_fail(CMD, "unknown option '%s' (try 'lodestar dstar --help')", a);
-    } else if (!map_path) {
-      map_path = a;
+    } else if (!sim->map_path) {
+      sim->map_path = a;
     } else {
       return cli_fail(CMD, "unexpected argument '%s' (one map expected)", a);
     }
   }
-  if (!map_path) return cli_missing(CMD, "MAP", "lodestar dstar MAP [--scen FILE.scen] ...");
-  if (!cli_not_dir(CMD, map_path) || (scen_path && !cli_not_dir(CMD, scen_path))) return 2;
-  truth = lds_map_load(NULL, map_path, &err);
-  if (!truth) return cli_fail(CMD, "%s", err.msg);
-  belief = lds_grid_clone(truth, &err);
-  s = belief ? lds_search_new(NULL, belief, &err) : NULL;
-  qs = (Query *)calloc((size_t)limit, sizeof *qs);
-  er = (double *)calloc((size_t)limit, sizeof *er);
-  tr = (double *)calloc((size_t)limit, sizeof *tr);
-  if (!belief || !s || !qs || !er || !tr) {
-    rc = cli_fail(CMD, "%s", (!belief || !s) ? err.msg : "out of memory");
-    goto done;
+  if (!sim->map_path) return cli_missing(CMD, "MAP", "lodestar dstar MAP [--scen FILE.scen] ...");
+  if (!cli_not_dir(CMD, sim->map_path) || (sim->scen_path && !cli_not_dir(CMD, sim->scen_path)))
+    return 2;
+  return -1;
+}
+
+/* Up to limit problems of --scen, evenly spaced over the file; 0, or the
+** exit status after printing the error. */
+static int scen_queries(Sim *sim) {
+  lds_Error err;
+  lds_Scenario *sc = lds_scen_load(NULL, sim->scen_path, &err);
+  size_t n, k;
+  char where[4200]; /* "FILE:LINE" of a bad row (cli_scen_where) */
+  const lds_Grid *truth = sim->truth;
+  if (!sc) return cli_fail(CMD, "%s", err.msg);
+  n = lds_scen_count(sc);
+  for (k = 0; k < (size_t)sim->limit && k < n; k++) {
+    /* evenly spaced over the file, so every length bucket is represented */
+    size_t idx = n <= (size_t)sim->limit ? k : (size_t)((double)k * (double)n / (double)sim->limit);
+    const lds_ScenEntry *e = lds_scen_entry(sc, idx);
+    int rc;
+    if (e->map_width != lds_grid_width(truth) || e->map_height != lds_grid_height(truth)) {
+      rc = cli_fail(CMD, "%s: problem %zu expects a %ldx%ld map, %s is %ldx%ld",
+                    cli_scen_where(where, sizeof where, sim->scen_path, idx), idx + 1,
+                    (long)e->map_width, (long)e->map_height, sim->map_path,
+                    (long)lds_grid_width(truth), (long)lds_grid_height(truth));
+      lds_scen_free(sc);
+      return rc;
+    }
+    if (lds_grid_blocked(truth, e->sx, e->sy) || lds_grid_blocked(truth, e->gx, e->gy)) {
+      bool sb = lds_grid_blocked(truth, e->sx, e->sy);
+      int32_t bx = sb ? e->sx : e->gx, by = sb ? e->sy : e->gy;
+      rc = cli_fail(CMD, "%s: problem %zu: %s (%ld,%ld) is blocked on %s ('%c'; expected "
+                    "a passable cell)", cli_scen_where(where, sizeof where, sim->scen_path, idx),
+                    idx + 1, sb ? "start" : "goal", (long)bx, (long)by, sim->map_path,
+                    lds_grid_terrain(truth, bx, by));
+      lds_scen_free(sc);
+      return rc;
+    }
+    sim->qs[sim->nq].sx = e->sx;
+    sim->qs[sim->nq].sy = e->sy;
+    sim->qs[sim->nq].gx = e->gx;
+    sim->qs[sim->nq].gy = e->gy;
+    sim->nq++;
   }
-  if (scen_path) {
-    lds_Scenario *sc = lds_scen_load(NULL, scen_path, &err);
-    size_t n;
-    char where[4200]; /* "FILE:LINE" of a bad row (cli_scen_where) */
-    if (!sc) {
-      rc = cli_fail(CMD, "%s", err.msg);
-      goto done;
+  lds_scen_free(sc);
+  return 0;
+}
+
+/* The maps, the search and the queries (--scen, or random on the true map);
+** 0, or the exit status after printing the error. */
+static int setup(Sim *sim) {
+  lds_Error err;
+  sim->truth = lds_map_load(NULL, sim->map_path, &err);
+  if (!sim->truth) return cli_fail(CMD, "%s", err.msg);
+  sim->belief = lds_grid_clone(sim->truth, &err);
+  sim->s = sim->belief ? lds_search_new(NULL, sim->belief, &err) : NULL;
+  sim->qs = (Query *)calloc((size_t)sim->limit, sizeof *sim->qs);
+  sim->er = (double *)calloc((size_t)sim->limit, sizeof *sim->er);
+  sim->tr = (double *)calloc((size_t)sim->limit, sizeof *sim->tr);
+  if (!sim->belief || !sim->s || !sim->qs || !sim->er || !sim->tr)
+    return cli_fail(CMD, "%s", (!sim->belief || !sim->s) ? err.msg : "out of memory");
+  if (sim->scen_path) return scen_queries(sim);
+  lds_search_free(sim->s);
+  sim->s = lds_search_new(NULL, sim->truth, &err);
+  if (!sim->s) return cli_fail(CMD, "%s", err.msg);
+  sim->nq = random_queries(sim->truth, sim->s, sim->qs, (size_t)sim->limit);
+  if (sim->nq == 0)
+    return cli_fail(CMD, "%s: no random query found (the map needs two connected passable "
+                    "cells at least max(w,h)/4 apart)", sim->map_path);
+  lds_search_free(sim->s);
+  sim->s = lds_search_new(NULL, sim->belief, &err);
+  if (!sim->s) return cli_fail(CMD, "%s", err.msg);
+  return 0;
+}
+
+/* Query k by both agents, added to the totals; 0, or the exit status. */
+static int compare(Sim *sim, size_t k) {
+  const Query *q = &sim->qs[k];
+  Run d, a;
+  int rc;
+  if ((rc = run_dstar(sim->truth, sim->belief, sim->check ? sim->s : NULL, q, sim->unknown,
+                      sim->sensor, &d)) != 0)
+    return rc;
+  sim->checks += d.checks;
+  sim->check_mismatches += d.check_mismatches;
+  if ((rc = run_astar(sim->truth, sim->belief, sim->s, q, sim->unknown, sim->sensor, &a)) != 0)
+    return rc;
+  sim->tot_d.moves += d.moves;
+  sim->tot_d.cost += d.cost;
+  sim->tot_d.replans += d.replans;
+  sim->tot_d.expansions += d.expansions;
+  sim->tot_d.plan_ns += d.plan_ns;
+  sim->tot_d.setup_ns += d.setup_ns;
+  sim->tot_a.moves += a.moves;
+  sim->tot_a.cost += a.cost;
+  sim->tot_a.replans += a.replans;
+  sim->tot_a.expansions += a.expansions;
+  sim->tot_a.plan_ns += a.plan_ns;
+  sim->illegal += d.illegal + a.illegal;
+  if (!d.reached) sim->unreached_d++;
+  if (!a.reached) sim->unreached_a++;
+  if (!d.reached || !a.reached || d.illegal || a.illegal) /* failures: always reported */
+    fprintf(stderr, "query %zu (%ld,%ld)->(%ld,%ld): D* Lite %s%s, A* %s%s\n", k + 1,
+            (long)q->sx, (long)q->sy, (long)q->gx, (long)q->gy,
+            d.reached ? "reached the goal" : "did not reach the goal",
+            d.illegal ? " (illegal move)" : "", a.reached ? "reached the goal" : "did not reach the goal",
+            a.illegal ? " (illegal move)" : "");
+  if (d.reached && a.reached) {
+    double m = fabs(d.cost) > fabs(a.cost) ? fabs(d.cost) : fabs(a.cost);
+    sim->reached++;
+    if (fabs(d.cost - a.cost) > 1e-9 * (m > 1.0 ? m : 1.0)) {
+      sim->mismatches++;
+      if (sim->verbose)
+        fprintf(stderr, "query %zu (%ld,%ld)->(%ld,%ld): D* Lite travelled %.6f, A* %.6f\n",
+                k + 1, (long)q->sx, (long)q->sy, (long)q->gx, (long)q->gy, d.cost, a.cost);
     }
-    n = lds_scen_count(sc);
-    for (k = 0; k < (size_t)limit && k < n; k++) {
-      /* evenly spaced over the file, so every length bucket is represented */
-      size_t idx = n <= (size_t)limit ? k : (size_t)((double)k * (double)n / (double)limit);
-      const lds_ScenEntry *e = lds_scen_entry(sc, idx);
-      if (e->map_width != lds_grid_width(truth) || e->map_height != lds_grid_height(truth)) {
-        rc = cli_fail(CMD, "%s: problem %zu expects a %ldx%ld map, %s is %ldx%ld",
-                      cli_scen_where(where, sizeof where, scen_path, idx), idx + 1,
-                      (long)e->map_width, (long)e->map_height, map_path,
-                      (long)lds_grid_width(truth), (long)lds_grid_height(truth));
-        lds_scen_free(sc);
-        goto done;
-      }
-      if (lds_grid_blocked(truth, e->sx, e->sy) || lds_grid_blocked(truth, e->gx, e->gy)) {
-        bool sb = lds_grid_blocked(truth, e->sx, e->sy);
-        int32_t bx = sb ? e->sx : e->gx, by = sb ? e->sy : e->gy;
-        rc = cli_fail(CMD, "%s: problem %zu: %s (%ld,%ld) is blocked on %s ('%c'; expected "
-                      "a passable cell)", cli_scen_where(where, sizeof where, scen_path, idx),
-                      idx + 1, sb ? "start" : "goal", (long)bx, (long)by, map_path,
-                      lds_grid_terrain(truth, bx, by));
-        lds_scen_free(sc);
-        goto done;
-      }
-      qs[nq].sx = e->sx;
-      qs[nq].sy = e->sy;
-      qs[nq].gx = e->gx;
-      qs[nq].gy = e->gy;
-      nq++;
-    }
-    lds_scen_free(sc);
-  } else {
-    lds_search_free(s);
-    s = lds_search_new(NULL, truth, &err);
-    if (!s) {
-      rc = cli_fail(CMD, "%s", err.msg);
-      goto done;
-    }
-    nq = random_queries(truth, s, qs, (size_t)limit);
-    if (nq == 0) {
-      rc = cli_fail(CMD, "%s: no random query found (the map needs two connected passable "
-                    "cells at least max(w,h)/4 apart)", map_path);
-      goto done;
-    }
-    lds_search_free(s);
-    s = lds_search_new(NULL, belief, &err);
-    if (!s) {
-      rc = cli_fail(CMD, "%s", err.msg);
-      goto done;
-    }
-  }
-  memset(&tot_d, 0, sizeof tot_d);
-  memset(&tot_a, 0, sizeof tot_a);
-  for (k = 0; k < nq; k++) {
-    Run d, a;
-    if ((rc = run_dstar(truth, belief, check ? s : NULL, &qs[k], unknown, sensor, &d)) != 0)
-      goto done;
-    checks += d.checks;
-    check_mismatches += d.check_mismatches;
-    if ((rc = run_astar(truth, belief, s, &qs[k], unknown, sensor, &a)) != 0) goto done;
-    tot_d.moves += d.moves;
-    tot_d.cost += d.cost;
-    tot_d.replans += d.replans;
-    tot_d.expansions += d.expansions;
-    tot_d.plan_ns += d.plan_ns;
-    tot_d.setup_ns += d.setup_ns;
-    tot_a.moves += a.moves;
-    tot_a.cost += a.cost;
-    tot_a.replans += a.replans;
-    tot_a.expansions += a.expansions;
-    tot_a.plan_ns += a.plan_ns;
-    illegal += d.illegal + a.illegal;
-    if (!d.reached) unreached_d++;
-    if (!a.reached) unreached_a++;
-    if (!d.reached || !a.reached || d.illegal || a.illegal) /* failures: always reported */
-      fprintf(stderr, "query %zu (%ld,%ld)->(%ld,%ld): D* Lite %s%s, A* %s%s\n", k + 1,
-              (long)qs[k].sx, (long)qs[k].sy, (long)qs[k].gx, (long)qs[k].gy,
-              d.reached ? "reached the goal" : "did not reach the goal",
-              d.illegal ? " (illegal move)" : "", a.reached ? "reached the goal" : "did not reach the goal",
-              a.illegal ? " (illegal move)" : "");
-    if (d.reached && a.reached) {
-      double m = fabs(d.cost) > fabs(a.cost) ? fabs(d.cost) : fabs(a.cost);
-      reached++;
-      if (fabs(d.cost - a.cost) > 1e-9 * (m > 1.0 ? m : 1.0)) {
-        mismatches++;
-        if (verbose)
-          fprintf(stderr, "query %zu (%ld,%ld)->(%ld,%ld): D* Lite travelled %.6f, A* %.6f\n",
-                  k + 1, (long)qs[k].sx, (long)qs[k].sy, (long)qs[k].gx, (long)qs[k].gy, d.cost,
-                  a.cost);
-      }
-      if (d.expansions > 0 && d.plan_ns > 0) {
-        er[nr] = ratio((double)a.expansions, (double)d.expansions);
-        tr[nr] = ratio(a.plan_ns, d.plan_ns);
-        nr++;
-      }
+    if (d.expansions > 0 && d.plan_ns > 0) {
+      sim->er[sim->nr] = ratio((double)a.expansions, (double)d.expansions);
+      sim->tr[sim->nr] = ratio(a.plan_ns, d.plan_ns);
+      sim->nr++;
     }
   }
-  {
-    double dms = tot_d.plan_ns / 1e6, ams = tot_a.plan_ns / 1e6;
-    double xr = ratio((double)tot_a.expansions, (double)tot_d.expansions), trt = ratio(ams, dms);
-    double mxr = median(er, nr), mtr = median(tr, nr);
-    printf("lodestar dstar %s\n", map_path);
-    printf("  queries     %zu (%s)\n", nq, scen_path ? scen_path : "random, seed 1");
-    if (unknown)
-      printf("  terrain     unknown (freespace assumption), sensor radius %ld\n", sensor);
-    else
-      printf("  terrain     known\n");
-    printf("  %-9s %-8s %-9s %-14s %-8s %-13s %-10s %-9s\n", "agent", "reached", "moves",
-           "cost", "replans", "expansions", "plan_ms", "setup_ms");
-    printf("  %-9s %-8ld %-9llu %-14.3f %-8llu %-13llu %-10.3f %-9.3f\n", "D* Lite",
-           (long)nq - unreached_d, (unsigned long long)tot_d.moves, tot_d.cost,
-           (unsigned long long)tot_d.replans, (unsigned long long)tot_d.expansions, dms,
-           tot_d.setup_ns / 1e6);
-    printf("  %-9s %-8ld %-9llu %-14.3f %-8llu %-13llu %-10.3f %-9s\n", "A*",
-           (long)nq - unreached_a, (unsigned long long)tot_a.moves, tot_a.cost,
-           (unsigned long long)tot_a.replans, (unsigned long long)tot_a.expansions, ams, "-");
-    printf("  ratio A*/D* Lite: expansions %.2fx (median per query %.2fx), time %.2fx "
-           "(median %.2fx)\n", xr, mxr, trt, mtr);
-    printf("  travelled cost differs in %ld of %ld queries reached by both\n", mismatches,
-           reached);
-    if (check)
-      printf("  check: %ld D* Lite plans, %ld differ from a fresh A*'s optimal cost\n", checks,
-             check_mismatches);
-    if (illegal) printf("  FAIL: %ld illegal moves\n", illegal);
-    if (unreached_d || unreached_a)
-      printf("  FAIL: goal not reached: D* Lite %ld, A* %ld queries\n", unreached_d,
-             unreached_a);
-    if (json) {
-      printf("{\"map\":");
-      cli_json_string(stdout, map_path);
-      printf(",\"unknown\":%s,\"sensor\":%ld,\"queries\":%zu,\"reached\":%ld,"
-             "\"cost_mismatches\":%ld,\"illegal_moves\":%ld,"
-             "\"dstar_moves\":%llu,\"astar_moves\":%llu,\"dstar_cost\":%.6f,\"astar_cost\":%.6f,"
-             "\"dstar_replans\":%llu,\"astar_replans\":%llu,"
-             "\"dstar_expansions\":%llu,\"astar_expansions\":%llu,\"expansion_ratio\":%.4f,"
-             "\"expansion_ratio_median\":%.4f,\"dstar_ms\":%.3f,\"astar_ms\":%.3f,"
-             "\"time_ratio\":%.4f,\"time_ratio_median\":%.4f,\"dstar_setup_ms\":%.3f,"
-             "\"plan_checks\":%ld,\"plan_mismatches\":%ld}\n",
-             unknown ? "true" : "false", sensor, nq, reached, mismatches, illegal,
-             (unsigned long long)tot_d.moves, (unsigned long long)tot_a.moves, tot_d.cost,
-             tot_a.cost, (unsigned long long)tot_d.replans, (unsigned long long)tot_a.replans,
-             (unsigned long long)tot_d.expansions, (unsigned long long)tot_a.expansions, xr, mxr,
-             dms, ams, trt, mtr, tot_d.setup_ns / 1e6, checks, check_mismatches);
-    }
-    if (illegal || unreached_d || unreached_a || check_mismatches) rc = 1;
+  return 0;
+}
+
+/* The summary (and the --json line); returns the exit status. */
+static int report(Sim *sim) {
+  const Run *td = &sim->tot_d, *ta = &sim->tot_a;
+  double dms = td->plan_ns / 1e6, ams = ta->plan_ns / 1e6;
+  double xr = ratio((double)ta->expansions, (double)td->expansions), trt = ratio(ams, dms);
+  double mxr = median(sim->er, sim->nr), mtr = median(sim->tr, sim->nr);
+  size_t nq = sim->nq;
+  printf("lodestar dstar %s\n", sim->map_path);
+  printf("  queries     %zu (%s)\n", nq, sim->scen_path ? sim->scen_path : "random, seed 1");
+  if (sim->unknown)
+    printf("  terrain     unknown (freespace assumption), sensor radius %ld\n", sim->sensor);
+  else
+    printf("  terrain     known\n");
+  printf("  %-9s %-8s %-9s %-14s %-8s %-13s %-10s %-9s\n", "agent", "reached", "moves",
+         "cost", "replans", "expansions", "plan_ms", "setup_ms");
+  printf("  %-9s %-8ld %-9llu %-14.3f %-8llu %-13llu %-10.3f %-9.3f\n", "D* Lite",
+         (long)nq - sim->unreached_d, (unsigned long long)td->moves, td->cost,
+         (unsigned long long)td->replans, (unsigned long long)td->expansions, dms,
+         td->setup_ns / 1e6);
+  printf("  %-9s %-8ld %-9llu %-14.3f %-8llu %-13llu %-10.3f %-9s\n", "A*",
+         (long)nq - sim->unreached_a, (unsigned long long)ta->moves, ta->cost,
+         (unsigned long long)ta->replans, (unsigned long long)ta->expansions, ams, "-");
+  printf("  ratio A*/D* Lite: expansions %.2fx (median per query %.2fx), time %.2fx "
+         "(median %.2fx)\n", xr, mxr, trt, mtr);
+  printf("  travelled cost differs in %ld of %ld queries reached by both\n", sim->mismatches,
+         sim->reached);
+  if (sim->check)
+    printf("  check: %ld D* Lite plans, %ld differ from a fresh A*'s optimal cost\n", sim->checks,
+           sim->check_mismatches);
+  if (sim->illegal) printf("  FAIL: %ld illegal moves\n", sim->illegal);
+  if (sim->unreached_d || sim->unreached_a)
+    printf("  FAIL: goal not reached: D* Lite %ld, A* %ld queries\n", sim->unreached_d,
+           sim->unreached_a);
+  if (sim->json) {
+    printf("{\"map\":");
+    cli_json_string(stdout, sim->map_path);
+    printf(",\"unknown\":%s,\"sensor\":%ld,\"queries\":%zu,\"reached\":%ld,"
+           "\"cost_mismatches\":%ld,\"illegal_moves\":%ld,"
+           "\"dstar_moves\":%llu,\"astar_moves\":%llu,\"dstar_cost\":%.6f,\"astar_cost\":%.6f,"
+           "\"dstar_replans\":%llu,\"astar_replans\":%llu,"
+           "\"dstar_expansions\":%llu,\"astar_expansions\":%llu,\"expansion_ratio\":%.4f,"
+           "\"expansion_ratio_median\":%.4f,\"dstar_ms\":%.3f,\"astar_ms\":%.3f,"
+           "\"time_ratio\":%.4f,\"time_ratio_median\":%.4f,\"dstar_setup_ms\":%.3f,"
+           "\"plan_checks\":%ld,\"plan_mismatches\":%ld}\n",
+           sim->unknown ? "true" : "false", sim->sensor, nq, sim->reached, sim->mismatches,
+           sim->illegal, (unsigned long long)td->moves, (unsigned long long)ta->moves, td->cost,
+           ta->cost, (unsigned long long)td->replans, (unsigned long long)ta->replans,
+           (unsigned long long)td->expansions, (unsigned long long)ta->expansions, xr, mxr,
+           dms, ams, trt, mtr, td->setup_ns / 1e6, sim->checks, sim->check_mismatches);
   }
-done:
-  free(qs);
-  free(er);
-  free(tr);
-  lds_search_free(s);
-  lds_grid_free(belief);
-  lds_grid_free(truth);
+  return sim->illegal || sim->unreached_d || sim->unreached_a || sim->check_mismatches ? 1 : 0;
+}
+
+int cli_dstar(int argc, char **argv) {
+  Sim sim;
+  size_t k;
+  int rc;
+  memset(&sim, 0, sizeof sim);
+  sim.limit = 20;
+  sim.sensor = 3;
+  if ((rc = parse_args(argc, argv, &sim)) >= 0) return rc;
+  rc = setup(&sim);
+  for (k = 0; rc == 0 && k < sim.nq; k++) rc = compare(&sim, k);
+  if (rc == 0) rc = report(&sim);
+  free(sim.qs);
+  free(sim.er);
+  free(sim.tr);
+  lds_search_free(sim.s);
+  lds_grid_free(sim.belief);
+  lds_grid_free(sim.truth);
   return rc;
 }

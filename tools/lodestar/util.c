@@ -1,8 +1,8 @@
 /*
-** cli_util.c — helpers shared by the `lodestar` subcommands.
+** util.c — helpers shared by the `lodestar` subcommands.
 */
 #define _POSIX_C_SOURCE 200809L
-#include "cli.h"
+#include "util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -94,35 +94,21 @@ double cli_quantile(double *v, size_t n, double q) {
 
 bool cli_check_path(const lds_Grid *g, const lds_Path *p, int32_t sx, int32_t sy, int32_t gx,
                     int32_t gy, double *cost, char *why) {
-  static const int8_t dx[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-  static const int8_t dy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-  size_t i, n = lds_path_length(p);
-  int32_t px, py, x, y;
-  double c = 0.0;
-  if (n == 0 || !lds_path_cell(p, 0, &px, &py) || px != sx || py != sy) {
-    snprintf(why, 256, "path does not start at (%ld,%ld)", (long)sx, (long)sy);
+  lds_PathCheck opts;
+  lds_PathCheckReport rep;
+  lds_Error err;
+  lds_path_check_init(&opts);
+  opts.check_start = opts.check_goal = true;
+  opts.sx = sx;
+  opts.sy = sy;
+  opts.gx = gx;
+  opts.gy = gy;
+  opts.check_cost = false; /* callers compare the cost themselves */
+  if (lds_path_check(g, p, &opts, &rep, &err) != LDS_OK) {
+    snprintf(why, 256, "%s", cli_plain(err.msg));
     return false;
   }
-  for (i = 1; i < n; i++) {
-    int d;
-    lds_path_cell(p, i, &x, &y);
-    for (d = 0; d < 8; d++)
-      if (px + dx[d] == x && py + dy[d] == y) break;
-    if (d == 8 || !lds_grid_can_move(g, px, py, d)) {
-      snprintf(why, 256, "illegal step %zu: (%ld,%ld)->(%ld,%ld)", i, (long)px, (long)py,
-               (long)x, (long)y);
-      return false;
-    }
-    c += (d < 4 ? 1.0 : 1.4142135623730951) * (double)lds_grid_cost(g, x, y);
-    px = x;
-    py = y;
-  }
-  if (px != gx || py != gy) {
-    snprintf(why, 256, "path ends at (%ld,%ld), not the goal (%ld,%ld)", (long)px, (long)py,
-             (long)gx, (long)gy);
-    return false;
-  }
-  *cost = c;
+  *cost = rep.cost;
   return true;
 }
 

@@ -1,5 +1,5 @@
 /*
-** cli.h — shared helpers of the `lodestar` command's subcommands.
+** util.h — shared helpers of the `lodestar` command's subcommands.
 ** Each subcommand is `int cli_NAME(int argc, char **argv)` returning the exit
 ** status: 0 success, 1 check failed (mismatches), 2 bad input.
 */
@@ -38,8 +38,9 @@ uint64_t cli_cpu_ns(void);
 /* Sorts a copy-free array of doubles in place and returns the q-quantile
 ** (nearest rank, q in [0,1]); 0 for n == 0. */
 double cli_quantile(double *v, size_t n, double q);
-/* Checks that a grid path is legal (adjacent legal moves, endpoints) and
-** recomputes its cost; returns false with a reason in why[256]. */
+/* lds_path_check with both endpoints and without the cost comparison: the
+** path's moves are legal and it runs from (sx,sy) to (gx,gy); *cost is the
+** cost recomputed from the cells. false with the reason in why[256]. */
 bool cli_check_path(const lds_Grid *g, const lds_Path *p, int32_t sx, int32_t sy, int32_t gx,
                     int32_t gy, double *cost, char *why);
 /* Writes s as a JSON string literal. */
@@ -59,7 +60,7 @@ unsigned long cli_scen_line(const char *path, size_t index);
 ** Returns buf. */
 const char *cli_scen_where(char *buf, size_t size, const char *path, size_t index);
 /* The options met on one command line: each may be given once (a repeat
-** used to be taken silently, the last one winning). */
+** is an error, so a script cannot silently lose a value to a later one). */
 #define CLI_MAX_OPTIONS 40
 typedef struct cli_Seen {
   const char *opt[CLI_MAX_OPTIONS];
