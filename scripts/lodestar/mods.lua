@@ -77,7 +77,7 @@ M.MOD_API = {
   "search.astar", "search.dijkstra", "search.wastar", "search.greedy", "search.jps", "search.jps+",
   "search.dstar_lite",
   "rule.terrain", "rule.near",
-  "smooth.catmull_rom", "smooth.length", "smooth.resample", "smooth.postprocessor",
+  "smooth.catmull_rom", "smooth.length", "smooth.resample", "smooth.postprocessor", "smooth.MAX_POINTS",
   -- data (each mod gets its own copy of the lists)
   "algorithms", "heuristics", "diagonal_rules", "coords_kinds", "_VERSION", "_NAME",
 }
@@ -774,6 +774,25 @@ local function plain(t, depth)
   while k ~= nil do
     c[k] = plain(v, depth - 1)
     k, v = next(t, k)
+  end
+  return c
+end
+
+-- A copy of a value a mod hands back to the host, made inside the guarded
+-- call with raw access only (next, no metamethods), so no mod code runs
+-- when the host later reads it: tables become plain tables (depth levels
+-- deep), strings, numbers, booleans and lodestar userdata stay as they are,
+-- functions and threads become nil.
+local function raw_result(v, depth)
+  local tv = type(v)
+  if tv == "function" or tv == "thread" then return nil end
+  if tv ~= "table" then return v end
+  if depth <= 0 then error("post-processor result nested too deeply (expected a list of points or a path)", 0) end
+  local c = {}
+  local k, e = next(v)
+  while k ~= nil do
+    if type(k) == "string" or type(k) == "number" then c[k] = raw_result(e, depth - 1) end
+    k, e = next(v, k)
   end
   return c
 end
@@ -1725,7 +1744,7 @@ function Manager:postprocess(qname, path, grid)
     for gname, g in pairs(self.grids) do if rawequal(g, grid) then view = view_of(self, rec.name, gname) end end
     view = view or grid_view("(unregistered)", grid)
   end
-  local ok, out = self:_call(rec, f, path, view)
+  local ok, out = self:_call(rec, function(p, v) return raw_result(f(p, v), 4) end, path, view)
   if not ok then return path, out end
   if out == nil then return path, ("post-processor '%s' returned nil"):format(qname) end
   return out
@@ -1741,9 +1760,15 @@ function Manager:heuristic(qname)
   if not f then return nil, ("no heuristic '%s'"):format(qname) end
   return function(...)
     if rec.disabled then error(("heuristic '%s': mod '%s' is disabled"):format(qname, rec.name), 2) end
-    local r = pack(self:_call(rec, f, ...))
+    local r = pack(self:_call(rec, function(...)
+      local h = f(...)
+      if type(h) ~= "number" then -- a table's __add or __lt would run mod code in the host
+        error(("heuristic '%s' returned %s (expected a number)"):format(qname, type(h)), 0)
+      end
+      return h
+    end, ...))
     if not r[1] then error(r[2], 0) end
-    return table_unpack(r, 2, r.n)
+    return r[2]
   end
 end
 

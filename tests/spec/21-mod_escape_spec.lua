@@ -483,6 +483,40 @@ mod.state.raw = next(lodestar)]])
       assert.is_nil(m:state(name).pwned)
     end)
 
+    it("what a mod returns to the host runs no mod code when the host reads it", function()
+      -- a post-processor's result whose __index would run in the host, under
+      -- the host's string metatable (reaching string.dump and the unbounded find)
+      local name, ev = attack([[
+return { name = "EVIL", version = "1", postprocessors = { p = function(path)
+  local pts = { { x = 0, y = 0 }, { x = 3, y = 0 } }
+  return setmetatable(pts, { __index = function() mod.state.pwned = ("").dump ~= nil; return { x = 9, y = 9 } end,
+    __len = function() mod.state.pwned = true; return 99 end })
+end }, heuristics = { h = function()
+  return setmetatable({}, { __lt = function() mod.state.pwned = true; return true end,
+    __add = function() mod.state.pwned = true; return 0 end })
+end } }]])
+      assert.equal("loaded", ev.result)
+      local path = lodestar.find_path(grid, 0, 0, 3, 0)
+      local out = m:postprocess(name .. ".p", path, grid)
+      assert.is_nil(getmetatable(out))
+      assert.equal(2, #out)
+      assert.is_nil(out[5])
+      assert.same({x = 3, y = 0}, out[2])
+      assert.is_nil(m:state(name).pwned)
+      local h = assert(m:heuristic(name .. ".h"))
+      local ok, err = pcall(h, 0, 0, 1, 1)
+      assert.is_false(ok)
+      assert.matches("heuristic '" .. name .. ".h' returned table (expected a number)", err, 1, true)
+      assert.is_nil(m:state(name).pwned)
+      assert.equal(HOST.smt_index, getmetatable("").__index)
+    end)
+
+    it("smooth.MAX_POINTS, the documented bound, is visible to a mod", function()
+      local name, ev = attack('mod.state.max = lodestar.smooth.MAX_POINTS')
+      assert.equal("loaded", ev.result)
+      assert.equal(lodestar.smooth.MAX_POINTS, m:state(name).max)
+    end)
+
     it("finalizers never run: __gc is refused, and one added later is ignored", function()
       local text = refused('setmetatable({}, { __gc = function() mod.state.pwned = true end })')
       assert.matches("setmetatable: __gc is not allowed in a mod", text, 1, true)
