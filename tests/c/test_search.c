@@ -4,7 +4,7 @@
 ** Expected costs are written as exact expressions (2 + 3*sqrt(2)). */
 #include "harness.h"
 #include "lds.h"
-#include "lds_search_internal.h" /* only to force the generation counter's wrap */
+#include "lds_open_list.h" /* only to force the generation counter's wrap */
 
 #include <math.h>
 #include <stdlib.h>
