@@ -20,7 +20,6 @@
 ** weighted (cell costs + layers), callback (+ the edge callback) */
 enum { MODE_UNIFORM = 0, MODE_PLAIN = 1, MODE_WEIGHTED = 2, MODE_CALLBACK = 3 };
 
-
 /* increments of the packed move counts ns | nd << 32, per direction */
 static const uint64_t nsd_inc[8] = {1, 1, 1, 1, 1ull << 32, 1ull << 32, 1ull << 32, 1ull << 32};
 
@@ -33,7 +32,7 @@ static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, L
 ** node has a larger f, or the same f and g <= g(u). Such successors (sorted
 ** among themselves, at most 8) skip the heap and go on top of a stack, which
 ** therefore stays sorted; the other successors go to the heap. A pop takes the
-** smaller of the stack top and the heap top under ldsi_open_less, so the expansion
+** smaller of the stack top and the heap top under ldsi_open_less_x, so the expansion
 ** order, and every path, is exactly that of a plain heap, while the walk along
 ** a plateau of equal f (common on grids, where f is exact: see ldsi_Node)
 ** costs O(1) per node instead of two heap operations.
@@ -41,6 +40,36 @@ static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, L
 ** and its stack entry is dropped as stale (node heap field != LDSI_INBUF).
 ** A full stack sends successors to the heap, which is always correct. */
 
+/* The loop invariants of one grid_loop run, read by the helpers it inlines
+** (relax_uniform, relax_hot, ...). A local of grid_loop whose address does
+** not escape the inlined code, so its fields live in registers or stack
+** slots as separate arguments did (same instruction counts: docs/search.md
+** reports the benchmark). */
+typedef struct AstarCtx {
+  lds_Search *s;
+  ldsi_Node *nodes;
+  ldsi_Hot *hot;
+  const uint8_t *nbr;
+  const uint8_t *dir_k; /* the prune table's k of the move in each direction */
+  const ptrdiff_t *off; /* neighbour offsets (ldsi_grid_offsets) */
+  uint32_t gen, pw;
+  uint32_t nomove;      /* the extra record: see relax_uniform */
+  uint32_t start;
+  int32_t gx, gy;       /* the goal */
+  double hw, gk;
+  bool exact_f, reopen;
+} AstarCtx;
+
+/* The node u being expanded, as its successors' relaxations read it, and
+** the plateau batch they fill (nb entries). */
+typedef struct AstarExp {
+  uint32_t u, nbr_u;    /* its id and legal-move mask */
+  int32_t ux, uy;
+  double gu, fu;        /* general form: its g and f */
+  uint64_t fku, hku;    /* exact form: its f key and h key */
+  ldsi_Open *batch;
+  int nb;
+} AstarExp;
 
 /* f of a successor with g = ng (exact moves nsd) at (dx, dy) from the goal:
 ** exact on uniform octile grids (ldsi_exact_octile_f), else gk*g + hw*h */
@@ -56,10 +85,8 @@ LDSI_INLINE double succ_f(const bool exact_f, uint64_t nsd, double ng, double gk
 LDSI_INLINE void claim_fresh(ldsi_Node *nodes, uint32_t v, uint32_t pw, uint32_t gen, double g,
                              uint32_t parent, uint64_t nsd) {
   ldsi_Node *nv = &nodes[v];
-#ifndef LDS_NO_PREFETCH
   LDSI_PREFETCH(&nodes[v - pw]);
   LDSI_PREFETCH(&nodes[v + pw]);
-#endif
   nv->gen = gen;
   nv->g = g;
   nv->parent = parent;
@@ -78,26 +105,25 @@ LDSI_INLINE void claim_fresh(ldsi_Node *nodes, uint32_t v, uint32_t pw, uint32_t
 ** (fresh? improved?), which mispredicted about twice per expansion. The
 ** successors are taken in the same order (d ascending) as the general loop,
 ** so the expansion order and every path are the same. */
-LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, uint32_t u,
-                               uint32_t m, const int d, ptrdiff_t offd, uint32_t nomove,
-                               double ng, uint64_t nsd, double gu, double fu, int32_t ux,
-                               int32_t uy, int32_t gx, int32_t gy, const int hk, double hw,
-                               double gk, const bool exact_f, bool reopen, uint32_t pw,
-                               ldsi_Open *batch, int *nb) {
-  uint32_t v = ((m >> d) & 1u) ? (uint32_t)((ptrdiff_t)u + offd) : nomove;
+LDSI_INLINE void relax_uniform(const AstarCtx *c, AstarExp *x, uint32_t m, const int d,
+                               double ng, uint64_t nsd, const int hk) {
+  lds_Search *s = c->s;
+  ldsi_Node *nodes = c->nodes;
+  const uint32_t gen = c->gen, u = x->u;
+  uint32_t v = ((m >> d) & 1u) ? (uint32_t)((ptrdiff_t)u + c->off[d]) : c->nomove;
   ldsi_Node *nv = &nodes[v];
   double gv = nv->gen == gen ? nv->g : INFINITY, fv;
   int32_t vx, vy;
   if (!(ng < gv)) return;
-  vx = ux + ldsi_dir_dx[d];
-  vy = uy + ldsi_dir_dy[d];
-  fv = succ_f(exact_f, nsd, ng, gk, hw, hk, gx - vx, gy - vy);
+  vx = x->ux + ldsi_dir_dx[d];
+  vy = x->uy + ldsi_dir_dy[d];
+  fv = succ_f(c->exact_f, nsd, ng, c->gk, c->hw, hk, c->gx - vx, c->gy - vy);
   if (nv->gen != gen) { /* fresh */
-    claim_fresh(nodes, v, pw, gen, ng, u, nsd);
-    ldsi_queue_fresh_x(s, batch, nb, 8, v, fv, ng, 0, fu, gu, LDSI_KEYS_GENERAL);
+    claim_fresh(nodes, v, c->pw, gen, ng, u, nsd);
+    ldsi_queue_fresh_x(s, x->batch, &x->nb, 8, v, fv, ng, 0, x->fu, x->gu, LDSI_KEYS_GENERAL);
     return;
   }
-  if (nv->heap == LDSI_CLOSED && !reopen) return;
+  if (nv->heap == LDSI_CLOSED && !c->reopen) return;
   nv->g = ng;
   nv->parent = u;
   nv->nsd = nsd;
@@ -114,12 +140,12 @@ LDSI_INLINE void relax_uniform(lds_Search *s, ldsi_Node *nodes, uint32_t gen, ui
 ** heuristic is octile with weight 1, so no closed node improves (no
 ** reopening). The records of the rows above and below a fresh node are
 ** fetched, as in claim_fresh. */
-LDSI_INLINE void relax_hot(lds_Search *s, ldsi_Hot *hot, uint32_t gen, uint32_t u, uint32_t m,
-                           const int d, ptrdiff_t offd, uint32_t nomove, double ng, uint64_t nsd,
-                           uint64_t fku, uint64_t hku, int32_t ux, int32_t uy, int32_t gx,
-                           int32_t gy, uint32_t pw, ldsi_Open *batch, int *nb,
-                           const uint8_t *nbr, const uint8_t *dk, uint32_t nbr_u) {
-  uint32_t v = ((m >> d) & 1u) ? (uint32_t)((ptrdiff_t)u + offd) : nomove;
+LDSI_INLINE void relax_hot(const AstarCtx *c, AstarExp *x, uint32_t m, const int d, double ng,
+                           uint64_t nsd) {
+  lds_Search *s = c->s;
+  ldsi_Hot *hot = c->hot;
+  const uint32_t gen = c->gen, u = x->u;
+  uint32_t v = ((m >> d) & 1u) ? (uint32_t)((ptrdiff_t)u + c->off[d]) : c->nomove;
   ldsi_Hot *hv = &hot[v];
   double gv = hv->gen == gen ? ldsi_hot_g(hv->nsd) : INFINITY;
   uint64_t hk2, fkv;
@@ -127,10 +153,10 @@ LDSI_INLINE void relax_hot(lds_Search *s, ldsi_Hot *hot, uint32_t gen, uint32_t 
   int32_t vx, vy, dx, dy;
   uint32_t ax, ay, lo, hi;
   if (!(ng < gv)) return;
-  vx = ux + ldsi_dir_dx[d];
-  vy = uy + ldsi_dir_dy[d];
-  dx = gx - vx;
-  dy = gy - vy;
+  vx = x->ux + ldsi_dir_dx[d];
+  vy = x->uy + ldsi_dir_dy[d];
+  dx = c->gx - vx;
+  dy = c->gy - vy;
   ax = (uint32_t)(dx < 0 ? -dx : dx);
   ay = (uint32_t)(dy < 0 ? -dy : dy);
   lo = ax < ay ? ax : ay;
@@ -145,20 +171,16 @@ LDSI_INLINE void relax_hot(lds_Search *s, ldsi_Hot *hot, uint32_t gen, uint32_t 
   ** reaches by a legal move); skipping them skips relaxations that change
   ** nothing, so the expansion order and paths are the same. The mask
   ** travels in v's entry (ldsi_Open.seq) to v's expansion */
-  mv = (uint32_t)nbr[v] & ~(uint32_t)s->prune[dk[d]][nbr_u];
+  mv = (uint32_t)c->nbr[v] & ~(uint32_t)s->prune[c->dir_k[d]][x->nbr_u];
   if (hv->gen != gen) { /* fresh */
-#ifndef LDS_NO_PREFETCH
-    LDSI_PREFETCH(&hot[v - pw]);
-    LDSI_PREFETCH(&hot[v + pw]);
-#else
-    (void)pw;
-#endif
+    LDSI_PREFETCH(&hot[v - c->pw]);
+    LDSI_PREFETCH(&hot[v + c->pw]);
     hv->gen = gen;
     hv->nsd = nsd | (uint64_t)d << 60;
     /* ldsi_queue_fresh_x with keys: equal f and a larger g, that is a
     ** smaller h, go on the plateau batch */
-    if (fkv == fku && hk2 < hku && *nb < 8 && s->buf_n + (size_t)*nb < LDSI_BUF_CAP) {
-      ldsi_Open *e = &batch[(*nb)++];
+    if (fkv == x->fku && hk2 < x->hku && x->nb < 8 && s->buf_n + (size_t)x->nb < LDSI_BUF_CAP) {
+      ldsi_Open *e = &x->batch[x->nb++];
       e->fk = fkv;
       e->k2 = hk2 | s->seq++;
       e->seq = mv;
@@ -178,56 +200,241 @@ LDSI_INLINE void relax_hot(lds_Search *s, ldsi_Hot *hot, uint32_t gen, uint32_t 
   }
 }
 
+/* The position of u (padded id) and its keys: *x's ux, uy, and fu (the
+** general form) or fku, hku (the exact form); fku and k2u are those of u's
+** entry, the f it was queued with. */
+LDSI_INLINE void expand_keys(const AstarCtx *c, AstarExp *x, double inv_pw, uint64_t nsd_u,
+                             uint64_t fku, uint64_t k2u, const int hk, const ldsi_KeyForm kf) {
+  const uint32_t u = x->u, pw = c->pw;
+  const int32_t gx = c->gx, gy = c->gy;
+  {
+    /* u / pw by a multiply (a 32-bit division costs ~25 cycles per
+    ** expansion); the estimate is off by at most one, corrected below */
+    uint32_t q = (uint32_t)((double)u * inv_pw);
+    if ((uint64_t)q * pw > u) q--;
+    else if ((uint64_t)(q + 1) * pw <= u) q++;
+    x->uy = (int32_t)q - 1;
+    x->ux = (int32_t)(u - q * pw) - 1;
+  }
+  x->fku = fku;
+  if (LDSI_EXACT(kf)) {
+    /* the keys it was queued with, but for the start, queued with
+    ** ldsi_hdist's rounding before the loop knew it would be exact
+    ** (a branch: not computed for every node) */
+    x->fu = 0.0; /* not needed: the keys order */
+    x->hku = k2u & ~(uint64_t)UINT32_MAX;
+    if (LDSI_UNLIKELY(u == c->start)) {
+      int32_t dxs = gx - x->ux, dys = gy - x->uy;
+      uint32_t ax = (uint32_t)(dxs < 0 ? -dxs : dxs), ay = (uint32_t)(dys < 0 ? -dys : dys);
+      uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+      x->fku = ldsi_exact_f_key(hi - lo, lo); /* the start's g is 0 */
+      x->hku = ldsi_exact_h_key(gx - x->ux, gy - x->uy, c->s->hq_a, c->s->hq_c);
+    }
+  } else if (c->exact_f) {
+    /* the f it was queued with, but for the start, queued with ldsi_hdist's
+    ** rounding before the loop knew it would be exact */
+    x->fu = u != c->start ? ldsi_open_val(fku)
+                          : ldsi_exact_octile_f(nsd_u, gx - x->ux, gy - x->uy);
+  } else {
+    x->fu = c->gk * x->gu + c->hw * ldsi_hdist(hk, gx - x->ux, gy - x->uy);
+  }
+}
+
+/* Relaxes u's successors in the uniform-cost mode (directions m): the exact
+** g of a straight and of a diagonal successor, as ns + nd*sqrt(2) from their
+** own counts (ns + 1 never wraps: paths are far shorter than 2^32 moves), so
+** they are bit-identical to the g computed anywhere else from the same
+** counts. */
+LDSI_INLINE void relax_uniform_all(const AstarCtx *c, AstarExp *x, uint32_t m, uint64_t nsd_u,
+                                   const int hk, const ldsi_KeyForm kf) {
+  const uint32_t ns = (uint32_t)nsd_u, nd = (uint32_t)(nsd_u >> 32);
+  const uint64_t nsd_s = nsd_u + 1, nsd_d = nsd_u + (1ull << 32);
+  const double g_s = (double)(ns + 1u) + (double)nd * LDSI_SQRT2;
+#define LDSI_RELAX(d, gg, nn)                       \
+  do {                                              \
+    if (LDSI_EXACT(kf))                             \
+      relax_hot(c, x, m, d, gg, nn);                \
+    else                                            \
+      relax_uniform(c, x, m, d, gg, nn, hk);        \
+  } while (0)
+  if (x->nbr_u & 0xF0u) {
+    const double g_d = (double)ns + (double)(nd + 1u) * LDSI_SQRT2;
+    /* a legal diagonal: the eight directions unrolled, relaxed
+    ** branch-light (relax_uniform); in the exact loop each is first kept
+    ** or dropped by its bit (the pattern follows the parent's direction,
+    ** which the branch predictor mostly learns) */
+#define LDSI_RELAXB(d, gg, nn) \
+  if (!LDSI_EXACT(kf) || ((m >> (d)) & 1u)) LDSI_RELAX(d, gg, nn)
+    LDSI_RELAXB(0, g_s, nsd_s);
+    LDSI_RELAXB(1, g_s, nsd_s);
+    LDSI_RELAXB(2, g_s, nsd_s);
+    LDSI_RELAXB(3, g_s, nsd_s);
+    LDSI_RELAXB(4, g_d, nsd_d);
+    LDSI_RELAXB(5, g_d, nsd_d);
+    LDSI_RELAXB(6, g_d, nsd_d);
+    LDSI_RELAXB(7, g_d, nsd_d);
+#undef LDSI_RELAXB
+  } else if (LDSI_EXACT(kf)) {
+    /* straight moves only (corridors, mazes, 4-connected grids): in a
+    ** corridor only the cell ahead is left, and the remaining directions
+    ** are visited by their bits, in direction order; the loop's trip
+    ** count is then nearly always one, where a test per direction of
+    ** which neighbour is fresh mispredicts about once per expansion */
+    while (m) {
+      int d = __builtin_ctz(m);
+      relax_hot(c, x, m, d, g_s, nsd_s);
+      m &= m - 1;
+    }
+  } else {
+    LDSI_RELAX(0, g_s, nsd_s);
+    LDSI_RELAX(1, g_s, nsd_s);
+    LDSI_RELAX(2, g_s, nsd_s);
+    LDSI_RELAX(3, g_s, nsd_s);
+  }
+#undef LDSI_RELAX
+}
+
+/* Relaxes u's successors (directions m) in the other cost modes, one
+** branchy step per legal move: plain cell costs, the weighted costs cached
+** at start, or the edge callback. Returns LDS_OK or LDS_E_CALLBACK (message
+** in s->errmsg). */
+LDSI_INLINE lds_Status relax_general(const AstarCtx *c, AstarExp *x, uint32_t m, uint64_t nsd_u,
+                                     const int hk, const int mode, const ldsi_KeyForm kf) {
+  lds_Search *s = c->s;
+  ldsi_Node *nodes = c->nodes;
+  const float *cost = s->grid->cost;
+  const double *eff = s->eff;
+  const uint32_t gen = c->gen, u = x->u;
+  const int32_t ux = x->ux, uy = x->uy, gx = c->gx, gy = c->gy;
+  const double gu = x->gu;
+  while (m) {
+    int d = __builtin_ctz(m);
+    uint32_t v = (uint32_t)((ptrdiff_t)u + c->off[d]);
+    ldsi_Node *nv = &nodes[v];
+    double ng, step = 0.0, fv;
+    uint64_t nsd = 0;
+    int32_t vx, vy;
+    m &= m - 1;
+    /* (vx, vy) only where needed: most neighbours are neither fresh nor improved */
+    if (mode == MODE_UNIFORM) {
+      nsd = nsd_u + nsd_inc[d];
+    } else if (mode == MODE_PLAIN) {
+      step = move_len[d] * (double)cost[v];
+    } else {
+      /* weights: the effective costs validated and cached at start */
+      double cv = s->nweights ? eff[v] : (double)cost[v];
+      if (cv == INFINITY) continue;
+      step = move_len[d] * cv;
+      if (mode == MODE_CALLBACK) {
+        double out = step;
+        lds_Status st;
+        vx = ux + ldsi_dir_dx[d];
+        vy = uy + ldsi_dir_dy[d];
+        st = s->params.edge_cost(s->params.edge_ud, ux, uy, vx, vy, step, &out);
+        if (st < 0) {
+          if (!s->errmsg[0])
+            ldsi_msg(s->errmsg, "lds_search_step: edge callback failed at (%ld,%ld)->(%ld,%ld)",
+                     (long)ux, (long)uy, (long)vx, (long)vy);
+          return LDS_E_CALLBACK;
+        }
+        if (out == INFINITY) continue;
+        if (!(out > 0.0) || isinf(out)) {
+          ldsi_msg(s->errmsg,
+                   "lds_search_step: edge callback returned %g for (%ld,%ld)->(%ld,%ld) "
+                   "(expected finite, > 0, or inf to forbid)",
+                   ldsi_num(out), (long)ux, (long)uy, (long)vx, (long)vy);
+          return LDS_E_CALLBACK;
+        }
+        step = out;
+      }
+    }
+    ng = mode == MODE_UNIFORM
+             ? (double)(uint32_t)nsd + (double)(uint32_t)(nsd >> 32) * LDSI_SQRT2 /* exact g */
+             : gu + step;
+    if (nv->gen != gen) {
+      vx = ux + ldsi_dir_dx[d];
+      vy = uy + ldsi_dir_dy[d];
+      claim_fresh(nodes, v, c->pw, gen, ng, u, nsd);
+      fv = succ_f(c->exact_f, nsd, ng, c->gk, c->hw, hk, gx - vx, gy - vy);
+      ldsi_queue_fresh_x(s, x->batch, &x->nb, 8, v, fv, ng,
+                         LDSI_EXACT(kf) ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c) : 0,
+                         x->fu, gu, kf);
+      continue;
+    }
+    if (!(ng < nv->g)) continue;
+    if (nv->heap == LDSI_CLOSED && !c->reopen) continue;
+    vx = ux + ldsi_dir_dx[d];
+    vy = uy + ldsi_dir_dy[d];
+    fv = succ_f(c->exact_f, nsd, ng, c->gk, c->hw, hk, gx - vx, gy - vy);
+    nv->g = ng;
+    nv->parent = u;
+    nv->nsd = nsd;
+    {
+      uint64_t hk2 = LDSI_EXACT(kf) ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c) : 0;
+      if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF) {
+        ldsi_open_push_x(s, v, fv, ng, hk2, kf); /* a stack entry turns stale */
+      } else {
+        ldsi_open_decrease_x(s, nv->heap, fv, ng, hk2, kf);
+      }
+    }
+  }
+  return LDS_OK;
+}
+
 /* The expansion loop, specialised at compile time on the heuristic, the
 ** cost mode and the key form kf (always_inline + constant arguments): the
 ** uniform-cost octile case, the one benchmarks and most games hit, runs with
-** kf = 2: exact keys and the 16-byte records of ldsi_Hot (s->hot), which
-** halve the memory a query touches per node (−7..−9% time on maze512-1-0,
-** docs/search.md); every other case with kf = 0 and ldsi_Node records.
-** Returns the new status. */
+** LDSI_KEYS_EXACT_HOT: exact keys and the 16-byte records of ldsi_Hot
+** (s->hot), which halve the memory a query touches per node; every other
+** case with LDSI_KEYS_GENERAL and ldsi_Node records. Returns the new
+** status. */
 LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us,
                                  uint64_t t0, const int hk, const int mode, const ldsi_KeyForm kf) {
   const lds_Grid *g = s->grid;
   const uint8_t *nbr = g->nbr;
-  const float *cost = g->cost;
-  const uint32_t pw = (uint32_t)g->pw;
-  const double inv_pw = 1.0 / (double)pw;
+  const double inv_pw = 1.0 / (double)g->pw;
   const uint32_t goal = s->goal, start = s->start;
-  const int32_t gx = s->gx, gy = s->gy;
-  const double hw = s->hw, gk = s->gk;
-  const bool reopen = s->reopen;
-  /* exact f on uniform grids: f = (ns + dmax - dmin) + (nd + dmin)*sqrt(2) */
-  const bool exact_f = mode == MODE_UNIFORM && hk == LDS_H_OCTILE && hw == 1.0 && gk == 1.0;
-  const double *eff = s->eff;
   ptrdiff_t off[8];
-  uint64_t done = 0;
-  ldsi_Node *nodes = s->nodes;
-  ldsi_Hot *hot = s->hot;
-  const uint32_t gen = s->gen;
-  const uint32_t nomove = (uint32_t)s->nnodes; /* the extra record: see relax_uniform */
-  ldsi_grid_offsets(g, off);
-  nodes[nomove].gen = gen;
-  nodes[nomove].g = 0.0; /* every move costs more: never improved */
   uint8_t dir_k[8]; /* the prune table's k of the move in each direction */
+  uint64_t done = 0;
+  AstarCtx c;
+  c.s = s;
+  c.nodes = s->nodes;
+  c.hot = s->hot;
+  c.nbr = nbr;
+  c.dir_k = dir_k;
+  c.off = off;
+  c.gen = s->gen;
+  c.pw = (uint32_t)g->pw;
+  c.nomove = (uint32_t)s->nnodes;
+  c.start = start;
+  c.gx = s->gx;
+  c.gy = s->gy;
+  c.hw = s->hw;
+  c.gk = s->gk;
+  c.reopen = s->reopen;
+  /* exact f on uniform grids: f = (ns + dmax - dmin) + (nd + dmin)*sqrt(2) */
+  c.exact_f = mode == MODE_UNIFORM && hk == LDS_H_OCTILE && c.hw == 1.0 && c.gk == 1.0;
+  ldsi_grid_offsets(g, off);
+  c.nodes[c.nomove].gen = c.gen;
+  c.nodes[c.nomove].g = 0.0; /* every move costs more: never improved */
   for (int d = 0; d < 8; d++) dir_k[d] = (uint8_t)(3 * (ldsi_dir_dy[d] + 1) + ldsi_dir_dx[d] + 1);
   if (LDSI_EXACT(kf)) {
-    hot[nomove].gen = gen;
-    hot[nomove].nsd = 0; /* g = 0 */
+    c.hot[c.nomove].gen = c.gen;
+    c.hot[c.nomove].nsd = 0; /* g = 0 */
   }
 
   for (;;) {
     uint32_t u, m;
-    int32_t ux, uy;
-    double gu, fu;
-    uint64_t nsd_u, fku, k2u, hku = 0;
-    uint32_t mu; /* kf = 2: the entry's directions to relax (ldsi_Open.seq) */
+    uint64_t nsd_u, fku, k2u;
+    uint32_t mu; /* LDSI_KEYS_EXACT_HOT: the entry's directions to relax (ldsi_Open.seq) */
     ldsi_Open batch[8];
-    int nb = 0;
+    AstarExp x;
     if (max_exp && done >= max_exp) return LDS_RUNNING;
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    u = ldsi_next_open_x(s, nodes, &fku, &k2u, &mu, kf);
+    u = ldsi_next_open_x(s, c.nodes, &fku, &k2u, &mu, kf);
     if (u == LDSI_NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
@@ -235,184 +442,41 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       ldsi_open_settle_x(s, kf);
       return LDS_FOUND;
     }
+    x.u = u;
+    x.nbr_u = nbr[u];
+    x.batch = batch;
+    x.nb = 0;
     if (LDSI_EXACT(kf)) {
-      uint64_t r = hot[u].nsd;
+      uint64_t r = c.hot[u].nsd;
       nsd_u = r & LDSI_HOT_MASK;
-      gu = 0.0; /* not needed: the keys order (see relax_hot); ldsi_hot_g(nsd_u) */
+      x.gu = 0.0; /* not needed: the keys order (see relax_hot); ldsi_hot_g(nsd_u) */
     } else {
-      gu = nodes[u].g;
-      nsd_u = nodes[u].nsd;
+      x.gu = c.nodes[u].g;
+      nsd_u = c.nodes[u].nsd;
     }
-    {
-      /* u / pw by a multiply (a 32-bit division costs ~25 cycles per
-      ** expansion); the estimate is off by at most one, corrected below */
-      uint32_t q = (uint32_t)((double)u * inv_pw);
-      if ((uint64_t)q * pw > u) q--;
-      else if ((uint64_t)(q + 1) * pw <= u) q++;
-      uy = (int32_t)q - 1;
-      ux = (int32_t)(u - q * pw) - 1;
-    }
-    if (LDSI_EXACT(kf)) {
-      /* the keys it was queued with, but for the start, queued with
-      ** ldsi_hdist's rounding before the loop knew it would be exact
-      ** (a branch: not computed for every node) */
-      fu = 0.0; /* not needed: the keys order */
-      hku = k2u & ~(uint64_t)UINT32_MAX;
-      if (LDSI_UNLIKELY(u == start)) {
-        int32_t dxs = gx - ux, dys = gy - uy;
-        uint32_t ax = (uint32_t)(dxs < 0 ? -dxs : dxs), ay = (uint32_t)(dys < 0 ? -dys : dys);
-        uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
-        fku = ldsi_exact_f_key(hi - lo, lo); /* the start's g is 0 */
-        hku = ldsi_exact_h_key(gx - ux, gy - uy, s->hq_a, s->hq_c);
-      }
-    } else if (exact_f) {
-      /* the f it was queued with, but for the start, queued with ldsi_hdist's
-      ** rounding before the loop knew it would be exact */
-      fu = u != start ? ldsi_open_val(fku) : ldsi_exact_octile_f(nsd_u, gx - ux, gy - uy);
-    } else {
-      fu = gk * gu + hw * ldsi_hdist(hk, gx - ux, gy - uy);
-    }
+    expand_keys(&c, &x, inv_pw, nsd_u, fku, k2u, hk, kf);
     {
       /* the expanded cell closest to the goal (ldsi_best_closer); g is only
       ** needed on a distance tie */
-      uint64_t d2 = ldsi_d2(gx - ux, gy - uy);
+      uint64_t d2 = ldsi_d2(c.gx - x.ux, c.gy - x.uy);
       if (LDSI_UNLIKELY(d2 <= s->best_d2)) {
-        double gb = kf == LDSI_KEYS_EXACT_HOT ? ldsi_hot_g(nsd_u) : gu;
+        double gb = kf == LDSI_KEYS_EXACT_HOT ? ldsi_hot_g(nsd_u) : x.gu;
         if (ldsi_best_closer(s, d2, gb, u)) ldsi_best_set(s, d2, gb, u);
       }
     }
     /* the exact loop takes u's pruned directions from its entry (computed
-    ** when u was queued: relax_hot): the loads that follow, u's neighbours'
-    ** records, wait for the pop alone, not for a chain of four dependent
-    ** loads (u's record, its parent's mask, the prune table) as they did,
-    ** -8% time on maze512-1-0 (docs/search.md) */
+    ** when u was queued: relax_hot), so the loads that follow, u's
+    ** neighbours' records, wait for the pop alone, not for a chain of
+    ** dependent loads (u's record, its parent's mask, the prune table) */
     m = kf == LDSI_KEYS_EXACT_HOT && u != start ? mu : nbr[u];
     if (mode == MODE_UNIFORM) {
-      /* the exact g of a straight and of a diagonal successor, as
-      ** ns + nd*sqrt(2) from their own counts (ns + 1 never wraps: paths are
-      ** far shorter than 2^32 moves), so they are bit-identical to the g
-      ** computed anywhere else from the same counts */
-      const uint32_t ns = (uint32_t)nsd_u, nd = (uint32_t)(nsd_u >> 32);
-      const uint64_t nsd_s = nsd_u + 1, nsd_d = nsd_u + (1ull << 32);
-      const double g_s = (double)(ns + 1u) + (double)nd * LDSI_SQRT2;
-#define LDSI_RELAX(d, gg, nn)                                                                \
-  do {                                                                                       \
-    if (LDSI_EXACT(kf))                                                                                  \
-      relax_hot(s, hot, gen, u, m, d, off[d], nomove, gg, nn, fku, hku, ux, uy, gx, gy, pw,   \
-                batch, &nb, nbr, dir_k, nbr[u]);                                             \
-    else                                                                                     \
-      relax_uniform(s, nodes, gen, u, m, d, off[d], nomove, gg, nn, gu, fu, ux, uy, gx, gy,  \
-                    hk, hw, gk, exact_f, reopen, pw, batch, &nb);                            \
-  } while (0)
-      if (nbr[u] & 0xF0u) {
-        const double g_d = (double)ns + (double)(nd + 1u) * LDSI_SQRT2;
-        /* a legal diagonal: the eight directions unrolled, relaxed
-        ** branch-light (relax_uniform); in the exact loop each is first kept
-        ** or dropped by its bit (the pattern follows the parent's direction,
-        ** which the branch predictor mostly learns) */
-#define LDSI_RELAXB(d, gg, nn) \
-  if (!LDSI_EXACT(kf) || ((m >> (d)) & 1u)) LDSI_RELAX(d, gg, nn)
-        LDSI_RELAXB(0, g_s, nsd_s);
-        LDSI_RELAXB(1, g_s, nsd_s);
-        LDSI_RELAXB(2, g_s, nsd_s);
-        LDSI_RELAXB(3, g_s, nsd_s);
-        LDSI_RELAXB(4, g_d, nsd_d);
-        LDSI_RELAXB(5, g_d, nsd_d);
-        LDSI_RELAXB(6, g_d, nsd_d);
-        LDSI_RELAXB(7, g_d, nsd_d);
-#undef LDSI_RELAXB
-      } else if (LDSI_EXACT(kf)) {
-        /* straight moves only (corridors, mazes, 4-connected grids): in a
-        ** corridor only the cell ahead is left, and the remaining directions
-        ** are visited by their bits, in direction order; the loop's trip
-        ** count is then nearly always one, where a test per direction of
-        ** which neighbour is fresh mispredicts about once per expansion */
-        while (m) {
-          int d = __builtin_ctz(m);
-          relax_hot(s, hot, gen, u, m, d, off[d], nomove, g_s, nsd_s, fku, hku, ux, uy, gx, gy, pw,
-                    batch, &nb, nbr, dir_k, nbr[u]);
-          m &= m - 1;
-        }
-      } else {
-        LDSI_RELAX(0, g_s, nsd_s);
-        LDSI_RELAX(1, g_s, nsd_s);
-        LDSI_RELAX(2, g_s, nsd_s);
-        LDSI_RELAX(3, g_s, nsd_s);
-      }
-#undef LDSI_RELAX
-      m = 0;
+      relax_uniform_all(&c, &x, m, nsd_u, hk, kf);
+    } else {
+      /* LDSI_KEYS_EXACT_HOT (uniform costs) never gets here */
+      lds_Status st = relax_general(&c, &x, m, nsd_u, hk, mode, kf);
+      if (st < 0) return st;
     }
-    while (kf != LDSI_KEYS_EXACT_HOT && m) { /* kf = 2 (uniform costs) never gets here: m is 0 */
-      int d = __builtin_ctz(m);
-      uint32_t v = (uint32_t)((ptrdiff_t)u + off[d]);
-      ldsi_Node *nv = &nodes[v];
-      double ng, step = 0.0, fv;
-      uint64_t nsd = 0;
-      int32_t vx, vy;
-      m &= m - 1;
-      /* (vx, vy) only where needed: most neighbours are neither fresh nor improved */
-      if (mode == MODE_UNIFORM) {
-        nsd = nsd_u + nsd_inc[d];
-      } else if (mode == MODE_PLAIN) {
-        step = move_len[d] * (double)cost[v];
-      } else {
-        /* weights: the effective costs validated and cached at start */
-        double c = s->nweights ? eff[v] : (double)cost[v];
-        if (c == INFINITY) continue;
-        step = move_len[d] * c;
-        if (mode == MODE_CALLBACK) {
-          double out = step;
-          lds_Status st;
-          vx = ux + ldsi_dir_dx[d];
-          vy = uy + ldsi_dir_dy[d];
-          st = s->params.edge_cost(s->params.edge_ud, ux, uy, vx, vy, step, &out);
-          if (st < 0) {
-            if (!s->errmsg[0])
-              ldsi_msg(s->errmsg, "lds_search_step: edge callback failed at (%ld,%ld)->(%ld,%ld)",
-                       (long)ux, (long)uy, (long)vx, (long)vy);
-            return LDS_E_CALLBACK;
-          }
-          if (out == INFINITY) continue;
-          if (!(out > 0.0) || isinf(out)) {
-            ldsi_msg(s->errmsg,
-                     "lds_search_step: edge callback returned %g for (%ld,%ld)->(%ld,%ld) "
-                     "(expected finite, > 0, or inf to forbid)",
-                     ldsi_num(out), (long)ux, (long)uy, (long)vx, (long)vy);
-            return LDS_E_CALLBACK;
-          }
-          step = out;
-        }
-      }
-      ng = mode == MODE_UNIFORM
-               ? (double)(uint32_t)nsd + (double)(uint32_t)(nsd >> 32) * LDSI_SQRT2 /* exact g */
-               : gu + step;
-      if (nv->gen != gen) {
-        vx = ux + ldsi_dir_dx[d];
-        vy = uy + ldsi_dir_dy[d];
-        claim_fresh(nodes, v, pw, gen, ng, u, nsd);
-        fv = succ_f(exact_f, nsd, ng, gk, hw, hk, gx - vx, gy - vy);
-        ldsi_queue_fresh_x(s, batch, &nb, 8, v, fv, ng,
-                           LDSI_EXACT(kf) ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c) : 0, fu, gu, kf);
-        continue;
-      }
-      if (!(ng < nv->g)) continue;
-      if (nv->heap == LDSI_CLOSED && !reopen) continue;
-      vx = ux + ldsi_dir_dx[d];
-      vy = uy + ldsi_dir_dy[d];
-      fv = succ_f(exact_f, nsd, ng, gk, hw, hk, gx - vx, gy - vy);
-      nv->g = ng;
-      nv->parent = u;
-      nv->nsd = nsd;
-      {
-        uint64_t hk2 = LDSI_EXACT(kf) ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c) : 0;
-        if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF) {
-          ldsi_open_push_x(s, v, fv, ng, hk2, kf); /* a stack entry turns stale */
-        } else {
-          ldsi_open_decrease_x(s, nv->heap, fv, ng, hk2, kf);
-        }
-      }
-    }
-    if (nb) ldsi_push_batch_x(s, nodes, batch, nb, kf);
+    if (x.nb) ldsi_push_batch_x(s, c.nodes, batch, x.nb, kf);
     ldsi_open_settle_x(s, kf); /* the pop's hole, when no push filled it */
   }
 }

@@ -262,12 +262,74 @@ static lds_Status start_error(lds_Search *s, lds_Status st) {
   return st;
 }
 
+/* Checks the query's parameters p (the weight default filled in) and the
+** start and goal, and copies the layer weights into s; LDS_OK, or LDS_E_ARG
+** with the message in s->errmsg. */
+static lds_Status start_check(lds_Search *s, lds_SearchParams *p, int32_t sx, int32_t sy,
+                              int32_t gx, int32_t gy) {
+  const lds_Grid *g = s->grid;
+  int i;
+  if (!lds_grid_in_bounds(g, sx, sy)) {
+    ldsi_msg(s->errmsg, "lds_search_start: start (%ld,%ld) out of bounds (grid is %ldx%ld)",
+             (long)sx, (long)sy, (long)g->w, (long)g->h);
+    return LDS_E_ARG;
+  }
+  if (!lds_grid_in_bounds(g, gx, gy)) {
+    ldsi_msg(s->errmsg, "lds_search_start: goal (%ld,%ld) out of bounds (grid is %ldx%ld)",
+             (long)gx, (long)gy, (long)g->w, (long)g->h);
+    return LDS_E_ARG;
+  }
+  if (lds_algo_name(p->algo) == NULL) {
+    ldsi_msg(s->errmsg, "lds_search_start: unknown algorithm %d", (int)p->algo);
+    return LDS_E_ARG;
+  }
+  if (lds_heuristic_name(p->heuristic) == NULL) {
+    ldsi_msg(s->errmsg, "lds_search_start: unknown heuristic %d", (int)p->heuristic);
+    return LDS_E_ARG;
+  }
+  if (p->heuristic > LDS_H_CHEBYSHEV) {
+    ldsi_msg(s->errmsg, "lds_search_start: heuristic '%s' is for graphs (expected auto, zero, "
+             "manhattan, octile, euclidean or chebyshev)", lds_heuristic_name(p->heuristic));
+    return LDS_E_ARG;
+  }
+  if (p->weight == 0.0) p->weight = p->algo == LDS_ALGO_WASTAR ? 1.5 : 1.0; /* the default */
+  if (!(p->weight >= 1.0) || isinf(p->weight)) {
+    ldsi_msg(s->errmsg,
+             "lds_search_start: weight %g out of range (expected 0 for the default, or finite >= 1)",
+             ldsi_num(p->weight));
+    return LDS_E_ARG;
+  }
+  if (isnan(p->h_scale) || p->h_scale < 0.0 || isinf(p->h_scale)) {
+    ldsi_msg(s->errmsg, "lds_search_start: h_scale %g out of range (expected finite, >= 0)",
+             ldsi_num(p->h_scale));
+    return LDS_E_ARG;
+  }
+  if (p->n_layer_weights < 0 || p->n_layer_weights > g->nlayers || p->n_layer_weights > 16 ||
+      (p->n_layer_weights > 0 && !p->layer_weights)) {
+    ldsi_msg(s->errmsg,
+             "lds_search_start: %d layer weights for a grid with %d layers (expected 0..%d)",
+             p->n_layer_weights, g->nlayers, g->nlayers < 16 ? g->nlayers : 16);
+    return LDS_E_ARG;
+  }
+  s->nweights = 0;
+  for (i = 0; i < p->n_layer_weights; i++) {
+    if (isnan(p->layer_weights[i]) || isinf(p->layer_weights[i])) {
+      ldsi_msg(s->errmsg, "lds_search_start: weight of layer '%s' is %g (expected finite)",
+               g->layers[i].name, ldsi_num(p->layer_weights[i]));
+      return LDS_E_ARG;
+    }
+    s->weights[i] = p->layer_weights[i];
+    s->wlayers[i] = g->layers[i].data;
+    if (p->layer_weights[i] != 0.0) s->nweights = i + 1;
+  }
+  return LDS_OK;
+}
+
 lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32_t sx, int32_t sy,
                             int32_t gx, int32_t gy) {
   const lds_Grid *g = s->grid;
   lds_SearchParams p;
   ldsi_Node *n;
-  int i;
   if (params)
     p = *params;
   else
@@ -280,58 +342,9 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   memset(&s->stats, 0, sizeof s->stats);
   ldsi_open_clear(s);
   s->seq = 0;
-  if (!lds_grid_in_bounds(g, sx, sy)) {
-    ldsi_msg(s->errmsg, "lds_search_start: start (%ld,%ld) out of bounds (grid is %ldx%ld)",
-             (long)sx, (long)sy, (long)g->w, (long)g->h);
-    return start_error(s, LDS_E_ARG);
-  }
-  if (!lds_grid_in_bounds(g, gx, gy)) {
-    ldsi_msg(s->errmsg, "lds_search_start: goal (%ld,%ld) out of bounds (grid is %ldx%ld)",
-             (long)gx, (long)gy, (long)g->w, (long)g->h);
-    return start_error(s, LDS_E_ARG);
-  }
-  if (lds_algo_name(p.algo) == NULL) {
-    ldsi_msg(s->errmsg, "lds_search_start: unknown algorithm %d", (int)p.algo);
-    return start_error(s, LDS_E_ARG);
-  }
-  if (lds_heuristic_name(p.heuristic) == NULL) {
-    ldsi_msg(s->errmsg, "lds_search_start: unknown heuristic %d", (int)p.heuristic);
-    return start_error(s, LDS_E_ARG);
-  }
-  if (p.heuristic > LDS_H_CHEBYSHEV) {
-    ldsi_msg(s->errmsg, "lds_search_start: heuristic '%s' is for graphs (expected auto, zero, "
-             "manhattan, octile, euclidean or chebyshev)", lds_heuristic_name(p.heuristic));
-    return start_error(s, LDS_E_ARG);
-  }
-  if (p.weight == 0.0) p.weight = p.algo == LDS_ALGO_WASTAR ? 1.5 : 1.0; /* the default */
-  if (!(p.weight >= 1.0) || isinf(p.weight)) {
-    ldsi_msg(s->errmsg,
-             "lds_search_start: weight %g out of range (expected 0 for the default, or finite >= 1)",
-             ldsi_num(p.weight));
-    return start_error(s, LDS_E_ARG);
-  }
-  if (isnan(p.h_scale) || p.h_scale < 0.0 || isinf(p.h_scale)) {
-    ldsi_msg(s->errmsg, "lds_search_start: h_scale %g out of range (expected finite, >= 0)",
-             ldsi_num(p.h_scale));
-    return start_error(s, LDS_E_ARG);
-  }
-  if (p.n_layer_weights < 0 || p.n_layer_weights > g->nlayers || p.n_layer_weights > 16 ||
-      (p.n_layer_weights > 0 && !p.layer_weights)) {
-    ldsi_msg(s->errmsg,
-             "lds_search_start: %d layer weights for a grid with %d layers (expected 0..%d)",
-             p.n_layer_weights, g->nlayers, g->nlayers < 16 ? g->nlayers : 16);
-    return start_error(s, LDS_E_ARG);
-  }
-  s->nweights = 0;
-  for (i = 0; i < p.n_layer_weights; i++) {
-    if (isnan(p.layer_weights[i]) || isinf(p.layer_weights[i])) {
-      ldsi_msg(s->errmsg, "lds_search_start: weight of layer '%s' is %g (expected finite)",
-               g->layers[i].name, ldsi_num(p.layer_weights[i]));
-      return start_error(s, LDS_E_ARG);
-    }
-    s->weights[i] = p.layer_weights[i];
-    s->wlayers[i] = g->layers[i].data;
-    if (p.layer_weights[i] != 0.0) s->nweights = i + 1;
+  {
+    lds_Status st = start_check(s, &p, sx, sy, gx, gy);
+    if (st < 0) return start_error(s, st);
   }
   p.layer_weights = NULL; /* the copy in s->weights is what the loop reads */
   s->params = p;
