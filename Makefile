@@ -3,7 +3,8 @@
 #   make            build build/liblodestar.a, build/liblodestar.so, build/lodestar
 #                   (+ build/liblodestar_host.a: the embedding runtime, Lua 5.4; build/example_host)
 #   make run        the main job: solve the default Moving AI scenario kept in the repo
-#   make test       C tests, then the busted specs (Lua 5.4 and LuaJIT)
+#   make test       C tests (also built on the portable paths), then the busted specs
+#                   (Lua 5.4 and LuaJIT)
 #   make lua        build/lua54/lodestar/core.so, build/luajit/lodestar/core.so, build/env*.sh
 #   make install    PREFIX=/opt/game: library, headers, CLI, Lua package and modules,
 #                   the demo's default map (PREFIX/share/lodestar), the licence
@@ -81,7 +82,7 @@ LUA54_LIBS  ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 LUAJIT_LIBS ?= $(shell pkg-config --libs luajit 2>/dev/null)
 ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
-.PHONY: FORCE all run test test-c test-thread test-cli test-lua test-runtime test-demo-mods test-install valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
+.PHONY: FORCE all run test test-c test-portable test-thread test-cli test-lua test-runtime test-demo-mods test-install valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(CLI) lua $(HOST_LIB) $(EXAMPLE_HOST) $(RUNTIME_TEST)
@@ -248,7 +249,13 @@ test-install: all
 	rm -rf $(BUILD)/itest-other
 	tests/install_test.sh $(CURDIR)/$(BUILD)/itest
 
-test: test-c test-thread test-runtime test-cli test-lua test-install test-demo-mods
+# the C tests on the portable code paths (no x86-64 assembly, no prefetch
+# hints: what another target compiles), in a build of their own
+test-portable:
+	$(MAKE) --no-print-directory BUILD=build/portable \
+	  EXTRA_CFLAGS="-DLDS_NO_ASM -DLDS_NO_PREFETCH" test-c
+
+test: test-c test-portable test-thread test-runtime test-cli test-lua test-install test-demo-mods
 
 # tests/bench/setup_bench: query set-up time on a 64x64 vs a 2048x2048 grid
 SETUP_BENCH := $(BUILD)/setup_bench

@@ -42,9 +42,9 @@ static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, L
 
 /* The loop invariants of one grid_loop run, read by the helpers it inlines
 ** (relax_uniform, relax_hot, ...). A local of grid_loop whose address does
-** not escape the inlined code, so its fields live in registers or stack
-** slots as separate arguments did (same instruction counts: docs/search.md
-** reports the benchmark). */
+** not escape the inlined code, so the compiler keeps its fields in
+** registers or stack slots, as for separate arguments (the same
+** instruction counts under callgrind). */
 typedef struct AstarCtx {
   lds_Search *s;
   ldsi_Node *nodes;
@@ -490,8 +490,8 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   }
 
 /* The exact loop in a function of its own: inlined into grid_run's
-** dispatch with the other instantiations, it ran 4-6% slower on
-** maze512-1-0 (the compiler's register allocation over the whole switch). */
+** dispatch with the other instantiations it is slower (the compiler's
+** register allocation over the whole switch). */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif

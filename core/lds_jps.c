@@ -1,7 +1,7 @@
 /*
 ** lds_jps.c — Jump Point Search (online, block-based jumps) and JPS+
 ** (precomputed jump distances) on 8-connected uniform-cost grids, as the
-** search object's algorithm ldsi_jps_ops (lds_search_internal.h: same node
+** search object's algorithm ldsi_jps_ops (lds_search_internal.h; same node
 ** records, open list, budgets and statuses).
 **
 ** Bit grids. Passability is kept twice, one bit per padded cell: row-major
@@ -284,20 +284,20 @@ static void track_scans(lds_Search *s, const Ctx *c, uint32_t u, int32_t px, int
 }
 
 /* ----------------------------------------------------- open list -- */
-/* The open list is lds_search.c's heap (lds_search_internal.h) plus its plateau stack
-** (s->buf; see "The plateau stack" there): a fresh successor v of the node u
+/* The open list is the search's heap (lds_open_list.h) plus its plateau
+** stack (s->buf; see "The plateau stack" in lds_astar.c): a fresh successor v of the node u
 ** just expanded with f(v) == f(u) and g(v) > g(u) precedes every open node
 ** under the open list's order (f, then larger g, then insertion order), so
 ** such successors, sorted among themselves, go on top of a stack instead of
 ** into the heap, and a pop takes the smaller of the stack top and the heap
 ** top. The expansion order, and every path, is exactly that of the heap
-** alone. The helpers are lds_search_internal.h's, shared with the A* loop. */
+** alone. The helpers are lds_open_list.h's, shared with the A* loop. */
 
 
 /* ---------------------------------------------------- expansion -- */
 
 /* The expansion loop: A* over jump points. Same budget and status contract
-** as the A* loop (see lds_search_internal.h). Specialised at compile time on
+** as the A* loop (ldsi_SearchOps.run). Specialised at compile time on
 ** the rule, JPS vs JPS+ and the heuristic. */
 JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0,
                        const bool ncc, const bool plus, const int hk, const ldsi_KeyForm kf) {
@@ -349,7 +349,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
     }
     gu = nodes[u].g;
     nsd_u = nodes[u].nsd;
-    { /* u / pw by a multiply, corrected (see lds_search.c) */
+    { /* u / pw by a multiply, corrected (see lds_astar.c) */
       uint32_t q = (uint32_t)((double)u * inv_pw);
       if ((uint64_t)q * c.pw > u) q--;
       else if ((uint64_t)(q + 1) * c.pw <= u) q++;
@@ -445,7 +445,7 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
 }
 
 /* octile with weight 1 (f exact) uses the exact-form open-list keys
-** (lds_search_internal.h), as the A* loop does; the same expansion order */
+** (lds_open_list.h), as the A* loop does; the same expansion order */
 #define JPS_DISPATCH(ncc, plus)                                                      \
   switch (s->hk) {                                                                   \
     case LDS_H_ZERO: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_ZERO, LDSI_KEYS_GENERAL);         \
@@ -617,12 +617,13 @@ void lds_search_jps_info(const lds_Search *s, lds_JpsInfo *out) {
   }
 }
 
-/* ------------------------------------------------------------ hooks -- */
+/* ------------------------------------------------------- operations -- */
 
 static const ldsi_SearchOps jps_ncc_ops, jps_always_ops, jps_plus_ops;
 
-/* ldsi_jps_ops.start: JPS's structures, and the ops of the variant that
-** runs the query (lds_jps_internal.h) */
+/* ldsi_jps_ops.start: builds JPS's structures on first use (may allocate)
+** and installs the ops of the variant that runs the query, or the A* loop's
+** where JPS does not apply (lds_jps.h, "When JPS applies"). */
 static lds_Status jps_start(lds_Search *s) {
   const lds_Grid *g = s->grid;
   const lds_SearchParams *p = &s->params;

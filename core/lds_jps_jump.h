@@ -302,7 +302,7 @@ JI int diag_succ(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t
               : jump_diag(c, nodes, sc, n, u, px, py, d, ncc);
 }
 
-/* Exact g and octile f, as in the A* loop (lds_search.c): a node keeps its
+/* Exact g and octile f, as in the A* loop (lds_astar.c): a node keeps its
 ** numbers of straight and diagonal moves (nsd = ns | nd << 32), g is
 ** ns + nd*sqrt(2) and f = (ns + dmax - dmin) + (nd + dmin)*sqrt(2), computed
 ** the same way every time, so equal costs give bit-identical g and f: ties

@@ -31,8 +31,8 @@ static bool enters_jump_point(const lds_Grid *g, const ptrdiff_t *off, size_t u,
 }
 
 /* One entry of the table from its successor cell's entries (see plus_line).
-** Entries are int8 (8 bytes per cell, half of int16's, so the table misses
-** the cache half as often): k > 0, a jump point k moves ahead; -k <= 0, k
+** Entries are int8 (8 bytes per cell, so a cell's entries share one cache
+** line): k > 0, a jump point k moves ahead; -k <= 0, k
 ** legal moves and then a wall, no jump point. A distance of DIST_CONT or more
 ** is stored as +-DIST_CONT, a continuation: the sign still says jump point or
 ** wall, and the reader resumes DIST_CONT - 1 moves on (jump_plus,
@@ -101,7 +101,7 @@ bool ldsi_jps_plus_applies(const lds_Grid *g) {
   return g->neighbourhood == 8 && g->diag == LDS_DIAG_NO_CORNER_CUTTING;
 }
 
-/* Full build in row order (the table is 32 bytes per cell, so walking
+/* Full build in row order (the table is 8 bytes per cell, so walking
 ** columns or diagonals would miss the cache at every cell): E and W per row,
 ** then one top-down sweep for N, NE, NW (their successor is in the row
 ** above) and one bottom-up sweep for S, SE, SW. */

@@ -1,11 +1,10 @@
 /*
-** lds_search.c — the A* family as one resumable state machine, with an
-** indexed heap (decrease-key; binary, or 4-ary with the exact-form keys of
-** lds_search_internal.h) as the open list and generation-stamped node
-** records, so a query's set-up is O(1) in the map size.
-**
-** [Paper: Hart, Nilsson & Raphael, IEEE TSSC 4(2) 1968 (A*); Pohl, AI 1(3)
-**  1970 (weighted A*); Dijkstra, Numerische Mathematik 1 1959]
+** lds_search.c — the search object: a resumable state machine (new, free,
+** start, step, status, path) over generation-stamped node records, so a
+** query's set-up is O(1) in the map size. The algorithm of a query runs
+** through its operations table (ldsi_SearchOps, lds_search_internal.h): the
+** grid A* family (lds_astar.c), JPS / JPS+ (lds_jps.c), graph searches
+** (lds_search_graph.c); the open list is lds_open_list.h.
 */
 #include "lds_jps.h"
 #include "lds_open_list.h"
