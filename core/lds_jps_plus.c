@@ -3,10 +3,11 @@
 ** grid rule, kept up to date by local recomputation after grid edits (the
 ** grid listener in lds_jps.c calls ldsi_jps_plus_update).
 **
-** JPS+ tables. For every padded cell and direction, an int8 (ldsi_jdist; see plus_entry): k > 0 = the
-** next jump point in that direction is k steps away; k <= 0 = -k legal steps
-** are possible before a wall. A straight entry is a jump point under the
-** rule above; a diagonal entry stops where a straight entry of one of its
+** For every padded cell and direction, an int8 (ldsi_jdist; see
+** plus_entry): k > 0 = the next jump point in that direction is k steps
+** away; k <= 0 = -k legal steps are possible before a wall. A straight entry
+** is a jump point under the no_corner_cutting rule (lds_jps.c's file
+** comment); a diagonal entry stops where a straight entry of one of its
 ** two components is positive. A query then never scans: a jump is one table
 ** read, plus Rabin's goal test (the goal ahead within reach on a line, or the
 ** diagonal cell level with the goal in the goal's quadrant).
