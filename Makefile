@@ -5,7 +5,8 @@
 #                   (+ build/liblodestar_host.a: the embedding runtime runtime/, Lua 5.4;
 #                   build/example_host from examples/host)
 #   make run        the main job: solve the default Moving AI scenario kept in the repo
-#   make test       C tests, then the busted specs (Lua 5.4 and LuaJIT)
+#   make test       C tests (also built on the portable paths), then the busted specs
+#                   (Lua 5.4 and LuaJIT)
 #   make lua        build/lua54/lodestar/core.so, build/luajit/lodestar/core.so, build/env*.sh
 #   make install    PREFIX=/opt/game: library, headers, CLI, Lua package and modules,
 #                   the demo's default map (PREFIX/share/lodestar), the licence
@@ -96,7 +97,7 @@ ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
 
 .PHONY: fuzz test-fuzz
-.PHONY: FORCE all run test test-c test-thread test-cli test-lua test-runtime test-demo-mods test-install test-link valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
+.PHONY: FORCE all run test test-c test-portable test-thread test-cli test-lua test-runtime test-demo-mods test-install test-link valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(IO_LIB) $(CLI) lua $(HOST_LIB) $(EXAMPLE_HOST) $(RUNTIME_TEST)
@@ -282,7 +283,7 @@ test-install: all
 test-link: $(LIB_A) $(LIB_SO) $(IO_LIB)
 	CC="$(CC)" tests/link_test.sh $(BUILD)
 
-test: test-c test-thread test-fuzz test-runtime test-cli test-lua test-install test-link test-demo-mods
+test: test-c test-portable test-thread test-fuzz test-runtime test-cli test-lua test-install test-link test-demo-mods
 
 # the search fuzzer against its own Dijkstra (tests/fuzz/fuzz_search.c):
 # `make fuzz` runs it for FUZZ_SECONDS (default 60) from a random seed it
@@ -299,6 +300,12 @@ fuzz: $(FUZZ)
 test-fuzz: $(FUZZ)
 	$(FUZZ) --seed 1 --iters $(FUZZ_ITERS)
 	$(FUZZ) --seed 26 --case 1322 && $(FUZZ) --seed 140 --case 448
+
+# the C tests on the portable code paths (no x86-64 assembly, no prefetch
+# hints: what another target compiles), in a build of their own
+test-portable:
+	$(MAKE) --no-print-directory BUILD=build/portable \
+	  EXTRA_CFLAGS="-DLDS_NO_ASM -DLDS_NO_PREFETCH" test-c
 
 # tests/bench/setup_bench: query set-up time on a 64x64 vs a 2048x2048 grid
 SETUP_BENCH := $(BUILD)/setup_bench

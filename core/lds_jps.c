@@ -1,8 +1,8 @@
 /*
 ** lds_jps.c — Jump Point Search (online, block-based jumps) and JPS+
-** (precomputed jump distances) on 8-connected uniform-cost grids, as loops
-** plugged into the sliced search of lds_search.c (same node records, open
-** list, budgets and statuses).
+** (precomputed jump distances) on 8-connected uniform-cost grids, as the
+** search object's algorithm ldsi_jps_ops (lds_search_internal.h; same node
+** records, open list, budgets and statuses).
 **
 ** Bit grids. Passability is kept twice, one bit per padded cell: row-major
 ** (rows[py][px]) and transposed (cols[px][py]), each line with a zero word
@@ -26,78 +26,19 @@
 ** [Paper: Harabor & Grastien, "Online Graph Pruning for Pathfinding on Grid
 **  Maps", AAAI 2011; no-corner-cutting variant: Harabor & Grastien, ICAPS 2014]
 **
-** JPS+ tables. For every padded cell and direction, an int16: k > 0 = the
-** next jump point in that direction is k steps away; k <= 0 = -k legal steps
-** are possible before a wall. A straight entry is a jump point under the
-** rule above; a diagonal entry stops where a straight entry of one of its
-** two components is positive. A query then never scans: a jump is one table
-** read, plus Rabin's goal test (the goal ahead within reach on a line, or the
-** diagonal cell level with the goal in the goal's quadrant).
-** [Paper: Rabin & Silva, "JPS+: An Extreme A* Speed Optimization for Static
-**  Uniform Cost Grids", Game AI Pro 2, 2015]
+** JPS+ (precomputed jump distances) is lds_jps_plus.c, the jumps and
+** forced neighbours lds_jps_jump.h (inlined into the loop here), the state
+** shared by them lds_jps_internal.h.
 */
 #include "lds_jps.h"
 #include "lds_jps_internal.h"
+#include "lds_jps_jump.h"
 
 #include <math.h>
 #include <string.h>
 
-#if defined(__GNUC__) || defined(__clang__)
-#define JI static inline __attribute__((always_inline))
-#else
-#define JI static inline
-#endif
-
 #define CLOCK_EVERY 16 /* expansions between two clock reads (jumps are long) */
 #define BATCH_MAX 32   /* plateau successors of one expansion sent to the stack */
-#define NONE LDSI_NONE
-
-/* per-direction tables, LDS_DIR_* order: N E S W NE SE SW NW */
-static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-static const uint8_t HCOMP[8] = {0, 0, 0, 0, LDS_DIR_E, LDS_DIR_E, LDS_DIR_W, LDS_DIR_W};
-static const uint8_t VCOMP[8] = {0, 0, 0, 0, LDS_DIR_N, LDS_DIR_S, LDS_DIR_S, LDS_DIR_N};
-/* the two sides of a straight direction */
-static const uint8_t SIDE1[4] = {LDS_DIR_E, LDS_DIR_N, LDS_DIR_E, LDS_DIR_N};
-static const uint8_t SIDE2[4] = {LDS_DIR_W, LDS_DIR_S, LDS_DIR_W, LDS_DIR_S};
-
-/* A successor found by the jumps of one expansion: node, padded position,
-** direction of arrival, moves from the expanded node (ns | nd << 32). */
-/* a JPS+ jump distance (see plus_entry): one byte, so the 8 entries of a
-** cell take 8 bytes */
-typedef int8_t ldsi_jdist;
-#define DIST_CONT 127 /* a continuation: see plus_entry */
-
-typedef struct Succ {
-  uint32_t v;
-  int32_t x, y;
-  uint32_t d;
-  uint64_t nsd;
-} Succ;
-
-typedef struct ldsi_Jps {
-  lds_Search *s;
-  int32_t w, h, pw, ph;
-  size_t rw, cw;          /* words per row line / per column line */
-  uint64_t *rows, *cols;  /* ph*rw and pw*cw words */
-  /* Jump events (see ev_line), one allocation evbuf: ph row lines of nwr
-  ** groups (evr), then pw column lines of nwc groups (evc) */
-  uint64_t *evbuf, *evr, *evc;
-  size_t nwr, nwc;
-  bool ev_valid, ev_ncc;  /* the events are built, for no_corner_cutting? */
-  bool goal_marked;       /* the current JPS query's goal is an event (goal_mark) */
-  int32_t mgx, mgy;       /* that goal, padded */
-  uint64_t seen_version;  /* grid version the bits reflect */
-  bool listening;
-  uint64_t bits_us;
-  Succ *succ;             /* successors of one expansion, succ_cap entries */
-  size_t succ_cap;
-  /* JPS+ */
-  ldsi_jdist *dist;          /* pcells*8, 0 for blocked and border cells */
-  uint8_t *mark_a, *mark_d; /* marked diagonal lines: x+y, x-y+h-1 */
-  bool plus_valid;
-  uint64_t plus_us, plus_updates, plus_update_us;
-} ldsi_Jps;
 
 /* ------------------------------------------------------- bit grids -- */
 
@@ -128,24 +69,6 @@ static bool bits_update(ldsi_Jps *j, const lds_Grid *g, int32_t px0, int32_t py0
   return changed;
 }
 
-/* Jump events. Each row and each column of the padded grid is kept as
-** groups of EVG words, one group per 64 cells (bit P of group P >> 6 is
-** padded position P): [EV_INC] the cells where a straight jump moving to
-** increasing positions (E, S) must stop, [EV_DEC] the same moving to
-** decreasing positions (W, N), [EV_OPEN] passability. A jump stops at a
-** blocked cell or at a jump point under the rule (file comment): with
-** no_corner_cutting, moving to increasing positions, a side cell open at P
-** and blocked at P-1; with "always", a side cell blocked at P and open at
-** P+1 (mirrored for decreasing positions). The events depend on the grid
-** alone, so a jump reads one word per 64 cells and finds its stop with one
-** count of trailing/leading zeros, and the passability of the stop is in
-** the same group (the same cache line) [Paper: Harabor & Grastien, ICAPS
-** 2014, block-based jumps; the paper's per-line neighbour tests are
-** precomputed here]. */
-#define EVG 4
-#define EV_INC 0
-#define EV_DEC 1
-#define EV_OPEN 2
 
 /* Computes the groups G of one line (nw groups) from the passability lines
 ** B (the line) and L, R (its sides), in the layout of rows/cols (bit P + 64
@@ -238,309 +161,6 @@ static void ev_build(ldsi_Jps *j, const lds_Grid *g) {
   ev_update(j, 0, 0, j->pw - 1, j->ph - 1);
   j->ev_valid = true;
 }
-
-/* The first stop after position p in line G (groups), towards increasing
-** positions if inc, else the last stop before p: one load and a count of
-** trailing/leading zeros per 64 cells (the border stops every jump, so the
-** scan ends inside the line). *open = the stop is open (a jump point, not
-** a wall), read from the group where the stop was found. */
-JI int32_t ev_stop(const uint64_t *G, int32_t p, const bool inc, bool *open) {
-  size_t i;
-  unsigned b;
-  uint64_t w;
-  if (inc) {
-    size_t q = (size_t)p + 1;
-    i = q >> 6;
-    w = G[i * EVG + EV_INC] & (~(uint64_t)0 << (q & 63u));
-    while (!w) w = G[++i * EVG + EV_INC];
-    b = (unsigned)__builtin_ctzll(w);
-  } else {
-    size_t q = (size_t)p - 1;
-    i = q >> 6;
-    w = G[i * EVG + EV_DEC] & (~(uint64_t)0 >> (63u - (q & 63u)));
-    while (!w) w = G[--i * EVG + EV_DEC];
-    b = (unsigned)__builtin_clzll(w) ^ 63u; /* the highest set bit: one bsr */
-  }
-  *open = (G[i * EVG + EV_OPEN] >> b) & 1u;
-  return (int32_t)(i * 64 + b);
-}
-
-/* ---------------------------------------------------------- queries -- */
-
-typedef struct Ctx {
-  const lds_Grid *g;
-  const ldsi_Jps *j;
-  const uint8_t *nbr, *blocked;
-  const ldsi_jdist *dist;
-  ptrdiff_t off[8];
-  uint32_t pw, goal;
-  int32_t gpx, gpy; /* goal, padded */
-} Ctx;
-
-/* Straight jump along line G from position p (padded), towards increasing
-** positions if inc: the first stop (ev_stop), a jump point (or the goal,
-** see goal_mark) if open. Returns the position reached, or -1 (a wall
-** first). */
-JI int32_t jump_line(const uint64_t *G, int32_t p, const bool inc) {
-  bool jp;
-  int32_t q = ev_stop(G, p, inc, &jp);
-  return jp ? q : -1;
-}
-
-/* Straight jump from padded (px,py) in direction d (< 4). Returns the jump
-** point, the goal, or NONE; *k = steps. */
-JI uint32_t jump_straight(const Ctx *c, int32_t px, int32_t py, const int d, int32_t *k) {
-  const ldsi_Jps *j = c->j;
-  int32_t q;
-  if (d == LDS_DIR_E || d == LDS_DIR_W) {
-    q = jump_line(j->evr + (size_t)py * j->nwr * EVG, px, d == LDS_DIR_E);
-    if (q < 0) return NONE;
-    *k = q > px ? q - px : px - q;
-    return (uint32_t)py * c->pw + (uint32_t)q;
-  } else {
-    q = jump_line(j->evc + (size_t)px * j->nwc * EVG, py, d == LDS_DIR_S);
-    if (q < 0) return NONE;
-    *k = q > py ? q - py : py - q;
-    return (uint32_t)q * c->pw + (uint32_t)px;
-  }
-}
-
-JI int add_succ(Succ *sc, int n, const ldsi_Node *nodes, uint32_t v, int32_t x, int32_t y, int d,
-                uint64_t nsd) {
-  __builtin_prefetch(&nodes[v]); /* relaxed after all jumps: overlap the misses */
-  sc[n].v = v;
-  sc[n].x = x;
-  sc[n].y = y;
-  sc[n].d = (uint32_t)d;
-  sc[n].nsd = nsd;
-  return n + 1;
-}
-
-#define DIAG1 ((uint64_t)1 << 32) /* one diagonal move in nsd */
-
-/* Diagonal jump with intermediate jump points pruned [Paper: Harabor &
-** Grastien, ICAPS 2014, "avoiding intermediate nodes"]: steps diagonally
-** while the move is legal; at each cell c it runs the two straight jumps
-** along the components and adds what they find (jump points or the goal)
-** directly as successors of u, joined to u by a diagonal then a straight
-** segment, and goes on, instead of stopping at c and adding c to the open
-** list. c would have been expanded with the same two straight jumps and the
-** diagonal, so the successors are the same, minus one open-list round trip
-** per diagonal jump point. Stops at the goal, at a cell with a forced
-** neighbour ("always" only; that cell is added itself) or at an illegal
-** move. Returns the new number of successors. */
-JI int jump_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t u, int32_t px,
-                 int32_t py, const int d, const bool ncc) {
-  const ldsi_Jps *j = c->j;
-  const int hd = HCOMP[d], vd = VCOMP[d];
-  const int32_t dx = DX[d], dy = DY[d];
-  const ptrdiff_t o = c->off[d];
-  /* the row and the column through the current cell */
-  const ptrdiff_t rstep = dy * (ptrdiff_t)(j->nwr * EVG), cstep = dx * (ptrdiff_t)(j->nwc * EVG);
-  const uint64_t *re = j->evr + (size_t)py * j->nwr * EVG, *ce = j->evc + (size_t)px * j->nwc * EVG;
-  uint64_t diag = 0;
-  int32_t q;
-  unsigned m = c->nbr[u]; /* legal moves from the current cell */
-  for (;;) {
-    if (!((m >> d) & 1u)) return n;
-    u = (uint32_t)((ptrdiff_t)u + o);
-    m = c->nbr[u];
-    px += dx;
-    py += dy;
-    re += rstep;
-    ce += cstep;
-    diag += DIAG1;
-    if (u == c->goal) return add_succ(sc, n, nodes, u, px, py, d, diag);
-    if (!ncc) {
-      const uint8_t *b = c->blocked;
-      if ((b[u - (ptrdiff_t)dx] && !b[(ptrdiff_t)u - dx + c->off[vd]]) ||
-          (b[(ptrdiff_t)u - c->off[vd]] && !b[(ptrdiff_t)u + dx - c->off[vd]]))
-        return add_succ(sc, n, nodes, u, px, py, d, diag);
-    }
-    /* a straight jump whose first move is illegal finds nothing: skipped */
-    q = (m >> hd) & 1u ? jump_line(re, px, dx > 0) : -1;
-    if (q >= 0)
-      n = add_succ(sc, n, nodes, (uint32_t)((ptrdiff_t)u + (q - px)), q, py, hd,
-                   diag + (uint64_t)((q - px) * dx));
-    q = (m >> vd) & 1u ? jump_line(ce, py, dy > 0) : -1;
-    if (q >= 0)
-      n = add_succ(sc, n, nodes, (uint32_t)((ptrdiff_t)u + (ptrdiff_t)(q - py) * (ptrdiff_t)c->pw),
-                   px, q, vd, diag + (uint64_t)((q - py) * dy));
-  }
-}
-
-/* JPS+ straight jump: one table read (more past a continuation, see
-** plus_entry) and the goal test (the goal ahead within reach on the line). */
-JI uint32_t jump_plus(const Ctx *c, uint32_t u, int32_t px, int32_t py, int d, int32_t *k) {
-  int32_t kg = DX[d] ? (c->gpy == py ? (c->gpx - px) * DX[d] : 0)
-                     : (c->gpx == px ? (c->gpy - py) * DY[d] : 0);
-  int32_t base = 0; /* moves already made past continuations */
-  {
-    /* the common case, no continuation: the goal test is one unsigned
-    ** comparison (kg in [1, reach]) */
-    int32_t dist = c->dist[(size_t)u * 8 + (size_t)d], reach = dist > 0 ? dist : -dist;
-    if (LDSI_LIKELY(reach != DIST_CONT)) {
-      if ((uint32_t)(kg - 1) < (uint32_t)reach) {
-        *k = kg;
-        return c->goal;
-      }
-      if (dist <= 0) return NONE;
-      *k = dist;
-      return (uint32_t)((ptrdiff_t)u + (ptrdiff_t)dist * c->off[d]);
-    }
-  }
-  for (;;) {
-    int32_t dist = c->dist[(size_t)u * 8 + (size_t)d], reach = dist > 0 ? dist : -dist;
-    if (reach == DIST_CONT) reach = DIST_CONT - 1; /* surely legal and free of jump points */
-    if (kg > base && kg <= base + reach) {
-      *k = kg;
-      return c->goal;
-    }
-    if (dist == DIST_CONT || dist == -DIST_CONT) {
-      base += DIST_CONT - 1;
-      u = (uint32_t)((ptrdiff_t)u + (ptrdiff_t)(DIST_CONT - 1) * c->off[d]);
-      continue;
-    }
-    if (dist <= 0) return NONE;
-    *k = base + dist;
-    return (uint32_t)((ptrdiff_t)u + (ptrdiff_t)dist * c->off[d]);
-  }
-}
-
-/* JPS+ diagonal jump, intermediate jump points pruned as in jump_diag: one
-** table read per intermediate point (the next cell where a straight
-** component has a jump point) plus the two straight jumps there, and Rabin's
-** goal test: the diagonal cell level with the goal, in the goal's quadrant
-** and within reach, is added as a successor and ends the jump. */
-JI int jump_plus_diag(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t u,
-                      int32_t px, int32_t py, int d) {
-  const int hd = HCOMP[d], vd = VCOMP[d];
-  const int32_t dx = DX[d], dy = DY[d];
-  const ptrdiff_t o = c->off[d];
-  uint64_t diag = 0;
-  int32_t k;
-  uint32_t v;
-  for (;;) {
-    int32_t dist = c->dist[(size_t)u * 8 + (size_t)d], reach = dist > 0 ? dist : -dist;
-    int32_t gdx = (c->gpx - px) * dx, gdy = (c->gpy - py) * dy;
-    /* the next stops are usually a few cells on: the table lines of the
-    ** next two diagonal cells are fetched while this one is handled (integer
-    ** address arithmetic: two cells on may lie outside the table, which a
-    ** prefetch may touch but a pointer may not point to) */
-    __builtin_prefetch((const void *)((uintptr_t)c->dist + ((uintptr_t)u + (uintptr_t)o) * 8u));
-    __builtin_prefetch(
-        (const void *)((uintptr_t)c->dist + ((uintptr_t)u + 2u * (uintptr_t)o) * 8u));
-    bool cont = reach == DIST_CONT; /* a continuation (plus_entry) */
-    if (cont) reach = DIST_CONT - 1;
-    if (gdx > 0 && gdy > 0) {
-      int32_t m = gdx < gdy ? gdx : gdy;
-      if (m <= reach) {
-        v = (uint32_t)((ptrdiff_t)u + (ptrdiff_t)m * o);
-        __builtin_prefetch(&c->dist[(size_t)v * 8]);
-        return add_succ(sc, n, nodes, v, px + m * dx, py + m * dy, d, diag + (uint64_t)m * DIAG1);
-      }
-    }
-    if (cont) { /* no intermediate point within reach: resume there */
-      u = (uint32_t)((ptrdiff_t)u + (ptrdiff_t)reach * o);
-      px += reach * dx;
-      py += reach * dy;
-      diag += (uint64_t)reach * DIAG1;
-      continue;
-    }
-    if (dist <= 0) return n;
-    u = (uint32_t)((ptrdiff_t)u + (ptrdiff_t)dist * o);
-    px += dist * dx;
-    py += dist * dy;
-    diag += (uint64_t)dist * DIAG1;
-    v = jump_plus(c, u, px, py, hd, &k);
-    if (v != NONE) {
-      __builtin_prefetch(&c->dist[(size_t)v * 8]);
-      n = add_succ(sc, n, nodes, v, px + dx * k, py, hd, diag + (uint64_t)k);
-    }
-    v = jump_plus(c, u, px, py, vd, &k);
-    if (v != NONE) {
-      __builtin_prefetch(&c->dist[(size_t)v * 8]);
-      n = add_succ(sc, n, nodes, v, px, py + dy * k, vd, diag + (uint64_t)k);
-    }
-  }
-}
-
-/* no_corner_cutting, straight arrival a: the sides of a blocked one cell behind
-** (bits clear in that cell's legal moves m & 15) force the side and the
-** diagonal between a and the side: FORCED_NCC[a][m & 15] */
-static const uint8_t FORCED_NCC[4][16] = {
-  {0x9A, 0x9A, 0x88, 0x88, 0x9A, 0x9A, 0x88, 0x88, 0x12, 0x12, 0x00, 0x00, 0x12, 0x12, 0x00, 0x00},
-  {0x35, 0x24, 0x35, 0x24, 0x11, 0x00, 0x11, 0x00, 0x35, 0x24, 0x35, 0x24, 0x11, 0x00, 0x11, 0x00},
-  {0x6A, 0x6A, 0x48, 0x48, 0x6A, 0x6A, 0x48, 0x48, 0x22, 0x22, 0x00, 0x00, 0x22, 0x22, 0x00, 0x00},
-  {0xC5, 0x44, 0xC5, 0x44, 0x81, 0x00, 0x81, 0x00, 0xC5, 0x44, 0xC5, 0x44, 0x81, 0x00, 0x81, 0x00},
-};
-/* "always", straight arrival a: a side of a blocked here (bits clear in the
-** cell's legal moves m & 15) forces the diagonal beyond it: FORCED_ALW_S[a][m & 15] */
-static const uint8_t FORCED_ALW_S[4][16] = {
-  {0x90, 0x90, 0x80, 0x80, 0x90, 0x90, 0x80, 0x80, 0x10, 0x10, 0x00, 0x00, 0x10, 0x10, 0x00, 0x00},
-  {0x30, 0x20, 0x30, 0x20, 0x10, 0x00, 0x10, 0x00, 0x30, 0x20, 0x30, 0x20, 0x10, 0x00, 0x10, 0x00},
-  {0x60, 0x60, 0x40, 0x40, 0x60, 0x60, 0x40, 0x40, 0x20, 0x20, 0x00, 0x00, 0x20, 0x20, 0x00, 0x00},
-  {0xC0, 0x40, 0xC0, 0x40, 0x80, 0x00, 0x80, 0x00, 0xC0, 0x40, 0xC0, 0x40, 0x80, 0x00, 0x80, 0x00},
-};
-/* "always", diagonal arrival a: a component's opposite blocked here forces
-** the diagonal on that side: FORCED_ALW_D[a - 4][m & 15] */
-static const uint8_t FORCED_ALW_D[4][16] = {
-  {0xA0, 0xA0, 0xA0, 0xA0, 0x80, 0x80, 0x80, 0x80, 0x20, 0x20, 0x20, 0x20, 0x00, 0x00, 0x00, 0x00},
-  {0x50, 0x40, 0x50, 0x40, 0x50, 0x40, 0x50, 0x40, 0x10, 0x00, 0x10, 0x00, 0x10, 0x00, 0x10, 0x00},
-  {0xA0, 0x20, 0x80, 0x00, 0xA0, 0x20, 0x80, 0x00, 0xA0, 0x20, 0x80, 0x00, 0xA0, 0x20, 0x80, 0x00},
-  {0x50, 0x50, 0x40, 0x40, 0x10, 0x10, 0x00, 0x00, 0x50, 0x50, 0x40, 0x40, 0x10, 0x10, 0x00, 0x00},
-};
-
-/* Directions to search from node u, given the mask of directions it was
-** reached by (0 = the start: every legal move). Pruning rules in the file
-** comment; the blocked side cells are read from legal-move masks (a
-** straight move is legal exactly when its target is open): of u, or under
-** no_corner_cutting of the open cell behind u, which the arrival crossed. */
-JI unsigned succ_dirs(const Ctx *c, uint32_t u, unsigned arrived, const bool ncc) {
-  const unsigned m = c->nbr[u];
-  unsigned out = 0;
-  if (!arrived) return m;
-  while (arrived) {
-    int a = __builtin_ctz(arrived);
-    arrived &= arrived - 1;
-    if (a < 4)
-      out |= (1u << a) | (ncc ? FORCED_NCC[a][c->nbr[(ptrdiff_t)u - c->off[a]] & 15u]
-                              : FORCED_ALW_S[a][m & 15u]);
-    else
-      out |= (1u << a) | (1u << HCOMP[a]) | (1u << VCOMP[a]) |
-             (ncc ? 0u : FORCED_ALW_D[a - 4][m & 15u]);
-  }
-  return out & m;
-}
-
-/* The successors of u in direction d (a constant where inlined): a
-** straight jump adds at most one, a diagonal one (pruning its intermediate
-** jump points) any number. Returns the new number of successors. */
-JI int straight_succ(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t u,
-                     int32_t px, int32_t py, const int d, const bool plus) {
-  int32_t k = 0;
-  uint32_t v = plus ? jump_plus(c, u, px, py, d, &k) : jump_straight(c, px, py, d, &k);
-  if (v == NONE) return n;
-  if (plus) __builtin_prefetch(&c->dist[(size_t)v * 8]); /* read when v is expanded */
-  return add_succ(sc, n, nodes, v, px + DX[d] * k, py + DY[d] * k, d, (uint64_t)k);
-}
-
-JI int diag_succ(const Ctx *c, const ldsi_Node *nodes, Succ *sc, int n, uint32_t u, int32_t px,
-                 int32_t py, const int d, const bool ncc, const bool plus) {
-  return plus ? jump_plus_diag(c, nodes, sc, n, u, px, py, d)
-              : jump_diag(c, nodes, sc, n, u, px, py, d, ncc);
-}
-
-/* Exact g and octile f, as in the A* loop (lds_search.c): a node keeps its
-** numbers of straight and diagonal moves (nsd = ns | nd << 32), g is
-** ns + nd*sqrt(2) and f = (ns + dmax - dmin) + (nd + dmin)*sqrt(2), computed
-** the same way every time, so equal costs give bit-identical g and f: ties
-** are real ties, broken by the open list's documented order, and A* and JPS
-** report bit-identical costs. */
-JI double exact_g(uint64_t nsd) {
-  return (double)(uint32_t)nsd + (double)(uint32_t)(nsd >> 32) * LDSI_SQRT2;
-}
-
 
 /* --------------------------------------------- partial-path tracking -- */
 /* A partial path must end where A*'s does: at the reachable cell closest to
@@ -664,23 +284,23 @@ static void track_scans(lds_Search *s, const Ctx *c, uint32_t u, int32_t px, int
 }
 
 /* ----------------------------------------------------- open list -- */
-/* The open list is lds_search.c's heap (lds_search_internal.h) plus its plateau stack
-** (s->buf; see "The plateau stack" there): a fresh successor v of the node u
+/* The open list is the search's heap (lds_open_list.h) plus its plateau
+** stack (s->buf; see "The plateau stack" in lds_astar.c): a fresh successor v of the node u
 ** just expanded with f(v) == f(u) and g(v) > g(u) precedes every open node
 ** under the open list's order (f, then larger g, then insertion order), so
 ** such successors, sorted among themselves, go on top of a stack instead of
 ** into the heap, and a pop takes the smaller of the stack top and the heap
 ** top. The expansion order, and every path, is exactly that of the heap
-** alone. The helpers are lds_search_internal.h's, shared with the A* loop. */
+** alone. The helpers are lds_open_list.h's, shared with the A* loop. */
 
 
 /* ---------------------------------------------------- expansion -- */
 
 /* The expansion loop: A* over jump points. Same budget and status contract
-** as the A* loop (see lds_search_internal.h). Specialised at compile time on
+** as the A* loop (ldsi_SearchOps.run). Specialised at compile time on
 ** the rule, JPS vs JPS+ and the heuristic. */
 JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0,
-                       const bool ncc, const bool plus, const int hk, const int xk) {
+                       const bool ncc, const bool plus, const int hk, const ldsi_KeyForm kf) {
   const lds_Grid *g = s->grid;
   ldsi_Jps *j = (ldsi_Jps *)s->algo_state;
   Ctx c;
@@ -719,17 +339,17 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
     if (budget_us && done && (done % CLOCK_EVERY) == 0 &&
         s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    u = ldsi_next_open_x(s, nodes, &fk_popped, &k2_popped, &aux_popped, xk);
+    u = ldsi_next_open_x(s, nodes, &fk_popped, &k2_popped, &aux_popped, kf);
     if (u == NONE) return LDS_NO_PATH;
     done++;
     s->stats.expansions++;
     if (u == c.goal) {
-      ldsi_open_settle_x(s, xk);
+      ldsi_open_settle_x(s, kf);
       return LDS_FOUND;
     }
     gu = nodes[u].g;
     nsd_u = nodes[u].nsd;
-    { /* u / pw by a multiply, corrected (see lds_search.c) */
+    { /* u / pw by a multiply, corrected (see lds_astar.c) */
       uint32_t q = (uint32_t)((double)u * inv_pw);
       if ((uint64_t)q * c.pw > u) q--;
       else if ((uint64_t)(q + 1) * c.pw <= u) q++;
@@ -791,9 +411,9 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
         f = exact_f ? ldsi_exact_octile_f(nsd, c.gpx - sc[i].x, c.gpy - sc[i].y)
                     : ng + hw * ldsi_hdist(hk, c.gpx - sc[i].x, c.gpy - sc[i].y);
         ldsi_queue_fresh_x(s, batch, &nb, BATCH_MAX, v, f, ng,
-                           xk ? ldsi_exact_h_key(c.gpx - sc[i].x, c.gpy - sc[i].y, s->hq_a, s->hq_c)
+                           LDSI_EXACT(kf) ? ldsi_exact_h_key(c.gpx - sc[i].x, c.gpy - sc[i].y, s->hq_a, s->hq_c)
                               : 0,
-                           fu, gu, xk);
+                           fu, gu, kf);
         continue;
       }
       /* closed and not reopened: nothing below would change it (an equal g
@@ -812,30 +432,30 @@ JI lds_Status jps_loop(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint
       nv->parent = u;
       nv->aux = 1u << d;
       {
-        uint64_t hk2 = xk ? ldsi_exact_h_key(c.gpx - sc[i].x, c.gpy - sc[i].y, s->hq_a, s->hq_c) : 0;
+        uint64_t hk2 = LDSI_EXACT(kf) ? ldsi_exact_h_key(c.gpx - sc[i].x, c.gpy - sc[i].y, s->hq_a, s->hq_c) : 0;
         if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF)
-          ldsi_open_push_x(s, v, f, ng, hk2, xk); /* a stack entry turns stale */
+          ldsi_open_push_x(s, v, f, ng, hk2, kf); /* a stack entry turns stale */
         else
-          ldsi_open_decrease_x(s, nv->heap, f, ng, hk2, xk);
+          ldsi_open_decrease_x(s, nv->heap, f, ng, hk2, kf);
       }
     }
-    if (nb) ldsi_push_batch_x(s, nodes, batch, nb, xk);
-    ldsi_open_settle_x(s, xk); /* the pop's hole, when no push filled it */
+    if (nb) ldsi_push_batch_x(s, nodes, batch, nb, kf);
+    ldsi_open_settle_x(s, kf); /* the pop's hole, when no push filled it */
   }
 }
 
 /* octile with weight 1 (f exact) uses the exact-form open-list keys
-** (lds_search_internal.h), as the A* loop does; the same expansion order */
+** (lds_open_list.h), as the A* loop does; the same expansion order */
 #define JPS_DISPATCH(ncc, plus)                                                      \
   switch (s->hk) {                                                                   \
-    case LDS_H_ZERO: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_ZERO, 0);         \
-    case LDS_H_MANHATTAN: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_MANHATTAN, 0); \
-    case LDS_H_EUCLIDEAN: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_EUCLIDEAN, 0); \
-    case LDS_H_CHEBYSHEV: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_CHEBYSHEV, 0); \
+    case LDS_H_ZERO: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_ZERO, LDSI_KEYS_GENERAL);         \
+    case LDS_H_MANHATTAN: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_MANHATTAN, LDSI_KEYS_GENERAL); \
+    case LDS_H_EUCLIDEAN: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_EUCLIDEAN, LDSI_KEYS_GENERAL); \
+    case LDS_H_CHEBYSHEV: return jps_loop(s, m, b, t0, ncc, plus, LDS_H_CHEBYSHEV, LDSI_KEYS_GENERAL); \
     default:                                                                         \
       if (s->hw == 1.0 && s->hq_scale > 0.0)                                         \
-        return jps_loop(s, m, b, t0, ncc, plus, LDS_H_OCTILE, 1);                    \
-      return jps_loop(s, m, b, t0, ncc, plus, LDS_H_OCTILE, 0);                      \
+        return jps_loop(s, m, b, t0, ncc, plus, LDS_H_OCTILE, LDSI_KEYS_EXACT);                    \
+      return jps_loop(s, m, b, t0, ncc, plus, LDS_H_OCTILE, LDSI_KEYS_GENERAL);                      \
   }
 
 static lds_Status run_jps_ncc(lds_Search *s, uint64_t m, uint64_t b, uint64_t t0) {
@@ -846,164 +466,6 @@ static lds_Status run_jps_always(lds_Search *s, uint64_t m, uint64_t b, uint64_t
 }
 static lds_Status run_jps_plus(lds_Search *s, uint64_t m, uint64_t b, uint64_t t0) {
   JPS_DISPATCH(true, true)
-}
-
-/* ------------------------------------------------------ JPS+ tables -- */
-
-/* Is the cell entered from u moving straight in d a jump point (no corner
-** cutting): a side of it open while the same side of u is blocked? */
-static bool enters_jump_point(const lds_Grid *g, const ptrdiff_t *off, size_t u, int d) {
-  size_t v = (size_t)((ptrdiff_t)u + off[d]);
-  int s1 = SIDE1[d], s2 = SIDE2[d];
-  return (!g->blocked[(ptrdiff_t)v + off[s1]] && g->blocked[(ptrdiff_t)u + off[s1]]) ||
-         (!g->blocked[(ptrdiff_t)v + off[s2]] && g->blocked[(ptrdiff_t)u + off[s2]]);
-}
-
-/* One entry of the table from its successor cell's entries (see plus_line).
-** Entries are int8 (8 bytes per cell, half of int16's, so the table misses
-** the cache half as often): k > 0, a jump point k moves ahead; -k <= 0, k
-** legal moves and then a wall, no jump point. A distance of DIST_CONT or more
-** is stored as +-DIST_CONT, a continuation: the sign still says jump point or
-** wall, and the reader resumes DIST_CONT - 1 moves on (jump_plus,
-** jump_plus_diag), where every move is legal and no jump point was passed. */
-JI ldsi_jdist plus_entry(const lds_Grid *g, const ldsi_jdist *D, const ptrdiff_t *off, size_t u, int d) {
-  size_t v = (size_t)((ptrdiff_t)u + off[d]);
-  int32_t t;
-  if (g->blocked[u] || !((g->nbr[u] >> d) & 1u)) return 0;
-  if (d < 4 ? enters_jump_point(g, off, u, d)
-            : (D[v * 8 + HCOMP[d]] > 0 || D[v * 8 + VCOMP[d]] > 0))
-    return 1;
-  t = D[v * 8 + (size_t)d];
-  t = t > 0 ? t + 1 : t - 1;
-  return (ldsi_jdist)(t > DIST_CONT ? DIST_CONT : t < -DIST_CONT ? -DIST_CONT : t);
-}
-
-/* Recomputes direction d's distances along a line of n cells that starts at
-** the padded cell `first` (the far end, in direction d) and walks by `step`
-** (= -off[d]). Straight directions read the grid; diagonals read the
-** straight entries of their components, which must be up to date. Marks the
-** diagonal lines through cells whose straight entry changed sign. */
-static void plus_line(ldsi_Jps *j, const lds_Grid *g, const ptrdiff_t *off, size_t first,
-                      int32_t n, int d, bool mark) {
-  ldsi_jdist *D = j->dist;
-  size_t u = first;
-  int32_t i;
-  for (i = 0; i < n; i++, u = (size_t)((ptrdiff_t)u - off[d])) {
-    int32_t ov = D[u * 8 + (size_t)d], nv = plus_entry(g, D, off, u, d);
-    D[u * 8 + (size_t)d] = nv;
-    if (mark && (ov > 0) != (nv > 0)) {
-      int32_t x, y;
-      ldsi_grid_pxy(g, u, &x, &y);
-      j->mark_a[x + y] = 1;
-      j->mark_d[x - y + g->h - 1] = 1;
-    }
-  }
-}
-
-static void plus_row(ldsi_Jps *j, const lds_Grid *g, const ptrdiff_t *off, int32_t y, bool mark) {
-  plus_line(j, g, off, ldsi_grid_pidx(g, g->w - 1, y), g->w, LDS_DIR_E, mark);
-  plus_line(j, g, off, ldsi_grid_pidx(g, 0, y), g->w, LDS_DIR_W, mark);
-}
-
-static void plus_col(ldsi_Jps *j, const lds_Grid *g, const ptrdiff_t *off, int32_t x, bool mark) {
-  plus_line(j, g, off, ldsi_grid_pidx(g, x, g->h - 1), g->h, LDS_DIR_S, mark);
-  plus_line(j, g, off, ldsi_grid_pidx(g, x, 0), g->h, LDS_DIR_N, mark);
-}
-
-/* anti-diagonal x+y = k: NE walks x up, SW walks x down */
-static void plus_anti(ldsi_Jps *j, const lds_Grid *g, const ptrdiff_t *off, int32_t k) {
-  int32_t xlo = k - (g->h - 1) > 0 ? k - (g->h - 1) : 0, xhi = k < g->w - 1 ? k : g->w - 1;
-  int32_t n = xhi - xlo + 1;
-  plus_line(j, g, off, ldsi_grid_pidx(g, xhi, k - xhi), n, LDS_DIR_NE, false);
-  plus_line(j, g, off, ldsi_grid_pidx(g, xlo, k - xlo), n, LDS_DIR_SW, false);
-}
-
-/* diagonal x-y = k: SE walks x up, NW walks x down */
-static void plus_diag(ldsi_Jps *j, const lds_Grid *g, const ptrdiff_t *off, int32_t k) {
-  int32_t xlo = k > 0 ? k : 0, xhi = k + g->h - 1 < g->w - 1 ? k + g->h - 1 : g->w - 1;
-  int32_t n = xhi - xlo + 1;
-  plus_line(j, g, off, ldsi_grid_pidx(g, xhi, xhi - k), n, LDS_DIR_SE, false);
-  plus_line(j, g, off, ldsi_grid_pidx(g, xlo, xlo - k), n, LDS_DIR_NW, false);
-}
-
-static bool plus_applies(const lds_Grid *g) {
-  return g->neighbourhood == 8 && g->diag == LDS_DIAG_NO_CORNER_CUTTING;
-}
-
-/* Full build in row order (the table is 32 bytes per cell, so walking
-** columns or diagonals would miss the cache at every cell): E and W per row,
-** then one top-down sweep for N, NE, NW (their successor is in the row
-** above) and one bottom-up sweep for S, SE, SW. */
-static void plus_build(ldsi_Jps *j, const lds_Grid *g) {
-  ptrdiff_t off[8];
-  int32_t x, y;
-  ldsi_jdist *D = j->dist;
-  uint64_t t0 = j->s->env.clock(j->s->env.clock_ud);
-  ldsi_grid_offsets(g, off);
-  memset(D, 0, g->pcells * 8 * sizeof(ldsi_jdist));
-  for (y = 0; y < g->h; y++) plus_row(j, g, off, y, false);
-  for (y = 0; y < g->h; y++) {
-    size_t u0 = ldsi_grid_pidx(g, 0, y);
-    for (x = 0; x < g->w; x++) D[(u0 + (size_t)x) * 8 + LDS_DIR_N] = plus_entry(g, D, off, u0 + (size_t)x, LDS_DIR_N);
-  }
-  for (y = g->h - 1; y >= 0; y--) {
-    size_t u0 = ldsi_grid_pidx(g, 0, y);
-    for (x = 0; x < g->w; x++) D[(u0 + (size_t)x) * 8 + LDS_DIR_S] = plus_entry(g, D, off, u0 + (size_t)x, LDS_DIR_S);
-  }
-  for (y = 0; y < g->h; y++) {
-    size_t u0 = ldsi_grid_pidx(g, 0, y);
-    for (x = 0; x < g->w; x++) {
-      size_t u = u0 + (size_t)x;
-      D[u * 8 + LDS_DIR_NE] = plus_entry(g, D, off, u, LDS_DIR_NE);
-      D[u * 8 + LDS_DIR_NW] = plus_entry(g, D, off, u, LDS_DIR_NW);
-    }
-  }
-  for (y = g->h - 1; y >= 0; y--) {
-    size_t u0 = ldsi_grid_pidx(g, 0, y);
-    for (x = 0; x < g->w; x++) {
-      size_t u = u0 + (size_t)x;
-      D[u * 8 + LDS_DIR_SE] = plus_entry(g, D, off, u, LDS_DIR_SE);
-      D[u * 8 + LDS_DIR_SW] = plus_entry(g, D, off, u, LDS_DIR_SW);
-    }
-  }
-  j->plus_valid = true;
-  j->plus_us = j->s->env.clock(j->s->env.clock_ud) - t0;
-}
-
-/* Local recomputation after the cells (x0,y0)-(x1,y1) changed passability:
-** the rows and columns through the rectangle and one cell around it (their
-** jump points depend on the neighbouring lines), then every diagonal line
-** through the rectangle's margin (move legality) or through a cell whose
-** straight entry changed sign. */
-static void plus_update(ldsi_Jps *j, const lds_Grid *g, int32_t x0, int32_t y0, int32_t x1,
-                        int32_t y1) {
-  ptrdiff_t off[8];
-  int32_t x, y, k, nl = g->w + g->h - 1;
-  uint64_t t0 = j->s->env.clock(j->s->env.clock_ud);
-  ldsi_grid_offsets(g, off);
-  x0 = x0 > 0 ? x0 - 1 : 0;
-  y0 = y0 > 0 ? y0 - 1 : 0;
-  x1 = x1 < g->w - 1 ? x1 + 1 : g->w - 1;
-  y1 = y1 < g->h - 1 ? y1 + 1 : g->h - 1;
-  for (y = y0; y <= y1; y++) plus_row(j, g, off, y, true);
-  for (x = x0; x <= x1; x++) plus_col(j, g, off, x, true);
-  for (y = y0; y <= y1; y++)
-    for (x = x0; x <= x1; x++) {
-      j->mark_a[x + y] = 1;
-      j->mark_d[x - y + g->h - 1] = 1;
-    }
-  for (k = 0; k < nl; k++)
-    if (j->mark_a[k]) {
-      j->mark_a[k] = 0;
-      plus_anti(j, g, off, k);
-    }
-  for (k = 0; k < nl; k++)
-    if (j->mark_d[k]) {
-      j->mark_d[k] = 0;
-      plus_diag(j, g, off, k - (g->h - 1));
-    }
-  j->plus_updates++;
-  j->plus_update_us += j->s->env.clock(j->s->env.clock_ud) - t0;
 }
 
 /* ------------------------------------------------------- lifetime -- */
@@ -1028,10 +490,10 @@ static void on_grid_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, in
   else if (changed && j->ev_valid) /* the lines through the rectangle and beside it */
     ev_update(j, x0, y0, x1 + 2, y1 + 2);
   if (!j->dist) return;
-  if (!plus_applies(g))
+  if (!ldsi_jps_plus_applies(g))
     j->plus_valid = false; /* rebuilt by the next JPS+ query on a no_corner_cutting grid */
   else if (changed && j->plus_valid)
-    plus_update(j, g, x0, y0, x1, y1);
+    ldsi_jps_plus_update(j, g, x0, y0, x1, y1);
 }
 
 static size_t jps_bytes(const ldsi_Jps *j, const lds_Grid *g) {
@@ -1135,7 +597,7 @@ lds_Status lds_search_jps_prepare(lds_Search *s, bool plus) {
     }
     j->plus_valid = false;
   }
-  if (plus && !j->plus_valid && plus_applies(g)) plus_build(j, g);
+  if (plus && !j->plus_valid && ldsi_jps_plus_applies(g)) ldsi_jps_plus_build(j, g);
   s->algo_bytes = jps_bytes(j, g);
   return LDS_OK;
 }
@@ -1155,9 +617,14 @@ void lds_search_jps_info(const lds_Search *s, lds_JpsInfo *out) {
   }
 }
 
-/* ------------------------------------------------------------ hooks -- */
+/* ------------------------------------------------------- operations -- */
 
-lds_Status ldsi_jps_start(lds_Search *s) {
+static const ldsi_SearchOps jps_ncc_ops, jps_always_ops, jps_plus_ops;
+
+/* ldsi_jps_ops.start: builds JPS's structures on first use (may allocate)
+** and installs the ops of the variant that runs the query, or the A* loop's
+** where JPS does not apply (lds_jps.h, "When JPS applies"). */
+static lds_Status jps_start(lds_Search *s) {
   const lds_Grid *g = s->grid;
   const lds_SearchParams *p = &s->params;
   bool plus = p->algo == LDS_ALGO_JPS_PLUS;
@@ -1168,25 +635,16 @@ lds_Status ldsi_jps_start(lds_Search *s) {
   s->hw = s->scale;
   s->reopen = p->h_scale > 0.0 || p->edge_cost != NULL;
   if (g->neighbourhood != 8 || (g->diag != LDS_DIAG_NO_CORNER_CUTTING && g->diag != LDS_DIAG_ALWAYS) ||
-      g->nonunit || s->nweights || p->edge_cost)
-    return LDS_OK; /* JPS is not optimal here: keep the A* loop */
+      g->nonunit || s->nweights || p->edge_cost) {
+    s->ops = &ldsi_astar_ops; /* JPS is not optimal here: the A* loop */
+    return LDS_OK;
+  }
   if (plus && !ncc) plus = false;
   st = lds_search_jps_prepare(s, plus);
   if (st < 0) return st;
   goal_remark((ldsi_Jps *)s->algo_state, false, 0, 0); /* the goal is marked by the loop */
-  s->run = plus ? run_jps_plus : ncc ? run_jps_ncc : run_jps_always;
+  s->ops = plus ? &jps_plus_ops : ncc ? &jps_ncc_ops : &jps_always_ops;
   return LDS_OK;
-}
-
-bool ldsi_jps_sparse(const lds_Search *s) {
-  return s->run == run_jps_ncc || s->run == run_jps_always || s->run == run_jps_plus;
-}
-
-lds_Algo lds_search_algo_used(const lds_Search *s) {
-  if (s->params.algo != LDS_ALGO_JPS && s->params.algo != LDS_ALGO_JPS_PLUS)
-    return s->params.algo;
-  if (ldsi_jps_sparse(s)) return s->run == run_jps_plus ? LDS_ALGO_JPS_PLUS : LDS_ALGO_JPS;
-  return LDS_ALGO_ASTAR;
 }
 
 /* The cells of the path from the start to node end (unpadded ids y*w + x),
@@ -1330,8 +788,11 @@ static lds_Path *jps_path_new(const lds_Search *s, const uint32_t *cells, size_t
   return lds_path_new(&env, cells, n, s->grid->w, cost, flags, err);
 }
 
-lds_Path *ldsi_jps_build_path(const lds_Search *s, uint32_t end, uint32_t flags, bool sparse,
-                              lds_Error *err) {
+/* The path to node end of a JPS query (ldsi_SearchOps.build_path): each
+** parent link is a straight or diagonal line, filled in cell by cell unless
+** sparse. */
+static lds_Path *jps_build_path(const lds_Search *s, uint32_t end, uint32_t flags, bool sparse,
+                                lds_Error *err) {
   size_t n;
   uint32_t *cells;
   lds_Path *p;
@@ -1376,17 +837,10 @@ lds_Path *ldsi_jps_build_path(const lds_Search *s, uint32_t end, uint32_t flags,
   return p;
 }
 
-lds_Path *lds_search_jump_points(const lds_Search *s, lds_Error *err) {
-  bool sparse = ldsi_jps_sparse(s);
-  /* a query that ran A* (lds_search_path reads the records it used) */
-  if (s->status == LDS_FOUND) return sparse ? ldsi_jps_build_path(s, s->goal, 0, true, err)
-                                            : lds_search_path(s, err);
-  if (s->status == LDS_NO_PATH && s->params.partial)
-    return sparse ? ((s->start_blocked && s->status == LDS_NO_PATH) || s->nodes[s->start].gen != s->gen
-                         ? lds_search_path(s, err) /* its error */
-                         : ldsi_jps_build_path(s, s->best, LDS_PATH_PARTIAL, true, err))
-                  : lds_search_path(s, err);
-  ldsi_error(err, LDS_E_STATE, "lds_search_jump_points: no path (status %s)",
-             lds_status_name(s->status));
-  return NULL;
-}
+/* JPS's entry (lds_search_start): jps_start replaces it by the table of the
+** variant that runs the query, or by ldsi_astar_ops where JPS does not
+** apply; the variants share the path builder. */
+const ldsi_SearchOps ldsi_jps_ops = {LDS_ALGO_JPS, jps_start, NULL, jps_build_path};
+static const ldsi_SearchOps jps_ncc_ops = {LDS_ALGO_JPS, NULL, run_jps_ncc, jps_build_path};
+static const ldsi_SearchOps jps_always_ops = {LDS_ALGO_JPS, NULL, run_jps_always, jps_build_path};
+static const ldsi_SearchOps jps_plus_ops = {LDS_ALGO_JPS_PLUS, NULL, run_jps_plus, jps_build_path};

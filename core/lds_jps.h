@@ -8,8 +8,8 @@
 ** A partial path (params.partial) ends where A*'s does, at the reachable cell
 ** closest to the goal (lds_search_partial_path), usually a cell a jump passed
 ** rather than a jump point: with params.partial every expansion also offers
-** the cells its jumps pass, which repeats the scanning of the jumps (1.3x to
-** 2.1x the instructions per query on Moving AI maps; docs/search.md).
+** the cells its jumps pass, which repeats the scanning of the jumps (more
+** instructions per query; docs/benchmarks.md has the measured cost).
 ** Without params.partial, lds_search_partial_path compares the expanded jump
 ** points only, its path cut at its first cell closest to the goal.
 ** lds_search_path returns the full cell sequence (jump points filled in, every

@@ -12,7 +12,7 @@
 */
 #include "lds_scheduler.h"
 #include "lds_internal.h"
-#include "lds_search_internal.h" /* only to pre-fault a new search's memory */
+#include "lds_open_list.h" /* only to pre-fault a new search's memory */
 
 #include <math.h>
 #include <stdarg.h>

@@ -3,7 +3,7 @@
 ** search is the same lds_Search as on grids — generation-stamped node
 ** records, the binary open list with its tie-breaking (smallest f, then larger
 ** g, then insertion order), budgets, stats, stale detection through the
-** graph's version, partial paths — with its own expansion loop (s->run) over
+** graph's version, partial paths — with its own expansion loop (ldsi_graph_ops) over
 ** the CSR out-edges instead of the grid's legal-move masks. The relaxation
 ** below is the grid loop's, rule for rule.
 **
@@ -17,6 +17,7 @@
 **  1970 (weighted A*); Dijkstra, Numerische Mathematik 1 1959]
 */
 #include "lds_graph_internal.h"
+#include "lds_open_list.h"
 #include "lds_search_internal.h"
 
 #include <string.h>
@@ -170,6 +171,8 @@ static lds_Status graph_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us,
   }
 }
 
+const ldsi_SearchOps ldsi_graph_ops = {LDS_ALGO_ASTAR, NULL, graph_run, NULL};
+
 /* ---------------------------------------------------------- starting -- */
 
 static lds_Status start_fail(lds_Search *s) {
@@ -278,7 +281,7 @@ lds_Status lds_search_start_nodes(lds_Search *s, const lds_SearchParams *params,
     memset(s->nodes, 0, s->nnodes * sizeof(ldsi_Node));
     s->gen = 1;
   }
-  s->run = graph_run;
+  s->ops = &ldsi_graph_ops;
   s->start = start;
   s->goal = goal;
   s->gx = s->gy = 0;

@@ -4,7 +4,7 @@
 ** Expected costs are written as exact expressions (2 + 3*sqrt(2)). */
 #include "harness.h"
 #include "lds.h"
-#include "lds_search_internal.h" /* only to force the generation counter's wrap */
+#include "lds_open_list.h" /* only to force the generation counter's wrap */
 
 #include <math.h>
 #include <stdlib.h>
@@ -526,7 +526,9 @@ static int exact_heap_errors(lds_Search *s) {
   size_t i, bad = 0;
   for (i = 0; i < s->open_n; i++) {
     if (s->nodes[s->open[i].node].heap != (uint32_t)i) bad++;
-    if (i > 0 && ldsi_open_less_x(&s->open[i], &s->open[(i - 1) / LDSI_XK_ARITY], 1)) bad++;
+    if (i > 0 &&
+        ldsi_open_less_x(&s->open[i], &s->open[(i - 1) / LDSI_XK_ARITY], LDSI_KEYS_EXACT))
+      bad++;
   }
   for (i = s->open_n; i < s->open_n + 3; i++)
     if (s->open[i].fk != LDSI_KEY_INF) bad++;
@@ -549,7 +551,7 @@ static void test_open_list_exact(void) {
       if (s->open_n > 0 && th_randint(&r, 3) > 0) { /* an expansion: pop, then pushes */
         uint32_t u;
         uint64_t f0 = s->open[0].fk, g0 = s->open[0].k2;
-        u = ldsi_open_pop_x(s, 1);
+        u = ldsi_open_pop_x(s, LDSI_KEYS_EXACT);
         pops++;
         for (v = 0; v < next; v++)
           if (live[v] && v != u && (kf[v] < f0 || (kf[v] == f0 && k2[v] < g0))) wrong_min++;
@@ -559,7 +561,8 @@ static void test_open_list_exact(void) {
       }
       for (k = 0; k < npush; k++) { /* fresh nodes; the first fills the hole */
         v = next++;
-        ldsi_open_push_x(s, v, (double)th_randint(&r, 60), 0.0, (uint64_t)th_randint(&r, 9) << 32, 1);
+        ldsi_open_push_x(s, v, (double)th_randint(&r, 60), 0.0, (uint64_t)th_randint(&r, 9) << 32,
+                         LDSI_KEYS_EXACT);
         live[v] = true;
         kf[v] = s->open[s->nodes[v].heap].fk;
         k2[v] = s->open[s->nodes[v].heap].k2;
@@ -572,12 +575,12 @@ static void test_open_list_exact(void) {
         e = s->open[i];
         if (ldsi_open_val(e.fk) < 1.0) continue;
         ldsi_open_decrease_x(s, s->nodes[v].heap, ldsi_open_val(e.fk) - 1.0, 0.0,
-                             e.k2 & ~(uint64_t)UINT32_MAX, 1);
+                             e.k2 & ~(uint64_t)UINT32_MAX, LDSI_KEYS_EXACT);
         decreases++;
         kf[v] = s->open[s->nodes[v].heap].fk;
         k2[v] = s->open[s->nodes[v].heap].k2;
       }
-      ldsi_open_settle_x(s, 1);
+      ldsi_open_settle_x(s, LDSI_KEYS_EXACT);
       bad += exact_heap_errors(s);
     }
   }
