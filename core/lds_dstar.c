@@ -2,8 +2,9 @@
 ** lds_dstar.c — D* Lite: backward incremental search with a moving start
 ** (k_m) and batched change notifications. This file holds the object (the
 ** grid constructor, free, memory), compute (ComputeShortestPath over the
-** space of lds_dstar_internal.h and the queue of lds_dstar_queue.h) and the
-** queries; the other D* Lite files are listed in lds_dstar_internal.h.
+** space of lds_dstar_internal.h and the keys and queue of
+** lds_dstar_queue_internal.h) and the queries; the other D* Lite files are
+** listed in lds_dstar_internal.h.
 **
 ** [Paper: Koenig & Likhachev, "D* Lite", AAAI 2002, Fig. 4 (optimized
 **  version); Koenig, Likhachev & Furcy, "Lifelong Planning A*", AIJ 2004]
@@ -16,7 +17,7 @@
 ** h(old start, new start) at every move, so keys computed before a move stay
 ** lower bounds: the paper's lazy re-keying).
 */
-#include "lds_dstar_queue.h"
+#include "lds_dstar_queue_internal.h"
 
 #include <string.h>
 
@@ -169,6 +170,27 @@ static lds_Status finish(lds_DStar *ds, lds_Status st) {
   return st;
 }
 
+/* Applies the batched changes in the space of ds (lds_dstar_grid.c or
+** lds_dstar_graph.c), or restarts when they ask for it or a restart is
+** pending. Returns an error status or LDS_OK. */
+static lds_Status apply_changes(lds_DStar *ds) {
+  bool restart = ds->reinit_pending;
+  lds_Status st = LDS_OK;
+  ds->flags |= LDS_DSTAR_CHANGES;
+  ds->stats.replans++;
+  if (!restart) {
+    st = ds->graph ? ldsi_dstar_graph_changes(ds, &restart)
+                   : ldsi_dstar_grid_changes(ds, &restart);
+    if (st < 0) return st;
+  }
+  if (restart) {
+    ds->flags |= LDS_DSTAR_REINIT | LDS_DSTAR_NEAR_START;
+    st = ds->graph ? ldsi_dstar_graph_reinit(ds)
+                   : ldsi_dstar_grid_reinit(ds, "lds_dstar_compute");
+  }
+  return st;
+}
+
 lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
   uint64_t max_exp = budget ? budget->max_expansions : 0, us = budget ? budget->budget_us : 0;
   uint64_t t0, done = 0;
@@ -183,20 +205,8 @@ lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
     ds->errmsg[0] = '\0';
   }
   if (ds->reinit_pending || ds->ndirty) {
-    bool restart = ds->reinit_pending;
-    ds->flags |= LDS_DSTAR_CHANGES;
-    ds->stats.replans++;
-    if (!restart) {
-      st = ds->graph ? ldsi_dstar_graph_changes(ds, &restart)
-                     : ldsi_dstar_grid_changes(ds, &restart);
-      if (st < 0) goto fail;
-    }
-    if (restart) {
-      ds->flags |= LDS_DSTAR_REINIT | LDS_DSTAR_NEAR_START;
-      st = ds->graph ? ldsi_dstar_graph_reinit(ds)
-                     : ldsi_dstar_grid_reinit(ds, "lds_dstar_compute");
-      if (st < 0) goto fail;
-    }
+    st = apply_changes(ds);
+    if (st < 0) goto fail;
   }
   if (ds->v[ds->start].mark & M_BLOCKED) ds->flags |= LDS_DSTAR_START_BLOCKED;
   if (ds->v[ds->goal].mark & M_BLOCKED) ds->flags |= LDS_DSTAR_GOAL_BLOCKED;

@@ -9,7 +9,7 @@
 **
 ** [Paper: Koenig & Likhachev, "D* Lite", AAAI 2002, Fig. 4]
 */
-#include "lds_dstar_queue.h"
+#include "lds_dstar_queue_internal.h"
 
 #include <string.h>
 

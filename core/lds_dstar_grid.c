@@ -14,7 +14,7 @@
 **
 ** [Paper: Koenig & Likhachev, "D* Lite", AAAI 2002, Figs. 3 and 4]
 */
-#include "lds_dstar_queue.h"
+#include "lds_dstar_queue_internal.h"
 
 /* ------------------------------------------------------- snapshots -- */
 

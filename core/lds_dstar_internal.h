@@ -10,8 +10,9 @@
 **   lds_dstar_path.c   the path walk, lds_dstar_path / _next / _next_node
 **   lds_dstar_grid.c   grid space: snapshots, restart, changes, the grid listener
 **   lds_dstar_graph.c  graph space: constructor, snapshots, restart, changes, listener
-**   lds_dstar_queue.c  the U queue (lds_dstar_queue.h: keys k1/k2 with k_m,
-**                      queue order), UpdateVertex, rhs
+**   lds_dstar_queue.c  the U queue, UpdateVertex, rhs; its header
+**                      lds_dstar_queue_internal.h: the keys (k1/k2 with
+**                      k_m, CalculateKey) and the queue order, inline
 */
 #ifndef LDS_DSTAR_INTERNAL_H
 #define LDS_DSTAR_INTERNAL_H

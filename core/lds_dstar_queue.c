@@ -1,11 +1,13 @@
 /*
 ** lds_dstar_queue.c — D* Lite's U queue: a 4-ary indexed heap of two-part
-** keys (lds_dstar_queue.h) with decrease-key, increase-key and removal,
-** the paper's UpdateVertex, and the recomputation of rhs from successors.
+** keys with decrease-key, increase-key and removal, the paper's
+** UpdateVertex, and the recomputation of rhs from successors. The key
+** computation itself (CalculateKey, k1/k2, k_m, the exact sort key) is
+** static inline in lds_dstar_queue_internal.h, for compute's main loop.
 **
 ** [Paper: Koenig & Likhachev, "D* Lite", AAAI 2002, Fig. 4]
 */
-#include "lds_dstar_queue.h"
+#include "lds_dstar_queue_internal.h"
 
 /* 4-ary indexed heap ordered by (k1, k2, node): the node id makes the order
 ** total, so the expansion order (and the path) never depends on slicing. */

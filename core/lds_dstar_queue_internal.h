@@ -1,5 +1,5 @@
 /*
-** lds_dstar_queue.h — D* Lite's keys and queue (hidden): the key of a
+** lds_dstar_queue_internal.h — D* Lite's keys and queue (hidden): the key of a
 ** vertex (k1 = min(g, rhs) + h(start, u) + k_m; k2), its exact sort key,
 ** the queue order, and the operations of the U queue (lds_dstar_queue.c).
 ** The key functions are static inline: compute's main loop (lds_dstar.c)
@@ -8,8 +8,8 @@
 ** [Paper: Koenig & Likhachev, "D* Lite", AAAI 2002, Fig. 4 (CalculateKey,
 **  UpdateVertex, the queue U)]
 */
-#ifndef LDS_DSTAR_QUEUE_H
-#define LDS_DSTAR_QUEUE_H
+#ifndef LDS_DSTAR_QUEUE_INTERNAL_H
+#define LDS_DSTAR_QUEUE_INTERNAL_H
 
 #include "lds_dstar_internal.h"
 
