@@ -27,8 +27,8 @@
 **
 ** Memory (allocated once in lds_dstar_new; compute never allocates): 72
 ** bytes per padded cell ((w+2)*(h+2)): a 32-byte vertex record (g, rhs,
-** snapshots, queue position), a 32-byte queue entry (key and the lower edge
-** of its tie band), 4 bytes of change list and 4 of path scratch.
+** snapshots, queue position), a 32-byte queue entry (key, sort key, vertex,
+** class), 4 bytes of change list and 4 of path scratch.
 **
 ** [Paper: Koenig & Likhachev, "D* Lite", AAAI 2002 (the optimized version,
 **  Fig. 4, with k_m for the moving start); LPA*: Koenig, Likhachev & Furcy,
