@@ -65,10 +65,9 @@ HOST_LIB     := $(BUILD)/liblodestar_host.a
 EXAMPLE_HOST := $(BUILD)/example_host
 RUNTIME_TEST := $(BUILD)/runtime_test
 
-LUA_MOD_SRC := bindings/lua/lodestar_core.c bindings/lua/lds_pattern.c bindings/lua/lds_guard.c
-LUA54_MOD_OBJ  := $(BUILD)/obj/lua54/lodestar_core.o $(BUILD)/obj/lua54/lds_pattern.o $(BUILD)/obj/lua54/lds_guard.o
-LUAJIT_MOD_OBJ := $(BUILD)/obj/luajit/lodestar_core.o $(BUILD)/obj/luajit/lds_pattern.o \
-                  $(BUILD)/obj/luajit/lds_guard.o
+LUA_MOD_SRC := $(sort $(wildcard bindings/lua/*.c))
+LUA54_MOD_OBJ  := $(LUA_MOD_SRC:bindings/lua/%.c=$(BUILD)/obj/lua54/%.o)
+LUAJIT_MOD_OBJ := $(LUA_MOD_SRC:bindings/lua/%.c=$(BUILD)/obj/luajit/%.o)
 LUA54_MOD   := $(BUILD)/lua54/lodestar/core.so
 LUAJIT_MOD  := $(BUILD)/luajit/lodestar/core.so
 HAVE_LUAJIT := $(shell printf '\043include <lua.h>\n' | $(CC) $(LUAJIT_CFLAGS) -E -x c - >/dev/null 2>&1 && \
