@@ -28,6 +28,7 @@ static int m_prune_los(lua_State *L) { return ldsl_path_prune_los(L); }
 static const luaL_Reg module_funcs[] = {{"find_path", ldsl_find_path},
                                         {"heuristic_distance", m_heuristic_distance},
                                         {"prune_los", m_prune_los},
+                                        {"search_options", ldsl_search_options},
                                         {"status_name", m_status_name},
                                         {NULL, NULL}};
 

@@ -138,14 +138,23 @@ static lds_Status edge_trampoline(void *ud, int32_t x0, int32_t y0, int32_t x1, 
                                   double base, double *out);
 /* graph searches (section "graph search" below) */
 
-/* Parses opts at arg into b->params and the user value table at uv; extra
-** names one more key the caller accepts and took out (find_path's
-** "algorithm"), for the list of an unknown key's error. */
-static void parse_opts(lua_State *L, int arg, SearchBox *b, int uv, const char *extra) {
-  lds_SearchParams *p = &b->params;
+/* THE parser of search options (find_path, lodestar.search.<algo>,
+** search_options, request_path, the C runtime): reads opts at arg (nil or
+** a table) over lds_search_params_init into *p, raising "bad argument #arg
+** (opts.<key>: ...)" for a wrong key, type or range. extra, as for
+** ldsl_check_keys, names one more key the caller took out (find_path's
+** "algorithm"). g: the grid whose layers opts.weights must name (NULL: not
+** checked). Pushes two values: opts.cost (a function, or nil) and the
+** checked copy of opts.weights (or nil); the caller stores them
+** (p->algo, p->edge_cost and the layer weights are left as initialised). */
+void ldsl_parse_search_opts(lua_State *L, int arg, lds_SearchParams *p, const lds_Grid *g,
+                            const char *extra) {
   lds_search_params_init(p);
-  p->algo = b->algo;
-  if (lua_isnoneornil(L, arg)) return;
+  if (lua_isnoneornil(L, arg)) {
+    lua_pushnil(L);
+    lua_pushnil(L);
+    return;
+  }
   ldsl_check_table(L, arg);
   ldsl_check_keys(L, arg, "option", "opts keys must be strings", search_opts, extra);
   lua_getfield(L, arg, "heuristic");
@@ -180,16 +189,10 @@ static void parse_opts(lua_State *L, int arg, SearchBox *b, int uv, const char *
   lua_getfield(L, arg, "partial");
   p->partial = lua_toboolean(L, -1);
   lua_pop(L, 1);
-  lua_getfield(L, arg, "cost");
-  if (!lua_isnil(L, -1)) {
-    if (lua_type(L, -1) != LUA_TFUNCTION) ldsl_opt_type_error(L, arg, "cost", "function");
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, uv, 2);
-    p->edge_cost = edge_trampoline;
-    p->edge_ud = b;
-  }
-  lua_pop(L, 1);
-  lua_getfield(L, arg, "weights");
+  lua_getfield(L, arg, "cost"); /* cost */
+  if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)
+    ldsl_opt_type_error(L, arg, "cost", "function");
+  lua_getfield(L, arg, "weights"); /* cost, weights */
   if (!lua_isnil(L, -1)) {
     int t = lua_gettop(L);
     if (lua_type(L, -1) != LUA_TTABLE) ldsl_opt_type_error(L, arg, "weights", "table");
@@ -207,15 +210,33 @@ static void parse_opts(lua_State *L, int arg, SearchBox *b, int uv, const char *
         ldsl_opt_error(L, arg, "weights",
                   lua_pushfstring(L, "weight of layer '%s' is %s (expected finite)", name,
                                   ldsl_fmt_num(buf, sizeof buf, lua_tonumber(L, -1))));
-      if (lds_grid_layer_find(b->gb->g, name) < 0)
+      if (g && lds_grid_layer_find(g, name) < 0)
         ldsl_opt_error(L, arg, "weights", lua_pushfstring(L, "the grid has no layer '%s'", name));
       lua_pushvalue(L, -2);
       lua_insert(L, -2); /* weights, copy, name, name, w */
       lua_rawset(L, t + 1);
     }
-    lua_rawseti(L, uv, 3);
+    lua_replace(L, t); /* copy */
   }
-  lua_pop(L, 1);
+}
+
+/* Parses opts at arg into b->params and the user value table at uv
+** (ldsl_parse_search_opts; the grid is b's). */
+static void parse_opts(lua_State *L, int arg, SearchBox *b, int uv, const char *extra) {
+  lds_SearchParams *p = &b->params;
+  ldsl_parse_search_opts(L, arg, p, b->gb->g, extra); /* cost, weights copy */
+  p->algo = b->algo;
+  if (!lua_isnil(L, -1))
+    lua_rawseti(L, uv, 3);
+  else
+    lua_pop(L, 1);
+  if (!lua_isnil(L, -1)) {
+    lua_rawseti(L, uv, 2);
+    p->edge_cost = edge_trampoline;
+    p->edge_ud = b;
+  } else {
+    lua_pop(L, 1);
+  }
 }
 
 /* Pushes a new search on the grid at gi with the opts at oi (nil or a

@@ -160,6 +160,12 @@ int ldsl_search_new(lua_State *L);
 const char *ldsl_take_algorithm(lua_State *L, int oi);
 int ldsl_unknown_algorithm(lua_State *L, int oi, const char *algo, int graph);
 
+void ldsl_parse_search_opts(lua_State *L, int arg, lds_SearchParams *p, const lds_Grid *g,
+                            const char *extra);
+
+/* lua_options.c */
+int ldsl_search_options(lua_State *L);
+
 /* lua_search_graph.c */
 int ldsl_check_space(lua_State *L, int arg);
 int ldsl_find_path_graph(lua_State *L);

@@ -767,9 +767,11 @@ static void test_partial_requests(void) {
   CHECK(lua_num(rt, "select(2, hb.path:cell(-1))") == 2, "Lua, goal blocked: ends at y = 2");
   CHECK(strcmp(lua_str(rt, "hn.status", buf, sizeof buf), "no_path") == 0, buf);
   CHECK(strcmp(lua_str(rt, "hn.path", buf, sizeof buf), "nil") == 0, "Lua: no path without partial");
-  CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'wall', start = {0,0}, goal = {9,0}, partial = 1}",
-                             "=bad") == LDS_E_CALLBACK, "partial must be a boolean");
-  CHECK(strstr(lds_runtime_errmsg(rt), "partial: boolean expected, got number") != NULL,
+  /* options are checked by find_path's parser: a bad one raises its message */
+  CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'wall', start = {0,0}, goal = {9,0}, weight = 0.5}",
+                             "=bad") == LDS_E_CALLBACK, "a bad weight raises");
+  CHECK(strstr(lds_runtime_errmsg(rt), "bad:1: bad argument #1 to 'request_path' (opts.weight: 0.5 "
+                                       "out of range (expected finite, >= 1))") != NULL,
         lds_runtime_errmsg(rt));
   lds_runtime_free(rt);
   lds_grid_free(g);
