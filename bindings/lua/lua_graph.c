@@ -31,7 +31,7 @@ static lds_Graph *check_graph_building(lua_State *L, int arg, const char *what) 
   return g;
 }
 
-/* For the calls that need a frozen graph (neighbors, costs, edge ids). */
+/* For the calls that need a frozen graph (neighbours, costs, edge ids). */
 static lds_Graph *check_graph_frozen(lua_State *L, int arg, const char *what) {
   lds_Graph *g = ldsl_check_graph(L, arg);
   if (!lds_graph_frozen(g))
@@ -230,9 +230,9 @@ static void push_adj(lua_State *L, uint32_t node, double cost, uint32_t edge) {
   lua_setfield(L, -2, "edge");
 }
 
-/* g:neighbors(n) -> {{node =, cost =, edge =}, ...} in edge-id order */
-static int graph_neighbors(lua_State *L) {
-  lds_Graph *g = check_graph_frozen(L, 1, "neighbors");
+/* g:neighbours(n) -> {{node =, cost =, edge =}, ...} in edge-id order */
+static int graph_neighbours(lua_State *L) {
+  lds_Graph *g = check_graph_frozen(L, 1, "neighbours");
   uint32_t u = ldsl_check_node(L, g, 2, "node"), i, n, first;
   const uint32_t *dst;
   const double *cost;
@@ -245,9 +245,9 @@ static int graph_neighbors(lua_State *L) {
   return 1;
 }
 
-/* g:in_neighbors(n) -> {{node = source, cost =, edge =}, ...} */
-static int graph_in_neighbors(lua_State *L) {
-  lds_Graph *g = check_graph_frozen(L, 1, "in_neighbors");
+/* g:in_neighbours(n) -> {{node = source, cost =, edge =}, ...} */
+static int graph_in_neighbours(lua_State *L) {
+  lds_Graph *g = check_graph_frozen(L, 1, "in_neighbours");
   uint32_t v = ldsl_check_node(L, g, 2, "node"), i, n;
   const uint32_t *src, *edges;
   n = lds_graph_in_edges(g, v, &src, &edges);
@@ -335,7 +335,7 @@ static int graph_edge_count(lua_State *L) {
   return 1;
 }
 
-static int graph_coord_kind(lua_State *L) {
+static int graph_coords_kind(lua_State *L) {
   lua_pushstring(L, lds_coords_name(lds_graph_coords(ldsl_check_graph(L, 1))));
   return 1;
 }
@@ -380,7 +380,7 @@ const luaL_Reg ldsl_graph_funcs[] = {{"from_grid", graph_from_grid},
 const luaL_Reg ldsl_graph_meth[] = {
     {"add_edge", graph_add_edge},
     {"add_node", graph_add_node},
-    {"coord_kind", graph_coord_kind},
+    {"coords_kind", graph_coords_kind},
     {"coords", graph_coords},
     {"distance", graph_distance},
     {"edge", graph_edge},
@@ -390,13 +390,17 @@ const luaL_Reg ldsl_graph_meth[] = {
     {"freeze", graph_freeze},
     {"frozen", graph_frozen},
     {"h_scale", graph_h_scale},
-    {"in_neighbors", graph_in_neighbors},
+    {"in_neighbours", graph_in_neighbours},
     {"mem_used", graph_mem_used},
-    {"neighbors", graph_neighbors},
+    {"neighbours", graph_neighbours},
     {"node_count", graph_node_count},
     {"set_edge_cost", graph_set_edge_cost},
     {"set_edge_cost_id", graph_set_edge_cost_id},
     {"version", graph_version},
+    /* deprecated aliases, kept for one release (docs/lua-api.md, "Deprecated names") */
+    {"coord_kind", graph_coords_kind},
+    {"in_neighbors", graph_in_neighbours},
+    {"neighbors", graph_neighbours},
     {NULL, NULL}};
 
 const luaL_Reg ldsl_graph_metameth[] = {

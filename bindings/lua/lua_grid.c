@@ -138,7 +138,7 @@ static int grid_height(lua_State *L) {
   return 1;
 }
 
-static int grid_get_blocked(lua_State *L) {
+static int grid_blocked(lua_State *L) {
   lds_Grid *g = ldsl_check_grid(L, 1);
   int32_t x, y;
   ldsl_check_xy(L, g, 2, &x, &y);
@@ -155,7 +155,7 @@ static int grid_set_blocked(lua_State *L) {
   return 0;
 }
 
-static int grid_get_cost(lua_State *L) {
+static int grid_cost(lua_State *L) {
   lds_Grid *g = ldsl_check_grid(L, 1);
   int32_t x, y;
   ldsl_check_xy(L, g, 2, &x, &y);
@@ -477,11 +477,11 @@ const luaL_Reg ldsl_grid_funcs[] = {
 const luaL_Reg ldsl_grid_meth[] = {
     {"bake", grid_bake},
     {"bake_commit", grid_bake_commit},
+    {"blocked", grid_blocked},
     {"clone", grid_clone},
+    {"cost", grid_cost},
     {"diagonal", grid_diagonal},
     {"free", grid_free},
-    {"get_blocked", grid_get_blocked},
-    {"get_cost", grid_get_cost},
     {"height", grid_height},
     {"layer_add", grid_layer_add},
     {"layer_get", grid_layer_get},
@@ -504,6 +504,9 @@ const luaL_Reg ldsl_grid_meth[] = {
     {"terrain", grid_terrain},
     {"version", grid_version},
     {"width", grid_width},
+    /* deprecated aliases, kept for one release (docs/lua-api.md, "Deprecated names") */
+    {"get_blocked", grid_blocked},
+    {"get_cost", grid_cost},
     {NULL, NULL}};
 
 const luaL_Reg ldsl_baked_metameth[] = {{NULL, NULL}};

@@ -88,15 +88,17 @@ M.MOD_API = {
 -- this list is what the escape spec checks they are (none takes a path or
 -- opens a file, none returns an object the mod did not already hold).
 M.MOD_METHODS = {
-  ["lodestar.Grid"] = {"bake", "bake_commit", "clone", "diagonal", "free", "get_blocked", "get_cost", "height",
+  ["lodestar.Grid"] = {"bake", "bake_commit", "blocked", "clone", "cost", "diagonal", "free",
+    "get_blocked", "get_cost", "height",
     "layer_add", "layer_get", "layer_list", "layer_range", "layer_remove", "layer_set",
     "line_of_sight", "mem_used", "min_cost", "neighbourhood", "passable_count", "polyline_cost",
     "set_blocked",
     "set_cost", "set_diagonal", "set_neighbourhood", "set_terrain", "size", "terrain", "version",
     "width"},
-  ["lodestar.Graph"] = {"add_edge", "add_node", "coord_kind", "coords", "distance", "edge",
-    "edge_count", "find_edge", "free", "freeze", "frozen", "h_scale", "in_neighbors", "mem_used",
-    "neighbors", "node_count", "set_edge_cost", "set_edge_cost_id", "version"},
+  ["lodestar.Graph"] = {"add_edge", "add_node", "coord_kind", "coords", "coords_kind", "distance",
+    "edge", "edge_count", "find_edge", "free", "freeze", "frozen", "h_scale", "in_neighbors",
+    "in_neighbours", "mem_used", "neighbors", "neighbours", "node_count", "set_edge_cost",
+    "set_edge_cost_id", "version"},
   ["lodestar.Search"] = {"algorithm", "algorithm_used", "cost", "errmsg", "free", "graph", "grid",
     "h_scale", "jump_points", "partial_path", "path", "run", "start", "stats", "status", "step"},
   ["lodestar.DStar"] = {"compute", "cost", "endpoints", "errmsg", "flags", "free", "grid",
