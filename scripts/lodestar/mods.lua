@@ -953,6 +953,8 @@ function v.size() return grid:size() end
 function v.width() return (grid:size()) end
 function v.height() local _, h = grid:size(); return h end
 function v.terrain(x, y) return grid:terrain(x, y) end
+function v.cost(x, y) return grid:cost(x, y) end
+function v.blocked(x, y) return grid:blocked(x, y) end
 function v.get_cost(x, y) return grid:get_cost(x, y) end
 function v.get_blocked(x, y) return grid:get_blocked(x, y) end
 function v.layer_get(name, x, y) return grid:layer_get(name, x, y) end
