@@ -56,7 +56,7 @@ static void dstar_release(DStarBox *b) {
     GridBox *gb = b->gb;
     b->gb = NULL;
     gb->nsearch--;
-    if (gb->closed) ldsl_grid_release(gb);
+    if (gb->closed) ldsl_space_release(gb);
   }
 }
 

@@ -10,12 +10,6 @@
 
 const char *const ldsl_coords_names[] = {"none", "xy", "xyz", "lonlat", NULL};
 
-GraphBox *ldsl_check_graphbox(lua_State *L, int arg) {
-  GraphBox *b = (GraphBox *)luaL_testudata(L, arg, LDS_GRAPH_MT);
-  if (!b) ldsl_type_error(L, arg, LDS_GRAPH_MT);
-  return b;
-}
-
 lds_Graph *ldsl_check_graph(lua_State *L, int arg) {
   GraphBox *b = ldsl_check_graphbox(L, arg);
   if (!b->g || b->closed) luaL_error(L, "attempt to use a freed %s", LDS_GRAPH_MT);
@@ -81,21 +75,18 @@ static double check_edge_cost(lua_State *L, int arg) {
   return c;
 }
 
-/* New graph box on the stack (pointer NULL, metatable set). */
-GraphBox *ldsl_new_graphbox(lua_State *L) {
-  GraphBox *b = (GraphBox *)lds_newudata(L, sizeof(GraphBox));
-  memset(b, 0, sizeof *b);
-  luaL_setmetatable(L, LDS_GRAPH_MT);
-  return b;
+static void graph_free_obj(void *g) { lds_graph_free((lds_Graph *)g); }
+
+static void graph_describe(lua_State *L, const SpaceBox *b) {
+  lua_pushfstring(L, "%s %d nodes %d edges %s %s (%p)", LDS_GRAPH_MT,
+                  (int)lds_graph_node_count(b->g), (int)lds_graph_edge_count(b->g),
+                  lds_coords_name(lds_graph_coords(b->g)),
+                  lds_graph_frozen(b->g) ? "frozen" : "building", (const void *)b);
 }
 
-void ldsl_graph_release(GraphBox *b) {
-  b->closed = 1;
-  if (b->g && b->nsearch == 0) {
-    if (b->owned) lds_graph_free(b->g);
-    b->g = NULL;
-  }
-}
+const SpaceKind ldsl_graph_kind = {
+    LDS_GRAPH_MT, graph_free_obj,
+    "%s: cannot free while a heuristic callback of a search on it runs", graph_describe};
 
 /* lodestar.graph.new([coords]) — coords "none" | "xy" (default) | "xyz" | "lonlat" */
 static int graph_new(lua_State *L) {
@@ -125,31 +116,9 @@ static int graph_from_grid(lua_State *L) {
   return 1;
 }
 
-static int graph_free(lua_State *L) {
-  GraphBox *b = ldsl_check_graphbox(L, 1);
-  if (b->busy && !b->closed)
-    return luaL_error(L, "%s: cannot free while a heuristic callback of a search on it runs",
-                      LDS_GRAPH_MT);
-  ldsl_graph_release(b);
-  return 0;
-}
+static int graph_free(lua_State *L) { return ldsl_space_free(L, &ldsl_graph_kind); }
 
-static int graph_gc(lua_State *L) {
-  ldsl_graph_release((GraphBox *)lua_touserdata(L, 1));
-  return 0;
-}
-
-static int graph_tostring(lua_State *L) {
-  GraphBox *b = ldsl_check_graphbox(L, 1);
-  if (!b->g || b->closed)
-    lua_pushfstring(L, "%s (freed)", LDS_GRAPH_MT);
-  else
-    lua_pushfstring(L, "%s %d nodes %d edges %s %s (%p)", LDS_GRAPH_MT,
-                    (int)lds_graph_node_count(b->g), (int)lds_graph_edge_count(b->g),
-                    lds_coords_name(lds_graph_coords(b->g)),
-                    lds_graph_frozen(b->g) ? "frozen" : "building", (void *)b);
-  return 1;
-}
+static int graph_tostring(lua_State *L) { return ldsl_space_tostring(L, &ldsl_graph_kind); }
 
 /* g:add_node([x, y [, z]]) -> id. Coordinates by the graph's kind: none —
 ** no arguments; xy, lonlat — x, y (lonlat: longitude, latitude in degrees);
@@ -405,8 +374,8 @@ const luaL_Reg ldsl_graph_meth[] = {
 
 const luaL_Reg ldsl_graph_metameth[] = {
 #if LDS_HAS_CLOSE
-    {"__close", graph_gc},
+    {"__close", ldsl_space_gc},
 #endif
-    {"__gc", graph_gc},
+    {"__gc", ldsl_space_gc},
     {"__tostring", graph_tostring},
     {NULL, NULL}};

@@ -3,12 +3,6 @@
 */
 #include "lua_util.h"
 
-GridBox *ldsl_check_gridbox(lua_State *L, int arg) {
-  GridBox *b = (GridBox *)luaL_testudata(L, arg, LDS_GRID_MT);
-  if (!b) ldsl_type_error(L, arg, LDS_GRID_MT);
-  return b;
-}
-
 lds_Grid *ldsl_check_grid(lua_State *L, int arg) {
   GridBox *b = ldsl_check_gridbox(L, arg);
   if (!b->g || b->closed) luaL_error(L, "attempt to use a freed %s", LDS_GRID_MT);
@@ -42,21 +36,16 @@ void ldsl_check_xy(lua_State *L, const lds_Grid *g, int ix, int32_t *x, int32_t 
   *y = (int32_t)vy;
 }
 
-/* New grid box on the stack (pointer NULL, metatable set). */
-GridBox *ldsl_new_gridbox(lua_State *L) {
-  GridBox *b = (GridBox *)lds_newudata(L, sizeof(GridBox));
-  memset(b, 0, sizeof *b);
-  luaL_setmetatable(L, LDS_GRID_MT);
-  return b;
+static void grid_free_obj(void *g) { lds_grid_free((lds_Grid *)g); }
+
+static void grid_describe(lua_State *L, const SpaceBox *b) {
+  lua_pushfstring(L, "%s %dx%d (%p)", LDS_GRID_MT, (int)lds_grid_width(b->g),
+                  (int)lds_grid_height(b->g), (const void *)b);
 }
 
-void ldsl_grid_release(GridBox *b) {
-  b->closed = 1;
-  if (b->g && b->nsearch == 0) {
-    if (b->owned) lds_grid_free(b->g);
-    b->g = NULL;
-  }
-}
+const SpaceKind ldsl_grid_kind = {
+    LDS_GRID_MT, grid_free_obj,
+    "%s: cannot free while a bake rule or an edge callback on it runs", grid_describe};
 
 void lds_lua_push_grid(lua_State *L, lds_Grid *g, int owned) {
   GridBox *b = ldsl_new_gridbox(L); /* may raise before g is referenced */
@@ -97,29 +86,9 @@ static int grid_clone(lua_State *L) {
   return 1;
 }
 
-static int grid_free(lua_State *L) {
-  GridBox *b = ldsl_check_gridbox(L, 1);
-  if (b->busy && !b->closed)
-    return luaL_error(L, "%s: cannot free while a bake rule or an edge callback on it runs",
-                      LDS_GRID_MT);
-  ldsl_grid_release(b);
-  return 0;
-}
+static int grid_free(lua_State *L) { return ldsl_space_free(L, &ldsl_grid_kind); }
 
-static int grid_gc(lua_State *L) {
-  ldsl_grid_release((GridBox *)lua_touserdata(L, 1));
-  return 0;
-}
-
-static int grid_tostring(lua_State *L) {
-  GridBox *b = ldsl_check_gridbox(L, 1);
-  if (!b->g || b->closed)
-    lua_pushfstring(L, "%s (freed)", LDS_GRID_MT);
-  else
-    lua_pushfstring(L, "%s %dx%d (%p)", LDS_GRID_MT, (int)lds_grid_width(b->g),
-                    (int)lds_grid_height(b->g), (void *)b);
-  return 1;
-}
+static int grid_tostring(lua_State *L) { return ldsl_space_tostring(L, &ldsl_grid_kind); }
 
 static int grid_size(lua_State *L) {
   lds_Grid *g = ldsl_check_grid(L, 1);
@@ -513,8 +482,8 @@ const luaL_Reg ldsl_baked_metameth[] = {{NULL, NULL}};
 
 const luaL_Reg ldsl_grid_metameth[] = {
 #if LDS_HAS_CLOSE
-    {"__close", grid_gc},
+    {"__close", ldsl_space_gc},
 #endif
-    {"__gc", grid_gc},
+    {"__gc", ldsl_space_gc},
     {"__tostring", grid_tostring},
     {NULL, NULL}};

@@ -27,13 +27,13 @@ static void search_release(SearchBox *b) {
     GridBox *gb = b->gb;
     b->gb = NULL;
     gb->nsearch--;
-    if (gb->closed) ldsl_grid_release(gb); /* the grid was freed first: finish the job */
+    if (gb->closed) ldsl_space_release(gb); /* the grid was freed first: finish the job */
   }
   if (b->hb) {
     GraphBox *hb = b->hb;
     b->hb = NULL;
     hb->nsearch--;
-    if (hb->closed) ldsl_graph_release(hb); /* the graph was freed first: finish the job */
+    if (hb->closed) ldsl_space_release(hb); /* the graph was freed first: finish the job */
   }
 }
 

@@ -209,3 +209,56 @@ void ldsl_create_meta(lua_State *L, const char *tname, const luaL_Reg *meth,
   }
   lua_pop(L, 1);
 }
+
+/* ------------------------------------------------------ space boxes -- */
+
+/* New box of kind on the stack (pointer NULL, metatable set), so a memory
+** error before the core object exists cannot leak it (STYLE 14). */
+SpaceBox *ldsl_space_new(lua_State *L, const SpaceKind *kind) {
+  SpaceBox *b = (SpaceBox *)lds_newudata(L, sizeof(SpaceBox));
+  memset(b, 0, sizeof *b);
+  b->kind = kind;
+  luaL_setmetatable(L, kind->tname);
+  return b;
+}
+
+/* The box of kind at arg; "bad argument (lodestar.X expected, got T)". */
+SpaceBox *ldsl_space_check(lua_State *L, int arg, const SpaceKind *kind) {
+  SpaceBox *b = (SpaceBox *)luaL_testudata(L, arg, kind->tname);
+  if (!b) ldsl_type_error(L, arg, kind->tname);
+  return b;
+}
+
+/* Closes the box; the core object goes once no search holds it (the last
+** search's release calls this again). Idempotent. */
+void ldsl_space_release(SpaceBox *b) {
+  b->closed = 1;
+  if (b->g && b->nsearch == 0) {
+    if (b->owned) b->kind->free_obj(b->g);
+    b->g = NULL;
+  }
+}
+
+/* x:free() for a box of kind; refused while a callback on it runs. */
+int ldsl_space_free(lua_State *L, const SpaceKind *kind) {
+  SpaceBox *b = ldsl_space_check(L, 1, kind);
+  if (b->busy && !b->closed) return luaL_error(L, kind->busy_free, kind->tname);
+  ldsl_space_release(b);
+  return 0;
+}
+
+/* __gc and __close of both kinds. */
+int ldsl_space_gc(lua_State *L) {
+  ldsl_space_release((SpaceBox *)lua_touserdata(L, 1));
+  return 0;
+}
+
+/* __tostring: "lodestar.X (freed)" or the kind's description. */
+int ldsl_space_tostring(lua_State *L, const SpaceKind *kind) {
+  SpaceBox *b = ldsl_space_check(L, 1, kind);
+  if (!b->g || b->closed)
+    lua_pushfstring(L, "%s (freed)", kind->tname);
+  else
+    kind->describe(L, b);
+  return 1;
+}

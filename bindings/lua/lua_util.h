@@ -35,21 +35,31 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct GridBox {
-  lds_Grid *g;
-  int owned;   /* 0: lent by the host, never freed here */
-  int closed;  /* :free() or __gc ran; the core grid may live on for searches */
-  int nsearch; /* live searches on this grid */
-  int busy;    /* > 0 while a bake rule or an edge callback runs */
-} GridBox;
+struct SpaceKind;
 
-typedef struct GraphBox {
-  lds_Graph *g;
+/* The box of a search space, a grid (lodestar.Grid) or a graph
+** (lodestar.Graph): one life cycle for both (create, lend, free, gc,
+** tostring in lua_util.c), the kind telling them apart. */
+typedef struct SpaceBox {
+  void *g;     /* lds_Grid * (a Grid) or lds_Graph * (a Graph) */
+  const struct SpaceKind *kind;
   int owned;   /* 0: lent by the host, never freed here */
-  int closed;  /* :free() or __gc ran; the core graph may live on for searches */
-  int nsearch; /* live searches on this graph */
-  int busy;    /* > 0 while a heuristic callback of a search on it runs */
-} GraphBox;
+  int closed;  /* :free() or __gc ran; the core object may live on for searches */
+  int nsearch; /* live searches (and D* Lite planners) on it */
+  int busy;    /* > 0 while a Lua callback on it runs (bake rule, edge or heuristic callback) */
+} SpaceBox;
+typedef SpaceBox GridBox;
+typedef SpaceBox GraphBox;
+
+/* What differs between the kinds of space box. */
+typedef struct SpaceKind {
+  const char *tname;           /* metatable name */
+  void (*free_obj)(void *g);   /* frees the core object */
+  const char *busy_free;       /* the refusal of :free() while busy (%s: tname) */
+  void (*describe)(lua_State *L, const SpaceBox *b); /* pushes tostring of a live box */
+} SpaceKind;
+
+extern const SpaceKind ldsl_grid_kind, ldsl_graph_kind;
 
 typedef struct SearchBox {
   lds_Search *s;
@@ -83,7 +93,18 @@ typedef struct PathBox {
 
 #define LDS_BAKED_MT "lodestar.Baked"
 
+#define ldsl_new_gridbox(L) ldsl_space_new((L), &ldsl_grid_kind)
+#define ldsl_new_graphbox(L) ldsl_space_new((L), &ldsl_graph_kind)
+#define ldsl_check_gridbox(L, arg) ldsl_space_check((L), (arg), &ldsl_grid_kind)
+#define ldsl_check_graphbox(L, arg) ldsl_space_check((L), (arg), &ldsl_graph_kind)
+
 /* lua_util.c */
+SpaceBox *ldsl_space_new(lua_State *L, const SpaceKind *kind);
+SpaceBox *ldsl_space_check(lua_State *L, int arg, const SpaceKind *kind);
+void ldsl_space_release(SpaceBox *b);
+int ldsl_space_free(lua_State *L, const SpaceKind *kind);
+int ldsl_space_gc(lua_State *L);
+int ldsl_space_tostring(lua_State *L, const SpaceKind *kind);
 void ldsl_add_names(lua_State *L, int names, int t, const luaL_Reg *l, const char *prefix);
 int ldsl_arg_error(lua_State *L, int arg, const char *extramsg);
 double ldsl_check_int(lua_State *L, int arg);
@@ -105,13 +126,10 @@ const char *ldsl_value_name(lua_State *L, int idx);
 /* lua_grid.c */
 extern const luaL_Reg ldsl_baked_metameth[];
 lds_Grid *ldsl_check_grid(lua_State *L, int arg);
-GridBox *ldsl_check_gridbox(lua_State *L, int arg);
 void ldsl_check_xy(lua_State *L, const lds_Grid *g, int ix, int32_t *x, int32_t *y);
 extern const luaL_Reg ldsl_grid_funcs[];
 extern const luaL_Reg ldsl_grid_metameth[];
 extern const luaL_Reg ldsl_grid_meth[];
-void ldsl_grid_release(GridBox *b);
-GridBox *ldsl_new_gridbox(lua_State *L);
 
 /* lua_text.c */
 int ldsl_graph_load_dimacs(lua_State *L);
@@ -124,14 +142,11 @@ extern const luaL_Reg ldsl_scenario_funcs[];
 
 /* lua_graph.c */
 lds_Graph *ldsl_check_graph(lua_State *L, int arg);
-GraphBox *ldsl_check_graphbox(lua_State *L, int arg);
 uint32_t ldsl_check_node(lua_State *L, const lds_Graph *g, int arg, const char *what);
 extern const char *const ldsl_coords_names[];
 extern const luaL_Reg ldsl_graph_funcs[];
 extern const luaL_Reg ldsl_graph_metameth[];
 extern const luaL_Reg ldsl_graph_meth[];
-void ldsl_graph_release(GraphBox *b);
-GraphBox *ldsl_new_graphbox(lua_State *L);
 
 /* lua_path.c */
 void ldsl_copy_table(lua_State *L, int idx);
