@@ -21,7 +21,7 @@
 #define LDS_PATH_MT "lodestar.Path"
 #define LDS_DSTAR_MT "lodestar.DStar" /* lodestar.search.dstar_lite */
 #define LDS_GRAPH_MT "lodestar.Graph"
-#define LDS_SCHEDULER_MT "lodestar.Scheduler" /* reserved for the scheduler issue */
+#define LDS_SCHEDULER_MT "lodestar.Scheduler" /* reserved for the Lua scheduler object */
 /* Field of the Grid and Graph metatables naming the search space ("grid" /
 ** "graph"): the group check of arguments that take either. */
 #define LDS_SPACE_FIELD "__lodestar_space"

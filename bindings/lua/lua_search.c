@@ -136,7 +136,6 @@ static void do_start(lua_State *L, SearchBox *b, int uv, int32_t sx, int32_t sy,
 
 static lds_Status edge_trampoline(void *ud, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                                   double base, double *out);
-/* graph searches (section "graph search" below) */
 
 /* THE parser of search options (find_path, lodestar.search.<algo>,
 ** search_options, request_path, the C runtime): reads opts at arg (nil or

@@ -1,6 +1,15 @@
 /*
-** lua_util.h — the Lua module lodestar.core (bindings/lua/lua_*.c): grids, searches and paths
-** of the C core as full userdata, for Lua 5.4 and LuaJIT 2.1 (5.1 API).
+** lua_util.h — what the files of the Lua module lodestar.core share: the
+** boxes and the helpers (prefix ldsl_, internal to the module; the public
+** part is lodestar_lua.h). The module exposes grids, searches and paths of
+** the C core as full userdata, for Lua 5.4 and LuaJIT 2.1 (5.1 API):
+**   lua_util.c     errors that name the argument, argument checks, space boxes
+**   lua_module.c   luaopen_lodestar_core, the module table, the names table
+**   lua_grid.c, lua_graph.c, lua_path.c, lua_dstar.c   one object each
+**   lua_search.c   grid searches, find_path, THE search-option parser
+**   lua_search_graph.c  graph searches;  lua_options.c  search_options
+**   lua_text.c     objects from text (maps, pictures, scenarios, DIMACS)
+**   lds_pattern.c, lds_guard.c  bounded patterns, the memory guard
 **
 ** Each binding checks its arguments, calls one core function and turns the
 ** status into Lua values (STYLE 12). Conventions, for every function here:
@@ -20,7 +29,7 @@
 ** [1] grid userdata, [2] edge callback, [3] weights by layer name,
 ** [4] message of the Lua error that ended the query); a graph search keeps
 ** its graph the same way ([1] graph userdata, [5] custom heuristic).
-** Graph node and edge ids are 1-based in Lua (see the graph section).
+** Graph node and edge ids are 1-based in Lua (see lua_graph.c).
 */
 #ifndef LDS_LUA_UTIL_H
 #define LDS_LUA_UTIL_H
