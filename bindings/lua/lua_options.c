@@ -8,12 +8,15 @@
 */
 #include "lua_util.h"
 
+#include <stdlib.h>
+
 /* Fields of a normalised options table, in the order they are copied. */
 static const char *const copied[] = {"heuristic", "weight", "h_scale", "partial", "start", "goal",
                                      NULL};
 
 /* Checks the opts at 1 (nil or a table) for the grid at 2 (nil: layer names
-** of opts.weights not checked); pushes the normalised table. */
+** of opts.weights not checked); pushes the normalised table. The caller
+** keeps the grid alive (this function drops it from its own stack). */
 static int check_options(lua_State *L) {
   const lds_Grid *g = lua_isnoneornil(L, 2) ? NULL : ldsl_check_grid(L, 2);
   const char *algo = ldsl_take_algorithm(L, 1); /* 1: opts without algorithm, 2: opts */
@@ -58,16 +61,14 @@ static int check_options(lua_State *L) {
 ** given) and returns a new table with the options it set: algorithm,
 ** heuristic, weight, h_scale, partial, start, goal, weights (a copy),
 ** cost. Raises find_path's "bad argument" errors; with fname they name
-** argument #1 of fname ("bad argument #1 to 'request_path' (opts.weight:
+** fname instead ("bad argument #1 to 'request_path' (opts.weight:
 ** ...)") for callers that check options on behalf of their own function. */
 int ldsl_search_options(lua_State *L) {
-  const char *fname;
+  const char *fname = "search_options";
   lua_settop(L, 3);
-  if (lua_isnil(L, 3)) {
-    lua_settop(L, 2);
-    return check_options(L);
-  }
-  fname = ldsl_check_str(L, 3);
+  if (!lua_isnil(L, 3)) fname = ldsl_check_str(L, 3);
+  /* under pcall: this frame anchors opts and the grid while check_options
+  ** reorders its own stack */
   lua_pushcfunction(L, check_options); /* opts, grid, fname, fn */
   lua_pushvalue(L, 1);
   lua_pushvalue(L, 2);
@@ -75,8 +76,8 @@ int ldsl_search_options(lua_State *L) {
     if (lua_type(L, -1) == LUA_TSTRING) {
       const char *msg = lua_tostring(L, -1);
       const char *paren = strstr(msg, "' (");
-      if (strncmp(msg, "bad argument #", 14) == 0 && paren)
-        lua_pushfstring(L, "bad argument #1 to '%s' (%s", fname, paren + 3);
+      if (strncmp(msg, "bad argument #", 14) == 0 && paren) /* keep the number */
+        lua_pushfstring(L, "bad argument #%d to '%s' (%s", atoi(msg + 14), fname, paren + 3);
     }
     return lua_error(L);
   }
