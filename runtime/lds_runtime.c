@@ -129,69 +129,12 @@ static lds_RequestId check_id(lua_State *L, int arg) {
 }
 
 /* Options table at idx -> params (over the values already in *p) and the
-** layer weights resolved by name on grid g into w[16]. Returns NULL, or
-** an error message pushed on the stack. */
+** layer weights resolved by name on grid g into w[16], by the binding's
+** option parser (lds_lua_search_params). Returns NULL, or an error message
+** pushed on the stack. */
 static const char *opts_to_params(lua_State *L, int idx, const lds_Grid *g,
                                   lds_SearchParams *p, double *w) {
-  idx = lua_absindex(L, idx);
-  lua_getfield(L, idx, "algorithm");
-  if (!lua_isnil(L, -1) && (!lua_isstring(L, -1) ||
-                            lds_algo_parse(lua_tostring(L, -1), &p->algo) != LDS_OK))
-    return lua_pushfstring(L, "algo: unknown algorithm '%s' (expected astar, dijkstra, wastar, "
-                           "greedy, jps or jps+)", luaL_tolstring(L, -1, NULL));
-  lua_pop(L, 1);
-  lua_getfield(L, idx, "heuristic");
-  if (!lua_isnil(L, -1) && (!lua_isstring(L, -1) ||
-                            lds_heuristic_parse(lua_tostring(L, -1), &p->heuristic) != LDS_OK))
-    return lua_pushfstring(L, "heuristic: unknown heuristic '%s'", luaL_tolstring(L, -1, NULL));
-  lua_pop(L, 1);
-  lua_getfield(L, idx, "weight");
-  if (!lua_isnil(L, -1)) {
-    if (!lua_isnumber(L, -1) || !(lua_tonumber(L, -1) >= 1.0))
-      return lua_pushfstring(L, "weight: number >= 1 expected");
-    p->weight = lua_tonumber(L, -1);
-  }
-  lua_pop(L, 1);
-  lua_getfield(L, idx, "h_scale");
-  if (!lua_isnil(L, -1)) {
-    if (!lua_isnumber(L, -1) || !(lua_tonumber(L, -1) >= 0.0))
-      return lua_pushfstring(L, "h_scale: number >= 0 expected");
-    p->h_scale = lua_tonumber(L, -1);
-  }
-  lua_pop(L, 1);
-  lua_getfield(L, idx, "partial");
-  if (!lua_isnil(L, -1)) {
-    if (!lua_isboolean(L, -1))
-      return lua_pushfstring(L, "partial: boolean expected, got %s", luaL_typename(L, -1));
-    p->partial = lua_toboolean(L, -1);
-  }
-  lua_pop(L, 1);
-  lua_getfield(L, idx, "weights");
-  if (lua_istable(L, -1)) {
-    int n = 0;
-    memset(w, 0, 16 * sizeof(double));
-    lua_pushnil(L);
-    while (lua_next(L, -2)) { /* weights, name, value */
-      const char *name = lua_tostring(L, -2);
-      int li;
-      if (lua_type(L, -2) != LUA_TSTRING || !lua_isnumber(L, -1))
-        return lua_pushfstring(L, "weights: {layer name = number} expected");
-      li = lds_grid_layer_find(g, name);
-      if (li < 0) return lua_pushfstring(L, "weights: the grid has no layer '%s'", name);
-      if (li >= 16)
-        return lua_pushfstring(L, "weights: layer '%s' is layer %d (at most 16 can be weighted)",
-                               name, li + 1);
-      w[li] = lua_tonumber(L, -1);
-      if (li + 1 > n) n = li + 1;
-      lua_pop(L, 1);
-    }
-    p->layer_weights = n ? w : NULL;
-    p->n_layer_weights = n;
-  } else if (!lua_isnil(L, -1)) {
-    return lua_pushfstring(L, "weights: table expected, got %s", luaL_typename(L, -1));
-  }
-  lua_pop(L, 1);
-  return NULL;
+  return lds_lua_search_params(L, idx, g, p, w);
 }
 
 /* ------------------------------------------------------- trampoline -- */

@@ -1,6 +1,6 @@
 /*
 ** lds_compat.h — the only place where Lua 5.4 and LuaJIT (Lua 5.1 API)
-** differ for the lodestar binding. Defines just what lodestar_core.c uses:
+** differ for the lodestar binding. Defines just what the lua_*.c files use:
 **   lds_newudata(L, size)    full userdata with room for one user value
 **   lds_setuv(L, idx)        pops a table into the user value of idx
 **   lds_getuv(L, idx)        pushes that table (nil if none)
@@ -8,7 +8,7 @@
 **   lua_rawlen(L, idx)       lua_objlen on 5.1
 **   LDS_HAS_CLOSE            1 when __close exists (5.4 only)
 ** The integer check that rejects 2.5 on both engines (LuaJIT's
-** luaL_checkinteger truncates) is lodestar_core.c's check_int, written on
+** luaL_checkinteger truncates) is ldsl_check_int (lua_util.c), written on
 ** lua_Number so it needs no compat at all; __name is set by hand there too.
 ** Model: roberto-ieru/LPeg lptypes.h, lunarmodules/luasystem src/compat.h.
 */

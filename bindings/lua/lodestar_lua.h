@@ -14,13 +14,14 @@
 
 #include "lds_grid.h"
 #include "lds_path.h"
+#include "lds_search.h"
 
 #define LDS_GRID_MT "lodestar.Grid"
 #define LDS_SEARCH_MT "lodestar.Search"
 #define LDS_PATH_MT "lodestar.Path"
 #define LDS_DSTAR_MT "lodestar.DStar" /* lodestar.search.dstar_lite */
 #define LDS_GRAPH_MT "lodestar.Graph"
-#define LDS_SCHEDULER_MT "lodestar.Scheduler" /* reserved for the scheduler issue */
+#define LDS_SCHEDULER_MT "lodestar.Scheduler" /* reserved for the Lua scheduler object */
 /* Field of the Grid and Graph metatables naming the search space ("grid" /
 ** "graph"): the group check of arguments that take either. */
 #define LDS_SPACE_FIELD "__lodestar_space"
@@ -51,5 +52,18 @@ lds_Grid *lds_lua_check_grid(lua_State *L, int idx);
 /// error (raised before p is stored) an owned p is freed first, so a caller
 /// that hands p over never leaks it; with owned = 0 the caller keeps p.
 void lds_lua_push_path(lua_State *L, lds_Path *p, int owned);
+/// Reads the search options table at idx (nil or a table: the keys of
+/// find_path's opts — algorithm, heuristic, weight, h_scale, partial,
+/// weights — checked by the binding's one parser, the one find_path and
+/// lodestar.core.search_options use) over the values already in *p: only
+/// the options the table sets change *p. Layer weights (name -> number)
+/// are resolved on grid g into w[16] (p->layer_weights points to w).
+/// opts.cost (a Lua callback) is refused. Returns NULL, or the error
+/// message (find_path's text inside its "bad argument (...)", e.g.
+/// "opts.weight: 0.5 out of range (expected finite, >= 1)"), pushed on the
+/// stack; never raises but for memory errors outside its own pcall.
+/// [Owner: *p and w stay the caller's; the message is on the stack]
+const char *lds_lua_search_params(lua_State *L, int idx, const lds_Grid *g, lds_SearchParams *p,
+                                  double *w);
 
 #endif

@@ -88,15 +88,17 @@ M.MOD_API = {
 -- this list is what the escape spec checks they are (none takes a path or
 -- opens a file, none returns an object the mod did not already hold).
 M.MOD_METHODS = {
-  ["lodestar.Grid"] = {"bake", "bake_commit", "clone", "diagonal", "free", "get_blocked", "get_cost", "height",
+  ["lodestar.Grid"] = {"bake", "bake_commit", "blocked", "clone", "cost", "diagonal", "free",
+    "get_blocked", "get_cost", "height",
     "layer_add", "layer_get", "layer_list", "layer_range", "layer_remove", "layer_set",
     "line_of_sight", "mem_used", "min_cost", "neighbourhood", "passable_count", "polyline_cost",
     "set_blocked",
     "set_cost", "set_diagonal", "set_neighbourhood", "set_terrain", "size", "terrain", "version",
     "width"},
-  ["lodestar.Graph"] = {"add_edge", "add_node", "coord_kind", "coords", "distance", "edge",
-    "edge_count", "find_edge", "free", "freeze", "frozen", "h_scale", "in_neighbors", "mem_used",
-    "neighbors", "node_count", "set_edge_cost", "set_edge_cost_id", "version"},
+  ["lodestar.Graph"] = {"add_edge", "add_node", "coord_kind", "coords", "coords_kind", "distance",
+    "edge", "edge_count", "find_edge", "free", "freeze", "frozen", "h_scale", "in_neighbors",
+    "in_neighbours", "mem_used", "neighbors", "neighbours", "node_count", "set_edge_cost",
+    "set_edge_cost_id", "version"},
   ["lodestar.Search"] = {"algorithm", "algorithm_used", "cost", "errmsg", "free", "graph", "grid",
     "h_scale", "jump_points", "partial_path", "path", "run", "start", "stats", "status", "step"},
   ["lodestar.DStar"] = {"compute", "cost", "endpoints", "errmsg", "flags", "free", "grid",
@@ -797,7 +799,7 @@ local function raw_result(v, depth)
   return c
 end
 
-local function validate(self, cand, m)
+local function validate(_, cand, m)
   if type(m) ~= "table" then
     bad(cand, "return", "mod.lua must return a table (the manifest), got %s", type(m))
   end
@@ -841,10 +843,6 @@ local function validate(self, cand, m)
       end
     end
   end)
-  local lod = self.lodestar
-  local algos, heus = {}, {}
-  for _, a in ipairs(lod.algorithms or {}) do algos[a] = true end
-  for _, h in ipairs(lod.heuristics or {}) do heus[h] = h ~= "custom" end
   check_names(cand, "profiles", m.profiles, "profile", function(k, p)
     if type(p) ~= "table" then bad(cand, k, "profile '%s' must be a table", k) end
     for kk in pairs(p) do
@@ -853,30 +851,18 @@ local function validate(self, cand, m)
           table.concat(sorted_keys(PROFILE_KEYS), ", "))
       end
     end
-    if p.algorithm ~= nil and not algos[p.algorithm] then
-      bad(cand, k, "profile '%s': algorithm '%s' is not one of %s", k, tostring(p.algorithm),
-        table.concat(lod.algorithms, ", "))
+    -- the search options: checked by find_path's parser (lodestar.core.search_options)
+    if core_ok then
+      local ok, msg = pcall(core.search_options, p)
+      if not ok then
+        bad(cand, k, "profile '%s': %s", k, tostring(msg):match("^bad argument #%d+ to '[^']*' %((.*)%)$") or msg)
+      end
     end
-    if p.heuristic ~= nil and not heus[p.heuristic] then
-      bad(cand, k, "profile '%s': heuristic '%s' is not one of %s", k, tostring(p.heuristic),
-        table.concat(lod.heuristics, ", "))
+    if p.heuristic == "custom" then
+      bad(cand, k, "profile '%s': heuristic 'custom' needs a function (not in a profile)", k)
     end
-    -- luacheck: push ignore 581 (`not (w >= 1)`, not `w < 1`: a NaN fails the check too)
-    if p.weight ~= nil and (type(p.weight) ~= "number" or not (p.weight >= 1) or p.weight == math.huge) then
-      bad(cand, k, "profile '%s': weight must be a finite number >= 1, got %s", k, tostring(p.weight))
-    end
-    if p.h_scale ~= nil and (type(p.h_scale) ~= "number" or not (p.h_scale >= 0) or p.h_scale == math.huge) then
-      bad(cand, k, "profile '%s': h_scale must be a finite number >= 0, got %s", k, tostring(p.h_scale))
-    end
-    -- luacheck: pop
-    if p.weights ~= nil then
-      if type(p.weights) ~= "table" then bad(cand, k, "profile '%s': weights must be a table", k) end
+    if type(p.weights) == "table" then -- its names and values were checked above
       for _, lname in ipairs(sorted_keys(p.weights)) do
-        local w = p.weights[lname]
-        if type(lname) ~= "string" then bad(cand, k, "profile '%s': weights keys must be layer names", k) end
-        if type(w) ~= "number" or w ~= w or w == math.huge or w == -math.huge then
-          bad(cand, k, "profile '%s': weight of layer '%s' must be a finite number, got %s", k, lname, tostring(w))
-        end
         local owner = lname:match("^([a-z][a-z0-9_]*)%.[a-z][a-z0-9_]*$")
         if owner and owner ~= cand.name then
           local listed = false
@@ -986,6 +972,8 @@ function v.size() return grid:size() end
 function v.width() return (grid:size()) end
 function v.height() local _, h = grid:size(); return h end
 function v.terrain(x, y) return grid:terrain(x, y) end
+function v.cost(x, y) return grid:cost(x, y) end
+function v.blocked(x, y) return grid:blocked(x, y) end
 function v.get_cost(x, y) return grid:get_cost(x, y) end
 function v.get_blocked(x, y) return grid:get_blocked(x, y) end
 function v.layer_get(name, x, y) return grid:layer_get(name, x, y) end

@@ -17,8 +17,11 @@
 --   host.mod_event(mod, result, ms, text, error, restarted)
 
 local lodestar = require "lodestar"
+local core = require "lodestar.core"
 
--- option names request_path passes to the search (the rest are its own)
+-- option names request_path passes to the search (the rest are its own);
+-- they are checked by lodestar.core.search_options, find_path's parser.
+-- `algo` is the deprecated spelling of `algorithm` (docs/lua-api.md).
 local SEARCH_KEYS = {algorithm = true, heuristic = true, weight = true, h_scale = true, weights = true,
   partial = true}
 local REQUEST_KEYS = {grid = true, start = true, goal = true, priority = true, agent = true,
@@ -82,6 +85,14 @@ return function(host)
     return opts
   end
 
+  -- opts checked and normalised by the binding's parser (find_path's
+  -- checks and messages, naming request_path); raises at the caller's level
+  local function check_opts(opts, grid, level)
+    local ok, res = pcall(core.search_options, opts, grid, "request_path")
+    if not ok then error(res, level + 1) end
+    return res
+  end
+
   -- "mod.profile" as the manager spells qualified names (mods.lua _lookup)
   local function qualified(name)
     return name:match("^[a-z][a-z0-9_]*%.[a-z][a-z0-9_]*$") ~= nil
@@ -141,8 +152,10 @@ return function(host)
   --   profile   [opt] "mod.profile": the mod profile's options (weights,
   --             algorithm, ...); the request is restarted when a reload
   --             changes the profile or a layer it weights
-  --   algo (or algorithm), heuristic, weight, h_scale, weights, partial
-  --             [opt] search options (override the profile's; weights by
+  --   algorithm, heuristic, weight, h_scale, weights, partial
+  --             [opt] search options, checked as find_path checks its opts
+  --             (lodestar.core.search_options; `algo` is a deprecated
+  --             alias of algorithm) (override the profile's; weights by
   --             layer name, merged with the profile's); with partial = true
   --             a no_path request delivers the path to the reachable cell
   --             closest to the goal (handle.path, flagged partial)
@@ -153,7 +166,8 @@ return function(host)
   --             is logged with a traceback and does not stop the tick
   -- @return the handle (see Handle above).
   -- Errors (raised): unknown keys, bad types, cells out of the grid, an
-  -- unknown grid name or profile, a weight on a layer the grid lacks.
+  -- unknown grid name or profile; a bad search option raises find_path's
+  -- error for it ("bad argument #1 to 'request_path' (opts.weight: ...)").
   function R.request_path(spec)
     if type(spec) ~= "table" then
       error("bad argument #1 to 'request_path' (table expected, got " .. type(spec) .. ")", 2)
@@ -192,8 +206,12 @@ return function(host)
       error("bad argument #1 to 'request_path' (profile: string 'mod.profile' expected, got "
         .. type(spec.profile) .. ")", 2)
     end
+    if spec.algo ~= nil and spec.algorithm ~= nil then
+      error("bad argument #1 to 'request_path' (algo and algorithm given: algo is the deprecated "
+        .. "name of algorithm)", 2)
+    end
     local popts = spec.profile ~= nil and profile_opts(spec.profile, 2) or nil
-    local opts = build_opts(spec, popts)
+    local opts = check_opts(build_opts(spec, popts), grid, 2)
     local id, msg = host.submit(grid, sx, sy, gx, gy, opts, spec.priority or 0, spec.agent or 0)
     if not id then error("request_path: " .. msg, 2) end
     local h = setmetatable({id = id, status = "running", cost = -1, agent = spec.agent,

@@ -94,7 +94,7 @@ local function grid_arg(g, fname, n, what)
   local size, blocked, cost
   if tn == "lodestar.Grid" then
     size = function() return g:size() end
-    blocked = function(x, y) return g:get_blocked(x, y) end
+    blocked = function(x, y) return g:blocked(x, y) end
     cost = function(pts, weights) return g:polyline_cost(pts, {weights = weights}) end
   elseif tn == "table" and type(g.size) == "function" and type(g.get_blocked) == "function" then
     size, blocked = g.size, g.get_blocked

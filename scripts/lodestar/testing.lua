@@ -138,7 +138,7 @@ local function spread_goals(grid, n)
   local w, h = grid:size()
   for y = 0, h - 1 do
     for x = 0, w - 1 do
-      if not grid:get_blocked(x, y) then cells[#cells + 1] = {x = x, y = y} end
+      if not grid:blocked(x, y) then cells[#cells + 1] = {x = x, y = y} end
     end
   end
   if #cells <= n then return cells end
@@ -177,7 +177,7 @@ local function admissible(_, arguments)
   for _, goal in ipairs(goals) do
     for y = 0, hh - 1 do
       for x = 0, w - 1 do
-        if not grid:get_blocked(x, y) then
+        if not grid:blocked(x, y) then
           s:start(x, y, goal.x, goal.y)
           s:run()
           local c = s:cost()

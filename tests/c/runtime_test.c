@@ -14,6 +14,7 @@
 #include "lds.h"
 #include "lds_io.h"
 #include "lds_runtime.h"
+#include "lodestar_lua.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -768,9 +769,11 @@ static void test_partial_requests(void) {
   CHECK(lua_num(rt, "select(2, hb.path:cell(-1))") == 2, "Lua, goal blocked: ends at y = 2");
   CHECK(strcmp(lua_str(rt, "hn.status", buf, sizeof buf), "no_path") == 0, buf);
   CHECK(strcmp(lua_str(rt, "hn.path", buf, sizeof buf), "nil") == 0, "Lua: no path without partial");
-  CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'wall', start = {0,0}, goal = {9,0}, partial = 1}",
-                             "=bad") == LDS_E_CALLBACK, "partial must be a boolean");
-  CHECK(strstr(lds_runtime_errmsg(rt), "partial: boolean expected, got number") != NULL,
+  /* options are checked by find_path's parser: a bad one raises its message */
+  CHECK(lds_runtime_dostring(rt, "lodestar.request_path{grid = 'wall', start = {0,0}, goal = {9,0}, weight = 0.5}",
+                             "=bad") == LDS_E_CALLBACK, "a bad weight raises");
+  CHECK(strstr(lds_runtime_errmsg(rt), "bad:1: bad argument #1 to 'request_path' (opts.weight: 0.5 "
+                                       "out of range (expected finite, >= 1))") != NULL,
         lds_runtime_errmsg(rt));
   lds_runtime_free(rt);
   lds_grid_free(g);
@@ -895,7 +898,53 @@ static void test_mod_limits(void) {
   if (system(path) != 0) CHECK(0, "rm");
 }
 
+/* lds_lua_search_params: the binding's option parser as the C runtime uses
+** it: over the params already set, find_path's messages, unknown keys
+** refused (the runtime's own reader let them pass). */
+static const char *params_of(lua_State *L, const char *opts, const lds_Grid *g,
+                             lds_SearchParams *p, double *w) {
+  const char *msg;
+  lua_settop(L, 0);
+  if (luaL_dostring(L, opts) != 0) return lua_tostring(L, -1);
+  msg = lds_lua_search_params(L, 1, g, p, w);
+  return msg ? msg : "ok";
+}
+
+static void test_option_parser(void) {
+  lua_State *L = luaL_newstate();
+  lds_Grid *g = lds_grid_new(NULL, 4, 4, NULL);
+  lds_SearchParams p;
+  double w[16];
+  int idx;
+  lds_grid_layer_add(g, "mud", &idx);
+  lds_search_params_init(&p);
+  p.partial = true;
+  CHECK(strcmp(params_of(L, "return {weight = 2, algorithm = 'jps', weights = {mud = 3}}", g, &p, w),
+               "ok") == 0, "good options");
+  CHECK(p.weight == 2.0 && p.algo == LDS_ALGO_JPS && p.partial, "set over the params already there");
+  CHECK(p.n_layer_weights == 1 && p.layer_weights == w && w[0] == 3.0, "weights by layer");
+  CHECK(strcmp(params_of(L, "return {algo = 'jps'}", g, &p, w),
+               "unknown option 'algo' (expected algorithm, cost, goal, h_scale, heuristic, partial, "
+               "start, weight, weights)") == 0, lua_tostring(L, -1));
+  CHECK(strcmp(params_of(L, "return {colour = 1}", g, &p, w),
+               "unknown option 'colour' (expected algorithm, cost, goal, h_scale, heuristic, "
+               "partial, start, weight, weights)") == 0, lua_tostring(L, -1));
+  CHECK(strcmp(params_of(L, "return {weight = 0.5}", g, &p, w),
+               "opts.weight: 0.5 out of range (expected finite, >= 1)") == 0, lua_tostring(L, -1));
+  CHECK(strcmp(params_of(L, "return {algorithm = 'bfs'}", g, &p, w),
+               "opts.algorithm: unknown algorithm 'bfs' (expected astar, dijkstra, wastar, greedy, "
+               "jps, jps+)") == 0, lua_tostring(L, -1));
+  CHECK(strcmp(params_of(L, "return {weights = {rock = 1}}", g, &p, w),
+               "opts.weights: the grid has no layer 'rock'") == 0, lua_tostring(L, -1));
+  CHECK(strncmp(params_of(L, "return {cost = function() return 1 end}", g, &p, w),
+                "opts.cost: not supported here", 29) == 0, lua_tostring(L, -1));
+  CHECK(p.weight == 2.0 && p.algo == LDS_ALGO_JPS, "a failed read leaves the params");
+  lua_close(L);
+  lds_grid_free(g);
+}
+
 int main(void) {
+  test_option_parser();
   test_basic();
   test_mods();
   test_profile_names();

@@ -134,7 +134,11 @@ describe("methods in errors", function()
   end)
 
   it("argument numbers are those of the method call", function()
-    assert.equal("bad argument #2 to 'get_blocked' (y 20 out of range (expected 0..9))",
+    assert.equal("bad argument #2 to 'blocked' (y 20 out of range (expected 0..9))",
+      errmsg(g.blocked, g, 1, 20))
+    -- a deprecated alias is the same function (Lua 5.4 reports it by its
+    -- current name, LuaJIT may find the alias's field name)
+    assert.matches("^bad argument #2 to '[a-z_]*blocked' %(y 20 out of range %(expected 0..9%)%)$",
       errmsg(g.get_blocked, g, 1, 20))
     assert.equal("bad argument #1 to 'compute' (max_expansions must be >= 0 (0 = no limit))",
       errmsg(d.compute, d, -1))
@@ -161,6 +165,9 @@ describe("methods in errors", function()
   end)
 
   -- every method of every userdata type: a wrong self names the method
+  -- (a deprecated alias names the method it stands for, docs/lua-api.md)
+  local ALIAS = {get_blocked = "blocked", get_cost = "cost", coord_kind = "coords_kind",
+    neighbors = "neighbours", in_neighbors = "in_neighbours"}
   local graph = lodestar.graph.new()
   local objects = {
     {"lodestar.Grid", g}, {"lodestar.Search", s}, {"lodestar.DStar", d}, {"lodestar.Graph", graph},
@@ -171,8 +178,10 @@ describe("methods in errors", function()
       assert.is_table(methods)
       local n = 0
       for name, fn in pairs(methods) do
-        assert.equal(("calling '%s' on bad self (%s expected, got table)"):format(name, o[1]),
-          errmsg(fn, {}))
+        local function want(m) return ("calling '%s' on bad self (%s expected, got table)"):format(m, o[1]) end
+        local msg = errmsg(fn, {})
+        -- an alias may be named either way (Lua 5.4: the method's name; LuaJIT: the field's)
+        assert.is_truthy(msg == want(ALIAS[name] or name) or msg == want(name), msg)
         n = n + 1
       end
       assert.is_true(n >= 10)

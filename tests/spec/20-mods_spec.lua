@@ -350,8 +350,8 @@ return { name = %q, version = "1", depends = {%s} }]]):format(name, deps))
     assert.equal(f .. ":3: manifest: profile 'p' weights layer 'terrain.swamp' of mod 'terrain', which is not "
       .. "in 'depends'",
       err_of('return { name = "x", version = "1",\n profiles = {\n p = { weights = {["terrain.swamp"] = 1} } } }'))
-    assert.equal(f .. ":2: manifest: profile 'p': algorithm 'bfs' is not one of "
-      .. table.concat(lodestar.algorithms, ", "),
+    assert.equal(f .. ":2: manifest: profile 'p': opts.algorithm: unknown algorithm 'bfs' (expected "
+      .. table.concat(lodestar.algorithms, ", ") .. ")",
       err_of('return { name = "x", version = "1", profiles = {\n p = { algorithm = "bfs" } } }'))
     assert.equal(f .. ":1: manifest: 'version' must be a non-empty string like \"1.0.0\", got number",
       err_of('return { name = "x", version = 1 }'))

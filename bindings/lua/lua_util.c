@@ -1,0 +1,264 @@
+/*
+** lua_util.c — shared helpers of the lodestar.core binding: error messages that name
+** the argument on both engines, argument checks, results, metatables.
+*/
+#include "lua_util.h"
+
+/* Formats a number the same way on every libc: nan, inf, -inf, %.14g. */
+const char *ldsl_fmt_num(char *buf, size_t size, double v) {
+  if (isnan(v))
+    snprintf(buf, size, "nan");
+  else if (isinf(v))
+    snprintf(buf, size, v > 0 ? "inf" : "-inf");
+  else
+    snprintf(buf, size, "%.14g", v);
+  return buf;
+}
+
+/* Name of the value at idx for error messages: __name of its metatable if
+** it is a string (both engines), else the basic type name. */
+const char *ldsl_value_name(lua_State *L, int idx) {
+  const char *name = luaL_typename(L, idx);
+  if (lua_type(L, idx) == LUA_TUSERDATA && lua_getmetatable(L, idx)) {
+    lua_getfield(L, -1, "__name");
+    if (lua_type(L, -1) == LUA_TSTRING) name = lua_tostring(L, -1); /* kept alive by the mt */
+    lua_pop(L, 2);
+  }
+  return name;
+}
+
+/* Registry key (its address) of this state's table of function names:
+** each module function and method of lodestar.core (the function object)
+** -> "name" for a module function, ":name" for a method. Weak keys. */
+const char ldsl_names_key = 'n';
+
+/* luaL_argerror, with names for the calls it cannot name. Lua names a C
+** function from its call site; where there is none to see (pcall(s.step, s,
+** -1), a tail call on LuaJIT, a coroutine.wrap) it prints '?' and counts
+** self. There the function is looked up in the names table instead, and a
+** method is reported as if called with ':' (self not counted, "calling 'f'
+** on bad self" for self itself), as luaL_argerror does for s:step(-1).
+** Functions not in the table (a host's) get luaL_argerror unchanged. */
+int ldsl_arg_error(lua_State *L, int arg, const char *extramsg) {
+  lua_Debug ar;
+  const char *name = NULL;
+  int top = lua_gettop(L);
+  if (!lua_getstack(L, 0, &ar)) return luaL_argerror(L, arg, extramsg);
+  lua_getinfo(L, "nf", &ar); /* ..., fn */
+  if (ar.name == NULL || strcmp(ar.name, "?") == 0) { /* else the call site names it */
+    lua_pushlightuserdata(L, (void *)&ldsl_names_key);
+    lua_rawget(L, LUA_REGISTRYINDEX); /* ..., fn, names */
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      lua_pushvalue(L, -2);
+      lua_rawget(L, -2); /* ..., fn, names, name */
+      if (lua_type(L, -1) == LUA_TSTRING) name = lua_tostring(L, -1); /* kept on the stack */
+    }
+  }
+  if (!name) {
+    lua_settop(L, top);
+    return luaL_argerror(L, arg, extramsg);
+  }
+  if (name[0] == ':') { /* a method */
+    name++;
+    if (--arg == 0) return luaL_error(L, "calling '%s' on bad self (%s)", name, extramsg);
+  }
+  return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, name, extramsg);
+}
+
+/* Adds the functions of l, found in the table at t, to the names table at
+** names (absolute indices); prefix ":" for methods. The first name of a
+** function shared by two entries wins. */
+void ldsl_add_names(lua_State *L, int names, int t, const luaL_Reg *l, const char *prefix) {
+  for (; l->name; l++) {
+    lua_getfield(L, t, l->name); /* fn */
+    lua_pushvalue(L, -1);
+    lua_rawget(L, names); /* fn, old */
+    if (lua_isnil(L, -1) && !lua_isnil(L, -2)) {
+      lua_pop(L, 1);
+      lua_pushfstring(L, "%s%s", prefix, l->name); /* fn, name */
+      lua_rawset(L, names);
+    } else {
+      lua_pop(L, 2);
+    }
+  }
+}
+
+/* "bad argument #i to 'f' (T expected, got U)" on both engines (STYLE 13). */
+int ldsl_type_error(lua_State *L, int arg, const char *expected) {
+  const char *msg = lua_pushfstring(L, "%s expected, got %s", expected, ldsl_value_name(L, arg));
+  return ldsl_arg_error(L, arg, msg);
+}
+
+/* luaL_checkoption through arg_error: the index of the string at arg in
+** lst (NULL-terminated); "invalid option 'x'" otherwise. */
+int ldsl_check_option(lua_State *L, int arg, const char *const lst[]) {
+  const char *name;
+  int i;
+  if (lua_type(L, arg) != LUA_TSTRING) ldsl_type_error(L, arg, "string");
+  name = lua_tostring(L, arg);
+  for (i = 0; lst[i]; i++)
+    if (strcmp(lst[i], name) == 0) return i;
+  return ldsl_arg_error(L, arg, lua_pushfstring(L, "invalid option '%s'", name));
+}
+
+/* Raises "unknown <what> 'k' (expected a, b, c)" for a key k of the table
+** at arg that is not in keys (NULL-terminated, sorted), or nonstring for a
+** key that is not a string; extra, if not NULL, is one more accepted key,
+** listed in its sorted place. The list is made from the array the check
+** uses, so it names every accepted key. */
+void ldsl_check_keys(lua_State *L, int arg, const char *what, const char *nonstring,
+                       const char *const keys[], const char *extra) {
+  lua_pushnil(L);
+  while (lua_next(L, arg)) { /* key, value */
+    const char *k;
+    int i;
+    if (lua_type(L, -2) != LUA_TSTRING) ldsl_arg_error(L, arg, nonstring);
+    k = lua_tostring(L, -2);
+    for (i = 0; keys[i] && strcmp(keys[i], k) != 0; i++) {
+    }
+    if (!keys[i] && !(extra && strcmp(extra, k) == 0)) {
+      luaL_Buffer b;
+      int first = 1, extra_done = extra == NULL;
+      lua_pushfstring(L, "unknown %s '%s' (expected ", what, k); /* key, value, head */
+      luaL_buffinit(L, &b);
+      for (i = 0; keys[i] || !extra_done; i++) {
+        const char *name;
+        if (!extra_done && (!keys[i] || strcmp(extra, keys[i]) < 0)) {
+          name = extra;
+          extra_done = 1;
+          i--;
+        } else {
+          name = keys[i];
+        }
+        if (!first) luaL_addstring(&b, ", ");
+        luaL_addstring(&b, name);
+        first = 0;
+      }
+      luaL_addchar(&b, ')');
+      luaL_pushresult(&b); /* key, value, head, list */
+      lua_concat(L, 2);
+      ldsl_arg_error(L, arg, lua_tostring(L, -1));
+    }
+    lua_pop(L, 1);
+  }
+}
+
+/* An integer argument: a number with an integral value, on both engines
+** (LuaJIT's luaL_checkinteger truncates 2.5 to 2; 5.4's accepts "2"). */
+double ldsl_check_int(lua_State *L, int arg) {
+  lua_Number n;
+  if (lua_type(L, arg) != LUA_TNUMBER) ldsl_type_error(L, arg, "number");
+  n = lua_tonumber(L, arg);
+  if (!(n == floor(n)) || fabs(n) > 9007199254740992.0)
+    ldsl_arg_error(L, arg, "number has no integer representation");
+  return (double)n;
+}
+
+double ldsl_opt_int(lua_State *L, int arg, double def) {
+  return lua_isnoneornil(L, arg) ? def : ldsl_check_int(L, arg);
+}
+
+lua_Number ldsl_check_num(lua_State *L, int arg) {
+  if (lua_type(L, arg) != LUA_TNUMBER) ldsl_type_error(L, arg, "number");
+  return lua_tonumber(L, arg);
+}
+
+const char *ldsl_check_str(lua_State *L, int arg) {
+  if (lua_type(L, arg) != LUA_TSTRING) ldsl_type_error(L, arg, "string");
+  return lua_tostring(L, arg);
+}
+
+void ldsl_check_table(lua_State *L, int arg) {
+  if (lua_type(L, arg) != LUA_TTABLE) ldsl_type_error(L, arg, "table");
+}
+
+void ldsl_push_u64(lua_State *L, uint64_t v) {
+#if LUA_VERSION_NUM >= 503
+  lua_pushinteger(L, (lua_Integer)v);
+#else
+  lua_pushnumber(L, (lua_Number)v);
+#endif
+}
+
+/* Pushes nil, msg, status name; returns 3 (STYLE 15: expected failures). */
+int ldsl_push_fail(lua_State *L, const char *msg, lds_Status st) {
+  luaL_pushfail(L);
+  lua_pushstring(L, msg);
+  lua_pushstring(L, lds_status_name(st));
+  return 3;
+}
+
+lds_Env ldsl_lua_env(lua_State *L) {
+  lds_Env env;
+  lds_env_init(&env);
+  env.alloc = (lds_Alloc)lua_getallocf(L, &env.alloc_ud); /* same shape as lua_Alloc */
+  return env;
+}
+
+/* Creates a metatable with __name, __index = methods and the metamethods. */
+void ldsl_create_meta(lua_State *L, const char *tname, const luaL_Reg *meth,
+                        const luaL_Reg *metameth) {
+  luaL_newmetatable(L, tname);      /* mt */
+  lua_pushstring(L, tname);
+  lua_setfield(L, -2, "__name");    /* LuaJIT's luaL_newmetatable does not set it */
+  luaL_setfuncs(L, metameth, 0);
+  if (meth) {
+    lua_newtable(L);                /* mt, methods */
+    luaL_setfuncs(L, meth, 0);
+    lua_setfield(L, -2, "__index"); /* mt */
+  }
+  lua_pop(L, 1);
+}
+
+/* ------------------------------------------------------ space boxes -- */
+
+/* New box of kind on the stack (pointer NULL, metatable set), so a memory
+** error before the core object exists cannot leak it (STYLE 14). */
+SpaceBox *ldsl_space_new(lua_State *L, const SpaceKind *kind) {
+  SpaceBox *b = (SpaceBox *)lds_newudata(L, sizeof(SpaceBox));
+  memset(b, 0, sizeof *b);
+  b->kind = kind;
+  luaL_setmetatable(L, kind->tname);
+  return b;
+}
+
+/* The box of kind at arg; "bad argument (lodestar.X expected, got T)". */
+SpaceBox *ldsl_space_check(lua_State *L, int arg, const SpaceKind *kind) {
+  SpaceBox *b = (SpaceBox *)luaL_testudata(L, arg, kind->tname);
+  if (!b) ldsl_type_error(L, arg, kind->tname);
+  return b;
+}
+
+/* Closes the box; the core object goes once no search holds it (the last
+** search's release calls this again). Idempotent. */
+void ldsl_space_release(SpaceBox *b) {
+  b->closed = 1;
+  if (b->g && b->nsearch == 0) {
+    if (b->owned) b->kind->free_obj(b->g);
+    b->g = NULL;
+  }
+}
+
+/* x:free() for a box of kind; refused while a callback on it runs. */
+int ldsl_space_free(lua_State *L, const SpaceKind *kind) {
+  SpaceBox *b = ldsl_space_check(L, 1, kind);
+  if (b->busy && !b->closed) return luaL_error(L, kind->busy_free, kind->tname);
+  ldsl_space_release(b);
+  return 0;
+}
+
+/* __gc and __close of both kinds. */
+int ldsl_space_gc(lua_State *L) {
+  ldsl_space_release((SpaceBox *)lua_touserdata(L, 1));
+  return 0;
+}
+
+/* __tostring: "lodestar.X (freed)" or the kind's description. */
+int ldsl_space_tostring(lua_State *L, const SpaceKind *kind) {
+  SpaceBox *b = ldsl_space_check(L, 1, kind);
+  if (!b->g || b->closed)
+    lua_pushfstring(L, "%s (freed)", kind->tname);
+  else
+    kind->describe(L, b);
+  return 1;
+}
