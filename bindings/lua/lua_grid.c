@@ -139,9 +139,13 @@ static int grid_set_cost(lua_State *L) {
   char buf[64];
   ldsl_check_xy(L, g, 2, &x, &y);
   c = ldsl_check_num(L, 4);
-  if (!(c > 0) || isinf(c) || (float)c == INFINITY)
-    return ldsl_arg_error(L, 4, lua_pushfstring(L, "cost %s out of range (expected finite, > 0)",
-                                           ldsl_fmt_num(buf, sizeof buf, c)));
+  /* costs are stored as 32-bit floats: a value that rounds to 0 or inf is out of range */
+  if (!(c > 0) || isinf(c) || (float)c == INFINITY || (float)c == 0.0f)
+    return ldsl_arg_error(L, 4, lua_pushfstring(L, "cost %s out of range (expected finite, > 0%s)",
+                                                ldsl_fmt_num(buf, sizeof buf, c),
+                                                c > 0 && (float)c == 0.0f
+                                                    ? "; costs are 32-bit floats, the smallest is 1.4e-45"
+                                                    : ""));
   lds_grid_set_cost(g, x, y, (float)c);
   return 0;
 }
