@@ -20,8 +20,8 @@
 #define NONE LDSI_NONE
 
 /* per-direction tables, LDS_DIR_* order: N E S W NE SE SW NW */
-static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+static const int8_t DX[8] = LDS_DIR_DX_INIT; /* the table of core/lds_directions.h, */
+static const int8_t DY[8] = LDS_DIR_DY_INIT; /* as constants the jumps fold */
 static const uint8_t HCOMP[8] = {0, 0, 0, 0, LDS_DIR_E, LDS_DIR_E, LDS_DIR_W, LDS_DIR_W};
 static const uint8_t VCOMP[8] = {0, 0, 0, 0, LDS_DIR_N, LDS_DIR_S, LDS_DIR_S, LDS_DIR_N};
 

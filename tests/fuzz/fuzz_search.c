@@ -130,6 +130,9 @@ static bool rel_eq(double a, double b) {
 
 /* ---------------------------------------------------- reference rules -- */
 
+/* The reference's own move table, written from docs/search.md rather than
+** taken from core/lds_directions.h: an oracle that shared the library's
+** table would share its mistakes. */
 static const int ddx[8] = {0, 1, 0, -1, 1, 1, -1, -1};
 static const int ddy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
 static const double dlen[8] = {1, 1, 1, 1, 1.4142135623730951, 1.4142135623730951,
