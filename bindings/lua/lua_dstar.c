@@ -243,7 +243,7 @@ static int dstar_compute(lua_State *L) {
   lds_Budget bud;
   lds_Status st;
   check_budget(L, 2, &bud);
-  st = lds_dstar_compute(b->ds, &bud);
+  st = lds_dstar_step(b->ds, &bud);
   lua_pushstring(L, lds_status_name(st));
   if (st < 0) {
     lua_pushstring(L, lds_dstar_errmsg(b->ds));
@@ -356,7 +356,7 @@ static int dstar_flags(lua_State *L) {
 static int dstar_stats(lua_State *L) {
   DStarBox *b = check_dstar(L, 1);
   lds_DStarStats st;
-  lds_dstar_stats(b->ds, &st);
+  lds_dstar_counters(b->ds, &st);
   lua_createtable(L, 0, 10);
 #define DS_FIELD(name)        \
   ldsl_push_u64(L, st.name);       \

@@ -371,7 +371,7 @@ static int step_common(lua_State *L, SearchBox *b, const lds_Budget *bud) {
   b->busy = 1;
   if (gb) gb->busy++;
   if (b->hb) b->hb->busy++;
-  st = lds_search_step_budget(b->s, bud); /* nothing below may raise until busy is reset */
+  st = lds_search_step(b->s, bud); /* nothing below may raise until busy is reset */
   if (b->hb) b->hb->busy--;
   if (gb) gb->busy--;
   b->busy = 0;

@@ -51,7 +51,7 @@ static void timed_tick(Demo *d, const DemoOpts *o, DemoRun *r, uint64_t f, lds_T
     lds_runtime_tick(d->rt, (uint64_t)budget, &rs);
     *ts = rs.tick;
   } else {
-    lds_scheduler_tick(d->sc, (uint64_t)budget, ts);
+    lds_scheduler_step(d->sc, &(lds_Budget){0, (uint64_t)budget}, ts);
   }
   t1 = cli_now_ns();
   c1 = cpu_now_ns();
