@@ -186,7 +186,7 @@ static lds_Status apply_changes(lds_DStar *ds) {
   if (restart) {
     ds->flags |= LDS_DSTAR_REINIT | LDS_DSTAR_NEAR_START;
     st = ds->graph ? ldsi_dstar_graph_reinit(ds)
-                   : ldsi_dstar_grid_reinit(ds, "lds_dstar_compute");
+                   : ldsi_dstar_grid_reinit(ds, "lds_dstar_step");
   }
   return st;
 }

@@ -500,7 +500,7 @@ static void deliver(lds_Scheduler *sc, uint32_t r, lds_RequestEvent ev) {
     char msg[LDS_ERRMSG_SIZE];
     if (sc->cur) sc->cur->callback_errors++;
     snprintf(msg, sizeof msg,
-             "lds_scheduler_tick: callback of request 0x%016llx (agent %lld) failed: %s",
+             "lds_scheduler_step: callback of request 0x%016llx (agent %lld) failed: %s",
              (unsigned long long)id, (long long)info.agent_id, lds_status_name(st));
     sc_log(sc, 0, msg);
   }
@@ -844,16 +844,6 @@ static void end_rate(lds_Scheduler *sc, const Budget *b) {
   if (sc->rate < RATE_MIN) sc->rate = RATE_MIN;
 }
 
-/* Starts (or restarts) the search of request r on search slot k. Returns
-** LDS_OK, or the error that ended the request. */
-static lds_Status start_search(lds_Scheduler *sc, uint32_t r, lds_Search *s) {
-  Req *q = &sc->req[r];
-  lds_Status st = lds_search_start(s, &q->rq.params, q->rq.sx, q->rq.sy, q->rq.gx, q->rq.gy);
-  sc->cur->started++;
-  q->flags |= LDS_REQINFO_STARTED;
-  return st;
-}
-
 /* One step of s bounded by max_exp expansions (0 = no limit). */
 static lds_Status step_n(lds_Search *s, uint64_t max_exp) {
   lds_Budget b;
@@ -866,6 +856,21 @@ static lds_Status step_n(lds_Search *s, uint64_t max_exp) {
 static void count_open(lds_Scheduler *sc, const lds_Stats *st, uint64_t pushes) {
   sc->pushes += pushes;
   if (st->peak_open > sc->peak_open) sc->peak_open = st->peak_open;
+}
+
+/* Starts (or restarts) the search of request r on search slot k. Returns
+** LDS_OK, or the error that ended the request. */
+static lds_Status start_search(lds_Scheduler *sc, uint32_t r, lds_Search *s) {
+  Req *q = &sc->req[r];
+  lds_Status st = lds_search_start(s, &q->rq.params, q->rq.sx, q->rq.sy, q->rq.gx, q->rq.gy);
+  if (st == LDS_OK) { /* the start's own push, before the first step's snapshot */
+    lds_Stats s0;
+    lds_search_stats(s, &s0);
+    count_open(sc, &s0, s0.pushes);
+  }
+  sc->cur->started++;
+  q->flags |= LDS_REQINFO_STARTED;
+  return st;
 }
 
 /* Runs request r (ACTIVE, holding search s) until it finishes or the budget
@@ -910,7 +915,7 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
         if (st == LDS_OK) continue;
       } else {
         snprintf(q->errmsg, sizeof q->errmsg,
-                 "lds_scheduler_tick: the grid changed under the search %lu times "
+                 "lds_scheduler_step: the grid changed under the search %lu times "
                  "(max_restarts %lu)", (unsigned long)q->restarts + 1,
                  (unsigned long)sc->cfg.max_restarts);
         finish(sc, r, LDS_E_STALE, NULL);
@@ -1008,7 +1013,7 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
   Budget b;
   uint64_t tstart;
   if (sc->ticking)
-    return sc_fail(sc, LDS_E_STATE, "lds_scheduler_tick: called from inside a callback");
+    return sc_fail(sc, LDS_E_STATE, "lds_scheduler_step: called from inside a callback");
   memset(&ts, 0, sizeof ts);
   memset(&b, 0, sizeof b);
   ts.frame = sc->frame;

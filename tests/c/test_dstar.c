@@ -545,7 +545,7 @@ static void test_alloc_and_args(void) {
     CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
     lds_grid_layer_set(g, li, 5, 5, -1.0f);
     CHECK_INT(lds_dstar_step(ds, NULL), LDS_E_ARG);
-    CHECK_CONTAINS(lds_dstar_errmsg(ds), "lds_dstar_compute: cell (5,5) has cost 0");
+    CHECK_CONTAINS(lds_dstar_errmsg(ds), "lds_dstar_step: cell (5,5) has cost 0");
     CHECK_INT(lds_dstar_step(ds, NULL), LDS_E_ARG); /* sticky */
     CHECK_INT(lds_dstar_unsubscribe(ds), LDS_OK);
     CHECK_INT(lds_dstar_unsubscribe(ds), LDS_E_STATE);
@@ -568,7 +568,7 @@ static void test_alloc_and_args(void) {
     CHECK_INT(lds_grid_layer_remove(g, li), LDS_OK);
     CHECK_INT(lds_dstar_status(ds), LDS_RUNNING);
     CHECK_INT(lds_dstar_step(ds, NULL), LDS_E_STATE);
-    CHECK_STR(lds_dstar_errmsg(ds), "lds_dstar_compute: the search weights 1 layers but the grid "
+    CHECK_STR(lds_dstar_errmsg(ds), "lds_dstar_step: the search weights 1 layers but the grid "
                                     "now has 0 (a layer was removed; create a new search)");
     lds_dstar_free(ds);
   }

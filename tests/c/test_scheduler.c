@@ -269,7 +269,7 @@ static void test_grid_edit(void) {
   tick_exp(sc, 0, &ts);
   CHECK_INT(lds_scheduler_status(sc, id), LDS_E_STALE);
   CHECK_STR(lds_scheduler_request_errmsg(sc, id),
-            "lds_scheduler_tick: the grid changed under the search 1 times (max_restarts 0)");
+            "lds_scheduler_step: the grid changed under the search 1 times (max_restarts 0)");
   CHECK_INT(ts.failed, 1);
   lds_scheduler_free(sc);
   lds_grid_free(g);

@@ -1,7 +1,7 @@
 /*
 ** demo_loop.c — the demo's frame loop. Everything the game does (doors,
 ** agents, checks) happens outside the timed region; only the tick
-** (lds_scheduler_tick, or lds_runtime_tick with --mods: searches + delivery
+** (lds_scheduler_step, or lds_runtime_tick with --mods: searches + delivery
 ** callbacks) is timed. Each frame appends one line to the log that
 ** log_hash hashes.
 */
