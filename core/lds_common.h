@@ -97,6 +97,35 @@ LDS_API void *lds_alloc_default(void *ud, void *ptr, size_t osize, size_t nsize)
 /// parser returns (io/lds_io.c does so for files).
 typedef const char *(*lds_Reader)(void *ud, size_t *size);
 
+/* ----------------------------------------------------------- slicing -- */
+/*
+** Every incremental object (lds_Search, lds_DStar, lds_Scheduler) has the
+** same two calls:
+**   lds_Status lds_<obj>_step(obj, const lds_Budget *budget, ...);  // NULL = no limit
+**   void lds_<obj>_stats(const obj, lds_Stats *out);                // common counters
+** Per-object counters beyond lds_Stats are in lds_DStarStats
+** (lds_dstar_counters) and lds_TickStats (lds_scheduler_totals, and the
+** per-tick output of lds_scheduler_step).
+*/
+
+/// Budget of one step. A zero member means "no limit of that kind"; both
+/// zero (or a NULL budget) runs to the end. The expansion count is exact; the
+/// time budget reads the environment's clock every 64 expansions, so it may
+/// overshoot by the time of up to 63 expansions.
+typedef struct lds_Budget {
+  uint64_t max_expansions; ///< [opt] expansions allowed in this step
+  uint64_t budget_us;      ///< [opt] microseconds allowed in this step [Units: µs]
+} lds_Budget;
+
+/// Counters of an incremental object (cumulative over its steps: of the
+/// current query for a search, of its life for D* Lite and the scheduler).
+typedef struct lds_Stats {
+  uint64_t expansions;  ///< nodes taken from the open list and expanded
+  uint64_t pushes;      ///< insertions into the open list (decrease-keys included)
+  uint64_t peak_open;   ///< largest open-list size
+  uint64_t elapsed_us;  ///< time spent inside step [Units: µs]
+} lds_Stats;
+
 /// Library version string, e.g. "0.1.0". [Owner: static]
 LDS_API const char *lds_version(void);
 

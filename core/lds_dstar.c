@@ -186,12 +186,12 @@ static lds_Status apply_changes(lds_DStar *ds) {
   if (restart) {
     ds->flags |= LDS_DSTAR_REINIT | LDS_DSTAR_NEAR_START;
     st = ds->graph ? ldsi_dstar_graph_reinit(ds)
-                   : ldsi_dstar_grid_reinit(ds, "lds_dstar_compute");
+                   : ldsi_dstar_grid_reinit(ds, "lds_dstar_step");
   }
   return st;
 }
 
-lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
+lds_Status lds_dstar_step(lds_DStar *ds, const lds_Budget *budget) {
   uint64_t max_exp = budget ? budget->max_expansions : 0, us = budget ? budget->budget_us : 0;
   uint64_t t0, done = 0;
   lds_Status st = LDS_RUNNING;
@@ -331,7 +331,18 @@ lds_Status lds_dstar_status(const lds_DStar *ds) { return ds->status; }
 uint32_t lds_dstar_flags(const lds_DStar *ds) { return ds->flags; }
 const char *lds_dstar_errmsg(const lds_DStar *ds) { return ds->errmsg; }
 
-void lds_dstar_stats(const lds_DStar *ds, lds_DStarStats *out) {
+lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget) {
+  return lds_dstar_step(ds, budget);
+}
+
+void lds_dstar_stats(const lds_DStar *ds, lds_Stats *out) {
+  out->expansions = ds->stats.expansions;
+  out->pushes = ds->stats.pushes;
+  out->peak_open = ds->stats.peak_queue;
+  out->elapsed_us = ds->stats.elapsed_us;
+}
+
+void lds_dstar_counters(const lds_DStar *ds, lds_DStarStats *out) {
   *out = ds->stats;
   out->queue_size = ds->heap_n;
 }

@@ -4,11 +4,11 @@
 **
 **   lds_DStar *ds = lds_dstar_new(NULL, grid, sx, sy, gx, gy, NULL, &err);
 **   lds_dstar_subscribe(ds, grid);              // optional: hear every grid edit
-**   while ((st = lds_dstar_compute(ds, &budget)) == LDS_RUNNING) { ...next frame... }
+**   while ((st = lds_dstar_step(ds, &budget)) == LDS_RUNNING) { ...next frame... }
 **   if (st == LDS_FOUND) lds_dstar_next(ds, &x, &y);   // or lds_dstar_path
 **   lds_dstar_move_start(ds, x, y);             // the agent walked
 **   lds_grid_set_blocked(grid, 10, 4, true);    // forwarded (or lds_dstar_update)
-**   st = lds_dstar_compute(ds, NULL);           // repairs, does not start over
+**   st = lds_dstar_step(ds, NULL);              // repairs, does not start over
 **
 ** The search runs backwards, from the goal towards the agent, so the g values
 ** stay valid when the agent moves; k_m keeps the queue keys lower bounds
@@ -22,10 +22,10 @@
 ** effective cell costs as of create and of the last notification for each
 ** cell. Edits reach it through lds_dstar_update / lds_dstar_update_rect or,
 ** after lds_dstar_subscribe, automatically; they are batched and processed at
-** the start of the next lds_dstar_compute. An edit that is never notified is
+** the start of the next lds_dstar_step. An edit that is never notified is
 ** never seen.
 **
-** Memory (allocated once in lds_dstar_new; compute never allocates): 72
+** Memory (allocated once in lds_dstar_new; step never allocates): 72
 ** bytes per padded cell ((w+2)*(h+2)): a 32-byte vertex record (g, rhs,
 ** snapshots, queue position), a 32-byte queue entry (key, sort key, vertex,
 ** class), 4 bytes of change list and 4 of path scratch.
@@ -69,7 +69,7 @@ typedef struct lds_DStarParams {
 LDS_API void lds_dstar_params_init(lds_DStarParams *p);
 
 /// What the last replan ran into (bit set, lds_dstar_flags). Cleared when a
-/// compute starts a new replan (the first compute after a final status).
+/// step starts a new replan (the first step after a final status).
 enum {
   LDS_DSTAR_START_BLOCKED = 1u,    ///< the start cell is blocked: LDS_NO_PATH, nothing expanded
   LDS_DSTAR_GOAL_BLOCKED = 2u,     ///< the goal cell is blocked: LDS_NO_PATH, nothing expanded
@@ -85,7 +85,10 @@ enum {
   LDS_DSTAR_AT_GOAL = 128u         ///< the start is the goal (path of one cell, cost 0)
 };
 
-/// Counters, cumulative over the life of the search.
+/// All counters of a D* Lite search, cumulative over its life
+/// (lds_dstar_counters): the common ones of lds_Stats (expansions, pushes,
+/// peak_queue = lds_Stats.peak_open, elapsed_us; lds_dstar_stats gives just
+/// those) and the D* Lite extras.
 typedef struct lds_DStarStats {
   uint64_t expansions;   ///< vertices taken from the queue and processed
   uint64_t rhs_updates;  ///< rhs recomputations / improvements
@@ -94,16 +97,16 @@ typedef struct lds_DStarStats {
   uint64_t queue_size;   ///< current queue size
   uint64_t peak_queue;   ///< largest queue size
   uint64_t cells_changed;///< notified cells processed
-  uint64_t replans;      ///< computes that processed a batch of changes
-  uint64_t elapsed_us;   ///< time inside lds_dstar_compute [Units: µs]
+  uint64_t replans;      ///< steps that processed a batch of changes
+  uint64_t elapsed_us;   ///< time inside lds_dstar_step [Units: µs]
 } lds_DStarStats;
 
 /* ---------------------------------------------------------- lifetime -- */
 
 /// Creates a D* Lite search from (sx,sy) to (gx,gy) on a grid and allocates
 /// everything it will need (72 bytes per cell). The initial search is
-/// set up (goal queued) but not run: call lds_dstar_compute. The grid must
-/// outlive the search. A blocked start or goal is not an error (compute
+/// set up (goal queued) but not run: call lds_dstar_step. The grid must
+/// outlive the search. A blocked start or goal is not an error (step
 /// reports it).
 /// @param[in] env    [opt] allocator and clock; NULL for defaults
 /// @param[in] grid   the grid (read; snapshot of masks and costs taken now)
@@ -134,7 +137,7 @@ LDS_API size_t lds_dstar_mem_used(const lds_DStar *ds);
 /// Subscribes the search to its grid (lds_grid_listen): every later edit
 /// of the grid is queued as if passed to lds_dstar_update_rect. An edit of
 /// the whole grid (neighbourhood, diagonal rule, layer removal, touch of the
-/// full rectangle) makes the next compute restart from scratch.
+/// full rectangle) makes the next step restart from scratch.
 /// @param[in] grid the same grid the search was created on (non-const
 ///   because listening registers a callback in it)
 /// @returns LDS_OK (also when already subscribed), LDS_E_ARG (another grid),
@@ -151,7 +154,7 @@ LDS_API lds_Status lds_dstar_subscribe(lds_DStar *ds, lds_Grid *grid);
 LDS_API lds_Status lds_dstar_unsubscribe(lds_DStar *ds);
 
 /// Reports that cell (x,y) changed (blocked, unblocked, cost or layer value):
-/// the search reads its new state from the grid at the next compute. Batched:
+/// the search reads its new state from the grid at the next step. Batched:
 /// any number of updates cost one repair. Never allocates.
 /// @param[in] x,y [Units: cells]
 /// @returns LDS_OK, LDS_E_ARG when out of bounds (message in lds_dstar_errmsg).
@@ -166,7 +169,7 @@ LDS_API lds_Status lds_dstar_update_rect(lds_DStar *ds, int32_t x0, int32_t y0, 
 
 /// Moves the start (the agent) to (x,y): any cell, usually the next cell of
 /// the path. Adds h(old start, new start) to k_m, so queued keys stay lower
-/// bounds; the status becomes LDS_RUNNING until the next compute (which often
+/// bounds; the status becomes LDS_RUNNING until the next step (which often
 /// has nothing to expand).
 /// @param[in] x,y [Units: cells]
 /// @returns LDS_OK, LDS_E_ARG when out of bounds.
@@ -179,7 +182,7 @@ LDS_API lds_Status lds_dstar_move_start(lds_DStar *ds, int32_t x, int32_t y);
 /// is consistent or the budget is spent. Never allocates. Slicing never
 /// changes the answer: the expansion order is the same for any budgets.
 /// Processing a batch of changes (O(changed cells), or O(cells) on a
-/// restart) is done in full by the first compute of a replan and is not
+/// restart) is done in full by the first step of a replan and is not
 /// counted against the budget.
 /// @param[in] budget [opt] max_expansions counts queue pops (expansions and
 ///   the key refreshes k_m makes necessary) [Units: pops], budget_us
@@ -193,6 +196,8 @@ LDS_API lds_Status lds_dstar_move_start(lds_DStar *ds, int32_t x, int32_t y);
 ///   Calling it again after a final status with nothing new returns the same
 ///   status at once.
 /// [Paper: Koenig & Likhachev, AAAI 2002, Fig. 4 ComputeShortestPath]
+LDS_API lds_Status lds_dstar_step(lds_DStar *ds, const lds_Budget *budget);
+/// Deprecated: use lds_dstar_step (same signature and meaning).
 LDS_API lds_Status lds_dstar_compute(lds_DStar *ds, const lds_Budget *budget);
 
 /// Current status: LDS_RUNNING (changes or a move pending, or budget spent),
@@ -202,8 +207,13 @@ LDS_API lds_Status lds_dstar_status(const lds_DStar *ds);
 /// LDS_DSTAR_* bits of the current replan. @returns the bit set.
 LDS_API uint32_t lds_dstar_flags(const lds_DStar *ds);
 
-/// Counters (cumulative). @param[out] out filled. @returns nothing.
-LDS_API void lds_dstar_stats(const lds_DStar *ds, lds_DStarStats *out);
+/// Common counters (cumulative over the life of the search): expansions,
+/// pushes, peak_open (largest queue size) and elapsed_us, as in
+/// lds_DStarStats. @param[out] out filled. @returns nothing.
+LDS_API void lds_dstar_stats(const lds_DStar *ds, lds_Stats *out);
+/// All counters, the D* Lite extras included (cumulative; queue_size is
+/// the current size). @param[out] out filled. @returns nothing.
+LDS_API void lds_dstar_counters(const lds_DStar *ds, lds_DStarStats *out);
 
 /// Last error message ("" if none). [Owner: the search] @returns it.
 LDS_API const char *lds_dstar_errmsg(const lds_DStar *ds);
@@ -250,7 +260,7 @@ LDS_API void lds_dstar_endpoints(const lds_DStar *ds, int32_t *sx, int32_t *sy, 
 
 /* ------------------------------------------------------------ graphs -- */
 /* D* Lite on a frozen lds_Graph: the same search, queue, budgets, statuses,
-** flags and stats (lds_dstar_compute, _status, _flags, _stats, _cost,
+** flags and stats (lds_dstar_step, _status, _flags, _stats, _counters, _cost,
 ** _path, _free, _mem_used); vertices are node ids (0-based) and paths have
 ** width 0. The cell-based calls (lds_dstar_update, _update_rect,
 ** _move_start, _next, _subscribe) return LDS_E_STATE on a graph search;
@@ -289,7 +299,7 @@ LDS_API lds_DStar *lds_dstar_new_graph(const lds_Env *env, const lds_Graph *grap
                                        const lds_DStarParams *params, lds_Error *err);
 
 /// Reports that the cost of edge `edge` changed (lds_graph_set_edge_cost):
-/// the search reads the costs of the source's out-edges at the next compute.
+/// the search reads the costs of the source's out-edges at the next step.
 /// Batched; never allocates. [Units: edge id]
 /// @returns LDS_OK, LDS_E_ARG (edge out of range), LDS_E_STATE (grid search).
 /// [Paper: Koenig & Likhachev, AAAI 2002, Fig. 4 lines 39-47]

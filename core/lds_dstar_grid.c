@@ -184,12 +184,12 @@ lds_Status ldsi_dstar_grid_changes(lds_DStar *ds, bool *restart) {
   size_t i;
   int32_t pw = (int32_t)ds->pw;
   *restart = false;
-  if (!layers_ok(ds, "lds_dstar_compute")) return LDS_E_STATE;
+  if (!layers_ok(ds, "lds_dstar_step")) return LDS_E_STATE;
   for (i = 0; i < ds->ndirty; i++) {
     uint32_t c = ds->dirty[i];
     double e;
     int dy, dx;
-    if (!cell_ecost(ds, c, &e, "lds_dstar_compute")) return LDS_E_ARG;
+    if (!cell_ecost(ds, c, &e, "lds_dstar_step")) return LDS_E_ARG;
     ds->v[c].ecost = e;
     if (ds->auto_scale && e < ds->scale) *restart = true;
     if (e < ds->gminc) ds->gminc = e;

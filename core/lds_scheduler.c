@@ -88,6 +88,7 @@ struct lds_Scheduler {
   bool ticking;
   size_t pending;     /* QUEUED + ACTIVE */
   lds_TickStats totals;
+  uint64_t pushes, peak_open; /* lds_scheduler_stats: summed / largest over the searches' steps */
   lds_TickStats *cur; /* the running tick's counters */
   char errmsg[LDS_ERRMSG_SIZE];
 };
@@ -499,7 +500,7 @@ static void deliver(lds_Scheduler *sc, uint32_t r, lds_RequestEvent ev) {
     char msg[LDS_ERRMSG_SIZE];
     if (sc->cur) sc->cur->callback_errors++;
     snprintf(msg, sizeof msg,
-             "lds_scheduler_tick: callback of request 0x%016llx (agent %lld) failed: %s",
+             "lds_scheduler_step: callback of request 0x%016llx (agent %lld) failed: %s",
              (unsigned long long)id, (long long)info.agent_id, lds_status_name(st));
     sc_log(sc, 0, msg);
   }
@@ -756,6 +757,13 @@ uint64_t lds_scheduler_frame(const lds_Scheduler *sc) { return sc->frame; }
 
 void lds_scheduler_totals(const lds_Scheduler *sc, lds_TickStats *out) { *out = sc->totals; }
 
+void lds_scheduler_stats(const lds_Scheduler *sc, lds_Stats *out) {
+  out->expansions = sc->totals.expansions;
+  out->pushes = sc->pushes;
+  out->peak_open = sc->peak_open;
+  out->elapsed_us = sc->totals.elapsed_us;
+}
+
 /* ----------------------------------------------------------- slicing -- */
 
 /* The budget of the running tick. Timed mode: t0 + budget_us on the clock;
@@ -836,11 +844,30 @@ static void end_rate(lds_Scheduler *sc, const Budget *b) {
   if (sc->rate < RATE_MIN) sc->rate = RATE_MIN;
 }
 
+/* One step of s bounded by max_exp expansions (0 = no limit). */
+static lds_Status step_n(lds_Search *s, uint64_t max_exp) {
+  lds_Budget b;
+  b.max_expansions = max_exp;
+  b.budget_us = 0;
+  return lds_search_step(s, &b);
+}
+
+/* Adds a step's open-list counters to the scheduler's lds_Stats. */
+static void count_open(lds_Scheduler *sc, const lds_Stats *st, uint64_t pushes) {
+  sc->pushes += pushes;
+  if (st->peak_open > sc->peak_open) sc->peak_open = st->peak_open;
+}
+
 /* Starts (or restarts) the search of request r on search slot k. Returns
 ** LDS_OK, or the error that ended the request. */
 static lds_Status start_search(lds_Scheduler *sc, uint32_t r, lds_Search *s) {
   Req *q = &sc->req[r];
   lds_Status st = lds_search_start(s, &q->rq.params, q->rq.sx, q->rq.sy, q->rq.gx, q->rq.gy);
+  if (st == LDS_OK) { /* the start's own push, before the first step's snapshot */
+    lds_Stats s0;
+    lds_search_stats(s, &s0);
+    count_open(sc, &s0, s0.pushes);
+  }
   sc->cur->started++;
   q->flags |= LDS_REQINFO_STARTED;
   return st;
@@ -875,8 +902,9 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
       }
     }
     lds_search_stats(s, &st0);
-    st = lds_search_step(s, k);
+    st = step_n(s, k);
     lds_search_stats(s, &st1);
+    count_open(sc, &st1, st1.pushes - st0.pushes);
     after_chunk(sc, b, q, st1.expansions - st0.expansions);
     if (st == LDS_RUNNING) continue;
     if (st == LDS_E_STALE) {
@@ -887,7 +915,7 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
         if (st == LDS_OK) continue;
       } else {
         snprintf(q->errmsg, sizeof q->errmsg,
-                 "lds_scheduler_tick: the grid changed under the search %lu times "
+                 "lds_scheduler_step: the grid changed under the search %lu times "
                  "(max_restarts %lu)", (unsigned long)q->restarts + 1,
                  (unsigned long)sc->cfg.max_restarts);
         finish(sc, r, LDS_E_STALE, NULL);
@@ -935,8 +963,9 @@ static void quick_passes(lds_Scheduler *sc, Budget *b) {
     if (cap == 0) return; /* 0 would mean "no limit" to lds_search_step */
     s = ge->quick;
     st = lds_search_start(s, &q->rq.params, q->rq.sx, q->rq.sy, q->rq.gx, q->rq.gy);
-    if (st == LDS_OK) st = lds_search_step(s, cap);
+    if (st == LDS_OK) st = step_n(s, cap);
     lds_search_stats(s, &stt);
+    count_open(sc, &stt, stt.pushes);
     after_chunk(sc, b, q, stt.expansions);
     sc->cur->started++;
     q->flags |= LDS_REQINFO_STARTED;
@@ -979,13 +1008,12 @@ static uint32_t pick(lds_Scheduler *sc) {
   return best;
 }
 
-lds_Status lds_scheduler_tick_budget(lds_Scheduler *sc, const lds_Budget *budget,
-                                     lds_TickStats *out) {
+lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_TickStats *out) {
   lds_TickStats ts;
   Budget b;
   uint64_t tstart;
   if (sc->ticking)
-    return sc_fail(sc, LDS_E_STATE, "lds_scheduler_tick: called from inside a callback");
+    return sc_fail(sc, LDS_E_STATE, "lds_scheduler_step: called from inside a callback");
   memset(&ts, 0, sizeof ts);
   memset(&b, 0, sizeof b);
   ts.frame = sc->frame;
@@ -1083,9 +1111,14 @@ lds_Status lds_scheduler_tick_budget(lds_Scheduler *sc, const lds_Budget *budget
   return LDS_OK;
 }
 
+lds_Status lds_scheduler_tick_budget(lds_Scheduler *sc, const lds_Budget *budget,
+                                     lds_TickStats *out) {
+  return lds_scheduler_step(sc, budget, out);
+}
+
 lds_Status lds_scheduler_tick(lds_Scheduler *sc, uint64_t budget_us, lds_TickStats *out) {
   lds_Budget b;
   b.max_expansions = 0;
   b.budget_us = budget_us;
-  return lds_scheduler_tick_budget(sc, &b, out);
+  return lds_scheduler_step(sc, &b, out);
 }

@@ -8,7 +8,8 @@
 **   rq.agent_id = 17; rq.priority = 2;
 **   lds_scheduler_submit(sc, &rq, &id);                 // id: generation-checked
 **   ... once a frame:
-**   lds_scheduler_tick(sc, 1000, &tick);                // 1 ms of searching
+**   lds_Budget b = {0, 1000};                          // 1 ms of searching
+**   lds_scheduler_step(sc, &b, &tick);
 **   if (lds_scheduler_status(sc, id) == LDS_FOUND) {
 **     const lds_Path *p = lds_scheduler_path(sc, id);   // or take_path
 **     ...; lds_scheduler_release(sc, id);               // id is now stale
@@ -104,7 +105,7 @@ typedef struct lds_RequestInfo {
   size_t path_length;      ///< cells of the path (0 without one)
 } lds_RequestInfo;
 
-/// Completion callback, called from inside lds_scheduler_tick (or from
+/// Completion callback, called from inside lds_scheduler_step (or from
 /// lds_scheduler_remove_grid). It may call lds_scheduler_path/take_path/
 /// info/release on `id`, submit new requests and cancel others; it must not
 /// tick the scheduler or free it. A negative return is counted in
@@ -160,7 +161,10 @@ typedef struct lds_SchedulerConfig {
 /// Fills *cfg with the defaults listed in lds_SchedulerConfig.
 LDS_API void lds_scheduler_config_init(lds_SchedulerConfig *cfg);
 
-/// Counters of one tick (or, from lds_scheduler_totals, of all ticks).
+/// Counters of one tick (lds_scheduler_step's output) or, from
+/// lds_scheduler_totals, of all ticks: the scheduler's extras beside the
+/// common lds_Stats of lds_scheduler_stats (expansions and elapsed_us are
+/// the same numbers there).
 typedef struct lds_TickStats {
   uint64_t expansions;       ///< expansions done
   uint64_t elapsed_us;       ///< time inside the tick [Units: µs] (measured
@@ -272,27 +276,34 @@ LDS_API const char *lds_scheduler_request_errmsg(const lds_Scheduler *sc, lds_Re
 
 /* ----------------------------------------------------------- slicing -- */
 
-/// Runs one frame of searching within budget_us microseconds (timed mode) or
-/// budget_us * expansions_per_us expansions (deterministic mode); 0 = no
-/// limit (every pending request runs to its end). Delivers finished requests
-/// (callbacks) as they finish. [Units: µs]
+/// Runs one frame (tick) of searching within a budget: budget->max_expansions
+/// and/or budget->budget_us (the first one reached ends the tick; both 0, or
+/// a NULL budget, = no limit: every pending request runs to its end).
+/// max_expansions is exact in both modes; in deterministic mode budget_us is
+/// converted to expansions with expansions_per_us (the smaller of the two
+/// limits applies). Delivers finished requests (callbacks) as they finish.
+/// A tick reports per-frame results, so, unlike lds_search_step and
+/// lds_dstar_step, it has a third argument for the counters of this tick;
+/// lds_scheduler_stats gives the common lds_Stats over all ticks.
+/// @param[in] budget [opt] limits of this tick; NULL = no limit
 /// @param[out] out [opt] counters of this tick
-/// @returns LDS_OK, or LDS_E_STATE when called from inside a callback.
-/// Request failures are per request, never returned here.
+/// @returns LDS_OK, or LDS_E_STATE (message in lds_scheduler_errmsg;
+///   nothing runs, the frame does not advance, out is not written) when
+///   called from inside a callback. Request failures are per request, never
+///   returned here.
+LDS_API lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget,
+                                      lds_TickStats *out);
+/// Deprecated: use lds_scheduler_step(sc, &(lds_Budget){0, budget_us}, out)
+/// (one frame within budget_us microseconds; 0 = no limit). [Units: µs]
 LDS_API lds_Status lds_scheduler_tick(lds_Scheduler *sc, uint64_t budget_us, lds_TickStats *out);
-/// Same with an explicit budget: budget->max_expansions and/or
-/// budget->budget_us (the first one reached ends the tick; both 0 = run
-/// until the queue is empty). max_expansions is exact in both modes; in
-/// deterministic mode budget_us is converted to expansions with
-/// expansions_per_us (the smaller of the two limits applies). A NULL budget
-/// is no limit.
-/// @param[out] out [opt] counters of this tick
-/// @returns as lds_scheduler_tick: LDS_OK, or LDS_E_STATE (message in
-///   lds_scheduler_errmsg; nothing runs, the frame does not advance, out is
-///   not written) when called from inside a callback. Request failures are
-///   per request, never returned here.
+/// Deprecated: use lds_scheduler_step (same signature and meaning).
 LDS_API lds_Status lds_scheduler_tick_budget(lds_Scheduler *sc, const lds_Budget *budget,
                                              lds_TickStats *out);
+/// Common counters over every tick so far: expansions and elapsed_us as in
+/// lds_scheduler_totals, pushes summed and peak_open the largest open list
+/// over every search step the scheduler ran (quick passes included).
+/// @param[out] out filled. @returns nothing.
+LDS_API void lds_scheduler_stats(const lds_Scheduler *sc, lds_Stats *out);
 /// Counters summed over every tick so far (queued/active/rate/frame/chunk
 /// are the current values).
 LDS_API void lds_scheduler_totals(const lds_Scheduler *sc, lds_TickStats *out);

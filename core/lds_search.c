@@ -429,7 +429,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
 }
 
 
-lds_Status lds_search_step_budget(lds_Search *s, const lds_Budget *budget) {
+lds_Status lds_search_step(lds_Search *s, const lds_Budget *budget) {
   uint64_t t0, max_exp = budget ? budget->max_expansions : 0, us = budget ? budget->budget_us : 0;
   lds_Status st;
   if (s->status != LDS_RUNNING) {
@@ -455,14 +455,18 @@ lds_Status lds_search_step_budget(lds_Search *s, const lds_Budget *budget) {
   return st;
 }
 
-lds_Status lds_search_step(lds_Search *s, uint64_t max_expansions) {
+lds_Status lds_search_step_expansions(lds_Search *s, uint64_t max_expansions) {
   lds_Budget b;
   b.max_expansions = max_expansions;
   b.budget_us = 0;
-  return lds_search_step_budget(s, &b);
+  return lds_search_step(s, &b);
 }
 
-lds_Status lds_search_run(lds_Search *s) { return lds_search_step_budget(s, NULL); }
+lds_Status lds_search_step_budget(lds_Search *s, const lds_Budget *budget) {
+  return lds_search_step(s, budget);
+}
+
+lds_Status lds_search_run(lds_Search *s) { return lds_search_step(s, NULL); }
 
 lds_Status lds_search_status(const lds_Search *s) { return s->status; }
 

@@ -6,7 +6,8 @@
 **
 **   lds_Search *s = lds_search_new(NULL, grid, &err);   // sizes all memory
 **   lds_search_start(s, &params, sx, sy, gx, gy);        // O(1): no map-sized work
-**   while ((st = lds_search_step(s, 500)) == LDS_RUNNING) { ...next frame... }
+**   lds_Budget b = {500, 0};                            // 500 expansions a frame
+**   while ((st = lds_search_step(s, &b)) == LDS_RUNNING) { ...next frame... }
 **   if (st == LDS_FOUND) path = lds_search_path(s, &err);
 **
 ** A search is reused for query after query on the same grid: node memory is
@@ -131,23 +132,6 @@ typedef struct lds_SearchParams {
 /// Fills *p with the defaults listed in lds_SearchParams.
 LDS_API void lds_search_params_init(lds_SearchParams *p);
 
-/// Budget of one step. A zero member means "no limit of that kind"; both
-/// zero runs to the end. The expansion count is exact; the time budget reads
-/// the environment's clock every 64 expansions, so it may overshoot by the
-/// time of up to 63 expansions.
-typedef struct lds_Budget {
-  uint64_t max_expansions; ///< [opt] expansions allowed in this step
-  uint64_t budget_us;      ///< [opt] microseconds allowed in this step [Units: µs]
-} lds_Budget;
-
-/// Counters of the current query (cumulative over its steps).
-typedef struct lds_Stats {
-  uint64_t expansions;  ///< nodes taken from the open list and expanded
-  uint64_t pushes;      ///< insertions into the open list (decrease-keys included)
-  uint64_t peak_open;   ///< largest open-list size
-  uint64_t elapsed_us;  ///< time spent inside step [Units: µs]
-} lds_Stats;
-
 /* ---------------------------------------------------------- lifetime -- */
 
 /// Creates a search for a grid and allocates everything it will need, once:
@@ -253,31 +237,31 @@ LDS_API const lds_Graph *lds_search_graph(const lds_Search *s);
 
 /* ----------------------------------------------------------- slicing -- */
 
-/// Expands at most max_expansions nodes (0 = no limit).
-/// @returns LDS_RUNNING (call again), LDS_FOUND, LDS_NO_PATH, or an error:
-///   LDS_E_STATE (no query started), LDS_E_STALE (the grid changed since
-///   lds_search_start), LDS_E_CALLBACK (edge callback failed or returned a
-///   cost <= 0 or NaN; the message names the edge). A finished query keeps
-///   returning its final status.
-LDS_API lds_Status lds_search_step(lds_Search *s, uint64_t max_expansions);
-/// Same, bounded by a budget of expansions and/or microseconds: the first
-/// limit reached ends the step (the clock is read every 64 expansions, 16
-/// with JPS; a field of 0, or a NULL budget, is no limit).
-/// @returns what lds_search_step returns: LDS_RUNNING when the budget ran
-///   out first, LDS_FOUND, LDS_NO_PATH, LDS_E_STATE, LDS_E_STALE or
-///   LDS_E_CALLBACK (message in lds_search_errmsg). A finished query keeps
-///   returning its final status.
+/// Runs the query for one slice, bounded by a budget of expansions and/or
+/// microseconds: the first limit reached ends the step (the clock is read
+/// every 64 expansions, 16 with JPS; a field of 0 is no limit of that kind;
+/// a NULL budget, or both fields 0, runs the query to the end).
+/// @param[in] budget [opt] limits of this step; NULL = no limit
+/// @returns LDS_RUNNING (budget spent: call again), LDS_FOUND, LDS_NO_PATH
+///   (never LDS_RUNNING without a limit), or an error: LDS_E_STATE (no query
+///   started), LDS_E_STALE (the grid or graph changed since the start),
+///   LDS_E_CALLBACK (edge callback failed or returned a cost <= 0 or NaN;
+///   the message, in lds_search_errmsg, names the edge). A finished query
+///   keeps returning its final status.
+LDS_API lds_Status lds_search_step(lds_Search *s, const lds_Budget *budget);
+/// Deprecated: use lds_search_step(s, &(lds_Budget){max_expansions, 0}).
+/// Expands at most max_expansions nodes (0 = no limit); returns what
+/// lds_search_step returns. (This was lds_search_step's own signature.)
+LDS_API lds_Status lds_search_step_expansions(lds_Search *s, uint64_t max_expansions);
+/// Deprecated: use lds_search_step (same signature and meaning).
 LDS_API lds_Status lds_search_step_budget(lds_Search *s, const lds_Budget *budget);
-/// Runs the query to the end (= lds_search_step(s, 0)).
-/// @returns LDS_FOUND or LDS_NO_PATH, never LDS_RUNNING; or an error, as
-///   lds_search_step: LDS_E_STATE (no query started), LDS_E_STALE,
-///   LDS_E_CALLBACK (message in lds_search_errmsg). A finished query keeps
-///   returning its final status.
+/// Deprecated: use lds_search_step(s, NULL) (runs the query to the end).
 LDS_API lds_Status lds_search_run(lds_Search *s);
 /// Current status: LDS_RUNNING, a final outcome, or the error that ended it;
 /// LDS_E_STATE before the first start.
 LDS_API lds_Status lds_search_status(const lds_Search *s);
-/// Counters of the current query.
+/// Counters of the current query (lds_Stats, cumulative over its steps;
+/// reset by lds_search_start).
 LDS_API void lds_search_stats(const lds_Search *s, lds_Stats *out);
 /// Last error message ("" if none). [Owner: the search]
 LDS_API const char *lds_search_errmsg(const lds_Search *s);

@@ -687,7 +687,7 @@ lds_Status lds_runtime_tick(lds_Runtime *rt, uint64_t budget_us, lds_RuntimeStat
     s.mod_events = n > 0 ? (uint32_t)n : 0;
     s.poll_us = rt->env.clock(rt->env.clock_ud) - t0;
   }
-  st = lds_scheduler_tick(rt->sc, budget_us, &s.tick);
+  st = lds_scheduler_step(rt->sc, &(lds_Budget){0, budget_us}, &s.tick);
   s.lua_errors = rt->lua_errors;
   rt->ticking = false;
   if (stats) *stats = s;

@@ -185,7 +185,7 @@ LDS_API size_t lds_runtime_profiles(lds_Runtime *rt, char *buf, size_t size);
 /// Runs one frame: polls the mods first when watching and the frame number
 /// is a multiple of cfg.poll_frames (reloads, re-bakes, restarts of the
 /// affected requests; not counted in the budget, timed in stats->poll_us),
-/// then lds_scheduler_tick(budget_us), which delivers finished requests:
+/// then lds_scheduler_step with {0, budget_us}, which delivers finished requests:
 /// C callbacks directly, Lua handles through one trampoline that calls
 /// `on_done(handle)` under lua_pcall. A Lua error is logged (level 0,
 /// message and traceback) and counted; the tick goes on.

@@ -205,45 +205,13 @@ int ldsl_dstar_new(lua_State *L) {
   return 1;
 }
 
-/* Budget at arg: nil (no limit), an integer (max expansions) or a table
-** {max_expansions =, budget_us =} of integers >= 0. */
-static void check_budget(lua_State *L, int arg, lds_Budget *bud) {
-  int i;
-  bud->max_expansions = 0;
-  bud->budget_us = 0;
-  if (lua_isnoneornil(L, arg)) return;
-  if (lua_type(L, arg) == LUA_TNUMBER) {
-    double n = ldsl_check_int(L, arg);
-    if (n < 0) ldsl_arg_error(L, arg, "max_expansions must be >= 0 (0 = no limit)");
-    bud->max_expansions = (uint64_t)n;
-    return;
-  }
-  if (lua_type(L, arg) != LUA_TTABLE)
-    ldsl_type_error(L, arg, "number or table {max_expansions =, budget_us =}");
-  ldsl_check_keys(L, arg, "budget field", "budget fields must be strings", ldsl_budget_keys, NULL);
-  for (i = 0; i < 2; i++) {
-    double v;
-    lua_getfield(L, arg, ldsl_budget_keys[i]);
-    if (!lua_isnil(L, -1)) {
-      v = lua_tonumber(L, -1);
-      if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 0)
-        ldsl_arg_error(L, arg, lua_pushfstring(L, "%s must be an integer >= 0", ldsl_budget_keys[i]));
-      if (i == 0)
-        bud->budget_us = (uint64_t)v;
-      else
-        bud->max_expansions = (uint64_t)v;
-    }
-    lua_pop(L, 1);
-  }
-}
-
-/* d:compute([budget]) -> status [, message] */
-static int dstar_compute(lua_State *L) {
+/* d:step([budget]) -> status [, message] */
+static int dstar_step(lua_State *L) {
   DStarBox *b = check_dstar(L, 1);
   lds_Budget bud;
   lds_Status st;
-  check_budget(L, 2, &bud);
-  st = lds_dstar_compute(b->ds, &bud);
+  ldsl_check_budget(L, 2, &bud);
+  st = lds_dstar_step(b->ds, &bud);
   lua_pushstring(L, lds_status_name(st));
   if (st < 0) {
     lua_pushstring(L, lds_dstar_errmsg(b->ds));
@@ -251,6 +219,10 @@ static int dstar_compute(lua_State *L) {
   }
   return 1;
 }
+
+/* d:compute([budget]): deprecated alias of d:step (its own C function, so
+** an error names the method that was called) */
+static int dstar_compute(lua_State *L) { return dstar_step(L); }
 
 /* d:move_start(x, y) -> d */
 static int dstar_move_start(lua_State *L) {
@@ -356,8 +328,8 @@ static int dstar_flags(lua_State *L) {
 static int dstar_stats(lua_State *L) {
   DStarBox *b = check_dstar(L, 1);
   lds_DStarStats st;
-  lds_dstar_stats(b->ds, &st);
-  lua_createtable(L, 0, 10);
+  lds_dstar_counters(b->ds, &st);
+  lua_createtable(L, 0, 11);
 #define DS_FIELD(name)        \
   ldsl_push_u64(L, st.name);       \
   lua_setfield(L, -2, #name)
@@ -367,6 +339,8 @@ static int dstar_stats(lua_State *L) {
   DS_FIELD(pushes);
   DS_FIELD(queue_size);
   DS_FIELD(peak_queue);
+  ldsl_push_u64(L, st.peak_queue); /* the common lds_Stats name */
+  lua_setfield(L, -2, "peak_open");
   DS_FIELD(cells_changed);
   DS_FIELD(replans);
   DS_FIELD(elapsed_us);
@@ -400,7 +374,7 @@ static int dstar_grid(lua_State *L) {
 }
 
 const luaL_Reg ldsl_dstar_meth[] = {
-    {"compute", dstar_compute},
+    {"compute", dstar_compute}, /* deprecated alias of step */
     {"cost", dstar_cost},
     {"endpoints", dstar_endpoints},
     {"errmsg", dstar_errmsg},
@@ -412,6 +386,7 @@ const luaL_Reg ldsl_dstar_meth[] = {
     {"path", dstar_path},
     {"stats", dstar_stats},
     {"status", dstar_status},
+    {"step", dstar_step},
     {"subscribed", dstar_subscribed},
     {"update", dstar_update},
     {"update_rect", dstar_update_rect},

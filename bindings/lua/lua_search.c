@@ -5,8 +5,41 @@
 
 static const char *const search_opts[] = {"cost", "goal", "h_scale", "heuristic", "partial",
                                           "start", "weight", "weights", NULL};
-/* fields of a budget table (s:run, d:compute), in this order */
+/* fields of a budget table (s:step, s:run, d:step), in this order */
 const char *const ldsl_budget_keys[] = {"budget_us", "max_expansions", NULL};
+
+/* Budget at arg: nil (no limit), an integer (max expansions) or a table
+** {max_expansions =, budget_us =} of integers >= 0 (lua_util.h). */
+void ldsl_check_budget(lua_State *L, int arg, lds_Budget *bud) {
+  int i;
+  bud->max_expansions = 0;
+  bud->budget_us = 0;
+  if (lua_isnoneornil(L, arg)) return;
+  if (lua_type(L, arg) == LUA_TNUMBER) {
+    double n = ldsl_check_int(L, arg);
+    if (n < 0) ldsl_arg_error(L, arg, "max_expansions must be >= 0 (0 = no limit)");
+    bud->max_expansions = (uint64_t)n;
+    return;
+  }
+  if (lua_type(L, arg) != LUA_TTABLE)
+    ldsl_type_error(L, arg, "number or table {max_expansions =, budget_us =}");
+  ldsl_check_keys(L, arg, "budget field", "budget fields must be strings", ldsl_budget_keys, NULL);
+  for (i = 0; i < 2; i++) {
+    double v;
+    lua_getfield(L, arg, ldsl_budget_keys[i]);
+    if (!lua_isnil(L, -1)) {
+      v = lua_tonumber(L, -1);
+      if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 0)
+        ldsl_arg_error(L, arg, lua_pushfstring(L, "%s must be an integer >= 0", ldsl_budget_keys[i]));
+      if (i == 0)
+        bud->budget_us = (uint64_t)v;
+      else
+        bud->max_expansions = (uint64_t)v;
+    }
+    lua_pop(L, 1);
+  }
+}
+
 
 static SearchBox *check_searchbox(lua_State *L, int arg) {
   SearchBox *b = (SearchBox *)luaL_testudata(L, arg, LDS_SEARCH_MT);
@@ -371,7 +404,7 @@ static int step_common(lua_State *L, SearchBox *b, const lds_Budget *bud) {
   b->busy = 1;
   if (gb) gb->busy++;
   if (b->hb) b->hb->busy++;
-  st = lds_search_step_budget(b->s, bud); /* nothing below may raise until busy is reset */
+  st = lds_search_step(b->s, bud); /* nothing below may raise until busy is reset */
   if (b->hb) b->hb->busy--;
   if (gb) gb->busy--;
   b->busy = 0;
@@ -403,14 +436,11 @@ static int step_common(lua_State *L, SearchBox *b, const lds_Budget *bud) {
   return 1;
 }
 
-/* s:step([max_expansions]) -> status [, message] */
+/* s:step([budget]) -> status [, message]; budget as ldsl_check_budget */
 static int search_step(lua_State *L) {
   SearchBox *b = ldsl_check_search(L, 1);
   lds_Budget bud;
-  double n = ldsl_opt_int(L, 2, 0);
-  if (n < 0) return ldsl_arg_error(L, 2, "max_expansions must be >= 0 (0 = no limit)");
-  bud.max_expansions = (uint64_t)n;
-  bud.budget_us = 0;
+  ldsl_check_budget(L, 2, &bud);
   lua_settop(L, 1);
   return step_common(L, b, &bud);
 }

@@ -171,6 +171,11 @@ void ldsl_push_path(lua_State *L, PathBox *b, lds_Path *p, const lds_Error *err)
 
 /* lua_search.c */
 extern const char *const ldsl_budget_keys[];
+/* Reads the budget at arg into *bud: nil or 0 = no limit, an integer >= 0 =
+** max_expansions, or a table {max_expansions =, budget_us =} (integers >= 0,
+** other keys refused). Raises an argument error naming what was expected.
+** Shared by s:step, d:step (the one budget shape of lds_Budget). */
+void ldsl_check_budget(lua_State *L, int arg, lds_Budget *bud);
 SearchBox *ldsl_check_search(lua_State *L, int arg);
 int ldsl_find_path(lua_State *L);
 int ldsl_find_path_finish(lua_State *L, SearchBox *b);

@@ -102,7 +102,7 @@ M.MOD_METHODS = {
   ["lodestar.Search"] = {"algorithm", "algorithm_used", "cost", "errmsg", "free", "graph", "grid",
     "h_scale", "jump_points", "partial_path", "path", "run", "start", "stats", "status", "step"},
   ["lodestar.DStar"] = {"compute", "cost", "endpoints", "errmsg", "flags", "free", "grid",
-    "move_start", "next", "path", "stats", "status", "subscribed", "update", "update_rect"},
+    "move_start", "next", "path", "stats", "status", "step", "subscribed", "update", "update_rect"},
   ["lodestar.Path"] = {"cell", "cells", "free", "node", "nodes", "prune_los", "replaced_costs",
     "reverse", "set_weights", "sub", "totable", "cost", "partial", "weights"},
 }

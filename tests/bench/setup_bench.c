@@ -71,7 +71,7 @@ static double time_setup(int32_t side, int reps, bool random_cells, int *errors)
   }
   /* warm up: one full query touches every page once */
   lds_search_start(s, NULL, 0, 0, side - 1, side - 1);
-  lds_search_run(s);
+  lds_search_step(s, NULL);
   for (r = 0; r < reps; r++) {
     uint64_t t0, t1;
     for (k = 0; k < BATCH; k++) {
@@ -90,7 +90,7 @@ static double time_setup(int32_t side, int reps, bool random_cells, int *errors)
     t0 = now_ns();
     for (k = 0; k < BATCH; k++) {
       if (lds_search_start(s, NULL, xs[k], ys[k], xg[k], yg[k]) != LDS_OK) (*errors)++;
-      if (lds_search_step(s, 1) < 0) (*errors)++;
+      if (lds_search_step(s, &(lds_Budget){1, 0}) < 0) (*errors)++;
     }
     t1 = now_ns();
     t[r] = (double)(t1 - t0) / BATCH;
@@ -152,7 +152,7 @@ static int big_grid(void) {
   }
   t0 = now_ns();
   lds_search_start(s, NULL, 0, 0, n - 1, n - 1);
-  lds_search_run(s);
+  lds_search_step(s, NULL);
   t1 = now_ns();
   lds_search_stats(s, &st);
   cost = lds_search_cost(s);

@@ -47,7 +47,7 @@ int main(void) {
     return 1;
   }
   lds_search_start(s, NULL, 0, 0, 5, 3);
-  while ((st = lds_search_step(s, 100)) == LDS_RUNNING) {
+  while ((st = lds_search_step(s, &(lds_Budget){100, 0})) == LDS_RUNNING) {
   }
   p = st == LDS_FOUND ? lds_search_path(s, &err) : NULL;
   if (p) printf("%zu cells, cost %.3f\n", lds_path_length(p), lds_path_cost(p));

@@ -142,7 +142,7 @@ static double one_shot(const lds_Grid *g, int32_t sx, int32_t sy, int32_t gx, in
   lds_Error err;
   lds_Search *s = lds_search_new(NULL, g, &err);
   double c = -1;
-  if (s && lds_search_start(s, p, sx, sy, gx, gy) == LDS_OK && lds_search_run(s) == LDS_FOUND)
+  if (s && lds_search_start(s, p, sx, sy, gx, gy) == LDS_OK && lds_search_step(s, NULL) == LDS_FOUND)
     c = lds_search_cost(s);
   lds_search_free(s);
   return c;

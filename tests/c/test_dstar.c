@@ -137,7 +137,7 @@ static bool diff_case(th_Rng *r, DiffStats *ds_stats, int case_no) {
       lds_Budget b0;
       b0.max_expansions = 1 + (uint64_t)th_randint(r, 3);
       b0.budget_us = 0;
-      if (lds_dstar_compute(ds, &b0) == LDS_RUNNING) ds_stats->midway++;
+      if (lds_dstar_step(ds, &b0) == LDS_RUNNING) ds_stats->midway++;
       x = th_randint(r, w);
       y = th_randint(r, h);
       lds_grid_set_blocked(g, x, y, th_randint(r, 2) == 0);
@@ -153,14 +153,14 @@ static bool diff_case(th_Rng *r, DiffStats *ds_stats, int case_no) {
       lds_Budget b;
       b.max_expansions = 1 + (uint64_t)th_randint(r, 7);
       b.budget_us = 0;
-      while ((st = lds_dstar_compute(ds, &b)) == LDS_RUNNING) {
+      while ((st = lds_dstar_step(ds, &b)) == LDS_RUNNING) {
       }
       ds_stats->sliced++;
     } else {
-      st = lds_dstar_compute(ds, NULL);
+      st = lds_dstar_step(ds, NULL);
     }
     lds_search_start(a, &sp, sx, sy, gx, gy);
-    as = lds_search_run(a);
+    as = lds_search_step(a, NULL);
     ds_stats->replans++;
     if (st != as) {
       TH_FAIL("case %d step %d: D* Lite %s, A* %s (%s)", case_no, step, lds_status_name(st),
@@ -302,16 +302,16 @@ static void test_statuses(void) {
   CHECK_INT(err.code, LDS_E_STATE);
   CHECK_STR(err.msg, "lds_dstar_path: no path (status running)");
   CHECK_INT(lds_dstar_next(ds, &x, &y), LDS_E_STATE);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_NEAR(lds_dstar_cost(ds), 9.0, 1e-12);
   CHECK_INT(lds_dstar_flags(ds), 0);
   CHECK_INT(lds_dstar_next(ds, &x, &y), LDS_OK);
   CHECK_INT(x, 1);
   CHECK_INT(y, 0);
   /* nothing new: same status at once, no work */
-  lds_dstar_stats(ds, &s1);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
-  lds_dstar_stats(ds, &s2);
+  lds_dstar_counters(ds, &s1);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
+  lds_dstar_counters(ds, &s2);
   CHECK_INT(s2.expansions, s1.expansions);
   CHECK(s1.expansions >= 9);
   CHECK(s1.rhs_updates > 0 && s1.g_updates > 0 && s1.pushes > 0 && s1.peak_queue > 0);
@@ -320,10 +320,10 @@ static void test_statuses(void) {
   /* a wall right in front of the agent: replan, flags say what happened */
   lds_grid_set_blocked(g, 1, 0, true);
   CHECK_INT(lds_dstar_status(ds), LDS_RUNNING);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_INT(lds_dstar_flags(ds), LDS_DSTAR_CHANGES | LDS_DSTAR_NEAR_START);
   CHECK_NEAR(lds_dstar_cost(ds), 9.0 + 1.4142135623730951, 1e-12); /* S, E, E, NE, 6 x E */
-  lds_dstar_stats(ds, &s1);
+  lds_dstar_counters(ds, &s1);
   CHECK_INT(s1.replans, 1);
   CHECK_INT(s1.cells_changed, 1);
 
@@ -331,35 +331,35 @@ static void test_statuses(void) {
   lds_grid_set_blocked(g, 8, 0, true);
   lds_grid_set_blocked(g, 8, 1, true);
   lds_grid_set_blocked(g, 9, 1, true);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_NO_PATH);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_NO_PATH);
   CHECK_INT(lds_dstar_flags(ds), LDS_DSTAR_CHANGES | LDS_DSTAR_UNREACHABLE);
   CHECK_NEAR(lds_dstar_cost(ds), -1.0, 0);
   lds_grid_set_blocked(g, 9, 1, false);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_INT(lds_dstar_flags(ds), LDS_DSTAR_CHANGES | LDS_DSTAR_REACHABLE_AGAIN);
   CHECK_NEAR(lds_dstar_cost(ds), 11.0 + 1.4142135623730951, 1e-12); /* S, SE, 8 x E, N, N */
 
   /* goal blocked, then the start blocked (the cell under the agent) */
   lds_grid_set_blocked(g, 9, 0, true);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_NO_PATH);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_NO_PATH);
   CHECK_INT(lds_dstar_flags(ds), LDS_DSTAR_CHANGES | LDS_DSTAR_GOAL_BLOCKED);
   lds_grid_set_blocked(g, 9, 0, false);
   lds_grid_set_blocked(g, 0, 0, true);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_NO_PATH);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_NO_PATH);
   CHECK_INT(lds_dstar_flags(ds),
             LDS_DSTAR_CHANGES | LDS_DSTAR_NEAR_START | LDS_DSTAR_START_BLOCKED);
   lds_grid_set_blocked(g, 0, 0, false);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_INT(lds_dstar_flags(ds),
             LDS_DSTAR_CHANGES | LDS_DSTAR_NEAR_START | LDS_DSTAR_REACHABLE_AGAIN);
 
   /* a cost below the heuristic scale forces a restart */
   lds_grid_set_cost(g, 5, 5, 0.25f);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK(lds_dstar_flags(ds) & LDS_DSTAR_REINIT);
   /* rules changed: restart */
   lds_grid_set_neighbourhood(g, 4);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK(lds_dstar_flags(ds) & LDS_DSTAR_REINIT);
   CHECK_NEAR(lds_dstar_cost(ds), 13.0, 1e-12); /* S, 7 x E, S, 2 x E, N, N */
 
@@ -371,7 +371,7 @@ static void test_statuses(void) {
       lds_dstar_endpoints(ds, &sx, &sy, NULL, NULL);
       if (sx == 9 && sy == 0) break;
       lds_dstar_move_start(ds, x, y);
-      CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+      CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
       steps++;
     }
     CHECK_INT(steps, 13);
@@ -415,16 +415,16 @@ static void test_sliced(void) {
   lds_dstar_subscribe(tm, g);
   for (k = 0; k < 30; k++) {
     lds_Budget b1 = {1, 0}, bt = {0, 10};
-    lds_Status s1 = lds_dstar_compute(one, NULL), s2, s3;
+    lds_Status s1 = lds_dstar_step(one, NULL), s2, s3;
     int calls = 0, tcalls = 0;
     lds_DStarStats a, b, c;
-    while ((s2 = lds_dstar_compute(sl, &b1)) == LDS_RUNNING) calls++;
-    while ((s3 = lds_dstar_compute(tm, &bt)) == LDS_RUNNING) tcalls++;
+    while ((s2 = lds_dstar_step(sl, &b1)) == LDS_RUNNING) calls++;
+    while ((s3 = lds_dstar_step(tm, &bt)) == LDS_RUNNING) tcalls++;
     if (calls > 1) multi++;
     if (tcalls > 0) tmulti++;
-    lds_dstar_stats(one, &a);
-    lds_dstar_stats(sl, &b);
-    lds_dstar_stats(tm, &c);
+    lds_dstar_counters(one, &a);
+    lds_dstar_counters(sl, &b);
+    lds_dstar_counters(tm, &c);
     rounds++;
     if (s1 == s2 && s2 == s3 && a.expansions == b.expansions && a.expansions == c.expansions &&
         a.rhs_updates == b.rhs_updates && a.rhs_updates == c.rhs_updates) {
@@ -487,7 +487,7 @@ static void test_alloc_and_args(void) {
     env.alloc_ud = &al;
     ds = lds_dstar_new(&env, g, 0, 0, 19, 9, NULL, &err);
     if (ds) {
-      CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+      CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
       lds_dstar_free(ds);
       CHECK_INT(al.live, 0);
       break;
@@ -542,11 +542,11 @@ static void test_alloc_and_args(void) {
     CHECK(ds != NULL);
     CHECK_INT(lds_dstar_subscribe(ds, g), LDS_OK);
     CHECK_INT(lds_dstar_subscribe(ds, g), LDS_OK); /* idempotent */
-    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+    CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
     lds_grid_layer_set(g, li, 5, 5, -1.0f);
-    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_E_ARG);
-    CHECK_CONTAINS(lds_dstar_errmsg(ds), "lds_dstar_compute: cell (5,5) has cost 0");
-    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_E_ARG); /* sticky */
+    CHECK_INT(lds_dstar_step(ds, NULL), LDS_E_ARG);
+    CHECK_CONTAINS(lds_dstar_errmsg(ds), "lds_dstar_step: cell (5,5) has cost 0");
+    CHECK_INT(lds_dstar_step(ds, NULL), LDS_E_ARG); /* sticky */
     CHECK_INT(lds_dstar_unsubscribe(ds), LDS_OK);
     CHECK_INT(lds_dstar_unsubscribe(ds), LDS_E_STATE);
     CHECK_STR(lds_dstar_errmsg(ds), "lds_dstar_unsubscribe: not subscribed");
@@ -564,11 +564,11 @@ static void test_alloc_and_args(void) {
     ds = lds_dstar_new(NULL, g, 0, 0, 19, 9, &p, &err);
     CHECK(ds != NULL);
     lds_dstar_subscribe(ds, g);
-    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+    CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
     CHECK_INT(lds_grid_layer_remove(g, li), LDS_OK);
     CHECK_INT(lds_dstar_status(ds), LDS_RUNNING);
-    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_E_STATE);
-    CHECK_STR(lds_dstar_errmsg(ds), "lds_dstar_compute: the search weights 1 layers but the grid "
+    CHECK_INT(lds_dstar_step(ds, NULL), LDS_E_STATE);
+    CHECK_STR(lds_dstar_errmsg(ds), "lds_dstar_step: the search weights 1 layers but the grid "
                                     "now has 0 (a layer was removed; create a new search)");
     lds_dstar_free(ds);
   }
@@ -595,11 +595,11 @@ static void test_incremental(void) {
   lds_dstar_free(ds);
   ds = lds_dstar_new(NULL, g, 0, 50, 99, 50, NULL, NULL);
   lds_dstar_subscribe(ds, g);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
-  lds_dstar_stats(ds, &s0);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
+  lds_dstar_counters(ds, &s0);
   lds_grid_set_blocked(g, 90, 5, true); /* off the path */
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
-  lds_dstar_stats(ds, &s1);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
+  lds_dstar_counters(ds, &s1);
   CHECK(s1.expansions - s0.expansions < s0.expansions / 10);
   CHECK_INT(lds_dstar_flags(ds), LDS_DSTAR_CHANGES);
   lds_dstar_free(ds);

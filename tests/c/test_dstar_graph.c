@@ -16,7 +16,7 @@
 static double astar_cost(lds_Search *s, uint32_t a, uint32_t b) {
   lds_Status st = lds_search_start_nodes(s, NULL, a, b);
   if (st != LDS_OK) return -2.0;
-  st = lds_search_run(s);
+  st = lds_search_step(s, NULL);
   if (st == LDS_NO_PATH) return -1.0;
   if (st != LDS_FOUND) return -3.0;
   return lds_search_cost(s);
@@ -82,7 +82,7 @@ static void test_diamond(void) {
   lds_Graph *g = make(4, LDS_COORDS_XY, xy, e, 4);
   lds_DStar *ds = dnew(g, 0, 3);
   uint32_t nx = 99, s = 9, t = 9;
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_NEAR(lds_dstar_cost(ds), 2.0, 1e-12);
   CHECK(path_is(ds, p1, 3));
   CHECK_INT(lds_dstar_next_node(ds, &nx), LDS_OK);
@@ -91,13 +91,13 @@ static void test_diamond(void) {
   CHECK_INT(lds_graph_set_edge_cost(g, 1, 3, 10.0), LDS_OK);
   CHECK_INT(lds_dstar_update_edge(ds, lds_graph_find_edge(g, 1, 3)), LDS_OK);
   CHECK_INT(lds_dstar_status(ds), LDS_RUNNING);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK(lds_dstar_flags(ds) & LDS_DSTAR_CHANGES);
   CHECK_NEAR(lds_dstar_cost(ds), 6.0, 1e-12);
   CHECK(path_is(ds, p2, 3));
   /* walk to 2; one-way edges: 2 cannot go back */
   CHECK_INT(lds_dstar_move_start_node(ds, 2), LDS_OK);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_NEAR(lds_dstar_cost(ds), 5.0, 1e-12);
   CHECK(path_is(ds, p3, 2));
   CHECK_INT(lds_dstar_endpoint_nodes(ds, &s, &t), LDS_OK);
@@ -106,24 +106,24 @@ static void test_diamond(void) {
   /* the goal's in-edges cut by a node update: still a path, huge cost */
   CHECK_INT(lds_graph_set_edge_cost(g, 2, 3, 1e15), LDS_OK);
   CHECK_INT(lds_dstar_update_node(ds, 3), LDS_OK);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_NEAR(lds_dstar_cost(ds), 1e15, 1.0);
   CHECK(lds_dstar_flags(ds) & LDS_DSTAR_NEAR_START);
   /* at the goal */
   CHECK_INT(lds_dstar_move_start_node(ds, 3), LDS_OK);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK(lds_dstar_flags(ds) & LDS_DSTAR_AT_GOAL);
   CHECK_NEAR(lds_dstar_cost(ds), 0.0, 0.0);
   CHECK_INT(lds_dstar_next_node(ds, &nx), LDS_OK);
   CHECK_INT(nx, 3);
   /* back at 1 (3 -> 1 does not exist, but a start can be placed anywhere) */
   CHECK_INT(lds_dstar_move_start_node(ds, 1), LDS_OK);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_NEAR(lds_dstar_cost(ds), 10.0, 1e-12);
   lds_dstar_free(ds);
   /* the reverse direction: one-way edges make it unreachable */
   ds = dnew(g, 3, 0);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_NO_PATH);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_NO_PATH);
   CHECK(lds_dstar_flags(ds) & LDS_DSTAR_UNREACHABLE);
   CHECK(lds_dstar_cost(ds) < 0);
   CHECK(lds_dstar_path(ds, NULL) == NULL);
@@ -147,28 +147,28 @@ static void test_parallel_selfloop_zero(void) {
   lds_Graph *g = make(2, LDS_COORDS_NONE, NULL, e, 4);
   lds_DStar *ds = dnew(g, 0, 1);
   uint32_t nx = 99;
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_NEAR(lds_dstar_cost(ds), 2.0, 0.0);
   CHECK_INT(lds_dstar_subscribe_graph(ds, g), LDS_OK);
   CHECK_INT(lds_graph_set_edge_cost_id(g, 2, 10.0), LDS_OK); /* the cheaper parallel edge */
   CHECK_INT(lds_dstar_status(ds), LDS_RUNNING);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_NEAR(lds_dstar_cost(ds), 5.0, 0.0);
   CHECK_INT(lds_graph_set_edge_cost_id(g, 0, 0.0), LDS_OK); /* free self-loop */
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_NEAR(lds_dstar_cost(ds), 5.0, 0.0);
   lds_dstar_free(ds);
   lds_graph_free(g);
 
   g = make(4, LDS_COORDS_NONE, NULL, z, 5);
   ds = dnew(g, 0, 3);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_NEAR(lds_dstar_cost(ds), 1.0, 0.0);
   CHECK(path_is(ds, pz, 3));
   CHECK_INT(lds_dstar_next_node(ds, &nx), LDS_OK);
   CHECK_INT(nx, 1);
   CHECK_INT(lds_dstar_move_start_node(ds, 1), LDS_OK);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK(path_is(ds, pz1, 2)); /* not back to 0 */
   CHECK_INT(lds_dstar_next_node(ds, &nx), LDS_OK);
   CHECK_INT(nx, 3);
@@ -184,15 +184,15 @@ static void test_parallel_selfloop_zero(void) {
     static const uint32_t pf[] = {1, 2};
     g = make(3, LDS_COORDS_NONE, NULL, fc, 4);
     ds = dnew(g, 1, 2);
-    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+    CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
     CHECK_NEAR(lds_dstar_cost(ds), 1.0, 0.0);
     CHECK_INT(lds_dstar_subscribe_graph(ds, g), LDS_OK);
     CHECK_INT(lds_graph_set_edge_cost(g, 0, 2, 10.0), LDS_OK);
-    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+    CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
     CHECK_NEAR(lds_dstar_cost(ds), 5.0, 0.0);
     CHECK(path_is(ds, pf, 2));
     CHECK_INT(lds_graph_set_edge_cost(g, 1, 2, 20.0), LDS_OK); /* now 1 -> 0 -> 2 again */
-    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+    CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
     CHECK_NEAR(lds_dstar_cost(ds), 10.0, 0.0);
     lds_dstar_free(ds);
     lds_graph_free(g);
@@ -200,13 +200,13 @@ static void test_parallel_selfloop_zero(void) {
 
   g = make(4, LDS_COORDS_XY, xy, c, 4);
   ds = dnew(g, 0, 3);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_NEAR(lds_dstar_cost(ds), 10.0, 1e-12);
   CHECK(path_is(ds, pc, 4));
   /* lowering 0 -> 3 to below scale * distance (10): restart with a lower scale */
   CHECK_INT(lds_graph_set_edge_cost(g, 0, 3, 4.0), LDS_OK);
   CHECK_INT(lds_dstar_update_edge(ds, lds_graph_find_edge(g, 0, 3)), LDS_OK);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK(lds_dstar_flags(ds) & LDS_DSTAR_REINIT);
   CHECK_NEAR(lds_dstar_cost(ds), 4.0, 1e-12);
   lds_dstar_free(ds);
@@ -249,7 +249,7 @@ static void test_errors(void) {
   ds = lds_dstar_new_graph(NULL, g, 0, 1, &p, &err);
   CHECK(ds != NULL);
   CHECK(lds_dstar_graph(ds) == g);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_NEAR(lds_dstar_cost(ds), 1.0, 0.0);
   CHECK(lds_dstar_mem_used(ds) > 2 * 64);
   /* graph search: cell calls refused, bad ids refused */
@@ -285,7 +285,7 @@ static void test_errors(void) {
   CHECK_INT(lds_dstar_move_start_node(dg, 0), LDS_E_STATE);
   CHECK_INT(lds_dstar_subscribe_graph(dg, g), LDS_E_STATE);
   CHECK_INT(lds_dstar_endpoint_nodes(dg, &nx, NULL), LDS_E_STATE);
-  CHECK_INT(lds_dstar_compute(dg, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(dg, NULL), LDS_FOUND);
   CHECK_INT(lds_dstar_next_node(dg, &nx), LDS_E_STATE);
   lds_dstar_free(dg);
   lds_grid_free(grid);
@@ -310,7 +310,7 @@ static void test_alloc(void) {
     env.alloc_ud = &al;
     ds = lds_dstar_new_graph(&env, g, 0, 2, NULL, &err);
     if (ds) {
-      CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+      CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
       CHECK_NEAR(lds_dstar_cost(ds), 2.0, 0.0);
       lds_dstar_free(ds);
       CHECK_INT(al.live, 0);
@@ -408,7 +408,7 @@ static void test_differential(void) {
       double want, got;
       uint32_t cur = 0;
       b.max_expansions = (uint64_t)(graph_i % 3 == 0 ? 1 + th_randint(&r, 5) : 0);
-      while ((st = lds_dstar_compute(ds, &b)) == LDS_RUNNING) {
+      while ((st = lds_dstar_step(ds, &b)) == LDS_RUNNING) {
       }
       replans++;
       if (lds_dstar_flags(ds) & LDS_DSTAR_REINIT) restarts++;
@@ -530,7 +530,7 @@ static void test_monaco(void) {
     CHECK(ds != NULL);
     CHECK_INT(lds_dstar_subscribe_graph(ds, g), LDS_OK);
     for (step = 0; step < 12; step++) {
-      lds_Status st = lds_dstar_compute(ds, NULL);
+      lds_Status st = lds_dstar_step(ds, NULL);
       uint32_t cur, nx;
       double want;
       lds_dstar_endpoint_nodes(ds, &cur, NULL);
@@ -561,7 +561,7 @@ static void test_monaco(void) {
     }
     {
       lds_DStarStats dst;
-      lds_dstar_stats(ds, &dst);
+      lds_dstar_counters(ds, &dst);
       dexp[round & 1] += dst.expansions;
     }
     lds_dstar_free(ds);

@@ -25,7 +25,7 @@ static lds_Grid *uniform(int32_t w, int32_t h, float c) {
 static double astar_cost(const lds_Grid *g, int32_t sx, int32_t sy, int32_t gx, int32_t gy) {
   lds_Search *s = lds_search_new(NULL, g, NULL);
   double c = -1.0;
-  if (lds_search_start(s, NULL, sx, sy, gx, gy) == LDS_OK && lds_search_run(s) == LDS_FOUND)
+  if (lds_search_start(s, NULL, sx, sy, gx, gy) == LDS_OK && lds_search_step(s, NULL) == LDS_FOUND)
     c = lds_search_cost(s);
   lds_search_free(s);
   return c;
@@ -43,7 +43,7 @@ static void test_tiny_costs(void) {
     lds_DStar *ds = lds_dstar_new(NULL, g, 0, 8, 0, 0, NULL, NULL);
     lds_Path *p;
     double want = 8.0 * (double)costs[i];
-    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+    CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
     CHECK(rel_eq(lds_dstar_cost(ds), want));
     CHECK(rel_eq(astar_cost(g, 0, 8, 0, 0), want));
     p = lds_dstar_path(ds, NULL);
@@ -73,7 +73,7 @@ static void test_tiny_graph(void) {
     e[2].from = 1, e[2].to = 2, e[2].cost = u;
     g = lds_graph_from_edges(NULL, 3, LDS_COORDS_NONE, NULL, e, 3, NULL);
     ds = lds_dstar_new_graph(NULL, g, 0, 2, NULL, NULL);
-    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+    CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
     CHECK(lds_dstar_cost(ds) == 2.0 * u);
     p = lds_dstar_path(ds, NULL);
     CHECK(p && lds_path_length(p) == 3 && lds_path_cost(p) == 2.0 * u);
@@ -100,7 +100,7 @@ static void test_huge_costs(void) {
       lds_grid_set_cost(g, 2, 0, bigs[i]);
       want = astar_cost(g, sx, 0, gx, 0);
       ds = lds_dstar_new(NULL, g, sx, 0, gx, 0, NULL, NULL);
-      CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+      CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
       CHECK(rel_eq(lds_dstar_cost(ds), want));
       p = lds_dstar_path(ds, NULL);
       CHECK(p != NULL);
@@ -117,7 +117,7 @@ static void test_huge_costs(void) {
         CHECK_INT(lds_dstar_next(ds, &x, &y), LDS_OK);
         CHECK_INT(x, dir ? cx - 1 : cx + 1);
         lds_dstar_move_start(ds, x, y);
-        CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+        CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
         p = lds_dstar_path(ds, NULL);
         CHECK(p && lds_path_length(p) == (size_t)(dir ? x + 1 : 5 - x));
         lds_path_free(p);
@@ -145,12 +145,12 @@ static void test_huge_graph(void) {
   }
   g = lds_graph_from_edges(NULL, 5, LDS_COORDS_NONE, NULL, e, 8, NULL);
   ds = lds_dstar_new_graph(NULL, g, 4, 0, NULL, NULL);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   p = lds_dstar_path(ds, NULL);
   CHECK(p && lds_path_length(p) == 5 && rel_eq(lds_path_cost(p), 1e300));
   lds_path_free(p);
   CHECK_INT(lds_dstar_move_start_node(ds, 3), LDS_OK);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_INT(lds_dstar_next_node(ds, &nx), LDS_OK);
   CHECK_INT(nx, 2);
   lds_dstar_free(ds);
@@ -168,10 +168,10 @@ static void test_no_edges(void) {
   if (!g) return;
   ds = lds_dstar_new_graph(NULL, g, 0, 4294, NULL, &err);
   CHECK(ds != NULL);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_NO_PATH);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_NO_PATH);
   CHECK(lds_dstar_flags(ds) & LDS_DSTAR_UNREACHABLE);
   CHECK_INT(lds_dstar_move_start_node(ds, 4294), LDS_OK);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK(lds_dstar_cost(ds) == 0.0);
   lds_dstar_free(ds);
   lds_graph_free(g);
@@ -195,10 +195,10 @@ static void test_overflow(void) {
     for (a = 0; a < 2; a++) {
       p.algo = a ? LDS_ALGO_DIJKSTRA : LDS_ALGO_ASTAR;
       CHECK_INT(lds_search_start_nodes(s, &p, 0, 2), LDS_OK);
-      CHECK_INT(lds_search_run(s), want);
+      CHECK_INT(lds_search_step(s, NULL), want);
       CHECK(lds_search_cost(s) == (m == 2 ? -1.0 : 2.0));
     }
-    CHECK_INT(lds_dstar_compute(ds, NULL), want);
+    CHECK_INT(lds_dstar_step(ds, NULL), want);
     CHECK(lds_dstar_cost(ds) == (m == 2 ? -1.0 : 2.0));
     lds_dstar_free(ds);
     lds_search_free(s);
@@ -220,12 +220,12 @@ static void test_overflow(void) {
     p.n_layer_weights = 1;
     s = lds_search_new(NULL, g, NULL);
     CHECK_INT(lds_search_start(s, &p, 0, 0, 2, 0), LDS_OK);
-    CHECK_INT(lds_search_run(s), LDS_NO_PATH);
+    CHECK_INT(lds_search_step(s, NULL), LDS_NO_PATH);
     lds_dstar_params_init(&dp);
     dp.layer_weights = &w;
     dp.n_layer_weights = 1;
     ds = lds_dstar_new(NULL, g, 0, 0, 2, 0, &dp, NULL);
-    CHECK_INT(lds_dstar_compute(ds, NULL), LDS_NO_PATH);
+    CHECK_INT(lds_dstar_step(ds, NULL), LDS_NO_PATH);
     lds_dstar_free(ds);
     lds_search_free(s);
     lds_grid_free(g);
@@ -245,18 +245,18 @@ static void test_free_edge_after_lazy_raise(void) {
   /* out-edge ids (CSR, stable by source): 0: 0->1 5.8, 1: 0->0 2.0,
   ** 2: 0->1 1.7, 3: 1->0 1.8, 4: 1->1 5.9 */
   CHECK_INT(lds_dstar_subscribe_graph(ds, g), LDS_OK);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK(lds_dstar_cost(ds) == 1.7);
   CHECK_INT(lds_dstar_move_start_node(ds, 1), LDS_OK);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_INT(lds_graph_set_edge_cost_id(g, 2, 2.6), LDS_OK);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND); /* at the goal: nothing expanded */
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND); /* at the goal: nothing expanded */
   CHECK_INT(lds_graph_set_edge_cost_id(g, 3, 1e300), LDS_OK);
   CHECK_INT(lds_graph_set_edge_cost_id(g, 1, 0.0), LDS_OK);
   CHECK_INT(lds_graph_set_edge_cost_id(g, 0, 2.9), LDS_OK);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_INT(lds_dstar_move_start_node(ds, 0), LDS_OK);
-  CHECK_INT(lds_dstar_compute(ds, NULL), LDS_FOUND);
+  CHECK_INT(lds_dstar_step(ds, NULL), LDS_FOUND);
   CHECK_NEAR(lds_dstar_cost(ds), 2.6, 0.0);
   lds_dstar_free(ds);
   lds_graph_free(g);

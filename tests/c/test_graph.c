@@ -22,7 +22,7 @@ static double run_query(lds_Search *s, const lds_SearchParams *p, uint32_t a, ui
   lds_Status st = lds_search_start_nodes(s, p, a, b);
   if (path) *path = NULL;
   if (st != LDS_OK) return -2.0;
-  st = lds_search_run(s);
+  st = lds_search_step(s, NULL);
   if (st == LDS_NO_PATH) return -1.0;
   if (st != LDS_FOUND) return -3.0;
   if (path) *path = lds_search_path(s, NULL);
@@ -266,7 +266,7 @@ static void test_tiny(void) {
     lds_search_params_init(&p);
     p.partial = true;
     CHECK_INT(lds_search_start_nodes(s, &p, 1, 6), LDS_OK);
-    CHECK_INT(lds_search_run(s), LDS_NO_PATH);
+    CHECK_INT(lds_search_step(s, NULL), LDS_NO_PATH);
     CHECK(lds_search_cost(s) == -1.0);
     path = lds_search_path(s, &err);
     CHECK(path != NULL);
@@ -468,7 +468,7 @@ static void test_errors_and_stale(void) {
 
   CHECK_INT(lds_search_start_nodes(s, &p, 0, 7), LDS_E_ARG);
   CHECK_STR(lds_search_errmsg(s), "lds_search_start_nodes: goal 7 out of range (expected 0..6)");
-  CHECK_INT(lds_search_step(s, 0), LDS_E_ARG); /* a failed start leaves no query */
+  CHECK_INT(lds_search_step(s, NULL), LDS_E_ARG); /* a failed start leaves no query */
   CHECK_INT(lds_search_start(s, &p, 0, 0, 1, 1), LDS_E_ARG);
   CHECK_STR(lds_search_errmsg(s), "lds_search_start: this search is on a graph (use lds_search_start_nodes)");
   CHECK_INT(lds_search_start_nodes(gs, &p, 0, 1), LDS_E_ARG);
@@ -515,7 +515,7 @@ static void test_errors_and_stale(void) {
   CHECK_INT(lds_graph_listen(g, on_cost, &h), LDS_OK);
   CHECK_INT(lds_graph_listen(g, NULL, &h), LDS_E_ARG);
   CHECK_INT(lds_search_start_nodes(s, &p, 0, 4), LDS_OK);
-  CHECK_INT(lds_search_step(s, 1), LDS_RUNNING);
+  CHECK_INT(lds_search_step(s, &(lds_Budget){1, 0}), LDS_RUNNING);
   CHECK_INT(lds_graph_set_edge_cost(g, 2, 5, 3.0), LDS_OK);
   CHECK_INT(h.count, 1);
   CHECK_INT(h.edge, lds_graph_find_edge(g, 2, 5));
@@ -524,7 +524,7 @@ static void test_errors_and_stale(void) {
   CHECK_NEAR(h.old_cost, 2.0, 0);
   CHECK_NEAR(h.new_cost, 3.0, 0);
   CHECK_INT(h.version, 1);
-  CHECK_INT(lds_search_step(s, 1), LDS_E_STALE);
+  CHECK_INT(lds_search_step(s, &(lds_Budget){1, 0}), LDS_E_STALE);
   CHECK_STR(lds_search_errmsg(s),
             "lds_search_step: the graph changed since the query started (version 0, now 1)");
   CHECK_INT(lds_search_status(s), LDS_E_STALE);
@@ -569,7 +569,7 @@ static void test_grid_equivalence(void) {
       double cg = -1, cn;
       lds_Path *path = NULL;
       lds_Status st = lds_search_start(gs, &p, sx, sy, gx, gy);
-      if (st == LDS_OK && lds_search_run(gs) == LDS_FOUND) cg = lds_search_cost(gs);
+      if (st == LDS_OK && lds_search_step(gs, NULL) == LDS_FOUND) cg = lds_search_cost(gs);
       cn = run_query(ns, &p, (uint32_t)(sy * w + sx), (uint32_t)(gy * w + gx), &path);
       checked++;
       if (lds_grid_blocked(grid, sx, sy) || lds_grid_blocked(grid, gx, gy)) {
@@ -626,9 +626,9 @@ static void test_sliced(lds_Graph *g, int queries) {
     int steps = 0;
     p.algo = i % 2 ? LDS_ALGO_DIJKSTRA : LDS_ALGO_ASTAR;
     lds_search_start_nodes(a, &p, s, t);
-    sa = lds_search_run(a);
+    sa = lds_search_step(a, NULL);
     lds_search_start_nodes(b, &p, s, t);
-    while ((sb = lds_search_step(b, (uint64_t)(1 + i % 3))) == LDS_RUNNING) steps++;
+    while ((sb = lds_search_step(b, &(lds_Budget){(uint64_t)(1 + i % 3), 0})) == LDS_RUNNING) steps++;
     lds_search_stats(a, &ta);
     lds_search_stats(b, &tb);
     if (sa == LDS_FOUND) pa = lds_search_path(a, NULL);
@@ -966,7 +966,7 @@ static void test_alloc_failures(void) {
         lds_Path *p;
         ok_counts[2]++;
         CHECK_INT(lds_search_start_nodes(s, NULL, 0, 2), LDS_OK);
-        CHECK_INT(lds_search_run(s), LDS_FOUND);
+        CHECK_INT(lds_search_step(s, NULL), LDS_FOUND);
         a.count = 0;
         p = lds_search_path(s, &err);
         if (p) CHECK_NEAR(lds_path_cost(p), 3.0, 0);

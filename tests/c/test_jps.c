@@ -125,7 +125,7 @@ static lds_Status solve(lds_Search *s, lds_Algo algo, int32_t sx, int32_t sy, in
   p.algo = algo;
   st = lds_search_start(s, &p, sx, sy, gx, gy);
   if (st != LDS_OK) return st;
-  return lds_search_run(s);
+  return lds_search_step(s, NULL);
 }
 
 static bool same_path(const lds_Path *a, const lds_Path *b) {
@@ -199,7 +199,7 @@ static void diff_query(Tally *t, lds_Search *sa, lds_Search *sj, lds_Search *sp,
       lds_search_params_init(&p);
       p.algo = k ? LDS_ALGO_JPS_PLUS : LDS_ALGO_JPS;
       lds_search_start(ss[k], &p, sx, sy, gx, gy);
-      while ((st = lds_search_step(ss[k], 1)) == LDS_RUNNING) steps++;
+      while ((st = lds_search_step(ss[k], &(lds_Budget){1, 0})) == LDS_RUNNING) steps++;
       lds_search_stats(ss[k], &stats);
       sl = lds_search_path(ss[k], NULL);
       if (st != LDS_FOUND || !same_path(full, sl) || (uint64_t)steps + 1 != stats.expansions)
@@ -350,7 +350,7 @@ static void test_small_cases(void) {
   p.algo = LDS_ALGO_JPS;
   p.partial = true;
   CHECK_INT(lds_search_start(s, &p, 0, 0, 9, 0), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_NO_PATH);
+  CHECK_INT(lds_search_step(s, NULL), LDS_NO_PATH);
   path = lds_search_path(s, &err);
   CHECK(path != NULL);
   CHECK_INT(lds_path_flags(path), LDS_PATH_PARTIAL);
@@ -368,7 +368,7 @@ static void test_small_cases(void) {
   lds_grid_set_blocked(g, 8, 1, true);
   lds_grid_set_blocked(g, 9, 1, true);
   CHECK_INT(lds_search_start(s, &p, 0, 0, 9, 0), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_NO_PATH);
+  CHECK_INT(lds_search_step(s, NULL), LDS_NO_PATH);
   path = lds_search_path(s, &err);
   lds_path_cell(path, lds_path_length(path) - 1, &x, &y);
   CHECK(x >= 6);
@@ -387,15 +387,15 @@ static void test_small_cases(void) {
   /* stale: the grid changes under a running query */
   lds_grid_set_blocked(g, 5, 2, false);
   CHECK_INT(lds_search_start(s, &p, 0, 0, 9, 0), LDS_OK);
-  CHECK_INT(lds_search_step(s, 1), LDS_RUNNING);
+  CHECK_INT(lds_search_step(s, &(lds_Budget){1, 0}), LDS_RUNNING);
   lds_grid_set_blocked(g, 0, 4, true);
-  CHECK_INT(lds_search_step(s, 1), LDS_E_STALE);
+  CHECK_INT(lds_search_step(s, &(lds_Budget){1, 0}), LDS_E_STALE);
   CHECK_CONTAINS(lds_search_errmsg(s), "the grid changed since the query started");
   /* exact expansion budget */
   {
     lds_Stats st;
     CHECK_INT(lds_search_start(s, &p, 0, 0, 9, 0), LDS_OK);
-    CHECK_INT(lds_search_step(s, 2), LDS_RUNNING);
+    CHECK_INT(lds_search_step(s, &(lds_Budget){2, 0}), LDS_RUNNING);
     lds_search_stats(s, &st);
     CHECK_INT(st.expansions, 2);
   }
@@ -478,7 +478,7 @@ static void test_fallback(void) {
   p.layer_weights = &w;
   p.n_layer_weights = 1;
   CHECK_INT(lds_search_start(s, &p, 0, 0, 29, 19), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_FOUND);
+  CHECK_INT(lds_search_step(s, NULL), LDS_FOUND);
   CHECK_INT(lds_search_algo_used(s), LDS_ALGO_ASTAR);
   /* 4-neighbourhood, never, allow_one_blocked: A* */
   lds_grid_set_neighbourhood(g, 4);
@@ -744,7 +744,7 @@ static void test_partial_cut(void) {
     p.algo = algo ? LDS_ALGO_JPS_PLUS : LDS_ALGO_JPS;
     p.partial = true;
     CHECK_INT(lds_search_start(s, &p, 0, 0, 5, 2), LDS_OK);
-    CHECK_INT(lds_search_run(s), LDS_NO_PATH);
+    CHECK_INT(lds_search_step(s, NULL), LDS_NO_PATH);
     path = lds_search_path(s, NULL);
     CHECK(path != NULL);
     CHECK_INT(lds_path_flags(path), LDS_PATH_PARTIAL);
@@ -790,7 +790,7 @@ static void test_partial_cut(void) {
       p.algo = (i & 1) ? LDS_ALGO_JPS_PLUS : LDS_ALGO_JPS;
       p.partial = true;
       if (lds_search_start(sr, &p, sx, sy, gx, gy) != LDS_OK) continue;
-      if (lds_search_run(sr) != LDS_NO_PATH) continue;
+      if (lds_search_step(sr, NULL) != LDS_NO_PATH) continue;
       path = lds_search_path(sr, NULL);
       jp = lds_search_jump_points(sr, NULL);
       checked++;

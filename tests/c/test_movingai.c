@@ -466,7 +466,7 @@ static void test_shared(void) {
         continue;
       }
       lds_search_start(s, NULL, e->sx, e->sy, e->gx, e->gy);
-      st = lds_search_run(s);
+      st = lds_search_step(s, NULL);
       solved++;
       if (st != LDS_FOUND || !lds_scen_matches(e, lds_search_cost(s))) {
         mismatches++;

@@ -35,7 +35,7 @@ static lds_Path *run_partial(lds_Search *s, lds_Algo algo, int32_t sx, int32_t s
   p.partial = true;
   *st = lds_search_start(s, &p, sx, sy, gx, gy);
   if (*st != LDS_OK) return NULL;
-  *st = lds_search_run(s);
+  *st = lds_search_step(s, NULL);
   return lds_search_path(s, NULL);
 }
 
@@ -105,7 +105,7 @@ static void test_blocked_goal(void) {
   p.partial = true;
   CHECK_INT(lds_search_start(s, &p, 0, 0, 3, 0), LDS_OK);
   CHECK_STR(lds_search_errmsg(s), "lds_search_start: goal (3,0) is blocked");
-  CHECK_INT(lds_search_run(s), LDS_NO_PATH);
+  CHECK_INT(lds_search_step(s, NULL), LDS_NO_PATH);
   path = lds_search_partial_path(s, &err);
   CHECK(path != NULL);
   if (path) {
@@ -120,7 +120,7 @@ static void test_blocked_goal(void) {
   /* without params.partial: no_path at once, nothing expanded; the partial
   ** path is the start alone (the best so far) */
   CHECK_INT(lds_search_start(s, NULL, 0, 0, 3, 0), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_NO_PATH);
+  CHECK_INT(lds_search_step(s, NULL), LDS_NO_PATH);
   lds_search_stats(s, &stats);
   CHECK_INT(stats.expansions, 0);
   CHECK(lds_search_path(s, &err) == NULL);
@@ -138,7 +138,7 @@ static void test_blocked_goal(void) {
   ** the path calls say why */
   p.partial = true;
   CHECK_INT(lds_search_start(s, &p, 3, 1, 0, 0), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_NO_PATH);
+  CHECK_INT(lds_search_step(s, NULL), LDS_NO_PATH);
   CHECK(lds_search_path(s, &err) == NULL);
   CHECK_INT(err.code, LDS_E_STATE);
   CHECK_STR(err.msg, "lds_search_path: no path (start (3,1) is blocked)");
@@ -146,7 +146,7 @@ static void test_blocked_goal(void) {
   CHECK_STR(err.msg, "lds_search_partial_path: no path (start (3,1) is blocked)");
   p.algo = LDS_ALGO_JPS;
   CHECK_INT(lds_search_start(s, &p, 3, 1, 0, 0), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_NO_PATH);
+  CHECK_INT(lds_search_step(s, NULL), LDS_NO_PATH);
   CHECK(lds_search_jump_points(s, &err) == NULL);
   CHECK_STR(err.msg, "lds_search_path: no path (start (3,1) is blocked)");
   /* a goal out of bounds stays an argument error */
@@ -196,7 +196,7 @@ static void test_enclosed_goal(void) {
       p.algo = ALGOS[a];
       p.partial = true;
       CHECK_INT(lds_search_start(s, &p, 0, 4, 9, 1), LDS_OK);
-      while ((st = lds_search_step(s, 1)) == LDS_RUNNING) {
+      while ((st = lds_search_step(s, &(lds_Budget){1, 0})) == LDS_RUNNING) {
         path = lds_search_partial_path(s, NULL); /* best so far: a legal path */
         CHECK(path != NULL && path_legal(g, path, 0, 4));
         lds_path_free(path);
@@ -389,7 +389,7 @@ static void test_random_vs_astar(void) {
           p.heuristic != LDS_H_ZERO)
         continue;
       CHECK_INT(lds_search_start(s, &p, sx, sy, gx, gy), LDS_OK);
-      st = lds_search_run(s);
+      st = lds_search_step(s, NULL);
       if (st != LDS_NO_PATH) {
         TH_FAIL("map %d %s: status %s", i, lds_algo_name(p.algo), lds_status_name(st));
         bad++;
@@ -423,7 +423,7 @@ static void test_random_vs_astar(void) {
         lds_Path *sl;
         int32_t x2 = -1, y2 = -1;
         CHECK_INT(lds_search_start(s, &p, sx, sy, gx, gy), LDS_OK);
-        while (lds_search_step(s, 1 + (uint64_t)th_randint(&r, 3)) == LDS_RUNNING) {
+        while (lds_search_step(s, &(lds_Budget){1 + (uint64_t)th_randint(&r, 3), 0}) == LDS_RUNNING) {
         }
         sl = lds_search_path(s, NULL);
         CHECK(sl != NULL);
@@ -511,7 +511,7 @@ static void test_graph(void) {
         lds_search_params_init(&p);
         p.algo = ALGOS[a];
         p.partial = true;
-        if (lds_search_start_nodes(s, &p, 0, goal) != LDS_OK || lds_search_run(s) != LDS_NO_PATH) {
+        if (lds_search_start_nodes(s, &p, 0, goal) != LDS_OK || lds_search_step(s, NULL) != LDS_NO_PATH) {
           bad++;
           continue;
         }

@@ -88,7 +88,7 @@ static lds_Path *find(lds_Grid *g, const double *w, int nw, int32_t sx, int32_t 
   lds_search_params_init(&prm);
   prm.layer_weights = w;
   prm.n_layer_weights = nw;
-  if (lds_search_start(s, &prm, sx, sy, gx, gy) == LDS_OK && lds_search_run(s) == LDS_FOUND)
+  if (lds_search_start(s, &prm, sx, sy, gx, gy) == LDS_OK && lds_search_step(s, NULL) == LDS_FOUND)
     p = lds_search_path(s, NULL);
   lds_search_free(s);
   return p;

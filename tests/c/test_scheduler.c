@@ -37,7 +37,7 @@ static lds_Status oneshot(const lds_Grid *g, int32_t sx, int32_t sy, int32_t gx,
   lds_Stats st;
   lds_Status r;
   lds_search_start(s, NULL, sx, sy, gx, gy);
-  r = lds_search_run(s);
+  r = lds_search_step(s, NULL);
   lds_search_stats(s, &st);
   if (cost) *cost = lds_search_cost(s);
   if (expansions) *expansions = st.expansions;
@@ -58,7 +58,7 @@ static lds_Status tick_exp(lds_Scheduler *sc, uint64_t n, lds_TickStats *ts) {
   lds_Budget b;
   b.max_expansions = n;
   b.budget_us = 0;
-  return lds_scheduler_tick_budget(sc, &b, ts);
+  return lds_scheduler_step(sc, &b, ts);
 }
 
 /* ------------------------------------------- frames under a fixed budget -- */
@@ -269,7 +269,7 @@ static void test_grid_edit(void) {
   tick_exp(sc, 0, &ts);
   CHECK_INT(lds_scheduler_status(sc, id), LDS_E_STALE);
   CHECK_STR(lds_scheduler_request_errmsg(sc, id),
-            "lds_scheduler_tick: the grid changed under the search 1 times (max_restarts 0)");
+            "lds_scheduler_step: the grid changed under the search 1 times (max_restarts 0)");
   CHECK_INT(ts.failed, 1);
   lds_scheduler_free(sc);
   lds_grid_free(g);
@@ -325,7 +325,7 @@ static void simulate(uint64_t budget_us, bool edits, SimOut *out) {
       int32_t x = th_randint(&rng, 64), y = th_randint(&rng, 64);
       lds_grid_set_blocked(g, x, y, !lds_grid_blocked(g, x, y));
     }
-    lds_scheduler_tick(sc, budget_us, &ts);
+    lds_scheduler_step(sc, &(lds_Budget){0, budget_us}, &ts);
     hash_mix(&out->hash, (unsigned long long)f);
     hash_mix(&out->hash, ts.expansions);
     hash_mix(&out->hash, ts.finished);
@@ -568,7 +568,7 @@ static void test_alloc_failures(void) {
         lds_Request rq;
         lds_RequestId id;
         lds_request_init(&rq, g, 0, 0, 19, 19);
-        ok = lds_scheduler_submit(sc, &rq, &id) == LDS_OK && lds_scheduler_tick(sc, 0, NULL) == LDS_OK &&
+        ok = lds_scheduler_submit(sc, &rq, &id) == LDS_OK && lds_scheduler_step(sc, NULL, NULL) == LDS_OK &&
              lds_scheduler_status(sc, id) == LDS_FOUND;
       }
       lds_scheduler_free(sc);
@@ -641,7 +641,7 @@ static void test_fake_clock(void) {
     lds_scheduler_submit(sc, &rq, NULL);
   }
   for (f = 0; f < 20; f++) {
-    lds_scheduler_tick(sc, 1000, &ts);
+    lds_scheduler_step(sc, &(lds_Budget){0, 1000}, &ts);
     CHECK(ts.elapsed_us >= 990);
     if (ts.elapsed_us > worst) worst = ts.elapsed_us;
     if (f == 0) CHECK(ts.elapsed_us <= 1000 + 1000 / 16 * 8 + 10); /* first guess 8x off */
@@ -655,10 +655,10 @@ static void test_fake_clock(void) {
   rate_fast = ts.rate;
   /* the work gets 4x slower: the first slow frame corrects within itself */
   clk.ns_per_edge = 200;
-  lds_scheduler_tick(sc, 1000, &ts);
+  lds_scheduler_step(sc, &(lds_Budget){0, 1000}, &ts);
   CHECK(ts.elapsed_us <= 1000 + 4 * (1000 / 16) + 10);
   CHECK(ts.rate < rate_fast * 0.8);
-  for (f = 0; f < 10; f++) lds_scheduler_tick(sc, 1000, &ts);
+  for (f = 0; f < 10; f++) lds_scheduler_step(sc, &(lds_Budget){0, 1000}, &ts);
   CHECK(ts.elapsed_us <= 1000 + 1000 / 16);
   CHECK_NEAR(ts.rate, rate_fast / 4, 0.25 * rate_fast / 4);
   (void)worst;
@@ -686,7 +686,7 @@ static lds_Status resubmit(void *ud, lds_Scheduler *sc, lds_RequestId id, lds_Re
   lds_request_init(&rq, r->grid, 0, 0, 1, 1);
   r->st = lds_scheduler_submit(sc, &rq, &nid);
   r->calls++;
-  return lds_scheduler_tick(sc, 0, NULL) == LDS_E_STATE ? LDS_OK : LDS_E_STATE;
+  return lds_scheduler_step(sc, NULL, NULL) == LDS_E_STATE ? LDS_OK : LDS_E_STATE;
 }
 
 static void test_two_schedulers(void) {
@@ -726,8 +726,8 @@ static void test_two_schedulers(void) {
     lds_scheduler_submit(s2, &rq, &i2[i]);
   }
   for (f = 0; f < 100; f++) { /* interleaved ticks */
-    lds_scheduler_tick(s1, 50, &t1);
-    lds_scheduler_tick(s2, 80, &t2);
+    lds_scheduler_step(s1, &(lds_Budget){0, 50}, &t1);
+    lds_scheduler_step(s2, &(lds_Budget){0, 80}, &t2);
   }
   CHECK_INT(lds_scheduler_pending(s1), 0);
   CHECK_INT(lds_scheduler_pending(s2), 0);
@@ -821,7 +821,7 @@ static void test_queue_order(void) {
     }
   }
   for (i = 0; i < 300; i++) expect += live[i];
-  lds_scheduler_tick(sc, 0, NULL);
+  lds_scheduler_step(sc, NULL, NULL);
   CHECK_INT(o.n, expect);
   for (k = 1; k < o.n; k++) {
     int64_t a = o.got[k - 1], b = o.got[k];
@@ -870,7 +870,7 @@ static void test_slow_callback(void) {
     rq.ud = &clk;
     lds_scheduler_submit(sc, &rq, NULL);
   }
-  lds_scheduler_tick(sc, 1000, &ts);
+  lds_scheduler_step(sc, &(lds_Budget){0, 1000}, &ts);
   CHECK(ts.finished >= 1);
   /* the 700 µs callback is seen before the next chunk is sized */
   CHECK(ts.elapsed_us >= 990);

@@ -17,7 +17,7 @@ static double weighted_cost(const lds_Grid *g, int32_t sx, int32_t sy, int32_t g
   w[0] = w0;
   p.layer_weights = w;
   p.n_layer_weights = 1;
-  if (lds_search_start(s, &p, sx, sy, gx, gy) == LDS_OK && lds_search_run(s) == LDS_FOUND)
+  if (lds_search_start(s, &p, sx, sy, gx, gy) == LDS_OK && lds_search_step(s, NULL) == LDS_FOUND)
     c = lds_search_cost(s);
   lds_search_free(s);
   return c;
@@ -54,7 +54,7 @@ void suite_scheduler_params(void) {
   /* a runs for 50 expansions (in progress), b waits (one search) */
   bud.max_expansions = 50;
   bud.budget_us = 0;
-  CHECK_INT(lds_scheduler_tick_budget(sc, &bud, NULL), LDS_OK);
+  CHECK_INT(lds_scheduler_step(sc, &bud, NULL), LDS_OK);
   CHECK_INT(lds_scheduler_status(sc, a), LDS_RUNNING);
   lds_scheduler_info(sc, a, &ia);
   CHECK(ia.flags & LDS_REQINFO_STARTED);
@@ -66,7 +66,7 @@ void suite_scheduler_params(void) {
   CHECK_INT(lds_scheduler_set_params(sc, a, &p), LDS_OK);
   CHECK_INT(lds_scheduler_set_params(sc, b, &p), LDS_OK);
   w8[0] = 99.0; /* copied: the caller's array may change */
-  for (i = 0; i < 1000 && lds_scheduler_pending(sc) > 0; i++) lds_scheduler_tick(sc, 100, NULL);
+  for (i = 0; i < 1000 && lds_scheduler_pending(sc) > 0; i++) lds_scheduler_step(sc, &(lds_Budget){0, 100}, NULL);
   CHECK_INT(lds_scheduler_status(sc, a), LDS_FOUND);
   CHECK_INT(lds_scheduler_status(sc, b), LDS_FOUND);
   lds_scheduler_info(sc, a, &ia);

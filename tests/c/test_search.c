@@ -32,7 +32,7 @@ static lds_Status solve(const lds_Grid *g, const lds_SearchParams *p, int32_t sx
                         int32_t gx, int32_t gy, double *cost) {
   lds_Search *s = lds_search_new(NULL, g, NULL);
   lds_Status st = lds_search_start(s, p, sx, sy, gx, gy);
-  if (st == LDS_OK) st = lds_search_run(s);
+  if (st == LDS_OK) st = lds_search_step(s, NULL);
   *cost = lds_search_cost(s);
   lds_search_free(s);
   return st;
@@ -199,7 +199,7 @@ static int expansions_of(lds_Grid *g, lds_Heuristic h, double *cost) {
   lds_search_params_init(&p);
   p.heuristic = h;
   lds_search_start(s, &p, 1, 2, 27, 25);
-  CHECK_INT(lds_search_run(s), LDS_FOUND);
+  CHECK_INT(lds_search_step(s, NULL), LDS_FOUND);
   lds_search_stats(s, &st);
   path = lds_search_path(s, NULL);
   *cost = path ? lds_path_cost(path) : -1.0;
@@ -243,7 +243,7 @@ static void test_ends(void) {
   int32_t x, y;
 
   CHECK_INT(lds_search_start(s, NULL, 1, 1, 1, 1), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_FOUND);
+  CHECK_INT(lds_search_step(s, NULL), LDS_FOUND);
   CHECK_NEAR(lds_search_cost(s), 0, 0);
   lds_search_stats(s, &st);
   CHECK_INT(st.expansions, 1);
@@ -256,20 +256,20 @@ static void test_ends(void) {
 
   /* blocked start / goal: started, first step says no_path, with a message */
   CHECK_INT(lds_search_start(s, NULL, 2, 0, 0, 0), LDS_OK);
-  CHECK_INT(lds_search_step(s, 1), LDS_NO_PATH);
+  CHECK_INT(lds_search_step(s, &(lds_Budget){1, 0}), LDS_NO_PATH);
   CHECK_STR(lds_search_errmsg(s), "lds_search_start: start (2,0) is blocked");
   CHECK_NEAR(lds_search_cost(s), -1, 0);
   CHECK(lds_search_path(s, &err) == NULL);
   CHECK_INT(err.code, LDS_E_STATE);
   CHECK_STR(err.msg, "lds_search_path: no path (status no_path)");
   CHECK_INT(lds_search_start(s, NULL, 0, 0, 0, 2), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_NO_PATH);
+  CHECK_INT(lds_search_step(s, NULL), LDS_NO_PATH);
   CHECK_STR(lds_search_errmsg(s), "lds_search_start: goal (0,2) is blocked");
 
   /* out of bounds: LDS_E_ARG, exact messages; the search stays usable */
   CHECK_INT(lds_search_start(s, NULL, 4, 0, 0, 0), LDS_E_ARG);
   CHECK_STR(lds_search_errmsg(s), "lds_search_start: start (4,0) out of bounds (grid is 4x3)");
-  CHECK_INT(lds_search_step(s, 0), LDS_E_ARG);
+  CHECK_INT(lds_search_step(s, NULL), LDS_E_ARG);
   CHECK_INT(lds_search_start(s, NULL, 0, 0, -1, 2), LDS_E_ARG);
   CHECK_STR(lds_search_errmsg(s), "lds_search_start: goal (-1,2) out of bounds (grid is 4x3)");
   CHECK_INT(lds_search_start(s, NULL, 0, 0, 3, 3), LDS_E_ARG);
@@ -290,7 +290,7 @@ static void test_ends(void) {
   CHECK_INT(lds_search_start(s, &p, 0, 0, 1, 1), LDS_E_ARG);
   CHECK_STR(lds_search_errmsg(s), "lds_search_start: unknown heuristic -3");
   CHECK_INT(lds_search_start(s, NULL, 0, 0, 3, 0), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_FOUND);
+  CHECK_INT(lds_search_step(s, NULL), LDS_FOUND);
   /* (0,0) SE (1,1) S (1,2) E (2,2) E (3,2) N (3,1) N (3,0): the two diagonals
   ** past (2,1) would cut its corner */
   CHECK_NEAR(lds_search_cost(s), 5 + sqrt(2), EPS);
@@ -303,7 +303,7 @@ static void test_ends(void) {
   g = grid_of(2, cut);
   s = lds_search_new(NULL, g, NULL);
   CHECK_INT(lds_search_start(s, NULL, 0, 1, 3, 0), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_NO_PATH);
+  CHECK_INT(lds_search_step(s, NULL), LDS_NO_PATH);
   lds_search_stats(s, &st);
   CHECK_INT(st.expansions, 4);
   CHECK(lds_search_path(s, &err) == NULL);
@@ -311,7 +311,7 @@ static void test_ends(void) {
   lds_search_params_init(&p);
   p.partial = true;
   CHECK_INT(lds_search_start(s, &p, 0, 1, 3, 0), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_NO_PATH);
+  CHECK_INT(lds_search_step(s, NULL), LDS_NO_PATH);
   path = lds_search_path(s, &err);
   CHECK(path != NULL);
   if (path) {
@@ -346,7 +346,7 @@ static void test_thin(void) {
   }
   s = lds_search_new(NULL, g, NULL);
   lds_search_start(s, NULL, 0, 0, 0, 4);
-  lds_search_run(s);
+  lds_search_step(s, NULL);
   {
     lds_Path *p = lds_search_path(s, NULL);
     int32_t x, y;
@@ -377,7 +377,7 @@ static void test_stats(void) {
   lds_SearchParams p;
   lds_Stats st, sd;
   CHECK_INT(lds_search_start(s, NULL, 0, 0, 4, 0), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_FOUND);
+  CHECK_INT(lds_search_step(s, NULL), LDS_FOUND);
   lds_search_stats(s, &st);
   CHECK_INT(st.expansions, 5);
   CHECK_INT(st.pushes, 10);
@@ -387,7 +387,7 @@ static void test_stats(void) {
   lds_search_params_init(&p);
   p.algo = LDS_ALGO_DIJKSTRA;
   lds_search_start(s, &p, 0, 0, 4, 0);
-  CHECK_INT(lds_search_run(s), LDS_FOUND);
+  CHECK_INT(lds_search_step(s, NULL), LDS_FOUND);
   lds_search_stats(s, &sd);
   CHECK_INT(sd.expansions, 9); /* the 8 cells with g < 4, then the goal */
   CHECK(sd.pushes >= sd.expansions);
@@ -467,14 +467,14 @@ static void test_differential(void) {
       lds_search_params_init(&p);
       p.algo = LDS_ALGO_DIJKSTRA;
       lds_search_start(s, &p, sx, sy, gx, gy);
-      sd = lds_search_run(s);
+      sd = lds_search_step(s, NULL);
       cd = lds_search_cost(s);
       lds_search_params_init(&p);
       p.heuristic = lds_grid_neighbourhood(g) == 4 && th_randint(&r, 3) == 0
                         ? LDS_H_MANHATTAN
                         : hs8[th_randint(&r, 5)];
       lds_search_start(s, &p, sx, sy, gx, gy);
-      sa = lds_search_run(s);
+      sa = lds_search_step(s, NULL);
       ca = lds_search_cost(s);
       if (sa != sd || fabs(ca - cd) > 1e-9 * (cd > 1 ? cd : 1)) bad++;
       if (sa == LDS_FOUND) {
@@ -487,13 +487,13 @@ static void test_differential(void) {
         p.algo = LDS_ALGO_WASTAR;
         p.weight = 1.0 + (double)th_randint(&r, 3);
         lds_search_start(s, &p, sx, sy, gx, gy);
-        if (lds_search_run(s) != LDS_FOUND ||
+        if (lds_search_step(s, NULL) != LDS_FOUND ||
             lds_search_cost(s) > p.weight * cd * (1 + 1e-12) + 1e-9 ||
             (p.weight == 1.0 && fabs(lds_search_cost(s) - cd) > 1e-9 * (cd > 1 ? cd : 1)))
           wbad++;
         p.algo = LDS_ALGO_GREEDY;
         lds_search_start(s, &p, sx, sy, gx, gy);
-        if (lds_search_run(s) != LDS_FOUND) {
+        if (lds_search_step(s, NULL) != LDS_FOUND) {
           gbad++;
         } else {
           path = lds_search_path(s, NULL);
@@ -654,10 +654,10 @@ static void run_form(lds_Search *s, const lds_SearchParams *p, int32_t sx, int32
   lds_search_start(s, p, sx, sy, gx, gy);
   if (general) s->hq_scale = 0.0;
   if (slice) {
-    while ((*st = lds_search_step(s, slice)) == LDS_RUNNING) {
+    while ((*st = lds_search_step(s, &(lds_Budget){slice, 0})) == LDS_RUNNING) {
     }
   } else {
-    *st = lds_search_run(s);
+    *st = lds_search_step(s, NULL);
   }
   lds_search_stats(s, stats);
   *path = lds_search_partial_path(s, NULL);
@@ -718,7 +718,7 @@ static void test_exact_keys(void) {
   ws = lds_search_new(NULL, wide, NULL);
   CHECK(lds_search_start(ws, NULL, 0, 0, 16383, 1) == LDS_OK);
   CHECK(ws->hq_scale > 0.0);
-  CHECK(lds_search_run(ws) == LDS_FOUND);
+  CHECK(lds_search_step(ws, NULL) == LDS_FOUND);
   CHECK_NEAR(lds_search_cost(ws), 16382 + sqrt(2), 1e-9);
   lds_search_free(ws);
   lds_grid_free(wide);
@@ -726,7 +726,7 @@ static void test_exact_keys(void) {
   ws = lds_search_new(NULL, wide, NULL);
   CHECK(lds_search_start(ws, NULL, 0, 0, 39999, 1) == LDS_OK);
   CHECK(ws->hq_scale == 0.0);
-  CHECK(lds_search_run(ws) == LDS_FOUND);
+  CHECK(lds_search_step(ws, NULL) == LDS_FOUND);
   CHECK_NEAR(lds_search_cost(ws), 39998 + sqrt(2), 1e-9);
   lds_search_free(ws);
   lds_grid_free(wide);
@@ -764,18 +764,18 @@ static void test_slicing(void) {
   lds_Env env;
 
   CHECK_INT(lds_search_start(s, NULL, 0, 0, 47, 39), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_FOUND);
+  CHECK_INT(lds_search_step(s, NULL), LDS_FOUND);
   lds_search_stats(s, &st1);
   one = lds_search_path(s, NULL);
   CHECK(path_cost_checked(g, one, 0, 0, 47, 39) > 0);
   lds_search_start(s, NULL, 0, 0, 47, 39);
-  lds_search_run(s);
+  lds_search_step(s, NULL);
   two = lds_search_path(s, NULL);
   CHECK(same_path(one, two));
 
   /* budget 1: one expansion per step, same path bit for bit */
   lds_search_start(s, NULL, 0, 0, 47, 39);
-  while ((st = lds_search_step(s, 1)) == LDS_RUNNING) {
+  while ((st = lds_search_step(s, &(lds_Budget){1, 0})) == LDS_RUNNING) {
     lds_search_stats(s, &stats);
     if (stats.expansions != (uint64_t)steps + 1) break;
     steps++;
@@ -785,7 +785,7 @@ static void test_slicing(void) {
   sliced = lds_search_path(s, NULL);
   CHECK(same_path(one, sliced));
   CHECK(lds_path_cost(one) == lds_path_cost(sliced));
-  CHECK_INT(lds_search_step(s, 1), LDS_FOUND); /* a finished query keeps its status */
+  CHECK_INT(lds_search_step(s, &(lds_Budget){1, 0}), LDS_FOUND); /* a finished query keeps its status */
   lds_search_free(s);
 
   /* a microsecond budget with a fake clock: the clock is read every 64
@@ -797,20 +797,20 @@ static void test_slicing(void) {
   lds_search_start(s, NULL, 0, 0, 47, 39);
   {
     lds_Budget b = {0, 1};
-    st = lds_search_step_budget(s, &b);
+    st = lds_search_step(s, &b);
     CHECK_INT(st, LDS_RUNNING);
     lds_search_stats(s, &stats);
     CHECK_INT(stats.expansions, 64);
     CHECK_INT(stats.elapsed_us, 20); /* 3 reads: t0, the check, the end */
     CHECK_INT(fc.reads, 3);
     steps = 1;
-    while ((st = lds_search_step_budget(s, &b)) == LDS_RUNNING) steps++;
+    while ((st = lds_search_step(s, &b)) == LDS_RUNNING) steps++;
     CHECK_INT(st, LDS_FOUND);
     CHECK(st1.expansions > 128);
     CHECK_INT(steps, (int)((st1.expansions + 63) / 64) - 1);
     b.budget_us = 1000000; /* a large budget finishes in one step */
     lds_search_start(s, NULL, 0, 0, 47, 39);
-    CHECK_INT(lds_search_step_budget(s, &b), LDS_FOUND);
+    CHECK_INT(lds_search_step(s, &b), LDS_FOUND);
   }
   timed = lds_search_path(s, NULL);
   CHECK(same_path(one, timed));
@@ -825,14 +825,14 @@ static void test_slicing(void) {
   {
     lds_Error err;
     lds_Path *pp;
-    CHECK_INT(lds_search_step(s, 5), LDS_E_STATE);
+    CHECK_INT(lds_search_step(s, &(lds_Budget){5, 0}), LDS_E_STATE);
     CHECK_STR(lds_search_errmsg(s), "lds_search_step: no query started (call lds_search_start first)");
     CHECK_INT(lds_search_status(s), LDS_E_STATE);
     pp = lds_search_partial_path(s, &err);
     CHECK(pp == NULL);
     CHECK_INT(err.code, LDS_E_STATE);
     lds_search_start(s, NULL, 0, 0, 47, 39);
-    CHECK_INT(lds_search_step(s, 10), LDS_RUNNING);
+    CHECK_INT(lds_search_step(s, &(lds_Budget){10, 0}), LDS_RUNNING);
     CHECK_INT(lds_search_status(s), LDS_RUNNING);
     CHECK_NEAR(lds_search_cost(s), -1, 0);
     pp = lds_search_partial_path(s, &err);
@@ -846,33 +846,33 @@ static void test_slicing(void) {
     }
     CHECK(lds_search_path(s, &err) == NULL); /* running: no final path yet */
     lds_grid_set_blocked(g, 10, 10, !lds_grid_blocked(g, 10, 10));
-    CHECK_INT(lds_search_step(s, 10), LDS_E_STALE);
+    CHECK_INT(lds_search_step(s, &(lds_Budget){10, 0}), LDS_E_STALE);
     CHECK_CONTAINS(lds_search_errmsg(s), "lds_search_step: the grid changed since the query started");
-    CHECK_INT(lds_search_step(s, 10), LDS_E_STALE);
+    CHECK_INT(lds_search_step(s, &(lds_Budget){10, 0}), LDS_E_STALE);
     /* rule changes and layer edits are edits too */
     lds_search_start(s, NULL, 0, 0, 47, 39);
-    CHECK_INT(lds_search_step(s, 10), LDS_RUNNING);
+    CHECK_INT(lds_search_step(s, &(lds_Budget){10, 0}), LDS_RUNNING);
     lds_grid_set_diagonal(g, LDS_DIAG_ALWAYS);
-    CHECK_INT(lds_search_step(s, 10), LDS_E_STALE);
+    CHECK_INT(lds_search_step(s, &(lds_Budget){10, 0}), LDS_E_STALE);
     lds_grid_set_diagonal(g, LDS_DIAG_NO_CORNER_CUTTING);
     lds_search_start(s, NULL, 0, 0, 47, 39);
-    CHECK_INT(lds_search_step(s, 10), LDS_RUNNING);
+    CHECK_INT(lds_search_step(s, &(lds_Budget){10, 0}), LDS_RUNNING);
     lds_grid_set_neighbourhood(g, 4);
-    CHECK_INT(lds_search_step(s, 10), LDS_E_STALE);
+    CHECK_INT(lds_search_step(s, &(lds_Budget){10, 0}), LDS_E_STALE);
     lds_grid_set_neighbourhood(g, 8);
     {
       int k;
       lds_grid_layer_add(g, "tmp", &k);
       lds_search_start(s, NULL, 0, 0, 47, 39);
-      CHECK_INT(lds_search_step(s, 10), LDS_RUNNING);
+      CHECK_INT(lds_search_step(s, &(lds_Budget){10, 0}), LDS_RUNNING);
       lds_grid_layer_set(g, k, 5, 5, 1.0f);
-      CHECK_INT(lds_search_step(s, 10), LDS_E_STALE);
+      CHECK_INT(lds_search_step(s, &(lds_Budget){10, 0}), LDS_E_STALE);
       lds_grid_layer_remove(g, k);
     }
     CHECK_INT(lds_search_start(s, NULL, 0, 0, 47, 39), LDS_OK); /* a new start works */
-    CHECK_INT(lds_search_run(s), LDS_FOUND);
+    CHECK_INT(lds_search_step(s, NULL), LDS_FOUND);
     lds_grid_set_cost(g, 1, 1, 2.0f);
-    CHECK_INT(lds_search_step(s, 1), LDS_FOUND); /* finished: edits don't matter */
+    CHECK_INT(lds_search_step(s, &(lds_Budget){1, 0}), LDS_FOUND); /* finished: edits don't matter */
   }
   lds_search_free(s);
   lds_grid_free(g);
@@ -893,12 +893,12 @@ static void test_many_queries(void) {
     if (gy < 0) gy = 0;
     if (gy > 39) gy = 39;
     if (lds_search_start(s, NULL, sx, sy, gx, gy) != LDS_OK) errors++;
-    st = lds_search_run(s);
+    st = lds_search_step(s, NULL);
     if (st < 0) errors++;
     if (st == LDS_FOUND) found++;
     if (k % 997 == 0) {
       lds_search_start(fresh, NULL, sx, sy, gx, gy);
-      if (lds_search_run(fresh) != st || lds_search_cost(fresh) != lds_search_cost(s)) diffs++;
+      if (lds_search_step(fresh, NULL) != st || lds_search_cost(fresh) != lds_search_cost(s)) diffs++;
     }
   }
   CHECK_INT(errors, 0);
@@ -911,9 +911,9 @@ static void test_many_queries(void) {
   for (k = 0; k < 8; k++) {
     lds_Status a, b;
     lds_search_start(s, NULL, 0, 0, 47, 39 - (int32_t)k);
-    a = lds_search_run(s);
+    a = lds_search_step(s, NULL);
     lds_search_start(fresh, NULL, 0, 0, 47, 39 - (int32_t)k);
-    b = lds_search_run(fresh);
+    b = lds_search_step(fresh, NULL);
     CHECK(a == b && lds_search_cost(s) == lds_search_cost(fresh));
   }
   CHECK_INT(s->gen, 5);
@@ -944,8 +944,8 @@ static void test_two_searches(void) {
   lds_search_start(sa, NULL, 0, 0, 47, 39);
   lds_search_start(sb, NULL, 47, 39, 0, 0);
   while (x == LDS_RUNNING || y == LDS_RUNNING) {
-    if (x == LDS_RUNNING) x = lds_search_step(sa, 3);
-    if (y == LDS_RUNNING) y = lds_search_step(sb, 5);
+    if (x == LDS_RUNNING) x = lds_search_step(sa, &(lds_Budget){3, 0});
+    if (y == LDS_RUNNING) y = lds_search_step(sb, &(lds_Budget){5, 0});
   }
   CHECK_INT(x, LDS_FOUND);
   CHECK_INT(y, LDS_FOUND);
@@ -957,7 +957,7 @@ static void test_two_searches(void) {
   {
     lds_Search *s = lds_search_new(NULL, g, NULL);
     lds_search_start(s, NULL, 0, 0, 47, 39);
-    lds_search_run(s);
+    lds_search_step(s, NULL);
     ref = lds_search_path(s, NULL);
     CHECK(same_path(pa, ref));
     lds_path_free(ref);
@@ -989,13 +989,13 @@ static void test_layers(void) {
   p.n_layer_weights = 2;
   /* effective cost of (1,0) = 1 + 0.5 * 2 = 2 */
   CHECK_INT(lds_search_start(s, &p, 0, 0, 2, 0), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_FOUND);
+  CHECK_INT(lds_search_step(s, NULL), LDS_FOUND);
   CHECK_NEAR(lds_search_cost(s), 2 + 1, EPS);
   /* two layers: 1 + 0.5*2 + 3*0.25 */
   lds_grid_layer_set(g, wall, 1, 0, 0.25f);
   w[1] = 3;
   lds_search_start(s, &p, 0, 0, 2, 0);
-  CHECK_INT(lds_search_run(s), LDS_FOUND);
+  CHECK_INT(lds_search_step(s, NULL), LDS_FOUND);
   CHECK_NEAR(lds_search_cost(s), 1 + 0.5 * 2 + 3 * 0.25 + 1, EPS);
   /* a result <= 0: LDS_E_ARG naming the cell and the layer */
   w[0] = -0.25;
@@ -1012,11 +1012,11 @@ static void test_layers(void) {
   w[0] = 1;
   w[1] = 0;
   CHECK_INT(lds_search_start(s, &p, 0, 0, 2, 0), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_NO_PATH);
+  CHECK_INT(lds_search_step(s, NULL), LDS_NO_PATH);
   w[0] = 0;
   w[1] = 1;
   CHECK_INT(lds_search_start(s, &p, 0, 0, 2, 0), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_FOUND);
+  CHECK_INT(lds_search_step(s, NULL), LDS_FOUND);
   CHECK_STR(lds_search_errmsg(s), "");
   CHECK_NEAR(lds_search_cost(s), 2, EPS);
   /* too many weights */
@@ -1034,7 +1034,7 @@ static void test_layers(void) {
     p.layer_weights = &w2;
     p.n_layer_weights = 1;
     CHECK_INT(lds_search_start(s2, &p, 0, 0, 2, 0), LDS_OK);
-    CHECK_INT(lds_search_run(s2), LDS_FOUND);
+    CHECK_INT(lds_search_step(s2, NULL), LDS_FOUND);
     CHECK_NEAR(lds_search_cost(s2), 4, EPS);
   }
   lds_search_free(s);
@@ -1068,30 +1068,30 @@ static void test_callback(void) {
   p.edge_cost = edge_cb;
   p.edge_ud = &cb;
   CHECK_INT(lds_search_start(s, &p, 0, 0, 2, 0), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_FOUND);
+  CHECK_INT(lds_search_step(s, NULL), LDS_FOUND);
   CHECK_NEAR(lds_search_cost(s), 4, EPS);
   CHECK(cb.calls > 0);
   cb.mode = 1; /* (0,0)->(1,0) forbidden: (0,0) SE (1,1) NE (2,0) */
   lds_search_start(s, &p, 0, 0, 2, 0);
-  CHECK_INT(lds_search_run(s), LDS_FOUND);
+  CHECK_INT(lds_search_step(s, NULL), LDS_FOUND);
   CHECK_NEAR(lds_search_cost(s), 2 * sqrt(2), EPS);
   cb.mode = 2;
   lds_search_start(s, &p, 0, 0, 2, 0);
-  CHECK_INT(lds_search_run(s), LDS_E_CALLBACK);
+  CHECK_INT(lds_search_step(s, NULL), LDS_E_CALLBACK);
   CHECK_STR(lds_search_errmsg(s), "lds_search_step: edge callback failed at (0,0)->(1,0)");
   CHECK_INT(lds_search_status(s), LDS_E_CALLBACK);
   cb.mode = 3;
   lds_search_start(s, &p, 0, 0, 2, 0);
-  CHECK_INT(lds_search_run(s), LDS_E_CALLBACK);
+  CHECK_INT(lds_search_step(s, NULL), LDS_E_CALLBACK);
   CHECK_STR(lds_search_errmsg(s), "lds_search_step: edge callback returned 0 for (0,0)->(1,0) "
                                   "(expected finite, > 0, or inf to forbid)");
   cb.mode = 4;
   lds_search_start(s, &p, 0, 0, 2, 0);
-  CHECK_INT(lds_search_run(s), LDS_E_CALLBACK);
+  CHECK_INT(lds_search_step(s, NULL), LDS_E_CALLBACK);
   CHECK_CONTAINS(lds_search_errmsg(s), "edge callback returned nan for (0,0)->(1,0)");
   cb.mode = 5; /* printf would write "-nan" */
   lds_search_start(s, &p, 0, 0, 2, 0);
-  CHECK_INT(lds_search_run(s), LDS_E_CALLBACK);
+  CHECK_INT(lds_search_step(s, NULL), LDS_E_CALLBACK);
   CHECK_CONTAINS(lds_search_errmsg(s), "edge callback returned nan for (0,0)->(1,0)");
   lds_search_free(s);
   lds_grid_free(g);
@@ -1135,7 +1135,7 @@ static void test_nomem(void) {
     env.alloc_ud = &a;
     s = lds_search_new(&env, g, NULL);
     lds_search_start(s, NULL, 0, 0, 47, 39);
-    lds_search_run(s);
+    lds_search_step(s, NULL);
     a.fail_at = a.count + k;
     p = lds_search_path(s, &err);
     if (!p) {
@@ -1167,7 +1167,7 @@ static void test_partial_budget(void) {
   ** path, flagged partial (issue 2: "on an unreachable goal (or exhausted
   ** budget), return the path to the expanded cell closest to the goal") */
   CHECK_INT(lds_search_start(s, &p, 0, 0, 47, 39), LDS_OK);
-  CHECK_INT(lds_search_step(s, 30), LDS_RUNNING);
+  CHECK_INT(lds_search_step(s, &(lds_Budget){30, 0}), LDS_RUNNING);
   path = lds_search_path(s, &err);
   CHECK(path != NULL);
   if (path) {
@@ -1180,7 +1180,7 @@ static void test_partial_budget(void) {
   }
   /* without the option, no path while running */
   CHECK_INT(lds_search_start(s, NULL, 0, 0, 47, 39), LDS_OK);
-  CHECK_INT(lds_search_step(s, 30), LDS_RUNNING);
+  CHECK_INT(lds_search_step(s, &(lds_Budget){30, 0}), LDS_RUNNING);
   CHECK(lds_search_path(s, &err) == NULL);
   CHECK_INT(err.code, LDS_E_STATE);
   /* a failed start cancels the previous query: no stale best-so-far path */
@@ -1207,7 +1207,7 @@ static void run_weighted(lds_Search *s, lds_Algo algo, double weight, int32_t gx
   p.algo = algo;
   p.weight = weight;
   CHECK_INT(lds_search_start(s, &p, 0, 0, gx, gy), LDS_OK);
-  CHECK_INT(lds_search_run(s), LDS_FOUND);
+  CHECK_INT(lds_search_step(s, NULL), LDS_FOUND);
   *cost = lds_search_cost(s);
   lds_search_stats(s, &st);
   *exp = st.expansions;

@@ -111,7 +111,7 @@ static Answer run_query(lds_Search *s, const lds_SearchParams *p, int q, bool gr
                                 (uint32_t)(qs[q][3] * W + qs[q][2]));
   else
     st = lds_search_start(s, p, qs[q][0], qs[q][1], qs[q][2], qs[q][3]);
-  if (st == LDS_OK) st = lds_search_run(s);
+  if (st == LDS_OK) st = lds_search_step(s, NULL);
   if (st == LDS_FOUND) path = lds_search_path(s, NULL);
   a = answer_of(st, path);
   if (out)
@@ -122,7 +122,7 @@ static Answer run_query(lds_Search *s, const lds_SearchParams *p, int q, bool gr
 }
 
 static Answer dstar_answer(lds_DStar *ds) {
-  lds_Status st = lds_dstar_compute(ds, NULL);
+  lds_Status st = lds_dstar_step(ds, NULL);
   lds_Path *p = st == LDS_FOUND ? lds_dstar_path(ds, NULL) : NULL;
   Answer a = answer_of(st, p);
   lds_path_free(p);
@@ -220,7 +220,7 @@ static void worker_round(Worker *w, int r) {
     rq.params.algo = k % 2 ? LDS_ALGO_JPS : LDS_ALGO_ASTAR;
     if (lds_scheduler_submit(w->sc, &rq, &ids[k]) != LDS_OK) ids[k] = 0;
   }
-  while (lds_scheduler_pending(w->sc) > 0) lds_scheduler_tick(w->sc, 50, NULL);
+  while (lds_scheduler_pending(w->sc) > 0) lds_scheduler_step(w->sc, &(lds_Budget){0, 50}, NULL);
   for (k = 0; k < NQ; k++) {
     w->res->q[r][A_SCHED][k] =
         answer_of(lds_scheduler_status(w->sc, ids[k]), lds_scheduler_path(w->sc, ids[k]));

@@ -473,7 +473,7 @@ static void grid_query(Rng *r, GridCase *c, lds_Search *s, lds_Algo algo, int sx
   st = lds_search_start(s, &p, sx, sy, gx, gy);
   if (st == LDS_E_ARG && (algo == LDS_ALGO_JPS || algo == LDS_ALGO_JPS_PLUS)) return;
   EXPECT(st == LDS_OK, "%s: start: %s (%s)", who, lds_status_name(st), lds_search_errmsg(s));
-  st = lds_search_run(s);
+  st = lds_search_step(s, NULL);
   EXPECT(st == (opt < 0 ? LDS_NO_PATH : LDS_FOUND), "%s: status %s, the reference says %s (%.17g)",
          who, lds_status_name(st), opt < 0 ? "no path" : "found", opt);
   if (st != LDS_FOUND) return;
@@ -497,7 +497,7 @@ static void grid_query(Rng *r, GridCase *c, lds_Search *s, lds_Algo algo, int sx
   {
     uint64_t k = 1 + (uint64_t)rint_n(r, 7);
     int guard = 0;
-    while ((st = lds_search_step(s, k)) == LDS_RUNNING && guard++ < 100000) {
+    while ((st = lds_search_step(s, &(lds_Budget){k, 0})) == LDS_RUNNING && guard++ < 100000) {
     }
   }
   EXPECT(st == LDS_FOUND, "%s sliced: status %s", who, lds_status_name(st));
@@ -516,12 +516,12 @@ static void stale_query(Rng *r, GridCase *c, lds_Search *s, int sx, int sy, int 
   lds_Status st;
   int x, y;
   if (lds_search_start(s, NULL, sx, sy, gx, gy) != LDS_OK) return;
-  st = lds_search_step(s, 1);
+  st = lds_search_step(s, &(lds_Budget){1, 0});
   if (st != LDS_RUNNING) return;
   random_cell(r, c, &x, &y);
   lds_grid_set_blocked(c->g, x, y, !lds_grid_blocked(c->g, x, y));
   desc("edit (%d,%d) during an A* query\n", x, y);
-  st = lds_search_step(s, 0);
+  st = lds_search_step(s, NULL);
   EXPECT(st == LDS_E_STALE, "edit during a running A* query: step returned %s, expected stale",
          lds_status_name(st));
 }
@@ -555,7 +555,7 @@ static void dstar_case(Rng *r, GridCase *c, int sx, int sy, int gx, int gy) {
     bool edited = false;
     lds_dstar_endpoints(ds, &cx, &cy, NULL, NULL);
     if (rbool(r, 0.5)) b.max_expansions = 1 + (uint64_t)rint_n(r, 20);
-    while ((st = lds_dstar_compute(ds, &b)) == LDS_RUNNING && guard++ < 1000000) {
+    while ((st = lds_dstar_step(ds, &b)) == LDS_RUNNING && guard++ < 1000000) {
       if (!edited && rbool(r, 0.2)) { /* an edit in the middle of a replan */
         int x, y;
         random_cell(r, c, &x, &y);
@@ -570,13 +570,13 @@ static void dstar_case(Rng *r, GridCase *c, int sx, int sy, int gx, int gy) {
     if (st == LDS_E_ARG) break; /* a weighted cost went <= 0: not what this checks */
     if (getenv("FUZZ_DEBUG") && st != (opt < 0 ? LDS_NO_PATH : LDS_FOUND)) {
       lds_DStar *f = lds_dstar_new(NULL, c->g, cx, cy, gx, gy, &p, NULL);
-      lds_Status fs = lds_dstar_compute(f, NULL);
+      lds_Status fs = lds_dstar_step(f, NULL);
       fprintf(stderr, "fresh D* Lite: %s cost %.17g\n", lds_status_name(fs), lds_dstar_cost(f));
       {
         lds_Path *pp = lds_dstar_path(ds, NULL);
         size_t ii;
         lds_DStarStats dst;
-        lds_dstar_stats(ds, &dst);
+        lds_dstar_counters(ds, &dst);
         fprintf(stderr, "flags %u expansions %llu changed %llu replans %llu queue %llu\n",
                 lds_dstar_flags(ds), (unsigned long long)dst.expansions,
                 (unsigned long long)dst.cells_changed, (unsigned long long)dst.replans,
@@ -805,7 +805,7 @@ static void graph_case(Rng *r) {
                (unsigned)b);
       st = lds_search_start_nodes(s, &p, a, b);
       EXPECT(st == LDS_OK, "%s: start: %s", who, lds_search_errmsg(s));
-      st = lds_search_run(s);
+      st = lds_search_step(s, NULL);
       EXPECT(st == (opt < 0 ? LDS_NO_PATH : LDS_FOUND), "%s: status %s, reference %.17g", who,
              lds_status_name(st), opt);
       if (st == LDS_FOUND) {
@@ -843,7 +843,7 @@ static void graph_case(Rng *r) {
       int guard = 0;
       lds_dstar_endpoint_nodes(ds, &cur, NULL);
       if (rbool(r, 0.5)) bud.max_expansions = 1 + (uint64_t)rint_n(r, 10);
-      while ((st = lds_dstar_compute(ds, &bud)) == LDS_RUNNING && guard++ < 1000000) {
+      while ((st = lds_dstar_step(ds, &bud)) == LDS_RUNNING && guard++ < 1000000) {
       }
       opt = ref_graph(g, cur, b);
       desc("  round %d: start %u -> %s, reference %.17g\n", round, (unsigned)cur,

@@ -155,8 +155,8 @@ describe("grid", function()
       assert.matches("(cost -2 out of range (expected finite, > 0))", errmsg(g.set_cost, g, 1, 1, -2), 1, true)
       -- a cost that rounds to 0 as a 32-bit float is refused, not ignored
       g:set_cost(1, 1, 5)
-      assert.matches("(cost 1e-46 out of range (expected finite, > 0; costs are 32-bit floats, the smallest is 1.4e-45))",
-        errmsg(g.set_cost, g, 1, 1, 1e-46), 1, true)
+      assert.matches("(cost 1e-46 out of range (expected finite, > 0; costs are 32-bit floats, "
+        .. "the smallest is 1.4e-45))", errmsg(g.set_cost, g, 1, 1, 1e-46), 1, true)
       assert.matches("(cost 1e-300 out of range", errmsg(g.set_cost, g, 1, 1, 1e-300), 1, true)
       assert.equal(5, g:get_cost(1, 1))
       g:set_cost(1, 1, 1e-45) -- the smallest float rounds up, and is kept

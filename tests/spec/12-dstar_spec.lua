@@ -474,7 +474,7 @@ describe("dstar_lite", function()
       h:layer_set("road", 2, 3, -5)
       local st, msg = d:compute()
       assert.equal("arg", st)
-      assert.equal("lds_dstar_compute: cell (2,3) has cost -4 under the layer weights (base 1; "
+      assert.equal("lds_dstar_step: cell (2,3) has cost -4 under the layer weights (base 1; "
         .. "expected finite, > 0, or +inf from a layer to block it)", msg)
       assert.equal(msg, d:errmsg())
       assert.equal("arg", d:status())

@@ -167,7 +167,7 @@ describe("methods in errors", function()
   -- every method of every userdata type: a wrong self names the method
   -- (a deprecated alias names the method it stands for, docs/lua-api.md)
   local ALIAS = {get_blocked = "blocked", get_cost = "cost", coord_kind = "coords_kind",
-    neighbors = "neighbours", in_neighbors = "in_neighbours"}
+    neighbors = "neighbours", in_neighbors = "in_neighbours", compute = "step"}
   local graph = lodestar.graph.new()
   local objects = {
     {"lodestar.Grid", g}, {"lodestar.Search", s}, {"lodestar.DStar", d}, {"lodestar.Graph", graph},

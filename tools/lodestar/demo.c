@@ -6,7 +6,7 @@
 ** summary (latency in frames, time per frame, overshoot, expansions).
 **
 ** Everything the game does (doors, agents, checks) happens outside the timed
-** region; only lds_scheduler_tick (searches + delivery callbacks) is timed.
+** region; only lds_scheduler_step (searches + delivery callbacks) is timed.
 ** Each delivered path is checked, outside the timed region, against a
 ** one-shot A* on the same grid state.
 **

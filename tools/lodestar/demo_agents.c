@@ -92,7 +92,7 @@ static void check_path(Demo *d, const lds_Path *p, int32_t sx, int32_t sy, int32
     c = lds_path_cost(p); /* the layer costs are not in cli_check_path's sum */
   }
   if (lds_search_start(d->check, &astar, sx, sy, gx, gy) != LDS_OK ||
-      lds_search_run(d->check) != LDS_FOUND) {
+      lds_search_step(d->check, NULL) != LDS_FOUND) {
     d->nonoptimal++;
     return;
   }

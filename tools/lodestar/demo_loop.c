@@ -1,7 +1,7 @@
 /*
 ** demo_loop.c — the demo's frame loop. Everything the game does (doors,
 ** agents, checks) happens outside the timed region; only the tick
-** (lds_scheduler_tick, or lds_runtime_tick with --mods: searches + delivery
+** (lds_scheduler_step, or lds_runtime_tick with --mods: searches + delivery
 ** callbacks) is timed. Each frame appends one line to the log that
 ** log_hash hashes.
 */
@@ -51,7 +51,7 @@ static void timed_tick(Demo *d, const DemoOpts *o, DemoRun *r, uint64_t f, lds_T
     lds_runtime_tick(d->rt, (uint64_t)budget, &rs);
     *ts = rs.tick;
   } else {
-    lds_scheduler_tick(d->sc, (uint64_t)budget, ts);
+    lds_scheduler_step(d->sc, &(lds_Budget){0, (uint64_t)budget}, ts);
   }
   t1 = cli_now_ns();
   c1 = cpu_now_ns();

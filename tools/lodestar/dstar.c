@@ -157,7 +157,7 @@ static int run_dstar(const lds_Grid *truth, lds_Grid *belief, lds_Search *check,
     lds_Status s;
     int32_t nx = x, ny = y;
     t0 = cli_now_ns();
-    s = lds_dstar_compute(ds, NULL);
+    s = lds_dstar_step(ds, NULL);
     if (s == LDS_FOUND) lds_dstar_next(ds, &nx, &ny);
     out->plan_ns += (double)(cli_now_ns() - t0);
     if (s < 0) {
@@ -170,7 +170,7 @@ static int run_dstar(const lds_Grid *truth, lds_Grid *belief, lds_Search *check,
       lds_Path *plan = s == LDS_FOUND ? lds_dstar_path(ds, &err) : NULL;
       lds_Status as = lds_search_start(check, NULL, x, y, q->gx, q->gy);
       int32_t px = x, py = y;
-      if (as == LDS_OK) as = lds_search_run(check);
+      if (as == LDS_OK) as = lds_search_step(check, NULL);
       out->checks++;
       if (plan && lds_path_length(plan) > 1) lds_path_cell(plan, 1, &px, &py);
       if (as != s || (s == LDS_FOUND && (!plan || px != nx || py != ny ||
@@ -194,7 +194,7 @@ static int run_dstar(const lds_Grid *truth, lds_Grid *belief, lds_Search *check,
     if (unknown && sense(truth, belief, x, y, sensor) > 0) need = true;
   }
   out->reached = x == q->gx && y == q->gy;
-  lds_dstar_stats(ds, &st);
+  lds_dstar_counters(ds, &st);
   out->expansions = st.expansions;
   lds_dstar_free(ds);
   return 0;
@@ -218,7 +218,7 @@ static int run_astar(const lds_Grid *truth, lds_Grid *belief, lds_Search *s, con
       lds_Stats stats;
       t0 = cli_now_ns();
       st = lds_search_start(s, NULL, x, y, q->gx, q->gy);
-      if (st == LDS_OK) st = lds_search_run(s);
+      if (st == LDS_OK) st = lds_search_step(s, NULL);
       lds_path_free(plan);
       plan = st == LDS_FOUND ? lds_search_path(s, &err) : NULL;
       out->plan_ns += (double)(cli_now_ns() - t0);
@@ -269,7 +269,7 @@ static size_t random_queries(const lds_Grid *truth, lds_Search *s, Query *qs, si
     q.gy = v[3] % h;
     if (lds_grid_blocked(truth, q.sx, q.sy) || lds_grid_blocked(truth, q.gx, q.gy)) continue;
     if (lds_search_start(s, NULL, q.sx, q.sy, q.gx, q.gy) != LDS_OK) continue;
-    if (lds_search_run(s) != LDS_FOUND || lds_search_cost(s) < min_cost) continue;
+    if (lds_search_step(s, NULL) != LDS_FOUND || lds_search_cost(s) < min_cost) continue;
     qs[k++] = q;
   }
   return k;

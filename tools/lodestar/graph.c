@@ -327,7 +327,7 @@ static int solve(Run *r, long i) {
   uint64_t q0, q1;
   q0 = cli_now_ns();
   st = lds_search_start_nodes(r->s, &r->params, q->s, q->t);
-  if (st == LDS_OK) st = lds_search_run(r->s);
+  if (st == LDS_OK) st = lds_search_step(r->s, NULL);
   if (st == LDS_FOUND) path = lds_search_path(r->s, &err);
   q1 = cli_now_ns();
   if (st < 0 || (st == LDS_FOUND && !path))

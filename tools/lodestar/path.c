@@ -170,7 +170,7 @@ int cli_path(int argc, char **argv) {
     goto done;
   }
   st = lds_search_start(s, &params, (int32_t)c[0], (int32_t)c[1], (int32_t)c[2], (int32_t)c[3]);
-  if (st == LDS_OK) st = lds_search_run(s);
+  if (st == LDS_OK) st = lds_search_step(s, NULL);
   if (st < 0) {
     rc = cli_fail(CMD, "%s", lds_search_errmsg(s));
     goto done;

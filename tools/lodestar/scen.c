@@ -267,7 +267,7 @@ static int solve(Scen *s, size_t q) {
   if (!(m = problem_map(s, q, e, &rc))) return rc;
   t0 = s->now_ns();
   st = lds_search_start(m->search, &s->params, e->sx, e->sy, e->gx, e->gy);
-  if (st == LDS_OK) st = lds_search_run(m->search);
+  if (st == LDS_OK) st = lds_search_step(m->search, NULL);
   path = st == LDS_FOUND ? lds_search_path(m->search, &err) : NULL;
   t1 = s->now_ns();
   if (st < 0)
