@@ -19,79 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define NO_INDEX 0xFFFFFFFFu
-#define GEN_MASK 0xFFFFFu /* handle generations: 20 bits, so handles are < 2^52 */
-#define MAX_PRIORITY 1000000
-#define MAX_SEARCHES 64
-#define K_MIN 8          /* smallest chunk in timed mode [expansions] */
-#define K_MAX 65536      /* largest chunk in timed mode [expansions] */
-#define CHECK_US_MIN 8   /* smallest auto check interval [µs] */
-#define RATE_MIN 0.01    /* floor of the rate estimate [expansions per µs] */
-
-enum { SLOT_FREE = 0, SLOT_QUEUED = 1, SLOT_ACTIVE = 2, SLOT_DONE = 3 };
-enum { HEAP_MAIN = 0, HEAP_QUICK = 1 };
-
-typedef struct Req {
-  uint32_t gen;      /* handle generation; bumped when the slot is freed */
-  uint8_t state;     /* SLOT_* */
-  bool quick_pending;/* quick pass still to run */
-  lds_Status status;
-  uint32_t flags;    /* LDS_REQINFO_* */
-  int grid;          /* index into sc->grids */
-  int search;        /* index into the grid's pool when ACTIVE, else -1 */
-  uint32_t heap_pos[2];
-  lds_Request rq;    /* copy of the request; rq.params.layer_weights -> weights */
-  double weights[16];
-  int64_t key;       /* priority * aging_frames - submit_frame; larger first */
-  uint64_t seq;      /* submission order: ties go to the older request */
-  uint64_t submit_frame, finish_frame;
-  uint32_t restarts;
-  bool params_changed;      /* lds_scheduler_set_params on an ACTIVE request */
-  uint64_t expansions;      /* total, restarts and quick pass included */
-  uint64_t elapsed_us;      /* scheduler-measured time of its chunks */
-  uint64_t rate_exp;        /* expansions of its timed chunks (its own rate) */
-  lds_Stats stats;          /* last search's counters */
-  double cost;
-  lds_Path *path;           /* final path */
-  lds_Path *quick;          /* quick partial path */
-  uint32_t next_free;
-  char errmsg[LDS_ERRMSG_SIZE];
-} Req;
-
-typedef struct Heap {
-  uint32_t *items;   /* slot indices */
-  size_t n, cap;
-} Heap;
-
-typedef struct GridEntry {
-  const lds_Grid *grid;
-  int nsearch;
-  lds_Search **search;   /* pool */
-  uint32_t *owner;       /* slot owning each search, NO_INDEX when free */
-  int nfree;
-  lds_Search *quick;     /* for quick passes */
-  Heap heap[2];          /* HEAP_MAIN: waiting for a search; HEAP_QUICK: quick pass due */
-} GridEntry;
-
-struct lds_Scheduler {
-  ldsi_Env env;
-  lds_SchedulerConfig cfg;
-  Req *req;
-  uint32_t nreq, cap;
-  uint32_t free_head;
-  GridEntry *grids;
-  int ngrids, grid_cap;
-  uint64_t frame;     /* ticks done */
-  uint64_t seq;
-  double rate;        /* expansions per µs */
-  uint64_t last_k;
-  bool ticking;
-  size_t pending;     /* QUEUED + ACTIVE */
-  lds_TickStats totals;
-  uint64_t pushes, peak_open; /* lds_scheduler_stats: summed / largest over the searches' steps */
-  lds_TickStats *cur; /* the running tick's counters */
-  char errmsg[LDS_ERRMSG_SIZE];
-};
+#include "lds_scheduler_internal.h"
 
 /* Searches get a clock that costs nothing: the scheduler reads the real one
 ** itself, at the points where it decides. */
@@ -100,12 +28,7 @@ static uint64_t zero_clock(void *ud) {
   return 0;
 }
 
-static lds_Status sc_fail(lds_Scheduler *sc, lds_Status code, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static lds_Status sc_fail(lds_Scheduler *sc, lds_Status code, const char *fmt, ...) {
+lds_Status ldsi_sched_fail(lds_Scheduler *sc, lds_Status code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(sc->errmsg, sizeof sc->errmsg, fmt, ap);
@@ -147,7 +70,7 @@ void lds_scheduler_config_init(lds_SchedulerConfig *cfg) {
 /* Indexed binary max-heap on (key, -seq) over slot indices; each slot knows
 ** its position (heap_pos[which]) so cancel and re-prioritise are O(log n). */
 
-static bool req_before(const lds_Scheduler *sc, uint32_t a, uint32_t b) {
+bool ldsi_sched_req_before(const lds_Scheduler *sc, uint32_t a, uint32_t b) {
   const Req *ra = &sc->req[a], *rb = &sc->req[b];
   if (ra->key != rb->key) return ra->key > rb->key;
   return ra->seq < rb->seq;
@@ -162,7 +85,7 @@ static void heap_up(lds_Scheduler *sc, Heap *h, int which, size_t pos) {
   uint32_t r = h->items[pos];
   while (pos > 0) {
     size_t parent = (pos - 1) / 2;
-    if (!req_before(sc, r, h->items[parent])) break;
+    if (!ldsi_sched_req_before(sc, r, h->items[parent])) break;
     heap_set(sc, h, which, pos, h->items[parent]);
     pos = parent;
   }
@@ -174,8 +97,8 @@ static void heap_down(lds_Scheduler *sc, Heap *h, int which, size_t pos) {
   for (;;) {
     size_t c = 2 * pos + 1;
     if (c >= h->n) break;
-    if (c + 1 < h->n && req_before(sc, h->items[c + 1], h->items[c])) c++;
-    if (!req_before(sc, h->items[c], r)) break;
+    if (c + 1 < h->n && ldsi_sched_req_before(sc, h->items[c + 1], h->items[c])) c++;
+    if (!ldsi_sched_req_before(sc, h->items[c], r)) break;
     heap_set(sc, h, which, pos, h->items[c]);
     pos = c;
   }
@@ -188,7 +111,7 @@ static void heap_push(lds_Scheduler *sc, Heap *h, int which, uint32_t r) {
   heap_up(sc, h, which, h->n - 1);
 }
 
-static void heap_remove(lds_Scheduler *sc, Heap *h, int which, uint32_t r) {
+void ldsi_sched_heap_remove(lds_Scheduler *sc, Heap *h, int which, uint32_t r) {
   size_t pos = sc->req[r].heap_pos[which];
   if (pos == NO_INDEX || pos >= h->n || h->items[pos] != r) return;
   sc->req[r].heap_pos[which] = NO_INDEX;
@@ -342,12 +265,12 @@ lds_Status lds_scheduler_add_grid(lds_Scheduler *sc, const lds_Grid *grid, int n
   lds_Env senv;
   lds_Error err;
   int i;
-  if (!grid) return sc_fail(sc, LDS_E_ARG, "lds_scheduler_add_grid: grid is NULL");
+  if (!grid) return ldsi_sched_fail(sc, LDS_E_ARG, "lds_scheduler_add_grid: grid is NULL");
   if (find_grid(sc, grid) >= 0)
-    return sc_fail(sc, LDS_E_ARG, "lds_scheduler_add_grid: grid %p already added",
+    return ldsi_sched_fail(sc, LDS_E_ARG, "lds_scheduler_add_grid: grid %p already added",
                    (const void *)grid);
   if (n_searches < 0 || n_searches > MAX_SEARCHES)
-    return sc_fail(sc, LDS_E_ARG,
+    return ldsi_sched_fail(sc, LDS_E_ARG,
                    "lds_scheduler_add_grid: n_searches %d out of range (expected 0..%d)",
                    n_searches, MAX_SEARCHES);
   if (n_searches == 0) n_searches = sc->cfg.searches_per_grid;
@@ -356,7 +279,7 @@ lds_Status lds_scheduler_add_grid(lds_Scheduler *sc, const lds_Grid *grid, int n
     GridEntry *g = (GridEntry *)ldsi_realloc(&sc->env, sc->grids,
                                              (size_t)sc->grid_cap * sizeof(GridEntry),
                                              (size_t)ncap * sizeof(GridEntry));
-    if (!g) return sc_fail(sc, LDS_E_NOMEM, "lds_scheduler_add_grid: out of memory");
+    if (!g) return ldsi_sched_fail(sc, LDS_E_NOMEM, "lds_scheduler_add_grid: out of memory");
     sc->grids = g;
     sc->grid_cap = ncap;
   }
@@ -370,7 +293,7 @@ lds_Status lds_scheduler_add_grid(lds_Scheduler *sc, const lds_Grid *grid, int n
   ge.nsearch = n_searches;
   if (!ge.search || !ge.owner) {
     grid_entry_free(sc, &ge);
-    return sc_fail(sc, LDS_E_NOMEM, "lds_scheduler_add_grid: out of memory");
+    return ldsi_sched_fail(sc, LDS_E_NOMEM, "lds_scheduler_add_grid: out of memory");
   }
   ge.nsearch = n_searches;
   ge.nfree = n_searches;
@@ -379,7 +302,7 @@ lds_Status lds_scheduler_add_grid(lds_Scheduler *sc, const lds_Grid *grid, int n
     lds_Search *s = lds_search_new(&senv, grid, &err);
     if (!s) {
       grid_entry_free(sc, &ge);
-      return sc_fail(sc, err.code, "lds_scheduler_add_grid: %s", err.msg);
+      return ldsi_sched_fail(sc, err.code, "lds_scheduler_add_grid: %s", err.msg);
     }
     prefault(s);
     if (i < n_searches)
@@ -389,7 +312,7 @@ lds_Status lds_scheduler_add_grid(lds_Scheduler *sc, const lds_Grid *grid, int n
   }
   if (!heap_reserve(sc, &ge.heap[0], 64) || !heap_reserve(sc, &ge.heap[1], 64)) {
     grid_entry_free(sc, &ge);
-    return sc_fail(sc, LDS_E_NOMEM, "lds_scheduler_add_grid: out of memory");
+    return ldsi_sched_fail(sc, LDS_E_NOMEM, "lds_scheduler_add_grid: out of memory");
   }
   sc->grids[sc->ngrids++] = ge;
   sc->errmsg[0] = '\0';
@@ -428,7 +351,7 @@ static uint32_t slot_of(const lds_Scheduler *sc, lds_RequestId id) {
 static uint32_t check_id(lds_Scheduler *sc, lds_RequestId id, const char *fn) {
   uint32_t r = slot_of(sc, id);
   if (r == NO_INDEX)
-    sc_fail(sc, LDS_E_ARG, "%s: stale or invalid request handle 0x%016llx", fn,
+    ldsi_sched_fail(sc, LDS_E_ARG, "%s: stale or invalid request handle 0x%016llx", fn,
             (unsigned long long)id);
   return r;
 }
@@ -442,7 +365,7 @@ static void detach(lds_Scheduler *sc, uint32_t r) {
   if (q->state != SLOT_QUEUED && q->state != SLOT_ACTIVE && !q->quick_pending) return;
   ge = &sc->grids[q->grid];
   if (q->state == SLOT_QUEUED) {
-    heap_remove(sc, &ge->heap[HEAP_MAIN], HEAP_MAIN, r);
+    ldsi_sched_heap_remove(sc, &ge->heap[HEAP_MAIN], HEAP_MAIN, r);
     sc->pending--;
   } else if (q->state == SLOT_ACTIVE) {
     ge->owner[q->search] = NO_INDEX;
@@ -451,7 +374,7 @@ static void detach(lds_Scheduler *sc, uint32_t r) {
     sc->pending--;
   }
   if (q->quick_pending) {
-    heap_remove(sc, &ge->heap[HEAP_QUICK], HEAP_QUICK, r);
+    ldsi_sched_heap_remove(sc, &ge->heap[HEAP_QUICK], HEAP_QUICK, r);
     q->quick_pending = false;
   }
 }
@@ -485,7 +408,7 @@ static void info_fill(const lds_Scheduler *sc, uint32_t r, lds_RequestInfo *out)
 
 /* Calls the request's callback (if any). Afterwards the slot may be free
 ** (released inside the callback) or auto-released here. */
-static void deliver(lds_Scheduler *sc, uint32_t r, lds_RequestEvent ev) {
+void ldsi_sched_deliver(lds_Scheduler *sc, uint32_t r, lds_RequestEvent ev) {
   Req *q = &sc->req[r];
   lds_RequestCallback cb = q->rq.on_done;
   void *ud = q->rq.ud;
@@ -509,7 +432,7 @@ static void deliver(lds_Scheduler *sc, uint32_t r, lds_RequestEvent ev) {
 }
 
 /* Final status: frees the search, keeps the path, calls back. */
-static void finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s) {
+void ldsi_sched_finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s) {
   Req *q = &sc->req[r];
   detach(sc, r);
   q->state = SLOT_DONE;
@@ -534,7 +457,7 @@ static void finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s) 
     if (st == LDS_FOUND) sc->cur->found++;
     if (st < 0) sc->cur->failed++;
   }
-  deliver(sc, r, LDS_EVENT_DONE);
+  ldsi_sched_deliver(sc, r, LDS_EVENT_DONE);
 }
 
 /* ---------------------------------------------------------- requests -- */
@@ -545,32 +468,32 @@ lds_Status lds_scheduler_submit(lds_Scheduler *sc, const lds_Request *rq, lds_Re
   Req *q;
   GridEntry *ge;
   if (id) *id = 0;
-  if (!rq) return sc_fail(sc, LDS_E_ARG, "lds_scheduler_submit: request is NULL");
+  if (!rq) return ldsi_sched_fail(sc, LDS_E_ARG, "lds_scheduler_submit: request is NULL");
   gi = find_grid(sc, rq->grid);
   if (gi < 0)
-    return sc_fail(sc, LDS_E_ARG,
+    return ldsi_sched_fail(sc, LDS_E_ARG,
                    "lds_scheduler_submit: grid %p was not added (call lds_scheduler_add_grid)",
                    (const void *)rq->grid);
   if (!lds_grid_in_bounds(rq->grid, rq->sx, rq->sy) || !lds_grid_in_bounds(rq->grid, rq->gx, rq->gy)) {
     bool s_ok = lds_grid_in_bounds(rq->grid, rq->sx, rq->sy);
-    return sc_fail(sc, LDS_E_ARG, "lds_scheduler_submit: %s (%ld,%ld) out of bounds (grid is %ldx%ld)",
+    return ldsi_sched_fail(sc, LDS_E_ARG, "lds_scheduler_submit: %s (%ld,%ld) out of bounds (grid is %ldx%ld)",
                    s_ok ? "goal" : "start", (long)(s_ok ? rq->gx : rq->sx),
                    (long)(s_ok ? rq->gy : rq->sy), (long)lds_grid_width(rq->grid),
                    (long)lds_grid_height(rq->grid));
   }
   if (rq->priority < -MAX_PRIORITY || rq->priority > MAX_PRIORITY)
-    return sc_fail(sc, LDS_E_ARG,
+    return ldsi_sched_fail(sc, LDS_E_ARG,
                    "lds_scheduler_submit: priority %ld out of range (expected %d..%d)",
                    (long)rq->priority, -MAX_PRIORITY, MAX_PRIORITY);
   if (rq->params.n_layer_weights < 0 || rq->params.n_layer_weights > 16 ||
       (rq->params.n_layer_weights > 0 && !rq->params.layer_weights))
-    return sc_fail(sc, LDS_E_ARG,
+    return ldsi_sched_fail(sc, LDS_E_ARG,
                    "lds_scheduler_submit: %d layer weights (expected 0..16 with a non-NULL array)",
                    rq->params.n_layer_weights);
   ge = &sc->grids[gi];
   if (!heap_reserve(sc, &ge->heap[HEAP_MAIN], ge->heap[HEAP_MAIN].n + 1) ||
       (rq->quick_expansions && !heap_reserve(sc, &ge->heap[HEAP_QUICK], ge->heap[HEAP_QUICK].n + 1)))
-    return sc_fail(sc, LDS_E_NOMEM, "lds_scheduler_submit: out of memory for the queue");
+    return ldsi_sched_fail(sc, LDS_E_NOMEM, "lds_scheduler_submit: out of memory for the queue");
   if (sc->free_head != NO_INDEX) {
     r = sc->free_head;
     sc->free_head = sc->req[r].next_free;
@@ -578,7 +501,7 @@ lds_Status lds_scheduler_submit(lds_Scheduler *sc, const lds_Request *rq, lds_Re
     if (sc->nreq == sc->cap) {
       uint32_t ncap = sc->cap ? sc->cap * 2 : 64;
       if (sc->cap >= 0x7FFFFFFFu || !slots_grow(sc, ncap))
-        return sc_fail(sc, LDS_E_NOMEM, "lds_scheduler_submit: out of memory for %lu requests",
+        return ldsi_sched_fail(sc, LDS_E_NOMEM, "lds_scheduler_submit: out of memory for %lu requests",
                        (unsigned long)ncap);
     }
     r = sc->nreq++;
@@ -638,12 +561,12 @@ lds_Status lds_scheduler_set_priority(lds_Scheduler *sc, lds_RequestId id, int32
   GridEntry *ge;
   if (r == NO_INDEX) return LDS_E_ARG;
   if (priority < -MAX_PRIORITY || priority > MAX_PRIORITY)
-    return sc_fail(sc, LDS_E_ARG,
+    return ldsi_sched_fail(sc, LDS_E_ARG,
                    "lds_scheduler_set_priority: priority %ld out of range (expected %d..%d)",
                    (long)priority, -MAX_PRIORITY, MAX_PRIORITY);
   q = &sc->req[r];
   if (q->state == SLOT_DONE)
-    return sc_fail(sc, LDS_E_STATE, "lds_scheduler_set_priority: request already finished (%s)",
+    return ldsi_sched_fail(sc, LDS_E_STATE, "lds_scheduler_set_priority: request already finished (%s)",
                    lds_status_name(q->status));
   q->key += ((int64_t)priority - (int64_t)q->rq.priority) * (int64_t)sc->cfg.aging_frames;
   q->rq.priority = priority;
@@ -658,15 +581,15 @@ lds_Status lds_scheduler_set_params(lds_Scheduler *sc, lds_RequestId id,
   uint32_t r = check_id(sc, id, "lds_scheduler_set_params");
   Req *q;
   if (r == NO_INDEX) return LDS_E_ARG;
-  if (!params) return sc_fail(sc, LDS_E_ARG, "lds_scheduler_set_params: params is NULL");
+  if (!params) return ldsi_sched_fail(sc, LDS_E_ARG, "lds_scheduler_set_params: params is NULL");
   if (params->n_layer_weights < 0 || params->n_layer_weights > 16 ||
       (params->n_layer_weights > 0 && !params->layer_weights))
-    return sc_fail(sc, LDS_E_ARG,
+    return ldsi_sched_fail(sc, LDS_E_ARG,
                    "lds_scheduler_set_params: %d layer weights (expected 0..16 with a non-NULL "
                    "array)", params->n_layer_weights);
   q = &sc->req[r];
   if (q->state == SLOT_DONE)
-    return sc_fail(sc, LDS_E_STATE, "lds_scheduler_set_params: request already finished (%s)",
+    return ldsi_sched_fail(sc, LDS_E_STATE, "lds_scheduler_set_params: request already finished (%s)",
                    lds_status_name(q->status));
   q->rq.params = *params;
   if (params->n_layer_weights > 0) {
@@ -683,9 +606,9 @@ lds_Status lds_scheduler_remove_grid(lds_Scheduler *sc, const lds_Grid *grid) {
   int gi = find_grid(sc, grid);
   uint32_t r;
   if (sc->ticking)
-    return sc_fail(sc, LDS_E_STATE, "lds_scheduler_remove_grid: called from inside a callback");
+    return ldsi_sched_fail(sc, LDS_E_STATE, "lds_scheduler_remove_grid: called from inside a callback");
   if (gi < 0)
-    return sc_fail(sc, LDS_E_ARG, "lds_scheduler_remove_grid: grid %p was not added",
+    return ldsi_sched_fail(sc, LDS_E_ARG, "lds_scheduler_remove_grid: grid %p was not added",
                    (const void *)grid);
   /* the grid is unknown from here on (callbacks cannot submit to it), and
   ** callbacks cannot tick or remove grids (ticking) */
@@ -695,7 +618,7 @@ lds_Status lds_scheduler_remove_grid(lds_Scheduler *sc, const lds_Grid *grid) {
     Req *q = &sc->req[r];
     if (q->grid != gi || (q->state != SLOT_QUEUED && q->state != SLOT_ACTIVE)) continue;
     snprintf(q->errmsg, sizeof q->errmsg, "lds_scheduler_remove_grid: the request's grid was removed");
-    finish(sc, r, LDS_E_STATE, NULL);
+    ldsi_sched_finish(sc, r, LDS_E_STATE, NULL);
   }
   sc->ticking = false;
   /* requests of later grids move down one index; finished ones keep a dead index */
@@ -762,363 +685,4 @@ void lds_scheduler_stats(const lds_Scheduler *sc, lds_Stats *out) {
   out->pushes = sc->pushes;
   out->peak_open = sc->peak_open;
   out->elapsed_us = sc->totals.elapsed_us;
-}
-
-/* ----------------------------------------------------------- slicing -- */
-
-/* The budget of the running tick. Timed mode: t0 + budget_us on the clock;
-** expansion limits count exactly. */
-typedef struct Budget {
-  bool timed;          /* the clock decides */
-  uint64_t t0, us;     /* start, budget [µs] */
-  uint64_t max_exp;    /* 0 = none */
-  uint64_t spent_exp;
-  uint64_t now;        /* last clock reading */
-  uint64_t check_us;
-  uint64_t run_exp;    /* expansions run in this tick (timed) */
-  double rate;         /* expansions per µs used in this tick */
-} Budget;
-
-static uint64_t read_clock(lds_Scheduler *sc, Budget *b) {
-  b->now = sc->env.clock(sc->env.clock_ud);
-  sc->cur->clock_reads++;
-  return b->now;
-}
-
-/* Expansions allowed in the next chunk; 0 = the budget is spent. Timed mode:
-** about check_us of work at the measured rate, never more than half of the
-** time left, so the last chunks shrink geometrically towards the deadline and
-** the overshoot is at most one small chunk. */
-static uint64_t next_chunk(lds_Scheduler *sc, Budget *b, double rate, uint64_t cap) {
-  uint64_t k = 0;
-  if (b->max_exp) {
-    if (b->spent_exp >= b->max_exp) return 0;
-    k = b->max_exp - b->spent_exp;
-  }
-  if (b->timed) {
-    uint64_t el = b->now - b->t0, left, kt;
-    double want;
-    if (el >= b->us) return 0;
-    left = b->us - el;
-    if (left < 2) return 0; /* nothing useful fits in under 2 µs */
-    want = (rate > 0.0 && rate < b->rate ? rate : b->rate) * (double)(left / 2 < b->check_us ? left / 2 : b->check_us);
-    kt = want > (double)K_MAX ? K_MAX : (uint64_t)want;
-    if (kt < K_MIN && left > 2 * b->check_us) kt = K_MIN;
-    if (kt == 0) kt = 1; /* always progress while time is left */
-    if (!k || kt < k) k = kt;
-    sc->last_k = k;
-  }
-  if (cap && (!k || cap < k)) k = cap;
-  return k ? k : (uint64_t)-1 >> 1; /* no limit at all: run to the end */
-}
-
-/* After a chunk of n expansions: count them, read the clock, update the
-** rate used for the rest of this tick: the smaller of the carried estimate
-** and what this tick measured so far (once there is enough of it to trust),
-** so a slow tick (costly callbacks, a cold cache) shrinks chunks at once while
-** one preempted chunk cannot poison later ticks (see end_rate). */
-static void after_chunk(lds_Scheduler *sc, Budget *b, Req *q, uint64_t n) {
-  b->spent_exp += n;
-  q->expansions += n;
-  sc->cur->expansions += n;
-  if (b->timed) {
-    uint64_t before = b->now;
-    read_clock(sc, b);
-    q->elapsed_us += b->now - before;
-    q->rate_exp += n;
-    b->run_exp += n;
-    if (b->now - b->t0 >= 20 && b->run_exp > 0) {
-      double measured = (double)b->run_exp / (double)(b->now - b->t0);
-      b->rate = measured < sc->rate ? measured : sc->rate;
-      if (b->rate < RATE_MIN) b->rate = RATE_MIN;
-    }
-  }
-}
-
-/* End of a timed tick: fold its measured rate into the carried estimate
-** (exponential moving average, weight 0.3) when the tick ran long enough. */
-static void end_rate(lds_Scheduler *sc, const Budget *b) {
-  uint64_t us = b->now - b->t0;
-  if (!b->timed || us < 50 || b->run_exp < 16) return;
-  sc->rate = 0.7 * sc->rate + 0.3 * ((double)b->run_exp / (double)us);
-  if (sc->rate < RATE_MIN) sc->rate = RATE_MIN;
-}
-
-/* One step of s bounded by max_exp expansions (0 = no limit). */
-static lds_Status step_n(lds_Search *s, uint64_t max_exp) {
-  lds_Budget b;
-  b.max_expansions = max_exp;
-  b.budget_us = 0;
-  return lds_search_step(s, &b);
-}
-
-/* Adds a step's open-list counters to the scheduler's lds_Stats. */
-static void count_open(lds_Scheduler *sc, const lds_Stats *st, uint64_t pushes) {
-  sc->pushes += pushes;
-  if (st->peak_open > sc->peak_open) sc->peak_open = st->peak_open;
-}
-
-/* Starts (or restarts) the search of request r on search slot k. Returns
-** LDS_OK, or the error that ended the request. */
-static lds_Status start_search(lds_Scheduler *sc, uint32_t r, lds_Search *s) {
-  Req *q = &sc->req[r];
-  lds_Status st = lds_search_start(s, &q->rq.params, q->rq.sx, q->rq.sy, q->rq.gx, q->rq.gy);
-  if (st == LDS_OK) { /* the start's own push, before the first step's snapshot */
-    lds_Stats s0;
-    lds_search_stats(s, &s0);
-    count_open(sc, &s0, s0.pushes);
-  }
-  sc->cur->started++;
-  q->flags |= LDS_REQINFO_STARTED;
-  return st;
-}
-
-/* Runs request r (ACTIVE, holding search s) until it finishes or the budget
-** is spent. Returns true when the budget is spent. */
-static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
-  for (;;) {
-    Req *q = &sc->req[r];
-    GridEntry *ge = &sc->grids[q->grid];
-    lds_Search *s = ge->search[q->search];
-    lds_Stats st0, st1;
-    lds_Status st;
-    double own = 0.0;
-    uint64_t cap = 0, k;
-    /* A request's own measured rate wins when it is slower than the tick's
-    ** (an edge callback, a layer-weighted grid); a request with an edge
-    ** callback probes with K_MIN expansions until 10 µs of it were seen. */
-    if (b->timed && q->elapsed_us >= 10 && q->rate_exp > 0)
-      own = (double)q->rate_exp / (double)q->elapsed_us;
-    else if (b->timed && q->rq.params.edge_cost)
-      cap = K_MIN;
-    k = next_chunk(sc, b, own, cap);
-    if (k == 0) return true;
-    if (q->params_changed) { /* new parameters: start over, keep the place */
-      q->params_changed = false;
-      st = start_search(sc, r, s);
-      if (st != LDS_OK) {
-        finish(sc, r, st, s);
-        return false;
-      }
-    }
-    lds_search_stats(s, &st0);
-    st = step_n(s, k);
-    lds_search_stats(s, &st1);
-    count_open(sc, &st1, st1.pushes - st0.pushes);
-    after_chunk(sc, b, q, st1.expansions - st0.expansions);
-    if (st == LDS_RUNNING) continue;
-    if (st == LDS_E_STALE) {
-      if (q->restarts < sc->cfg.max_restarts) {
-        q->restarts++;
-        sc->cur->restarted++;
-        st = start_search(sc, r, s);
-        if (st == LDS_OK) continue;
-      } else {
-        snprintf(q->errmsg, sizeof q->errmsg,
-                 "lds_scheduler_step: the grid changed under the search %lu times "
-                 "(max_restarts %lu)", (unsigned long)q->restarts + 1,
-                 (unsigned long)sc->cfg.max_restarts);
-        finish(sc, r, LDS_E_STALE, NULL);
-        return false;
-      }
-    }
-    finish(sc, r, st, s);
-    return false;
-  }
-}
-
-/* Quick passes: pop quick requests in key order while the quick share lasts.
-** Each runs at most quick_expansions on the grid's quick search. */
-static void quick_passes(lds_Scheduler *sc, Budget *b) {
-  uint64_t qmax_exp = 0, qus = 0;
-  double share = sc->cfg.quick_share;
-  if (share <= 0.0) return;
-  if (b->max_exp) qmax_exp = (uint64_t)((double)b->max_exp * share);
-  if (b->timed) qus = (uint64_t)((double)b->us * share);
-  for (;;) {
-    int gi, best = -1;
-    uint32_t r = NO_INDEX;
-    Req *q;
-    GridEntry *ge;
-    lds_Search *s;
-    lds_Stats stt;
-    lds_Status st;
-    uint64_t cap;
-    if (b->max_exp && b->spent_exp >= qmax_exp) return;
-    if (b->timed && b->now - b->t0 >= qus) return;
-    for (gi = 0; gi < sc->ngrids; gi++) {
-      Heap *h = &sc->grids[gi].heap[HEAP_QUICK];
-      if (h->n && (r == NO_INDEX || req_before(sc, h->items[0], r))) {
-        r = h->items[0];
-        best = gi;
-      }
-    }
-    if (r == NO_INDEX) return;
-    ge = &sc->grids[best];
-    q = &sc->req[r];
-    heap_remove(sc, &ge->heap[HEAP_QUICK], HEAP_QUICK, r);
-    q->quick_pending = false;
-    cap = q->rq.quick_expansions;
-    if (b->max_exp && b->max_exp - b->spent_exp < cap) cap = b->max_exp - b->spent_exp;
-    if (cap == 0) return; /* 0 would mean "no limit" to lds_search_step */
-    s = ge->quick;
-    st = lds_search_start(s, &q->rq.params, q->rq.sx, q->rq.sy, q->rq.gx, q->rq.gy);
-    if (st == LDS_OK) st = step_n(s, cap);
-    lds_search_stats(s, &stt);
-    count_open(sc, &stt, stt.pushes);
-    after_chunk(sc, b, q, stt.expansions);
-    sc->cur->started++;
-    q->flags |= LDS_REQINFO_STARTED;
-    if (st != LDS_RUNNING) {
-      /* the quick pass settled it (found, no path, or the error the full
-      ** search would meet too): that is the full answer */
-      finish(sc, r, st, s);
-      if (b->timed) read_clock(sc, b);
-      continue;
-    }
-    {
-      lds_Error err;
-      q->quick = lds_search_partial_path(s, &err);
-      if (q->quick) {
-        q->flags |= LDS_REQINFO_PARTIAL;
-        sc->cur->partial_paths++;
-        deliver(sc, r, LDS_EVENT_PARTIAL);
-      }
-    }
-    if (b->timed) read_clock(sc, b);
-  }
-}
-
-/* The best request to run next: the largest key among ACTIVE requests and
-** the heads of the queues of grids with a free search. */
-static uint32_t pick(lds_Scheduler *sc) {
-  uint32_t best = NO_INDEX;
-  int gi, k;
-  for (gi = 0; gi < sc->ngrids; gi++) {
-    GridEntry *ge = &sc->grids[gi];
-    for (k = 0; k < ge->nsearch; k++) {
-      uint32_t r = ge->owner[k];
-      if (r != NO_INDEX && (best == NO_INDEX || req_before(sc, r, best))) best = r;
-    }
-    if (ge->nfree > 0 && ge->heap[HEAP_MAIN].n) {
-      uint32_t r = ge->heap[HEAP_MAIN].items[0];
-      if (best == NO_INDEX || req_before(sc, r, best)) best = r;
-    }
-  }
-  return best;
-}
-
-lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_TickStats *out) {
-  lds_TickStats ts;
-  Budget b;
-  uint64_t tstart;
-  if (sc->ticking)
-    return sc_fail(sc, LDS_E_STATE, "lds_scheduler_step: called from inside a callback");
-  memset(&ts, 0, sizeof ts);
-  memset(&b, 0, sizeof b);
-  ts.frame = sc->frame;
-  sc->cur = &ts;
-  sc->ticking = true;
-  b.max_exp = budget ? budget->max_expansions : 0;
-  ts.budget_us = budget ? budget->budget_us : 0;
-  if (sc->cfg.deterministic) {
-    if (ts.budget_us) {
-      uint64_t e = ts.budget_us * sc->cfg.expansions_per_us;
-      if (!b.max_exp || e < b.max_exp) b.max_exp = e;
-    }
-  } else if (ts.budget_us) {
-    b.timed = true;
-    b.us = ts.budget_us;
-    b.check_us = sc->cfg.check_us ? sc->cfg.check_us : ts.budget_us / 16;
-    if (b.check_us < CHECK_US_MIN) b.check_us = CHECK_US_MIN;
-  }
-  ts.budget_expansions = b.max_exp;
-  tstart = sc->env.clock(sc->env.clock_ud);
-  b.t0 = b.now = tstart;
-  b.rate = sc->rate;
-
-  quick_passes(sc, &b);
-  for (;;) {
-    uint32_t r = pick(sc);
-    Req *q;
-    if (r == NO_INDEX) break;
-    if (next_chunk(sc, &b, 0.0, 0) == 0) break;
-    q = &sc->req[r];
-    if (q->state == SLOT_QUEUED) {
-      GridEntry *ge = &sc->grids[q->grid];
-      int k;
-      lds_Status st;
-      for (k = 0; ge->owner[k] != NO_INDEX; k++) {}
-      heap_remove(sc, &ge->heap[HEAP_MAIN], HEAP_MAIN, r);
-      if (q->quick_pending) {
-        heap_remove(sc, &ge->heap[HEAP_QUICK], HEAP_QUICK, r);
-        q->quick_pending = false;
-      }
-      ge->owner[k] = r;
-      ge->nfree--;
-      q->state = SLOT_ACTIVE;
-      q->search = k;
-      st = start_search(sc, r, ge->search[k]);
-      if (st != LDS_OK) {
-        finish(sc, r, st, ge->search[k]);
-        if (b.timed) read_clock(sc, &b);
-        continue;
-      }
-    }
-    if (run_request(sc, &b, r)) break;
-    /* a request finished: its path and callback took time the next chunk
-    ** must not be sized without */
-    if (b.timed) read_clock(sc, &b);
-  }
-
-  end_rate(sc, &b);
-  {
-    uint64_t tend = sc->env.clock(sc->env.clock_ud);
-    ts.elapsed_us = tend - tstart;
-  }
-  sc->frame++;
-  ts.queued = 0;
-  ts.active = 0;
-  {
-    int gi;
-    for (gi = 0; gi < sc->ngrids; gi++) {
-      ts.queued += (uint32_t)sc->grids[gi].heap[HEAP_MAIN].n;
-      ts.active += (uint32_t)(sc->grids[gi].nsearch - sc->grids[gi].nfree);
-    }
-  }
-  ts.rate = sc->rate;
-  ts.chunk_expansions = sc->last_k;
-  sc->totals.expansions += ts.expansions;
-  sc->totals.elapsed_us += ts.elapsed_us;
-  sc->totals.budget_us += ts.budget_us;
-  sc->totals.budget_expansions += ts.budget_expansions;
-  sc->totals.started += ts.started;
-  sc->totals.finished += ts.finished;
-  sc->totals.found += ts.found;
-  sc->totals.restarted += ts.restarted;
-  sc->totals.partial_paths += ts.partial_paths;
-  sc->totals.failed += ts.failed;
-  sc->totals.callback_errors += ts.callback_errors;
-  sc->totals.clock_reads += ts.clock_reads;
-  sc->totals.queued = ts.queued;
-  sc->totals.active = ts.active;
-  sc->totals.chunk_expansions = ts.chunk_expansions;
-  sc->totals.rate = ts.rate;
-  sc->totals.frame = sc->frame;
-  sc->cur = NULL;
-  sc->ticking = false;
-  if (out) *out = ts;
-  return LDS_OK;
-}
-
-lds_Status lds_scheduler_tick_budget(lds_Scheduler *sc, const lds_Budget *budget,
-                                     lds_TickStats *out) {
-  return lds_scheduler_step(sc, budget, out);
-}
-
-lds_Status lds_scheduler_tick(lds_Scheduler *sc, uint64_t budget_us, lds_TickStats *out) {
-  lds_Budget b;
-  b.max_expansions = 0;
-  b.budget_us = budget_us;
-  return lds_scheduler_step(sc, &b, out);
 }

@@ -1,0 +1,371 @@
+/*
+** lds_scheduler_step.c — the scheduler's per-frame slicing (lds_scheduler_step
+** and its deprecated aliases): the frame's budget, chunk sizes from the
+** measured expansion rate, quick passes, and which request runs next. The
+** rules are in lds_scheduler.h and docs/scheduler.md; the state in
+** lds_scheduler_internal.h.
+*/
+#include "lds_scheduler_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ----------------------------------------------------------- slicing -- */
+
+/* The budget of the running tick. Timed mode: t0 + budget_us on the clock;
+** expansion limits count exactly. */
+typedef struct Budget {
+  bool timed;          /* the clock decides */
+  uint64_t t0, us;     /* start, budget [µs] */
+  uint64_t max_exp;    /* 0 = none */
+  uint64_t spent_exp;
+  uint64_t now;        /* last clock reading */
+  uint64_t check_us;
+  uint64_t run_exp;    /* expansions run in this tick (timed) */
+  double rate;         /* expansions per µs used in this tick */
+} Budget;
+
+static uint64_t read_clock(lds_Scheduler *sc, Budget *b) {
+  b->now = sc->env.clock(sc->env.clock_ud);
+  sc->cur->clock_reads++;
+  return b->now;
+}
+
+/* Expansions allowed in the next chunk; 0 = the budget is spent. Timed mode:
+** about check_us of work at the measured rate, never more than half of the
+** time left, so the last chunks shrink geometrically towards the deadline and
+** the overshoot is at most one small chunk. */
+static uint64_t next_chunk(lds_Scheduler *sc, Budget *b, double rate, uint64_t cap) {
+  uint64_t k = 0;
+  if (b->max_exp) {
+    if (b->spent_exp >= b->max_exp) return 0;
+    k = b->max_exp - b->spent_exp;
+  }
+  if (b->timed) {
+    uint64_t el = b->now - b->t0, left, kt;
+    double want;
+    if (el >= b->us) return 0;
+    left = b->us - el;
+    if (left < 2) return 0; /* nothing useful fits in under 2 µs */
+    want = (rate > 0.0 && rate < b->rate ? rate : b->rate) * (double)(left / 2 < b->check_us ? left / 2 : b->check_us);
+    kt = want > (double)K_MAX ? K_MAX : (uint64_t)want;
+    if (kt < K_MIN && left > 2 * b->check_us) kt = K_MIN;
+    if (kt == 0) kt = 1; /* always progress while time is left */
+    if (!k || kt < k) k = kt;
+    sc->last_k = k;
+  }
+  if (cap && (!k || cap < k)) k = cap;
+  return k ? k : (uint64_t)-1 >> 1; /* no limit at all: run to the end */
+}
+
+/* After a chunk of n expansions: count them, read the clock, update the
+** rate used for the rest of this tick: the smaller of the carried estimate
+** and what this tick measured so far (once there is enough of it to trust),
+** so a slow tick (costly callbacks, a cold cache) shrinks chunks at once while
+** one preempted chunk cannot poison later ticks (see end_rate). */
+static void after_chunk(lds_Scheduler *sc, Budget *b, Req *q, uint64_t n) {
+  b->spent_exp += n;
+  q->expansions += n;
+  sc->cur->expansions += n;
+  if (b->timed) {
+    uint64_t before = b->now;
+    read_clock(sc, b);
+    q->elapsed_us += b->now - before;
+    q->rate_exp += n;
+    b->run_exp += n;
+    if (b->now - b->t0 >= 20 && b->run_exp > 0) {
+      double measured = (double)b->run_exp / (double)(b->now - b->t0);
+      b->rate = measured < sc->rate ? measured : sc->rate;
+      if (b->rate < RATE_MIN) b->rate = RATE_MIN;
+    }
+  }
+}
+
+/* End of a timed tick: fold its measured rate into the carried estimate
+** (exponential moving average, weight 0.3) when the tick ran long enough. */
+static void end_rate(lds_Scheduler *sc, const Budget *b) {
+  uint64_t us = b->now - b->t0;
+  if (!b->timed || us < 50 || b->run_exp < 16) return;
+  sc->rate = 0.7 * sc->rate + 0.3 * ((double)b->run_exp / (double)us);
+  if (sc->rate < RATE_MIN) sc->rate = RATE_MIN;
+}
+
+/* One step of s bounded by max_exp expansions (0 = no limit). */
+static lds_Status step_n(lds_Search *s, uint64_t max_exp) {
+  lds_Budget b;
+  b.max_expansions = max_exp;
+  b.budget_us = 0;
+  return lds_search_step(s, &b);
+}
+
+/* Adds a step's open-list counters to the scheduler's lds_Stats. */
+static void count_open(lds_Scheduler *sc, const lds_Stats *st, uint64_t pushes) {
+  sc->pushes += pushes;
+  if (st->peak_open > sc->peak_open) sc->peak_open = st->peak_open;
+}
+
+/* Starts (or restarts) the search of request r on search slot k. Returns
+** LDS_OK, or the error that ended the request. */
+static lds_Status start_search(lds_Scheduler *sc, uint32_t r, lds_Search *s) {
+  Req *q = &sc->req[r];
+  lds_Status st = lds_search_start(s, &q->rq.params, q->rq.sx, q->rq.sy, q->rq.gx, q->rq.gy);
+  if (st == LDS_OK) { /* the start's own push, before the first step's snapshot */
+    lds_Stats s0;
+    lds_search_stats(s, &s0);
+    count_open(sc, &s0, s0.pushes);
+  }
+  sc->cur->started++;
+  q->flags |= LDS_REQINFO_STARTED;
+  return st;
+}
+
+/* Runs request r (ACTIVE, holding search s) until it finishes or the budget
+** is spent. Returns true when the budget is spent. */
+static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
+  for (;;) {
+    Req *q = &sc->req[r];
+    GridEntry *ge = &sc->grids[q->grid];
+    lds_Search *s = ge->search[q->search];
+    lds_Stats st0, st1;
+    lds_Status st;
+    double own = 0.0;
+    uint64_t cap = 0, k;
+    /* A request's own measured rate wins when it is slower than the tick's
+    ** (an edge callback, a layer-weighted grid); a request with an edge
+    ** callback probes with K_MIN expansions until 10 µs of it were seen. */
+    if (b->timed && q->elapsed_us >= 10 && q->rate_exp > 0)
+      own = (double)q->rate_exp / (double)q->elapsed_us;
+    else if (b->timed && q->rq.params.edge_cost)
+      cap = K_MIN;
+    k = next_chunk(sc, b, own, cap);
+    if (k == 0) return true;
+    if (q->params_changed) { /* new parameters: start over, keep the place */
+      q->params_changed = false;
+      st = start_search(sc, r, s);
+      if (st != LDS_OK) {
+        ldsi_sched_finish(sc, r, st, s);
+        return false;
+      }
+    }
+    lds_search_stats(s, &st0);
+    st = step_n(s, k);
+    lds_search_stats(s, &st1);
+    count_open(sc, &st1, st1.pushes - st0.pushes);
+    after_chunk(sc, b, q, st1.expansions - st0.expansions);
+    if (st == LDS_RUNNING) continue;
+    if (st == LDS_E_STALE) {
+      if (q->restarts < sc->cfg.max_restarts) {
+        q->restarts++;
+        sc->cur->restarted++;
+        st = start_search(sc, r, s);
+        if (st == LDS_OK) continue;
+      } else {
+        snprintf(q->errmsg, sizeof q->errmsg,
+                 "lds_scheduler_step: the grid changed under the search %lu times "
+                 "(max_restarts %lu)", (unsigned long)q->restarts + 1,
+                 (unsigned long)sc->cfg.max_restarts);
+        ldsi_sched_finish(sc, r, LDS_E_STALE, NULL);
+        return false;
+      }
+    }
+    ldsi_sched_finish(sc, r, st, s);
+    return false;
+  }
+}
+
+/* Quick passes: pop quick requests in key order while the quick share lasts.
+** Each runs at most quick_expansions on the grid's quick search. */
+static void quick_passes(lds_Scheduler *sc, Budget *b) {
+  uint64_t qmax_exp = 0, qus = 0;
+  double share = sc->cfg.quick_share;
+  if (share <= 0.0) return;
+  if (b->max_exp) qmax_exp = (uint64_t)((double)b->max_exp * share);
+  if (b->timed) qus = (uint64_t)((double)b->us * share);
+  for (;;) {
+    int gi, best = -1;
+    uint32_t r = NO_INDEX;
+    Req *q;
+    GridEntry *ge;
+    lds_Search *s;
+    lds_Stats stt;
+    lds_Status st;
+    uint64_t cap;
+    if (b->max_exp && b->spent_exp >= qmax_exp) return;
+    if (b->timed && b->now - b->t0 >= qus) return;
+    for (gi = 0; gi < sc->ngrids; gi++) {
+      Heap *h = &sc->grids[gi].heap[HEAP_QUICK];
+      if (h->n && (r == NO_INDEX || ldsi_sched_req_before(sc, h->items[0], r))) {
+        r = h->items[0];
+        best = gi;
+      }
+    }
+    if (r == NO_INDEX) return;
+    ge = &sc->grids[best];
+    q = &sc->req[r];
+    ldsi_sched_heap_remove(sc, &ge->heap[HEAP_QUICK], HEAP_QUICK, r);
+    q->quick_pending = false;
+    cap = q->rq.quick_expansions;
+    if (b->max_exp && b->max_exp - b->spent_exp < cap) cap = b->max_exp - b->spent_exp;
+    if (cap == 0) return; /* 0 would mean "no limit" to lds_search_step */
+    s = ge->quick;
+    st = lds_search_start(s, &q->rq.params, q->rq.sx, q->rq.sy, q->rq.gx, q->rq.gy);
+    if (st == LDS_OK) st = step_n(s, cap);
+    lds_search_stats(s, &stt);
+    count_open(sc, &stt, stt.pushes);
+    after_chunk(sc, b, q, stt.expansions);
+    sc->cur->started++;
+    q->flags |= LDS_REQINFO_STARTED;
+    if (st != LDS_RUNNING) {
+      /* the quick pass settled it (found, no path, or the error the full
+      ** search would meet too): that is the full answer */
+      ldsi_sched_finish(sc, r, st, s);
+      if (b->timed) read_clock(sc, b);
+      continue;
+    }
+    {
+      lds_Error err;
+      q->quick = lds_search_partial_path(s, &err);
+      if (q->quick) {
+        q->flags |= LDS_REQINFO_PARTIAL;
+        sc->cur->partial_paths++;
+        ldsi_sched_deliver(sc, r, LDS_EVENT_PARTIAL);
+      }
+    }
+    if (b->timed) read_clock(sc, b);
+  }
+}
+
+/* The best request to run next: the largest key among ACTIVE requests and
+** the heads of the queues of grids with a free search. */
+static uint32_t pick(lds_Scheduler *sc) {
+  uint32_t best = NO_INDEX;
+  int gi, k;
+  for (gi = 0; gi < sc->ngrids; gi++) {
+    GridEntry *ge = &sc->grids[gi];
+    for (k = 0; k < ge->nsearch; k++) {
+      uint32_t r = ge->owner[k];
+      if (r != NO_INDEX && (best == NO_INDEX || ldsi_sched_req_before(sc, r, best))) best = r;
+    }
+    if (ge->nfree > 0 && ge->heap[HEAP_MAIN].n) {
+      uint32_t r = ge->heap[HEAP_MAIN].items[0];
+      if (best == NO_INDEX || ldsi_sched_req_before(sc, r, best)) best = r;
+    }
+  }
+  return best;
+}
+
+lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_TickStats *out) {
+  lds_TickStats ts;
+  Budget b;
+  uint64_t tstart;
+  if (sc->ticking)
+    return ldsi_sched_fail(sc, LDS_E_STATE, "lds_scheduler_step: called from inside a callback");
+  memset(&ts, 0, sizeof ts);
+  memset(&b, 0, sizeof b);
+  ts.frame = sc->frame;
+  sc->cur = &ts;
+  sc->ticking = true;
+  b.max_exp = budget ? budget->max_expansions : 0;
+  ts.budget_us = budget ? budget->budget_us : 0;
+  if (sc->cfg.deterministic) {
+    if (ts.budget_us) {
+      uint64_t e = ts.budget_us * sc->cfg.expansions_per_us;
+      if (!b.max_exp || e < b.max_exp) b.max_exp = e;
+    }
+  } else if (ts.budget_us) {
+    b.timed = true;
+    b.us = ts.budget_us;
+    b.check_us = sc->cfg.check_us ? sc->cfg.check_us : ts.budget_us / 16;
+    if (b.check_us < CHECK_US_MIN) b.check_us = CHECK_US_MIN;
+  }
+  ts.budget_expansions = b.max_exp;
+  tstart = sc->env.clock(sc->env.clock_ud);
+  b.t0 = b.now = tstart;
+  b.rate = sc->rate;
+
+  quick_passes(sc, &b);
+  for (;;) {
+    uint32_t r = pick(sc);
+    Req *q;
+    if (r == NO_INDEX) break;
+    if (next_chunk(sc, &b, 0.0, 0) == 0) break;
+    q = &sc->req[r];
+    if (q->state == SLOT_QUEUED) {
+      GridEntry *ge = &sc->grids[q->grid];
+      int k;
+      lds_Status st;
+      for (k = 0; ge->owner[k] != NO_INDEX; k++) {}
+      ldsi_sched_heap_remove(sc, &ge->heap[HEAP_MAIN], HEAP_MAIN, r);
+      if (q->quick_pending) {
+        ldsi_sched_heap_remove(sc, &ge->heap[HEAP_QUICK], HEAP_QUICK, r);
+        q->quick_pending = false;
+      }
+      ge->owner[k] = r;
+      ge->nfree--;
+      q->state = SLOT_ACTIVE;
+      q->search = k;
+      st = start_search(sc, r, ge->search[k]);
+      if (st != LDS_OK) {
+        ldsi_sched_finish(sc, r, st, ge->search[k]);
+        if (b.timed) read_clock(sc, &b);
+        continue;
+      }
+    }
+    if (run_request(sc, &b, r)) break;
+    /* a request finished: its path and callback took time the next chunk
+    ** must not be sized without */
+    if (b.timed) read_clock(sc, &b);
+  }
+
+  end_rate(sc, &b);
+  {
+    uint64_t tend = sc->env.clock(sc->env.clock_ud);
+    ts.elapsed_us = tend - tstart;
+  }
+  sc->frame++;
+  ts.queued = 0;
+  ts.active = 0;
+  {
+    int gi;
+    for (gi = 0; gi < sc->ngrids; gi++) {
+      ts.queued += (uint32_t)sc->grids[gi].heap[HEAP_MAIN].n;
+      ts.active += (uint32_t)(sc->grids[gi].nsearch - sc->grids[gi].nfree);
+    }
+  }
+  ts.rate = sc->rate;
+  ts.chunk_expansions = sc->last_k;
+  sc->totals.expansions += ts.expansions;
+  sc->totals.elapsed_us += ts.elapsed_us;
+  sc->totals.budget_us += ts.budget_us;
+  sc->totals.budget_expansions += ts.budget_expansions;
+  sc->totals.started += ts.started;
+  sc->totals.finished += ts.finished;
+  sc->totals.found += ts.found;
+  sc->totals.restarted += ts.restarted;
+  sc->totals.partial_paths += ts.partial_paths;
+  sc->totals.failed += ts.failed;
+  sc->totals.callback_errors += ts.callback_errors;
+  sc->totals.clock_reads += ts.clock_reads;
+  sc->totals.queued = ts.queued;
+  sc->totals.active = ts.active;
+  sc->totals.chunk_expansions = ts.chunk_expansions;
+  sc->totals.rate = ts.rate;
+  sc->totals.frame = sc->frame;
+  sc->cur = NULL;
+  sc->ticking = false;
+  if (out) *out = ts;
+  return LDS_OK;
+}
+
+lds_Status lds_scheduler_tick_budget(lds_Scheduler *sc, const lds_Budget *budget,
+                                     lds_TickStats *out) {
+  return lds_scheduler_step(sc, budget, out);
+}
+
+lds_Status lds_scheduler_tick(lds_Scheduler *sc, uint64_t budget_us, lds_TickStats *out) {
+  lds_Budget b;
+  b.max_expansions = 0;
+  b.budget_us = budget_us;
+  return lds_scheduler_step(sc, &b, out);
+}
