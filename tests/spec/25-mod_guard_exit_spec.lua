@@ -53,6 +53,10 @@ describe("mod guard exit", function()
     {"a function that raises", function() error("boom", 0) end},
     {"a runaway loop", function() while true do end end},
   }
+  -- LuaJIT: hooks never fire in compiled code (mods run interpreted)
+  for _, c in ipairs(calls) do
+    if rawget(_G, "jit") and debug.getinfo(c[2], "S").what == "Lua" then jit.off(c[2]) end
+  end
   for _, c in ipairs(calls) do
     it("leaves no hook and no guard behind after " .. c[1] .. ", at every limit 1..300", function()
       for limit = 1, 300 do
