@@ -270,6 +270,9 @@ end
 -- 3: trip <- hook <- it), or the first caller outside this file when the
 -- hook fired in one of the wrappers here.
 local function trip(g, msg)
+  -- fired in the guard's exit (guarded's finish, after fn returned and its
+  -- trips were caught): the guard ends there, nothing to stop
+  if debug.getinfo(3, "f").func == g.finish then g.closed = true; return end
   g.tripped = true
   g.msg = msg
   local level = outer_level(3)
@@ -302,7 +305,7 @@ local function make_hook(self, grain)
   local clock = self.clock
   return function()
     local g = self._g
-    if not g then return end
+    if not g or g.closed then return end
     g.used = g.used + grain
     if g.used >= g.limit then
       trip(g, ("instruction limit exceeded (%d instructions)"):format(g.limit))
@@ -345,18 +348,43 @@ local function guarded(self, limit, fn, ...)
   local host_strings = enter_strings(self) -- ("x"):rep(n), s:find(p): the bounded versions too
   -- the limit is lifted before pack allocates (LuaJIT does not collect
   -- before it reports an allocation failure)
-  local mem_before
+  local mem_before, lifted
   local function settle(...)
     local refused = memory_limit and select(2, memory_limit(mem_before)) or 0
+    lifted = true
     return refused, pack(...)
   end
+  -- No trip may escape this function (it would leave the hook, self._g and
+  -- the guard's string methods behind, and every later hook would trip in
+  -- host code). The hook fires every `grain` instructions, also in the
+  -- guard's own instructions around fn: a trip from run (after sethook,
+  -- before fn starts, or after fn returns) is caught by finish's pcall, and
+  -- the hook does nothing once it fires in finish itself (g.finish, the
+  -- instructions from that pcall's return to debug.sethook()) or once
+  -- g.closed is set.
+  local hook = grain == M.GRAIN and self._hook or make_hook(self, grain)
+  local function run(...)
+    debug.sethook(hook, "", grain)
+    local refused, r = settle(pcall(fn, ...))
+    g.closed = true
+    return refused, r
+  end
+  local function finish(...)
+    local ok, refused, r = pcall(run, ...)
+    debug.sethook()
+    return ok, refused, r
+  end
+  g.finish = finish
   if memory_limit then -- from the allocator's own count: it includes the core's objects
     local _, _, total = memory_limit()
     mem_before = memory_limit(total + self.memory_limit_kb * 1024)
   end
-  debug.sethook(grain == M.GRAIN and self._hook or make_hook(self, grain), "", grain)
-  local refused, r = settle(pcall(fn, ...))
-  debug.sethook()
+  local ok, refused, r = finish(...)
+  g.closed = true
+  if not ok then -- tripped in the guard's own instructions: the call ends as that trip
+    local mrefused = memory_limit and not lifted and select(2, memory_limit(mem_before)) or 0
+    refused, r = mrefused, {false, refused, n = 2}
+  end
   leave_strings(self, host_strings)
   if type(oh) == "function" then debug.sethook(oh, om, oc) end
   if refused > 0 and not g.tripped then g.tripped, g.msg = true, memory_msg(g.mem_kb) end

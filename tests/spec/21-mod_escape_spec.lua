@@ -150,7 +150,7 @@ describe("mod escapes", function()
     logs = {}
     n = 0
     dir.write("good/mod.lua", GOOD)
-    m = mods.new{root = dir.root, grids = {world = grid},
+    m = mods.new{root = dir.root, grids = {world = grid}, clock = function() return 0 end, -- no time trips under load
       log = function(_, entry) logs[#logs + 1] = entry end}
     assert.equal("loaded", m:poll()[1].result)
     baseline = probe()
@@ -726,7 +726,7 @@ describe("mod allow-list", function()
     f:write('return { name = "r", version = "1" }')
     f:close()
     local grid = lodestar.grid.from_ascii("..\n")
-    local m = mods.new{root = root, grids = {world = grid}}
+    local m = mods.new{root = root, grids = {world = grid}, clock = function() return 0 end}
     m:poll()
     local env = m.mods.r.env
     -- what a mod must never reach: the host's file, process and loader
