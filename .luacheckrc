@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- luacheck configuration: `make lint` runs `luacheck scripts mods tests/spec tests/bench`
 -- from the repository root (Debian package lua-check).
 --

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lodestar — pathfinding runtime for games.
 #
 #   make            build build/liblodestar.a, build/liblodestar.so (the core: -lm only),
@@ -97,7 +98,7 @@ ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
 
 .PHONY: fuzz test-fuzz
-.PHONY: FORCE all run test test-c test-portable test-thread test-cli test-lua test-runtime test-demo-mods test-install test-link valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
+.PHONY: FORCE all run test test-c test-portable test-thread test-cli test-lua test-runtime test-demo-mods test-install test-link test-licence valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(IO_LIB) $(CLI) lua $(HOST_LIB) $(EXAMPLE_HOST) $(RUNTIME_TEST)
@@ -283,7 +284,7 @@ test-install: all
 test-link: $(LIB_A) $(LIB_SO) $(IO_LIB)
 	CC="$(CC)" tests/link_test.sh $(BUILD)
 
-test: test-c test-portable test-thread test-fuzz test-runtime test-cli test-lua test-install test-link test-demo-mods
+test: test-c test-portable test-thread test-fuzz test-runtime test-cli test-lua test-install test-link test-licence test-demo-mods
 
 # the search fuzzer against its own Dijkstra (tests/fuzz/fuzz_search.c):
 # `make fuzz` runs it for FUZZ_SECONDS (default 60) from a random seed it
@@ -300,6 +301,10 @@ fuzz: $(FUZZ)
 test-fuzz: $(FUZZ)
 	$(FUZZ) --seed 1 --iters $(FUZZ_ITERS)
 	$(FUZZ) --seed 26 --case 1322 && $(FUZZ) --seed 140 --case 448
+
+# LICENSE is MIT and every source file carries its SPDX line
+test-licence:
+	tests/licence_test.sh
 
 # the C tests on the portable code paths (no x86-64 assembly, no prefetch
 # hints: what another target compiles), in a build of their own

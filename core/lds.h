@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds.h — umbrella header for the lodestar core: include this one.
 */

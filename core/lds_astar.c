@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_astar.c — the grid A* family (A*, Dijkstra, weighted A*, greedy) as
 ** the search object's expansion loop (ldsi_astar_ops): one loop specialised

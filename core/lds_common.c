@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_common.c — status names, default allocator and clock, error helpers.
 */

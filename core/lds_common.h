@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_common.h — status codes, error reports, the allocator and the
 ** environment (allocator + clock + log) that every lodestar constructor takes.

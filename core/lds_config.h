@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_config.h — build configuration shared by every lodestar header:
 ** the export macro, the version, and the C++ guard helpers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_dimacs.c — loader for the 9th DIMACS Implementation Challenge
 ** shortest-path format (.gr arcs, .co coordinates), text in memory or from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_directions.c — the direction table (lds_directions.h).
 */

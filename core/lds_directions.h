@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_directions.h — the 8 grid moves: their order (LDS_DIR_*), dx and dy,
 ** names, which are diagonal and their length (the cost class). The one

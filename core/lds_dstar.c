@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_dstar.c — D* Lite: backward incremental search with a moving start
 ** (k_m) and batched change notifications. This file holds the object (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_dstar.h — D* Lite: an incremental planner that repairs its previous
 ** search when cells change and the agent moves, instead of starting over.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_dstar_graph.c — D* Lite's graph space: the constructor, snapshots of
 ** the edge costs, the full restart, the processing of changed nodes (eager

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_dstar_grid.c — D* Lite's grid space: snapshots of the cells (legal-
 ** move masks, effective costs under the layer weights), the full restart,

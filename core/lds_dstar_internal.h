@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_dstar_internal.h — D* Lite's shared state (hidden): the search
 ** struct, its vertex records, and the vertex space (successors,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_dstar_path.c — D* Lite's answers: the path walk from the start (grids
 ** and graphs), lds_dstar_path, lds_dstar_next and lds_dstar_next_node.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_dstar_queue.c — D* Lite's U queue: a 4-ary indexed heap of two-part
 ** keys with decrease-key, increase-key and removal, the paper's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_dstar_queue_internal.h — D* Lite's keys and queue (hidden): the key of a
 ** vertex (k1 = min(g, rhs) + h(start, u) + k_m; k2), its exact sort key,

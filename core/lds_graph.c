@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_graph.c — graph building, freezing into CSR, edge-cost edits,
 ** listeners, the consistent heuristic scale, grid -> graph conversion.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_graph.h — the graph: nodes with optional coordinates and directed,
 ** weighted edges in compressed sparse rows (CSR), for waypoint graphs, road

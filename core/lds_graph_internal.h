@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_graph_internal.h — the graph's layout, shared with the searches (hidden).
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_grid.c — grid storage, editing, legal-move masks, layers, listeners.
 */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_grid.h — the grid: width x height cells, each passable or blocked, with
 ** a cost, the terrain character it was loaded from, and named cost layers.

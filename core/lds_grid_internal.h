@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_grid_internal.h — the grid's layout, shared with the searches (hidden).
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_internal.h — helpers shared between core files (ldsi_*, hidden).
 ** Not installed; not part of the public API.

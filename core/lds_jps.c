@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_jps.c — Jump Point Search (online, block-based jumps) and JPS+
 ** (precomputed jump distances) on 8-connected uniform-cost grids, as the

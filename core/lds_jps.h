@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_jps.h — Jump Point Search and JPS+ on 8-connected uniform-cost grids.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_jps_internal.h — the state shared by the files of Jump Point Search:
 ** lds_jps.c (bit grids, jump events, the loop, paths), lds_jps_jump.h (the

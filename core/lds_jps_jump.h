@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_jps_jump.h — the jumps of Jump Point Search: straight jumps on the jump
 ** events (block-based), diagonal jumps with their intermediate jump points

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_jps_plus.c — the JPS+ jump-distance tables: built once per search and
 ** grid rule, kept up to date by local recomputation after grid edits (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_los.c — line of sight on grids and line-of-sight path pruning.
 ** The exact walk and why pruning is safe are in lds_postprocess.h.

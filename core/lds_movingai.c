@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_movingai.c — parsers of Moving AI .map and .scen text, in memory or
 ** from an lds_Reader (files: io/lds_io.c).

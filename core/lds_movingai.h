@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_movingai.h — Moving AI Lab benchmark files: .map grids and .scen
 ** scenario lists (Sturtevant, "Benchmarks for Grid-Based Pathfinding",

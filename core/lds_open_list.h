@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_open_list.h — the open list of the grid and graph searches: an
 ** indexed heap of ldsi_Open entries (each carries its whole key, so sifting

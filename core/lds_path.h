@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_path.h — a path: the cells (or graph nodes) from start to goal
 ** inclusive, with its total cost and flags.

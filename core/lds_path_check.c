@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_path_check.c — the path checker (lds_path_check in lds_path.h): the
 ** moves legal on the grid as it is, the endpoints, the cost from the cells.

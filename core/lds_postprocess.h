@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_postprocess.h — path post-processing on grids: line of sight and
 ** line-of-sight pruning (the "drop every cell whose neighbours see each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_scheduler.c — path requests served by pools of sliced searches under a
 ** per-frame budget. The rules (key, budget, staleness) are in lds_scheduler.h

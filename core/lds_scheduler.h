@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_scheduler.h — per-frame budgets: a queue of path requests from many
 ** agents, served by a pool of sliced searches within a budget per frame.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_scheduler_internal.h — the scheduler's state, shared by its two files:
 ** lds_scheduler.c (configuration, grids and their search pools, request

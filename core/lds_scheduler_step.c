@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_scheduler_step.c — the scheduler's per-frame slicing (lds_scheduler_step
 ** and its deprecated aliases): the frame's budget, chunk sizes from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_search.c — the search object: a resumable state machine (new, free,
 ** start, step, status, path) over generation-stamped node records, so a

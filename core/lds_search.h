@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_search.h — the sliced search: one resumable state machine per query
 ** for the A* family (A*, weighted A*, Dijkstra, greedy best-first) on a grid

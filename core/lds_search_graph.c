@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_search_graph.c — the A* family on graphs. "One A*, not two": a graph
 ** search is the same lds_Search as on grids — generation-stamped node

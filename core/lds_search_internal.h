@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_search_internal.h — the search object's state and its node record
 ** layouts (ldsi_Node, ldsi_Hot), the operations table of an algorithm

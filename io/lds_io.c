@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_io.c — files for the core's reader parsers: a file (stdio, or zlib
 ** for DIMACS so gzip files load too) becomes an lds_Reader, the core

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_io.h — the optional file part of lodestar: Moving AI .map/.scen files
 ** and DIMACS road graphs (plain or gzip-compressed) read from disk.

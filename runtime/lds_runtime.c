@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_runtime.c — the embedding runtime (lds_runtime.h): a lua_State on the
 ** host's allocator with the lodestar package, a scheduler, and the mod

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_runtime.h — the embedding API for a game written in C: one runtime
 ** owns a lua_State (with the `lodestar` package loaded), one lds_Scheduler,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # cli_test.sh — tests of the `lodestar` command: bad input gives exactly one
 # line on stderr naming the argument/file/line and exit status 2; `scen
 # --json` ends with one JSON object; `path --ascii` draws the path; the C

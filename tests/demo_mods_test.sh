@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # demo_mods_test.sh LODESTAR — hot reload in the demo (issue 7): runs
 #   lodestar demo --mods <temp copy of mods/> --watch ...
 # in the background, rewrites mods/terrain/mod.lua while it runs (the forest

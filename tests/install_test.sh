@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # install_test.sh PREFIX — checks what `make install PREFIX=...` put there:
 # the installed `lodestar` loads the Lua package from PREFIX (not from this
 # source tree), runs a short demo with it, and without it exits 2 with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # licence_test.sh — the licence travels with the code: LICENSE is the MIT
 # licence, and every tracked source file (C, Lua, shell, make, the CI
 # script and the tool configurations) names it in an SPDX line within its

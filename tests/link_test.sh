@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # link_test.sh BUILD: the core library does no file I/O and needs no zlib.
 # - liblodestar.a has no undefined file or zlib symbol (fopen, fread, gz*...);
 #   liblodestar.so needs no libz;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_compat.h — the only place where Lua 5.4 and LuaJIT (Lua 5.1 API)
 ** differ for the lodestar binding. Defines just what the lua_*.c files use:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_guard.c — a memory limit on a lua_State, for lodestar.mods: the count
 ** hook cannot see a single instruction that allocates gigabytes (`s = s ..

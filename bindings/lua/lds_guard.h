@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_guard.h — the memory side of the mod CPU guard for the lodestar.core
 ** module (bindings/lua/lds_guard.c).

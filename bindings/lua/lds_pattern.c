@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_pattern.c — Lua 5.4 patterns (find, match, gmatch, gsub) whose work is
 ** bounded: a backtracking matcher that counts its steps and stops with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lds_pattern.h — bounded Lua 5.4 patterns for the lodestar.core module
 ** (bindings/lua/lds_pattern.c).

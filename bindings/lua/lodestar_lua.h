@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lodestar_lua.h — names shared by the Lua module lodestar.core and any C
 ** host or module that creates or checks its objects.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lua_dstar.c — lodestar.DStar: D* Lite on grids (lodestar.search.dstar_lite).
 */

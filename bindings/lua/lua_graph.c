@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lua_graph.c — lodestar.Graph: nodes, edges, coordinates, freezing.
 */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lua_grid.c — lodestar.Grid: constructor, cells, costs, terrain, layers, bake.
 */

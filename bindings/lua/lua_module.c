@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lua_module.c — luaopen_lodestar_core: the module table, metatables, the names
 ** table of arg_error, option lists.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lua_options.c — search options outside a search: lodestar.core.search_options
 ** (request_path and mod profiles check their options with it) and

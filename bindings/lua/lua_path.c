@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lua_path.c — lodestar.Path: cells/nodes, sub, reverse, prune_los, weights, path.new,
 ** grid:polyline_cost.

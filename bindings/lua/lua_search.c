@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lua_search.c — lodestar.Search on grids: options, start, step/run, results, find_path.
 */

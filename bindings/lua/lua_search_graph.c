@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lua_search_graph.c — lodestar.Search on graphs: graph options, custom Lua heuristics,
 ** find_path on a graph.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lua_text.c — objects from text: grid.load/parse (Moving AI .map), grid.from_ascii/
 ** from_rows (pictures), scenario.load/parse (.scen), graph.load_dimacs/

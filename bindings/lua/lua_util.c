@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lua_util.c — shared helpers of the lodestar.core binding: error messages that name
 ** the argument on both engines, argument checks, results, metatables.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lua_util.h — what the files of the Lua module lodestar.core share: the
 ** boxes and the helpers (prefix ldsl_, internal to the module; the public

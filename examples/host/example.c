@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** example.c — the smallest complete lodestar host (docs/embedding.md walks
 ** through it): load a map, create a runtime, lend it the grid, ask for

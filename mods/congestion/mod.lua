@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- congestion: cells crowded by agents cost more for a while.
 --
 -- The host feeds agent positions and time:

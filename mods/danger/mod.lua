@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- danger: a danger map around threats (towers, monsters), and two agent
 -- classes that weigh it differently.
 --

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- hurry: profiles that trade path quality for search time.
 --
 -- hurry.hurry : weighted A* (w = 2): expands far fewer nodes on open maps;

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- smoothing: Catmull-Rom post-processors for the paths agents walk.
 --
 -- manager:postprocess("smoothing.catmull", path, grid)  -> {{x =, y =}, ...}

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- terrain: costs from the map's terrain characters.
 --
 -- Three layers, each 0 on ordinary ground (profiles choose how much they matter):

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Bake rules of the terrain mod: pure functions of the terrain characters.
 local M = {}
 

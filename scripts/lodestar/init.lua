@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- lodestar — pathfinding for games, the Lua package.
 --
 -- `require "lodestar"` returns the C module `lodestar.core` extended with

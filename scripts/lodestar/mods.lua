@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- lodestar.mods — the mod manager: load mods from folders, run each in its
 -- own sandbox under a CPU guard, and hot-reload them while the game runs.
 --

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- lodestar.runtime — the Lua half of the C embedding runtime
 -- (runtime/lds_runtime.c). Not for use on its own: the runtime calls
 -- `require("lodestar.runtime")(host)` once with a table of C functions and

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- lodestar.smooth — path smoothing in Lua, the worked example of a
 -- post-processor: a Catmull-Rom spline through the cells of a path,
 -- resampled to points at a fixed spacing.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- lodestar.testing — the busted kit for designer rules.
 --
 --   local testing = require "lodestar.testing"   -- registers the assertions

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench_astar.sh — our A* (`lodestar scen --json`) on every Moving AI map, then
 # against the peers (libtcod, Boost.Graph, PathFinding.js, easystar.js) on
 # the SAME queries, the query set-up time on 64x64 vs 2048x2048, and valgrind.

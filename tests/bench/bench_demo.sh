@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_demo.sh — the per-frame budget benchmark:
 #   lodestar demo --agents 1000 --budget-us 1000 --frames 600
 # on 512x512 Moving AI maps. Checks p99 time per frame <= 1.10 x budget,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench_dstar.sh — D* Lite vs A* replanning from scratch: the
 # navigation simulation `lodestar dstar MAP --scen FILE --unknown --sensor R
 # --json` on the Dragon Age: Origins maps and the random maps of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_graph.sh — A* with the great-circle heuristic (automatic consistent
 # scale) versus Dijkstra on the DIMACS road graphs of ../shared/data/roads:
 # expansions and time ratios, load time, bytes per node and per arc.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- bench_graph_lua.lua — graph searches through Lua on a DIMACS road graph:
 -- A* with the built-in great-circle heuristic (C), with the same estimate
 -- from a Lua function (custom heuristic, one pcall per pushed node), and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_graph_lua.sh — graph searches from Lua 5.4 and LuaJIT on a road graph
 # (see bench_graph_lua.lua). Run by tests/bench/run_bench.sh (`make bench`).
 set -e

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_jps.sh — A* vs JPS vs JPS+ on every Moving AI map in $SHARED/data/movingai,
 # plus PathFinding.js JumpPointFinder on the same queries ($SHARED/bench/peers).
 #

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- bench_lua.lua — cost of the designer rules, measured on the DAO queries of
 -- a Moving AI scenario: a baked layer, layer weights and an edge callback,
 -- each as a ratio to the plain search driven the same way from Lua; and the

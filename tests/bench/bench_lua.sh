@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_lua.sh — designer-rule overhead from Lua 5.4 and LuaJIT (see
 # bench_lua.lua). Run by tests/bench/run_bench.sh (`make bench`) after `make`.
 # Usage: tests/bench/bench_lua.sh [SCEN MAP REPS]

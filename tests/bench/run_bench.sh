@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run_bench.sh — what `make bench` runs: every tests/bench/bench_*.sh, in name
 # order (bench_astar.sh: our A* on every Moving AI map, the peers on the same
 # queries, query set-up time, valgrind; other helpers add JPS, D* Lite,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** setup_bench.c — shows that starting a query does not cost time
 ** proportional to the map: times lds_search_start + a 1-expansion step on a

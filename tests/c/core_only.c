@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** core_only.c — a game that uses grids alone and reads its maps itself:
 ** built by tests/link_test.sh with the core library and libm only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** harness.h — the C test harness: CHECK macros that count, and a closing
 ** "N passed, N failed" line. Each test_*.c defines `void suite_NAME(void)`.

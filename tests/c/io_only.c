@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** io_only.c — the io library over the shared core: built by
 ** tests/link_test.sh with liblodestar_io.a, -llodestar (the .so) and -lz,

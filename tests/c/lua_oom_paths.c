@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lua_oom_paths.c — the path operations of lodestar.core leak nothing when
 ** Lua runs out of memory in the middle of them. For each operation and each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lua_parse_oom.c — the constructors that read text (grid.parse,
 ** scenario.parse / scenario.load, graph.parse_dimacs, grid.from_ascii and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lua_two_states.c — two lua_States in one process load lodestar.core and
 ** share nothing: each state's grids and searches are charged to its own

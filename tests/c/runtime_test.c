@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** runtime_test.c — the embedding runtime (runtime/lds_runtime.h),
 ** driven from C with Lua linked in, so it is its own program rather than a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_dstar.c — D* Lite: a differential test against fresh A* over random
 ** change sequences, hand-made cases for every status and flag, sliced ==
 ** one-shot, the failing allocator, argument errors. */

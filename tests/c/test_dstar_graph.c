@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_dstar_graph.c — D* Lite on graphs: hand-made graphs (one-way,
 ** parallel, self-loop, zero-cost cycles, coincident nodes), argument and
 ** space errors, the graph listener, allocator failures, a differential test

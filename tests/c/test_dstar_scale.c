@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_dstar_scale.c — D* Lite does not depend on the scale of the costs:
 ** tiny costs (1e-12 down to the smallest float) give A*'s optimum, costs that
 ** span more than 2^53 (a cheap move vanishes in c + g) still give a path and

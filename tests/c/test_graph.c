@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_graph.c — graphs: building, CSR, cost edits and listeners, the
 ** heuristic scale, A* on graphs (hand-computed distances, unreachable nodes,
 ** self-loops, parallel and zero-cost edges, random graphs against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_grid.c — grid editing, rules, layers, listeners, allocator failures. */
 #include "harness.h"
 #include "lds.h"

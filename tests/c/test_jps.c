@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_jps.c — Jump Point Search and JPS+: randomised differential tests
 ** against A* (costs, legality, slicing, grid edits), fallbacks, errors, OOM,
 ** and a Moving AI scenario. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_los.c — line of sight, line costs, path costs and LOS pruning. */
 #include "harness.h"
 #include "lds.h"

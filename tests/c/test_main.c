@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_main.c — the single C test runner: runs every suite, prints
 ** "N passed, N failed", exits non-zero on any failure.

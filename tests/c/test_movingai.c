@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_movingai.c — Moving AI .map and .scen readers: accepted variants,
 ** exact error messages for malformed files, lds_scen_matches, and every map
 ** and scen of the shared benchmark set (first 50 problems solved each). */

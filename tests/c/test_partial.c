@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_partial.c — partial paths (params.partial, lds_search_partial_path):
 ** the goal on a blocked cell, a walled-in goal, a blocked start, and every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_path.c — path values: new, sub, reverse, cell/node access, bounds,
 ** allocator failures. */
 #include "harness.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_path_check.c — the direction table (lds_directions.h) and the path
 ** checker lds_path_check (lds_path.h): legal moves under each diagonal

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_path_cost.c — exact weighted path costs and cost-keeping line-of-
 ** sight pruning (core/lds_postprocess.h, "Cost of a path"): worked
 ** examples, the 7x3 staircase, a swamp the weighted path avoids, blocked

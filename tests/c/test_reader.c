@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_reader.c — the core's reader parsers (lds_map_read, lds_scen_read,
 ** lds_graph_read_dimacs): text fed in pieces of any size, down to 1 byte,

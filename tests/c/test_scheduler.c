@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_scheduler.c — the per-frame scheduler: budgets counted in expansions,
 ** priorities and ageing, cancel, stale handles, grid edits, determinism,
 ** optimality of every delivered path, allocator failures, a fake clock. */

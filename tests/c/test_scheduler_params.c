@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_scheduler_params.c — lds_scheduler_set_params (what the embedding
 ** runtime calls after a mod reload): a queued request and a request whose
 ** search is in progress both answer under the new parameters, keep their

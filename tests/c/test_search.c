@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_search.c — the A* family on small hand-made grids with hand-computed
 ** costs, then random differential tests (A* against Dijkstra), slicing,
 ** determinism, stale detection, layers, edge callbacks and allocator failures.

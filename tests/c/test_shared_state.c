@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_shared_state.c — the state a reader may write in a shared grid or
 ** graph (docs/threads.md), single-threaded: the lds_grid_min_cost and

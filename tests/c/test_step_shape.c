@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_step_shape.c — the one slicing shape of every incremental object
 ** (lds_common.h): lds_<obj>_step(obj, const lds_Budget *, ...) with NULL =

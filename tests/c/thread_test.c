@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** thread_test.c — the thread model of docs/threads.md, checked: one grid and
 ** one graph shared by N worker threads, each with its own searches (A*,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** fuzz_search.c — every search of the core against an independent Dijkstra.
 **

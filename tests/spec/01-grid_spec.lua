@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- lodestar.grid: construction, cells, rules, layers, lifetime, errors.
 local lodestar = require "lodestar"
 

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- lodestar.search: constructors, slicing, results, lifetime, errors.
 local lodestar = require "lodestar"
 local testing = require "lodestar.testing"

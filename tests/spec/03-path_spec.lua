@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- lodestar.Path: length, cost, flags, iteration, copies, construction.
 local lodestar = require "lodestar"
 

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Designer rules: baked layers, per-query weights, edge callbacks.
 local lodestar = require "lodestar"
 local testing = require "lodestar.testing"

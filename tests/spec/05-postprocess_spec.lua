@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Line of sight, line-of-sight pruning, post-processing chains, smoothing.
 local lodestar = require "lodestar"
 local smooth = require "lodestar.smooth"

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The busted kit itself: testing.grid and the registered assertions.
 local lodestar = require "lodestar"
 local testing = require "lodestar.testing"

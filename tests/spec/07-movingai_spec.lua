@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Every query of a DAO scenario through Lua gives the cost `lodestar scen`
 -- accepts (the file's optimal length within its printed precision, the
 -- rule of lds_scen_matches) and the same total work as the C command.

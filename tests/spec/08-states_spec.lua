@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Two lua_States in one process share nothing (STYLE 8): run the C host
 -- tests/c/lua_two_states.c built for this engine by `make lua`.
 describe("two lua_States", function()

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The spec of docs/designer-guide.md, section 6, verbatim: the guide stays true.
 local lodestar = require "lodestar"
 local testing  = require "lodestar.testing"   -- adds the assert.* below

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Module-level functions, option lists, rule helpers, no globals.
 describe("module", function()
   it("require sets no globals and returns the core table extended", function()

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- lodestar.graph and searches on graphs: building, editing, queries, the
 -- custom Lua heuristic, lifetime, errors, DIMACS road graphs (docs/lua-api.md,
 -- section Graph). Node and edge ids are 1-based, like DIMACS files.

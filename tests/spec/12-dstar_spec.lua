@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- lodestar.search.dstar_lite: incremental replanning from Lua (D* Lite,
 -- core/lds_dstar.h). Every repaired plan is compared with a fresh
 -- lodestar.find_path (A*) on the edited grid.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Argument errors across the binding and the Lua package (docs/lua-api.md,
 -- Conventions): every "unknown option" list names every accepted key,
 -- methods are named and numbered as for a call with ':', errors point at the

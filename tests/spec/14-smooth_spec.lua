@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Wall-safe smoothing (docs/lua-api.md, Post-processing; designer guide §5):
 -- with the grid, a Catmull-Rom span that would touch a blocked cell is the
 -- straight segment between its two cells instead, so no smoothed point lies

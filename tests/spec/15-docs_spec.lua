@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The error messages docs/*.md quote are the ones the code prints: each call
 -- below raises, and its message (without the position, and for an argument
 -- error from its first parenthesis on, as the docs usually quote it) must

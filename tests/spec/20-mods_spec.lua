@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The mod manager (scripts/lodestar/mods.lua): loading, dependency order,
 -- sandbox, hot reload, CPU guard. Each test builds its mods in a temporary
 -- directory and deletes it afterwards.

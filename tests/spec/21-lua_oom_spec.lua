@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Path operations leak nothing when Lua runs out of memory part-way (STYLE
 -- 14, create the userdata first): run the C host tests/c/lua_oom_paths.c
 -- built by `make lua` (Lua 5.4 only: LuaJIT's 64-bit build has no custom

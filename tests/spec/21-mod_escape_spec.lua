@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The mod escape suite: one attacking mod per attempt to reach the host's
 -- files, its grid, its tables or another mod (docs/mods.md, "What a mod
 -- sees"). Each attempt must fail cleanly, and after it the host's grid, its

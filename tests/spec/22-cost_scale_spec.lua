@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Costs have no scale: the same grid with every cost times 1e-12 (or 1e30)
 -- gives the same paths, D* Lite included, and the testing kit judges them
 -- the same way (its is_optimal tolerance is relative, with no floor of 1).

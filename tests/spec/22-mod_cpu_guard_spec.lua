@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The mod CPU guard (scripts/lodestar/mods.lua) against mods that try to
 -- escape it: coroutine trees, host library code (lodestar.smooth), C library
 -- calls (patterns, string.rep, table functions), memory, and a runaway bake

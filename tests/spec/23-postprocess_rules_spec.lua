@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Post-processing keeps the designer's rules (issue 16): line-of-sight
 -- pruning and smoothing never make a path dearer than the path it came from
 -- under the same cell costs and layer weights, report that cost, and prune

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Partial paths from Lua: find_path(..., {partial = true}), s:partial_path(),
 -- s:path() and s:jump_points() on blocked goals, walled-in goals and
 -- blocked starts, for every algorithm; graphs. The partial path ends at the

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The mod CPU guard (scripts/lodestar/mods.lua, guarded) ends with each
 -- guarded call, whatever way the call ends: the count hook fires every
 -- `grain` instructions, also in the guard's own instructions just before

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- assert.admissible judges the heuristic the search uses: a heuristic name
 -- is scaled as a search with the same weights / h_scale scales it (the
 -- smallest effective cell cost, or the user's h_scale), asked from the core.

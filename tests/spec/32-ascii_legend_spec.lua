@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- A designer's own map characters: grid.from_ascii(text, {legend = ...})
 -- and grid.from_rows(rows, opts), with from_ascii's defaults (. S G 1-9
 -- free, everything else blocked) where the legend says nothing.

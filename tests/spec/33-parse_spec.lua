@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Maps, scenarios and DIMACS graphs parsed from text in memory (a game's own
 -- file system: love.filesystem.read, a zip): grid.parse, scenario.parse,
 -- graph.parse_dimacs give what the file loaders give from the same bytes,

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Out of memory in the text constructors (grid.parse, scenario.parse/load,
 -- graph.parse_dimacs, from_ascii/from_rows with a legend): run the C host
 -- tests/c/lua_parse_oom.c built for this engine by `make lua`, which fails

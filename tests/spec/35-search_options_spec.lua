@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- One search-option parser: lodestar.core.search_options, request_path (the
 -- runtime's Lua half, over a fake host) and find_path check options the
 -- same way and fail with the same message (docs/lua-api.md, "search_options").

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- One slicing shape from Lua: s:step and d:step take the same budget (nil or
 -- 0 = no limit, an integer = max expansions, or {max_expansions =,
 -- budget_us =}); d:compute is the deprecated alias of d:step; s:stats and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** demo.c — `lodestar demo`: a headless game loop on a real map. N agents
 ** wander to random reachable goals, doors open and close on a schedule,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** demo.h — the `lodestar demo` simulation's shared state: options, agents,
 ** doors, the per-frame measurements, and the functions of its files:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** demo_agents.c — the demo's agents: requests to the scheduler (or the
 ** runtime with --mods), the paths it delivers (checked against a one-shot

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** demo_loop.c — the demo's frame loop. Everything the game does (doors,
 ** agents, checks) happens outside the timed region; only the tick

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** demo_report.c — the demo's summary: latency in frames, time per frame,
 ** overshoot, expansions, doors, path checks, the log hash, and with --mods

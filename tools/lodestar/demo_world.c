@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** demo_world.c — the demo's map: connected components, doors on gaps in
 ** walls and their schedules, goals, the agents' start cells.

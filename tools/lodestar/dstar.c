@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** dstar.c — `lodestar dstar`: a navigation simulation comparing D* Lite
 ** (incremental replanning) with A* replanning from scratch.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** graph.c — `lodestar graph`: load a DIMACS road graph, answer a list of
 ** queries "s t dist" and check every distance (dist -1 = unreachable).

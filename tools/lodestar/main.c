@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** main.c — the `lodestar` command: dispatches to subcommands.
 */

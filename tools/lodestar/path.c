@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** path.c — `lodestar path`: one query on a map, printed.
 */

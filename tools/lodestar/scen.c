@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** scen.c — `lodestar scen`: solve every problem of a Moving AI .scen
 ** file and check each cost against the published optimal length.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** util.h — shared helpers of the `lodestar` command's subcommands.
 ** Each subcommand is `int cli_NAME(int argc, char **argv)` returning the exit

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The congestion mod: heat from agent positions, decay, re-bake of the
 -- changed rectangle only.
 local lodestar = require "lodestar"

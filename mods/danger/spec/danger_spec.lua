@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The danger mod: a threat makes cautious units detour, reckless ones not.
 local lodestar = require "lodestar"
 require "lodestar.testing" -- registers assert.is_optimal

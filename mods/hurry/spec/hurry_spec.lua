@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The hurry mod: weighted A* expands fewer nodes, and stays within w x optimal.
 local lodestar = require "lodestar"
 local mods = require "lodestar.mods"

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The smoothing mod: curves through the path, ends kept, even spacing.
 local lodestar = require "lodestar"
 local testing = require "lodestar.testing"

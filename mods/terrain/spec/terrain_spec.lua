@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The terrain mod, loaded through the mod manager as a game would load it.
 local lodestar = require "lodestar"
 require "lodestar.testing" -- registers assert.path_cost, assert.path_avoids, assert.is_optimal
