@@ -143,10 +143,11 @@ static void io_free(const lds_Env *env, IoFile *r) {
   else lds_alloc_default(NULL, r, sizeof *r, 0);
 }
 
-lds_Grid *lds_map_load(const lds_Env *env, const char *path, lds_Error *err) {
-  static const char fn[] = "lds_map_load";
+/* The reader of function fn for the plain text file at path, opened; NULL
+** with err filled when path is NULL, memory runs out or the file cannot be
+** opened. */
+static IoFile *io_begin(const lds_Env *env, const char *fn, const char *path, lds_Error *err) {
   IoFile *r;
-  lds_Grid *g;
   if (!path) {
     io_error(err, LDS_E_ARG, "%s: path is NULL", fn);
     return NULL;
@@ -158,6 +159,14 @@ lds_Grid *lds_map_load(const lds_Env *env, const char *path, lds_Error *err) {
     io_free(env, r);
     return NULL;
   }
+  return r;
+}
+
+lds_Grid *lds_map_load(const lds_Env *env, const char *path, lds_Error *err) {
+  static const char fn[] = "lds_map_load";
+  IoFile *r = io_begin(env, fn, path, err);
+  lds_Grid *g;
+  if (!r) return NULL;
   g = lds_map_read(env, io_read, r, path, err);
   if (!io_finish(r, "lds_map_read", err)) {
     lds_grid_free(g);
@@ -169,19 +178,9 @@ lds_Grid *lds_map_load(const lds_Env *env, const char *path, lds_Error *err) {
 
 lds_Scenario *lds_scen_load(const lds_Env *env, const char *path, lds_Error *err) {
   static const char fn[] = "lds_scen_load";
-  IoFile *r;
+  IoFile *r = io_begin(env, fn, path, err);
   lds_Scenario *sc;
-  if (!path) {
-    io_error(err, LDS_E_ARG, "%s: path is NULL", fn);
-    return NULL;
-  }
-  if (!(r = io_new(env, fn, err))) return NULL;
-  io_init(r, fn, path, false);
-  if (!io_open(r)) {
-    if (err) *err = r->why;
-    io_free(env, r);
-    return NULL;
-  }
+  if (!r) return NULL;
   sc = lds_scen_read(env, io_read, r, path, err);
   if (!io_finish(r, "lds_scen_read", err)) {
     lds_scen_free(sc);

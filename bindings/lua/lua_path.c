@@ -484,6 +484,36 @@ static int path_set_weights(lua_State *L) {
 /* path:replaced_costs() -> list | nil: for a path made by prune_los, [i] is
 ** the cost of the sub-path of the original path that segment i (cells i ->
 ** i+1) replaced; nil for other paths. A fresh copy. */
+
+/* Point i of the list at index tab: {x=, y=} or {x, y}. 1 with *x, *y set;
+** 0 when x or y is not a number; -1 when the item is not a table. The
+** stack is as before. */
+static int point_xy(lua_State *L, int tab, int i, double *x, double *y) {
+  int ok;
+  lua_rawgeti(L, tab, i);
+  if (lua_type(L, -1) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    return -1;
+  }
+  lua_getfield(L, -1, "x");
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    lua_rawgeti(L, -1, 1);
+  }
+  lua_getfield(L, -2, "y");
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    lua_rawgeti(L, -2, 2);
+  }
+  ok = lua_type(L, -1) == LUA_TNUMBER && lua_type(L, -2) == LUA_TNUMBER; /* item, x, y */
+  if (ok) {
+    *x = lua_tonumber(L, -2);
+    *y = lua_tonumber(L, -1);
+  }
+  lua_pop(L, 3);
+  return ok;
+}
+
 static int path_replaced_costs(lua_State *L) {
   check_path(L, 1);
   path_uv_get(L, 1, &path_replaced_key);
@@ -526,24 +556,11 @@ int ldsl_grid_polyline_cost(lua_State *L) {
     n = lua_rawlen(L, 2);
     xy = (double *)lds_newudata(L, (n ? n : 1) * 2 * sizeof(double)); /* scratch, GC'd */
     for (i = 0; i < n; i++) {
-      lua_rawgeti(L, 2, (int)i + 1);
-      if (lua_type(L, -1) != LUA_TTABLE)
+      int got = point_xy(L, 2, (int)i + 1, &xy[2 * i], &xy[2 * i + 1]);
+      if (got < 0)
         return ldsl_arg_error(L, 2, lua_pushfstring(L, "point %d is not a table", (int)i + 1));
-      lua_getfield(L, -1, "x");
-      if (lua_isnil(L, -1)) {
-        lua_pop(L, 1);
-        lua_rawgeti(L, -1, 1);
-      }
-      lua_getfield(L, -2, "y");
-      if (lua_isnil(L, -1)) {
-        lua_pop(L, 1);
-        lua_rawgeti(L, -2, 2);
-      }
-      if (lua_type(L, -1) != LUA_TNUMBER || lua_type(L, -2) != LUA_TNUMBER)
+      if (got == 0)
         return ldsl_arg_error(L, 2, lua_pushfstring(L, "point %d has no numbers x, y", (int)i + 1));
-      xy[2 * i] = lua_tonumber(L, -2);
-      xy[2 * i + 1] = lua_tonumber(L, -1);
-      lua_pop(L, 3);
     }
   }
   nw = post_weights(L, is_path ? 2 : 0, 3, g, w);
@@ -602,30 +619,17 @@ static int path_new(lua_State *L) {
   ids = (uint32_t *)lds_newudata(L, (n ? n : 1) * sizeof(uint32_t)); /* scratch, GC'd */
   for (i = 0; i < n; i++) {
     double x, y;
-    lua_rawgeti(L, 2, (int)i + 1);
-    if (lua_type(L, -1) != LUA_TTABLE)
+    int got = point_xy(L, 2, (int)i + 1, &x, &y);
+    if (got < 0)
       return ldsl_arg_error(L, 2, lua_pushfstring(L, "cell %d is not a table", (int)i + 1));
-    lua_getfield(L, -1, "x");
-    if (lua_isnil(L, -1)) {
-      lua_pop(L, 1);
-      lua_rawgeti(L, -1, 1);
-    }
-    lua_getfield(L, -2, "y");
-    if (lua_isnil(L, -1)) {
-      lua_pop(L, 1);
-      lua_rawgeti(L, -2, 2);
-    }
-    if (lua_type(L, -1) != LUA_TNUMBER || lua_type(L, -2) != LUA_TNUMBER)
+    if (got == 0)
       return ldsl_arg_error(L, 2, lua_pushfstring(L, "cell %d has no integer x, y", (int)i + 1));
-    x = lua_tonumber(L, -2);
-    y = lua_tonumber(L, -1);
     if (x != floor(x) || y != floor(y) || x < 0 || y < 0 || x >= lds_grid_width(g) ||
         y >= lds_grid_height(g))
       return ldsl_arg_error(L, 2, lua_pushfstring(L, "cell %d is outside the %dx%d grid",
                                              (int)i + 1, (int)lds_grid_width(g),
                                              (int)lds_grid_height(g)));
     ids[i] = (uint32_t)y * (uint32_t)lds_grid_width(g) + (uint32_t)x;
-    lua_pop(L, 3);
   }
   b = ldsl_new_pathbox(L);
   tmp = lds_path_new(&env, ids, n, lds_grid_width(g), 0.0, partial ? LDS_PATH_PARTIAL : 0, &err);
