@@ -65,6 +65,54 @@ local function cost_opts(opts)
   return o
 end
 
+--- A temporary mods folder for a spec of mods (the manager's `root`):
+-- `local d = testing.mods_dir()`, then `mods.new{root = d.root}`.
+-- d.root is its path; d.write(rel, text) writes a file, making its
+-- folders; d.write_mod(name, text) writes NAME/mod.lua; d.mkdir(rel) makes
+-- a folder; d.remove(rel) removes a file or a folder tree (a link is
+-- removed, never followed); d.close() removes the whole folder. Files go
+-- under os.tmpname()'s folder. Needs LuaFileSystem, as lodestar.mods does.
+-- @return the folder table; errors (assert) when the file system refuses.
+function M.mods_dir()
+  local lfs = require "lfs"
+  local function rmtree(path)
+    local a = lfs.symlinkattributes(path)
+    if not a then return end
+    if a.mode == "directory" then
+      for e in lfs.dir(path) do
+        if e ~= "." and e ~= ".." then rmtree(path .. "/" .. e) end
+      end
+      assert(lfs.rmdir(path))
+    else
+      assert(os.remove(path))
+    end
+  end
+  local function mkdirs(path)
+    local acc = ""
+    for part in path:gmatch("[^/]+") do
+      acc = acc .. "/" .. part
+      if not lfs.attributes(acc) then assert(lfs.mkdir(acc)) end
+    end
+  end
+  local base = os.tmpname()
+  os.remove(base)
+  local root = base .. "-mods"
+  mkdirs(root)
+  local d = {root = root}
+  function d.mkdir(rel) mkdirs(root .. "/" .. rel) end
+  function d.write(rel, text)
+    local path = root .. "/" .. rel
+    mkdirs(path:match("^(.*)/[^/]*$"))
+    local f = assert(io.open(path, "wb"))
+    f:write(text)
+    f:close()
+  end
+  function d.write_mod(name, text) d.write(name .. "/mod.lua", text) end
+  function d.remove(rel) rmtree(root .. "/" .. rel) end
+  function d.close() rmtree(root) end
+  return d
+end
+
 --- Exact cost from (sx,sy) to (gx,gy) by Dijkstra under opts' cost model;
 -- nil when unreachable. Arguments as for find_path (its checks; the
 -- message names 'true_cost' and the caller's line).

@@ -4,47 +4,11 @@
 -- directory and deletes it afterwards.
 local lodestar = require "lodestar"
 local mods = require "lodestar.mods"
-local lfs = require "lfs"
+local testing = require "lodestar.testing"
+local sandbox_dir = testing.mods_dir
 
-local function rmtree(p)
-  local a = lfs.attributes(p)
-  if not a then return end
-  if a.mode == "directory" then
-    for e in lfs.dir(p) do
-      if e ~= "." and e ~= ".." then rmtree(p .. "/" .. e) end
-    end
-    assert(lfs.rmdir(p))
-  else
-    assert(os.remove(p))
-  end
-end
 
-local function mkdirs(p)
-  local acc = ""
-  for part in p:gmatch("[^/]+") do
-    acc = acc .. "/" .. part
-    if not lfs.attributes(acc) then assert(lfs.mkdir(acc)) end
-  end
-end
 
--- A fresh mods root; files written with write(rel, text).
-local function sandbox_dir()
-  local base = os.tmpname()
-  os.remove(base)
-  local root = base .. "-mods"
-  mkdirs(root)
-  local d = {root = root}
-  function d.write(rel, text)
-    local path = root .. "/" .. rel
-    mkdirs(path:match("^(.*)/[^/]*$"))
-    local f = assert(io.open(path, "wb"))
-    f:write(text)
-    f:close()
-  end
-  function d.remove(rel) rmtree(root .. "/" .. rel) end
-  function d.close() rmtree(root) end
-  return d
-end
 
 local function results(events)
   local out = {}

@@ -6,6 +6,8 @@
 local lodestar = require "lodestar"
 local mods = require "lodestar.mods"
 local lfs = require "lfs"
+local testing = require "lodestar.testing"
+local sandbox_dir = testing.mods_dir
 
 -- the host's own functions, taken before any mod runs
 local HOST = {
@@ -16,44 +18,8 @@ local HOST = {
   nalgo = #lodestar.algorithms,
 }
 
-local function rmtree(p)
-  local a = lfs.symlinkattributes(p)
-  if not a then return end
-  if a.mode == "directory" then
-    for e in lfs.dir(p) do
-      if e ~= "." and e ~= ".." then rmtree(p .. "/" .. e) end
-    end
-    assert(lfs.rmdir(p))
-  else
-    assert(os.remove(p))
-  end
-end
 
-local function mkdirs(p)
-  local acc = ""
-  for part in p:gmatch("[^/]+") do
-    acc = acc .. "/" .. part
-    if not lfs.attributes(acc) then assert(lfs.mkdir(acc)) end
-  end
-end
 
-local function sandbox_dir()
-  local base = os.tmpname()
-  os.remove(base)
-  local root = base .. "-escape"
-  mkdirs(root)
-  local d = {root = root}
-  function d.write(rel, text)
-    local path = root .. "/" .. rel
-    mkdirs(path:match("^(.*)/[^/]*$"))
-    local f = assert(io.open(path, "wb"))
-    f:write(text)
-    f:close()
-  end
-  function d.remove(rel) rmtree(root .. "/" .. rel) end
-  function d.close() rmtree(root) end
-  return d
-end
 
 -- The bystander: a layer baked from its view, a profile, and a
 -- post-processor reporting what it sees of its view, its lodestar table and
@@ -204,7 +170,7 @@ describe("mod escapes", function()
     it("a file that is a link out of the mod's folder is never read", function()
       -- mod.lua itself a link to a mod outside the folder
       dir.write("outside.lua", 'mod.state.pwned = true\nreturn { name = "evil_link", version = "1" }')
-      mkdirs(dir.root .. "/evil_link")
+      dir.mkdir("evil_link")
       assert(lfs.link(dir.root .. "/outside.lua", dir.root .. "/evil_link/mod.lua", true))
       local evs = m:poll()
       assert.equal(1, #evs)
@@ -216,7 +182,7 @@ describe("mod escapes", function()
       os.remove(dir.root .. "/outside.lua")
       m:poll()
       -- a required file that is a link, a folder that is a link, a link cycle
-      mkdirs(dir.root .. "/evil_req")
+      dir.mkdir("evil_req")
       assert(lfs.link("/etc/passwd", dir.root .. "/evil_req/secret.lua", true))
       assert(lfs.link("/etc", dir.root .. "/evil_req/up", true))
       assert(lfs.link(dir.root .. "/evil_req", dir.root .. "/evil_req/loop", true))

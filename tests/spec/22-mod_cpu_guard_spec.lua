@@ -9,38 +9,11 @@ local lodestar = require "lodestar"
 local core = require "lodestar.core"
 local mods = require "lodestar.mods"
 local smooth = require "lodestar.smooth"
-local lfs = require "lfs"
+local testing = require "lodestar.testing"
 
 local LUA54 = _VERSION == "Lua 5.4" and not rawget(_G, "jit")
 
-local function rmtree(p)
-  local a = lfs.attributes(p)
-  if not a then return end
-  if a.mode == "directory" then
-    for e in lfs.dir(p) do
-      if e ~= "." and e ~= ".." then rmtree(p .. "/" .. e) end
-    end
-    assert(lfs.rmdir(p))
-  else
-    assert(os.remove(p))
-  end
-end
 
-local function sandbox_dir()
-  local base = os.tmpname()
-  os.remove(base)
-  local root = base .. "-guard"
-  assert(lfs.mkdir(root))
-  local d = {root = root}
-  function d.write(name, text)
-    lfs.mkdir(root .. "/" .. name)
-    local f = assert(io.open(root .. "/" .. name .. "/mod.lua", "wb"))
-    f:write(text)
-    f:close()
-  end
-  function d.close() rmtree(root) end
-  return d
-end
 
 local function results(events)
   local out = {}
@@ -61,7 +34,7 @@ describe("mod CPU guard", function()
     return m
   end
 
-  before_each(function() dir = sandbox_dir() end)
+  before_each(function() dir = testing.mods_dir() end)
   after_each(function()
     if m then m:close() end
     m = nil
@@ -71,7 +44,7 @@ describe("mod CPU guard", function()
   describe("coroutines", function()
     it("a tree of short coroutines pays for its work", function()
       -- each coroutine runs far fewer instructions than the hook's grain
-      dir.write("tree", [[
+      dir.write_mod("tree", [[
 mod.state.nodes = 0
 local function node(d)
   mod.state.nodes = mod.state.nodes + 1
@@ -93,7 +66,7 @@ return { name = "tree", version = "1" }]])
     end)
 
     it("a coroutine the host made is guarded when a mod resumes it", function()
-      dir.write("res", [[
+      dir.write_mod("res", [[
 return { name = "res", version = "1", on = { go = function(co) coroutine.resume(co) end } }]])
       new_manager{instruction_limit = 100000, cell_limit = 0}
       m:poll()
@@ -112,7 +85,7 @@ return { name = "res", version = "1", on = { go = function(co) coroutine.resume(
 
   describe("time limit", function()
     it("stops a runaway bake after time_limit_ms, whatever the map size", function()
-      dir.write("spin", [[
+      dir.write_mod("spin", [[
 return { name = "spin", version = "1", layers = { l = function() while true do end end } }]])
       local cost = {}
       for _, size in ipairs{16, 256} do
@@ -133,7 +106,7 @@ return { name = "spin", version = "1", layers = { l = function() while true do e
 
     it("a mod's whole (re)load is one call: mod.lua and its bakes share one budget", function()
       -- mod.lua spends about 7 ms (hook firings), the rule the rest
-      dir.write("two", [[
+      dir.write_mod("two", [[
 local s = 0
 for i = 1, 2500 do s = s + i end
 return { name = "two", version = "1", layers = { l = function()
@@ -151,7 +124,7 @@ end } }]])
     end)
 
     it("an event handler, a post-processor and a heuristic get the same limit", function()
-      dir.write("slow", [[
+      dir.write_mod("slow", [[
 return { name = "slow", version = "1",
   on = { tick = function() while true do end end },
   postprocessors = { pp = function(p) while true do end end },
@@ -172,7 +145,7 @@ return { name = "slow", version = "1",
     end)
 
     it("a re-bake stopped half-way leaves the layer as it was", function()
-      dir.write("re", [[
+      dir.write_mod("re", [[
 return { name = "re", version = "1",
   layers = { l = function(x)
     if mod.state.spin then
@@ -192,7 +165,7 @@ return { name = "re", version = "1",
     end)
 
     it("a reload stopped at its second layer writes nothing and runs no old code", function()
-      dir.write("two", [[
+      dir.write_mod("two", [[
 return { name = "two", version = "1", layers = {
   a = function() mod.state.old_calls = (mod.state.old_calls or 0) + 1; return 1 end,
   b = function() return 1 end } }]])
@@ -201,7 +174,7 @@ return { name = "two", version = "1", layers = {
       assert.same({"two:loaded"}, results(m:poll()))
       local calls = m:state("two").old_calls
       assert.equal(6, calls)
-      dir.write("two", [[
+      dir.write_mod("two", [[
 return { name = "two", version = "2", layers = {
   a = function() return 2 end,
   b = function(x) if mod.grid.name == "g2" then while true do end end return 2 end } }]])
@@ -218,7 +191,7 @@ return { name = "two", version = "2", layers = {
     end)
 
     it("a re-bake stopped on the second grid writes no grid", function()
-      dir.write("rb", [[
+      dir.write_mod("rb", [[
 return { name = "rb", version = "1",
   layers = { l = function()
     if mod.state.go then
@@ -250,7 +223,7 @@ return { name = "rb", version = "1",
     local LIMIT = 100000
 
     it("a pathological pattern fails fast with a clear error, as a function or a method", function()
-      dir.write("pat", [[
+      dir.write_mod("pat", [[
 local s, p = ("a"):rep(34), ("a*"):rep(8) .. "b"
 local ok, err = pcall(string.find, s, p)
 mod.state.err = err
@@ -263,7 +236,7 @@ return { name = "pat", version = "1", selftest = function() local r = s:find(p);
     end)
 
     it("pattern steps are charged to the instruction limit", function()
-      dir.write("scan", [[
+      dir.write_mod("scan", [[
 local s = ("x"):rep(1000)
 for i = 1, 1000 do s:find("x*y") end -- ~2000 steps a call, few instructions
 return { name = "scan", version = "1" }]])
@@ -276,7 +249,7 @@ return { name = "scan", version = "1" }]])
     end)
 
     it("string.rep, table.concat and table functions are bounded", function()
-      dir.write("big", [[
+      dir.write_mod("big", [[
 local function try(f) local ok, e = pcall(f); return e end
 mod.state.rep = try(function() local r = ("x"):rep(2 ^ 31); return r end)
 mod.state.rep2 = try(function() local r = string.rep("ab", 2 ^ 23, ","); return r end)
@@ -309,7 +282,7 @@ return { name = "big", version = "1" }]])
     end)
 
     it("load compiles at most MAX_CHUNK_BYTES; table.sort is charged n log n", function()
-      dir.write("ld", [[
+      dir.write_mod("ld", [[
 local f, err = load(("x = 1 "):rep(200000))
 mod.state.err = err
 local t = {}
@@ -326,7 +299,7 @@ return { name = "ld", version = "1" }]])
     end)
 
     it("one instruction cannot allocate without bound (`s = s .. s`)", function()
-      dir.write("hog", [[
+      dir.write_mod("hog", [[
 local s = "x"
 for i = 1, 40 do pcall(function() s = s .. s end) end
 return { name = "hog", version = "1" }]])
@@ -354,7 +327,7 @@ return { name = "hog", version = "1" }]])
     end)
 
     it("runs under the guard on both engines (LuaJIT: not compiled)", function()
-      dir.write("sm", [[
+      dir.write_mod("sm", [[
 local pts = lodestar.smooth.resample({{x = 0, y = 0}, {x = 5000, y = 0}}, 0.01)
 return { name = "sm", version = "1" }]])
       new_manager{instruction_limit = 100000, cell_limit = 0}
