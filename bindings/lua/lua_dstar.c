@@ -99,20 +99,8 @@ int ldsl_dstar_weights(lua_State *L, int arg, const lds_Grid *g, double *w) {
   t = lua_gettop(L);
   lua_pushnil(L);
   while (lua_next(L, t)) { /* weights, name, w */
-    char buf[64];
-    const char *name;
-    int idx;
-    if (lua_type(L, -2) != LUA_TSTRING) ldsl_opt_error(L, arg, "weights", "keys must be layer names");
-    name = lua_tostring(L, -2);
-    if (lua_type(L, -1) != LUA_TNUMBER)
-      ldsl_opt_error(L, arg, "weights", lua_pushfstring(L, "weight of layer '%s': number expected, "
-                                                   "got %s", name, ldsl_value_name(L, -1)));
-    if (isnan(lua_tonumber(L, -1)) || isinf(lua_tonumber(L, -1)))
-      ldsl_opt_error(L, arg, "weights",
-                lua_pushfstring(L, "weight of layer '%s' is %s (expected finite)", name,
-                                ldsl_fmt_num(buf, sizeof buf, lua_tonumber(L, -1))));
-    idx = lds_grid_layer_find(g, name);
-    if (idx < 0) ldsl_opt_error(L, arg, "weights", lua_pushfstring(L, "the grid has no layer '%s'", name));
+    const char *name = ldsl_weight_entry(L, arg, g);
+    int idx = lds_grid_layer_find(g, name);
     if (idx >= 16)
       ldsl_opt_error(L, arg, "weights", lua_pushfstring(L, "layer '%s' is layer %d (at most 16 layers "
                                                    "can be weighted)", name, idx + 1));

@@ -232,19 +232,7 @@ void ldsl_parse_search_opts(lua_State *L, int arg, lds_SearchParams *p, const ld
     lua_newtable(L); /* weights, copy */
     lua_pushnil(L);
     while (lua_next(L, t)) { /* weights, copy, name, w */
-      char buf[64];
-      const char *name;
-      if (lua_type(L, -2) != LUA_TSTRING) ldsl_opt_error(L, arg, "weights", "keys must be layer names");
-      name = lua_tostring(L, -2);
-      if (lua_type(L, -1) != LUA_TNUMBER)
-        ldsl_opt_error(L, arg, "weights", lua_pushfstring(L, "weight of layer '%s': number expected, "
-                                                     "got %s", name, ldsl_value_name(L, -1)));
-      if (isnan(lua_tonumber(L, -1)) || isinf(lua_tonumber(L, -1)))
-        ldsl_opt_error(L, arg, "weights",
-                  lua_pushfstring(L, "weight of layer '%s' is %s (expected finite)", name,
-                                  ldsl_fmt_num(buf, sizeof buf, lua_tonumber(L, -1))));
-      if (g && lds_grid_layer_find(g, name) < 0)
-        ldsl_opt_error(L, arg, "weights", lua_pushfstring(L, "the grid has no layer '%s'", name));
+      ldsl_weight_entry(L, arg, g);
       lua_pushvalue(L, -2);
       lua_insert(L, -2); /* weights, copy, name, name, w */
       lua_rawset(L, t + 1);

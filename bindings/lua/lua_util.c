@@ -263,3 +263,24 @@ int ldsl_space_tostring(lua_State *L, const SpaceKind *kind) {
     kind->describe(L, b);
   return 1;
 }
+
+/* One entry of a lua_next walk over option `weights` of argument arg (the
+** layer name at -2, its weight at -1): raises find_path's error unless the
+** name is a string and the weight a finite number, and, when g is given,
+** unless g has that layer. Returns the name (on the stack, at -2). */
+const char *ldsl_weight_entry(lua_State *L, int arg, const lds_Grid *g) {
+  char buf[64];
+  const char *name;
+  if (lua_type(L, -2) != LUA_TSTRING) ldsl_opt_error(L, arg, "weights", "keys must be layer names");
+  name = lua_tostring(L, -2);
+  if (lua_type(L, -1) != LUA_TNUMBER)
+    ldsl_opt_error(L, arg, "weights", lua_pushfstring(L, "weight of layer '%s': number expected, "
+                                                      "got %s", name, ldsl_value_name(L, -1)));
+  if (isnan(lua_tonumber(L, -1)) || isinf(lua_tonumber(L, -1)))
+    ldsl_opt_error(L, arg, "weights",
+                   lua_pushfstring(L, "weight of layer '%s' is %s (expected finite)", name,
+                                   ldsl_fmt_num(buf, sizeof buf, lua_tonumber(L, -1))));
+  if (g && lds_grid_layer_find(g, name) < 0)
+    ldsl_opt_error(L, arg, "weights", lua_pushfstring(L, "the grid has no layer '%s'", name));
+  return name;
+}

@@ -125,6 +125,9 @@ const char *ldsl_check_str(lua_State *L, int arg);
 void ldsl_check_table(lua_State *L, int arg);
 void ldsl_create_meta(lua_State *L, const char *tname, const luaL_Reg *meth, const luaL_Reg *metameth);
 const char *ldsl_fmt_num(char *buf, size_t size, double v);
+/* Checks one entry of a `weights` option walk (name at -2, weight at -1;
+** the layer exists when g is given) and returns the name (lua_util.c). */
+const char *ldsl_weight_entry(lua_State *L, int arg, const lds_Grid *g);
 lds_Env ldsl_lua_env(lua_State *L);
 extern const char ldsl_names_key;
 double ldsl_opt_int(lua_State *L, int arg, double def);
