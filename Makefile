@@ -35,7 +35,7 @@ TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
 EXTRA_CFLAGS ?=
 EXTRA_LDFLAGS ?=
 # Debian packages needed to build, test and benchmark
-DEB_PKGS := build-essential clang valgrind pkg-config zlib1g-dev libpng-dev \
+DEB_PKGS := build-essential clang valgrind pkg-config cmake luarocks zlib1g-dev libpng-dev \
             lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua-busted lua-filesystem lua-cjson lua-check
 # default scenario of `make run`
 RUN_SCEN ?= tests/data/den011d.map.scen
@@ -69,7 +69,13 @@ RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 
 LIB_A  := $(BUILD)/liblodestar.a
+# the version, from core/lds_config.h (LDS_VERSION): the shared library's
+# file name and soname, the pkg-config and CMake files follow it
+VERSION  := $(shell sed -n 's/^\#define LDS_VERSION "\(.*\)"/\1/p' core/lds_config.h)
+SOMAJOR  := $(firstword $(subst ., ,$(VERSION)))
 LIB_SO := $(BUILD)/liblodestar.so
+LIB_SO_REAL := $(BUILD)/liblodestar.so.$(VERSION)
+LIB_SONAME := liblodestar.so.$(SOMAJOR)
 IO_LIB := $(BUILD)/liblodestar_io.a
 CLI    := $(BUILD)/lodestar
 TESTS  := $(BUILD)/test_runner
@@ -216,8 +222,12 @@ $(LIB_A): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIB_SO): $(CORE_OBJ)
-	$(CC) -shared -o $@ $^ $(LDLIBS) $(EXTRA_LDFLAGS)
+# liblodestar.so.X.Y.Z with soname liblodestar.so.X; .so.X and .so are links
+$(LIB_SO_REAL): $(CORE_OBJ)
+	$(CC) -shared -Wl,-soname,$(LIB_SONAME) -o $@ $^ $(LDLIBS) $(EXTRA_LDFLAGS)
+$(LIB_SO): $(LIB_SO_REAL)
+	ln -sf $(notdir $(LIB_SO_REAL)) $(BUILD)/$(LIB_SONAME)
+	ln -sf $(notdir $(LIB_SO_REAL)) $@
 
 $(IO_LIB): $(IO_OBJ)
 	@mkdir -p $(dir $@)
@@ -400,19 +410,43 @@ $(BUILD)/install/runtime/%.o: runtime/%.c Makefile $(INST_PATHS)
 	  -DLDS_SCRIPTS_DIR='"$(LUA_LMOD)"' -c $< -o $@
 $(INST_HOST_LIB): $(INST_RUNTIME_OBJ) $(LUA54_OBJ)
 	rm -f $@ && ar rcs $@ $^
-$(BUILD)/install/lodestar.pc: Makefile $(INST_PATHS)
+# pkg-config files: the core (shared library), the io library (static, zlib
+# in Libs) and the embedding runtime (static, Lua 5.4); Version is
+# lds_version(). Outside /usr the core's Libs carry an rpath, so a program
+# linked with `pkg-config --libs lodestar` alone runs without LD_LIBRARY_PATH.
+PC_RPATH := $(if $(filter /usr,$(PREFIX)),,-Wl,-rpath,$${libdir})
+PC_HEAD = 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' ''
+$(BUILD)/install/lodestar.pc: Makefile $(INST_PATHS) core/lds_config.h
 	@mkdir -p $(dir $@)
-	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+	printf '%s\n' $(PC_HEAD) \
 	  'Name: lodestar' 'Description: pathfinding runtime: A*, JPS, D* Lite (core library)' \
-	  'Version: 0.1' 'Cflags: -I$${includedir}/lodestar' 'Libs: -L$${libdir} -llodestar' \
-	  'Libs.private: -lm' >$@
-# the optional io library (files, gzip): static only, so zlib is in Libs
-$(BUILD)/install/lodestar-io.pc: Makefile $(INST_PATHS)
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}/lodestar' \
+	  'Libs: -L$${libdir} $(PC_RPATH) -llodestar' 'Libs.private: -lm' >$@
+$(BUILD)/install/lodestar-io.pc: Makefile $(INST_PATHS) core/lds_config.h
 	@mkdir -p $(dir $@)
-	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+	printf '%s\n' $(PC_HEAD) \
 	  'Name: lodestar-io' 'Description: lodestar file reading: Moving AI maps, scenarios, DIMACS (gzip)' \
-	  'Version: 0.1' 'Requires: lodestar' 'Cflags: -I$${includedir}/lodestar' \
+	  'Version: $(VERSION)' 'Requires: lodestar = $(VERSION)' 'Cflags: -I$${includedir}/lodestar' \
 	  'Libs: -L$${libdir} -llodestar_io -lz' >$@
+# the runtime's static library holds the Lua binding, which uses the core's
+# internal symbols: it links the static core (liblodestar.a) by path
+$(BUILD)/install/lodestar-runtime.pc: Makefile $(INST_PATHS) core/lds_config.h
+	@mkdir -p $(dir $@)
+	printf '%s\n' $(PC_HEAD) \
+	  'Name: lodestar-runtime' 'Description: lodestar embedding runtime: Lua 5.4 scripting, mods, scheduler' \
+	  'Version: $(VERSION)' 'Requires: lua5.4' 'Cflags: -I$${includedir}/lodestar' \
+	  'Libs: -L$${libdir} -llodestar_host -llodestar_io $${libdir}/liblodestar.a -lz -lm' >$@
+# CMake package: find_package(lodestar) gives lodestar::lodestar (shared core),
+# lodestar::static, lodestar::io and lodestar::runtime
+$(BUILD)/install/lodestarConfig.cmake: packaging/lodestarConfig.cmake.in Makefile core/lds_config.h
+	@mkdir -p $(dir $@)
+	sed -e 's/@VERSION@/$(VERSION)/g' -e 's/@SONAME@/$(LIB_SONAME)/g' $< >$@
+$(BUILD)/install/lodestarConfigVersion.cmake: packaging/lodestarConfigVersion.cmake.in Makefile core/lds_config.h
+	@mkdir -p $(dir $@)
+	sed -e 's/@VERSION@/$(VERSION)/g' $< >$@
+INST_PKG_FILES := $(BUILD)/install/lodestar.pc $(BUILD)/install/lodestar-io.pc \
+  $(BUILD)/install/lodestar-runtime.pc
+INST_CMAKE_FILES := $(BUILD)/install/lodestarConfig.cmake $(BUILD)/install/lodestarConfigVersion.cmake
 
 # the installed command: the same objects, linked with the installed host
 # library, but for the demo's, which looks for its default map in DATA_DIR
@@ -425,12 +459,15 @@ $(INST_CLI): $(INST_CLI_OBJ) $(INST_HOST_LIB) $(IO_LIB) $(LIB_A)
 	$(CC) -o $@ $(INST_CLI_OBJ) $(INST_HOST_LIB) $(IO_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(IO_LIBS) \
 	  $(EXTRA_LDFLAGS)
 
-install: all $(INST_HOST_LIB) $(INST_CLI) $(BUILD)/install/lodestar.pc $(BUILD)/install/lodestar-io.pc
+install: all $(INST_HOST_LIB) $(INST_CLI) $(INST_PKG_FILES) $(INST_CMAKE_FILES)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/lodestar $(DESTDIR)$(PREFIX)/bin \
-	  $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/lib/cmake/lodestar
 	install -m 644 $(LIB_A) $(IO_LIB) $(INST_HOST_LIB) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(BUILD)/install/lodestar.pc $(BUILD)/install/lodestar-io.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
-	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(INST_PKG_FILES) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 $(INST_CMAKE_FILES) $(DESTDIR)$(PREFIX)/lib/cmake/lodestar/
+	install -m 755 $(LIB_SO_REAL) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(notdir $(LIB_SO_REAL)) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
+	ln -sf $(notdir $(LIB_SO_REAL)) $(DESTDIR)$(PREFIX)/lib/liblodestar.so
 	install -m 755 $(INST_CLI) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(filter-out core/%internal.h,$(wildcard core/lds*.h)) io/lds_io.h bindings/lua/lodestar_lua.h \
 	  runtime/lds_runtime.h \

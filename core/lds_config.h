@@ -12,9 +12,9 @@
 #include <stdbool.h>
 
 #define LDS_VERSION_MAJOR 0
-#define LDS_VERSION_MINOR 1
+#define LDS_VERSION_MINOR 2
 #define LDS_VERSION_PATCH 0
-#define LDS_VERSION "0.1.0"
+#define LDS_VERSION "0.2.0"
 
 /* LDS_API marks the public entry points. Build the shared library with
 ** -DLDS_BUILD_SHARED so they are exported with default visibility while
