@@ -104,6 +104,7 @@ ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
 
 .PHONY: fuzz test-fuzz
+.PHONY: rock rock-install test-rock
 .PHONY: FORCE all run test test-c test-portable test-thread test-cli test-lua test-runtime test-demo-mods test-install test-link test-licence valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
@@ -294,7 +295,12 @@ test-install: all
 test-link: $(LIB_A) $(LIB_SO) $(IO_LIB)
 	CC="$(CC)" tests/link_test.sh $(BUILD)
 
-test: test-c test-portable test-thread test-fuzz test-runtime test-cli test-lua test-install test-link test-licence test-demo-mods
+# every suite in order, then one line per suite and the closing
+# "N passed, N failed" over all of them (tests/run_tests.sh)
+TEST_SUITES := test-c test-portable test-thread test-fuzz test-runtime test-cli test-lua test-install \
+  test-link test-licence test-demo-mods test-rock
+test:
+	@tests/run_tests.sh "$(MAKE)" $(TEST_SUITES)
 
 # the search fuzzer against its own Dijkstra (tests/fuzz/fuzz_search.c):
 # `make fuzz` runs it for FUZZ_SECONDS (default 60) from a random seed it
@@ -484,6 +490,32 @@ ifneq ($(HAVE_LUAJIT),)
 	install -m 644 scripts/lodestar/*.lua $(DESTDIR)$(JIT_LMOD)/lodestar/
 	install -m 755 $(LUAJIT_MOD) $(DESTDIR)$(JIT_CMOD)/lodestar/core.so
 endif
+
+# == LuaRocks (lodestar-$(VERSION)-1.rockspec, build type make) ==
+# `luarocks make` runs `make rock` with the flags and the Lua headers of the
+# Lua it targets, then `make rock-install` with its install folders.
+ROCK_BUILD := build/rock
+ROCK_CFLAGS ?= -O2 -fPIC
+ROCK_LIBFLAG ?= -shared
+ROCK_LUA_INCDIR ?= /usr/include/lua5.4
+ROCK_OBJ := $(patsubst %.c,$(ROCK_BUILD)/obj/%.o,$(CORE_SRC) $(IO_SRC) $(LUA_MOD_SRC))
+ROCK_MOD := $(ROCK_BUILD)/lodestar/core.so
+$(ROCK_BUILD)/obj/%.o: %.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(ROCK_CFLAGS) -fvisibility=hidden -DLDS_BUILD_SHARED -Icore -Iio -Ibindings/lua \
+	  -I$(ROCK_LUA_INCDIR) $(if $(ROCK_ZLIB_INCDIR),-I$(ROCK_ZLIB_INCDIR)) -c $< -o $@
+$(ROCK_MOD): $(ROCK_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ROCK_LIBFLAG) -o $@ $^ $(if $(ROCK_ZLIB_LIBDIR),-L$(ROCK_ZLIB_LIBDIR)) -lz -lm
+rock: $(ROCK_MOD)
+rock-install: $(ROCK_MOD)
+	install -d $(INST_LIBDIR)/lodestar $(INST_LUADIR)/lodestar
+	install -m 755 $(ROCK_MOD) $(INST_LIBDIR)/lodestar/core.so
+	install -m 644 scripts/lodestar/*.lua $(INST_LUADIR)/lodestar/
+# `luarocks make` of this tree into a scratch tree, then require "lodestar"
+# from that tree under Lua 5.4 (tests/rock_test.sh; skipped without luarocks)
+test-rock:
+	tests/rock_test.sh
 
 clean:
 	rm -rf build
