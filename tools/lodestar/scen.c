@@ -385,9 +385,17 @@ int cli_scen(int argc, char **argv) {
     lds_scen_free(s.sc);
     return cli_fail(CMD, "out of memory");
   }
-  for (q = 0; q < n && rc == 0; q += (size_t)s.stride) {
-    if (s.limit && (long)s.nq >= s.limit) break;
-    rc = solve(&s, q);
+  {
+    cli_Progress pr;
+    size_t total = (n + (size_t)s.stride - 1) / (size_t)s.stride;
+    if (s.limit && (size_t)s.limit < total) total = (size_t)s.limit;
+    cli_progress_begin(&pr, CMD, "problems", total);
+    for (q = 0; q < n && rc == 0; q += (size_t)s.stride) {
+      if (s.limit && (long)s.nq >= s.limit) break;
+      rc = solve(&s, q);
+      cli_progress(&pr, s.nq);
+    }
+    cli_progress_end(&pr);
   }
   if (rc == 0) rc = report(&s);
   for (i = 0; i < s.nmaps; i++) {
