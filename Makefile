@@ -104,7 +104,7 @@ ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
 
 .PHONY: fuzz test-fuzz
-.PHONY: rock rock-install test-rock
+.PHONY: rock rock-install test-rock test-env
 .PHONY: FORCE all run test test-c test-portable test-thread test-cli test-lua test-runtime test-demo-mods test-install test-link test-licence valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
@@ -181,11 +181,14 @@ $(LUA_OOM): tests/c/lua_oom_paths.c Makefile
 	$(CC) $(WARN) $(OPT) $(LUA54_CFLAGS) -o $@ $< $(LUA54_LIBS) $(LDLIBS)
 
 # `. build/env.sh` from the repo root: require "lodestar" finds the package
-# and the module of this build (absolute paths, so any directory works after).
+# and the module of this build (absolute paths, so any directory works after)
+# in lua5.4 and in luajit alike: Lua 5.4 reads LUA_CPATH_5_4 (the Lua 5.4
+# module) before LUA_CPATH, which LuaJIT reads (the LuaJIT module).
+# build/env-luajit.sh sets LuaJIT's paths alone.
 $(BUILD)/env.sh: Makefile
 	@mkdir -p $(dir $@)
-	@printf 'export LUA_PATH="%s/scripts/?.lua;%s/scripts/?/init.lua;;"\nexport LUA_CPATH="%s/$(BUILD)/lua54/?.so;;"\n' \
-	  "$(CURDIR)" "$(CURDIR)" "$(CURDIR)" > $@
+	@printf 'export LUA_PATH="%s/scripts/?.lua;%s/scripts/?/init.lua;;"\nexport LUA_CPATH_5_4="%s/$(BUILD)/lua54/?.so;;"\nexport LUA_CPATH="%s/$(BUILD)/$(if $(HAVE_LUAJIT),luajit,lua54)/?.so;;"\n' \
+	  "$(CURDIR)" "$(CURDIR)" "$(CURDIR)" "$(CURDIR)" > $@
 
 $(BUILD)/env-luajit.sh: Makefile
 	@mkdir -p $(dir $@)
@@ -298,7 +301,7 @@ test-link: $(LIB_A) $(LIB_SO) $(IO_LIB)
 # every suite in order, then one line per suite and the closing
 # "N passed, N failed" over all of them (tests/run_tests.sh)
 TEST_SUITES := test-c test-portable test-thread test-fuzz test-runtime test-cli test-lua test-install \
-  test-link test-licence test-demo-mods test-rock
+  test-link test-licence test-demo-mods test-rock test-env
 test:
 	@tests/run_tests.sh "$(MAKE)" $(TEST_SUITES)
 
@@ -512,6 +515,10 @@ rock-install: $(ROCK_MOD)
 	install -d $(INST_LIBDIR)/lodestar $(INST_LUADIR)/lodestar
 	install -m 755 $(ROCK_MOD) $(INST_LIBDIR)/lodestar/core.so
 	install -m 644 scripts/lodestar/*.lua $(INST_LUADIR)/lodestar/
+# build/env.sh serves lua5.4 and luajit; a module of the other engine is explained
+test-env: lua
+	tests/env_test.sh $(BUILD)
+
 # `luarocks make` of this tree into a scratch tree, then require "lodestar"
 # from that tree under Lua 5.4 (tests/rock_test.sh; skipped without luarocks)
 test-rock:
