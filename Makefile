@@ -36,6 +36,7 @@ EXTRA_CFLAGS ?=
 EXTRA_LDFLAGS ?=
 # Debian packages needed to build, test and benchmark
 DEB_PKGS := build-essential clang valgrind pkg-config cmake luarocks zlib1g-dev libpng-dev \
+            gcc-mingw-w64-x86-64 libz-mingw-w64-dev wine wine64 \
             lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua-busted lua-filesystem lua-cjson lua-check
 # default scenario of `make run`
 RUN_SCEN ?= tests/data/den011d.map.scen
@@ -301,7 +302,7 @@ test-link: $(LIB_A) $(LIB_SO) $(IO_LIB)
 # every suite in order, then one line per suite and the closing
 # "N passed, N failed" over all of them (tests/run_tests.sh)
 TEST_SUITES := test-c test-portable test-thread test-fuzz test-runtime test-cli test-lua test-install \
-  test-link test-licence test-demo-mods test-rock test-env
+  test-link test-licence test-demo-mods test-rock test-env test-windows
 test:
 	@tests/run_tests.sh "$(MAKE)" $(TEST_SUITES)
 
@@ -523,6 +524,8 @@ test-env: lua
 # from that tree under Lua 5.4 (tests/rock_test.sh; skipped without luarocks)
 test-rock:
 	tests/rock_test.sh
+
+include mk/windows.mk
 
 clean:
 	rm -rf build

@@ -29,8 +29,9 @@
 #define LDS_API
 #endif
 
-/* Cross-file internals (ldsi_*) are hidden from the shared library. */
-#if defined(__GNUC__) || defined(__clang__)
+/* Cross-file internals (ldsi_*) are hidden from the shared library (a DLL
+** exports only what LDS_API marks dllexport, so nothing is needed there). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
 #define LDSI_HIDDEN __attribute__((visibility("hidden")))
 #else
 #define LDSI_HIDDEN
