@@ -55,7 +55,7 @@ CLANG         ?= clang
 CFLAGS_ALL := $(WARN) $(OPT) -g -fPIC -fvisibility=hidden -MMD -MP -Iio $(EXTRA_CFLAGS)
 # the core library needs libm alone; the io library (files, gzip) adds zlib
 LDLIBS     := -lm
-IO_LIBS    := -lz
+IO_LIBS    := -lpng -lz
 
 CORE_SRC := $(sort $(wildcard core/*.c))
 CLI_SRC  := $(sort $(wildcard tools/lodestar/*.c))
@@ -437,7 +437,7 @@ $(BUILD)/install/lodestar-io.pc: Makefile $(INST_PATHS) core/lds_config.h
 	printf '%s\n' $(PC_HEAD) \
 	  'Name: lodestar-io' 'Description: lodestar file reading: Moving AI maps, scenarios, DIMACS (gzip)' \
 	  'Version: $(VERSION)' 'Requires: lodestar = $(VERSION)' 'Cflags: -I$${includedir}/lodestar' \
-	  'Libs: -L$${libdir} -llodestar_io -lz' >$@
+	  'Libs: -L$${libdir} -llodestar_io -lpng -lz' >$@
 # the runtime's static library holds the Lua binding, which uses the core's
 # internal symbols: it links the static core (liblodestar.a) by path
 $(BUILD)/install/lodestar-runtime.pc: Makefile $(INST_PATHS) core/lds_config.h
@@ -445,7 +445,7 @@ $(BUILD)/install/lodestar-runtime.pc: Makefile $(INST_PATHS) core/lds_config.h
 	printf '%s\n' $(PC_HEAD) \
 	  'Name: lodestar-runtime' 'Description: lodestar embedding runtime: Lua 5.4 scripting, mods, scheduler' \
 	  'Version: $(VERSION)' 'Requires: lua5.4' 'Cflags: -I$${includedir}/lodestar' \
-	  'Libs: -L$${libdir} -llodestar_host -llodestar_io $${libdir}/liblodestar.a -lz -lm' >$@
+	  'Libs: -L$${libdir} -llodestar_host -llodestar_io $${libdir}/liblodestar.a -lpng -lz -lm' >$@
 # CMake package: find_package(lodestar) gives lodestar::lodestar (shared core),
 # lodestar::static, lodestar::io and lodestar::runtime
 $(BUILD)/install/lodestarConfig.cmake: packaging/lodestarConfig.cmake.in Makefile core/lds_config.h
@@ -479,7 +479,7 @@ install: all $(INST_HOST_LIB) $(INST_CLI) $(INST_PKG_FILES) $(INST_CMAKE_FILES)
 	ln -sf $(notdir $(LIB_SO_REAL)) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
 	ln -sf $(notdir $(LIB_SO_REAL)) $(DESTDIR)$(PREFIX)/lib/liblodestar.so
 	install -m 755 $(INST_CLI) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(filter-out core/%internal.h,$(wildcard core/lds*.h)) io/lds_io.h bindings/lua/lodestar_lua.h \
+	install -m 644 $(filter-out core/%internal.h,$(wildcard core/lds*.h)) io/lds_io.h io/lds_png.h bindings/lua/lodestar_lua.h \
 	  runtime/lds_runtime.h \
 	  $(DESTDIR)$(PREFIX)/include/lodestar/
 	install -d $(DESTDIR)$(LUA_LMOD)/lodestar $(DESTDIR)$(LUA_CMOD)/lodestar
@@ -510,7 +510,7 @@ $(ROCK_BUILD)/obj/%.o: %.c Makefile
 	  -I$(ROCK_LUA_INCDIR) $(if $(ROCK_ZLIB_INCDIR),-I$(ROCK_ZLIB_INCDIR)) -c $< -o $@
 $(ROCK_MOD): $(ROCK_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ROCK_LIBFLAG) -o $@ $^ $(if $(ROCK_ZLIB_LIBDIR),-L$(ROCK_ZLIB_LIBDIR)) -lz -lm
+	$(CC) $(ROCK_LIBFLAG) -o $@ $^ $(if $(ROCK_ZLIB_LIBDIR),-L$(ROCK_ZLIB_LIBDIR)) -lpng -lz -lm
 rock: $(ROCK_MOD)
 rock-install: $(ROCK_MOD)
 	install -d $(INST_LIBDIR)/lodestar $(INST_LUADIR)/lodestar

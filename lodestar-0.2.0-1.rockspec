@@ -19,7 +19,10 @@ post-processing and a sandbox for players' mods, for Lua 5.4 and LuaJIT.]],
   labels = { "pathfinding", "games", "astar" },
 }
 dependencies = { "lua >= 5.1, < 5.5" }
-external_dependencies = { ZLIB = { header = "zlib.h", library = "z" } }
+external_dependencies = {
+  ZLIB = { header = "zlib.h", library = "z" },
+  PNG = { header = "png.h", library = "png" },
+}
 build = {
   type = "make",
   -- `make rock` builds build/rock/lodestar/core.so alone for the Lua that

@@ -73,7 +73,7 @@ $(WIN)/obj/core/%.o: core/%.c Makefile mk/windows.mk
 	$(WIN_CC) $(WIN_CFLAGS) -DLDS_BUILD_SHARED -c $< -o $@
 $(WIN)/obj/io/%.o: io/%.c Makefile mk/windows.mk
 	@mkdir -p $(dir $@)
-	$(WIN_CC) $(WIN_CFLAGS) -Icore -Iio -c $< -o $@
+	$(WIN_CC) $(WIN_CFLAGS) -Icore -Iio -DLDS_NO_PNG -c $< -o $@
 $(WIN)/obj/bindings/lua/%.o: bindings/lua/%.c $(LUA_WIN_SRC)/lua.h Makefile mk/windows.mk
 	@mkdir -p $(dir $@)
 	$(WIN_CC) $(WIN_CFLAGS) -Icore -Iio -Ibindings/lua -I$(LUA_WIN_SRC) -DLDS_LUA_MODULE_DLL -c $< -o $@
@@ -86,7 +86,7 @@ $(WIN)/obj/tools/lodestar/%.o: tools/lodestar/%.c Makefile mk/windows.mk
 	$(WIN_CC) $(WIN_CFLAGS) -Icore -Iio -Iruntime -DLDS_DATA_DIR='"tests/data"' -c $< -o $@
 $(WIN)/obj/tests/c/%.o: tests/c/%.c $(BUILD)/test_suites.h Makefile mk/windows.mk
 	@mkdir -p $(dir $@)
-	$(WIN_CC) $(WIN_CFLAGS) -Icore -Iio -I$(BUILD) -DLDS_SHARED_DIR='"$(SHARED)"' -c $< -o $@
+	$(WIN_CC) $(WIN_CFLAGS) -Icore -Iio -I$(BUILD) -DLDS_NO_PNG -DLDS_SHARED_DIR='"$(SHARED)"' -c $< -o $@
 
 $(WIN_DLL): $(WIN_CORE_OBJ)
 	$(WIN_CC) -shared -o $@ $^ -Wl,--out-implib,$(WIN)/liblodestar.dll.a $(WIN_LDFLAGS)

@@ -497,6 +497,26 @@ fi
 "$LDS" scen "$DATA/den011d.map.scen" --algo dijkstra >/dev/null 2>"$TMP/err"
 [ ! -s "$TMP/err" ] && ok || ko "scen into a pipe wrote to stderr: $(head -c 200 "$TMP/err")"
 
+# ------------------------------------------------- pictures (--png)
+"$LDS" path "$DATA/arena.map" 1 11 30 40 --png "$TMP/p.png" --scale 3 >/dev/null 2>"$TMP/err"
+rc=$?
+if [ "$rc" = 0 ] && python3 -c 'import struct,sys
+b = open(sys.argv[1], "rb").read(33)
+assert b[:8] == b"\x89PNG\r\n\x1a\n", b[:8]
+w, h = struct.unpack(">II", b[16:24])
+assert (w, h) == (147, 147), (w, h)' "$TMP/p.png"; then ok; else ko "path --png --scale 3: exit $rc, $(head -c 200 "$TMP/err")"; fi
+mkdir -p "$TMP/pics"
+"$LDS" scen "$DATA/arena.map.scen" --png "$TMP/pics" --stride 20 >/dev/null 2>"$TMP/err"
+n=$(ls "$TMP/pics" | wc -l)
+want=$(( ($(grep -c . "$DATA/arena.map.scen") - 1 + 19) / 20 ))
+[ "$n" = "$want" ] && [ -s "$TMP/pics/problem-1.png" ] && ok || ko "scen --png --stride 20: $n pictures, expected $want"
+bad "--png: '$TMP/nodir' is not a directory" scen "$DATA/arena.map.scen" --png "$TMP/nodir"
+{ echo "version 1"; for i in $(seq 1200); do printf '0\tarena.map\t49\t49\t1\t11\t1\t12\t1\n'; done; } >"$TMP/big.scen"
+bad "--png writes one picture per problem: choose at most 1000 with --limit or --stride (this run has 1200)" \
+  scen "$TMP/big.scen" --png "$TMP/pics" --maps "$DATA"
+bad "lodestar path: --png: cannot write $TMP/nodir/x.png (No such file or directory)" \
+  path "$DATA/arena.map" 1 11 1 12 --png "$TMP/nodir/x.png"
+
 # ------------------------------------------------- README's C snippet
 # the block that starts "/* game.c */", built with README's own compile
 # line, run from a directory that looks like the repository root after make

@@ -21,6 +21,12 @@ ok() { pass=$((pass + 1)); }
 ko() { fail=$((fail + 1)); echo "FAIL windows: $*" >&2; }
 TMP=$(mktemp -d /tmp/lds_win.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
+# Lua's source comes from deb.debian.org, like the packages: without the
+# network the build cannot run (said, not failed)
+if ! $MAKE_CMD --no-print-directory "$WIN/lua.tar.gz" >"$TMP/dl.log" 2>&1; then
+  echo "windows: cannot download Lua's source ($(tail -c 200 "$TMP/dl.log")): skipped"
+  exit 0
+fi
 if ! $MAKE_CMD --no-print-directory windows -j2 >"$TMP/build.log" 2>&1; then
   ko "make windows: $(tail -c 1500 "$TMP/build.log")"
   echo "windows: $pass passed, $fail failed"

@@ -13,6 +13,7 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: lodestar path MAP SX SY GX GY [--algo A] [--heuristic H] [--weight W]\n"
           "                     [--diagonal RULE] [--neighbourhood 4|8] [--partial] [--ascii | --json]\n"
+          "                     [--png FILE [--scale PX]]\n"
           "Finds a path on a Moving AI .map from (SX,SY) to (GX,GY) (cells, 0-based,\n"
           "x = column, y = row) and prints its cost, length, expansions and cells.\n"
           "  --algo A         astar (default), dijkstra, wastar, greedy, jps, jps+\n"
@@ -28,6 +29,10 @@ static void usage(FILE *f) {
           "  --weight W       weight of wastar (W >= 1; only with --algo wastar)\n"
           "  --ascii          draw the map with the path ('*', start 'S', goal 'G';\n"
           "                   a partial path ends at 'E')\n"
+          "  --png FILE       also draw the search as a PNG picture: the map, the closed\n"
+          "                   set shaded by g, the open list, jump points, the path (red)\n"
+          "                   and the path pruned by line of sight (orange)\n"
+          "  --scale PX       pixels per cell of --png (1..64; default: about 1024 px)\n"
           "  --json           print one JSON object on one line instead of the text: map,\n"
           "                   start, goal, algorithm, algorithm_used, status, message,\n"
           "                   expansions, pushes, peak_open, elapsed_us, cost (null without\n"
@@ -135,6 +140,8 @@ int cli_path(int argc, char **argv) {
   const char *pos[5], *map_path = NULL;
   int npos = 0, i, rc = 0;
   bool ascii = false, json = false;
+  const char *png = NULL;
+  long scale = 0;
   long nb = 8, c[4];
   lds_Diagonal diag = LDS_DIAG_NO_CORNER_CUTTING;
   lds_SearchParams params;
@@ -160,10 +167,15 @@ int cli_path(int argc, char **argv) {
       params.partial = true;
     } else if (strcmp(a, "--algo") == 0 || strcmp(a, "--heuristic") == 0 ||
                strcmp(a, "--weight") == 0 || strcmp(a, "--diagonal") == 0 ||
-               strcmp(a, "--neighbourhood") == 0) {
+               strcmp(a, "--neighbourhood") == 0 || strcmp(a, "--png") == 0 ||
+               strcmp(a, "--scale") == 0) {
       const char *v = i + 1 < argc ? argv[++i] : NULL;
       if (!v) return cli_fail(CMD, "%s: missing value", a);
-      if (strcmp(a, "--algo") == 0) {
+      if (strcmp(a, "--png") == 0) {
+        png = v;
+      } else if (strcmp(a, "--scale") == 0) {
+        if (!cli_int(CMD, "--scale", v, 1, 64, &scale)) return 2;
+      } else if (strcmp(a, "--algo") == 0) {
         if (lds_algo_parse(v, &params.algo) != LDS_OK)
           return cli_fail(CMD, "--algo: unknown algorithm '%s' (expected astar, dijkstra, "
                           "wastar, greedy, jps or jps+)", v);
@@ -197,6 +209,7 @@ int cli_path(int argc, char **argv) {
     return cli_fail(CMD, "--weight applies to --algo wastar only (algorithm is %s)",
                     lds_algo_name(params.algo));
   if (ascii && json) return cli_fail(CMD, "--ascii and --json: give one of them");
+  if (scale && !png) return cli_fail(CMD, "--scale applies to --png only");
   map_path = pos[0];
   {
     static const char *const names[4] = {"SX", "SY", "GX", "GY"};
@@ -230,6 +243,10 @@ int cli_path(int argc, char **argv) {
   }
   lds_search_stats(s, &stats);
   p = lds_search_path(s, NULL);
+  if (png && !cli_picture(CMD, png, g, s, p, (int)scale)) {
+    rc = 2;
+    goto done;
+  }
   if (json) {
     print_json(map_path, c, &params, s, st, &stats, p);
     if (st != LDS_FOUND) rc = 1;

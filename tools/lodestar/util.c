@@ -5,6 +5,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "util.h"
 
+#include "lds_png.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -166,6 +168,11 @@ bool cli_file_exists(const char *path) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+bool cli_dir_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 bool cli_not_dir(const char *cmd, const char *path) {
   struct stat st;
   if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -246,4 +253,22 @@ void cli_progress_end(cli_Progress *pr) {
   if (!pr->on || pr->last == pr->t0) return; /* nothing was drawn */
   fputs("\r\033[K", stderr);
   fflush(stderr);
+}
+
+bool cli_picture(const char *cmd, const char *file, const lds_Grid *g, const lds_Search *s,
+                 const lds_Path *p, int scale) {
+  lds_PictureSpec spec;
+  lds_Error err;
+  lds_Path *post = p ? lds_path_prune_los(p, g, NULL) : NULL;
+  lds_Status st;
+  lds_picture_spec_init(&spec);
+  spec.grid = g;
+  spec.search = s;
+  spec.path = p;
+  spec.post = post;
+  spec.scale = scale;
+  st = lds_picture_write(file, &spec, &err);
+  lds_path_free(post);
+  if (st != LDS_OK) cli_fail(cmd, "--png: %s", cli_plain(err.msg));
+  return st == LDS_OK;
 }

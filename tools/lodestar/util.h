@@ -52,6 +52,7 @@ void cli_json_string(FILE *f, const char *s);
 /* Joins dir and name into out[size]; false if it does not fit. */
 bool cli_join(char *out, size_t size, const char *dir, const char *name);
 bool cli_file_exists(const char *path);
+bool cli_dir_exists(const char *path);
 /* false after printing "lodestar CMD: PATH: cannot read (Is a directory)"
 ** when path names a directory (the loaders' stdio cannot tell why). */
 bool cli_not_dir(const char *cmd, const char *path);
@@ -91,6 +92,12 @@ typedef struct cli_Progress {
 void cli_progress_begin(cli_Progress *pr, const char *cmd, const char *what, size_t total);
 void cli_progress(cli_Progress *pr, size_t done);
 void cli_progress_end(cli_Progress *pr);
+
+/* --png: the picture of search s on g with path p (may be NULL) and p
+** pruned by line of sight, written to file at `scale` pixels per cell
+** (0: automatic). false after printing "lodestar CMD: ..." on failure. */
+bool cli_picture(const char *cmd, const char *file, const lds_Grid *g, const lds_Search *s,
+                 const lds_Path *p, int scale);
 
 int cli_scen(int argc, char **argv);
 int cli_path(int argc, char **argv);
