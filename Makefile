@@ -35,7 +35,8 @@ TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
 EXTRA_CFLAGS ?=
 EXTRA_LDFLAGS ?=
 # Debian packages needed to build, test and benchmark
-DEB_PKGS := build-essential clang valgrind pkg-config zlib1g-dev libpng-dev \
+DEB_PKGS := build-essential clang valgrind pkg-config cmake luarocks zlib1g-dev libpng-dev \
+            gcc-mingw-w64-x86-64 libz-mingw-w64-dev wine wine64 \
             lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua-busted lua-filesystem lua-cjson lua-check
 # default scenario of `make run`
 RUN_SCEN ?= tests/data/den011d.map.scen
@@ -54,7 +55,7 @@ CLANG         ?= clang
 CFLAGS_ALL := $(WARN) $(OPT) -g -fPIC -fvisibility=hidden -MMD -MP -Iio $(EXTRA_CFLAGS)
 # the core library needs libm alone; the io library (files, gzip) adds zlib
 LDLIBS     := -lm
-IO_LIBS    := -lz
+IO_LIBS    := -lpng -lz
 
 CORE_SRC := $(sort $(wildcard core/*.c))
 CLI_SRC  := $(sort $(wildcard tools/lodestar/*.c))
@@ -69,7 +70,13 @@ RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 
 LIB_A  := $(BUILD)/liblodestar.a
+# the version, from core/lds_config.h (LDS_VERSION): the shared library's
+# file name and soname, the pkg-config and CMake files follow it
+VERSION  := $(shell sed -n 's/^\#define LDS_VERSION "\(.*\)"/\1/p' core/lds_config.h)
+SOMAJOR  := $(firstword $(subst ., ,$(VERSION)))
 LIB_SO := $(BUILD)/liblodestar.so
+LIB_SO_REAL := $(BUILD)/liblodestar.so.$(VERSION)
+LIB_SONAME := liblodestar.so.$(SOMAJOR)
 IO_LIB := $(BUILD)/liblodestar_io.a
 CLI    := $(BUILD)/lodestar
 TESTS  := $(BUILD)/test_runner
@@ -98,6 +105,7 @@ ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
 
 .PHONY: fuzz test-fuzz
+.PHONY: rock rock-install test-rock test-env
 .PHONY: FORCE all run test test-c test-portable test-thread test-cli test-lua test-runtime test-demo-mods test-install test-link test-licence valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
@@ -174,11 +182,14 @@ $(LUA_OOM): tests/c/lua_oom_paths.c Makefile
 	$(CC) $(WARN) $(OPT) $(LUA54_CFLAGS) -o $@ $< $(LUA54_LIBS) $(LDLIBS)
 
 # `. build/env.sh` from the repo root: require "lodestar" finds the package
-# and the module of this build (absolute paths, so any directory works after).
+# and the module of this build (absolute paths, so any directory works after)
+# in lua5.4 and in luajit alike: Lua 5.4 reads LUA_CPATH_5_4 (the Lua 5.4
+# module) before LUA_CPATH, which LuaJIT reads (the LuaJIT module).
+# build/env-luajit.sh sets LuaJIT's paths alone.
 $(BUILD)/env.sh: Makefile
 	@mkdir -p $(dir $@)
-	@printf 'export LUA_PATH="%s/scripts/?.lua;%s/scripts/?/init.lua;;"\nexport LUA_CPATH="%s/$(BUILD)/lua54/?.so;;"\n' \
-	  "$(CURDIR)" "$(CURDIR)" "$(CURDIR)" > $@
+	@printf 'export LUA_PATH="%s/scripts/?.lua;%s/scripts/?/init.lua;;"\nexport LUA_CPATH_5_4="%s/$(BUILD)/lua54/?.so;;"\nexport LUA_CPATH="%s/$(BUILD)/$(if $(HAVE_LUAJIT),luajit,lua54)/?.so;;"\n' \
+	  "$(CURDIR)" "$(CURDIR)" "$(CURDIR)" "$(CURDIR)" > $@
 
 $(BUILD)/env-luajit.sh: Makefile
 	@mkdir -p $(dir $@)
@@ -216,8 +227,12 @@ $(LIB_A): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIB_SO): $(CORE_OBJ)
-	$(CC) -shared -o $@ $^ $(LDLIBS) $(EXTRA_LDFLAGS)
+# liblodestar.so.X.Y.Z with soname liblodestar.so.X; .so.X and .so are links
+$(LIB_SO_REAL): $(CORE_OBJ)
+	$(CC) -shared -Wl,-soname,$(LIB_SONAME) -o $@ $^ $(LDLIBS) $(EXTRA_LDFLAGS)
+$(LIB_SO): $(LIB_SO_REAL)
+	ln -sf $(notdir $(LIB_SO_REAL)) $(BUILD)/$(LIB_SONAME)
+	ln -sf $(notdir $(LIB_SO_REAL)) $@
 
 $(IO_LIB): $(IO_OBJ)
 	@mkdir -p $(dir $@)
@@ -284,7 +299,12 @@ test-install: all
 test-link: $(LIB_A) $(LIB_SO) $(IO_LIB)
 	CC="$(CC)" tests/link_test.sh $(BUILD)
 
-test: test-c test-portable test-thread test-fuzz test-runtime test-cli test-lua test-install test-link test-licence test-demo-mods
+# every suite in order, then one line per suite and the closing
+# "N passed, N failed" over all of them (tests/run_tests.sh)
+TEST_SUITES := test-c test-portable test-thread test-fuzz test-runtime test-cli test-lua test-install \
+  test-link test-licence test-demo-mods test-rock test-env test-windows
+test:
+	@tests/run_tests.sh "$(MAKE)" $(TEST_SUITES)
 
 # the search fuzzer against its own Dijkstra (tests/fuzz/fuzz_search.c):
 # `make fuzz` runs it for FUZZ_SECONDS (default 60) from a random seed it
@@ -400,19 +420,43 @@ $(BUILD)/install/runtime/%.o: runtime/%.c Makefile $(INST_PATHS)
 	  -DLDS_SCRIPTS_DIR='"$(LUA_LMOD)"' -c $< -o $@
 $(INST_HOST_LIB): $(INST_RUNTIME_OBJ) $(LUA54_OBJ)
 	rm -f $@ && ar rcs $@ $^
-$(BUILD)/install/lodestar.pc: Makefile $(INST_PATHS)
+# pkg-config files: the core (shared library), the io library (static, zlib
+# in Libs) and the embedding runtime (static, Lua 5.4); Version is
+# lds_version(). Outside /usr the core's Libs carry an rpath, so a program
+# linked with `pkg-config --libs lodestar` alone runs without LD_LIBRARY_PATH.
+PC_RPATH := $(if $(filter /usr,$(PREFIX)),,-Wl,-rpath,$${libdir})
+PC_HEAD = 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' ''
+$(BUILD)/install/lodestar.pc: Makefile $(INST_PATHS) core/lds_config.h
 	@mkdir -p $(dir $@)
-	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+	printf '%s\n' $(PC_HEAD) \
 	  'Name: lodestar' 'Description: pathfinding runtime: A*, JPS, D* Lite (core library)' \
-	  'Version: 0.1' 'Cflags: -I$${includedir}/lodestar' 'Libs: -L$${libdir} -llodestar' \
-	  'Libs.private: -lm' >$@
-# the optional io library (files, gzip): static only, so zlib is in Libs
-$(BUILD)/install/lodestar-io.pc: Makefile $(INST_PATHS)
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}/lodestar' \
+	  'Libs: -L$${libdir} $(PC_RPATH) -llodestar' 'Libs.private: -lm' >$@
+$(BUILD)/install/lodestar-io.pc: Makefile $(INST_PATHS) core/lds_config.h
 	@mkdir -p $(dir $@)
-	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+	printf '%s\n' $(PC_HEAD) \
 	  'Name: lodestar-io' 'Description: lodestar file reading: Moving AI maps, scenarios, DIMACS (gzip)' \
-	  'Version: 0.1' 'Requires: lodestar' 'Cflags: -I$${includedir}/lodestar' \
-	  'Libs: -L$${libdir} -llodestar_io -lz' >$@
+	  'Version: $(VERSION)' 'Requires: lodestar = $(VERSION)' 'Cflags: -I$${includedir}/lodestar' \
+	  'Libs: -L$${libdir} -llodestar_io -lpng -lz' >$@
+# the runtime's static library holds the Lua binding, which uses the core's
+# internal symbols: it links the static core (liblodestar.a) by path
+$(BUILD)/install/lodestar-runtime.pc: Makefile $(INST_PATHS) core/lds_config.h
+	@mkdir -p $(dir $@)
+	printf '%s\n' $(PC_HEAD) \
+	  'Name: lodestar-runtime' 'Description: lodestar embedding runtime: Lua 5.4 scripting, mods, scheduler' \
+	  'Version: $(VERSION)' 'Requires: lua5.4' 'Cflags: -I$${includedir}/lodestar' \
+	  'Libs: -L$${libdir} -llodestar_host -llodestar_io $${libdir}/liblodestar.a -lpng -lz -lm' >$@
+# CMake package: find_package(lodestar) gives lodestar::lodestar (shared core),
+# lodestar::static, lodestar::io and lodestar::runtime
+$(BUILD)/install/lodestarConfig.cmake: packaging/lodestarConfig.cmake.in Makefile core/lds_config.h
+	@mkdir -p $(dir $@)
+	sed -e 's/@VERSION@/$(VERSION)/g' -e 's/@SONAME@/$(LIB_SONAME)/g' $< >$@
+$(BUILD)/install/lodestarConfigVersion.cmake: packaging/lodestarConfigVersion.cmake.in Makefile core/lds_config.h
+	@mkdir -p $(dir $@)
+	sed -e 's/@VERSION@/$(VERSION)/g' $< >$@
+INST_PKG_FILES := $(BUILD)/install/lodestar.pc $(BUILD)/install/lodestar-io.pc \
+  $(BUILD)/install/lodestar-runtime.pc
+INST_CMAKE_FILES := $(BUILD)/install/lodestarConfig.cmake $(BUILD)/install/lodestarConfigVersion.cmake
 
 # the installed command: the same objects, linked with the installed host
 # library, but for the demo's, which looks for its default map in DATA_DIR
@@ -425,14 +469,17 @@ $(INST_CLI): $(INST_CLI_OBJ) $(INST_HOST_LIB) $(IO_LIB) $(LIB_A)
 	$(CC) -o $@ $(INST_CLI_OBJ) $(INST_HOST_LIB) $(IO_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) $(IO_LIBS) \
 	  $(EXTRA_LDFLAGS)
 
-install: all $(INST_HOST_LIB) $(INST_CLI) $(BUILD)/install/lodestar.pc $(BUILD)/install/lodestar-io.pc
+install: all $(INST_HOST_LIB) $(INST_CLI) $(INST_PKG_FILES) $(INST_CMAKE_FILES)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/lodestar $(DESTDIR)$(PREFIX)/bin \
-	  $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/lib/cmake/lodestar
 	install -m 644 $(LIB_A) $(IO_LIB) $(INST_HOST_LIB) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(BUILD)/install/lodestar.pc $(BUILD)/install/lodestar-io.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
-	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(INST_PKG_FILES) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 $(INST_CMAKE_FILES) $(DESTDIR)$(PREFIX)/lib/cmake/lodestar/
+	install -m 755 $(LIB_SO_REAL) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(notdir $(LIB_SO_REAL)) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
+	ln -sf $(notdir $(LIB_SO_REAL)) $(DESTDIR)$(PREFIX)/lib/liblodestar.so
 	install -m 755 $(INST_CLI) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(filter-out core/%internal.h,$(wildcard core/lds*.h)) io/lds_io.h bindings/lua/lodestar_lua.h \
+	install -m 644 $(filter-out core/%internal.h,$(wildcard core/lds*.h)) io/lds_io.h io/lds_png.h bindings/lua/lodestar_lua.h \
 	  runtime/lds_runtime.h \
 	  $(DESTDIR)$(PREFIX)/include/lodestar/
 	install -d $(DESTDIR)$(LUA_LMOD)/lodestar $(DESTDIR)$(LUA_CMOD)/lodestar
@@ -447,6 +494,38 @@ ifneq ($(HAVE_LUAJIT),)
 	install -m 644 scripts/lodestar/*.lua $(DESTDIR)$(JIT_LMOD)/lodestar/
 	install -m 755 $(LUAJIT_MOD) $(DESTDIR)$(JIT_CMOD)/lodestar/core.so
 endif
+
+# == LuaRocks (lodestar-$(VERSION)-1.rockspec, build type make) ==
+# `luarocks make` runs `make rock` with the flags and the Lua headers of the
+# Lua it targets, then `make rock-install` with its install folders.
+ROCK_BUILD := build/rock
+ROCK_CFLAGS ?= -O2 -fPIC
+ROCK_LIBFLAG ?= -shared
+ROCK_LUA_INCDIR ?= /usr/include/lua5.4
+ROCK_OBJ := $(patsubst %.c,$(ROCK_BUILD)/obj/%.o,$(CORE_SRC) $(IO_SRC) $(LUA_MOD_SRC))
+ROCK_MOD := $(ROCK_BUILD)/lodestar/core.so
+$(ROCK_BUILD)/obj/%.o: %.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(ROCK_CFLAGS) -fvisibility=hidden -DLDS_BUILD_SHARED -Icore -Iio -Ibindings/lua \
+	  -I$(ROCK_LUA_INCDIR) $(if $(ROCK_ZLIB_INCDIR),-I$(ROCK_ZLIB_INCDIR)) -c $< -o $@
+$(ROCK_MOD): $(ROCK_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ROCK_LIBFLAG) -o $@ $^ $(if $(ROCK_ZLIB_LIBDIR),-L$(ROCK_ZLIB_LIBDIR)) -lpng -lz -lm
+rock: $(ROCK_MOD)
+rock-install: $(ROCK_MOD)
+	install -d $(INST_LIBDIR)/lodestar $(INST_LUADIR)/lodestar
+	install -m 755 $(ROCK_MOD) $(INST_LIBDIR)/lodestar/core.so
+	install -m 644 scripts/lodestar/*.lua $(INST_LUADIR)/lodestar/
+# build/env.sh serves lua5.4 and luajit; a module of the other engine is explained
+test-env: lua
+	tests/env_test.sh $(BUILD)
+
+# `luarocks make` of this tree into a scratch tree, then require "lodestar"
+# from that tree under Lua 5.4 (tests/rock_test.sh; skipped without luarocks)
+test-rock:
+	tests/rock_test.sh
+
+include mk/windows.mk
 
 clean:
 	rm -rf build

@@ -127,7 +127,7 @@ typedef struct lds_Stats {
   uint64_t elapsed_us;  ///< time spent inside step [Units: µs]
 } lds_Stats;
 
-/// Library version string, e.g. "0.1.0". [Owner: static]
+/// Library version string, e.g. "0.2.0" (LDS_VERSION). [Owner: static]
 LDS_API const char *lds_version(void);
 
 LDS_END_DECLS

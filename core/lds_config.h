@@ -12,9 +12,9 @@
 #include <stdbool.h>
 
 #define LDS_VERSION_MAJOR 0
-#define LDS_VERSION_MINOR 1
+#define LDS_VERSION_MINOR 2
 #define LDS_VERSION_PATCH 0
-#define LDS_VERSION "0.1.0"
+#define LDS_VERSION "0.2.0"
 
 /* LDS_API marks the public entry points. Build the shared library with
 ** -DLDS_BUILD_SHARED so they are exported with default visibility while
@@ -29,8 +29,9 @@
 #define LDS_API
 #endif
 
-/* Cross-file internals (ldsi_*) are hidden from the shared library. */
-#if defined(__GNUC__) || defined(__clang__)
+/* Cross-file internals (ldsi_*) are hidden from the shared library (a DLL
+** exports only what LDS_API marks dllexport, so nothing is needed there). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
 #define LDSI_HIDDEN __attribute__((visibility("hidden")))
 #else
 #define LDSI_HIDDEN

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 static void io_error(lds_Error *err, lds_Status code, const char *fmt, ...)
@@ -40,8 +41,20 @@ typedef struct IoFile {
   char buf[1u << 16];
 } IoFile;
 
+/* A directory given as a file: Linux opens it and fails the first read
+** (EISDIR), Windows refuses the open (EACCES); both say the same. */
+static bool io_is_dir(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static bool io_open(IoFile *r) {
   r->opened = true;
+  if (io_is_dir(r->path)) {
+    io_error(&r->why, LDS_E_IO, "%s: cannot read %s (Is a directory)", r->fn, r->path);
+    r->failed = true;
+    return false;
+  }
   errno = 0;
   if (r->gzip) {
     r->z = gzopen(r->path, "rb");

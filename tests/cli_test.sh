@@ -452,6 +452,71 @@ ms=$((($(date +%s%N) - t0) / 1000000))
 "$LDS" demo --help | grep -q '^  --realtime  *run the frames at 60 per second of wall time' && ok ||
   ko "demo --help does not document --realtime"
 
+# ------------------------------------------------- path --json, file names
+# one JSON object on one line with the path's cells; the same path as the text
+"$LDS" path "$DATA/arena.map" 1 11 1 12 --json >"$TMP/pj" 2>"$TMP/err"
+rc=$?
+if [ "$rc" = 0 ] && [ "$(wc -l <"$TMP/pj")" = 1 ] && python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "found" and d["start"] == [1, 11] and d["goal"] == [1, 12], d
+assert d["path"][0] == [1, 11] and d["path"][-1] == [1, 12] and d["cells"] == len(d["path"]), d
+assert abs(d["cost"] - 1.0) < 1e-12 and d["partial"] is False and d["expansions"] >= 1, d' "$TMP/pj"; then ok; else
+  ko "path --json: exit $rc: $(head -c 300 "$TMP/pj") $(head -c 200 "$TMP/err")"; fi
+text=$("$LDS" path "$DATA/arena.map" 1 11 30 40 | sed -n 's/^path *//p' | grep -o '[0-9]*,[0-9]*' | tr ',' ' ')
+json=$("$LDS" path "$DATA/arena.map" 1 11 30 40 --json | python3 -c 'import json,sys
+print(" ".join("%d %d" % (x, y) for x, y in json.load(sys.stdin)["path"]))')
+[ -n "$json" ] && [ "$(echo $text)" = "$json" ] && ok || ko "path --json cells differ from the text output"
+"$LDS" path "$DATA/arena.map" 0 0 30 40 --json >"$TMP/pj" 2>&1
+rc=$?
+[ "$rc" = 1 ] && [ "$(json_field "$TMP/pj" status)" = no_path ] && [ "$(json_field "$TMP/pj" cost)" = None ] && ok ||
+  ko "path --json from a blocked start: exit $rc, $(head -c 300 "$TMP/pj")"
+bad "--ascii and --json: give one of them" path "$DATA/arena.map" 1 11 1 12 --json --ascii
+# a file name with bytes that are not UTF-8 (0xFF) still gives valid JSON
+ff=$(printf 'x\377y')
+cp "$DATA/arena.map" "$TMP/$ff.map"
+printf 'version 1\n0\t%s.map\t49\t49\t1\t11\t1\t12\t1\n' "$ff" >"$TMP/$ff.scen"
+for cmd in "scen $TMP/$ff.scen" "path $TMP/$ff.map 1 11 1 12"; do
+  ext=${cmd%% *}
+  [ "$ext" = path ] && ext=map
+  # shellcheck disable=SC2086
+  "$LDS" $cmd --json >"$TMP/ffj" 2>"$TMP/err"
+  if python3 -c 'import json,sys
+d = json.loads(open(sys.argv[1], "rb").read().splitlines()[-1].decode("utf-8"))
+name = d.get("scen", d.get("map"))
+assert name.endswith("x\ufffdy." + sys.argv[2]), name' "$TMP/ffj" "$ext" 2>"$TMP/perr"; then ok; else
+    ko "$cmd --json with byte 0xFF in the name: not valid UTF-8 JSON: $(head -c 300 "$TMP/perr")"; fi
+done
+# the progress line: on a terminal's stderr (script(1) gives one), never in a pipe
+if command -v script >/dev/null 2>&1; then
+  script -qec "$LDS scen $DATA/den011d.map.scen --algo dijkstra --stride 1" /dev/null >"$TMP/tty" 2>&1
+  grep -aq 'lodestar scen: [0-9]*/[0-9]* problems ([0-9]*%), [0-9.]* s' "$TMP/tty" && ok ||
+    ko "scen on a terminal: no progress line: $(tail -c 200 "$TMP/tty" | tr -d '\r')"
+else
+  echo "cli: script(1) missing: the progress line on a terminal is not checked"
+fi
+"$LDS" scen "$DATA/den011d.map.scen" --algo dijkstra >/dev/null 2>"$TMP/err"
+[ ! -s "$TMP/err" ] && ok || ko "scen into a pipe wrote to stderr: $(head -c 200 "$TMP/err")"
+
+# ------------------------------------------------- pictures (--png)
+"$LDS" path "$DATA/arena.map" 1 11 30 40 --png "$TMP/p.png" --scale 3 >/dev/null 2>"$TMP/err"
+rc=$?
+if [ "$rc" = 0 ] && python3 -c 'import struct,sys
+b = open(sys.argv[1], "rb").read(33)
+assert b[:8] == b"\x89PNG\r\n\x1a\n", b[:8]
+w, h = struct.unpack(">II", b[16:24])
+assert (w, h) == (147, 147), (w, h)' "$TMP/p.png"; then ok; else ko "path --png --scale 3: exit $rc, $(head -c 200 "$TMP/err")"; fi
+mkdir -p "$TMP/pics"
+"$LDS" scen "$DATA/arena.map.scen" --png "$TMP/pics" --stride 20 >/dev/null 2>"$TMP/err"
+n=$(ls "$TMP/pics" | wc -l)
+want=$(( ($(grep -c . "$DATA/arena.map.scen") - 1 + 19) / 20 ))
+[ "$n" = "$want" ] && [ -s "$TMP/pics/problem-1.png" ] && ok || ko "scen --png --stride 20: $n pictures, expected $want"
+bad "--png: '$TMP/nodir' is not a directory" scen "$DATA/arena.map.scen" --png "$TMP/nodir"
+{ echo "version 1"; for i in $(seq 1200); do printf '0\tarena.map\t49\t49\t1\t11\t1\t12\t1\n'; done; } >"$TMP/big.scen"
+bad "--png writes one picture per problem: choose at most 1000 with --limit or --stride (this run has 1200)" \
+  scen "$TMP/big.scen" --png "$TMP/pics" --maps "$DATA"
+bad "lodestar path: --png: cannot write $TMP/nodir/x.png (No such file or directory)" \
+  path "$DATA/arena.map" 1 11 1 12 --png "$TMP/nodir/x.png"
+
 # ------------------------------------------------- README's C snippet
 # the block that starts "/* game.c */", built with README's own compile
 # line, run from a directory that looks like the repository root after make

@@ -61,5 +61,52 @@ if cc -std=c11 $(pkg-config --cflags lodestar-io) -o "$TMP/io_only" "$SRC/tests/
    $(pkg-config --libs lodestar-io) -lm 2>"$TMP/err" && \
    [ "$(LD_LIBRARY_PATH="$PREFIX/lib" "$TMP/io_only" "$MAP")" = "247x167" ]; then ok; else
   ko "io_only.c with pkg-config lodestar-io: $(head -c 300 "$TMP/err")"; fi
+# `pkg-config --libs lodestar` alone links, and the program runs without
+# LD_LIBRARY_PATH (the rpath of a prefix outside /usr) against the shared
+# library of this prefix, found by its soname
+if cc -std=c11 $(pkg-config --cflags lodestar) -o "$TMP/core_pc" "$SRC/tests/c/core_only.c" \
+   $(pkg-config --libs lodestar) 2>"$TMP/err" && [ "$(env -u LD_LIBRARY_PATH "$TMP/core_pc")" = "9 cells, cost 8.000" ] && \
+   ldd "$TMP/core_pc" | grep -q "liblodestar.so.0 => $PREFIX/lib/liblodestar.so.0"; then ok; else
+  ko "core_only.c with \$(pkg-config --libs lodestar) alone: $(head -c 300 "$TMP/err") $(ldd "$TMP/core_pc" 2>&1 | grep lodestar)"; fi
+# one version everywhere: lds_version(), the command, pkg-config, the soname
+ver=$("$LDS" --version | awk '{print $2}')
+case "$ver" in [0-9]*.[0-9]*.[0-9]*) ok ;; *) ko "lodestar --version: '$ver'" ;; esac
+for pc in lodestar lodestar-io lodestar-runtime; do
+  v=$(pkg-config --modversion $pc 2>&1)
+  [ "$v" = "$ver" ] && ok || ko "pkg-config --modversion $pc: '$v', lodestar --version: '$ver'"
+done
+[ -f "$PREFIX/lib/liblodestar.so.$ver" ] && [ "$(readlink "$PREFIX/lib/liblodestar.so.0")" = "liblodestar.so.$ver" ] && \
+  readelf -d "$PREFIX/lib/liblodestar.so.$ver" | grep -q 'SONAME.*\[liblodestar.so.0\]' && ok || \
+  ko "liblodestar.so.$ver with soname liblodestar.so.0 not installed"
+# the embedding runtime through lodestar-runtime.pc: the example host builds and runs
+if cc -std=c11 $(pkg-config --cflags lodestar-runtime) -o "$TMP/host" "$SRC/examples/host/example.c" \
+   $(pkg-config --libs lodestar-runtime) 2>"$TMP/err" && \
+   (cd "$SRC" && "$TMP/host" >"$TMP/out" 2>"$TMP/err2") && grep -q "^done: 3 C requests" "$TMP/out"; then ok; else
+  ko "examples/host/example.c with pkg-config lodestar-runtime: $(head -c 300 "$TMP/err") $(head -c 300 "$TMP/err2" 2>/dev/null)"; fi
+# CMake: find_package(lodestar) from the prefix, a program on lodestar::lodestar
+# and one on lodestar::io
+if command -v cmake >/dev/null 2>&1; then
+  mkdir -p "$TMP/cm"
+  cp "$SRC/tests/c/core_only.c" "$SRC/tests/c/io_only.c" "$TMP/cm/"
+  cat >"$TMP/cm/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.10)
+project(uses_lodestar C)
+find_package(lodestar $ver REQUIRED)
+add_executable(core_only core_only.c)
+target_link_libraries(core_only PRIVATE lodestar::lodestar)
+add_executable(io_only io_only.c)
+target_link_libraries(io_only PRIVATE lodestar::io)
+CMAKE
+  if cmake -S "$TMP/cm" -B "$TMP/cm/b" -DCMAKE_PREFIX_PATH="$PREFIX" >"$TMP/cmake.log" 2>&1 && \
+     cmake --build "$TMP/cm/b" >>"$TMP/cmake.log" 2>&1 && \
+     [ "$("$TMP/cm/b/core_only")" = "9 cells, cost 8.000" ] && [ "$("$TMP/cm/b/io_only" "$MAP")" = "247x167" ]; then ok; else
+    ko "find_package(lodestar): $(tail -c 600 "$TMP/cmake.log")"; fi
+  # an incompatible version is refused
+  sed -i "s/find_package(lodestar $ver REQUIRED)/find_package(lodestar 99.0 REQUIRED)/" "$TMP/cm/CMakeLists.txt"
+  if cmake -S "$TMP/cm" -B "$TMP/cm/b2" -DCMAKE_PREFIX_PATH="$PREFIX" >"$TMP/cmake2.log" 2>&1; then
+    ko "find_package(lodestar 99.0) accepted version $ver"; else ok; fi
+else
+  echo "install: cmake not installed: find_package(lodestar) not checked (make deps installs it)"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -30,7 +30,9 @@
 /// Opens the module: returns one table (grid, search, path, find_path,
 /// option lists, status_name, _VERSION). Sets no globals.
 /// [Owner: Lua] Called by require "lodestar.core".
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(_WIN32) && defined(LDS_LUA_MODULE_DLL)
+__declspec(dllexport) /* core.dll for Lua on Windows (mk/windows.mk) */
+#elif defined(__GNUC__) || defined(__clang__)
 __attribute__((visibility("default")))
 #endif
 int luaopen_lodestar_core(lua_State *L);

@@ -10,7 +10,26 @@
 -- y = row), exactly as in the C core and the Moving AI files; indices into a
 -- path (path:cell(i), path:sub(i, j), the i of path:cells()) are 1-based like
 -- any Lua sequence.
-local core = require "lodestar.core"
+-- The C module. A core.so built for another Lua (the Lua 5.4 one under
+-- LuaJIT, or the reverse: LUA_CPATH set for one engine, the other started)
+-- fails to load with "undefined symbol: lua_..."; say what to do instead.
+local core
+do
+  local ok, err = pcall(require, "lodestar.core")
+  if not ok then
+    err = tostring(err)
+    if err:find("undefined symbol: _?lua", 1, false) then
+      local engine = (type(jit) == "table" and "LuaJIT") or _VERSION
+      error(("lodestar: the C module lodestar.core found on package.cpath was built for "
+        .. "another Lua than this %s. For luajit use the LuaJIT build: `. build/env-luajit.sh` "
+        .. "(or LUA_CPATH=build/luajit/?.so), for lua5.4 `. build/env.sh` (or "
+        .. "LUA_CPATH=build/lua54/?.so); an installed copy lives in lib/lua/5.1 (LuaJIT) "
+        .. "and lib/lua/5.4. Loader said: %s"):format(engine, err), 2)
+    end
+    error(err, 2)
+  end
+  core = err
+end
 
 local M = {}
 for k, v in pairs(core) do M[k] = v end

@@ -423,7 +423,15 @@ int cli_graph(int argc, char **argv) {
   if ((rc = parse_args(argc, argv, &r)) >= 0) return rc;
   r.optimal_algo = r.params.algo == LDS_ALGO_ASTAR || r.params.algo == LDS_ALGO_DIJKSTRA;
   rc = setup(&r);
-  for (i = 0; rc == 0 && i < r.nq; i++) rc = solve(&r, i);
+  {
+    cli_Progress pr;
+    cli_progress_begin(&pr, CMD, "queries", (size_t)r.nq);
+    for (i = 0; rc == 0 && i < r.nq; i++) {
+      rc = solve(&r, i);
+      cli_progress(&pr, (size_t)i + 1);
+    }
+    cli_progress_end(&pr);
+  }
   if (rc == 0) rc = report(&r);
   lds_search_free(r.s);
   lds_graph_free(r.g);

@@ -12,7 +12,8 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: lodestar path MAP SX SY GX GY [--algo A] [--heuristic H] [--weight W]\n"
-          "                     [--diagonal RULE] [--neighbourhood 4|8] [--partial] [--ascii]\n"
+          "                     [--diagonal RULE] [--neighbourhood 4|8] [--partial] [--ascii | --json]\n"
+          "                     [--png FILE [--scale PX]]\n"
           "Finds a path on a Moving AI .map from (SX,SY) to (GX,GY) (cells, 0-based,\n"
           "x = column, y = row) and prints its cost, length, expansions and cells.\n"
           "  --algo A         astar (default), dijkstra, wastar, greedy, jps, jps+\n"
@@ -28,6 +29,14 @@ static void usage(FILE *f) {
           "  --weight W       weight of wastar (W >= 1; only with --algo wastar)\n"
           "  --ascii          draw the map with the path ('*', start 'S', goal 'G';\n"
           "                   a partial path ends at 'E')\n"
+          "  --png FILE       also draw the search as a PNG picture: the map, the closed\n"
+          "                   set shaded by g, the open list, jump points, the path (red)\n"
+          "                   and the path pruned by line of sight (orange)\n"
+          "  --scale PX       pixels per cell of --png (1..64; default: about 1024 px)\n"
+          "  --json           print one JSON object on one line instead of the text: map,\n"
+          "                   start, goal, algorithm, algorithm_used, status, message,\n"
+          "                   expansions, pushes, peak_open, elapsed_us, cost (null without\n"
+          "                   a path), cells, partial, path ([[x,y],...]), jump_points\n"
           "Each option may be given once.\n"
           "Exit status: 0 path found, 1 no path (a partial path may be printed), 2 bad input.\n");
 }
@@ -61,6 +70,51 @@ static void print_path(lds_Search *s, const lds_Path *p) {
   }
 }
 
+/* The cells of p as a JSON array of [x,y] pairs. */
+static void json_cells(const lds_Path *p) {
+  size_t k, n = lds_path_length(p);
+  putchar('[');
+  for (k = 0; k < n; k++) {
+    int32_t x, y;
+    lds_path_cell(p, k, &x, &y);
+    printf("%s[%ld,%ld]", k ? "," : "", (long)x, (long)y);
+  }
+  putchar(']');
+}
+
+/* --json: the whole answer as one JSON object on one line (keys in usage). */
+static void print_json(const char *map, const long c[4], const lds_SearchParams *params,
+                       lds_Search *s, lds_Status st, const lds_Stats *stats, const lds_Path *p) {
+  char num[64];
+  printf("{\"map\":");
+  cli_json_string(stdout, map);
+  printf(",\"start\":[%ld,%ld],\"goal\":[%ld,%ld],\"algorithm\":\"%s\",\"algorithm_used\":\"%s\","
+         "\"status\":\"%s\",\"message\":",
+         c[0], c[1], c[2], c[3], lds_algo_name(params->algo),
+         lds_algo_name(lds_search_algo_used(s)), lds_status_name(st));
+  cli_json_string(stdout, cli_plain(lds_search_errmsg(s)));
+  printf(",\"expansions\":%llu,\"pushes\":%llu,\"peak_open\":%llu,\"elapsed_us\":%llu,",
+         (unsigned long long)stats->expansions, (unsigned long long)stats->pushes,
+         (unsigned long long)stats->peak_open, (unsigned long long)stats->elapsed_us);
+  if (p) {
+    printf("\"cost\":%s,\"cells\":%zu,\"partial\":%s,\"path\":",
+           cli_num(num, sizeof num, lds_path_cost(p)), lds_path_length(p),
+           (lds_path_flags(p) & LDS_PATH_PARTIAL) ? "true" : "false");
+    json_cells(p);
+  } else {
+    printf("\"cost\":null,\"cells\":0,\"partial\":false,\"path\":[]");
+  }
+  if (p && (lds_search_algo_used(s) == LDS_ALGO_JPS || lds_search_algo_used(s) == LDS_ALGO_JPS_PLUS)) {
+    lds_Path *jp = lds_search_jump_points(s, NULL);
+    if (jp) {
+      printf(",\"jump_points\":");
+      json_cells(jp);
+      lds_path_free(jp);
+    }
+  }
+  printf("}\n");
+}
+
 /* --ascii: the map's terrain with the path drawn (S start, * on the way,
 ** G goal, E the end of a partial path), the goal (gx,gy) marked reached or
 ** not. false when out of memory. */
@@ -85,7 +139,9 @@ static bool draw_ascii(const lds_Grid *g, const lds_Path *p, int32_t gx, int32_t
 int cli_path(int argc, char **argv) {
   const char *pos[5], *map_path = NULL;
   int npos = 0, i, rc = 0;
-  bool ascii = false;
+  bool ascii = false, json = false;
+  const char *png = NULL;
+  long scale = 0;
   long nb = 8, c[4];
   lds_Diagonal diag = LDS_DIAG_NO_CORNER_CUTTING;
   lds_SearchParams params;
@@ -105,14 +161,21 @@ int cli_path(int argc, char **argv) {
       return 0;
     } else if (strcmp(a, "--ascii") == 0) {
       ascii = true;
+    } else if (strcmp(a, "--json") == 0) {
+      json = true;
     } else if (strcmp(a, "--partial") == 0) {
       params.partial = true;
     } else if (strcmp(a, "--algo") == 0 || strcmp(a, "--heuristic") == 0 ||
                strcmp(a, "--weight") == 0 || strcmp(a, "--diagonal") == 0 ||
-               strcmp(a, "--neighbourhood") == 0) {
+               strcmp(a, "--neighbourhood") == 0 || strcmp(a, "--png") == 0 ||
+               strcmp(a, "--scale") == 0) {
       const char *v = i + 1 < argc ? argv[++i] : NULL;
       if (!v) return cli_fail(CMD, "%s: missing value", a);
-      if (strcmp(a, "--algo") == 0) {
+      if (strcmp(a, "--png") == 0) {
+        png = v;
+      } else if (strcmp(a, "--scale") == 0) {
+        if (!cli_int(CMD, "--scale", v, 1, 64, &scale)) return 2;
+      } else if (strcmp(a, "--algo") == 0) {
         if (lds_algo_parse(v, &params.algo) != LDS_OK)
           return cli_fail(CMD, "--algo: unknown algorithm '%s' (expected astar, dijkstra, "
                           "wastar, greedy, jps or jps+)", v);
@@ -145,6 +208,8 @@ int cli_path(int argc, char **argv) {
   if (params.weight != 0.0 && params.algo != LDS_ALGO_WASTAR) /* 0: not given */
     return cli_fail(CMD, "--weight applies to --algo wastar only (algorithm is %s)",
                     lds_algo_name(params.algo));
+  if (ascii && json) return cli_fail(CMD, "--ascii and --json: give one of them");
+  if (scale && !png) return cli_fail(CMD, "--scale applies to --png only");
   map_path = pos[0];
   {
     static const char *const names[4] = {"SX", "SY", "GX", "GY"};
@@ -178,6 +243,15 @@ int cli_path(int argc, char **argv) {
   }
   lds_search_stats(s, &stats);
   p = lds_search_path(s, NULL);
+  if (png && !cli_picture(CMD, png, g, s, p, (int)scale)) {
+    rc = 2;
+    goto done;
+  }
+  if (json) {
+    print_json(map_path, c, &params, s, st, &stats, p);
+    if (st != LDS_FOUND) rc = 1;
+    goto done;
+  }
   printf("algorithm   %s", lds_algo_name(params.algo));
   if (lds_search_algo_used(s) != params.algo)
     printf(" (ran %s: %s)", lds_algo_name(lds_search_algo_used(s)),

@@ -25,6 +25,7 @@ typedef struct Scen {
   lds_SearchParams params;
   long limit, stride;
   bool json, optimal_algo, cpu_clock;
+  const char *png_dir; /* --png DIR: a picture per problem run */
   uint64_t (*now_ns)(void);
   double overhead_ns;
   lds_Scenario *sc;
@@ -57,6 +58,9 @@ static void usage(FILE *f) {
           "  --cpu-clock  time queries with the thread's CPU clock instead of the wall\n"
           "               clock (for benchmarks on a machine shared with other jobs)\n"
           "  --json       print one JSON object as the last line\n"
+          "  --png DIR    draw each problem run as DIR/problem-N.png (N: its number in\n"
+          "               the file; see 'lodestar path --png'); choose the problems with\n"
+          "               --limit and --stride, at most 1000\n"
           "Each option may be given once.\n"
           "Exit status: 0 every problem solved with a legal path, at the optimal length\n"
           "for astar, dijkstra, jps and jps+ (wastar and greedy may cost more); 1 a\n"
@@ -113,10 +117,13 @@ static int parse_args(int argc, char **argv, Scen *s) {
       s->now_ns = cli_cpu_ns;
     } else if (strcmp(a, "--maps") == 0 || strcmp(a, "--algo") == 0 ||
                strcmp(a, "--weight") == 0 || strcmp(a, "--limit") == 0 ||
-               strcmp(a, "--stride") == 0) {
+               strcmp(a, "--stride") == 0 || strcmp(a, "--png") == 0) {
       const char *v = i + 1 < argc ? argv[++i] : NULL;
       if (!v) return cli_fail(CMD, "%s: missing value", a);
-      if (strcmp(a, "--maps") == 0) {
+      if (strcmp(a, "--png") == 0) {
+        if (!cli_dir_exists(v)) return cli_fail(CMD, "--png: '%s' is not a directory", v);
+        s->png_dir = v;
+      } else if (strcmp(a, "--maps") == 0) {
         s->maps_dir = v;
       } else if (strcmp(a, "--algo") == 0) {
         if (lds_algo_parse(v, &s->params.algo) != LDS_OK)
@@ -291,9 +298,14 @@ static int solve(Scen *s, size_t q) {
             (long)e->sx, (long)e->sy, (long)e->gx, (long)e->gy, e->optimal);
   } else {
     record_path(s, q, e, m, path);
-    lds_path_free(path);
   }
-  return 0;
+  if (s->png_dir) { /* untimed: DIR/problem-N.png, N = the problem's number (1-based) */
+    char file[4200];
+    snprintf(file, sizeof file, "%s/problem-%zu.png", s->png_dir, q + 1);
+    if (!cli_picture(CMD, file, m->grid, m->search, path, 0)) rc = 2;
+  }
+  lds_path_free(path);
+  return rc;
 }
 
 /* The summary (and the --json line); returns the exit status. */
@@ -385,9 +397,23 @@ int cli_scen(int argc, char **argv) {
     lds_scen_free(s.sc);
     return cli_fail(CMD, "out of memory");
   }
-  for (q = 0; q < n && rc == 0; q += (size_t)s.stride) {
-    if (s.limit && (long)s.nq >= s.limit) break;
-    rc = solve(&s, q);
+  {
+    cli_Progress pr;
+    size_t total = (n + (size_t)s.stride - 1) / (size_t)s.stride;
+    if (s.limit && (size_t)s.limit < total) total = (size_t)s.limit;
+    if (s.png_dir && total > 1000) {
+      free(s.times);
+      lds_scen_free(s.sc);
+      return cli_fail(CMD, "--png writes one picture per problem: choose at most 1000 with "
+                      "--limit or --stride (this run has %zu)", total);
+    }
+    cli_progress_begin(&pr, CMD, "problems", total);
+    for (q = 0; q < n && rc == 0; q += (size_t)s.stride) {
+      if (s.limit && (long)s.nq >= s.limit) break;
+      rc = solve(&s, q);
+      cli_progress(&pr, s.nq);
+    }
+    cli_progress_end(&pr);
   }
   if (rc == 0) rc = report(&s);
   for (i = 0; i < s.nmaps; i++) {

@@ -5,6 +5,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "util.h"
 
+#include "lds_png.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 const char *cli_plain(const char *msg) {
   const char *q;
@@ -113,16 +116,44 @@ bool cli_check_path(const lds_Grid *g, const lds_Path *p, int32_t sx, int32_t sy
   return true;
 }
 
+/* Length of the well-formed UTF-8 sequence at s (1-4), or 0 when the bytes
+** there are not one (a stray continuation byte, an overlong form, a
+** surrogate, a code point above U+10FFFF, a truncated sequence). */
+static int utf8_len(const unsigned char *s) {
+  unsigned c = s[0];
+  int n, k;
+  unsigned cp;
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) n = 2, cp = c & 0x1F;
+  else if (c >= 0xE0 && c <= 0xEF) n = 3, cp = c & 0x0F;
+  else if (c >= 0xF0 && c <= 0xF4) n = 4, cp = c & 0x07;
+  else return 0;
+  for (k = 1; k < n; k++) {
+    if ((s[k] & 0xC0) != 0x80) return 0; /* also stops at the terminating NUL */
+    cp = cp << 6 | (s[k] & 0x3F);
+  }
+  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+      (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
+  return n;
+}
+
 void cli_json_string(FILE *f, const char *s) {
+  const unsigned char *p = (const unsigned char *)s;
   fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c < 0x20)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
+  while (*p) {
+    int n = utf8_len(p);
+    if (n == 0) { /* not UTF-8 (a file name is any bytes): U+FFFD per byte */
+      fputs("\\ufffd", f);
+      p++;
+    } else if (*p == '"' || *p == '\\') {
+      fprintf(f, "\\%c", *p++);
+    } else if (*p < 0x20 || *p == 0x7F) {
+      fprintf(f, "\\u%04x", *p++);
+    } else {
+      fwrite(p, 1, (size_t)n, f);
+      p += n;
+    }
   }
   fputc('"', f);
 }
@@ -135,6 +166,11 @@ bool cli_join(char *out, size_t size, const char *dir, const char *name) {
 bool cli_file_exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool cli_dir_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 bool cli_not_dir(const char *cmd, const char *path) {
@@ -191,4 +227,48 @@ bool cli_once(const char *cmd, cli_Seen *seen, const char *arg) {
 
 int cli_missing(const char *cmd, const char *what, const char *usage) {
   return cli_fail(cmd, "missing %s (usage: %s; try 'lodestar %s --help')", what, usage, cmd);
+}
+
+void cli_progress_begin(cli_Progress *pr, const char *cmd, const char *what, size_t total) {
+  pr->on = isatty(2) && !getenv("LDS_NO_PROGRESS");
+  pr->cmd = cmd;
+  pr->what = what;
+  pr->total = total;
+  pr->t0 = pr->last = cli_now_ns();
+}
+
+void cli_progress(cli_Progress *pr, size_t done) {
+  uint64_t now;
+  if (!pr->on) return;
+  now = cli_now_ns();
+  if (now - pr->last < 250000000u) return;
+  pr->last = now;
+  fprintf(stderr, "\rlodestar %s: %zu/%zu %s (%.0f%%), %.1f s\033[K", pr->cmd, done, pr->total,
+          pr->what, pr->total ? 100.0 * (double)done / (double)pr->total : 100.0,
+          (double)(now - pr->t0) / 1e9);
+  fflush(stderr);
+}
+
+void cli_progress_end(cli_Progress *pr) {
+  if (!pr->on || pr->last == pr->t0) return; /* nothing was drawn */
+  fputs("\r\033[K", stderr);
+  fflush(stderr);
+}
+
+bool cli_picture(const char *cmd, const char *file, const lds_Grid *g, const lds_Search *s,
+                 const lds_Path *p, int scale) {
+  lds_PictureSpec spec;
+  lds_Error err;
+  lds_Path *post = p ? lds_path_prune_los(p, g, NULL) : NULL;
+  lds_Status st;
+  lds_picture_spec_init(&spec);
+  spec.grid = g;
+  spec.search = s;
+  spec.path = p;
+  spec.post = post;
+  spec.scale = scale;
+  st = lds_picture_write(file, &spec, &err);
+  lds_path_free(post);
+  if (st != LDS_OK) cli_fail(cmd, "--png: %s", cli_plain(err.msg));
+  return st == LDS_OK;
 }

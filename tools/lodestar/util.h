@@ -44,11 +44,15 @@ double cli_quantile(double *v, size_t n, double q);
 ** cost recomputed from the cells. false with the reason in why[256]. */
 bool cli_check_path(const lds_Grid *g, const lds_Path *p, int32_t sx, int32_t sy, int32_t gx,
                     int32_t gy, double *cost, char *why);
-/* Writes s as a JSON string literal. */
+/* Writes s as a JSON string literal that is valid UTF-8 whatever the bytes
+** of s: well-formed UTF-8 is kept, quotes, backslashes and control
+** characters are escaped, and each byte that is not part of a well-formed
+** UTF-8 sequence is written as \ufffd (a file name may hold any byte). */
 void cli_json_string(FILE *f, const char *s);
 /* Joins dir and name into out[size]; false if it does not fit. */
 bool cli_join(char *out, size_t size, const char *dir, const char *name);
 bool cli_file_exists(const char *path);
+bool cli_dir_exists(const char *path);
 /* false after printing "lodestar CMD: PATH: cannot read (Is a directory)"
 ** when path names a directory (the loaders' stdio cannot tell why). */
 bool cli_not_dir(const char *cmd, const char *path);
@@ -74,6 +78,26 @@ bool cli_once(const char *cmd, cli_Seen *seen, const char *arg);
 /* Prints "lodestar CMD: missing WHAT (usage: USAGE; try 'lodestar CMD
 ** --help')" on one line and returns 2. */
 int cli_missing(const char *cmd, const char *what, const char *usage);
+
+/* A progress line on stderr for long runs ("lodestar scen: 1200/5000
+** queries (24%), 3.1 s"), redrawn at most 4 times a second, only when
+** stderr is a terminal (never in a pipe or a log file) and LDS_NO_PROGRESS
+** is unset; cli_progress_end erases it. */
+typedef struct cli_Progress {
+  bool on;
+  const char *cmd, *what;
+  size_t total;
+  uint64_t t0, last;
+} cli_Progress;
+void cli_progress_begin(cli_Progress *pr, const char *cmd, const char *what, size_t total);
+void cli_progress(cli_Progress *pr, size_t done);
+void cli_progress_end(cli_Progress *pr);
+
+/* --png: the picture of search s on g with path p (may be NULL) and p
+** pruned by line of sight, written to file at `scale` pixels per cell
+** (0: automatic). false after printing "lodestar CMD: ..." on failure. */
+bool cli_picture(const char *cmd, const char *file, const lds_Grid *g, const lds_Search *s,
+                 const lds_Path *p, int scale);
 
 int cli_scen(int argc, char **argv);
 int cli_path(int argc, char **argv);
