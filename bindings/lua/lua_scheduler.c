@@ -1153,6 +1153,13 @@ static int req_info(lua_State *L) {
   return 1;
 }
 
+/* req:id() -> the C scheduler's handle (an integer < 2^52: exact on LuaJIT
+** too), for C code that shares the scheduler (lds_scheduler_status...). */
+static int req_id(lua_State *L) {
+  ldsl_push_u64(L, check_req(L, 1)->id);
+  return 1;
+}
+
 static int req_errmsg(lua_State *L) {
   ReqBox *r = check_req(L, 1);
   lua_pushstring(L, r->state == RQ_CANCELLED ? "" : lds_scheduler_request_errmsg(r->sb->sc, r->id));
@@ -1298,6 +1305,7 @@ const luaL_Reg ldsl_scheduler_metameth[] = {
 
 const luaL_Reg ldsl_request_meth[] = {{"cancel", req_cancel},
                                       {"errmsg", req_errmsg},
+                                      {"id", req_id},
                                       {"info", req_info},
                                       {"options", req_options},
                                       {"partial_path", req_partial_path},
