@@ -253,10 +253,15 @@ test-thread: $(THREAD_TEST)
 	$(THREAD_TEST)
 
 # busted specs (tests/spec, configured by .busted) under Lua 5.4, then LuaJIT
+# (tests/spec/40-scheduler_spec.lua writes a digest of one scheduler scenario
+# per engine: both engines must give the same frames and paths)
 test-lua: lua $(CLI)
+	rm -f $(BUILD)/sched_digest.lua54 $(BUILD)/sched_digest.luajit
 	LDS_BUILD=$(BUILD) LDS_SHARED=$(SHARED) $(LUA54) $(BUSTED) --run=default --cpath="$(BUILD)/lua54/?.so"
 ifneq ($(HAVE_LUAJIT),)
 	LDS_BUILD=$(BUILD) LDS_SHARED=$(SHARED) $(LUAJIT) $(BUSTED) --run=luajit --cpath="$(BUILD)/luajit/?.so"
+	cmp $(BUILD)/sched_digest.lua54 $(BUILD)/sched_digest.luajit && \
+	  echo "test-lua: the scheduler scenario gives the same frames and paths on Lua 5.4 and LuaJIT"
 else
 	@echo "test-lua: LuaJIT headers not found: specs not run under LuaJIT"
 endif

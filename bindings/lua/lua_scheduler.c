@@ -348,8 +348,14 @@ static int sched_new(lua_State *L) {
   b = new_schedbox(L, lua_isnil(L, 1) ? 0 : 1);
   b->sc = lds_scheduler_new(&env, &cfg, &err);
   if (!b->sc) {
-    if (err.code == LDS_E_ARG) return ldsl_arg_error(L, 1, err.msg);
-    return luaL_error(L, "%s", err.msg);
+    const char *m = err.msg, *sp;
+    if (err.code != LDS_E_ARG) return luaL_error(L, "%s", m);
+    /* "lds_scheduler_new: NAME rest" -> "opts.NAME: rest" */
+    if (strncmp(m, "lds_scheduler_new: ", 19) == 0 && (sp = strchr(m + 19, ' ')) != NULL) {
+      lua_pushlstring(L, m + 19, (size_t)(sp - m - 19));
+      return ldsl_arg_error(L, 1, lua_pushfstring(L, "opts.%s: %s", lua_tostring(L, -1), sp + 1));
+    }
+    return ldsl_arg_error(L, 1, m);
   }
   b->owned = 1;
   return 1;
