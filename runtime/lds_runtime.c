@@ -20,6 +20,8 @@
 #include <lua.h>
 #include <lualib.h>
 
+#include "lds_compat.h" /* Lua 5.4 or LuaJIT: the runtime builds against either */
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
