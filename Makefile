@@ -398,7 +398,7 @@ lint:
 	$(CLANG) $(LINT_CFLAGS) -Icore -Iio -Iruntime -Ibindings/lua $(LUA54_CFLAGS) \
 	  $(sort $(shell find bindings runtime tools examples -name '*.c'))
 ifneq ($(HAVE_LUAJIT),)
-	$(CLANG) $(LINT_CFLAGS) -Icore -Iio -Ibindings/lua $(LUAJIT_CFLAGS) $(LUA_MOD_SRC)
+	$(CLANG) $(LINT_CFLAGS) -Icore -Iio -Iruntime -Ibindings/lua $(LUAJIT_CFLAGS) $(LUA_MOD_SRC) $(RUNTIME_SRC)
 endif
 	@echo "lint: ok"
 

@@ -561,46 +561,54 @@ static int sched_profile(lua_State *L) {
   lua_pop(L, 1);
   ldsl_push_u64(L, opt_quick(L, 3, 0));
   lua_setfield(L, entry, "quick");
-  push_suv(L, 1, 3); /* 5: profiles */
-  lua_pushvalue(L, entry);
-  lua_setfield(L, 5, name);
-  /* restart the pending requests of this profile */
-  push_suv(L, 1, 2); /* 6: live */
-  lua_newtable(L);   /* 7: their ids, sorted by handle for a fixed order */
+  /* the pending requests of this profile (order does not matter: a
+  ** restart keeps each request's place in the queue) */
+  push_suv(L, 1, 2); /* 5: live */
+  lua_newtable(L);   /* 6: the requests */
   {
-    int n = 0, i;
+    int n = 0, i, pass;
     lua_pushnil(L);
-    while (lua_next(L, 6)) { /* k, req */
+    while (lua_next(L, 5)) { /* k, req */
       ReqBox *r = (ReqBox *)luaL_testudata(L, -1, REQ_MT);
       if (r && r->state == RQ_PENDING) {
         push_ruv(L, lua_gettop(L), 7);
         if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), name) == 0) {
           lua_pushvalue(L, -2);
-          lua_rawseti(L, 7, ++n);
+          lua_rawseti(L, 6, ++n);
         }
         lua_pop(L, 1);
       }
       lua_pop(L, 1);
     }
-    for (i = 1; i <= n; i++) {
-      ReqBox *r;
-      lds_SearchParams p;
-      double w[16];
-      int ri, ni;
-      lua_rawgeti(L, 7, i);
-      ri = lua_gettop(L);
-      r = (ReqBox *)lua_touserdata(L, ri);
-      lua_getfield(L, entry, "opts");
-      push_ruv(L, ri, 9);             /* the request's own search keys */
-      merge_opts(L, ri + 1, ri + 2);  /* new profile, then the request's own */
-      ni = lua_gettop(L);
-      resolve_params(L, ni, 2, r->grid, &p, w);
-      if (lds_scheduler_set_params(b->sc, r->id, &p) == LDS_OK) {
-        restarted++;
-        lua_pushvalue(L, ni);
-        set_ruv(L, ri, 3);
+    /* pass 0 checks every request's new options on its grid (a weighted
+    ** layer may be missing: nothing changes then), pass 1 applies them */
+    for (pass = 0; pass < 2; pass++) {
+      if (pass == 1) {
+        push_suv(L, 1, 3); /* profiles */
+        lua_pushvalue(L, entry);
+        lua_setfield(L, -2, name);
+        lua_pop(L, 1);
       }
-      lua_settop(L, 7);
+      for (i = 1; i <= n; i++) {
+        ReqBox *r;
+        lds_SearchParams p;
+        double w[16];
+        int ri, ni;
+        lua_rawgeti(L, 6, i);
+        ri = lua_gettop(L);
+        r = (ReqBox *)lua_touserdata(L, ri);
+        lua_getfield(L, entry, "opts");
+        push_ruv(L, ri, 9);            /* the request's own search keys */
+        merge_opts(L, ri + 1, ri + 2); /* new profile, then the request's own */
+        ni = lua_gettop(L);
+        resolve_params(L, ni, 2, r->grid, &p, w);
+        if (pass == 1 && lds_scheduler_set_params(b->sc, r->id, &p) == LDS_OK) {
+          restarted++;
+          lua_pushvalue(L, ni);
+          set_ruv(L, ri, 3);
+        }
+        lua_settop(L, 6);
+      }
     }
   }
   lua_pushinteger(L, restarted);

@@ -240,7 +240,8 @@ describe("lodestar.scheduler", function()
       errmsg(s.request, s, {from = {103, 39}, to = {102, 37}, zz = 1}))
     assert.matches("%(opts.on_done: function expected, got number%)",
       errmsg(s.request, s, {from = {103, 39}, to = {102, 37}, on_done = 1}))
-    assert.matches("%(opts.searches_per_grid: 0 out of range %(expected 1..64%)%)", errmsg(lodestar.scheduler.new, {searches_per_grid = 0}))
+    assert.matches("%(opts.searches_per_grid: 0 out of range %(expected 1..64%)%)",
+      errmsg(lodestar.scheduler.new, {searches_per_grid = 0}))
     assert.matches("%(unknown option 'budget'", errmsg(lodestar.scheduler.new, {budget = 1}))
     local other = lodestar.grid.new(4, 4)
     assert.matches("%(opts.grid: this grid was not added to the scheduler",
@@ -281,33 +282,32 @@ describe("lodestar.scheduler", function()
   end)
 
   it("survives collection with requests pending, in any order", function()
-    for round = 1, 3 do
+    local function pending(n)
       local gg = lodestar.grid.new(64, 64)
       local s = lodestar.scheduler.new()
       s:add_grid(gg)
-      local keep
-      for i = 1, 20 do
-        local r = s:request{from = {0, 0}, to = {63, i}, on_done = function() end}
-        if i == 5 then keep = r end
-      end
+      local reqs = {}
+      for i = 1, n do reqs[i] = s:request{from = {0, 0}, to = {63, i}, on_done = function() end} end
       s:step{max_expansions = 100}
-      if round == 1 then
-        s, gg = nil, nil -- the kept request holds the scheduler and its grid
-        collectgarbage()
-        collectgarbage()
-        assert.equal("running", keep:status())
-        keep = nil
-      elseif round == 2 then
-        gg:free() -- the scheduler keeps the core grid
-        drain(s, 0)
-        assert.equal("found", keep:status())
-        s, keep = nil, nil
-      else
-        keep, s, gg = nil, nil, nil
-      end
-      collectgarbage()
-      collectgarbage()
+      return s, gg, reqs
     end
+    do -- one request object kept: it holds its scheduler, which holds its grid
+      local keep = select(3, pending(20))[5]
+      collectgarbage()
+      collectgarbage()
+      assert.equal("running", keep:status())
+      keep:release()
+    end
+    do -- the grid freed by Lua code: the scheduler keeps the core grid
+      local s, gg, reqs = pending(20)
+      gg:free()
+      drain(s, 0)
+      assert.equal("found", reqs[5]:status())
+      assert.equal(63, select(1, reqs[5]:path():cell(-1)))
+    end
+    for _ = 1, 3 do pending(20) end -- everything garbage at once, requests pending
+    collectgarbage()
+    collectgarbage()
   end)
 
   it("reports a callback error and leaves the scheduler working", function()
@@ -334,7 +334,7 @@ describe("lodestar.scheduler", function()
       inner_msg = select(2, pcall(s.step, s))
       s:request{from = {104, 43}, to = {102, 44}}
     end}
-    t = s:step()
+    s:step()
     assert.matches("cannot step the scheduler from one of its callbacks", inner_msg)
     assert.equal(1, s:stats().pending)
     drain(s, 0)
