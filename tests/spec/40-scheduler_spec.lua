@@ -340,6 +340,24 @@ describe("lodestar.scheduler", function()
     drain(s, 0)
   end)
 
+  it("is out of a mod's reach (docs/mods.md: neither lodestar.scheduler nor a host's scheduler)", function()
+    local mods = require "lodestar.mods"
+    local testing = require "lodestar.testing"
+    local dir = testing.mods_dir()
+    dir.write_mod("probe", [[
+return { name = "probe", version = "1", postprocessors = { p = function(path)
+  return { sched = type(lodestar.scheduler), core = type(lodestar.core) }
+end } }]])
+    local grid = lodestar.grid.new(4, 2)
+    local m = mods.new{root = dir.root, grids = {world = grid}, clock = function() return 0 end,
+      log = function() end}
+    assert.equal("loaded", m:poll()[1].result)
+    local out = assert(m:postprocess("probe.p", lodestar.find_path(grid, 0, 0, 3, 0), grid))
+    assert.same({sched = "nil", core = "nil"}, out)
+    m:close()
+    dir.close()
+  end)
+
   it("gives the same frames and paths for the same inputs (a digest for the other engine)", function()
     local function scenario()
       local s = lodestar.scheduler.new{deterministic = true, searches_per_grid = 3}
