@@ -383,6 +383,13 @@ static lds_Status add_grid(lua_State *L, SchedBox *b, int si, int gi, int n) {
   lds_Status st;
   push_suv(L, si, 1); /* grids */
   lua_pushvalue(L, gi);
+  lua_rawget(L, -2);
+  if (!lua_isnil(L, -1)) { /* added before: the core says so, the anchor stays */
+    lua_pop(L, 2);
+    return lds_scheduler_add_grid(b->sc, (const lds_Grid *)gb->g, n);
+  }
+  lua_pop(L, 1);
+  lua_pushvalue(L, gi);
   lua_pushboolean(L, 1);
   lua_rawset(L, -3); /* may raise (memory) before the core knows the grid */
   st = lds_scheduler_add_grid(b->sc, (const lds_Grid *)gb->g, n);

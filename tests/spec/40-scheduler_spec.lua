@@ -250,6 +250,10 @@ describe("lodestar.scheduler", function()
     assert.matches("%(opts.grid: required when the scheduler has several grids%)",
       errmsg(s.request, s, {from = {0, 0}, to = {1, 1}}))
     assert.matches("budget_us must be >= 0", errmsg(s.step, s, -1))
+    assert.matches("already added", errmsg(s.add_grid, s, other))
+    local r = s:request{grid = other, from = {0, 0}, to = {3, 3}} -- still the scheduler's
+    drain(s, 0)
+    assert.equal("found", r:status())
   end)
 
   it("makes a released request, a freed scheduler and a wrong self errors, not crashes", function()
