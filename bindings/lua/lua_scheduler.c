@@ -50,7 +50,7 @@ typedef struct ReqBox ReqBox;
 
 typedef struct SchedBox {
   lds_Scheduler *sc;
-  int owned;        /* 0: lent by a C host, never freed here */
+  int owned;        /* the box frees sc (set once lds_scheduler_new succeeded) */
   int dispatching;  /* Lua callbacks of a step are running */
   int stepping;     /* inside lds_scheduler_step */
   ReqBox *ev_head, *ev_tail; /* requests with events to deliver, in order */
@@ -928,6 +928,15 @@ static void do_step(lua_State *L, SchedBox *b, int si, const lds_Budget *bud, ld
   ts->callback_errors += b->cb_errors;
 }
 
+/* An integer (agent tag, priority) as a Lua integer where the engine has them. */
+static void push_i64(lua_State *L, int64_t v) {
+#if LUA_VERSION_NUM >= 503
+  lua_pushinteger(L, (lua_Integer)v);
+#else
+  lua_pushnumber(L, (lua_Number)v);
+#endif
+}
+
 static void set_u64(lua_State *L, const char *k, uint64_t v) {
   ldsl_push_u64(L, v);
   lua_setfield(L, -2, k);
@@ -1147,9 +1156,9 @@ static int req_info(lua_State *L) {
   lua_createtable(L, 0, 13);
   lua_pushstring(L, r->state == RQ_CANCELLED ? "cancelled" : lds_status_name(info.status));
   lua_setfield(L, -2, "status");
-  lua_pushnumber(L, (lua_Number)info.agent_id);
+  push_i64(L, info.agent_id);
   lua_setfield(L, -2, "agent");
-  lua_pushnumber(L, info.priority);
+  push_i64(L, info.priority);
   lua_setfield(L, -2, "priority");
   set_u64(L, "frames", info.frames);
   set_u64(L, "restarts", info.restarts);
