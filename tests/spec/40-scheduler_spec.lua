@@ -312,6 +312,20 @@ describe("lodestar.scheduler", function()
     for _ = 1, 3 do pending(20) end -- everything garbage at once, requests pending
     collectgarbage()
     collectgarbage()
+    do -- collections and releases from inside the callbacks of one frame
+      local s = pending(0)
+      local all, n = {}, 0
+      for i = 1, 12 do
+        all[i] = s:request{from = {0, 0}, to = {63, i}, on_done = function(r)
+          n = n + 1
+          if all[i + 1] then all[i + 1]:release() end -- its queued event goes with it
+          r:release()
+          collectgarbage()
+        end}
+      end
+      drain(s, 0) -- no limit: all 12 finish in one frame, in order
+      assert.equal(6, n)
+    end
   end)
 
   it("reports a callback error and leaves the scheduler working", function()
