@@ -6,10 +6,12 @@
 ** a `host` table of C closures (upvalue 1: the runtime) and keeps a
 ** registry reference to the table it returns (R).
 **
-** One C trampoline (lua_done) is the scheduler callback of every request
-** made from Lua; it calls R.deliver(id, status) under lua_pcall with a
-** traceback handler, so an error in a Lua on_done is logged and the tick
-** goes on. Requests made from C keep their own C callback.
+** The scheduler is a lodestar.Scheduler made in the state (registry ref
+** sched_ref; bindings/lua/lua_scheduler.c): Lua's requests are its
+** requests, and it calls their on_done after each step's C work, under
+** lua_pcall with a traceback; runtime.lua's on_error hands an error to
+** host.lua_error (logged, counted), and the tick goes on. Requests made
+** from C keep their own C callback, called inside the step.
 */
 #include "lds_runtime.h"
 
