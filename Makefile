@@ -84,6 +84,10 @@ TESTS  := $(BUILD)/test_runner
 HOST_LIB     := $(BUILD)/liblodestar_host.a
 EXAMPLE_HOST := $(BUILD)/example_host
 RUNTIME_TEST := $(BUILD)/runtime_test
+# the runtime against LuaJIT (built when LuaJIT's headers are there)
+RUNTIME_JIT_OBJ  := $(RUNTIME_SRC:runtime/%.c=$(BUILD)/obj/runtime-luajit/%.o)
+HOST_LIB_JIT     := $(BUILD)/luajit/liblodestar_host.a
+RUNTIME_TEST_JIT := $(BUILD)/luajit/runtime_test
 
 # every bindings/lua/*.c is part of the module
 LUA_MOD_SRC := $(sort $(wildcard bindings/lua/*.c))
@@ -109,7 +113,8 @@ ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 .PHONY: FORCE all run test test-c test-portable test-thread test-cli test-lua test-runtime test-demo-mods test-install test-link test-licence valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
-all: $(LIB_A) $(LIB_SO) $(IO_LIB) $(CLI) lua $(HOST_LIB) $(EXAMPLE_HOST) $(RUNTIME_TEST)
+all: $(LIB_A) $(LIB_SO) $(IO_LIB) $(CLI) lua $(HOST_LIB) $(EXAMPLE_HOST) $(RUNTIME_TEST) \
+     $(if $(HAVE_LUAJIT),$(HOST_LIB_JIT) $(RUNTIME_TEST_JIT))
 
 # == the embedding runtime (runtime/*.c): Lua 5.4 + the core ==
 # build/liblodestar_host.a = the runtime's objects + the Lua 5.4 binding; a host
@@ -134,8 +139,27 @@ $(RUNTIME_TEST): tests/c/runtime_test.c $(HOST_LIB) $(IO_LIB) $(LIB_A) Makefile
 	  -DLDS_SRCDIR='"$(CURDIR)"' -o $@ $< $(HOST_LIB) $(IO_LIB) $(LIB_A) $(LUA54_LIBS) $(LDLIBS) \
 	  $(IO_LIBS) $(EXTRA_LDFLAGS)
 
-test-runtime: $(RUNTIME_TEST) $(EXAMPLE_HOST)
+# the same runtime against LuaJIT (bindings/lua/lds_compat.h): a C host that
+# embeds LuaJIT links build/luajit/liblodestar_host.a and $(LUAJIT_LIBS)
+$(BUILD)/obj/runtime-luajit/%.o: runtime/%.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Icore -Iruntime -Ibindings/lua $(LUAJIT_CFLAGS) \
+	  -DLDS_SCRIPTS_DIR='"$(CURDIR)/scripts"' -c $< -o $@
+
+$(HOST_LIB_JIT): $(RUNTIME_JIT_OBJ) $(LUAJIT_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(RUNTIME_TEST_JIT): tests/c/runtime_test.c $(HOST_LIB_JIT) $(IO_LIB) $(LIB_A) Makefile
+	$(CC) $(CFLAGS_ALL) -Icore -Iruntime -Ibindings/lua $(LUAJIT_CFLAGS) \
+	  -DLDS_SRCDIR='"$(CURDIR)"' -o $@ $< $(HOST_LIB_JIT) $(IO_LIB) $(LIB_A) $(LUAJIT_LIBS) $(LDLIBS) \
+	  $(IO_LIBS) $(EXTRA_LDFLAGS)
+
+test-runtime: $(RUNTIME_TEST) $(EXAMPLE_HOST) $(if $(HAVE_LUAJIT),$(RUNTIME_TEST_JIT))
 	$(RUNTIME_TEST)
+ifneq ($(HAVE_LUAJIT),)
+	$(RUNTIME_TEST_JIT)
+endif
 	$(EXAMPLE_HOST) > $(BUILD)/example_host.out && grep -q "^done: 3 C requests" $(BUILD)/example_host.out && \
 	  grep -q "^Lua request of agent 99: found" $(BUILD)/example_host.out
 
@@ -268,10 +292,15 @@ test-thread: $(THREAD_TEST)
 	$(THREAD_TEST)
 
 # busted specs (tests/spec, configured by .busted) under Lua 5.4, then LuaJIT
+# (tests/spec/40-scheduler_spec.lua writes a digest of one scheduler scenario
+# per engine: both engines must give the same frames and paths)
 test-lua: lua $(CLI)
+	rm -f $(BUILD)/sched_digest.lua54 $(BUILD)/sched_digest.luajit
 	LDS_BUILD=$(BUILD) LDS_SHARED=$(SHARED) $(LUA54) $(BUSTED) --run=default --cpath="$(BUILD)/lua54/?.so"
 ifneq ($(HAVE_LUAJIT),)
 	LDS_BUILD=$(BUILD) LDS_SHARED=$(SHARED) $(LUAJIT) $(BUSTED) --run=luajit --cpath="$(BUILD)/luajit/?.so"
+	cmp $(BUILD)/sched_digest.lua54 $(BUILD)/sched_digest.luajit && \
+	  echo "test-lua: the scheduler scenario gives the same frames and paths on Lua 5.4 and LuaJIT"
 else
 	@echo "test-lua: LuaJIT headers not found: specs not run under LuaJIT"
 endif
@@ -389,7 +418,7 @@ lint:
 	$(CLANG) $(LINT_CFLAGS) -Icore -Iio -Iruntime -Ibindings/lua $(LUA54_CFLAGS) \
 	  $(sort $(shell find bindings runtime tools examples -name '*.c'))
 ifneq ($(HAVE_LUAJIT),)
-	$(CLANG) $(LINT_CFLAGS) -Icore -Iio -Ibindings/lua $(LUAJIT_CFLAGS) $(LUA_MOD_SRC)
+	$(CLANG) $(LINT_CFLAGS) -Icore -Iio -Iruntime -Ibindings/lua $(LUAJIT_CFLAGS) $(LUA_MOD_SRC) $(RUNTIME_SRC)
 endif
 	@echo "lint: ok"
 
@@ -537,5 +566,5 @@ print:
 	@echo "LUA54_CFLAGS=$(LUA54_CFLAGS) LUAJIT_CFLAGS=$(LUAJIT_CFLAGS) HAVE_LUAJIT=$(HAVE_LUAJIT)"
 
 -include $(CORE_OBJ:.o=.d) $(IO_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) \
-  $(LUA54_OBJ:.o=.d) $(LUAJIT_OBJ:.o=.d) $(RUNTIME_OBJ:.o=.d) $(INST_RUNTIME_OBJ:.o=.d) \
+  $(LUA54_OBJ:.o=.d) $(LUAJIT_OBJ:.o=.d) $(RUNTIME_OBJ:.o=.d) $(RUNTIME_JIT_OBJ:.o=.d) $(INST_RUNTIME_OBJ:.o=.d) \
   $(BUILD)/obj/examples/host/example.d $(BUILD)/install/tools/lodestar/demo.d

@@ -6,10 +6,12 @@
 ** a `host` table of C closures (upvalue 1: the runtime) and keeps a
 ** registry reference to the table it returns (R).
 **
-** One C trampoline (lua_done) is the scheduler callback of every request
-** made from Lua; it calls R.deliver(id, status) under lua_pcall with a
-** traceback handler, so an error in a Lua on_done is logged and the tick
-** goes on. Requests made from C keep their own C callback.
+** The scheduler is a lodestar.Scheduler made in the state (registry ref
+** sched_ref; bindings/lua/lua_scheduler.c): Lua's requests are its
+** requests, and it calls their on_done after each step's C work, under
+** lua_pcall with a traceback; runtime.lua's on_error hands an error to
+** host.lua_error (logged, counted), and the tick goes on. Requests made
+** from C keep their own C callback, called inside the step.
 */
 #include "lds_runtime.h"
 
@@ -19,6 +21,8 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+
+#include "lds_compat.h" /* Lua 5.4 or LuaJIT: the runtime builds against either */
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,6 +45,8 @@ struct lds_Runtime {
   lua_State *L;
   lds_Scheduler *sc;
   int glue_ref;            /* registry ref of R (scripts/lodestar/runtime.lua) */
+  int sched_ref;           /* registry ref of the lodestar.Scheduler that owns sc */
+  lds_Error sched_err;     /* why the scheduler could not be made (open_state) */
   RtGrid *grids;
   int ngrids, grid_cap;
   bool has_mods;
@@ -138,59 +144,7 @@ static const char *opts_to_params(lua_State *L, int idx, const lds_Grid *g,
   return lds_lua_search_params(L, idx, g, p, w);
 }
 
-/* ------------------------------------------------------- trampoline -- */
-
-/* The scheduler callback of every Lua request: R.deliver(id, status). */
-static lds_Status lua_done(void *ud, lds_Scheduler *sc, lds_RequestId id, lds_RequestEvent ev,
-                           const lds_RequestInfo *info) {
-  lds_Runtime *rt = (lds_Runtime *)ud;
-  lua_State *L = rt->L;
-  int top = lua_gettop(L);
-  (void)sc;
-  if (ev != LDS_EVENT_DONE) return LDS_OK; /* Lua requests ask for no quick path */
-  push_glue(rt, "deliver");
-  lua_pushinteger(L, (lua_Integer)id);
-  lua_pushstring(L, lds_status_name(info->status));
-  if (rt_pcall(rt, 2, 0, "on_done") != 0) {
-    lua_settop(L, top);
-    return LDS_E_CALLBACK;
-  }
-  lua_settop(L, top);
-  return LDS_OK;
-}
-
 /* ------------------------------------------------------ host closures -- */
-
-/* host.submit(grid, sx, sy, gx, gy, opts, priority, agent) -> id | nil, msg */
-static int h_submit(lua_State *L) {
-  lds_Runtime *rt = up_rt(L);
-  lds_Grid *g = lds_lua_check_grid(L, 1);
-  lds_Request rq;
-  double w[16];
-  lds_RequestId id;
-  const char *msg;
-  lds_request_init(&rq, g, (int32_t)luaL_checkinteger(L, 2), (int32_t)luaL_checkinteger(L, 3),
-                   (int32_t)luaL_checkinteger(L, 4), (int32_t)luaL_checkinteger(L, 5));
-  luaL_checktype(L, 6, LUA_TTABLE);
-  if (!lua_isinteger(L, 7)) return luaL_error(L, "priority: integer expected");
-  rq.priority = (int32_t)(lua_tointeger(L, 7) > 2000000 ? 2000000
-                          : lua_tointeger(L, 7) < -2000000 ? -2000000 : lua_tointeger(L, 7));
-  rq.agent_id = (int64_t)luaL_checkinteger(L, 8);
-  if ((msg = opts_to_params(L, 6, g, &rq.params, w)) != NULL) {
-    lua_pushnil(L);
-    lua_pushstring(L, msg);
-    return 2;
-  }
-  rq.on_done = lua_done;
-  rq.ud = rt;
-  if (lds_scheduler_submit(rt->sc, &rq, &id) != LDS_OK) {
-    lua_pushnil(L);
-    lua_pushstring(L, lds_scheduler_errmsg(rt->sc));
-    return 2;
-  }
-  lua_pushinteger(L, (lua_Integer)id);
-  return 1;
-}
 
 /* host.set_params(id, grid, opts) -> true | nil, msg */
 static int h_set_params(lua_State *L) {
@@ -219,45 +173,22 @@ static int h_status(lua_State *L) {
   return 1;
 }
 
-/* host.info(id) -> cost, frames, restarts, errmsg */
-static int h_info(lua_State *L) {
-  lds_Runtime *rt = up_rt(L);
-  lds_RequestId id = check_id(L, 1);
-  lds_RequestInfo info;
-  if (lds_scheduler_info(rt->sc, id, &info) != LDS_OK) return 0;
-  lua_pushnumber(L, info.cost);
-  lua_pushinteger(L, (lua_Integer)info.frames);
-  lua_pushinteger(L, (lua_Integer)info.restarts);
-  lua_pushstring(L, lds_scheduler_request_errmsg(rt->sc, id));
-  return 4;
-}
-
-static int h_take_path(lua_State *L) {
-  lds_Runtime *rt = up_rt(L);
-  lds_Path *p = lds_scheduler_take_path(rt->sc, check_id(L, 1));
-  if (!p) return 0;
-  lds_lua_push_path(L, p, 1);
-  return 1;
-}
-
-static int h_cancel(lua_State *L) {
-  lds_Runtime *rt = up_rt(L);
-  lds_scheduler_cancel(rt->sc, check_id(L, 1));
-  return 0;
-}
-
-static int h_release(lua_State *L) {
-  lds_Runtime *rt = up_rt(L);
-  lds_scheduler_release(rt->sc, check_id(L, 1));
-  return 0;
-}
-
 /* host.clock() -> seconds on the runtime's env.clock: the mod manager's
 ** clock, so its time limit is the host's time. */
 static int h_clock(lua_State *L) {
   lds_Runtime *rt = up_rt(L);
   lua_pushnumber(L, (lua_Number)rt->env.clock(rt->env.clock_ud) / 1e6);
   return 1;
+}
+
+/* host.lua_error(text): a Lua error of a request's on_done (the
+** scheduler's on_error): logged at level 0 and counted in the tick. */
+static int h_lua_error(lua_State *L) {
+  lds_Runtime *rt = up_rt(L);
+  rt_log(rt, 0, luaL_checkstring(L, 1));
+  snprintf(rt->errmsg, sizeof rt->errmsg, "%s", lua_tostring(L, 1));
+  rt->lua_errors++;
+  return 0;
 }
 
 static int h_log(lua_State *L) {
@@ -282,10 +213,8 @@ static int h_mod_event(lua_State *L) {
 }
 
 static const luaL_Reg host_funcs[] = {
-    {"cancel", h_cancel},         {"clock", h_clock},         {"info", h_info},
-    {"log", h_log},
-    {"mod_event", h_mod_event},   {"release", h_release},     {"set_params", h_set_params},
-    {"status", h_status},         {"submit", h_submit},       {"take_path", h_take_path},
+    {"clock", h_clock},           {"log", h_log},             {"lua_error", h_lua_error},
+    {"mod_event", h_mod_event},   {"set_params", h_set_params}, {"status", h_status},
     {NULL, NULL}};
 
 /* ---------------------------------------------------------- lifetime -- */
@@ -317,13 +246,21 @@ static int open_state(lua_State *L) {
   lua_pushstring(L, "lodestar");
   lua_call(L, 1, 1);                                /* lodestar */
   lua_setglobal(L, "lodestar");
+  /* the scheduler: a lodestar.Scheduler owns it, so Lua's requests and the
+  ** host's C requests share one queue and one budget */
+  rt->sc = lds_lua_new_scheduler(L, &rt->env, &rt->cfg.sched, &rt->sched_err);
+  if (!rt->sc) return luaL_error(L, "%s", rt->sched_err.msg);
+  lua_pushvalue(L, -1);
+  rt->sched_ref = luaL_ref(L, LUA_REGISTRYINDEX);   /* sched */
   lua_getglobal(L, "require");
   lua_pushstring(L, "lodestar.runtime");
-  lua_call(L, 1, 1);                                /* setup */
-  lua_newtable(L);                                  /* setup, host */
+  lua_call(L, 1, 1);                                /* sched, setup */
+  lua_newtable(L);                                  /* sched, setup, host */
   lua_pushlightuserdata(L, rt);
   luaL_setfuncs(L, host_funcs, 1);
-  lua_call(L, 1, 1);                                /* R */
+  lua_pushvalue(L, -3);
+  lua_setfield(L, -2, "scheduler");
+  lua_call(L, 1, 1);                                /* sched, R */
   rt->glue_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   return 0;
 }
@@ -356,6 +293,18 @@ lds_Runtime *lds_runtime_new(const lds_RuntimeConfig *cfg_in, lds_Error *err) {
                             "for the default)");
     return NULL;
   }
+  { /* the scheduler settings, checked before anything is made (the
+    ** scheduler itself is made with the Lua state: a lodestar.Scheduler owns it) */
+    lds_SchedulerConfig probe = cfg.sched;
+    lds_Scheduler *t;
+    probe.initial_capacity = 0;
+    t = lds_scheduler_new(&cfg.env, &probe, &serr);
+    if (!t) {
+      set_err(err, serr.code, serr.msg);
+      return NULL;
+    }
+    lds_scheduler_free(t);
+  }
   alloc = cfg.env.alloc ? cfg.env.alloc : lds_alloc_default;
   alloc_ud = cfg.env.alloc ? cfg.env.alloc_ud : NULL;
   rt = (lds_Runtime *)alloc(alloc_ud, NULL, 0, sizeof *rt);
@@ -370,12 +319,7 @@ lds_Runtime *lds_runtime_new(const lds_RuntimeConfig *cfg_in, lds_Error *err) {
   rt->env.alloc_ud = alloc_ud;
   if (!rt->env.clock) rt->env.clock = lds_clock_default;
   rt->glue_ref = LUA_NOREF;
-  rt->sc = lds_scheduler_new(&rt->env, &cfg.sched, &serr);
-  if (!rt->sc) {
-    set_err(err, serr.code, serr.msg);
-    lds_runtime_free(rt);
-    return NULL;
-  }
+  rt->sched_ref = LUA_NOREF;
   rt->L = lua_newstate(lua_adapter, rt);
   if (!rt->L) {
     set_err(err, LDS_E_NOMEM, "lds_runtime_new: out of memory for the lua_State");
@@ -386,7 +330,10 @@ lds_Runtime *lds_runtime_new(const lds_RuntimeConfig *cfg_in, lds_Error *err) {
   lua_pushcclosure(rt->L, open_state, 1);
   lua_pushstring(rt->L, cfg.scripts_dir ? cfg.scripts_dir : LDS_SCRIPTS_DIR);
   if (rt_pcall(rt, 1, 0, "lds_runtime_new: loading the lodestar package") != 0) {
-    set_err(err, LDS_E_CALLBACK, rt->errmsg);
+    if (rt->sched_err.code != LDS_OK) /* a scheduler setting: the caller's error */
+      set_err(err, rt->sched_err.code, rt->sched_err.msg);
+    else
+      set_err(err, LDS_E_CALLBACK, rt->errmsg);
     lds_runtime_free(rt);
     return NULL;
   }
@@ -429,12 +376,11 @@ void lds_runtime_free(lds_Runtime *rt) {
       push_glue(rt, "close"); /* removes the mods' layers from the host's grids */
       rt_pcall(rt, 0, 0, "lds_runtime_free: closing the mods");
     }
-    /* drop the requests first: no callback may run into a closing state */
-    lds_scheduler_free(rt->sc);
+    /* the scheduler goes with its lodestar.Scheduler: freed without calling
+    ** any callback (C or Lua) */
     rt->sc = NULL;
     lua_close(rt->L);
   }
-  lds_scheduler_free(rt->sc);
   if (rt->grids) rt->env.alloc(rt->env.alloc_ud, rt->grids, (size_t)rt->grid_cap * sizeof(RtGrid), 0);
   rt->env.alloc(rt->env.alloc_ud, rt, sizeof *rt, 0);
 }
@@ -464,6 +410,7 @@ lds_Grid *lds_runtime_grid(const lds_Runtime *rt, const char *name) {
 lds_Status lds_runtime_add_grid(lds_Runtime *rt, const char *name, lds_Grid *grid) {
   lds_Status st;
   size_t n;
+  int top;
   if (rt->ticking) return rt_fail(rt, LDS_E_STATE, "lds_runtime_add_grid: called from a callback");
   if (!name || !grid) return rt_fail(rt, LDS_E_ARG, "lds_runtime_add_grid: NULL %s", name ? "grid" : "name");
   n = strlen(name);
@@ -484,15 +431,29 @@ lds_Status lds_runtime_add_grid(lds_Runtime *rt, const char *name, lds_Grid *gri
     rt->grids = ng;
     rt->grid_cap = ncap;
   }
-  st = lds_scheduler_add_grid(rt->sc, grid, 0);
-  if (st != LDS_OK) return rt_fail(rt, st, "%s", lds_scheduler_errmsg(rt->sc));
+  top = lua_gettop(rt->L);
+  lua_rawgeti(rt->L, LUA_REGISTRYINDEX, rt->sched_ref); /* sched */
+  lds_lua_push_grid(rt->L, grid, 0); /* sched, grid: borrowed, never freed by Lua */
+  st = lds_lua_scheduler_add_grid(rt->L, top + 1, top + 2, 0); /* the scheduler anchors it */
+  if (st != LDS_OK) {
+    lua_settop(rt->L, top);
+    return rt_fail(rt, st, "%s", lds_scheduler_errmsg(rt->sc));
+  }
   push_glue(rt, "add_grid");
   lua_pushstring(rt->L, name);
-  lds_lua_push_grid(rt->L, grid, 0); /* borrowed: never freed by Lua */
+  lua_pushvalue(rt->L, top + 2);
   if (rt_pcall(rt, 2, 0, "lds_runtime_add_grid") != 0) {
-    lds_scheduler_remove_grid(rt->sc, grid);
+    char msg[LDS_ERRMSG_SIZE];
+    snprintf(msg, sizeof msg, "%s", rt->errmsg);
+    lua_getfield(rt->L, top + 1, "remove_grid"); /* sched:remove_grid(grid) */
+    lua_pushvalue(rt->L, top + 1);
+    lua_pushvalue(rt->L, top + 2);
+    rt_pcall(rt, 2, 0, "lds_runtime_add_grid: removing the grid again");
+    snprintf(rt->errmsg, sizeof rt->errmsg, "%s", msg);
+    lua_settop(rt->L, top);
     return LDS_E_CALLBACK; /* errmsg set by rt_pcall */
   }
+  lua_settop(rt->L, top);
   snprintf(rt->grids[rt->ngrids].name, sizeof rt->grids[rt->ngrids].name, "%s", name);
   rt->grids[rt->ngrids].g = grid;
   rt->ngrids++;
@@ -688,7 +649,22 @@ lds_Status lds_runtime_tick(lds_Runtime *rt, uint64_t budget_us, lds_RuntimeStat
     s.mod_events = n > 0 ? (uint32_t)n : 0;
     s.poll_us = rt->env.clock(rt->env.clock_ud) - t0;
   }
-  st = lds_scheduler_step(rt->sc, &(lds_Budget){0, budget_us}, &s.tick);
+  {
+    /* the scheduler's step, then the Lua requests' callbacks (their errors
+    ** reach host.lua_error through the scheduler's on_error) */
+    lds_Budget b = {0, budget_us};
+    const char *msg;
+    lua_rawgeti(rt->L, LUA_REGISTRYINDEX, rt->sched_ref);
+    msg = lds_lua_scheduler_step(rt->L, -1, &b, &s.tick);
+    if (msg) {
+      snprintf(rt->errmsg, sizeof rt->errmsg, "lds_runtime_tick: %s", msg);
+      rt_log(rt, 0, rt->errmsg);
+      rt->lua_errors++;
+      lua_pop(rt->L, 1);
+    }
+    lua_pop(rt->L, 1);
+  }
+  st = LDS_OK;
   s.lua_errors = rt->lua_errors;
   rt->ticking = false;
   if (stats) *stats = s;

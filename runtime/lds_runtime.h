@@ -101,7 +101,9 @@ LDS_API void lds_runtime_config_init(lds_RuntimeConfig *cfg);
 /// Creates a runtime: a lua_State made with lua_newstate on cfg->env.alloc,
 /// the standard libraries, package.path set to scripts_dir, lodestar.core in
 /// package.preload (linked in: no .so is loaded), `require "lodestar"` done
-/// and `lodestar.request_path` added; a scheduler with cfg->sched; and, when
+/// and `lodestar.request_path` added; a scheduler with cfg->sched (owned by
+/// a lodestar.Scheduler in that state; checked before anything is made:
+/// LDS_E_ARG names the setting); and, when
 /// mods_dir is set, the mod manager with a first poll (loads every mod; the
 /// events go to on_mod_event and the log). Grids added later get the mods'
 /// layers baked when they are added.
@@ -123,7 +125,11 @@ LDS_API void lds_runtime_free(lds_Runtime *rt);
 /// [Owner: the runtime; do not lua_close it]
 LDS_API struct lua_State *lds_runtime_lua(lds_Runtime *rt);
 /// The runtime's scheduler (status, info, take_path, cancel, release of
-/// requests submitted from C). [Owner: the runtime]
+/// requests submitted from C). It belongs to a lodestar.Scheduler in the
+/// runtime's Lua state (lds_lua_new_scheduler), which Lua's request_path
+/// uses too. Step it with lds_runtime_tick: a direct lds_scheduler_step
+/// runs the C callbacks but leaves the Lua ones queued until the next
+/// tick. [Owner: the runtime; valid until lds_runtime_free]
 LDS_API lds_Scheduler *lds_runtime_scheduler(lds_Runtime *rt);
 /// Last error message ("" if none). [Owner: the runtime]
 LDS_API const char *lds_runtime_errmsg(const lds_Runtime *rt);
@@ -186,9 +192,10 @@ LDS_API size_t lds_runtime_profiles(lds_Runtime *rt, char *buf, size_t size);
 /// Runs one frame: polls the mods first when watching and the frame number
 /// is a multiple of cfg.poll_frames (reloads, re-bakes, restarts of the
 /// affected requests; not counted in the budget, timed in stats->poll_us),
-/// then lds_scheduler_step with {0, budget_us}, which delivers finished requests:
-/// C callbacks directly, Lua handles through one trampoline that calls
-/// `on_done(handle)` under lua_pcall. A Lua error is logged (level 0,
+/// then lds_scheduler_step with {0, budget_us}, which delivers finished requests
+/// (C callbacks directly, inside the step), then the Lua callbacks of the
+/// requests it finished (lds_lua_scheduler_step: `on_done(handle)` under
+/// lua_pcall, after the step's C work). A Lua error is logged (level 0,
 /// message and traceback) and counted; the tick goes on.
 /// @param[in] budget_us search budget [Units: µs]; 0 = no limit
 /// @param[out] stats [opt]

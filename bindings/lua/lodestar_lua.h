@@ -15,6 +15,7 @@
 
 #include "lds_grid.h"
 #include "lds_path.h"
+#include "lds_scheduler.h"
 #include "lds_search.h"
 
 #define LDS_GRID_MT "lodestar.Grid"
@@ -22,7 +23,7 @@
 #define LDS_PATH_MT "lodestar.Path"
 #define LDS_DSTAR_MT "lodestar.DStar" /* lodestar.search.dstar_lite */
 #define LDS_GRAPH_MT "lodestar.Graph"
-#define LDS_SCHEDULER_MT "lodestar.Scheduler" /* reserved for the Lua scheduler object */
+#define LDS_SCHEDULER_MT "lodestar.Scheduler" /* lodestar.scheduler.new */
 /* Field of the Grid and Graph metatables naming the search space ("grid" /
 ** "graph"): the group check of arguments that take either. */
 #define LDS_SPACE_FIELD "__lodestar_space"
@@ -68,5 +69,33 @@ void lds_lua_push_path(lua_State *L, lds_Path *p, int owned);
 /// [Owner: *p and w stay the caller's; the message is on the stack]
 const char *lds_lua_search_params(lua_State *L, int idx, const lds_Grid *g, lds_SearchParams *p,
                                   double *w);
+
+/// Pushes a new lodestar.Scheduler (the object lodestar.scheduler.new
+/// makes) over a new lds_Scheduler made with env and cfg (NULL: defaults),
+/// and returns that scheduler, which lives as long as the userdata: a C host
+/// keeps a reference to it (e.g. luaL_ref) and may use the pointer for its
+/// own requests (lds_scheduler_submit with its own C callbacks) until the
+/// userdata is collected or lua_close. Lua's requests and C's share it.
+/// @returns the scheduler, or NULL with *err (nothing pushed).
+/// [Owner: the userdata] Raises only Lua memory errors.
+lds_Scheduler *lds_lua_new_scheduler(lua_State *L, const lds_Env *env,
+                                     const lds_SchedulerConfig *cfg, lds_Error *err);
+/// The scheduler of the lodestar.Scheduler at idx; raises a type error or
+/// "attempt to use a freed lodestar.Scheduler". [Owner: the userdata]
+lds_Scheduler *lds_lua_check_scheduler(lua_State *L, int idx);
+/// sched:add_grid(grid, n_searches) for the scheduler at sidx and the
+/// lodestar.Grid at gidx (it keeps the grid userdata alive), without
+/// raising: returns lds_scheduler_add_grid's status (message in
+/// lds_scheduler_errmsg), or LDS_E_ARG for a wrong or freed object.
+lds_Status lds_lua_scheduler_add_grid(lua_State *L, int sidx, int gidx, int n_searches);
+/// sched:step(budget) for the scheduler at sidx: one lds_scheduler_step,
+/// then the Lua callbacks of the requests it delivered (each under
+/// lua_pcall; their errors go to the scheduler's on_error). *out gets the
+/// tick's counters (callback_errors includes the Lua callbacks' errors).
+/// @returns NULL, or an error message pushed on the stack (a callback error
+/// with no on_error, a memory error, a step from inside a callback); never
+/// raises. [Owner: the message is on the stack]
+const char *lds_lua_scheduler_step(lua_State *L, int sidx, const lds_Budget *budget,
+                                   lds_TickStats *out);
 
 #endif

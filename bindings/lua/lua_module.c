@@ -90,11 +90,15 @@ int luaopen_lodestar_core(lua_State *L) {
   ldsl_create_meta(L, LDS_DSTAR_MT, ldsl_dstar_meth, ldsl_dstar_metameth);
   ldsl_create_meta(L, LDS_PATH_MT, NULL, ldsl_path_metameth);
   ldsl_create_meta(L, LDS_BAKED_MT, NULL, ldsl_baked_metameth);
+  ldsl_create_meta(L, LDS_SCHEDULER_MT, ldsl_scheduler_meth, ldsl_scheduler_metameth);
+  ldsl_create_meta(L, LDS_REQUEST_MT, ldsl_request_meth, ldsl_request_metameth);
   names = push_names_table(L); /* names */
   add_method_names(L, names, LDS_GRID_MT, ldsl_grid_meth);
   add_method_names(L, names, LDS_GRAPH_MT, ldsl_graph_meth);
   add_method_names(L, names, LDS_SEARCH_MT, ldsl_search_meth);
   add_method_names(L, names, LDS_DSTAR_MT, ldsl_dstar_meth);
+  add_method_names(L, names, LDS_SCHEDULER_MT, ldsl_scheduler_meth);
+  add_method_names(L, names, LDS_REQUEST_MT, ldsl_request_meth);
   /* Path: __index is a function (fields cost/partial), methods as upvalue */
   luaL_getmetatable(L, LDS_PATH_MT); /* names, mt */
   lua_newtable(L);                   /* names, mt, methods */
@@ -123,6 +127,10 @@ int luaopen_lodestar_core(lua_State *L) {
   luaL_setfuncs(L, ldsl_scenario_funcs, 0);
   ldsl_add_names(L, names, lua_gettop(L), ldsl_scenario_funcs, "");
   lua_setfield(L, -2, "scenario");
+  lua_newtable(L); /* names, M, scheduler */
+  luaL_setfuncs(L, ldsl_scheduler_funcs, 0);
+  ldsl_add_names(L, names, lua_gettop(L), ldsl_scheduler_funcs, "");
+  lua_setfield(L, -2, "scheduler");
   /* search constructors: one per algorithm the core names, so new kinds
   ** (jps, jps+, ...) appear as soon as lds_algo_name knows them */
   lua_newtable(L); /* names, M, search */

@@ -8,6 +8,7 @@
 **   lua_module.c   luaopen_lodestar_core, the module table, the names table
 **   lua_grid.c, lua_graph.c, lua_path.c, lua_dstar.c   one object each
 **   lua_search.c   grid searches, find_path, THE search-option parser
+**   lua_scheduler.c  lodestar.Scheduler and lodestar.Request (the C scheduler)
 **   lua_search_graph.c  graph searches;  lua_options.c  search_options
 **   lua_text.c     objects from text (maps, pictures, scenarios, DIMACS)
 **   lds_pattern.c, lds_guard.c  bounded patterns, the memory guard
@@ -207,6 +208,14 @@ SearchBox *ldsl_new_graph_search(lua_State *L, int hi, int oi, const char *algo_
 int ldsl_search_graph(lua_State *L);
 int ldsl_search_h_scale(lua_State *L);
 int ldsl_search_start_graph(lua_State *L, SearchBox *b);
+
+/* lua_scheduler.c */
+#define LDS_REQUEST_MT "lodestar.Request"
+extern const luaL_Reg ldsl_scheduler_funcs[];
+extern const luaL_Reg ldsl_scheduler_meth[];
+extern const luaL_Reg ldsl_scheduler_metameth[];
+extern const luaL_Reg ldsl_request_meth[];
+extern const luaL_Reg ldsl_request_metameth[];
 
 /* lua_dstar.c */
 extern const luaL_Reg ldsl_dstar_metameth[];

@@ -6,14 +6,19 @@
 -- `lodestar.grids` to the package, keeps the Lua handles of requests in
 -- flight, drives the mod manager, and restarts requests after a reload.
 --
+-- Requests made from Lua go through the runtime's lodestar.Scheduler (the
+-- binding of the C scheduler, bindings/lua/lua_scheduler.c): the C host
+-- passes it as host.scheduler (it is the lds_Scheduler that
+-- lds_runtime_scheduler returns, shared with the host's C requests); without
+-- one this file makes its own (lodestar.scheduler.new), so it also runs on
+-- plain Lua 5.4 or LuaJIT without the C runtime.
+--
 -- host (C closures over the runtime):
---   host.submit(grid, sx, sy, gx, gy, opts, priority, agent) -> id | nil, msg
---   host.set_params(id, grid, opts) -> true | nil, msg
---   host.status(id) -> status name ("running", "found", ...; "arg" when stale)
---   host.info(id) -> cost, frames, restarts, errmsg
---   host.take_path(id) -> lodestar.Path | nil
---   host.cancel(id), host.release(id)
+--   host.scheduler                     the runtime's lodestar.Scheduler [opt]
+--   host.set_params(id, grid, opts) -> true | nil, msg   (C requests with a profile)
+--   host.status(id) -> status name      (C requests; "arg" when stale)
 --   host.log(level, text)              level 0 error, 1 warning, 2 info
+--   host.lua_error(text)               logs a Lua error (level 0) and counts it
 --   host.clock() -> seconds             the runtime's env.clock (mods' time limit)
 --   host.mod_event(mod, result, ms, text, error, restarted)
 
@@ -37,7 +42,17 @@ local function sorted_keys(t)
 end
 
 return function(host)
-  local R = {grids = {}, handles = {}, tracked = {}, manager = nil, mods = nil}
+  -- tracked: C requests made with a profile (C handle -> entry); lua_tracked:
+  -- Lua requests with a profile or weights (sequence number -> entry)
+  local R = {grids = {}, tracked = {}, lua_tracked = {}, manager = nil, mods = nil}
+  local seq = 0
+  local sched, own_sched = host.scheduler, host.scheduler == nil
+  if own_sched then sched = core.scheduler.new() end
+  R.scheduler = sched
+  -- an error in a Lua on_done: logged with its traceback, counted, the tick goes on
+  sched:on_error(function(msg)
+    if host.lua_error then host.lua_error(msg) elseif host.log then host.log(0, msg) end
+  end)
 
   --- A request handle (what lodestar.request_path returns).
   -- Fields: status ("running" until delivered, then "found", "no_path",
@@ -46,7 +61,8 @@ return function(host)
   -- owned by the handle; it remembers the request's layer weights,
   -- path.weights, for post-processing), cost [Units: cost] (-1 without a
   -- path), frames (frames it waited), error (message of an error status),
-  -- id (the scheduler handle), agent, profile, on_done.
+  -- id (the scheduler handle), agent, profile, on_done; request (the
+  -- lodestar.Request while it runs).
   local Handle = {}
   Handle.__index = Handle
   Handle.__name = "lodestar.Request"
@@ -58,9 +74,10 @@ return function(host)
   -- on_done call); status becomes "cancelled". Returns true if it was running.
   function Handle:cancel()
     if self.status ~= "running" then return false end
-    host.cancel(self.id)
-    R.handles[self.id], R.tracked[self.id] = nil, nil
-    self.status = "cancelled"
+    self.request:cancel()
+    self.request:release()
+    if self._key then R.lua_tracked[self._key] = nil end
+    self.request, self.status = nil, "cancelled"
     return true
   end
 
@@ -131,7 +148,7 @@ return function(host)
     return p
   end
 
-  local function cell(v, what)
+  local function cell(v, what, grid)
     if type(v) ~= "table" then
       error(("bad argument #1 to 'request_path' (%s: table {x, y} expected, got %s)")
         :format(what, type(v)), 3)
@@ -141,7 +158,26 @@ return function(host)
       error(("bad argument #1 to 'request_path' (%s: expected {x, y} with integer cells)")
         :format(what), 3)
     end
+    local w, h = grid:width(), grid:height()
+    if x < 0 or y < 0 or x >= w or y >= h then
+      error(("bad argument #1 to 'request_path' (%s: cell (%d,%d) out of bounds (the grid is %dx%d))")
+        :format(what, x, y, w, h), 3)
+    end
     return x, y
+  end
+
+  -- Called by the scheduler after the tick that finished the request (as
+  -- the request's on_done). Bookkeeping first, then the user's on_done: an
+  -- error there leaves the handle complete.
+  local function deliver(h, req)
+    if h._key then R.lua_tracked[h._key] = nil end
+    local info = req:info()
+    h.status, h.cost, h.frames, h.restarts = info.status, info.cost, info.frames, info.restarts
+    if info.error and info.error ~= "" then h.error = info.error end
+    if info.status == "found" or info.status == "no_path" then h.path = (req:path()) end
+    req:release()
+    h.request = nil
+    if h.on_done then h.on_done(h) end
   end
 
   --- lodestar.request_path{grid =, start = {x, y}, goal = {x, y}, ...}
@@ -190,8 +226,8 @@ return function(host)
       error("bad argument #1 to 'request_path' (grid: name or lodestar.Grid expected, got "
         .. type(grid) .. ")", 2)
     end
-    local sx, sy = cell(spec.start, "start")
-    local gx, gy = cell(spec.goal, "goal")
+    local sx, sy = cell(spec.start, "start", grid)
+    local gx, gy = cell(spec.goal, "goal", grid)
     if spec.on_done ~= nil and type(spec.on_done) ~= "function" then
       error("bad argument #1 to 'request_path' (on_done: function expected, got "
         .. type(spec.on_done) .. ")", 2)
@@ -213,35 +249,21 @@ return function(host)
     end
     local popts = spec.profile ~= nil and profile_opts(spec.profile, 2) or nil
     local opts = check_opts(build_opts(spec, popts), grid, 2)
-    local id, msg = host.submit(grid, sx, sy, gx, gy, opts, spec.priority or 0, spec.agent or 0)
-    if not id then error("request_path: " .. msg, 2) end
-    local h = setmetatable({id = id, status = "running", cost = -1, agent = spec.agent,
+    local h = setmetatable({status = "running", cost = -1, agent = spec.agent,
       profile = spec.profile, on_done = spec.on_done}, Handle)
-    R.handles[id] = h
+    local ok, req = pcall(sched.request, sched, {grid = grid, from = {sx, sy}, to = {gx, gy},
+      priority = spec.priority or 0, agent = spec.agent or 0, algorithm = opts.algorithm,
+      heuristic = opts.heuristic, weight = opts.weight, h_scale = opts.h_scale,
+      weights = opts.weights, partial = opts.partial,
+      on_done = function(req) deliver(h, req) end})
+    if not ok then error("request_path: " .. tostring(req), 2) end
+    h.request, h.id = req, req:id()
     if spec.profile ~= nil or opts.weights then
-      R.tracked[id] = {grid = grid, profile = spec.profile, spec = spec, opts = opts}
+      seq = seq + 1
+      h._key = seq
+      R.lua_tracked[seq] = {grid = grid, profile = spec.profile, spec = spec, opts = opts, req = req}
     end
     return h
-  end
-
-  -- Called by the C trampoline (under lua_pcall with a traceback) when a
-  -- Lua request ends. Bookkeeping first, then on_done: an error there
-  -- leaves the handle complete.
-  function R.deliver(id, status)
-    local h = R.handles[id]
-    if not h then host.release(id) return end
-    local t = R.tracked[id]
-    R.handles[id], R.tracked[id] = nil, nil
-    local cost, frames, restarts, errmsg = host.info(id)
-    h.status, h.cost, h.frames, h.restarts = status, cost, frames, restarts
-    if errmsg ~= "" then h.error = errmsg end
-    if status == "found" or status == "no_path" then
-      h.path = host.take_path(id)
-      -- the path remembers its weights, so post-processing measures with them
-      if h.path and t and t.opts and t.opts.weights then h.path:set_weights(t.opts.weights) end
-    end
-    host.release(id)
-    if h.on_done then h.on_done(h) end
   end
 
   --- Remembers a C request made with a profile (lds_runtime_submit).
@@ -275,7 +297,10 @@ return function(host)
     lodestar.mods = R.manager
   end
 
+  --- Registers a grid under a name (the C host has added it to its
+  -- scheduler already; a scheduler made here gets it now).
   function R.add_grid(name, grid)
+    if own_sched then sched:add_grid(grid) end
     R.grids[name] = grid
     if R.manager then R.manager:add_grid(name, grid) end
   end
@@ -334,16 +359,34 @@ return function(host)
     local events = R.manager:poll()
     local restarted = 0
     local moved = #events > 0 and layers_moved(events)
+    local function affected(t)
+      return #events > 0 and ((t.profile and R.mods.affected(events, t.profile))
+        or (t.opts.weights and (moved or R.mods.affected(events, t.opts))))
+    end
     for _, id in ipairs(sorted_keys(R.tracked)) do
       local t = R.tracked[id]
       if host.status(id) ~= "running" then
         R.tracked[id] = nil -- a C request that ended (or was released)
-      elseif #events > 0 and ((t.profile and R.mods.affected(events, t.profile))
-            or (t.opts.weights and (moved or R.mods.affected(events, t.opts)))) then
+      elseif affected(t) then
         t.opts = fresh_opts(t)
         local ok, msg = host.set_params(id, t.grid, t.opts)
         if ok then restarted = restarted + 1
         else host.log(0, "restart after reload: " .. msg) end
+      end
+    end
+    for _, key in ipairs(sorted_keys(R.lua_tracked)) do
+      local t = R.lua_tracked[key]
+      if t.req:status() ~= "running" then
+        R.lua_tracked[key] = nil
+      elseif affected(t) then
+        t.opts = fresh_opts(t)
+        local o = {}
+        for _, k in ipairs{"algorithm", "heuristic", "weight", "h_scale", "weights", "partial"} do
+          o[k] = t.opts[k]
+        end
+        local ok, msg = pcall(t.req.set_options, t.req, o)
+        if ok then restarted = restarted + 1
+        else host.log(0, "restart after reload: " .. tostring(msg)) end
       end
     end
     for _, ev in ipairs(events) do

@@ -680,10 +680,17 @@ static void test_mod_escapes(void) {
   CHECK(rt != NULL, err.msg);
   if (!rt) return;
   CHECK(ev.failed == 2, ev.errors); /* evil_load, evil_core */
+#if LUA_VERSION_NUM == 501 /* LuaJIT words the same errors its own way */
+  CHECK(strstr(ev.errors, "evil_load/mod.lua:1: attempt to call field 'load' (a nil value)") != NULL,
+        ev.errors);
+  CHECK(strstr(ev.errors, "evil_core/mod.lua:1: attempt to index field 'core' (a nil value)") != NULL,
+        ev.errors);
+#else
   CHECK(strstr(ev.errors, "evil_load/mod.lua:1: attempt to call a nil value (field 'load')") != NULL,
         ev.errors);
   CHECK(strstr(ev.errors, "evil_core/mod.lua:1: attempt to index a nil value (field 'core')") != NULL,
         ev.errors);
+#endif
   /* evil_steal's factory runs when the grid is added: its bake fails */
   CHECK(lds_runtime_add_grid(rt, "world", g) == LDS_OK, lds_runtime_errmsg(rt));
   CHECK(strstr(lg.all, "bad argument #1 to 'prune_los' (lodestar.Path expected, got table)") != NULL,

@@ -64,16 +64,14 @@ describe("request_path checks its options with find_path's parser", function()
     g = core.grid.new(8, 8)
     g:layer_add("mud")
     submitted = {}
+    -- no host.scheduler: runtime.lua makes its own lodestar.Scheduler
     local host = {
-      submit = function(_, _, _, _, _, opts) submitted[#submitted + 1] = opts return #submitted end,
       set_params = function() return true end, status = function() return "running" end,
-      info = function() return -1, 0, 0, "" end, take_path = function() return nil end,
-      cancel = function() end, release = function() end, log = function() end,
-      clock = function() return 0 end, mod_event = function() end,
+      log = function() end, clock = function() return 0 end, mod_event = function() end,
     }
     package.loaded["lodestar.runtime"] = nil
     R = require("lodestar.runtime")(host)
-    R.grids.map = g
+    R.add_grid("map", g)
   end)
   after_each(function()
     lodestar.request_path, lodestar.grids = saved.request_path, saved.grids
@@ -82,10 +80,12 @@ describe("request_path checks its options with find_path's parser", function()
   local function request(extra)
     local spec = {grid = "map", start = {0, 0}, goal = {3, 3}}
     for k, v in pairs(extra) do spec[k] = v end
-    return R.request_path(spec)
+    local h = R.request_path(spec)
+    submitted[#submitted + 1] = h.request:options()
+    return h
   end
 
-  it("passes the normalised options to the host", function()
+  it("passes the normalised options to the scheduler", function()
     request{algorithm = "jps", weights = {mud = 2}, partial = 1}
     assert.same({algorithm = "jps", weights = {mud = 2}, partial = true}, submitted[1])
   end)

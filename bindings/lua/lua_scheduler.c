@@ -1,0 +1,1355 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** lua_scheduler.c — lodestar.Scheduler and lodestar.Request: the C scheduler
+** (core/lds_scheduler.h) for Lua 5.4 and LuaJIT, and the C entry points the
+** embedding runtime drives it through (lodestar_lua.h).
+**
+**   local sched = lodestar.scheduler.new{deterministic = true}
+**   sched:add_grid(grid)
+**   sched:profile("tank", {weights = {mud = 4}, heuristic = "octile"})
+**   local req = sched:request{from = {1, 1}, to = {40, 30}, profile = "tank",
+**     priority = 2, agent = 17, on_done = function(req) ... end}
+**   ... once a frame:  local tick = sched:step(1000)     -- 1000 µs
+**   req:status(), req:path(), req:partial_path(), req:release()
+**
+** Callbacks never run inside the C tick: the scheduler's C callback only
+** links the request's box into the scheduler box's event list (no Lua call,
+** no allocation); after lds_scheduler_step returns, dispatch() calls the Lua
+** on_partial / on_done functions in the order the scheduler delivered the
+** events, each under lua_pcall with a traceback. An error is handed to the
+** scheduler's on_error, or, without one, raised by step once every event was
+** delivered, so the scheduler is never left half-way through a frame.
+**
+** Lifetimes (STYLE 14 boxes; see lua_util.h):
+**   Scheduler user value: [1] grids added (grid userdata -> true; each also
+**     counts in its GridBox's nsearch, so grid:free() keeps the core grid),
+**     [2] live requests (handle -> request userdata): a request whose slot is
+**     pending, or whose events are queued, is anchored here, so a fire-and-
+**     forget request with on_done reaches its callback; [3] profiles (name ->
+**     {opts = normalised options, quick = n}); [4] on_error.
+**   Request user value: [1] its scheduler userdata (the SchedBox stays valid
+**     while any request object lives), [2] on_done, [3] the normalised
+**     options (weights: the delivered path remembers them), [4] the Lua path
+**     (made once), [5] the Lua quick partial path, [6] on_partial, [7] the
+**     profile name, [8] the grid userdata, [9] the request's own search
+**     keys (what a redefined profile is merged under).
+** A request keeps its C slot until req:release() or its collection, so the
+** C handle stays valid after delivery (a watched path can hang off it). A
+** released request raises "attempt to use a released lodestar.Request"; a
+** request of a freed scheduler raises too; neither can reach freed memory.
+*/
+#include "lua_util.h"
+#include "lds_scheduler.h"
+
+#define REQ_MT LDS_REQUEST_MT
+
+enum { RQ_PENDING = 0, RQ_DONE = 1, RQ_CANCELLED = 2, RQ_RELEASED = 3 };
+enum { EV_PARTIAL = 1, EV_DONE = 2 };
+
+typedef struct ReqBox ReqBox;
+
+typedef struct SchedBox {
+  lds_Scheduler *sc;
+  int owned;        /* the box frees sc (set once lds_scheduler_new succeeded) */
+  int dispatching;  /* Lua callbacks of a step are running */
+  int stepping;     /* inside lds_scheduler_step */
+  ReqBox *ev_head, *ev_tail; /* requests with events to deliver, in order */
+  uint32_t cb_errors;        /* Lua callback errors of the current step */
+} SchedBox;
+
+struct ReqBox {
+  SchedBox *sb;     /* valid while this box lives: uv[1] anchors it */
+  lds_RequestId id;
+  int state;        /* RQ_* */
+  unsigned ev;      /* EV_* bits waiting for dispatch */
+  int queued;       /* linked in sb's event list */
+  ReqBox *prev, *next;
+  lds_Path *quick;  /* the quick partial path, taken from the slot at its event */
+  const lds_Grid *grid;
+};
+
+/* ------------------------------------------------------------ boxes -- */
+
+static SchedBox *check_schedbox(lua_State *L, int arg) {
+  SchedBox *b = (SchedBox *)luaL_testudata(L, arg, LDS_SCHEDULER_MT);
+  if (!b) ldsl_type_error(L, arg, LDS_SCHEDULER_MT);
+  return b;
+}
+
+static SchedBox *check_sched(lua_State *L, int arg) {
+  SchedBox *b = check_schedbox(L, arg);
+  if (!b->sc) luaL_error(L, "attempt to use a freed %s", LDS_SCHEDULER_MT);
+  return b;
+}
+
+static ReqBox *check_reqbox(lua_State *L, int arg) {
+  ReqBox *r = (ReqBox *)luaL_testudata(L, arg, REQ_MT);
+  if (!r) ldsl_type_error(L, arg, REQ_MT);
+  return r;
+}
+
+/* A request whose slot still exists (not released; scheduler not freed). */
+static ReqBox *check_req(lua_State *L, int arg) {
+  ReqBox *r = check_reqbox(L, arg);
+  if (r->state == RQ_RELEASED) luaL_error(L, "attempt to use a released %s", REQ_MT);
+  if (!r->sb || !r->sb->sc)
+    luaL_error(L, "attempt to use a %s of a freed %s", REQ_MT, LDS_SCHEDULER_MT);
+  return r;
+}
+
+static void ev_unlink(ReqBox *r) {
+  SchedBox *sb = r->sb;
+  if (!r->queued) return;
+  if (r->prev) r->prev->next = r->next; else sb->ev_head = r->next;
+  if (r->next) r->next->prev = r->prev; else sb->ev_tail = r->prev;
+  r->prev = r->next = NULL;
+  r->queued = 0;
+  r->ev = 0;
+}
+
+/* The scheduler's callback of every Lua request (inside the C tick): notes
+** the event; the Lua side runs in dispatch(). For a quick partial path the
+** path is taken out of the slot now, so lds_scheduler_path gives only the
+** final path later. */
+static lds_Status on_event(void *ud, lds_Scheduler *sc, lds_RequestId id, lds_RequestEvent ev,
+                           const lds_RequestInfo *info) {
+  ReqBox *r = (ReqBox *)ud;
+  SchedBox *sb = r->sb;
+  (void)info;
+  if (!sb || sb->sc != sc || r->id != id) return LDS_OK;
+  if (ev == LDS_EVENT_PARTIAL) {
+    lds_path_free(r->quick);
+    r->quick = lds_scheduler_take_path(sc, id);
+    r->ev |= EV_PARTIAL;
+  } else {
+    r->state = RQ_DONE;
+    r->ev |= EV_DONE;
+  }
+  if (!r->queued) {
+    r->queued = 1;
+    r->prev = sb->ev_tail;
+    r->next = NULL;
+    if (sb->ev_tail) sb->ev_tail->next = r; else sb->ev_head = r;
+    sb->ev_tail = r;
+  }
+  return LDS_OK;
+}
+
+/* Pushes the table sched_uv[i] of the scheduler at si. */
+static void push_suv(lua_State *L, int si, int i) {
+  lds_getuv(L, si);
+  lua_rawgeti(L, -1, i);
+  lua_remove(L, -2);
+}
+
+/* Pushes request_uv[i] of the request at ri. */
+static void push_ruv(lua_State *L, int ri, int i) {
+  lds_getuv(L, ri);
+  lua_rawgeti(L, -1, i);
+  lua_remove(L, -2);
+}
+
+/* request_uv[i] = top (popped). */
+static void set_ruv(lua_State *L, int ri, int i) {
+  lds_getuv(L, ri);
+  lua_insert(L, -2);
+  lua_rawseti(L, -2, i);
+  lua_pop(L, 1);
+}
+
+/* live[id] = top (popped; nil un-anchors) for the scheduler at si. */
+static void set_live(lua_State *L, int si, lds_RequestId id) {
+  push_suv(L, si, 2);     /* v, live */
+  ldsl_push_u64(L, id);   /* v, live, id */
+  lua_pushvalue(L, -3);
+  lua_rawset(L, -3);
+  lua_pop(L, 2);
+}
+
+/* Frees the request's C side (slot, quick path); idempotent. */
+static void req_drop(ReqBox *r) {
+  if (r->sb) ev_unlink(r);
+  if (r->sb && r->sb->sc && r->state != RQ_RELEASED && r->state != RQ_CANCELLED)
+    lds_scheduler_release(r->sb->sc, r->id);
+  lds_path_free(r->quick);
+  r->quick = NULL;
+  r->state = RQ_RELEASED;
+}
+
+static int req_gc(lua_State *L) {
+  req_drop((ReqBox *)lua_touserdata(L, 1));
+  return 0;
+}
+
+/* Frees the scheduler's C side: requests are dropped without callbacks, the
+** grids are let go. Idempotent. The box at si. */
+static void sched_release(lua_State *L, SchedBox *b, int si) {
+  ReqBox *r;
+  if (!b->sc) return;
+  for (r = b->ev_head; r;) { /* queued boxes: the list dies with the scheduler */
+    ReqBox *n = r->next;
+    r->prev = r->next = NULL;
+    r->queued = 0;
+    r->ev = 0;
+    r = n;
+  }
+  b->ev_head = b->ev_tail = NULL;
+  if (b->owned) lds_scheduler_free(b->sc);
+  b->sc = NULL;
+  /* the grids' boxes: one use fewer each */
+  lds_getuv(L, si);
+  if (lua_type(L, -1) == LUA_TTABLE) {
+    lua_rawgeti(L, -1, 1);
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      lua_pushnil(L);
+      while (lua_next(L, -2)) {
+        GridBox *gb = (GridBox *)luaL_testudata(L, -2, LDS_GRID_MT);
+        if (gb) {
+          gb->nsearch--;
+          if (gb->closed) ldsl_space_release(gb);
+        }
+        lua_pop(L, 1);
+      }
+    }
+    lua_pop(L, 1);
+    /* un-anchor everything: the requests see a freed scheduler */
+    lua_newtable(L);
+    lua_rawseti(L, -2, 1);
+    lua_newtable(L);
+    lua_rawseti(L, -2, 2);
+  }
+  lua_pop(L, 1);
+}
+
+static int sched_gc(lua_State *L) {
+  SchedBox *b = (SchedBox *)lua_touserdata(L, 1);
+  sched_release(L, b, 1);
+  return 0;
+}
+
+/* sched:free(): frees the scheduler now (pending requests dropped without
+** callbacks; their objects raise afterwards). Refused from a callback. */
+static int sched_free(lua_State *L) {
+  SchedBox *b = check_schedbox(L, 1);
+  if (b->dispatching || b->stepping)
+    return luaL_error(L, "%s: cannot free the scheduler from one of its callbacks",
+                      LDS_SCHEDULER_MT);
+  sched_release(L, b, 1);
+  return 0;
+}
+
+static int sched_tostring(lua_State *L) {
+  SchedBox *b = check_schedbox(L, 1);
+  if (!b->sc)
+    lua_pushfstring(L, "%s (freed)", LDS_SCHEDULER_MT);
+  else
+    lua_pushfstring(L, "%s frame %d, %d pending (%p)", LDS_SCHEDULER_MT,
+                    (int)lds_scheduler_frame(b->sc), (int)lds_scheduler_pending(b->sc), (void *)b);
+  return 1;
+}
+
+/* ------------------------------------------------------------ create -- */
+
+static const char *const config_keys[] = {"aging_frames", "check_us", "deterministic",
+                                          "expansions_per_us", "initial_capacity", "initial_rate",
+                                          "max_restarts", "on_error", "quick_share",
+                                          "searches_per_grid", NULL};
+
+/* An integer option >= 0 of opts at arg (nil: def). */
+static double opt_uint(lua_State *L, int arg, const char *name, double def, double max) {
+  double v;
+  lua_getfield(L, arg, name);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return def;
+  }
+  if (lua_type(L, -1) != LUA_TNUMBER) ldsl_opt_type_error(L, arg, name, "integer");
+  v = lua_tonumber(L, -1);
+  if (v != floor(v) || v < 0 || v > max) {
+    char buf[64], mb[64];
+    ldsl_opt_error(L, arg, name, lua_pushfstring(L, "%s out of range (expected an integer 0..%s)",
+                                                 ldsl_fmt_num(buf, sizeof buf, v),
+                                                 ldsl_fmt_num(mb, sizeof mb, max)));
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+static double opt_num(lua_State *L, int arg, const char *name, double def) {
+  double v;
+  lua_getfield(L, arg, name);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return def;
+  }
+  if (lua_type(L, -1) != LUA_TNUMBER) ldsl_opt_type_error(L, arg, name, "number");
+  v = lua_tonumber(L, -1);
+  lua_pop(L, 1);
+  return v;
+}
+
+/* Reads the scheduler options at arg (nil or a table) into *cfg. */
+static void read_config(lua_State *L, int arg, lds_SchedulerConfig *cfg) {
+  lds_scheduler_config_init(cfg);
+  if (lua_isnoneornil(L, arg)) return;
+  ldsl_check_table(L, arg);
+  ldsl_check_keys(L, arg, "option", "opts keys must be strings", config_keys, NULL);
+  cfg->searches_per_grid = (int)opt_uint(L, arg, "searches_per_grid", cfg->searches_per_grid, 1e9);
+  cfg->aging_frames = (uint32_t)opt_uint(L, arg, "aging_frames", cfg->aging_frames, 4294967295.0);
+  cfg->max_restarts = (uint32_t)opt_uint(L, arg, "max_restarts", cfg->max_restarts, 4294967295.0);
+  cfg->expansions_per_us =
+      (uint32_t)opt_uint(L, arg, "expansions_per_us", cfg->expansions_per_us, 4294967295.0);
+  cfg->check_us = (uint32_t)opt_uint(L, arg, "check_us", cfg->check_us, 4294967295.0);
+  cfg->initial_capacity =
+      (uint32_t)opt_uint(L, arg, "initial_capacity", cfg->initial_capacity, 4294967295.0);
+  cfg->initial_rate = opt_num(L, arg, "initial_rate", cfg->initial_rate);
+  cfg->quick_share = opt_num(L, arg, "quick_share", cfg->quick_share);
+  lua_getfield(L, arg, "deterministic");
+  cfg->deterministic = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "on_error");
+  if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)
+    ldsl_opt_type_error(L, arg, "on_error", "function");
+  lua_pop(L, 1);
+}
+
+/* Pushes a new scheduler box (owned = 0, sc NULL) with its user value; the
+** on_error of opts at oi (0: none) is stored. */
+static SchedBox *new_schedbox(lua_State *L, int oi) {
+  SchedBox *b = (SchedBox *)lds_newudata(L, sizeof(SchedBox));
+  memset(b, 0, sizeof *b);
+  luaL_setmetatable(L, LDS_SCHEDULER_MT);
+  lua_createtable(L, 4, 0);
+  lua_newtable(L);
+  lua_rawseti(L, -2, 1);
+  lua_newtable(L);
+  lua_rawseti(L, -2, 2);
+  lua_newtable(L);
+  lua_rawseti(L, -2, 3);
+  if (oi) {
+    lua_getfield(L, oi, "on_error");
+    lua_rawseti(L, -2, 4);
+  }
+  lds_setuv(L, -2);
+  return b;
+}
+
+/* lodestar.scheduler.new([opts]) -> lodestar.Scheduler. opts: the fields of
+** lds_SchedulerConfig (searches_per_grid, aging_frames, max_restarts,
+** deterministic, expansions_per_us, check_us, initial_rate, quick_share,
+** initial_capacity) and on_error = function(message, request, traceback). */
+static int sched_new(lua_State *L) {
+  lds_SchedulerConfig cfg;
+  lds_Env env = ldsl_lua_env(L);
+  lds_Error err;
+  SchedBox *b;
+  lua_settop(L, 1);
+  read_config(L, 1, &cfg);
+  b = new_schedbox(L, lua_isnil(L, 1) ? 0 : 1);
+  b->sc = lds_scheduler_new(&env, &cfg, &err);
+  if (!b->sc) {
+    const char *m = err.msg, *sp;
+    if (err.code != LDS_E_ARG) return luaL_error(L, "%s", m);
+    /* "lds_scheduler_new: NAME rest" -> "opts.NAME: rest" */
+    if (strncmp(m, "lds_scheduler_new: ", 19) == 0 && (sp = strchr(m + 19, ' ')) != NULL) {
+      lua_pushlstring(L, m + 19, (size_t)(sp - m - 19));
+      return ldsl_arg_error(L, 1, lua_pushfstring(L, "opts.%s: %s", lua_tostring(L, -1), sp + 1));
+    }
+    return ldsl_arg_error(L, 1, m);
+  }
+  b->owned = 1;
+  return 1;
+}
+
+lds_Scheduler *lds_lua_new_scheduler(lua_State *L, const lds_Env *env,
+                                     const lds_SchedulerConfig *cfg, lds_Error *err) {
+  SchedBox *b = new_schedbox(L, 0);
+  b->sc = lds_scheduler_new(env, cfg, err);
+  if (!b->sc) {
+    lua_pop(L, 1);
+    return NULL;
+  }
+  b->owned = 1;
+  return b->sc;
+}
+
+/* ------------------------------------------------------------- grids -- */
+
+/* The binding's add_grid: the core call, then the anchors. Returns the
+** core status (message in lds_scheduler_errmsg); never raises but for a
+** Lua memory error (then the core grid was not added). si, gi absolute. */
+static lds_Status add_grid(lua_State *L, SchedBox *b, int si, int gi, int n) {
+  GridBox *gb = ldsl_check_gridbox(L, gi);
+  lds_Status st;
+  push_suv(L, si, 1); /* grids */
+  lua_pushvalue(L, gi);
+  lua_rawget(L, -2);
+  if (!lua_isnil(L, -1)) { /* added before: the core says so, the anchor stays */
+    lua_pop(L, 2);
+    return lds_scheduler_add_grid(b->sc, (const lds_Grid *)gb->g, n);
+  }
+  lua_pop(L, 1);
+  lua_pushvalue(L, gi);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, -3); /* may raise (memory) before the core knows the grid */
+  st = lds_scheduler_add_grid(b->sc, (const lds_Grid *)gb->g, n);
+  if (st != LDS_OK) {
+    lua_pushvalue(L, gi);
+    lua_pushnil(L);
+    lua_rawset(L, -3);
+  } else {
+    gb->nsearch++;
+  }
+  lua_pop(L, 1);
+  return st;
+}
+
+/* sched:add_grid(grid [, n_searches]) -> sched. Allocates the grid's
+** searches (n_searches requests in progress at once; default the
+** scheduler's searches_per_grid). The scheduler keeps the grid alive. */
+static int sched_add_grid(lua_State *L) {
+  SchedBox *b = check_sched(L, 1);
+  lds_Status st;
+  double n;
+  ldsl_check_grid(L, 2);
+  n = ldsl_opt_int(L, 3, 0);
+  if (n < 0 || n > 64) return ldsl_arg_error(L, 3, "n_searches out of range (expected 0..64)");
+  lua_settop(L, 2);
+  st = add_grid(L, b, 1, 2, (int)n);
+  if (st == LDS_E_ARG) return ldsl_arg_error(L, 2, lds_scheduler_errmsg(b->sc));
+  if (st != LDS_OK) return luaL_error(L, "%s", lds_scheduler_errmsg(b->sc));
+  lua_settop(L, 1);
+  return 1;
+}
+
+lds_Status lds_lua_scheduler_add_grid(lua_State *L, int sidx, int gidx, int n_searches) {
+  SchedBox *b = (SchedBox *)luaL_testudata(L, sidx, LDS_SCHEDULER_MT);
+  if (!b || !b->sc || !luaL_testudata(L, gidx, LDS_GRID_MT)) return LDS_E_ARG;
+  if (sidx < 0 && sidx > LUA_REGISTRYINDEX) sidx = lua_gettop(L) + sidx + 1;
+  if (gidx < 0 && gidx > LUA_REGISTRYINDEX) gidx = lua_gettop(L) + gidx + 1;
+  return add_grid(L, b, sidx, gidx, n_searches);
+}
+
+static void dispatch(lua_State *L, SchedBox *b, int si);
+
+/* sched:remove_grid(grid) -> sched. Its pending requests end with status
+** "state" (their on_done run), its searches are freed, the grid let go. */
+static int sched_remove_grid(lua_State *L) {
+  SchedBox *b = check_sched(L, 1);
+  GridBox *gb = ldsl_check_gridbox(L, 2);
+  lds_Status st;
+  if (b->dispatching) return luaL_error(L, "%s: cannot remove a grid from a callback", LDS_SCHEDULER_MT);
+  lua_settop(L, 2);
+  push_suv(L, 1, 1); /* grids */
+  lua_pushvalue(L, 2);
+  lua_rawget(L, -2);
+  if (lua_isnil(L, -1)) return ldsl_arg_error(L, 2, "grid was not added to this scheduler");
+  lua_pop(L, 1);
+  st = lds_scheduler_remove_grid(b->sc, (const lds_Grid *)gb->g);
+  if (st != LDS_OK) return luaL_error(L, "%s", lds_scheduler_errmsg(b->sc));
+  lua_pushvalue(L, 2);
+  lua_pushnil(L);
+  lua_rawset(L, -3);
+  gb->nsearch--;
+  if (gb->closed) ldsl_space_release(gb);
+  lua_settop(L, 2);
+  dispatch(L, b, 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* --------------------------------------------------------- options -- */
+
+/* Search options a request or a profile may set (find_path's, checked by
+** its parser); quick is the scheduler's own. */
+static const char *const search_keys[] = {"algorithm", "cost", "h_scale", "heuristic", "partial",
+                                          "weight", "weights", NULL};
+static const char *const profile_keys[] = {"algorithm", "cost", "h_scale", "heuristic", "partial",
+                                           "quick", "weight", "weights", NULL};
+static const char *const request_keys[] = {
+    "agent",  "algorithm", "cost",     "from",   "grid",    "h_scale", "heuristic",
+    "on_done", "on_partial", "partial", "priority", "profile", "quick", "to",
+    "weight", "weights",   NULL};
+
+/* The quick option of the table at arg (nil: def). */
+static uint64_t opt_quick(lua_State *L, int arg, uint64_t def) {
+  return (uint64_t)opt_uint(L, arg, "quick", (double)def, 9007199254740992.0);
+}
+
+/* Pushes opts with the search keys of the table at src over it (a copy of
+** base, the table at bi, or a new table when bi is 0); weights are merged
+** by layer name. */
+static void merge_opts(lua_State *L, int bi, int src) {
+  int i, out;
+  if (bi) ldsl_copy_table(L, bi); else lua_newtable(L);
+  out = lua_gettop(L);
+  for (i = 0; search_keys[i]; i++) {
+    lua_getfield(L, src, search_keys[i]);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      continue;
+    }
+    if (strcmp(search_keys[i], "weights") == 0 && lua_type(L, -1) == LUA_TTABLE) {
+      int sw = lua_gettop(L), w;
+      lua_getfield(L, out, "weights"); /* a copy of base's weights, src's over them */
+      if (lua_type(L, -1) == LUA_TTABLE) ldsl_copy_table(L, -1); else lua_newtable(L);
+      w = lua_gettop(L);
+      lua_pushnil(L);
+      while (lua_next(L, sw)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, w);
+      }
+      lua_replace(L, sw);
+      lua_settop(L, sw);
+    }
+    lua_setfield(L, out, search_keys[i]);
+  }
+}
+
+/* Checks the opts at oi with find_path's parser (lodestar.core.search_options,
+** naming fname, raising find_path's message) and pushes the normalised table;
+** opts.cost is refused as the C runtime refuses it. */
+static void normalise(lua_State *L, int oi, const char *fname) {
+  lua_getfield(L, oi, "cost");
+  if (!lua_isnil(L, -1))
+    luaL_error(L, "bad argument #1 to '%s' (opts.cost: not supported here (the scheduler runs "
+                  "searches without Lua callbacks))", fname);
+  lua_pop(L, 1);
+  lua_pushcfunction(L, ldsl_search_options);
+  lua_pushvalue(L, oi);
+  lua_pushnil(L);
+  lua_pushstring(L, fname);
+  lua_call(L, 3, 1);
+}
+
+/* Options of a request at the top (normalised table at ni) into *p and w for
+** grid g, by the parser of the C runtime (lds_lua_search_params); raises
+** "bad argument #ai to 'request' (<find_path's text>)". */
+static void resolve_params(lua_State *L, int ni, int ai, const lds_Grid *g, lds_SearchParams *p,
+                           double *w) {
+  const char *msg;
+  lds_search_params_init(p);
+  msg = lds_lua_search_params(L, ni, g, p, w);
+  if (msg) ldsl_arg_error(L, ai, msg);
+}
+
+/* sched:profile(name, opts) -> number of pending requests restarted.
+** Defines (or redefines) a named weight set (an agent class): opts are
+** find_path's search options (algorithm, heuristic, weight, h_scale,
+** weights, partial) plus quick (expansions of the quick partial pass),
+** checked now with find_path's messages (weights' layers are checked
+** against a request's grid when it is made). Redefining restarts the
+** pending requests of that profile with the new options (same handle, same
+** place in the queue). sched:profile(name) returns the options (a copy) or nil. */
+static int sched_profile(lua_State *L) {
+  SchedBox *b = check_sched(L, 1);
+  const char *name = ldsl_check_str(L, 2);
+  int entry, restarted = 0;
+  if (lua_isnone(L, 3)) {
+    lua_settop(L, 2);
+    push_suv(L, 1, 3);
+    lua_getfield(L, -1, name);
+    if (lua_isnil(L, -1)) return 1;
+    lua_getfield(L, -1, "opts");
+    ldsl_copy_table(L, -1);
+    lua_getfield(L, -3, "quick");
+    if (lua_tonumber(L, -1) > 0) lua_setfield(L, -2, "quick"); else lua_pop(L, 1);
+    return 1;
+  }
+  ldsl_check_table(L, 3);
+  lua_settop(L, 3);
+  ldsl_check_keys(L, 3, "option", "opts keys must be strings", profile_keys, NULL);
+  lua_createtable(L, 0, 2); /* 4: entry */
+  entry = 4;
+  merge_opts(L, 0, 3);      /* 5: the search keys */
+  normalise(L, 5, "profile");
+  lua_setfield(L, entry, "opts");
+  lua_pop(L, 1);
+  ldsl_push_u64(L, opt_quick(L, 3, 0));
+  lua_setfield(L, entry, "quick");
+  /* the pending requests of this profile (order does not matter: a
+  ** restart keeps each request's place in the queue) */
+  push_suv(L, 1, 2); /* 5: live */
+  lua_newtable(L);   /* 6: the requests */
+  {
+    int n = 0, i, pass;
+    lua_pushnil(L);
+    while (lua_next(L, 5)) { /* k, req */
+      ReqBox *r = (ReqBox *)luaL_testudata(L, -1, REQ_MT);
+      if (r && r->state == RQ_PENDING) {
+        push_ruv(L, lua_gettop(L), 7);
+        if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), name) == 0) {
+          lua_pushvalue(L, -2);
+          lua_rawseti(L, 6, ++n);
+        }
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 1);
+    }
+    /* pass 0 checks every request's new options on its grid (a weighted
+    ** layer may be missing: nothing changes then), pass 1 applies them */
+    for (pass = 0; pass < 2; pass++) {
+      if (pass == 1) {
+        push_suv(L, 1, 3); /* profiles */
+        lua_pushvalue(L, entry);
+        lua_setfield(L, -2, name);
+        lua_pop(L, 1);
+      }
+      for (i = 1; i <= n; i++) {
+        ReqBox *r;
+        lds_SearchParams p;
+        double w[16];
+        int ri, ni;
+        lua_rawgeti(L, 6, i);
+        ri = lua_gettop(L);
+        r = (ReqBox *)lua_touserdata(L, ri);
+        lua_getfield(L, entry, "opts");
+        push_ruv(L, ri, 9);            /* the request's own search keys */
+        merge_opts(L, ri + 1, ri + 2); /* new profile, then the request's own */
+        ni = lua_gettop(L);
+        resolve_params(L, ni, 2, r->grid, &p, w);
+        if (pass == 1 && lds_scheduler_set_params(b->sc, r->id, &p) == LDS_OK) {
+          restarted++;
+          lua_pushvalue(L, ni);
+          set_ruv(L, ri, 3);
+        }
+        lua_settop(L, 6);
+      }
+    }
+  }
+  lua_pushinteger(L, restarted);
+  return 1;
+}
+
+/* ---------------------------------------------------------- requests -- */
+
+/* An integer field of the table at arg within [lo, hi] (nil: def). */
+static double opt_range(lua_State *L, int arg, const char *name, double def, double lo, double hi,
+                        const char *range) {
+  double v;
+  lua_getfield(L, arg, name);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return def;
+  }
+  if (lua_type(L, -1) != LUA_TNUMBER) ldsl_opt_type_error(L, arg, name, "integer");
+  v = lua_tonumber(L, -1);
+  if (v != floor(v) || v < lo || v > hi) {
+    char buf[64];
+    ldsl_opt_error(L, arg, name, lua_pushfstring(L, "%s out of range (expected an integer %s)",
+                                                 ldsl_fmt_num(buf, sizeof buf, v), range));
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+/* Pushes the grid a request at spec arg 2 runs on (spec.grid, or the only
+** grid of the scheduler at 1) and returns its core grid. */
+static const lds_Grid *request_grid(lua_State *L) {
+  GridBox *gb;
+  int slot;
+  lua_getfield(L, 2, "grid");
+  slot = lua_gettop(L);
+  if (lua_isnil(L, slot)) {
+    int n = 0, t;
+    push_suv(L, 1, 1);
+    t = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, t)) { /* grids, key, true */
+      lua_pop(L, 1);
+      if (++n == 1) {
+        lua_pushvalue(L, -1);
+        lua_replace(L, slot);
+      }
+    }
+    lua_settop(L, slot);
+    if (n != 1)
+      ldsl_opt_error(L, 2, "grid", n == 0 ? "no grid was added to the scheduler (sched:add_grid)"
+                                          : "required when the scheduler has several grids");
+  } else {
+    if (!luaL_testudata(L, slot, LDS_GRID_MT)) ldsl_opt_type_error(L, 2, "grid", LDS_GRID_MT);
+    push_suv(L, 1, 1);
+    lua_pushvalue(L, slot);
+    lua_rawget(L, -2);
+    if (lua_isnil(L, -1))
+      ldsl_opt_error(L, 2, "grid", "this grid was not added to the scheduler (sched:add_grid)");
+    lua_settop(L, slot);
+  }
+  gb = (GridBox *)lua_touserdata(L, slot);
+  return (const lds_Grid *)gb->g;
+}
+
+/* Raises "opts.profile: unknown profile 'x' (profiles: a, b)". */
+static int unknown_profile(lua_State *L, int pi, const char *name) {
+  luaL_Buffer buf;
+  int n = 0, i, t;
+  lua_newtable(L);
+  t = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, pi)) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, t, ++n);
+  }
+  lua_getglobal(L, "table"); /* sort the names: the message is the same on every run */
+  if (lua_type(L, -1) == LUA_TTABLE) {
+    lua_getfield(L, -1, "sort");
+    lua_pushvalue(L, t);
+    lua_call(L, 1, 0);
+  }
+  lua_pop(L, 1);
+  lua_pushfstring(L, "unknown profile '%s' (", name);
+  luaL_buffinit(L, &buf);
+  if (n == 0) luaL_addstring(&buf, "no profile is defined: sched:profile(name, opts)");
+  else luaL_addstring(&buf, "profiles: ");
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, t, i);
+    if (i > 1) luaL_addstring(&buf, ", ");
+    luaL_addvalue(&buf);
+  }
+  luaL_addchar(&buf, ')');
+  luaL_pushresult(&buf);
+  lua_concat(L, 2);
+  return ldsl_opt_error(L, 2, "profile", lua_tostring(L, -1));
+}
+
+/* sched:request{from = {x, y}, to = {x, y} [, grid =, profile =, priority =,
+** agent =, quick =, on_done =, on_partial =, search options...]} ->
+** lodestar.Request. See docs/lua-api.md ("Scheduler"). */
+static int sched_request(lua_State *L) {
+  SchedBox *b = check_sched(L, 1);
+  lds_Request rq;
+  lds_SearchParams p;
+  double w[16], agent, prio;
+  const lds_Grid *g;
+  int gi, own, nn, ri, uv, pe = 0;
+  int32_t fx, fy, tx, ty;
+  uint64_t quick = 0;
+  lds_RequestId id;
+  lds_Status st;
+  ReqBox *r;
+  lua_settop(L, 2);
+  ldsl_check_table(L, 2);
+  ldsl_check_keys(L, 2, "option", "opts keys must be strings", request_keys, NULL);
+  g = request_grid(L); /* 3 */
+  gi = 3;
+  lua_getfield(L, 2, "from");
+  if (lua_isnil(L, -1)) ldsl_opt_error(L, 2, "from", "required (a cell {x, y})");
+  ldsl_opt_cell(L, 2, "from", g, &fx, &fy);
+  lua_pop(L, 1);
+  lua_getfield(L, 2, "to");
+  if (lua_isnil(L, -1)) ldsl_opt_error(L, 2, "to", "required (a cell {x, y})");
+  ldsl_opt_cell(L, 2, "to", g, &tx, &ty);
+  lua_pop(L, 1);
+  prio = opt_range(L, 2, "priority", 0, -1000000, 1000000, "-1000000..1000000");
+  agent = opt_range(L, 2, "agent", 0, -9007199254740992.0, 9007199254740992.0, "of at most 2^53");
+  lua_getfield(L, 2, "on_done");
+  if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)
+    ldsl_opt_type_error(L, 2, "on_done", "function");
+  lua_getfield(L, 2, "on_partial");
+  if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)
+    ldsl_opt_type_error(L, 2, "on_partial", "function");
+  lua_pop(L, 2);
+  lua_getfield(L, 2, "profile"); /* 4: name or nil */
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TSTRING) ldsl_opt_type_error(L, 2, "profile", "string");
+    push_suv(L, 1, 3);
+    lua_getfield(L, -1, lua_tostring(L, 4));
+    if (lua_isnil(L, -1)) return unknown_profile(L, lua_gettop(L) - 1, lua_tostring(L, 4));
+    lua_remove(L, -2);
+    pe = lua_gettop(L); /* 5: the profile entry */
+    lua_getfield(L, pe, "quick");
+    quick = (uint64_t)lua_tonumber(L, -1);
+    lua_pop(L, 1);
+  } else {
+    lua_pushnil(L); /* 5 */
+  }
+  quick = opt_quick(L, 2, quick);
+  merge_opts(L, 0, 2); /* 6: the request's own search keys */
+  own = lua_gettop(L);
+  if (pe) {
+    lua_getfield(L, pe, "opts");
+    merge_opts(L, lua_gettop(L), own);
+  } else {
+    merge_opts(L, 0, own);
+  }
+  normalise(L, lua_gettop(L), "request");
+  nn = lua_gettop(L);
+  resolve_params(L, nn, 2, g, &p, w);
+  r = (ReqBox *)lds_newudata(L, sizeof(ReqBox));
+  memset(r, 0, sizeof *r);
+  r->state = RQ_RELEASED; /* until submitted: __gc does nothing */
+  luaL_setmetatable(L, REQ_MT);
+  ri = lua_gettop(L);
+  lua_createtable(L, 9, 0);
+  uv = lua_gettop(L);
+  lua_pushvalue(L, 1);
+  lua_rawseti(L, uv, 1);
+  lua_getfield(L, 2, "on_done");
+  lua_rawseti(L, uv, 2);
+  lua_pushvalue(L, nn);
+  lua_rawseti(L, uv, 3);
+  lua_getfield(L, 2, "on_partial");
+  lua_rawseti(L, uv, 6);
+  lua_pushvalue(L, 4);
+  lua_rawseti(L, uv, 7);
+  lua_pushvalue(L, gi);
+  lua_rawseti(L, uv, 8);
+  lua_pushvalue(L, own);
+  lua_rawseti(L, uv, 9);
+  lds_setuv(L, ri);
+  r->sb = b;
+  r->grid = g;
+  lds_request_init(&rq, g, fx, fy, tx, ty);
+  rq.params = p;
+  rq.agent_id = (int64_t)agent;
+  rq.priority = (int32_t)prio;
+  rq.quick_expansions = quick;
+  rq.on_done = on_event;
+  rq.ud = r;
+  st = lds_scheduler_submit(b->sc, &rq, &id);
+  if (st == LDS_E_ARG) return ldsl_arg_error(L, 2, lds_scheduler_errmsg(b->sc));
+  if (st != LDS_OK) return luaL_error(L, "%s", lds_scheduler_errmsg(b->sc));
+  r->id = id;
+  r->state = RQ_PENDING;
+  lua_pushvalue(L, ri);
+  set_live(L, 1, id); /* anchored while pending */
+  lua_settop(L, ri);
+  return 1;
+}
+
+/* ------------------------------------------------------------- step -- */
+
+/* Message handler: the error as text, with a traceback. */
+static int msgh(lua_State *L) {
+  const char *m = lua_tostring(L, 1);
+  if (!m) m = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+  luaL_traceback(L, L, m, 1);
+  return 1;
+}
+
+/* Calls request_uv[slot] (on_done / on_partial) of the request at ri under
+** pcall; an error goes to on_error (scheduler uv[4]) or, without one, is
+** kept at errslot (the first only) for step to raise. */
+static void call_cb(lua_State *L, SchedBox *b, int si, int ri, int slot, int errslot) {
+  int h;
+  push_ruv(L, ri, slot);
+  if (lua_type(L, -1) != LUA_TFUNCTION) {
+    lua_pop(L, 1);
+    return;
+  }
+  lua_pushcfunction(L, msgh);
+  lua_insert(L, -2);
+  h = lua_gettop(L) - 1;
+  lua_pushvalue(L, ri);
+  if (lua_pcall(L, 1, 0, h) != 0) {
+    b->cb_errors++;
+    lua_pushfstring(L, "%s: %s", slot == 2 ? "on_done" : "on_partial", lua_tostring(L, -1));
+    lua_remove(L, -2);
+    push_suv(L, si, 4);
+    if (lua_type(L, -1) == LUA_TFUNCTION) {
+      lua_pushvalue(L, -2);
+      lua_pushvalue(L, ri);
+      if (lua_pcall(L, 2, 0, h) != 0) { /* a failing handler: raised by step */
+        if (lua_isnil(L, errslot)) lua_replace(L, errslot); else lua_pop(L, 1);
+      }
+      lua_pop(L, 1);
+    } else {
+      lua_pop(L, 1);
+      if (lua_isnil(L, errslot)) lua_replace(L, errslot); else lua_pop(L, 1);
+    }
+  }
+  lua_settop(L, h - 1);
+}
+
+/* The body of dispatch under lua_pcall: 1 the scheduler userdata. Delivers
+** the queued events in order; returns the first unhandled error (or nil). */
+static int dispatch_body(lua_State *L) {
+  SchedBox *b = (SchedBox *)lua_touserdata(L, 1);
+  int errslot;
+  lua_settop(L, 1);
+  lua_pushnil(L);
+  errslot = 2;
+  while (b->sc && b->ev_head) {
+    ReqBox *r = b->ev_head;
+    unsigned ev = r->ev;
+    lds_RequestId id = r->id;
+    int ri;
+    ev_unlink(r);
+    push_suv(L, 1, 2);
+    ldsl_push_u64(L, id);
+    lua_rawget(L, -2);
+    lua_remove(L, -2);
+    ri = lua_gettop(L);
+    if (lua_touserdata(L, ri) != (void *)r) { /* not anchored: nothing to call */
+      lua_settop(L, errslot);
+      continue;
+    }
+    if (ev & EV_PARTIAL) call_cb(L, b, 1, ri, 6, errslot);
+    if ((ev & EV_DONE) && r->state == RQ_DONE) {
+      if (b->sc) {
+        lua_pushnil(L);
+        set_live(L, 1, id); /* finished: the caller's object from now on (kept on the stack) */
+      }
+      call_cb(L, b, 1, ri, 2, errslot);
+    }
+    lua_settop(L, errslot);
+  }
+  return 1;
+}
+
+/* Delivers the queued events of the scheduler at si (absolute); pushes the
+** first unhandled callback error, or nil. Memory errors propagate (the
+** events not yet delivered stay queued for the next step). */
+static void dispatch(lua_State *L, SchedBox *b, int si) {
+  int st;
+  b->dispatching = 1;
+  lua_pushcfunction(L, dispatch_body);
+  lua_pushvalue(L, si);
+  st = lua_pcall(L, 1, 1, 0);
+  b->dispatching = 0;
+  if (st != 0) lua_error(L);
+}
+
+/* One tick of the scheduler at si plus its callbacks; *ts gets the counts
+** (callback_errors includes Lua callback errors). Pushes the first
+** unhandled callback error or nil. */
+static void do_step(lua_State *L, SchedBox *b, int si, const lds_Budget *bud, lds_TickStats *ts) {
+  lds_Status st;
+  if (b->dispatching)
+    luaL_error(L, "%s: cannot step the scheduler from one of its callbacks", LDS_SCHEDULER_MT);
+  b->cb_errors = 0;
+  b->stepping = 1;
+  st = lds_scheduler_step(b->sc, bud, ts);
+  b->stepping = 0;
+  if (st != LDS_OK) luaL_error(L, "%s", lds_scheduler_errmsg(b->sc));
+  dispatch(L, b, si);
+  ts->callback_errors += b->cb_errors;
+}
+
+/* An integer (agent tag, priority) as a Lua integer where the engine has them. */
+static void push_i64(lua_State *L, int64_t v) {
+#if LUA_VERSION_NUM >= 503
+  lua_pushinteger(L, (lua_Integer)v);
+#else
+  lua_pushnumber(L, (lua_Number)v);
+#endif
+}
+
+static void set_u64(lua_State *L, const char *k, uint64_t v) {
+  ldsl_push_u64(L, v);
+  lua_setfield(L, -2, k);
+}
+
+static void push_tick(lua_State *L, const lds_TickStats *ts) {
+  lua_createtable(L, 0, 17);
+  set_u64(L, "expansions", ts->expansions);
+  set_u64(L, "elapsed_us", ts->elapsed_us);
+  set_u64(L, "budget_us", ts->budget_us);
+  set_u64(L, "budget_expansions", ts->budget_expansions);
+  set_u64(L, "started", ts->started);
+  set_u64(L, "finished", ts->finished);
+  set_u64(L, "found", ts->found);
+  set_u64(L, "restarted", ts->restarted);
+  set_u64(L, "partial_paths", ts->partial_paths);
+  set_u64(L, "failed", ts->failed);
+  set_u64(L, "callback_errors", ts->callback_errors);
+  set_u64(L, "clock_reads", ts->clock_reads);
+  set_u64(L, "queued", ts->queued);
+  set_u64(L, "active", ts->active);
+  set_u64(L, "chunk_expansions", ts->chunk_expansions);
+  set_u64(L, "frame", ts->frame);
+  lua_pushnumber(L, ts->rate);
+  lua_setfield(L, -2, "rate");
+}
+
+/* sched:step([budget]) -> tick. budget: microseconds (an integer >= 0; 0 or
+** nil = no limit), or {budget_us =, max_expansions =}. In deterministic mode
+** budget_us is counted as budget_us * expansions_per_us expansions. Runs
+** the frame's C work, then the callbacks of the requests that finished (or
+** delivered a quick path) in it; an error in a callback goes to on_error,
+** else it is raised once every callback of the frame ran. */
+static int sched_step(lua_State *L) {
+  SchedBox *b = check_sched(L, 1);
+  lds_Budget bud;
+  lds_TickStats ts;
+  bud.max_expansions = 0;
+  bud.budget_us = 0;
+  if (lua_type(L, 2) == LUA_TNUMBER) {
+    double us = ldsl_check_int(L, 2);
+    if (us < 0) return ldsl_arg_error(L, 2, "budget_us must be >= 0 (0 = no limit)");
+    bud.budget_us = (uint64_t)us;
+  } else if (lua_type(L, 2) == LUA_TTABLE) {
+    ldsl_check_budget(L, 2, &bud);
+  } else if (!lua_isnoneornil(L, 2)) {
+    return ldsl_type_error(L, 2, "number (µs) or table {budget_us =, max_expansions =}");
+  }
+  lua_settop(L, 1);
+  do_step(L, b, 1, &bud, &ts);
+  if (!lua_isnil(L, -1)) return lua_error(L);
+  push_tick(L, &ts);
+  return 1;
+}
+
+/* The body of lds_lua_scheduler_step: 1 scheduler, 2 budget, 3 out. */
+static int cstep_body(lua_State *L) {
+  SchedBox *b = (SchedBox *)lua_touserdata(L, 1);
+  const lds_Budget *bud = (const lds_Budget *)lua_touserdata(L, 2);
+  lds_TickStats *ts = (lds_TickStats *)lua_touserdata(L, 3);
+  lua_settop(L, 1);
+  do_step(L, b, 1, bud, ts);
+  if (!lua_isnil(L, -1)) return lua_error(L);
+  return 0;
+}
+
+const char *lds_lua_scheduler_step(lua_State *L, int sidx, const lds_Budget *budget,
+                                   lds_TickStats *out) {
+  SchedBox *b = (SchedBox *)luaL_testudata(L, sidx, LDS_SCHEDULER_MT);
+  lds_TickStats ts;
+  memset(&ts, 0, sizeof ts);
+  if (!b || !b->sc) {
+    lua_pushstring(L, "lds_lua_scheduler_step: not a live lodestar.Scheduler");
+    return lua_tostring(L, -1);
+  }
+  if (sidx < 0 && sidx > LUA_REGISTRYINDEX) sidx = lua_gettop(L) + sidx + 1;
+  lua_pushcfunction(L, cstep_body);
+  lua_pushvalue(L, sidx);
+  lua_pushlightuserdata(L, (void *)(uintptr_t)budget);
+  lua_pushlightuserdata(L, &ts);
+  if (lua_pcall(L, 3, 0, 0) != 0) {
+    if (out) *out = ts;
+    if (lua_type(L, -1) != LUA_TSTRING) {
+      lua_pop(L, 1);
+      lua_pushstring(L, "(error object is not a string)");
+    }
+    return lua_tostring(L, -1);
+  }
+  if (out) *out = ts;
+  return NULL;
+}
+
+lds_Scheduler *lds_lua_check_scheduler(lua_State *L, int idx) { return check_sched(L, idx)->sc; }
+
+/* sched:stats() -> table: the totals of every tick (as a tick's fields),
+** plus pushes, peak_open, pending, frame and mem_bytes. */
+static int sched_stats(lua_State *L) {
+  SchedBox *b = check_sched(L, 1);
+  lds_TickStats ts;
+  lds_Stats s;
+  lds_scheduler_totals(b->sc, &ts);
+  lds_scheduler_stats(b->sc, &s);
+  push_tick(L, &ts);
+  set_u64(L, "pushes", s.pushes);
+  set_u64(L, "peak_open", s.peak_open);
+  set_u64(L, "pending", lds_scheduler_pending(b->sc));
+  set_u64(L, "frame", lds_scheduler_frame(b->sc));
+  set_u64(L, "mem_bytes", lds_scheduler_mem_used(b->sc));
+  return 1;
+}
+
+/* sched:on_error([fn]) -> sched: the handler of callback errors,
+** fn(message, request) (message with a traceback); nil: raise from step. */
+static int sched_on_error(lua_State *L) {
+  check_sched(L, 1);
+  if (!lua_isnoneornil(L, 2) && lua_type(L, 2) != LUA_TFUNCTION) ldsl_type_error(L, 2, "function");
+  lua_settop(L, 2);
+  lds_getuv(L, 1);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, 4);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* ------------------------------------------------- request methods -- */
+
+static int req_status(lua_State *L) {
+  ReqBox *r = check_req(L, 1);
+  lua_pushstring(L, r->state == RQ_CANCELLED ? "cancelled"
+                                             : lds_status_name(lds_scheduler_status(r->sb->sc, r->id)));
+  return 1;
+}
+
+/* Wraps a copy of p (or p itself when take) into a lodestar.Path that
+** remembers the request's weights; leaves it on the stack. */
+static void push_req_path(lua_State *L, int ri, const lds_Path *p, lds_Path *take) {
+  PathBox *pb = ldsl_new_pathbox(L);
+  lds_Error err;
+  if (take) {
+    pb->p = take;
+    pb->owned = 1;
+  } else {
+    lds_Env env = ldsl_lua_env(L);
+    lds_Path *c = lds_path_new(&env, lds_path_nodes(p), lds_path_length(p), lds_path_width(p),
+                               lds_path_cost(p), lds_path_flags(p), &err);
+    ldsl_push_path(L, pb, c, &err);
+  }
+  push_ruv(L, ri, 3);
+  lua_getfield(L, -1, "weights");
+  ldsl_path_remember(L, -3, lua_gettop(L));
+  lua_pop(L, 2);
+}
+
+/* req:path() -> lodestar.Path | nil, "running" | nil, "no_path" | nil,
+** message, status. The same Path object on every call (a copy of the
+** scheduler's; it remembers the request's layer weights). */
+static int req_path(lua_State *L) {
+  ReqBox *r = check_req(L, 1);
+  lds_Status st;
+  const lds_Path *p;
+  lua_settop(L, 1);
+  if (r->state == RQ_CANCELLED) {
+    luaL_pushfail(L);
+    lua_pushstring(L, "cancelled");
+    return 2;
+  }
+  st = lds_scheduler_status(r->sb->sc, r->id);
+  if (st == LDS_RUNNING) {
+    luaL_pushfail(L);
+    lua_pushstring(L, "running");
+    return 2;
+  }
+  push_ruv(L, 1, 4);
+  if (!lua_isnil(L, -1)) return 1;
+  lua_pop(L, 1);
+  p = lds_scheduler_path(r->sb->sc, r->id);
+  if (!p) {
+    if (st == LDS_NO_PATH || st == LDS_FOUND) {
+      luaL_pushfail(L);
+      lua_pushstring(L, "no_path");
+      return 2;
+    }
+    return ldsl_push_fail(L, lds_scheduler_request_errmsg(r->sb->sc, r->id), st);
+  }
+  push_req_path(L, 1, p, NULL);
+  lua_pushvalue(L, -1);
+  set_ruv(L, 1, 4);
+  return 1;
+}
+
+/* req:partial_path() -> lodestar.Path | nil, "none": the quick partial path
+** (best-so-far after `quick` expansions), once delivered. */
+static int req_partial_path(lua_State *L) {
+  ReqBox *r = check_req(L, 1);
+  lua_settop(L, 1);
+  push_ruv(L, 1, 5);
+  if (!lua_isnil(L, -1)) return 1;
+  lua_pop(L, 1);
+  if (!r->quick) {
+    luaL_pushfail(L);
+    lua_pushstring(L, "none");
+    return 2;
+  }
+  push_req_path(L, 1, NULL, r->quick);
+  r->quick = NULL; /* the Lua path owns it now */
+  lua_pushvalue(L, -1);
+  set_ruv(L, 1, 5);
+  return 1;
+}
+
+/* req:info() -> table {status, agent, priority, frames, restarts,
+** expansions, cost, path_length, started, partial, done, profile, error}. */
+static int req_info(lua_State *L) {
+  ReqBox *r = check_req(L, 1);
+  lds_RequestInfo info;
+  lds_scheduler_info(r->sb->sc, r->id, &info);
+  lua_createtable(L, 0, 13);
+  lua_pushstring(L, r->state == RQ_CANCELLED ? "cancelled" : lds_status_name(info.status));
+  lua_setfield(L, -2, "status");
+  push_i64(L, info.agent_id);
+  lua_setfield(L, -2, "agent");
+  push_i64(L, info.priority);
+  lua_setfield(L, -2, "priority");
+  set_u64(L, "frames", info.frames);
+  set_u64(L, "restarts", info.restarts);
+  set_u64(L, "expansions", info.expansions);
+  lua_pushnumber(L, info.cost);
+  lua_setfield(L, -2, "cost");
+  set_u64(L, "path_length", info.path_length);
+  lua_pushboolean(L, (info.flags & LDS_REQINFO_STARTED) != 0);
+  lua_setfield(L, -2, "started");
+  push_ruv(L, 1, 5);
+  lua_pushboolean(L, r->quick != NULL || !lua_isnil(L, -1));
+  lua_remove(L, -2);
+  lua_setfield(L, -2, "partial");
+  lua_pushboolean(L, (info.flags & LDS_REQINFO_DONE) != 0);
+  lua_setfield(L, -2, "done");
+  push_ruv(L, 1, 7);
+  lua_setfield(L, -2, "profile");
+  if (info.status < 0 && r->state != RQ_CANCELLED) {
+    lua_pushstring(L, lds_scheduler_request_errmsg(r->sb->sc, r->id));
+    lua_setfield(L, -2, "error");
+  }
+  return 1;
+}
+
+/* req:id() -> the C scheduler's handle (an integer < 2^52: exact on LuaJIT
+** too), for C code that shares the scheduler (lds_scheduler_status...). */
+static int req_id(lua_State *L) {
+  ldsl_push_u64(L, check_req(L, 1)->id);
+  return 1;
+}
+
+static int req_errmsg(lua_State *L) {
+  ReqBox *r = check_req(L, 1);
+  lua_pushstring(L, r->state == RQ_CANCELLED ? "" : lds_scheduler_request_errmsg(r->sb->sc, r->id));
+  return 1;
+}
+
+/* req:options() -> table: a copy of the request's normalised search
+** options (profile merged under its own). */
+static int req_options(lua_State *L) {
+  check_req(L, 1);
+  push_ruv(L, 1, 3);
+  ldsl_copy_table(L, -1);
+  lua_getfield(L, -1, "weights");
+  if (lua_type(L, -1) == LUA_TTABLE) {
+    ldsl_copy_table(L, -1);
+    lua_setfield(L, -3, "weights");
+  }
+  lua_pop(L, 1);
+  return 1;
+}
+
+/* Un-anchors the request at 1 from its scheduler's live table. */
+static void unanchor(lua_State *L, ReqBox *r) {
+  if (!r->sb || !r->sb->sc) return;
+  push_ruv(L, 1, 1);
+  lua_pushnil(L);
+  set_live(L, lua_gettop(L) - 1, r->id);
+  lua_pop(L, 1);
+}
+
+/* req:cancel() -> true if it was pending (it leaves the queue, no callback
+** runs, status "cancelled"), false otherwise. */
+static int req_cancel(lua_State *L) {
+  ReqBox *r = check_req(L, 1);
+  if (r->state != RQ_PENDING) {
+    lua_pushboolean(L, 0);
+    return 1;
+  }
+  ev_unlink(r);
+  lds_scheduler_cancel(r->sb->sc, r->id);
+  r->state = RQ_CANCELLED;
+  lds_path_free(r->quick);
+  r->quick = NULL;
+  unanchor(L, r);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* req:release(): frees the request's slot in the scheduler (cancels it if
+** pending); paths already returned stay valid. Idempotent; any other method
+** raises afterwards. */
+static int req_release(lua_State *L) {
+  ReqBox *r = check_reqbox(L, 1);
+  if (r->state == RQ_RELEASED) return 0;
+  unanchor(L, r);
+  req_drop(r);
+  return 0;
+}
+
+/* req:set_priority(p): a pending request's base priority [-1e6..1e6]. */
+static int req_set_priority(lua_State *L) {
+  ReqBox *r = check_req(L, 1);
+  double p = ldsl_check_int(L, 2);
+  if (p < -1000000 || p > 1000000)
+    return ldsl_arg_error(L, 2, "priority out of range (expected -1000000..1000000)");
+  if (r->state != RQ_PENDING || lds_scheduler_set_priority(r->sb->sc, r->id, (int32_t)p) != LDS_OK)
+    return luaL_error(L, "%s: set_priority: the request is not pending (%s)", REQ_MT,
+                      r->state == RQ_CANCELLED ? "cancelled"
+                                               : lds_status_name(lds_scheduler_status(r->sb->sc, r->id)));
+  return 0;
+}
+
+/* req:set_options(opts): replaces the request's own search options (find_path's
+** keys, checked with its messages; merged over its profile's) and restarts
+** its search with them, keeping its handle and its place in the queue. */
+static int req_set_options(lua_State *L) {
+  ReqBox *r = check_req(L, 1);
+  lds_SearchParams p;
+  double w[16];
+  int own;
+  lua_settop(L, 2);
+  ldsl_check_table(L, 2);
+  ldsl_check_keys(L, 2, "option", "opts keys must be strings", search_keys, NULL);
+  if (r->state != RQ_PENDING)
+    return luaL_error(L, "%s: set_options: the request is not pending", REQ_MT);
+  merge_opts(L, 0, 2); /* 3 */
+  own = 3;
+  push_ruv(L, 1, 7);   /* 4: profile name */
+  if (!lua_isnil(L, 4)) {
+    push_ruv(L, 1, 1);
+    push_suv(L, lua_gettop(L), 3);
+    lua_getfield(L, -1, lua_tostring(L, 4));
+    lua_getfield(L, -1, "opts");
+    merge_opts(L, lua_gettop(L), own);
+  } else {
+    merge_opts(L, 0, own);
+  }
+  normalise(L, lua_gettop(L), "set_options");
+  resolve_params(L, lua_gettop(L), 2, r->grid, &p, w);
+  if (lds_scheduler_set_params(r->sb->sc, r->id, &p) != LDS_OK)
+    return luaL_error(L, "%s", lds_scheduler_errmsg(r->sb->sc));
+  set_ruv(L, 1, 3);
+  lua_pushvalue(L, own);
+  set_ruv(L, 1, 9);
+  return 0;
+}
+
+static int req_tostring(lua_State *L) {
+  ReqBox *r = check_reqbox(L, 1);
+  if (r->state == RQ_RELEASED)
+    lua_pushfstring(L, "%s (released)", REQ_MT);
+  else if (!r->sb || !r->sb->sc)
+    lua_pushfstring(L, "%s (scheduler freed)", REQ_MT);
+  else
+    lua_pushfstring(L, "%s %s (%p)", REQ_MT,
+                    r->state == RQ_CANCELLED ? "cancelled"
+                                             : lds_status_name(lds_scheduler_status(r->sb->sc, r->id)),
+                    (void *)r);
+  return 1;
+}
+
+/* ---------------------------------------------------------- tables -- */
+
+const luaL_Reg ldsl_scheduler_funcs[] = {{"new", sched_new}, {NULL, NULL}};
+
+const luaL_Reg ldsl_scheduler_meth[] = {{"add_grid", sched_add_grid},
+                                        {"free", sched_free},
+                                        {"on_error", sched_on_error},
+                                        {"profile", sched_profile},
+                                        {"remove_grid", sched_remove_grid},
+                                        {"request", sched_request},
+                                        {"stats", sched_stats},
+                                        {"step", sched_step},
+                                        {NULL, NULL}};
+
+const luaL_Reg ldsl_scheduler_metameth[] = {
+#if LDS_HAS_CLOSE
+    {"__close", sched_gc},
+#endif
+    {"__gc", sched_gc},
+    {"__tostring", sched_tostring},
+    {NULL, NULL}};
+
+const luaL_Reg ldsl_request_meth[] = {{"cancel", req_cancel},
+                                      {"errmsg", req_errmsg},
+                                      {"id", req_id},
+                                      {"info", req_info},
+                                      {"options", req_options},
+                                      {"partial_path", req_partial_path},
+                                      {"path", req_path},
+                                      {"release", req_release},
+                                      {"set_options", req_set_options},
+                                      {"set_priority", req_set_priority},
+                                      {"status", req_status},
+                                      {NULL, NULL}};
+
+const luaL_Reg ldsl_request_metameth[] = {
+#if LDS_HAS_CLOSE
+    {"__close", req_gc},
+#endif
+    {"__gc", req_gc},
+    {"__tostring", req_tostring},
+    {NULL, NULL}};
