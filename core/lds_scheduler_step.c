@@ -6,6 +6,7 @@
 ** rules are in lds_scheduler.h and docs/scheduler.md; the state in
 ** lds_scheduler_internal.h.
 */
+#include "lds_cost_view.h"
 #include "lds_scheduler_internal.h"
 
 #include <math.h>
@@ -106,6 +107,59 @@ static void count_open(lds_Scheduler *sc, const lds_Stats *st, uint64_t pushes) 
   if (st->peak_open > sc->peak_open) sc->peak_open = st->peak_open;
 }
 
+/* Whether request r has layer weights (then it runs on a cost view). */
+static bool has_weights(const Req *q) {
+  int i;
+  for (i = 0; i < q->rq.params.n_layer_weights; i++)
+    if (q->weights[i] != 0.0) return true;
+  return false;
+}
+
+/* The cost view request r needs, as a new reference, or NULL when r has no
+** weights or the lookup fails (bad weights, no memory: the search's start
+** then fails with the message the request ends with). */
+static lds_CostView *view_of(const lds_Scheduler *sc, const Req *q) {
+  lds_Error err;
+  if (!has_weights(q)) return NULL;
+  return lds_cost_view_get(sc->grids[q->grid].grid, q->weights, q->rq.params.n_layer_weights,
+                           &err);
+}
+
+/* Whether request r may start now: it has no layer weights, or their cost
+** view is ready, or is made ready within the tick's budget here (slices of
+** VIEW_CHUNK cells, counted against the budget like expansions). false: the
+** budget ran out first; the request waits for the next tick. A view that
+** fails to build lets the request start, so its search reports the error. */
+#define VIEW_CHUNK 4096 /* cells between two clock reads [cells] */
+static bool view_ready(lds_Scheduler *sc, Budget *b, uint32_t r) {
+  lds_CostView *v = view_of(sc, &sc->req[r]);
+  bool ok = true;
+  if (!v) return true;
+  while (!lds_cost_view_ready(v)) {
+    uint64_t k = next_chunk(sc, b, 0.0, 0), c0 = lds_cost_view_cells_done(v), dc;
+    lds_Budget vb;
+    lds_Status st;
+    if (k == 0) {
+      ok = false;
+      break;
+    }
+    vb.budget_us = 0;
+    vb.max_expansions = b->timed ? VIEW_CHUNK / LDS_COST_VIEW_CELLS_PER_EXPANSION : k;
+    st = lds_cost_view_build_step(v, &vb);
+    dc = lds_cost_view_cells_done(v) - c0;
+    sc->cur->view_cells += dc;
+    b->spent_exp += (dc + LDS_COST_VIEW_CELLS_PER_EXPANSION - 1) / LDS_COST_VIEW_CELLS_PER_EXPANSION;
+    if (b->timed) read_clock(sc, b);
+    if (st < 0) break;                  /* the search's start reports it */
+    if (st == LDS_RUNNING && dc == 0) { /* another thread builds it */
+      ok = false;
+      break;
+    }
+  }
+  lds_cost_view_release(v);
+  return ok;
+}
+
 /* Starts (or restarts) the search of request r on search slot k. Returns
 ** LDS_OK, or the error that ended the request. */
 static lds_Status start_search(lds_Scheduler *sc, uint32_t r, lds_Search *s) {
@@ -142,6 +196,7 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
     k = next_chunk(sc, b, own, cap);
     if (k == 0) return true;
     if (q->params_changed) { /* new parameters: start over, keep the place */
+      if (!view_ready(sc, b, r)) return true; /* its view is built first */
       q->params_changed = false;
       st = start_search(sc, r, s);
       if (st != LDS_OK) {
@@ -159,6 +214,10 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
       if (q->restarts < sc->cfg.max_restarts) {
         q->restarts++;
         sc->cur->restarted++;
+        if (!view_ready(sc, b, r)) { /* restart once its view is rebuilt */
+          q->params_changed = true;
+          return true;
+        }
         st = start_search(sc, r, s);
         if (st == LDS_OK) continue;
       } else {
@@ -204,6 +263,12 @@ static void quick_passes(lds_Scheduler *sc, Budget *b) {
     if (r == NO_INDEX) return;
     ge = &sc->grids[best];
     q = &sc->req[r];
+    {
+      lds_CostView *v = view_of(sc, q);
+      bool wait = v && !lds_cost_view_ready(v);
+      lds_cost_view_release(v);
+      if (wait) return; /* the main pass builds its view */
+    }
     ldsi_sched_heap_remove(sc, &ge->heap[HEAP_QUICK], HEAP_QUICK, r);
     q->quick_pending = false;
     cap = q->rq.quick_expansions;
@@ -293,9 +358,12 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
     if (next_chunk(sc, &b, 0.0, 0) == 0) break;
     q = &sc->req[r];
     if (q->state == SLOT_QUEUED) {
-      GridEntry *ge = &sc->grids[q->grid];
+      GridEntry *ge;
       int k;
       lds_Status st;
+      if (!view_ready(sc, &b, r)) break; /* waits for its cost view */
+      q = &sc->req[r];
+      ge = &sc->grids[q->grid];
       for (k = 0; ge->owner[k] != NO_INDEX; k++) {}
       ldsi_sched_heap_remove(sc, &ge->heap[HEAP_MAIN], HEAP_MAIN, r);
       if (q->quick_pending) {
@@ -348,6 +416,7 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
   sc->totals.failed += ts.failed;
   sc->totals.callback_errors += ts.callback_errors;
   sc->totals.clock_reads += ts.clock_reads;
+  sc->totals.view_cells += ts.view_cells;
   sc->totals.queued = ts.queued;
   sc->totals.active = ts.active;
   sc->totals.chunk_expansions = ts.chunk_expansions;
