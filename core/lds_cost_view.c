@@ -79,7 +79,16 @@ static size_t work(lds_CostView *v, size_t max) {
         count_cost(v, c, 1);
         scan_cost(v, c);
       }
+      /* the border next to the cells just computed (its pages are touched
+      ** now, not all at creation: that would fault every page of the array
+      ** at once, outside any budget) */
+      if (u == 0)
+        for (k = 0; k < (size_t)g->pw; k++) v->eff[k] = INFINITY;
+      if (x == 0) v->eff[p - 1] = INFINITY;
+      if (x + run == w) v->eff[p + run] = INFINITY;
       v->ncomputed = u + run;
+      if (v->ncomputed == v->ncells)
+        for (k = 0; k < (size_t)g->pw; k++) v->eff[g->pcells - 1 - k] = INFINITY;
     }
     v->nscanned = u + run;
     done += run;
@@ -246,8 +255,6 @@ static bool append_locked(lds_Grid *g, lds_CostView *v) {
 
 static lds_CostView *view_create(lds_Grid *g, const double *key, int kn, char *buf) {
   lds_CostView *v = (lds_CostView *)ldsi_calloc(&g->env, 1, sizeof *v);
-  size_t k;
-  int32_t y;
   if (v) v->eff = (double *)ldsi_alloc(&g->env, g->pcells * sizeof(double));
   if (!v || !v->eff) {
     if (v) ldsi_free(&g->env, v, sizeof *v);
@@ -263,15 +270,6 @@ static lds_CostView *view_create(lds_Grid *g, const double *key, int kn, char *b
   atomic_init(&v->ready, false);
   atomic_init(&v->refs, 1);
   ldsi_spin_init(&v->build_lock);
-  /* the border (O(w + h)); the cells themselves are the build's */
-  for (k = 0; k < (size_t)g->pw; k++) {
-    v->eff[k] = INFINITY;
-    v->eff[g->pcells - 1 - k] = INFINITY;
-  }
-  for (y = 0; y < g->h; y++) {
-    v->eff[ldsi_grid_pidx(g, -1, y)] = INFINITY;
-    v->eff[ldsi_grid_pidx(g, g->w, y)] = INFINITY;
-  }
   if (lds_grid_listen(g, on_edit, v) != LDS_OK) {
     ldsi_free(&g->env, v->eff, g->pcells * sizeof(double));
     ldsi_free(&g->env, v, sizeof *v);

@@ -26,6 +26,8 @@ typedef struct Budget {
   uint64_t check_us;
   uint64_t run_exp;    /* expansions run in this tick (timed) */
   double rate;         /* expansions per µs used in this tick */
+  uint64_t view_us;    /* time spent building cost views in this tick (timed) */
+  uint64_t view_cells; /* cells built in that time */
 } Budget;
 
 static uint64_t read_clock(lds_Scheduler *sc, Budget *b) {
@@ -76,8 +78,8 @@ static void after_chunk(lds_Scheduler *sc, Budget *b, Req *q, uint64_t n) {
     q->elapsed_us += b->now - before;
     q->rate_exp += n;
     b->run_exp += n;
-    if (b->now - b->t0 >= 20 && b->run_exp > 0) {
-      double measured = (double)b->run_exp / (double)(b->now - b->t0);
+    if (b->now - b->t0 - b->view_us >= 20 && b->run_exp > 0) {
+      double measured = (double)b->run_exp / (double)(b->now - b->t0 - b->view_us);
       b->rate = measured < sc->rate ? measured : sc->rate;
       if (b->rate < RATE_MIN) b->rate = RATE_MIN;
     }
@@ -87,7 +89,7 @@ static void after_chunk(lds_Scheduler *sc, Budget *b, Req *q, uint64_t n) {
 /* End of a timed tick: fold its measured rate into the carried estimate
 ** (exponential moving average, weight 0.3) when the tick ran long enough. */
 static void end_rate(lds_Scheduler *sc, const Budget *b) {
-  uint64_t us = b->now - b->t0;
+  uint64_t us = b->now - b->t0 - b->view_us; /* searching time only */
   if (!b->timed || us < 50 || b->run_exp < 16) return;
   sc->rate = 0.7 * sc->rate + 0.3 * ((double)b->run_exp / (double)us);
   if (sc->rate < RATE_MIN) sc->rate = RATE_MIN;
@@ -127,16 +129,20 @@ static lds_CostView *view_of(const lds_Scheduler *sc, const Req *q) {
 
 /* Whether request r may start now: it has no layer weights, or their cost
 ** view is ready, or is made ready within the tick's budget here (slices of
-** VIEW_CHUNK cells, counted against the budget like expansions). false: the
-** budget ran out first; the request waits for the next tick. A view that
-** fails to build lets the request start, so its search reports the error. */
-#define VIEW_CHUNK 4096 /* cells between two clock reads [cells] */
+** at most VIEW_CHUNK cells, counted against the budget like expansions; in
+** timed mode a slice is also kept under half the time left at the build
+** rate measured in this tick, VIEW_RATE0 cells per µs before any). false:
+** the budget ran out first; the request waits for the next tick. A view
+** that fails to build lets the request start, so its search reports the
+** error. */
+#define VIEW_CHUNK 4096   /* largest slice [cells] */
+#define VIEW_RATE0 64.0   /* first guess of the build rate [cells per µs] */
 static bool view_ready(lds_Scheduler *sc, Budget *b, uint32_t r) {
   lds_CostView *v = view_of(sc, &sc->req[r]);
   bool ok = true;
   if (!v) return true;
   while (!lds_cost_view_ready(v)) {
-    uint64_t k = next_chunk(sc, b, 0.0, 0), c0 = lds_cost_view_cells_done(v), dc;
+    uint64_t k = next_chunk(sc, b, 0.0, 0), c0 = lds_cost_view_cells_done(v), dc, t0 = b->now;
     lds_Budget vb;
     lds_Status st;
     if (k == 0) {
@@ -144,12 +150,23 @@ static bool view_ready(lds_Scheduler *sc, Budget *b, uint32_t r) {
       break;
     }
     vb.budget_us = 0;
-    vb.max_expansions = b->timed ? VIEW_CHUNK / LDS_COST_VIEW_CELLS_PER_EXPANSION : k;
+    vb.max_expansions = k;
+    if (b->timed) {
+      double rate = b->view_us >= 10 ? (double)b->view_cells / (double)b->view_us : VIEW_RATE0;
+      double cells = rate * (double)(b->us - (b->now - b->t0)) / 2.0;
+      if (cells > VIEW_CHUNK) cells = VIEW_CHUNK;
+      if (cells < LDS_COST_VIEW_CELLS_PER_EXPANSION) cells = LDS_COST_VIEW_CELLS_PER_EXPANSION;
+      vb.max_expansions = (uint64_t)cells / LDS_COST_VIEW_CELLS_PER_EXPANSION;
+    }
     st = lds_cost_view_build_step(v, &vb);
     dc = lds_cost_view_cells_done(v) - c0;
     sc->cur->view_cells += dc;
     b->spent_exp += (dc + LDS_COST_VIEW_CELLS_PER_EXPANSION - 1) / LDS_COST_VIEW_CELLS_PER_EXPANSION;
-    if (b->timed) read_clock(sc, b);
+    if (b->timed) {
+      read_clock(sc, b);
+      b->view_us += b->now - t0;
+      b->view_cells += dc;
+    }
     if (st < 0) break;                  /* the search's start reports it */
     if (st == LDS_RUNNING && dc == 0) { /* another thread builds it */
       ok = false;
