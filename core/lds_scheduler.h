@@ -43,7 +43,7 @@
 ** - Layer weights: a request with layer weights runs on the grid's cost
 **   view of its weights (lds_cost_view.h). A view that is not ready (new, or
 **   being rescanned after an edit) is built by the tick in slices within the
-**   budget (4096 cells between clock reads; in deterministic mode
+**   budget (at most 2048 cells between clock reads; in deterministic mode
 **   LDS_COST_VIEW_CELLS_PER_EXPANSION cells count as one expansion); the
 **   request waits in its queue meanwhile (its frames count) and starts, in
 **   O(1), once the view is ready. Quick passes skip a request whose view is

@@ -135,7 +135,7 @@ static lds_CostView *view_of(const lds_Scheduler *sc, const Req *q) {
 ** the budget ran out first; the request waits for the next tick. A view
 ** that fails to build lets the request start, so its search reports the
 ** error. */
-#define VIEW_CHUNK 4096   /* largest slice [cells] */
+#define VIEW_CHUNK 2048   /* largest slice [cells] */
 #define VIEW_RATE0 64.0   /* first guess of the build rate [cells per µs] */
 static bool view_ready(lds_Scheduler *sc, Budget *b, uint32_t r) {
   lds_CostView *v = view_of(sc, &sc->req[r]);

@@ -139,18 +139,21 @@ int main(int argc, char **argv) {
     uint64_t t0 = cpu_us(), dt;
     lds_scheduler_step(sc, &b, &ts);
     dt = cpu_us() - t0;
-    frames++;
     sum += dt;
     if (dt > mx) mx = dt;
     if ((double)dt > 1.1 * (double)budget) {
       over++;
       if (getenv("BENCH_VERBOSE"))
         fprintf(stderr, "  frame %llu: %llu us CPU, %llu us measured, %llu expansions, %u started, "
-                "%u finished\n", (unsigned long long)frames - 1, (unsigned long long)dt,
+                "%u finished\n", (unsigned long long)frames, (unsigned long long)dt,
                 (unsigned long long)ts.elapsed_us, (unsigned long long)ts.expansions, ts.started,
                 ts.finished);
+#ifdef LDS_COST_VIEW_H
+      if (getenv("BENCH_VERBOSE")) fprintf(stderr, "    view cells %llu\n", (unsigned long long)ts.view_cells);
+#endif
     }
     found += ts.found;
+    frames++;
   }
   printf("map %s (%dx%d), %d requests alternating 2 weight sets, budget %llu us, h_scale 1\n",
          map, (int)w, (int)h, nreq, (unsigned long long)budget);
