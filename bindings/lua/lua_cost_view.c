@@ -162,7 +162,7 @@ static int view_build(lua_State *L) {
                                                    "microseconds; 0 or nil: to the end)", buf));
   }
   b.max_expansions = 0;
-  b.budget_us = (uint64_t)us;
+  b.budget_us = us > 1e15 ? UINT64_C(1000000000000000) : (uint64_t)us; /* 31 years: no limit */
   st = lds_cost_view_build_step(v, &b);
   if (st < 0) return ldsl_push_fail(L, lds_cost_view_errmsg(v), st);
   lua_pushboolean(L, st == LDS_OK);

@@ -10,6 +10,7 @@
 */
 #include "harness.h"
 #include "lds.h"
+#include "lds_cost_view_internal.h" /* the epochs a running search compares */
 
 #include <stdlib.h>
 
@@ -50,7 +51,7 @@ static lds_Grid *layered_grid(int32_t w, int32_t h, th_Rng *r) {
   int32_t x, y;
   int i;
   for (i = 0; i < 3; i++) {
-    char name[8];
+    char name[16];
     snprintf(name, sizeof name, "l%d", i);
     lds_grid_layer_add(g, name, NULL);
   }
@@ -223,6 +224,46 @@ static void test_min_count(void) {
   CHECK(!lds_cost_view_ready(v));
   CHECK_INT(lds_cost_view_build_step(v, NULL), LDS_E_ARG);
   CHECK_CONTAINS(lds_cost_view_errmsg(v), "a layer was removed");
+  lds_cost_view_release(v);
+  lds_grid_free(g);
+}
+
+/* The epochs behind "Searches in progress" (lds_cost_view.h): the scale's
+** moves when the minimum is lowered, or raised once the rescan found it
+** (not while it is pending: the old scale is still admissible); the mode's
+** when the uniform flag flips or the view is reset. */
+static void test_epochs(void) {
+  lds_Grid *g = lds_grid_new(NULL, 80, 80, NULL);
+  const double w[1] = {1.0};
+  lds_CostView *v;
+  uint64_t se, me;
+  lds_grid_layer_add(g, "mud", NULL);
+  v = lds_cost_view_get(g, w, 1, NULL);
+  lds_cost_view_build_step(v, NULL);
+  CHECK(lds_cost_view_uniform(v));
+  se = v->scale_epoch;
+  me = v->mode_epoch;
+  lds_grid_set_cost(g, 5, 5, 0.5f); /* lowered: the scale moves, uniform flips */
+  CHECK_INT(v->scale_epoch, se + 1);
+  CHECK_INT(v->mode_epoch, me + 1);
+  lds_grid_set_cost(g, 5, 5, 2.0f); /* the last cheapest cell raised: rescan pending */
+  CHECK(!lds_cost_view_ready(v));
+  CHECK_INT(v->scale_epoch, se + 1);
+  lds_cost_view_build_step(v, NULL); /* found: 1 again */
+  CHECK(lds_cost_view_scale(v) == 1.0);
+  CHECK_INT(v->scale_epoch, se + 2);
+  lds_grid_set_cost(g, 6, 6, 3.0f); /* not the minimum: nothing moves */
+  CHECK_INT(v->scale_epoch, se + 2);
+  CHECK_INT(v->mode_epoch, me + 1);
+  lds_grid_set_cost(g, 5, 5, 1.0f);
+  lds_grid_set_cost(g, 6, 6, 1.0f); /* uniform again */
+  CHECK(lds_cost_view_uniform(v));
+  CHECK_INT(v->mode_epoch, me + 2);
+  lds_grid_touch(g, 0, 0, 79, 79); /* the whole grid: reset */
+  CHECK(!lds_cost_view_ready(v));
+  CHECK_INT(v->mode_epoch, me + 3);
+  CHECK_INT(lds_cost_view_build_step(v, NULL), LDS_OK);
+  CHECK_INT(check_view(v, g, w, 1), 0);
   lds_cost_view_release(v);
   lds_grid_free(g);
 }
@@ -475,6 +516,7 @@ void suite_cost_view(void) {
   test_build_sliced_and_fresh();
   test_random_edits();
   test_min_count();
+  test_epochs();
   test_search_equal();
   test_scheduler_alternating();
   test_drop_and_memory();
