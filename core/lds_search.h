@@ -17,10 +17,12 @@
 **
 ** Threads (docs/threads.md): a search belongs to one thread at a time. Many
 ** threads' searches may share one grid or graph while no thread edits it;
-** start and step write only the search, but for two locked or atomic writes
+** start and step write only the search, but for locked or atomic writes
 ** to the grid or graph: a JPS/JPS+ search's first start registers its
-** listener (lds_jps.h), and a start after an edit may fill the
-** lds_grid_min_cost / lds_graph_h_scale cache.
+** listener (lds_jps.h), a start after an edit may fill the
+** lds_grid_min_cost / lds_graph_h_scale cache, and a start with layer
+** weights may create or build the grid's cost view of them
+** (lds_cost_view.h: its registry and build are locked).
 **
 ** Tie-breaking (deterministic, documented): the open list pops the smallest
 ** f = g + w*h; among equal f the larger g first (closer to the goal), then the
