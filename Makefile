@@ -366,8 +366,14 @@ SETUP_BENCH := $(BUILD)/setup_bench
 $(SETUP_BENCH): tests/bench/setup_bench.c $(LIB_A) Makefile
 	$(CC) $(CFLAGS_ALL) -Icore -o $@ $< $(LIB_A) $(LDLIBS) $(EXTRA_LDFLAGS)
 
-bench: all $(SETUP_BENCH)
-	LDS=$(CLI) SETUP_BENCH=$(SETUP_BENCH) SHARED=$(SHARED) tests/bench/run_bench.sh
+# tests/bench/bench_costview: two agent classes (weight sets) in one scheduler (issue 18)
+COSTVIEW_BENCH := $(BUILD)/bench_costview
+$(COSTVIEW_BENCH): tests/bench/bench_costview.c $(IO_LIB) $(LIB_A) Makefile
+	$(CC) $(CFLAGS_ALL) -Icore -o $@ $< $(IO_LIB) $(LIB_A) $(LDLIBS) $(IO_LIBS) $(EXTRA_LDFLAGS)
+
+bench: all $(SETUP_BENCH) $(COSTVIEW_BENCH)
+	LDS=$(CLI) SETUP_BENCH=$(SETUP_BENCH) COSTVIEW_BENCH=$(COSTVIEW_BENCH) SHARED=$(SHARED) \
+	  tests/bench/run_bench.sh
 
 # no leaks or invalid accesses on 100 queries of the default scenario
 valgrind: $(CLI)

@@ -9,6 +9,7 @@
 #include "lds_common.h"
 #include "lds_directions.h"
 #include "lds_grid.h"
+#include "lds_cost_view.h"
 #include "lds_graph.h"
 #include "lds_path.h"
 #include "lds_search.h"

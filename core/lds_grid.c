@@ -137,6 +137,7 @@ static lds_Grid *grid_alloc(const lds_Env *env, int32_t width, int32_t height, l
   g->env = e;
   atomic_init(&g->min_cost, 0.0f);
   ldsi_spin_init(&g->listen_lock);
+  ldsi_spin_init(&g->views_lock);
   g->w = width;
   g->h = height;
   g->pw = width + 2;
@@ -217,6 +218,7 @@ void lds_grid_free(lds_Grid *g) {
   ldsi_Env e;
   if (!g) return;
   e = g->env;
+  if (g->views_free) g->views_free(g); /* the cost views (they unlisten) */
   grid_release(g);
   ldsi_free(&e, g, sizeof *g);
 }

@@ -48,6 +48,11 @@ struct lds_Grid {
   int nlisteners, listener_cap;
   ldsi_Listener *listeners;
   ldsi_Spin listen_lock; /* guards the three above against concurrent (un)listens */
+  /* the registry of cost views (lds_cost_view.c), NULL until the first view;
+  ** views_free (set with it) frees it in lds_grid_free; views_lock guards it */
+  void *views;
+  void (*views_free)(lds_Grid *g);
+  ldsi_Spin views_lock;
   char errmsg[LDS_ERRMSG_SIZE];
 };
 

@@ -40,6 +40,14 @@
 **   restarted from scratch (the search is re-started on the current grid) up
 **   to max_restarts times; after that it ends with LDS_E_STALE. A path is
 **   always optimal for the grid as it was when the path was delivered.
+** - Layer weights: a request with layer weights runs on the grid's cost
+**   view of its weights (lds_cost_view.h). A view that is not ready (new, or
+**   being rescanned after an edit) is built by the tick in slices within the
+**   budget (at most 2048 cells between clock reads; in deterministic mode
+**   LDS_COST_VIEW_CELLS_PER_EXPANSION cells count as one expansion); the
+**   request waits in its queue meanwhile (its frames count) and starts, in
+**   O(1), once the view is ready. Quick passes skip a request whose view is
+**   not ready (the main pass builds it).
 ** - Errors are per request: a request whose search fails (an unavailable
 **   algorithm, a bad layer weight...) ends with that error and its message;
 **   the other requests are not affected.
@@ -186,6 +194,9 @@ typedef struct lds_TickStats {
   double rate;               ///< expansion rate estimate after the tick
                              ///< [Units: expansions per µs]
   uint64_t frame;            ///< index of this tick (0-based)
+  uint64_t view_cells;       ///< cost-view cells built or rescanned for
+                             ///< layer-weighted requests [Units: cells]
+                             ///< (lds_cost_view.h; counted against the budget)
 } lds_TickStats;
 
 /* ---------------------------------------------------------- lifetime -- */

@@ -6,6 +6,7 @@
 ** rules are in lds_scheduler.h and docs/scheduler.md; the state in
 ** lds_scheduler_internal.h.
 */
+#include "lds_cost_view.h"
 #include "lds_scheduler_internal.h"
 
 #include <math.h>
@@ -25,6 +26,8 @@ typedef struct Budget {
   uint64_t check_us;
   uint64_t run_exp;    /* expansions run in this tick (timed) */
   double rate;         /* expansions per µs used in this tick */
+  uint64_t view_us;    /* time spent building cost views in this tick (timed) */
+  uint64_t view_cells; /* cells built in that time */
 } Budget;
 
 static uint64_t read_clock(lds_Scheduler *sc, Budget *b) {
@@ -75,8 +78,8 @@ static void after_chunk(lds_Scheduler *sc, Budget *b, Req *q, uint64_t n) {
     q->elapsed_us += b->now - before;
     q->rate_exp += n;
     b->run_exp += n;
-    if (b->now - b->t0 >= 20 && b->run_exp > 0) {
-      double measured = (double)b->run_exp / (double)(b->now - b->t0);
+    if (b->now - b->t0 - b->view_us >= 20 && b->run_exp > 0) {
+      double measured = (double)b->run_exp / (double)(b->now - b->t0 - b->view_us);
       b->rate = measured < sc->rate ? measured : sc->rate;
       if (b->rate < RATE_MIN) b->rate = RATE_MIN;
     }
@@ -86,7 +89,7 @@ static void after_chunk(lds_Scheduler *sc, Budget *b, Req *q, uint64_t n) {
 /* End of a timed tick: fold its measured rate into the carried estimate
 ** (exponential moving average, weight 0.3) when the tick ran long enough. */
 static void end_rate(lds_Scheduler *sc, const Budget *b) {
-  uint64_t us = b->now - b->t0;
+  uint64_t us = b->now - b->t0 - b->view_us; /* searching time only */
   if (!b->timed || us < 50 || b->run_exp < 16) return;
   sc->rate = 0.7 * sc->rate + 0.3 * ((double)b->run_exp / (double)us);
   if (sc->rate < RATE_MIN) sc->rate = RATE_MIN;
@@ -104,6 +107,74 @@ static lds_Status step_n(lds_Search *s, uint64_t max_exp) {
 static void count_open(lds_Scheduler *sc, const lds_Stats *st, uint64_t pushes) {
   sc->pushes += pushes;
   if (st->peak_open > sc->peak_open) sc->peak_open = st->peak_open;
+}
+
+/* Whether request r has layer weights (then it runs on a cost view). */
+static bool has_weights(const Req *q) {
+  int i;
+  for (i = 0; i < q->rq.params.n_layer_weights; i++)
+    if (q->weights[i] != 0.0) return true;
+  return false;
+}
+
+/* The cost view request r needs, as a new reference, or NULL when r has no
+** weights or the lookup fails (bad weights, no memory: the search's start
+** then fails with the message the request ends with). */
+static lds_CostView *view_of(const lds_Scheduler *sc, const Req *q) {
+  lds_Error err;
+  if (!has_weights(q)) return NULL;
+  return lds_cost_view_get(sc->grids[q->grid].grid, q->weights, q->rq.params.n_layer_weights,
+                           &err);
+}
+
+/* Whether request r may start now: it has no layer weights, or their cost
+** view is ready, or is made ready within the tick's budget here (slices of
+** at most VIEW_CHUNK cells, counted against the budget like expansions; in
+** timed mode a slice is also kept under half the time left at the build
+** rate measured in this tick, VIEW_RATE0 cells per µs before any). false:
+** the budget ran out first; the request waits for the next tick. A view
+** that fails to build lets the request start, so its search reports the
+** error. */
+#define VIEW_CHUNK 2048   /* largest slice [cells] */
+#define VIEW_RATE0 64.0   /* first guess of the build rate [cells per µs] */
+static bool view_ready(lds_Scheduler *sc, Budget *b, uint32_t r) {
+  lds_CostView *v = view_of(sc, &sc->req[r]);
+  bool ok = true;
+  if (!v) return true;
+  while (!lds_cost_view_ready(v)) {
+    uint64_t k = next_chunk(sc, b, 0.0, 0), c0 = lds_cost_view_cells_done(v), dc, t0 = b->now;
+    lds_Budget vb;
+    lds_Status st;
+    if (k == 0) {
+      ok = false;
+      break;
+    }
+    vb.budget_us = 0;
+    vb.max_expansions = k;
+    if (b->timed) {
+      double rate = b->view_us >= 10 ? (double)b->view_cells / (double)b->view_us : VIEW_RATE0;
+      double cells = rate * (double)(b->us - (b->now - b->t0)) / 2.0;
+      if (cells > VIEW_CHUNK) cells = VIEW_CHUNK;
+      if (cells < LDS_COST_VIEW_CELLS_PER_EXPANSION) cells = LDS_COST_VIEW_CELLS_PER_EXPANSION;
+      vb.max_expansions = (uint64_t)cells / LDS_COST_VIEW_CELLS_PER_EXPANSION;
+    }
+    st = lds_cost_view_build_step(v, &vb);
+    dc = lds_cost_view_cells_done(v) - c0;
+    sc->cur->view_cells += dc;
+    b->spent_exp += (dc + LDS_COST_VIEW_CELLS_PER_EXPANSION - 1) / LDS_COST_VIEW_CELLS_PER_EXPANSION;
+    if (b->timed) {
+      read_clock(sc, b);
+      b->view_us += b->now - t0;
+      b->view_cells += dc;
+    }
+    if (st < 0) break;                  /* the search's start reports it */
+    if (st == LDS_RUNNING && dc == 0) { /* another thread builds it */
+      ok = false;
+      break;
+    }
+  }
+  lds_cost_view_release(v);
+  return ok;
 }
 
 /* Starts (or restarts) the search of request r on search slot k. Returns
@@ -142,6 +213,7 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
     k = next_chunk(sc, b, own, cap);
     if (k == 0) return true;
     if (q->params_changed) { /* new parameters: start over, keep the place */
+      if (!view_ready(sc, b, r)) return true; /* its view is built first */
       q->params_changed = false;
       st = start_search(sc, r, s);
       if (st != LDS_OK) {
@@ -159,6 +231,10 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
       if (q->restarts < sc->cfg.max_restarts) {
         q->restarts++;
         sc->cur->restarted++;
+        if (!view_ready(sc, b, r)) { /* restart once its view is rebuilt */
+          q->params_changed = true;
+          return true;
+        }
         st = start_search(sc, r, s);
         if (st == LDS_OK) continue;
       } else {
@@ -204,6 +280,12 @@ static void quick_passes(lds_Scheduler *sc, Budget *b) {
     if (r == NO_INDEX) return;
     ge = &sc->grids[best];
     q = &sc->req[r];
+    {
+      lds_CostView *v = view_of(sc, q);
+      bool wait = v && !lds_cost_view_ready(v);
+      lds_cost_view_release(v);
+      if (wait) return; /* the main pass builds its view */
+    }
     ldsi_sched_heap_remove(sc, &ge->heap[HEAP_QUICK], HEAP_QUICK, r);
     q->quick_pending = false;
     cap = q->rq.quick_expansions;
@@ -293,9 +375,12 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
     if (next_chunk(sc, &b, 0.0, 0) == 0) break;
     q = &sc->req[r];
     if (q->state == SLOT_QUEUED) {
-      GridEntry *ge = &sc->grids[q->grid];
+      GridEntry *ge;
       int k;
       lds_Status st;
+      if (!view_ready(sc, &b, r)) break; /* waits for its cost view */
+      q = &sc->req[r];
+      ge = &sc->grids[q->grid];
       for (k = 0; ge->owner[k] != NO_INDEX; k++) {}
       ldsi_sched_heap_remove(sc, &ge->heap[HEAP_MAIN], HEAP_MAIN, r);
       if (q->quick_pending) {
@@ -348,6 +433,7 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
   sc->totals.failed += ts.failed;
   sc->totals.callback_errors += ts.callback_errors;
   sc->totals.clock_reads += ts.clock_reads;
+  sc->totals.view_cells += ts.view_cells;
   sc->totals.queued = ts.queued;
   sc->totals.active = ts.active;
   sc->totals.chunk_expansions = ts.chunk_expansions;

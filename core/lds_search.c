@@ -7,6 +7,7 @@
 ** grid A* family (lds_astar.c), JPS / JPS+ (lds_jps.c), graph searches
 ** (lds_search_graph.c); the open list is lds_open_list.h.
 */
+#include "lds_cost_view_internal.h"
 #include "lds_jps.h"
 #include "lds_open_list.h"
 #include "lds_search_internal.h"
@@ -155,7 +156,7 @@ lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *
 void lds_search_free(lds_Search *s) {
   if (!s) return;
   if (s->algo_free) s->algo_free(s);
-  if (s->eff) ldsi_free(&s->env, s->eff, s->nnodes * sizeof(double));
+  lds_cost_view_release(s->view);
   ldsi_free(&s->env, s->nodes, (s->nnodes + 1) * sizeof(ldsi_Node));
   if (s->hot) ldsi_free(&s->env, s->hot, (s->nnodes + 1) * sizeof(ldsi_Hot));
   ldsi_free(&s->env, s->open, (s->open_cap + 4) * sizeof(ldsi_Open));
@@ -166,82 +167,56 @@ void lds_search_free(lds_Search *s) {
 size_t lds_search_mem_used(const lds_Search *s) {
   return sizeof *s + (s->nnodes + 1) * sizeof(ldsi_Node) +
          (s->open_cap + 4 + LDSI_BUF_CAP) * sizeof(ldsi_Open) + s->algo_bytes +
-         (s->eff ? s->nnodes * sizeof(double) : 0) + (s->hot ? (s->nnodes + 1) * sizeof(ldsi_Hot) : 0);
+         (s->hot ? (s->nnodes + 1) * sizeof(ldsi_Hot) : 0);
 }
 
 const lds_Grid *lds_search_grid(const lds_Search *s) { return s->grid; }
 
 /* ---------------------------------------------------------- starting -- */
 
-/* Smallest effective cell cost under the query's weights, over passable
-** cells; also validates every cell (<= 0 or NaN is an error naming the cell
-** and the layer that drove it there). O(cells), cached per (version, weights). */
-static lds_Status weighted_scale(lds_Search *s, double *out) {
-  const lds_Grid *g = s->grid;
-  int32_t x, y;
-  int i;
-  size_t k;
-  bool uniform;
-  double m = INFINITY;
-  if (s->scale_valid && s->scale_version == g->version && s->scale_nweights == s->nweights &&
-      memcmp(s->scale_weights, s->weights, (size_t)s->nweights * sizeof(double)) == 0) {
-    *out = s->scale_cached;
-    return LDS_OK;
+/* The query's cost view (lds_cost_view.h): the one the search holds if it
+** still serves these weights, else the grid's (created on first use), built
+** to the end if it is not ready yet (O(cells), once per view; O(1) after).
+** Rejects a cell whose cost under the weights is <= 0 or NaN, naming the
+** first such cell and the layer that drove it there. */
+static lds_Status use_view(lds_Search *s) {
+  lds_CostView *v = s->view;
+  lds_Status st;
+  if (v && !ldsi_cost_view_matches(v, s->weights, s->nweights)) {
+    lds_cost_view_release(v);
+    s->view = v = NULL;
   }
-  s->scale_valid = false;
-  if (!s->eff) { /* once per search, at start (never in step): 8 bytes per cell */
-    s->eff = (double *)ldsi_alloc(&s->env, s->nnodes * sizeof(double));
-    if (!s->eff) {
-      ldsi_msg(s->errmsg, "lds_search_start: out of memory for %zu weighted cell costs",
-               s->nnodes);
-      return LDS_E_NOMEM;
-    }
+  if (!v) {
+    v = ldsi_cost_view_lookup(s->grid, s->weights, s->nweights, s->errmsg);
+    if (!v) return LDS_E_NOMEM;
+    s->view = v;
   }
-  for (k = 0; k < s->nnodes; k++) s->eff[k] = INFINITY; /* border and blocked cells */
-  uniform = true; /* every passable cell costs exactly 1 under these weights */
-  for (y = 0; y < g->h; y++)
-    for (x = 0; x < g->w; x++) {
-      size_t p = ldsi_grid_pidx(g, x, y), u = (size_t)y * (size_t)g->w + (size_t)x;
-      double c = g->cost[p];
-      if (g->blocked[p]) continue;
-      for (i = 0; i < s->nweights; i++)
-        if (s->weights[i] != 0.0) c += s->weights[i] * (double)s->wlayers[i][u];
-      s->eff[p] = c;
-      if (c == INFINITY) { /* blocked by a layer: the uniform loop cannot see it */
-        uniform = false;
-        continue;
-      }
-      if (!(c > 0.0) || isinf(c)) {
-        int worst = -1;
-        double wv = 0.0;
-        for (i = 0; i < s->nweights; i++) {
-          double v = s->weights[i] * (double)s->wlayers[i][u];
-          if (s->weights[i] != 0.0 && (isnan(v) || worst < 0 || v < wv)) {
-            worst = i;
-            wv = v;
-          }
-        }
-        ldsi_msg(s->errmsg,
-                 "lds_search_start: cell (%ld,%ld) has cost %g under the layer weights "
-                 "(base %g, layer '%s' value %g x weight %g; expected finite, > 0)",
-                 (long)x, (long)y, ldsi_num(c), (double)g->cost[p],
-                 worst >= 0 ? g->layers[worst].name : "?",
-                 worst >= 0 ? ldsi_num((double)s->wlayers[worst][u]) : 0.0,
-                 worst >= 0 ? ldsi_num(s->weights[worst]) : 0.0);
-        return LDS_E_ARG;
-      }
-      if (c < m) m = c;
-      if (c != 1.0) uniform = false;
-    }
-  if (m == INFINITY) m = 1.0; /* nothing passable: any scale will do */
-  s->eff_uniform = uniform;
-  s->scale_valid = true;
-  s->scale_version = g->version;
-  s->scale_nweights = s->nweights;
-  memcpy(s->scale_weights, s->weights, (size_t)s->nweights * sizeof(double));
-  s->scale_cached = m;
-  *out = m;
+  st = lds_cost_view_build_step(v, NULL);
+  if (st < 0) {
+    ldsi_msg(s->errmsg, "lds_search_start: %s", lds_cost_view_errmsg(v));
+    return st;
+  }
+  if (v->ninvalid) {
+    ldsi_cost_view_invalid_msg(v, s->errmsg);
+    return LDS_E_ARG;
+  }
+  s->eff = v->eff;
+  s->eff_uniform = v->uniform;
+  s->scale = v->scale;
+  s->view_scale_epoch = atomic_load_explicit(&v->scale_epoch, memory_order_relaxed);
+  s->view_mode_epoch = atomic_load_explicit(&v->mode_epoch, memory_order_relaxed);
   return LDS_OK;
+}
+
+/* Whether the set-up the query took from its cost view is out of date (see
+** "Searches in progress" in lds_cost_view.h). */
+static bool view_moved(const lds_Search *s) {
+  const lds_CostView *v = s->view;
+  return atomic_load_explicit(&((lds_CostView *)(uintptr_t)v)->mode_epoch, memory_order_relaxed) !=
+             s->view_mode_epoch ||
+         (s->view_auto_scale &&
+          atomic_load_explicit(&((lds_CostView *)(uintptr_t)v)->scale_epoch,
+                               memory_order_relaxed) != s->view_scale_epoch);
 }
 
 /* New generation: every record becomes fresh without touching it. */
@@ -354,9 +329,14 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   if (s->hk == LDS_H_AUTO) /* octile where diagonal moves exist, else manhattan */
     s->hk = g->neighbourhood == 8 && g->diag != LDS_DIAG_NEVER ? LDS_H_OCTILE : LDS_H_MANHATTAN;
   if (p.algo == LDS_ALGO_DIJKSTRA) s->hk = LDS_H_ZERO;
-  if (s->nweights > 0) { /* validates every cell and fills s->eff, even with h_scale */
-    lds_Status st = weighted_scale(s, &s->scale);
+  s->view_auto_scale = s->nweights > 0 && !(p.h_scale > 0.0);
+  if (s->nweights > 0) { /* validates every cell, sets s->eff and the scale, even with h_scale */
+    lds_Status st = use_view(s);
     if (st < 0) return start_error(s, st);
+  } else if (s->view) { /* no weights: the view may be dropped and freed */
+    lds_cost_view_release(s->view);
+    s->view = NULL;
+    s->eff = NULL;
   }
   if (p.h_scale > 0.0) {
     s->scale = p.h_scale;
@@ -446,6 +426,13 @@ lds_Status lds_search_step(lds_Search *s, const lds_Budget *budget) {
              (unsigned long long)(s->space == LDSI_SPACE_GRAPH
                                       ? lds_graph_version((const lds_Graph *)s->graph)
                                       : s->grid->version));
+    s->status = LDS_E_STALE;
+    return s->status;
+  }
+  if (s->view && view_moved(s)) {
+    ldsi_msg(s->errmsg,
+             "lds_search_step: the cost view of the query's layer weights changed its heuristic "
+             "scale or cost mode since the query started (start the query again)");
     s->status = LDS_E_STALE;
     return s->status;
   }

@@ -17,10 +17,12 @@
 **
 ** Threads (docs/threads.md): a search belongs to one thread at a time. Many
 ** threads' searches may share one grid or graph while no thread edits it;
-** start and step write only the search, but for two locked or atomic writes
+** start and step write only the search, but for locked or atomic writes
 ** to the grid or graph: a JPS/JPS+ search's first start registers its
-** listener (lds_jps.h), and a start after an edit may fill the
-** lds_grid_min_cost / lds_graph_h_scale cache.
+** listener (lds_jps.h), a start after an edit may fill the
+** lds_grid_min_cost / lds_graph_h_scale cache, and a start with layer
+** weights may create or build the grid's cost view of them
+** (lds_cost_view.h: its registry and build are locked).
 **
 ** Tie-breaking (deterministic, documented): the open list pops the smallest
 ** f = g + w*h; among equal f the larger g first (closer to the goal), then the
@@ -140,8 +142,11 @@ LDS_API void lds_search_params_init(lds_SearchParams *p);
 /// loop on uniform-cost octile queries (the common case: half the memory
 /// touched per node) and 24 for the open list (about 76 MB for 1024x1024,
 /// 4.8 GB for 8192x8192), plus a 96 KB plateau stack;
-/// queries with layer weights add 8 bytes per cell on first use.
-/// Nothing is allocated by lds_search_start or lds_search_step. The grid must
+/// queries with layer weights read the grid's shared cost view of their
+/// weights (lds_cost_view.h: 8 bytes per cell per weight set, held by the
+/// grid, built by the first start that needs it).
+/// lds_search_step never allocates; lds_search_start allocates only a cost
+/// view new to the grid (with the grid's allocator). The grid must
 /// outlive the search.
 /// @param[in] env  [opt] allocator and clock; NULL for defaults
 /// @param[in] grid the grid to search (read-only; edits are detected)
@@ -181,11 +186,12 @@ LDS_API size_t lds_search_mem_used(const lds_Search *s);
 ///   cell, the layer and its weight), or LDS_E_NOMEM (message in
 ///   lds_search_errmsg). A blocked start or goal is not an error: the query
 ///   is started and its first step returns LDS_NO_PATH.
-///   With layer weights, the effective cost of every cell (base + sum of
-///   weight * layer) is computed and validated here, O(cells), into an
-///   array of 8 bytes per cell allocated by the first weighted query and
-///   reused; it is cached until the grid's version or the weights change,
-///   so repeated queries under the same weights stay O(1) to start.
+///   With layer weights, the search uses the grid's cost view of those
+///   weights (lds_cost_view.h: created on first use, shared by every search
+///   with the same weights, updated cell by cell by edits): O(1) when the
+///   view is ready, else the rest of the view is built here, O(cells). A
+///   running query becomes stale (LDS_E_STALE at its next step) when the
+///   view's cost mode or, with h_scale 0, its minimum changes.
 ///   A blocked start: the first step returns LDS_NO_PATH, and there is no
 ///   partial path (the path calls fail with LDS_E_STATE naming the start).
 ///   A blocked goal: without params.partial the first step returns

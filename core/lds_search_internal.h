@@ -9,6 +9,7 @@
 #ifndef LDS_SEARCH_INTERNAL_H
 #define LDS_SEARCH_INTERNAL_H
 
+#include "lds_cost_view.h"
 #include "lds_grid_internal.h"
 #include "lds_search.h"
 
@@ -158,18 +159,19 @@ struct lds_Search {
   uint8_t best_dd, best_ds;
   bool start_blocked;     /* the query's start is blocked: no path, not even partial */
 
-  /* cache of the automatic scale under weights */
-  uint64_t scale_version;
-  double scale_weights[16];
-  int scale_nweights;
-  double scale_cached;
-  bool eff_uniform;      /* every passable cell costs 1 under the cached weights:
+  /* Layer weights: the query's cost view (lds_cost_view.h), a reference
+  ** held from a weighted start until the next start without these weights
+  ** or lds_search_free. eff is the view's effective cost of each padded cell
+  ** (base + sum of weight * layer; INFINITY when blocked), read by the
+  ** weighted loop like the plain one reads the grid's costs; eff_uniform,
+  ** the scale and the epochs are the view's at the start (the search is
+  ** stale when an epoch it depends on moves: lds_search_step). */
+  lds_CostView *view;
+  const double *eff;
+  bool eff_uniform;      /* every passable cell costs 1 under the weights:
                          ** the uniform (exact-g) loop applies */
-  bool scale_valid;
-  /* effective cost of each padded cell under those weights (base + sum of
-  ** weight * layer; INFINITY when blocked), filled with the scale above so the
-  ** weighted loop reads one array like the plain one; NULL until first used */
-  double *eff;
+  bool view_auto_scale;  /* the heuristic scale is the view's minimum */
+  uint64_t view_scale_epoch, view_mode_epoch;
 
   /* the query's algorithm, chosen by lds_search_start (NULL before the
   ** first query) */

@@ -454,6 +454,8 @@ const luaL_Reg ldsl_grid_meth[] = {
     {"blocked", grid_blocked},
     {"clone", grid_clone},
     {"cost", grid_cost},
+    {"cost_view", ldsl_grid_cost_view},
+    {"cost_views", ldsl_grid_cost_views},
     {"diagonal", grid_diagonal},
     {"free", grid_free},
     {"height", grid_height},

@@ -92,6 +92,7 @@ int luaopen_lodestar_core(lua_State *L) {
   ldsl_create_meta(L, LDS_BAKED_MT, NULL, ldsl_baked_metameth);
   ldsl_create_meta(L, LDS_SCHEDULER_MT, ldsl_scheduler_meth, ldsl_scheduler_metameth);
   ldsl_create_meta(L, LDS_REQUEST_MT, ldsl_request_meth, ldsl_request_metameth);
+  ldsl_create_meta(L, LDS_COST_VIEW_MT, ldsl_view_meth, ldsl_view_metameth);
   names = push_names_table(L); /* names */
   add_method_names(L, names, LDS_GRID_MT, ldsl_grid_meth);
   add_method_names(L, names, LDS_GRAPH_MT, ldsl_graph_meth);
@@ -99,6 +100,7 @@ int luaopen_lodestar_core(lua_State *L) {
   add_method_names(L, names, LDS_DSTAR_MT, ldsl_dstar_meth);
   add_method_names(L, names, LDS_SCHEDULER_MT, ldsl_scheduler_meth);
   add_method_names(L, names, LDS_REQUEST_MT, ldsl_request_meth);
+  add_method_names(L, names, LDS_COST_VIEW_MT, ldsl_view_meth);
   /* Path: __index is a function (fields cost/partial), methods as upvalue */
   luaL_getmetatable(L, LDS_PATH_MT); /* names, mt */
   lua_newtable(L);                   /* names, mt, methods */

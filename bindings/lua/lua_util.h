@@ -9,6 +9,7 @@
 **   lua_grid.c, lua_graph.c, lua_path.c, lua_dstar.c   one object each
 **   lua_search.c   grid searches, find_path, THE search-option parser
 **   lua_scheduler.c  lodestar.Scheduler and lodestar.Request (the C scheduler)
+**   lua_cost_view.c  grid:cost_view, lodestar.CostView (shared weighted costs)
 **   lua_search_graph.c  graph searches;  lua_options.c  search_options
 **   lua_text.c     objects from text (maps, pictures, scenarios, DIMACS)
 **   lds_pattern.c, lds_guard.c  bounded patterns, the memory guard
@@ -103,6 +104,7 @@ typedef struct PathBox {
 
 
 #define LDS_BAKED_MT "lodestar.Baked"
+#define LDS_COST_VIEW_MT "lodestar.CostView"
 
 #define ldsl_new_gridbox(L) ldsl_space_new((L), &ldsl_grid_kind)
 #define ldsl_new_graphbox(L) ldsl_space_new((L), &ldsl_graph_kind)
@@ -144,6 +146,12 @@ void ldsl_check_xy(lua_State *L, const lds_Grid *g, int ix, int32_t *x, int32_t 
 extern const luaL_Reg ldsl_grid_funcs[];
 extern const luaL_Reg ldsl_grid_metameth[];
 extern const luaL_Reg ldsl_grid_meth[];
+
+/* lua_cost_view.c */
+int ldsl_grid_cost_view(lua_State *L);
+int ldsl_grid_cost_views(lua_State *L);
+extern const luaL_Reg ldsl_view_meth[];
+extern const luaL_Reg ldsl_view_metameth[];
 
 /* lua_text.c */
 int ldsl_graph_load_dimacs(lua_State *L);

@@ -89,7 +89,8 @@ M.MOD_API = {
 -- this list is what the escape spec checks they are (none takes a path or
 -- opens a file, none returns an object the mod did not already hold).
 M.MOD_METHODS = {
-  ["lodestar.Grid"] = {"bake", "bake_commit", "blocked", "clone", "cost", "diagonal", "free",
+  ["lodestar.Grid"] = {"bake", "bake_commit", "blocked", "clone", "cost", "cost_view", "cost_views",
+    "diagonal", "free",
     "get_blocked", "get_cost", "height",
     "layer_add", "layer_get", "layer_list", "layer_range", "layer_remove", "layer_set",
     "line_of_sight", "mem_used", "min_cost", "neighbourhood", "passable_count", "polyline_cost",
@@ -106,6 +107,10 @@ M.MOD_METHODS = {
     "move_start", "next", "path", "stats", "status", "step", "subscribed", "update", "update_rect"},
   ["lodestar.Path"] = {"cell", "cells", "free", "node", "nodes", "prune_los", "replaced_costs",
     "reverse", "set_weights", "sub", "totable", "cost", "partial", "weights"},
+  -- grid:cost_view: the shared costs of a weight set, which the mod's own
+  -- find_path calls with those weights use anyway (allocated with the grid's
+  -- allocator, the Lua state's)
+  ["lodestar.CostView"] = {"build", "bytes", "cost", "drop", "ready", "scale", "weights"},
 }
 
 -- == small helpers ===========================================================

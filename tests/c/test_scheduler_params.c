@@ -52,7 +52,13 @@ void suite_scheduler_params(void) {
   rq.params.n_layer_weights = 1;
   CHECK_INT(lds_scheduler_submit(sc, &rq, &a), LDS_OK);
   CHECK_INT(lds_scheduler_submit(sc, &rq, &b), LDS_OK);
-  /* a runs for 50 expansions (in progress), b waits (one search) */
+  /* a runs for 50 expansions (in progress), b waits (one search); the cost
+  ** view of w1 is built beforehand, so the budget goes to the search */
+  {
+    lds_CostView *v = lds_cost_view_get(g, w1, 1, NULL);
+    CHECK_INT(lds_cost_view_build_step(v, NULL), LDS_OK);
+    lds_cost_view_release(v);
+  }
   bud.max_expansions = 50;
   bud.budget_us = 0;
   CHECK_INT(lds_scheduler_step(sc, &bud, NULL), LDS_OK);

@@ -664,6 +664,11 @@ describe("mod allow-list", function()
       ["lodestar.Search"] = lodestar.search.astar(g),
       ["lodestar.DStar"] = lodestar.search.dstar_lite(g, {start = {0, 0}, goal = {1, 1}}),
       ["lodestar.Path"] = lodestar.find_path(g, 0, 0, 1, 1),
+      ["lodestar.CostView"] = (function()
+        local gl = lodestar.grid.from_ascii("..\n..\n")
+        gl:layer_add("mud")
+        return gl:cost_view({mud = 1})
+      end)(),
     }
     for tname, o in pairs(objs) do
       local mt = debug.getmetatable(o)
