@@ -67,8 +67,14 @@ bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_E
     ptrdiff_t off[8];
     int d;
     ldsi_grid_offsets(g, off);
-    for (d = 0; d < 8; d++) /* padded: every neighbour index exists */
-      if (cell_closed(s, (size_t)((ptrdiff_t)p + off[d]))) return true;
+    /* padded: every neighbour index exists. The exact loop keeps the
+    ** directions to relax from an open node in its open-list entry (the
+    ** legal-move mask when it was queued): there an open neighbour counts
+    ** too, its mask may have changed */
+    for (d = 0; d < 8; d++) {
+      size_t n = (size_t)((ptrdiff_t)p + off[d]);
+      if (s->hot_query ? cell_generated(s, n) : cell_closed(s, n)) return true;
+    }
   }
   return false;
 }

@@ -67,7 +67,12 @@ static lds_Status on_done(void *ud, lds_Scheduler *sc, lds_RequestId id, lds_Req
     pc.gy = c->gy[i];
     if (lds_path_check(c->g, p, &pc, &rep, NULL) != LDS_OK || rep.fault != LDS_PATHCHECK_OK) {
       c->illegal++;
-      if (c->illegal <= 3) TH_FAIL("request %d: illegal path (fault %d at step %zu)", i, rep.fault, rep.step);
+      if (c->illegal <= 3) {
+        size_t k;
+        TH_FAIL("request %d (%s): illegal path (fault %d at step %zu)", i, lds_algo_name(c->algo[i]), rep.fault, rep.step);
+        for (k = 0; k < lds_path_length(p); k++) { int32_t px, py; lds_path_cell(p, k, &px, &py); fprintf(stderr, " (%d,%d)%s", px, py, lds_grid_blocked(c->g, px, py) ? "B" : ""); }
+        fprintf(stderr, " nbh %d diag %d\n", lds_grid_neighbourhood(c->g), (int)lds_grid_diagonal(c->g));
+      }
     }
   }
   if (c->algo[i] == LDS_ALGO_WASTAR || c->algo[i] == LDS_ALGO_GREEDY) {
@@ -91,9 +96,9 @@ static lds_Status on_done(void *ud, lds_Scheduler *sc, lds_RequestId id, lds_Req
 
 /* A random edit of g: block or unblock a cell, change a cost, rarely the
 ** diagonal rule (a whole-grid edit). */
-static void random_edit(lds_Grid *g, th_Rng *rng) {
+static void random_edit(lds_Grid *g, th_Rng *rng, int mix) {
   int32_t x = th_randint(rng, lds_grid_width(g)), y = th_randint(rng, lds_grid_height(g));
-  int k = th_randint(rng, 100);
+  int k = mix == 1 ? th_randint(rng, 45) : mix == 2 ? 45 + th_randint(rng, 53) : th_randint(rng, 100);
   if (k < 45)
     lds_grid_set_blocked(g, x, y, !lds_grid_blocked(g, x, y));
   else if (k < 98)
@@ -111,7 +116,11 @@ static void test_random_edits(void) {
   rng.s = 12345;
   for (map = 0; map < nmaps; map++) {
     int32_t w = 4 + th_randint(&rng, 17), h = 4 + th_randint(&rng, 17), x, y;
-    int pct = th_randint(&rng, 35), costly = th_randint(&rng, 2), i, nreq = 1 + th_randint(&rng, 8);
+    /* edit mix: 0 any, 1 blocking only (uniform maps keep the exact loop
+    ** running), 2 costs only */
+    int mix = th_randint(&rng, 3);
+    int pct = th_randint(&rng, 35), costly = mix != 1 && th_randint(&rng, 2), i;
+    int nreq = 1 + th_randint(&rng, 8);
     int frame, rate = 1 + th_randint(&rng, 4); /* edits per frame, at most */
     lds_SchedulerConfig cfg;
     lds_Scheduler *sc;
@@ -153,7 +162,7 @@ static void test_random_edits(void) {
     for (frame = 0; frame < 400 && lds_scheduler_pending(sc) > 0; frame++) {
       lds_Budget b;
       int e, ne = th_randint(&rng, rate + 1);
-      for (e = 0; e < ne; e++) random_edit(c.g, &rng);
+      for (e = 0; e < ne; e++) random_edit(c.g, &rng, mix);
       b.max_expansions = 1 + (uint64_t)th_randint(&rng, 12);
       b.budget_us = 0;
       lds_scheduler_step(sc, &b, NULL);
@@ -185,5 +194,108 @@ static void test_random_edits(void) {
            (unsigned long long)all.kept, (unsigned long long)all.disturbed);
 }
 
+/* ------------------------------------------------- the rule, case by case -- */
+
+typedef struct One {
+  lds_Grid *g;
+  lds_Scheduler *sc;
+  lds_RequestId id;
+} One;
+
+/* A 20x20 grid (uniform, or with one far cell of cost 2 so the plain loop
+** runs), a scheduler, and one request (5,5) -> (19,5) of algorithm algo
+** that has expanded its start only. */
+static void one_open(One *o, bool uniform, lds_Algo algo, int32_t pre_block_x, int32_t pre_block_y) {
+  lds_SchedulerConfig cfg;
+  lds_Request rq;
+  lds_Budget b = {1, 0};
+  o->g = lds_grid_new(NULL, 20, 20, NULL);
+  if (!uniform) lds_grid_set_cost(o->g, 19, 19, 2.0f);
+  if (pre_block_x >= 0) lds_grid_set_blocked(o->g, pre_block_x, pre_block_y, true);
+  lds_scheduler_config_init(&cfg);
+  cfg.deterministic = true;
+  o->sc = lds_scheduler_new(NULL, &cfg, NULL);
+  lds_scheduler_add_grid(o->sc, o->g, 1);
+  lds_request_init(&rq, o->g, 5, 5, 19, 5);
+  rq.params.algo = algo;
+  lds_scheduler_submit(o->sc, &rq, &o->id);
+  lds_scheduler_step(o->sc, &b, NULL);
+}
+
+/* Closes o after running it to its end: 1 when the edits since one_open
+** disturbed the search, 0 when it went on; -1 on a wrong path. */
+static int one_close(One *o) {
+  lds_EditStats es;
+  lds_RequestInfo info;
+  lds_Search *s = lds_search_new(NULL, o->g, NULL);
+  int r;
+  lds_scheduler_step(o->sc, NULL, NULL);
+  lds_scheduler_edit_stats(o->sc, &es);
+  lds_scheduler_info(o->sc, o->id, &info);
+  lds_search_start(s, NULL, 5, 5, 19, 5);
+  lds_search_run(s);
+  r = info.restarts > 0 ? 1 : 0;
+  if (es.disturbed != info.restarts) r = -2;
+  if (info.status != LDS_FOUND || fabs(info.cost - lds_search_cost(s)) > 1e-9) r = -1;
+  lds_search_free(s);
+  lds_scheduler_free(o->sc);
+  lds_grid_free(o->g);
+  return r;
+}
+
+static void test_rule(void) {
+  One o;
+  /* a cost change of a cell it has not generated: goes on */
+  one_open(&o, false, LDS_ALGO_ASTAR, -1, -1);
+  lds_grid_set_cost(o.g, 7, 5, 3.0f);
+  CHECK_INT(one_close(&o), 0);
+  /* ... of a cell it has generated (a neighbour of the start): disturbed */
+  one_open(&o, false, LDS_ALGO_ASTAR, -1, -1);
+  lds_grid_set_cost(o.g, 6, 5, 3.0f);
+  CHECK_INT(one_close(&o), 1);
+  /* blocking a cell two steps away: only open cells around it, goes on */
+  one_open(&o, false, LDS_ALGO_ASTAR, -1, -1);
+  lds_grid_set_blocked(o.g, 7, 5, true);
+  CHECK_INT(one_close(&o), 0);
+  /* the same in the exact uniform loop, whose open entries keep their
+  ** neighbours' legal moves: disturbed */
+  one_open(&o, true, LDS_ALGO_ASTAR, -1, -1);
+  lds_grid_set_blocked(o.g, 7, 5, true);
+  CHECK_INT(one_close(&o), 1);
+  /* ... a cost other than 1 far away breaks its uniform costs: disturbed */
+  one_open(&o, true, LDS_ALGO_ASTAR, -1, -1);
+  lds_grid_set_cost(o.g, 15, 15, 2.0f);
+  CHECK_INT(one_close(&o), 1);
+  /* unblocking a wall beside the expanded start: the moves into it, and
+  ** the diagonals it cut (corner cutting), are new moves of a closed cell */
+  one_open(&o, false, LDS_ALGO_ASTAR, 6, 5);
+  lds_grid_set_blocked(o.g, 6, 5, false);
+  CHECK_INT(one_close(&o), 1);
+  /* a wall that stays a wall (its cost changes): no move changed */
+  one_open(&o, false, LDS_ALGO_ASTAR, 6, 5);
+  lds_grid_set_cost(o.g, 6, 5, 4.0f);
+  CHECK_INT(one_close(&o), 0);
+  /* a cost below the heuristic's scale (the smallest cost at start) far
+  ** away: h would overestimate, disturbed */
+  one_open(&o, false, LDS_ALGO_ASTAR, -1, -1);
+  lds_grid_set_cost(o.g, 15, 15, 0.5f);
+  CHECK_INT(one_close(&o), 1);
+  /* Dijkstra has no heuristic: goes on */
+  one_open(&o, false, LDS_ALGO_DIJKSTRA, -1, -1);
+  lds_grid_set_cost(o.g, 15, 15, 0.5f);
+  CHECK_INT(one_close(&o), 0);
+  /* JPS scans cells it never generates: any edit disturbs it */
+  one_open(&o, true, LDS_ALGO_JPS, -1, -1);
+  lds_grid_set_blocked(o.g, 15, 15, true);
+  CHECK_INT(one_close(&o), 1);
+  /* a whole-grid edit (the diagonal rule): disturbed */
+  one_open(&o, false, LDS_ALGO_ASTAR, -1, -1);
+  lds_grid_set_diagonal(o.g, LDS_DIAG_ALWAYS);
+  CHECK_INT(one_close(&o), 1);
+}
+
 void suite_search_edits(void);
-void suite_search_edits(void) { test_random_edits(); }
+void suite_search_edits(void) {
+  test_rule();
+  test_random_edits();
+}
