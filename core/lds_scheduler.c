@@ -464,6 +464,9 @@ void ldsi_sched_deliver(lds_Scheduler *sc, uint32_t r, lds_RequestEvent ev) {
 void ldsi_sched_finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s) {
   Req *q = &sc->req[r];
   detach(sc, r);
+  /* a replan's previous path (kept for the walker until now) goes */
+  lds_path_free(q->path);
+  q->path = NULL;
   q->state = SLOT_DONE;
   q->status = st;
   q->flags |= LDS_REQINFO_DONE;
@@ -472,7 +475,6 @@ void ldsi_sched_finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search 
     lds_search_stats(s, &q->stats);
     if (st == LDS_FOUND || (st == LDS_NO_PATH && q->rq.params.partial)) {
       lds_Error err;
-      lds_path_free(q->path); /* a replan's previous path */
       q->path = lds_search_path(s, &err);
       if (!q->path && st == LDS_FOUND) {
         q->status = st = err.code;
