@@ -243,8 +243,10 @@ typedef struct lds_EditStats {
   uint64_t edits;       ///< grid edits heard (one per listener call)
   uint64_t disturbed;   ///< searches in progress an edit disturbed (each
                         ///< restarts at its next step)
-  uint64_t kept;        ///< searches in progress that an edit left alone and
-                        ///< that went on with the edited grid
+  uint64_t kept;        ///< searches in progress that an edit left alone (or
+                        ///< that were repaired) and went on with the edited grid
+  uint64_t repaired;    ///< edited cells after which a disturbed search was
+                        ///< repaired instead of restarted (cheaper moves only)
   uint64_t watch_events;///< watched paths that broke
   uint64_t replans;     ///< ... of which queued again (LDS_WATCH_REPLAN)
   uint64_t watched;     ///< watched paths now (armed)

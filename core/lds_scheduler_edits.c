@@ -56,7 +56,12 @@ static void on_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, int32_t
       if (!whole)
         for (k = 0; k < ge->nsearch; k++) {
           if (ge->owner[k] == NO_INDEX || sc->req[ge->owner[k]].disturbed) continue;
-          if (ldsi_search_edit_disturbs(ge->search[k], x, y, kind)) disturb(sc, ge, k);
+          if (ldsi_search_edit_disturbs(ge->search[k], x, y, kind)) {
+            if (ldsi_search_edit_repair(ge->search[k], x, y, kind))
+              sc->edit_stats.repaired++;
+            else
+              disturb(sc, ge, k);
+          }
         }
       if (ge->watch.n && !whole) ldsi_sched_watch_cell(sc, gi, p, kind == LDSI_EDIT_TOGGLE);
     }

@@ -48,6 +48,18 @@ bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_E
 ** above that no edit leaves alone). */
 bool ldsi_search_edit_any_disturbs(const lds_Search *s);
 
+/* Repairs search s after an edit of cell (x, y) of kind `kind` that
+** disturbs it (ldsi_search_edit_disturbs), when the edit only made moves
+** cheaper or legal: relaxes the moves out of the expanded cells of the 3x3
+** block around it with the current costs and re-opens the cells that
+** improve; from then on the search re-expands improved cells. Returns true
+** when repaired (the search may then go on: ldsi_search_edit_accept), false
+** when it must restart: an edit that made a move dearer or illegal under a
+** generated cell, the start blocked, and every search the repair does not
+** cover (anything but A* and Dijkstra in the plain cost loop). Why the
+** repaired search's path is optimal: lds_search_edit.c. O(1). */
+bool ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind);
+
 /* Takes the grid's current version as the search's own, after every edit
 ** since its version was checked with ldsi_search_edit_disturbs and none
 ** disturbed it: lds_search_step then goes on instead of returning

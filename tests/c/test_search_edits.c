@@ -70,8 +70,13 @@ static lds_Status on_done(void *ud, lds_Scheduler *sc, lds_RequestId id, lds_Req
       if (c->illegal <= 3) {
         size_t k;
         TH_FAIL("request %d (%s): illegal path (fault %d at step %zu)", i, lds_algo_name(c->algo[i]), rep.fault, rep.step);
-        for (k = 0; k < lds_path_length(p); k++) { int32_t px, py; lds_path_cell(p, k, &px, &py); fprintf(stderr, " (%d,%d)%s", px, py, lds_grid_blocked(c->g, px, py) ? "B" : ""); }
-        fprintf(stderr, " nbh %d diag %d\n", lds_grid_neighbourhood(c->g), (int)lds_grid_diagonal(c->g));
+        for (k = 0; k < lds_path_length(p); k++) { /* the path, blocked cells marked B */
+          int32_t px, py;
+          lds_path_cell(p, k, &px, &py);
+          fprintf(stderr, " (%d,%d)%s", px, py, lds_grid_blocked(c->g, px, py) ? "B" : "");
+        }
+        fprintf(stderr, " neighbourhood %d diagonal rule %d\n", lds_grid_neighbourhood(c->g),
+                (int)lds_grid_diagonal(c->g));
       }
     }
   }
@@ -172,6 +177,7 @@ static void test_random_edits(void) {
     all.edits += es.edits;
     all.kept += es.kept;
     all.disturbed += es.disturbed;
+    all.repaired += es.repaired;
     mismatches += c.mismatches;
     illegal += c.illegal;
     stale += c.stale;
@@ -189,9 +195,11 @@ static void test_random_edits(void) {
   /* both sides of the rule ran many times */
   CHECK(all.kept > 10000);
   CHECK(all.disturbed > 1000);
-  printf("  (%d maps: %ld delivered, %ld compared; edits %llu, searches kept %llu, disturbed %llu)\n",
-           nmaps, delivered, compared, (unsigned long long)all.edits,
-           (unsigned long long)all.kept, (unsigned long long)all.disturbed);
+  CHECK(all.repaired > 1000);
+  printf("  (%d maps: %ld delivered, %ld compared; edits %llu, searches kept %llu, repaired %llu, "
+         "disturbed %llu)\n", nmaps, delivered, compared, (unsigned long long)all.edits,
+         (unsigned long long)all.kept, (unsigned long long)all.repaired,
+         (unsigned long long)all.disturbed);
 }
 
 /* ------------------------------------------------- the rule, case by case -- */
@@ -223,7 +231,8 @@ static void one_open(One *o, bool uniform, lds_Algo algo, int32_t pre_block_x, i
 }
 
 /* Closes o after running it to its end: 1 when the edits since one_open
-** disturbed the search, 0 when it went on; -1 on a wrong path. */
+** disturbed the search (it restarted), 2 when it was repaired, 0 when it
+** went on untouched; -1 on a wrong path. */
 static int one_close(One *o) {
   lds_EditStats es;
   lds_RequestInfo info;
@@ -234,7 +243,7 @@ static int one_close(One *o) {
   lds_scheduler_info(o->sc, o->id, &info);
   lds_search_start(s, NULL, 5, 5, 19, 5);
   lds_search_run(s);
-  r = info.restarts > 0 ? 1 : 0;
+  r = info.restarts > 0 ? 1 : es.repaired > 0 ? 2 : 0;
   if (es.disturbed != info.restarts) r = -2;
   if (info.status != LDS_FOUND || fabs(info.cost - lds_search_cost(s)) > 1e-9) r = -1;
   lds_search_free(s);
@@ -267,10 +276,46 @@ static void test_rule(void) {
   lds_grid_set_cost(o.g, 15, 15, 2.0f);
   CHECK_INT(one_close(&o), 1);
   /* unblocking a wall beside the expanded start: the moves into it, and
-  ** the diagonals it cut (corner cutting), are new moves of a closed cell */
+  ** the diagonals it cut (corner cutting), are new moves of a closed cell;
+  ** only cheaper or new moves: repaired */
   one_open(&o, false, LDS_ALGO_ASTAR, 6, 5);
   lds_grid_set_blocked(o.g, 6, 5, false);
+  CHECK_INT(one_close(&o), 2);
+  /* the same in the exact loop: restarted */
+  one_open(&o, true, LDS_ALGO_ASTAR, 6, 5);
+  lds_grid_set_blocked(o.g, 6, 5, false);
   CHECK_INT(one_close(&o), 1);
+  /* a cheaper generated cell: repaired; a dearer one: restarted */
+  one_open(&o, false, LDS_ALGO_ASTAR, -1, -1);
+  lds_grid_set_cost(o.g, 19, 19, 4.0f); /* scale stays 1 */
+  lds_grid_set_cost(o.g, 6, 6, 1.0f);   /* unchanged: no edit */
+  CHECK_INT(one_close(&o), 0);
+  one_open(&o, false, LDS_ALGO_ASTAR, -1, -1);
+  lds_grid_set_cost(o.g, 6, 5, 3.0f);
+  CHECK_INT(one_close(&o), 1);
+  {
+    lds_Grid *g = lds_grid_new(NULL, 20, 20, NULL);
+    lds_Scheduler *sc = lds_scheduler_new(NULL, NULL, NULL);
+    lds_Request rq;
+    lds_RequestId id;
+    lds_Budget b = {1, 0};
+    lds_EditStats es;
+    lds_RequestInfo info;
+    lds_grid_set_cost(g, 6, 5, 3.0f);
+    lds_scheduler_add_grid(sc, g, 1);
+    lds_request_init(&rq, g, 5, 5, 19, 5);
+    lds_scheduler_submit(sc, &rq, &id);
+    lds_scheduler_step(sc, &b, NULL);
+    lds_grid_set_cost(g, 6, 5, 1.0f); /* cheaper, generated: repaired */
+    lds_scheduler_step(sc, NULL, NULL);
+    lds_scheduler_edit_stats(sc, &es);
+    lds_scheduler_info(sc, id, &info);
+    CHECK_INT(es.repaired, 1);
+    CHECK_INT(info.restarts, 0);
+    CHECK_NEAR(info.cost, 14.0, 1e-12);
+    lds_scheduler_free(sc);
+    lds_grid_free(g);
+  }
   /* a wall that stays a wall (its cost changes): no move changed */
   one_open(&o, false, LDS_ALGO_ASTAR, 6, 5);
   lds_grid_set_cost(o.g, 6, 5, 4.0f);
