@@ -38,8 +38,9 @@
 **   same inputs give the same frames bit for bit.
 ** - Edits: the scheduler listens to its grids. An edit that changes no
 **   move a search in progress has used leaves it alone (it goes on with the
-**   edited grid); one that does "disturbs" it, and it restarts from scratch
-**   at its next step. After more than max_restarts restarts, the next
+**   edited grid); one that does "disturbs" it: it is repaired when the
+**   edit only made moves cheaper (A*, Dijkstra), else it restarts from
+**   scratch at its next step. After more than max_restarts restarts, the next
 **   attempt runs to its end in one go, past the budget, so a request never
 **   fails because the grid keeps changing. A path is always optimal for the
 **   grid as it was when the path was delivered.
