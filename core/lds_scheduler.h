@@ -150,7 +150,9 @@ typedef lds_Status (*lds_RequestCallback)(void *ud, lds_Scheduler *sc, lds_Reque
 /// path's remaining part [Units: cells]. It may do what a completion
 /// callback may (path, info, progress, release, submit, cancel); it may
 /// edit grids too (the events of those edits are delivered after it
-/// returns). A negative return is logged (level 0).
+/// returns). Like a completion callback it must not tick, remove a grid
+/// (both LDS_E_STATE) or free the scheduler. A negative return is logged
+/// (level 0).
 typedef lds_Status (*lds_WatchCallback)(void *ud, lds_Scheduler *sc, lds_RequestId id,
                                         int32_t x, int32_t y, lds_WatchReason reason);
 

@@ -286,8 +286,13 @@ void ldsi_sched_watch_all(lds_Scheduler *sc, int gi) {
 
 void ldsi_sched_watch_fire(lds_Scheduler *sc) {
   size_t i;
+  bool was_ticking = sc->ticking;
   if (sc->firing) return; /* an edit inside an event: the outer loop delivers it */
+  if (!sc->nhits) return;
   sc->firing = true;
+  /* on_broken is a callback: it cannot tick nor remove a grid (the grid's
+  ** listener list is being walked) */
+  sc->ticking = true;
   for (i = 0; i < sc->nhits; i++) {
     uint32_t r = sc->hits[i];
     Req *q = &sc->req[r];
@@ -327,6 +332,7 @@ void ldsi_sched_watch_fire(lds_Scheduler *sc) {
   }
   sc->nhits = 0;
   sc->firing = false;
+  sc->ticking = was_ticking;
 }
 
 /* ------------------------------------------------------------ the API -- */

@@ -404,9 +404,72 @@ static void test_teardown(void) {
   lds_grid_free(g);
 }
 
+/* on_broken may edit the grid (the events of its edits follow), may not
+** remove a grid or tick. */
+typedef struct Nest {
+  lds_Grid *g;
+  int n;
+  lds_Status remove_st, step_st;
+  int32_t x[4], y[4];
+} Nest;
+
+static lds_Status nest_cb(void *ud, lds_Scheduler *sc, lds_RequestId id, int32_t x, int32_t y,
+                          lds_WatchReason why) {
+  Nest *ne = (Nest *)ud;
+  (void)id;
+  (void)why;
+  if (ne->n < 4) {
+    ne->x[ne->n] = x;
+    ne->y[ne->n] = y;
+  }
+  ne->n++;
+  if (ne->n == 1) {
+    ne->remove_st = lds_scheduler_remove_grid(sc, ne->g);
+    ne->step_st = lds_scheduler_step(sc, NULL, NULL);
+    lds_grid_set_blocked(ne->g, 5, 3, true); /* breaks the second path, after this returns */
+    CHECK_INT(ne->n, 1);
+  }
+  return LDS_OK;
+}
+
+static void test_callbacks(void) {
+  lds_Grid *g = lds_grid_new(NULL, 10, 10, NULL);
+  lds_Scheduler *sc = lds_scheduler_new(NULL, NULL, NULL);
+  lds_Request rq;
+  lds_RequestId a, b;
+  Nest ne;
+  memset(&ne, 0, sizeof ne);
+  ne.g = g;
+  lds_scheduler_add_grid(sc, g, 1);
+  lds_request_init(&rq, g, 0, 5, 9, 5);
+  rq.flags = LDS_REQ_WATCH;
+  rq.on_broken = nest_cb;
+  rq.ud = &ne;
+  lds_scheduler_submit(sc, &rq, &a);
+  lds_request_init(&rq, g, 0, 3, 9, 3);
+  rq.flags = LDS_REQ_WATCH;
+  rq.on_broken = nest_cb;
+  rq.ud = &ne;
+  lds_scheduler_submit(sc, &rq, &b);
+  lds_scheduler_step(sc, NULL, NULL);
+  CHECK(lds_scheduler_watched(sc, a) && lds_scheduler_watched(sc, b));
+  lds_grid_set_blocked(g, 5, 5, true);
+  CHECK_INT(ne.n, 2);
+  CHECK_INT(ne.remove_st, LDS_E_STATE);
+  CHECK_INT(ne.step_st, LDS_E_STATE);
+  CHECK_INT(ne.x[0], 5);
+  CHECK_INT(ne.y[0], 5);
+  CHECK_INT(ne.x[1], 5);
+  CHECK_INT(ne.y[1], 3);
+  CHECK_INT(lds_scheduler_step(sc, NULL, NULL), LDS_OK); /* ticking again afterwards */
+  lds_scheduler_free(sc);
+  lds_grid_free(g);
+}
+
 void suite_scheduler_watch(void);
 void suite_scheduler_watch(void) {
   test_bridge();
   test_threshold_progress();
   test_teardown();
+  test_callbacks();
 }
