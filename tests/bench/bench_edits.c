@@ -12,7 +12,10 @@
 ** at delivery (each checked against a one-shot A* after the tick, untimed).
 **
 **   bench_edits MAP SCEN [--requests N] [--budget-us B] [--every E]
-**               [--costs A,B] [--max-frames F]
+**               [--costs A,B] [--max-frames F] [--deterministic]
+**
+** --deterministic counts the budget in expansions (4 per µs, the
+** scheduler's default), so frames and expansions repeat exactly.
 **
 ** Builds against the public API only, so the same file measures an older
 ** build of the library (tests/bench/bench_edits.sh, BASELINE=).
@@ -53,7 +56,8 @@ static lds_Status on_done(void *ud, lds_Scheduler *sc, lds_RequestId id, lds_Req
 
 int main(int argc, char **argv) {
   const char *map = NULL, *scen = NULL;
-  int nreq = 200, every = 1, max_frames = 20000, i, frame;
+  int nreq = 200, every = 1, max_frames = 20000, i, frame, det = 0;
+  lds_SchedulerConfig cfg;
   unsigned long budget = 500;
   float cost_a = 2.0f, cost_b = 3.0f;
   lds_Error err;
@@ -68,6 +72,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--budget-us") && i + 1 < argc) budget = strtoul(argv[++i], NULL, 10);
     else if (!strcmp(argv[i], "--every") && i + 1 < argc) every = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--max-frames") && i + 1 < argc) max_frames = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--deterministic")) det = 1;
     else if (!strcmp(argv[i], "--costs") && i + 1 < argc) {
       if (sscanf(argv[++i], "%f,%f", &cost_a, &cost_b) != 2) {
         fprintf(stderr, "bench_edits: --costs expects A,B (two costs > 0), got '%s'\n", argv[i]);
@@ -82,7 +87,7 @@ int main(int argc, char **argv) {
   }
   if (!map || !scen || nreq < 1 || nreq > 4096 || every < 1 || !(cost_a > 0) || !(cost_b > 0)) {
     fprintf(stderr, "usage: bench_edits MAP SCEN [--requests 1..4096] [--budget-us B] [--every E>=1]"
-                    " [--costs A,B] [--max-frames F]\n");
+                    " [--costs A,B] [--max-frames F] [--deterministic]\n");
     return 2;
   }
   r.g = lds_map_load(NULL, map, &err);
@@ -102,7 +107,9 @@ int main(int argc, char **argv) {
         cy = y;
       }
   r.one = lds_search_new(NULL, r.g, NULL);
-  sc = lds_scheduler_new(NULL, NULL, &err);
+  lds_scheduler_config_init(&cfg);
+  cfg.deterministic = det != 0;
+  sc = lds_scheduler_new(NULL, &cfg, &err);
   lds_scheduler_add_grid(sc, r.g, 0);
   n = lds_scen_count(sce);
   if ((size_t)nreq > n) nreq = (int)n;
