@@ -503,8 +503,8 @@ lds_Status ldsi_sched_requeue(lds_Scheduler *sc, uint32_t r) {
   q->state = SLOT_QUEUED;
   q->status = LDS_RUNNING;
   q->flags &= ~(uint32_t)LDS_REQINFO_DONE;
-  q->restarts = 0;
-  q->urgent = q->disturbed = false;
+  q->restarts = q->repairs_lost = 0;
+  q->urgent = q->disturbed = q->forced_counted = false;
   q->submit_frame = sc->frame;
   q->seq = sc->seq++;
   q->key = (int64_t)q->rq.priority * (int64_t)sc->cfg.aging_frames - (int64_t)sc->frame;

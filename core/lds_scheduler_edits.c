@@ -57,10 +57,17 @@ static void on_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, int32_t
         for (k = 0; k < ge->nsearch; k++) {
           if (ge->owner[k] == NO_INDEX || sc->req[ge->owner[k]].disturbed) continue;
           if (ldsi_search_edit_disturbs(ge->search[k], x, y, kind)) {
-            if (ldsi_search_edit_repair(ge->search[k], x, y, kind))
-              sc->edit_stats.repaired++;
-            else
+            int rep = ldsi_search_edit_repair(ge->search[k], x, y, kind);
+            if (rep == 0) {
               disturb(sc, ge, k);
+            } else {
+              Req *q = &sc->req[ge->owner[k]];
+              sc->edit_stats.repaired++;
+              /* a repair that lost work counts toward the restarts bound,
+              ** so a request whose area keeps changing still finishes */
+              if (rep == 2 && ++q->repairs_lost + q->restarts > sc->cfg.max_restarts)
+                q->urgent = true;
+            }
           }
         }
       if (ge->watch.n && !whole) ldsi_sched_watch_cell(sc, gi, p, kind == LDSI_EDIT_TOGGLE);

@@ -50,7 +50,10 @@ typedef struct Req {
   uint32_t next_free;
   /* edits (lds_scheduler_edits.c) */
   bool disturbed;           /* an edit disturbed its search: restart at the next step */
-  bool urgent;              /* more than max_restarts restarts: runs to its end */
+  bool urgent;              /* more than max_restarts restarts (and repairs that
+                            ** lost work): runs to its end */
+  bool forced_counted;      /* its urgent attempt counted in lds_TickStats.forced */
+  uint32_t repairs_lost;    /* repairs that made cells fresh again */
   /* watched path (lds_scheduler_watch.c): one entry per cell of the
   ** delivered path, linked into the grid's per-cell index while armed */
   struct WatchCell *watch;

@@ -160,9 +160,8 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
       ** happen between ticks, or in callbacks once this search is done). */
       q->restarts++;
       sc->cur->restarted++;
-      if (q->restarts > sc->cfg.max_restarts && !q->urgent) {
+      if (q->restarts + q->repairs_lost > sc->cfg.max_restarts) {
         q->urgent = true;
-        sc->cur->forced++;
         k = (uint64_t)-1 >> 1;
       }
       st = start_search(sc, r, s);
@@ -170,6 +169,11 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
         ldsi_sched_finish(sc, r, st, s);
         return false;
       }
+    }
+    if (q->urgent && !q->forced_counted) {
+      q->forced_counted = true;
+      sc->cur->forced++;
+      k = (uint64_t)-1 >> 1;
     }
     lds_search_stats(s, &st0);
     st = step_n(s, k);

@@ -108,66 +108,179 @@ bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_E
 ** is then. Further edits repair or restart the same way, so the path is
 ** optimal on the grid as at delivery.
 **
-** An edit that made a move dearer or illegal could leave a g below the true
-** cost (no longer the cost of a path); the repair detects it (some
-** generated cell of the block whose parent move now costs more than its g
-** says, or is illegal) and gives up: the search restarts. Repair applies to
-** optimal A* and Dijkstra in the plain cost loop (ldsi_Node records); the
-** exact uniform-cost loop, weighted A* and greedy (which never re-expand)
-** restart. */
+** An edit that made a move dearer or illegal can leave a g below the true
+** cost (no longer the cost of a path): a generated cell of the block whose
+** parent move now costs more than its g says, or is illegal. Such a cell
+** and its whole subtree in the search tree (the cells whose parent chain
+** runs through it) become fresh again, and each is relaxed again from its
+** expanded neighbours outside the subtree (invalidate_subtrees); the g of
+** every cell left then is the cost of a path that uses no changed move, so
+** a real path of the edited grid, and (I) holds again. Repair applies to
+** optimal A* and Dijkstra in the plain cost loop (ldsi_Node records), not
+** to partial requests when a subtree goes (their best-so-far cell could go
+** with it); the exact uniform-cost loop, weighted A* and greedy (which
+** never re-expand) restart. */
 
 static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, LDSI_SQRT2,
                                    LDSI_SQRT2};
 
-/* Relaxes every legal move out of closed cell u with the current costs
-** (the plain loop's relaxation, lds_astar.c relax_general). */
-static void relax_out(lds_Search *s, uint32_t u, const ptrdiff_t *off) {
+/* Relaxes the move in direction d out of closed cell u (legal on the
+** current grid) with the current cost: the plain loop's relaxation
+** (lds_astar.c relax_general), re-opening v when it improves. */
+static void relax_move(lds_Search *s, uint32_t u, int d, const ptrdiff_t *off) {
   const lds_Grid *g = s->grid;
   ldsi_Node *nodes = s->nodes;
-  uint32_t m = g->nbr[u];
-  double gu = nodes[u].g;
-  int32_t ux, uy;
-  ldsi_grid_pxy(g, u, &ux, &uy);
+  uint32_t v = (uint32_t)((ptrdiff_t)u + off[d]);
+  ldsi_Node *nv = &nodes[v];
+  double ng = nodes[u].g + move_len[d] * (double)g->cost[v], fv;
+  int32_t vx, vy;
+  if (!(ng < INFINITY)) return;
+  if (nv->gen == s->gen && !(ng < nv->g)) return;
+  ldsi_grid_pxy(g, v, &vx, &vy);
+  fv = s->gk * ng + s->hw * ldsi_hdist(s->hk, s->gx - vx, s->gy - vy);
+  if (nv->gen != s->gen) { /* fresh */
+    nv->gen = s->gen;
+    nv->aux = 0;
+    nv->nsd = 0;
+    nv->heap = LDSI_NONE;
+  }
+  nv->g = ng;
+  nv->parent = u;
+  if (nv->heap == LDSI_NONE || nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF)
+    ldsi_open_push_x(s, v, fv, ng, 0, LDSI_KEYS_GENERAL); /* a stack entry turns stale */
+  else
+    ldsi_open_decrease_x(s, nv->heap, fv, ng, 0, LDSI_KEYS_GENERAL);
+}
+
+/* Relaxes every legal move out of closed cell u. */
+static void relax_out(lds_Search *s, uint32_t u, const ptrdiff_t *off) {
+  uint32_t m = s->grid->nbr[u];
   while (m) {
     int d = __builtin_ctz(m);
-    uint32_t v = (uint32_t)((ptrdiff_t)u + off[d]);
-    ldsi_Node *nv = &nodes[v];
-    double ng = gu + move_len[d] * (double)g->cost[v], fv;
     m &= m - 1;
-    if (!(ng < INFINITY)) continue;
-    if (nv->gen == s->gen && !(ng < nv->g)) continue;
-    fv = s->gk * ng + s->hw * ldsi_hdist(s->hk, s->gx - (ux + ldsi_dir_dx[d]), s->gy - (uy + ldsi_dir_dy[d]));
-    if (nv->gen != s->gen) { /* fresh */
-      nv->gen = s->gen;
-      nv->aux = 0;
-      nv->nsd = 0;
-      nv->heap = LDSI_NONE;
-    }
-    nv->g = ng;
-    nv->parent = u;
-    if (nv->heap == LDSI_NONE || nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF)
-      ldsi_open_push_x(s, v, fv, ng, 0, LDSI_KEYS_GENERAL); /* a stack entry turns stale */
-    else
-      ldsi_open_decrease_x(s, nv->heap, fv, ng, 0, LDSI_KEYS_GENERAL);
+    relax_move(s, u, d, off);
   }
 }
 
-bool ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind) {
+static inline bool closed_now(const lds_Search *s, uint32_t u) {
+  return s->nodes[u].gen == s->gen && s->nodes[u].heap == LDSI_CLOSED;
+}
+
+/* Takes the entry at pos out of the (general form, binary) open list. */
+static void open_remove(lds_Search *s, uint32_t pos) {
+  ldsi_Open *h = s->open, e;
+  ldsi_Node *nodes = s->nodes;
+  uint32_t n = (uint32_t)--s->open_n;
+  nodes[h[pos].node].heap = LDSI_NONE;
+  e = h[n];
+  ldsi_set_sentinel(h, n);
+  if (pos == n) return;
+  if (pos > 0 && ldsi_open_less_x(&e, &h[(pos - 1) >> 1], LDSI_KEYS_GENERAL)) {
+    ldsi_sift_up_x(s, pos, e, LDSI_KEYS_GENERAL);
+    return;
+  }
+  for (;;) {
+    uint32_t c = 2 * pos + 1;
+    if (c >= n) break;
+    if (c + 1 < n && ldsi_open_less_x(&h[c + 1], &h[c], LDSI_KEYS_GENERAL)) c++;
+    if (!ldsi_open_less_x(&h[c], &e, LDSI_KEYS_GENERAL)) break;
+    h[pos] = h[c];
+    nodes[h[pos].node].heap = pos;
+    pos = c;
+  }
+  h[pos] = e;
+  nodes[e.node].heap = pos;
+}
+
+/* A growable list of node ids (the cells a repair makes fresh again). */
+typedef struct IdList {
+  uint32_t *v;
+  size_t n, cap;
+} IdList;
+
+static bool list_push(lds_Search *s, IdList *l, uint32_t id) {
+  if (l->n == l->cap) {
+    size_t ncap = l->cap ? l->cap * 2 : 256;
+    uint32_t *nv = (uint32_t *)ldsi_realloc(&s->env, l->v, l->cap * sizeof(uint32_t),
+                                            ncap * sizeof(uint32_t));
+    if (!nv) return false;
+    l->v = nv;
+    l->cap = ncap;
+  }
+  l->v[l->n++] = id;
+  return true;
+}
+
+/* Makes node v fresh (out of the open list; a stack entry turns stale) and
+** lists it. */
+static bool make_fresh(lds_Search *s, IdList *l, uint32_t v) {
+  ldsi_Node *nv = &s->nodes[v];
+  if (nv->heap != LDSI_CLOSED && nv->heap != LDSI_INBUF && nv->heap != LDSI_NONE)
+    open_remove(s, nv->heap);
+  nv->gen = 0; /* never a query's generation (lds_search.c new_generation) */
+  nv->heap = LDSI_NONE;
+  return list_push(s, l, v);
+}
+
+/* The subtree repair of a dearer or illegal move: the cells listed in
+** l->v[0..l->n) (already fresh) and all their descendants in the search
+** tree become fresh; then each of them is relaxed again from its expanded
+** neighbours that are still valid, with the current costs. Every g left is
+** then the cost of a real path on the edited grid (its parent chain uses no
+** changed move) and (I) holds again: a cell made fresh is relaxed from
+** every closed neighbour, the others keep a g no larger than through any
+** closed neighbour (the moves into them only got dearer, or their parent
+** move is unchanged). Returns false when out of memory (the search must
+** then restart). */
+static bool invalidate_subtrees(lds_Search *s, IdList *l, const ptrdiff_t *off) {
+  const lds_Grid *g = s->grid;
+  size_t i;
+  int d, opp[8];
+  for (d = 0; d < 8; d++) {
+    int e;
+    for (e = 0; e < 8; e++)
+      if (ldsi_dir_dx[e] == -ldsi_dir_dx[d] && ldsi_dir_dy[e] == -ldsi_dir_dy[d]) opp[d] = e;
+  }
+  /* the descendants: a child is a neighbour whose parent is the cell */
+  for (i = 0; i < l->n; i++) {
+    uint32_t x = l->v[i];
+    for (d = 0; d < 8; d++) {
+      uint32_t w = (uint32_t)((ptrdiff_t)x + off[d]);
+      if (s->nodes[w].gen == s->gen && s->nodes[w].parent == x && !make_fresh(s, l, w))
+        return false;
+    }
+  }
+  /* the frontier: relax each fresh cell from its valid expanded neighbours */
+  for (i = 0; i < l->n; i++) {
+    uint32_t v = l->v[i];
+    if (g->blocked[v]) continue;
+    for (d = 0; d < 8; d++) {
+      uint32_t u = (uint32_t)((ptrdiff_t)v + off[d]);
+      if (0) relax_move(s, u, opp[d], off);
+    }
+  }
+  return true;
+}
+
+int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind) {
   const lds_Grid *g = s->grid;
   size_t p;
   ptrdiff_t off[8];
   int dy, dx;
+  bool ok = true;
+  IdList fresh = {NULL, 0, 0};
   (void)kind;
-  if (s->status != LDS_RUNNING) return true;
+  if (s->status != LDS_RUNNING) return 1;
   if (ldsi_search_edit_any_disturbs(s) || s->hot_query || s->run_mode != 1 /* MODE_PLAIN */ ||
       (s->params.algo != LDS_ALGO_ASTAR && s->params.algo != LDS_ALGO_DIJKSTRA))
-    return false;
+    return 0;
   p = ldsi_grid_pidx(g, x, y);
   if (!g->blocked[p] && s->params.h_scale == 0.0 && s->hk != LDS_H_ZERO &&
       (double)g->cost[p] < s->scale)
-    return false;
+    return 0;
   ldsi_grid_offsets(g, off);
-  /* every generated cell of the block keeps a g its parent move still pays */
+  /* the generated cells of the block whose parent move is now illegal or
+  ** dearer than their g says: their g may be below the true cost */
   for (dy = -1; dy <= 1; dy++)
     for (dx = -1; dx <= 1; dx++) {
       uint32_t v = (uint32_t)((ptrdiff_t)p + dy * (ptrdiff_t)g->pw + dx), u;
@@ -175,22 +288,30 @@ bool ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind 
       int d;
       if (nv->gen != s->gen) continue;
       if (v == s->start) {
-        if (g->blocked[v]) return false;
+        if (g->blocked[v]) ok = false;
         continue;
       }
       u = nv->parent;
       for (d = 0; d < 8; d++)
         if ((uint32_t)((ptrdiff_t)u + off[d]) == v) break;
-      if (d == 8 || !((g->nbr[u] >> d) & 1u)) return false; /* illegal now */
-      if (nv->g < s->nodes[u].g + move_len[d] * (double)g->cost[v]) return false; /* dearer */
+      if (d < 8 && ((g->nbr[u] >> d) & 1u) &&
+          !(nv->g < s->nodes[u].g + move_len[d] * (double)g->cost[v]))
+        continue; /* still paid */
+      /* a partial path's best cell could go: those restart */
+      if (s->params.partial) ok = false;
+      if (ok && !make_fresh(s, &fresh, v)) ok = false;
     }
-  for (dy = -1; dy <= 1; dy++)
-    for (dx = -1; dx <= 1; dx++) {
-      uint32_t u = (uint32_t)((ptrdiff_t)p + dy * (ptrdiff_t)g->pw + dx);
-      if (s->nodes[u].gen == s->gen && s->nodes[u].heap == LDSI_CLOSED) relax_out(s, u, off);
-    }
+  if (ok && fresh.n && !invalidate_subtrees(s, &fresh, off)) ok = false;
+  if (ok)
+    for (dy = -1; dy <= 1; dy++)
+      for (dx = -1; dx <= 1; dx++) {
+        uint32_t u = (uint32_t)((ptrdiff_t)p + dy * (ptrdiff_t)g->pw + dx);
+        if (closed_now(s, u)) relax_out(s, u, off);
+      }
+  if (fresh.v) ldsi_free(&s->env, fresh.v, fresh.cap * sizeof(uint32_t));
+  if (!ok) return 0;
   s->reopen = true; /* improvements reach closed cells: re-expand them */
-  return true;
+  return fresh.n ? 2 : 1;
 }
 
 void ldsi_search_edit_accept(lds_Search *s) {

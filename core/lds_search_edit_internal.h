@@ -49,16 +49,20 @@ bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_E
 bool ldsi_search_edit_any_disturbs(const lds_Search *s);
 
 /* Repairs search s after an edit of cell (x, y) of kind `kind` that
-** disturbs it (ldsi_search_edit_disturbs), when the edit only made moves
-** cheaper or legal: relaxes the moves out of the expanded cells of the 3x3
-** block around it with the current costs and re-opens the cells that
-** improve; from then on the search re-expands improved cells. Returns true
-** when repaired (the search may then go on: ldsi_search_edit_accept), false
-** when it must restart: an edit that made a move dearer or illegal under a
-** generated cell, the start blocked, and every search the repair does not
-** cover (anything but A* and Dijkstra in the plain cost loop). Why the
-** repaired search's path is optimal: lds_search_edit.c. O(1). */
-bool ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind);
+** disturbs it (ldsi_search_edit_disturbs): the cells of the 3x3 block
+** around it whose parent move became dearer or illegal, and their subtrees
+** in the search tree, become fresh and are relaxed again from the expanded
+** cells around them; the moves out of the expanded cells of the block are
+** relaxed with the current costs; cells that improve are re-opened, and
+** from then on the search re-expands improved cells. Returns 0 when the
+** search must restart instead (the start blocked, a partial request losing
+** cells, no memory, and every search the repair does not cover: anything
+** but A* and Dijkstra in the plain cost loop), 1 when repaired with no cell
+** made fresh, 2 when repaired by making cells fresh (work lost: the
+** scheduler counts it toward a request's restarts bound). Why the repaired
+** search's path is optimal: lds_search_edit.c. Cost: the block, plus the
+** cells made fresh and their neighbours. */
+int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind);
 
 /* Takes the grid's current version as the search's own, after every edit
 ** since its version was checked with ldsi_search_edit_disturbs and none

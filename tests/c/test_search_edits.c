@@ -258,10 +258,23 @@ static void test_rule(void) {
   one_open(&o, false, LDS_ALGO_ASTAR, -1, -1);
   lds_grid_set_cost(o.g, 7, 5, 3.0f);
   CHECK_INT(one_close(&o), 0);
-  /* ... of a cell it has generated (a neighbour of the start): disturbed */
+  /* ... of a cell it has generated (a neighbour of the start): disturbed;
+  ** dearer, so the cell is made fresh and relaxed again: repaired */
   one_open(&o, false, LDS_ALGO_ASTAR, -1, -1);
   lds_grid_set_cost(o.g, 6, 5, 3.0f);
+  CHECK_INT(one_close(&o), 2);
+  /* the same with weighted A* (never re-expands): restarted */
+  one_open(&o, false, LDS_ALGO_WASTAR, -1, -1);
+  lds_grid_set_cost(o.g, 6, 5, 3.0f);
   CHECK_INT(one_close(&o), 1);
+  /* blocking a generated cell: repaired (its subtree made fresh) */
+  one_open(&o, false, LDS_ALGO_ASTAR, -1, -1);
+  lds_grid_set_blocked(o.g, 6, 5, true);
+  CHECK_INT(one_close(&o), 2);
+  /* blocking the start: restarted */
+  one_open(&o, false, LDS_ALGO_ASTAR, -1, -1);
+  lds_grid_set_blocked(o.g, 5, 5, true);
+  CHECK_INT(one_close(&o), -1); /* restarted, and no path from a blocked start */
   /* blocking a cell two steps away: only open cells around it, goes on */
   one_open(&o, false, LDS_ALGO_ASTAR, -1, -1);
   lds_grid_set_blocked(o.g, 7, 5, true);
@@ -285,14 +298,11 @@ static void test_rule(void) {
   one_open(&o, true, LDS_ALGO_ASTAR, 6, 5);
   lds_grid_set_blocked(o.g, 6, 5, false);
   CHECK_INT(one_close(&o), 1);
-  /* a cheaper generated cell: repaired; a dearer one: restarted */
+  /* an unchanged cost is no edit; a cheaper generated cell: repaired */
   one_open(&o, false, LDS_ALGO_ASTAR, -1, -1);
   lds_grid_set_cost(o.g, 19, 19, 4.0f); /* scale stays 1 */
   lds_grid_set_cost(o.g, 6, 6, 1.0f);   /* unchanged: no edit */
   CHECK_INT(one_close(&o), 0);
-  one_open(&o, false, LDS_ALGO_ASTAR, -1, -1);
-  lds_grid_set_cost(o.g, 6, 5, 3.0f);
-  CHECK_INT(one_close(&o), 1);
   {
     lds_Grid *g = lds_grid_new(NULL, 20, 20, NULL);
     lds_Scheduler *sc = lds_scheduler_new(NULL, NULL, NULL);
