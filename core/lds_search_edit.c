@@ -256,7 +256,7 @@ static bool invalidate_subtrees(lds_Search *s, IdList *l, const ptrdiff_t *off) 
     if (g->blocked[v]) continue;
     for (d = 0; d < 8; d++) {
       uint32_t u = (uint32_t)((ptrdiff_t)v + off[d]);
-      if (0) relax_move(s, u, opp[d], off);
+      if (closed_now(s, u) && ((g->nbr[u] >> opp[d]) & 1u)) relax_move(s, u, opp[d], off);
     }
   }
   return true;
