@@ -12,7 +12,12 @@
 ** at delivery (each checked against a one-shot A* after the tick, untimed).
 **
 **   bench_edits MAP SCEN [--requests N] [--budget-us B] [--every E]
-**               [--costs A,B] [--max-frames F] [--deterministic]
+**               [--costs A,B] [--max-frames F] [--deterministic] [--random]
+**
+** --random edits a random passable cell (a fixed pseudo-random sequence)
+** instead of the corner one, so edits land inside searches in progress.
+** Compiled with -DLDS_HAVE_EDIT_STATS it also prints the scheduler's
+** lds_EditStats (searches kept, repaired, disturbed).
 **
 ** --deterministic counts the budget in expansions (4 per µs, the
 ** scheduler's default), so frames and expansions repeat exactly.
@@ -56,7 +61,8 @@ static lds_Status on_done(void *ud, lds_Scheduler *sc, lds_RequestId id, lds_Req
 
 int main(int argc, char **argv) {
   const char *map = NULL, *scen = NULL;
-  int nreq = 200, every = 1, max_frames = 20000, i, frame, det = 0;
+  int nreq = 200, every = 1, max_frames = 20000, i, frame, det = 0, rnd = 0;
+  unsigned long long lcg = 88172645463325252ull;
   lds_SchedulerConfig cfg;
   unsigned long budget = 500;
   float cost_a = 2.0f, cost_b = 3.0f;
@@ -73,6 +79,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--every") && i + 1 < argc) every = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--max-frames") && i + 1 < argc) max_frames = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--deterministic")) det = 1;
+    else if (!strcmp(argv[i], "--random")) rnd = 1;
     else if (!strcmp(argv[i], "--costs") && i + 1 < argc) {
       if (sscanf(argv[++i], "%f,%f", &cost_a, &cost_b) != 2) {
         fprintf(stderr, "bench_edits: --costs expects A,B (two costs > 0), got '%s'\n", argv[i]);
@@ -131,8 +138,16 @@ int main(int argc, char **argv) {
   }
   for (frame = 0; frame < max_frames && lds_scheduler_pending(sc) > 0; frame++) {
     lds_Budget b;
-    if (frame % every == 0)
+    if (frame % every == 0) {
+      if (rnd) { /* the next passable cell of the sequence */
+        do {
+          lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+          cx = (int32_t)((lcg >> 33) % (unsigned long long)lds_grid_width(r.g));
+          cy = (int32_t)((lcg >> 13) % (unsigned long long)lds_grid_height(r.g));
+        } while (lds_grid_blocked(r.g, cx, cy));
+      }
       lds_grid_set_cost(r.g, cx, cy, (frame / every) % 2 ? cost_b : cost_a);
+    }
     b.max_expansions = 0;
     b.budget_us = budget;
     r.npending = 0;
@@ -158,6 +173,14 @@ int main(int argc, char **argv) {
          nreq, budget, every, cx, cy, (double)cost_a, (double)cost_b, r.stale, r.found, r.nopath,
          r.failed, lds_scheduler_pending(sc), frame, (unsigned long long)tot.expansions,
          tot.restarted, r.nonoptimal);
+#ifdef LDS_HAVE_EDIT_STATS
+  {
+    lds_EditStats es;
+    lds_scheduler_edit_stats(sc, &es);
+    printf("{\"kept\":%llu,\"repaired\":%llu,\"disturbed\":%llu}\n", (unsigned long long)es.kept,
+           (unsigned long long)es.repaired, (unsigned long long)es.disturbed);
+  }
+#endif
   lds_scheduler_free(sc);
   lds_search_free(r.one);
   lds_scen_free(sce);

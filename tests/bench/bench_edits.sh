@@ -28,7 +28,7 @@ if [ ! -f "$MAP" ] || [ ! -f "$SCEN" ]; then
   echo "bench_edits: $MAP or $SCEN not found (set SHARED)" >&2
   exit 2
 fi
-$CC -O2 -std=c11 -Icore -Iio -o "$BIN" tests/bench/bench_edits.c build/liblodestar_io.a \
+$CC -O2 -std=c11 -DLDS_HAVE_EDIT_STATS -Icore -Iio -o "$BIN" tests/bench/bench_edits.c build/liblodestar_io.a \
   build/liblodestar.a -lm -lz || exit 2
 if [ -n "${BASELINE:-}" ]; then
   $CC -O2 -std=c11 -I"$BASELINE/core" -I"$BASELINE/io" -o build/bench_edits_baseline \
@@ -42,18 +42,21 @@ echo "== bench_edits: AR0011SR, 200 requests, 500 us budget, one cell's cost cha
 echo "   load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 printf '   %-9s %-6s %-6s %6s %7s %11s %9s %11s   %-28s\n' build every costs stale frames expansions restarts nonoptimal \
   "deterministic: stale frames"
-for spec in "1 2,3" "10 2,3" "1 1,2" "1000000 2,3"; do
+for spec in "1 2,3" "10 2,3" "1 1,2" "1 2,3 --random" "1000000 2,3"; do
   set -- $spec
+  extra=${3:-}
   for b in after baseline; do
     if [ $b = after ]; then bin=$BIN; else
       [ -n "${BASELINE:-}" ] || continue
       bin=build/bench_edits_baseline
     fi
-    out=$("$bin" "$MAP" "$SCEN" --requests 200 --budget-us 500 --every "$1" --costs "$2" | tail -n 1)
-    det=$("$bin" "$MAP" "$SCEN" --requests 200 --budget-us 500 --every "$1" --costs "$2" \
-      --deterministic | tail -n 1)
+    out=$("$bin" "$MAP" "$SCEN" --requests 200 --budget-us 500 --every "$1" --costs "$2" $extra |
+      grep '"requests"')
+    det=$("$bin" "$MAP" "$SCEN" --requests 200 --budget-us 500 --every "$1" --costs "$2" $extra \
+      --deterministic | grep '"requests"')
     every=$1
     [ "$1" = 1000000 ] && every=once
+    [ -n "$extra" ] && every="$1,rnd"
     printf '   %-9s %-6s %-6s %6s %7s %11s %9s %11s   %6s %6s\n' $b "$every" "$2" "$(jget "$out" stale)" \
       "$(jget "$out" frames)" "$(jget "$out" expansions)" "$(jget "$out" restarts)" \
       "$(jget "$out" nonoptimal)" "$(jget "$det" stale)" "$(jget "$det" frames)"
@@ -67,7 +70,8 @@ for spec in "1 2,3" "10 2,3" "1 1,2" "1000000 2,3"; do
     fi
   done
 done
-echo "   (every=once: one edit at frame 0 only, the cost of the searches without edits;"
+echo "   (N,rnd: a random passable cell each time, inside searches in progress;"
+echo "    every=once: one edit at frame 0 only, the cost of the searches without edits;"
 echo "    deterministic: the budget counted as 2000 expansions per frame, frames repeat exactly)"
 [ $status = 0 ] && echo "bench_edits: ok (0 stale, every path optimal at delivery)"
 exit $status
