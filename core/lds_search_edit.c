@@ -32,17 +32,24 @@
 #include "lds_search_edit_internal.h"
 #include "lds_search_internal.h"
 
+/* The node record of padded cell p (the plain records, ldsi_Node): every
+** access of this file goes through rec, so the records' storage stays
+** lds_search.c's business. */
+static inline ldsi_Node *rec(const lds_Search *s, size_t p) { return &s->nodes[p]; }
+/* The same for the exact loop's records (ldsi_Hot). */
+static inline const ldsi_Hot *hot_rec(const lds_Search *s, size_t p) { return &s->hot[p]; }
+
 /* Whether padded cell p has a record of the current query. */
 static inline bool cell_generated(const lds_Search *s, size_t p) {
-  if (s->hot_query) return s->hot[p].gen == s->gen;
-  return s->nodes[p].gen == s->gen;
+  if (s->hot_query) return hot_rec(s, p)->gen == s->gen;
+  return rec(s, p)->gen == s->gen;
 }
 
 /* Whether padded cell p has been expanded by the current query and not
 ** re-opened since. */
 static inline bool cell_closed(const lds_Search *s, size_t p) {
-  if (s->hot_query) return s->hot[p].gen == s->gen && s->hot[p].heap == LDSI_CLOSED;
-  return s->nodes[p].gen == s->gen && s->nodes[p].heap == LDSI_CLOSED;
+  if (s->hot_query) return hot_rec(s, p)->gen == s->gen && hot_rec(s, p)->heap == LDSI_CLOSED;
+  return rec(s, p)->gen == s->gen && rec(s, p)->heap == LDSI_CLOSED;
 }
 
 bool ldsi_search_edit_any_disturbs(const lds_Search *s) {
@@ -129,10 +136,9 @@ static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, L
 ** (lds_astar.c relax_general), re-opening v when it improves. */
 static void relax_move(lds_Search *s, uint32_t u, int d, const ptrdiff_t *off) {
   const lds_Grid *g = s->grid;
-  ldsi_Node *nodes = s->nodes;
   uint32_t v = (uint32_t)((ptrdiff_t)u + off[d]);
-  ldsi_Node *nv = &nodes[v];
-  double ng = nodes[u].g + move_len[d] * (double)g->cost[v], fv;
+  ldsi_Node *nv = rec(s, v);
+  double ng = rec(s, u)->g + move_len[d] * (double)g->cost[v], fv;
   int32_t vx, vy;
   if (!(ng < INFINITY)) return;
   if (nv->gen == s->gen && !(ng < nv->g)) return;
@@ -163,15 +169,14 @@ static void relax_out(lds_Search *s, uint32_t u, const ptrdiff_t *off) {
 }
 
 static inline bool closed_now(const lds_Search *s, uint32_t u) {
-  return s->nodes[u].gen == s->gen && s->nodes[u].heap == LDSI_CLOSED;
+  return rec(s, u)->gen == s->gen && rec(s, u)->heap == LDSI_CLOSED;
 }
 
 /* Takes the entry at pos out of the (general form, binary) open list. */
 static void open_remove(lds_Search *s, uint32_t pos) {
   ldsi_Open *h = s->open, e;
-  ldsi_Node *nodes = s->nodes;
   uint32_t n = (uint32_t)--s->open_n;
-  nodes[h[pos].node].heap = LDSI_NONE;
+  rec(s, h[pos].node)->heap = LDSI_NONE;
   e = h[n];
   ldsi_set_sentinel(h, n);
   if (pos == n) return;
@@ -185,11 +190,11 @@ static void open_remove(lds_Search *s, uint32_t pos) {
     if (c + 1 < n && ldsi_open_less_x(&h[c + 1], &h[c], LDSI_KEYS_GENERAL)) c++;
     if (!ldsi_open_less_x(&h[c], &e, LDSI_KEYS_GENERAL)) break;
     h[pos] = h[c];
-    nodes[h[pos].node].heap = pos;
+    rec(s, h[pos].node)->heap = pos;
     pos = c;
   }
   h[pos] = e;
-  nodes[e.node].heap = pos;
+  rec(s, e.node)->heap = pos;
 }
 
 /* A growable list of node ids (the cells a repair makes fresh again). */
@@ -214,7 +219,7 @@ static bool list_push(lds_Search *s, IdList *l, uint32_t id) {
 /* Makes node v fresh (out of the open list; a stack entry turns stale) and
 ** lists it. */
 static bool make_fresh(lds_Search *s, IdList *l, uint32_t v) {
-  ldsi_Node *nv = &s->nodes[v];
+  ldsi_Node *nv = rec(s, v);
   if (nv->heap != LDSI_CLOSED && nv->heap != LDSI_INBUF && nv->heap != LDSI_NONE)
     open_remove(s, nv->heap);
   nv->gen = 0; /* never a query's generation (lds_search.c new_generation) */
@@ -246,7 +251,7 @@ static bool invalidate_subtrees(lds_Search *s, IdList *l, const ptrdiff_t *off) 
     uint32_t x = l->v[i];
     for (d = 0; d < 8; d++) {
       uint32_t w = (uint32_t)((ptrdiff_t)x + off[d]);
-      if (s->nodes[w].gen == s->gen && s->nodes[w].parent == x && !make_fresh(s, l, w))
+      if (rec(s, w)->gen == s->gen && rec(s, w)->parent == x && !make_fresh(s, l, w))
         return false;
     }
   }
@@ -284,7 +289,7 @@ int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind k
   for (dy = -1; dy <= 1; dy++)
     for (dx = -1; dx <= 1; dx++) {
       uint32_t v = (uint32_t)((ptrdiff_t)p + dy * (ptrdiff_t)g->pw + dx), u;
-      const ldsi_Node *nv = &s->nodes[v];
+      const ldsi_Node *nv = rec(s, v);
       int d;
       if (nv->gen != s->gen) continue;
       if (v == s->start) {
@@ -295,7 +300,7 @@ int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind k
       for (d = 0; d < 8; d++)
         if ((uint32_t)((ptrdiff_t)u + off[d]) == v) break;
       if (d < 8 && ((g->nbr[u] >> d) & 1u) &&
-          !(nv->g < s->nodes[u].g + move_len[d] * (double)g->cost[v]))
+          !(nv->g < rec(s, u)->g + move_len[d] * (double)g->cost[v]))
         continue; /* still paid */
       /* a partial path's best cell could go: those restart */
       if (s->params.partial) ok = false;
