@@ -508,6 +508,17 @@ static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, 
              : s->nweights        ? (s->eff_uniform ? MODE_UNIFORM : MODE_WEIGHTED)
              : s->grid->nonunit   ? MODE_PLAIN
                                   : MODE_UNIFORM;
+  /* A query keeps its loop across slices. Between two slices the grid can
+  ** only have changed by edits that did not disturb the query (the
+  ** scheduler checks each, lds_search_edit.c): one that began in the exact
+  ** loop stays there (no passable cell costs other than 1, or it would
+  ** have been disturbed), and the others never go back to a less general
+  ** mode (the uniform mode reads the move counts, which the other modes
+  ** do not keep); a more general one reads every record a less general
+  ** one wrote. */
+  if (s->hot_query) return grid_run_exact(s, max_exp, budget_us, t0);
+  if (s->run_mode > mode) mode = s->run_mode;
+  s->run_mode = (int8_t)mode;
   switch (s->hk) {
     case LDS_H_ZERO: DISPATCH_MODE(LDS_H_ZERO)
     case LDS_H_MANHATTAN: DISPATCH_MODE(LDS_H_MANHATTAN)

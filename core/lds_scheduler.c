@@ -220,6 +220,8 @@ nomem:
 
 static void grid_entry_free(lds_Scheduler *sc, GridEntry *ge) {
   int i;
+  if (ge->shadow) ldsi_free(&sc->env, ge->shadow, ge->pcells);
+  if (ge->watch.slots) ldsi_free(&sc->env, ge->watch.slots, ge->watch.cap * sizeof(WatchSlot));
   if (ge->search)
     for (i = 0; i < ge->nsearch; i++) lds_search_free(ge->search[i]);
   lds_search_free(ge->quick);
@@ -236,8 +238,14 @@ void lds_scheduler_free(lds_Scheduler *sc) {
   for (i = 0; i < sc->nreq; i++) {
     lds_path_free(sc->req[i].path);
     lds_path_free(sc->req[i].quick);
+    if (sc->req[i].watch)
+      ldsi_free(&sc->env, sc->req[i].watch, (size_t)sc->req[i].nwatch * sizeof(WatchCell));
   }
-  for (k = 0; k < sc->ngrids; k++) grid_entry_free(sc, &sc->grids[k]);
+  for (k = 0; k < sc->ngrids; k++) {
+    ldsi_sched_edits_detach(sc, k);
+    grid_entry_free(sc, &sc->grids[k]);
+  }
+  ldsi_free(&sc->env, sc->hits, sc->hits_cap * sizeof(uint32_t));
   ldsi_free(&sc->env, sc->grids, (size_t)sc->grid_cap * sizeof(GridEntry));
   ldsi_free(&sc->env, sc->req, sc->cap * sizeof(Req));
   ldsi_free(&sc->env, sc, sizeof *sc);
@@ -254,11 +262,15 @@ static void prefault(lds_Search *s) {
   memset(s->open, 0, s->open_cap * sizeof(ldsi_Open));
 }
 
-static int find_grid(const lds_Scheduler *sc, const lds_Grid *g) {
+int ldsi_sched_find_grid(const lds_Scheduler *sc, const lds_Grid *g) {
   int i;
   for (i = 0; i < sc->ngrids; i++)
     if (sc->grids[i].grid == g) return i;
   return -1;
+}
+
+static int find_grid(const lds_Scheduler *sc, const lds_Grid *g) {
+  return ldsi_sched_find_grid(sc, g);
 }
 
 lds_Status lds_scheduler_add_grid(lds_Scheduler *sc, const lds_Grid *grid, int n_searches) {
@@ -316,6 +328,12 @@ lds_Status lds_scheduler_add_grid(lds_Scheduler *sc, const lds_Grid *grid, int n
     return ldsi_sched_fail(sc, LDS_E_NOMEM, "lds_scheduler_add_grid: out of memory");
   }
   sc->grids[sc->ngrids++] = ge;
+  /* edits: which searches they disturb, which watched paths they break */
+  if (ldsi_sched_edits_attach(sc, sc->ngrids - 1) != LDS_OK) {
+    sc->ngrids--;
+    grid_entry_free(sc, &sc->grids[sc->ngrids]);
+    return ldsi_sched_fail(sc, LDS_E_NOMEM, "lds_scheduler_add_grid: out of memory");
+  }
   sc->errmsg[0] = '\0';
   return LDS_OK;
 }
@@ -329,7 +347,10 @@ size_t lds_scheduler_mem_used(const lds_Scheduler *sc) {
     n += lds_search_mem_used(ge->quick);
     n += (size_t)ge->nsearch * (sizeof(lds_Search *) + sizeof(uint32_t));
     n += (ge->heap[0].cap + ge->heap[1].cap) * sizeof(uint32_t);
+    n += ge->pcells + ge->watch.cap * sizeof(WatchSlot);
   }
+  for (k = 0; k < (int)sc->nreq; k++) n += (size_t)sc->req[k].nwatch * sizeof(WatchCell);
+  n += sc->hits_cap * sizeof(uint32_t);
   return n;
 }
 
@@ -342,6 +363,12 @@ static lds_RequestId make_id(uint32_t idx, uint32_t gen) {
 }
 
 /* Slot index of a live handle, or NO_INDEX. */
+static uint32_t slot_of(const lds_Scheduler *sc, lds_RequestId id);
+
+uint32_t ldsi_sched_slot(const lds_Scheduler *sc, lds_RequestId id) { return slot_of(sc, id); }
+
+lds_RequestId ldsi_sched_id(const lds_Scheduler *sc, uint32_t r) { return make_id(r, sc->req[r].gen); }
+
 static uint32_t slot_of(const lds_Scheduler *sc, lds_RequestId id) {
   uint32_t idx = (uint32_t)(id & 0xFFFFFFFFu), gen = (uint32_t)(id >> 32);
   if (gen == 0 || idx >= sc->nreq) return NO_INDEX;
@@ -382,6 +409,7 @@ static void detach(lds_Scheduler *sc, uint32_t r) {
 
 static void slot_free(lds_Scheduler *sc, uint32_t r) {
   Req *q = &sc->req[r];
+  ldsi_sched_watch_disarm(sc, r);
   lds_path_free(q->path);
   lds_path_free(q->quick);
   q->path = q->quick = NULL;
@@ -436,6 +464,9 @@ void ldsi_sched_deliver(lds_Scheduler *sc, uint32_t r, lds_RequestEvent ev) {
 void ldsi_sched_finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s) {
   Req *q = &sc->req[r];
   detach(sc, r);
+  /* a replan's previous path (kept for the walker until now) goes */
+  lds_path_free(q->path);
+  q->path = NULL;
   q->state = SLOT_DONE;
   q->status = st;
   q->flags |= LDS_REQINFO_DONE;
@@ -458,7 +489,29 @@ void ldsi_sched_finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search 
     if (st == LDS_FOUND) sc->cur->found++;
     if (st < 0) sc->cur->failed++;
   }
+  if (q->path) ldsi_sched_watch_arm(sc, r); /* LDS_REQ_WATCH */
   ldsi_sched_deliver(sc, r, LDS_EVENT_DONE);
+}
+
+lds_Status ldsi_sched_requeue(lds_Scheduler *sc, uint32_t r) {
+  Req *q = &sc->req[r];
+  GridEntry *ge;
+  if (q->state != SLOT_DONE || q->grid < 0) return LDS_E_STATE;
+  ge = &sc->grids[q->grid];
+  if (!heap_reserve(sc, &ge->heap[HEAP_MAIN], ge->heap[HEAP_MAIN].n + 1)) return LDS_E_NOMEM;
+  ldsi_sched_watch_disarm(sc, r);
+  q->state = SLOT_QUEUED;
+  q->status = LDS_RUNNING;
+  q->flags &= ~(uint32_t)LDS_REQINFO_DONE;
+  q->restarts = q->repairs_lost = 0;
+  q->urgent = q->disturbed = q->forced_counted = false;
+  q->submit_frame = sc->frame;
+  q->seq = sc->seq++;
+  q->key = (int64_t)q->rq.priority * (int64_t)sc->cfg.aging_frames - (int64_t)sc->frame;
+  q->errmsg[0] = '\0';
+  heap_push(sc, &ge->heap[HEAP_MAIN], HEAP_MAIN, r);
+  sc->pending++;
+  return LDS_OK;
 }
 
 /* ---------------------------------------------------------- requests -- */
@@ -491,6 +544,20 @@ lds_Status lds_scheduler_submit(lds_Scheduler *sc, const lds_Request *rq, lds_Re
     return ldsi_sched_fail(sc, LDS_E_ARG,
                    "lds_scheduler_submit: %d layer weights (expected 0..16 with a non-NULL array)",
                    rq->params.n_layer_weights);
+  if (rq->flags & LDS_REQ_WATCH) {
+    if (rq->flags & LDS_REQ_AUTO_RELEASE)
+      return ldsi_sched_fail(sc, LDS_E_ARG,
+                             "lds_scheduler_submit: flags LDS_REQ_WATCH and LDS_REQ_AUTO_RELEASE "
+                             "together (a watched request must live on after delivery)");
+    if (rq->watch_policy & ~(uint32_t)(LDS_WATCH_NOTIFY | LDS_WATCH_REPLAN))
+      return ldsi_sched_fail(sc, LDS_E_ARG,
+                             "lds_scheduler_submit: watch_policy %lu (expected LDS_WATCH_NOTIFY "
+                             "and/or LDS_WATCH_REPLAN bits)", (unsigned long)rq->watch_policy);
+    if (!(rq->watch_cost_ratio == 0.0 || (rq->watch_cost_ratio >= 1.0 && !isinf(rq->watch_cost_ratio))))
+      return ldsi_sched_fail(sc, LDS_E_ARG,
+                             "lds_scheduler_submit: watch_cost_ratio %g out of range (expected 0, "
+                             "or finite >= 1)", ldsi_num(rq->watch_cost_ratio));
+  }
   ge = &sc->grids[gi];
   if (!heap_reserve(sc, &ge->heap[HEAP_MAIN], ge->heap[HEAP_MAIN].n + 1) ||
       (rq->quick_expansions && !heap_reserve(sc, &ge->heap[HEAP_QUICK], ge->heap[HEAP_QUICK].n + 1)))
@@ -530,6 +597,7 @@ lds_Status lds_scheduler_submit(lds_Scheduler *sc, const lds_Request *rq, lds_Re
   q->seq = sc->seq++;
   q->key = (int64_t)rq->priority * (int64_t)sc->cfg.aging_frames - (int64_t)sc->frame;
   q->cost = -1.0;
+  q->hit_j = NO_INDEX;
   heap_push(sc, &ge->heap[HEAP_MAIN], HEAP_MAIN, r);
   if (rq->quick_expansions) {
     q->quick_pending = true;
@@ -611,6 +679,10 @@ lds_Status lds_scheduler_remove_grid(lds_Scheduler *sc, const lds_Grid *grid) {
   if (gi < 0)
     return ldsi_sched_fail(sc, LDS_E_ARG, "lds_scheduler_remove_grid: grid %p was not added",
                    (const void *)grid);
+  /* its finished requests stop being watched, and its edits stop being heard */
+  for (r = 0; r < sc->nreq; r++)
+    if (sc->req[r].state != SLOT_FREE && sc->req[r].grid == gi) ldsi_sched_watch_disarm(sc, r);
+  ldsi_sched_edits_detach(sc, gi);
   /* the grid is unknown from here on (callbacks cannot submit to it), and
   ** callbacks cannot tick or remove grids (ticking) */
   sc->grids[gi].grid = NULL;

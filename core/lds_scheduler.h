@@ -36,10 +36,18 @@
 **   small chunk. In deterministic mode the budget is counted in expansions
 **   (budget_us * expansions_per_us), the clock never decides anything, and the
 **   same inputs give the same frames bit for bit.
-** - Staleness: a request whose grid changed while its search ran is
-**   restarted from scratch (the search is re-started on the current grid) up
-**   to max_restarts times; after that it ends with LDS_E_STALE. A path is
-**   always optimal for the grid as it was when the path was delivered.
+** - Edits: the scheduler listens to its grids. An edit that changes no
+**   move a search in progress has used leaves it alone (it goes on with the
+**   edited grid); one that does "disturbs" it: it is repaired when the
+**   edit only made moves cheaper (A*, Dijkstra), else it restarts from
+**   scratch at its next step. After more than max_restarts restarts, the next
+**   attempt runs to its end in one go, past the budget, so a request never
+**   fails because the grid keeps changing. A path is always optimal for the
+**   grid as it was when the path was delivered.
+** - Watched paths (LDS_REQ_WATCH): after delivery, an edit that blocks a
+**   remaining cell, makes a move into one illegal, or raises its cost past
+**   watch_cost_ratio fires on_broken once and/or replans the request from
+**   the agent's cell (lds_scheduler_path_progress).
 ** - Layer weights: a request with layer weights runs on the grid's cost
 **   view of its weights (lds_cost_view.h). A view that is not ready (new, or
 **   being rescanned after an edit) is built by the tick in slices within the
@@ -79,7 +87,28 @@ typedef uint64_t lds_RequestId;
 enum {
   /// release the request right after its completion callback returns (the
   /// callback may take the path with lds_scheduler_take_path)
-  LDS_REQ_AUTO_RELEASE = 1u
+  LDS_REQ_AUTO_RELEASE = 1u,
+  /// watch the delivered path: an edit that breaks its remaining part
+  /// fires lds_Request.on_broken and/or replans (lds_Request.watch_policy,
+  /// docs/scheduler.md "Watched paths"). Not with LDS_REQ_AUTO_RELEASE
+  /// (the request must live on to be watched).
+  LDS_REQ_WATCH = 2u
+};
+
+/// Why a watched path broke (lds_WatchCallback's reason).
+typedef enum lds_WatchReason {
+  LDS_WATCH_BLOCKED = 1, ///< the cell was blocked
+  LDS_WATCH_COST = 2,    ///< the cell's cost rose above watch_cost_ratio x
+                         ///< its cost when the path was delivered
+  LDS_WATCH_MOVE = 3     ///< the move into the cell became illegal (a
+                         ///< neighbour blocked under the corner-cutting rule)
+} lds_WatchReason;
+
+/// What a broken watched path does (lds_Request.watch_policy bits).
+enum {
+  LDS_WATCH_NOTIFY = 1u, ///< call lds_Request.on_broken
+  LDS_WATCH_REPLAN = 2u  ///< queue the request again from the agent's
+                         ///< current cell (docs/scheduler.md)
 };
 
 /// Flags of a request's state (lds_RequestInfo.flags).
@@ -123,6 +152,18 @@ typedef struct lds_RequestInfo {
 typedef lds_Status (*lds_RequestCallback)(void *ud, lds_Scheduler *sc, lds_RequestId id,
                                           lds_RequestEvent ev, const lds_RequestInfo *info);
 
+/// Watched-path callback, called from inside the grid edit that broke the
+/// path (lds_grid_set_blocked, _set_cost, ...), after the replan when the
+/// policy has LDS_WATCH_REPLAN. (x, y) is the first broken cell of the
+/// path's remaining part [Units: cells]. It may do what a completion
+/// callback may (path, info, progress, release, submit, cancel); it may
+/// edit grids too (the events of those edits are delivered after it
+/// returns). Like a completion callback it must not tick, remove a grid
+/// (both LDS_E_STATE) or free the scheduler. A negative return is logged
+/// (level 0).
+typedef lds_Status (*lds_WatchCallback)(void *ud, lds_Scheduler *sc, lds_RequestId id,
+                                        int32_t x, int32_t y, lds_WatchReason reason);
+
 /// One path request. Fill with lds_request_init, then change.
 typedef struct lds_Request {
   const lds_Grid *grid;       ///< a grid added with lds_scheduler_add_grid
@@ -139,7 +180,15 @@ typedef struct lds_Request {
                               ///< its best-so-far path (LDS_EVENT_PARTIAL), then
                               ///< the full path. 0 = no quick path.
   lds_RequestCallback on_done;///< [opt] completion callback
-  void *ud;                   ///< passed to on_done
+  void *ud;                   ///< passed to on_done and on_broken
+  /* watched paths (flags & LDS_REQ_WATCH; docs/scheduler.md) */
+  uint32_t watch_policy;      ///< LDS_WATCH_NOTIFY and/or LDS_WATCH_REPLAN;
+                              ///< 0 with LDS_REQ_WATCH = LDS_WATCH_NOTIFY
+  double watch_cost_ratio;    ///< a remaining cell whose cost rises above
+                              ///< ratio x its cost at delivery breaks the
+                              ///< path; 0 = cost changes never do
+                              ///< [Limit: 0, or finite >= 1] default 0
+  lds_WatchCallback on_broken;///< [opt] watched-path callback (NOTIFY)
 } lds_Request;
 
 /// Fills *rq with defaults: params from lds_search_params_init, priority 0,
@@ -153,8 +202,9 @@ typedef struct lds_SchedulerConfig {
                               ///< be in progress at once [Limit: 1..64] default 2
   uint32_t aging_frames;      ///< frames of waiting worth one priority level
                               ///< [Limit: >= 1] default 60
-  uint32_t max_restarts;      ///< restarts after grid changes before a
-                              ///< request ends with LDS_E_STALE; default 8
+  uint32_t max_restarts;      ///< restarts after disturbing edits before a
+                              ///< request's next attempt runs to its end
+                              ///< past the budget (never LDS_E_STALE); default 8
   bool deterministic;         ///< count the budget in expansions; default false
   uint32_t expansions_per_us; ///< deterministic mode: budget_us is worth this
                               ///< many expansions [Limit: >= 1] default 4
@@ -197,7 +247,25 @@ typedef struct lds_TickStats {
   uint64_t view_cells;       ///< cost-view cells built or rescanned for
                              ///< layer-weighted requests [Units: cells]
                              ///< (lds_cost_view.h; counted against the budget)
+  uint32_t forced;           ///< requests run to their end past the budget
+                             ///< after more than max_restarts restarts
 } lds_TickStats;
+
+/// What grid edits did to the scheduler's requests (lds_scheduler_edit_stats),
+/// counted since the scheduler was created.
+typedef struct lds_EditStats {
+  uint64_t edits;       ///< grid edits heard (one per listener call)
+  uint64_t disturbed;   ///< searches in progress an edit disturbed (each
+                        ///< restarts at its next step)
+  uint64_t kept;        ///< searches in progress that an edit left alone (or
+                        ///< that were repaired) and went on with the edited grid
+  uint64_t repaired;    ///< edited cells after which a disturbed search was
+                        ///< repaired instead of restarted (cheaper moves only)
+  uint64_t watch_events;///< watched paths that broke
+  uint64_t replans;     ///< ... of which queued again (LDS_WATCH_REPLAN)
+  uint64_t watched;     ///< watched paths now (armed)
+  uint64_t watched_cells;///< cells in the watch index now
+} lds_EditStats;
 
 /* ---------------------------------------------------------- lifetime -- */
 
@@ -321,6 +389,29 @@ LDS_API void lds_scheduler_stats(const lds_Scheduler *sc, lds_Stats *out);
 LDS_API void lds_scheduler_totals(const lds_Scheduler *sc, lds_TickStats *out);
 /// Number of requests waiting and holding a search.
 LDS_API size_t lds_scheduler_pending(const lds_Scheduler *sc);
+/// Fills *out with the edit counters (lds_EditStats).
+LDS_API void lds_scheduler_edit_stats(const lds_Scheduler *sc, lds_EditStats *out);
+
+/* ---------------------------------------------------- watched paths -- */
+
+/// The walker's progress on the delivered path of a watched request: the
+/// agent stands on cell `index` of the path (0 = its first cell). Cells
+/// up to index leave the watch (an edit there no longer breaks the path);
+/// the last index ends the watch. Progress never goes back: an index
+/// below the current one changes nothing. O(cells left behind).
+/// @returns LDS_OK; LDS_E_ARG (stale handle, index >= path length);
+/// LDS_E_STATE (the request has no watched path: not LDS_REQ_WATCH, not
+/// finished with a path, already broken or finished).
+LDS_API lds_Status lds_scheduler_path_progress(lds_Scheduler *sc, lds_RequestId id, size_t index);
+/// Same by cell: the agent stands on (x, y) [Units: cells], the first
+/// occurrence of that cell at or after the current progress. O(path).
+/// @returns as lds_scheduler_path_progress; LDS_E_ARG also when (x, y) is
+/// not on the remaining path.
+LDS_API lds_Status lds_scheduler_path_progress_cell(lds_Scheduler *sc, lds_RequestId id,
+                                                    int32_t x, int32_t y);
+/// Whether request id has a watched path now (delivered, not broken, not
+/// walked to its end). Stale handles give false.
+LDS_API bool lds_scheduler_watched(const lds_Scheduler *sc, lds_RequestId id);
 /// Ticks run so far. [Units: frames]
 LDS_API uint64_t lds_scheduler_frame(const lds_Scheduler *sc);
 

@@ -48,8 +48,43 @@ typedef struct Req {
   lds_Path *path;           /* final path */
   lds_Path *quick;          /* quick partial path */
   uint32_t next_free;
+  /* edits (lds_scheduler_edits.c) */
+  bool disturbed;           /* an edit disturbed its search: restart at the next step */
+  bool urgent;              /* more than max_restarts restarts (and repairs that
+                            ** lost work): runs to its end */
+  bool forced_counted;      /* its urgent attempt counted in lds_TickStats.forced */
+  uint32_t repairs_lost;    /* repairs that made cells fresh again */
+  /* watched path (lds_scheduler_watch.c): one entry per cell of the
+  ** delivered path, linked into the grid's per-cell index while armed */
+  struct WatchCell *watch;
+  uint32_t nwatch;          /* cells of the watched path; 0 = not armed */
+  uint32_t progress;        /* the agent's index on it */
+  uint32_t hit_j;           /* first broken index found by the edit being
+                            ** processed, NO_INDEX when none */
+  uint8_t hit_reason;       /* its lds_WatchReason */
   char errmsg[LDS_ERRMSG_SIZE];
 } Req;
+
+/* A watched cell: index i of request r's path, linked into the list of the
+** watchers of its cell (refs r << 32 | i, WATCH_NONE at the ends). */
+#define WATCH_NONE UINT64_MAX
+typedef struct WatchCell {
+  uint64_t prev, next;
+  uint32_t cell;   /* padded index */
+  float cost0;     /* the cell's cost when the path was delivered */
+} WatchCell;
+
+/* The per-cell index of a grid's watched cells: open addressing (linear
+** probing, backward-shift deletion) from padded cell to the first watcher. */
+typedef struct WatchSlot {
+  uint32_t cell;   /* WATCH_EMPTY when free */
+  uint64_t head;
+} WatchSlot;
+#define WATCH_EMPTY 0xFFFFFFFFu
+typedef struct WatchMap {
+  WatchSlot *slots;
+  size_t cap, n;   /* cap: 0 or a power of two */
+} WatchMap;
 
 typedef struct Heap {
   uint32_t *items;   /* slot indices */
@@ -64,6 +99,11 @@ typedef struct GridEntry {
   int nfree;
   lds_Search *quick;     /* for quick passes */
   Heap heap[2];          /* HEAP_MAIN: waiting for a search; HEAP_QUICK: quick pass due */
+  uint8_t *shadow;       /* blocked state of each padded cell as of the last
+                         ** edit heard (lds_scheduler_edits.c) */
+  size_t pcells;
+  bool listening;        /* its listener is registered */
+  WatchMap watch;        /* lds_scheduler_watch.c */
 } GridEntry;
 
 struct lds_Scheduler {
@@ -83,6 +123,10 @@ struct lds_Scheduler {
   lds_TickStats totals;
   uint64_t pushes, peak_open; /* lds_scheduler_stats: summed / largest over the searches' steps */
   lds_TickStats *cur; /* the running tick's counters */
+  lds_EditStats edit_stats;
+  uint32_t *hits;     /* requests with a broken watched path to deliver */
+  size_t nhits, hits_cap;
+  bool firing;        /* watch events being delivered (nested edits queue theirs) */
   char errmsg[LDS_ERRMSG_SIZE];
 };
 
@@ -104,5 +148,37 @@ void ldsi_sched_deliver(lds_Scheduler *sc, uint32_t r, lds_RequestEvent ev);
 /* Ends slot r with status st: takes the path from search s (if any),
 ** returns s to its pool and delivers LDS_REQUEST_DONE. */
 void ldsi_sched_finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s);
+
+/* Index of grid g in sc->grids, or -1 (lds_scheduler.c). */
+int ldsi_sched_find_grid(const lds_Scheduler *sc, const lds_Grid *g);
+/* The handle of live slot r. */
+lds_RequestId ldsi_sched_id(const lds_Scheduler *sc, uint32_t r);
+/* Slot index of a live handle, or NO_INDEX. */
+uint32_t ldsi_sched_slot(const lds_Scheduler *sc, lds_RequestId id);
+/* Queues DONE slot r again from its start (rq.sx, rq.sy) as a new
+** submission with the same handle; LDS_OK or LDS_E_NOMEM. */
+lds_Status ldsi_sched_requeue(lds_Scheduler *sc, uint32_t r);
+
+/* lds_scheduler_edits.c: the grid listener. */
+/* Starts listening to grid entry gi (its blocked-state copy); LDS_OK or
+** LDS_E_NOMEM. */
+lds_Status ldsi_sched_edits_attach(lds_Scheduler *sc, int gi);
+/* Stops listening to grid entry gi and frees what attach allocated. */
+void ldsi_sched_edits_detach(lds_Scheduler *sc, int gi);
+
+/* lds_scheduler_watch.c: watched paths. */
+/* Arms the watch of DONE slot r on its path (if LDS_REQ_WATCH and a path). */
+void ldsi_sched_watch_arm(lds_Scheduler *sc, uint32_t r);
+/* Disarms it (unlinks and frees its cells); no-op when not armed. */
+void ldsi_sched_watch_disarm(lds_Scheduler *sc, uint32_t r);
+/* An edit of padded cell p of grid gi (kind: LDSI_EDIT_*; blocked now or
+** not): records the watched paths it breaks (sc->hits). */
+void ldsi_sched_watch_cell(lds_Scheduler *sc, int gi, size_t p, int toggled);
+/* The same for an edit of the whole grid: rechecks every watched path. */
+void ldsi_sched_watch_all(lds_Scheduler *sc, int gi);
+/* Delivers the recorded breaks (replans, callbacks); nested calls return. */
+void ldsi_sched_watch_fire(lds_Scheduler *sc);
+/* Frees grid entry gi's index (its requests must be disarmed first). */
+void ldsi_sched_watch_free_map(lds_Scheduler *sc, int gi);
 
 #endif

@@ -189,6 +189,7 @@ static lds_Status start_search(lds_Scheduler *sc, uint32_t r, lds_Search *s) {
   }
   sc->cur->started++;
   q->flags |= LDS_REQINFO_STARTED;
+  q->disturbed = false; /* on the current grid */
   return st;
 }
 
@@ -210,7 +211,8 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
       own = (double)q->rate_exp / (double)q->elapsed_us;
     else if (b->timed && q->rq.params.edge_cost)
       cap = K_MIN;
-    k = next_chunk(sc, b, own, cap);
+    /* an urgent request runs to its end, past the budget (see disturbed) */
+    k = q->urgent ? (uint64_t)-1 >> 1 : next_chunk(sc, b, own, cap);
     if (k == 0) return true;
     if (q->params_changed) { /* new parameters: start over, keep the place */
       if (!view_ready(sc, b, r)) return true; /* its view is built first */
@@ -221,6 +223,32 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
         return false;
       }
     }
+    if (q->disturbed) {
+      /* An edit changed a move the search had used (lds_scheduler_edits.c):
+      ** start over on the current grid. After more than max_restarts
+      ** restarts the request is urgent: it is picked first and this attempt
+      ** runs to its end in this tick, whatever the budget, so a request
+      ** whose area keeps changing between ticks still finishes (edits
+      ** happen between ticks, or in callbacks once this search is done). A
+      ** layer-weighted request waits for its cost view first. */
+      if (!view_ready(sc, b, r)) return true;
+      q->restarts++;
+      sc->cur->restarted++;
+      if (q->restarts + q->repairs_lost > sc->cfg.max_restarts) {
+        q->urgent = true;
+        k = (uint64_t)-1 >> 1;
+      }
+      st = start_search(sc, r, s);
+      if (st != LDS_OK) {
+        ldsi_sched_finish(sc, r, st, s);
+        return false;
+      }
+    }
+    if (q->urgent && !q->forced_counted) {
+      q->forced_counted = true;
+      sc->cur->forced++;
+      k = (uint64_t)-1 >> 1;
+    }
     lds_search_stats(s, &st0);
     st = step_n(s, k);
     lds_search_stats(s, &st1);
@@ -228,23 +256,12 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
     after_chunk(sc, b, q, st1.expansions - st0.expansions);
     if (st == LDS_RUNNING) continue;
     if (st == LDS_E_STALE) {
-      if (q->restarts < sc->cfg.max_restarts) {
-        q->restarts++;
-        sc->cur->restarted++;
-        if (!view_ready(sc, b, r)) { /* restart once its view is rebuilt */
-          q->params_changed = true;
-          return true;
-        }
-        st = start_search(sc, r, s);
-        if (st == LDS_OK) continue;
-      } else {
-        snprintf(q->errmsg, sizeof q->errmsg,
-                 "lds_scheduler_step: the grid changed under the search %lu times "
-                 "(max_restarts %lu)", (unsigned long)q->restarts + 1,
-                 (unsigned long)sc->cfg.max_restarts);
-        ldsi_sched_finish(sc, r, LDS_E_STALE, NULL);
-        return false;
-      }
+      /* the search stopped itself: its cost view was reset or changed its
+      ** scale or uniform flag under it (lds_cost_view.h), or an edit the
+      ** scheduler could not hear (a grid edited from another thread during
+      ** the tick, against docs/threads.md): treat it as a disturbing edit */
+      q->disturbed = true;
+      continue;
     }
     ldsi_sched_finish(sc, r, st, s);
     return false;
@@ -328,6 +345,7 @@ static uint32_t pick(lds_Scheduler *sc) {
     GridEntry *ge = &sc->grids[gi];
     for (k = 0; k < ge->nsearch; k++) {
       uint32_t r = ge->owner[k];
+      if (r != NO_INDEX && sc->req[r].urgent) return r; /* runs to its end first */
       if (r != NO_INDEX && (best == NO_INDEX || ldsi_sched_req_before(sc, r, best))) best = r;
     }
     if (ge->nfree > 0 && ge->heap[HEAP_MAIN].n) {
@@ -372,7 +390,7 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
     uint32_t r = pick(sc);
     Req *q;
     if (r == NO_INDEX) break;
-    if (next_chunk(sc, &b, 0.0, 0) == 0) break;
+    if (!sc->req[r].urgent && next_chunk(sc, &b, 0.0, 0) == 0) break;
     q = &sc->req[r];
     if (q->state == SLOT_QUEUED) {
       GridEntry *ge;
@@ -434,6 +452,7 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
   sc->totals.callback_errors += ts.callback_errors;
   sc->totals.clock_reads += ts.clock_reads;
   sc->totals.view_cells += ts.view_cells;
+  sc->totals.forced += ts.forced;
   sc->totals.queued = ts.queued;
   sc->totals.active = ts.active;
   sc->totals.chunk_expansions = ts.chunk_expansions;

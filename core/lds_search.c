@@ -368,6 +368,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   }
   new_generation(s);
   s->hot_query = false; /* the exact A* loop sets it when it runs */
+  s->run_mode = -1;      /* the A* loop picks it at its first slice */
   s->ops = p.algo == LDS_ALGO_JPS || p.algo == LDS_ALGO_JPS_PLUS ? &ldsi_jps_ops : &ldsi_astar_ops;
   if (s->ops->start) {
     lds_Status st = s->ops->start(s); /* may choose other ops (JPS: its variant, or A*) */

@@ -109,6 +109,11 @@ struct lds_Search {
   ldsi_Hot *hot;     /* grids: the exact A* loop's records (ldsi_Hot), nnodes + 1 */
   bool hot_query;    /* the current query runs grid_run_exact: its g, parents
                      ** and heap positions are in hot, not nodes */
+  int8_t run_mode;   /* grids: the cost mode of the A* loop's slices so far
+                     ** (lds_astar.c), -1 before the first: a query never
+                     ** goes back to a less general mode when edits that
+                     ** did not disturb it (lds_search_edit.c) make the grid
+                     ** uniform again */
   ldsi_Open *open;   /* min-heap, binary or 4-ary (LDSI_ARITY4), indexed: node
                      ** records hold positions */
   size_t open_n, open_cap;

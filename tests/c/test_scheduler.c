@@ -247,31 +247,58 @@ static void test_grid_edit(void) {
   tick_exp(sc, 10, &ts);
   CHECK_INT(ts.expansions, 10);
   CHECK_INT(lds_scheduler_status(sc, id), LDS_RUNNING);
-  /* a wall with a gap at the top goes up in the middle of the search */
+  /* a wall with a gap at the top goes up in the middle of the search, far
+  ** from the cells it has seen: it goes on with the edited grid */
   for (y = 1; y < 20; y++) lds_grid_set_blocked(g, 20, y, true);
+  tick_exp(sc, 0, &ts);
+  CHECK_INT(ts.restarted, 0);
+  CHECK_INT(lds_scheduler_info(sc, id, &info), LDS_OK);
+  CHECK_INT(info.status, LDS_FOUND);
+  CHECK_INT(info.restarts, 0);
+  CHECK_INT(info.frames, 2);
+  CHECK_INT(oneshot(g, 0, 10, 39, 10, &cost, NULL), LDS_FOUND);
+  CHECK_NEAR(info.cost, cost, 1e-9);
+  CHECK(cost > 39.0 + 1.0); /* the detour is longer than the straight line */
+  {
+    lds_EditStats es;
+    lds_scheduler_edit_stats(sc, &es);
+    CHECK_INT(es.edits, 19);
+    CHECK_INT(es.kept, 19);
+    CHECK_INT(es.disturbed, 0);
+  }
+  lds_scheduler_release(sc, id);
+  /* a cell the search has generated is blocked: it starts over */
+  lds_request_init(&rq, g, 0, 10, 39, 10);
+  lds_scheduler_submit(sc, &rq, &id);
+  tick_exp(sc, 10, &ts);
+  lds_grid_set_blocked(g, 1, 10, true);
   tick_exp(sc, 0, &ts);
   CHECK_INT(ts.restarted, 1);
   CHECK_INT(lds_scheduler_info(sc, id, &info), LDS_OK);
   CHECK_INT(info.status, LDS_FOUND);
   CHECK_INT(info.restarts, 1);
-  CHECK_INT(info.frames, 2);
   CHECK_INT(oneshot(g, 0, 10, 39, 10, &cost, NULL), LDS_FOUND);
   CHECK_NEAR(info.cost, cost, 1e-9);
-  CHECK(cost > 39.0 + 1.0); /* the detour is longer than the straight line */
+  lds_grid_set_blocked(g, 1, 10, false);
   lds_scheduler_free(sc);
 
-  /* max_restarts 0: the request is marked stale instead */
+  /* max_restarts 0: the first restart already runs to its end in the tick,
+  ** past the budget; the request never ends stale */
   cfg.max_restarts = 0;
   sc = lds_scheduler_new(NULL, &cfg, NULL);
   lds_scheduler_add_grid(sc, g, 0);
+  lds_request_init(&rq, g, 0, 10, 39, 10);
   lds_scheduler_submit(sc, &rq, &id);
   tick_exp(sc, 10, &ts);
-  lds_grid_set_blocked(g, 20, 5, false);
-  tick_exp(sc, 0, &ts);
-  CHECK_INT(lds_scheduler_status(sc, id), LDS_E_STALE);
-  CHECK_STR(lds_scheduler_request_errmsg(sc, id),
-            "lds_scheduler_step: the grid changed under the search 1 times (max_restarts 0)");
-  CHECK_INT(ts.failed, 1);
+  lds_grid_set_cost(g, 1, 10, 3.0f); /* generated: disturbs */
+  tick_exp(sc, 10, &ts);
+  CHECK_INT(ts.restarted, 1);
+  CHECK_INT(ts.forced, 1);
+  CHECK(ts.expansions > 10); /* the urgent attempt ignored the budget */
+  CHECK_INT(lds_scheduler_status(sc, id), LDS_FOUND);
+  CHECK_INT(oneshot(g, 0, 10, 39, 10, &cost, NULL), LDS_FOUND);
+  CHECK_NEAR(lds_path_cost(lds_scheduler_path(sc, id)), cost, 1e-9);
+  CHECK_INT(ts.failed, 0);
   lds_scheduler_free(sc);
   lds_grid_free(g);
 }
