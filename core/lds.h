@@ -17,5 +17,6 @@
 #include "lds_movingai.h"
 #include "lds_postprocess.h"
 #include "lds_scheduler.h"
+#include "lds_components.h"
 
 #endif

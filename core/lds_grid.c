@@ -217,6 +217,7 @@ void lds_grid_free(lds_Grid *g) {
   ldsi_Env e;
   if (!g) return;
   e = g->env;
+  while (g->components) g->components_release(g->components); /* each unlinks itself */
   grid_release(g);
   ldsi_free(&e, g, sizeof *g);
 }
