@@ -35,6 +35,7 @@ typedef struct CcBlock {
   uint32_t *glabel;  /* global id of each local component */
   uint32_t ne, ecap; /* border edges; capacity */
   uint32_t *edges;   /* packed, sorted, unique */
+  uint8_t mark;      /* cc_update: its edges are to be rebuilt */
 } CcBlock;
 
 struct lds_Components {
@@ -54,6 +55,12 @@ struct lds_Components {
   size_t stack_cap;
   uint16_t fill[CC_B * CC_B]; /* flood fill inside one block: cell offsets */
   uint32_t ebuf[CC_MAX_EDGES];
+  uint16_t side[4 * CC_B]; /* local ids of a block's side cells before a recompute */
+  uint16_t sx[4 * CC_B], sy[4 * CC_B]; /* side cells of one block (side_cells) */
+  /* runs of one block (cc_block_runs): columns, row, union-find parent, id */
+  uint16_t rx0[CC_B * CC_B / 2 + CC_B], rx1[CC_B * CC_B / 2 + CC_B];
+  uint16_t rparent[CC_B * CC_B / 2 + CC_B], rid[CC_B * CC_B / 2 + CC_B];
+  uint16_t ry[CC_B * CC_B / 2 + CC_B];
   lds_Status status;
   lds_ComponentsStats stats;
   /* per edit: the layers of the set (data pointers) */
@@ -62,6 +69,17 @@ struct lds_Components {
 };
 
 /* ------------------------------------------------------------ cells -- */
+
+/* Index of the lowest set bit of m (m != 0). */
+static inline int ldsi_ctz(unsigned m) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctz(m);
+#else
+  int i = 0;
+  while (!((m >> i) & 1u)) i++;
+  return i;
+#endif
+}
 
 /* Cell (x,y) passable for the index. */
 static inline bool cc_pass(const lds_Components *c, int32_t x, int32_t y) {
@@ -124,55 +142,182 @@ static bool cc_reserve_glabel(lds_Components *c, CcBlock *b, uint32_t n) {
   return true;
 }
 
+/* The side cells of block [x0,x1) x [y0,y1) into c->sx, c->sy (the first
+** and last row in full, the first and last column of the rows between);
+** returns their number (<= 4 * CC_B). */
+static uint32_t side_cells(lds_Components *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+  int32_t x, y;
+  uint32_t n = 0;
+  for (y = y0; y < y1; y++) {
+    int32_t step = (y == y0 || y == y1 - 1) ? 1 : (x1 - x0 - 1 > 0 ? x1 - x0 - 1 : 1);
+    for (x = x0; x < x1; x += step) {
+      c->sx[n] = (uint16_t)(x - x0);
+      c->sy[n] = (uint16_t)(y - y0);
+      n++;
+    }
+  }
+  return n;
+}
+
+static uint16_t run_find(uint16_t *parent, uint16_t r) {
+  while (parent[r] != r) {
+    parent[r] = parent[parent[r]];
+    r = parent[r];
+  }
+  return r;
+}
+
+/* Local components of block [x0,x1) x [y0,y1) on the grid's cells alone
+** (no blocking layers), from the runs of passable cells of each row joined
+** with the runs they touch in the row above (union-find; the root of a set
+** is its first run in row-major order, so ids come in the order of each
+** component's first cell). Runs touch when they share a column; with the
+** `always` rule and 8 neighbours, also at a corner. The other rules need no
+** diagonal: a diagonal move they allow has a passable orthogonal cell
+** between its ends. Writes the ids into c->local (cleared by the caller);
+** returns the count. */
+static uint32_t cc_block_runs(lds_Components *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                              uint64_t *cells) {
+  const lds_Grid *g = c->grid;
+  const int slack = (g->neighbourhood == 8 && g->diag == LDS_DIAG_ALWAYS) ? 1 : 0;
+  uint16_t nr = 0, prev0 = 0, prev1 = 0, r, q;
+  uint32_t n = 0;
+  int32_t y;
+  for (y = y0; y < y1; y++) {
+    const uint8_t *blk = g->blocked + ldsi_grid_pidx(g, 0, y);
+    int32_t x = x0;
+    uint16_t first = nr;
+    while (x < x1) {
+      int32_t a;
+      while (x < x1 && blk[x]) x++;
+      if (x >= x1) break;
+      a = x;
+      while (x < x1 && !blk[x]) x++;
+      c->ry[nr] = (uint16_t)(y - y0);
+      c->rx0[nr] = (uint16_t)(a - x0);
+      c->rx1[nr] = (uint16_t)(x - 1 - x0);
+      c->rparent[nr] = nr;
+      for (q = prev0; q < prev1; q++) /* runs of the row above that touch */
+        if ((int)c->rx0[q] <= (int)c->rx1[nr] + slack && (int)c->rx0[nr] <= (int)c->rx1[q] + slack) {
+          uint16_t ra = run_find(c->rparent, q), rb = run_find(c->rparent, nr);
+          if (ra < rb)
+            c->rparent[rb] = ra;
+          else
+            c->rparent[ra] = rb;
+        }
+      nr++;
+    }
+    prev0 = first;
+    prev1 = nr;
+  }
+  /* ids: each root in run order, then every run's cells */
+  for (r = 0; r < nr; r++) {
+    uint16_t root = run_find(c->rparent, r);
+    if (root == r) c->rid[r] = (uint16_t)n++;
+    c->rid[r] = c->rid[root];
+  }
+  for (r = 0; r < nr; r++) {
+    uint16_t *row = c->local + (size_t)(y0 + c->ry[r]) * (size_t)g->w + x0;
+    int32_t x;
+    for (x = c->rx0[r]; x <= c->rx1[r]; x++) row[x] = c->rid[r];
+    *cells += (uint64_t)(c->rx1[r] - c->rx0[r] + 1);
+  }
+  return n;
+}
+
 /* Recomputes the local components of block (bx,by): flood fill over the
 ** moves that stay inside the block. false on allocation failure. Adds the
-** cells scanned to *cells. */
-static bool cc_block_local(lds_Components *c, int32_t bx, int32_t by, uint64_t *cells) {
+** cells scanned to *cells; sets in *nbmask bit d (LDS_DIR_*) for each
+** neighbouring block next to a side cell whose local id changed, whose
+** border edges must then be rebuilt. */
+static bool cc_block_local(lds_Components *c, int32_t bx, int32_t by, uint64_t *cells,
+                           unsigned *nbmask) {
   const lds_Grid *g = c->grid;
   CcBlock *b = &c->blocks[(size_t)by * (size_t)c->bw + (size_t)bx];
   int32_t x0 = bx * CC_B, y0 = by * CC_B;
   int32_t x1 = x0 + CC_B > g->w ? g->w : x0 + CC_B, y1 = y0 + CC_B > g->h ? g->h : y0 + CC_B;
-  int32_t bwid = x1 - x0, x, y;
-  uint32_t n = 0;
-  for (y = y0; y < y1; y++) {
-    uint16_t *row = c->local + (size_t)y * (size_t)g->w;
-    for (x = x0; x < x1; x++) row[x] = CC_NONE;
+  int32_t bwid = x1 - x0;
+  uint32_t n = 0, ns = 0, k;
+  if (nbmask) {
+    ns = side_cells(c, x0, y0, x1, y1);
+    for (k = 0; k < ns; k++)
+      c->side[k] = c->local[(size_t)(y0 + c->sy[k]) * (size_t)g->w + (size_t)(x0 + c->sx[k])];
   }
-  for (y = y0; y < y1; y++)
-    for (x = x0; x < x1; x++) {
-      size_t top = 0;
-      if (c->local[(size_t)y * (size_t)g->w + (size_t)x] != CC_NONE || !cc_pass(c, x, y)) continue;
-      c->local[(size_t)y * (size_t)g->w + (size_t)x] = (uint16_t)n;
-      c->fill[top++] = (uint16_t)((y - y0) * bwid + (x - x0));
-      while (top) {
-        uint16_t off = c->fill[--top];
-        int32_t cx = x0 + off % bwid, cy = y0 + off / bwid;
-        unsigned m = cc_moves(c, cx, cy);
-        int d;
-        (*cells)++;
-        for (d = 0; d < 8; d++) {
-          int32_t nx, ny;
-          uint16_t *lp;
-          if (!((m >> d) & 1u)) continue;
-          nx = cx + ldsi_dir_dx[d];
-          ny = cy + ldsi_dir_dy[d];
-          if (nx < x0 || nx >= x1 || ny < y0 || ny >= y1) continue;
-          lp = &c->local[(size_t)ny * (size_t)g->w + (size_t)nx];
-          if (*lp != CC_NONE) continue;
-          *lp = (uint16_t)n;
-          c->fill[top++] = (uint16_t)((ny - y0) * bwid + (nx - x0));
-        }
-      }
-      n++;
+  {
+    /* moves that leave the block through each side: W (dx -1), E, N (dy
+    ** -1), S; a cell on that side drops them */
+    enum { OUT_W = 0xC8u, OUT_E = 0x32u, OUT_N = 0x91u, OUT_S = 0x64u };
+    const int32_t bht = y1 - y0;
+    const size_t W = (size_t)g->w;
+    const uint8_t *nbr = g->nbr;
+    const uint8_t *blk = g->blocked;
+    ptrdiff_t uoff[8];
+    int32_t x, y, d;
+    for (d = 0; d < 8; d++) {
+      uoff[d] = (ptrdiff_t)ldsi_dir_dy[d] * (ptrdiff_t)W + ldsi_dir_dx[d];
     }
+    for (y = y0; y < y1; y++) {
+      uint16_t *row = c->local + (size_t)y * W;
+      for (x = x0; x < x1; x++) row[x] = CC_NONE;
+    }
+    if (c->nldata == 0) /* the grid's cells alone: runs, not a flood fill */
+      n = cc_block_runs(c, x0, y0, x1, y1, cells);
+    for (y = y0; y < y1 && c->nldata; y++)
+      for (x = x0; x < x1; x++) {
+        size_t top = 0, u = (size_t)y * W + (size_t)x;
+        if (c->local[u] != CC_NONE) continue;
+        if (c->nldata ? !cc_pass(c, x, y) : blk[ldsi_grid_pidx(g, x, y)] != 0) continue;
+        c->local[u] = (uint16_t)n;
+        c->fill[top++] = (uint16_t)((y - y0) * bwid + (x - x0));
+        while (top) {
+          uint16_t off = c->fill[--top];
+          int32_t lx = off % bwid, ly = off / bwid;
+          size_t cu = (size_t)(y0 + ly) * W + (size_t)(x0 + lx);
+          unsigned m = c->nldata ? cc_moves(c, x0 + lx, y0 + ly)
+                                 : nbr[ldsi_grid_pidx(g, x0 + lx, y0 + ly)];
+          if (lx == 0) m &= ~(unsigned)OUT_W;
+          if (lx == bwid - 1) m &= ~(unsigned)OUT_E;
+          if (ly == 0) m &= ~(unsigned)OUT_N;
+          if (ly == bht - 1) m &= ~(unsigned)OUT_S;
+          (*cells)++;
+          while (m) {
+            int dd = ldsi_ctz(m);
+            uint16_t *lp = &c->local[(size_t)((ptrdiff_t)cu + uoff[dd])];
+            m &= m - 1;
+            if (*lp != CC_NONE) continue;
+            *lp = (uint16_t)n;
+            c->fill[top++] = (uint16_t)((ly + ldsi_dir_dy[dd]) * bwid + lx + ldsi_dir_dx[dd]);
+          }
+        }
+        n++;
+      }
+  }
+  for (k = 0; k < ns; k++) {
+    int32_t x = x0 + c->sx[k], y = y0 + c->sy[k];
+    int d;
+    if (c->side[k] == c->local[(size_t)y * (size_t)g->w + (size_t)x]) continue;
+    for (d = 0; d < 8; d++) {
+      int32_t nx = x + ldsi_dir_dx[d], ny = y + ldsi_dir_dy[d];
+      if (nx >= x0 && nx < x1 && ny >= y0 && ny < y1) continue;
+      *nbmask |= 1u << lds_direction_of((nx < x0) ? -1 : (nx >= x1 ? 1 : 0),
+                                        (ny < y0) ? -1 : (ny >= y1 ? 1 : 0));
+    }
+  }
   if (!cc_reserve_glabel(c, b, n)) return false;
   b->n = n;
   return true;
 }
 
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return x < y ? -1 : x > y;
+/* Inserts e into the sorted set v[0..n) unless present; returns the new
+** size. Neighbouring side cells mostly repeat the last edge, so the search
+** starts from the end. */
+static uint32_t edge_insert(uint32_t *v, uint32_t n, uint32_t e) {
+  uint32_t i = n;
+  while (i > 0 && v[i - 1] > e) i--;
+  if (i > 0 && v[i - 1] == e) return n;
+  memmove(v + i + 1, v + i, (n - i) * sizeof(uint32_t));
+  v[i] = e;
+  return n + 1;
 }
 
 /* Rebuilds the border edges of block (bx,by) from the current local ids.
@@ -183,36 +328,27 @@ static bool cc_block_edges(lds_Components *c, int32_t bx, int32_t by, bool *chan
   CcBlock *b = &c->blocks[(size_t)by * (size_t)c->bw + (size_t)bx];
   int32_t x0 = bx * CC_B, y0 = by * CC_B;
   int32_t x1 = x0 + CC_B > g->w ? g->w : x0 + CC_B, y1 = y0 + CC_B > g->h ? g->h : y0 + CC_B;
-  int32_t x, y;
-  uint32_t ne = 0, k, w = 0;
-  for (y = y0; y < y1; y++) {
-    /* the side cells of the block only: first and last column, every cell
-    ** of the first and last row */
-    int32_t step = (y == y0 || y == y1 - 1) ? 1 : (x1 - x0 - 1 > 0 ? x1 - x0 - 1 : 1);
-    for (x = x0; x < x1; x += step) {
-      uint16_t l = c->local[(size_t)y * (size_t)g->w + (size_t)x];
-      unsigned m;
-      int d;
-      if (l == CC_NONE) continue;
-      m = cc_moves(c, x, y);
-      for (d = 0; d < 8; d++) {
-        int32_t nx, ny;
-        int bd;
-        if (!((m >> d) & 1u)) continue;
-        nx = x + ldsi_dir_dx[d];
-        ny = y + ldsi_dir_dy[d];
-        if (nx >= x0 && nx < x1 && ny >= y0 && ny < y1) continue;
-        bd = lds_direction_of((nx < x0) ? -1 : (nx >= x1 ? 1 : 0),
-                              (ny < y0) ? -1 : (ny >= y1 ? 1 : 0));
-        c->ebuf[ne++] = (uint32_t)l << 13 | (uint32_t)bd << 10 |
-                        c->local[(size_t)ny * (size_t)g->w + (size_t)nx];
-      }
+  uint32_t ne = 0, k, ns = side_cells(c, x0, y0, x1, y1);
+  for (k = 0; k < ns; k++) {
+    int32_t x = x0 + c->sx[k], y = y0 + c->sy[k];
+    uint16_t l = c->local[(size_t)y * (size_t)g->w + (size_t)x];
+    unsigned m;
+    int d;
+    if (l == CC_NONE) continue;
+    m = cc_moves(c, x, y);
+    for (d = 0; d < 8; d++) {
+      int32_t nx, ny;
+      int bd;
+      if (!((m >> d) & 1u)) continue;
+      nx = x + ldsi_dir_dx[d];
+      ny = y + ldsi_dir_dy[d];
+      if (nx >= x0 && nx < x1 && ny >= y0 && ny < y1) continue;
+      bd = lds_direction_of((nx < x0) ? -1 : (nx >= x1 ? 1 : 0),
+                            (ny < y0) ? -1 : (ny >= y1 ? 1 : 0));
+      ne = edge_insert(c->ebuf, ne, (uint32_t)l << 13 | (uint32_t)bd << 10 |
+                                        c->local[(size_t)ny * (size_t)g->w + (size_t)nx]);
     }
   }
-  qsort(c->ebuf, ne, sizeof(uint32_t), cmp_u32);
-  for (k = 0; k < ne; k++)
-    if (w == 0 || c->ebuf[k] != c->ebuf[w - 1]) c->ebuf[w++] = c->ebuf[k];
-  ne = w;
   if (ne == b->ne && (ne == 0 || memcmp(b->edges, c->ebuf, ne * sizeof(uint32_t)) == 0))
     return true;
   *changed = true;
@@ -303,7 +439,7 @@ static void cc_rebuild(lds_Components *c) {
   cc_resolve_layers(c);
   for (by = 0; by < c->bh; by++)
     for (bx = 0; bx < c->bw; bx++)
-      if (!cc_block_local(c, bx, by, &cells)) goto nomem;
+      if (!cc_block_local(c, bx, by, &cells, NULL)) goto nomem;
   for (by = 0; by < c->bh; by++)
     for (bx = 0; bx < c->bw; bx++)
       if (!cc_block_edges(c, bx, by, &changed)) goto nomem;
@@ -342,16 +478,33 @@ static void cc_update(lds_Components *c, int32_t x0, int32_t y0, int32_t x1, int
     cc_rebuild(c);
     return;
   }
-  for (by = by0; by <= by1; by++)
-    for (bx = bx0; bx <= bx1; bx++) {
-      uint32_t before = c->blocks[(size_t)by * (size_t)c->bw + (size_t)bx].n;
-      if (!cc_block_local(c, bx, by, &cells)) goto nomem;
-      if (c->blocks[(size_t)by * (size_t)c->bw + (size_t)bx].n != before) changed = true;
-    }
-  /* border edges of the recomputed blocks and of their neighbours */
   for (by = by0 > 0 ? by0 - 1 : 0; by <= by1 + 1 && by < c->bh; by++)
     for (bx = bx0 > 0 ? bx0 - 1 : 0; bx <= bx1 + 1 && bx < c->bw; bx++)
-      if (!cc_block_edges(c, bx, by, &changed)) goto nomem;
+      c->blocks[(size_t)by * (size_t)c->bw + (size_t)bx].mark = 0;
+  for (by = by0; by <= by1; by++)
+    for (bx = bx0; bx <= bx1; bx++) {
+      CcBlock *b = &c->blocks[(size_t)by * (size_t)c->bw + (size_t)bx];
+      uint32_t before = b->n;
+      unsigned nbm = 0;
+      int d;
+      if (!cc_block_local(c, bx, by, &cells, &nbm)) goto nomem;
+      if (b->n != before) changed = true;
+      b->mark = 1; /* its own edges: always */
+      for (d = 0; d < 8; d++) {
+        int32_t nx = bx + ldsi_dir_dx[d], ny = by + ldsi_dir_dy[d];
+        if (((nbm >> d) & 1u) && nx >= 0 && ny >= 0 && nx < c->bw && ny < c->bh)
+          c->blocks[(size_t)ny * (size_t)c->bw + (size_t)nx].mark = 1;
+      }
+    }
+  /* border edges of the recomputed blocks, and of the neighbours next to a
+  ** side cell whose local id changed (the other neighbours' edges name the
+  ** same ids as before, and their moves did not change: a move's legality
+  ** depends on cells within one of its ends only) */
+  for (by = by0 > 0 ? by0 - 1 : 0; by <= by1 + 1 && by < c->bh; by++)
+    for (bx = bx0 > 0 ? bx0 - 1 : 0; bx <= bx1 + 1 && bx < c->bw; bx++)
+      if (c->blocks[(size_t)by * (size_t)c->bw + (size_t)bx].mark &&
+          !cc_block_edges(c, bx, by, &changed))
+        goto nomem;
   c->stats.last_cells = cells;
   c->stats.total_cells += cells;
   /* same local components, same edges: the same graph, the same labels */
@@ -507,7 +660,15 @@ size_t lds_components_mem_used(const lds_Components *c) {
   return n;
 }
 
-void lds_components_stats(const lds_Components *c, lds_ComponentsStats *out) { *out = c->stats; }
+void lds_components_stats(const lds_Components *c, lds_ComponentsStats *out) {
+  size_t bi;
+  *out = c->stats;
+  out->graph_nodes = out->graph_edges = 0;
+  for (bi = 0; bi < c->nblocks; bi++) {
+    out->graph_nodes += c->blocks[bi].n;
+    out->graph_edges += c->blocks[bi].ne;
+  }
+}
 
 bool ldsi_components_separated(const lds_Grid *g, uint32_t query_mask, int32_t sx, int32_t sy,
                                int32_t gx, int32_t gy) {

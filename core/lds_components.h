@@ -79,6 +79,8 @@ typedef struct lds_ComponentsStats {
   uint64_t last_cells;     ///< cells flood-filled by the last edit [Units: cells]
   uint64_t last_nodes;     ///< local components relabelled by the last edit (0: none)
   uint64_t total_cells;    ///< cells flood-filled over all edits [Units: cells]
+  uint64_t graph_nodes;    ///< local components now (nodes of the graph relabelled)
+  uint64_t graph_edges;    ///< border edges now, each counted at both ends
 } lds_ComponentsStats;
 
 /// Builds the connectivity index of a grid and attaches it to the grid.
