@@ -18,5 +18,6 @@
 #include "lds_postprocess.h"
 #include "lds_scheduler.h"
 #include "lds_components.h"
+#include "lds_path_cache.h"
 
 #endif

@@ -10,6 +10,7 @@
 #define LDS_SCHEDULER_INTERNAL_H
 
 #include "lds_scheduler.h"
+#include "lds_path_cache.h"
 #include "lds_internal.h"
 
 #define NO_INDEX 0xFFFFFFFFu
@@ -64,6 +65,7 @@ typedef struct GridEntry {
   int nfree;
   lds_Search *quick;     /* for quick passes */
   Heap heap[2];          /* HEAP_MAIN: waiting for a search; HEAP_QUICK: quick pass due */
+  lds_PathCache *cache;  /* [opt] lds_scheduler_set_path_cache (lds_scheduler_cache.c) */
 } GridEntry;
 
 struct lds_Scheduler {
