@@ -213,36 +213,131 @@ static PcEntry *pc_entry(lds_PathCache *pc, uint32_t goal, const double *w, int 
 
 /* ------------------------------------------------------------- edits -- */
 
+/* Octile distance in cells from (x,y) to the rectangle [x0..x1] x [y0..y1]. */
+static double pc_rect_dist(int32_t x, int32_t y, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+  int32_t dx = x < x0 ? x0 - x : (x > x1 ? x - x1 : 0);
+  int32_t dy = y < y0 ? y0 - y : (y > y1 ? y - y1 : 0);
+  int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+  return (double)(hi - lo) + (double)lo * LDSI_SQRT2;
+}
+
+static bool pc_truncate(lds_PathCache *pc, PcEntry *e, double r0, int32_t x0, int32_t y0,
+                        int32_t x1, int32_t y1, double minc);
+
+/* An edit of cells [x0..x1] x [y0..y1] (the grid's rectangle) and e's tree.
+** The moves it may change have an end within one cell of the rectangle
+** (R1); a settled cell's relaxations read the moves into it, so only the
+** settled cells within two cells (R2) can see it. If none, nothing changes.
+** Else let r0 be the smallest distance among them and the open list's
+** smallest key (every unsettled cell is at least that far: Dijkstra), and
+** m the smallest cost of entering a cell (lds_grid_min_cost; 0 with layer
+** weights). A path of the new grid that uses a changed move, taken from the
+** goal, runs over unchanged moves up to a cell n of R2 (cost >= its old
+** distance >= r0) and then to x (cost >= m * octile(n, x)); so a settled x
+** with d(x) < r0 + m * octile(x, R2) keeps its exact distance, and its old
+** path (which cannot cross R2: that would make d(x) >= the bound). The
+** tree is cut back to those cells (pc_truncate); r0 = 0 (the goal) resets
+** it. */
+static void pc_edit(lds_PathCache *pc, PcEntry *e, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+  const lds_Grid *g = pc->grid;
+  int32_t x, y, ax0, ay0, ax1, ay1;
+  double r0 = INFINITY, minc;
+  bool seen = false;
+  x0 -= 2;
+  y0 -= 2;
+  x1 += 2;
+  y1 += 2;
+  ax0 = x0 > e->bx0 ? x0 : e->bx0;
+  ay0 = y0 > e->by0 ? y0 : e->by0;
+  ax1 = x1 < e->bx1 ? x1 : e->bx1;
+  ay1 = y1 < e->by1 ? y1 : e->by1;
+  for (y = ay0; y <= ay1; y++)
+    for (x = ax0; x <= ax1; x++) {
+      const PcRec *r = &e->rec[ldsi_grid_pidx(g, x, y)];
+      if (r->gen == e->gen && (r->posdir >> 4) == PC_POS_CLOSED) {
+        seen = true;
+        if (r->g < r0) r0 = r->g;
+      }
+    }
+  if (!seen) return; /* no settled cell sees the edit: the search state is the same */
+  if (e->on && e->open[0].g < r0) r0 = e->open[0].g;
+  pc->stats.resets++;
+  minc = e->nweights ? 0.0 : (double)lds_grid_min_cost(g);
+  if (r0 <= 0.0 || !pc_truncate(pc, e, r0, x0, y0, x1, y1, minc)) e->started = false;
+}
+
 static void pc_listener(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, int32_t x1,
                         int32_t y1, uint64_t version) {
   lds_PathCache *pc = (lds_PathCache *)ud;
   uint32_t i;
+  (void)g;
   (void)version;
-  /* a cell's moves depend on its 8 neighbours */
-  x0 = x0 > 0 ? x0 - 1 : 0;
-  y0 = y0 > 0 ? y0 - 1 : 0;
-  x1 = x1 < g->w - 1 ? x1 + 1 : g->w - 1;
-  y1 = y1 < g->h - 1 ? y1 + 1 : g->h - 1;
   for (i = 0; i < pc->max_entries; i++) {
     PcEntry *e = &pc->entries[i];
-    int32_t ax0, ay0, ax1, ay1, x, y;
-    bool hit = false;
-    if (!e->used || !e->started) continue;
-    ax0 = x0 > e->bx0 ? x0 : e->bx0;
-    ay0 = y0 > e->by0 ? y0 : e->by0;
-    ax1 = x1 < e->bx1 ? x1 : e->bx1;
-    ay1 = y1 < e->by1 ? y1 : e->by1;
-    for (y = ay0; y <= ay1 && !hit; y++)
-      for (x = ax0; x <= ax1; x++)
-        if (e->rec[ldsi_grid_pidx(g, x, y)].gen == e->gen) {
-          hit = true;
-          break;
-        }
-    if (hit) {
-      e->started = false;
-      pc->stats.resets++;
-    }
+    if (e->used && e->started) pc_edit(pc, e, x0, y0, x1, y1);
   }
+}
+
+/* Cuts e's tree back to the settled cells x with d(x) < r0 + minc *
+** octile(x, [x0..x1] x [y0..y1]) (exact after the edit: pc_edit) and
+** rebuilds the open list from them as the relaxations of their moves, so
+** the Dijkstra search resumes correctly (every settled cell exact, every
+** open key the best through settled cells). O(cells of the bounding box).
+** false when the tree must be restarted instead (a cell's weighted cost is
+** bad, or the open list could not grow). */
+static bool pc_truncate(lds_PathCache *pc, PcEntry *e, double r0, int32_t x0, int32_t y0,
+                        int32_t x1, int32_t y1, double minc) {
+  const lds_Grid *g = pc->grid;
+  uint32_t old = e->gen, gen = e->gen + 1;
+  int32_t x, y, nx0 = e->bx0, ny0 = e->by0, nx1 = e->bx1, ny1 = e->by1;
+  if (gen == 0) return false;
+  for (y = e->by0; y <= e->by1; y++)
+    for (x = e->bx0; x <= e->bx1; x++) {
+      PcRec *r = &e->rec[ldsi_grid_pidx(g, x, y)];
+      if (r->gen == old && (r->posdir >> 4) == PC_POS_CLOSED &&
+          r->g < r0 + minc * pc_rect_dist(x, y, x0, y0, x1, y1))
+        r->gen = gen;
+    }
+  e->gen = gen;
+  e->on = 0;
+  e->exhausted = false;
+  for (y = e->by0; y <= e->by1; y++)
+    for (x = e->bx0; x <= e->bx1; x++) {
+      uint32_t u = (uint32_t)ldsi_grid_pidx(g, x, y);
+      double cu;
+      int d;
+      if (e->rec[u].gen != gen || (e->rec[u].posdir >> 4) != PC_POS_CLOSED) continue;
+      cu = pc_cost(pc, e, u);
+      if (cu == INFINITY) continue;
+      if (!(cu > 0.0) || isinf(cu)) return false;
+      for (d = 0; d < 8; d++) {
+        uint32_t v = (uint32_t)((ptrdiff_t)u - pc->off[d]);
+        PcRec *rv = &e->rec[v];
+        double ng = e->rec[u].g + pc_len[d] * cu;
+        if (!((g->nbr[v] >> d) & 1u)) continue;
+        if (rv->gen != gen) {
+          int32_t vx, vy;
+          rv->gen = gen;
+          rv->posdir = PC_POS_NONE << 4;
+          rv->g = INFINITY;
+          ldsi_grid_pxy(g, v, &vx, &vy);
+          if (vx < nx0) nx0 = vx;
+          if (vx > nx1) nx1 = vx;
+          if (vy < ny0) ny0 = vy;
+          if (vy > ny1) ny1 = vy;
+        }
+        if ((rv->posdir >> 4) == PC_POS_CLOSED || rv->g <= ng) continue;
+        rv->g = ng;
+        rv->posdir = (rv->posdir & ~15u) | (uint32_t)d;
+        if (!pc_push(pc, e, v, ng)) return false;
+      }
+    }
+  e->bx0 = nx0;
+  e->by0 = ny0;
+  e->bx1 = nx1;
+  e->by1 = ny1;
+  pc->stats.truncations++;
+  return true;
 }
 
 /* ---------------------------------------------------------- lifetime -- */

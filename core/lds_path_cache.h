@@ -7,9 +7,11 @@
 ** whose start lies outside grows the tree until the start is settled (the
 ** tree keeps that growth for the next requests). Every answer is an optimal
 ** path for the grid as it is: a settled cell's distance is exact (Dijkstra,
-** non-negative costs), and an edit of any cell the tree generated, or of a
-** neighbour of one (the moves a cell has depend on its 8 neighbours),
-** resets the tree.
+** non-negative costs), and an edit within two cells of a settled cell cuts
+** the tree back to the settled cells nearer to the goal than the nearest
+** one the edit can reach (those keep their exact distance and path; proof
+** in lds_path_cache.c, pc_edit), the open list rebuilt as Dijkstra's
+** frontier at that radius; an edit next to the goal resets the tree.
 **
 **   lds_PathCache *pc = lds_path_cache_new(NULL, grid, 16, &err);
 **   if (lds_path_cache_accepts(pc, &params, sx, sy, gx, gy))
@@ -46,7 +48,8 @@ typedef struct lds_PathCacheStats {
   uint64_t hits;          ///< ... of which without expanding a node
   uint64_t grown;         ///< ... of which after growing a tree
   uint64_t expansions;    ///< cells settled over all queries
-  uint64_t resets;        ///< trees reset by edits
+  uint64_t resets;        ///< edits that touched a tree (each cuts it back or resets it)
+  uint64_t truncations;   ///< trees cut back to the cells an edit left exact
   uint64_t evictions;     ///< entries reused for another goal
   uint32_t entries;       ///< entries in use
   size_t bytes;           ///< bytes allocated by the cache
