@@ -454,9 +454,13 @@ static lds_Path *pc_path(lds_PathCache *pc, PcEntry *e, uint32_t s, lds_Error *e
   uint64_t ns = 0, nd = 0;
   bool uniform = g->nonunit == 0 && e->nweights == 0;
   lds_Path *path;
-  while (id != e->goal) {
+  while (id != e->goal) { /* a tree path visits a cell once: at most pcells steps */
     id = (uint32_t)((ptrdiff_t)id + pc->off[e->rec[id].posdir & 15u]);
-    n++;
+    if (++n > g->pcells) {
+      ldsi_error(err, LDS_E_STATE, "lds_path_cache_query: broken tree (a cycle); entry reset");
+      e->started = false;
+      return NULL;
+    }
   }
   cells = (uint32_t *)ldsi_alloc(&pc->env, n * sizeof(uint32_t));
   if (!cells) {
@@ -568,7 +572,7 @@ lds_Status lds_path_cache_query(lds_PathCache *pc, const lds_SearchParams *p, in
   pc->stats.expansions += n;
   if (expanded) *expanded = n;
   *out = pc_path(pc, e, s, err);
-  if (!*out) return LDS_E_NOMEM;
+  if (!*out) return err ? err->code : LDS_E_NOMEM;
   pc->stats.answered++;
   if (n) pc->stats.grown++; else pc->stats.hits++;
   ldsi_error_clear(err);
