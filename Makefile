@@ -370,8 +370,13 @@ $(SETUP_BENCH): tests/bench/setup_bench.c $(LIB_A) Makefile
 COSTVIEW_BENCH := $(BUILD)/bench_costview
 $(COSTVIEW_BENCH): tests/bench/bench_costview.c $(IO_LIB) $(LIB_A) Makefile
 	$(CC) $(CFLAGS_ALL) -Icore -o $@ $< $(IO_LIB) $(LIB_A) $(LDLIBS) $(IO_LIBS) $(EXTRA_LDFLAGS)
+# tests/bench/components_bench and path_cache_bench: connectivity and the
+# path cache on big maps (docs/big-maps.md; run by bench_connectivity.sh)
+BIG_BENCH := $(BUILD)/components_bench $(BUILD)/path_cache_bench
+$(BUILD)/%_bench: tests/bench/%_bench.c $(LIB_A) $(IO_LIB) Makefile
+	$(CC) $(CFLAGS_ALL) -Icore -Iio -o $@ $< $(IO_LIB) $(LIB_A) $(LDLIBS) $(IO_LIBS) $(EXTRA_LDFLAGS)
 
-bench: all $(SETUP_BENCH) $(COSTVIEW_BENCH)
+bench: all $(SETUP_BENCH) $(COSTVIEW_BENCH) $(BIG_BENCH)
 	LDS=$(CLI) SETUP_BENCH=$(SETUP_BENCH) COSTVIEW_BENCH=$(COSTVIEW_BENCH) SHARED=$(SHARED) \
 	  tests/bench/run_bench.sh
 

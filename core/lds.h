@@ -19,5 +19,7 @@
 #include "lds_postprocess.h"
 #include "lds_scheduler.h"
 #include "lds_debug_draw.h"
+#include "lds_components.h"
+#include "lds_path_cache.h"
 
 #endif

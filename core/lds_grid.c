@@ -219,6 +219,7 @@ void lds_grid_free(lds_Grid *g) {
   if (!g) return;
   e = g->env;
   if (g->views_free) g->views_free(g); /* the cost views (they unlisten) */
+  while (g->components) g->components_release(g->components); /* each unlinks itself */
   grid_release(g);
   ldsi_free(&e, g, sizeof *g);
 }

@@ -53,6 +53,11 @@ struct lds_Grid {
   void *views;
   void (*views_free)(lds_Grid *g);
   ldsi_Spin views_lock;
+  /* connectivity indexes attached to the grid (lds_components.c), chained
+  ** through their own next link; lds_grid_free frees each through
+  ** components_release (set by lds_components.c), so the grid never names it */
+  struct lds_Components *components;
+  void (*components_release)(struct lds_Components *c);
   char errmsg[LDS_ERRMSG_SIZE];
 };
 

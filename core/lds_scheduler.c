@@ -228,6 +228,7 @@ static void grid_entry_free(lds_Scheduler *sc, GridEntry *ge) {
   ldsi_free(&sc->env, ge->search, (size_t)ge->nsearch * sizeof(lds_Search *));
   ldsi_free(&sc->env, ge->owner, (size_t)ge->nsearch * sizeof(uint32_t));
   for (i = 0; i < 2; i++) ldsi_free(&sc->env, ge->heap[i].items, ge->heap[i].cap * sizeof(uint32_t));
+  lds_path_cache_free(ge->cache);
   memset(ge, 0, sizeof *ge);
 }
 
@@ -348,6 +349,7 @@ size_t lds_scheduler_mem_used(const lds_Scheduler *sc) {
     n += (size_t)ge->nsearch * (sizeof(lds_Search *) + sizeof(uint32_t));
     n += (ge->heap[0].cap + ge->heap[1].cap) * sizeof(uint32_t);
     n += ge->pcells + ge->watch.cap * sizeof(WatchSlot);
+    if (ge->cache) n += lds_path_cache_mem_used(ge->cache);
   }
   for (k = 0; k < (int)sc->nreq; k++) n += (size_t)sc->req[k].nwatch * sizeof(WatchCell);
   n += sc->hits_cap * sizeof(uint32_t);

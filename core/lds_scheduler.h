@@ -71,6 +71,7 @@
 #include "lds_grid.h"
 #include "lds_path.h"
 #include "lds_search.h"
+#include "lds_path_cache.h"
 
 LDS_BEGIN_DECLS
 
@@ -294,6 +295,27 @@ LDS_API lds_Status lds_scheduler_add_grid(lds_Scheduler *sc, const lds_Grid *gri
 /// removed"; callbacks are called), its searches are freed.
 /// @returns LDS_OK or LDS_E_ARG (grid not added).
 LDS_API lds_Status lds_scheduler_remove_grid(lds_Scheduler *sc, const lds_Grid *grid);
+/// Gives a registered grid a path cache (lds_path_cache.h) of at most
+/// max_entries trees (one per goal and layer weights), or removes it
+/// (max_entries 0). A queued request the cache accepts
+/// (lds_path_cache_accepts: an optimal algorithm, no edge callback, no
+/// partial path...) is answered from it when it leaves the queue, without
+/// a search: at once when the goal's tree already settled its start (a
+/// hit), else after growing that tree within the tick's budget (its
+/// expansions are the request's, counted like a search's; the request
+/// stays queued while the tree grows). Its path is optimal for the grid as
+/// it is, possibly another one of equal cost than the search's. Counters:
+/// lds_scheduler_path_cache + lds_path_cache_stats; memory is counted in
+/// lds_scheduler_mem_used.
+/// @returns LDS_OK; LDS_E_ARG (grid not added, max_entries > 1024, or the
+///   grid too large for a cache: message in lds_scheduler_errmsg);
+///   LDS_E_STATE (inside a callback); LDS_E_NOMEM.
+LDS_API lds_Status lds_scheduler_set_path_cache(lds_Scheduler *sc, const lds_Grid *grid,
+                                                uint32_t max_entries);
+/// The path cache of a registered grid, NULL without one.
+/// [Owner: the scheduler; valid until removed or the grid is removed]
+LDS_API const lds_PathCache *lds_scheduler_path_cache(const lds_Scheduler *sc,
+                                                      const lds_Grid *grid);
 /// Bytes allocated by the scheduler and its searches.
 LDS_API size_t lds_scheduler_mem_used(const lds_Scheduler *sc);
 /// Last error message ("" if none). [Owner: the scheduler]

@@ -10,6 +10,7 @@
 #define LDS_SCHEDULER_INTERNAL_H
 
 #include "lds_scheduler.h"
+#include "lds_path_cache.h"
 #include "lds_internal.h"
 
 #define NO_INDEX 0xFFFFFFFFu
@@ -104,6 +105,7 @@ typedef struct GridEntry {
   size_t pcells;
   bool listening;        /* its listener is registered */
   WatchMap watch;        /* lds_scheduler_watch.c */
+  lds_PathCache *cache;  /* [opt] lds_scheduler_set_path_cache (lds_scheduler_cache.c) */
 } GridEntry;
 
 struct lds_Scheduler {

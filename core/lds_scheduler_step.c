@@ -268,6 +268,39 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
   }
 }
 
+/* A queued request r that its grid's path cache accepts is answered from
+** the cache (lds_path_cache.h): a hit at once, or the goal's tree grown in
+** chunks sized like a search's. Returns 0 when the cache does not take it
+** (or fails: the search then meets the same problem and reports it), 1 when
+** the request finished, 2 when the budget ran out while the tree grows (the
+** request stays queued; the growth is kept). */
+static int serve_from_cache(lds_Scheduler *sc, Budget *b, uint32_t r) {
+  Req *q = &sc->req[r];
+  lds_PathCache *pc = sc->grids[q->grid].cache;
+  lds_Path *path = NULL;
+  lds_Status st;
+  uint64_t total = 0;
+  if (!pc || !lds_path_cache_accepts(pc, &q->rq.params, q->rq.sx, q->rq.sy, q->rq.gx, q->rq.gy))
+    return 0;
+  for (;;) {
+    lds_Error err;
+    uint64_t n = 0, k = next_chunk(sc, b, 0.0, 0);
+    if (k == 0) return 2;
+    st = lds_path_cache_query(pc, &q->rq.params, q->rq.sx, q->rq.sy, q->rq.gx, q->rq.gy, k, &n,
+                              &path, &err);
+    after_chunk(sc, b, q, n);
+    total += n;
+    if (st != LDS_RUNNING) break;
+  }
+  if (st != LDS_FOUND && st != LDS_NO_PATH) return 0;
+  q->flags |= LDS_REQINFO_STARTED;
+  memset(&q->stats, 0, sizeof q->stats);
+  q->stats.expansions = total;
+  q->path = path;
+  ldsi_sched_finish(sc, r, st, NULL);
+  return 1;
+}
+
 /* Quick passes: pop quick requests in key order while the quick share lasts.
 ** Each runs at most quick_expansions on the grid's quick search. */
 static void quick_passes(lds_Scheduler *sc, Budget *b) {
@@ -392,6 +425,14 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
     if (r == NO_INDEX) break;
     if (!sc->req[r].urgent && next_chunk(sc, &b, 0.0, 0) == 0) break;
     q = &sc->req[r];
+    if (q->state == SLOT_QUEUED && sc->grids[q->grid].cache) {
+      int served = serve_from_cache(sc, &b, r);
+      if (served == 2) break;
+      if (served == 1) {
+        if (b.timed) read_clock(sc, &b);
+        continue;
+      }
+    }
     if (q->state == SLOT_QUEUED) {
       GridEntry *ge;
       int k;

@@ -11,6 +11,7 @@
 #include "lds_jps.h"
 #include "lds_open_list.h"
 #include "lds_search_internal.h"
+#include "lds_components_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -300,6 +301,20 @@ static lds_Status start_check(lds_Search *s, lds_SearchParams *p, int32_t sx, in
   return LDS_OK;
 }
 
+/* Whether a connectivity index of the grid (lds_components.h) proves the
+** started query has no path: its blocking set must lie within the layers the
+** query weights positively (their +inf cells are the ones it cannot enter). */
+static bool start_separated(const lds_Search *s) {
+  uint32_t qmask = 0;
+  int i;
+  int32_t sx, sy, gx, gy;
+  for (i = 0; i < s->nweights; i++)
+    if (s->weights[i] > 0.0) qmask |= 1u << i;
+  ldsi_grid_pxy(s->grid, s->start, &sx, &sy);
+  ldsi_grid_pxy(s->grid, s->goal, &gx, &gy);
+  return ldsi_components_separated(s->grid, qmask, sx, sy, gx, gy);
+}
+
 lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32_t sx, int32_t sy,
                             int32_t gx, int32_t gy) {
   const lds_Grid *g = s->grid;
@@ -404,6 +419,12 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
       s->status = LDS_NO_PATH;
       return LDS_OK;
     }
+  }
+  if (g->components && !p.partial && s->start != s->goal && start_separated(s)) {
+    ldsi_msg(s->errmsg, "lds_search_start: goal (%ld,%ld) is in another component than the start",
+             (long)gx, (long)gy);
+    s->status = LDS_NO_PATH;
+    return LDS_OK;
   }
   ldsi_open_push(s, s->start, s->hw * ldsi_hdist(s->hk, gx - sx, gy - sy), 0.0);
   s->status = LDS_RUNNING;

@@ -453,6 +453,8 @@ const luaL_Reg ldsl_grid_meth[] = {
     {"bake_commit", grid_bake_commit},
     {"blocked", grid_blocked},
     {"clone", grid_clone},
+    {"component", ldsl_grid_component},
+    {"connected", ldsl_grid_connected},
     {"cost", grid_cost},
     {"cost_view", ldsl_grid_cost_view},
     {"cost_views", ldsl_grid_cost_views},

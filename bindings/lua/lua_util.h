@@ -173,6 +173,9 @@ extern const luaL_Reg ldsl_graph_meth[];
 /* lua_path.c */
 void ldsl_copy_table(lua_State *L, int idx);
 int ldsl_grid_polyline_cost(lua_State *L);
+/* grid:component and grid:connected (lua_components.c) */
+int ldsl_grid_component(lua_State *L);
+int ldsl_grid_connected(lua_State *L);
 PathBox *ldsl_new_pathbox(lua_State *L);
 extern const luaL_Reg ldsl_path_funcs[];
 int ldsl_path_index(lua_State *L);

@@ -89,7 +89,8 @@ M.MOD_API = {
 -- this list is what the escape spec checks they are (none takes a path or
 -- opens a file, none returns an object the mod did not already hold).
 M.MOD_METHODS = {
-  ["lodestar.Grid"] = {"bake", "bake_commit", "blocked", "clone", "cost", "cost_view", "cost_views",
+  ["lodestar.Grid"] = {"bake", "bake_commit", "blocked", "clone", "component", "connected", "cost",
+    "cost_view", "cost_views",
     "diagonal", "free",
     "get_blocked", "get_cost", "height",
     "layer_add", "layer_get", "layer_list", "layer_range", "layer_remove", "layer_set",

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** test_path_cache.c — the path cache (core/lds_path_cache.h) and the
+** scheduler's use of it: every cached answer against a fresh A* search on
+** the grid as it is (same status, same cost, a legal path between the
+** right endpoints), across random edits of walls, costs and layers, with
+** layer weights, sliced growth, and queries the cache must decline.
+*/
+#include "harness.h"
+
+#include "lds.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+static lds_Grid *cache_grid(th_Rng *r, int32_t w, int32_t h) {
+  lds_Grid *g = lds_grid_new(NULL, w, h, NULL);
+  int32_t x, y;
+  int idx;
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      int k = th_randint(r, 100);
+      if (k < 22) lds_grid_set_blocked(g, x, y, true);
+      else if (k < 40) lds_grid_set_cost(g, x, y, 1.0f + (float)th_randint(r, 5));
+    }
+  for (x = 0; x < w; x++) lds_grid_set_blocked(g, x, h / 2, x % 13 != 6); /* doors */
+  lds_grid_layer_add(g, "mud", &idx);
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      if (th_randint(r, 100) < 10) lds_grid_layer_set(g, idx, x, y, th_randint(r, 4) ? 2.0f : INFINITY);
+  return g;
+}
+
+/* The fresh search's status and cost for the same query. */
+static lds_Status fresh(lds_Search *s, const lds_SearchParams *p, int32_t sx, int32_t sy,
+                        int32_t gx, int32_t gy, double *cost) {
+  lds_Status st = lds_search_start(s, p, sx, sy, gx, gy);
+  if (st == LDS_OK) st = lds_search_run(s);
+  *cost = lds_search_cost(s);
+  return st;
+}
+
+/* Whether a cached answer (st, path) agrees with a fresh search. */
+static bool agrees(const lds_Grid *g, lds_Search *s, const lds_SearchParams *p, int32_t sx,
+                   int32_t sy, int32_t gx, int32_t gy, lds_Status st, const lds_Path *path) {
+  double cost;
+  lds_Status fs = fresh(s, p, sx, sy, gx, gy, &cost);
+  lds_PathCheck chk;
+  if (fs != st) return false;
+  if (st != LDS_FOUND) return path == NULL;
+  if (!path || fabs(lds_path_cost(path) - cost) > 1e-9 * (cost > 1 ? cost : 1)) return false;
+  lds_path_check_init(&chk);
+  chk.check_start = chk.check_goal = true;
+  chk.sx = sx;
+  chk.sy = sy;
+  chk.gx = gx;
+  chk.gy = gy;
+  chk.layer_weights = p->layer_weights;
+  chk.nlayers = p->n_layer_weights;
+  return lds_path_check(g, path, &chk, NULL, NULL) == LDS_OK;
+}
+
+static void test_random_queries_and_edits(void) {
+  th_Rng r = {0xC0FFEEULL};
+  lds_Grid *g = cache_grid(&r, 90, 60);
+  lds_Search *s = lds_search_new(NULL, g, NULL);
+  lds_PathCache *pc = lds_path_cache_new(NULL, g, 4, NULL);
+  lds_PathCacheStats st;
+  int32_t goals[6][2];
+  double w1 = 1.0;
+  int i, wrong = 0, answered = 0;
+  CHECK(pc != NULL);
+  for (i = 0; i < 6; i++) {
+    do {
+      goals[i][0] = th_randint(&r, 90);
+      goals[i][1] = th_randint(&r, 60);
+    } while (lds_grid_blocked(g, goals[i][0], goals[i][1]));
+  }
+  for (i = 0; i < 3000; i++) {
+    lds_SearchParams p;
+    int32_t sx = th_randint(&r, 90), sy = th_randint(&r, 60), *gl = goals[th_randint(&r, 6)];
+    lds_Path *path = NULL;
+    lds_Status qs;
+    lds_search_params_init(&p);
+    if (i % 3 == 0) { /* a weighted profile: its own trees */
+      p.layer_weights = &w1;
+      p.n_layer_weights = 1;
+    }
+    if (i % 5 == 0) p.algo = LDS_ALGO_JPS;
+    if (i % 7 == 0) { /* an edit: a wall, a door, a cost, a layer value */
+      int32_t x = th_randint(&r, 90), y = th_randint(&r, 60);
+      switch (th_randint(&r, 4)) {
+        case 0: lds_grid_set_blocked(g, x, y, !lds_grid_blocked(g, x, y)); break;
+        case 1: lds_grid_set_blocked(g, x - x % 13 + 6, 30, !lds_grid_blocked(g, x - x % 13 + 6, 30)); break;
+        case 2: lds_grid_set_cost(g, x, y, 0.5f + (float)th_randint(&r, 6)); break;
+        default: lds_grid_layer_set(g, 0, x, y, th_randint(&r, 2) ? INFINITY : 0.0f); break;
+      }
+    }
+    if (!lds_path_cache_accepts(pc, &p, sx, sy, gl[0], gl[1])) continue;
+    qs = lds_path_cache_query(pc, &p, sx, sy, gl[0], gl[1], 0, NULL, &path, NULL);
+    answered++;
+    if (!agrees(g, s, &p, sx, sy, gl[0], gl[1], qs, path)) {
+      if (wrong++ < 3) TH_FAIL("query %d (%d,%d)->(%d,%d): cached %s differs from a fresh search", i,
+                               sx, sy, gl[0], gl[1], lds_status_name(qs));
+    }
+    lds_path_free(path);
+  }
+  CHECK_INT(wrong, 0);
+  CHECK(answered > 1500);
+  lds_path_cache_stats(pc, &st);
+  printf("  path cache, 3000 random queries with edits: %llu answered, %llu hits, %llu grown, %llu resets, %llu evictions\n",
+         (unsigned long long)st.answered, (unsigned long long)st.hits, (unsigned long long)st.grown,
+         (unsigned long long)st.resets, (unsigned long long)st.evictions);
+  CHECK(st.hits > 100);             /* answers that reused a tree */
+  CHECK(st.grown > 100);            /* and answers that grew one */
+  CHECK(st.resets > 0);             /* edits touched trees */
+  CHECK(st.evictions > 0);          /* 12 keys, 4 entries */
+  CHECK_INT(st.entries, 4);
+  CHECK(st.bytes >= 4 * (size_t)92 * 62 * 16);
+  CHECK_INT(st.answered, (uint64_t)answered);
+  lds_path_cache_free(pc);
+  lds_search_free(s);
+  lds_grid_free(g);
+}
+
+static void test_sliced_and_declined(void) {
+  lds_Grid *g = lds_grid_new(NULL, 60, 40, NULL);
+  lds_PathCache *pc = lds_path_cache_new(NULL, g, 2, NULL);
+  lds_Search *s = lds_search_new(NULL, g, NULL);
+  lds_SearchParams p;
+  lds_Path *path = NULL;
+  lds_Status st;
+  uint64_t n, total = 0;
+  int calls = 0;
+  lds_Error err;
+  int32_t y;
+  lds_search_params_init(&p);
+  /* sliced growth: 50 cells a call, the same answer as one call */
+  do {
+    st = lds_path_cache_query(pc, &p, 0, 0, 59, 39, 50, &n, &path, &err);
+    total += n;
+    calls++;
+    CHECK(n <= 50);
+  } while (st == LDS_RUNNING);
+  CHECK(calls > 5);
+  CHECK(agrees(g, s, &p, 0, 0, 59, 39, st, path));
+  lds_path_free(path);
+  /* a hit: no expansion */
+  st = lds_path_cache_query(pc, &p, 10, 5, 59, 39, 0, &n, &path, &err);
+  CHECK_INT(st, LDS_FOUND);
+  CHECK_INT(n, 0);
+  lds_path_free(path);
+  /* a wall: the tree is reset, the start is cut off: no path */
+  for (y = 0; y < 40; y++) lds_grid_set_blocked(g, 30, y, true);
+  st = lds_path_cache_query(pc, &p, 10, 5, 59, 39, 0, &n, &path, &err);
+  CHECK_INT(st, LDS_NO_PATH);
+  CHECK(path == NULL);
+  CHECK(n > 0);
+  st = lds_path_cache_query(pc, &p, 3, 3, 59, 39, 0, &n, &path, &err); /* exhausted: at once */
+  CHECK_INT(st, LDS_NO_PATH);
+  CHECK_INT(n, 0);
+  /* declined queries */
+  p.partial = true;
+  CHECK(!lds_path_cache_accepts(pc, &p, 0, 0, 59, 39));
+  p.partial = false;
+  p.algo = LDS_ALGO_WASTAR;
+  CHECK(!lds_path_cache_accepts(pc, &p, 0, 0, 59, 39));
+  p.algo = LDS_ALGO_ASTAR;
+  p.heuristic = LDS_H_MANHATTAN;
+  CHECK(!lds_path_cache_accepts(pc, &p, 0, 0, 59, 39));
+  p.heuristic = LDS_H_AUTO;
+  CHECK(!lds_path_cache_accepts(pc, &p, 30, 0, 59, 39)); /* blocked start */
+  CHECK(!lds_path_cache_accepts(pc, &p, 5, 5, 5, 5));    /* start == goal */
+  CHECK_INT(lds_path_cache_query(pc, &p, 30, 0, 59, 39, 0, &n, &path, &err), LDS_E_ARG);
+  CHECK(lds_path_cache_new(NULL, g, 0, &err) == NULL);
+  CHECK_INT(err.code, LDS_E_ARG);
+  lds_path_cache_free(pc);
+  lds_search_free(s);
+  lds_grid_free(g);
+}
+
+typedef struct Deliv {
+  lds_Search *s;
+  const lds_Grid *g;
+  int delivered, wrong;
+} Deliv;
+
+static lds_Status on_done(void *ud, lds_Scheduler *sc, lds_RequestId id, lds_RequestEvent ev,
+                          const lds_RequestInfo *info) {
+  Deliv *d = (Deliv *)ud;
+  lds_SearchParams p;
+  const lds_Path *path = lds_scheduler_path(sc, id);
+  int32_t sx, sy, gx, gy;
+  if (ev != LDS_EVENT_DONE) return LDS_OK;
+  d->delivered++;
+  lds_search_params_init(&p);
+  if (path) {
+    lds_path_cell(path, 0, &sx, &sy);
+    lds_path_cell(path, lds_path_length(path) - 1, &gx, &gy);
+    if (!agrees(d->g, d->s, &p, sx, sy, gx, gy, info->status, path)) d->wrong++;
+  } else if (info->status != LDS_NO_PATH) {
+    d->wrong++;
+  }
+  return LDS_OK;
+}
+
+static void test_scheduler(void) {
+  th_Rng r = {99};
+  lds_Grid *g = lds_grid_new(NULL, 80, 50, NULL);
+  lds_Scheduler *sc = lds_scheduler_new(NULL, NULL, NULL);
+  lds_TickStats tot;
+  lds_PathCacheStats st;
+  Deliv d;
+  int i;
+  int32_t x, y;
+  for (y = 0; y < 50; y++)
+    for (x = 0; x < 80; x++)
+      if (th_randint(&r, 100) < 20) lds_grid_set_blocked(g, x, y, true);
+  d.s = lds_search_new(NULL, g, NULL);
+  d.g = g;
+  d.delivered = d.wrong = 0;
+  CHECK_INT(lds_scheduler_add_grid(sc, g, 2), LDS_OK);
+  CHECK(lds_scheduler_path_cache(sc, g) == NULL);
+  CHECK_INT(lds_scheduler_set_path_cache(sc, g, 3), LDS_OK);
+  CHECK(lds_scheduler_path_cache(sc, g) != NULL);
+  for (i = 0; i < 300; i++) {
+    lds_Request rq;
+    int32_t sx, sy, gx = 10 + 30 * (i % 3), gy = 25;
+    lds_grid_set_blocked(g, gx, gy, false);
+    do {
+      sx = th_randint(&r, 80);
+      sy = th_randint(&r, 50);
+    } while (lds_grid_blocked(g, sx, sy) || (sx == gx && sy == gy));
+    lds_request_init(&rq, g, sx, sy, gx, gy);
+    rq.on_done = on_done;
+    rq.ud = &d;
+    rq.flags = LDS_REQ_AUTO_RELEASE;
+    CHECK(lds_scheduler_submit(sc, &rq, NULL) == LDS_OK);
+    if (i % 50 == 49) {
+      lds_Budget b = {2000, 0};
+      lds_scheduler_step(sc, &b, NULL);
+      lds_grid_set_blocked(g, th_randint(&r, 80), th_randint(&r, 50), true); /* an edit */
+    }
+  }
+  while (lds_scheduler_pending(sc) > 0) lds_scheduler_step(sc, NULL, NULL);
+  lds_scheduler_totals(sc, &tot);
+  lds_path_cache_stats(lds_scheduler_path_cache(sc, g), &st);
+  CHECK_INT(d.delivered, 300);
+  CHECK_INT(d.wrong, 0);
+  CHECK_INT(tot.started, 0);              /* no search: the cache took every request */
+  CHECK_INT(st.answered, 300);
+  CHECK(st.grown < 60);                   /* most requests were hits */
+  CHECK(lds_scheduler_mem_used(sc) > st.bytes);
+  CHECK_INT(lds_scheduler_set_path_cache(sc, g, 0), LDS_OK);
+  CHECK(lds_scheduler_path_cache(sc, g) == NULL);
+  CHECK_INT(lds_scheduler_set_path_cache(sc, NULL, 2), LDS_E_ARG);
+  lds_scheduler_free(sc);
+  lds_search_free(d.s);
+  lds_grid_free(g);
+}
+
+void suite_path_cache(void);
+void suite_path_cache(void) {
+  test_sliced_and_declined();
+  test_random_queries_and_edits();
+  test_scheduler();
+}

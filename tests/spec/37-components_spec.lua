@@ -1,0 +1,117 @@
+-- SPDX-License-Identifier: MIT
+-- Connectivity from Lua: grid:component(x, y [, layers]) and
+-- grid:connected(a, b [, layers]) against a flood fill written here, after
+-- random edits; queries across components end with no path and 0
+-- expansions once the grid has its index (docs/big-maps.md).
+local lodestar = require "lodestar"
+
+-- component labels by a plain flood fill over 4-neighbours (the grid keeps
+-- the default no_corner_cutting rule, under which diagonals join nothing new)
+local function flood(g)
+  local w, h = g:width(), g:height()
+  local lab, id = {}, 0
+  for y = 0, h - 1 do
+    for x = 0, w - 1 do
+      if not g:blocked(x, y) and not lab[y * w + x] then
+        id = id + 1
+        local stack = {{x, y}}
+        lab[y * w + x] = id
+        while #stack > 0 do
+          local c = table.remove(stack)
+          for _, d in ipairs({{1, 0}, {-1, 0}, {0, 1}, {0, -1}}) do
+            local nx, ny = c[1] + d[1], c[2] + d[2]
+            if nx >= 0 and ny >= 0 and nx < w and ny < h and not g:blocked(nx, ny)
+                and not lab[ny * w + nx] then
+              lab[ny * w + nx] = id
+              stack[#stack + 1] = {nx, ny}
+            end
+          end
+        end
+      end
+    end
+  end
+  return lab
+end
+
+local function same_partition(g)
+  local w, h = g:width(), g:height()
+  local lab, fwd, bwd = flood(g), {}, {}
+  for y = 0, h - 1 do
+    for x = 0, w - 1 do
+      local a, b = lab[y * w + x], g:component(x, y)
+      if (a == nil) ~= (b == nil) then return false end
+      if a then
+        fwd[a] = fwd[a] or b
+        bwd[b] = bwd[b] or a
+        if fwd[a] ~= b or bwd[b] ~= a then return false end
+      end
+    end
+  end
+  return true
+end
+
+describe("grid:component and grid:connected", function()
+  it("follow random edits like a fresh flood fill", function()
+    local g = lodestar.grid.new(70, 40)
+    local seed = 7
+    local function rnd(n)
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      return seed % n
+    end
+    for x = 0, 69 do g:set_blocked(x, 20, x % 23 ~= 4) end
+    assert.is_true(same_partition(g))
+    for _ = 1, 80 do
+      local x, y = rnd(70), rnd(40)
+      g:set_blocked(x, y, not g:blocked(x, y))
+      assert.is_true(same_partition(g))
+    end
+  end)
+
+  it("tell points apart, take {x, y}, {x=, y=} or four numbers, and give nil on walls", function()
+    local g = lodestar.grid.new(10, 5)
+    for y = 0, 4 do g:set_blocked(5, y, true) end
+    assert.is_nil(g:component(5, 0))
+    assert.are_not.equal(g:component(0, 0), g:component(9, 4))
+    assert.is_false(g:connected({0, 0}, {9, 4}))
+    assert.is_true(g:connected({x = 0, y = 0}, {x = 4, y = 4}))
+    assert.is_true(g:connected(0, 0, 4, 4))
+    g:set_blocked(5, 2, false)
+    assert.is_true(g:connected(0, 0, 9, 4))
+    assert.are.equal(g:component(0, 0), g:component(9, 4))
+  end)
+
+  it("answer no_path without expanding a node across components", function()
+    local g = lodestar.grid.new(40, 20)
+    for y = 0, 19 do g:set_blocked(20, y, true) end
+    assert.is_false(g:connected(0, 0, 39, 19)) -- builds the index
+    for _, algo in ipairs({"astar", "dijkstra", "jps"}) do
+      local s = lodestar.search[algo](g)
+      s:start(0, 0, 39, 19)
+      assert.are.equal("no_path", (s:run()))
+      assert.are.equal(0, s:stats().expansions)
+    end
+    local p, msg = lodestar.find_path(g, 0, 0, 39, 19)
+    assert.is_nil(p)
+    assert.are.equal("no_path", msg)
+  end)
+
+  it("honour a blocking layer set by name", function()
+    local g = lodestar.grid.new(12, 4)
+    g:layer_add("lava")
+    for y = 0, 3 do g:layer_set("lava", 6, y, math.huge) end
+    assert.is_true(g:connected(0, 0, 11, 3))
+    assert.is_false(g:connected(0, 0, 11, 3, {"lava"}))
+    assert.is_nil(g:component(6, 1, {"lava"}))
+    assert.is_not_nil(g:component(6, 1))
+  end)
+
+  it("reject bad arguments", function()
+    local g = lodestar.grid.new(4, 4)
+    assert.has_error(function() g:component(4, 0) end,
+      "bad argument #1 to 'component' (x 4 out of range (expected 0..3))")
+    assert.has_error(function() g:component(0, 0, {"nope"}) end,
+      "bad argument #3 to 'component' (no layer 'nope')")
+    assert.has_error(function() g:connected({0}, {1, 1}) end,
+      "bad argument #1 to 'connected' (point has no numbers x, y)")
+  end)
+end)
