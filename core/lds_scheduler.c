@@ -463,12 +463,14 @@ void ldsi_sched_deliver(lds_Scheduler *sc, uint32_t r, lds_RequestEvent ev) {
 }
 
 /* Final status: frees the search, keeps the path, calls back. */
-void ldsi_sched_finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s) {
+/* ldsi_sched_finish, or with the path given (`path`: an answer of the path
+** cache, owned by the request from here) */
+static void finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s, lds_Path *path) {
   Req *q = &sc->req[r];
   detach(sc, r);
   /* a replan's previous path (kept for the walker until now) goes */
   lds_path_free(q->path);
-  q->path = NULL;
+  q->path = path;
   q->state = SLOT_DONE;
   q->status = st;
   q->flags |= LDS_REQINFO_DONE;
@@ -493,6 +495,14 @@ void ldsi_sched_finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search 
   }
   if (q->path) ldsi_sched_watch_arm(sc, r); /* LDS_REQ_WATCH */
   ldsi_sched_deliver(sc, r, LDS_EVENT_DONE);
+}
+
+void ldsi_sched_finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s) {
+  finish(sc, r, st, s, NULL);
+}
+
+void ldsi_sched_finish_path(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Path *path) {
+  finish(sc, r, st, NULL, path);
 }
 
 lds_Status ldsi_sched_requeue(lds_Scheduler *sc, uint32_t r) {

@@ -150,6 +150,8 @@ void ldsi_sched_deliver(lds_Scheduler *sc, uint32_t r, lds_RequestEvent ev);
 /* Ends slot r with status st: takes the path from search s (if any),
 ** returns s to its pool and delivers LDS_REQUEST_DONE. */
 void ldsi_sched_finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s);
+/* The same with its path given (the path cache's answer; the request owns it). */
+void ldsi_sched_finish_path(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Path *path);
 
 /* Index of grid g in sc->grids, or -1 (lds_scheduler.c). */
 int ldsi_sched_find_grid(const lds_Scheduler *sc, const lds_Grid *g);

@@ -296,8 +296,7 @@ static int serve_from_cache(lds_Scheduler *sc, Budget *b, uint32_t r) {
   q->flags |= LDS_REQINFO_STARTED;
   memset(&q->stats, 0, sizeof q->stats);
   q->stats.expansions = total;
-  q->path = path;
-  ldsi_sched_finish(sc, r, st, NULL);
+  ldsi_sched_finish_path(sc, r, st, path);
   return 1;
 }
 
