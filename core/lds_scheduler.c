@@ -249,7 +249,11 @@ void lds_scheduler_free(lds_Scheduler *sc) {
 ** of node records) would otherwise land inside the first frames' budgets.
 ** Zero is the state lds_search_new leaves (generation 0 = fresh record). */
 static void prefault(lds_Search *s) {
-  memset(s->nodes, 0, s->nnodes * sizeof(ldsi_Node));
+  /* the records a query allocates on first use (the ldsi_Node array, the
+  ** pool of paged records) are allocated now, outside every frame; on
+  ** failure the query that needs them fails with LDS_E_NOMEM */
+  if (ldsi_search_need_nodes(s) == LDS_OK) memset(s->nodes, 0, s->nnodes * sizeof(ldsi_Node));
+  (void)ldsi_pages_reserve(s);
   if (s->hot) memset(s->hot, 0, s->nnodes * sizeof(ldsi_Hot));
   memset(s->open, 0, s->open_cap * sizeof(ldsi_Open));
 }

@@ -97,18 +97,20 @@ static void prune_build(lds_Search *s) {
 
 /* Allocates a search with n node records, its open list and stack; the
 ** space-specific constructors fill in the rest. */
-lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, const char *fn, lds_Error *err) {
+lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, bool with_nodes, const char *fn,
+                              lds_Error *err) {
   lds_Search *s = (lds_Search *)ldsi_calloc(e, 1, sizeof *s);
   if (!s) goto nomem;
   s->env = *e;
   s->nnodes = n;
   /* one record more than nodes: the "no move" record of the uniform loop (see
   ** relax_uniform), never a node of the space */
-  s->nodes = (ldsi_Node *)ldsi_calloc(e, n + 1, sizeof(ldsi_Node));
+  if (with_nodes) s->nodes = (ldsi_Node *)ldsi_calloc(e, n + 1, sizeof(ldsi_Node));
+  s->nodes_lazy = !with_nodes;
   s->open_cap = n; /* a node is in the open list at most once */
   s->open = (ldsi_Open *)ldsi_alloc(e, (s->open_cap + 4) * sizeof(ldsi_Open));
   s->buf = (ldsi_Open *)ldsi_alloc(e, LDSI_BUF_CAP * sizeof(ldsi_Open));
-  if (!s->nodes || !s->open || !s->buf) {
+  if ((with_nodes && !s->nodes) || !s->open || !s->buf) {
     lds_search_free(s);
     goto nomem;
   }
@@ -119,8 +121,20 @@ lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, const char *fn, lds_E
   return s;
 nomem:
   ldsi_error(err, LDS_E_NOMEM, "%s: out of memory for %zu node records (%zu bytes)", fn, n,
-             n * (sizeof(ldsi_Node) + sizeof(ldsi_Open)) + LDSI_BUF_CAP * sizeof(ldsi_Open));
+             n * ((with_nodes ? sizeof(ldsi_Node) : 0) + sizeof(ldsi_Open)) +
+                 LDSI_BUF_CAP * sizeof(ldsi_Open));
   return NULL;
+}
+
+lds_Status ldsi_search_need_nodes(lds_Search *s) {
+  if (s->nodes) return LDS_OK;
+  s->nodes = (ldsi_Node *)ldsi_calloc(&s->env, s->nnodes + 1, sizeof(ldsi_Node));
+  if (!s->nodes) {
+    ldsi_msg(s->errmsg, "lds_search_start: out of memory for %zu node records (%zu bytes)",
+             s->nnodes + 1, (s->nnodes + 1) * sizeof(ldsi_Node));
+    return LDS_E_NOMEM;
+  }
+  return LDS_OK;
 }
 
 lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *err) {
@@ -136,12 +150,23 @@ lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *
                grid->pcells, (unsigned)LDSI_INBUF - 1);
     return NULL;
   }
-  s = ldsi_search_alloc(&e, grid->pcells, "lds_search_new", err);
+  /* the ldsi_Node records wait for a query that needs them: most run the
+  ** exact loop, on the ldsi_Hot records alone */
+  s = ldsi_search_alloc(&e, grid->pcells, false, "lds_search_new", err);
   if (!s) return NULL;
   s->space = LDSI_SPACE_GRID;
   s->grid = grid;
-  s->hot = (ldsi_Hot *)ldsi_calloc(&e, grid->pcells + 1, sizeof(ldsi_Hot));
-  if (!s->hot) {
+  if ((uint64_t)grid->pcells + 1 >= LDSI_PAGED_MIN_NODES) {
+    if (!ldsi_pages_init(s, grid->pcells + 1)) {
+      lds_search_free(s);
+      ldsi_error(err, LDS_E_NOMEM, "lds_search_new: out of memory for the page table of %zu cells",
+                 grid->pcells + 1);
+      return NULL;
+    }
+  } else {
+    s->hot = (ldsi_Hot *)ldsi_calloc(&e, grid->pcells + 1, sizeof(ldsi_Hot));
+  }
+  if (!s->hot && !s->hot_tab) {
     lds_search_free(s);
     ldsi_error(err, LDS_E_NOMEM,
                "lds_search_new: out of memory for %zu records of the exact A* loop (%zu bytes)",
@@ -156,17 +181,19 @@ void lds_search_free(lds_Search *s) {
   if (!s) return;
   if (s->algo_free) s->algo_free(s);
   if (s->eff) ldsi_free(&s->env, s->eff, s->nnodes * sizeof(double));
-  ldsi_free(&s->env, s->nodes, (s->nnodes + 1) * sizeof(ldsi_Node));
+  if (s->nodes) ldsi_free(&s->env, s->nodes, (s->nnodes + 1) * sizeof(ldsi_Node));
   if (s->hot) ldsi_free(&s->env, s->hot, (s->nnodes + 1) * sizeof(ldsi_Hot));
+  ldsi_pages_free(s);
   ldsi_free(&s->env, s->open, (s->open_cap + 4) * sizeof(ldsi_Open));
   ldsi_free(&s->env, s->buf, LDSI_BUF_CAP * sizeof(ldsi_Open));
   ldsi_free(&s->env, s, sizeof *s);
 }
 
 size_t lds_search_mem_used(const lds_Search *s) {
-  return sizeof *s + (s->nnodes + 1) * sizeof(ldsi_Node) +
+  return sizeof *s + (s->nodes ? (s->nnodes + 1) * sizeof(ldsi_Node) : 0) +
          (s->open_cap + 4 + LDSI_BUF_CAP) * sizeof(ldsi_Open) + s->algo_bytes +
-         (s->eff ? s->nnodes * sizeof(double) : 0) + (s->hot ? (s->nnodes + 1) * sizeof(ldsi_Hot) : 0);
+         (s->eff ? s->nnodes * sizeof(double) : 0) +
+         (s->hot ? (s->nnodes + 1) * sizeof(ldsi_Hot) : 0) + ldsi_pages_bytes(s);
 }
 
 const lds_Grid *lds_search_grid(const lds_Search *s) { return s->grid; }
@@ -247,9 +274,11 @@ static lds_Status weighted_scale(lds_Search *s, double *out) {
 /* New generation: every record becomes fresh without touching it. */
 static void new_generation(lds_Search *s) {
   s->gen++;
+  ldsi_pages_recycle(s); /* paged records: the last query's pages back to the pool */
   if (s->gen == 0) { /* wrapped after 2^32 queries: clear once */
-    memset(s->nodes, 0, s->nnodes * sizeof(ldsi_Node));
-    if (s->hot) memset(s->hot, 0, s->nnodes * sizeof(ldsi_Hot));
+    if (s->nodes) memset(s->nodes, 0, (s->nnodes + 1) * sizeof(ldsi_Node));
+    if (s->hot) memset(s->hot, 0, (s->nnodes + 1) * sizeof(ldsi_Hot));
+    ldsi_pages_clear(s);
     s->gen = 1;
   }
 }
@@ -330,6 +359,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   const lds_Grid *g = s->grid;
   lds_SearchParams p;
   ldsi_Node *n;
+  bool exact; /* the query runs the exact A* loop (ldsi_Hot records alone) */
   if (params)
     p = *params;
   else
@@ -393,6 +423,11 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
     lds_Status st = s->ops->start(s); /* may choose other ops (JPS: its variant, or A*) */
     if (st < 0) return start_error(s, st);
   }
+  exact = s->ops == &ldsi_astar_ops && ldsi_astar_runs_exact(s);
+  if (!s->nodes && !exact) {
+    lds_Status st = ldsi_search_need_nodes(s); /* the first query on ldsi_Node records */
+    if (st < 0) return start_error(s, st);
+  }
   s->start = ldsi_search_cell_id(s, sx, sy);
   s->goal = ldsi_search_cell_id(s, gx, gy);
   s->gx = gx;
@@ -406,12 +441,15 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
     s->status = LDS_NO_PATH;
     return LDS_OK;
   }
-  n = ldsi_node(s, s->start);
-  n->g = 0.0;
-  n->nsd = 0;
-  if (s->hot) { /* the start's record for the exact loop (no parent) */
-    s->hot[s->start].gen = s->gen;
-    s->hot[s->start].nsd = LDSI_HOT_NODIR << 60;
+  if (s->nodes) {
+    n = ldsi_node(s, s->start);
+    n->g = 0.0;
+    n->nsd = 0;
+  }
+  if (s->hot || s->hot_tab) { /* the start's record for the exact loop (no parent) */
+    ldsi_Hot *h = ldsi_hot_claim(s, s->start);
+    h->gen = s->gen;
+    h->nsd = LDSI_HOT_NODIR << 60;
   }
   if (g->blocked[s->goal]) {
     /* never reached: with params.partial the search runs to exhaustion, as
@@ -424,7 +462,16 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
       return LDS_OK;
     }
   }
-  ldsi_open_push(s, s->start, s->hw * ldsi_hdist(s->hk, gx - sx, gy - sy), 0.0);
+  {
+    double f = s->hw * ldsi_hdist(s->hk, gx - sx, gy - sy);
+    /* the start's entry; its heap position goes to the records of the loop
+    ** that runs (the exact loop recomputes the start's keys: expand_keys) */
+    if (exact)
+      ldsi_open_push_x(s, s->start, f, 0.0, 0,
+                       s->hot_tab ? LDSI_KEYS_EXACT_PAGED : LDSI_KEYS_EXACT_HOT);
+    else
+      ldsi_open_push(s, s->start, f, 0.0);
+  }
   s->status = LDS_RUNNING;
   return LDS_OK;
 }
@@ -477,7 +524,7 @@ const char *lds_search_errmsg(const lds_Search *s) { return s->errmsg; }
 
 double lds_search_cost(const lds_Search *s) {
   if (s->status != LDS_FOUND) return -1.0;
-  if (s->hot_query) return ldsi_hot_g(s->hot[s->goal].nsd);
+  if (s->hot_query) return ldsi_hot_g(ldsi_hot_at(s, s->goal)->nsd);
   return s->nodes[s->goal].g;
 }
 
@@ -489,7 +536,7 @@ double lds_search_cost(const lds_Search *s) {
 static uint32_t parent_of(const lds_Search *s, uint32_t v, const ptrdiff_t *off) {
   uint64_t d;
   if (!s->hot_query) return s->nodes[v].parent;
-  d = s->hot[v].nsd >> 60;
+  d = ldsi_hot_at(s, v)->nsd >> 60;
   return d == LDSI_HOT_NODIR ? LDSI_NONE : (uint32_t)((ptrdiff_t)v - off[d]);
 }
 
@@ -522,9 +569,16 @@ static lds_Path *build_path(const lds_Search *s, uint32_t end, uint32_t flags, l
   }
   env = ldsi_env_public(&s->env);
   p = lds_path_new(&env, cells, n, g ? g->w : 0,
-                   s->hot_query ? ldsi_hot_g(s->hot[end].nsd) : s->nodes[end].g, flags, err);
+                   s->hot_query ? ldsi_hot_g(ldsi_hot_at(s, end)->nsd) : s->nodes[end].g, flags, err);
   ldsi_free(&s->env, cells, n * sizeof(uint32_t));
   return p;
+}
+
+/* Whether the current query's start record is set (the record of the loop
+** that ran) */
+static bool start_seen(const lds_Search *s) {
+  if (s->hot_query) return ldsi_hot_at(s, s->start)->gen == s->gen;
+  return s->nodes && s->nodes[s->start].gen == s->gen;
 }
 
 /* Whether the current query has a partial path (its start record is set,
@@ -536,7 +590,7 @@ static bool has_partial(const lds_Search *s, const char *fn, lds_Error *err) {
     ldsi_error(err, LDS_E_STATE, "%s: no path (start (%ld,%ld) is blocked)", fn, (long)x, (long)y);
     return false;
   }
-  if (s->status == LDS_E_STATE || s->nodes[s->start].gen != s->gen) {
+  if (s->status == LDS_E_STATE || !start_seen(s)) {
     ldsi_error(err, LDS_E_STATE, "%s: no query started", fn);
     return false;
   }
@@ -564,7 +618,7 @@ lds_Path *lds_search_jump_points(const lds_Search *s, lds_Error *err) {
   if (s->status == LDS_FOUND)
     return sparse ? s->ops->build_path(s, s->goal, 0, true, err) : lds_search_path(s, err);
   if (s->status == LDS_NO_PATH && s->params.partial)
-    return sparse ? ((s->start_blocked && s->status == LDS_NO_PATH) || s->nodes[s->start].gen != s->gen
+    return sparse ? ((s->start_blocked && s->status == LDS_NO_PATH) || !start_seen(s)
                          ? lds_search_path(s, err) /* its error */
                          : s->ops->build_path(s, s->best, LDS_PATH_PARTIAL, true, err))
                   : lds_search_path(s, err);

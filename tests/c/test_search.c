@@ -541,6 +541,7 @@ static void test_open_list_exact(void) {
   lds_Grid *g = lds_grid_new(NULL, 64, 64, NULL);
   lds_Search *s = lds_search_new(NULL, g, NULL);
   static uint64_t kf[4096], k2[4096];
+  CHECK_INT(ldsi_search_need_nodes(s), LDS_OK); /* the ldsi_Node records this test reads */
   static bool live[4096];
   int round, step, bad = 0, wrong_min = 0, pops = 0, fills = 0, decreases = 0;
   for (round = 0; round < 60; round++) {
