@@ -545,6 +545,7 @@ bool ldsi_astar_runs_exact(const lds_Search *s) {
 
 static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
   int mode = run_mode(s);
+  s->hot_query = false; /* grid_run_exact sets it */
   switch (s->hk) {
     case LDS_H_ZERO: DISPATCH_MODE(LDS_H_ZERO)
     case LDS_H_MANHATTAN: DISPATCH_MODE(LDS_H_MANHATTAN)

@@ -252,8 +252,8 @@ static void prefault(lds_Search *s) {
   /* the records a query allocates on first use (the ldsi_Node array, the
   ** pool of paged records) are allocated now, outside every frame; on
   ** failure the query that needs them fails with LDS_E_NOMEM */
-  if (ldsi_search_need_nodes(s) == LDS_OK) memset(s->nodes, 0, s->nnodes * sizeof(ldsi_Node));
-  (void)ldsi_pages_reserve(s);
+  (void)lds_search_reserve(s);
+  if (s->nodes) memset(s->nodes, 0, s->nnodes * sizeof(ldsi_Node));
   if (s->hot) memset(s->hot, 0, s->nnodes * sizeof(ldsi_Hot));
   memset(s->open, 0, s->open_cap * sizeof(ldsi_Open));
 }

@@ -138,6 +138,11 @@ lds_Status ldsi_search_need_nodes(lds_Search *s) {
 }
 
 lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *err) {
+  return ldsi_search_new_layout(env, grid, -1, err);
+}
+
+lds_Search *ldsi_search_new_layout(const lds_Env *env, const lds_Grid *grid, int paged,
+                                   lds_Error *err) {
   ldsi_Env e;
   lds_Search *s;
   ldsi_env_resolve(&e, env);
@@ -156,7 +161,8 @@ lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *
   if (!s) return NULL;
   s->space = LDSI_SPACE_GRID;
   s->grid = grid;
-  if ((uint64_t)grid->pcells + 1 >= LDSI_PAGED_MIN_NODES) {
+  if (paged < 0) paged = (uint64_t)grid->pcells + 1 >= LDSI_PAGED_MIN_NODES;
+  if (paged) {
     if (!ldsi_pages_init(s, grid->pcells + 1)) {
       lds_search_free(s);
       ldsi_error(err, LDS_E_NOMEM, "lds_search_new: out of memory for the page table of %zu cells",
@@ -187,6 +193,17 @@ void lds_search_free(lds_Search *s) {
   ldsi_free(&s->env, s->open, (s->open_cap + 4) * sizeof(ldsi_Open));
   ldsi_free(&s->env, s->buf, LDSI_BUF_CAP * sizeof(ldsi_Open));
   ldsi_free(&s->env, s, sizeof *s);
+}
+
+lds_Status lds_search_reserve(lds_Search *s) {
+  lds_Status st = ldsi_search_need_nodes(s);
+  if (st < 0) return st;
+  if (!ldsi_pages_reserve(s)) {
+    ldsi_msg(s->errmsg, "lds_search_reserve: out of memory for %zu pages of node records",
+             s->hot_npages);
+    return LDS_E_NOMEM;
+  }
+  return LDS_OK;
 }
 
 size_t lds_search_mem_used(const lds_Search *s) {
@@ -417,13 +434,14 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
     s->hq_c = (uint64_t)floor(LDSI_SQRT2 * s->hq_scale * 65536.0);
   }
   new_generation(s);
-  s->hot_query = false; /* the exact A* loop sets it when it runs */
+  s->hot_query = false; /* set below for a query of the exact A* loop */
   s->ops = p.algo == LDS_ALGO_JPS || p.algo == LDS_ALGO_JPS_PLUS ? &ldsi_jps_ops : &ldsi_astar_ops;
   if (s->ops->start) {
     lds_Status st = s->ops->start(s); /* may choose other ops (JPS: its variant, or A*) */
     if (st < 0) return start_error(s, st);
   }
   exact = s->ops == &ldsi_astar_ops && ldsi_astar_runs_exact(s);
+  s->hot_query = exact; /* its records are the ldsi_Hot ones (grid_run_exact) */
   if (!s->nodes && !exact) {
     lds_Status st = ldsi_search_need_nodes(s); /* the first query on ldsi_Node records */
     if (st < 0) return start_error(s, st);

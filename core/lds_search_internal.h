@@ -220,6 +220,12 @@ struct lds_Search {
 LDSI_HIDDEN lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, bool with_nodes,
                                           const char *fn, lds_Error *err);
 
+/* lds_search_new with the layout of the ldsi_Hot records forced: paged 1
+** (pages), 0 (one dense array), -1 (by size: LDSI_PAGED_MIN_NODES, what
+** lds_search_new does); for tests and benchmarks. */
+LDSI_HIDDEN lds_Search *ldsi_search_new_layout(const lds_Env *env, const lds_Grid *grid,
+                                               int paged, lds_Error *err);
+
 /* Whether the next run of the grid A* family takes the exact loop on the
 ** ldsi_Hot records (uniform costs, octile, weight 1: lds_astar.c), as
 ** decided from the query's set-up */

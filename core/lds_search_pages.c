@@ -47,8 +47,11 @@ ldsi_Hot *ldsi_hot_map(lds_Search *s, uint32_t v) {
   ldsi_Hot *page;
   if (s->pool_used == s->pool_n && !pool_grow(s)) {
     /* out of memory: the step ends with LDS_E_NOMEM (the loop checks
-    ** pool_fail after the expansion); the writes until then go here */
+    ** pool_fail after the expansion); until then the spare page stands in
+    ** for every page that could not be claimed (the query's records there
+    ** are meaningless, and the next query unmaps it: ldsi_pages_recycle) */
     s->pool_fail = true;
+    s->hot_tab[t] = s->pool_spare;
     return s->pool_spare + (v & LDSI_PAGE_MASK);
   }
   page = s->pool[s->pool_used];
@@ -69,6 +72,9 @@ void ldsi_pages_recycle(lds_Search *s) {
   if (!s->hot_tab) return;
   for (i = 0; i < s->pool_used; i++)
     s->hot_tab[s->pool_owner[i]] = (ldsi_Hot *)(uintptr_t)ldsi_hot_zero_page;
+  if (s->pool_fail) /* after a failed claim: the entries the spare page took (rare) */
+    for (i = 0; i < s->hot_npages; i++)
+      if (s->hot_tab[i] == s->pool_spare) s->hot_tab[i] = (ldsi_Hot *)(uintptr_t)ldsi_hot_zero_page;
   s->pool_used = 0;
   s->pool_fail = false;
 }
