@@ -14,14 +14,14 @@ local function cells(p)
   return table.concat(t, " ")
 end
 
--- a w x h grid with a seeded scatter of walls
+-- a w x h grid with a seeded scatter of walls (its corners free)
 local function scatter(w, h, seed)
   local g = lodestar.grid.new(w, h)
   local s = seed
   for y = 0, h - 1 do
     for x = 0, w - 1 do
       s = (s * 16807) % 2147483647
-      if s % 100 < 15 and not (x < 2 and y < 2) then g:set_blocked(x, y, true) end
+      if s % 100 < 15 and not (x < 2 and y < 2) and not (x >= w - 2 and y >= h - 2) then g:set_blocked(x, y, true) end
     end
   end
   return g
