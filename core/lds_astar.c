@@ -49,8 +49,7 @@ static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, L
 typedef struct AstarCtx {
   lds_Search *s;
   ldsi_Node *nodes;
-  ldsi_Hot *hot;         /* dense ldsi_Hot records, or */
-  ldsi_Hot *const *tab;  /* paged ones (LDSI_KEYS_EXACT_PAGED: see LDSI_PAGE_SHIFT) */
+  ldsi_Hot *hot;         /* dense ldsi_Hot records (paged ones: s->hot_tab) */
   const uint8_t *nbr;
   const uint8_t *dir_k; /* the prune table's k of the move in each direction */
   const ptrdiff_t *off; /* neighbour offsets (ldsi_grid_offsets) */
@@ -64,8 +63,7 @@ typedef struct AstarCtx {
 
 /* The ldsi_Hot record of node v in the loop of key form kf (dense or paged) */
 LDSI_INLINE ldsi_Hot *hot_rec(const AstarCtx *c, uint32_t v, const ldsi_KeyForm kf) {
-  return kf == LDSI_KEYS_EXACT_PAGED ? c->tab[v >> LDSI_PAGE_SHIFT] + (v & LDSI_PAGE_MASK)
-                                     : c->hot + v;
+  return kf == LDSI_KEYS_EXACT_PAGED ? LDSI_HOT_REC(c->s, v, kf) : c->hot + v;
 }
 
 /* The node u being expanded, as its successors' relaxations read it, and
@@ -411,7 +409,6 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   c.s = s;
   c.nodes = s->nodes;
   c.hot = s->hot;
-  c.tab = s->hot_tab;
   c.nbr = nbr;
   c.dir_k = dir_k;
   c.off = off;

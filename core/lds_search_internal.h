@@ -129,15 +129,6 @@ struct lds_Search {
   ldsi_Node *nodes;
   ldsi_Hot *hot;     /* grids: the exact A* loop's records (ldsi_Hot), nnodes + 1,
                      ** dense; NULL when paged (hot_tab) */
-  ldsi_Hot **hot_tab; /* paged ldsi_Hot records: the page of each LDSI_PAGE_RECS
-                     ** ids (see LDSI_PAGE_SHIFT); NULL when dense */
-  size_t hot_npages; /* pages of ids (entries of hot_tab) */
-  ldsi_Hot **pool;   /* the pool's pages in claim order, pool_n allocated */
-  uint32_t *pool_owner; /* the hot_tab entry pool[i] is mapped at, for i < pool_used */
-  size_t pool_used, pool_n;
-  bool pool_fail;    /* a page could not be allocated: the step ends LDS_E_NOMEM */
-  ldsi_Hot *pool_spare; /* one page that absorbs the writes after such a failure */
-  bool nodes_lazy;   /* grids: nodes allocated at the first query that needs them */
   bool hot_query;    /* the current query runs grid_run_exact: its g, parents
                      ** and heap positions are in hot, not nodes */
   ldsi_Open *open;   /* min-heap, binary or 4-ary (LDSI_ARITY4), indexed: node
@@ -212,6 +203,17 @@ struct lds_Search {
   size_t algo_bytes;
 
   char errmsg[LDS_ERRMSG_SIZE];
+
+  /* the layouts of the node records (kept after the fields the loops read) */
+  ldsi_Hot **hot_tab; /* paged ldsi_Hot records: the page of each LDSI_PAGE_RECS
+                     ** ids (see LDSI_PAGE_SHIFT); NULL when dense */
+  size_t hot_npages; /* pages of ids (entries of hot_tab) */
+  ldsi_Hot **pool;   /* the pool's pages in claim order, pool_n allocated */
+  uint32_t *pool_owner; /* the hot_tab entry pool[i] is mapped at, for i < pool_used */
+  size_t pool_used, pool_n;
+  bool pool_fail;    /* a page could not be allocated: the step ends LDS_E_NOMEM */
+  ldsi_Hot *pool_spare; /* one page that absorbs the writes after such a failure */
+  bool nodes_lazy;   /* grids: nodes allocated at the first query that needs them */
 };
 
 /* Allocates a search with n node records (with_nodes; else they wait for
