@@ -156,6 +156,10 @@ static bool slots_grow(lds_Scheduler *sc, uint32_t ncap) {
   if (!r) return false;
   memset(r + sc->cap, 0, (ncap - sc->cap) * sizeof(Req));
   sc->req = r;
+  /* each request's params point at its own copy of the layer weights, which
+  ** moved with the array */
+  for (uint32_t i = 0; i < sc->cap; i++)
+    if (r[i].rq.params.n_layer_weights > 0) r[i].rq.params.layer_weights = r[i].weights;
   sc->cap = ncap;
   return true;
 }

@@ -141,7 +141,7 @@ LDS_API void lds_search_params_init(lds_SearchParams *p);
 /// (written only as far as the largest open list reaches) and a 96 KB
 /// plateau stack now; the 16-byte records of the A* loop on uniform-cost
 /// octile queries (the common case) now as one array on grids under
-/// 2^20 padded cells, else in pages of 256 records that a query claims on
+/// 2^22 padded cells, else in pages of 256 records that a query claims on
 /// first touch (in lds_search_step) from a pool the next query reuses, so
 /// the search costs about 16 bytes per cell its largest query touched; the
 /// 32-byte node records of every other loop (weights, costs, JPS, other

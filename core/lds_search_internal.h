@@ -73,7 +73,7 @@ typedef struct ldsi_Hot {
 #define LDSI_PAGE_MASK (LDSI_PAGE_RECS - 1u)
 #define LDSI_POOL_CHUNK 64u /* pages per pool allocation (256 KiB of ldsi_Hot) */
 #ifndef LDSI_PAGED_MIN_NODES
-#define LDSI_PAGED_MIN_NODES (UINT64_C(1) << 20) /* about 1024 x 1024 cells */
+#define LDSI_PAGED_MIN_NODES (UINT64_C(1) << 22) /* about 2048 x 2048 cells */
 #endif
 LDSI_HIDDEN extern const ldsi_Hot ldsi_hot_zero_page[LDSI_PAGE_RECS];
 

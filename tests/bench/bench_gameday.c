@@ -338,12 +338,18 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
         pc.sx = a->x, pc.sy = a->y, pc.gx = gx, pc.gy = gy;
         pc.layer_weights = class_w[a->cls];
         pc.nlayers = NLAYER;
-        if (lds_path_check(g, p, &pc, NULL, NULL) != LDS_OK) res->illegal++;
+        if (lds_path_check(g, p, &pc, NULL, &err) != LDS_OK && ++res->illegal <= 3)
+          printf("  illegal delivered path (frame %u, agent %u, class %d, restarts %u): %s\n",
+                 f, i, a->cls, info.restarts, err.msg);
         params_for(&sp, a->cls);
         if (vs && lds_search_start(vs, &sp, a->x, a->y, gx, gy) == LDS_OK &&
             lds_search_run(vs) == LDS_FOUND)
           best = lds_search_cost(vs);
-        if (!(fabs(best - lds_path_cost(p)) <= 1e-9 * (best > 1.0 ? best : 1.0))) res->not_optimal++;
+        if (!(fabs(best - lds_path_cost(p)) <= 1e-9 * (best > 1.0 ? best : 1.0)) &&
+            ++res->not_optimal <= 3)
+          printf("  delivered path not optimal (frame %u, agent %u, class %d, restarts %u): "
+                 "cost %.9g, one-shot A* %.9g\n",
+                 f, i, a->cls, info.restarts, lds_path_cost(p), best);
         for (k = 0; k < n; k++) res->hash = (res->hash ^ lds_path_node(p, k)) * 1099511628211ull;
         res->hash = (res->hash ^ (uint64_t)(lds_path_cost(p) * 1e6)) * 1099511628211ull;
         a->path = p;
