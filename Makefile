@@ -110,7 +110,7 @@ ENV_FILES   := $(BUILD)/env.sh $(BUILD)/env-luajit.sh
 
 .PHONY: fuzz test-fuzz
 .PHONY: rock rock-install test-rock test-env
-.PHONY: FORCE all run test test-c test-portable test-thread test-cli test-lua test-runtime test-demo-mods test-install test-link test-licence valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
+.PHONY: FORCE all run test test-gameday test-c test-portable test-thread test-cli test-lua test-runtime test-demo-mods test-install test-link test-licence valgrind bench sanitize deps clean print lint docs install lua valgrind-lua
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(IO_LIB) $(CLI) lua $(HOST_LIB) $(EXAMPLE_HOST) $(RUNTIME_TEST) \
@@ -331,9 +331,20 @@ test-link: $(LIB_A) $(LIB_SO) $(IO_LIB)
 # every suite in order, then one line per suite and the closing
 # "N passed, N failed" over all of them (tests/run_tests.sh)
 TEST_SUITES := test-c test-portable test-thread test-fuzz test-runtime test-cli test-lua test-install \
-  test-link test-licence test-demo-mods test-rock test-env test-windows
+  test-link test-licence test-demo-mods test-gameday test-rock test-env test-windows
 test:
 	@tests/run_tests.sh "$(MAKE)" $(TEST_SUITES)
+
+# the game-day scenario through the C scheduler (tests/bench/bench_gameday.c):
+# `make bench` runs it in full (tests/bench/bench_gameday.sh); `make test`
+# its quick variant, which checks results (every delivered path legal and
+# optimal, two runs equal), never times
+GAMEDAY     := $(BUILD)/bench_gameday
+GAMEDAY_MAP := $(firstword $(wildcard $(SHARED)/data/movingai/maps/AR0011SR.map) tests/data/den011d.map)
+$(GAMEDAY): tests/bench/bench_gameday.c $(IO_LIB) $(LIB_A) Makefile
+	$(CC) $(CFLAGS_ALL) -Icore -o $@ $< $(IO_LIB) $(LIB_A) $(LDLIBS) $(IO_LIBS) $(EXTRA_LDFLAGS)
+test-gameday: $(GAMEDAY)
+	$(GAMEDAY) --quick $(GAMEDAY_MAP)
 
 # the search fuzzer against its own Dijkstra (tests/fuzz/fuzz_search.c):
 # `make fuzz` runs it for FUZZ_SECONDS (default 60) from a random seed it
@@ -376,9 +387,9 @@ BIG_BENCH := $(BUILD)/components_bench $(BUILD)/path_cache_bench
 $(BUILD)/%_bench: tests/bench/%_bench.c $(LIB_A) $(IO_LIB) Makefile
 	$(CC) $(CFLAGS_ALL) -Icore -Iio -o $@ $< $(IO_LIB) $(LIB_A) $(LDLIBS) $(IO_LIBS) $(EXTRA_LDFLAGS)
 
-bench: all $(SETUP_BENCH) $(COSTVIEW_BENCH) $(BIG_BENCH)
-	LDS=$(CLI) SETUP_BENCH=$(SETUP_BENCH) COSTVIEW_BENCH=$(COSTVIEW_BENCH) SHARED=$(SHARED) \
-	  tests/bench/run_bench.sh
+bench: all $(SETUP_BENCH) $(COSTVIEW_BENCH) $(BIG_BENCH) $(GAMEDAY)
+	LDS=$(CLI) SETUP_BENCH=$(SETUP_BENCH) COSTVIEW_BENCH=$(COSTVIEW_BENCH) GAMEDAY=$(GAMEDAY) \
+	  SHARED=$(SHARED) tests/bench/run_bench.sh
 
 # no leaks or invalid accesses on 100 queries of the default scenario
 valgrind: $(CLI)

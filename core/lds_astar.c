@@ -49,7 +49,7 @@ static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, L
 typedef struct AstarCtx {
   lds_Search *s;
   ldsi_Node *nodes;
-  ldsi_Hot *hot;
+  ldsi_Hot *hot;         /* dense ldsi_Hot records (paged ones: s->hot_tab) */
   const uint8_t *nbr;
   const uint8_t *dir_k; /* the prune table's k of the move in each direction */
   const ptrdiff_t *off; /* neighbour offsets (ldsi_grid_offsets) */
@@ -60,6 +60,11 @@ typedef struct AstarCtx {
   double hw, gk;
   bool exact_f, reopen;
 } AstarCtx;
+
+/* The ldsi_Hot record of node v in the loop of key form kf (dense or paged) */
+LDSI_INLINE ldsi_Hot *hot_rec(const AstarCtx *c, uint32_t v, const ldsi_KeyForm kf) {
+  return kf == LDSI_KEYS_EXACT_PAGED ? LDSI_HOT_REC(c->s, v, kf) : c->hot + v;
+}
 
 /* The node u being expanded, as its successors' relaxations read it, and
 ** the plateau batch they fill (nb entries). */
@@ -142,12 +147,11 @@ LDSI_INLINE void relax_uniform(const AstarCtx *c, AstarExp *x, uint32_t m, const
 ** reopening). The records of the rows above and below a fresh node are
 ** fetched, as in claim_fresh. */
 LDSI_INLINE void relax_hot(const AstarCtx *c, AstarExp *x, uint32_t m, const int d, double ng,
-                           uint64_t nsd) {
+                           uint64_t nsd, const ldsi_KeyForm kf) {
   lds_Search *s = c->s;
-  ldsi_Hot *hot = c->hot;
   const uint32_t gen = c->gen, u = x->u;
   uint32_t v = ((m >> d) & 1u) ? (uint32_t)((ptrdiff_t)u + c->off[d]) : c->nomove;
-  ldsi_Hot *hv = &hot[v];
+  ldsi_Hot *hv = hot_rec(c, v, kf);
   double gv = hv->gen == gen ? ldsi_hot_g(hv->nsd) : INFINITY;
   uint64_t hk2, fkv;
   uint32_t mv;
@@ -174,8 +178,10 @@ LDSI_INLINE void relax_hot(const AstarCtx *c, AstarExp *x, uint32_t m, const int
   ** travels in v's entry (ldsi_Open.seq) to v's expansion */
   mv = (uint32_t)c->nbr[v] & ~(uint32_t)s->prune[c->dir_k[d]][x->nbr_u];
   if (hv->gen != gen) { /* fresh */
-    LDSI_PREFETCH(&hot[v - c->pw]);
-    LDSI_PREFETCH(&hot[v + c->pw]);
+    if (kf == LDSI_KEYS_EXACT_PAGED && LDSI_UNLIKELY(hv - (v & LDSI_PAGE_MASK) == ldsi_hot_zero_page))
+      hv = ldsi_hot_map(s, v); /* the query's first record in v's page */
+    LDSI_PREFETCH(hot_rec(c, v - c->pw, kf));
+    LDSI_PREFETCH(hot_rec(c, v + c->pw, kf));
     hv->gen = gen;
     hv->nsd = nsd | (uint64_t)d << 60;
     /* ldsi_queue_fresh_x with keys: equal f and a larger g, that is a
@@ -188,16 +194,16 @@ LDSI_INLINE void relax_hot(const AstarCtx *c, AstarExp *x, uint32_t m, const int
       e->node = v;
       s->stats.pushes++;
     } else {
-      ldsi_open_push_fk(s, v, fkv, hk2, mv);
+      ldsi_open_push_fk(s, v, fkv, hk2, mv, kf);
     }
     return;
   }
   if (hv->heap == LDSI_CLOSED) return;
   hv->nsd = nsd | (uint64_t)d << 60;
   if (hv->heap == LDSI_INBUF) {
-    ldsi_open_push_fk(s, v, fkv, hk2, mv); /* a stack entry turns stale */
+    ldsi_open_push_fk(s, v, fkv, hk2, mv, kf); /* a stack entry turns stale */
   } else {
-    ldsi_open_decrease_fk(s, hv->heap, fkv, hk2, mv);
+    ldsi_open_decrease_fk(s, hv->heap, fkv, hk2, mv, kf);
   }
 }
 
@@ -254,7 +260,7 @@ LDSI_INLINE void relax_uniform_all(const AstarCtx *c, AstarExp *x, uint32_t m, u
 #define LDSI_RELAX(d, gg, nn)                       \
   do {                                              \
     if (LDSI_EXACT(kf))                             \
-      relax_hot(c, x, m, d, gg, nn);                \
+      relax_hot(c, x, m, d, gg, nn, kf);            \
     else                                            \
       relax_uniform(c, x, m, d, gg, nn, hk);        \
   } while (0)
@@ -283,7 +289,7 @@ LDSI_INLINE void relax_uniform_all(const AstarCtx *c, AstarExp *x, uint32_t m, u
     ** which neighbour is fresh mispredicts about once per expansion */
     while (m) {
       int d = __builtin_ctz(m);
-      relax_hot(c, x, m, d, g_s, nsd_s);
+      relax_hot(c, x, m, d, g_s, nsd_s, kf);
       m &= m - 1;
     }
   } else {
@@ -418,12 +424,14 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
   /* exact f on uniform grids: f = (ns + dmax - dmin) + (nd + dmin)*sqrt(2) */
   c.exact_f = mode == MODE_UNIFORM && hk == LDS_H_OCTILE && c.hw == 1.0 && c.gk == 1.0;
   ldsi_grid_offsets(g, off);
-  c.nodes[c.nomove].gen = c.gen;
-  c.nodes[c.nomove].g = 0.0; /* every move costs more: never improved */
   for (int d = 0; d < 8; d++) dir_k[d] = (uint8_t)(3 * (ldsi_dir_dy[d] + 1) + ldsi_dir_dx[d] + 1);
-  if (LDSI_EXACT(kf)) {
-    c.hot[c.nomove].gen = c.gen;
-    c.hot[c.nomove].nsd = 0; /* g = 0 */
+  if (LDSI_HOTREC(kf)) {
+    ldsi_Hot *nm = ldsi_hot_claim(s, c.nomove);
+    nm->gen = c.gen;
+    nm->nsd = 0; /* g = 0 */
+  } else {
+    c.nodes[c.nomove].gen = c.gen;
+    c.nodes[c.nomove].g = 0.0; /* every move costs more: never improved */
   }
 
   for (;;) {
@@ -449,7 +457,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     x.batch = batch;
     x.nb = 0;
     if (LDSI_EXACT(kf)) {
-      uint64_t r = c.hot[u].nsd;
+      uint64_t r = hot_rec(&c, u, kf)->nsd;
       nsd_u = r & LDSI_HOT_MASK;
       x.gu = 0.0; /* not needed: the keys order (see relax_hot); ldsi_hot_g(nsd_u) */
     } else {
@@ -462,7 +470,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
       ** needed on a distance tie */
       uint64_t d2 = ldsi_d2(c.gx - x.ux, c.gy - x.uy);
       if (LDSI_UNLIKELY(d2 <= s->best_d2)) {
-        double gb = kf == LDSI_KEYS_EXACT_HOT ? ldsi_hot_g(nsd_u) : x.gu;
+        double gb = LDSI_HOTREC(kf) ? ldsi_hot_g(nsd_u) : x.gu;
         if (ldsi_best_closer(s, d2, gb, u)) ldsi_best_set(s, d2, gb, u);
       }
     }
@@ -470,7 +478,7 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     ** when u was queued: relax_hot), so the loads that follow, u's
     ** neighbours' records, wait for the pop alone, not for a chain of
     ** dependent loads (u's record, its parent's mask, the prune table) */
-    m = kf == LDSI_KEYS_EXACT_HOT && u != start ? mu : nbr[u];
+    m = LDSI_HOTREC(kf) && u != start ? mu : nbr[u];
     if (mode == MODE_UNIFORM) {
       relax_uniform_all(&c, &x, m, nsd_u, hk, kf);
     } else {
@@ -480,6 +488,11 @@ LDSI_INLINE lds_Status grid_loop(lds_Search *s, uint64_t max_exp, uint64_t budge
     }
     if (x.nb) ldsi_push_batch_x(s, c.nodes, batch, x.nb, kf);
     ldsi_open_settle_x(s, kf); /* the pop's hole, when no push filled it */
+    if (kf == LDSI_KEYS_EXACT_PAGED && LDSI_UNLIKELY(s->pool_fail)) {
+      ldsi_msg(s->errmsg, "lds_search_step: out of memory for a page of %u node records",
+               (unsigned)LDSI_PAGE_RECS);
+      return LDS_E_NOMEM;
+    }
   }
 }
 
@@ -503,11 +516,32 @@ static lds_Status grid_run_exact(lds_Search *s, uint64_t max_exp, uint64_t budge
   return grid_loop(s, max_exp, budget_us, t0, LDS_H_OCTILE, MODE_UNIFORM, LDSI_KEYS_EXACT_HOT);
 }
 
+/* The same on paged records (large grids: LDSI_PAGED_MIN_NODES) */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static lds_Status grid_run_exact_paged(lds_Search *s, uint64_t max_exp, uint64_t budget_us,
+                                       uint64_t t0) {
+  s->hot_query = true;
+  return grid_loop(s, max_exp, budget_us, t0, LDS_H_OCTILE, MODE_UNIFORM, LDSI_KEYS_EXACT_PAGED);
+}
+
+/* The mode of a query's run (see the MODE_ names) */
+static int run_mode(const lds_Search *s) {
+  return s->params.edge_cost ? MODE_CALLBACK
+         : s->nweights        ? (s->eff_uniform ? MODE_UNIFORM : MODE_WEIGHTED)
+         : s->grid->nonunit   ? MODE_PLAIN
+                              : MODE_UNIFORM;
+}
+
+bool ldsi_astar_runs_exact(const lds_Search *s) {
+  return s->hk != LDS_H_ZERO && s->hk != LDS_H_MANHATTAN && s->hk != LDS_H_EUCLIDEAN &&
+         s->hk != LDS_H_CHEBYSHEV && run_mode(s) == MODE_UNIFORM && s->hw == 1.0 &&
+         s->gk == 1.0 && s->hq_scale > 0.0 && s->nnodes < LDSI_HOT_MAX_NODES;
+}
+
 static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
-  int mode = s->params.edge_cost ? MODE_CALLBACK
-             : s->nweights        ? (s->eff_uniform ? MODE_UNIFORM : MODE_WEIGHTED)
-             : s->grid->nonunit   ? MODE_PLAIN
-                                  : MODE_UNIFORM;
+  int mode = run_mode(s);
   /* A query keeps its loop across slices. Between two slices the grid can
   ** only have changed by edits that did not disturb the query (the
   ** scheduler checks each, lds_search_edit.c): one that began in the exact
@@ -516,7 +550,11 @@ static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, 
   ** mode (the uniform mode reads the move counts, which the other modes
   ** do not keep); a more general one reads every record a less general
   ** one wrote. */
-  if (s->hot_query) return grid_run_exact(s, max_exp, budget_us, t0);
+  /* The exact loop is chosen once, by lds_search_start (its start entry
+  ** and records are in the exact form: ldsi_astar_runs_exact). */
+  if (s->hot_query)
+    return s->hot_tab ? grid_run_exact_paged(s, max_exp, budget_us, t0)
+                      : grid_run_exact(s, max_exp, budget_us, t0);
   if (s->run_mode > mode) mode = s->run_mode;
   s->run_mode = (int8_t)mode;
   switch (s->hk) {
@@ -524,11 +562,7 @@ static lds_Status grid_run(lds_Search *s, uint64_t max_exp, uint64_t budget_us, 
     case LDS_H_MANHATTAN: DISPATCH_MODE(LDS_H_MANHATTAN)
     case LDS_H_EUCLIDEAN: DISPATCH_MODE(LDS_H_EUCLIDEAN)
     case LDS_H_CHEBYSHEV: DISPATCH_MODE(LDS_H_CHEBYSHEV)
-    default:
-      /* the exact-key open list (ldsi_Open) where f is exact */
-      if (mode == MODE_UNIFORM && s->hw == 1.0 && s->gk == 1.0 && s->hq_scale > 0.0 &&
-          s->nnodes < LDSI_HOT_MAX_NODES)
-        return grid_run_exact(s, max_exp, budget_us, t0);
+    default: /* octile outside the exact loop (chosen at the start, above) */
       DISPATCH_MODE(LDS_H_OCTILE)
   }
 }

@@ -26,12 +26,17 @@
 **   seq), 4-ary heap, ldsi_Node records (JPS under octile, weight 1);
 ** - LDSI_KEYS_EXACT_HOT: exact keys with the fixed-point f key
 **   (ldsi_exact_f_key), 4-ary heap, ldsi_Hot records (the exact A* loop on
-**   grids, grid_run_exact in lds_astar.c). */
+**   grids, grid_run_exact in lds_astar.c);
+** - LDSI_KEYS_EXACT_PAGED: the same on paged ldsi_Hot records (large
+**   grids: see LDSI_PAGE_SHIFT in lds_search_internal.h). */
 typedef enum {
   LDSI_KEYS_GENERAL = 0,
   LDSI_KEYS_EXACT = 1,
-  LDSI_KEYS_EXACT_HOT = 2
+  LDSI_KEYS_EXACT_HOT = 2,
+  LDSI_KEYS_EXACT_PAGED = 3
 } ldsi_KeyForm;
+/* kf runs on ldsi_Hot records (dense or paged) */
+#define LDSI_HOTREC(kf) ((kf) >= LDSI_KEYS_EXACT_HOT)
 /* kf is an exact form (LDSI_KEYS_EXACT or LDSI_KEYS_EXACT_HOT) */
 #define LDSI_EXACT(kf) ((kf) != LDSI_KEYS_GENERAL)
 
@@ -169,10 +174,18 @@ LDSI_INLINE uint64_t ldsi_make_k2(double g, uint64_t hk2, uint32_t seq, const ld
 #endif
 #define LDSI_ARITY4(kf) (LDSI_EXACT(kf) && LDSI_XK_ARITY == 4)
 
+/* The ldsi_Hot record of node x in a loop of key form kf (a constant):
+** dense (LDSI_KEYS_EXACT_HOT) or paged (LDSI_KEYS_EXACT_PAGED; x's page is
+** claimed, or the zero page when only read) */
+#define LDSI_HOT_REC(s, x, kf)                                                                \
+  ((kf) == LDSI_KEYS_EXACT_PAGED                                                             \
+       ? (s)->hot_tab[(uint32_t)(x) >> LDSI_PAGE_SHIFT] + ((uint32_t)(x) & LDSI_PAGE_MASK)   \
+       : (s)->hot + (x))
+
 /* The heap position field of node x under key form kf (ldsi_KeyForm: the
-** ldsi_Hot records with LDSI_KEYS_EXACT_HOT, else the ldsi_Node records). */
+** ldsi_Hot records with LDSI_HOTREC(kf), else the ldsi_Node records). */
 #define LDSI_HIDX(s, nodes, x, kf) \
-  (*((kf) == LDSI_KEYS_EXACT_HOT ? &(s)->hot[x].heap : &(nodes)[x].heap))
+  (*(LDSI_HOTREC(kf) ? &LDSI_HOT_REC(s, x, kf)->heap : &(nodes)[x].heap))
 LDSI_INLINE void ldsi_sift_up_x(lds_Search *s, uint32_t pos, ldsi_Open e, const ldsi_KeyForm kf) {
   ldsi_Open *h = s->open;
   ldsi_Node *nodes = s->nodes;
@@ -234,16 +247,17 @@ LDSI_INLINE void ldsi_open_push_x(lds_Search *s, uint32_t node, double f, double
   ldsi_open_insert_x(s, e, kf);
 }
 
-/* The same in the LDSI_KEYS_EXACT_HOT loop, with the f key fk (ldsi_exact_f_key) */
+/* The same in the LDSI_KEYS_EXACT_HOT / _PAGED loop (kf), with the f key fk
+** (ldsi_exact_f_key) */
 LDSI_INLINE void ldsi_open_push_fk(lds_Search *s, uint32_t node, uint64_t fk, uint64_t hk2,
-                                   uint32_t aux) {
+                                   uint32_t aux, const ldsi_KeyForm kf) {
   ldsi_Open e;
   uint32_t seq = s->seq++;
   e.fk = fk;
   e.seq = aux;
   e.k2 = hk2 | seq;
   e.node = node;
-  ldsi_open_insert_x(s, e, LDSI_KEYS_EXACT_HOT);
+  ldsi_open_insert_x(s, e, kf);
 }
 LDSI_INLINE void ldsi_open_push(lds_Search *s, uint32_t node, double f, double g) {
   ldsi_open_push_x(s, node, f, g, 0, LDSI_KEYS_GENERAL);
@@ -261,14 +275,15 @@ LDSI_INLINE void ldsi_open_decrease_x(lds_Search *s, uint32_t pos, double f, dou
   s->stats.pushes++;
 }
 
-/* The same in the LDSI_KEYS_EXACT_HOT loop, with the f key fk (ldsi_exact_f_key) */
+/* The same in the LDSI_KEYS_EXACT_HOT / _PAGED loop (kf), with the f key fk
+** (ldsi_exact_f_key) */
 LDSI_INLINE void ldsi_open_decrease_fk(lds_Search *s, uint32_t pos, uint64_t fk, uint64_t hk2,
-                                       uint32_t aux) {
+                                       uint32_t aux, const ldsi_KeyForm kf) {
   ldsi_Open e = s->open[pos];
   e.fk = fk;
   e.seq = aux;
   e.k2 = hk2 | s->seq++; /* a decrease-key counts as a new insertion */
-  ldsi_sift_up_x(s, pos, e, LDSI_KEYS_EXACT_HOT);
+  ldsi_sift_up_x(s, pos, e, kf);
   s->stats.pushes++;
 }
 

@@ -156,6 +156,10 @@ static bool slots_grow(lds_Scheduler *sc, uint32_t ncap) {
   if (!r) return false;
   memset(r + sc->cap, 0, (ncap - sc->cap) * sizeof(Req));
   sc->req = r;
+  /* each request's params point at its own copy of the layer weights, which
+  ** moved with the array */
+  for (uint32_t i = 0; i < sc->cap; i++)
+    if (r[i].rq.params.n_layer_weights > 0) r[i].rq.params.layer_weights = r[i].weights;
   sc->cap = ncap;
   return true;
 }
@@ -258,7 +262,11 @@ void lds_scheduler_free(lds_Scheduler *sc) {
 ** of node records) would otherwise land inside the first frames' budgets.
 ** Zero is the state lds_search_new leaves (generation 0 = fresh record). */
 static void prefault(lds_Search *s) {
-  memset(s->nodes, 0, s->nnodes * sizeof(ldsi_Node));
+  /* the records a query allocates on first use (the ldsi_Node array, the
+  ** pool of paged records) are allocated now, outside every frame; on
+  ** failure the query that needs them fails with LDS_E_NOMEM */
+  (void)lds_search_reserve(s);
+  if (s->nodes) memset(s->nodes, 0, s->nnodes * sizeof(ldsi_Node));
   if (s->hot) memset(s->hot, 0, s->nnodes * sizeof(ldsi_Hot));
   memset(s->open, 0, s->open_cap * sizeof(ldsi_Open));
 }

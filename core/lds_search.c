@@ -99,18 +99,20 @@ static void prune_build(lds_Search *s) {
 
 /* Allocates a search with n node records, its open list and stack; the
 ** space-specific constructors fill in the rest. */
-lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, const char *fn, lds_Error *err) {
+lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, bool with_nodes, const char *fn,
+                              lds_Error *err) {
   lds_Search *s = (lds_Search *)ldsi_calloc(e, 1, sizeof *s);
   if (!s) goto nomem;
   s->env = *e;
   s->nnodes = n;
   /* one record more than nodes: the "no move" record of the uniform loop (see
   ** relax_uniform), never a node of the space */
-  s->nodes = (ldsi_Node *)ldsi_calloc(e, n + 1, sizeof(ldsi_Node));
+  if (with_nodes) s->nodes = (ldsi_Node *)ldsi_calloc(e, n + 1, sizeof(ldsi_Node));
+  s->nodes_lazy = !with_nodes;
   s->open_cap = n; /* a node is in the open list at most once */
   s->open = (ldsi_Open *)ldsi_alloc(e, (s->open_cap + 4) * sizeof(ldsi_Open));
   s->buf = (ldsi_Open *)ldsi_alloc(e, LDSI_BUF_CAP * sizeof(ldsi_Open));
-  if (!s->nodes || !s->open || !s->buf) {
+  if ((with_nodes && !s->nodes) || !s->open || !s->buf) {
     lds_search_free(s);
     goto nomem;
   }
@@ -121,11 +123,28 @@ lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, const char *fn, lds_E
   return s;
 nomem:
   ldsi_error(err, LDS_E_NOMEM, "%s: out of memory for %zu node records (%zu bytes)", fn, n,
-             n * (sizeof(ldsi_Node) + sizeof(ldsi_Open)) + LDSI_BUF_CAP * sizeof(ldsi_Open));
+             n * ((with_nodes ? sizeof(ldsi_Node) : 0) + sizeof(ldsi_Open)) +
+                 LDSI_BUF_CAP * sizeof(ldsi_Open));
   return NULL;
 }
 
+lds_Status ldsi_search_need_nodes(lds_Search *s) {
+  if (s->nodes) return LDS_OK;
+  s->nodes = (ldsi_Node *)ldsi_calloc(&s->env, s->nnodes + 1, sizeof(ldsi_Node));
+  if (!s->nodes) {
+    ldsi_msg(s->errmsg, "lds_search_start: out of memory for %zu node records (%zu bytes)",
+             s->nnodes + 1, (s->nnodes + 1) * sizeof(ldsi_Node));
+    return LDS_E_NOMEM;
+  }
+  return LDS_OK;
+}
+
 lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *err) {
+  return ldsi_search_new_layout(env, grid, -1, err);
+}
+
+lds_Search *ldsi_search_new_layout(const lds_Env *env, const lds_Grid *grid, int paged,
+                                   lds_Error *err) {
   ldsi_Env e;
   lds_Search *s;
   ldsi_env_resolve(&e, env);
@@ -138,12 +157,24 @@ lds_Search *lds_search_new(const lds_Env *env, const lds_Grid *grid, lds_Error *
                grid->pcells, (unsigned)LDSI_INBUF - 1);
     return NULL;
   }
-  s = ldsi_search_alloc(&e, grid->pcells, "lds_search_new", err);
+  /* the ldsi_Node records wait for a query that needs them: most run the
+  ** exact loop, on the ldsi_Hot records alone */
+  s = ldsi_search_alloc(&e, grid->pcells, false, "lds_search_new", err);
   if (!s) return NULL;
   s->space = LDSI_SPACE_GRID;
   s->grid = grid;
-  s->hot = (ldsi_Hot *)ldsi_calloc(&e, grid->pcells + 1, sizeof(ldsi_Hot));
-  if (!s->hot) {
+  if (paged < 0) paged = (uint64_t)grid->pcells + 1 >= LDSI_PAGED_MIN_NODES;
+  if (paged) {
+    if (!ldsi_pages_init(s, grid->pcells + 1)) {
+      lds_search_free(s);
+      ldsi_error(err, LDS_E_NOMEM, "lds_search_new: out of memory for the page table of %zu cells",
+                 grid->pcells + 1);
+      return NULL;
+    }
+  } else {
+    s->hot = (ldsi_Hot *)ldsi_calloc(&e, grid->pcells + 1, sizeof(ldsi_Hot));
+  }
+  if (!s->hot && !s->hot_tab) {
     lds_search_free(s);
     ldsi_error(err, LDS_E_NOMEM,
                "lds_search_new: out of memory for %zu records of the exact A* loop (%zu bytes)",
@@ -158,17 +189,29 @@ void lds_search_free(lds_Search *s) {
   if (!s) return;
   if (s->algo_free) s->algo_free(s);
   lds_cost_view_release(s->view);
-  ldsi_free(&s->env, s->nodes, (s->nnodes + 1) * sizeof(ldsi_Node));
+  if (s->nodes) ldsi_free(&s->env, s->nodes, (s->nnodes + 1) * sizeof(ldsi_Node));
   if (s->hot) ldsi_free(&s->env, s->hot, (s->nnodes + 1) * sizeof(ldsi_Hot));
+  ldsi_pages_free(s);
   ldsi_free(&s->env, s->open, (s->open_cap + 4) * sizeof(ldsi_Open));
   ldsi_free(&s->env, s->buf, LDSI_BUF_CAP * sizeof(ldsi_Open));
   ldsi_free(&s->env, s, sizeof *s);
 }
 
+lds_Status lds_search_reserve(lds_Search *s) {
+  lds_Status st = ldsi_search_need_nodes(s);
+  if (st < 0) return st;
+  if (!ldsi_pages_reserve(s)) {
+    ldsi_msg(s->errmsg, "lds_search_reserve: out of memory for %zu pages of node records",
+             s->hot_npages);
+    return LDS_E_NOMEM;
+  }
+  return LDS_OK;
+}
+
 size_t lds_search_mem_used(const lds_Search *s) {
-  return sizeof *s + (s->nnodes + 1) * sizeof(ldsi_Node) +
+  return sizeof *s + (s->nodes ? (s->nnodes + 1) * sizeof(ldsi_Node) : 0) +
          (s->open_cap + 4 + LDSI_BUF_CAP) * sizeof(ldsi_Open) + s->algo_bytes +
-         (s->hot ? (s->nnodes + 1) * sizeof(ldsi_Hot) : 0);
+         (s->hot ? (s->nnodes + 1) * sizeof(ldsi_Hot) : 0) + ldsi_pages_bytes(s);
 }
 
 const lds_Grid *lds_search_grid(const lds_Search *s) { return s->grid; }
@@ -223,9 +266,11 @@ static bool view_moved(const lds_Search *s) {
 /* New generation: every record becomes fresh without touching it. */
 static void new_generation(lds_Search *s) {
   s->gen++;
+  ldsi_pages_recycle(s); /* paged records: the last query's pages back to the pool */
   if (s->gen == 0) { /* wrapped after 2^32 queries: clear once */
-    memset(s->nodes, 0, s->nnodes * sizeof(ldsi_Node));
-    if (s->hot) memset(s->hot, 0, s->nnodes * sizeof(ldsi_Hot));
+    if (s->nodes) memset(s->nodes, 0, (s->nnodes + 1) * sizeof(ldsi_Node));
+    if (s->hot) memset(s->hot, 0, (s->nnodes + 1) * sizeof(ldsi_Hot));
+    ldsi_pages_clear(s);
     s->gen = 1;
   }
 }
@@ -320,6 +365,7 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   const lds_Grid *g = s->grid;
   lds_SearchParams p;
   ldsi_Node *n;
+  bool exact; /* the query runs the exact A* loop (ldsi_Hot records alone) */
   if (params)
     p = *params;
   else
@@ -382,11 +428,17 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
     s->hq_c = (uint64_t)floor(LDSI_SQRT2 * s->hq_scale * 65536.0);
   }
   new_generation(s);
-  s->hot_query = false; /* the exact A* loop sets it when it runs */
+  s->hot_query = false; /* set below for a query of the exact A* loop */
   s->run_mode = -1;      /* the A* loop picks it at its first slice */
   s->ops = p.algo == LDS_ALGO_JPS || p.algo == LDS_ALGO_JPS_PLUS ? &ldsi_jps_ops : &ldsi_astar_ops;
   if (s->ops->start) {
     lds_Status st = s->ops->start(s); /* may choose other ops (JPS: its variant, or A*) */
+    if (st < 0) return start_error(s, st);
+  }
+  exact = s->ops == &ldsi_astar_ops && ldsi_astar_runs_exact(s);
+  s->hot_query = exact; /* its records are the ldsi_Hot ones (grid_run_exact) */
+  if (!s->nodes && !exact) {
+    lds_Status st = ldsi_search_need_nodes(s); /* the first query on ldsi_Node records */
     if (st < 0) return start_error(s, st);
   }
   s->start = ldsi_search_cell_id(s, sx, sy);
@@ -402,12 +454,15 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
     s->status = LDS_NO_PATH;
     return LDS_OK;
   }
-  n = ldsi_node(s, s->start);
-  n->g = 0.0;
-  n->nsd = 0;
-  if (s->hot) { /* the start's record for the exact loop (no parent) */
-    s->hot[s->start].gen = s->gen;
-    s->hot[s->start].nsd = LDSI_HOT_NODIR << 60;
+  if (s->nodes) {
+    n = ldsi_node(s, s->start);
+    n->g = 0.0;
+    n->nsd = 0;
+  }
+  if (s->hot || s->hot_tab) { /* the start's record for the exact loop (no parent) */
+    ldsi_Hot *h = ldsi_hot_claim(s, s->start);
+    h->gen = s->gen;
+    h->nsd = LDSI_HOT_NODIR << 60;
   }
   if (g->blocked[s->goal]) {
     /* never reached: with params.partial the search runs to exhaustion, as
@@ -424,9 +479,19 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
     ldsi_msg(s->errmsg, "lds_search_start: goal (%ld,%ld) is in another component than the start",
              (long)gx, (long)gy);
     s->status = LDS_NO_PATH;
+    s->hot_query = false;
     return LDS_OK;
   }
-  ldsi_open_push(s, s->start, s->hw * ldsi_hdist(s->hk, gx - sx, gy - sy), 0.0);
+  {
+    double f = s->hw * ldsi_hdist(s->hk, gx - sx, gy - sy);
+    /* the start's entry; its heap position goes to the records of the loop
+    ** that runs (the exact loop recomputes the start's keys: expand_keys) */
+    if (exact)
+      ldsi_open_push_x(s, s->start, f, 0.0, 0,
+                       s->hot_tab ? LDSI_KEYS_EXACT_PAGED : LDSI_KEYS_EXACT_HOT);
+    else
+      ldsi_open_push(s, s->start, f, 0.0);
+  }
   s->status = LDS_RUNNING;
   return LDS_OK;
 }
@@ -486,7 +551,7 @@ const char *lds_search_errmsg(const lds_Search *s) { return s->errmsg; }
 
 double lds_search_cost(const lds_Search *s) {
   if (s->status != LDS_FOUND) return -1.0;
-  if (s->hot_query) return ldsi_hot_g(s->hot[s->goal].nsd);
+  if (s->hot_query) return ldsi_hot_g(ldsi_hot_at(s, s->goal)->nsd);
   return s->nodes[s->goal].g;
 }
 
@@ -498,7 +563,7 @@ double lds_search_cost(const lds_Search *s) {
 static uint32_t parent_of(const lds_Search *s, uint32_t v, const ptrdiff_t *off) {
   uint64_t d;
   if (!s->hot_query) return s->nodes[v].parent;
-  d = s->hot[v].nsd >> 60;
+  d = ldsi_hot_at(s, v)->nsd >> 60;
   return d == LDSI_HOT_NODIR ? LDSI_NONE : (uint32_t)((ptrdiff_t)v - off[d]);
 }
 
@@ -531,9 +596,16 @@ static lds_Path *build_path(const lds_Search *s, uint32_t end, uint32_t flags, l
   }
   env = ldsi_env_public(&s->env);
   p = lds_path_new(&env, cells, n, g ? g->w : 0,
-                   s->hot_query ? ldsi_hot_g(s->hot[end].nsd) : s->nodes[end].g, flags, err);
+                   s->hot_query ? ldsi_hot_g(ldsi_hot_at(s, end)->nsd) : s->nodes[end].g, flags, err);
   ldsi_free(&s->env, cells, n * sizeof(uint32_t));
   return p;
+}
+
+/* Whether the current query's start record is set (the record of the loop
+** that ran) */
+static bool start_seen(const lds_Search *s) {
+  if (s->hot_query) return ldsi_hot_at(s, s->start)->gen == s->gen;
+  return s->nodes && s->nodes[s->start].gen == s->gen;
 }
 
 /* Whether the current query has a partial path (its start record is set,
@@ -545,7 +617,7 @@ static bool has_partial(const lds_Search *s, const char *fn, lds_Error *err) {
     ldsi_error(err, LDS_E_STATE, "%s: no path (start (%ld,%ld) is blocked)", fn, (long)x, (long)y);
     return false;
   }
-  if (s->status == LDS_E_STATE || s->nodes[s->start].gen != s->gen) {
+  if (s->status == LDS_E_STATE || !start_seen(s)) {
     ldsi_error(err, LDS_E_STATE, "%s: no query started", fn);
     return false;
   }
@@ -573,7 +645,7 @@ lds_Path *lds_search_jump_points(const lds_Search *s, lds_Error *err) {
   if (s->status == LDS_FOUND)
     return sparse ? s->ops->build_path(s, s->goal, 0, true, err) : lds_search_path(s, err);
   if (s->status == LDS_NO_PATH && s->params.partial)
-    return sparse ? ((s->start_blocked && s->status == LDS_NO_PATH) || s->nodes[s->start].gen != s->gen
+    return sparse ? ((s->start_blocked && s->status == LDS_NO_PATH) || !start_seen(s)
                          ? lds_search_path(s, err) /* its error */
                          : s->ops->build_path(s, s->best, LDS_PATH_PARTIAL, true, err))
                   : lds_search_path(s, err);

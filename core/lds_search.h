@@ -13,7 +13,8 @@
 **
 ** A search is reused for query after query on the same grid: node memory is
 ** tagged with a generation counter, so starting a query never touches every
-** cell. lds_search_step never allocates.
+** cell. Memory follows the queries (lds_search_new): lds_search_reserve
+** allocates it all at once for a caller that wants no allocation later.
 **
 ** Threads (docs/threads.md): a search belongs to one thread at a time. Many
 ** threads' searches may share one grid or graph while no thread edits it;
@@ -137,17 +138,20 @@ LDS_API void lds_search_params_init(lds_SearchParams *p);
 
 /* ---------------------------------------------------------- lifetime -- */
 
-/// Creates a search for a grid and allocates everything it will need, once:
-/// 32 bytes per cell for node records, 16 for the 16-byte records of the A*
-/// loop on uniform-cost octile queries (the common case: half the memory
-/// touched per node) and 24 for the open list (about 76 MB for 1024x1024,
-/// 4.8 GB for 8192x8192), plus a 96 KB plateau stack;
-/// queries with layer weights read the grid's shared cost view of their
-/// weights (lds_cost_view.h: 8 bytes per cell per weight set, held by the
-/// grid, built by the first start that needs it).
-/// lds_search_step never allocates; lds_search_start allocates only a cost
-/// view new to the grid (with the grid's allocator). The grid must
-/// outlive the search.
+/// Creates a search for a grid. Its memory follows what the queries use
+/// (docs/search.md, "Memory"): 24 bytes per cell for the open list
+/// (written only as far as the largest open list reaches) and a 96 KB
+/// plateau stack now; the 16-byte records of the A* loop on uniform-cost
+/// octile queries (the common case) now as one array on grids under
+/// 2^22 padded cells, else in pages of 256 records that a query claims on
+/// first touch (in lds_search_step) from a pool the next query reuses, so
+/// the search costs about 16 bytes per cell its largest query touched; the
+/// 32-byte node records of every other loop (weights, costs, JPS, other
+/// heuristics) at the first lds_search_start that needs them; queries with
+/// layer weights read the grid's shared cost view of their weights
+/// (lds_cost_view.h: 8 bytes per cell per weight set, held by the grid,
+/// built by the first start that needs it). lds_search_reserve
+/// allocates all of it at once. The grid must outlive the search.
 /// @param[in] env  [opt] allocator and clock; NULL for defaults
 /// @param[in] grid the grid to search (read-only; edits are detected)
 /// @param[out] err [opt]
@@ -171,6 +175,14 @@ LDS_API lds_Search *lds_search_new_graph(const lds_Env *env, const lds_Graph *gr
                                          lds_Error *err);
 /// Frees a search. NULL is ignored.
 LDS_API void lds_search_free(lds_Search *s);
+/// Allocates now every node record a grid search may need (the 32-byte
+/// records, every page of the paged ones), so that later starts and steps
+/// allocate nothing but the weighted-cost array and algorithm tables they
+/// document (a game that wants its memory up front, the scheduler). A graph
+/// search has everything already.
+/// @returns LDS_OK, or LDS_E_NOMEM (message in lds_search_errmsg; what was
+/// allocated is kept).
+LDS_API lds_Status lds_search_reserve(lds_Search *s);
 /// Bytes allocated by the search (node records, open list, scratch).
 LDS_API size_t lds_search_mem_used(const lds_Search *s);
 
@@ -184,7 +196,8 @@ LDS_API size_t lds_search_mem_used(const lds_Search *s);
 ///   layer weight array longer than the grid's layer list, a passable cell
 ///   whose weighted cost is <= 0, NaN or infinite (the message names the
 ///   cell, the layer and its weight), or LDS_E_NOMEM (message in
-///   lds_search_errmsg). A blocked start or goal is not an error: the query
+///   lds_search_errmsg: the 32-byte node records of the first query that
+///   needs them). A blocked start or goal is not an error: the query
 ///   is started and its first step returns LDS_NO_PATH.
 ///   With layer weights, the search uses the grid's cost view of those
 ///   weights (lds_cost_view.h: created on first use, shared by every search

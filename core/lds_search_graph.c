@@ -46,7 +46,7 @@ lds_Search *lds_search_new_graph(const lds_Env *env, const lds_Graph *graph, lds
     return NULL;
   }
   n = graph->n ? graph->n : 1;
-  s = ldsi_search_alloc(&e, n, "lds_search_new_graph", err);
+  s = ldsi_search_alloc(&e, n, true, "lds_search_new_graph", err);
   if (!s) return NULL;
   s->space = LDSI_SPACE_GRAPH;
   s->grid = NULL;

@@ -56,6 +56,28 @@ typedef struct ldsi_Hot {
 #define LDSI_HOT_NODIR UINT64_C(8)              /* dir of the start */
 #define LDSI_HOT_MAX_NODES (UINT64_C(1) << 28)  /* see above */
 
+/* Paged records (large grids). A grid of at least LDSI_PAGED_MIN_NODES
+** padded cells keeps its ldsi_Hot records in pages of LDSI_PAGE_RECS
+** consecutive node ids (a strip of one row, or the end of one row and the
+** start of the next) instead of one array over the map: s->hot_tab[v >>
+** LDSI_PAGE_SHIFT] is the page of node v, and a page no record of the
+** current query lives in is the shared read-only page ldsi_hot_zero_page
+** (generation 0: every record fresh). The first record a query claims in a
+** page takes a page of the search's pool (ldsi_hot_map: allocated in
+** chunks the first time, recycled by the next query), so a search costs
+** the pages its largest query touched, not the map; a new query returns
+** the previous one's pages to the pool in O(pages). Reads never branch on
+** the layout: the exact loop is compiled once per layout
+** (LDSI_KEYS_EXACT_HOT dense, LDSI_KEYS_EXACT_PAGED paged). */
+#define LDSI_PAGE_SHIFT 8
+#define LDSI_PAGE_RECS (1u << LDSI_PAGE_SHIFT)
+#define LDSI_PAGE_MASK (LDSI_PAGE_RECS - 1u)
+#define LDSI_POOL_CHUNK 64u /* pages per pool allocation (256 KiB of ldsi_Hot) */
+#ifndef LDSI_PAGED_MIN_NODES
+#define LDSI_PAGED_MIN_NODES (UINT64_C(1) << 22) /* about 2048 x 2048 cells */
+#endif
+LDSI_HIDDEN extern const ldsi_Hot ldsi_hot_zero_page[LDSI_PAGE_RECS];
+
 /* g of a hot record's nsd (dir bits ignored) */
 static inline double ldsi_hot_g(uint64_t nsd) {
   nsd &= LDSI_HOT_MASK;
@@ -106,7 +128,8 @@ struct lds_Search {
   const void *graph; /* lds_Graph when space == GRAPH */
   size_t nnodes;     /* node records */
   ldsi_Node *nodes;
-  ldsi_Hot *hot;     /* grids: the exact A* loop's records (ldsi_Hot), nnodes + 1 */
+  ldsi_Hot *hot;     /* grids: the exact A* loop's records (ldsi_Hot), nnodes + 1,
+                     ** dense; NULL when paged (hot_tab) */
   bool hot_query;    /* the current query runs grid_run_exact: its g, parents
                      ** and heap positions are in hot, not nodes */
   int8_t run_mode;   /* grids: the cost mode of the A* loop's slices so far
@@ -187,12 +210,35 @@ struct lds_Search {
   size_t algo_bytes;
 
   char errmsg[LDS_ERRMSG_SIZE];
+
+  /* the layouts of the node records (kept after the fields the loops read) */
+  ldsi_Hot **hot_tab; /* paged ldsi_Hot records: the page of each LDSI_PAGE_RECS
+                     ** ids (see LDSI_PAGE_SHIFT); NULL when dense */
+  size_t hot_npages; /* pages of ids (entries of hot_tab) */
+  ldsi_Hot **pool;   /* the pool's pages in claim order, pool_n allocated */
+  uint32_t *pool_owner; /* the hot_tab entry pool[i] is mapped at, for i < pool_used */
+  size_t pool_used, pool_n;
+  bool pool_fail;    /* a page could not be allocated: the step ends LDS_E_NOMEM */
+  ldsi_Hot *pool_spare; /* one page that absorbs the writes after such a failure */
+  bool nodes_lazy;   /* grids: nodes allocated at the first query that needs them */
 };
 
-/* Allocates a search with n node records, open list and stack (the
-** constructors of each space call it). */
-LDSI_HIDDEN lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, const char *fn,
-                                          lds_Error *err);
+/* Allocates a search with n node records (with_nodes; else they wait for
+** ldsi_search_need_nodes), open list and stack (the constructors of each
+** space call it). */
+LDSI_HIDDEN lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, bool with_nodes,
+                                          const char *fn, lds_Error *err);
+
+/* lds_search_new with the layout of the ldsi_Hot records forced: paged 1
+** (pages), 0 (one dense array), -1 (by size: LDSI_PAGED_MIN_NODES, what
+** lds_search_new does); for tests and benchmarks. */
+LDSI_HIDDEN lds_Search *ldsi_search_new_layout(const lds_Env *env, const lds_Grid *grid,
+                                               int paged, lds_Error *err);
+
+/* Whether the next run of the grid A* family takes the exact loop on the
+** ldsi_Hot records (uniform costs, octile, weight 1: lds_astar.c), as
+** decided from the query's set-up */
+LDSI_HIDDEN bool ldsi_astar_runs_exact(const lds_Search *s);
 
 
 /* ------------------------------------------------------ heuristics --
@@ -274,6 +320,41 @@ LDSI_INLINE double ldsi_exact_octile_f(uint64_t nsd, int32_t dx, int32_t dy) {
   return (double)((uint32_t)nsd + hi - lo) + (double)((uint32_t)(nsd >> 32) + lo) * LDSI_SQRT2;
 }
 
+
+/* The hot record of node v, dense or paged (read only: a paged record of a
+** page not claimed in this query is the zero page's) */
+static inline ldsi_Hot *ldsi_hot_at(const lds_Search *s, uint32_t v) {
+  return s->hot_tab ? s->hot_tab[v >> LDSI_PAGE_SHIFT] + (v & LDSI_PAGE_MASK) : s->hot + v;
+}
+
+/* Maps a pool page at node v's page (paged layout; v's page is the zero
+** page) and returns v's record there (lds_search_pages.c). */
+LDSI_HIDDEN ldsi_Hot *ldsi_hot_map(lds_Search *s, uint32_t v);
+
+/* The hot record of node v, writable: its page mapped first if needed */
+static inline ldsi_Hot *ldsi_hot_claim(lds_Search *s, uint32_t v) {
+  if (!s->hot_tab) return s->hot + v;
+  if (s->hot_tab[v >> LDSI_PAGE_SHIFT] == ldsi_hot_zero_page) return ldsi_hot_map(s, v);
+  return s->hot_tab[v >> LDSI_PAGE_SHIFT] + (v & LDSI_PAGE_MASK);
+}
+
+/* Paged layout (lds_search_pages.c): allocate the page table for n ids
+** (false: out of memory), return every page of the previous query to the
+** pool (called by each new generation), clear every record (generation
+** wrap), allocate the whole pool now (the scheduler's prefault; false: out
+** of memory), free, the bytes allocated. */
+LDSI_HIDDEN bool ldsi_pages_init(lds_Search *s, size_t n);
+LDSI_HIDDEN void ldsi_pages_recycle(lds_Search *s);
+LDSI_HIDDEN void ldsi_pages_clear(lds_Search *s);
+LDSI_HIDDEN bool ldsi_pages_reserve(lds_Search *s);
+LDSI_HIDDEN void ldsi_pages_free(lds_Search *s);
+LDSI_HIDDEN size_t ldsi_pages_bytes(const lds_Search *s);
+
+/* Allocates the ldsi_Node records of a grid search created without them
+** (lds_search_new leaves them to the first query that runs a loop other
+** than the exact A* one); LDS_OK or LDS_E_NOMEM with s->errmsg set
+** (lds_search.c). */
+LDSI_HIDDEN lds_Status ldsi_search_need_nodes(lds_Search *s);
 
 /* node access with the generation check */
 static inline ldsi_Node *ldsi_node(lds_Search *s, uint32_t id) {

@@ -55,8 +55,22 @@ SearchBox *ldsl_check_search(lua_State *L, int arg) {
 }
 
 static void search_release(SearchBox *b) {
-  if (b->s && b->owned) lds_search_free(b->s);
+  if (b->s && b->fp && b->gb && !b->gb->closed) { /* find_path: back to the grid box */
+    GridBox *gb = b->gb;
+    if (b->fp == 1) {
+      gb->fp_busy = 0;
+    } else if (!gb->fp) {
+      gb->fp = b->s; /* now the box's */
+    } else {
+      lds_search_free(b->s);
+    }
+  } else if (b->s && (b->owned || b->fp == 2)) {
+    lds_search_free(b->s);
+  } else if (b->s && b->fp == 1 && b->gb) {
+    b->gb->fp_busy = 0; /* the grid closed: its release frees gb->fp */
+  }
   b->s = NULL;
+  b->fp = 0;
   if (b->gb) {
     GridBox *gb = b->gb;
     b->gb = NULL;
@@ -263,10 +277,11 @@ static void parse_opts(lua_State *L, int arg, SearchBox *b, int uv, const char *
 /* Pushes a new search on the grid at gi with the opts at oi (nil or a
 ** table; stack indices of the calling function, so argument errors name
 ** its arguments), for algorithm algo_name; starts it when opts has
-** start and goal. extra: as for parse_opts. Returns the box; the search is
-** at the top. */
+** start and goal. extra: as for parse_opts. reuse (find_path): take the
+** grid box's search when it is free, and leave this one to the box at
+** release. Returns the box; the search is at the top. */
 static SearchBox *new_search(lua_State *L, int gi, int oi, const char *algo_name,
-                             const char *extra) {
+                             const char *extra, int reuse) {
   GridBox *gb = ldsl_check_gridbox(L, gi);
   lds_Grid *g = ldsl_check_grid(L, gi);
   lds_Env env = ldsl_lua_env(L);
@@ -287,9 +302,19 @@ static SearchBox *new_search(lua_State *L, int gi, int oi, const char *algo_name
   b->gb = gb;
   gb->nsearch++;
   parse_opts(L, oi, b, uv, extra);
-  b->s = lds_search_new(&env, g, &err);
-  if (!b->s) luaL_error(L, "%s", err.msg);
-  b->owned = 1;
+  if (reuse && gb->fp && !gb->fp_busy && lds_search_grid(gb->fp) == g) {
+    /* find_path: the grid box's search (its node records and open list are
+    ** reused; a start makes them fresh in O(1)) */
+    b->s = gb->fp;
+    b->fp = 1;
+    gb->fp_busy = 1;
+    b->owned = 0;
+  } else {
+    b->s = lds_search_new(&env, g, &err);
+    if (!b->s) luaL_error(L, "%s", err.msg);
+    b->fp = reuse ? 2 : 0;
+    b->owned = !reuse;
+  }
   if (!lua_isnoneornil(L, oi)) {
     int32_t sx = 0, sy = 0, gx = 0, gy = 0;
     int has_start, has_goal;
@@ -313,7 +338,7 @@ int ldsl_search_new(lua_State *L) {
   if (ldsl_check_space(L, 1)) /* lodestar.search.<algo>(graph [, opts]) */
     ldsl_new_graph_search(L, 1, 2, lua_tostring(L, lua_upvalueindex(1)), NULL);
   else
-    new_search(L, 1, 2, lua_tostring(L, lua_upvalueindex(1)), NULL);
+    new_search(L, 1, 2, lua_tostring(L, lua_upvalueindex(1)), NULL, 0);
   return 1;
 }
 
@@ -626,8 +651,9 @@ const char *ldsl_take_algorithm(lua_State *L, int oi) {
 }
 
 /* find_path's results for the started search b on top of the stack: runs it
-** to the end, then path | nil, "no_path" | nil, message, status; the node
-** records are freed at once, not at the next GC. */
+** to the end, then path | nil, "no_path" | nil, message, status; the search
+** is released at once, not at the next GC (a grid's goes back to its box for
+** the next find_path; a graph's is freed). */
 int ldsl_find_path_finish(lua_State *L, SearchBox *b) {
   lds_Status st;
   lua_replace(L, 1); /* step_common works on index 1 */
@@ -676,7 +702,7 @@ int ldsl_find_path(lua_State *L) {
   ldsl_check_xy(L, g, 4, &gx, &gy);
   algo = ldsl_take_algorithm(L, 6);
   if (lds_algo_parse(algo, &a) != LDS_OK) return ldsl_unknown_algorithm(L, 6, algo, 0);
-  b = new_search(L, 1, 6, algo, "algorithm"); /* top: search */
+  b = new_search(L, 1, 6, algo, "algorithm", 1); /* top: search (the grid's reused one) */
   lds_getuv(L, -1);
   do_start(L, b, lua_gettop(L), sx, sy, gx, gy);
   lua_pop(L, 1);

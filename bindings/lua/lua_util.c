@@ -235,6 +235,8 @@ SpaceBox *ldsl_space_check(lua_State *L, int arg, const SpaceKind *kind) {
 void ldsl_space_release(SpaceBox *b) {
   b->closed = 1;
   if (b->g && b->nsearch == 0) {
+    if (b->fp) lds_search_free(b->fp); /* find_path's search on this grid (lua_search.c) */
+    b->fp = NULL;
     if (b->owned) b->kind->free_obj(b->g);
     b->g = NULL;
   }

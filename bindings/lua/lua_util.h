@@ -59,6 +59,11 @@ typedef struct SpaceBox {
   int closed;  /* :free() or __gc ran; the core object may live on for searches */
   int nsearch; /* live searches (and D* Lite planners) on it */
   int busy;    /* > 0 while a Lua callback on it runs (bake rule, edge or heuristic callback) */
+  /* grids: the search find_path reuses (lua_search.c), owned by the box and
+  ** freed with the grid; not counted in nsearch. fp_busy: a find_path call
+  ** holds it (a nested call, from a callback, makes its own search) */
+  lds_Search *fp;
+  int fp_busy;
 } SpaceBox;
 typedef SpaceBox GridBox;
 typedef SpaceBox GraphBox;
@@ -80,6 +85,8 @@ typedef struct SearchBox {
   int owned;
   int busy;    /* inside step: re-entry and free are refused */
   int started; /* 1 once a start succeeded; 0 before it and after a failed start */
+  int fp;      /* find_path: 1 = s is the grid box's reused search (gb->fp), 2 = s
+               ** becomes it at release when the box has none */
   lds_Algo algo;
   lds_SearchParams params;
   double lw[16];  /* layer weights by layer index, rebuilt at each start */

@@ -528,6 +528,7 @@ static void test_oom(void) {
     env.alloc_ud = &al;
     g = lds_grid_new(&env, 20, 20, NULL);
     s = lds_search_new(&env, g, NULL);
+    CHECK_INT(lds_search_reserve(s), LDS_OK); /* the node records: only prepare allocates below */
     al.fail_at = al.count + n;
     st = lds_search_jps_prepare(s, true);
     if (st == LDS_OK) {

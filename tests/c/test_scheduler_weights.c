@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** test_scheduler_weights.c — a request's layer weights survive the growth
+** of the scheduler's request slots: more weighted requests than the slots
+** reserved at creation, each delivered path costs what a one-shot A* with
+** the same weights finds (the copy of the weights moves with its slot).
+*/
+#include "harness.h"
+#include "lds.h"
+
+#include <stdlib.h>
+
+/* An allocator whose realloc always moves the block and scribbles over the
+** old one, so a pointer left into a moved block reads garbage (NaN weights)
+** instead of the old values. */
+static void *moving_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  void *q;
+  (void)ud;
+  if (nsize == 0) {
+    free(ptr);
+    return NULL;
+  }
+  q = malloc(nsize);
+  if (q && ptr) {
+    memcpy(q, ptr, osize < nsize ? osize : nsize);
+    memset(ptr, 0xFF, osize);
+    free(ptr);
+  }
+  return q;
+}
+
+void suite_scheduler_weights(void);
+void suite_scheduler_weights(void) {
+  lds_Env env;
+  lds_Grid *g = lds_grid_new(NULL, 48, 48, NULL);
+  lds_SchedulerConfig cfg;
+  lds_Scheduler *sc;
+  lds_Search *one = lds_search_new(NULL, g, NULL);
+  lds_RequestId ids[40];
+  double w[40][1];
+  int layer, i, x, y, found = 0, wrong = 0;
+  CHECK_INT(lds_grid_layer_add(g, "mud", &layer), LDS_OK);
+  for (y = 0; y < 48; y++)
+    for (x = 0; x < 48; x++) lds_grid_layer_set(g, layer, x, y, (float)((x / 6 + y / 5) % 4));
+  lds_scheduler_config_init(&cfg);
+  cfg.initial_capacity = 4; /* the slots grow several times below */
+  cfg.deterministic = true;
+  lds_env_init(&env);
+  env.alloc = moving_alloc;
+  sc = lds_scheduler_new(&env, &cfg, NULL);
+  CHECK_INT(lds_scheduler_add_grid(sc, g, 2), LDS_OK);
+  for (i = 0; i < 40; i++) {
+    lds_Request rq;
+    double lw[1];
+    lw[0] = 0.5 + (double)(i % 5); /* a local array: the scheduler keeps a copy */
+    w[i][0] = lw[0];
+    lds_request_init(&rq, g, i % 48, 0, 47 - i % 48, 47);
+    rq.params.layer_weights = lw;
+    rq.params.n_layer_weights = 1;
+    CHECK_INT(lds_scheduler_submit(sc, &rq, &ids[i]), LDS_OK);
+  }
+  CHECK_INT(lds_scheduler_step(sc, NULL, NULL), LDS_OK);
+  for (i = 0; i < 40; i++) {
+    lds_SearchParams p;
+    const lds_Path *path = lds_scheduler_path(sc, ids[i]);
+    CHECK_INT(lds_scheduler_status(sc, ids[i]), LDS_FOUND);
+    lds_search_params_init(&p);
+    p.layer_weights = w[i];
+    p.n_layer_weights = 1;
+    CHECK_INT(lds_search_start(one, &p, i % 48, 0, 47 - i % 48, 47), LDS_OK);
+    CHECK_INT(lds_search_run(one), LDS_FOUND);
+    if (path) {
+      found++;
+      if (fabs(lds_path_cost(path) - lds_search_cost(one)) > 1e-9 * lds_search_cost(one)) wrong++;
+    }
+  }
+  CHECK_INT(found, 40);
+  CHECK_INT(wrong, 0);
+  lds_scheduler_free(sc);
+  lds_search_free(one);
+  lds_grid_free(g);
+}
