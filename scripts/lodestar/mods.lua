@@ -76,6 +76,7 @@ M.MOD_API = {
   "scenario.parse",
   "path.new",
   "search.astar", "search.dijkstra", "search.wastar", "search.greedy", "search.jps", "search.jps+",
+  "search.theta", "search.lazytheta",
   "search.dstar_lite",
   "rule.terrain", "rule.near",
   "smooth.catmull_rom", "smooth.length", "smooth.resample", "smooth.postprocessor", "smooth.MAX_POINTS",

@@ -27,7 +27,8 @@ describe("search", function()
   ]]
 
   it("has one constructor per algorithm the core names", function()
-    assert.same({"astar", "dijkstra", "wastar", "greedy", "jps", "jps+"}, lodestar.algorithms)
+    assert.same({"astar", "dijkstra", "wastar", "greedy", "jps", "jps+", "theta", "lazytheta"},
+                lodestar.algorithms)
     for _, name in ipairs(lodestar.algorithms) do
       assert.is_function(lodestar.search[name])
     end
