@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** lds_grid_funnel.c — the funnel over a grid path's cell corridor
+** (lds_grid_funnel.h): portals between consecutive cells, then the simple
+** stupid funnel (Mononen 2010), exact on the half-integer points.
+*/
+#include "lds_grid_funnel.h"
+#include "lds_grid_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* A point of the funnel [Units: cells] */
+typedef struct Pt {
+  double x, y;
+} Pt;
+
+/* Portal i of path p (0 <= i <= n): 0 is the start centre, n the goal
+** centre, 0 < i < n the shared edge or corner of cells i-1 and i, as its
+** left and right ends walking from cell i-1 to cell i in the frame of tri2
+** (x right, y up: the left of a move to +x is +y). */
+static void portal(const lds_Path *p, size_t n, size_t i, Pt *l, Pt *r) {
+  int32_t x0, y0, x1, y1;
+  if (i == 0 || i == n) {
+    lds_path_cell(p, i == 0 ? 0 : n - 1, &x0, &y0);
+    l->x = r->x = (double)x0;
+    l->y = r->y = (double)y0;
+    return;
+  }
+  lds_path_cell(p, i - 1, &x0, &y0);
+  lds_path_cell(p, i, &x1, &y1);
+  {
+    int32_t dx = x1 - x0, dy = y1 - y0;
+    double mx = (double)x0 + 0.5 * dx, my = (double)y0 + 0.5 * dy;
+    if (dx && dy) { /* diagonal: the shared corner */
+      l->x = r->x = mx;
+      l->y = r->y = my;
+      return;
+    }
+    /* straight: the shared edge, m +- (dy, -dx)/2 */
+    r->x = mx + 0.5 * dy;
+    r->y = my - 0.5 * dx;
+    l->x = mx - 0.5 * dy;
+    l->y = my + 0.5 * dx;
+  }
+}
+
+/* Twice the signed area of (a, b, c), Mononen's sign: > 0 when c lies to
+** the left of a->b in the frame above. Exact for multiples of 0.5 below
+** 2^24. */
+static double tri2(Pt a, Pt b, Pt c) {
+  return (c.x - a.x) * (b.y - a.y) - (b.x - a.x) * (c.y - a.y);
+}
+
+static bool same(Pt a, Pt b) { return a.x == b.x && a.y == b.y; }
+
+/* Appends q to out (dropping a repeat, and the middle of three collinear
+** points going on in the same direction). */
+static void emit(double *xy, size_t *k, Pt q) {
+  size_t n = *k;
+  if (n && xy[2 * n - 2] == q.x && xy[2 * n - 1] == q.y) return;
+  if (n >= 2) {
+    Pt a = {xy[2 * n - 4], xy[2 * n - 3]}, b = {xy[2 * n - 2], xy[2 * n - 1]};
+    if (tri2(a, b, q) == 0.0 && (b.x - a.x) * (q.x - b.x) + (b.y - a.y) * (q.y - b.y) > 0.0)
+      n--; /* b lies on the segment a-q */
+  }
+  xy[2 * n] = q.x;
+  xy[2 * n + 1] = q.y;
+  *k = n + 1;
+}
+
+static const char fn[] = "lds_grid_funnel";
+
+/* Checks p against g (see lds_grid_funnel); LDS_OK or LDS_E_ARG. */
+static lds_Status check(const lds_Grid *g, const lds_Path *p, lds_Error *err) {
+  size_t i, n;
+  if (!g || !p) return ldsi_error(err, LDS_E_ARG, "%s: NULL grid or path", fn);
+  n = lds_path_length(p);
+  if (lds_path_width(p) != g->w)
+    return ldsi_error(err, LDS_E_ARG, "%s: path width %ld does not match the grid (width %ld)",
+                      fn, (long)lds_path_width(p), (long)g->w);
+  if (n == 0) return ldsi_error(err, LDS_E_ARG, "%s: the path has no cell", fn);
+  for (i = 0; i < n; i++) {
+    int32_t x, y, px, py;
+    if (lds_path_node(p, i) >= (uint32_t)g->w * (uint32_t)g->h)
+      return ldsi_error(err, LDS_E_ARG, "%s: cell %zu of the path is outside the %ldx%ld grid",
+                        fn, i + 1, (long)g->w, (long)g->h);
+    lds_path_cell(p, i, &x, &y);
+    if (lds_grid_blocked(g, x, y))
+      return ldsi_error(err, LDS_E_ARG, "%s: cell %zu (%ld,%ld) of the path is blocked", fn,
+                        i + 1, (long)x, (long)y);
+    if (i == 0) continue;
+    lds_path_cell(p, i - 1, &px, &py);
+    if (abs(x - px) > 1 || abs(y - py) > 1 || (x == px && y == py))
+      return ldsi_error(err, LDS_E_ARG,
+                        "%s: step %zu (%ld,%ld)->(%ld,%ld) is not a move to a neighbouring cell "
+                        "(expected a search's full cell path, not waypoints)",
+                        fn, i, (long)px, (long)py, (long)x, (long)y);
+  }
+  return LDS_OK;
+}
+
+lds_Status lds_grid_funnel(const lds_Grid *g, const lds_Path *p, double *xy, size_t cap,
+                           size_t *n_out, double *length, lds_Error *err) {
+  size_t n, i, k = 0, apex_i = 0, left_i = 0, right_i = 0;
+  Pt apex, left, right;
+  lds_Status st = check(g, p, err);
+  if (st != LDS_OK) return st;
+  n = lds_path_length(p);
+  if (!xy || cap < n + 1)
+    return ldsi_error(err, LDS_E_ARG, "%s: room for %zu points (expected at least %zu)", fn,
+                      xy ? cap : 0, n + 1);
+  portal(p, n, 0, &apex, &right);
+  left = right = apex;
+  emit(xy, &k, apex);
+  for (i = 1; i <= n; i++) {
+    Pt l, r;
+    portal(p, n, i, &l, &r);
+    /* the right side */
+    if (tri2(apex, right, r) <= 0.0) {
+      if (same(apex, right) || tri2(apex, left, r) > 0.0) {
+        right = r;
+        right_i = i;
+      } else { /* right crosses left: left is a corner of the path */
+        apex = left;
+        apex_i = left_i;
+        emit(xy, &k, apex);
+        left = right = apex;
+        left_i = right_i = apex_i;
+        i = apex_i;
+        continue;
+      }
+    }
+    /* the left side */
+    if (tri2(apex, left, l) >= 0.0) {
+      if (same(apex, left) || tri2(apex, right, l) < 0.0) {
+        left = l;
+        left_i = i;
+      } else {
+        apex = right;
+        apex_i = right_i;
+        emit(xy, &k, apex);
+        left = right = apex;
+        left_i = right_i = apex_i;
+        i = apex_i;
+        continue;
+      }
+    }
+  }
+  {
+    Pt goal;
+    portal(p, n, n, &goal, &goal);
+    emit(xy, &k, goal);
+  }
+  if (length) {
+    double len = 0.0;
+    for (i = 1; i < k; i++) len += hypot(xy[2 * i] - xy[2 * i - 2], xy[2 * i + 1] - xy[2 * i - 1]);
+    *length = len;
+  }
+  if (n_out) *n_out = k;
+  ldsi_error_clear(err);
+  return LDS_OK;
+}
