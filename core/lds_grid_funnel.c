@@ -15,20 +15,22 @@ typedef struct Pt {
   double x, y;
 } Pt;
 
-/* Portal i of path p (0 <= i <= n): 0 is the start centre, n the goal
-** centre, 0 < i < n the shared edge or corner of cells i-1 and i, as its
-** left and right ends walking from cell i-1 to cell i in the frame of tri2
-** (x right, y up: the left of a move to +x is +y). */
-static void portal(const lds_Path *p, size_t n, size_t i, Pt *l, Pt *r) {
+/* Portal i of the corridor c (m cells, x y pairs; 0 <= i <= m): 0 is the
+** start centre, m the goal centre, 0 < i < m the shared edge or corner of
+** cells i-1 and i, as its left and right ends walking from cell i-1 to cell
+** i in the frame of tri2 (x right, y up: the left of a move to +x is +y). */
+static void portal(const int32_t *c, size_t m, size_t i, Pt *l, Pt *r) {
   int32_t x0, y0, x1, y1;
-  if (i == 0 || i == n) {
-    lds_path_cell(p, i == 0 ? 0 : n - 1, &x0, &y0);
-    l->x = r->x = (double)x0;
-    l->y = r->y = (double)y0;
+  if (i == 0 || i == m) {
+    size_t k = i == 0 ? 0 : m - 1;
+    l->x = r->x = (double)c[2 * k];
+    l->y = r->y = (double)c[2 * k + 1];
     return;
   }
-  lds_path_cell(p, i - 1, &x0, &y0);
-  lds_path_cell(p, i, &x1, &y1);
+  x0 = c[2 * i - 2];
+  y0 = c[2 * i - 1];
+  x1 = c[2 * i];
+  y1 = c[2 * i + 1];
   {
     int32_t dx = x1 - x0, dy = y1 - y0;
     double mx = (double)x0 + 0.5 * dx, my = (double)y0 + 0.5 * dy;
@@ -37,12 +39,56 @@ static void portal(const lds_Path *p, size_t n, size_t i, Pt *l, Pt *r) {
       l->y = r->y = my;
       return;
     }
-    /* straight: the shared edge, m +- (dy, -dx)/2 */
+    /* straight: the shared edge, m -+ (dy, -dx)/2 */
     r->x = mx + 0.5 * dy;
     r->y = my - 0.5 * dx;
     l->x = mx - 0.5 * dy;
     l->y = my + 0.5 * dx;
   }
+}
+
+/* The corridor of p into c (x y pairs; room for 2n cells), its cell count
+** returned: p's cells, and at each diagonal move a -> b whose side cells
+** are free, one of them between a and b (see lds_grid_funnel.h): the only
+** free one, or, both free, the one whose centre is nearer the chord from
+** the cell LDSI_FUNNEL_WINDOW moves before a to the one as many after b
+** (clamped to the path's ends; a tie takes (b.x, a.y)). */
+#define LDSI_FUNNEL_WINDOW 8
+static size_t corridor(const lds_Grid *g, const lds_Path *p, int32_t *c) {
+  size_t n = lds_path_length(p), i, m = 0;
+  for (i = 0; i < n; i++) {
+    int32_t x, y;
+    lds_path_cell(p, i, &x, &y);
+    if (i > 0) {
+      int32_t px = c[2 * m - 2], py = c[2 * m - 1];
+      if (px != x && py != y) { /* diagonal */
+        bool f1 = !lds_grid_blocked(g, x, py), f2 = !lds_grid_blocked(g, px, y);
+        int side = f1 && f2 ? 0 : f1 ? 1 : f2 ? 2 : -1;
+        if (side == 0) {
+          size_t ia = i - 1 >= LDSI_FUNNEL_WINDOW ? i - 1 - LDSI_FUNNEL_WINDOW : 0;
+          size_t ib = i + LDSI_FUNNEL_WINDOW < n ? i + LDSI_FUNNEL_WINDOW : n - 1;
+          int32_t ax, ay, bx, by;
+          double ux, uy, d1, d2;
+          lds_path_cell(p, ia, &ax, &ay);
+          lds_path_cell(p, ib, &bx, &by);
+          ux = (double)(bx - ax);
+          uy = (double)(by - ay);
+          d1 = fabs(ux * (double)(py - ay) - uy * (double)(x - ax));
+          d2 = fabs(ux * (double)(y - ay) - uy * (double)(px - ax));
+          side = d2 < d1 ? 2 : 1;
+        }
+        if (side > 0) {
+          c[2 * m] = side == 1 ? x : px;
+          c[2 * m + 1] = side == 1 ? py : y;
+          m++;
+        }
+      }
+    }
+    c[2 * m] = x;
+    c[2 * m + 1] = y;
+    m++;
+  }
+  return m;
 }
 
 /* Twice the signed area of (a, b, c), Mononen's sign: > 0 when c lies to
@@ -102,20 +148,26 @@ static lds_Status check(const lds_Grid *g, const lds_Path *p, lds_Error *err) {
 
 lds_Status lds_grid_funnel(const lds_Grid *g, const lds_Path *p, double *xy, size_t cap,
                            size_t *n_out, double *length, lds_Error *err) {
-  size_t n, i, k = 0, apex_i = 0, left_i = 0, right_i = 0;
+  size_t n, m, i, k = 0, apex_i = 0, left_i = 0, right_i = 0;
   Pt apex, left, right;
+  int32_t *c;
   lds_Status st = check(g, p, err);
   if (st != LDS_OK) return st;
   n = lds_path_length(p);
-  if (!xy || cap < n + 1)
+  if (!xy || cap < 2 * n)
     return ldsi_error(err, LDS_E_ARG, "%s: room for %zu points (expected at least %zu)", fn,
-                      xy ? cap : 0, n + 1);
-  portal(p, n, 0, &apex, &right);
+                      xy ? cap : 0, 2 * n);
+  c = (int32_t *)ldsi_alloc(&g->env, 4 * n * sizeof(int32_t));
+  if (!c) return ldsi_error(err, LDS_E_NOMEM, "%s: out of memory for %zu cells", fn, 2 * n);
+  m = corridor(g, p, c);
+  portal(c, m, 0, &apex, &right);
   left = right = apex;
   emit(xy, &k, apex);
-  for (i = 1; i <= n; i++) {
+  /* apex_i only grows and each point is emitted at a new apex, so at most
+  ** m + 1 <= 2n points */
+  for (i = 1; i <= m; i++) {
     Pt l, r;
-    portal(p, n, i, &l, &r);
+    portal(c, m, i, &l, &r);
     /* the right side */
     if (tri2(apex, right, r) <= 0.0) {
       if (same(apex, right) || tri2(apex, left, r) > 0.0) {
@@ -149,9 +201,10 @@ lds_Status lds_grid_funnel(const lds_Grid *g, const lds_Path *p, double *xy, siz
   }
   {
     Pt goal;
-    portal(p, n, n, &goal, &goal);
+    portal(c, m, m, &goal, &goal);
     emit(xy, &k, goal);
   }
+  ldsi_free(&g->env, c, 4 * n * sizeof(int32_t));
   if (length) {
     double len = 0.0;
     for (i = 1; i < k; i++) len += hypot(xy[2 * i] - xy[2 * i - 2], xy[2 * i + 1] - xy[2 * i - 1]);

@@ -6,16 +6,20 @@
 **
 ** The corridor. A grid path's cells, as closed squares (the centre of cell
 ** (x,y) is the point (x,y), its square [x-0.5,x+0.5] x [y-0.5,y+0.5]), in
-** path order: a straight move joins two cells through their shared edge (the
-** portal), a diagonal move through their shared corner (a portal of one
-** point: the corridor does not include the two side cells, whichever the
-** diagonal rule). The result is the shortest curve from the first cell's
-** centre to the last's that crosses the portals in order (and stays in the
-** squares between them); it bends only at cell corners. It is never longer
-** than the input polyline (which is one such curve) and lies in the union of
-** the path's cells, so it meets no blocked cell's interior; under the
-** no_corner_cutting rule it touches blocked cells at most along their sides
-** and corners.
+** path order, joined through their shared edges (the portals). At a
+** diagonal move a -> b one side cell is put between a and b, so the corridor
+** is not pinched at the corner: the side cell (b.x, a.y) or (a.x, b.y) that
+** is free, or when both are, the one whose centre is nearer the chord from
+** the path's cell 8 moves before a to its cell 8 moves after b (clamped to
+** the ends; a tie takes (b.x, a.y)); when neither is free (diagonal rule
+** "always") the move keeps its one-point portal, the shared corner. The
+** result is the shortest curve from the first cell's centre to the last's
+** that crosses the portals in order, staying in the squares between them;
+** it bends only at cell corners. It is never longer than the input polyline
+** (one such curve: a diagonal move passes the corner, which is on both
+** portals of its side cell) and lies in the union of free cells, so it
+** meets no blocked cell's interior; it may run along a blocked cell's side
+** or touch its corner.
 **
 ** Terrain costs: the funnel measures length, so it is the optimal path of
 ** the corridor as if every cell in it cost the same (a uniform corridor).
@@ -44,7 +48,7 @@ LDS_BEGIN_DECLS
 ///                 to one of the 8 neighbouring cells (any diagonal rule);
 ///                 1 cell gives 1 point
 /// @param[out] xy  [Shape: 2*cap doubles, x0 y0 x1 y1 ...] [Units: cells]
-///                 cap = lds_path_length(p) + 1 always suffices
+///                 [Limit: cap >= 2 * lds_path_length(p), which always suffices]
 /// @param[in] cap  points xy can hold
 /// @param[out] n_out   [opt] number of points written
 /// @param[out] length  [opt] Euclidean length of the result [Units: cells]
@@ -53,8 +57,8 @@ LDS_BEGIN_DECLS
 ///   or graph path, a width mismatch, a cell outside the grid or blocked, a
 ///   step that is not a move to a neighbouring cell (a pruned or Theta*
 ///   path: string-pull the search's full cell path), or cap too small.
-///   Cost: O(n) memory on the stack, O(n^2) time in the worst case, O(n) in
-///   practice. Exact: every point is a cell centre or corner (a multiple of
+///   LDS_E_NOMEM (16 bytes per cell of p, from g's allocator, freed before
+///   the return). Cost: O(n^2) time in the worst case, O(n) in practice. Exact: every point is a cell centre or corner (a multiple of
 ///   0.5) and every orientation test is exact in doubles.
 LDS_API lds_Status lds_grid_funnel(const lds_Grid *g, const lds_Path *p, double *xy, size_t cap,
                                    size_t *n_out, double *length, lds_Error *err);

@@ -106,7 +106,7 @@ M.MOD_METHODS = {
   ["lodestar.DStar"] = {"compute", "cost", "endpoints", "errmsg", "flags", "free", "grid",
     "move_start", "next", "path", "stats", "status", "step", "subscribed", "update", "update_rect"},
   ["lodestar.Path"] = {"cell", "cells", "free", "node", "nodes", "prune_los", "replaced_costs",
-    "reverse", "set_weights", "sub", "totable", "cost", "partial", "weights"},
+    "reverse", "set_weights", "string_pull", "sub", "totable", "cost", "partial", "weights"},
 }
 
 -- == small helpers ===========================================================

@@ -120,6 +120,39 @@ static double brute(const int32_t *c, size_t n) {
   return res;
 }
 
+/* The corridor's definition (lds_grid_funnel.h), written again: p's cells
+** with, at each diagonal move whose side cells are free, one of them put
+** between its two cells; returns the count. */
+static size_t corridor_of(const lds_Grid *g, const int32_t *pc, size_t n, int32_t *c) {
+  size_t i, m = 0;
+  for (i = 0; i < n; i++) {
+    int32_t x = pc[2 * i], y = pc[2 * i + 1];
+    if (i > 0 && pc[2 * i - 2] != x && pc[2 * i - 1] != y) {
+      int32_t ax = pc[2 * i - 2], ay = pc[2 * i - 1];
+      int32_t s1x = x, s1y = ay, s2x = ax, s2y = y;
+      bool f1 = !lds_grid_blocked(g, s1x, s1y), f2 = !lds_grid_blocked(g, s2x, s2y);
+      if (f1 && f2) {
+        size_t ia = i >= 9 ? i - 9 : 0, ib = i + 8 < n ? i + 8 : n - 1;
+        double cx = pc[2 * ia], cy = pc[2 * ia + 1];
+        double ux = pc[2 * ib] - cx, uy = pc[2 * ib + 1] - cy;
+        double d1 = fabs(ux * (s1y - cy) - uy * (s1x - cx));
+        double d2 = fabs(ux * (s2y - cy) - uy * (s2x - cx));
+        if (d2 < d1) f1 = false;
+        else f2 = false;
+      }
+      if (f1 || f2) {
+        c[2 * m] = f1 ? s1x : s2x;
+        c[2 * m + 1] = f1 ? s1y : s2y;
+        m++;
+      }
+    }
+    c[2 * m] = x;
+    c[2 * m + 1] = y;
+    m++;
+  }
+  return m;
+}
+
 static void random_corridors(void) {
   int trial, mism = 0, longer = 0, lattice = 0, compared = 0, shorter = 0;
   rs = 777;
@@ -142,19 +175,21 @@ static void random_corridors(void) {
       int32_t sx = (int32_t)(rnd() % (uint32_t)w), sy = (int32_t)(rnd() % (uint32_t)h);
       int32_t gx = (int32_t)(rnd() % (uint32_t)w), gy = (int32_t)(rnd() % (uint32_t)h);
       lds_Path *p;
-      size_t n, m, i;
+      size_t n, m, i, nc;
       double *xy, len, bf, plen = 0.0;
-      int32_t *c;
+      int32_t *c, *cc;
       if (lds_search_start(s, NULL, sx, sy, gx, gy) != LDS_OK) continue;
       if (lds_search_step(s, NULL) != LDS_FOUND) continue;
       p = lds_search_path(s, NULL);
       n = lds_path_length(p);
-      xy = (double *)malloc(2 * (n + 1) * sizeof(double));
+      xy = (double *)malloc(4 * n * sizeof(double));
       c = (int32_t *)malloc(2 * n * sizeof(int32_t));
+      cc = (int32_t *)malloc(4 * n * sizeof(int32_t));
       for (i = 0; i < n; i++) lds_path_cell(p, i, &c[2 * i], &c[2 * i + 1]);
       for (i = 1; i < n; i++) plen += hypot(c[2 * i] - c[2 * i - 2], c[2 * i + 1] - c[2 * i - 1]);
-      CHECK_INT(lds_grid_funnel(g, p, xy, n + 1, &m, &len, NULL), LDS_OK);
-      bf = brute(c, n);
+      CHECK_INT(lds_grid_funnel(g, p, xy, 2 * n, &m, &len, NULL), LDS_OK);
+      nc = corridor_of(g, c, n, cc);
+      bf = brute(cc, nc);
       compared++;
       if (fabs(len - bf) > 1e-9 * (bf > 1 ? bf : 1)) {
         mism++;
@@ -168,6 +203,7 @@ static void random_corridors(void) {
       if (xy[0] != sx || xy[1] != sy || xy[2 * m - 2] != gx || xy[2 * m - 1] != gy) lattice++;
       free(xy);
       free(c);
+      free(cc);
       lds_path_free(p);
     }
     lds_search_free(s);
@@ -185,26 +221,37 @@ static void known_and_bad(void) {
   uint32_t cells[] = {0, 1, 2, 13, 24}; /* (0,0) (1,0) (2,0) (3,1) (4,2) */
   uint32_t jump[] = {0, 2};
   lds_Path *p = lds_path_new(NULL, cells, 5, 10, 0.0, 0, NULL), *q;
-  double xy[12], len;
+  double xy[20], len;
   size_t m;
   lds_Error err;
-  CHECK_INT(lds_grid_funnel(g, p, xy, 6, &m, &len, &err), LDS_OK);
-  /* through the corner (2.5,0.5) of the diagonal moves: two straight pieces */
+  CHECK_INT(lds_grid_funnel(g, p, xy, 10, &m, &len, &err), LDS_OK);
+  /* the corridor (0,0) (1,0) (2,0) [(2,1)] (3,1) [(3,2)] (4,2): the line
+  ** bends at the corner (1.5,0.5), then runs straight to (4,2) */
+  CHECK_INT(m, 3);
+  CHECK_NEAR(xy[2], 1.5, 0);
+  CHECK_NEAR(xy[3], 0.5, 0);
+  CHECK_NEAR(len, hypot(1.5, 0.5) + hypot(2.5, 1.5), 1e-12);
+  /* the diagonal rule "always" with both side cells blocked: the corner */
+  lds_grid_set_diagonal(g, LDS_DIAG_ALWAYS);
+  lds_grid_set_blocked(g, 2, 1, true);
+  lds_grid_set_blocked(g, 3, 0, true);
+  CHECK_INT(lds_grid_funnel(g, p, xy, 10, &m, &len, &err), LDS_OK);
   CHECK_INT(m, 3);
   CHECK_NEAR(xy[2], 2.5, 0);
   CHECK_NEAR(xy[3], 0.5, 0);
-  CHECK_NEAR(len, hypot(2.5, 0.5) + hypot(1.5, 1.5), 1e-12);
-  CHECK_INT(lds_grid_funnel(g, p, xy, 5, &m, &len, &err), LDS_E_ARG);
-  CHECK_CONTAINS(err.msg, "room for 5 points");
+  lds_grid_set_blocked(g, 2, 1, false);
+  lds_grid_set_blocked(g, 3, 0, false);
+  CHECK_INT(lds_grid_funnel(g, p, xy, 9, &m, &len, &err), LDS_E_ARG);
+  CHECK_CONTAINS(err.msg, "room for 9 points (expected at least 10)");
   q = lds_path_new(NULL, jump, 2, 10, 0.0, 0, NULL);
-  CHECK_INT(lds_grid_funnel(g, q, xy, 6, &m, &len, &err), LDS_E_ARG);
+  CHECK_INT(lds_grid_funnel(g, q, xy, 10, &m, &len, &err), LDS_E_ARG);
   CHECK_CONTAINS(err.msg, "not a move to a neighbouring cell");
   lds_path_free(q);
   lds_grid_set_blocked(g, 2, 0, true);
-  CHECK_INT(lds_grid_funnel(g, p, xy, 6, &m, &len, &err), LDS_E_ARG);
+  CHECK_INT(lds_grid_funnel(g, p, xy, 10, &m, &len, &err), LDS_E_ARG);
   CHECK_CONTAINS(err.msg, "cell 3 (2,0) of the path is blocked");
   q = lds_path_new(NULL, cells, 1, 9, 0.0, 0, NULL);
-  CHECK_INT(lds_grid_funnel(g, q, xy, 6, &m, &len, &err), LDS_E_ARG);
+  CHECK_INT(lds_grid_funnel(g, q, xy, 10, &m, &len, &err), LDS_E_ARG);
   CHECK_CONTAINS(err.msg, "width 9");
   lds_path_free(q);
   q = lds_path_new(NULL, cells, 1, 10, 0.0, 0, NULL);
