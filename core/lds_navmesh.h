@@ -154,8 +154,10 @@ LDS_API uint32_t lds_navmesh_locate(const lds_Navmesh *m, double x, double y, do
                                     double height_tol);
 
 /// The polygon nearest to p within radius: the containing polygon (as
-/// lds_navmesh_locate) if there is one, else the polygon whose surface
-/// point closest in 3-D is nearest, if that distance is <= radius.
+/// lds_navmesh_locate) if there is one, else, over the polygons, the point
+/// nearest p in x–z at the polygon's height there (Detour's
+/// closestPointOnPoly), the polygon whose such point is nearest p in 3-D,
+/// if that distance is <= radius (ties: lowest id).
 /// @param[in]  p       [Shape: 3 doubles] the point [Units: world units]
 /// @param[in]  radius  search radius [Limit: >= 0, finite] [Units: world units]
 /// @param[in]  height_tol as lds_navmesh_locate, for the containing test
@@ -163,6 +165,27 @@ LDS_API uint32_t lds_navmesh_locate(const lds_Navmesh *m, double x, double y, do
 /// @returns the polygon or LDS_NAVMESH_NONE (nothing within radius, bad radius).
 LDS_API uint32_t lds_navmesh_nearest(const lds_Navmesh *m, const double p[3], double radius,
                                      double height_tol, double nearest[3]);
+
+/* ------------------------------------------------------------ parsing -- */
+
+/// Parses a mesh from text: the `.nav` format (first line that is not blank
+/// or a comment starts with "navmesh") or a Wavefront OBJ polygon mesh (`v`
+/// and `f` lines, faces = convex polygons; `f 1/2/3 ...` and negative
+/// indices accepted; vt, vn, vp, o, g, s, usemtl, mtllib, l, p ignored;
+/// neighbours computed from shared edges, area 0). Formats in
+/// shared/data/navmesh/README.md; CRLF line ends accepted.
+/// @param[in] text  [Shape: len bytes] (need not be NUL-terminated)
+/// @param[in] name  [opt] name for messages ("(navmesh)" when NULL)
+/// @returns the mesh or NULL with err: LDS_E_FORMAT "NAME:LINE: expected
+///   ...", "NAME:LINE: binary data (...)"; LDS_E_ARG "NAME: lds_navmesh_new:
+///   polygon 5: not convex ..." (the constructor's checks); LDS_E_LIMIT;
+///   LDS_E_NOMEM. [Owner: caller frees with lds_navmesh_free]
+LDS_API lds_Navmesh *lds_navmesh_parse(const lds_Env *env, const char *text, size_t len,
+                                       const char *name, lds_Error *err);
+
+/// Same from an lds_Reader (read to the end, then parsed).
+LDS_API lds_Navmesh *lds_navmesh_read(const lds_Env *env, lds_Reader reader, void *ud,
+                                      const char *name, lds_Error *err);
 
 /* ------------------------------------------------------------ funnel -- */
 
