@@ -16,6 +16,8 @@
 #include "lds_jps.h"
 #include "lds_grid_funnel.h"
 #include "lds_movingai.h"
+#include "lds_navmesh.h"
+#include "lds_navmesh_search.h"
 #include "lds_postprocess.h"
 #include "lds_scheduler.h"
 
