@@ -36,27 +36,46 @@ static bool clip(const lds_Navmesh *m, uint32_t p, const double *a, const double
   return true;
 }
 
-/* Polygons reachable from cur at point q: across edges of cur through q,
-** and around vertices of cur at q. Writes up to cap ids into out. */
-static size_t around(const lds_Navmesh *m, uint32_t cur, const double *q, double tol,
-                     uint32_t *out, size_t cap) {
+/* Polygons reachable from cur where segment a-b leaves it at parameter t
+** (point q): when the segment passes a vertex of cur there (within 4 tol of
+** the line, near t), every polygon around that vertex (through the edges
+** that touch it); else the polygons across edges of cur through q, and on
+** from them. Writes up to cap ids into out, cur first. */
+static size_t around(const lds_Navmesh *m, uint32_t cur, const double *a, const double *b,
+                     double t, const double *q, double tol, uint32_t *out, size_t cap) {
   size_t n = 0, head = 0;
+  uint32_t s0 = m->pstart[cur], n0 = m->pstart[cur + 1] - s0, k, vert = LDS_NAVMESH_NONE;
+  double dx = b[0] - a[0], dz = b[2] - a[2], l2 = dx * dx + dz * dz, len = sqrt(l2);
+  double bd = INFINITY;
+  for (k = 0; k < n0 && l2 > 0; k++) {
+    const double *v = ldsi_nm_v(m, m->pv[s0 + k]);
+    double tv = ((v[0] - a[0]) * dx + (v[2] - a[2]) * dz) / l2;
+    double off = fabs((v[0] - a[0]) * dz - (v[2] - a[2]) * dx) / len;
+    double along = fabs(tv - t) * len;
+    if (off <= 4 * tol && along <= 1e-3 * (1 + len) && along < bd) {
+      bd = along;
+      vert = m->pv[s0 + k];
+    }
+  }
   out[n++] = cur;
   while (head < n) {
-    uint32_t p = out[head++], s = m->pstart[p], nk = m->pstart[p + 1] - s, k;
+    uint32_t p = out[head++], s = m->pstart[p], nk = m->pstart[p + 1] - s;
     for (k = 0; k < nk; k++) {
       const double *u = ldsi_nm_v(m, m->pv[s + k]), *w = ldsi_nm_v(m, m->pv[s + (k + 1) % nk]);
-      double ex = w[0] - u[0], ez = w[2] - u[2], l2 = ex * ex + ez * ez, t, px, pz;
       uint32_t r = m->pn[s + k];
       size_t i;
       bool dup = false;
       if (r == LDS_NAVMESH_NONE) continue;
-      t = l2 > 0 ? ((q[0] - u[0]) * ex + (q[2] - u[2]) * ez) / l2 : 0;
-      t = t < 0 ? 0 : t > 1 ? 1 : t;
-      px = u[0] + t * ex - q[0];
-      pz = u[2] + t * ez - q[2];
-      /* clip lets q lie up to tol outside cur: look a little further */
-      if (px * px + pz * pz > 16 * tol * tol) continue; /* q is not on this edge */
+      if (vert == LDS_NAVMESH_NONE ||
+          (m->pv[s + k] != vert && m->pv[s + (k + 1) % nk] != vert)) {
+        double ex = w[0] - u[0], ez = w[2] - u[2], e2 = ex * ex + ez * ez, te, px, pz;
+        te = e2 > 0 ? ((q[0] - u[0]) * ex + (q[2] - u[2]) * ez) / e2 : 0;
+        te = te < 0 ? 0 : te > 1 ? 1 : te;
+        px = u[0] + te * ex - q[0];
+        pz = u[2] + te * ez - q[2];
+        /* clip lets q lie up to tol outside cur: look a little further */
+        if (px * px + pz * pz > 16 * tol * tol) continue; /* q is not on this edge */
+      }
       for (i = 0; i < n; i++) dup |= out[i] == r;
       if (!dup && n < cap) out[n++] = r;
     }
@@ -102,7 +121,7 @@ lds_Status ldsi_nav_walk(const lds_Navmesh *m, const double *pts, size_t n, uint
       q[0] = a[0] + t * (b[0] - a[0]);
       q[1] = 0;
       q[2] = a[2] + t * (b[2] - a[2]);
-      nc = around(m, cur, q, tol, cand, sizeof cand / sizeof cand[0]);
+      nc = around(m, cur, a, b, t, q, tol, cand, sizeof cand / sizeof cand[0]);
       for (j = 1; j < nc; j++) {
         double u0, u1;
         if (cost && !isfinite(cost[m->area[cand[j]]])) continue;
