@@ -14,6 +14,7 @@
 void lds_grid_mesh_params_init(lds_GridMeshParams *p) {
   p->max_verts = LDS_NAVMESH_MAX_POLY_VERTS;
   p->area = 0;
+  p->strict = true;
 }
 
 /* The builder's state. Points are grid points (x, y), id y*(w+1)+x; a
@@ -24,6 +25,7 @@ typedef struct Build {
   int32_t W, H;
   uint32_t P;           /* points per row: W + 1 */
   int maxv;
+  bool strict;          /* no straight vertex in any polygon */
   uint32_t *vid;        /* [2 * points] vertex id of (point, side), NONE */
   uint8_t *corner;      /* [points] 1 where some rectangle has a corner */
   uint32_t *vx, *vy;    /* vertex coordinates */
@@ -227,6 +229,7 @@ static uint32_t merged(const Build *b, uint32_t A, uint32_t B, uint32_t *out, in
     int64_t t = turn(b, p, q, r);
     if (t > 0) return 0;
     if (t == 0) {
+      bool keep = true;
       int64_t dot = ((int64_t)b->vx[q] - b->vx[p]) * ((int64_t)b->vx[r] - b->vx[q]) +
                     ((int64_t)b->vy[q] - b->vy[p]) * ((int64_t)b->vy[r] - b->vy[q]);
       if (dot <= 0) return 0;
@@ -237,8 +240,10 @@ static uint32_t merged(const Build *b, uint32_t A, uint32_t B, uint32_t *out, in
         uint32_t j;
         for (j = 0; j < na; j++) in_a |= a[j] == q;
         for (j = 0; j < nc; j++) in_c |= c[j] == q;
-        if ((uint32_t)in_a + (uint32_t)in_c == b->use[q]) continue;
+        if ((uint32_t)in_a + (uint32_t)in_c == b->use[q]) keep = false;
       }
+      if (!keep) continue;
+      if (b->strict) return 0; /* a straight vertex another polygon needs */
     }
     out[i++] = q;
   }
@@ -277,9 +282,57 @@ static bool rectangles(Build *b, int side, uint32_t *nrect) {
   size_t nr = 0, cap = 0, c2, c3, c4, i;
   uint32_t vs[4 * LDS_NAVMESH_MAX_POLY_VERTS];
   if (!done) return b->oom = true, false;
+  if (b->strict) {
+    /* maximal runs of each row, a rectangle extended down while the row
+    ** below has the same maximal run: its left and right sides then border
+    ** blocked cells, so only its top and bottom carry T-junction points */
+    int32_t *open_at = (int32_t *)ldsi_alloc(&b->e, 2 * (size_t)W * sizeof(int32_t));
+    int32_t *next_at;
+    if (!open_at) {
+      ldsi_free(&b->e, done, (size_t)W * (size_t)H);
+      return b->oom = true, false;
+    }
+    next_at = open_at + W;
+    for (x = 0; x < W; x++) open_at[x] = -1;
+    for (y = 0; y < H; y++) {
+      for (x = 0; x < W; x++) next_at[x] = -1;
+      for (x = 0; x < W;) {
+        int32_t x1 = x, r;
+        if (!free_at(g, x, y)) {
+          x++;
+          continue;
+        }
+        while (x1 < W && free_at(g, x1, y)) x1++;
+        r = open_at[x];
+        if (r >= 0 && rx1[r] == x1) {
+          ry1[r] = y + 1;
+        } else {
+          if (nr == cap) {
+            c2 = c3 = c4 = cap;
+            if (!grow(b, (void **)&rx0, &cap, nr + 1, sizeof(int32_t)) ||
+                !grow(b, (void **)&ry0, &c2, nr + 1, sizeof(int32_t)) ||
+                !grow(b, (void **)&rx1, &c3, nr + 1, sizeof(int32_t)) ||
+                !grow(b, (void **)&ry1, &c4, nr + 1, sizeof(int32_t))) {
+              ldsi_free(&b->e, open_at, 2 * (size_t)W * sizeof(int32_t));
+              goto out;
+            }
+          }
+          rx0[nr] = x;
+          ry0[nr] = y;
+          rx1[nr] = x1;
+          ry1[nr] = y + 1;
+          r = (int32_t)nr++;
+        }
+        next_at[x] = r;
+        x = x1;
+      }
+      memcpy(open_at, next_at, (size_t)W * sizeof(int32_t));
+    }
+    ldsi_free(&b->e, open_at, 2 * (size_t)W * sizeof(int32_t));
+  }
   /* greedy: the first free cell not yet covered, its run to the right, then
   ** down while the same run is free and uncovered */
-  for (y = 0; y < H; y++)
+  for (y = 0; y < H && !b->strict; y++)
     for (x = 0; x < W; x++) {
       int32_t x1 = x, y1, xx;
       if (done[(size_t)y * W + x] || !free_at(g, x, y)) continue;
@@ -316,7 +369,50 @@ static bool rectangles(Build *b, int side, uint32_t *nrect) {
   /* each rectangle in the canonical winding (negative shoelace in x-z, x =
   ** map x, z = map y): down the left side, east along the bottom, up the
   ** right side, west along the top, with every corner point on the way */
-  for (i = 0; i < nr; i++) {
+  for (i = 0; i < nr && b->strict; i++) {
+    /* the rectangle cut between its top chain T (y0) and bottom chain B
+    ** (y1), both left to right, into trapezoids T_i T_i+1 B_j+1 B_j while
+    ** both chains go on, then triangles: strictly convex pieces (at most one
+    ** segment of each side), no new point */
+    int32_t x0 = rx0[i], y0 = ry0[i], x1 = rx1[i], y1 = ry1[i], t;
+    uint32_t k, n, piece[4];
+    int32_t tx = x0, bx = x0, tn, bn; /* the current point of each chain */
+    uint32_t tv = vertex(b, x0, y0, x0, y0), bv = vertex(b, x0, y1, x0, y1 - 1);
+    while (tx < x1 || bx < x1) {
+      uint32_t tnv = 0, bnv = 0;
+      tn = tx;
+      bn = bx;
+      if (tx < x1) {
+        for (t = tx + 1; t < x1 && !b->corner[(uint32_t)y0 * b->P + (uint32_t)t]; t++) {
+        }
+        tn = t;
+        tnv = t == x1 ? vertex(b, x1, y0, x1 - 1, y0) : vertex(b, t, y0, t, y0);
+      }
+      if (bx < x1) {
+        for (t = bx + 1; t < x1 && !b->corner[(uint32_t)y1 * b->P + (uint32_t)t]; t++) {
+        }
+        bn = t;
+        bnv = t == x1 ? vertex(b, x1, y1, x1 - 1, y1 - 1) : vertex(b, t, y1, t, y1 - 1);
+      }
+      n = 0;
+      piece[n++] = tv;
+      piece[n++] = bv;
+      if (bn != bx) piece[n++] = bnv;
+      if (tn != tx) piece[n++] = tnv;
+      if (b->oom) goto out;
+      for (k = 0; k < n; k++) b->use[piece[k]]++;
+      if (add_poly(b, piece, n) == NONE) goto out;
+      if (tn != tx) {
+        tx = tn;
+        tv = tnv;
+      }
+      if (bn != bx) {
+        bx = bn;
+        bv = bnv;
+      }
+    }
+  }
+  for (i = 0; i < nr && !b->strict; i++) {
     int32_t x0 = rx0[i], y0 = ry0[i], x1 = rx1[i], y1 = ry1[i], t;
     uint32_t n = 0, k;
     vs[n++] = vertex(b, x0, y0, x0, y0);
@@ -434,6 +530,7 @@ lds_Navmesh *lds_grid_to_navmesh(const lds_Env *env, const lds_Grid *g,
   b.H = g->h;
   b.P = (uint32_t)g->w + 1;
   b.maxv = p.max_verts;
+  b.strict = p.strict;
   ncell = (size_t)g->w * (size_t)g->h;
   npt = (size_t)b.P * (size_t)(b.H + 1);
   b.vid = (uint32_t *)ldsi_alloc(&b.e, 2 * npt * sizeof(uint32_t));

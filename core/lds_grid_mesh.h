@@ -65,6 +65,9 @@ LDS_API void lds_grid_outline_free(lds_GridOutline *o);
 typedef struct lds_GridMeshParams {
   int max_verts; ///< most vertices of one polygon [Limit: 4..LDS_NAVMESH_MAX_POLY_VERTS]; default 64
   uint8_t area;  ///< area id of every polygon; default 0
+  bool strict;   ///< no straight (collinear) vertex in any polygon; default true.
+                 ///< false: rectangles carrying their neighbours' T-junction
+                 ///< points (fewer polygons, more vertices each)
 } lds_GridMeshParams;
 
 /// Fills *p with the defaults above.
