@@ -83,19 +83,22 @@ typedef struct lds_GridMeshInfo {
   uint64_t build_us;   ///< time of the whole build, lds_navmesh_new included [Units: microseconds, env's clock]
 } lds_GridMeshInfo;
 
-/// Builds a navigation mesh covering g's free space exactly (lds_grid_mesh.h
-/// header): the passable cells are cut into rectangles (maximal runs of a
-/// row, extended down over rows with the same run, at most max_verts / 4
-/// cells a side so that every polygon starts within max_verts vertices with
-/// the T-junction points its neighbours need on its sides), every shared
-/// side split where a neighbour has a corner, so polygons meet along whole
-/// edges; then two polygons sharing edges are merged while their union is
-/// convex and within max_verts vertices (the greedy merge of Hertel &
-/// Mehlhorn, longest shared boundary first), dropping corners no other
-/// polygon uses where the merged side runs straight. The polygons of a
-/// rectangle decomposition merge only into rectangles, so every polygon is a
-/// rectangle (with collinear points on its sides where neighbours meet it).
-/// The mesh is then built with lds_navmesh_new (canonical winding,
+/// Builds a navigation mesh covering g's free space exactly (this header's
+/// comment). Strict (the default): each row's maximal runs of passable
+/// cells, a run extended down over the rows with the same maximal run (so a
+/// rectangle's left and right sides border blocked cells), its top and
+/// bottom sides split where the rectangles above and below have corners
+/// (T-junction points), each rectangle cut between its top and bottom chains
+/// into trapezoids and triangles (one segment of each chain at most: strictly
+/// convex, no point added); then polygons sharing edges are merged greedily,
+/// longest shared boundary first, while the union stays strictly convex
+/// within max_verts vertices (corners no other polygon uses are dropped
+/// where the merged side runs straight). No polygon has a collinear vertex.
+/// Not strict: rectangles (at most max_verts / 4 cells a side) keep the
+/// T-junction points their neighbours need as collinear vertices, merged
+/// while convex (collinear allowed): fewer polygons, more vertices each.
+/// Either way polygons meet along whole edges and a pinch vertex is two
+/// vertices. The mesh is built with lds_navmesh_new (canonical winding,
 /// neighbour links, point location); every polygon has area params->area.
 /// @param[in] env    [opt] allocator and clock (build_us)
 /// @param[in] params [opt] NULL for the defaults
