@@ -62,9 +62,9 @@ static bool grow(Build *b, void **p, size_t *cap, size_t need, size_t elem) {
   return true;
 }
 
-/* The vertex at point (x, y) for the corner of cell (cx, cy) (one of the
-** four cells around the point): at a pinch vertex, the two free cells get
-** two vertices. */
+/* The vertex at point (x, y) for the corner of the cell in column cx (one
+** of the four cells around the point, row cy): at a pinch vertex the two
+** free cells, told apart by their column, get two vertices. */
 static uint32_t vertex(Build *b, int32_t x, int32_t y, int32_t cx, int32_t cy) {
   const lds_Grid *g = b->g;
   bool nw = free_at(g, x - 1, y - 1), ne = free_at(g, x, y - 1);
@@ -73,7 +73,7 @@ static uint32_t vertex(Build *b, int32_t x, int32_t y, int32_t cx, int32_t cy) {
   uint32_t k;
   if (nw && se && !ne && !sw) side = cx == x ? 1 : 0; /* SE is the second */
   else if (ne && sw && !nw && !se) side = cx == x - 1 ? 1 : 0; /* SW is the second */
-  (void)cy;
+  (void)cy; /* the column tells the two cells of a pinch apart */
   k = 2 * ((uint32_t)y * b->P + (uint32_t)x) + (uint32_t)side;
   if (b->vid[k] == NONE) {
     size_t c1 = b->vcap, c2 = b->vcap, c3 = b->vcap;
@@ -499,7 +499,7 @@ lds_Navmesh *lds_grid_to_navmesh(const lds_Env *env, const lds_Grid *g,
   static const char fn[] = "lds_grid_to_navmesh";
   lds_GridMeshParams p;
   Build b;
-  size_t npt, i, nfree, ncell;
+  size_t npt, i, nfree;
   uint64_t t0;
   lds_Navmesh *m = NULL;
   lds_GridMeshInfo inf;
@@ -531,7 +531,6 @@ lds_Navmesh *lds_grid_to_navmesh(const lds_Env *env, const lds_Grid *g,
   b.P = (uint32_t)g->w + 1;
   b.maxv = p.max_verts;
   b.strict = p.strict;
-  ncell = (size_t)g->w * (size_t)g->h;
   npt = (size_t)b.P * (size_t)(b.H + 1);
   b.vid = (uint32_t *)ldsi_alloc(&b.e, 2 * npt * sizeof(uint32_t));
   b.corner = (uint8_t *)ldsi_calloc(&b.e, npt, 1);
@@ -544,7 +543,6 @@ lds_Navmesh *lds_grid_to_navmesh(const lds_Env *env, const lds_Grid *g,
   if (!b.vid || !b.corner || !b.hkey || !b.hval) goto nomem;
   for (i = 0; i < 2 * npt; i++) b.vid[i] = NONE;
   for (i = 0; i < b.hcap; i++) b.hkey[i] = UINT64_MAX;
-  (void)ncell;
   if (!rectangles(&b, p.max_verts / 4, &inf.rects)) goto nomem;
   if (!merge_all(&b, &inf.merges)) goto nomem;
   {
