@@ -298,52 +298,25 @@ static bool push_final(lds_NavSearch *s, uint32_t rt, const PNode *via) {
 }
 
 /* Nodes rooted at rt on every edge of polygon p that does not touch the
-** root's vertex (or, for the start, does not contain the root point). With
-** side != 0, only the parts of the edges strictly on that side (+1 left,
-** -1 right) of the line from `from` through the root: a path that comes
-** from `from` and turns at the root is taut only there. */
-static bool root_polygon(lds_NavSearch *s, uint32_t rt, uint32_t p, const double *from,
-                         int side) {
+** root's vertex (or, for the start, does not contain the root point). */
+static bool root_polygon(lds_NavSearch *s, uint32_t rt, uint32_t p) {
   const lds_Navmesh *m = s->m;
   ldsi_Polyanya *pa = s->pa;
   const PRoot *r = &pa->roots[rt];
   uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st, k;
-  double rp[3], dx = 0, dz = 0;
-  if (pa->goalgen[p] == pa->gen) {
-    /* the goal in p: straight there, if that turn is taut */
-    if (side) {
-      double c = dx, tx = s->goal[0] - r->x, tz = s->goal[2] - r->z;
-      dx = r->x - from[0];
-      dz = r->z - from[2];
-      c = dx * tz - dz * tx;
-      if (!(c * side >= -pa->eps2)) return true;
-    }
-    return push_final(s, rt, NULL);
-  }
+  double rp[3];
+  if (pa->goalgen[p] == pa->gen) return push_final(s, rt, NULL);
   rp[0] = r->x;
   rp[1] = 0;
   rp[2] = r->z;
-  if (side) {
-    dx = r->x - from[0];
-    dz = r->z - from[2];
-  }
   for (k = 0; k < n; k++) {
     uint32_t a = m->pv[st + k], b = m->pv[st + (k + 1) % n], q = m->pn[st + k];
     const double *va = ldsi_nm_v(m, a), *vb = ldsi_nm_v(m, b);
-    double t0 = 0, t1 = 1;
     PNode nd;
     uint32_t qs, qn, qk;
     if (!allowed(s, q) || a == r->vert || b == r->vert) continue;
     /* the root must see the edge from inside p (strictly) */
     if (!(ldsi_cross3(va, vb, rp) < -pa->eps2)) continue;
-    if (side) {
-      double ca = side * (dx * (va[2] - r->z) - dz * (va[0] - r->x));
-      double cb = side * (dx * (vb[2] - r->z) - dz * (vb[0] - r->x));
-      if (ca <= pa->eps2 && cb <= pa->eps2) continue;
-      if (ca <= pa->eps2) t0 = ca / (ca - cb);
-      else if (cb <= pa->eps2) t1 = ca / (ca - cb);
-      if (!(t1 - t0 > 1e-12)) continue;
-    }
     /* dead end: a polygon whose only allowed neighbour is p, without the goal */
     qs = m->pstart[q];
     qn = m->pstart[q + 1] - qs;
@@ -360,17 +333,13 @@ static bool root_polygon(lds_NavSearch *s, uint32_t rt, uint32_t p, const double
     nd.root = rt;
     nd.poly = q;
     nd.edge = qk;
-    /* in q the edge runs b -> a: right end b, left end a (seen from inside p) */
-    if (t1 >= 1) {
-      nd.rx = vb[0], nd.rz = vb[2], nd.rv = b;
-    } else {
-      nd.rx = va[0] + t1 * (vb[0] - va[0]), nd.rz = va[2] + t1 * (vb[2] - va[2]), nd.rv = NO_VERT;
-    }
-    if (t0 <= 0) {
-      nd.lx = va[0], nd.lz = va[2], nd.lv = a;
-    } else {
-      nd.lx = va[0] + t0 * (vb[0] - va[0]), nd.lz = va[2] + t0 * (vb[2] - va[2]), nd.lv = NO_VERT;
-    }
+    /* in q the edge runs b -> a: right end b, left end a */
+    nd.rx = vb[0];
+    nd.rz = vb[2];
+    nd.rv = b;
+    nd.lx = va[0];
+    nd.lz = va[2];
+    nd.lv = a;
     if (!push_node(s, &nd)) return false;
   }
   return true;
@@ -378,17 +347,13 @@ static bool root_polygon(lds_NavSearch *s, uint32_t rt, uint32_t p, const double
 
 /* Roots the search at corner vertex v (reached from root rt of g), in
 ** polygon p (which holds v): every polygon around v. */
-static bool root_at_vertex(lds_NavSearch *s, uint32_t rt, uint32_t v, uint32_t p, int side) {
+static bool root_at_vertex(lds_NavSearch *s, uint32_t rt, uint32_t v, uint32_t p) {
   const lds_Navmesh *m = s->m;
   ldsi_Polyanya *pa = s->pa;
   const double *vv = ldsi_nm_v(m, v);
   const PRoot *r = &pa->roots[rt];
   double g = r->g + d2(r->x, r->z, vv[0], vv[2]);
   uint32_t nr, nf = 0, head = 0, i;
-  double from[3];
-  from[0] = r->x;
-  from[1] = r->y;
-  from[2] = r->z;
   if (pa->vgen[v] == pa->gen && g >= pa->vbest[v] - 1e-9 * (1 + g)) return true;
   pa->vgen[v] = pa->gen;
   pa->vbest[v] = g;
@@ -405,7 +370,7 @@ static bool root_at_vertex(lds_NavSearch *s, uint32_t rt, uint32_t v, uint32_t p
     }
   }
   for (i = 0; i < nf; i++)
-    if (!root_polygon(s, nr, pa->fan[i], from, side)) return false;
+    if (!root_polygon(s, nr, pa->fan[i])) return false;
   return true;
 }
 
@@ -420,9 +385,9 @@ static bool expand(lds_NavSearch *s, const PNode *nd) {
   uint32_t rt = nd->root;
   /* corners at the ends of the interval: the path may bend there */
   if (nd->lv != NO_VERT && pa->corner[nd->lv] && nd->lv != r->vert)
-    if (!root_at_vertex(s, rt, nd->lv, p, +1)) return false;
+    if (!root_at_vertex(s, rt, nd->lv, p)) return false;
   if (nd->rv != NO_VERT && pa->corner[nd->rv] && nd->rv != r->vert)
-    if (!root_at_vertex(s, rt, nd->rv, p, -1)) return false;
+    if (!root_at_vertex(s, rt, nd->rv, p)) return false;
   r = &pa->roots[rt]; /* roots may have moved */
   if (pa->goalgen[p] == pa->gen) return push_final(s, rt, nd);
   /* project the cone (root, R..L) onto the far edges of p: edge e = k+1+i
@@ -541,7 +506,7 @@ lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
   if (!new_root(s, s->start[0], s->start[1], s->start[2], 0, NO_VERT, NO_VERT, &rt)) goto nomem;
   n = polys_at(s, s->sp, s->start, around, 256);
   for (i = 0; i < n; i++)
-    if (!root_polygon(s, rt, around[i], NULL, 0)) goto nomem;
+    if (!root_polygon(s, rt, around[i])) goto nomem;
   return LDS_RUNNING;
 nomem:
   snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: out of memory (optimal search)");
