@@ -36,7 +36,8 @@ EXTRA_CFLAGS ?=
 EXTRA_LDFLAGS ?=
 # Debian packages needed to build, test and benchmark
 DEB_PKGS := build-essential clang valgrind pkg-config zlib1g-dev libpng-dev \
-            lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua-busted lua-filesystem lua-cjson lua-check
+            lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua-busted lua-filesystem lua-cjson lua-check \
+            librecast-dev
 # default scenario of `make run`
 RUN_SCEN ?= tests/data/den011d.map.scen
 # Lua engines for the module lodestar.core (LuaJIT is skipped when missing)
