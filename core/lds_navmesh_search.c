@@ -46,27 +46,53 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
     ldsi_error(err, LDS_E_ARG, "lds_navsearch_new: mesh is NULL");
     return NULL;
   }
-  np = (size_t)m->np + 1;
+  np = m->ni + 2; /* corridor A* nodes: one per half-edge, plus the start */
   s = (lds_NavSearch *)ldsi_calloc(&e, 1, sizeof *s);
   if (!s) goto nomem;
   s->env = e;
   s->m = m;
+  s->nnodes = np;
+  s->start_node = (uint32_t)m->ni;
+  s->eowner = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
+  s->enext = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
+  s->etwin = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
   s->seen = (uint32_t *)ldsi_calloc(&e, np, sizeof(uint32_t));
   s->g = (double *)ldsi_alloc(&e, np * sizeof(double));
+  s->f = (double *)ldsi_alloc(&e, np * sizeof(double));
   s->pt = (double *)ldsi_alloc(&e, 3 * np * sizeof(double));
   s->parent = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
-  s->pedge = (uint8_t *)ldsi_alloc(&e, np);
+  s->taut = (ldsi_NavTaut *)ldsi_alloc(&e, np * sizeof(ldsi_NavTaut));
   s->hpos = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
   s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, np * sizeof(ldsi_NavHeapItem));
-  if (!s->seen || !s->g || !s->pt || !s->parent || !s->pedge || !s->hpos || !s->heap) {
+  if (!s->seen || !s->g || !s->f || !s->pt || !s->parent || !s->hpos || !s->heap || !s->taut ||
+      !s->eowner || !s->enext || !s->etwin) {
     lds_navsearch_free(s);
     goto nomem;
+  }
+  {
+    uint32_t P, k;
+    for (P = 0; P < m->np; P++) {
+      uint32_t st = m->pstart[P], n = m->pstart[P + 1] - st;
+      for (k = 0; k < n; k++) {
+        uint32_t e0 = st + k, Q = m->pn[e0], qs, qn, j;
+        s->eowner[e0] = P;
+        s->enext[e0] = st + (k + 1) % n;
+        s->etwin[e0] = LDS_NAVMESH_NONE;
+        if (Q == LDS_NAVMESH_NONE) continue;
+        qs = m->pstart[Q];
+        qn = m->pstart[Q + 1] - qs;
+        for (j = 0; j < qn; j++)
+          if (m->pv[qs + j] == m->pv[st + (k + 1) % n] && m->pv[qs + (j + 1) % qn] == m->pv[e0])
+            s->etwin[e0] = qs + j;
+      }
+    }
   }
   s->status = LDS_E_STATE;
   ldsi_error_clear(err);
   return s;
 nomem:
-  ldsi_error(err, LDS_E_NOMEM, "lds_navsearch_new: out of memory (%u polygons)", m->np);
+  ldsi_error(err, LDS_E_NOMEM, "lds_navsearch_new: out of memory (%u polygons, %zu edges)",
+             m->np, m->ni);
   return NULL;
 }
 
@@ -75,13 +101,17 @@ void lds_navsearch_free(lds_NavSearch *s) {
   size_t np;
   if (!s) return;
   e = &s->env;
-  np = (size_t)s->m->np + 1;
+  np = s->nnodes;
   ldsi_polyanya_free(s);
+  ldsi_free(e, s->eowner, np * sizeof(uint32_t));
+  ldsi_free(e, s->enext, np * sizeof(uint32_t));
+  ldsi_free(e, s->etwin, np * sizeof(uint32_t));
   ldsi_free(e, s->seen, np * sizeof(uint32_t));
   ldsi_free(e, s->g, np * sizeof(double));
+  ldsi_free(e, s->f, np * sizeof(double));
   ldsi_free(e, s->pt, 3 * np * sizeof(double));
   ldsi_free(e, s->parent, np * sizeof(uint32_t));
-  ldsi_free(e, s->pedge, np);
+  ldsi_free(e, s->taut, np * sizeof(ldsi_NavTaut));
   ldsi_free(e, s->hpos, np * sizeof(uint32_t));
   ldsi_free(e, s->heap, np * sizeof(ldsi_NavHeapItem));
   ldsi_free(e, s->pts, s->ptscap * 3 * sizeof(double));
@@ -125,7 +155,7 @@ static void heap_down(lds_NavSearch *s, size_t i) {
 }
 
 static void heap_push_or_decrease(lds_NavSearch *s, uint32_t id, double f) {
-  if (s->hpos[id] != LDSI_NAV_CLOSED) {
+  if (s->hpos[id] < LDSI_NAV_OUT) {
     size_t i = s->hpos[id];
     s->heap[i].f = f;
     heap_up(s, i);
@@ -214,6 +244,11 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
   for (i = 0; i < s->m->np; i++)
     if (isfinite(s->cost[s->m->area[i]])) s->min_cost = fmin(s->min_cost, s->cost[s->m->area[i]]);
   if (!isfinite(s->min_cost)) s->min_cost = 1.0;
+  s->uniform = true;
+  for (i = 0; i < s->m->np && s->uniform; i++) {
+    double c = s->cost[s->m->area[i]];
+    if (isfinite(c) && c != s->min_cost) s->uniform = false;
+  }
   if (p->algo == LDS_NAV_OPTIMAL)
     for (i = 0; i < s->m->np; i++) {
       double c = s->cost[s->m->area[i]];
@@ -228,33 +263,33 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
     return s->status = LDS_E_ARG;
   s->started = true;
   s->status = LDS_RUNNING;
-  s->best = s->sp;
   s->best_h = dist3(s->start, s->goal);
-  if (!isfinite(s->cost[s->m->area[s->sp]]) || !isfinite(s->cost[s->m->area[s->gp]])) {
-    s->hn = 0;
-    s->gen++;
-    s->seen[s->sp] = s->gen;
-    s->g[s->sp] = 0;
-    s->parent[s->sp] = LDS_NAVMESH_NONE;
-    memcpy(s->pt + 3 * (size_t)s->sp, s->start, 3 * sizeof(double));
-    s->hpos[s->sp] = LDSI_NAV_CLOSED;
-    s->status = LDS_NO_PATH;
-    s->started = false;
-    if (!isfinite(s->cost[s->m->area[s->sp]])) s->best = LDS_NAVMESH_NONE;
-    return LDS_RUNNING;
-  }
-  if (p->algo == LDS_NAV_OPTIMAL) return ldsi_polyanya_start(s);
   if (++s->gen == 0) {
-    memset(s->seen, 0, ((size_t)s->m->np + 1) * sizeof(uint32_t));
+    memset(s->seen, 0, s->nnodes * sizeof(uint32_t));
     s->gen = 1;
   }
-  s->hn = 0;
-  s->seen[s->sp] = s->gen;
-  s->g[s->sp] = 0;
-  s->parent[s->sp] = LDS_NAVMESH_NONE;
-  memcpy(s->pt + 3 * (size_t)s->sp, s->start, 3 * sizeof(double));
-  s->hpos[s->sp] = LDSI_NAV_CLOSED;
-  heap_push_or_decrease(s, s->sp, s->sp == s->gp ? dist3(s->start, s->goal) * s->cost[s->m->area[s->sp]] : dist3(s->start, s->goal) * s->min_cost);
+  {
+    uint32_t sn = s->start_node;
+    s->hn = 0;
+    s->seen[sn] = s->gen;
+    s->g[sn] = 0;
+    s->f[sn] = 0;
+    s->parent[sn] = LDS_NAVMESH_NONE;
+    memcpy(s->pt + 3 * (size_t)sn, s->start, 3 * sizeof(double));
+    memcpy(s->taut[sn].root, s->start, 3 * sizeof(double));
+    s->taut[sn].groot = 0;
+    s->taut[sn].wedge = false;
+    s->hpos[sn] = LDSI_NAV_CLOSED;
+    s->best = sn;
+    if (!isfinite(s->cost[s->m->area[s->sp]]) || !isfinite(s->cost[s->m->area[s->gp]])) {
+      s->status = LDS_NO_PATH;
+      s->started = false;
+      if (!isfinite(s->cost[s->m->area[s->sp]])) s->best = LDS_NAVMESH_NONE;
+      return LDS_RUNNING;
+    }
+    if (p->algo == LDS_NAV_OPTIMAL) return ldsi_polyanya_start(s);
+    heap_push_or_decrease(s, sn, s->sp == s->gp ? dist3(s->start, s->goal) * s->cost[s->m->area[s->sp]] : dist3(s->start, s->goal) * s->min_cost);
+  }
   return LDS_RUNNING;
 }
 
@@ -282,47 +317,157 @@ static void portal_point(const double *p, const double *goal, const double *a, c
   else memcpy(out, b, 3 * sizeof(double));
 }
 
+/* cross(b - a, c - a) in x-z */
+static double xcross(const double *a, const double *b, const double *c) {
+  return (b[0] - a[0]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[0] - a[0]);
+}
+
+static void lerp3(const double *a, const double *b, double t, double *out) {
+  out[0] = a[0] + t * (b[0] - a[0]);
+  out[1] = a[1] + t * (b[1] - a[1]);
+  out[2] = a[2] + t * (b[2] - a[2]);
+}
+
+/* Taut relaxation (uniform costs): from P's state across portal (a = left,
+** b = right), the neighbour's state and point q. The portal splits into
+** the part visible from P's root inside its wedge and the parts beyond its
+** left and right rays, reached by bending at the wedge's left / right end;
+** q is the point of the portal with the smallest (length to it) + (straight
+** line to the goal), and the state follows the part q lies in. Fills t and
+** q; returns the length from the start to q. */
+static double taut_relax(const lds_NavSearch *s, const ldsi_NavTaut *tp, const double *a,
+                         const double *b, ldsi_NavTaut *t, double *q) {
+  const double *r = tp->root;
+  double t0 = 0, t1 = 1, best, qq[3], lo[3], hi[3];
+  *t = *tp;
+  t->wedge = true;
+  if (!tp->wedge) { /* the start polygon: the whole portal is visible */
+    memcpy(t->wl, a, sizeof t->wl);
+    memcpy(t->wr, b, sizeof t->wr);
+    portal_point(r, s->goal, a, b, q);
+    return tp->groot + dist3(r, q);
+  }
+  {
+    double la = xcross(r, tp->wl, a), lb = xcross(r, tp->wl, b);
+    double ra = xcross(r, tp->wr, a), rb = xcross(r, tp->wr, b);
+    if (la > 0) t0 = lb > 0 ? 1 : la / (la - lb);
+    if (rb < 0) t1 = ra < 0 ? 0 : ra / (ra - rb);
+  }
+  best = INFINITY;
+  if (t0 < t1) { /* visible part [t0, t1] */
+    lerp3(a, b, t0, lo);
+    lerp3(a, b, t1, hi);
+    portal_point(r, s->goal, lo, hi, qq);
+    best = tp->groot + dist3(r, qq) + dist3(qq, s->goal);
+    memcpy(q, qq, sizeof qq);
+    memcpy(t->wl, lo, sizeof lo);
+    memcpy(t->wr, hi, sizeof hi);
+  }
+  if (t0 > 0) { /* beyond the left ray: [0, min(t0, t1)] round wl */
+    double c, g0 = tp->groot + dist3(r, tp->wl);
+    lerp3(a, b, fmin(t0, t1), hi);
+    portal_point(tp->wl, s->goal, a, hi, qq);
+    c = g0 + dist3(tp->wl, qq) + dist3(qq, s->goal);
+    if (c < best) {
+      best = c;
+      memcpy(q, qq, sizeof qq);
+      memcpy(t->root, tp->wl, sizeof t->root);
+      t->groot = g0;
+      memcpy(t->wl, a, sizeof t->wl);
+      memcpy(t->wr, hi, sizeof hi);
+    }
+  }
+  if (t1 < 1) { /* beyond the right ray: [max(t0, t1), 1] round wr */
+    double c, g0 = tp->groot + dist3(r, tp->wr);
+    lerp3(a, b, fmax(t0, t1), lo);
+    portal_point(tp->wr, s->goal, lo, b, qq);
+    c = g0 + dist3(tp->wr, qq) + dist3(qq, s->goal);
+    if (c < best) {
+      best = c;
+      memcpy(q, qq, sizeof qq);
+      memcpy(t->root, tp->wr, sizeof t->root);
+      t->groot = g0;
+      memcpy(t->wl, lo, sizeof lo);
+      memcpy(t->wr, b, sizeof t->wr);
+    }
+  }
+  return t->groot + dist3(t->root, q);
+}
+
+/* Cost from a node's state to the goal inside the goal polygon. */
+static double taut_goal(const lds_NavSearch *s, const ldsi_NavTaut *t) {
+  const double *r = t->root, *g = s->goal;
+  if (t->wedge) {
+    if (xcross(r, t->wl, g) > 0) return t->groot + dist3(r, t->wl) + dist3(t->wl, g);
+    if (xcross(r, t->wr, g) < 0) return t->groot + dist3(r, t->wr) + dist3(t->wr, g);
+  }
+  return t->groot + dist3(r, g);
+}
+
+/* The polygon a corridor node stands in: the start polygon for the start
+** node, else the polygon its half-edge leads into. */
+static uint32_t node_poly(const lds_NavSearch *s, uint32_t id) {
+  return id == s->start_node ? s->sp : s->m->pn[id];
+}
+
 static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
   const lds_Navmesh *m = s->m;
   uint64_t n = 0;
   while (s->hn) {
-    uint32_t P, k, st, nk;
+    uint32_t id, P, k, st, nk, back;
     const double *pp;
     double cP;
     if (max_exp && n >= max_exp) return LDS_RUNNING;
     if (budget_us && n && (n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    P = heap_pop(s);
+    id = heap_pop(s);
     n++;
     s->stats.expansions++;
-    if (P == s->gp) return LDS_FOUND;
-    pp = s->pt + 3 * (size_t)P;
+    P = node_poly(s, id);
+    if (P == s->gp) {
+      s->goal_node = id;
+      return LDS_FOUND;
+    }
+    pp = s->pt + 3 * (size_t)id;
     cP = s->cost[m->area[P]];
     st = m->pstart[P];
     nk = m->pstart[P + 1] - st;
+    back = id == s->start_node ? LDS_NAVMESH_NONE : s->etwin[id];
     for (k = 0; k < nk; k++) {
-      uint32_t Q = m->pn[st + k];
+      uint32_t e = st + k, Q = m->pn[e];
+      const double *va, *vb;
       double q[3], g, f, h;
-      if (Q == LDS_NAVMESH_NONE || Q == s->parent[P] || !isfinite(s->cost[m->area[Q]])) continue;
-      portal_point(pp, s->goal, ldsi_nm_v(m, m->pv[st + k]),
-                   ldsi_nm_v(m, m->pv[st + (k + 1) % nk]), q);
-      g = s->g[P] + dist3(pp, q) * cP;
-      if (s->seen[Q] == s->gen && g >= s->g[Q]) continue;
-      if (s->seen[Q] != s->gen) {
-        s->seen[Q] = s->gen;
-        s->hpos[Q] = LDSI_NAV_CLOSED;
+      ldsi_NavTaut tq;
+      if (Q == LDS_NAVMESH_NONE || e == back || !isfinite(s->cost[m->area[Q]])) continue;
+      if (s->seen[e] == s->gen && s->hpos[e] == LDSI_NAV_CLOSED) continue; /* no reopening */
+      va = ldsi_nm_v(m, m->pv[e]);
+      vb = ldsi_nm_v(m, m->pv[s->enext[e]]);
+      if (s->uniform) {
+        g = taut_relax(s, &s->taut[id], va, vb, &tq, q) * cP;
+      } else {
+        portal_point(pp, s->goal, va, vb, q);
+        g = s->g[id] + dist3(pp, q) * cP;
       }
-      s->g[Q] = g;
-      s->parent[Q] = P;
-      s->pedge[Q] = (uint8_t)k;
-      memcpy(s->pt + 3 * (size_t)Q, q, sizeof q);
       h = dist3(q, s->goal);
+      if (Q == s->gp)
+        f = s->uniform ? taut_goal(s, &tq) * cP : g + h * s->cost[m->area[Q]];
+      else
+        f = g + h * s->min_cost;
+      if (s->seen[e] == s->gen && f >= s->f[e]) continue;
+      if (s->seen[e] != s->gen) {
+        s->seen[e] = s->gen;
+        s->hpos[e] = 0xFFFFFFFEu; /* not in the heap yet */
+      }
+      s->g[e] = g;
+      s->f[e] = f;
+      s->parent[e] = id;
+      memcpy(s->pt + 3 * (size_t)e, q, sizeof q);
+      if (s->uniform) s->taut[e] = tq;
       if (h < s->best_h) {
         s->best_h = h;
-        s->best = Q;
+        s->best = e;
       }
-      f = Q == s->gp ? g + h * s->cost[m->area[Q]] : g + h * s->min_cost;
-      heap_push_or_decrease(s, Q, f);
+      heap_push_or_decrease(s, e, f);
     }
   }
   return LDS_NO_PATH;
@@ -349,12 +494,12 @@ static lds_Status nomem(lds_NavSearch *s) {
   return s->status = LDS_E_NOMEM;
 }
 
-/* Corridor from the start polygon to `last`, then the funnel to `end`. */
+/* Corridor from the start polygon to node `last`, then the funnel to `end`. */
 static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const double *end) {
   const lds_Navmesh *m = s->m;
   size_t n = 0, i, np;
-  uint32_t P;
-  for (P = last; P != LDS_NAVMESH_NONE; P = s->parent[P]) n++;
+  uint32_t id;
+  for (id = last; id != LDS_NAVMESH_NONE; id = s->parent[id]) n++;
   if (n > s->corrcap) {
     uint32_t *c = (uint32_t *)ldsi_realloc(&s->env, s->corr, s->corrcap * sizeof(uint32_t), n * sizeof(uint32_t));
     if (!c) return nomem(s);
@@ -369,12 +514,13 @@ static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const dou
   }
   s->ncorr = n;
   i = n;
-  for (P = last; P != LDS_NAVMESH_NONE; P = s->parent[P]) s->corr[--i] = P;
-  for (i = 1; i < n; i++) {
-    uint32_t A = s->corr[i - 1], k = s->pedge[s->corr[i]], st = m->pstart[A];
-    uint32_t nk = m->pstart[A + 1] - st;
-    memcpy(s->portals[i - 1].left, ldsi_nm_v(m, m->pv[st + k]), 3 * sizeof(double));
-    memcpy(s->portals[i - 1].right, ldsi_nm_v(m, m->pv[st + (k + 1) % nk]), 3 * sizeof(double));
+  for (id = last; id != LDS_NAVMESH_NONE; id = s->parent[id]) {
+    --i;
+    s->corr[i] = node_poly(s, id);
+    if (i > 0) {
+      memcpy(s->portals[i - 1].left, ldsi_nm_v(m, m->pv[id]), 3 * sizeof(double));
+      memcpy(s->portals[i - 1].right, ldsi_nm_v(m, m->pv[s->enext[id]]), 3 * sizeof(double));
+    }
   }
   np = 0;
   lds_funnel(s->start, end, s->portals, n - 1, NULL, 0, &np);
@@ -434,13 +580,13 @@ static lds_Status build_path(lds_NavSearch *s) {
   s->ncorr = 0;
   s->have_path = false;
   if (s->status == LDS_FOUND) {
-    if (s->p.algo == LDS_NAV_FUNNEL) st = build_corridor_path(s, s->gp, s->goal);
+    if (s->p.algo == LDS_NAV_FUNNEL) st = build_corridor_path(s, s->goal_node, s->goal);
     s->is_partial = false;
   } else if (s->p.partial && s->best != LDS_NAVMESH_NONE && s->status != LDS_FOUND) {
     double end[3];
-    closest_on_poly(s->m, s->best, s->goal, end);
-    if (s->p.algo == LDS_NAV_FUNNEL || s->best == s->sp) {
-      if (s->seen[s->best] != s->gen) s->best = s->sp;
+    if (s->p.algo == LDS_NAV_FUNNEL || s->npts == 0) {
+      if (s->seen[s->best] != s->gen) s->best = s->start_node;
+      closest_on_poly(s->m, node_poly(s, s->best), s->goal, end);
       st = build_corridor_path(s, s->best, end);
     } else {
       st = LDS_OK; /* Polyanya filled its partial path */

@@ -17,6 +17,16 @@ typedef struct ldsi_NavHeapItem {
 
 typedef struct ldsi_Polyanya ldsi_Polyanya;
 
+/* The taut-path state of a corridor A* node (uniform costs): the path to
+** the node's point bends last at root (g_root from the start); from root the
+** corridor is visible between the rays to wl and wr (no bound for the start
+** polygon, wedge == false). */
+typedef struct ldsi_NavTaut {
+  double root[3], wl[3], wr[3];
+  double groot;
+  bool wedge;
+} ldsi_NavTaut;
+
 struct lds_NavSearch {
   ldsi_Env env;
   const lds_Navmesh *m;
@@ -29,17 +39,23 @@ struct lds_NavSearch {
   bool started;
   char msg[LDS_ERRMSG_SIZE];
   lds_Stats stats;
-  /* corridor A*: one record per polygon */
+  /* corridor A*: one node per half-edge (crossing edge e of polygon
+  ** eowner[e] into pn[e]) plus the start node, nnodes in all */
+  size_t nnodes;
+  uint32_t start_node, goal_node;
+  uint32_t *eowner, *enext, *etwin; /* owner polygon, next vertex's slot, the same edge seen from the other side */
   uint32_t gen;
   uint32_t *seen;     /* generation the record belongs to */
   double *g;
+  double *f;          /* f of the record (compares entries at different points) */
   double *pt;         /* 3 per polygon: the node's point on its entry portal */
   uint32_t *parent;
-  uint8_t *pedge;     /* the parent's edge leading here */
+  ldsi_NavTaut *taut; /* per polygon, uniform costs only */
+  bool uniform;       /* every allowed area costs the same */
   uint32_t *hpos;     /* position in the heap, or NAV_CLOSED */
   ldsi_NavHeapItem *heap;
   size_t hn;
-  uint32_t best;      /* reached polygon nearest the goal (partial) */
+  uint32_t best;      /* reached node nearest the goal (partial) */
   double best_h;
   /* result */
   bool have_path, is_partial, path_built, cost_done;
@@ -54,6 +70,7 @@ struct lds_NavSearch {
 };
 
 #define LDSI_NAV_CLOSED 0xFFFFFFFFu
+#define LDSI_NAV_OUT 0xFFFFFFFEu /* seen, not yet in the heap */
 
 /* Walks the polyline pts (n points) through the mesh from polygon p0 (see
 ** lds_navmesh_check_path); cost may be NULL (every area 1, none blocked).

@@ -75,6 +75,7 @@ M.MOD_API = {
   "graph.new", "graph.from_grid", "graph.parse_dimacs",
   "scenario.parse",
   "path.new",
+  "navmesh.new", "navmesh.parse",
   "search.astar", "search.dijkstra", "search.wastar", "search.greedy", "search.jps", "search.jps+",
   "search.theta", "search.lazytheta",
   "search.dstar_lite",
@@ -106,6 +107,8 @@ M.MOD_METHODS = {
     "h_scale", "jump_points", "partial_path", "path", "run", "start", "stats", "status", "step"},
   ["lodestar.DStar"] = {"compute", "cost", "endpoints", "errmsg", "flags", "free", "grid",
     "move_start", "next", "path", "stats", "status", "step", "subscribed", "update", "update_rect"},
+  ["lodestar.Navmesh"] = {"bounds", "check_path", "find_path", "free", "locate", "mem_used",
+    "nearest", "piece_count", "poly", "poly_count", "vertex", "vertex_count"},
   ["lodestar.Path"] = {"cell", "cells", "free", "node", "nodes", "prune_los", "replaced_costs",
     "reverse", "set_weights", "string_pull", "sub", "totable", "cost", "partial", "weights"},
 }

@@ -664,6 +664,8 @@ describe("mod allow-list", function()
       ["lodestar.Search"] = lodestar.search.astar(g),
       ["lodestar.DStar"] = lodestar.search.dstar_lite(g, {start = {0, 0}, goal = {1, 1}}),
       ["lodestar.Path"] = lodestar.find_path(g, 0, 0, 1, 1),
+      ["lodestar.Navmesh"] = lodestar.navmesh.new{verts = {{0, 0, 0}, {0, 0, 1}, {1, 0, 0}},
+        polys = {{1, 2, 3}}},
     }
     for tname, o in pairs(objs) do
       local mt = debug.getmetatable(o)
