@@ -114,3 +114,49 @@ describe("path:string_pull", function()
     assert.matches("width", err)
   end)
 end)
+
+describe("grid:to_navmesh and grid:outline", function()
+  local rows = {
+    "..........",
+    "...###....",
+    "...###....",
+    "..........",
+  }
+
+  it("build the exact mesh of the free space; Polyanya finds the optimum on it", function()
+    local g = grid_of(rows)
+    local mesh, info = assert(g:to_navmesh())
+    assert.equal(info.polys, mesh:poly_count())
+    assert.equal(info.verts, mesh:vertex_count())
+    assert.equal(1, mesh:piece_count())
+    assert.is_true(info.max_poly_verts <= 64)
+    -- cell (0,0) to cell (9,3): round the block's corner (6, 1) in map coordinates
+    local p = assert(mesh:find_path({0.5, 0, 0.5}, {9.5, 0, 3.5}, {algo = "optimal"}))
+    local want = math.sqrt(5.5 ^ 2 + 0.5 ^ 2) + math.sqrt(3.5 ^ 2 + 2.5 ^ 2)
+    assert.near(want, p.length, 1e-9)
+    -- the same as the corridor's string-pulled line of A*'s path here
+    local pts = assert(lodestar.find_path(g, 0, 0, 9, 3)):string_pull(g)
+    assert.near(want, pts.length, 1e-9)
+  end)
+
+  it("keep two cells that touch at a corner apart (a pinch vertex)", function()
+    local g = grid_of{".#", "#."}
+    local mesh = assert(g:to_navmesh())
+    assert.equal(2, mesh:poly_count())
+    assert.equal(2, mesh:piece_count())
+    local ol = g:outline()
+    assert.equal(2, ol.pieces)
+    assert.equal(2, #ol)
+    assert.same({hole = false, piece = 1, 0, 0, 1, 0, 1, 1, 0, 1}, ol[1])
+  end)
+
+  it("report bad options and an empty grid", function()
+    local g = grid_of(rows)
+    assert.has_error(function() g:to_navmesh{max_verts = 3} end,
+      "bad argument #2 to 'to_navmesh' (opts.max_verts: expected an integer in 4..64)")
+    assert.has_error(function() g:to_navmesh{colour = 1} end)
+    local none, msg = grid_of{"##", "##"}:to_navmesh()
+    assert.is_nil(none)
+    assert.matches("no passable cell", msg)
+  end)
+end)
