@@ -131,7 +131,7 @@ describe("grid:to_navmesh and grid:outline", function()
     assert.equal(1, mesh:piece_count())
     assert.is_true(info.max_poly_verts <= 64)
     -- cell (0,0) to cell (9,3): round the block's corner (6, 1) in map coordinates
-    local p = assert(mesh:find_path({0.5, 0, 0.5}, {9.5, 0, 3.5}, {algo = "optimal"}))
+    local p = assert(mesh:find_path({0.5, 0, 0.5}, {9.5, 0, 3.5}, {algorithm = "optimal"}))
     local want = math.sqrt(5.5 ^ 2 + 0.5 ^ 2) + math.sqrt(3.5 ^ 2 + 2.5 ^ 2)
     assert.near(want, p.length, 1e-9)
     -- the same as the corridor's string-pulled line of A*'s path here
@@ -153,7 +153,7 @@ describe("grid:to_navmesh and grid:outline", function()
   it("report bad options and an empty grid", function()
     local g = grid_of(rows)
     assert.has_error(function() g:to_navmesh{max_verts = 3} end,
-      "bad argument #2 to 'to_navmesh' (opts.max_verts: expected an integer in 4..64)")
+      "bad argument #1 to 'to_navmesh' (opts.max_verts: expected an integer in 4..64)")
     assert.has_error(function() g:to_navmesh{colour = 1} end)
     local none, msg = grid_of{"##", "##"}:to_navmesh()
     assert.is_nil(none)
