@@ -37,7 +37,8 @@ EXTRA_LDFLAGS ?=
 # Debian packages needed to build, test and benchmark
 DEB_PKGS := build-essential clang valgrind pkg-config cmake luarocks zlib1g-dev libpng-dev \
             gcc-mingw-w64-x86-64 libz-mingw-w64-dev wine wine64 \
-            lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua-busted lua-filesystem lua-cjson lua-check
+            lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua-busted lua-filesystem lua-cjson lua-check \
+            librecast-dev
 # default scenario of `make run`
 RUN_SCEN ?= tests/data/den011d.map.scen
 # Lua engines for the module lodestar.core (LuaJIT is skipped when missing)
@@ -358,7 +359,12 @@ fuzz: $(FUZZ)
 	$(FUZZ) --seconds $(FUZZ_SECONDS) $(if $(SEED),--seed $(SEED))
 # plus two cases that D* Lite's old tie band failed (stale g after edits;
 # case numbers of this generator: re-pick them when it changes)
-test-fuzz: $(FUZZ)
+# the navmesh parsers and searches on mutated meshes (tests/fuzz/fuzz_navmesh.c)
+FUZZ_NAV := $(BUILD)/fuzz_navmesh
+$(FUZZ_NAV): tests/fuzz/fuzz_navmesh.c $(LIB_A) Makefile
+	$(CC) $(CFLAGS_ALL) -Icore -o $@ $< $(LIB_A) $(LDLIBS) $(EXTRA_LDFLAGS)
+test-fuzz: $(FUZZ) $(FUZZ_NAV)
+	$(FUZZ_NAV) --seed 1 --iters 20000
 	$(FUZZ) --seed 1 --iters $(FUZZ_ITERS)
 	$(FUZZ) --seed 26 --case 1322 && $(FUZZ) --seed 140 --case 448
 

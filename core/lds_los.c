@@ -4,6 +4,7 @@
 ** The exact walk and why pruning is safe are in lds_postprocess.h.
 */
 #include "lds_grid_internal.h"
+#include "lds_los_internal.h"
 #include "lds_postprocess.h"
 
 #include <math.h>
@@ -221,6 +222,19 @@ static double segment_cost(CostCtx *k, int32_t x0, int32_t y0, int32_t x1, int32
   if (x0 == x1 && y0 == y1) return 0.0;
   traverse(k, (double)x0, (double)y0, (double)x1, (double)y1, seg_piece, &a);
   return a.total;
+}
+
+double ldsi_los_step_cost(const lds_Grid *g, const double *w, int nw, int32_t x0, int32_t y0,
+                          int32_t x1, int32_t y1, double limit) {
+  CostCtx k;
+  double c;
+  k.g = g;
+  k.w = w;
+  k.nw = nw;
+  k.bad = false;
+  if (!walk(g, x0, y0, x1, y1, NULL)) return INFINITY;
+  c = segment_cost(&k, x0, y0, x1, y1, limit);
+  return k.bad ? NAN : c;
 }
 
 /* Checks the weights (count and values) and fills ctx. */

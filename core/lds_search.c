@@ -18,7 +18,8 @@
 
 /* ------------------------------------------------------------- names -- */
 
-static const char *const algo_names[] = {"astar", "dijkstra", "wastar", "greedy", "jps", "jps+"};
+static const char *const algo_names[] = {"astar", "dijkstra", "wastar", "greedy",
+                                         "jps",   "jps+",     "theta",  "lazytheta"};
 static const char *const heuristic_names[] = {"auto", "zero", "manhattan", "octile", "euclidean",
                                               "chebyshev", "great_circle", "custom"};
 
@@ -430,7 +431,9 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   new_generation(s);
   s->hot_query = false; /* set below for a query of the exact A* loop */
   s->run_mode = -1;      /* the A* loop picks it at its first slice */
-  s->ops = p.algo == LDS_ALGO_JPS || p.algo == LDS_ALGO_JPS_PLUS ? &ldsi_jps_ops : &ldsi_astar_ops;
+  s->ops = p.algo == LDS_ALGO_JPS || p.algo == LDS_ALGO_JPS_PLUS       ? &ldsi_jps_ops
+           : p.algo == LDS_ALGO_THETA || p.algo == LDS_ALGO_LAZY_THETA ? &ldsi_theta_ops
+                                                                       : &ldsi_astar_ops;
   if (s->ops->start) {
     lds_Status st = s->ops->start(s); /* may choose other ops (JPS: its variant, or A*) */
     if (st < 0) return start_error(s, st);

@@ -57,11 +57,15 @@ typedef enum lds_Algo {
   LDS_ALGO_GREEDY = 3,   ///< greedy best-first: f = h (fast, not optimal)
   LDS_ALGO_JPS = 4,      ///< Jump Point Search (uniform-cost 8-connected grids;
                          ///< runs A* elsewhere: see lds_jps.h)
-  LDS_ALGO_JPS_PLUS = 5  ///< JPS+ (precomputed jump distances; see lds_jps.h)
+  LDS_ALGO_JPS_PLUS = 5, ///< JPS+ (precomputed jump distances; see lds_jps.h)
+  LDS_ALGO_THETA = 6,    ///< Theta*: any-angle, paths of waypoints (cell centres that
+                         ///< see each other); cost <= the grid moves' optimum, not
+                         ///< optimal (lds_theta.c, docs/any-angle.md)
+  LDS_ALGO_LAZY_THETA = 7 ///< Lazy Theta*: Theta* with lazy line-of-sight tests
 } lds_Algo;
 
 /// Name of an algorithm ("astar", "dijkstra", "wastar", "greedy", "jps",
-/// "jps+"); NULL for an invalid value. [Owner: static]
+/// "jps+", "theta", "lazytheta"); NULL for an invalid value. [Owner: static]
 LDS_API const char *lds_algo_name(lds_Algo a);
 /// Parses an algorithm name. @returns LDS_OK or LDS_E_ARG.
 LDS_API lds_Status lds_algo_parse(const char *name, lds_Algo *out);

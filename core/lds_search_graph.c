@@ -207,7 +207,8 @@ lds_Status lds_search_start_nodes(lds_Search *s, const lds_SearchParams *params,
              (long)g->n - 1);
     return start_fail(s);
   }
-  if (lds_algo_name(p.algo) == NULL || p.algo == LDS_ALGO_JPS || p.algo == LDS_ALGO_JPS_PLUS) {
+  if (lds_algo_name(p.algo) == NULL || p.algo == LDS_ALGO_JPS || p.algo == LDS_ALGO_JPS_PLUS ||
+      p.algo == LDS_ALGO_THETA || p.algo == LDS_ALGO_LAZY_THETA) {
     ldsi_msg(s->errmsg,
              "lds_search_start_nodes: algorithm %d (%s) does not run on graphs (expected astar, "
              "dijkstra, wastar or greedy)", (int)p.algo,

@@ -118,6 +118,7 @@ typedef struct ldsi_SearchOps {
 LDSI_HIDDEN extern const ldsi_SearchOps ldsi_astar_ops; /* grid A* family (lds_astar.c) */
 LDSI_HIDDEN extern const ldsi_SearchOps ldsi_jps_ops;   /* JPS, JPS+ (lds_jps.c) */
 LDSI_HIDDEN extern const ldsi_SearchOps ldsi_graph_ops; /* graph searches (lds_search_graph.c) */
+LDSI_HIDDEN extern const ldsi_SearchOps ldsi_theta_ops; /* Theta*, Lazy Theta* (lds_theta.c) */
 
 typedef enum { LDSI_SPACE_GRID = 0, LDSI_SPACE_GRAPH = 1 } ldsi_Space;
 

@@ -203,6 +203,20 @@ lds_Scenario *lds_scen_load(const lds_Env *env, const char *path, lds_Error *err
   return sc;
 }
 
+lds_Navmesh *lds_navmesh_load(const lds_Env *env, const char *path, lds_Error *err) {
+  static const char fn[] = "lds_navmesh_load";
+  IoFile *r = io_begin(env, fn, path, err);
+  lds_Navmesh *m;
+  if (!r) return NULL;
+  m = lds_navmesh_read(env, io_read, r, path, err);
+  if (!io_finish(r, "lds_navmesh_read", err)) {
+    lds_navmesh_free(m);
+    m = NULL;
+  }
+  io_free(env, r);
+  return m;
+}
+
 lds_Graph *lds_graph_load_dimacs(const lds_Env *env, const char *gr_path, const char *co_path,
                                  lds_Error *err) {
   static const char fn[] = "lds_graph_load_dimacs";

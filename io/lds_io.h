@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** lds_io.h — the optional file part of lodestar: Moving AI .map/.scen files
-** and DIMACS road graphs (plain or gzip-compressed) read from disk.
+** DIMACS road graphs (plain or gzip-compressed) and navigation meshes
+** (.nav, OBJ) read from disk.
 **
 ** The core library (liblodestar) parses text in memory or from an
 ** lds_Reader and does no file I/O; these functions open the files, feed
@@ -23,6 +24,7 @@
 #include "lds_graph.h"
 #include "lds_grid.h"
 #include "lds_movingai.h"
+#include "lds_navmesh.h"
 
 LDS_BEGIN_DECLS
 
@@ -55,6 +57,12 @@ LDS_API lds_Scenario *lds_scen_load(const lds_Env *env, const char *path, lds_Er
 ///   [Owner: caller frees with lds_graph_free]
 LDS_API lds_Graph *lds_graph_load_dimacs(const lds_Env *env, const char *gr_path,
                                          const char *co_path, lds_Error *err);
+
+/// Loads a navigation mesh file, `.nav` or Wavefront OBJ (told apart by
+/// content, see lds_navmesh_parse); errors as lds_map_load's, named
+/// "lds_navmesh_load: ...", the mesh's checks as "PATH: lds_navmesh_new: ...".
+/// [Owner: caller frees with lds_navmesh_free]
+LDS_API lds_Navmesh *lds_navmesh_load(const lds_Env *env, const char *path, lds_Error *err);
 
 LDS_END_DECLS
 

@@ -516,6 +516,21 @@ bad "--png writes one picture per problem: choose at most 1000 with --limit or -
   scen "$TMP/big.scen" --png "$TMP/pics" --maps "$DATA"
 bad "lodestar path: --png: cannot write $TMP/nodir/x.png (No such file or directory)" \
   path "$DATA/arena.map" 1 11 1 12 --png "$TMP/nodir/x.png"
+# ------------------------------------------------- any-angle, mesh-build
+# theta on the kept scenario: legal waypoint paths, none above the optimum
+"$LDS" scen tests/data/den011d.map.scen --algo lazytheta --limit 100 --json >"$TMP/out" 2>"$TMP/err" &&
+  [ "$(json_field "$TMP/out" above_opt)" = 0 ] && [ "$(json_field "$TMP/out" illegal_paths)" = 0 ] && ok ||
+  ko "scen --algo lazytheta: $(tail -c 300 "$TMP/out") $(head -c 300 "$TMP/err")"
+"$LDS" mesh-build tests/data/den011d.map -o "$TMP/den.nav" --json >"$TMP/out" 2>"$TMP/err" &&
+  head -1 "$TMP/den.nav" | grep -q '^navmesh 1 [0-9]* [0-9]* [0-9]*$' &&
+  [ "$(json_field "$TMP/out" holes)" = 27 ] && ok ||
+  ko "mesh-build den011d: $(head -c 300 "$TMP/out") $(head -c 300 "$TMP/err")"
+"$LDS" mesh-build tests/data/den011d.map >"$TMP/out" 2>&1; rc=$?
+[ "$rc" = 2 ] && grep -q 'lodestar mesh-build: missing -o OUT.nav' "$TMP/out" && ok ||
+  ko "mesh-build without -o: exit $rc, $(head -c 300 "$TMP/out")"
+"$LDS" mesh-build tests/data/den011d.map -o "$TMP/x.nav" --max-verts 3 >"$TMP/out" 2>&1; rc=$?
+[ "$rc" = 2 ] && grep -q -- '--max-verts' "$TMP/out" && ok ||
+  ko "mesh-build --max-verts 3: exit $rc, $(head -c 300 "$TMP/out")"
 
 # ------------------------------------------------- README's C snippet
 # the block that starts "/* game.c */", built with README's own compile

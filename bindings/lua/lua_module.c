@@ -93,6 +93,7 @@ int luaopen_lodestar_core(lua_State *L) {
   ldsl_create_meta(L, LDS_SCHEDULER_MT, ldsl_scheduler_meth, ldsl_scheduler_metameth);
   ldsl_create_meta(L, LDS_REQUEST_MT, ldsl_request_meth, ldsl_request_metameth);
   ldsl_create_meta(L, LDS_COST_VIEW_MT, ldsl_view_meth, ldsl_view_metameth);
+  ldsl_create_meta(L, LDS_NAVMESH_MT, ldsl_navmesh_meth, ldsl_navmesh_metameth);
   names = push_names_table(L); /* names */
   add_method_names(L, names, LDS_GRID_MT, ldsl_grid_meth);
   add_method_names(L, names, LDS_GRAPH_MT, ldsl_graph_meth);
@@ -101,6 +102,7 @@ int luaopen_lodestar_core(lua_State *L) {
   add_method_names(L, names, LDS_SCHEDULER_MT, ldsl_scheduler_meth);
   add_method_names(L, names, LDS_REQUEST_MT, ldsl_request_meth);
   add_method_names(L, names, LDS_COST_VIEW_MT, ldsl_view_meth);
+  add_method_names(L, names, LDS_NAVMESH_MT, ldsl_navmesh_meth);
   /* Path: __index is a function (fields cost/partial), methods as upvalue */
   luaL_getmetatable(L, LDS_PATH_MT); /* names, mt */
   lua_newtable(L);                   /* names, mt, methods */
@@ -121,6 +123,23 @@ int luaopen_lodestar_core(lua_State *L) {
   luaL_setfuncs(L, ldsl_graph_funcs, 0);
   ldsl_add_names(L, names, lua_gettop(L), ldsl_graph_funcs, "");
   lua_setfield(L, -2, "graph");
+  lua_newtable(L); /* names, M, navmesh */
+  luaL_setfuncs(L, ldsl_navmesh_funcs, 0);
+  ldsl_add_names(L, names, lua_gettop(L), ldsl_navmesh_funcs, "navmesh.");
+  { /* grid:to_navmesh builds its mesh through navmesh.new (its upvalue); grid:outline */
+    static const luaL_Reg grid_mesh_meth[] = {
+        {"outline", ldsl_grid_outline}, {"to_navmesh", ldsl_grid_to_navmesh}, {NULL, NULL}};
+    luaL_getmetatable(L, LDS_GRID_MT); /* names, M, navmesh, mt */
+    lua_getfield(L, -1, "__index");    /* ..., mt, methods */
+    lua_getfield(L, -3, "new");
+    lua_pushcclosure(L, ldsl_grid_to_navmesh, 1);
+    lua_setfield(L, -2, "to_navmesh");
+    lua_pushcfunction(L, ldsl_grid_outline);
+    lua_setfield(L, -2, "outline");
+    ldsl_add_names(L, names, lua_gettop(L), grid_mesh_meth, ":");
+    lua_pop(L, 2); /* names, M, navmesh */
+  }
+  lua_setfield(L, -2, "navmesh");
   lua_newtable(L); /* names, M, path */
   luaL_setfuncs(L, ldsl_path_funcs, 0);
   ldsl_add_names(L, names, lua_gettop(L), ldsl_path_funcs, "");

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** lua_path.c — lodestar.Path: cells/nodes, sub, reverse, prune_los, weights, path.new,
-** grid:polyline_cost.
+** string_pull, grid:polyline_cost.
 */
 #include "lua_util.h"
 
@@ -448,6 +448,46 @@ int ldsl_path_prune_los(lua_State *L) {
   return 1;
 }
 
+/* path:string_pull(grid [, opts]) -> points: the shortest path through the
+** corridor of the path's cells (lds_grid_funnel: exact, never longer than
+** the path), a list of {x =, y =} cell coordinates (corners at .5) from the
+** start centre to the goal centre, with fields length (Euclidean, cells)
+** and cost (lds_grid_polyline_cost under opts.weights or the weights the
+** path remembers; +inf when the line runs along a blocked cell's side,
+** which the cost rule charges as the dearer cell). */
+static int path_string_pull(lua_State *L) {
+  lds_Path *p = check_path(L, 1);
+  lds_Grid *g = ldsl_check_grid(L, 2);
+  lds_Error err;
+  double *xy, len, cost, w[16];
+  size_t n, m, i;
+  int nw;
+  lua_settop(L, 3);
+  check_grid_path(L, p);
+  check_post_opts(L, 3);
+  nw = post_weights(L, 1, 3, g, w); /* 4: weights or nil */
+  n = lds_path_length(p);
+  xy = (double *)lds_newudata(L, 4 * (n ? n : 1) * sizeof(double)); /* 5: scratch, GC'd */
+  if (lds_grid_funnel(g, p, xy, 2 * (n ? n : 1), &m, &len, &err) != LDS_OK)
+    return ldsl_arg_error(L, 1, err.msg);
+  if (lds_grid_polyline_cost(g, xy, m, w, nw, &cost, &err) != LDS_OK)
+    return ldsl_arg_error(L, 3, err.msg);
+  lua_createtable(L, (int)m, 2);
+  for (i = 0; i < m; i++) {
+    lua_createtable(L, 0, 2);
+    lua_pushnumber(L, xy[2 * i]);
+    lua_setfield(L, -2, "x");
+    lua_pushnumber(L, xy[2 * i + 1]);
+    lua_setfield(L, -2, "y");
+    lua_rawseti(L, -2, (int)i + 1);
+  }
+  lua_pushnumber(L, len);
+  lua_setfield(L, -2, "length");
+  lua_pushnumber(L, cost);
+  lua_setfield(L, -2, "cost");
+  return 1;
+}
+
 /* path:set_weights(weights | nil) -> path: the layer weights the path is
 ** measured with from now on (what a query's paths remember), for paths
 ** whose query ran elsewhere (a runtime request); a copy is kept. Clears the
@@ -653,6 +693,7 @@ const luaL_Reg ldsl_path_meth[] = {
     {"replaced_costs", path_replaced_costs},
     {"reverse", path_reverse},
     {"set_weights", path_set_weights},
+    {"string_pull", path_string_pull},
     {"sub", path_sub},
     {"totable", path_totable},
     {NULL, NULL}};

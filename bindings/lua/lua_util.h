@@ -177,6 +177,16 @@ extern const luaL_Reg ldsl_graph_funcs[];
 extern const luaL_Reg ldsl_graph_metameth[];
 extern const luaL_Reg ldsl_graph_meth[];
 
+/* lua_grid_mesh.c: grid:to_navmesh (upvalue 1: navmesh.new), grid:outline */
+int ldsl_grid_to_navmesh(lua_State *L);
+int ldsl_grid_outline(lua_State *L);
+
+/* lua_navmesh.c */
+#define LDS_NAVMESH_MT "lodestar.Navmesh"
+extern const luaL_Reg ldsl_navmesh_funcs[];
+extern const luaL_Reg ldsl_navmesh_meth[];
+extern const luaL_Reg ldsl_navmesh_metameth[];
+
 /* lua_path.c */
 void ldsl_copy_table(lua_State *L, int idx);
 int ldsl_grid_polyline_cost(lua_State *L);

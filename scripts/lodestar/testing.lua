@@ -248,6 +248,50 @@ local function admissible(_, arguments)
   return worst == nil
 end
 
+
+-- assert.navmesh_path(mesh, path [, p0, p1 [, tol]]): the path a
+-- mesh:find_path returned lies on the mesh (mesh:check_path), its length
+-- field is the recomputed length, and with p0/p1 it starts and ends within
+-- tol (default 1e-6 world units) of them.
+local function navmesh_path(_, arguments)
+  local mesh, path, p0, p1, tol = arguments[1], arguments[2], arguments[3], arguments[4],
+    arguments[5] or 1e-6
+  local function pt(p) return {p.x or p[1], p.y or p[2], p.z or p[3]} end
+  local function far(a, b)
+    a, b = pt(a), pt(b)
+    return math.sqrt((a[1] - b[1]) ^ 2 + (a[2] - b[2]) ^ 2 + (a[3] - b[3]) ^ 2) > tol
+  end
+  local msg
+  if type(path) ~= "table" or #path < 1 then
+    msg = "not a navmesh path: " .. tostring(path)
+  else
+    local ok, len = mesh:check_path(path)
+    if not ok then
+      msg = "path leaves the mesh: " .. tostring(len)
+    elseif math.abs(len - path.length) > 1e-9 * (1 + len) then
+      msg = ("path length %s, recomputed %s"):format(num(path.length), num(len))
+    elseif p0 and far(path[1], p0) then
+      msg = "path does not start at the start point"
+    elseif p1 and far(path[#path], p1) then
+      msg = "path does not end at the goal point"
+    end
+  end
+  fail(arguments, msg or "path lies on the mesh with the right endpoints and length")
+  return msg == nil
+end
+
+-- assert.navmesh_length(path, expected [, rel]): path.length equals expected
+-- within a relative tolerance (default 1e-6).
+local function navmesh_length(_, arguments)
+  local path, expected, rel = arguments[1], arguments[2], arguments[3] or 1e-6
+  local got = type(path) == "table" and path.length or nil
+  local ok = type(got) == "number" and type(expected) == "number" and
+    math.abs(got - expected) <= rel * math.max(1, math.abs(expected))
+  fail(arguments, ("path length %s, expected %s (relative tolerance %s)"):format(num(got),
+    num(expected), num(rel)))
+  return ok
+end
+
 say:set("assertion.lodestar_msg.positive", "%s")
 say:set("assertion.lodestar_msg.negative", "%s")
 luassert:register("assertion", "path_cost", path_cost, "assertion.lodestar_msg.positive",
@@ -257,6 +301,10 @@ luassert:register("assertion", "path_avoids", path_avoids, "assertion.lodestar_m
 luassert:register("assertion", "is_optimal", is_optimal, "assertion.lodestar_msg.positive",
   "assertion.lodestar_msg.negative")
 luassert:register("assertion", "admissible", admissible, "assertion.lodestar_msg.positive",
+  "assertion.lodestar_msg.negative")
+luassert:register("assertion", "navmesh_path", navmesh_path, "assertion.lodestar_msg.positive",
+  "assertion.lodestar_msg.negative")
+luassert:register("assertion", "navmesh_length", navmesh_length, "assertion.lodestar_msg.positive",
   "assertion.lodestar_msg.negative")
 
 return M

@@ -941,7 +941,7 @@ static void test_option_parser(void) {
                "opts.weight: 0.5 out of range (expected finite, >= 1)") == 0, lua_tostring(L, -1));
   CHECK(strcmp(params_of(L, "return {algorithm = 'bfs'}", g, &p, w),
                "opts.algorithm: unknown algorithm 'bfs' (expected astar, dijkstra, wastar, greedy, "
-               "jps, jps+)") == 0, lua_tostring(L, -1));
+               "jps, jps+, theta, lazytheta)") == 0, lua_tostring(L, -1));
   CHECK(strcmp(params_of(L, "return {weights = {rock = 1}}", g, &p, w),
                "opts.weights: the grid has no layer 'rock'") == 0, lua_tostring(L, -1));
   CHECK(strncmp(params_of(L, "return {cost = function() return 1 end}", g, &p, w),

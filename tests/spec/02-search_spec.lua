@@ -27,7 +27,8 @@ describe("search", function()
   ]]
 
   it("has one constructor per algorithm the core names", function()
-    assert.same({"astar", "dijkstra", "wastar", "greedy", "jps", "jps+"}, lodestar.algorithms)
+    assert.same({"astar", "dijkstra", "wastar", "greedy", "jps", "jps+", "theta", "lazytheta"},
+                lodestar.algorithms)
     for _, name in ipairs(lodestar.algorithms) do
       assert.is_function(lodestar.search[name])
     end
@@ -328,7 +329,8 @@ describe("search", function()
       assert.matches("(lodestar.Search expected, got lodestar.Grid)", errmsg(s.step, g), 1, true)
       assert.matches("bad argument #6 to '[^']*' %(opts.weight: 0.5 out of range",
         errmsg(lodestar.find_path, g, 0, 0, 1, 1, {algorithm = "wastar", weight = 0.5}))
-      assert.matches("(opts.algorithm: unknown algorithm 'bfs' (expected astar, dijkstra, wastar, greedy, jps, jps+))",
+      assert.matches("(opts.algorithm: unknown algorithm 'bfs' (expected astar, dijkstra, wastar, greedy, jps, "
+        .. "jps+, theta, lazytheta))",
         errmsg(lodestar.find_path, g, 0, 0, 1, 1, {algorithm = "bfs"}), 1, true)
     end)
     it("stepping before start reports state", function()

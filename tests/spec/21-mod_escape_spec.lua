@@ -669,6 +669,8 @@ describe("mod allow-list", function()
         gl:layer_add("mud")
         return gl:cost_view({mud = 1})
       end)(),
+      ["lodestar.Navmesh"] = lodestar.navmesh.new{verts = {{0, 0, 0}, {0, 0, 1}, {1, 0, 0}},
+        polys = {{1, 2, 3}}},
     }
     for tname, o in pairs(objs) do
       local mt = debug.getmetatable(o)

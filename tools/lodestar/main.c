@@ -18,6 +18,8 @@ static const Command commands[] = {
     {"graph", cli_graph, "answer DIMACS road-graph queries and check every distance"},
     {"demo", cli_demo, "headless game loop: agents, doors, per-frame search budget"},
     {"dstar", cli_dstar, "navigation simulation: D* Lite vs A* replanning from scratch"},
+    {"mesh", cli_mesh, "run .queries on a navigation mesh (.nav, OBJ) and check every path"},
+    {"mesh-build", cli_mesh_build, "build the exact navigation mesh of a .map (writes .nav)"},
 };
 
 static void usage(FILE *f) {

@@ -16,7 +16,8 @@ static void usage(FILE *f) {
           "                     [--png FILE [--scale PX]]\n"
           "Finds a path on a Moving AI .map from (SX,SY) to (GX,GY) (cells, 0-based,\n"
           "x = column, y = row) and prints its cost, length, expansions and cells.\n"
-          "  --algo A         astar (default), dijkstra, wastar, greedy, jps, jps+\n"
+          "  --algo A         astar (default), dijkstra, wastar, greedy, jps, jps+, theta,\n"
+          "                   lazytheta (any-angle: the cells printed are waypoints)\n"
           "                   (jps/jps+ also print the jump points; on grids where JPS\n"
           "                   is not optimal they run A*, see 'algorithm')\n"
           "  --heuristic H    auto, zero, manhattan, octile, euclidean, chebyshev\n"
@@ -178,7 +179,7 @@ int cli_path(int argc, char **argv) {
       } else if (strcmp(a, "--algo") == 0) {
         if (lds_algo_parse(v, &params.algo) != LDS_OK)
           return cli_fail(CMD, "--algo: unknown algorithm '%s' (expected astar, dijkstra, "
-                          "wastar, greedy, jps or jps+)", v);
+                          "wastar, greedy, jps, jps+, theta or lazytheta)", v);
       } else if (strcmp(a, "--heuristic") == 0) {
         if (lds_heuristic_parse(v, &params.heuristic) != LDS_OK)
           return cli_fail(CMD, "--heuristic: unknown heuristic '%s' (expected auto, zero, "

@@ -37,12 +37,15 @@ typedef struct Scen {
   size_t prep_bytes;
   long mismatches, illegal, unsolved;
   uint64_t paths_hash; /* FNV-1a over every path's cells */
+  bool any_angle;      /* theta, lazytheta: paths of waypoints, costs <= the optimum */
+  long above_opt;      /* any-angle costs above the octile optimum (beyond its precision) */
+  double ratio_sum;    /* sum of cost / optimum over the any-angle paths */
 } Scen;
 
 static void usage(FILE *f) {
   fprintf(f,
           "usage: lodestar scen FILE.scen [--maps DIR]\n"
-          "                     [--algo astar|dijkstra|wastar|greedy|jps|jps+]\n"
+          "                     [--algo astar|dijkstra|wastar|greedy|jps|jps+|theta|lazytheta]\n"
           "                     [--weight W] [--limit N] [--stride K] [--cpu-clock] [--json]\n"
           "Solves every problem of a Moving AI scenario file and checks each cost against\n"
           "the optimal length it lists: a cost matches when it equals the printed value\n"
@@ -50,7 +53,10 @@ static void usage(FILE *f) {
           "  --maps DIR   folder of the .map files (default: the scen file's folder,\n"
           "               then ../maps beside it)\n"
           "  --algo A     search algorithm (default astar); jps and jps+ build their bit\n"
-          "               grids / jump tables once per map, untimed, and print their cost\n"
+          "               grids / jump tables once per map, untimed, and print their cost;\n"
+          "               theta and lazytheta (any-angle) give waypoint paths, each step\n"
+          "               checked for line of sight and its exact cost, and must cost no\n"
+          "               more than the optimum listed\n"
           "  --weight W   weight of weighted A* (W >= 1; default 1.5; only with --algo\n"
           "               wastar)\n"
           "  --limit N    solve only the first N problems (after --stride; 0 = all)\n"
@@ -66,7 +72,8 @@ static void usage(FILE *f) {
           "for astar, dijkstra, jps and jps+ (wastar and greedy may cost more); 1 a\n"
           "problem with no path found (for any algorithm: a problem lists its optimal\n"
           "length, so it has a path), an illegal path, or a cost mismatch of an optimal\n"
-          "algorithm; each is reported on stderr; 2 bad input.\n");
+          "algorithm, or an any-angle cost above the optimum; each is reported on stderr;\n"
+          "2 bad input.\n");
 }
 
 static uint64_t cpu_clock_us(void *ud) {
@@ -128,7 +135,7 @@ static int parse_args(int argc, char **argv, Scen *s) {
       } else if (strcmp(a, "--algo") == 0) {
         if (lds_algo_parse(v, &s->params.algo) != LDS_OK)
           return cli_fail(CMD, "--algo: unknown algorithm '%s' (expected astar, dijkstra, "
-                          "wastar, greedy, jps or jps+)", v);
+                          "wastar, greedy, jps, jps+, theta or lazytheta)", v);
       } else if (strcmp(a, "--weight") == 0) {
         if (!cli_double(CMD, "--weight", v, 1.0, 1e9, &s->params.weight)) return 2;
       } else if (strcmp(a, "--limit") == 0) {
@@ -239,7 +246,26 @@ static void record_path(Scen *s, size_t q, const lds_ScenEntry *e, const MapSlot
   double c, cost = lds_path_cost(path), ae = 0.0;
   char why[256];
   size_t k, len = lds_path_length(path);
-  if (!cli_check_path(m->grid, path, e->sx, e->sy, e->gx, e->gy, &c, why)) {
+  if (s->any_angle) { /* waypoints: each step a line of sight, costed exactly */
+    lds_Error err;
+    int32_t x0 = -1, y0 = -1, x1 = -1, y1 = -1;
+    lds_path_cell(path, 0, &x0, &y0);
+    lds_path_cell(path, len ? len - 1 : 0, &x1, &y1);
+    if (x0 != e->sx || y0 != e->sy || x1 != e->gx || y1 != e->gy) {
+      s->illegal++;
+      fprintf(stderr, "problem %zu: the path does not run from the start to the goal\n", q + 1);
+    } else if (lds_grid_path_cost(m->grid, path, &c, &err) != LDS_OK) {
+      s->illegal++;
+      fprintf(stderr, "problem %zu: %s\n", q + 1, err.msg);
+    } else if (fabs(c - cost) > 1e-9 * (cost > 1.0 ? cost : 1.0)) {
+      s->illegal++;
+      fprintf(stderr, "problem %zu: reported cost %.10g but the steps cost %.10g\n", q + 1,
+              cost, c);
+    }
+    if (cost > e->optimal && !lds_scen_matches(e, cost)) s->above_opt++;
+    if (e->optimal > 0.0) s->ratio_sum += cost / e->optimal;
+    else s->ratio_sum += 1.0;
+  } else if (!cli_check_path(m->grid, path, e->sx, e->sy, e->gx, e->gy, &c, why)) {
     s->illegal++;
     fprintf(stderr, "problem %zu: %s\n", q + 1, why);
   } else if (fabs(c - cost) > 1e-9 * (cost > 1.0 ? cost : 1.0)) {
@@ -338,6 +364,9 @@ static int report(Scen *s) {
   if (s->unsolved)
     printf("  FAIL: %ld of %zu queries found no path (the scenario lists a path for each)\n",
            s->unsolved, nq);
+  if (s->any_angle)
+    printf("  any-angle: %ld of %zu costs above the octile optimum; mean cost / optimum %.6f\n",
+           s->above_opt, nq, nq ? s->ratio_sum / (double)nq : 0.0);
   if (s->mismatches > s->unsolved && !s->optimal_algo)
     printf("  (%s is not optimal: %ld of %zu costs differ from the optimum, max error %.10g)\n",
            algo, s->mismatches - s->unsolved, nq, s->max_err);
@@ -354,12 +383,16 @@ static int report(Scen *s) {
     printf(",\"queries\":%zu,\"mismatches\":%ld,\"illegal_paths\":%ld,\"max_abs_error\":%.9g,"
            "\"expansions\":%llu,\"median_us\":%.3f,\"p99_us\":%.3f,\"total_ms\":%.3f,"
            "\"prep_us\":%llu,\"prep_bytes\":%zu,\"clock\":\"%s\",\"timer_overhead_ns\":%.0f,"
-           "\"paths_hash\":\"%016llx\"}\n",
+           "\"paths_hash\":\"%016llx\"",
            nq, s->mismatches, s->illegal, s->max_err, (unsigned long long)s->expansions, med, p99,
            total_ms, (unsigned long long)s->prep_us, s->prep_bytes,
            s->cpu_clock ? "cpu" : "wall", s->overhead_ns, (unsigned long long)s->paths_hash);
+    if (s->any_angle)
+      printf(",\"above_opt\":%ld,\"mean_ratio_vs_opt\":%.9g", s->above_opt,
+             nq ? s->ratio_sum / (double)nq : 0.0);
+    printf("}\n");
   }
-  return s->illegal || s->unsolved || (s->optimal_algo && s->mismatches) ? 1 : 0;
+  return s->illegal || s->unsolved || (s->optimal_algo && s->mismatches) || s->above_opt ? 1 : 0;
 }
 
 int cli_scen(int argc, char **argv) {
@@ -376,6 +409,7 @@ int cli_scen(int argc, char **argv) {
   rc = 0;
   s.optimal_algo = s.params.algo == LDS_ALGO_ASTAR || s.params.algo == LDS_ALGO_DIJKSTRA ||
                    s.params.algo == LDS_ALGO_JPS || s.params.algo == LDS_ALGO_JPS_PLUS;
+  s.any_angle = s.params.algo == LDS_ALGO_THETA || s.params.algo == LDS_ALGO_LAZY_THETA;
   if (s.cpu_clock) s.overhead_ns = timer_overhead_ns(s.now_ns);
   s.sc = lds_scen_load(NULL, s.scen_path, &err);
   if (!s.sc) return cli_fail(CMD, "%s", err.msg);

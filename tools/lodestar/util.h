@@ -104,5 +104,7 @@ int cli_path(int argc, char **argv);
 int cli_graph(int argc, char **argv);
 int cli_demo(int argc, char **argv);
 int cli_dstar(int argc, char **argv);
+int cli_mesh(int argc, char **argv);
+int cli_mesh_build(int argc, char **argv);
 
 #endif

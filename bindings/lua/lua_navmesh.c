@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** lua_navmesh.c — lodestar.Navmesh: navigation meshes from files, text or
+** tables; point location; find_path (corridor + funnel, or Polyanya).
+**
+** Points are tables {x, y, z} or {x =, y =, z =} in world units (y up);
+** polygon and vertex ids are 1-based in Lua, 0-based in the core, as for
+** graph nodes (lua_graph.c).
+*/
+#include "lua_util.h"
+
+#include "lds_io.h"
+
+
+typedef struct MeshBox {
+  lds_Navmesh *m;
+  lds_NavSearch *s; /* created on first find_path, freed with the mesh */
+} MeshBox;
+
+static MeshBox *check_box(lua_State *L, int arg) {
+  return (MeshBox *)luaL_checkudata(L, arg, LDS_NAVMESH_MT);
+}
+
+static lds_Navmesh *check_mesh(lua_State *L, int arg) {
+  MeshBox *b = check_box(L, arg);
+  if (!b->m) luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  return b->m;
+}
+
+static MeshBox *new_box(lua_State *L) {
+  MeshBox *b = (MeshBox *)lua_newuserdata(L, sizeof *b);
+  b->m = NULL;
+  b->s = NULL;
+  luaL_getmetatable(L, LDS_NAVMESH_MT);
+  lua_setmetatable(L, -2);
+  return b;
+}
+
+/* A point at arg: {x, y, z} or {x =, y =, z =}, finite numbers. */
+static void check_point(lua_State *L, int arg, double p[3]) {
+  static const char *const keys[] = {"x", "y", "z"};
+  int i;
+  if (arg < 0) arg = lua_gettop(L) + arg + 1;
+  if (lua_type(L, arg) != LUA_TTABLE) ldsl_type_error(L, arg, "point {x, y, z}");
+  for (i = 0; i < 3; i++) {
+    lua_rawgeti(L, arg, i + 1);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      lua_getfield(L, arg, keys[i]);
+    }
+    if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1)))
+      ldsl_arg_error(L, arg, lua_pushfstring(L, "point: %s must be a finite number (got %s)",
+                                             keys[i], ldsl_value_name(L, -1)));
+    p[i] = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+  }
+}
+
+static void push_point(lua_State *L, const double *p) {
+  lua_createtable(L, 0, 3);
+  lua_pushnumber(L, p[0]);
+  lua_setfield(L, -2, "x");
+  lua_pushnumber(L, p[1]);
+  lua_setfield(L, -2, "y");
+  lua_pushnumber(L, p[2]);
+  lua_setfield(L, -2, "z");
+}
+
+/* ------------------------------------------------------- constructors -- */
+
+/* lodestar.navmesh.load(path) -> mesh | nil, msg, status */
+static int nm_load(lua_State *L) {
+  const char *path = ldsl_check_str(L, 1);
+  lds_Env env = ldsl_lua_env(L);
+  lds_Error err;
+  MeshBox *b = new_box(L);
+  b->m = lds_navmesh_load(&env, path, &err);
+  if (!b->m) return ldsl_push_fail(L, err.msg, err.code);
+  return 1;
+}
+
+/* lodestar.navmesh.parse(text [, name]) -> mesh | nil, msg, status */
+static int nm_parse(lua_State *L) {
+  size_t len;
+  const char *text = luaL_checklstring(L, 1, &len);
+  const char *name = luaL_optstring(L, 2, "(navmesh)");
+  lds_Env env = ldsl_lua_env(L);
+  lds_Error err;
+  MeshBox *b = new_box(L);
+  b->m = lds_navmesh_parse(&env, text, len, name, &err);
+  if (!b->m) return ldsl_push_fail(L, err.msg, err.code);
+  return 1;
+}
+
+/* lodestar.navmesh.new{verts = {{x, y, z}, ...}, polys = {{1, 2, 3}, ...},
+** areas = {...}} -> mesh | nil, msg, status (neighbours computed). */
+static int nm_new(lua_State *L) {
+  static const char *const keys[] = {"verts", "polys", "areas", NULL};
+  lds_Env env = ldsl_lua_env(L);
+  lds_NavmeshDesc d;
+  lds_Error err;
+  double *v;
+  uint32_t *pv, *ps;
+  uint8_t *ar = NULL;
+  size_t nv, np, ni = 0, i, j;
+  MeshBox *b;
+  ldsl_check_table(L, 1);
+  ldsl_check_keys(L, 1, "navmesh.new field", "navmesh.new: field names must be strings", keys, NULL);
+  lua_getfield(L, 1, "verts");
+  lua_getfield(L, 1, "polys");
+  lua_getfield(L, 1, "areas");
+  if (lua_type(L, 2) != LUA_TTABLE || lua_type(L, 3) != LUA_TTABLE)
+    return luaL_error(L, "navmesh.new: verts and polys must be tables");
+  nv = lua_rawlen(L, 2);
+  np = lua_rawlen(L, 3);
+  if (nv > LDS_NAVMESH_MAX_IDS || np > LDS_NAVMESH_MAX_IDS)
+    return luaL_error(L, "navmesh.new: too many vertices or polygons");
+  for (i = 1; i <= np; i++) {
+    lua_rawgeti(L, 3, (lua_Integer)i);
+    if (lua_type(L, -1) != LUA_TTABLE)
+      return luaL_error(L, "navmesh.new: polys[%d] must be a list of vertex ids", (int)i);
+    ni += lua_rawlen(L, -1);
+    lua_pop(L, 1);
+  }
+  v = (double *)lua_newuserdata(L, (3 * nv + 1) * sizeof(double));
+  pv = (uint32_t *)lua_newuserdata(L, (ni + 1) * sizeof(uint32_t));
+  ps = (uint32_t *)lua_newuserdata(L, (np + 1) * sizeof(uint32_t));
+  if (lua_type(L, 4) == LUA_TTABLE) ar = (uint8_t *)lua_newuserdata(L, np + 1);
+  for (i = 0; i < nv; i++) {
+    lua_rawgeti(L, 2, (lua_Integer)i + 1);
+    check_point(L, -1, v + 3 * i);
+    lua_pop(L, 1);
+  }
+  ni = 0;
+  for (i = 0; i < np; i++) {
+    size_t n;
+    lua_rawgeti(L, 3, (lua_Integer)i + 1);
+    n = lua_rawlen(L, -1);
+    ps[i] = (uint32_t)ni;
+    for (j = 1; j <= n; j++) {
+      lua_Number x;
+      lua_rawgeti(L, -1, (lua_Integer)j);
+      x = lua_tonumber(L, -1);
+      if (lua_type(L, -1) != LUA_TNUMBER || x != floor(x) || x < 1 || x > (lua_Number)nv)
+        return luaL_error(L, "navmesh.new: polys[%d][%d] must be a vertex id in 1..%d", (int)i + 1,
+                          (int)j, (int)nv);
+      pv[ni++] = (uint32_t)x - 1;
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    if (ar) {
+      lua_Number a;
+      lua_rawgeti(L, 4, (lua_Integer)i + 1);
+      a = lua_isnil(L, -1) ? 0 : lua_tonumber(L, -1);
+      if (!lua_isnil(L, -1) && (lua_type(L, -1) != LUA_TNUMBER || a != floor(a) || a < 0 || a > 255))
+        return luaL_error(L, "navmesh.new: areas[%d] must be an integer in 0..255", (int)i + 1);
+      ar[i] = (uint8_t)a;
+      lua_pop(L, 1);
+    }
+  }
+  ps[np] = (uint32_t)ni;
+  memset(&d, 0, sizeof d);
+  d.verts = v;
+  d.n_verts = (uint32_t)nv;
+  d.poly_verts = pv;
+  d.poly_start = ps;
+  d.n_polys = (uint32_t)np;
+  d.areas = ar;
+  b = new_box(L);
+  b->m = lds_navmesh_new(&env, &d, &err);
+  if (!b->m) return ldsl_push_fail(L, err.msg, err.code);
+  return 1;
+}
+
+/* ------------------------------------------------------------ methods -- */
+
+static int nm_free(lua_State *L) {
+  MeshBox *b = check_box(L, 1);
+  lds_navsearch_free(b->s);
+  lds_navmesh_free(b->m);
+  b->s = NULL;
+  b->m = NULL;
+  return 0;
+}
+
+static int nm_tostring(lua_State *L) {
+  MeshBox *b = check_box(L, 1);
+  if (!b->m) lua_pushfstring(L, "%s (freed)", LDS_NAVMESH_MT);
+  else
+    lua_pushfstring(L, "%s (%d vertices, %d polygons)", LDS_NAVMESH_MT,
+                    (int)lds_navmesh_vertex_count(b->m), (int)lds_navmesh_poly_count(b->m));
+  return 1;
+}
+
+static int nm_poly_count(lua_State *L) {
+  lua_pushinteger(L, lds_navmesh_poly_count(check_mesh(L, 1)));
+  return 1;
+}
+
+static int nm_vertex_count(lua_State *L) {
+  lua_pushinteger(L, lds_navmesh_vertex_count(check_mesh(L, 1)));
+  return 1;
+}
+
+static int nm_piece_count(lua_State *L) {
+  lua_pushinteger(L, lds_navmesh_piece_count(check_mesh(L, 1)));
+  return 1;
+}
+
+static uint32_t check_id(lua_State *L, int arg, uint32_t n, const char *what) {
+  double v = ldsl_check_int(L, arg);
+  if (v < 1 || v > (double)n)
+    ldsl_arg_error(L, arg, lua_pushfstring(L, "%s %d out of range (expected 1..%d)", what, (int)v,
+                                           (int)n));
+  return (uint32_t)v - 1;
+}
+
+/* mesh:vertex(i) -> x, y, z */
+static int nm_vertex(lua_State *L) {
+  lds_Navmesh *m = check_mesh(L, 1);
+  double p[3];
+  lds_navmesh_vertex(m, check_id(L, 2, lds_navmesh_vertex_count(m), "vertex"), p);
+  lua_pushnumber(L, p[0]);
+  lua_pushnumber(L, p[1]);
+  lua_pushnumber(L, p[2]);
+  return 3;
+}
+
+/* mesh:poly(i) -> {vertex ids}, {neighbour ids (false on the boundary)}, area, piece */
+static int nm_poly(lua_State *L) {
+  lds_Navmesh *m = check_mesh(L, 1);
+  uint32_t p = check_id(L, 2, lds_navmesh_poly_count(m), "polygon"), n, k;
+  const uint32_t *vv, *nb;
+  n = lds_navmesh_poly(m, p, &vv, &nb);
+  lua_createtable(L, (int)n, 0);
+  for (k = 0; k < n; k++) {
+    lua_pushinteger(L, (lua_Integer)vv[k] + 1);
+    lua_rawseti(L, -2, (lua_Integer)k + 1);
+  }
+  lua_createtable(L, (int)n, 0);
+  for (k = 0; k < n; k++) {
+    if (nb[k] == LDS_NAVMESH_NONE) lua_pushboolean(L, 0);
+    else lua_pushinteger(L, (lua_Integer)nb[k] + 1);
+    lua_rawseti(L, -2, (lua_Integer)k + 1);
+  }
+  lua_pushinteger(L, lds_navmesh_poly_area(m, p));
+  lua_pushinteger(L, (lua_Integer)lds_navmesh_piece(m, p) + 1);
+  return 4;
+}
+
+/* mesh:bounds() -> {x, y, z} min, {x, y, z} max */
+static int nm_bounds(lua_State *L) {
+  double a[3], b[3];
+  lds_navmesh_bounds(check_mesh(L, 1), a, b);
+  push_point(L, a);
+  push_point(L, b);
+  return 2;
+}
+
+/* mesh:locate(p [, height_tol]) -> polygon id | nil */
+static int nm_locate(lua_State *L) {
+  lds_Navmesh *m = check_mesh(L, 1);
+  double p[3], tol;
+  uint32_t poly;
+  check_point(L, 2, p);
+  tol = luaL_optnumber(L, 3, -1);
+  poly = lds_navmesh_locate(m, p[0], p[1], p[2], tol);
+  if (poly == LDS_NAVMESH_NONE) lua_pushnil(L);
+  else lua_pushinteger(L, (lua_Integer)poly + 1);
+  return 1;
+}
+
+/* mesh:nearest(p, radius [, height_tol]) -> polygon id, point | nil */
+static int nm_nearest(lua_State *L) {
+  lds_Navmesh *m = check_mesh(L, 1);
+  double p[3], q[3], r, tol;
+  uint32_t poly;
+  check_point(L, 2, p);
+  r = ldsl_check_num(L, 3);
+  if (!(r >= 0) || isinf(r)) return ldsl_arg_error(L, 3, "radius must be finite and >= 0");
+  tol = luaL_optnumber(L, 4, 4.0);
+  poly = lds_navmesh_nearest(m, p, r, tol, q);
+  if (poly == LDS_NAVMESH_NONE) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_pushinteger(L, (lua_Integer)poly + 1);
+  push_point(L, q);
+  return 2;
+}
+
+/* Reads find_path's options at arg into p and the area costs into costs. */
+static void parse_opts(lua_State *L, int arg, lds_NavParams *p, double *costs, int *post) {
+  static const char *const keys[] = {"algorithm", "area_costs", "blocked_areas", "snap_radius",
+                                     "height_tol", "partial", "postprocess", NULL};
+  int i;
+  lds_nav_params_init(p);
+  *post = 0;
+  for (i = 0; i < 256; i++) costs[i] = 1.0;
+  if (lua_isnoneornil(L, arg)) return;
+  ldsl_check_table(L, arg);
+  ldsl_check_keys(L, arg, "option", "find_path: option names must be strings", keys, NULL);
+  lua_getfield(L, arg, "algorithm");
+  if (!lua_isnil(L, -1)) {
+    const char *a = lua_tostring(L, -1);
+    if (lua_type(L, -1) != LUA_TSTRING || lds_nav_algo_parse(a, &p->algo) != LDS_OK)
+      luaL_error(L, "find_path: option 'algorithm': expected \"funnel\" or \"optimal\" (got %s)",
+                 ldsl_value_name(L, -1));
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "area_costs");
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TTABLE)
+      luaL_error(L, "find_path: option 'area_costs': expected a table {[area id] = cost}");
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      lua_Number a = lua_tonumber(L, -2), c = lua_tonumber(L, -1);
+      if (lua_type(L, -2) != LUA_TNUMBER || a != floor(a) || a < 0 || a > 255)
+        luaL_error(L, "find_path: option 'area_costs': keys must be area ids 0..255");
+      if (lua_type(L, -1) != LUA_TNUMBER || !(c > 0))
+        luaL_error(L, "find_path: option 'area_costs': area %d: cost must be > 0 (math.huge "
+                      "blocks the area)", (int)a);
+      costs[(int)a] = c;
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "blocked_areas");
+  if (!lua_isnil(L, -1)) {
+    size_t n, k;
+    if (lua_type(L, -1) != LUA_TTABLE)
+      luaL_error(L, "find_path: option 'blocked_areas': expected a list of area ids");
+    n = lua_rawlen(L, -1);
+    for (k = 1; k <= n; k++) {
+      lua_Number a;
+      lua_rawgeti(L, -1, (lua_Integer)k);
+      a = lua_tonumber(L, -1);
+      if (lua_type(L, -1) != LUA_TNUMBER || a != floor(a) || a < 0 || a > 255)
+        luaL_error(L, "find_path: option 'blocked_areas': entries must be area ids 0..255");
+      costs[(int)a] = HUGE_VAL;
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "snap_radius");
+  if (!lua_isnil(L, -1)) {
+    p->snap_radius = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER || !(p->snap_radius >= 0) || isinf(p->snap_radius))
+      luaL_error(L, "find_path: option 'snap_radius': expected a finite number >= 0");
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "height_tol");
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TNUMBER)
+      luaL_error(L, "find_path: option 'height_tol': expected a number (< 0: any height)");
+    p->height_tol = lua_tonumber(L, -1);
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "partial");
+  p->partial = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "postprocess");
+  if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)
+    luaL_error(L, "find_path: option 'postprocess': expected a function (path, mesh) -> value");
+  *post = !lua_isnil(L, -1);
+  lua_pop(L, 1);
+  p->area_costs = costs;
+  p->n_area_costs = 256;
+}
+
+/* mesh:find_path(p0, p1 [, opts]) -> path | nil, "no_path" | nil, msg, status.
+** The path: a list of points {x =, y =, z =}, with fields length, cost,
+** partial, corridor (polygon ids), algorithm; opts.postprocess(path, mesh)
+** replaces it by what it returns. */
+static int nm_find_path(lua_State *L) {
+  MeshBox *b = check_box(L, 1);
+  lds_NavParams p;
+  double s[3], g[3], costs[256];
+  lds_Status st;
+  const double *pts;
+  const uint32_t *corr;
+  size_t n, nc, i;
+  int post;
+  if (!b->m) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  check_point(L, 2, s);
+  check_point(L, 3, g);
+  parse_opts(L, 4, &p, costs, &post);
+  if (!b->s) {
+    lds_Env env = ldsl_lua_env(L);
+    lds_Error err;
+    b->s = lds_navsearch_new(&env, b->m, &err);
+    if (!b->s) return ldsl_push_fail(L, err.msg, err.code);
+  }
+  st = lds_navsearch_start(b->s, &p, s, g);
+  if (st == LDS_RUNNING) st = lds_navsearch_step(b->s, NULL);
+  if (st < 0) return ldsl_push_fail(L, lds_navsearch_errmsg(b->s), st);
+  pts = lds_navsearch_points(b->s, &n);
+  if (!pts) {
+    lua_pushnil(L);
+    lua_pushstring(L, "no_path");
+    return 2;
+  }
+  lua_createtable(L, (int)n, 5);
+  for (i = 0; i < n; i++) {
+    push_point(L, pts + 3 * i);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  lua_pushnumber(L, lds_navsearch_length(b->s));
+  lua_setfield(L, -2, "length");
+  lua_pushnumber(L, lds_navsearch_cost(b->s));
+  lua_setfield(L, -2, "cost");
+  lua_pushboolean(L, lds_navsearch_is_partial(b->s));
+  lua_setfield(L, -2, "partial");
+  lua_pushstring(L, lds_nav_algo_name(p.algo));
+  lua_setfield(L, -2, "algorithm");
+  corr = lds_navsearch_corridor(b->s, &nc);
+  lua_createtable(L, (int)nc, 0);
+  for (i = 0; i < nc; i++) {
+    lua_pushinteger(L, (lua_Integer)corr[i] + 1);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  lua_setfield(L, -2, "corridor");
+  if (post) {
+    lua_getfield(L, 4, "postprocess");
+    lua_insert(L, -2);
+    lua_pushvalue(L, 1);
+    lua_call(L, 2, 1);
+    if (lua_isnil(L, -1)) return luaL_error(L, "find_path: postprocess returned nil");
+  }
+  return 1;
+}
+
+/* mesh:check_path(points [, height_tol]) -> true, length | false, message */
+static int nm_check_path(lua_State *L) {
+  lds_Navmesh *m = check_mesh(L, 1);
+  size_t n, i;
+  double *pts, len = 0;
+  char msg[LDS_ERRMSG_SIZE];
+  double tol = luaL_optnumber(L, 3, 4.0);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  n = lua_rawlen(L, 2);
+  pts = (double *)lua_newuserdata(L, (3 * n + 1) * sizeof(double));
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(L, 2, (lua_Integer)i + 1);
+    check_point(L, -1, pts + 3 * i);
+    lua_pop(L, 1);
+  }
+  if (lds_navmesh_check_path(m, pts, n, tol, NULL, 0, &len, NULL, msg) !=
+      LDS_OK) {
+    lua_pushboolean(L, 0);
+    lua_pushstring(L, msg);
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  lua_pushnumber(L, len);
+  return 2;
+}
+
+static int nm_mem_used(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)lds_navmesh_mem_used(check_mesh(L, 1)));
+  return 1;
+}
+
+const luaL_Reg ldsl_navmesh_funcs[] = {{"load", nm_load},
+                                       {"new", nm_new},
+                                       {"parse", nm_parse},
+                                       {NULL, NULL}};
+
+const luaL_Reg ldsl_navmesh_meth[] = {{"bounds", nm_bounds},
+                                      {"check_path", nm_check_path},
+                                      {"find_path", nm_find_path},
+                                      {"free", nm_free},
+                                      {"locate", nm_locate},
+                                      {"mem_used", nm_mem_used},
+                                      {"nearest", nm_nearest},
+                                      {"piece_count", nm_piece_count},
+                                      {"poly", nm_poly},
+                                      {"poly_count", nm_poly_count},
+                                      {"vertex", nm_vertex},
+                                      {"vertex_count", nm_vertex_count},
+                                      {NULL, NULL}};
+
+const luaL_Reg ldsl_navmesh_metameth[] = {{"__gc", nm_free},
+                                          {"__tostring", nm_tostring},
+                                          {NULL, NULL}};

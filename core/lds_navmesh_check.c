@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** lds_navmesh_check.c — walking a polyline through the mesh: which
+** polygons each segment crosses (neighbour links, and the polygons around
+** a vertex the segment passes through), for the path checker and for the
+** area-weighted cost of a path.
+*/
+#include "lds_navmesh_search_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+
+/* Clips a + t (b - a), t in [lo, 1], against polygon p in x-z (tolerance
+** tol in world units). Returns false when empty; else [*t0, *t1]. */
+static bool clip(const lds_Navmesh *m, uint32_t p, const double *a, const double *b, double tol,
+                 double *t0, double *t1) {
+  uint32_t s = m->pstart[p], n = m->pstart[p + 1] - s, k;
+  double lo = 0, hi = 1, dx = b[0] - a[0], dz = b[2] - a[2];
+  for (k = 0; k < n; k++) {
+    const double *u = ldsi_nm_v(m, m->pv[s + k]), *w = ldsi_nm_v(m, m->pv[s + (k + 1) % n]);
+    double ex = w[0] - u[0], ez = w[2] - u[2];
+    double c0 = ex * (a[2] - u[2]) - ez * (a[0] - u[0]) - tol * hypot(ex, ez);
+    double c1 = ex * dz - ez * dx;
+    if (c1 == 0) {
+      if (c0 > 0) return false;
+    } else if (c1 > 0) {
+      hi = fmin(hi, -c0 / c1);
+    } else {
+      lo = fmax(lo, -c0 / c1);
+    }
+    if (lo > hi) return false;
+  }
+  *t0 = lo;
+  *t1 = hi;
+  return true;
+}
+
+/* Polygons reachable from cur where segment a-b leaves it at parameter t
+** (point q): when the segment passes a vertex of cur there (within 4 tol of
+** the line, near t), every polygon around that vertex (through the edges
+** that touch it); else the polygons across edges of cur through q, and on
+** from them. Writes up to cap ids into out, cur first. */
+static size_t around(const lds_Navmesh *m, uint32_t cur, const double *a, const double *b,
+                     double t, const double *q, double tol, uint32_t *out, size_t cap) {
+  size_t n = 0, head = 0;
+  uint32_t s0 = m->pstart[cur], n0 = m->pstart[cur + 1] - s0, k, vert = LDS_NAVMESH_NONE;
+  double dx = b[0] - a[0], dz = b[2] - a[2], l2 = dx * dx + dz * dz, len = sqrt(l2);
+  double bd = INFINITY;
+  for (k = 0; k < n0 && l2 > 0; k++) {
+    const double *v = ldsi_nm_v(m, m->pv[s0 + k]);
+    double tv = ((v[0] - a[0]) * dx + (v[2] - a[2]) * dz) / l2;
+    double off = fabs((v[0] - a[0]) * dz - (v[2] - a[2]) * dx) / len;
+    double along = fabs(tv - t) * len;
+    if (off <= 4 * tol && along <= 1e-3 * (1 + len) && along < bd) {
+      bd = along;
+      vert = m->pv[s0 + k];
+    }
+  }
+  out[n++] = cur;
+  while (head < n) {
+    uint32_t p = out[head++], s = m->pstart[p], nk = m->pstart[p + 1] - s;
+    for (k = 0; k < nk; k++) {
+      const double *u = ldsi_nm_v(m, m->pv[s + k]), *w = ldsi_nm_v(m, m->pv[s + (k + 1) % nk]);
+      uint32_t r = m->pn[s + k];
+      size_t i;
+      bool dup = false;
+      if (r == LDS_NAVMESH_NONE) continue;
+      if (vert == LDS_NAVMESH_NONE ||
+          (m->pv[s + k] != vert && m->pv[s + (k + 1) % nk] != vert)) {
+        double ex = w[0] - u[0], ez = w[2] - u[2], e2 = ex * ex + ez * ez, te, px, pz;
+        te = e2 > 0 ? ((q[0] - u[0]) * ex + (q[2] - u[2]) * ez) / e2 : 0;
+        te = te < 0 ? 0 : te > 1 ? 1 : te;
+        px = u[0] + te * ex - q[0];
+        pz = u[2] + te * ez - q[2];
+        /* clip lets q lie up to tol outside cur: look a little further */
+        if (px * px + pz * pz > 16 * tol * tol) continue; /* q is not on this edge */
+      }
+      for (i = 0; i < n; i++) dup |= out[i] == r;
+      if (!dup && n < cap) out[n++] = r;
+    }
+  }
+  return n;
+}
+
+lds_Status ldsi_nav_walk(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,
+                         const double *cost, double *length, double *wcost, char *msg) {
+  uint32_t cur = p0, cand[256];
+  double len = 0, wc = 0, tol = 16 * m->eps;
+  size_t i;
+  if (msg) msg[0] = '\0';
+  for (i = 1; i < n; i++) {
+    const double *a = pts + 3 * (i - 1), *b = pts + 3 * i;
+    double seg = sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) +
+                      (b[2] - a[2]) * (b[2] - a[2]));
+    double t = 0, t0, t1;
+    int guard = 0;
+    len += seg;
+    if (!clip(m, cur, a, b, tol, &t0, &t1) || t0 > t + 1e-9) {
+      if (msg)
+        snprintf(msg, LDS_ERRMSG_SIZE, "point %zu (%g, %g, %g) is not in polygon %u where the "
+                 "path arrives", i - 1, a[0], a[1], a[2], cur);
+      return LDS_E_ARG;
+    }
+    for (;;) {
+      double c = cost ? cost[m->area[cur]] : 1.0, q[3], best_t1 = t1;
+      uint32_t best = LDS_NAVMESH_NONE;
+      size_t nc, j;
+      if (!isfinite(c)) {
+        if (msg)
+          snprintf(msg, LDS_ERRMSG_SIZE, "segment %zu crosses polygon %u of blocked area %u",
+                   i - 1, cur, m->area[cur]);
+        return LDS_E_ARG;
+      }
+      if (t1 >= 1 - 1e-12) {
+        wc += (1 - t) * seg * c;
+        break;
+      }
+      wc += (t1 - t) * seg * c;
+      t = t1;
+      q[0] = a[0] + t * (b[0] - a[0]);
+      q[1] = 0;
+      q[2] = a[2] + t * (b[2] - a[2]);
+      nc = around(m, cur, a, b, t, q, tol, cand, sizeof cand / sizeof cand[0]);
+      for (j = 1; j < nc; j++) {
+        double u0, u1;
+        if (cost && !isfinite(cost[m->area[cand[j]]])) continue;
+        if (!clip(m, cand[j], a, b, tol, &u0, &u1)) continue;
+        if (u0 <= t + 1e-9 && u1 > best_t1 + 1e-12) {
+          best_t1 = u1;
+          best = cand[j];
+        }
+      }
+      if (best == LDS_NAVMESH_NONE || ++guard > 1000000) {
+        if (msg)
+          snprintf(msg, LDS_ERRMSG_SIZE, "segment %zu leaves the mesh at (%g, %g) (polygon %u)",
+                   i - 1, q[0], q[2], cur);
+        return LDS_E_ARG;
+      }
+      cur = best;
+      t1 = best_t1;
+    }
+  }
+  if (length) *length = len;
+  if (wcost) *wcost = wc;
+  return LDS_OK;
+}
+
+lds_Status lds_navmesh_check_path(const lds_Navmesh *m, const double *pts, size_t n,
+                                  double height_tol, const double *area_costs,
+                                  size_t n_area_costs, double *length, double *cost, char *msg) {
+  double c[256];
+  uint32_t p0;
+  size_t i;
+  if (msg) msg[0] = '\0';
+  if (!m || (!pts && n)) {
+    if (msg) snprintf(msg, LDS_ERRMSG_SIZE, "lds_navmesh_check_path: mesh or pts is NULL");
+    return LDS_E_ARG;
+  }
+  if (n == 0) {
+    if (msg) snprintf(msg, LDS_ERRMSG_SIZE, "lds_navmesh_check_path: empty path");
+    return LDS_E_ARG;
+  }
+  for (i = 0; i < 3 * n; i++)
+    if (!isfinite(pts[i])) {
+      if (msg) snprintf(msg, LDS_ERRMSG_SIZE, "point %zu is not finite", i / 3);
+      return LDS_E_ARG;
+    }
+  for (i = 0; i < 256; i++) c[i] = area_costs && i < n_area_costs ? area_costs[i] : 1.0;
+  p0 = lds_navmesh_locate(m, pts[0], pts[1], pts[2], height_tol);
+  if (p0 == LDS_NAVMESH_NONE) {
+    if (msg) snprintf(msg, LDS_ERRMSG_SIZE, "point 0 (%g, %g, %g) is not on the mesh", pts[0], pts[1], pts[2]);
+    return LDS_E_ARG;
+  }
+  return ldsi_nav_walk(m, pts, n, p0, c, length, cost, msg);
+}

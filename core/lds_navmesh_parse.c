@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** lds_navmesh_parse.c — the .nav text format and Wavefront OBJ polygon
+** meshes (shared/data/navmesh/README.md), parsed from text in memory or an
+** lds_Reader into an lds_Navmesh.
+*/
+#include "lds_navmesh_internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Lines {
+  const char *p, *end;
+  const char *s, *e; /* the current line */
+  long lineno;
+} Lines;
+
+static bool next_line(Lines *L) {
+  const char *q;
+  if (L->p >= L->end) return false;
+  q = (const char *)memchr(L->p, '\n', (size_t)(L->end - L->p));
+  if (!q) q = L->end;
+  L->s = L->p;
+  L->e = q;
+  if (L->e > L->s && L->e[-1] == '\r') L->e--;
+  L->p = q < L->end ? q + 1 : q;
+  L->lineno++;
+  return true;
+}
+
+static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; }
+
+/* Next blank-separated token of the line into tok (NUL-terminated); false
+** at the end of the line or for a token longer than 63 characters. */
+static bool token(const char **q, const char *end, char tok[64]) {
+  const char *r = *q, *t;
+  while (r < end && is_space(*r)) r++;
+  t = r;
+  while (t < end && !is_space(*t)) t++;
+  if (t == r || t - r >= 64) {
+    if (t - r >= 64) memcpy(tok, r, 63), tok[63] = '\0';
+    else tok[0] = '\0';
+    *q = t;
+    return false;
+  }
+  memcpy(tok, r, (size_t)(t - r));
+  tok[t - r] = '\0';
+  *q = t;
+  return true;
+}
+
+static bool rest_blank(const char *q, const char *end) {
+  while (q < end && is_space(*q)) q++;
+  return q == end;
+}
+
+static bool num(const char *tok, double *out) {
+  char *stop;
+  double v;
+  errno = 0;
+  v = strtod(tok, &stop);
+  if (stop == tok || *stop || !isfinite(v)) return false;
+  *out = v;
+  return true;
+}
+
+static bool integer(const char *tok, long *out) {
+  char *stop;
+  long v;
+  errno = 0;
+  v = strtol(tok, &stop, 10);
+  if (stop == tok || *stop || errno) return false;
+  *out = v;
+  return true;
+}
+
+/* Growable arrays of the mesh under construction. */
+typedef struct Build {
+  ldsi_Env e;
+  double *v;
+  size_t nv, vcap; /* in vertices */
+  uint32_t *pv, *pn;
+  size_t ni, icap, ncap;
+  uint32_t *ps;
+  size_t np, pcap; /* ps has np + 1 entries */
+  uint8_t *area;
+  size_t acap;
+} Build;
+
+static void build_free(Build *b) {
+  ldsi_free(&b->e, b->v, b->vcap * 3 * sizeof(double));
+  ldsi_free(&b->e, b->pv, b->icap * sizeof(uint32_t));
+  ldsi_free(&b->e, b->pn, b->ncap * sizeof(uint32_t));
+  ldsi_free(&b->e, b->ps, b->pcap * sizeof(uint32_t));
+  ldsi_free(&b->e, b->area, b->acap);
+}
+
+static bool grow(Build *b, void **p, size_t *cap, size_t need, size_t elem) {
+  size_t nc;
+  void *q;
+  if (need <= *cap) return true;
+  nc = *cap ? *cap : 64;
+  while (nc < need) nc *= 2;
+  if (nc > (size_t)LDS_NAVMESH_MAX_IDS * 4) return false;
+  q = ldsi_realloc(&b->e, *p, *cap * elem, nc * elem);
+  if (!q) return false;
+  *p = q;
+  *cap = nc;
+  return true;
+}
+
+static bool add_vertex(Build *b, const double *xyz) {
+  if (!grow(b, (void **)&b->v, &b->vcap, b->nv + 1, 3 * sizeof(double))) return false;
+  memcpy(b->v + 3 * b->nv++, xyz, 3 * sizeof(double));
+  return true;
+}
+
+static bool add_poly(Build *b, const uint32_t *iv, const uint32_t *in, size_t n, uint8_t area) {
+  if (b->pcap == 0) {
+    if (!grow(b, (void **)&b->ps, &b->pcap, 1, sizeof(uint32_t))) return false;
+    b->ps[0] = 0;
+  }
+  if (!grow(b, (void **)&b->pv, &b->icap, b->ni + n, sizeof(uint32_t)) ||
+      !grow(b, (void **)&b->pn, &b->ncap, b->ni + n, sizeof(uint32_t)) ||
+      !grow(b, (void **)&b->ps, &b->pcap, b->np + 2, sizeof(uint32_t)) ||
+      !grow(b, (void **)&b->area, &b->acap, b->np + 1, 1))
+    return false;
+  memcpy(b->pv + b->ni, iv, n * sizeof(uint32_t));
+  if (in) memcpy(b->pn + b->ni, in, n * sizeof(uint32_t));
+  b->ni += n;
+  b->area[b->np] = area;
+  b->ps[++b->np] = (uint32_t)b->ni;
+  return true;
+}
+
+static lds_Navmesh *ferr(lds_Error *err, Build *b, lds_Status code, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static lds_Navmesh *ferr(lds_Error *err, Build *b, lds_Status code, const char *fmt, ...) {
+  va_list ap;
+  build_free(b);
+  if (err) {
+    err->code = code;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+  }
+  return NULL;
+}
+
+static lds_Navmesh *finish(const lds_Env *env, Build *b, bool have_nb, const char *name,
+                           lds_Error *err) {
+  lds_NavmeshDesc d;
+  lds_Navmesh *m;
+  uint32_t zero = 0;
+  memset(&d, 0, sizeof d);
+  d.verts = b->v;
+  d.n_verts = (uint32_t)b->nv;
+  d.poly_verts = b->pv;
+  d.poly_start = b->np ? b->ps : &zero;
+  d.n_polys = (uint32_t)b->np;
+  d.neighbours = have_nb ? b->pn : NULL;
+  d.areas = b->area;
+  m = lds_navmesh_new(env, &d, err);
+  if (!m && err) { /* name the file: "NAME: lds_navmesh_new: ..." */
+    char tmp[LDS_ERRMSG_SIZE];
+    size_t k = strlen(name);
+    memcpy(tmp, err->msg, sizeof tmp);
+    if (k > 100) k = 100;
+    memcpy(err->msg, name, k);
+    err->msg[k] = ':';
+    err->msg[k + 1] = ' ';
+    memcpy(err->msg + k + 2, tmp, LDS_ERRMSG_SIZE - k - 3);
+    err->msg[LDS_ERRMSG_SIZE - 1] = '\0';
+  }
+  build_free(b);
+  return m;
+}
+
+/* ---------------------------------------------------------------- .nav -- */
+
+static lds_Navmesh *parse_nav(const lds_Env *env, Lines *L, const char *name, lds_Error *err) {
+  Build b;
+  char tok[64];
+  const char *q;
+  long hv[4];
+  int i;
+  size_t nv = 0, np = 0;
+  memset(&b, 0, sizeof b);
+  ldsi_env_resolve(&b.e, env);
+  /* line 1: navmesh 1 NVERTS NPOLYS NVP */
+  q = L->s;
+  token(&q, L->e, tok); /* "navmesh", checked by the caller */
+  for (i = 0; i < 4; i++)
+    if (!token(&q, L->e, tok) || !integer(tok, &hv[i]) || hv[i] < 0)
+      return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'navmesh 1 NVERTS NPOLYS NVP' "
+                  "(non-negative integers)", name, L->lineno);
+  if (!rest_blank(q, L->e))
+    return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'navmesh 1 NVERTS NPOLYS NVP' and "
+                "nothing after it", name, L->lineno);
+  if (hv[0] != 1)
+    return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: format version %ld (expected 1)", name,
+                L->lineno, hv[0]);
+  if (hv[1] > (long)LDS_NAVMESH_MAX_IDS || hv[2] > (long)LDS_NAVMESH_MAX_IDS)
+    return ferr(err, &b, LDS_E_LIMIT, "%s:%ld: %ld vertices, %ld polygons (expected at most %u)",
+                name, L->lineno, hv[1], hv[2], LDS_NAVMESH_MAX_IDS);
+  if (hv[3] < 3 || hv[3] > LDS_NAVMESH_MAX_POLY_VERTS)
+    return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: NVP %ld (expected 3..%d)", name, L->lineno, hv[3],
+                LDS_NAVMESH_MAX_POLY_VERTS);
+  while (next_line(L)) {
+    q = L->s;
+    if (!token(&q, L->e, tok)) {
+      if (rest_blank(L->s, L->e)) continue;
+      return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: token too long", name, L->lineno);
+    }
+    if (tok[0] == '#') continue;
+    if (strcmp(tok, "bounds") == 0 || strcmp(tok, "cell") == 0 || strcmp(tok, "agent") == 0) {
+      int want = tok[0] == 'b' ? 6 : tok[0] == 'c' ? 2 : 3, k;
+      double x;
+      for (k = 0; k < want; k++)
+        if (!token(&q, L->e, tok) || !num(tok, &x))
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected %d finite numbers after '%s'",
+                      name, L->lineno, want, want == 6 ? "bounds" : want == 2 ? "cell" : "agent");
+      if (!rest_blank(q, L->e))
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: extra text after the numbers", name, L->lineno);
+      continue;
+    }
+    if (strcmp(tok, "v") == 0) {
+      double xyz[3];
+      int k;
+      if (np)
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: 'v' line after the 'p' lines (expected all "
+                    "vertices first)", name, L->lineno);
+      if (nv >= (size_t)hv[1])
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: more 'v' lines than NVERTS %ld", name,
+                    L->lineno, hv[1]);
+      for (k = 0; k < 3; k++)
+        if (!token(&q, L->e, tok) || !num(tok, &xyz[k]))
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'v X Y Z' (finite numbers)", name,
+                      L->lineno);
+      if (!rest_blank(q, L->e))
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'v X Y Z' and nothing after it",
+                    name, L->lineno);
+      if (!add_vertex(&b, xyz))
+        return ferr(err, &b, LDS_E_NOMEM, "%s:%ld: out of memory", name, L->lineno);
+      nv++;
+      continue;
+    }
+    if (strcmp(tok, "p") == 0) {
+      uint32_t iv[LDS_NAVMESH_MAX_POLY_VERTS], in[LDS_NAVMESH_MAX_POLY_VERTS];
+      long n, x;
+      int k;
+      if (nv != (size_t)hv[1])
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: 'p' line after %zu 'v' lines (expected "
+                    "NVERTS = %ld first)", name, L->lineno, nv, hv[1]);
+      if (np >= (size_t)hv[2])
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: more 'p' lines than NPOLYS %ld", name,
+                    L->lineno, hv[2]);
+      if (!token(&q, L->e, tok) || !integer(tok, &n) || n < 3 || n > hv[3])
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'p N ...' with N in 3..%ld", name,
+                    L->lineno, hv[3]);
+      for (k = 0; k < n; k++) {
+        if (!token(&q, L->e, tok) || !integer(tok, &x) || x < 0 || x >= hv[1])
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: vertex index %d of polygon %zu: expected "
+                      "an integer in 0..%ld", name, L->lineno, k, np, hv[1] - 1);
+        iv[k] = (uint32_t)x;
+      }
+      for (k = 0; k < n; k++) {
+        if (!token(&q, L->e, tok) || !integer(tok, &x) || x < -1 || x >= hv[2])
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: neighbour %d of polygon %zu: expected -1 or "
+                      "an integer in 0..%ld", name, L->lineno, k, np, hv[2] - 1);
+        in[k] = x < 0 ? LDS_NAVMESH_NONE : (uint32_t)x;
+      }
+      if (!token(&q, L->e, tok) || !integer(tok, &x) || x < 0 || x > 255 || !rest_blank(q, L->e))
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: polygon %zu: expected the area id (0..255) "
+                    "last", name, L->lineno, np);
+      if (!add_poly(&b, iv, in, (size_t)n, (uint8_t)x))
+        return ferr(err, &b, LDS_E_NOMEM, "%s:%ld: out of memory", name, L->lineno);
+      np++;
+      continue;
+    }
+    return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: unknown line '%s' (expected v, p, bounds, cell, "
+                "agent or #)", name, L->lineno, tok);
+  }
+  if (nv != (size_t)hv[1] || np != (size_t)hv[2])
+    return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: %zu vertices and %zu polygons (the header says "
+                "%ld and %ld)", name, L->lineno, nv, np, hv[1], hv[2]);
+  return finish(env, &b, true, name, err);
+}
+
+/* ----------------------------------------------------------------- OBJ -- */
+
+static lds_Navmesh *parse_obj(const lds_Env *env, Lines *L, const char *name, lds_Error *err,
+                              bool first_read) {
+  Build b;
+  char tok[64];
+  const char *q;
+  memset(&b, 0, sizeof b);
+  ldsi_env_resolve(&b.e, env);
+  while (first_read || next_line(L)) {
+    first_read = false;
+    q = L->s;
+    if (!token(&q, L->e, tok)) {
+      if (rest_blank(L->s, L->e)) continue;
+      return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: token too long", name, L->lineno);
+    }
+    if (tok[0] == '#') continue;
+    if (strcmp(tok, "v") == 0) {
+      double xyz[3], w;
+      int k;
+      for (k = 0; k < 3; k++)
+        if (!token(&q, L->e, tok) || !num(tok, &xyz[k]))
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'v X Y Z' (finite numbers)", name,
+                      L->lineno);
+      if (token(&q, L->e, tok) && !num(tok, &w))
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'v X Y Z [W]'", name, L->lineno);
+      if (b.nv >= LDS_NAVMESH_MAX_IDS)
+        return ferr(err, &b, LDS_E_LIMIT, "%s:%ld: more than %u vertices", name, L->lineno,
+                    LDS_NAVMESH_MAX_IDS);
+      if (!add_vertex(&b, xyz))
+        return ferr(err, &b, LDS_E_NOMEM, "%s:%ld: out of memory", name, L->lineno);
+      continue;
+    }
+    if (strcmp(tok, "f") == 0) {
+      uint32_t iv[LDS_NAVMESH_MAX_POLY_VERTS];
+      int n = 0;
+      while (token(&q, L->e, tok)) {
+        char *slash = strchr(tok, '/');
+        long x;
+        if (slash) *slash = '\0';
+        if (!integer(tok, &x) || x == 0)
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: face vertex '%s': expected a vertex index "
+                      "(1-based, or negative from the end)", name, L->lineno, tok);
+        if (x < 0) x = (long)b.nv + x + 1;
+        if (x < 1 || (size_t)x > b.nv)
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: face vertex %ld out of range (expected "
+                      "1..%zu, the vertices so far)", name, L->lineno, x, b.nv);
+        if (n == LDS_NAVMESH_MAX_POLY_VERTS)
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: face with more than %d vertices", name,
+                      L->lineno, LDS_NAVMESH_MAX_POLY_VERTS);
+        iv[n++] = (uint32_t)(x - 1);
+      }
+      if (tok[0])
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: token too long", name, L->lineno);
+      if (n < 3)
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: face with %d vertices (expected at least 3)",
+                    name, L->lineno, n);
+      if (b.np >= LDS_NAVMESH_MAX_IDS)
+        return ferr(err, &b, LDS_E_LIMIT, "%s:%ld: more than %u faces", name, L->lineno,
+                    LDS_NAVMESH_MAX_IDS);
+      if (!add_poly(&b, iv, NULL, (size_t)n, 0))
+        return ferr(err, &b, LDS_E_NOMEM, "%s:%ld: out of memory", name, L->lineno);
+      continue;
+    }
+    /* other OBJ statements carry nothing a navmesh needs */
+    if (strcmp(tok, "vt") == 0 || strcmp(tok, "vn") == 0 || strcmp(tok, "vp") == 0 ||
+        strcmp(tok, "o") == 0 || strcmp(tok, "g") == 0 || strcmp(tok, "s") == 0 ||
+        strcmp(tok, "usemtl") == 0 || strcmp(tok, "mtllib") == 0 || strcmp(tok, "l") == 0 ||
+        strcmp(tok, "p") == 0)
+      continue;
+    return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: unknown OBJ statement '%s' (expected v, f, or "
+                "one of vt vn vp o g s usemtl mtllib l p #)", name, L->lineno, tok);
+  }
+  return finish(env, &b, false, name, err);
+}
+
+lds_Navmesh *lds_navmesh_parse(const lds_Env *env, const char *text, size_t len,
+                               const char *name, lds_Error *err) {
+  Lines L;
+  char tok[64];
+  const char *q;
+  if (!name) name = "(navmesh)";
+  if (!text && len) {
+    ldsi_error(err, LDS_E_ARG, "lds_navmesh_parse: text is NULL");
+    return NULL;
+  }
+  if (!text) text = "";
+  if (ldsi_text_nul(err, NULL, name, text, 0, len)) return NULL;
+  L.p = text;
+  L.end = text + len;
+  L.lineno = 0;
+  /* the first line that is not blank or a comment decides the format */
+  while (next_line(&L)) {
+    q = L.s;
+    if (!token(&q, L.e, tok)) {
+      if (rest_blank(L.s, L.e)) continue;
+      break;
+    }
+    if (tok[0] == '#') continue;
+    if (strcmp(tok, "navmesh") == 0) return parse_nav(env, &L, name, err);
+    return parse_obj(env, &L, name, err, true);
+  }
+  {
+    Build b;
+    memset(&b, 0, sizeof b);
+    ldsi_env_resolve(&b.e, env);
+    if (L.p < L.end || (L.lineno && !rest_blank(L.s, L.e)))
+      return parse_obj(env, &L, name, err, true);
+    return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: empty file (expected a .nav header 'navmesh 1 "
+                "...' or OBJ 'v'/'f' lines)", name, L.lineno + 1);
+  }
+}
+
+lds_Navmesh *lds_navmesh_read(const lds_Env *env, lds_Reader reader, void *ud, const char *name,
+                              lds_Error *err) {
+  ldsi_Env e;
+  size_t len = 0, cap = 0;
+  char *buf;
+  lds_Navmesh *m;
+  if (!reader) {
+    ldsi_error(err, LDS_E_ARG, "lds_navmesh_read: reader is NULL");
+    return NULL;
+  }
+  if (!name) name = "(navmesh)";
+  ldsi_env_resolve(&e, env);
+  buf = ldsi_read_all(&e, reader, ud, "lds_navmesh_read", name, 65536, false, &len, &cap, err);
+  if (!buf) return NULL;
+  m = lds_navmesh_parse(env, buf, len, name, err);
+  ldsi_free(&e, buf, cap);
+  return m;
+}

@@ -1,0 +1,698 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** lds_navmesh_search.c — the navmesh search object: parameters, start,
+** sliced stepping, the corridor A* over polygons (then lds_funnel), the
+** result path, and the path walk used for costs and by the path checker.
+*/
+#include "lds_navmesh_search_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- names -- */
+
+const char *lds_nav_algo_name(lds_NavAlgo a) {
+  switch (a) {
+    case LDS_NAV_FUNNEL: return "funnel";
+    case LDS_NAV_OPTIMAL: return "optimal";
+  }
+  return NULL;
+}
+
+lds_Status lds_nav_algo_parse(const char *name, lds_NavAlgo *out) {
+  if (!name || !out) return LDS_E_ARG;
+  if (strcmp(name, "funnel") == 0) *out = LDS_NAV_FUNNEL;
+  else if (strcmp(name, "optimal") == 0) *out = LDS_NAV_OPTIMAL;
+  else return LDS_E_ARG;
+  return LDS_OK;
+}
+
+void lds_nav_params_init(lds_NavParams *p) {
+  if (!p) return;
+  memset(p, 0, sizeof *p);
+  p->algo = LDS_NAV_FUNNEL;
+  p->snap_radius = 2.0;
+  p->height_tol = 4.0;
+}
+
+/* ---------------------------------------------------------- lifetime -- */
+
+lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_Error *err) {
+  ldsi_Env e;
+  lds_NavSearch *s;
+  size_t np;
+  ldsi_env_resolve(&e, env);
+  if (!m) {
+    ldsi_error(err, LDS_E_ARG, "lds_navsearch_new: mesh is NULL");
+    return NULL;
+  }
+  np = m->ni + 2; /* corridor A* nodes: one per half-edge, plus the start */
+  s = (lds_NavSearch *)ldsi_calloc(&e, 1, sizeof *s);
+  if (!s) goto nomem;
+  s->env = e;
+  s->m = m;
+  s->nnodes = np;
+  s->start_node = (uint32_t)m->ni;
+  s->eowner = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
+  s->enext = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
+  s->etwin = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
+  s->seen = (uint32_t *)ldsi_calloc(&e, np, sizeof(uint32_t));
+  s->g = (double *)ldsi_alloc(&e, np * sizeof(double));
+  s->f = (double *)ldsi_alloc(&e, np * sizeof(double));
+  s->pt = (double *)ldsi_alloc(&e, 3 * np * sizeof(double));
+  s->parent = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
+  s->taut = (ldsi_NavTaut *)ldsi_alloc(&e, np * sizeof(ldsi_NavTaut));
+  s->hpos = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
+  s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, np * sizeof(ldsi_NavHeapItem));
+  if (!s->seen || !s->g || !s->f || !s->pt || !s->parent || !s->hpos || !s->heap || !s->taut ||
+      !s->eowner || !s->enext || !s->etwin) {
+    lds_navsearch_free(s);
+    goto nomem;
+  }
+  {
+    uint32_t P, k;
+    for (P = 0; P < m->np; P++) {
+      uint32_t st = m->pstart[P], n = m->pstart[P + 1] - st;
+      for (k = 0; k < n; k++) {
+        uint32_t e0 = st + k, Q = m->pn[e0], qs, qn, j;
+        s->eowner[e0] = P;
+        s->enext[e0] = st + (k + 1) % n;
+        s->etwin[e0] = LDS_NAVMESH_NONE;
+        if (Q == LDS_NAVMESH_NONE) continue;
+        qs = m->pstart[Q];
+        qn = m->pstart[Q + 1] - qs;
+        for (j = 0; j < qn; j++)
+          if (m->pv[qs + j] == m->pv[st + (k + 1) % n] && m->pv[qs + (j + 1) % qn] == m->pv[e0])
+            s->etwin[e0] = qs + j;
+      }
+    }
+  }
+  s->status = LDS_E_STATE;
+  ldsi_error_clear(err);
+  return s;
+nomem:
+  ldsi_error(err, LDS_E_NOMEM, "lds_navsearch_new: out of memory (%u polygons, %zu edges)",
+             m->np, m->ni);
+  return NULL;
+}
+
+void lds_navsearch_free(lds_NavSearch *s) {
+  const ldsi_Env *e;
+  size_t np;
+  if (!s) return;
+  e = &s->env;
+  np = s->nnodes;
+  ldsi_polyanya_free(s);
+  ldsi_free(e, s->eowner, np * sizeof(uint32_t));
+  ldsi_free(e, s->enext, np * sizeof(uint32_t));
+  ldsi_free(e, s->etwin, np * sizeof(uint32_t));
+  ldsi_free(e, s->seen, np * sizeof(uint32_t));
+  ldsi_free(e, s->g, np * sizeof(double));
+  ldsi_free(e, s->f, np * sizeof(double));
+  ldsi_free(e, s->pt, 3 * np * sizeof(double));
+  ldsi_free(e, s->parent, np * sizeof(uint32_t));
+  ldsi_free(e, s->taut, np * sizeof(ldsi_NavTaut));
+  ldsi_free(e, s->hpos, np * sizeof(uint32_t));
+  ldsi_free(e, s->heap, np * sizeof(ldsi_NavHeapItem));
+  ldsi_free(e, s->pts, s->ptscap * 3 * sizeof(double));
+  ldsi_free(e, s->corr, s->corrcap * sizeof(uint32_t));
+  ldsi_free(e, s->portals, s->portcap * sizeof(lds_Portal));
+  ldsi_free(e, s, sizeof *s);
+}
+
+/* -------------------------------------------------------------- heap -- */
+
+static bool item_less(const ldsi_NavHeapItem *a, const ldsi_NavHeapItem *b) {
+  return a->f < b->f || (a->f == b->f && a->id < b->id);
+}
+
+static void heap_up(lds_NavSearch *s, size_t i) {
+  ldsi_NavHeapItem it = s->heap[i];
+  while (i > 0) {
+    size_t up = (i - 1) / 2;
+    if (!item_less(&it, &s->heap[up])) break;
+    s->heap[i] = s->heap[up];
+    s->hpos[s->heap[i].id] = (uint32_t)i;
+    i = up;
+  }
+  s->heap[i] = it;
+  s->hpos[it.id] = (uint32_t)i;
+}
+
+static void heap_down(lds_NavSearch *s, size_t i) {
+  ldsi_NavHeapItem it = s->heap[i];
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= s->hn) break;
+    if (c + 1 < s->hn && item_less(&s->heap[c + 1], &s->heap[c])) c++;
+    if (!item_less(&s->heap[c], &it)) break;
+    s->heap[i] = s->heap[c];
+    s->hpos[s->heap[i].id] = (uint32_t)i;
+    i = c;
+  }
+  s->heap[i] = it;
+  s->hpos[it.id] = (uint32_t)i;
+}
+
+static void heap_push_or_decrease(lds_NavSearch *s, uint32_t id, double f) {
+  if (s->hpos[id] < LDSI_NAV_OUT) {
+    size_t i = s->hpos[id];
+    s->heap[i].f = f;
+    heap_up(s, i);
+    return;
+  }
+  s->heap[s->hn].f = f;
+  s->heap[s->hn].id = id;
+  s->hn++;
+  heap_up(s, s->hn - 1);
+  s->stats.pushes++;
+  if (s->hn > s->stats.peak_open) s->stats.peak_open = s->hn;
+}
+
+static uint32_t heap_pop(lds_NavSearch *s) {
+  uint32_t id = s->heap[0].id;
+  s->hpos[id] = LDSI_NAV_CLOSED;
+  s->hn--;
+  if (s->hn) {
+    s->heap[0] = s->heap[s->hn];
+    heap_down(s, 0);
+  }
+  return id;
+}
+
+/* ------------------------------------------------------------- start -- */
+
+static double dist3(const double *a, const double *b) {
+  double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+  return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+static lds_Status fail(lds_NavSearch *s, lds_Status st, const char *fmt, const char *a) {
+  snprintf(s->msg, sizeof s->msg, fmt, a);
+  s->status = st;
+  return st;
+}
+
+static bool locate(lds_NavSearch *s, const char *what, const double in[3], double out[3],
+                   uint32_t *poly) {
+  uint32_t p = lds_navmesh_nearest(s->m, in, s->p.snap_radius, s->p.height_tol, out);
+  if (p == LDS_NAVMESH_NONE) {
+    snprintf(s->msg, sizeof s->msg,
+             "lds_navsearch_start: %s (%g, %g, %g) is not on the mesh (no polygon within %g)",
+             what, ldsi_num(in[0]), ldsi_num(in[1]), ldsi_num(in[2]), s->p.snap_radius);
+    return false;
+  }
+  *poly = p;
+  return true;
+}
+
+lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const double start[3],
+                               const double goal[3]) {
+  lds_NavParams def;
+  size_t i;
+  if (!s) return LDS_E_ARG;
+  s->started = false;
+  s->have_path = s->is_partial = s->path_built = false;
+  s->npts = s->ncorr = 0;
+  s->msg[0] = '\0';
+  memset(&s->stats, 0, sizeof s->stats);
+  if (!p) {
+    lds_nav_params_init(&def);
+    p = &def;
+  }
+  s->p = *p;
+  if (!start || !goal) return fail(s, LDS_E_ARG, "lds_navsearch_start: %s is NULL", !start ? "start" : "goal");
+  if (!lds_nav_algo_name(p->algo)) return fail(s, LDS_E_ARG, "lds_navsearch_start: %s", "algo out of range (expected LDS_NAV_FUNNEL or LDS_NAV_OPTIMAL)");
+  if (!(p->snap_radius >= 0) || !isfinite(p->snap_radius)) {
+    snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: snap_radius is %g (expected finite, >= 0)", ldsi_num(p->snap_radius));
+    return s->status = LDS_E_ARG;
+  }
+  if (p->n_area_costs > 256 || (p->n_area_costs && !p->area_costs)) {
+    snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: n_area_costs is %zu (expected 0..256, with area_costs)", p->n_area_costs);
+    return s->status = LDS_E_ARG;
+  }
+  s->min_cost = INFINITY;
+  for (i = 0; i < 256; i++) {
+    double c = i < p->n_area_costs ? p->area_costs[i] : 1.0;
+    if (!(c > 0) || (isinf(c) && c < 0) || c != c) {
+      snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: area_costs[%zu] is %g (expected > 0 or inf)", i, ldsi_num(c));
+      return s->status = LDS_E_ARG;
+    }
+    s->cost[i] = c;
+  }
+  s->p.area_costs = NULL; /* copied into s->cost */
+  for (i = 0; i < s->m->np; i++)
+    if (isfinite(s->cost[s->m->area[i]])) s->min_cost = fmin(s->min_cost, s->cost[s->m->area[i]]);
+  if (!isfinite(s->min_cost)) s->min_cost = 1.0;
+  s->uniform = true;
+  for (i = 0; i < s->m->np && s->uniform; i++) {
+    double c = s->cost[s->m->area[i]];
+    if (isfinite(c) && c != s->min_cost) s->uniform = false;
+  }
+  if (p->algo == LDS_NAV_OPTIMAL)
+    for (i = 0; i < s->m->np; i++) {
+      double c = s->cost[s->m->area[i]];
+      if (isfinite(c) && c != s->min_cost) {
+        snprintf(s->msg, sizeof s->msg,
+                 "lds_navsearch_start: optimal needs one cost for every allowed area (area %u "
+                 "costs %g, another %g)", s->m->area[i], c, s->min_cost);
+        return s->status = LDS_E_ARG;
+      }
+    }
+  if (!locate(s, "start", start, s->start, &s->sp) || !locate(s, "goal", goal, s->goal, &s->gp))
+    return s->status = LDS_E_ARG;
+  s->started = true;
+  s->status = LDS_RUNNING;
+  s->best_h = dist3(s->start, s->goal);
+  if (++s->gen == 0) {
+    memset(s->seen, 0, s->nnodes * sizeof(uint32_t));
+    s->gen = 1;
+  }
+  {
+    uint32_t sn = s->start_node;
+    s->hn = 0;
+    s->seen[sn] = s->gen;
+    s->g[sn] = 0;
+    s->f[sn] = 0;
+    s->parent[sn] = LDS_NAVMESH_NONE;
+    memcpy(s->pt + 3 * (size_t)sn, s->start, 3 * sizeof(double));
+    memcpy(s->taut[sn].root, s->start, 3 * sizeof(double));
+    s->taut[sn].groot = 0;
+    s->taut[sn].wedge = false;
+    s->hpos[sn] = LDSI_NAV_CLOSED;
+    s->best = sn;
+    if (!isfinite(s->cost[s->m->area[s->sp]]) || !isfinite(s->cost[s->m->area[s->gp]])) {
+      s->status = LDS_NO_PATH;
+      s->started = false;
+      if (!isfinite(s->cost[s->m->area[s->sp]])) s->best = LDS_NAVMESH_NONE;
+      return LDS_RUNNING;
+    }
+    if (p->algo == LDS_NAV_OPTIMAL) return ldsi_polyanya_start(s);
+    heap_push_or_decrease(s, sn, s->sp == s->gp ? dist3(s->start, s->goal) * s->cost[s->m->area[s->sp]] : dist3(s->start, s->goal) * s->min_cost);
+  }
+  return LDS_RUNNING;
+}
+
+/* ---------------------------------------------------- corridor A* --- */
+
+/* The point of portal (a, b) where a path from p towards the goal crosses:
+** the crossing of segment p-goal with the portal if there is one, else the
+** portal end with the smaller |p-e| + |e-goal|. */
+static void portal_point(const double *p, const double *goal, const double *a, const double *b,
+                         double *out) {
+  double ex = b[0] - a[0], ez = b[2] - a[2];
+  double dx = goal[0] - p[0], dz = goal[2] - p[2];
+  double den = dx * ez - dz * ex;
+  if (den != 0) {
+    double t = ((a[0] - p[0]) * dz - (a[2] - p[2]) * dx) / den; /* along the portal */
+    double u = ((a[0] - p[0]) * ez - (a[2] - p[2]) * ex) / den; /* along p-goal */
+    if (t >= 0 && t <= 1 && u >= 0) {
+      out[0] = a[0] + t * ex;
+      out[1] = a[1] + t * (b[1] - a[1]);
+      out[2] = a[2] + t * ez;
+      return;
+    }
+  }
+  if (dist3(p, a) + dist3(a, goal) <= dist3(p, b) + dist3(b, goal)) memcpy(out, a, 3 * sizeof(double));
+  else memcpy(out, b, 3 * sizeof(double));
+}
+
+/* cross(b - a, c - a) in x-z */
+static double xcross(const double *a, const double *b, const double *c) {
+  return (b[0] - a[0]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[0] - a[0]);
+}
+
+static void lerp3(const double *a, const double *b, double t, double *out) {
+  out[0] = a[0] + t * (b[0] - a[0]);
+  out[1] = a[1] + t * (b[1] - a[1]);
+  out[2] = a[2] + t * (b[2] - a[2]);
+}
+
+/* Taut relaxation (uniform costs): from P's state across portal (a = left,
+** b = right), the neighbour's state and point q. The portal splits into
+** the part visible from P's root inside its wedge and the parts beyond its
+** left and right rays, reached by bending at the wedge's left / right end;
+** q is the point of the portal with the smallest (length to it) + (straight
+** line to the goal), and the state follows the part q lies in. Fills t and
+** q; returns the length from the start to q. */
+static double taut_relax(const lds_NavSearch *s, const ldsi_NavTaut *tp, const double *a,
+                         const double *b, ldsi_NavTaut *t, double *q) {
+  const double *r = tp->root;
+  double t0 = 0, t1 = 1, best, qq[3], lo[3], hi[3];
+  *t = *tp;
+  t->wedge = true;
+  if (!tp->wedge) { /* the start polygon: the whole portal is visible */
+    memcpy(t->wl, a, sizeof t->wl);
+    memcpy(t->wr, b, sizeof t->wr);
+    portal_point(r, s->goal, a, b, q);
+    return tp->groot + dist3(r, q);
+  }
+  {
+    double la = xcross(r, tp->wl, a), lb = xcross(r, tp->wl, b);
+    double ra = xcross(r, tp->wr, a), rb = xcross(r, tp->wr, b);
+    if (la > 0) t0 = lb > 0 ? 1 : la / (la - lb);
+    if (rb < 0) t1 = ra < 0 ? 0 : ra / (ra - rb);
+  }
+  best = INFINITY;
+  if (t0 < t1) { /* visible part [t0, t1] */
+    lerp3(a, b, t0, lo);
+    lerp3(a, b, t1, hi);
+    portal_point(r, s->goal, lo, hi, qq);
+    best = tp->groot + dist3(r, qq) + dist3(qq, s->goal);
+    memcpy(q, qq, sizeof qq);
+    memcpy(t->wl, lo, sizeof lo);
+    memcpy(t->wr, hi, sizeof hi);
+  }
+  if (t0 > 0) { /* beyond the left ray: [0, min(t0, t1)] round wl */
+    double c, g0 = tp->groot + dist3(r, tp->wl);
+    lerp3(a, b, fmin(t0, t1), hi);
+    portal_point(tp->wl, s->goal, a, hi, qq);
+    c = g0 + dist3(tp->wl, qq) + dist3(qq, s->goal);
+    if (c < best) {
+      best = c;
+      memcpy(q, qq, sizeof qq);
+      memcpy(t->root, tp->wl, sizeof t->root);
+      t->groot = g0;
+      memcpy(t->wl, a, sizeof t->wl);
+      memcpy(t->wr, hi, sizeof hi);
+    }
+  }
+  if (t1 < 1) { /* beyond the right ray: [max(t0, t1), 1] round wr */
+    double c, g0 = tp->groot + dist3(r, tp->wr);
+    lerp3(a, b, fmax(t0, t1), lo);
+    portal_point(tp->wr, s->goal, lo, b, qq);
+    c = g0 + dist3(tp->wr, qq) + dist3(qq, s->goal);
+    if (c < best) {
+      best = c;
+      memcpy(q, qq, sizeof qq);
+      memcpy(t->root, tp->wr, sizeof t->root);
+      t->groot = g0;
+      memcpy(t->wl, lo, sizeof lo);
+      memcpy(t->wr, b, sizeof t->wr);
+    }
+  }
+  return t->groot + dist3(t->root, q);
+}
+
+/* Cost from a node's state to the goal inside the goal polygon. */
+static double taut_goal(const lds_NavSearch *s, const ldsi_NavTaut *t) {
+  const double *r = t->root, *g = s->goal;
+  if (t->wedge) {
+    if (xcross(r, t->wl, g) > 0) return t->groot + dist3(r, t->wl) + dist3(t->wl, g);
+    if (xcross(r, t->wr, g) < 0) return t->groot + dist3(r, t->wr) + dist3(t->wr, g);
+  }
+  return t->groot + dist3(r, g);
+}
+
+/* The polygon a corridor node stands in: the start polygon for the start
+** node, else the polygon its half-edge leads into. */
+static uint32_t node_poly(const lds_NavSearch *s, uint32_t id) {
+  return id == s->start_node ? s->sp : s->m->pn[id];
+}
+
+static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
+  const lds_Navmesh *m = s->m;
+  uint64_t n = 0;
+  while (s->hn) {
+    uint32_t id, P, k, st, nk, back;
+    const double *pp;
+    double cP;
+    if (max_exp && n >= max_exp) return LDS_RUNNING;
+    if (budget_us && n && (n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
+      return LDS_RUNNING;
+    id = heap_pop(s);
+    n++;
+    s->stats.expansions++;
+    P = node_poly(s, id);
+    if (P == s->gp) {
+      s->goal_node = id;
+      return LDS_FOUND;
+    }
+    pp = s->pt + 3 * (size_t)id;
+    cP = s->cost[m->area[P]];
+    st = m->pstart[P];
+    nk = m->pstart[P + 1] - st;
+    back = id == s->start_node ? LDS_NAVMESH_NONE : s->etwin[id];
+    for (k = 0; k < nk; k++) {
+      uint32_t e = st + k, Q = m->pn[e];
+      const double *va, *vb;
+      double q[3], g, f, h;
+      ldsi_NavTaut tq;
+      if (Q == LDS_NAVMESH_NONE || e == back || !isfinite(s->cost[m->area[Q]])) continue;
+      if (s->seen[e] == s->gen && s->hpos[e] == LDSI_NAV_CLOSED) continue; /* no reopening */
+      va = ldsi_nm_v(m, m->pv[e]);
+      vb = ldsi_nm_v(m, m->pv[s->enext[e]]);
+      if (s->uniform) {
+        g = taut_relax(s, &s->taut[id], va, vb, &tq, q) * cP;
+      } else {
+        portal_point(pp, s->goal, va, vb, q);
+        g = s->g[id] + dist3(pp, q) * cP;
+      }
+      h = dist3(q, s->goal);
+      if (Q == s->gp)
+        f = s->uniform ? taut_goal(s, &tq) * cP : g + h * s->cost[m->area[Q]];
+      else
+        f = g + h * s->min_cost;
+      if (s->seen[e] == s->gen && f >= s->f[e]) continue;
+      if (s->seen[e] != s->gen) {
+        s->seen[e] = s->gen;
+        s->hpos[e] = 0xFFFFFFFEu; /* not in the heap yet */
+      }
+      s->g[e] = g;
+      s->f[e] = f;
+      s->parent[e] = id;
+      memcpy(s->pt + 3 * (size_t)e, q, sizeof q);
+      if (s->uniform) s->taut[e] = tq;
+      if (h < s->best_h) {
+        s->best_h = h;
+        s->best = e;
+      }
+      heap_push_or_decrease(s, e, f);
+    }
+  }
+  return LDS_NO_PATH;
+}
+
+/* ------------------------------------------------------------ result -- */
+
+bool ldsi_nav_push_point(lds_NavSearch *s, const double *p) {
+  if (s->npts && memcmp(s->pts + 3 * (s->npts - 1), p, 3 * sizeof(double)) == 0) return true;
+  if (s->npts == s->ptscap) {
+    size_t nc = s->ptscap ? 2 * s->ptscap : 16;
+    double *np = (double *)ldsi_realloc(&s->env, s->pts, s->ptscap * 3 * sizeof(double),
+                                        nc * 3 * sizeof(double));
+    if (!np) return false;
+    s->pts = np;
+    s->ptscap = nc;
+  }
+  memcpy(s->pts + 3 * s->npts++, p, 3 * sizeof(double));
+  return true;
+}
+
+static lds_Status nomem(lds_NavSearch *s) {
+  snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory building the path");
+  return s->status = LDS_E_NOMEM;
+}
+
+/* Corridor from the start polygon to node `last`, then the funnel to `end`. */
+static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const double *end) {
+  const lds_Navmesh *m = s->m;
+  size_t n = 0, i, np;
+  uint32_t id;
+  for (id = last; id != LDS_NAVMESH_NONE; id = s->parent[id]) n++;
+  if (n > s->corrcap) {
+    uint32_t *c = (uint32_t *)ldsi_realloc(&s->env, s->corr, s->corrcap * sizeof(uint32_t), n * sizeof(uint32_t));
+    if (!c) return nomem(s);
+    s->corr = c;
+    s->corrcap = n;
+  }
+  if (n > s->portcap) {
+    lds_Portal *c = (lds_Portal *)ldsi_realloc(&s->env, s->portals, s->portcap * sizeof(lds_Portal), n * sizeof(lds_Portal));
+    if (!c) return nomem(s);
+    s->portals = c;
+    s->portcap = n;
+  }
+  s->ncorr = n;
+  i = n;
+  for (id = last; id != LDS_NAVMESH_NONE; id = s->parent[id]) {
+    --i;
+    s->corr[i] = node_poly(s, id);
+    if (i > 0) {
+      memcpy(s->portals[i - 1].left, ldsi_nm_v(m, m->pv[id]), 3 * sizeof(double));
+      memcpy(s->portals[i - 1].right, ldsi_nm_v(m, m->pv[s->enext[id]]), 3 * sizeof(double));
+    }
+  }
+  np = 0;
+  lds_funnel(s->start, end, s->portals, n - 1, NULL, 0, &np);
+  if (np > s->ptscap) {
+    double *c = (double *)ldsi_realloc(&s->env, s->pts, s->ptscap * 3 * sizeof(double), np * 3 * sizeof(double));
+    if (!c) return nomem(s);
+    s->pts = c;
+    s->ptscap = np;
+  }
+  lds_funnel(s->start, end, s->portals, n - 1, s->pts, s->ptscap, &s->npts);
+  return LDS_OK;
+}
+
+static void closest_on_poly(const lds_Navmesh *m, uint32_t p, const double *x, double *out) {
+  double tmp[3];
+  tmp[0] = x[0]; tmp[1] = x[1]; tmp[2] = x[2];
+  /* nearest within an unbounded radius restricted to p: project onto p */
+  if (lds_navmesh_poly_contains(m, p, x[0], x[2])) {
+    out[0] = x[0];
+    out[2] = x[2];
+  } else {
+    uint32_t s = m->pstart[p], n = m->pstart[p + 1] - s, k;
+    double bd = INFINITY;
+    for (k = 0; k < n; k++) {
+      const double *a = ldsi_nm_v(m, m->pv[s + k]), *b = ldsi_nm_v(m, m->pv[s + (k + 1) % n]);
+      double dx = b[0] - a[0], dz = b[2] - a[2], l2 = dx * dx + dz * dz, t, px, pz, dd;
+      t = l2 > 0 ? ((tmp[0] - a[0]) * dx + (tmp[2] - a[2]) * dz) / l2 : 0;
+      t = t < 0 ? 0 : t > 1 ? 1 : t;
+      px = a[0] + t * dx;
+      pz = a[2] + t * dz;
+      dd = (px - tmp[0]) * (px - tmp[0]) + (pz - tmp[2]) * (pz - tmp[2]);
+      if (dd < bd) {
+        bd = dd;
+        out[0] = px;
+        out[2] = pz;
+      }
+    }
+  }
+  out[1] = lds_navmesh_poly_height(m, p, out[0], out[2]);
+}
+
+/* Length now; the area-weighted cost on demand (lds_navsearch_cost walks
+** the path through the mesh). */
+static lds_Status finish_path(lds_NavSearch *s) {
+  size_t i;
+  s->length = 0;
+  for (i = 1; i < s->npts; i++) s->length += dist3(s->pts + 3 * (i - 1), s->pts + 3 * i);
+  s->pcost = NAN;
+  s->cost_done = false;
+  return LDS_OK;
+}
+
+static lds_Status build_path(lds_NavSearch *s) {
+  lds_Status st = LDS_OK;
+  s->path_built = true;
+  if (s->p.algo == LDS_NAV_FUNNEL) s->npts = 0; /* Polyanya left its path in pts */
+  s->ncorr = 0;
+  s->have_path = false;
+  if (s->status == LDS_FOUND) {
+    if (s->p.algo == LDS_NAV_FUNNEL) st = build_corridor_path(s, s->goal_node, s->goal);
+    s->is_partial = false;
+  } else if (s->p.partial && s->best != LDS_NAVMESH_NONE && s->status != LDS_FOUND) {
+    double end[3];
+    if (s->p.algo == LDS_NAV_FUNNEL || s->npts == 0) {
+      if (s->seen[s->best] != s->gen) s->best = s->start_node;
+      closest_on_poly(s->m, node_poly(s, s->best), s->goal, end);
+      st = build_corridor_path(s, s->best, end);
+    } else {
+      st = LDS_OK; /* Polyanya filled its partial path */
+    }
+    s->is_partial = true;
+  } else {
+    return LDS_OK;
+  }
+  if (st != LDS_OK) return st;
+  s->have_path = s->npts > 0;
+  return finish_path(s);
+}
+
+lds_Status lds_navsearch_step(lds_NavSearch *s, const lds_Budget *b) {
+  uint64_t t0;
+  lds_Status st;
+  if (!s) return LDS_E_ARG;
+  if (!s->started) {
+    if (s->status == LDS_E_STATE || s->status == LDS_E_ARG) {
+      if (s->status == LDS_E_STATE && !s->msg[0])
+        snprintf(s->msg, sizeof s->msg, "lds_navsearch_step: no query started");
+      return s->status;
+    }
+    return s->status;
+  }
+  t0 = s->env.clock(s->env.clock_ud);
+  if (s->p.algo == LDS_NAV_OPTIMAL)
+    st = ldsi_polyanya_step(s, b ? b->max_expansions : 0, b ? b->budget_us : 0, t0);
+  else
+    st = astar_step(s, b ? b->max_expansions : 0, b ? b->budget_us : 0, t0);
+  s->status = st;
+  if (st != LDS_RUNNING) {
+    s->started = false;
+    if (st >= 0 && (st == LDS_FOUND || s->p.algo == LDS_NAV_FUNNEL)) {
+      lds_Status bs = build_path(s);
+      if (bs < 0) st = bs;
+    } else if (st == LDS_NO_PATH) {
+      s->path_built = true;
+      s->have_path = s->npts > 0;
+      s->is_partial = s->have_path;
+      if (s->have_path) finish_path(s);
+    }
+  }
+  s->stats.elapsed_us += s->env.clock(s->env.clock_ud) - t0;
+  return s->status = st;
+}
+
+lds_Status lds_navsearch_status(const lds_NavSearch *s) { return s ? s->status : LDS_E_ARG; }
+
+void lds_navsearch_stats(const lds_NavSearch *s, lds_Stats *out) {
+  if (!out) return;
+  if (s) *out = s->stats;
+  else memset(out, 0, sizeof *out);
+}
+
+const char *lds_navsearch_errmsg(const lds_NavSearch *s) { return s ? s->msg : ""; }
+
+static void ensure_result(lds_NavSearch *s) {
+  /* a blocked start/goal gives NO_PATH at start; a partial request then
+  ** yields the start alone (funnel) */
+  if (!s->path_built && s->status == LDS_NO_PATH && s->p.algo == LDS_NAV_FUNNEL) build_path(s);
+  if (!s->path_built && s->status == LDS_NO_PATH) s->path_built = true;
+}
+
+const double *lds_navsearch_points(lds_NavSearch *s, size_t *n) {
+  if (!s) {
+    if (n) *n = 0;
+    return NULL;
+  }
+  ensure_result(s);
+  if (n) *n = s->have_path ? s->npts : 0;
+  return s->have_path ? s->pts : NULL;
+}
+
+double lds_navsearch_length(lds_NavSearch *s) {
+  if (!s) return NAN;
+  ensure_result(s);
+  return s->have_path ? s->length : NAN;
+}
+
+double lds_navsearch_cost(lds_NavSearch *s) {
+  char msg[LDS_ERRMSG_SIZE];
+  if (!s) return NAN;
+  ensure_result(s);
+  if (!s->have_path) return NAN;
+  if (!s->cost_done) {
+    double len;
+    s->cost_done = true;
+    if (ldsi_nav_walk(s->m, s->pts, s->npts, s->sp, s->cost, &len, &s->pcost, msg) != LDS_OK)
+      s->pcost = NAN; /* cannot happen for a path of this search: it lies on the mesh */
+  }
+  return s->pcost;
+}
+
+const uint32_t *lds_navsearch_corridor(lds_NavSearch *s, size_t *n) {
+  if (!s) {
+    if (n) *n = 0;
+    return NULL;
+  }
+  ensure_result(s);
+  if (n) *n = s->have_path ? s->ncorr : 0;
+  return s->have_path ? s->corr : NULL;
+}
+
+bool lds_navsearch_is_partial(lds_NavSearch *s) {
+  if (!s) return false;
+  ensure_result(s);
+  return s->have_path && s->is_partial;
+}

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** lds_navmesh_search.h — path searches on a navigation mesh (lds_Navmesh),
+** sliced like every lodestar search (start, step(budget), status, stats):
+**
+**   funnel  — A* over polygons, then the funnel through the corridor found.
+**             The A* node of a polygon stands at the point of its entry
+**             portal closest to the parent's point (not the edge midpoint,
+**             which overrates long polygons); g is the area-weighted length
+**             of that chain of points, h the straight-line distance to the
+**             goal times the cheapest area cost (admissible). Fast, not
+**             always shortest.
+**   optimal — Polyanya (M. Cui, D. Harabor, A. Grastien, "Compromise-free
+**             Pathfinding on a Navigation Mesh", IJCAI 2017): best-first
+**             search over (interval, root) nodes, the exact Euclidean
+**             shortest path in x–z over the polygons allowed. Needs every
+**             allowed area to cost the same (blocked areas are fine).
+**
+**   lds_NavSearch *s = lds_navsearch_new(NULL, mesh, &err);
+**   lds_NavParams p; lds_nav_params_init(&p); p.algo = LDS_NAV_OPTIMAL;
+**   lds_navsearch_start(s, &p, start, goal);
+**   while ((st = lds_navsearch_step(s, &budget)) == LDS_RUNNING) { ... next frame ... }
+**   pts = lds_navsearch_points(s, &n);           // n points, x y z each
+**
+** Points are located with lds_navmesh_nearest (snap_radius, height_tol); the
+** path starts and ends at the located points (on the mesh). Lengths are 3-D
+** Euclidean along the polyline; paths are optimised in x–z (the plane the
+** polygons are convex in), so on sloped meshes the 3-D length is the
+** length of that x–z-shortest polyline.
+*/
+#ifndef LDS_NAVMESH_SEARCH_H
+#define LDS_NAVMESH_SEARCH_H
+
+#include "lds_common.h"
+#include "lds_navmesh.h"
+
+LDS_BEGIN_DECLS
+
+/// The navmesh search algorithms.
+typedef enum lds_NavAlgo {
+  LDS_NAV_FUNNEL = 0,  ///< corridor A* + funnel ("funnel")
+  LDS_NAV_OPTIMAL = 1  ///< Polyanya, exact ("optimal")
+} lds_NavAlgo;
+
+/// "funnel", "optimal"; NULL for another value. [Owner: static]
+LDS_API const char *lds_nav_algo_name(lds_NavAlgo a);
+/// Parses a name of lds_nav_algo_name. @returns LDS_OK or LDS_E_ARG.
+LDS_API lds_Status lds_nav_algo_parse(const char *name, lds_NavAlgo *out);
+
+/// Parameters of one query (the agent class's costs and limits).
+typedef struct lds_NavParams {
+  lds_NavAlgo algo;          ///< default LDS_NAV_FUNNEL
+  const double *area_costs;  ///< [opt] cost multiplier per area id [Shape: n_area_costs]; ids beyond
+                             ///< n_area_costs cost 1; +INFINITY blocks the area
+                             ///< [Limit: > 0, finite or +INFINITY] (copied at start)
+  size_t n_area_costs;       ///< [Limit: 0..256]
+  double snap_radius;        ///< largest distance from start/goal to the mesh [Units: world units]
+                             ///< [Limit: >= 0, finite] default 2 (Detour's RecastDemo extents)
+  double height_tol;         ///< height tolerance of point location [Units: world units]; < 0 = any
+                             ///< height; default 4
+  bool partial;              ///< on no path, give the path to the reached polygon nearest the goal
+} lds_NavParams;
+
+/// Fills *p with the defaults above. Never fails.
+LDS_API void lds_nav_params_init(lds_NavParams *p);
+
+typedef struct lds_NavSearch lds_NavSearch;
+
+/// Creates a search object for the mesh (node records for every polygon,
+/// allocated once; Polyanya's nodes grow as needed). The mesh must outlive it.
+/// @returns the search or NULL with err (LDS_E_ARG for a NULL mesh,
+///   LDS_E_NOMEM). [Owner: caller frees with lds_navsearch_free]
+LDS_API lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m,
+                                         lds_Error *err);
+/// Frees the search. NULL is ignored.
+LDS_API void lds_navsearch_free(lds_NavSearch *s);
+
+/// Starts a query from start to goal [Shape: 3 doubles each] [Units: world units].
+/// @returns LDS_RUNNING (call step), LDS_E_ARG with a message naming the bad
+///   parameter ("start (1, 0, 99) is not on the mesh (no polygon within 2)",
+///   "area_costs[3] is -1 (expected > 0 or inf)", "optimal needs one cost for
+///   every allowed area (area 2 costs 3, area 0 costs 1)"); a start or goal
+///   polygon in a blocked area gives LDS_RUNNING and then LDS_NO_PATH.
+LDS_API lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p,
+                                       const double start[3], const double goal[3]);
+
+/// Runs the query within the budget (NULL = to the end).
+/// @returns LDS_RUNNING (budget spent), LDS_FOUND, LDS_NO_PATH, LDS_E_STATE
+///   (not started), LDS_E_NOMEM.
+LDS_API lds_Status lds_navsearch_step(lds_NavSearch *s, const lds_Budget *budget);
+
+/// The status of the last start or step.
+LDS_API lds_Status lds_navsearch_status(const lds_NavSearch *s);
+/// Counters of the current query (expansions = polygons or Polyanya nodes expanded).
+LDS_API void lds_navsearch_stats(const lds_NavSearch *s, lds_Stats *out);
+/// Message of the last error ("" if none). [Owner: the search]
+LDS_API const char *lds_navsearch_errmsg(const lds_NavSearch *s);
+
+/// The path once status is LDS_FOUND (or LDS_NO_PATH with partial, a path to
+/// the reached point nearest the goal; while LDS_RUNNING with partial, the
+/// path to the best point so far): *n points, x y z each, start and goal
+/// included, no two equal and no straight-on middle point.
+/// [Shape: 3 * n doubles] [Owner: the search; valid until the next start/free]
+/// @returns NULL (n = 0) when there is no path.
+LDS_API const double *lds_navsearch_points(lds_NavSearch *s, size_t *n);
+/// 3-D length of that path [Units: world units]; NaN without a path.
+LDS_API double lds_navsearch_length(lds_NavSearch *s);
+/// Area-weighted length of that path (each piece times the cost of the polygon
+/// it crosses) [Units: cost]; NaN without a path.
+LDS_API double lds_navsearch_cost(lds_NavSearch *s);
+/// The polygons the path crosses, in order [Shape: *n] [Owner: the search].
+LDS_API const uint32_t *lds_navsearch_corridor(lds_NavSearch *s, size_t *n);
+/// True when the path does not reach the goal (partial).
+LDS_API bool lds_navsearch_is_partial(lds_NavSearch *s);
+
+/* ------------------------------------------------------ path checking -- */
+
+/// Checks that a polyline lies on the mesh: each segment is walked in x–z
+/// through the polygons it crosses, following neighbour links (and the
+/// polygons around a shared vertex when it passes through one), starting at
+/// the polygon of the first point (located with height_tol). Blocked areas
+/// (area_costs +INFINITY) count as outside when area_costs is given.
+/// @param[in]  pts      [Shape: 3 * n doubles]
+/// @param[out] length   [opt] 3-D length [Units: world units]
+/// @param[out] cost     [opt] area-weighted length [Units: cost]
+/// @param[out] msg      [opt] [Shape: LDS_ERRMSG_SIZE chars] why it failed
+/// @returns LDS_OK, or LDS_E_ARG ("segment 3 leaves the mesh at (x, z)",
+///   "point 0 is not on the mesh").
+LDS_API lds_Status lds_navmesh_check_path(const lds_Navmesh *m, const double *pts, size_t n,
+                                          double height_tol, const double *area_costs,
+                                          size_t n_area_costs, double *length, double *cost,
+                                          char *msg);
+
+LDS_END_DECLS
+
+#endif /* LDS_NAVMESH_SEARCH_H */
