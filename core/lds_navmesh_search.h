@@ -106,9 +106,12 @@ LDS_API const double *lds_navsearch_points(lds_NavSearch *s, size_t *n);
 /// 3-D length of that path [Units: world units]; NaN without a path.
 LDS_API double lds_navsearch_length(lds_NavSearch *s);
 /// Area-weighted length of that path (each piece times the cost of the polygon
-/// it crosses) [Units: cost]; NaN without a path.
+/// it crosses, pieces found by walking the path through the mesh with a
+/// tolerance of 16e-9 of the mesh's size, so about 1e-7 relative) [Units:
+/// cost]; computed on the first call. NaN without a path.
 LDS_API double lds_navsearch_cost(lds_NavSearch *s);
-/// The polygons the path crosses, in order [Shape: *n] [Owner: the search].
+/// The corridor of a funnel-mode path: its polygons, in order (empty for
+/// optimal mode) [Shape: *n] [Owner: the search].
 LDS_API const uint32_t *lds_navsearch_corridor(lds_NavSearch *s, size_t *n);
 /// True when the path does not reach the goal (partial).
 LDS_API bool lds_navsearch_is_partial(lds_NavSearch *s);

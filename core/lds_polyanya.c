@@ -382,8 +382,9 @@ static bool expand(lds_NavSearch *s, const PNode *nd) {
   uint32_t p = nd->poly, st = m->pstart[p], n = m->pstart[p + 1] - st, i;
   double rx = r->x, rz = r->z;
   double Lx = nd->lx - rx, Lz = nd->lz - rz, Rx = nd->rx - rx, Rz = nd->rz - rz;
-  uint32_t rt = nd->root, rvert = r->vert; /* r dangles once roots grow */
-  /* corners at the ends of the interval: the path may bend there */
+  uint32_t rt = nd->root, rvert = r->vert;
+  /* corners at the ends of the interval: the path may bend there (each call
+  ** may add a root record and move the roots array: r is read again after) */
   if (nd->lv != NO_VERT && pa->corner[nd->lv] && nd->lv != rvert)
     if (!root_at_vertex(s, rt, nd->lv, p)) return false;
   if (nd->rv != NO_VERT && pa->corner[nd->rv] && nd->rv != rvert)

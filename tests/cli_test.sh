@@ -552,5 +552,24 @@ else
   ko "README's C snippet, built with '$line': $(head -c 400 "$TMP/out")"
 fi
 
+# ------------------------------------------------------------ lodestar mesh
+NAV="${SHARED:-../shared}/data/navmesh/2d"
+bad "lodestar mesh: missing --queries FILE" mesh "$NAV/arena.nav"
+bad "lodestar mesh: --algo 'x': expected funnel or optimal" mesh "$NAV/arena.nav" --algo x
+bad "lodestar mesh: cannot open $TMP/no.nav" mesh "$TMP/no.nav" --queries "$TMP/no.q"
+if [ -f "$NAV/arena.queries" ]; then
+  "$LDS" mesh "$NAV/arena.nav" --queries "$NAV/arena.queries" --algo optimal --json >"$TMP/json" 2>"$TMP/err"
+  rc=$?
+  if [ "$rc" = 0 ] && [ "$(json_field "$TMP/json" mismatches_vs_opt)" = 0 ] &&
+     [ "$(json_field "$TMP/json" reached)" = 160 ] && [ "$(json_field "$TMP/json" illegal)" = 0 ]; then
+    ok
+  else
+    ko "mesh arena optimal: exit $rc: $(head -c 300 "$TMP/err") $(tail -n 1 "$TMP/json")"
+  fi
+  printf '1.5 0 7.5 47.5 0 46.5 1 2 1\n' >"$TMP/wrong.q" # an optimum of 1: must be a mismatch
+  "$LDS" mesh "$NAV/arena.nav" --queries "$TMP/wrong.q" --algo optimal --json >"$TMP/json" 2>"$TMP/err"
+  [ $? = 1 ] && [ "$(json_field "$TMP/json" mismatches_vs_opt)" = 1 ] && ok || ko "mesh: a wrong opt_len is not reported"
+fi
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
