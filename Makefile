@@ -545,7 +545,7 @@ install: all $(INST_HOST_LIB) $(INST_CLI) $(INST_PKG_FILES) $(INST_CMAKE_FILES)
 	install -d $(DESTDIR)$(DATA_DIR)
 	install -m 644 tests/data/den011d.map $(DESTDIR)$(DATA_DIR)/
 	install -d $(DESTDIR)$(DOC_DIR)
-	install -m 644 LICENSE $(DESTDIR)$(DOC_DIR)/
+	install -m 644 LICENSE CHANGELOG.md $(DESTDIR)$(DOC_DIR)/
 ifneq ($(HAVE_LUAJIT),)
 	install -d $(DESTDIR)$(JIT_LMOD)/lodestar $(DESTDIR)$(JIT_CMOD)/lodestar
 	install -m 644 scripts/lodestar/*.lua $(DESTDIR)$(JIT_LMOD)/lodestar/
