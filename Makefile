@@ -37,7 +37,8 @@ EXTRA_LDFLAGS ?=
 # Debian packages needed to build, test and benchmark
 DEB_PKGS := build-essential clang valgrind pkg-config cmake luarocks zlib1g-dev libpng-dev \
             gcc-mingw-w64-x86-64 libz-mingw-w64-dev wine wine64 \
-            lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua-busted lua-filesystem lua-cjson lua-check
+            lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua-busted lua-filesystem lua-cjson lua-check \
+            chromium python3 love xvfb xauth
 # default scenario of `make run`
 RUN_SCEN ?= tests/data/den011d.map.scen
 # Lua engines for the module lodestar.core (LuaJIT is skipped when missing)
@@ -305,6 +306,10 @@ else
 	@echo "test-lua: LuaJIT headers not found: specs not run under LuaJIT"
 endif
 
+# the replay page of `lodestar trace` in headless Chromium (skipped without it)
+test-trace: $(CLI)
+	tests/trace_browser_test.sh $(CLI) $(BUILD)/trace_test
+
 # the command-line checks (bad input, --json keys, --stride, --ascii)
 test-cli: $(CLI)
 	tests/cli_test.sh $(CLI)
@@ -331,7 +336,7 @@ test-link: $(LIB_A) $(LIB_SO) $(IO_LIB)
 # every suite in order, then one line per suite and the closing
 # "N passed, N failed" over all of them (tests/run_tests.sh)
 TEST_SUITES := test-c test-portable test-thread test-fuzz test-runtime test-cli test-lua test-install \
-  test-link test-licence test-demo-mods test-rock test-env test-windows
+  test-link test-licence test-demo-mods test-rock test-env test-windows test-trace
 test:
 	@tests/run_tests.sh "$(MAKE)" $(TEST_SUITES)
 
