@@ -7,7 +7,8 @@
 # counter must reach the expansion count, a page stepped to #step=7 must
 # say 7; and a screenshot must show the path colour (#ff00c8) at the centre
 # of each path cell (start and goal have their own colours), none of it at
-# step 0. Skipped with a message when chromium or python3 is missing.
+# step 0. The page of `lodestar demo --html` must show the demo's frames,
+# budget, total expansions and p99 frame time. Skipped with a message when chromium or python3 is missing.
 # Prints "N passed, N failed".
 set -u
 CLI=$1
@@ -69,6 +70,14 @@ for algo in astar jps; do
       if [ "$hits" -eq 0 ]; then ok; else bad "$algo: $hits path cells in the path colour before any expansion"; fi
     fi
   done
+done
+# the demo host's page: its panel against the demo's own --json summary
+demo_page="$OUT/demo.html"
+if demo_json=$("$CLI" demo --frames 300 --agents 40 --deterministic --json --html "$demo_page" | tail -1); then ok; else bad "lodestar demo --html failed"; fi
+dom=$(browse "file://$demo_page" --dump-dom)
+for pair in frames:p-frames budget_us:p-budget expansions_total:p-expansions frame_us_p99:p-p99; do
+  want=$(field "${pair%%:*}" "$demo_json") got=$(panel "${pair#*:}" "$dom")
+  if [ -n "$want" ] && [ "$want" = "$got" ]; then ok; else bad "demo page ${pair#*:} '$got', demo --json ${pair%%:*} '$want'"; fi
 done
 echo "trace_browser: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
