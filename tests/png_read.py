@@ -4,7 +4,7 @@
 (0-based, from the top-left) of an 8-bit PNG as #rrggbb, one per line, and
 first a line "size W H". The browser and LÖVE tests check their screenshots
 with it. Reads non-interlaced 8-bit greyscale, RGB, grey+alpha and RGBA
-files (what Chromium and LÖVE write) with the standard library's zlib;
+files and palette files of 1, 2, 4 or 8 bits (what Chromium and LÖVE write) with the standard library's zlib;
 exits 2 with a message naming the file for anything else."""
 import struct
 import sys
@@ -18,13 +18,15 @@ def read_png(path):
         data = f.read()
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         raise ValueError(f"{path}: not a PNG file")
-    pos, idat, ihdr = 8, [], None
+    pos, idat, ihdr, plte = 8, [], None, None
     while pos < len(data):
         n, kind = struct.unpack(">I4s", data[pos:pos + 8])
         body = data[pos + 8:pos + 8 + n]
         pos += 12 + n
         if kind == b"IHDR":
             ihdr = struct.unpack(">IIBBBBB", body)
+        elif kind == b"PLTE":
+            plte = body
         elif kind == b"IDAT":
             idat.append(body)
         elif kind == b"IEND":
@@ -33,6 +35,8 @@ def read_png(path):
         raise ValueError(f"{path}: no IHDR chunk")
     w, h, depth, ctype, _, _, interlace = ihdr
     chans = {0: 1, 2: 3, 4: 2, 6: 4}.get(ctype)
+    if ctype == 3 and depth in (1, 2, 4, 8) and plte and not interlace:
+        return read_palette(path, w, h, depth, plte, zlib.decompress(b"".join(idat)))
     if depth != 8 or chans is None or interlace:
         raise ValueError(f"{path}: expected an 8-bit non-interlaced grey/RGB/RGBA PNG "
                          f"(depth {depth}, colour type {ctype}, interlace {interlace})")
@@ -59,6 +63,40 @@ def read_png(path):
         rows.append(bytes(line))
         prev = line
     return w, h, chans, rows
+
+
+def read_palette(path, w, h, depth, plte, raw):
+    """A palette PNG as RGB rows (read_png's shape, 3 channels)."""
+    stride = (w * depth + 7) // 8
+    bpp = 1
+    rows, prev = [], bytearray(stride)
+    for y in range(h):
+        ft = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if ft == 1:
+                line[i] = (line[i] + a) & 255
+            elif ft == 2:
+                line[i] = (line[i] + b) & 255
+            elif ft == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ft == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        prev = line
+        out = bytearray()
+        for x in range(w):
+            bit = x * depth
+            idx = (line[bit // 8] >> (8 - depth - bit % 8)) & ((1 << depth) - 1)
+            if 3 * idx + 3 > len(plte):
+                raise ValueError(f"{path}: palette index {idx} out of range")
+            out += plte[3 * idx:3 * idx + 3]
+        rows.append(bytes(out))
+    return w, h, 3, rows
 
 
 def main(argv):
