@@ -310,6 +310,10 @@ endif
 test-trace: $(CLI)
 	tests/trace_browser_test.sh $(CLI) $(BUILD)/trace_test
 
+# the LÖVE example under xvfb-run with scripted input (skipped without love/xvfb)
+test-love: lua
+	tests/love_test.sh $(BUILD)/love_test
+
 # the command-line checks (bad input, --json keys, --stride, --ascii)
 test-cli: $(CLI)
 	tests/cli_test.sh $(CLI)
@@ -336,7 +340,8 @@ test-link: $(LIB_A) $(LIB_SO) $(IO_LIB)
 # every suite in order, then one line per suite and the closing
 # "N passed, N failed" over all of them (tests/run_tests.sh)
 TEST_SUITES := test-c test-portable test-thread test-fuzz test-runtime test-cli test-lua test-install \
-  test-link test-licence test-demo-mods test-rock test-env test-windows test-trace
+  test-link test-licence test-demo-mods test-rock test-env test-windows test-trace \
+  test-love
 test:
 	@tests/run_tests.sh "$(MAKE)" $(TEST_SUITES)
 
