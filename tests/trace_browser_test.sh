@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# trace_browser_test.sh CLI [OUT_DIR] — the replay page of `lodestar trace`
+# trace_browser_test.sh CLI [OUT_DIR] — `lodestar trace`'s command line
+# (bad input, exit statuses, every expansion recorded), then its replay page
 # in headless Chromium: for A* and JPS on den011d.map, the page stepped to
 # the end through its URL (#step=END) must show in its panel the numbers
 # `lodestar path --json` gives (expansions, path cells, cost), its step
@@ -8,22 +9,41 @@
 # say 7; and a screenshot must show the path colour (#ff00c8) at the centre
 # of each path cell (start and goal have their own colours), none of it at
 # step 0. The page of `lodestar demo --html` must show the demo's frames,
-# budget, total expansions and p99 frame time. Skipped with a message when chromium or python3 is missing.
+# budget, total expansions and p99 frame time. The browser part is skipped
+# with a message when chromium or python3 is missing.
 # Prints "N passed, N failed".
 set -u
 CLI=$1
 OUT=${2:-$(mktemp -d /tmp/lds_trace.XXXXXX)}
 mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
-CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
-if [ -z "$CHROMIUM" ] || ! command -v python3 >/dev/null; then
-  echo "trace_browser_test: SKIPPED: chromium or python3 not installed (Debian: apt-get install chromium python3)"
-  echo "0 passed, 0 failed"
-  exit 0
-fi
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+# the command line first (no browser needed): bad input, a query without a path
+MAP="$HERE/data/den011d.map"
+expect() { # expect RC PATTERN ARGS... : exit status and a line of stderr/stdout
+  local want=$1 pat=$2 out rc
+  shift 2
+  out=$("$CLI" "$@" 2>&1)
+  rc=$?
+  if [ $rc -eq "$want" ] && printf '%s' "$out" | grep -q -- "$pat"; then ok; else bad "lodestar $*: exit $rc, '$out' (expected $want, /$pat/)"; fi
+}
+expect 2 "missing --html FILE" trace "$MAP" 10 20 200 150
+expect 2 "cannot write /nonexistent-dir/x.html" trace "$MAP" 10 20 200 150 --html /nonexistent-dir/x.html
+expect 2 "unknown algorithm 'dfs'" trace "$MAP" 10 20 200 150 --algo dfs --html "$OUT/x.html"
+expect 2 "start (999,20) out of bounds (map is 247x167)" trace "$MAP" 999 20 200 150 --html "$OUT/x.html"
+expect 1 "0 expansions recorded (0 in the unstepped run), no_path" trace "$MAP" 0 0 200 150 --html "$OUT/nopath.html"
+expect 0 "5517 expansions recorded (5517 in the unstepped run), found" trace "$MAP" 10 20 200 150 --html "$OUT/x.html"
+expect 0 "104 expansions recorded (104 in the unstepped run), found" trace "$MAP" 10 20 200 150 --algo jps --html "$OUT/x.html"
+expect 0 "expansions recorded" trace "$MAP" 10 20 200 150 --neighbourhood 4 --algo dijkstra --html "$OUT/x.html"
+CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+if [ -z "$CHROMIUM" ] || ! command -v "$CHROMIUM" >/dev/null || ! command -v python3 >/dev/null; then
+  echo "trace_browser_test: SKIPPED: chromium or python3 not installed (Debian: apt-get install chromium python3)"
+  echo "trace_browser: $pass passed, $fail failed"
+  [ "$fail" -eq 0 ]
+  exit
+fi
 browse() { # browse URL ARGS... : headless Chromium, its own profile, 1300x900 at scale 1
   "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$OUT/profile" \
     --force-device-scale-factor=1 --window-size=1300,900 "${@:2}" "$1" 2>/dev/null
@@ -34,7 +54,6 @@ field() { # field NAME JSON : a number from a flat JSON object
 panel() { # panel ID DOM : the text of element id="ID"
   printf '%s' "$2" | grep -o "id=\"$1\"[^>]*>[^<]*<" | head -1 | sed 's/.*>\([^<]*\)<$/\1/'
 }
-MAP="$HERE/data/den011d.map"
 for algo in astar jps; do
   page="$OUT/trace-$algo.html"
   if "$CLI" trace "$MAP" 10 20 200 150 --algo $algo --html "$page" >"$OUT/trace-$algo.out"; then ok; else bad "$algo: lodestar trace failed"; continue; fi

@@ -270,6 +270,7 @@ static int search_draw(lua_State *L) {
   DrawBuf *b;
   lds_Status st;
   host_only(L, "search:draw");
+  if (sb->busy) return luaL_error(L, "search:draw: not from inside the search's own step");
   if (!sb->gb) return luaL_error(L, "search:draw: a graph search has no cells to draw");
   if (!sb->started) return luaL_error(L, "search:draw: no query was started (call s:start first)");
   lds_debug_search_opts_init(&o);
@@ -358,6 +359,7 @@ static int search_picture(lua_State *L) {
   lds_Error err;
   lds_Status st;
   host_only(L, "search:picture");
+  if (sb->busy) return luaL_error(L, "search:picture: not from inside the search's own step");
   if (!sb->gb) return luaL_error(L, "search:picture: a graph search has no cells to draw");
   if (!sb->started) return luaL_error(L, "search:picture: no query was started (call s:start first)");
   lds_picture_spec_init(&spec);

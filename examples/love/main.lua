@@ -301,8 +301,8 @@ function dd:vertex(x, y, r, g, b, a)
     end
   end
 end
-function dd:finish() love.graphics.setLineWidth(1) end
-function dd:text(x, y, s, r, g, b, a)
+function dd.finish() love.graphics.setLineWidth(1) end
+function dd.text(_, x, y, s, r, g, b, a)
   love.graphics.setColor(r, g, b, a)
   love.graphics.print(s, x * TILE, y * TILE)
 end
@@ -335,8 +335,9 @@ function love.draw()
     if probe and probe.path then probe.path:draw(dd, PROBE_RGBA, 0.3) end
   end
   love.graphics.setColor(1, 1, 1)
-  love.graphics.print(("frame %d  budget %d us  expansions %d  delivered %d  reloads %d  doors %d  [D] overlay %s  click a door")
-    :format(frame, BUDGET_US, stats.expansions, stats.delivered, stats.reloads, stats.door_toggles,
+  love.graphics.print(("frame %d  budget %d us  expansions %d  delivered %d  reloads %d  doors %d"
+    .. "  [D] overlay %s  click a door"):format(frame, BUDGET_US, stats.expansions, stats.delivered,
+      stats.reloads, stats.door_toggles,
       overlay and "on" or "off"), 6, H * TILE + 4)
 end
 

@@ -131,6 +131,23 @@ describe("debug draw from Lua", function()
     ok, err = pcall(fresh.draw, fresh, recorder())
     assert.is_false(ok)
     assert.matches("no query was started", err)
+    local gs = lodestar.search.astar(lodestar.graph.from_grid(g))
+    ok, err = pcall(gs.draw, gs, recorder())
+    assert.is_false(ok)
+    assert.matches("a graph search has no cells to draw", err)
+  end)
+
+  it("a search cannot draw itself from inside its own step", function()
+    local g = lodestar.grid.from_ascii(MAP)
+    local s
+    s = lodestar.search.astar(g, {cost = function(_, _, _, _, base)
+      s:draw(recorder())
+      return base
+    end})
+    s:start(0, 0, 3, 2)
+    local st, msg = s:run()
+    assert.equal("callback", st)
+    assert.matches("search:draw: not from inside the search's own step", msg, 1, true)
   end)
 end)
 

@@ -65,14 +65,13 @@ typedef struct HtmlData {
 static void data(FILE *f, void *ud) {
   const HtmlData *h = (const HtmlData *)ud;
   long i;
-  char num[64];
   fputs("{\"map\":", f);
   cli_html_string(f, h->o->map_path);
   fprintf(f, ",\"agents\":%ld,\"budget_us\":%ld,\"algo\":\"%s\",\"deterministic\":%s,", h->o->agents,
           h->o->budget, lds_algo_name(h->o->algo), h->o->det ? "true" : "false");
-  fprintf(f, "\"p50\":%s,", cli_num(num, sizeof num, h->p50));
-  fprintf(f, "\"p99\":%s,", cli_num(num, sizeof num, h->p99));
-  fprintf(f, "\"max\":%s,\"over\":%lu,\"frame_us\":[", cli_num(num, sizeof num, h->max), h->over);
+  /* %.1f as the summary prints them, so the page shows the same digits */
+  fprintf(f, "\"p50\":%.1f,\"p99\":%.1f,\"max\":%.1f,\"over\":%lu,\"frame_us\":[", h->p50, h->p99,
+          h->max, h->over);
   for (i = 0; i < h->r->frames; i++) fprintf(f, "%s%.1f", i ? "," : "", h->r->frame_us[i]);
   fputs("],\"frame_exp\":[", f);
   for (i = 0; i < h->r->frames; i++) fprintf(f, "%s%.0f", i ? "," : "", h->r->frame_exp[i]);
