@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: MIT
--- luacheck configuration: `make lint` runs `luacheck scripts mods tests/spec tests/bench`
+-- luacheck configuration: `make lint` runs `luacheck scripts mods tests/spec tests/bench examples/love`
 -- from the repository root (Debian package lua-check).
 --
 -- The package, the specs and the mods run under Lua 5.4 and LuaJIT, so the
@@ -56,5 +56,9 @@ stds.lodestar_mod = {
 }
 
 files["mods"] = {std = "lodestar_mod"}
+-- the LÖVE example runs on LÖVE's LuaJIT, which defines the global `love`
+-- (the game sets love.load, love.update, ...); its mod is a sandboxed mod
+files["examples/love"] = {std = "luajit", globals = {"love"}}
+files["examples/love/mods"] = {std = "lodestar_mod"}
 -- the mods' specs run under busted in the host, like tests/spec
 files["mods/*/spec"] = {std = "lua54+luajit+busted"}

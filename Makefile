@@ -38,7 +38,7 @@ EXTRA_LDFLAGS ?=
 DEB_PKGS := build-essential clang valgrind pkg-config cmake luarocks zlib1g-dev libpng-dev \
             gcc-mingw-w64-x86-64 libz-mingw-w64-dev wine wine64 \
             lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua-busted lua-filesystem lua-cjson lua-check \
-            librecast-dev
+            librecast-dev chromium python3 love xvfb xauth
 # default scenario of `make run`
 RUN_SCEN ?= tests/data/den011d.map.scen
 # Lua engines for the module lodestar.core (LuaJIT is skipped when missing)
@@ -306,6 +306,14 @@ else
 	@echo "test-lua: LuaJIT headers not found: specs not run under LuaJIT"
 endif
 
+# the replay page of `lodestar trace` in headless Chromium (skipped without it)
+test-trace: $(CLI)
+	tests/trace_browser_test.sh $(CLI) $(BUILD)/trace_test
+
+# the LÖVE example under xvfb-run with scripted input (skipped without love/xvfb)
+test-love: lua
+	tests/love_test.sh $(BUILD)/love_test
+
 # the command-line checks (bad input, --json keys, --stride, --ascii)
 test-cli: $(CLI)
 	tests/cli_test.sh $(CLI)
@@ -332,7 +340,8 @@ test-link: $(LIB_A) $(LIB_SO) $(IO_LIB)
 # every suite in order, then one line per suite and the closing
 # "N passed, N failed" over all of them (tests/run_tests.sh)
 TEST_SUITES := test-c test-portable test-thread test-fuzz test-runtime test-cli test-lua test-install \
-  test-link test-licence test-demo-mods test-gameday test-rock test-env test-windows
+  test-link test-licence test-demo-mods test-gameday test-rock test-env test-windows test-trace \
+  test-love
 test:
 	@tests/run_tests.sh "$(MAKE)" $(TEST_SUITES)
 
@@ -430,7 +439,7 @@ valgrind-lua: lua
 # warnings as errors (-Werror again, should WARN be overridden): core/ without
 # Lua flags, as it is built; bindings/ with the core's and Lua 5.4's include
 # paths, and the Lua binding once more against LuaJIT's headers.
-LINT_LUA    := scripts mods tests/spec tests/bench .luacheckrc
+LINT_LUA    := scripts mods tests/spec tests/bench examples/love .luacheckrc
 LINT_CFLAGS  = $(filter-out -Werror,$(WARN)) -Werror -fsyntax-only
 lint:
 	@command -v $(LUACHECK) >/dev/null 2>&1 || \

@@ -94,7 +94,32 @@ static int memory_limit(lua_State *L) {
   return 3;
 }
 
+/* Registry key of the sandbox flag (a boolean) */
+static const char sandbox_key = 's';
+
+int lds_guard_in_sandbox(lua_State *L) {
+  int on;
+  lua_pushlightuserdata(L, (void *)&sandbox_key);
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  on = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return on;
+}
+
+static int sandbox(lua_State *L) {
+  int was = lds_guard_in_sandbox(L);
+  if (!lua_isnone(L, 1)) {
+    lua_pushlightuserdata(L, (void *)&sandbox_key);
+    lua_pushboolean(L, lua_toboolean(L, 1));
+    lua_rawset(L, LUA_REGISTRYINDEX);
+  }
+  lua_pushboolean(L, was);
+  return 1;
+}
+
 void lds_guard_open(lua_State *L) {
   lua_pushcfunction(L, memory_limit);
   lua_setfield(L, LUA_REGISTRYINDEX, "lodestar.memory_limit");
+  lua_pushcfunction(L, sandbox);
+  lua_setfield(L, LUA_REGISTRYINDEX, "lodestar.sandbox");
 }

@@ -23,6 +23,14 @@
 /// and counts). lodestar.mods sets it around each call into a mod, so one
 /// instruction such as `s = s .. s` cannot allocate without bound.
 /// [Limit: bytes >= 0] [Owner: Lua]
+/// Also sets registry["lodestar.sandbox"] to
+///   sandbox([on]) -> was_on
+/// the flag lodestar.mods raises around each call into a mod: while it is
+/// on, the host-only methods (lodestar.mods HOST_METHODS: drawing through
+/// host functions, writing pictures) raise instead of running.
 void lds_guard_open(lua_State *L);
+
+/// 1 while registry["lodestar.sandbox"] is on (a mod is running), else 0.
+int lds_guard_in_sandbox(lua_State *L);
 
 #endif

@@ -74,6 +74,14 @@ static void add_method_names(lua_State *L, int names, const char *tname, const l
   lua_pop(L, 2);
 }
 
+/* Adds methods to the metatable tname's __index table. */
+static void add_methods(lua_State *L, const char *tname, const luaL_Reg *meth) {
+  luaL_getmetatable(L, tname);
+  lua_getfield(L, -1, "__index");
+  luaL_setfuncs(L, meth, 0);
+  lua_pop(L, 2);
+}
+
 int luaopen_lodestar_core(lua_State *L) {
   int i, names;
   ldsl_create_meta(L, LDS_GRID_MT, ldsl_grid_meth, ldsl_grid_metameth);
@@ -95,9 +103,13 @@ int luaopen_lodestar_core(lua_State *L) {
   ldsl_create_meta(L, LDS_COST_VIEW_MT, ldsl_view_meth, ldsl_view_metameth);
   ldsl_create_meta(L, LDS_NAVMESH_MT, ldsl_navmesh_meth, ldsl_navmesh_metameth);
   names = push_names_table(L); /* names */
+  add_methods(L, LDS_GRID_MT, ldsl_grid_draw_meth); /* host-only drawing (lua_debug_draw.c) */
+  add_methods(L, LDS_SEARCH_MT, ldsl_search_draw_meth);
   add_method_names(L, names, LDS_GRID_MT, ldsl_grid_meth);
+  add_method_names(L, names, LDS_GRID_MT, ldsl_grid_draw_meth);
   add_method_names(L, names, LDS_GRAPH_MT, ldsl_graph_meth);
   add_method_names(L, names, LDS_SEARCH_MT, ldsl_search_meth);
+  add_method_names(L, names, LDS_SEARCH_MT, ldsl_search_draw_meth);
   add_method_names(L, names, LDS_DSTAR_MT, ldsl_dstar_meth);
   add_method_names(L, names, LDS_SCHEDULER_MT, ldsl_scheduler_meth);
   add_method_names(L, names, LDS_REQUEST_MT, ldsl_request_meth);
@@ -107,7 +119,9 @@ int luaopen_lodestar_core(lua_State *L) {
   luaL_getmetatable(L, LDS_PATH_MT); /* names, mt */
   lua_newtable(L);                   /* names, mt, methods */
   luaL_setfuncs(L, ldsl_path_meth, 0);
+  luaL_setfuncs(L, ldsl_path_draw_meth, 0);
   ldsl_add_names(L, names, lua_gettop(L), ldsl_path_meth, ":");
+  ldsl_add_names(L, names, lua_gettop(L), ldsl_path_draw_meth, ":");
   lua_pushcclosure(L, ldsl_path_index, 1); /* names, mt, index */
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1); /* names */

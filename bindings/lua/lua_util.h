@@ -225,6 +225,11 @@ int ldsl_unknown_algorithm(lua_State *L, int oi, const char *algo, int graph);
 void ldsl_parse_search_opts(lua_State *L, int arg, lds_SearchParams *p, const lds_Grid *g,
                             const char *extra);
 
+/* lua_debug_draw.c: grid:draw, search:draw, search:picture, path:draw (host-only) */
+extern const luaL_Reg ldsl_grid_draw_meth[];
+extern const luaL_Reg ldsl_search_draw_meth[];
+extern const luaL_Reg ldsl_path_draw_meth[];
+
 /* lua_options.c */
 int ldsl_search_options(lua_State *L);
 

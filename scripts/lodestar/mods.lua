@@ -119,6 +119,18 @@ M.MOD_METHODS = {
   ["lodestar.CostView"] = {"build", "bytes", "cost", "drop", "ready", "scale", "weights"},
 }
 
+--- Methods of the same objects that only the host may call: they call the
+-- host's functions (the renderer table of a debug draw) or write files. They
+-- are in the shared metatables too, so each one checks the sandbox flag
+-- this manager raises around every call into a mod, and raises "... is for
+-- the host only" when a mod calls it. Reviewed: a method is either here or
+-- on M.MOD_METHODS (the escape spec checks the two cover every method).
+M.HOST_METHODS = {
+  ["lodestar.Grid"] = {"draw"},
+  ["lodestar.Search"] = {"draw", "picture"},
+  ["lodestar.Path"] = {"draw"},
+}
+
 -- == small helpers ===========================================================
 
 local function sorted_keys(t)
@@ -265,6 +277,10 @@ local core_ok, core = pcall(require, "lodestar.core")
 -- `s = s .. s` is one instruction and the hook cannot see it.
 local memory_limit = core_ok and debug.getregistry()["lodestar.memory_limit"] or nil
 
+-- The sandbox flag (bindings/lua/lds_guard.c; in the registry): raised
+-- while a mod runs, so the host-only methods (M.HOST_METHODS) refuse to run.
+local sandbox = core_ok and debug.getregistry()["lodestar.sandbox"] or nil
+
 local function memory_msg(kb) return ("memory limit exceeded (%g KB)"):format(kb) end
 
 -- Error level of the first caller (from `level` up) that is neither in this
@@ -391,7 +407,9 @@ local function guarded(self, limit, fn, ...)
     local _, _, total = memory_limit()
     mem_before = memory_limit(total + self.memory_limit_kb * 1024)
   end
+  local was_sandboxed = sandbox and sandbox(true)
   local ok, refused, r = finish(...)
+  if sandbox then sandbox(was_sandboxed) end
   g.closed = true
   if not ok then -- tripped in the guard's own instructions: the call ends as that trip
     local mrefused = memory_limit and not lifted and select(2, memory_limit(mem_before)) or 0

@@ -686,8 +686,75 @@ describe("mod allow-list", function()
         have[#have + 1] = "cost"; have[#have + 1] = "partial"; have[#have + 1] = "weights"
       end
       table.sort(have)
-      assert.same(code[tname], have)
+      -- the mods' methods and the host-only ones, disjoint, make up all of them
+      local both, host = {}, {}
+      for _, v in ipairs(code[tname]) do both[#both + 1] = v end
+      for _, v in ipairs(mods.HOST_METHODS[tname] or {}) do
+        host[v] = true
+        both[#both + 1] = v
+      end
+      for _, v in ipairs(code[tname]) do assert.is_nil(host[v], tname .. ":" .. v .. " on both lists") end
+      table.sort(both)
+      assert.same(both, have)
     end
+    for tname in pairs(mods.HOST_METHODS) do assert.is_not_nil(objs[tname], tname) end
+  end)
+
+  it("a mod calling a host-only method gets an error, the host can call it", function()
+    local base = os.tmpname()
+    os.remove(base)
+    local root = base .. "-host"
+    assert(lfs.mkdir(root))
+    assert(lfs.mkdir(root .. "/h"))
+    local png = base .. "-mod.png"
+    -- each host-only method of each object, called from a mod's post-processor
+    local calls = {}
+    for tname, ms in pairs(mods.HOST_METHODS) do
+      for _, meth in ipairs(ms) do calls[#calls + 1] = ("%q"):format(tname .. ":" .. meth) end
+    end
+    local f = assert(io.open(root .. "/h/mod.lua", "w"))
+    f:write(([[
+local CALLS = {%s}
+return { name = "h", version = "1", postprocessors = { try = function(path, view)
+  local g = lodestar.grid.from_ascii("...\n...\n")
+  local s = lodestar.search.astar(g)
+  s:start(0, 0, 2, 1)
+  s:run()
+  local p = s:path()
+  local objs = {["lodestar.Grid"] = g, ["lodestar.Search"] = s, ["lodestar.Path"] = p}
+  local dd = {begin = function() end, vertex = function() end, finish = function() end}
+  local out = {}
+  for _, c in ipairs(CALLS) do
+    local tname, meth = c:match("^(.-):(.*)$")
+    local o = objs[tname]
+    local ok, err = pcall(o[meth], o, meth == "picture" and %q or dd)
+    out[c] = ok and "ran" or tostring(err)
+  end
+  return out
+end } }]]):format(table.concat(calls, ", "), png))
+    f:close()
+    local grid = lodestar.grid.from_ascii("..\n")
+    local m = mods.new{root = root, grids = {world = grid}, clock = function() return 0 end}
+    m:poll()
+    local out, err = m:postprocess("h.try", lodestar.find_path(grid, 0, 0, 1, 0), grid)
+    assert.is_nil(err)
+    local n = 0
+    for tname, ms in pairs(mods.HOST_METHODS) do
+      for _, meth in ipairs(ms) do
+        n = n + 1
+        assert.matches(tname:gsub("lodestar%.", ""):lower() .. ":" .. meth .. " is for the host only",
+          out[tname .. ":" .. meth], 1, true)
+      end
+    end
+    assert.is_true(n >= 4)
+    assert.is_nil(io.open(png, "rb")) -- nothing written
+    -- the host, after the mod ran: the same methods work
+    local g = lodestar.grid.from_ascii("...\n...\n")
+    local s = lodestar.search.astar(g)
+    s:start(0, 0, 2, 1)
+    s:run()
+    assert.is_true(s:picture(png))
+    assert.is_true(os.remove(png))
   end)
 
   it("everything reachable from a mod's environment is on the allow-list", function()

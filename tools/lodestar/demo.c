@@ -62,6 +62,8 @@ static void usage(FILE *f) {
           "  --log FILE         write the per-frame log (what log_hash hashes)\n"
           "  --verbose          print each frame over 1.05 x budget to stderr\n"
           "  --json             print one JSON object as the last line\n"
+          "  --html FILE        also write a self-contained HTML page: time per frame with\n"
+          "                     the budget line and the p99, expansions per frame\n"
           "  --mods DIR         run through the embedding runtime with the mods in DIR;\n"
           "                     agent i uses profile i mod P of the P loaded profiles\n"
           "                     (sorted by mod load order, then name)\n"
@@ -142,6 +144,7 @@ static int parse_args(int argc, char **argv, DemoOpts *o) {
         return 2;
       }
     } else if (strcmp(a, "--map") == 0 || strcmp(a, "--log") == 0 || strcmp(a, "--algo") == 0 ||
+               strcmp(a, "--html") == 0 ||
                strcmp(a, "--agents") == 0 || strcmp(a, "--budget-us") == 0 ||
                strcmp(a, "--frames") == 0 || strcmp(a, "--seed") == 0 ||
                strcmp(a, "--exp-per-us") == 0 || strcmp(a, "--searches") == 0 ||
@@ -151,6 +154,7 @@ static int parse_args(int argc, char **argv, DemoOpts *o) {
       i++;
       if (strcmp(a, "--map") == 0) o->map_path = v;
       else if (strcmp(a, "--log") == 0) o->log_path = v;
+      else if (strcmp(a, "--html") == 0) o->html_path = v;
       else if (strcmp(a, "--algo") == 0) {
         if (lds_algo_parse(v, &o->algo) != LDS_OK)
           return cli_fail(CMD, "--algo: unknown algorithm '%s' (expected astar, dijkstra, "
@@ -341,6 +345,7 @@ int cli_demo(int argc, char **argv) {
              o.det ? " (deterministic: counted in expansions)" : "", o.frames, o.seed,
              lds_algo_name(o.algo));
     rc = demo_run_frames(&d, &o, &r);
+    if (rc == 0 && o.html_path && !demo_html(&d, &o, &r)) rc = 2; /* before the report sorts the frames */
     if (rc == 0) rc = demo_report(&d, &o, &r);
   }
   cleanup(&d, &r);

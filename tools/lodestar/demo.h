@@ -20,7 +20,7 @@
 
 /* The command line, after parsing (defaults in demo.c). */
 typedef struct DemoOpts {
-  const char *map_path, *log_path, *mods_dir;
+  const char *map_path, *log_path, *mods_dir, *html_path;
   long agents, budget, frames, seed, exp_per_us, searches, ndoors, radius, idle, quick,
       poll_frames, exit_after;
   bool watch, poll_given, json, det, check, verbose, realtime;
@@ -132,6 +132,11 @@ void demo_collect(Demo *d, uint64_t frame, char *log, size_t *loglen, size_t log
 /* Runs o->frames frames (fewer with --exit-after-reload); 0, or 2 when an
 ** agent's request could not be submitted. */
 int demo_run_frames(Demo *d, const DemoOpts *o, DemoRun *r);
+/* demo_html.c */
+/* Writes o->html_path: time and expansions per frame (r's arrays, in frame
+** order: call before demo_report, which sorts them). false after printing
+** the error. */
+bool demo_html(const Demo *d, const DemoOpts *o, const DemoRun *r);
 
 /* demo_report.c */
 /* Prints the summary (text, or one JSON line with --json); returns the exit

@@ -15,6 +15,7 @@ typedef struct Command {
 static const Command commands[] = {
     {"scen", cli_scen, "solve a Moving AI .scen file and check every cost"},
     {"path", cli_path, "find and print one path on a .map"},
+    {"trace", cli_trace, "replay one search step by step in a self-contained HTML page"},
     {"graph", cli_graph, "answer DIMACS road-graph queries and check every distance"},
     {"demo", cli_demo, "headless game loop: agents, doors, per-frame search budget"},
     {"dstar", cli_dstar, "navigation simulation: D* Lite vs A* replanning from scratch"},

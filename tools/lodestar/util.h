@@ -99,7 +99,17 @@ void cli_progress_end(cli_Progress *pr);
 bool cli_picture(const char *cmd, const char *file, const lds_Grid *g, const lds_Search *s,
                  const lds_Path *p, int scale);
 
+/* html.c: s as a JSON string that is safe inside an HTML <script> (quotes,
+** backslashes, controls and < > & escaped; each byte >= 0x80 as \ufffd). */
+void cli_html_string(FILE *f, const char *s);
+/* Writes the page (lines, NULL-terminated) to file: "@TITLE@" replaced by
+** title as HTML text, "@DATA@" by what data(f, ud) writes (one JSON value).
+** false after printing "lodestar CMD: --html: cannot write FILE (why)". */
+bool cli_html_write(const char *cmd, const char *file, const char *const *page, const char *title,
+                    void (*data)(FILE *f, void *ud), void *ud);
+
 int cli_scen(int argc, char **argv);
+int cli_trace(int argc, char **argv);
 int cli_path(int argc, char **argv);
 int cli_graph(int argc, char **argv);
 int cli_demo(int argc, char **argv);
