@@ -1453,7 +1453,10 @@ static int progress_result(lua_State *L, ReqBox *r, lds_Status st, int arg) {
     lua_pushboolean(L, 1);
     return 1;
   }
-  if (st == LDS_E_ARG) return ldsl_arg_error(L, arg, lds_scheduler_errmsg(r->sb->sc));
+  if (st == LDS_E_ARG) { /* the core's message without its function name */
+    const char *m = lds_scheduler_errmsg(r->sb->sc), *c = strstr(m, ": ");
+    return ldsl_arg_error(L, arg, c ? c + 2 : m);
+  }
   return ldsl_push_fail(L, lds_scheduler_errmsg(r->sb->sc), st);
 }
 
@@ -1466,8 +1469,15 @@ static int progress_result(lua_State *L, ReqBox *r, lds_Status st, int arg) {
 static int req_progress(lua_State *L) {
   ReqBox *r = check_req(L, 1);
   double i = ldsl_check_int(L, 2);
-  if (i < 1 || i > 9007199254740992.0)
-    return ldsl_arg_error(L, 2, "index out of range (expected 1..#path)");
+  const lds_Path *p = lds_scheduler_path(r->sb->sc, r->id);
+  size_t n = p ? lds_path_length(p) : 0;
+  if (p && (i < 1 || i > (double)n)) {
+    char buf[64];
+    return ldsl_arg_error(L, 2, lua_pushfstring(L, "index %s out of range (expected 1..%d, the "
+                                                   "path's cells)",
+                                                ldsl_fmt_num(buf, sizeof buf, i), (int)n));
+  }
+  if (i < 1) i = 1; /* no path: the core says why (state) */
   return progress_result(L, r, lds_scheduler_path_progress(r->sb->sc, r->id, (size_t)(i - 1)), 2);
 }
 
