@@ -254,7 +254,7 @@ describe("lodestar.scheduler watched paths", function()
     assert.is_nil(plain:broken())
     local es = s:edit_stats()
     assert.equal(1, es.watched)
-    assert.equal(4, es.watched_cells) -- cells 5..8 ahead of the walker
+    assert.equal(5, es.watched_cells) -- the walker's cell 4 (the move out of it) and 5..8
   end)
 
   it("checks opts.watch like find_path's options", function()
