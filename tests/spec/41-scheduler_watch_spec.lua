@@ -14,15 +14,8 @@ local function errmsg(f, ...)
   return (tostring(e):gsub("^[^:]*:%d+: ", ""))
 end
 
--- a small LCG in integer-safe double arithmetic (same numbers on Lua 5.4
--- and LuaJIT): x' = (a x + c) mod 2^31 with a x < 2^53
-local function rng(seed)
-  local s = seed % 2147483648
-  return function(n) -- an integer 0..n-1
-    s = (1103515245 * s + 12345) % 2147483648
-    return math.floor(s / 65536) % n
-  end
-end
+-- the scenario's LCG (exact in LuaJIT doubles: same numbers on both engines)
+local rng = dofile("tests/bench/gameday.lua").lcg
 
 -- the move a -> b is legal on g (no_corner_cutting, the default rule)
 local function walk_ok(g, ax, ay, bx, by)
