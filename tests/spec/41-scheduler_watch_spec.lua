@@ -268,6 +268,27 @@ describe("lodestar.scheduler watched paths", function()
     assert.equal(0, s:stats().pending) -- nothing was queued
   end)
 
+  it("raises the messages docs/lua-api.md quotes", function()
+    local fh = assert(io.open("docs/lua-api.md"))
+    local text = fh:read("*a"):gsub("%s+", " ")
+    fh:close()
+    local g = lodestar.grid.new(8, 1)
+    local s = lodestar.scheduler.new{deterministic = true}
+    s:add_grid(g)
+    local function quoted(msg)
+      local inner = msg:match("^bad argument #%d+ to '[^']*' (%(.*%))$") or msg
+      assert(text:find(inner, 1, true), "not quoted verbatim: " .. inner)
+    end
+    local function req(w) return s:request{from = {0, 0}, to = {7, 0}, watch = w} end
+    quoted(errmsg(req, {policy = "always"}))
+    quoted(errmsg(req, {cost_ratio = 0.5}))
+    quoted(errmsg(req, {ratio = 2}))
+    local r = req({})
+    s:step()
+    quoted(errmsg(r.progress, r, 9))
+    quoted(errmsg(r.progress_cell, r, 3, 3))
+  end)
+
   it("on_broken errors follow on_error; an edit inside on_broken is delivered in the same step", function()
     local g = lodestar.grid.new(10, 1)
     local errs = {}
