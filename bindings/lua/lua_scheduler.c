@@ -1449,6 +1449,7 @@ static void unanchor(lua_State *L, ReqBox *r) {
 /* The outcome of a progress call: true; nil, message, "state" when the
 ** request has no watched path now; raises for a bad index or cell. */
 static int progress_result(lua_State *L, ReqBox *r, lds_Status st, int arg) {
+  if (r->state == RQ_CANCELLED) return ldsl_push_fail(L, "the request was cancelled", LDS_E_STATE);
   if (st == LDS_OK) {
     lua_pushboolean(L, 1);
     return 1;
@@ -1469,7 +1470,7 @@ static int progress_result(lua_State *L, ReqBox *r, lds_Status st, int arg) {
 static int req_progress(lua_State *L) {
   ReqBox *r = check_req(L, 1);
   double i = ldsl_check_int(L, 2);
-  const lds_Path *p = lds_scheduler_path(r->sb->sc, r->id);
+  const lds_Path *p = r->state == RQ_CANCELLED ? NULL : lds_scheduler_path(r->sb->sc, r->id);
   size_t n = p ? lds_path_length(p) : 0;
   if (p && (i < 1 || i > (double)n)) {
     char buf[64];

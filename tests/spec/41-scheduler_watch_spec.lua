@@ -246,6 +246,9 @@ describe("lodestar.scheduler watched paths", function()
     assert.is_nil(plain:broken())
     local es = s:edit_stats()
     assert.equal(1, es.watched)
+    local r3 = s:request{from = {0, 0}, to = {7, 0}, watch = {}}
+    assert.is_true(r3:cancel())
+    assert.same({nil, "the request was cancelled", "state"}, {r3:progress(1)})
     assert.equal(5, es.watched_cells) -- the walker's cell 4 (the move out of it) and 5..8
   end)
 
