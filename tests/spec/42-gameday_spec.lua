@@ -13,7 +13,7 @@ local gameday = dofile("tests/bench/gameday.lua")
 local DATA = (os.getenv("LDS_SHARED") or "../shared") .. "/data/movingai/"
 
 describe("the game-day scenario through lodestar.scheduler", function()
-  it("delivers optimal paths, flags every broken watched path, and writes its digest", function()
+  it("delivers optimal paths, flags every broken watched path, and writes its digest #slow", function()
     local engine = jit and "luajit" or "lua54"
     local digest = (os.getenv("LDS_BUILD") or "build") .. "/gameday_digest." .. engine
     local map = DATA .. "maps/AR0011SR.map"
