@@ -16,7 +16,7 @@
 --   lua5.4 tests/bench/gameday.lua MAP SCEN [FRAMES [AGENTS [BUDGET_US]]]
 -- prints requests completed, failed by cause, restarts, events and the
 -- frame times (os.clock CPU time of sched:step, callbacks included, and the
--- C tick's own elapsed_us) against the budget.
+-- C tick's own elapsed_us, wall clock) against the budget.
 local lodestar = require "lodestar"
 
 local M = {}
@@ -300,7 +300,7 @@ function M.report(name, r)
     string.format("  restarts %d, forced %d, watched-path events %d, replans %d, edits %d",
       r.restarts, r.forced, r.events, r.replans, r.edit_stats.edits),
     "  sched:step CPU (os.clock, Lua callbacks included): " .. t(r.frame_us),
-    "  C tick elapsed_us:                                 " .. t(r.tick_us),
+    "  C tick elapsed_us (wall clock):                    " .. t(r.tick_us),
   }
 end
 
