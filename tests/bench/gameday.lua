@@ -115,7 +115,9 @@ end
 -- @return a table of counts: found, no_path, failed (status -> count),
 --   events, replans, restarts, forced, bad_paths (delivered paths not
 --   optimal by find_path), unflagged (watched paths crossing a blocked
---   cell without an event), checked, frame_us (sorted list of step CPU
+--   cell without an event), checked, over (frames whose step took more
+--   than 1.5x the budget), over_forced (... of which ran a forced
+--   request), frame_us (sorted list of step CPU
 --   times [µs]), tick_us (sorted C elapsed_us), budget_us, edit_stats,
 --   digest_lines.
 function M.run(cfg)
@@ -137,7 +139,8 @@ function M.run(cfg)
   s:add_grid(g)
   for c = 1, 4 do s:profile("class" .. c, {weights = sets[c]}) end
   local out = {found = 0, no_path = 0, failed = {}, events = 0, replans = 0, restarts = 0,
-    forced = 0, bad_paths = 0, unflagged = 0, checked = 0, budget_us = budget}
+    forced = 0, bad_paths = 0, unflagged = 0, checked = 0, budget_us = budget, over = 0,
+    over_forced = 0}
   local digest = {}
   local frame = 0
   local agents = {}
@@ -245,9 +248,14 @@ function M.run(cfg)
     end
     local c0 = os.clock()
     local tick = s:step(budget)
-    frame_us[#frame_us + 1] = (os.clock() - c0) * 1e6
+    local us = (os.clock() - c0) * 1e6
+    frame_us[#frame_us + 1] = us
     tick_us[#tick_us + 1] = tick.elapsed_us
     out.forced = out.forced + tick.forced
+    if us > 1.5 * budget then -- over the issue's max target: why
+      out.over = out.over + 1
+      if tick.forced > 0 then out.over_forced = out.over_forced + 1 end
+    end
     -- the walkers take one step on their delivered path
     for _, a in ipairs(agents) do
       local p = a.path
@@ -300,6 +308,8 @@ function M.report(name, r)
     string.format("  restarts %d, forced %d, watched-path events %d, replans %d, edits %d",
       r.restarts, r.forced, r.events, r.replans, r.edit_stats.edits),
     "  sched:step CPU (os.clock, Lua callbacks included): " .. t(r.frame_us),
+    string.format("  frames over 1.5x the budget: %d, of which %d ran a forced request",
+      r.over, r.over_forced),
     "  C tick elapsed_us (wall clock):                    " .. t(r.tick_us),
   }
 end
