@@ -297,11 +297,14 @@ test-thread: $(THREAD_TEST)
 # per engine: both engines must give the same frames and paths)
 test-lua: lua $(CLI)
 	rm -f $(BUILD)/sched_digest.lua54 $(BUILD)/sched_digest.luajit
+	rm -f $(BUILD)/gameday_digest.lua54 $(BUILD)/gameday_digest.luajit
 	LDS_BUILD=$(BUILD) LDS_SHARED=$(SHARED) $(LUA54) $(BUSTED) --run=default --cpath="$(BUILD)/lua54/?.so"
 ifneq ($(HAVE_LUAJIT),)
 	LDS_BUILD=$(BUILD) LDS_SHARED=$(SHARED) $(LUAJIT) $(BUSTED) --run=luajit --cpath="$(BUILD)/luajit/?.so"
 	cmp $(BUILD)/sched_digest.lua54 $(BUILD)/sched_digest.luajit && \
 	  echo "test-lua: the scheduler scenario gives the same frames and paths on Lua 5.4 and LuaJIT"
+	cmp $(BUILD)/gameday_digest.lua54 $(BUILD)/gameday_digest.luajit && \
+	  echo "test-lua: the game-day scenario gives the same paths and events on Lua 5.4 and LuaJIT"
 else
 	@echo "test-lua: LuaJIT headers not found: specs not run under LuaJIT"
 endif

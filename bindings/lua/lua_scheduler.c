@@ -26,13 +26,29 @@
 **     [2] live requests (handle -> request userdata): a request whose slot is
 **     pending, or whose events are queued, is anchored here, so a fire-and-
 **     forget request with on_done reaches its callback; [3] profiles (name ->
-**     {opts = normalised options, quick = n}); [4] on_error.
+**     {opts = normalised options, quick = n}); [4] on_error; [5] watched
+**     requests (handle -> request userdata, weak values): how a broken
+**     watched path finds its Lua object after delivery, when the object is
+**     the caller's and no longer in [2].
 **   Request user value: [1] its scheduler userdata (the SchedBox stays valid
 **     while any request object lives), [2] on_done, [3] the normalised
 **     options (weights: the delivered path remembers them), [4] the Lua path
 **     (made once), [5] the Lua quick partial path, [6] on_partial, [7] the
 **     profile name, [8] the grid userdata, [9] the request's own search
-**     keys (what a redefined profile is merged under).
+**     keys (what a redefined profile is merged under), [10] on_broken.
+**
+** Watched paths (opts.watch): the core calls its watch callback from inside
+** the grid edit that broke the path (lds_grid_set_blocked... under
+** grid:set_blocked), in the middle of the grid's listener loop. No Lua runs
+** there: a Lua error would unwind through the core's listeners and leave
+** the other listeners (cost views, other schedulers) without the edit, and
+** the edit may come from another coroutine than the one that made the
+** scheduler. The C callback (on_watch) only records the broken cell and
+** reason in the request's box (req:broken() reads them at once) and links
+** the box into the event list; the Lua on_broken runs at the start of the
+** next sched:step (before its tick, so before the replan's on_done),
+** at sched:deliver(), or, for an edit made inside one of the scheduler's
+** callbacks, right after that callback returns.
 ** A request keeps its C slot until req:release() or its collection, so the
 ** C handle stays valid after delivery (a watched path can hang off it). A
 ** released request raises "attempt to use a released lodestar.Request"; a
@@ -44,7 +60,7 @@
 #define REQ_MT LDS_REQUEST_MT
 
 enum { RQ_PENDING = 0, RQ_DONE = 1, RQ_CANCELLED = 2, RQ_RELEASED = 3 };
-enum { EV_PARTIAL = 1, EV_DONE = 2 };
+enum { EV_PARTIAL = 1, EV_DONE = 2, EV_BROKEN = 4 };
 
 typedef struct ReqBox ReqBox;
 
@@ -66,6 +82,10 @@ struct ReqBox {
   ReqBox *prev, *next;
   lds_Path *quick;  /* the quick partial path, taken from the slot at its event */
   const lds_Grid *grid;
+  uint32_t policy;  /* the caller's LDS_WATCH_* bits (0: not watched) */
+  int broken;       /* a break was recorded (bx, by, why valid) */
+  int32_t bx, by;   /* first broken cell of the last break [Units: cells] */
+  lds_WatchReason why;
 };
 
 /* ------------------------------------------------------------ boxes -- */
@@ -125,6 +145,32 @@ static lds_Status on_event(void *ud, lds_Scheduler *sc, lds_RequestId id, lds_Re
     r->state = RQ_DONE;
     r->ev |= EV_DONE;
   }
+  if (!r->queued) {
+    r->queued = 1;
+    r->prev = sb->ev_tail;
+    r->next = NULL;
+    if (sb->ev_tail) sb->ev_tail->next = r; else sb->ev_head = r;
+    sb->ev_tail = r;
+  }
+  return LDS_OK;
+}
+
+/* The core's watch callback of every watched Lua request, from inside the
+** grid edit that broke the path: records the break and queues the event
+** (no Lua call; see the header comment). The core calls it with both
+** policy bits' work done: a replan is already queued, so the request is
+** pending again. */
+static lds_Status on_watch(void *ud, lds_Scheduler *sc, lds_RequestId id, int32_t x, int32_t y,
+                           lds_WatchReason why) {
+  ReqBox *r = (ReqBox *)ud;
+  SchedBox *sb = r->sb;
+  if (!sb || sb->sc != sc || r->id != id || r->state == RQ_RELEASED) return LDS_OK;
+  r->broken = 1;
+  r->bx = x;
+  r->by = y;
+  r->why = why;
+  if (r->policy & LDS_WATCH_REPLAN) r->state = RQ_PENDING;
+  r->ev |= EV_BROKEN;
   if (!r->queued) {
     r->queued = 1;
     r->prev = sb->ev_tail;
@@ -319,7 +365,7 @@ static SchedBox *new_schedbox(lua_State *L, int oi) {
   SchedBox *b = (SchedBox *)lds_newudata(L, sizeof(SchedBox));
   memset(b, 0, sizeof *b);
   luaL_setmetatable(L, LDS_SCHEDULER_MT);
-  lua_createtable(L, 4, 0);
+  lua_createtable(L, 5, 0);
   lua_newtable(L);
   lua_rawseti(L, -2, 1);
   lua_newtable(L);
@@ -330,6 +376,12 @@ static SchedBox *new_schedbox(lua_State *L, int oi) {
     lua_getfield(L, oi, "on_error");
     lua_rawseti(L, -2, 4);
   }
+  lua_newtable(L); /* [5] watched requests, weak values */
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "v");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_rawseti(L, -2, 5);
   lds_setuv(L, -2);
   return b;
 }
@@ -469,7 +521,7 @@ static const char *const profile_keys[] = {"algorithm", "cost", "h_scale", "heur
 static const char *const request_keys[] = {
     "agent",  "algorithm", "cost",     "from",   "grid",    "h_scale", "heuristic",
     "on_done", "on_partial", "partial", "priority", "profile", "quick", "to",
-    "weight", "weights",   NULL};
+    "watch", "weight", "weights",   NULL};
 
 /* The quick option of the table at arg (nil: def). */
 static uint64_t opt_quick(lua_State *L, int arg, uint64_t def) {
@@ -714,9 +766,76 @@ static int unknown_profile(lua_State *L, int pi, const char *name) {
   return ldsl_opt_error(L, 2, "profile", lua_tostring(L, -1));
 }
 
+/* Reads opts.watch of the request spec at 2: nil (not watched: returns 0)
+** or {policy = "notify" | "replan" | "both", cost_ratio = r, on_broken = fn}
+** (every key optional: policy "notify", cost_ratio 0 = cost changes never
+** break the path). Checked like find_path's options: "bad argument #1 to
+** 'request' (opts.watch.policy: ...)". Sets *policy (LDS_WATCH_* bits) and
+** *ratio; returns 1. Leaves the stack as it found it. */
+static int read_watch(lua_State *L, uint32_t *policy, double *ratio) {
+  static const char *const keys[] = {"cost_ratio", "on_broken", "policy", NULL};
+  static const char *const policies[] = {"notify", "replan", "both", NULL};
+  static const uint32_t bits[] = {LDS_WATCH_NOTIFY, LDS_WATCH_REPLAN,
+                                  LDS_WATCH_NOTIFY | LDS_WATCH_REPLAN};
+  int wi, i;
+  lua_getfield(L, 2, "watch");
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return 0;
+  }
+  if (lua_type(L, -1) != LUA_TTABLE)
+    ldsl_opt_type_error(L, 2, "watch", "table {policy =, cost_ratio =, on_broken =}");
+  wi = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, wi)) {
+    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+    for (i = 0; k && keys[i] && strcmp(keys[i], k) != 0; i++) {
+    }
+    if (!k || !keys[i])
+      ldsl_opt_error(L, 2, "watch",
+                     lua_pushfstring(L, "unknown key '%s' (expected cost_ratio, on_broken, policy)",
+                                     k ? k : luaL_typename(L, -2)));
+    lua_pop(L, 1);
+  }
+  *policy = LDS_WATCH_NOTIFY;
+  lua_getfield(L, wi, "policy");
+  if (!lua_isnil(L, -1)) {
+    const char *p;
+    if (lua_type(L, -1) != LUA_TSTRING) ldsl_opt_type_error(L, 2, "watch.policy", "string");
+    p = lua_tostring(L, -1);
+    for (i = 0; policies[i] && strcmp(policies[i], p) != 0; i++) {
+    }
+    if (!policies[i])
+      ldsl_opt_error(L, 2, "watch.policy",
+                     lua_pushfstring(L, "invalid option '%s' (expected notify, replan, both)", p));
+    *policy = bits[i];
+  }
+  lua_pop(L, 1);
+  *ratio = 0;
+  lua_getfield(L, wi, "cost_ratio");
+  if (!lua_isnil(L, -1)) {
+    double v;
+    if (lua_type(L, -1) != LUA_TNUMBER) ldsl_opt_type_error(L, 2, "watch.cost_ratio", "number");
+    v = lua_tonumber(L, -1);
+    if (!(v == 0 || (v >= 1 && v <= 1.7976931348623157e308))) {
+      char buf[64];
+      ldsl_opt_error(L, 2, "watch.cost_ratio",
+                     lua_pushfstring(L, "%s out of range (expected 0, or finite >= 1)",
+                                     ldsl_fmt_num(buf, sizeof buf, v)));
+    }
+    *ratio = v;
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, wi, "on_broken");
+  if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)
+    ldsl_opt_type_error(L, 2, "watch.on_broken", "function");
+  lua_pop(L, 2);
+  return 1;
+}
+
 /* sched:request{from = {x, y}, to = {x, y} [, grid =, profile =, priority =,
-** agent =, quick =, on_done =, on_partial =, search options...]} ->
-** lodestar.Request. See docs/lua-api.md ("Scheduler"). */
+** agent =, quick =, on_done =, on_partial =, watch =, search options...]}
+** -> lodestar.Request. See docs/lua-api.md ("Scheduler"). */
 static int sched_request(lua_State *L) {
   SchedBox *b = check_sched(L, 1);
   lds_Request rq;
@@ -729,6 +848,9 @@ static int sched_request(lua_State *L) {
   lds_RequestId id;
   lds_Status st;
   ReqBox *r;
+  uint32_t policy = 0;
+  double ratio = 0;
+  int watch;
   lua_settop(L, 2);
   ldsl_check_table(L, 2);
   ldsl_check_keys(L, 2, "option", "opts keys must be strings", request_keys, NULL);
@@ -751,6 +873,7 @@ static int sched_request(lua_State *L) {
   if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)
     ldsl_opt_type_error(L, 2, "on_partial", "function");
   lua_pop(L, 2);
+  watch = read_watch(L, &policy, &ratio);
   lua_getfield(L, 2, "profile"); /* 4: name or nil */
   if (!lua_isnil(L, -1)) {
     if (lua_type(L, -1) != LUA_TSTRING) ldsl_opt_type_error(L, 2, "profile", "string");
@@ -782,7 +905,7 @@ static int sched_request(lua_State *L) {
   r->state = RQ_RELEASED; /* until submitted: __gc does nothing */
   luaL_setmetatable(L, REQ_MT);
   ri = lua_gettop(L);
-  lua_createtable(L, 9, 0);
+  lua_createtable(L, 10, 0);
   uv = lua_gettop(L);
   lua_pushvalue(L, 1);
   lua_rawseti(L, uv, 1);
@@ -798,6 +921,12 @@ static int sched_request(lua_State *L) {
   lua_rawseti(L, uv, 8);
   lua_pushvalue(L, own);
   lua_rawseti(L, uv, 9);
+  if (watch) {
+    lua_getfield(L, 2, "watch");
+    lua_getfield(L, -1, "on_broken");
+    lua_rawseti(L, uv, 10);
+    lua_pop(L, 1);
+  }
   lds_setuv(L, ri);
   r->sb = b;
   r->grid = g;
@@ -808,6 +937,16 @@ static int sched_request(lua_State *L) {
   rq.quick_expansions = quick;
   rq.on_done = on_event;
   rq.ud = r;
+  if (watch) {
+    /* the core always calls on_watch (after its replan, if any): the box
+    ** tracks the request's state; the Lua on_broken runs for "notify" and
+    ** "both" only (dispatch) */
+    rq.flags |= LDS_REQ_WATCH;
+    rq.watch_policy = policy | LDS_WATCH_NOTIFY;
+    rq.watch_cost_ratio = ratio;
+    rq.on_broken = on_watch;
+    r->policy = policy;
+  }
   st = lds_scheduler_submit(b->sc, &rq, &id);
   if (st == LDS_E_ARG) return ldsl_arg_error(L, 2, lds_scheduler_errmsg(b->sc));
   if (st != LDS_OK) return luaL_error(L, "%s", lds_scheduler_errmsg(b->sc));
@@ -815,6 +954,13 @@ static int sched_request(lua_State *L) {
   r->state = RQ_PENDING;
   lua_pushvalue(L, ri);
   set_live(L, 1, id); /* anchored while pending */
+  if (watch) { /* found again (weakly) when its watched path breaks */
+    push_suv(L, 1, 5);
+    ldsl_push_u64(L, id);
+    lua_pushvalue(L, ri);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+  }
   lua_settop(L, ri);
   return 1;
 }
@@ -829,11 +975,16 @@ static int msgh(lua_State *L) {
   return 1;
 }
 
-/* Calls request_uv[slot] (on_done / on_partial) of the request at ri under
-** pcall; an error goes to on_error (scheduler uv[4]) or, without one, is
-** kept at errslot (the first only) for step to raise. */
+static const char *watch_reason_name(lds_WatchReason why) {
+  return why == LDS_WATCH_BLOCKED ? "blocked" : why == LDS_WATCH_COST ? "cost" : "move";
+}
+
+/* Calls request_uv[slot] (on_done / on_partial / on_broken) of the request
+** at ri under pcall, with (req) or, for on_broken, (req, x, y, reason); an
+** error goes to on_error (scheduler uv[4]) or, without one, is kept at
+** errslot (the first only) for step to raise. */
 static void call_cb(lua_State *L, SchedBox *b, int si, int ri, int slot, int errslot) {
-  int h;
+  int h, nargs = 1;
   push_ruv(L, ri, slot);
   if (lua_type(L, -1) != LUA_TFUNCTION) {
     lua_pop(L, 1);
@@ -843,9 +994,17 @@ static void call_cb(lua_State *L, SchedBox *b, int si, int ri, int slot, int err
   lua_insert(L, -2);
   h = lua_gettop(L) - 1;
   lua_pushvalue(L, ri);
-  if (lua_pcall(L, 1, 0, h) != 0) {
+  if (slot == 10) {
+    ReqBox *r = (ReqBox *)lua_touserdata(L, ri);
+    lua_pushinteger(L, r->bx);
+    lua_pushinteger(L, r->by);
+    lua_pushstring(L, watch_reason_name(r->why));
+    nargs = 4;
+  }
+  if (lua_pcall(L, nargs, 0, h) != 0) {
     b->cb_errors++;
-    lua_pushfstring(L, "%s: %s", slot == 2 ? "on_done" : "on_partial", lua_tostring(L, -1));
+    lua_pushfstring(L, "%s: %s", slot == 2 ? "on_done" : slot == 10 ? "on_broken" : "on_partial",
+                    lua_tostring(L, -1));
     lua_remove(L, -2);
     push_suv(L, si, 4);
     if (lua_type(L, -1) == LUA_TFUNCTION) {
@@ -882,9 +1041,23 @@ static int dispatch_body(lua_State *L) {
     lua_rawget(L, -2);
     lua_remove(L, -2);
     ri = lua_gettop(L);
+    if (lua_touserdata(L, ri) != (void *)r && (ev & EV_BROKEN)) { /* a delivered request */
+      lua_pop(L, 1);
+      push_suv(L, 1, 5);
+      ldsl_push_u64(L, id);
+      lua_rawget(L, -2);
+      lua_remove(L, -2);
+    }
     if (lua_touserdata(L, ri) != (void *)r) { /* not anchored: nothing to call */
       lua_settop(L, errslot);
       continue;
+    }
+    if (ev & EV_BROKEN) {
+      if (r->state == RQ_PENDING && b->sc) { /* replanned: anchored until its on_done */
+        lua_pushvalue(L, ri);
+        set_live(L, 1, id);
+      }
+      if (r->policy & LDS_WATCH_NOTIFY) call_cb(L, b, 1, ri, 10, errslot);
     }
     if (ev & EV_PARTIAL) call_cb(L, b, 1, ri, 6, errslot);
     if ((ev & EV_DONE) && r->state == RQ_DONE) {
@@ -892,6 +1065,8 @@ static int dispatch_body(lua_State *L) {
         lua_pushnil(L);
         set_live(L, 1, id); /* finished: the caller's object from now on (kept on the stack) */
       }
+      lua_pushnil(L); /* a replan's new path: req:path() wraps it afresh */
+      set_ruv(L, ri, 4);
       call_cb(L, b, 1, ri, 2, errslot);
     }
     lua_settop(L, errslot);
@@ -919,12 +1094,19 @@ static void do_step(lua_State *L, SchedBox *b, int si, const lds_Budget *bud, ld
   lds_Status st;
   if (b->dispatching)
     luaL_error(L, "%s: cannot step the scheduler from one of its callbacks", LDS_SCHEDULER_MT);
+  int pre = b->ev_head != NULL;
   b->cb_errors = 0;
+  /* the watched-path events of the edits since the last step first: each
+  ** on_broken runs before the tick that may deliver its replan */
+  if (pre) dispatch(L, b, si);
   b->stepping = 1;
   st = lds_scheduler_step(b->sc, bud, ts);
   b->stepping = 0;
   if (st != LDS_OK) luaL_error(L, "%s", lds_scheduler_errmsg(b->sc));
   dispatch(L, b, si);
+  if (pre) { /* keep the first unhandled error of the two dispatches */
+    if (!lua_isnil(L, -2)) lua_pop(L, 1); else lua_remove(L, -2);
+  }
   ts->callback_errors += b->cb_errors;
 }
 
@@ -943,7 +1125,7 @@ static void set_u64(lua_State *L, const char *k, uint64_t v) {
 }
 
 static void push_tick(lua_State *L, const lds_TickStats *ts) {
-  lua_createtable(L, 0, 17);
+  lua_createtable(L, 0, 19);
   set_u64(L, "expansions", ts->expansions);
   set_u64(L, "elapsed_us", ts->elapsed_us);
   set_u64(L, "budget_us", ts->budget_us);
@@ -960,6 +1142,8 @@ static void push_tick(lua_State *L, const lds_TickStats *ts) {
   set_u64(L, "active", ts->active);
   set_u64(L, "chunk_expansions", ts->chunk_expansions);
   set_u64(L, "frame", ts->frame);
+  set_u64(L, "view_cells", ts->view_cells);
+  set_u64(L, "forced", ts->forced);
   lua_pushnumber(L, ts->rate);
   lua_setfield(L, -2, "rate");
 }
@@ -1045,6 +1229,41 @@ static int sched_stats(lua_State *L) {
   set_u64(L, "pending", lds_scheduler_pending(b->sc));
   set_u64(L, "frame", lds_scheduler_frame(b->sc));
   set_u64(L, "mem_bytes", lds_scheduler_mem_used(b->sc));
+  return 1;
+}
+
+/* sched:edit_stats() -> table {edits, disturbed, kept, repaired,
+** watch_events, replans, watched, watched_cells}: what grid edits did to
+** the scheduler's requests since it was made (lds_EditStats). */
+static int sched_edit_stats(lua_State *L) {
+  SchedBox *b = check_sched(L, 1);
+  lds_EditStats es;
+  lds_scheduler_edit_stats(b->sc, &es);
+  lua_createtable(L, 0, 8);
+  set_u64(L, "edits", es.edits);
+  set_u64(L, "disturbed", es.disturbed);
+  set_u64(L, "kept", es.kept);
+  set_u64(L, "repaired", es.repaired);
+  set_u64(L, "watch_events", es.watch_events);
+  set_u64(L, "replans", es.replans);
+  set_u64(L, "watched", es.watched);
+  set_u64(L, "watched_cells", es.watched_cells);
+  return 1;
+}
+
+/* sched:deliver() -> sched: runs the Lua callbacks queued since the last
+** step now (on_broken of watched paths broken by edits made outside the
+** scheduler's callbacks), in the order the edits broke them; errors as in
+** step. From inside a callback it does nothing (the running delivery
+** reaches them). */
+static int sched_deliver(lua_State *L) {
+  SchedBox *b = check_sched(L, 1);
+  lua_settop(L, 1);
+  if (b->dispatching || !b->ev_head) return 1;
+  b->cb_errors = 0;
+  dispatch(L, b, 1);
+  if (!lua_isnil(L, -1)) return lua_error(L);
+  lua_settop(L, 1);
   return 1;
 }
 
@@ -1217,7 +1436,87 @@ static void unanchor(lua_State *L, ReqBox *r) {
   push_ruv(L, 1, 1);
   lua_pushnil(L);
   set_live(L, lua_gettop(L) - 1, r->id);
+  if (r->policy) {
+    push_suv(L, lua_gettop(L), 5);
+    ldsl_push_u64(L, r->id);
+    lua_pushnil(L);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+  }
   lua_pop(L, 1);
+}
+
+/* The outcome of a progress call: true; nil, message, "state" when the
+** request has no watched path now; raises for a bad index or cell. */
+static int progress_result(lua_State *L, ReqBox *r, lds_Status st, int arg) {
+  if (r->state == RQ_CANCELLED) return ldsl_push_fail(L, "the request was cancelled", LDS_E_STATE);
+  if (st == LDS_OK) {
+    lua_pushboolean(L, 1);
+    return 1;
+  }
+  if (st == LDS_E_ARG) { /* the core's message without its function name */
+    const char *m = lds_scheduler_errmsg(r->sb->sc), *c = strstr(m, ": ");
+    return ldsl_arg_error(L, arg, c ? c + 2 : m);
+  }
+  return ldsl_push_fail(L, lds_scheduler_errmsg(r->sb->sc), st);
+}
+
+/* req:progress(i) -> true | nil, message, "state": the walker stands on
+** cell i (1-based, as path:cell(i)) of the delivered watched path; cells
+** up to i leave the watch, the last cell ends it; an index below the
+** current progress changes nothing. Raises for i outside 1..#path;
+** returns the failure when the request has no watched path now (not
+** watched, not delivered, broken, replanning or walked to its end). */
+static int req_progress(lua_State *L) {
+  ReqBox *r = check_req(L, 1);
+  double i = ldsl_check_int(L, 2);
+  const lds_Path *p = r->state == RQ_CANCELLED ? NULL : lds_scheduler_path(r->sb->sc, r->id);
+  size_t n = p ? lds_path_length(p) : 0;
+  if (p && (i < 1 || i > (double)n)) {
+    char buf[64];
+    return ldsl_arg_error(L, 2, lua_pushfstring(L, "index %s out of range (expected 1..%d, the "
+                                                   "path's cells)",
+                                                ldsl_fmt_num(buf, sizeof buf, i), (int)n));
+  }
+  if (i < 1) i = 1; /* no path: the core says why (state) */
+  return progress_result(L, r, lds_scheduler_path_progress(r->sb->sc, r->id, (size_t)(i - 1)), 2);
+}
+
+/* req:progress_cell(x, y) -> as req:progress: the walker stands on (x, y)
+** [Units: cells], its first occurrence at or after the current progress.
+** Raises when (x, y) is not on the remaining path. */
+static int req_progress_cell(lua_State *L) {
+  ReqBox *r = check_req(L, 1);
+  double x = ldsl_check_int(L, 2), y = ldsl_check_int(L, 3);
+  if (x < -2147483648.0 || x > 2147483647.0 || y < -2147483648.0 || y > 2147483647.0)
+    return ldsl_arg_error(L, x < -2147483648.0 || x > 2147483647.0 ? 2 : 3,
+                          "cell out of range (expected a cell of the path)");
+  return progress_result(
+      L, r, lds_scheduler_path_progress_cell(r->sb->sc, r->id, (int32_t)x, (int32_t)y), 2);
+}
+
+/* req:watched() -> boolean: the request has a watched path now (delivered,
+** not broken, not walked to its end). */
+static int req_watched(lua_State *L) {
+  ReqBox *r = check_req(L, 1);
+  lua_pushboolean(L, r->state != RQ_CANCELLED && lds_scheduler_watched(r->sb->sc, r->id));
+  return 1;
+}
+
+/* req:broken() -> x, y, reason of the last break of its watched path (the
+** first broken cell [Units: cells]; reason "blocked", "cost" or "move"),
+** or nil if it never broke. Known as soon as the edit call returns, before
+** on_broken runs (at the next step or sched:deliver()). */
+static int req_broken(lua_State *L) {
+  ReqBox *r = check_req(L, 1);
+  if (!r->broken) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_pushinteger(L, r->bx);
+  lua_pushinteger(L, r->by);
+  lua_pushstring(L, watch_reason_name(r->why));
+  return 3;
 }
 
 /* req:cancel() -> true if it was pending (it leaves the queue, no callback
@@ -1316,6 +1615,8 @@ static int req_tostring(lua_State *L) {
 const luaL_Reg ldsl_scheduler_funcs[] = {{"new", sched_new}, {NULL, NULL}};
 
 const luaL_Reg ldsl_scheduler_meth[] = {{"add_grid", sched_add_grid},
+                                        {"deliver", sched_deliver},
+                                        {"edit_stats", sched_edit_stats},
                                         {"free", sched_free},
                                         {"on_error", sched_on_error},
                                         {"profile", sched_profile},
@@ -1333,17 +1634,21 @@ const luaL_Reg ldsl_scheduler_metameth[] = {
     {"__tostring", sched_tostring},
     {NULL, NULL}};
 
-const luaL_Reg ldsl_request_meth[] = {{"cancel", req_cancel},
+const luaL_Reg ldsl_request_meth[] = {{"broken", req_broken},
+                                      {"cancel", req_cancel},
                                       {"errmsg", req_errmsg},
                                       {"id", req_id},
                                       {"info", req_info},
                                       {"options", req_options},
                                       {"partial_path", req_partial_path},
                                       {"path", req_path},
+                                      {"progress", req_progress},
+                                      {"progress_cell", req_progress_cell},
                                       {"release", req_release},
                                       {"set_options", req_set_options},
                                       {"set_priority", req_set_priority},
                                       {"status", req_status},
+                                      {"watched", req_watched},
                                       {NULL, NULL}};
 
 const luaL_Reg ldsl_request_metameth[] = {
