@@ -14,6 +14,7 @@
 #include "lds_search.h"
 #include "lds_dstar.h"
 #include "lds_jps.h"
+#include "lds_hpa.h"
 #include "lds_movingai.h"
 #include "lds_postprocess.h"
 #include "lds_scheduler.h"

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** lds_hpa_query_internal.h — the query object of the hierarchy, shared by
+** the fast mode (lds_hpa_query.c) and the optimal mode (lds_hpa_exact.c).
+** Hidden; not installed.
+*/
+#ifndef LDS_HPA_QUERY_INTERNAL_H
+#define LDS_HPA_QUERY_INTERNAL_H
+
+#include "lds_hpa_internal.h"
+
+typedef struct ldsi_HpaExact ldsi_HpaExact;
+
+struct lds_HpaQuery {
+  ldsi_Env env;
+  lds_Hpa *h;
+  lds_HpaMode mode;
+  lds_Status status;
+  lds_Stats stats;
+  uint64_t version;
+  int32_t sx, sy, gx, gy;
+  size_t ps, pg;      /* padded cells */
+  uint32_t cs, cg;    /* their clusters */
+  int phase;
+  /* abstract search: ids cluster * cap + i, then START and GOAL */
+  size_t nabs;
+  double *ag;
+  uint32_t *apar, *agen, *apos;
+  uint32_t agcur;
+  ldsi_HpaHeap aheap;
+  double *ds, *dg;    /* cap each: start -> entrance i of cs, entrance i of cg -> goal */
+  double dsg;         /* start -> goal inside their common cluster */
+  double abstract_cost;
+  /* waypoints (padded cells) of the abstract path, and its legs: runs of
+  ** waypoints in one cluster; leg_last[j] = index of the leg's last waypoint */
+  uint32_t *wp, *leg_cl, *leg_last;
+  size_t nwp, nlegs, wcap;
+  size_t leg;         /* the window being refined */
+  size_t cur;         /* padded cell the kept prefix ends at */
+  /* the kept (final) prefix: padded cells */
+  uint32_t *cells;
+  size_t ncells, ccap;
+  double cost;
+  ldsi_HpaLocal win;  /* window searches (up to 2C x 2C cells) */
+  uint32_t *tr;       /* trace buffer of a window path */
+  size_t trcap;
+  ldsi_HpaExact *ex;  /* optimal mode state, NULL until first used */
+  char errmsg[LDS_ERRMSG_SIZE];
+};
+
+/* Optimal mode (lds_hpa_exact.c): prepares (allocates on first use) and runs. */
+LDSI_HIDDEN lds_Status ldsi_hpa_exact_start(lds_HpaQuery *q);
+LDSI_HIDDEN lds_Status ldsi_hpa_exact_run(lds_HpaQuery *q, uint64_t max_exp, uint64_t budget_us,
+                                          uint64_t t0);
+LDSI_HIDDEN void ldsi_hpa_exact_free(lds_HpaQuery *q);
+/* appends padded cell p to the kept path (growing it); false on NOMEM */
+LDSI_HIDDEN bool ldsi_hpa_keep(lds_HpaQuery *q, uint32_t p);
+
+#endif
