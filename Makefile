@@ -317,8 +317,14 @@ SETUP_BENCH := $(BUILD)/setup_bench
 $(SETUP_BENCH): tests/bench/setup_bench.c $(LIB_A) Makefile
 	$(CC) $(CFLAGS_ALL) -Icore -o $@ $< $(LIB_A) $(LDLIBS) $(EXTRA_LDFLAGS)
 
-bench: all $(SETUP_BENCH)
-	LDS=$(CLI) SETUP_BENCH=$(SETUP_BENCH) SHARED=$(SHARED) tests/bench/run_bench.sh
+# tests/bench/gen_tiled_map: the 4096x4096 tiled maps of bench_hier.sh
+GEN_TILED := $(BUILD)/gen_tiled_map
+$(GEN_TILED): tests/bench/gen_tiled_map.c Makefile
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(EXTRA_LDFLAGS)
+
+bench: all $(SETUP_BENCH) $(GEN_TILED)
+	LDS=$(CLI) SETUP_BENCH=$(SETUP_BENCH) GEN_TILED=$(GEN_TILED) \
+	  SHARED=$(SHARED) tests/bench/run_bench.sh
 
 # no leaks or invalid accesses on 100 queries of the default scenario
 valgrind: $(CLI)

@@ -18,6 +18,7 @@ static const Command commands[] = {
     {"graph", cli_graph, "answer DIMACS road-graph queries and check every distance"},
     {"demo", cli_demo, "headless game loop: agents, doors, per-frame search budget"},
     {"dstar", cli_dstar, "navigation simulation: D* Lite vs A* replanning from scratch"},
+    {"hier", cli_hier, "cluster hierarchy (HPA*, fast and optimal modes) vs A* on a .map"},
 };
 
 static void usage(FILE *f) {
