@@ -102,6 +102,7 @@ typedef struct PathBox {
 
 
 #define LDS_BAKED_MT "lodestar.Baked"
+#define LDS_HIER_MT "lodestar.Hierarchy" /* lodestar.hierarchy (lua_hpa.c) */
 
 #define ldsl_new_gridbox(L) ldsl_space_new((L), &ldsl_grid_kind)
 #define ldsl_new_graphbox(L) ldsl_space_new((L), &ldsl_graph_kind)
@@ -211,6 +212,10 @@ int ldsl_search_start_graph(lua_State *L, SearchBox *b);
 /* lua_dstar.c */
 extern const luaL_Reg ldsl_dstar_metameth[];
 extern const luaL_Reg ldsl_dstar_meth[];
+/* lua_hpa.c: lodestar.hierarchy and the lodestar.Hierarchy methods */
+int ldsl_hpa_new(lua_State *L);
+extern const luaL_Reg ldsl_hpa_meth[];
+extern const luaL_Reg ldsl_hpa_metameth[];
 int ldsl_dstar_new(lua_State *L);
 int ldsl_dstar_weights(lua_State *L, int arg, const lds_Grid *g, double *w);
 

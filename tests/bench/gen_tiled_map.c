@@ -17,7 +17,9 @@
 ** any other is blocked ('@'). Openings: on each edge between two tiles, at
 ** a quarter, half and three quarters of its length, a gap 4 cells wide and
 ** 16 cells deep (8 on each side) is cleared, so tiles connect through their
-** borders as rooms through doors. The same arguments give the same file,
+** borders as rooms through doors; and a road 2 cells wide runs along the
+** middle row and the middle column of every tile (so most regions of a tile
+** reach the next tiles, and far pairs have paths). The same arguments give the same file,
 ** byte for byte. Only the generator is kept in the repository, not maps.
 ** Exit status: 0, 2 on bad arguments or unreadable input.
 */
@@ -126,6 +128,18 @@ int main(int argc, char **argv) {
           if (sx < s->w && sy < s->h)
             out[(size_t)(j * TILE + y) * (size_t)size + (size_t)(i * TILE + x)] =
                 s->cells[(size_t)sy * (size_t)s->w + (size_t)sx];
+        }
+    }
+  /* roads: a 2-wide road along the middle row and the middle column of
+  ** every tile, so that the regions of a tile that touch them join the
+  ** roads of the next tiles */
+  for (j = 0; j < size / TILE; j++)
+    for (i = 0; i < size / TILE; i++) {
+      int a, d;
+      for (a = 0; a < TILE; a++)
+        for (d = 0; d < 2; d++) {
+          out[(size_t)(j * TILE + TILE / 2 - 1 + d) * (size_t)size + (size_t)(i * TILE + a)] = '.';
+          out[(size_t)(j * TILE + a) * (size_t)size + (size_t)(i * TILE + TILE / 2 - 1 + d)] = '.';
         }
     }
   /* openings: 4 wide, 8 deep on each side, at 1/4, 1/2 and 3/4 of each inner edge */
