@@ -152,6 +152,13 @@ static void side_bounds(lds_HpaQuery *q) {
   }
 }
 
+/* The open-list key of f: f rounded to a multiple of 2^-30 cost units, so
+** that paths of equal real cost whose g and h were rounded differently tie,
+** and the tie goes to the larger g (the deeper cell) as in lds_search. The
+** first goal popped is then optimal to within 2^-30 (about 1e-9) cost units,
+** the tolerance of the scen check. */
+static inline double key_of(double f) { return floor(f * 1073741824.0 + 0.5) / 1073741824.0; }
+
 /* h of padded cell p at (px, py) */
 static double heur(const lds_HpaQuery *q, int32_t px, int32_t py) {
   const lds_Hpa *h = q->h;
@@ -292,7 +299,7 @@ lds_Status ldsi_hpa_exact_run(lds_HpaQuery *q, uint64_t max_exp, uint64_t budget
       if (!(c < x->g[r])) continue;
       x->g[r] = c;
       x->par[r] = (uint8_t)d;
-      ldsi_hpa_heap_push(&x->heap, x->pos, (uint32_t)r, c + hr, c);
+      ldsi_hpa_heap_push(&x->heap, x->pos, (uint32_t)r, key_of(c + hr), c);
       q->stats.pushes++;
     }
     if (x->heap.n > q->stats.peak_open) q->stats.peak_open = x->heap.n;

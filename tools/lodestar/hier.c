@@ -85,6 +85,7 @@ int cli_hier(int argc, char **argv) {
   double *ta, *tf, *to, *ratio, *rep;
   size_t within = 0, mism_opt = 0, mism_astar = 0, illegal = 0, nrep = 0, nf = 0;
   double worst = 1.0, build_ms;
+  uint64_t exp_a = 0, exp_f = 0, exp_o = 0;
   for (a = 2; a < argc; a++) {
     if (!strcmp(argv[a], "--scen") && a + 1 < argc) scen = argv[++a];
     else if (!strcmp(argv[a], "--pairs") && a + 1 < argc) pairs = strtoul(argv[++a], NULL, 10);
@@ -185,12 +186,22 @@ int cli_hier(int argc, char **argv) {
     st = lds_search_step(s, NULL);
     ta[i] = now_us() - t0;
     c = lds_search_cost(s);
+    {
+      lds_Stats stt;
+      lds_search_stats(s, &stt);
+      exp_a += stt.expansions;
+    }
     ok_a = st == LDS_FOUND && (k->e ? lds_scen_matches(k->e, c) : fabs(c - k->opt) <= tol);
     mism_astar += !ok_a;
     t0 = now_us();
     lds_hpa_query_start(hq, LDS_HPA_FAST, k->sx, k->sy, k->gx, k->gy);
     st = lds_hpa_query_step(hq, NULL);
     tf[i] = now_us() - t0;
+    {
+      lds_Stats stt;
+      lds_hpa_query_stats(hq, &stt);
+      exp_f += stt.expansions;
+    }
     if (st != LDS_FOUND || !legal(g, hq, k)) {
       illegal++;
     } else {
@@ -205,6 +216,11 @@ int cli_hier(int argc, char **argv) {
       lds_hpa_query_start(hq, LDS_HPA_OPTIMAL, k->sx, k->sy, k->gx, k->gy);
       st = lds_hpa_query_step(hq, NULL);
       to[i] = now_us() - t0;
+      {
+        lds_Stats stt;
+        lds_hpa_query_stats(hq, &stt);
+        exp_o += stt.expansions;
+      }
       c = lds_hpa_query_cost(hq);
       if (st != LDS_FOUND || !(k->e ? lds_scen_matches(k->e, c) : fabs(c - k->opt) <= tol)) {
         mism_opt++;
@@ -257,6 +273,9 @@ int cli_hier(int argc, char **argv) {
     printf("  fast: %.2f%% within 1%% of optimal, median ratio %.5f, worst %.4f; illegal %zu\n", pct,
            mratio, worst, illegal);
     printf("  optimal mode mismatches %zu, A* mismatches %zu\n", mism_opt, mism_astar);
+    printf("  mean expansions per query: A* %.0f, fast %.0f, optimal %.0f\n",
+           nq ? (double)exp_a / (double)nq : 0.0, nq ? (double)exp_f / (double)nq : 0.0,
+           nq ? (double)exp_o / (double)nq : 0.0);
     if (nrep)
       printf("  door toggle repair: median %.1f us over %zu repairs (last rebuilt %llu clusters)\n", mr,
              nrep, (unsigned long long)info.last_repair_clusters);
