@@ -233,8 +233,12 @@ static lds_Status set_entrances(lds_Hpa *h, uint32_t c, const uint32_t *cells, s
   if (n > k->cap) {
     uint32_t *nc = ldsi_realloc(&h->env, k->cell, k->cap * sizeof(uint32_t), n * sizeof(uint32_t));
     float *nd;
+    uint32_t *nxy;
     if (!nc) return LDS_E_NOMEM;
     k->cell = nc;
+    nxy = ldsi_realloc(&h->env, k->xy, k->cap * sizeof(uint32_t), n * sizeof(uint32_t));
+    if (!nxy) return LDS_E_NOMEM;
+    k->xy = nxy;
     nd = ldsi_realloc(&h->env, k->dist, (size_t)k->cap * k->cap * sizeof(float),
                       n * n * sizeof(float));
     if (!nd) return LDS_E_NOMEM;
@@ -247,6 +251,7 @@ static lds_Status set_entrances(lds_Hpa *h, uint32_t c, const uint32_t *cells, s
     int32_t x, y;
     ldsi_grid_pxy(g, k->cell[i], &x, &y);
     h->nidx[(size_t)y * (size_t)g->w + (size_t)x] = (uint8_t)(i + 1);
+    k->xy[i] = (uint32_t)x | (uint32_t)y << 16;
   }
   h->entrances += k->n;
   return LDS_OK;
@@ -366,6 +371,7 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
   h->nweights = params->n_layer_weights;
   for (i = 0; i < h->nweights; i++) h->weights[i] = params->layer_weights[i];
   cells = (size_t)grid->w * (size_t)grid->h;
+  ldsi_grid_offsets(grid, h->off);
   h->cl = ldsi_calloc(&e, h->ncl, sizeof *h->cl);
   h->nidx = ldsi_calloc(&e, cells, 1);
   h->dirty = ldsi_calloc(&e, h->ncl, 1);
@@ -428,6 +434,7 @@ void lds_hpa_free(lds_Hpa *h) {
     for (c = 0; c < h->ncl; c++) {
       ldsi_HpaCluster *k = &h->cl[c];
       if (k->cell) ldsi_free(&e, k->cell, k->cap * sizeof(uint32_t));
+      if (k->xy) ldsi_free(&e, k->xy, k->cap * sizeof(uint32_t));
       if (k->dist) ldsi_free(&e, k->dist, (size_t)k->cap * k->cap * sizeof(float));
     }
     ldsi_free(&e, h->cl, h->ncl * sizeof *h->cl);
@@ -527,7 +534,7 @@ size_t lds_hpa_mem_used(const lds_Hpa *h) {
   b = sizeof *h + h->ncl * (sizeof *h->cl + 1 + sizeof(uint32_t)) + cells + ldsi_hpa_local_bytes(&h->local);
   if (h->sdist) b += cells * 8;
   for (c = 0; c < h->ncl; c++)
-    b += h->cl[c].cap * sizeof(uint32_t) + (size_t)h->cl[c].cap * h->cl[c].cap * sizeof(float);
+    b += 2 * h->cl[c].cap * sizeof(uint32_t) + (size_t)h->cl[c].cap * h->cl[c].cap * sizeof(float);
   return b;
 }
 

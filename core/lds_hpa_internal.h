@@ -21,6 +21,7 @@ typedef struct ldsi_HpaCluster {
   int32_t x0, y0, x1, y1;
   uint32_t n, cap;
   uint32_t *cell; /* padded ids of its entrances, ascending */
+  uint32_t *xy;   /* their coordinates, x | y << 16 */
   float *dist;    /* n*n: dist[i*n+j] = cluster-restricted cost i -> j, INFINITY if none */
   /* lower bounds (lower_bounds): side_lb[s*8+t] = smallest cluster-restricted
   ** cost from a cell of side s to a cell of side t (rounded down), INFINITY when
@@ -29,11 +30,14 @@ typedef struct ldsi_HpaCluster {
   float side_lb[64];
 } ldsi_HpaCluster;
 
-/* A binary min-heap of (key, tie, id) with positions kept by the caller. */
+/* A binary min-heap of (key, tie, id) with positions kept by the caller;
+** among equal keys the larger tie first. */
+typedef struct ldsi_HpaEntry {
+  double key, tie;
+  uint32_t id;
+} ldsi_HpaEntry;
 typedef struct ldsi_HpaHeap {
-  double *key;
-  double *tie; /* among equal keys the larger tie first */
-  uint32_t *id;
+  ldsi_HpaEntry *e;
   size_t n, cap;
 } ldsi_HpaHeap;
 
@@ -66,6 +70,7 @@ struct lds_Hpa {
   double weights[16];
   int nweights;
   double minc;             /* smallest effective cost of a passable cell (never raised) */
+  ptrdiff_t off[8];        /* padded offsets of the 8 moves (ldsi_grid_offsets) */
   size_t entrances, intra_edges;
   /* edits */
   bool listening;

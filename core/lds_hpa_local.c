@@ -19,79 +19,58 @@
 
 bool ldsi_hpa_heap_init(const ldsi_Env *e, ldsi_HpaHeap *hp, size_t cap) {
   memset(hp, 0, sizeof *hp);
-  hp->key = ldsi_alloc(e, cap * sizeof(double));
-  hp->tie = ldsi_alloc(e, cap * sizeof(double));
-  hp->id = ldsi_alloc(e, cap * sizeof(uint32_t));
+  hp->e = ldsi_alloc(e, cap * sizeof(ldsi_HpaEntry));
   hp->cap = cap;
-  if (!hp->key || !hp->tie || !hp->id) {
-    ldsi_hpa_heap_free(e, hp);
-    return false;
-  }
-  return true;
+  return hp->e != NULL;
 }
 
 void ldsi_hpa_heap_free(const ldsi_Env *e, ldsi_HpaHeap *hp) {
-  if (hp->key) ldsi_free(e, hp->key, hp->cap * sizeof(double));
-  if (hp->tie) ldsi_free(e, hp->tie, hp->cap * sizeof(double));
-  if (hp->id) ldsi_free(e, hp->id, hp->cap * sizeof(uint32_t));
+  if (hp->e) ldsi_free(e, hp->e, hp->cap * sizeof(ldsi_HpaEntry));
   memset(hp, 0, sizeof *hp);
 }
 
-static inline bool before(const ldsi_HpaHeap *hp, size_t a, double k, double t) {
-  return hp->key[a] < k || (hp->key[a] == k && hp->tie[a] > t);
-}
-
-static void sift_up(ldsi_HpaHeap *hp, uint32_t *pos, size_t i, uint32_t id, double k, double t) {
-  while (i > 0) {
-    size_t up = (i - 1) / 2;
-    if (k < hp->key[up] || (k == hp->key[up] && t > hp->tie[up])) {
-      hp->key[i] = hp->key[up];
-      hp->tie[i] = hp->tie[up];
-      hp->id[i] = hp->id[up];
-      pos[hp->id[i]] = (uint32_t)i;
-      i = up;
-    } else {
-      break;
-    }
-  }
-  hp->key[i] = k;
-  hp->tie[i] = t;
-  hp->id[i] = id;
-  pos[id] = (uint32_t)i;
+/* entry a goes before (k, t) */
+static inline bool before(const ldsi_HpaEntry *a, double k, double t) {
+  return a->key < k || (a->key == k && a->tie > t);
 }
 
 void ldsi_hpa_heap_push(ldsi_HpaHeap *hp, uint32_t *pos, uint32_t id, double key, double tie) {
   size_t i = pos[id];
+  ldsi_HpaEntry *e = hp->e;
   if (i == LDSI_HPA_NOIDX) i = hp->n++;
-  sift_up(hp, pos, i, id, key, tie);
+  while (i > 0) {
+    size_t up = (i - 1) / 2;
+    if (!(key < e[up].key || (key == e[up].key && tie > e[up].tie))) break;
+    e[i] = e[up];
+    pos[e[i].id] = (uint32_t)i;
+    i = up;
+  }
+  e[i].key = key;
+  e[i].tie = tie;
+  e[i].id = id;
+  pos[id] = (uint32_t)i;
 }
 
 uint32_t ldsi_hpa_heap_pop(ldsi_HpaHeap *hp, uint32_t *pos) {
-  uint32_t top = hp->id[0], id;
-  double k, t;
+  ldsi_HpaEntry *e = hp->e, last;
+  uint32_t top = e[0].id;
   size_t i = 0, n;
   pos[top] = LDSI_HPA_NOIDX;
   n = --hp->n;
   if (n == 0) return top;
-  k = hp->key[n];
-  t = hp->tie[n];
-  id = hp->id[n];
+  last = e[n];
   for (;;) {
     size_t c = 2 * i + 1, best;
     if (c >= n) break;
     best = c;
-    if (c + 1 < n && before(hp, c + 1, hp->key[c], hp->tie[c])) best = c + 1;
-    if (!before(hp, best, k, t)) break;
-    hp->key[i] = hp->key[best];
-    hp->tie[i] = hp->tie[best];
-    hp->id[i] = hp->id[best];
-    pos[hp->id[i]] = (uint32_t)i;
+    if (c + 1 < n && before(&e[c + 1], e[c].key, e[c].tie)) best = c + 1;
+    if (!before(&e[best], last.key, last.tie)) break;
+    e[i] = e[best];
+    pos[e[i].id] = (uint32_t)i;
     i = best;
   }
-  hp->key[i] = k;
-  hp->tie[i] = t;
-  hp->id[i] = id;
-  pos[id] = (uint32_t)i;
+  e[i] = last;
+  pos[last.id] = (uint32_t)i;
   return top;
 }
 
@@ -121,7 +100,7 @@ void ldsi_hpa_local_free(const ldsi_Env *e, ldsi_HpaLocal *L) {
 }
 
 size_t ldsi_hpa_local_bytes(const ldsi_HpaLocal *L) {
-  return L->cap * (sizeof(double) * 3 + sizeof(uint32_t) * 3 + 1);
+  return L->cap * (sizeof(double) + sizeof(ldsi_HpaEntry) + sizeof(uint32_t) * 2 + 1);
 }
 
 static void begin(ldsi_HpaLocal *L, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
@@ -165,9 +144,8 @@ void ldsi_hpa_local_dijkstra(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int
                              int32_t x1, int32_t y1, const uint32_t *src, size_t nsrc,
                              bool reverse) {
   const lds_Grid *g = h->grid;
-  ptrdiff_t off[8];
+  const ptrdiff_t *off = h->off;
   size_t k;
-  ldsi_grid_offsets(g, off);
   begin(L, x0, y0, x1, y1);
   for (k = 0; k < nsrc; k++) {
     int32_t x, y;
@@ -222,11 +200,10 @@ void ldsi_hpa_local_dijkstra(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int
 double ldsi_hpa_local_astar(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int32_t y0,
                             int32_t x1, int32_t y1, size_t s, size_t t) {
   const lds_Grid *g = h->grid;
-  ptrdiff_t off[8];
+  const ptrdiff_t *off = h->off;
   int32_t sx, sy, tx, ty;
   uint32_t si, ti;
   double hs = h->minc;
-  ldsi_grid_offsets(g, off);
   begin(L, x0, y0, x1, y1);
   ldsi_grid_pxy(g, s, &sx, &sy);
   ldsi_grid_pxy(g, t, &tx, &ty);

@@ -186,7 +186,13 @@ static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, double c)
     double hh;
     q->ag[to] = c;
     q->apar[to] = from;
-    ldsi_grid_pxy(q->h->grid, acell(q, to), &x, &y);
+    if (to >= (uint32_t)(q->nabs - 2)) {
+      ldsi_grid_pxy(q->h->grid, acell(q, to), &x, &y);
+    } else {
+      uint32_t xy = q->h->cl[to / q->h->cap].xy[to % q->h->cap];
+      x = (int32_t)(xy & 0xFFFF);
+      y = (int32_t)(xy >> 16);
+    }
     hh = q->h->minc * ldsi_hpa_octile(q->gx - x, q->gy - y);
     ldsi_hpa_heap_push(&q->aheap, q->apos, to, c + hh, c);
     q->stats.pushes++;
@@ -283,13 +289,12 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
     const ldsi_HpaCluster *k = &h->cl[c];
     size_t p = k->cell[u % h->cap];
     const float *row;
-    ptrdiff_t off[8];
+    const ptrdiff_t *off = h->off;
     int d;
     i = u % h->cap;
     row = k->dist + (size_t)i * k->n;
     for (j = 0; j < k->n; j++)
       if (j != i && row[j] < INFINITY) arelax(q, u, c * h->cap + j, gu + (double)row[j]);
-    ldsi_grid_offsets(h->grid, off);
     for (d = 0; d < 8; d++) {
       size_t pq;
       int32_t x, y;
