@@ -163,9 +163,10 @@ LDS_API const lds_Grid *lds_hpa_grid(const lds_Hpa *h);
 /* ----------------------------------------------------------- queries -- */
 
 /// Creates a query object for a hierarchy (reused for query after query).
-/// Allocates the abstract search's records (24 bytes per possible entrance)
-/// and the cluster-window scratch; the optimal mode allocates 24 bytes per
-/// cell on its first query.
+/// Allocates the abstract search's records (44 bytes per entrance slot:
+/// 4 x cluster_size slots per cluster) and the window scratch (about 45
+/// bytes per cell of a 2 x 2 cluster window); the optimal mode allocates
+/// 49 bytes per cell (and 44 per (cluster, side) pair) on its first query.
 /// @returns the query, NULL with err LDS_E_ARG (NULL h) or LDS_E_NOMEM.
 /// [Owner: caller frees with lds_hpa_query_free, before the hierarchy]
 LDS_API lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err);
