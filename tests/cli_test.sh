@@ -472,5 +472,19 @@ else
   ko "README's C snippet, built with '$line': $(head -c 400 "$TMP/out")"
 fi
 
+# lodestar hier: bad input, then the hierarchy on arena's problems: every
+# optimal-mode cost matches, every path is legal (exit 0), JSON keys present
+bad "missing MAP" hier
+bad "missing --scen FILE or --pairs N" hier "$DATA/arena.map"
+bad "--cluster: expected an integer in 4..64, got '2'" hier "$DATA/arena.map" --pairs 3 --cluster 2
+bad "unknown option '--bogus'" hier "$DATA/arena.map" --bogus 1
+bad "is outside the 49x49 map" hier "$DATA/arena.map" --scen "$DATA/den011d.map.scen"
+if "$LDS" hier "$DATA/arena.map" --scen "$DATA/arena.map.scen" --doors 3 --json >"$TMP/out" 2>&1 &&
+  [ "$(json_field "$TMP/out" optimal_mismatches)" = 0 ] && [ "$(json_field "$TMP/out" illegal)" = 0 ]; then
+  ok
+else
+  ko "lodestar hier on arena: $(tail -c 400 "$TMP/out")"
+fi
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

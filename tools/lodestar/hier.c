@@ -27,7 +27,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define CMD "hier"
+#define USAGE "lodestar hier MAP (--scen FILE | --pairs N) [options]"
+
 static double now_us(void) { return (double)cli_cpu_ns() / 1e3; }
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C]\n"
+          "                     [--stride K] [--limit N] [--doors N] [--no-optimal] [--json]\n"
+          "Builds the cluster hierarchy of MAP (core/lds_hpa.h) and runs every query with\n"
+          "our A*, the hierarchy's fast mode and its optimal mode, timed with the thread's\n"
+          "CPU clock; prints build time, bytes per cell, median times and ratios, the share\n"
+          "of fast paths within 1%% of optimal, mismatches, and door-toggle repair times.\n"
+          "  --scen FILE   the Moving AI problems of MAP (their optimum is the reference)\n"
+          "  --pairs N     N random pairs of passable cells with a path (reference: Dijkstra,\n"
+          "                untimed); --seed S picks them (default 1)\n"
+          "  --cluster C   cluster side, 4..%d (default 16)\n"
+          "  --stride K    keep every K-th scen problem; --limit N at most N of them\n"
+          "  --doors N     N door toggles (block, repair, open, repair) after the queries\n"
+          "  --no-optimal  skip the optimal mode (and its 8 bytes per cell)\n"
+          "  --json        one JSON object as the last line\n"
+          "Each option may be given once. Exit status: 0; 1 an optimal-mode mismatch or an\n"
+          "illegal path; 2 bad input. docs/hierarchy.md.\n",
+          LDS_HPA_MAX_CLUSTER);
+}
 
 static int cmp_d(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -74,6 +98,7 @@ int cli_hier(int argc, char **argv) {
   int cluster = 16, a;
   bool optimal = true, json = false;
   lds_Error err;
+  cli_Seen seen = {{0}, 0};
   lds_Grid *g;
   lds_Scenario *sc = NULL;
   Query *qs;
@@ -87,48 +112,78 @@ int cli_hier(int argc, char **argv) {
   double worst = 1.0, build_ms;
   uint64_t exp_a = 0, exp_f = 0, exp_o = 0;
   for (a = 2; a < argc; a++) {
-    if (!strcmp(argv[a], "--scen") && a + 1 < argc) scen = argv[++a];
-    else if (!strcmp(argv[a], "--pairs") && a + 1 < argc) pairs = strtoul(argv[++a], NULL, 10);
-    else if (!strcmp(argv[a], "--seed") && a + 1 < argc) rng_state = strtoull(argv[++a], NULL, 10);
-    else if (!strcmp(argv[a], "--cluster") && a + 1 < argc) cluster = atoi(argv[++a]);
-    else if (!strcmp(argv[a], "--stride") && a + 1 < argc) stride = strtoul(argv[++a], NULL, 10);
-    else if (!strcmp(argv[a], "--limit") && a + 1 < argc) limit = strtoul(argv[++a], NULL, 10);
-    else if (!strcmp(argv[a], "--doors") && a + 1 < argc) doors = strtoul(argv[++a], NULL, 10);
-    else if (!strcmp(argv[a], "--no-optimal")) optimal = false;
-    else if (!strcmp(argv[a], "--json")) json = true;
-    else if (argv[a][0] != '-' && !map) map = argv[a];
-    else {
-      fprintf(stderr, "lodestar hier: unknown or incomplete argument '%s'\n", argv[a]);
-      return 2;
+    const char *o = argv[a], *v;
+    long n;
+    if (!cli_once(CMD, &seen, o)) return 2;
+    if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0) {
+      usage(stdout);
+      return 0;
+    }
+    if (strcmp(o, "--no-optimal") == 0) {
+      optimal = false;
+      continue;
+    }
+    if (strcmp(o, "--json") == 0) {
+      json = true;
+      continue;
+    }
+    if (o[0] != '-') {
+      if (map) return cli_fail(CMD, "unexpected argument '%s' (one MAP only)", o);
+      map = o;
+      continue;
+    }
+    v = a + 1 < argc ? argv[++a] : NULL;
+    if (!v) return cli_fail(CMD, "%s: missing value", o);
+    if (strcmp(o, "--scen") == 0) {
+      scen = v;
+    } else if (strcmp(o, "--pairs") == 0) {
+      if (!cli_int(CMD, "--pairs", v, 1, 10000000, &n)) return 2;
+      pairs = (size_t)n;
+    } else if (strcmp(o, "--seed") == 0) {
+      if (!cli_int(CMD, "--seed", v, 0, 2147483647, &n)) return 2;
+      rng_state = (uint64_t)n;
+    } else if (strcmp(o, "--cluster") == 0) {
+      if (!cli_int(CMD, "--cluster", v, 4, LDS_HPA_MAX_CLUSTER, &n)) return 2;
+      cluster = (int)n;
+    } else if (strcmp(o, "--stride") == 0) {
+      if (!cli_int(CMD, "--stride", v, 1, 1000000000, &n)) return 2;
+      stride = (size_t)n;
+    } else if (strcmp(o, "--limit") == 0) {
+      if (!cli_int(CMD, "--limit", v, 0, 1000000000, &n)) return 2;
+      limit = (size_t)n;
+    } else if (strcmp(o, "--doors") == 0) {
+      if (!cli_int(CMD, "--doors", v, 0, 1000000, &n)) return 2;
+      doors = (size_t)n;
+    } else {
+      return cli_fail(CMD, "unknown option '%s' (try 'lodestar hier --help')", o);
     }
   }
-  if (!map || (!scen && !pairs) || stride == 0) {
-    fprintf(stderr, "usage: lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C] "
-                    "[--stride K] [--limit N] [--doors N] [--no-optimal] [--json]\n");
-    return 2;
-  }
+  if (!map) return cli_missing(CMD, "MAP", USAGE);
+  if (!scen && !pairs) return cli_missing(CMD, "--scen FILE or --pairs N", USAGE);
+  if (scen && pairs) return cli_fail(CMD, "--scen and --pairs: give one of them, not both");
   g = lds_map_load(NULL, map, &err);
   if (!g) {
-    fprintf(stderr, "lodestar hier: %s\n", err.msg);
-    return 2;
+    return cli_fail(CMD, "%s", err.msg);
   }
   s = lds_search_new(NULL, g, &err);
   if (!s) {
-    fprintf(stderr, "lodestar hier: %s\n", err.msg);
-    return 2;
+    return cli_fail(CMD, "%s", err.msg);
   }
   if (scen) {
     size_t n;
     sc = lds_scen_load(NULL, scen, &err);
     if (!sc) {
-      fprintf(stderr, "lodestar hier: %s\n", err.msg);
-      return 2;
+      return cli_fail(CMD, "%s", err.msg);
     }
     n = lds_scen_count(sc);
     qs = calloc(n, sizeof *qs);
     for (i = 0; i < n; i += stride) {
       const lds_ScenEntry *e = lds_scen_entry(sc, i);
       if (limit && nq >= limit) break;
+      if (!lds_grid_in_bounds(g, e->sx, e->sy) || !lds_grid_in_bounds(g, e->gx, e->gy))
+        return cli_fail(CMD, "%s: problem %zu (%d,%d)->(%d,%d) is outside the %dx%d map %s", scen,
+                        i + 1, e->sx, e->sy, e->gx, e->gy, lds_grid_width(g), lds_grid_height(g),
+                        map);
       qs[nq].sx = e->sx;
       qs[nq].sy = e->sy;
       qs[nq].gx = e->gx;
@@ -166,8 +221,7 @@ int cli_hier(int argc, char **argv) {
   hp.lower_bounds = optimal;
   h = lds_hpa_new(NULL, g, &hp, &err);
   if (!h) {
-    fprintf(stderr, "lodestar hier: %s\n", err.msg);
-    return 2;
+    return cli_fail(CMD, "%s", err.msg);
   }
   hq = lds_hpa_query_new(h, &err);
   lds_hpa_info(h, &info);
