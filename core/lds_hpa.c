@@ -357,6 +357,19 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
                  fn, i, grid->layers[i].name, params->layer_weights[i]);
       return NULL;
     }
+  {
+    /* abstract node ids (cluster * 4C + i) and padded cell ids are 32-bit */
+    uint64_t ncl = (uint64_t)((grid->w + params->cluster_size - 1) / params->cluster_size) *
+                   (uint64_t)((grid->h + params->cluster_size - 1) / params->cluster_size);
+    if (ncl * 4u * (uint64_t)params->cluster_size + 2u >= UINT32_MAX ||
+        (uint64_t)grid->pcells >= UINT32_MAX) {
+      ldsi_error(err, LDS_E_ARG,
+                 "%s: a %dx%d grid is too large for cluster_size %d (at most 2^32 entrance "
+                 "slots and cells; expected a larger cluster_size or a smaller grid)",
+                 fn, (int)grid->w, (int)grid->h, params->cluster_size);
+      return NULL;
+    }
+  }
   t0 = e.clock(e.clock_ud);
   h = ldsi_calloc(&e, 1, sizeof *h);
   if (!h) goto nomem;

@@ -138,7 +138,8 @@ typedef struct lds_HpaInfo {
 /// @param[in] params [opt] NULL for defaults
 /// @param[out] err   [opt]
 /// @returns the hierarchy, or NULL with err: LDS_E_ARG (NULL grid, cluster
-///   size out of range, too many or NaN/infinite weights, a passable cell
+///   size out of range, a grid with 2^32 cells or entrance slots or more,
+///   too many or NaN/infinite weights, a passable cell
 ///   whose effective cost is <= 0 or NaN: the message names the cell),
 ///   LDS_E_NOMEM. [Owner: caller frees with lds_hpa_free]
 LDS_API lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaParams *params,
