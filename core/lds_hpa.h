@@ -30,9 +30,10 @@
 ** to the goal inside its cluster join them to the abstract graph; A* on the
 ** abstract graph (octile heuristic times the smallest cell cost) gives a
 ** sequence of clusters; the path is then refined window by window from the
-** start: an A* inside the bounding box of two consecutive clusters from the
-** current cell to the exit entrance of the next cluster, whose path is kept
-** up to its last entry into that next cluster. This smooths the crossings
+** start: an A* inside the bounding box of three consecutive clusters of
+** that sequence from the current cell to the exit entrance of the third,
+** whose path is kept up to the start of its final run inside the second and
+** third clusters. This smooths the crossings
 ** (the path may cross a border anywhere, not only at entrances) and never
 ** costs more than the abstract path. The cells kept so far are final: an
 ** agent can walk them (lds_hpa_query_prefix) while later windows run.
@@ -166,7 +167,7 @@ LDS_API const lds_Grid *lds_hpa_grid(const lds_Hpa *h);
 /// Creates a query object for a hierarchy (reused for query after query).
 /// Allocates the abstract search's records (44 bytes per entrance slot:
 /// 4 x cluster_size slots per cluster) and the window scratch (about 45
-/// bytes per cell of a 2 x 2 cluster window); the optimal mode allocates
+/// bytes per cell of a 3 x 3 cluster window); the optimal mode allocates
 /// 49 bytes per cell (and 44 per (cluster, side) pair) on its first query.
 /// @returns the query, NULL with err LDS_E_ARG (NULL h) or LDS_E_NOMEM.
 /// [Owner: caller frees with lds_hpa_query_free, before the hierarchy]
@@ -185,7 +186,7 @@ LDS_API lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_
 /// counted in expansions (cells of a cluster search, abstract nodes, cells of
 /// the optimal A*); the clock is read every 64 expansions. A budget is
 /// checked between units of work, so a step may overshoot max_expansions by
-/// one cluster search (at most 4 x cluster_size^2 expansions).
+/// one window search (at most 9 x cluster_size^2 expansions).
 /// @returns LDS_RUNNING, LDS_FOUND, LDS_NO_PATH, or LDS_E_STATE (no query
 ///   started), LDS_E_STALE (the grid changed since the start). A finished
 ///   query keeps returning its final status.

@@ -33,7 +33,7 @@ lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err) {
   q->apos = ldsi_alloc(&q->env, q->nabs * sizeof(uint32_t));
   q->ds = ldsi_alloc(&q->env, h->cap * sizeof(double));
   q->dg = ldsi_alloc(&q->env, h->cap * sizeof(double));
-  win = (size_t)4 * (size_t)h->C * (size_t)h->C;
+  win = (size_t)9 * (size_t)h->C * (size_t)h->C; /* a 3 x 3 cluster window */
   q->trcap = win;
   q->tr = ldsi_alloc(&q->env, win * sizeof(uint32_t));
   if (!q->ag || !q->apar || !q->agen || !q->apos || !q->ds || !q->dg || !q->tr ||
@@ -317,21 +317,29 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
 
 /* ------------------------------------------------------ refinement -- */
 
-static void box_of(const lds_Hpa *h, uint32_t a, uint32_t b, int32_t *x0, int32_t *y0, int32_t *x1,
-                   int32_t *y1) {
-  const ldsi_HpaCluster *ka = &h->cl[a], *kb = &h->cl[b];
-  *x0 = ka->x0 < kb->x0 ? ka->x0 : kb->x0;
-  *y0 = ka->y0 < kb->y0 ? ka->y0 : kb->y0;
-  *x1 = ka->x1 > kb->x1 ? ka->x1 : kb->x1;
-  *y1 = ka->y1 > kb->y1 ? ka->y1 : kb->y1;
+static void box_grow(const lds_Hpa *h, uint32_t c, int32_t *x0, int32_t *y0, int32_t *x1,
+                     int32_t *y1) {
+  const ldsi_HpaCluster *k = &h->cl[c];
+  if (k->x0 < *x0) *x0 = k->x0;
+  if (k->y0 < *y0) *y0 = k->y0;
+  if (k->x1 > *x1) *x1 = k->x1;
+  if (k->y1 > *y1) *y1 = k->y1;
 }
 
-/* Refines one window; LDS_RUNNING while windows remain, LDS_FOUND at the goal. */
+/* Refines one window: an A* inside the bounding box of the current leg's
+** cluster and the next two legs' (a chain of neighbours: at most 3 x 3
+** clusters) from the current cell to the exit waypoint of the last of them;
+** the path is kept up to the start of its final run inside the two later
+** clusters, which is where the next window starts. The previous plan from
+** there lies inside that run's clusters, and its continuation through the
+** next leg inside the next window: each window can only improve on it, so
+** the refined path never costs more than the abstract path.
+** LDS_RUNNING while windows remain, LDS_FOUND at the goal. */
 static lds_Status refine_window(lds_HpaQuery *q) {
   static const char *fn = "lds_hpa_query_step";
   lds_Hpa *h = q->h;
   ldsi_HpaLocal *L = &q->win;
-  uint32_t ca = q->leg_cl[q->leg], cb;
+  uint32_t ca = q->leg_cl[q->leg], cb = ca, cc = ca;
   size_t target, n, keep_from, k;
   bool last;
   int32_t x0, y0, x1, y1;
@@ -339,31 +347,41 @@ static lds_Status refine_window(lds_HpaQuery *q) {
   double c;
   if (q->leg + 1 >= q->nlegs) {
     target = q->pg;
-    cb = ca;
+    last = true;
+  } else if (q->leg + 2 >= q->nlegs) {
+    cb = cc = q->leg_cl[q->leg + 1];
+    target = q->pg;
     last = true;
   } else {
     cb = q->leg_cl[q->leg + 1];
-    target = q->wp[q->leg_last[q->leg + 1]];
-    last = q->leg + 2 >= q->nlegs; /* the window's target is the goal */
+    cc = q->leg_cl[q->leg + 2];
+    target = q->wp[q->leg_last[q->leg + 2]];
+    last = q->leg + 3 >= q->nlegs; /* the window's target is the goal */
   }
-  box_of(h, ca, cb, &x0, &y0, &x1, &y1);
+  x0 = y0 = INT32_MAX;
+  x1 = y1 = INT32_MIN;
+  box_grow(h, ca, &x0, &y0, &x1, &y1);
+  box_grow(h, cb, &x0, &y0, &x1, &y1);
+  box_grow(h, cc, &x0, &y0, &x1, &y1);
   c = ldsi_hpa_local_astar(h, L, x0, y0, x1, y1, q->cur, target);
   q->stats.expansions += L->expansions - e0;
   n = isfinite(c) ? ldsi_hpa_local_trace(h, L, target, q->tr, q->trcap) : 0;
   if (n == 0) {
-    ldsi_msg(q->errmsg, "%s: the window of clusters %u and %u has no path (hierarchy out of date)",
-             fn, (unsigned)ca, (unsigned)cb);
+    ldsi_msg(q->errmsg, "%s: the window of clusters %u, %u and %u has no path (hierarchy out "
+             "of date)", fn, (unsigned)ca, (unsigned)cb, (unsigned)cc);
     return LDS_E_STATE;
   }
   if (last) {
     keep_from = n; /* keep everything */
   } else {
-    /* keep up to the start of the path's final run inside cluster cb */
+    /* keep up to the start of the path's final run inside clusters cb and cc */
     keep_from = n - 1;
     while (keep_from > 0) {
       int32_t x, y;
+      uint32_t cl;
       ldsi_grid_pxy(h->grid, q->tr[keep_from - 1], &x, &y);
-      if (ldsi_hpa_cluster_of(h, x, y) != cb) break;
+      cl = ldsi_hpa_cluster_of(h, x, y);
+      if (cl != cb && cl != cc) break;
       keep_from--;
     }
     keep_from++; /* tr[keep_from - 1] is the first cell of that run: keep it */
