@@ -246,7 +246,7 @@ static lds_Status set_entrances(lds_Hpa *h, uint32_t c, const uint32_t *cells, s
     k->cap = (uint32_t)n;
   }
   k->n = (uint32_t)n;
-  memcpy(k->cell, cells, n * sizeof(uint32_t));
+  if (n) memcpy(k->cell, cells, n * sizeof(uint32_t));
   for (i = 0; i < k->n; i++) {
     int32_t x, y;
     ldsi_grid_pxy(g, k->cell[i], &x, &y);
@@ -509,7 +509,7 @@ lds_Status lds_hpa_repair(lds_Hpa *h) {
     uint32_t cc = mark[m];
     ldsi_HpaCluster *k = &h->cl[cc];
     size_t n = cluster_entrances(h, off, cc, tmp, slots);
-    bool same = n == k->n && memcmp(tmp, k->cell, n * sizeof(uint32_t)) == 0;
+    bool same = n == k->n && (n == 0 || memcmp(tmp, k->cell, n * sizeof(uint32_t)) == 0);
     if (same && !(h->dirty[cc] & DIRTY_CELLS)) continue;
     h->intra_edges -= count_edges(k);
     if ((st = set_entrances(h, cc, tmp, n)) != LDS_OK) {
