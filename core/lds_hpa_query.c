@@ -59,8 +59,8 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   if (q->dg) ldsi_free(&e, q->dg, q->h->cap * sizeof(double));
   if (q->tr) ldsi_free(&e, q->tr, q->trcap * sizeof(uint32_t));
   if (q->wp) ldsi_free(&e, q->wp, q->wcap * sizeof(uint32_t));
-  if (q->leg_cl) ldsi_free(&e, q->leg_cl, q->wcap * sizeof(uint32_t));
-  if (q->leg_last) ldsi_free(&e, q->leg_last, q->wcap * sizeof(uint32_t));
+  if (q->raw) ldsi_free(&e, q->raw, q->rawcap * sizeof(uint32_t));
+  if (q->rawc) ldsi_free(&e, q->rawc, q->rawcap * sizeof(double));
   if (q->cells) ldsi_free(&e, q->cells, q->ccap * sizeof(uint32_t));
   ldsi_hpa_heap_free(&e, &q->aheap);
   ldsi_hpa_local_free(&e, &q->win);
@@ -224,25 +224,47 @@ static void insert(lds_HpaQuery *q) {
   q->stats.pushes++;
 }
 
+/* Appends padded cell p (one legal move from the last raw cell) to the raw
+** refined path with its prefix cost; false on NOMEM. */
+static bool raw_push(lds_HpaQuery *q, uint32_t p) {
+  double c = 0.0;
+  if (q->nraw == q->rawcap) {
+    size_t nc = q->rawcap ? 2 * q->rawcap : 256;
+    uint32_t *a = ldsi_realloc(&q->env, q->raw, q->rawcap * sizeof(uint32_t), nc * sizeof(uint32_t));
+    double *b;
+    if (!a) return false;
+    q->raw = a;
+    b = ldsi_realloc(&q->env, q->rawc, q->rawcap * sizeof(double), nc * sizeof(double));
+    if (!b) return false;
+    q->rawc = b;
+    q->rawcap = nc;
+  }
+  if (q->nraw) {
+    int32_t x0, y0, x1, y1;
+    int d;
+    ldsi_grid_pxy(q->h->grid, q->raw[q->nraw - 1], &x0, &y0);
+    ldsi_grid_pxy(q->h->grid, p, &x1, &y1);
+    d = lds_direction_of(x1 - x0, y1 - y0);
+    c = q->rawc[q->nraw - 1] + ldsi_hpa_move_len(d < 0 ? 0 : d) * ldsi_hpa_cost(q->h, p);
+  }
+  q->raw[q->nraw] = p;
+  q->rawc[q->nraw] = c;
+  q->nraw++;
+  return true;
+}
+
 static lds_Status path_grow(lds_HpaQuery *q, size_t n) {
   if (n > q->wcap) {
     size_t nc = n * 2;
     uint32_t *a = ldsi_realloc(&q->env, q->wp, q->wcap * sizeof(uint32_t), nc * sizeof(uint32_t));
-    uint32_t *b, *c;
     if (!a) return LDS_E_NOMEM;
     q->wp = a;
-    b = ldsi_realloc(&q->env, q->leg_cl, q->wcap * sizeof(uint32_t), nc * sizeof(uint32_t));
-    if (!b) return LDS_E_NOMEM;
-    q->leg_cl = b;
-    c = ldsi_realloc(&q->env, q->leg_last, q->wcap * sizeof(uint32_t), nc * sizeof(uint32_t));
-    if (!c) return LDS_E_NOMEM;
-    q->leg_last = c;
     q->wcap = nc;
   }
   return LDS_OK;
 }
 
-/* The abstract path START..GOAL into waypoints and legs. */
+/* The abstract path START..GOAL into waypoints. */
 static lds_Status abstract_path(lds_HpaQuery *q) {
   uint32_t start = (uint32_t)(q->nabs - 2), goal = start + 1, id;
   size_t n = 1, i;
@@ -253,19 +275,11 @@ static lds_Status abstract_path(lds_HpaQuery *q) {
     q->wp[i] = (uint32_t)acell(q, id);
     if (id == start) break;
   }
-  q->nlegs = 0;
-  for (i = 0; i < n; i++) {
-    int32_t x, y;
-    uint32_t c;
-    ldsi_grid_pxy(q->h->grid, q->wp[i], &x, &y);
-    c = ldsi_hpa_cluster_of(q->h, x, y);
-    if (q->nlegs == 0 || q->leg_cl[q->nlegs - 1] != c) q->leg_cl[q->nlegs++] = c;
-    q->leg_last[q->nlegs - 1] = (uint32_t)i;
-  }
   q->abstract_cost = q->ag[goal];
   q->leg = 0;
-  q->cur = q->ps;
-  return LDS_OK;
+  q->nraw = 0;
+  q->anchor = 0;
+  return raw_push(q, (uint32_t)q->ps) ? LDS_OK : LDS_E_NOMEM;
 }
 
 /* One abstract expansion; returns LDS_RUNNING, LDS_FOUND (goal popped) or
@@ -317,84 +331,190 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
 
 /* ------------------------------------------------------ refinement -- */
 
-static void box_grow(const lds_Hpa *h, uint32_t c, int32_t *x0, int32_t *y0, int32_t *x1,
-                     int32_t *y1) {
-  const ldsi_HpaCluster *k = &h->cl[c];
-  if (k->x0 < *x0) *x0 = k->x0;
-  if (k->y0 < *y0) *y0 = k->y0;
-  if (k->x1 > *x1) *x1 = k->x1;
-  if (k->y1 > *y1) *y1 = k->y1;
+/* Direction of the unit move (mx, my), mx and my in -1..1, not both 0. */
+static const int8_t dir_of_move[9] = {LDS_DIR_NW, LDS_DIR_N, LDS_DIR_NE, LDS_DIR_W, -1,
+                                      LDS_DIR_E,  LDS_DIR_SW, LDS_DIR_S, LDS_DIR_SE};
+
+/* Walks the 8-connected digital straight line (Bresenham, IBM Systems
+** Journal 4(1), 1965: max(|dx|,|dy|) moves, min(|dx|,|dy|) of them diagonal,
+** so its length is the octile distance) from padded cell a to padded cell b
+** under the grid's move rules. Returns its cost, or INFINITY when a move is
+** illegal (blocked, cut corner, a cell blocked by a weighted layer) or the
+** cost so far exceeds limit. With keep, the cells after a are kept (the
+** line must have been checked legal); *nomem is set on NOMEM. */
+static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool keep,
+                        bool *nomem) {
+  const lds_Hpa *h = q->h;
+  const ptrdiff_t *off = h->off;
+  int32_t x0, y0, x1, y1, ax, ay, sx, sy, err, i, n;
+  size_t p = a;
+  double c = 0.0;
+  ldsi_grid_pxy(h->grid, a, &x0, &y0);
+  ldsi_grid_pxy(h->grid, b, &x1, &y1);
+  ax = x1 > x0 ? x1 - x0 : x0 - x1;
+  ay = y1 > y0 ? y1 - y0 : y0 - y1;
+  sx = x1 > x0 ? 1 : x1 < x0 ? -1 : 0;
+  sy = y1 > y0 ? 1 : y1 < y0 ? -1 : 0;
+  n = ax > ay ? ax : ay;
+  err = n / 2;
+  for (i = 0; i < n; i++) {
+    int32_t mx, my;
+    int d;
+    if (ax >= ay) {
+      mx = sx;
+      my = 0;
+      err -= ay;
+      if (err < 0) {
+        my = sy;
+        err += ax;
+      }
+    } else {
+      mx = 0;
+      my = sy;
+      err -= ax;
+      if (err < 0) {
+        mx = sx;
+        err += ay;
+      }
+    }
+    d = dir_of_move[(my + 1) * 3 + (mx + 1)];
+    if (!keep) {
+      double cc;
+      if (!(h->grid->nbr[p] & (1u << d))) return INFINITY;
+      p = (size_t)((ptrdiff_t)p + off[d]);
+      cc = ldsi_hpa_cost(h, p);
+      if (!isfinite(cc)) return INFINITY;
+      c += ldsi_hpa_move_len(d) * cc;
+      if (c > limit) return INFINITY;
+    } else {
+      p = (size_t)((ptrdiff_t)p + off[d]);
+      if (!ldsi_hpa_keep(q, (uint32_t)p)) {
+        *nomem = true;
+        return INFINITY;
+      }
+    }
+  }
+  return c;
 }
 
-/* Refines one window: an A* inside the bounding box of the current leg's
-** cluster and the next two legs' (a chain of neighbours: at most 3 x 3
-** clusters) from the current cell to the exit waypoint of the last of them;
-** the path is kept up to the start of its final run inside the two later
-** clusters, which is where the next window starts. The previous plan from
-** there lies inside that run's clusters, and its continuation through the
-** next leg inside the next window: each window can only improve on it, so
-** the refined path never costs more than the abstract path.
-** LDS_RUNNING while windows remain, LDS_FOUND at the goal. */
-static lds_Status refine_window(lds_HpaQuery *q) {
+/* Smoothing horizon, in raw cells per cluster side, and the illegal lines in
+** a row that end an anchor's scan (measured on Berlin_0_1024: 4 and 8 keep
+** every scen query within 1 %, docs/hierarchy.md). */
+#define SMOOTH_H 4
+#define SMOOTH_FAILS 8
+
+/* Smooths the raw path from the anchor on and keeps the result: from the
+** anchor a, the farthest raw cell j within the horizon whose straight line
+** from a is legal and costs no more than the raw path a..j replaces it (the
+** scan stops after a few illegal lines in a row); the next anchor is j.
+** Every replacement costs at most what it replaces, so the kept path never
+** costs more than the raw path, which is the abstract path. Unless all,
+** anchors whose horizon reaches past the raw path wait for the next leg
+** (so every kept cell is final). false on NOMEM. */
+static bool smooth(lds_HpaQuery *q, bool all) {
+  size_t H = (size_t)(SMOOTH_H * q->h->C);
+  bool nomem = false;
+  while (q->anchor + 1 < q->nraw) {
+    size_t a = q->anchor, lim = a + H, best = a + 1, j;
+    int fails = 0;
+    if (lim >= q->nraw) {
+      if (!all) break;
+      lim = q->nraw - 1;
+    }
+    for (j = a + 2; j <= lim; j++) {
+      double room = q->rawc[j] - q->rawc[a];
+      double lc = line_walk(q, q->raw[a], q->raw[j], room, false, NULL);
+      if (isfinite(lc)) {
+        best = j;
+        fails = 0;
+      } else if (++fails >= SMOOTH_FAILS) {
+        break;
+      }
+    }
+    if (best == a + 1) {
+      if (!ldsi_hpa_keep(q, q->raw[a + 1])) return false;
+    } else {
+      line_walk(q, q->raw[a], q->raw[best], INFINITY, true, &nomem);
+      if (nomem) return false;
+    }
+    q->anchor = best;
+  }
+  return true;
+}
+
+/* Start and goal at most two clusters apart in x and y: the abstract
+** path's detour through entrances is a large share of such a short path, so
+** an A* inside the bounding box of the two clusters (at most 3 x 3) is tried
+** first and taken (all of it kept) when it costs no more than the abstract
+** path. LDS_FOUND when taken, LDS_RUNNING to refine as usual. */
+static lds_Status near_pair(lds_HpaQuery *q) {
+  lds_Hpa *h = q->h;
+  ldsi_HpaLocal *L = &q->win;
+  const ldsi_HpaCluster *ks = &h->cl[q->cs], *kg = &h->cl[q->cg];
+  int32_t csx = (int32_t)(q->cs % (uint32_t)h->cw), csy = (int32_t)(q->cs / (uint32_t)h->cw);
+  int32_t cgx = (int32_t)(q->cg % (uint32_t)h->cw), cgy = (int32_t)(q->cg / (uint32_t)h->cw);
+  uint64_t e0 = L->expansions;
+  size_t n, k;
+  double c;
+  if (csx - cgx > 2 || cgx - csx > 2 || csy - cgy > 2 || cgy - csy > 2) return LDS_RUNNING;
+  c = ldsi_hpa_local_astar(h, L, ks->x0 < kg->x0 ? ks->x0 : kg->x0, ks->y0 < kg->y0 ? ks->y0 : kg->y0,
+                           ks->x1 > kg->x1 ? ks->x1 : kg->x1, ks->y1 > kg->y1 ? ks->y1 : kg->y1,
+                           q->ps, q->pg);
+  q->stats.expansions += L->expansions - e0;
+  if (!(c <= q->abstract_cost)) return LDS_RUNNING;
+  n = ldsi_hpa_local_trace(h, L, q->pg, q->tr, q->trcap);
+  if (n == 0) return LDS_RUNNING;
+  for (k = 1; k < n; k++)
+    if (!ldsi_hpa_keep(q, q->tr[k])) {
+      ldsi_msg(q->errmsg, "lds_hpa_query_step: out of memory");
+      return LDS_E_NOMEM;
+    }
+  return LDS_FOUND;
+}
+
+/* Refines the next waypoint pair of the abstract path: inside one cluster,
+** the cluster-restricted A* path (its cost is the intra edge's); across a
+** border, the one move of the inter edge. Then smooths what is final.
+** LDS_RUNNING while pairs remain, LDS_FOUND at the goal. */
+static lds_Status refine_step(lds_HpaQuery *q) {
   static const char *fn = "lds_hpa_query_step";
   lds_Hpa *h = q->h;
   ldsi_HpaLocal *L = &q->win;
-  uint32_t ca = q->leg_cl[q->leg], cb = ca, cc = ca;
-  size_t target, n, keep_from, k;
+  size_t a = q->wp[q->leg], b = q->wp[q->leg + 1], n, k;
+  int32_t xa, ya, xb, yb;
+  uint32_t ca, cb;
   bool last;
-  int32_t x0, y0, x1, y1;
-  uint64_t e0 = L->expansions;
-  double c;
-  if (q->leg + 1 >= q->nlegs) {
-    target = q->pg;
-    last = true;
-  } else if (q->leg + 2 >= q->nlegs) {
-    cb = cc = q->leg_cl[q->leg + 1];
-    target = q->pg;
-    last = true;
+  if (q->leg == 0 && q->nraw == 1) {
+    lds_Status st = near_pair(q);
+    if (st != LDS_RUNNING) return st;
+  }
+  ldsi_grid_pxy(h->grid, a, &xa, &ya);
+  ldsi_grid_pxy(h->grid, b, &xb, &yb);
+  ca = ldsi_hpa_cluster_of(h, xa, ya);
+  cb = ldsi_hpa_cluster_of(h, xb, yb);
+  if (ca != cb) {
+    if (!raw_push(q, (uint32_t)b)) goto nomem;
   } else {
-    cb = q->leg_cl[q->leg + 1];
-    cc = q->leg_cl[q->leg + 2];
-    target = q->wp[q->leg_last[q->leg + 2]];
-    last = q->leg + 3 >= q->nlegs; /* the window's target is the goal */
-  }
-  x0 = y0 = INT32_MAX;
-  x1 = y1 = INT32_MIN;
-  box_grow(h, ca, &x0, &y0, &x1, &y1);
-  box_grow(h, cb, &x0, &y0, &x1, &y1);
-  box_grow(h, cc, &x0, &y0, &x1, &y1);
-  c = ldsi_hpa_local_astar(h, L, x0, y0, x1, y1, q->cur, target);
-  q->stats.expansions += L->expansions - e0;
-  n = isfinite(c) ? ldsi_hpa_local_trace(h, L, target, q->tr, q->trcap) : 0;
-  if (n == 0) {
-    ldsi_msg(q->errmsg, "%s: the window of clusters %u, %u and %u has no path (hierarchy out "
-             "of date)", fn, (unsigned)ca, (unsigned)cb, (unsigned)cc);
-    return LDS_E_STATE;
-  }
-  if (last) {
-    keep_from = n; /* keep everything */
-  } else {
-    /* keep up to the start of the path's final run inside clusters cb and cc */
-    keep_from = n - 1;
-    while (keep_from > 0) {
-      int32_t x, y;
-      uint32_t cl;
-      ldsi_grid_pxy(h->grid, q->tr[keep_from - 1], &x, &y);
-      cl = ldsi_hpa_cluster_of(h, x, y);
-      if (cl != cb && cl != cc) break;
-      keep_from--;
+    const ldsi_HpaCluster *kc = &h->cl[ca];
+    uint64_t e0 = L->expansions;
+    double c = ldsi_hpa_local_astar(h, L, kc->x0, kc->y0, kc->x1, kc->y1, a, b);
+    q->stats.expansions += L->expansions - e0;
+    n = isfinite(c) ? ldsi_hpa_local_trace(h, L, b, q->tr, q->trcap) : 0;
+    if (n == 0) {
+      ldsi_msg(q->errmsg, "%s: cluster %u has no path between two waypoints (hierarchy out "
+               "of date)", fn, (unsigned)ca);
+      return LDS_E_STATE;
     }
-    keep_from++; /* tr[keep_from - 1] is the first cell of that run: keep it */
+    for (k = 1; k < n; k++)
+      if (!raw_push(q, q->tr[k])) goto nomem;
   }
-  for (k = 1; k < keep_from && k < n; k++)
-    if (!ldsi_hpa_keep(q, q->tr[k])) {
-      ldsi_msg(q->errmsg, "%s: out of memory", fn);
-      return LDS_E_NOMEM;
-    }
-  if (last) return LDS_FOUND;
-  q->cur = q->tr[keep_from - 1];
   q->leg++;
-  return LDS_RUNNING;
+  last = q->leg + 1 >= q->nwp;
+  if (!smooth(q, last)) goto nomem;
+  return last ? LDS_FOUND : LDS_RUNNING;
+nomem:
+  ldsi_msg(q->errmsg, "%s: out of memory", fn);
+  return LDS_E_NOMEM;
 }
 
 /* ------------------------------------------------------------ step -- */
@@ -440,7 +560,7 @@ lds_Status lds_hpa_query_step(lds_HpaQuery *q, const lds_Budget *budget) {
         }
       }
     } else {
-      st = refine_window(q);
+      st = refine_step(q);
       if (st != LDS_RUNNING) q->phase = PH_DONE;
     }
   }

@@ -31,17 +31,20 @@ struct lds_HpaQuery {
   double *ds, *dg;    /* cap each: start -> entrance i of cs, entrance i of cg -> goal */
   double dsg;         /* start -> goal inside their common cluster */
   double abstract_cost;
-  /* waypoints (padded cells) of the abstract path, and its legs: runs of
-  ** waypoints in one cluster; leg_last[j] = index of the leg's last waypoint */
-  uint32_t *wp, *leg_cl, *leg_last;
-  size_t nwp, nlegs, wcap;
-  size_t leg;         /* the window being refined */
-  size_t cur;         /* padded cell the kept prefix ends at */
+  /* waypoints (padded cells) of the abstract path */
+  uint32_t *wp;
+  size_t nwp, wcap;
+  size_t leg;         /* the next waypoint pair (leg, leg + 1) to refine */
   /* the kept (final) prefix: padded cells */
   uint32_t *cells;
   size_t ncells, ccap;
   double cost;
-  ldsi_HpaLocal win;  /* window searches (up to 2C x 2C cells) */
+  /* refinement: the concatenated intra-cluster paths (raw, padded cells,
+  ** with prefix costs rawc), smoothed from anchor on into cells */
+  uint32_t *raw;
+  double *rawc;
+  size_t nraw, rawcap, anchor;
+  ldsi_HpaLocal win;  /* cluster searches (up to 3C x 3C cells) */
   uint32_t *tr;       /* trace buffer of a window path */
   size_t trcap;
   ldsi_HpaExact *ex;  /* optimal mode state, NULL until first used */
