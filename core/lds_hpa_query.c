@@ -309,19 +309,31 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
     row = k->dist + (size_t)i * k->n;
     for (j = 0; j < k->n; j++)
       if (j != i && row[j] < INFINITY) arelax(q, u, c * h->cap + j, gu + (double)row[j]);
-    for (d = 0; d < 8; d++) {
-      size_t pq;
-      int32_t x, y;
-      uint32_t cq;
-      uint8_t ni;
-      if (!ldsi_hpa_can(h, p, d, off)) continue;
-      pq = (size_t)((ptrdiff_t)p + off[d]);
-      ldsi_grid_pxy(h->grid, pq, &x, &y);
-      ni = h->nidx[(size_t)y * (size_t)h->grid->w + (size_t)x];
-      if (!ni) continue;
-      cq = ldsi_hpa_cluster_of(h, x, y);
-      if (cq == c) continue;
-      arelax(q, u, cq * h->cap + (uint32_t)(ni - 1), gu + ldsi_hpa_move_len(d) * ldsi_hpa_cost(h, pq));
+    /* inter edges: legal moves out of the cluster onto an entrance of the
+    ** neighbouring cluster (coordinates from the entrance's own, no division) */
+    {
+      uint32_t exy = k->xy[i];
+      int32_t ex = (int32_t)(exy & 0xFFFF), ey = (int32_t)(exy >> 16);
+      unsigned m = h->grid->nbr[p];
+      for (d = 0; d < 8; d++) {
+        size_t pq;
+        int32_t x, y, dcx, dcy;
+        uint8_t ni;
+        double cc;
+        if (!(m & (1u << d))) continue;
+        x = ex + ldsi_dir_dx[d];
+        y = ey + ldsi_dir_dy[d];
+        dcx = x < k->x0 ? -1 : x > k->x1 ? 1 : 0;
+        dcy = y < k->y0 ? -1 : y > k->y1 ? 1 : 0;
+        if (!dcx && !dcy) continue;
+        ni = h->nidx[(size_t)y * (size_t)h->grid->w + (size_t)x];
+        if (!ni) continue;
+        pq = (size_t)((ptrdiff_t)p + off[d]);
+        cc = ldsi_hpa_cost(h, pq);
+        if (!isfinite(cc)) continue;
+        arelax(q, u, (uint32_t)((int32_t)c + dcx + dcy * h->cw) * h->cap + (uint32_t)(ni - 1),
+               gu + ldsi_hpa_move_len(d) * cc);
+      }
     }
     if (c == q->cg && isfinite(q->dg[i])) arelax(q, u, goal, gu + q->dg[i]);
   }
@@ -397,10 +409,12 @@ static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool 
   return c;
 }
 
-/* Smoothing horizon, in raw cells per cluster side, and the illegal lines in
-** a row that end an anchor's scan (measured on Berlin_0_1024: 4 and 8 keep
-** every scen query within 1 %, docs/hierarchy.md). */
+/* Smoothing: the horizon in raw cells per cluster side, the stride of the
+** candidate ends (and the horizon's end itself), and the illegal lines in a
+** row that end an anchor's scan (measured on Berlin_0_1024: 4, 4 and 8 keep
+** every scen query of the bench within 1 %, docs/hierarchy.md). */
 #define SMOOTH_H 4
+#define SMOOTH_STEP 4
 #define SMOOTH_FAILS 8
 
 /* Smooths the raw path from the anchor on and keeps the result: from the
@@ -421,7 +435,7 @@ static bool smooth(lds_HpaQuery *q, bool all) {
       if (!all) break;
       lim = q->nraw - 1;
     }
-    for (j = a + 2; j <= lim; j++) {
+    for (j = a + 2; j <= lim; j += (j + SMOOTH_STEP <= lim || j == lim) ? SMOOTH_STEP : lim - j) {
       double room = q->rawc[j] - q->rawc[a];
       double lc = line_walk(q, q->raw[a], q->raw[j], room, false, NULL);
       if (isfinite(lc)) {
