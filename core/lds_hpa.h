@@ -29,14 +29,17 @@
 ** Fast mode: Dijkstra from the start inside its cluster and a reverse one
 ** to the goal inside its cluster join them to the abstract graph; A* on the
 ** abstract graph (octile heuristic times the smallest cell cost) gives a
-** sequence of clusters; the path is then refined window by window from the
-** start: an A* inside the bounding box of three consecutive clusters of
-** that sequence from the current cell to the exit entrance of the third,
-** whose path is kept up to the start of its final run inside the second and
-** third clusters. This smooths the crossings
-** (the path may cross a border anywhere, not only at entrances) and never
-** costs more than the abstract path. The cells kept so far are final: an
-** agent can walk them (lds_hpa_query_prefix) while later windows run.
+** path of entrances. It is refined pair by pair from the start: between two
+** waypoints in one cluster, the cluster-restricted A* path (its cost is the
+** intra edge's); across a border, the one move of the inter edge. The
+** concatenation is smoothed as it grows: from an anchor, the farthest cell
+** within 4 cluster sides ahead whose digital straight line is legal under
+** the move rules and costs no more than the stretch it replaces is joined
+** by that line. So the path never costs more than the abstract path. Start
+** and goal at most two clusters apart first try one A* inside the box of
+** their two clusters (taken when no dearer than the abstract path). The
+** cells kept so far are final: an agent can walk them
+** (lds_hpa_query_prefix) while later pairs are refined.
 **
 ** Optimal mode: A* on the whole grid, with the heuristic
 **   h(c) = max(octile(c, goal) * min_cost, LB(c))
@@ -102,7 +105,7 @@ LDS_API void lds_hpa_params_init(lds_HpaParams *p);
 
 /// Query modes.
 typedef enum lds_HpaMode {
-  LDS_HPA_FAST = 0,    ///< abstract search + windowed refinement (not optimal:
+  LDS_HPA_FAST = 0,    ///< abstract search + concatenated, smoothed refinement (not optimal:
                        ///< see docs/hierarchy.md for the measured suboptimality)
   LDS_HPA_OPTIMAL = 1  ///< A* with the cluster lower bound: optimal
 } lds_HpaMode;
@@ -166,8 +169,9 @@ LDS_API const lds_Grid *lds_hpa_grid(const lds_Hpa *h);
 
 /// Creates a query object for a hierarchy (reused for query after query).
 /// Allocates the abstract search's records (44 bytes per entrance slot:
-/// 4 x cluster_size slots per cluster) and the window scratch (about 45
-/// bytes per cell of a 3 x 3 cluster window); the optimal mode allocates
+/// 4 x cluster_size slots per cluster), the scratch of the searches inside
+/// clusters (about 45 bytes per cell of a 3 x 3 cluster box) and the
+/// unsmoothed path (12 bytes per cell of it); the optimal mode allocates
 /// 49 bytes per cell (and 44 per (cluster, side) pair) on its first query.
 /// @returns the query, NULL with err LDS_E_ARG (NULL h) or LDS_E_NOMEM.
 /// [Owner: caller frees with lds_hpa_query_free, before the hierarchy]
@@ -185,8 +189,10 @@ LDS_API lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_
 /// Runs the query for one slice (lds_Budget as in lds_search_step). Work is
 /// counted in expansions (cells of a cluster search, abstract nodes, cells of
 /// the optimal A*); the clock is read every 64 expansions. A budget is
-/// checked between units of work, so a step may overshoot max_expansions by
-/// one window search (at most 9 x cluster_size^2 expansions).
+/// checked between units of work (an insertion Dijkstra, an abstract node,
+/// the refinement of one waypoint pair), so a step may overshoot
+/// max_expansions by one unit (at most 9 x cluster_size^2 expansions, the
+/// A* of a start and goal at most two clusters apart).
 /// @returns LDS_RUNNING, LDS_FOUND, LDS_NO_PATH, or LDS_E_STATE (no query
 ///   started), LDS_E_STALE (the grid changed since the start). A finished
 ///   query keeps returning its final status.
@@ -208,8 +214,8 @@ LDS_API double lds_hpa_query_abstract_cost(const lds_HpaQuery *q);
 LDS_API lds_Path *lds_hpa_query_path(const lds_HpaQuery *q, lds_Error *err);
 /// The refined prefix so far: from the start, every cell of it final (the
 /// finished path will begin with exactly these cells). Flagged
-/// LDS_PATH_PARTIAL until the query is LDS_FOUND; the start alone before any
-/// window was refined; the optimal mode has no prefix before it is found.
+/// LDS_PATH_PARTIAL until the query is LDS_FOUND; the start alone before
+/// enough pairs were refined for the smoothing to settle a cell; the optimal mode has no prefix before it is found.
 /// @returns NULL with err LDS_E_STATE (no query, blocked start, no path),
 ///   LDS_E_NOMEM. [Owner: caller frees with lds_path_free]
 LDS_API lds_Path *lds_hpa_query_prefix(const lds_HpaQuery *q, lds_Error *err);

@@ -2,7 +2,8 @@
 /*
 ** lds_hpa_query.c — the sliced query of the hierarchy and its fast mode:
 ** joining start and goal to their clusters' entrances, A* on the abstract
-** graph, and the window-by-window refinement from the start (lds_hpa.h).
+** graph, and the refinement from the start: concatenated cluster paths,
+** smoothed by legal straight lines (lds_hpa.h).
 ** The optimal mode's search is lds_hpa_exact.c.
 ** [Paper: Botea, Müller & Schaeffer, J. Game Development 1(1), 2004]
 */
@@ -33,7 +34,7 @@ lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err) {
   q->apos = ldsi_alloc(&q->env, q->nabs * sizeof(uint32_t));
   q->ds = ldsi_alloc(&q->env, h->cap * sizeof(double));
   q->dg = ldsi_alloc(&q->env, h->cap * sizeof(double));
-  win = (size_t)9 * (size_t)h->C * (size_t)h->C; /* a 3 x 3 cluster window */
+  win = (size_t)9 * (size_t)h->C * (size_t)h->C; /* a 3 x 3 cluster box (near_pair) */
   q->trcap = win;
   q->tr = ldsi_alloc(&q->env, win * sizeof(uint32_t));
   if (!q->ag || !q->apar || !q->agen || !q->apos || !q->ds || !q->dg || !q->tr ||

@@ -45,7 +45,7 @@ struct lds_HpaQuery {
   double *rawc;
   size_t nraw, rawcap, anchor;
   ldsi_HpaLocal win;  /* cluster searches (up to 3C x 3C cells) */
-  uint32_t *tr;       /* trace buffer of a window path */
+  uint32_t *tr;       /* trace buffer of a cluster or box path */
   size_t trcap;
   ldsi_HpaExact *ex;  /* optimal mode state, NULL until first used */
   char errmsg[LDS_ERRMSG_SIZE];

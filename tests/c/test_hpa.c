@@ -2,7 +2,9 @@
 /* test_hpa.c — the cluster hierarchy (lds_hpa.h): optimal mode equal to A*
 ** on random maps under every diagonal rule, terrain costs and layer
 ** weights; fast mode legal, never above its abstract path and within 25 %
-** of optimal on these random maps (measured: docs/hierarchy.md); the refined prefix final; local repair equal to a fresh build
+** of optimal on these random maps (measured: docs/hierarchy.md) and
+** within 1 % on an open grid (smoothing); the refined prefix final; local
+** repair equal to a fresh build
 ** after random edits; bad input. */
 #include "harness.h"
 #include "lds.h"
@@ -302,11 +304,45 @@ static void test_errors(void) {
   lds_grid_free(g);
 }
 
+/* smoothing: on an open grid the entrance detours of the abstract path are
+** straightened; the fast path is legal, no dearer than the abstract path
+** and within 1 % of the octile distance (the optimum there) */
+static void test_smoothing(void) {
+  lds_Grid *g = lds_grid_new(NULL, 200, 160, NULL);
+  lds_Hpa *h = lds_hpa_new(NULL, g, NULL, NULL);
+  lds_HpaQuery *q = lds_hpa_query_new(h, NULL);
+  /* the last two run along columns that hold no entrance, so the abstract
+  ** path detours to one and back within the smoothing's horizon */
+  static const int32_t pairs[][4] = {{3, 5, 190, 150}, {199, 0, 0, 159}, {10, 80, 190, 83},
+                                     {100, 2, 104, 157}, {5, 3, 5, 60}, {52, 60, 53, 1}};
+  int i, bad = 0, illegal = 0, detours = 0;
+  for (i = 0; i < 6; i++) {
+    const int32_t *k = pairs[i];
+    double oct = 0.0, f, ab;
+    int32_t ax = abs(k[2] - k[0]), ay = abs(k[3] - k[1]);
+    oct = (double)(ax > ay ? ax - ay : ay - ax) + (double)(ax < ay ? ax : ay) * 1.4142135623730951;
+    CHECK_INT(run_sliced(q, LDS_HPA_FAST, k[0], k[1], k[2], k[3], (uint64_t)i * 30), LDS_FOUND);
+    f = lds_hpa_query_cost(q);
+    ab = lds_hpa_query_abstract_cost(q);
+    if (!check_path(g, q, NULL, 0, k[0], k[1], k[2], k[3])) illegal++;
+    if (f > ab * (1 + 1e-6) || f > oct * 1.01 || f < oct - 1e-9) bad++;
+    detours += ab > oct * 1.01 && f < ab;
+    if (getenv("HPA_DEBUG")) fprintf(stderr, "open %d: fast %g abstract %g octile %g\n", i, f, ab, oct);
+  }
+  CHECK_INT(bad, 0);
+  CHECK_INT(illegal, 0);
+  CHECK_INT(detours, 2); /* the smoothing straightened both detours */
+  lds_hpa_query_free(q);
+  lds_hpa_free(h);
+  lds_grid_free(g);
+}
+
 void suite_hpa(void);
 void suite_hpa(void) {
   test_random_maps();
   test_shared_map();
   test_prefix();
+  test_smoothing();
   test_repair();
   test_errors();
 }
