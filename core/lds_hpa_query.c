@@ -28,16 +28,14 @@ lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err) {
   q->h = h;
   q->status = LDS_E_STATE;
   q->nabs = (size_t)h->ncl * h->cap + 2;
-  q->ag = ldsi_alloc(&q->env, q->nabs * sizeof(double));
-  q->apar = ldsi_alloc(&q->env, q->nabs * sizeof(uint32_t));
-  q->agen = ldsi_calloc(&q->env, q->nabs, sizeof(uint32_t));
+  q->an = ldsi_calloc(&q->env, q->nabs, sizeof(ldsi_HpaAbsNode));
   q->apos = ldsi_alloc(&q->env, q->nabs * sizeof(uint32_t));
   q->ds = ldsi_alloc(&q->env, h->cap * sizeof(double));
   q->dg = ldsi_alloc(&q->env, h->cap * sizeof(double));
   win = (size_t)9 * (size_t)h->C * (size_t)h->C; /* a 3 x 3 cluster box (near_pair) */
   q->trcap = win;
   q->tr = ldsi_alloc(&q->env, win * sizeof(uint32_t));
-  if (!q->ag || !q->apar || !q->agen || !q->apos || !q->ds || !q->dg || !q->tr ||
+  if (!q->an || !q->apos || !q->ds || !q->dg || !q->tr ||
       !ldsi_hpa_heap_init(&q->env, &q->aheap, q->nabs) || !ldsi_hpa_local_init(&q->env, &q->win, win))
     goto nomem;
   return q;
@@ -52,9 +50,7 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   if (!q) return;
   e = q->env;
   ldsi_hpa_exact_free(q);
-  if (q->ag) ldsi_free(&e, q->ag, q->nabs * sizeof(double));
-  if (q->apar) ldsi_free(&e, q->apar, q->nabs * sizeof(uint32_t));
-  if (q->agen) ldsi_free(&e, q->agen, q->nabs * sizeof(uint32_t));
+  if (q->an) ldsi_free(&e, q->an, q->nabs * sizeof(ldsi_HpaAbsNode));
   if (q->apos) ldsi_free(&e, q->apos, q->nabs * sizeof(uint32_t));
   if (q->ds) ldsi_free(&e, q->ds, q->h->cap * sizeof(double));
   if (q->dg) ldsi_free(&e, q->dg, q->h->cap * sizeof(double));
@@ -166,9 +162,9 @@ lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_t sx, in
 /* ------------------------------------------------- abstract search -- */
 
 static inline void anode(lds_HpaQuery *q, uint32_t id) {
-  if (q->agen[id] != q->agcur) {
-    q->agen[id] = q->agcur;
-    q->ag[id] = INFINITY;
+  if (q->an[id].gen != q->agcur) {
+    q->an[id].gen = q->agcur;
+    q->an[id].g = INFINITY;
     q->apos[id] = LDSI_HPA_NOIDX;
   }
 }
@@ -182,11 +178,11 @@ static inline size_t acell(const lds_HpaQuery *q, uint32_t id) {
 
 static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, double c) {
   anode(q, to);
-  if (c < q->ag[to]) {
+  if (c < q->an[to].g) {
     int32_t x, y;
     double hh;
-    q->ag[to] = c;
-    q->apar[to] = from;
+    q->an[to].g = c;
+    q->an[to].par = from;
     if (to >= (uint32_t)(q->nabs - 2)) {
       ldsi_grid_pxy(q->h->grid, acell(q, to), &x, &y);
     } else {
@@ -215,12 +211,13 @@ static void insert(lds_HpaQuery *q) {
   for (i = 0; i < kg->n; i++) q->dg[i] = ldsi_hpa_local_g(h, L, kg->cell[i]);
   q->stats.expansions += L->expansions - e0;
   if (++q->agcur == 0) {
-    memset(q->agen, 0, q->nabs * sizeof(uint32_t));
+    size_t k;
+    for (k = 0; k < q->nabs; k++) q->an[k].gen = 0;
     q->agcur = 1;
   }
   q->aheap.n = 0;
   anode(q, start);
-  q->ag[start] = 0.0;
+  q->an[start].g = 0.0;
   ldsi_hpa_heap_push(&q->aheap, q->apos, start, 0.0, 0.0);
   q->stats.pushes++;
 }
@@ -269,14 +266,14 @@ static lds_Status path_grow(lds_HpaQuery *q, size_t n) {
 static lds_Status abstract_path(lds_HpaQuery *q) {
   uint32_t start = (uint32_t)(q->nabs - 2), goal = start + 1, id;
   size_t n = 1, i;
-  for (id = goal; id != start; id = q->apar[id]) n++;
+  for (id = goal; id != start; id = q->an[id].par) n++;
   if (path_grow(q, n) != LDS_OK) return LDS_E_NOMEM;
   q->nwp = n;
-  for (id = goal, i = n; i-- > 0; id = q->apar[id]) {
+  for (id = goal, i = n; i-- > 0; id = q->an[id].par) {
     q->wp[i] = (uint32_t)acell(q, id);
     if (id == start) break;
   }
-  q->abstract_cost = q->ag[goal];
+  q->abstract_cost = q->an[goal].g;
   q->leg = 0;
   q->nraw = 0;
   q->anchor = 0;
@@ -293,7 +290,7 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
   u = ldsi_hpa_heap_pop(&q->aheap, q->apos);
   q->stats.expansions++;
   if (u == goal) return LDS_FOUND;
-  gu = q->ag[u];
+  gu = q->an[u].g;
   if (u == start) {
     const ldsi_HpaCluster *k = &h->cl[q->cs];
     for (i = 0; i < k->n; i++)

@@ -11,6 +11,12 @@
 
 typedef struct ldsi_HpaExact ldsi_HpaExact;
 
+/* record of an abstract node in a query */
+typedef struct ldsi_HpaAbsNode {
+  double g;
+  uint32_t par, gen;
+} ldsi_HpaAbsNode;
+
 struct lds_HpaQuery {
   ldsi_Env env;
   lds_Hpa *h;
@@ -24,8 +30,8 @@ struct lds_HpaQuery {
   int phase;
   /* abstract search: ids cluster * cap + i, then START and GOAL */
   size_t nabs;
-  double *ag;
-  uint32_t *apar, *agen, *apos;
+  ldsi_HpaAbsNode *an; /* per id: cost, parent, generation (together: one miss) */
+  uint32_t *apos;
   uint32_t agcur;
   ldsi_HpaHeap aheap;
   double *ds, *dg;    /* cap each: start -> entrance i of cs, entrance i of cg -> goal */
