@@ -33,7 +33,7 @@
 ** waypoints in one cluster, the cluster-restricted A* path (its cost is the
 ** intra edge's); across a border, the one move of the inter edge. The
 ** concatenation is smoothed as it grows: from an anchor, the farthest cell
-** within 4 cluster sides ahead whose digital straight line is legal under
+** within 8 cluster sides ahead whose digital straight line is legal under
 ** the move rules and costs no more than the stretch it replaces is joined
 ** by that line. So the path never costs more than the abstract path. Start
 ** and goal at most two clusters apart first try one A* inside the box of
