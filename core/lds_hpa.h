@@ -168,10 +168,11 @@ LDS_API const lds_Grid *lds_hpa_grid(const lds_Hpa *h);
 /* ----------------------------------------------------------- queries -- */
 
 /// Creates a query object for a hierarchy (reused for query after query).
-/// Allocates the abstract search's records (44 bytes per entrance slot:
-/// 4 x cluster_size slots per cluster), the scratch of the searches inside
+/// Allocates the scratch of the searches inside
 /// clusters (about 45 bytes per cell of a 3 x 3 cluster box) and the
-/// unsmoothed path (12 bytes per cell of it); the optimal mode allocates
+/// unsmoothed path (12 bytes per cell of it); the fast mode allocates on its
+/// first query the abstract search's records (52 bytes per entrance, with
+/// a quarter more for entrances later repairs add), the optimal mode
 /// 49 bytes per cell (and 44 per (cluster, side) pair) on its first query.
 /// @returns the query, NULL with err LDS_E_ARG (NULL h) or LDS_E_NOMEM.
 /// [Owner: caller frees with lds_hpa_query_free, before the hierarchy]

@@ -27,16 +27,14 @@ lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err) {
   q->env = h->env;
   q->h = h;
   q->status = LDS_E_STATE;
-  q->nabs = (size_t)h->ncl * h->cap + 2;
-  q->an = ldsi_calloc(&q->env, q->nabs, sizeof(ldsi_HpaAbsNode));
-  q->apos = ldsi_alloc(&q->env, q->nabs * sizeof(uint32_t));
+  q->layout = UINT64_MAX;
+  q->base = ldsi_alloc(&q->env, ((size_t)h->ncl + 1) * sizeof(uint32_t));
   q->ds = ldsi_alloc(&q->env, h->cap * sizeof(double));
   q->dg = ldsi_alloc(&q->env, h->cap * sizeof(double));
   win = (size_t)9 * (size_t)h->C * (size_t)h->C; /* a 3 x 3 cluster box (near_pair) */
   q->trcap = win;
   q->tr = ldsi_alloc(&q->env, win * sizeof(uint32_t));
-  if (!q->an || !q->apos || !q->ds || !q->dg || !q->tr ||
-      !ldsi_hpa_heap_init(&q->env, &q->aheap, q->nabs) || !ldsi_hpa_local_init(&q->env, &q->win, win))
+  if (!q->base || !q->ds || !q->dg || !q->tr || !ldsi_hpa_local_init(&q->env, &q->win, win))
     goto nomem;
   return q;
 nomem:
@@ -50,8 +48,9 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   if (!q) return;
   e = q->env;
   ldsi_hpa_exact_free(q);
-  if (q->an) ldsi_free(&e, q->an, q->nabs * sizeof(ldsi_HpaAbsNode));
-  if (q->apos) ldsi_free(&e, q->apos, q->nabs * sizeof(uint32_t));
+  if (q->an) ldsi_free(&e, q->an, q->acap * sizeof(ldsi_HpaAbsNode));
+  if (q->apos) ldsi_free(&e, q->apos, q->acap * sizeof(uint32_t));
+  if (q->base) ldsi_free(&e, q->base, ((size_t)q->h->ncl + 1) * sizeof(uint32_t));
   if (q->ds) ldsi_free(&e, q->ds, q->h->cap * sizeof(double));
   if (q->dg) ldsi_free(&e, q->dg, q->h->cap * sizeof(double));
   if (q->tr) ldsi_free(&e, q->tr, q->trcap * sizeof(uint32_t));
@@ -81,6 +80,46 @@ bool ldsi_hpa_keep(lds_HpaQuery *q, uint32_t p) {
     q->cost += ldsi_hpa_move_len(d < 0 ? 0 : d) * ldsi_hpa_cost(q->h, p);
   }
   q->cells[q->ncells++] = p;
+  return true;
+}
+
+/* Dense abstract ids for the hierarchy as it is: the prefix sums of the
+** clusters' entrance counts (O(clusters), redone only after a repair), and
+** records for all of them (grown when a repair added entrances). Dense ids
+** keep the records of neighbouring clusters' entrances close in memory.
+** false on NOMEM. */
+static bool layout(lds_HpaQuery *q) {
+  const lds_Hpa *h = q->h;
+  uint32_t c, t = 0;
+  size_t n;
+  if (q->layout == h->repairs && q->an) return true;
+  for (c = 0; c < h->ncl; c++) {
+    q->base[c] = t;
+    t += h->cl[c].n;
+  }
+  q->base[h->ncl] = t;
+  n = (size_t)t + 2;
+  if (n > q->acap) {
+    size_t nc = n + n / 4;
+    if (q->an) ldsi_free(&q->env, q->an, q->acap * sizeof(ldsi_HpaAbsNode));
+    if (q->apos) ldsi_free(&q->env, q->apos, q->acap * sizeof(uint32_t));
+    ldsi_hpa_heap_free(&q->env, &q->aheap);
+    q->acap = 0;
+    q->an = ldsi_calloc(&q->env, nc, sizeof(ldsi_HpaAbsNode));
+    q->apos = ldsi_alloc(&q->env, nc * sizeof(uint32_t));
+    if (!q->an || !q->apos || !ldsi_hpa_heap_init(&q->env, &q->aheap, nc)) {
+      if (q->an) ldsi_free(&q->env, q->an, nc * sizeof(ldsi_HpaAbsNode));
+      if (q->apos) ldsi_free(&q->env, q->apos, nc * sizeof(uint32_t));
+      ldsi_hpa_heap_free(&q->env, &q->aheap);
+      q->an = NULL;
+      q->apos = NULL;
+      return false;
+    }
+    q->acap = nc;
+    q->agcur = 0;
+  }
+  q->nabs = n;
+  q->layout = h->repairs;
   return true;
 }
 
@@ -119,6 +158,10 @@ lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_t sx, in
   if ((st = lds_hpa_repair(h)) != LDS_OK) {
     ldsi_msg(q->errmsg, "%s: the hierarchy could not be repaired: %s", fn, h->errmsg);
     return st == LDS_E_NOMEM ? st : LDS_E_ARG;
+  }
+  if (mode == LDS_HPA_FAST && !layout(q)) {
+    ldsi_msg(q->errmsg, "%s: out of memory", fn);
+    return LDS_E_NOMEM;
   }
   q->mode = mode;
   q->sx = sx;
@@ -173,20 +216,26 @@ static inline size_t acell(const lds_HpaQuery *q, uint32_t id) {
   uint32_t start = (uint32_t)(q->nabs - 2);
   if (id == start) return q->ps;
   if (id == start + 1) return q->pg;
-  return q->h->cl[id / q->h->cap].cell[id % q->h->cap];
+  return q->h->cl[q->an[id].cl].cell[q->an[id].i];
 }
 
-static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, double c) {
+/* relaxes the edge from -> to, to being entrance i of cluster cl (i
+** LDSI_HPA_NOIDX: the goal) */
+static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t cl, uint32_t i,
+                          double c) {
   anode(q, to);
   if (c < q->an[to].g) {
     int32_t x, y;
     double hh;
     q->an[to].g = c;
     q->an[to].par = from;
-    if (to >= (uint32_t)(q->nabs - 2)) {
-      ldsi_grid_pxy(q->h->grid, acell(q, to), &x, &y);
+    q->an[to].cl = cl;
+    q->an[to].i = i;
+    if (i == LDSI_HPA_NOIDX) {
+      x = q->gx;
+      y = q->gy;
     } else {
-      uint32_t xy = q->h->cl[to / q->h->cap].xy[to % q->h->cap];
+      uint32_t xy = q->h->cl[cl].xy[i];
       x = (int32_t)(xy & 0xFFFF);
       y = (int32_t)(xy >> 16);
     }
@@ -212,12 +261,14 @@ static void insert(lds_HpaQuery *q) {
   q->stats.expansions += L->expansions - e0;
   if (++q->agcur == 0) {
     size_t k;
-    for (k = 0; k < q->nabs; k++) q->an[k].gen = 0;
+    for (k = 0; k < q->acap; k++) q->an[k].gen = 0;
     q->agcur = 1;
   }
   q->aheap.n = 0;
   anode(q, start);
   q->an[start].g = 0.0;
+  q->an[start].cl = q->cs;
+  q->an[start].i = LDSI_HPA_NOIDX;
   ldsi_hpa_heap_push(&q->aheap, q->apos, start, 0.0, 0.0);
   q->stats.pushes++;
 }
@@ -294,19 +345,19 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
   if (u == start) {
     const ldsi_HpaCluster *k = &h->cl[q->cs];
     for (i = 0; i < k->n; i++)
-      if (isfinite(q->ds[i])) arelax(q, u, q->cs * h->cap + i, q->ds[i]);
-    if (isfinite(q->dsg)) arelax(q, u, goal, q->dsg);
+      if (isfinite(q->ds[i])) arelax(q, u, q->base[q->cs] + i, q->cs, i, q->ds[i]);
+    if (isfinite(q->dsg)) arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, q->dsg);
   } else {
-    uint32_t c = u / h->cap;
+    uint32_t c = q->an[u].cl;
     const ldsi_HpaCluster *k = &h->cl[c];
-    size_t p = k->cell[u % h->cap];
+    size_t p = k->cell[q->an[u].i];
     const float *row;
     const ptrdiff_t *off = h->off;
     int d;
-    i = u % h->cap;
+    i = q->an[u].i;
     row = k->dist + (size_t)i * k->n;
     for (j = 0; j < k->n; j++)
-      if (j != i && row[j] < INFINITY) arelax(q, u, c * h->cap + j, gu + (double)row[j]);
+      if (j != i && row[j] < INFINITY) arelax(q, u, q->base[c] + j, c, j, gu + (double)row[j]);
     /* inter edges: legal moves out of the cluster onto an entrance of the
     ** neighbouring cluster (coordinates from the entrance's own, no division) */
     {
@@ -329,11 +380,14 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
         pq = (size_t)((ptrdiff_t)p + off[d]);
         cc = ldsi_hpa_cost(h, pq);
         if (!isfinite(cc)) continue;
-        arelax(q, u, (uint32_t)((int32_t)c + dcx + dcy * h->cw) * h->cap + (uint32_t)(ni - 1),
-               gu + ldsi_hpa_move_len(d) * cc);
+        {
+          uint32_t cq = (uint32_t)((int32_t)c + dcx + dcy * h->cw);
+          arelax(q, u, q->base[cq] + (uint32_t)(ni - 1), cq, (uint32_t)(ni - 1),
+                 gu + ldsi_hpa_move_len(d) * cc);
+        }
       }
     }
-    if (c == q->cg && isfinite(q->dg[i])) arelax(q, u, goal, gu + q->dg[i]);
+    if (c == q->cg && isfinite(q->dg[i])) arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, gu + q->dg[i]);
   }
   if (q->aheap.n > q->stats.peak_open) q->stats.peak_open = q->aheap.n;
   return LDS_RUNNING;

@@ -15,6 +15,7 @@ typedef struct ldsi_HpaExact ldsi_HpaExact;
 typedef struct ldsi_HpaAbsNode {
   double g;
   uint32_t par, gen;
+  uint32_t cl, i; /* its cluster and index there (START, GOAL: LDSI_HPA_NOIDX index) */
 } ldsi_HpaAbsNode;
 
 struct lds_HpaQuery {
@@ -28,8 +29,12 @@ struct lds_HpaQuery {
   size_t ps, pg;      /* padded cells */
   uint32_t cs, cg;    /* their clusters */
   int phase;
-  /* abstract search: ids cluster * cap + i, then START and GOAL */
-  size_t nabs;
+  /* abstract search: dense ids base[cluster] + i (base: prefix sums of the
+  ** clusters' entrance counts, redone after a repair), then START and GOAL;
+  ** nabs = ids in use, acap = records allocated */
+  size_t nabs, acap;
+  uint32_t *base;     /* ncl + 1 */
+  uint64_t layout;    /* h->repairs the base was computed for; UINT64_MAX: never */
   ldsi_HpaAbsNode *an; /* per id: cost, parent, generation (together: one miss) */
   uint32_t *apos;
   uint32_t agcur;
