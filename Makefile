@@ -405,8 +405,14 @@ BIG_BENCH := $(BUILD)/components_bench $(BUILD)/path_cache_bench
 $(BUILD)/%_bench: tests/bench/%_bench.c $(LIB_A) $(IO_LIB) Makefile
 	$(CC) $(CFLAGS_ALL) -Icore -Iio -o $@ $< $(IO_LIB) $(LIB_A) $(LDLIBS) $(IO_LIBS) $(EXTRA_LDFLAGS)
 
-bench: all $(SETUP_BENCH) $(COSTVIEW_BENCH) $(BIG_BENCH) $(GAMEDAY)
+# tests/bench/gen_tiled_map: the 4096x4096 tiled maps of bench_hier.sh
+GEN_TILED := $(BUILD)/gen_tiled_map
+$(GEN_TILED): tests/bench/gen_tiled_map.c Makefile
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(EXTRA_LDFLAGS)
+
+bench: all $(SETUP_BENCH) $(COSTVIEW_BENCH) $(BIG_BENCH) $(GAMEDAY) $(GEN_TILED)
 	LDS=$(CLI) SETUP_BENCH=$(SETUP_BENCH) COSTVIEW_BENCH=$(COSTVIEW_BENCH) GAMEDAY=$(GAMEDAY) \
+	  GEN_TILED=$(GEN_TILED) \
 	  SHARED=$(SHARED) tests/bench/run_bench.sh
 
 # no leaks or invalid accesses on 100 queries of the default scenario

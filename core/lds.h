@@ -17,6 +17,7 @@
 #include "lds_jps.h"
 #include "lds_grid_funnel.h"
 #include "lds_grid_mesh.h"
+#include "lds_hpa.h"
 #include "lds_movingai.h"
 #include "lds_navmesh.h"
 #include "lds_navmesh_search.h"

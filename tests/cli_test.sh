@@ -569,6 +569,18 @@ if [ -f "$NAV/arena.queries" ]; then
   printf '1.5 0 7.5 47.5 0 46.5 1 2 1\n' >"$TMP/wrong.q" # an optimum of 1: must be a mismatch
   "$LDS" mesh "$NAV/arena.nav" --queries "$TMP/wrong.q" --algo optimal --json >"$TMP/json" 2>"$TMP/err"
   [ $? = 1 ] && [ "$(json_field "$TMP/json" mismatches_vs_opt)" = 1 ] && ok || ko "mesh: a wrong opt_len is not reported"
+# lodestar hier: bad input, then the hierarchy on arena's problems: every
+# optimal-mode cost matches, every path is legal (exit 0), JSON keys present
+bad "missing MAP" hier
+bad "missing --scen FILE or --pairs N" hier "$DATA/arena.map"
+bad "--cluster: expected an integer in 4..64, got '2'" hier "$DATA/arena.map" --pairs 3 --cluster 2
+bad "unknown option '--bogus'" hier "$DATA/arena.map" --bogus 1
+bad "is outside the 49x49 map" hier "$DATA/arena.map" --scen "$DATA/den011d.map.scen"
+if "$LDS" hier "$DATA/arena.map" --scen "$DATA/arena.map.scen" --doors 3 --json >"$TMP/out" 2>&1 &&
+  [ "$(json_field "$TMP/out" optimal_mismatches)" = 0 ] && [ "$(json_field "$TMP/out" illegal)" = 0 ]; then
+  ok
+else
+  ko "lodestar hier on arena: $(tail -c 400 "$TMP/out")"
 fi
 
 echo "$PASS passed, $FAIL failed"

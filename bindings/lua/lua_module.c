@@ -28,6 +28,7 @@ static int m_prune_los(lua_State *L) { return ldsl_path_prune_los(L); }
 
 static const luaL_Reg module_funcs[] = {{"find_path", ldsl_find_path},
                                         {"heuristic_distance", m_heuristic_distance},
+                                        {"hierarchy", ldsl_hpa_new},
                                         {"prune_los", m_prune_los},
                                         {"search_options", ldsl_search_options},
                                         {"status_name", m_status_name},
@@ -96,6 +97,7 @@ int luaopen_lodestar_core(lua_State *L) {
   lua_pop(L, 2);
   ldsl_create_meta(L, LDS_SEARCH_MT, ldsl_search_meth, ldsl_search_metameth);
   ldsl_create_meta(L, LDS_DSTAR_MT, ldsl_dstar_meth, ldsl_dstar_metameth);
+  ldsl_create_meta(L, LDS_HIER_MT, ldsl_hpa_meth, ldsl_hpa_metameth);
   ldsl_create_meta(L, LDS_PATH_MT, NULL, ldsl_path_metameth);
   ldsl_create_meta(L, LDS_BAKED_MT, NULL, ldsl_baked_metameth);
   ldsl_create_meta(L, LDS_SCHEDULER_MT, ldsl_scheduler_meth, ldsl_scheduler_metameth);
@@ -115,6 +117,7 @@ int luaopen_lodestar_core(lua_State *L) {
   add_method_names(L, names, LDS_REQUEST_MT, ldsl_request_meth);
   add_method_names(L, names, LDS_COST_VIEW_MT, ldsl_view_meth);
   add_method_names(L, names, LDS_NAVMESH_MT, ldsl_navmesh_meth);
+  add_method_names(L, names, LDS_HIER_MT, ldsl_hpa_meth);
   /* Path: __index is a function (fields cost/partial), methods as upvalue */
   luaL_getmetatable(L, LDS_PATH_MT); /* names, mt */
   lua_newtable(L);                   /* names, mt, methods */

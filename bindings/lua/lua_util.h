@@ -112,6 +112,7 @@ typedef struct PathBox {
 
 #define LDS_BAKED_MT "lodestar.Baked"
 #define LDS_COST_VIEW_MT "lodestar.CostView"
+#define LDS_HIER_MT "lodestar.Hierarchy" /* lodestar.hierarchy (lua_hpa.c) */
 
 #define ldsl_new_gridbox(L) ldsl_space_new((L), &ldsl_grid_kind)
 #define ldsl_new_graphbox(L) ldsl_space_new((L), &ldsl_graph_kind)
@@ -253,6 +254,10 @@ extern const luaL_Reg ldsl_request_metameth[];
 /* lua_dstar.c */
 extern const luaL_Reg ldsl_dstar_metameth[];
 extern const luaL_Reg ldsl_dstar_meth[];
+/* lua_hpa.c: lodestar.hierarchy and the lodestar.Hierarchy methods */
+int ldsl_hpa_new(lua_State *L);
+extern const luaL_Reg ldsl_hpa_meth[];
+extern const luaL_Reg ldsl_hpa_metameth[];
 int ldsl_dstar_new(lua_State *L);
 int ldsl_dstar_weights(lua_State *L, int arg, const lds_Grid *g, double *w);
 

@@ -21,6 +21,7 @@ static const Command commands[] = {
     {"dstar", cli_dstar, "navigation simulation: D* Lite vs A* replanning from scratch"},
     {"mesh", cli_mesh, "run .queries on a navigation mesh (.nav, OBJ) and check every path"},
     {"mesh-build", cli_mesh_build, "build the exact navigation mesh of a .map (writes .nav)"},
+    {"hier", cli_hier, "cluster hierarchy (HPA*, fast and optimal modes) vs A* on a .map"},
 };
 
 static void usage(FILE *f) {

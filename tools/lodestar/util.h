@@ -16,6 +16,8 @@
 ** F" -> "cannot open F"): command-line messages name the command instead.
 ** Returns a pointer into msg. */
 const char *cli_plain(const char *msg);
+/* `lodestar hier` (hier.c): the cluster hierarchy against A* */
+int cli_hier(int argc, char **argv);
 /* Prints "lodestar CMD: message" to stderr (the message through cli_plain)
 ** and returns 2. */
 int cli_fail(const char *cmd, const char *fmt, ...)

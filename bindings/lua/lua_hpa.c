@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** lua_hpa.c — lodestar.Hierarchy: the cluster hierarchy of core/lds_hpa.h
+** (lodestar.hierarchy(grid, opts)) with its one sliced query: find_path,
+** start / step / prefix / path, repair, info. The box follows D* Lite's
+** pattern: the grid userdata anchored in the user value ([1]), the grid
+** box's nsearch counted so grid:free() or its __gc waits for the last
+** hierarchy on it. Not on the mod allow-list (a host builds hierarchies).
+** [Paper: Botea, Müller & Schaeffer, J. Game Development 1(1), 2004]
+*/
+#include "lua_util.h"
+
+typedef struct HpaBox {
+  lds_Hpa *h;
+  lds_HpaQuery *q;
+  GridBox *gb;
+} HpaBox;
+
+static const char *const hpa_opts[] = {"cluster_size", "lower_bounds", "weights", NULL};
+static const char *const mode_names[] = {"fast", "optimal", NULL};
+
+static HpaBox *check_hpabox(lua_State *L, int arg) {
+  HpaBox *b = (HpaBox *)luaL_testudata(L, arg, LDS_HIER_MT);
+  if (!b) ldsl_type_error(L, arg, LDS_HIER_MT);
+  return b;
+}
+
+static HpaBox *check_hpa(lua_State *L, int arg) {
+  HpaBox *b = check_hpabox(L, arg);
+  if (!b->h) luaL_error(L, "attempt to use a freed %s", LDS_HIER_MT);
+  return b;
+}
+
+static void hpa_release(HpaBox *b) {
+  if (b->q) lds_hpa_query_free(b->q);
+  if (b->h) lds_hpa_free(b->h);
+  b->q = NULL;
+  b->h = NULL;
+  if (b->gb) {
+    GridBox *gb = b->gb;
+    b->gb = NULL;
+    gb->nsearch--;
+    if (gb->closed) ldsl_space_release(gb);
+  }
+}
+
+static int hpa_gc(lua_State *L) {
+  HpaBox *b = (HpaBox *)lua_touserdata(L, 1);
+  if (b) hpa_release(b);
+  return 0;
+}
+
+static int hpa_free(lua_State *L) {
+  hpa_release(check_hpabox(L, 1));
+  return 0;
+}
+
+static int hpa_tostring(lua_State *L) {
+  HpaBox *b = check_hpabox(L, 1);
+  lds_HpaInfo in;
+  if (!b->h) {
+    lua_pushfstring(L, "%s (freed)", LDS_HIER_MT);
+    return 1;
+  }
+  lds_hpa_info(b->h, &in);
+  lua_pushfstring(L, "%s cluster %d, %d entrances (%p)", LDS_HIER_MT, (int)in.cluster_size,
+                  (int)in.entrances, (void *)b);
+  return 1;
+}
+
+/* lodestar.hierarchy(grid [, {cluster_size = 16, lower_bounds = true,
+**   weights = {layer = w}}]) -> a lodestar.Hierarchy (built) */
+int ldsl_hpa_new(lua_State *L) {
+  GridBox *gb = ldsl_check_gridbox(L, 1);
+  lds_Grid *g = ldsl_check_grid(L, 1);
+  lds_Env env = ldsl_lua_env(L);
+  lds_Error err;
+  lds_HpaParams p;
+  double w[16];
+  int self, uv;
+  HpaBox *b;
+  lua_settop(L, 2);
+  lds_hpa_params_init(&p);
+  if (!lua_isnil(L, 2)) {
+    ldsl_check_table(L, 2);
+    ldsl_check_keys(L, 2, "option", "opts keys must be strings", hpa_opts, NULL);
+    lua_getfield(L, 2, "cluster_size");
+    if (!lua_isnil(L, -1)) {
+      double c = lua_tonumber(L, -1);
+      if (lua_type(L, -1) != LUA_TNUMBER) ldsl_opt_type_error(L, 2, "cluster_size", "number");
+      if (c != floor(c) || c < 4 || c > LDS_HPA_MAX_CLUSTER)
+        ldsl_opt_error(L, 2, "cluster_size",
+                       lua_pushfstring(L, "%s out of range (expected an integer 4..%d)",
+                                       lua_tostring(L, -1), LDS_HPA_MAX_CLUSTER));
+      p.cluster_size = (int)c;
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "lower_bounds");
+    if (!lua_isnil(L, -1)) {
+      if (lua_type(L, -1) != LUA_TBOOLEAN) ldsl_opt_type_error(L, 2, "lower_bounds", "boolean");
+      p.lower_bounds = lua_toboolean(L, -1);
+    }
+    lua_pop(L, 1);
+    p.n_layer_weights = ldsl_dstar_weights(L, 2, g, w);
+    p.layer_weights = p.n_layer_weights ? w : NULL;
+  }
+  b = (HpaBox *)lds_newudata(L, sizeof(HpaBox)); /* grid, opts, box */
+  memset(b, 0, sizeof *b);
+  luaL_setmetatable(L, LDS_HIER_MT);
+  self = lua_gettop(L);
+  lua_createtable(L, 1, 0);
+  uv = lua_gettop(L);
+  lua_pushvalue(L, 1);
+  lua_rawseti(L, uv, 1); /* anchor the grid */
+  lds_setuv(L, self);
+  b->gb = gb;
+  gb->nsearch++;
+  b->h = lds_hpa_new(&env, g, &p, &err);
+  if (!b->h) return luaL_error(L, "%s", err.msg);
+  b->q = lds_hpa_query_new(b->h, &err);
+  if (!b->q) return luaL_error(L, "%s", err.msg);
+  lua_settop(L, self);
+  return 1;
+}
+
+/* h:start(sx, sy, gx, gy [, mode]) -> h; mode "fast" (default) or "optimal" */
+static int hpa_start(lua_State *L) {
+  HpaBox *b = check_hpa(L, 1);
+  int32_t sx, sy, gx, gy;
+  lds_HpaMode m = LDS_HPA_FAST;
+  ldsl_check_xy(L, b->gb->g, 2, &sx, &sy);
+  ldsl_check_xy(L, b->gb->g, 4, &gx, &gy);
+  if (!lua_isnoneornil(L, 6)) m = (lds_HpaMode)ldsl_check_option(L, 6, mode_names);
+  if (lds_hpa_query_start(b->q, m, sx, sy, gx, gy) != LDS_OK)
+    return luaL_error(L, "%s", lds_hpa_query_errmsg(b->q));
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* h:step([budget]) -> status [, message] */
+static int hpa_step(lua_State *L) {
+  HpaBox *b = check_hpa(L, 1);
+  lds_Budget bud;
+  lds_Status st;
+  ldsl_check_budget(L, 2, &bud);
+  st = lds_hpa_query_step(b->q, &bud);
+  lua_pushstring(L, lds_status_name(st));
+  if (st < 0) {
+    lua_pushstring(L, lds_hpa_query_errmsg(b->q));
+    return 2;
+  }
+  return 1;
+}
+
+/* h:path() -> path, or nil, status */
+static int hpa_path(lua_State *L) {
+  HpaBox *b = check_hpa(L, 1);
+  lds_Error err;
+  lds_Path *p = lds_hpa_query_path(b->q, &err);
+  if (!p) {
+    lua_pushnil(L);
+    lua_pushstring(L, lds_status_name(lds_hpa_query_status(b->q)));
+    return 2;
+  }
+  lds_lua_push_path(L, p, 1);
+  return 1;
+}
+
+/* h:prefix() -> path (the final prefix, flagged partial while running), or nil, status */
+static int hpa_prefix(lua_State *L) {
+  HpaBox *b = check_hpa(L, 1);
+  lds_Error err;
+  lds_Path *p = lds_hpa_query_prefix(b->q, &err);
+  if (!p) {
+    lua_pushnil(L);
+    lua_pushstring(L, lds_status_name(lds_hpa_query_status(b->q)));
+    return 2;
+  }
+  lds_lua_push_path(L, p, 1);
+  return 1;
+}
+
+/* h:find_path(sx, sy, gx, gy [, mode]) -> path, or nil, "no_path" */
+static int hpa_find_path(lua_State *L) {
+  HpaBox *b;
+  lds_Status st;
+  hpa_start(L); /* leaves the box at 1 */
+  b = check_hpa(L, 1);
+  st = lds_hpa_query_step(b->q, NULL);
+  if (st != LDS_FOUND) {
+    lua_pushnil(L);
+    lua_pushstring(L, lds_status_name(st));
+    if (st < 0) {
+      lua_pushstring(L, lds_hpa_query_errmsg(b->q));
+      return 3;
+    }
+    return 2;
+  }
+  return hpa_path(L);
+}
+
+/* h:status() -> status name */
+static int hpa_status(lua_State *L) {
+  HpaBox *b = check_hpa(L, 1);
+  lua_pushstring(L, lds_status_name(lds_hpa_query_status(b->q)));
+  return 1;
+}
+
+/* h:cost() -> cost of the path found, or nil */
+static int hpa_cost(lua_State *L) {
+  HpaBox *b = check_hpa(L, 1);
+  double c = lds_hpa_query_cost(b->q);
+  if (c < 0)
+    lua_pushnil(L);
+  else
+    lua_pushnumber(L, c);
+  return 1;
+}
+
+/* h:repair() -> microseconds the repair took (0 when nothing changed) */
+static int hpa_repair(lua_State *L) {
+  HpaBox *b = check_hpa(L, 1);
+  lds_HpaInfo in;
+  uint64_t before;
+  lds_hpa_info(b->h, &in);
+  before = in.repairs;
+  if (lds_hpa_repair(b->h) != LDS_OK) return luaL_error(L, "%s", lds_hpa_errmsg(b->h));
+  lds_hpa_info(b->h, &in);
+  ldsl_push_u64(L, in.repairs == before ? 0 : in.last_repair_us);
+  return 1;
+}
+
+/* h:info() -> {cluster_size, clusters_x, clusters_y, entrances, intra_edges,
+**   bytes, bytes_per_cell, build_us, repairs, last_repair_us,
+**   last_repair_clusters, total_repair_us} */
+static int hpa_info(lua_State *L) {
+  HpaBox *b = check_hpa(L, 1);
+  lds_HpaInfo in;
+  lds_hpa_info(b->h, &in);
+  lua_createtable(L, 0, 12);
+#define SETI(name, v)          \
+  ldsl_push_u64(L, (uint64_t)(v)); \
+  lua_setfield(L, -2, name)
+  SETI("cluster_size", in.cluster_size);
+  SETI("clusters_x", in.clusters_x);
+  SETI("clusters_y", in.clusters_y);
+  SETI("entrances", in.entrances);
+  SETI("intra_edges", in.intra_edges);
+  SETI("bytes", in.bytes);
+  SETI("build_us", in.build_us);
+  SETI("repairs", in.repairs);
+  SETI("last_repair_us", in.last_repair_us);
+  SETI("last_repair_clusters", in.last_repair_clusters);
+  SETI("total_repair_us", in.total_repair_us);
+#undef SETI
+  lua_pushnumber(L, in.bytes_per_cell);
+  lua_setfield(L, -2, "bytes_per_cell");
+  return 1;
+}
+
+/* h:stats() -> {expansions, pushes, peak_open, elapsed_us} of the current query */
+static int hpa_stats(lua_State *L) {
+  HpaBox *b = check_hpa(L, 1);
+  lds_Stats st;
+  lds_hpa_query_stats(b->q, &st);
+  lua_createtable(L, 0, 4);
+  ldsl_push_u64(L, st.expansions);
+  lua_setfield(L, -2, "expansions");
+  ldsl_push_u64(L, st.pushes);
+  lua_setfield(L, -2, "pushes");
+  ldsl_push_u64(L, st.peak_open);
+  lua_setfield(L, -2, "peak_open");
+  ldsl_push_u64(L, st.elapsed_us);
+  lua_setfield(L, -2, "elapsed_us");
+  return 1;
+}
+
+static int hpa_grid(lua_State *L) {
+  check_hpa(L, 1);
+  lds_getuv(L, 1);
+  lua_rawgeti(L, -1, 1);
+  return 1;
+}
+
+const luaL_Reg ldsl_hpa_meth[] = {{"cost", hpa_cost},     {"find_path", hpa_find_path},
+                                  {"free", hpa_free},     {"grid", hpa_grid},
+                                  {"info", hpa_info},     {"path", hpa_path},
+                                  {"prefix", hpa_prefix}, {"repair", hpa_repair},
+                                  {"start", hpa_start},   {"stats", hpa_stats},
+                                  {"status", hpa_status}, {"step", hpa_step},
+                                  {NULL, NULL}};
+
+const luaL_Reg ldsl_hpa_metameth[] = {
+#if LDS_HAS_CLOSE
+    {"__close", hpa_gc},
+#endif
+    {"__gc", hpa_gc},
+    {"__tostring", hpa_tostring},
+    {NULL, NULL}};

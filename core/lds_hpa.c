@@ -1,0 +1,572 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** lds_hpa.c — the cluster hierarchy: its build (entrances on every border,
+** exact intra-cluster distances between them, the side lower bounds of the
+** optimal mode), the grid listener that marks edited clusters, and the
+** local repair that rebuilds only those clusters and the neighbours whose
+** entrances changed. The queries are lds_hpa_query.c and lds_hpa_exact.c.
+** [Paper: Botea, Müller & Schaeffer, "Near Optimal Hierarchical
+**  Path-Finding", J. Game Development 1(1), 2004]
+*/
+#include "lds_hpa_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void lds_hpa_params_init(lds_HpaParams *p) {
+  memset(p, 0, sizeof *p);
+  p->cluster_size = 16;
+  p->lower_bounds = true;
+}
+
+const char *lds_hpa_mode_name(lds_HpaMode m) {
+  switch (m) {
+  case LDS_HPA_FAST: return "fast";
+  case LDS_HPA_OPTIMAL: return "optimal";
+  }
+  return NULL;
+}
+
+lds_Status lds_hpa_mode_parse(const char *name, lds_HpaMode *out) {
+  if (name && strcmp(name, "fast") == 0) {
+    *out = LDS_HPA_FAST;
+    return LDS_OK;
+  }
+  if (name && strcmp(name, "optimal") == 0) {
+    *out = LDS_HPA_OPTIMAL;
+    return LDS_OK;
+  }
+  return LDS_E_ARG;
+}
+
+/* ------------------------------------------------------- entrances -- */
+
+static inline bool passable(const lds_Hpa *h, int32_t x, int32_t y) {
+  return isfinite(ldsi_hpa_cost(h, ldsi_grid_pidx(h->grid, x, y)));
+}
+
+/* the move from (x,y) in direction d is legal (both cells passable) */
+static inline bool can_move(const lds_Hpa *h, const ptrdiff_t *off, int32_t x, int32_t y, int d) {
+  size_t p = ldsi_grid_pidx(h->grid, x, y);
+  if (!(h->grid->nbr[p] & (1u << d))) return false;
+  if (h->nweights == 0) return true;
+  return passable(h, x, y) && ldsi_hpa_can(h, p, d, off);
+}
+
+typedef struct Collect {
+  uint32_t c;     /* only cells of this cluster are kept */
+  uint32_t *out;
+  size_t n, max;
+} Collect;
+
+static void keep(const lds_Hpa *h, Collect *k, int32_t x, int32_t y) {
+  if (ldsi_hpa_cluster_of(h, x, y) != k->c || k->n >= k->max) return;
+  k->out[k->n++] = (uint32_t)ldsi_grid_pidx(h->grid, x, y);
+}
+
+/* Entrances of one border unit: with vertical, the border between columns
+** b-1 and b over cluster row k; else between rows b-1 and b over cluster
+** column k. Orthogonal crossings form runs: a run shorter than 6 gives one
+** pair at its middle, a longer one its two ends, and from 10 its middle too
+** (Botea et al.'s rule plus a middle pair). A diagonal crossing with no
+** orthogonal crossing on either of its two lines (only possible under the
+** allow_one_blocked and always rules) is a pair of its own. Both cells of a
+** pair are entrances; only those in cluster k->c are kept. */
+static void border_unit(const lds_Hpa *h, const ptrdiff_t *off, bool vertical, int32_t b,
+                        int32_t k, Collect *out) {
+  int32_t C = h->C, lim = vertical ? h->grid->h : h->grid->w;
+  int32_t a0 = k * C, a1 = a0 + C - 1, i, run = -1;
+  int ortho = vertical ? LDS_DIR_E : LDS_DIR_S;
+  int diag[2];
+  if (k < 0 || a0 >= lim) return;
+  if (a1 >= lim) a1 = lim - 1;
+  diag[0] = vertical ? LDS_DIR_NE : LDS_DIR_SE;
+  diag[1] = vertical ? LDS_DIR_SE : LDS_DIR_SW;
+#define CELL_A(i) (vertical ? (b - 1) : (i)), (vertical ? (i) : (b - 1))
+#define CELL_B(i) (vertical ? (b) : (i)), (vertical ? (i) : (b))
+#define CROSS(i) ((i) >= 0 && (i) < lim && can_move(h, off, CELL_A(i), ortho))
+  for (i = a0; i <= a1 + 1; i++) {
+    bool cr = i <= a1 && CROSS(i);
+    if (cr && run < 0) run = i;
+    if (!cr && run >= 0) {
+      int32_t len = i - run, pick[3], np = 0, j;
+      if (len < 6) {
+        pick[np++] = run + (len - 1) / 2;
+      } else {
+        pick[np++] = run;
+        pick[np++] = i - 1;
+        if (len >= 10) pick[np++] = run + (len - 1) / 2;
+      }
+      for (j = 0; j < np; j++) {
+        keep(h, out, CELL_A(pick[j]));
+        keep(h, out, CELL_B(pick[j]));
+      }
+      run = -1;
+    }
+  }
+  if (h->grid->diag == LDS_DIAG_NO_CORNER_CUTTING || h->grid->diag == LDS_DIAG_NEVER ||
+      h->grid->neighbourhood == 4)
+    return;
+  for (i = a0; i <= a1; i++) {
+    int e;
+    if (CROSS(i)) continue;
+    for (e = 0; e < 2; e++) {
+      int d = diag[e];
+      int32_t j = i + (vertical ? ldsi_dir_dy[d] : ldsi_dir_dx[d]);
+      if (!can_move(h, off, CELL_A(i), d) || CROSS(j)) continue;
+      keep(h, out, CELL_A(i));
+      keep(h, out, CELL_B(j));
+    }
+  }
+#undef CELL_A
+#undef CELL_B
+#undef CROSS
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The sorted entrance cells of cluster c into out (at least 12 * 4 * C
+** slots); returns their count. */
+static size_t cluster_entrances(const lds_Hpa *h, const ptrdiff_t *off, uint32_t c, uint32_t *out,
+                                size_t max) {
+  const ldsi_HpaCluster *k = &h->cl[c];
+  int32_t cx = (int32_t)(c % (uint32_t)h->cw), cy = (int32_t)(c / (uint32_t)h->cw), j;
+  Collect col;
+  size_t i, n;
+  col.c = c;
+  col.out = out;
+  col.n = 0;
+  col.max = max;
+  for (j = -1; j <= 1; j++) {
+    if (k->x0 > 0) border_unit(h, off, true, k->x0, cy + j, &col);
+    if (k->x1 + 1 < h->grid->w) border_unit(h, off, true, k->x1 + 1, cy + j, &col);
+    if (k->y0 > 0) border_unit(h, off, false, k->y0, cx + j, &col);
+    if (k->y1 + 1 < h->grid->h) border_unit(h, off, false, k->y1 + 1, cx + j, &col);
+  }
+  qsort(out, col.n, sizeof *out, cmp_u32);
+  for (i = 0, n = 0; i < col.n; i++)
+    if (n == 0 || out[n - 1] != out[i]) out[n++] = out[i];
+  return n;
+}
+
+/* ------------------------------------------------- cluster builder -- */
+
+/* a float <= the double d */
+static float float_down(double d) {
+  float f = (float)d;
+  if ((double)f > d) f = nextafterf(f, -INFINITY);
+  return f;
+}
+
+/* direction (LDS_DIR_*) from cluster c to the cluster holding (x,y), -1 if c */
+static int side_dir(const lds_Hpa *h, uint32_t c, int32_t x, int32_t y) {
+  const ldsi_HpaCluster *k = &h->cl[c];
+  int dx = x < k->x0 ? -1 : x > k->x1 ? 1 : 0, dy = y < k->y0 ? -1 : y > k->y1 ? 1 : 0;
+  if (!dx && !dy) return -1;
+  return lds_direction_of(dx, dy);
+}
+
+lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c) {
+  ldsi_HpaCluster *k = &h->cl[c];
+  ldsi_HpaLocal *L = &h->local;
+  const lds_Grid *g = h->grid;
+  uint32_t i, j;
+  ptrdiff_t off[8];
+  ldsi_grid_offsets(g, off);
+  for (i = 0; i < k->n; i++) {
+    ldsi_hpa_local_dijkstra(h, L, k->x0, k->y0, k->x1, k->y1, &k->cell[i], 1, false);
+    for (j = 0; j < k->n; j++) k->dist[i * k->n + j] = float_down(ldsi_hpa_local_g(h, L, k->cell[j]));
+  }
+  if (!h->lower_bounds) return LDS_OK;
+  {
+    /* side cells: perimeter cells with a legal move out of the cluster */
+    int32_t bw = k->x1 - k->x0 + 1, bh = k->y1 - k->y0 + 1, x, y;
+    uint32_t side[8][4 * LDS_HPA_MAX_CLUSTER];
+    size_t ns[8] = {0}, sidx;
+    int s, t, d;
+    for (y = k->y0; y <= k->y1; y++)
+      for (x = k->x0; x <= k->x1; x++) {
+        if (x != k->x0 && x != k->x1 && y != k->y0 && y != k->y1) continue;
+        if (!passable(h, x, y)) continue;
+        for (d = 0; d < 8; d++) {
+          int sd = side_dir(h, c, x + ldsi_dir_dx[d], y + ldsi_dir_dy[d]);
+          if (sd < 0 || !can_move(h, off, x, y, d)) continue;
+          if (ns[sd] == 0 || side[sd][ns[sd] - 1] != (uint32_t)ldsi_grid_pidx(g, x, y))
+            side[sd][ns[sd]++] = (uint32_t)ldsi_grid_pidx(g, x, y);
+        }
+      }
+    for (s = 0; s < 64; s++) k->side_lb[s] = INFINITY;
+    for (t = 0; t < 8; t++) {
+      if (ns[t]) ldsi_hpa_local_dijkstra(h, L, k->x0, k->y0, k->x1, k->y1, side[t], ns[t], true);
+      for (y = k->y0; y < k->y0 + bh; y++)
+        for (x = k->x0; x < k->x0 + bw; x++) {
+          double dd = ns[t] ? ldsi_hpa_local_g(h, L, ldsi_grid_pidx(g, x, y)) : INFINITY;
+          double q = floor(dd / h->qunit);
+          h->sdist[((size_t)y * (size_t)g->w + (size_t)x) * 8 + (size_t)t] =
+              (uint8_t)(!isfinite(dd) ? LDSI_HPA_QINF : q > 254.0 ? 254 : (int)q);
+        }
+      for (s = 0; s < 8; s++)
+        for (sidx = 0; sidx < ns[s]; sidx++) {
+          double dd = ns[t] ? ldsi_hpa_local_g(h, L, side[s][sidx]) : INFINITY;
+          float f = float_down(dd);
+          if (f < k->side_lb[s * 8 + t]) k->side_lb[s * 8 + t] = f;
+        }
+    }
+  }
+  return LDS_OK;
+}
+
+/* Sets cluster c's entrances to cells[0..n) (sorted): index, matrix. */
+static lds_Status set_entrances(lds_Hpa *h, uint32_t c, const uint32_t *cells, size_t n) {
+  ldsi_HpaCluster *k = &h->cl[c];
+  uint32_t i;
+  const lds_Grid *g = h->grid;
+  for (i = 0; i < k->n; i++) {
+    int32_t x, y;
+    ldsi_grid_pxy(g, k->cell[i], &x, &y);
+    h->nidx[(size_t)y * (size_t)g->w + (size_t)x] = 0;
+  }
+  h->entrances -= k->n;
+  if (n > k->cap) {
+    uint32_t *nc = ldsi_realloc(&h->env, k->cell, k->cap * sizeof(uint32_t), n * sizeof(uint32_t));
+    float *nd;
+    uint32_t *nxy;
+    if (!nc) return LDS_E_NOMEM;
+    k->cell = nc;
+    nxy = ldsi_realloc(&h->env, k->xy, k->cap * sizeof(uint32_t), n * sizeof(uint32_t));
+    if (!nxy) return LDS_E_NOMEM;
+    k->xy = nxy;
+    nd = ldsi_realloc(&h->env, k->dist, (size_t)k->cap * k->cap * sizeof(float),
+                      n * n * sizeof(float));
+    if (!nd) return LDS_E_NOMEM;
+    k->dist = nd;
+    k->cap = (uint32_t)n;
+  }
+  k->n = (uint32_t)n;
+  if (n) memcpy(k->cell, cells, n * sizeof(uint32_t));
+  for (i = 0; i < k->n; i++) {
+    int32_t x, y;
+    ldsi_grid_pxy(g, k->cell[i], &x, &y);
+    h->nidx[(size_t)y * (size_t)g->w + (size_t)x] = (uint8_t)(i + 1);
+    k->xy[i] = (uint32_t)x | (uint32_t)y << 16;
+  }
+  h->entrances += k->n;
+  return LDS_OK;
+}
+
+static size_t count_edges(const ldsi_HpaCluster *k) {
+  size_t e = 0, i;
+  for (i = 0; i < (size_t)k->n * k->n; i++) e += isfinite(k->dist[i]) && k->dist[i] > 0;
+  return e;
+}
+
+/* Checks the effective cost of the cells of cluster c (<= 0 or NaN is an
+** error naming the cell) and lowers minc to the cheapest. */
+static lds_Status check_costs(lds_Hpa *h, uint32_t c, const char *fn) {
+  const ldsi_HpaCluster *k = &h->cl[c];
+  int32_t x, y;
+  for (y = k->y0; y <= k->y1; y++)
+    for (x = k->x0; x <= k->x1; x++) {
+      size_t p = ldsi_grid_pidx(h->grid, x, y);
+      double v;
+      if (h->grid->blocked[p]) continue;
+      v = ldsi_hpa_cost(h, p);
+      if (!(v > 0.0)) {
+        ldsi_msg(h->errmsg,
+                 "%s: cell (%d,%d) has effective cost %g under the layer weights (expected > 0)",
+                 fn, (int)x, (int)y, v);
+        return LDS_E_ARG;
+      }
+      if (v < h->minc) h->minc = v;
+    }
+  return LDS_OK;
+}
+
+/* ---------------------------------------------------------- listen -- */
+
+enum { DIRTY_CELLS = 1, DIRTY_MARKED = 2 };
+
+static void on_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                    uint64_t version) {
+  lds_Hpa *h = (lds_Hpa *)ud;
+  int32_t cx0, cy0, cx1, cy1, cx, cy;
+  (void)version;
+  /* a cell's moves depend on its 8 neighbours: widen by one */
+  x0 = x0 > 0 ? x0 - 1 : 0;
+  y0 = y0 > 0 ? y0 - 1 : 0;
+  x1 = x1 + 1 < g->w ? x1 + 1 : g->w - 1;
+  y1 = y1 + 1 < g->h ? y1 + 1 : g->h - 1;
+  cx0 = x0 / h->C;
+  cy0 = y0 / h->C;
+  cx1 = x1 / h->C;
+  cy1 = y1 / h->C;
+  for (cy = cy0; cy <= cy1; cy++)
+    for (cx = cx0; cx <= cx1; cx++) {
+      uint32_t c = (uint32_t)cy * (uint32_t)h->cw + (uint32_t)cx;
+      if (h->dirty[c] & DIRTY_CELLS) continue;
+      h->dirty[c] |= DIRTY_CELLS;
+      h->dirty_list[h->ndirty++] = c;
+    }
+  h->any_dirty = true;
+}
+
+/* -------------------------------------------------------- lifetime -- */
+
+static size_t scratch_slots(const lds_Hpa *h) { return (size_t)48 * (size_t)h->C; }
+
+lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaParams *params,
+                     lds_Error *err) {
+  static const char *fn = "lds_hpa_new";
+  ldsi_Env e;
+  lds_HpaParams def;
+  lds_Hpa *h;
+  size_t cells, c;
+  uint32_t *tmp;
+  uint64_t t0;
+  int i;
+  ptrdiff_t off[8];
+  ldsi_error_clear(err);
+  ldsi_env_resolve(&e, env);
+  if (!grid) {
+    ldsi_error(err, LDS_E_ARG, "%s: grid is NULL (expected a grid)", fn);
+    return NULL;
+  }
+  if (!params) {
+    lds_hpa_params_init(&def);
+    params = &def;
+  }
+  if (params->cluster_size < 4 || params->cluster_size > LDS_HPA_MAX_CLUSTER) {
+    ldsi_error(err, LDS_E_ARG, "%s: cluster_size %d out of range (expected 4..%d)", fn,
+               params->cluster_size, LDS_HPA_MAX_CLUSTER);
+    return NULL;
+  }
+  if (params->n_layer_weights < 0 || params->n_layer_weights > 16 ||
+      params->n_layer_weights > grid->nlayers || (params->n_layer_weights && !params->layer_weights)) {
+    ldsi_error(err, LDS_E_ARG,
+               "%s: n_layer_weights %d out of range (expected 0..%d: at most 16 and the grid's "
+               "%d layers, with a weight array)",
+               fn, params->n_layer_weights, grid->nlayers < 16 ? grid->nlayers : 16, grid->nlayers);
+    return NULL;
+  }
+  for (i = 0; i < params->n_layer_weights; i++)
+    if (!isfinite(params->layer_weights[i])) {
+      ldsi_error(err, LDS_E_ARG, "%s: layer weight %d (layer '%s') is %g (expected a finite number)",
+                 fn, i, grid->layers[i].name, params->layer_weights[i]);
+      return NULL;
+    }
+  {
+    /* abstract node ids (cluster * 4C + i) and padded cell ids are 32-bit */
+    uint64_t ncl = (uint64_t)((grid->w + params->cluster_size - 1) / params->cluster_size) *
+                   (uint64_t)((grid->h + params->cluster_size - 1) / params->cluster_size);
+    if (ncl * 4u * (uint64_t)params->cluster_size + 2u >= UINT32_MAX ||
+        (uint64_t)grid->pcells >= UINT32_MAX) {
+      ldsi_error(err, LDS_E_ARG,
+                 "%s: a %dx%d grid is too large for cluster_size %d (at most 2^32 entrance "
+                 "slots and cells; expected a larger cluster_size or a smaller grid)",
+                 fn, (int)grid->w, (int)grid->h, params->cluster_size);
+      return NULL;
+    }
+  }
+  t0 = e.clock(e.clock_ud);
+  h = ldsi_calloc(&e, 1, sizeof *h);
+  if (!h) goto nomem;
+  h->env = e;
+  h->grid = grid;
+  h->C = params->cluster_size;
+  h->cw = (grid->w + h->C - 1) / h->C;
+  h->ch = (grid->h + h->C - 1) / h->C;
+  h->ncl = (uint32_t)h->cw * (uint32_t)h->ch;
+  h->cap = (uint32_t)(4 * h->C);
+  h->lower_bounds = params->lower_bounds;
+  h->nweights = params->n_layer_weights;
+  for (i = 0; i < h->nweights; i++) h->weights[i] = params->layer_weights[i];
+  cells = (size_t)grid->w * (size_t)grid->h;
+  ldsi_grid_offsets(grid, h->off);
+  h->cl = ldsi_calloc(&e, h->ncl, sizeof *h->cl);
+  h->nidx = ldsi_calloc(&e, cells, 1);
+  h->dirty = ldsi_calloc(&e, h->ncl, 1);
+  h->dirty_list = ldsi_alloc(&e, h->ncl * sizeof(uint32_t));
+  if (h->lower_bounds) h->sdist = ldsi_alloc(&e, cells * 8);
+  if (!h->cl || !h->nidx || !h->dirty || !h->dirty_list || (h->lower_bounds && !h->sdist) ||
+      !ldsi_hpa_local_init(&e, &h->local, (size_t)h->C * (size_t)h->C))
+    goto nomem;
+  for (c = 0; c < h->ncl; c++) {
+    ldsi_HpaCluster *k = &h->cl[c];
+    k->x0 = (int32_t)(c % (size_t)h->cw) * h->C;
+    k->y0 = (int32_t)(c / (size_t)h->cw) * h->C;
+    k->x1 = k->x0 + h->C - 1 < grid->w ? k->x0 + h->C - 1 : grid->w - 1;
+    k->y1 = k->y0 + h->C - 1 < grid->h ? k->y0 + h->C - 1 : grid->h - 1;
+  }
+  h->minc = INFINITY;
+  for (c = 0; c < h->ncl; c++)
+    if (check_costs(h, (uint32_t)c, fn) != LDS_OK) {
+      ldsi_error(err, LDS_E_ARG, "%s", h->errmsg);
+      lds_hpa_free(h);
+      return NULL;
+    }
+  if (!isfinite(h->minc)) h->minc = 1.0; /* no passable cell */
+  h->qunit = h->minc / LDSI_HPA_QUNIT;
+  tmp = ldsi_alloc(&e, scratch_slots(h) * sizeof(uint32_t));
+  if (!tmp) goto nomem;
+  ldsi_grid_offsets(grid, off);
+  for (c = 0; c < h->ncl; c++) {
+    size_t n = cluster_entrances(h, off, (uint32_t)c, tmp, scratch_slots(h));
+    if (set_entrances(h, (uint32_t)c, tmp, n) != LDS_OK) {
+      ldsi_free(&e, tmp, scratch_slots(h) * sizeof(uint32_t));
+      goto nomem;
+    }
+  }
+  ldsi_free(&e, tmp, scratch_slots(h) * sizeof(uint32_t));
+  for (c = 0; c < h->ncl; c++) {
+    ldsi_hpa_build_cluster(h, (uint32_t)c);
+    h->intra_edges += count_edges(&h->cl[c]);
+  }
+  if (lds_grid_listen((lds_Grid *)(uintptr_t)grid, on_edit, h) != LDS_OK) goto nomem;
+  h->listening = true;
+  h->version = grid->version;
+  h->build_us = e.clock(e.clock_ud) - t0;
+  return h;
+nomem:
+  ldsi_error(err, LDS_E_NOMEM, "%s: out of memory building the hierarchy of a %dx%d grid", fn,
+             (int)grid->w, (int)grid->h);
+  lds_hpa_free(h);
+  return NULL;
+}
+
+void lds_hpa_free(lds_Hpa *h) {
+  size_t cells, c;
+  ldsi_Env e;
+  if (!h) return;
+  e = h->env;
+  if (h->listening) lds_grid_unlisten((lds_Grid *)(uintptr_t)h->grid, on_edit, h);
+  cells = (size_t)h->grid->w * (size_t)h->grid->h;
+  if (h->cl) {
+    for (c = 0; c < h->ncl; c++) {
+      ldsi_HpaCluster *k = &h->cl[c];
+      if (k->cell) ldsi_free(&e, k->cell, k->cap * sizeof(uint32_t));
+      if (k->xy) ldsi_free(&e, k->xy, k->cap * sizeof(uint32_t));
+      if (k->dist) ldsi_free(&e, k->dist, (size_t)k->cap * k->cap * sizeof(float));
+    }
+    ldsi_free(&e, h->cl, h->ncl * sizeof *h->cl);
+  }
+  if (h->nidx) ldsi_free(&e, h->nidx, cells);
+  if (h->dirty) ldsi_free(&e, h->dirty, h->ncl);
+  if (h->dirty_list) ldsi_free(&e, h->dirty_list, h->ncl * sizeof(uint32_t));
+  if (h->sdist) ldsi_free(&e, h->sdist, cells * 8);
+  ldsi_hpa_local_free(&e, &h->local);
+  ldsi_free(&e, h, sizeof *h);
+}
+
+/* ---------------------------------------------------------- repair -- */
+
+lds_Status lds_hpa_repair(lds_Hpa *h) {
+  static const char *fn = "lds_hpa_repair";
+  uint32_t *tmp = NULL, *mark = NULL;
+  size_t m, nmark = 0, slots, ndirty;
+  uint64_t t0;
+  lds_Status st = LDS_OK;
+  ptrdiff_t off[8];
+  if (!h) return LDS_E_ARG;
+  if (!h->any_dirty && !h->broken) return LDS_OK;
+  t0 = h->env.clock(h->env.clock_ud);
+  ndirty = h->ndirty;
+  for (m = 0; m < ndirty; m++)
+    if ((st = check_costs(h, h->dirty_list[m], fn)) != LDS_OK) {
+      h->broken = true;
+      return st;
+    }
+  slots = scratch_slots(h);
+  tmp = ldsi_alloc(&h->env, slots * sizeof(uint32_t));
+  mark = ldsi_alloc(&h->env, ndirty * 9 * sizeof(uint32_t));
+  if (!tmp || !mark) {
+    st = LDS_E_NOMEM;
+    ldsi_msg(h->errmsg, "%s: out of memory", fn);
+    goto done;
+  }
+  ldsi_grid_offsets(h->grid, off);
+  /* the dirty clusters and their 8 neighbours get new entrance lists; a
+  ** cluster is rebuilt when dirty or when its list changed */
+  for (m = 0; m < ndirty; m++) {
+    uint32_t c = h->dirty_list[m];
+    int32_t cx = (int32_t)(c % (uint32_t)h->cw), cy = (int32_t)(c / (uint32_t)h->cw), dx, dy;
+    for (dy = -1; dy <= 1; dy++)
+      for (dx = -1; dx <= 1; dx++) {
+        int32_t nx = cx + dx, ny = cy + dy;
+        uint32_t nc;
+        if (nx < 0 || ny < 0 || nx >= h->cw || ny >= h->ch) continue;
+        nc = (uint32_t)ny * (uint32_t)h->cw + (uint32_t)nx;
+        if (h->dirty[nc] & DIRTY_MARKED) continue;
+        h->dirty[nc] |= DIRTY_MARKED;
+        mark[nmark++] = nc;
+      }
+  }
+  qsort(mark, nmark, sizeof *mark, cmp_u32);
+  h->last_repair_clusters = 0;
+  for (m = 0; m < nmark; m++) {
+    uint32_t cc = mark[m];
+    ldsi_HpaCluster *k = &h->cl[cc];
+    size_t n = cluster_entrances(h, off, cc, tmp, slots);
+    bool same = n == k->n && (n == 0 || memcmp(tmp, k->cell, n * sizeof(uint32_t)) == 0);
+    if (same && !(h->dirty[cc] & DIRTY_CELLS)) continue;
+    h->intra_edges -= count_edges(k);
+    if ((st = set_entrances(h, cc, tmp, n)) != LDS_OK) {
+      ldsi_msg(h->errmsg, "%s: out of memory", fn);
+      goto done;
+    }
+    ldsi_hpa_build_cluster(h, cc);
+    h->intra_edges += count_edges(k);
+    h->last_repair_clusters++;
+  }
+  for (m = 0; m < nmark; m++) h->dirty[mark[m]] = 0;
+  h->ndirty = 0;
+  h->any_dirty = false;
+  h->broken = false;
+  h->version = h->grid->version;
+  h->repairs++;
+  h->last_repair_us = h->env.clock(h->env.clock_ud) - t0;
+  h->total_repair_us += h->last_repair_us;
+done:
+  if (tmp) ldsi_free(&h->env, tmp, slots * sizeof(uint32_t));
+  if (mark) ldsi_free(&h->env, mark, ndirty * 9 * sizeof(uint32_t));
+  if (st != LDS_OK) {
+    h->broken = true;
+    for (m = 0; m < nmark; m++) h->dirty[mark[m]] &= (uint8_t)~DIRTY_MARKED;
+  }
+  return st;
+}
+
+/* ---------------------------------------------------------- queries -- */
+
+size_t lds_hpa_mem_used(const lds_Hpa *h) {
+  size_t b, c, cells;
+  if (!h) return 0;
+  cells = (size_t)h->grid->w * (size_t)h->grid->h;
+  b = sizeof *h + h->ncl * (sizeof *h->cl + 1 + sizeof(uint32_t)) + cells + ldsi_hpa_local_bytes(&h->local);
+  if (h->sdist) b += cells * 8;
+  for (c = 0; c < h->ncl; c++)
+    b += 2 * h->cl[c].cap * sizeof(uint32_t) + (size_t)h->cl[c].cap * h->cl[c].cap * sizeof(float);
+  return b;
+}
+
+void lds_hpa_info(const lds_Hpa *h, lds_HpaInfo *out) {
+  memset(out, 0, sizeof *out);
+  if (!h) return;
+  out->cluster_size = h->C;
+  out->clusters_x = h->cw;
+  out->clusters_y = h->ch;
+  out->entrances = h->entrances;
+  out->intra_edges = h->intra_edges;
+  out->bytes = lds_hpa_mem_used(h);
+  out->bytes_per_cell = (double)out->bytes / ((double)h->grid->w * (double)h->grid->h);
+  out->build_us = h->build_us;
+  out->repairs = h->repairs;
+  out->last_repair_us = h->last_repair_us;
+  out->last_repair_clusters = h->last_repair_clusters;
+  out->total_repair_us = h->total_repair_us;
+}
+
+const char *lds_hpa_errmsg(const lds_Hpa *h) { return h ? h->errmsg : ""; }
+const lds_Grid *lds_hpa_grid(const lds_Hpa *h) { return h ? h->grid : NULL; }

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** lds_hpa.h — a cluster hierarchy for fast queries on big grids: HPA* with
+** exact distances between the entrances of each cluster, a sliced query
+** that refines the next stretch of the path first, local repair on edits,
+** and an optimal mode (A* on the grid guided by an admissible lower bound
+** computed from the clusters).
+**
+**   lds_HpaParams hp; lds_hpa_params_init(&hp);          // cluster 16, no weights
+**   lds_Hpa *h = lds_hpa_new(NULL, grid, &hp, &err);       // builds; listens to edits
+**   lds_HpaQuery *q = lds_hpa_query_new(h, &err);
+**   lds_hpa_query_start(q, LDS_HPA_FAST, sx, sy, gx, gy);
+**   lds_Budget b = {2000, 0};
+**   while ((st = lds_hpa_query_step(q, &b)) == LDS_RUNNING) {
+**     lds_Path *pre = lds_hpa_query_prefix(q, &err);  // walkable now, final
+**     ...
+**   }
+**
+** Design (docs/hierarchy.md): the grid is cut into square clusters of
+** cluster_size cells a side. Along each border between two clusters, every
+** maximal run of cell pairs joined by a legal move gives entrances (HPA*:
+** one pair at the middle of a short run, the two ends and the middle of a
+** long one); diagonal-only crossings (diagonal rules allow_one_blocked and
+** always) are entrances too, so the abstract graph connects exactly what
+** the grid connects. Inside each cluster a Dijkstra from every entrance
+** gives the exact cluster-restricted distance to every other entrance
+** (directed: a move costs its length times the cost of the cell entered).
+**
+** Fast mode: Dijkstra from the start inside its cluster and a reverse one
+** to the goal inside its cluster join them to the abstract graph; A* on the
+** abstract graph (octile heuristic times the smallest cell cost) gives a
+** path of entrances. It is refined pair by pair from the start: between two
+** waypoints in one cluster, the cluster-restricted A* path (its cost is the
+** intra edge's); across a border, the one move of the inter edge. The
+** concatenation is smoothed as it grows: from an anchor, the farthest cell
+** within 8 cluster sides ahead whose digital straight line is legal under
+** the move rules and costs no more than the stretch it replaces is joined
+** by that line. So the path never costs more than the abstract path. Start
+** and goal at most two clusters apart first try one A* inside the box of
+** their two clusters (taken when no dearer than the abstract path). The
+** cells kept so far are final: an agent can walk them
+** (lds_hpa_query_prefix) while later pairs are refined.
+**
+** Optimal mode: A* on the whole grid, with the heuristic
+**   h(c) = max(octile(c, goal) * min_cost, LB(c))
+** where LB(c) is a lower bound on the cost from c to the goal computed from
+** the clusters: per cluster and side (8 sides: the cells with a legal move
+** into each of the 8 neighbouring clusters), the smallest intra-cluster
+** distance between two sides and, per cell, a floor of its distance to
+** each side; a per-query backward Dijkstra over (cluster, side) pairs
+** combines them. LB is admissible (every path from c leaves each cluster
+** it crosses through one of its sides), so the path is optimal; closed
+** cells are reopened (LB need not be consistent).
+**
+** Terrain costs and layer weights: a hierarchy is built for one weight set
+** (lds_HpaParams.layer_weights), the effective cost of a cell being its
+** cost plus the weighted layer values, as lds_search uses them; one
+** hierarchy per agent class.
+**
+** Edits: the hierarchy listens to the grid. An edit marks the clusters
+** whose cells, moves or borders it touched; the next lds_hpa_repair (done
+** by lds_hpa_query_start when needed) rebuilds the entrances of their
+** borders and the intra distances and bounds of those clusters and of the
+** neighbours whose entrances changed, and nothing else. A query running
+** across an edit ends with LDS_E_STALE.
+**
+** Threads: a hierarchy and its queries belong to one thread at a time
+** (repair writes the hierarchy).
+**
+** [Paper: Botea, Müller & Schaeffer, "Near Optimal Hierarchical
+**  Path-Finding", J. Game Development 1(1), 2004 (HPA*); Hart, Nilsson &
+**  Raphael, IEEE TSSC 4(2) 1968 (A*); the cluster lower bound follows the
+**  idea of Goldenberg, Felner, Sturtevant & Schaeffer, "Portal-Based
+**  True-Distance Heuristics for Path Finding", SoCS 2010]
+*/
+#ifndef LDS_HPA_H
+#define LDS_HPA_H
+
+#include "lds_common.h"
+#include "lds_grid.h"
+#include "lds_path.h"
+
+LDS_BEGIN_DECLS
+
+typedef struct lds_Hpa lds_Hpa;
+typedef struct lds_HpaQuery lds_HpaQuery;
+
+/// Largest cluster side accepted. [Units: cells]
+#define LDS_HPA_MAX_CLUSTER 64
+
+/// Parameters of a hierarchy. Fill with lds_hpa_params_init, then change.
+typedef struct lds_HpaParams {
+  int cluster_size;             ///< side of a cluster [Units: cells]
+                                ///< [Limit: 4..LDS_HPA_MAX_CLUSTER] default 16
+  bool lower_bounds;            ///< build the per-cell side distances the optimal
+                                ///< mode needs (8 bytes per cell); default true.
+                                ///< Without them the optimal mode is refused.
+  const double *layer_weights;  ///< [opt] [Shape: n_layer_weights doubles, one per
+                                ///< grid layer] weights of the effective cost; copied
+  int n_layer_weights;          ///< [Limit: 0..min(16, lds_grid_layer_count)]
+} lds_HpaParams;
+
+/// Fills *p with the defaults listed in lds_HpaParams.
+LDS_API void lds_hpa_params_init(lds_HpaParams *p);
+
+/// Query modes.
+typedef enum lds_HpaMode {
+  LDS_HPA_FAST = 0,    ///< abstract search + concatenated, smoothed refinement (not optimal:
+                       ///< see docs/hierarchy.md for the measured suboptimality)
+  LDS_HPA_OPTIMAL = 1  ///< A* with the cluster lower bound: optimal
+} lds_HpaMode;
+
+/// Name of a mode ("fast", "optimal"); NULL if invalid. [Owner: static]
+LDS_API const char *lds_hpa_mode_name(lds_HpaMode m);
+/// Parses a mode name. @returns LDS_OK or LDS_E_ARG.
+LDS_API lds_Status lds_hpa_mode_parse(const char *name, lds_HpaMode *out);
+
+/// Counters of a hierarchy.
+typedef struct lds_HpaInfo {
+  int32_t cluster_size;     ///< [Units: cells]
+  int32_t clusters_x, clusters_y; ///< clusters per row and per column
+  size_t entrances;         ///< abstract nodes (entrance cells)
+  size_t intra_edges;       ///< finite intra-cluster distances stored
+  size_t bytes;             ///< memory of the hierarchy (lds_hpa_mem_used)
+  double bytes_per_cell;    ///< bytes / (width * height)
+  uint64_t build_us;        ///< time of the initial build [Units: µs]
+  uint64_t repairs;         ///< lds_hpa_repair calls that rebuilt something
+  uint64_t last_repair_us;  ///< time of the last such repair [Units: µs]
+  uint64_t last_repair_clusters; ///< clusters rebuilt by it
+  uint64_t total_repair_us; ///< [Units: µs]
+} lds_HpaInfo;
+
+/* ---------------------------------------------------------- lifetime -- */
+
+/// Builds the hierarchy of a grid: O(cells x entrances per cluster) time
+/// (info.build_us), memory in lds_HpaInfo.bytes (about 1 byte per cell for
+/// the entrance index, the intra distance matrices, plus 8 bytes per cell
+/// with lower_bounds). Registers a grid listener, removed by lds_hpa_free.
+/// The grid must outlive the hierarchy.
+/// @param[in] env    [opt] allocator and clock; NULL for defaults
+/// @param[in] grid   the grid (read; its listener list is written)
+/// @param[in] params [opt] NULL for defaults
+/// @param[out] err   [opt]
+/// @returns the hierarchy, or NULL with err: LDS_E_ARG (NULL grid, cluster
+///   size out of range, a grid with 2^32 cells or entrance slots or more,
+///   too many or NaN/infinite weights, a passable cell
+///   whose effective cost is <= 0 or NaN: the message names the cell),
+///   LDS_E_NOMEM. [Owner: caller frees with lds_hpa_free]
+LDS_API lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaParams *params,
+                             lds_Error *err);
+/// Frees a hierarchy (its queries must be freed first). NULL is ignored.
+LDS_API void lds_hpa_free(lds_Hpa *h);
+/// Applies the edits heard since the last repair: rebuilds the touched
+/// clusters and their borders only. O(1) when nothing changed.
+/// @returns LDS_OK, LDS_E_ARG (an edited cell's effective cost is <= 0 or
+///   NaN; message in lds_hpa_errmsg; the hierarchy stays unrepaired and
+///   queries fail until the cell is fixed), LDS_E_NOMEM.
+LDS_API lds_Status lds_hpa_repair(lds_Hpa *h);
+/// Fills *out with the hierarchy's counters.
+LDS_API void lds_hpa_info(const lds_Hpa *h, lds_HpaInfo *out);
+/// Bytes allocated by the hierarchy (queries not included).
+LDS_API size_t lds_hpa_mem_used(const lds_Hpa *h);
+/// Last error message ("" if none). [Owner: the hierarchy]
+LDS_API const char *lds_hpa_errmsg(const lds_Hpa *h);
+/// The grid of the hierarchy.
+LDS_API const lds_Grid *lds_hpa_grid(const lds_Hpa *h);
+
+/* ----------------------------------------------------------- queries -- */
+
+/// Creates a query object for a hierarchy (reused for query after query).
+/// Allocates the scratch of the searches inside
+/// clusters (about 45 bytes per cell of a 3 x 3 cluster box) and the
+/// unsmoothed path (12 bytes per cell of it); the fast mode allocates on its
+/// first query the abstract search's records (52 bytes per entrance, with
+/// a quarter more for entrances later repairs add), the optimal mode
+/// 49 bytes per cell (and 44 per (cluster, side) pair) on its first query.
+/// @returns the query, NULL with err LDS_E_ARG (NULL h) or LDS_E_NOMEM.
+/// [Owner: caller frees with lds_hpa_query_free, before the hierarchy]
+LDS_API lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err);
+/// Frees a query. NULL is ignored.
+LDS_API void lds_hpa_query_free(lds_HpaQuery *q);
+/// Starts a query from (sx,sy) to (gx,gy) [Units: cells]; repairs the
+/// hierarchy first if the grid changed. A blocked start or goal is no
+/// error: the first step returns LDS_NO_PATH.
+/// @returns LDS_OK, or LDS_E_ARG (a cell out of bounds, an unknown mode,
+///   the optimal mode on a hierarchy built without lower_bounds, or a
+///   failed repair), LDS_E_NOMEM; message in lds_hpa_query_errmsg.
+LDS_API lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_t sx, int32_t sy,
+                                       int32_t gx, int32_t gy);
+/// Runs the query for one slice (lds_Budget as in lds_search_step). Work is
+/// counted in expansions (cells of a cluster search, abstract nodes, cells of
+/// the optimal A*); the clock is read every 64 expansions. A budget is
+/// checked between units of work (an insertion Dijkstra, an abstract node,
+/// the refinement of one waypoint pair), so a step may overshoot
+/// max_expansions by one unit (at most 9 x cluster_size^2 expansions, the
+/// A* of a start and goal at most two clusters apart).
+/// @returns LDS_RUNNING, LDS_FOUND, LDS_NO_PATH, or LDS_E_STATE (no query
+///   started), LDS_E_STALE (the grid changed since the start). A finished
+///   query keeps returning its final status.
+LDS_API lds_Status lds_hpa_query_step(lds_HpaQuery *q, const lds_Budget *budget);
+/// Current status (LDS_E_STATE before the first start).
+LDS_API lds_Status lds_hpa_query_status(const lds_HpaQuery *q);
+/// Counters of the current query (reset by start).
+LDS_API void lds_hpa_query_stats(const lds_HpaQuery *q, lds_Stats *out);
+/// Cost of the path found [Units: cost]; -1 unless LDS_FOUND.
+LDS_API double lds_hpa_query_cost(const lds_HpaQuery *q);
+/// Cost of the abstract path of a fast query [Units: cost]: an upper bound
+/// of the refined path's cost; -1 before the abstract search ended or in
+/// the optimal mode.
+LDS_API double lds_hpa_query_abstract_cost(const lds_HpaQuery *q);
+/// The path found (status LDS_FOUND), start to goal inclusive, cost = the
+/// sum of its moves.
+/// @returns NULL with err LDS_E_STATE when there is none, LDS_E_NOMEM.
+/// [Owner: caller frees with lds_path_free]
+LDS_API lds_Path *lds_hpa_query_path(const lds_HpaQuery *q, lds_Error *err);
+/// The refined prefix so far: from the start, every cell of it final (the
+/// finished path will begin with exactly these cells). Flagged
+/// LDS_PATH_PARTIAL until the query is LDS_FOUND; the start alone before
+/// enough pairs were refined for the smoothing to settle a cell; the optimal mode has no prefix before it is found.
+/// @returns NULL with err LDS_E_STATE (no query, blocked start, no path),
+///   LDS_E_NOMEM. [Owner: caller frees with lds_path_free]
+LDS_API lds_Path *lds_hpa_query_prefix(const lds_HpaQuery *q, lds_Error *err);
+/// Last error message ("" if none). [Owner: the query]
+LDS_API const char *lds_hpa_query_errmsg(const lds_HpaQuery *q);
+
+LDS_END_DECLS
+
+#endif

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** lds_hpa_internal.h — the hierarchy's state (clusters, entrances, bounds),
+** the cluster-window search they share (lds_hpa_local.c) and the query
+** object (lds_hpa_query.c, lds_hpa_exact.c). Hidden; not installed.
+*/
+#ifndef LDS_HPA_INTERNAL_H
+#define LDS_HPA_INTERNAL_H
+
+#include "lds_grid_internal.h"
+#include "lds_hpa.h"
+
+#include <math.h>
+
+#define LDSI_HPA_NOIDX 0xFFFFFFFFu
+#define LDSI_HPA_QUNIT 4.0 /* side distances are stored in units of min_cost / 4 */
+#define LDSI_HPA_QINF 255  /* stored side distance: unreachable */
+
+/* one cluster: cells [x0..x1] x [y0..y1] */
+typedef struct ldsi_HpaCluster {
+  int32_t x0, y0, x1, y1;
+  uint32_t n, cap;
+  uint32_t *cell; /* padded ids of its entrances, ascending */
+  uint32_t *xy;   /* their coordinates, x | y << 16 */
+  float *dist;    /* n*n: dist[i*n+j] = cluster-restricted cost i -> j, INFINITY if none */
+  /* lower bounds (lower_bounds): side_lb[s*8+t] = smallest cluster-restricted
+  ** cost from a cell of side s to a cell of side t (rounded down), INFINITY when
+  ** none; a side t is the passable cells with a legal move into the
+  ** neighbouring cluster in direction t (LDS_DIR_*) */
+  float side_lb[64];
+} ldsi_HpaCluster;
+
+/* A binary min-heap of (key, tie, id) with positions kept by the caller;
+** among equal keys the larger tie first. */
+typedef struct ldsi_HpaEntry {
+  double key, tie;
+  uint32_t id;
+} ldsi_HpaEntry;
+typedef struct ldsi_HpaHeap {
+  ldsi_HpaEntry *e;
+  size_t n, cap;
+} ldsi_HpaHeap;
+
+/* Scratch of a search restricted to a rectangle of at most cap cells. */
+typedef struct ldsi_HpaLocal {
+  size_t cap;
+  double *g;
+  uint32_t *gen;
+  uint32_t *pos;  /* heap position, LDSI_HPA_NOIDX when not in the heap */
+  uint8_t *par;   /* direction of the move that reached the cell (8: a source) */
+  uint32_t cur;   /* generation */
+  ldsi_HpaHeap heap;
+  int32_t rx0, ry0, rw, rh; /* the rectangle of the last search */
+  uint64_t expansions;
+} ldsi_HpaLocal;
+
+struct lds_Hpa {
+  ldsi_Env env;
+  const lds_Grid *grid;
+  int32_t C;               /* cluster side */
+  int32_t cw, ch;          /* clusters per row / column */
+  uint32_t ncl;
+  uint32_t cap;            /* entrance slots per cluster (ids: cluster * cap + i) */
+  ldsi_HpaCluster *cl;
+  uint8_t *nidx;           /* per unpadded cell: its entrance index + 1 in its cluster, 0 none */
+  bool lower_bounds;
+  uint8_t *sdist;          /* per unpadded cell x 8: floor of its distance to each side of
+                           ** its cluster, in units of qunit; LDSI_HPA_QINF unreachable */
+  double qunit;            /* [Units: cost] */
+  double weights[16];
+  int nweights;
+  double minc;             /* smallest effective cost of a passable cell (never raised) */
+  ptrdiff_t off[8];        /* padded offsets of the 8 moves (ldsi_grid_offsets) */
+  size_t entrances, intra_edges;
+  /* edits */
+  bool listening;
+  uint8_t *dirty;          /* per cluster: DIRTY_* bits (lds_hpa.c) */
+  uint32_t *dirty_list;    /* the clusters with DIRTY_CELLS, ndirty of them */
+  size_t ndirty;
+  bool any_dirty;
+  bool broken;             /* the last repair failed: queries refused */
+  uint64_t version;        /* grid version the hierarchy is valid for */
+  ldsi_HpaLocal local;     /* scratch of build and repair */
+  /* counters */
+  uint64_t build_us, repairs, last_repair_us, last_repair_clusters, total_repair_us;
+  char errmsg[LDS_ERRMSG_SIZE];
+};
+
+/* ------------------------------------------------- effective costs -- */
+
+static inline double ldsi_hpa_move_len(int d) { return d < 4 ? 1.0 : LDSI_SQRT2; }
+
+/* Effective cost of entering padded cell p; INFINITY when blocked. */
+static inline double ldsi_hpa_cost(const lds_Hpa *h, size_t p) {
+  const lds_Grid *g = h->grid;
+  double c;
+  int i;
+  if (g->blocked[p]) return INFINITY;
+  c = (double)g->cost[p];
+  if (h->nweights) {
+    int32_t x, y;
+    ldsi_grid_pxy(g, p, &x, &y);
+    for (i = 0; i < h->nweights && i < g->nlayers; i++)
+      if (h->weights[i] != 0.0) c += h->weights[i] * (double)g->layers[i].data[(size_t)y * (size_t)g->w + (size_t)x];
+  }
+  return c;
+}
+
+/* true when the move from padded p in direction d is legal and its target
+** passable under the weights */
+static inline bool ldsi_hpa_can(const lds_Hpa *h, size_t p, int d, const ptrdiff_t *off) {
+  if (!(h->grid->nbr[p] & (1u << d))) return false;
+  return h->nweights == 0 || isfinite(ldsi_hpa_cost(h, (size_t)((ptrdiff_t)p + off[d])));
+}
+
+static inline uint32_t ldsi_hpa_cluster_of(const lds_Hpa *h, int32_t x, int32_t y) {
+  return (uint32_t)(y / h->C) * (uint32_t)h->cw + (uint32_t)(x / h->C);
+}
+
+static inline double ldsi_hpa_octile(int32_t dx, int32_t dy) {
+  int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+  int32_t mn = ax < ay ? ax : ay, mx = ax < ay ? ay : ax;
+  return (double)(mx - mn) + (double)mn * LDSI_SQRT2;
+}
+
+/* ----------------------------------------------------------- heap -- */
+
+LDSI_HIDDEN bool ldsi_hpa_heap_init(const ldsi_Env *e, ldsi_HpaHeap *hp, size_t cap);
+LDSI_HIDDEN void ldsi_hpa_heap_free(const ldsi_Env *e, ldsi_HpaHeap *hp);
+/* push id or lower its key; pos[id] tracks its slot */
+LDSI_HIDDEN void ldsi_hpa_heap_push(ldsi_HpaHeap *hp, uint32_t *pos, uint32_t id, double key,
+                                    double tie);
+LDSI_HIDDEN uint32_t ldsi_hpa_heap_pop(ldsi_HpaHeap *hp, uint32_t *pos);
+
+/* -------------------------------------------- cluster-window search -- */
+
+LDSI_HIDDEN bool ldsi_hpa_local_init(const ldsi_Env *e, ldsi_HpaLocal *L, size_t cap);
+LDSI_HIDDEN void ldsi_hpa_local_free(const ldsi_Env *e, ldsi_HpaLocal *L);
+LDSI_HIDDEN size_t ldsi_hpa_local_bytes(const ldsi_HpaLocal *L);
+/* Dijkstra inside [x0..x1]x[y0..y1] from the nsrc padded sources (cost 0),
+** forward (cost of reaching each cell) or, with reverse, backward (cost from
+** each cell to the nearest source). Results: ldsi_hpa_local_g. */
+LDSI_HIDDEN void ldsi_hpa_local_dijkstra(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int32_t y0,
+                                         int32_t x1, int32_t y1, const uint32_t *src, size_t nsrc,
+                                         bool reverse);
+/* Cost found for padded cell p by the last search; INFINITY if not reached. */
+LDSI_HIDDEN double ldsi_hpa_local_g(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t p);
+/* A* inside the rectangle from padded s to padded t; returns its cost
+** (INFINITY when t is unreachable inside) and leaves the parents for
+** ldsi_hpa_local_trace. */
+LDSI_HIDDEN double ldsi_hpa_local_astar(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int32_t y0,
+                                        int32_t x1, int32_t y1, size_t s, size_t t);
+/* Writes the cells (padded ids) of the last A*'s path s..t into out (at most
+** max) in order; returns their count (0 if t was not reached, or more than
+** max: then nothing is written). */
+LDSI_HIDDEN size_t ldsi_hpa_local_trace(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t t,
+                                        uint32_t *out, size_t max);
+
+/* ------------------------------------------------------- builders -- */
+
+/* Rebuilds the intra distances (and lower bounds) of cluster c. */
+LDSI_HIDDEN lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c);
+
+#endif

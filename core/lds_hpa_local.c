@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** lds_hpa_local.c — the searches of the hierarchy that stay inside a
+** rectangle of cells (a cluster, or the bounding box of two): Dijkstra from a
+** set of sources, forward or backward, and A* between two cells with the
+** octile heuristic times the smallest cell cost (consistent: no reopening).
+** Records are indexed by the cell's place in the rectangle and tagged with a
+** generation, so a search touches only the cells it reaches. The binary heap
+** (smallest key, then the larger tie value, then the earlier push) is shared
+** with the abstract and optimal searches (lds_hpa_query.c, lds_hpa_exact.c).
+** [Paper: Dijkstra, Numerische Mathematik 1959; Hart, Nilsson & Raphael,
+**  IEEE TSSC 4(2) 1968]
+*/
+#include "lds_hpa_internal.h"
+
+#include <string.h>
+
+/* ----------------------------------------------------------- heap -- */
+
+bool ldsi_hpa_heap_init(const ldsi_Env *e, ldsi_HpaHeap *hp, size_t cap) {
+  memset(hp, 0, sizeof *hp);
+  hp->e = ldsi_alloc(e, cap * sizeof(ldsi_HpaEntry));
+  hp->cap = cap;
+  return hp->e != NULL;
+}
+
+void ldsi_hpa_heap_free(const ldsi_Env *e, ldsi_HpaHeap *hp) {
+  if (hp->e) ldsi_free(e, hp->e, hp->cap * sizeof(ldsi_HpaEntry));
+  memset(hp, 0, sizeof *hp);
+}
+
+/* entry a goes before (k, t) */
+static inline bool before(const ldsi_HpaEntry *a, double k, double t) {
+  return a->key < k || (a->key == k && a->tie > t);
+}
+
+void ldsi_hpa_heap_push(ldsi_HpaHeap *hp, uint32_t *pos, uint32_t id, double key, double tie) {
+  size_t i = pos[id];
+  ldsi_HpaEntry *e = hp->e;
+  if (i == LDSI_HPA_NOIDX) i = hp->n++;
+  while (i > 0) {
+    size_t up = (i - 1) / 2;
+    if (!(key < e[up].key || (key == e[up].key && tie > e[up].tie))) break;
+    e[i] = e[up];
+    pos[e[i].id] = (uint32_t)i;
+    i = up;
+  }
+  e[i].key = key;
+  e[i].tie = tie;
+  e[i].id = id;
+  pos[id] = (uint32_t)i;
+}
+
+uint32_t ldsi_hpa_heap_pop(ldsi_HpaHeap *hp, uint32_t *pos) {
+  ldsi_HpaEntry *e = hp->e, last;
+  uint32_t top = e[0].id;
+  size_t i = 0, n;
+  pos[top] = LDSI_HPA_NOIDX;
+  n = --hp->n;
+  if (n == 0) return top;
+  last = e[n];
+  for (;;) {
+    size_t c = 2 * i + 1, best;
+    if (c >= n) break;
+    best = c;
+    if (c + 1 < n && before(&e[c + 1], e[c].key, e[c].tie)) best = c + 1;
+    if (!before(&e[best], last.key, last.tie)) break;
+    e[i] = e[best];
+    pos[e[i].id] = (uint32_t)i;
+    i = best;
+  }
+  e[i] = last;
+  pos[last.id] = (uint32_t)i;
+  return top;
+}
+
+/* ---------------------------------------------------------- local -- */
+
+bool ldsi_hpa_local_init(const ldsi_Env *e, ldsi_HpaLocal *L, size_t cap) {
+  memset(L, 0, sizeof *L);
+  L->cap = cap;
+  L->g = ldsi_alloc(e, cap * sizeof(double));
+  L->gen = ldsi_calloc(e, cap, sizeof(uint32_t));
+  L->pos = ldsi_alloc(e, cap * sizeof(uint32_t));
+  L->par = ldsi_alloc(e, cap);
+  if (!L->g || !L->gen || !L->pos || !L->par || !ldsi_hpa_heap_init(e, &L->heap, cap)) {
+    ldsi_hpa_local_free(e, L);
+    return false;
+  }
+  return true;
+}
+
+void ldsi_hpa_local_free(const ldsi_Env *e, ldsi_HpaLocal *L) {
+  if (L->g) ldsi_free(e, L->g, L->cap * sizeof(double));
+  if (L->gen) ldsi_free(e, L->gen, L->cap * sizeof(uint32_t));
+  if (L->pos) ldsi_free(e, L->pos, L->cap * sizeof(uint32_t));
+  if (L->par) ldsi_free(e, L->par, L->cap);
+  ldsi_hpa_heap_free(e, &L->heap);
+  memset(L, 0, sizeof *L);
+}
+
+size_t ldsi_hpa_local_bytes(const ldsi_HpaLocal *L) {
+  return L->cap * (sizeof(double) + sizeof(ldsi_HpaEntry) + sizeof(uint32_t) * 2 + 1);
+}
+
+static void begin(ldsi_HpaLocal *L, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+  L->rx0 = x0;
+  L->ry0 = y0;
+  L->rw = x1 - x0 + 1;
+  L->rh = y1 - y0 + 1;
+  L->heap.n = 0;
+  if (++L->cur == 0) {
+    memset(L->gen, 0, L->cap * sizeof(uint32_t));
+    L->cur = 1;
+  }
+}
+
+/* local index of cell (x,y), or LDSI_HPA_NOIDX outside the rectangle */
+static inline uint32_t lidx(const ldsi_HpaLocal *L, int32_t x, int32_t y) {
+  int32_t lx = x - L->rx0, ly = y - L->ry0;
+  if (lx < 0 || ly < 0 || lx >= L->rw || ly >= L->rh) return LDSI_HPA_NOIDX;
+  return (uint32_t)(ly * L->rw + lx);
+}
+
+static inline void touch(ldsi_HpaLocal *L, uint32_t i) {
+  if (L->gen[i] != L->cur) {
+    L->gen[i] = L->cur;
+    L->g[i] = INFINITY;
+    L->pos[i] = LDSI_HPA_NOIDX;
+    L->par[i] = 8;
+  }
+}
+
+double ldsi_hpa_local_g(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t p) {
+  int32_t x, y;
+  uint32_t i;
+  ldsi_grid_pxy(h->grid, p, &x, &y);
+  i = lidx(L, x, y);
+  if (i == LDSI_HPA_NOIDX || L->gen[i] != L->cur) return INFINITY;
+  return L->g[i];
+}
+
+void ldsi_hpa_local_dijkstra(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int32_t y0,
+                             int32_t x1, int32_t y1, const uint32_t *src, size_t nsrc,
+                             bool reverse) {
+  const lds_Grid *g = h->grid;
+  const ptrdiff_t *off = h->off;
+  size_t k;
+  begin(L, x0, y0, x1, y1);
+  for (k = 0; k < nsrc; k++) {
+    int32_t x, y;
+    uint32_t i;
+    ldsi_grid_pxy(g, src[k], &x, &y);
+    i = lidx(L, x, y);
+    if (i == LDSI_HPA_NOIDX) continue;
+    touch(L, i);
+    if (L->g[i] == 0.0) continue;
+    L->g[i] = 0.0;
+    ldsi_hpa_heap_push(&L->heap, L->pos, i, 0.0, 0.0);
+  }
+  while (L->heap.n) {
+    uint32_t i = ldsi_hpa_heap_pop(&L->heap, L->pos);
+    int32_t x = L->rx0 + (int32_t)(i % (uint32_t)L->rw), y = L->ry0 + (int32_t)(i / (uint32_t)L->rw);
+    size_t p = ldsi_grid_pidx(g, x, y);
+    double gi = L->g[i], cp = 0.0;
+    int d;
+    L->expansions++;
+    if (reverse) cp = ldsi_hpa_cost(h, p);
+    for (d = 0; d < 8; d++) {
+      size_t q;
+      uint32_t j;
+      double c;
+      if (reverse) {
+        /* predecessor u = p - off[d] with a legal move d into p */
+        q = (size_t)((ptrdiff_t)p - off[d]);
+        if (!(g->nbr[q] & (1u << d))) continue;
+        if (h->nweights && !isfinite(ldsi_hpa_cost(h, q))) continue;
+        j = lidx(L, x - ldsi_dir_dx[d], y - ldsi_dir_dy[d]);
+        if (j == LDSI_HPA_NOIDX) continue;
+        c = gi + ldsi_hpa_move_len(d) * cp;
+      } else {
+        if (!(g->nbr[p] & (1u << d))) continue;
+        j = lidx(L, x + ldsi_dir_dx[d], y + ldsi_dir_dy[d]);
+        if (j == LDSI_HPA_NOIDX) continue;
+        q = (size_t)((ptrdiff_t)p + off[d]);
+        c = ldsi_hpa_cost(h, q);
+        if (!isfinite(c)) continue;
+        c = gi + ldsi_hpa_move_len(d) * c;
+      }
+      touch(L, j);
+      if (c < L->g[j]) {
+        L->g[j] = c;
+        L->par[j] = (uint8_t)d;
+        ldsi_hpa_heap_push(&L->heap, L->pos, j, c, 0.0);
+      }
+    }
+  }
+}
+
+double ldsi_hpa_local_astar(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int32_t y0,
+                            int32_t x1, int32_t y1, size_t s, size_t t) {
+  const lds_Grid *g = h->grid;
+  const ptrdiff_t *off = h->off;
+  int32_t sx, sy, tx, ty;
+  uint32_t si, ti;
+  double hs = h->minc;
+  begin(L, x0, y0, x1, y1);
+  ldsi_grid_pxy(g, s, &sx, &sy);
+  ldsi_grid_pxy(g, t, &tx, &ty);
+  si = lidx(L, sx, sy);
+  ti = lidx(L, tx, ty);
+  if (si == LDSI_HPA_NOIDX || ti == LDSI_HPA_NOIDX) return INFINITY;
+  touch(L, si);
+  L->g[si] = 0.0;
+  ldsi_hpa_heap_push(&L->heap, L->pos, si, hs * ldsi_hpa_octile(tx - sx, ty - sy), 0.0);
+  while (L->heap.n) {
+    uint32_t i = ldsi_hpa_heap_pop(&L->heap, L->pos);
+    int32_t x = L->rx0 + (int32_t)(i % (uint32_t)L->rw), y = L->ry0 + (int32_t)(i / (uint32_t)L->rw);
+    size_t p = ldsi_grid_pidx(g, x, y);
+    double gi = L->g[i];
+    unsigned m = g->nbr[p];
+    int d;
+    L->expansions++;
+    if (i == ti) return gi;
+    for (d = 0; d < 8; d++) {
+      int32_t nx, ny;
+      uint32_t j;
+      double c;
+      if (!(m & (1u << d))) continue;
+      nx = x + ldsi_dir_dx[d];
+      ny = y + ldsi_dir_dy[d];
+      j = lidx(L, nx, ny);
+      if (j == LDSI_HPA_NOIDX) continue;
+      c = ldsi_hpa_cost(h, (size_t)((ptrdiff_t)p + off[d]));
+      if (!isfinite(c)) continue;
+      c = gi + ldsi_hpa_move_len(d) * c;
+      touch(L, j);
+      if (c < L->g[j]) {
+        L->g[j] = c;
+        L->par[j] = (uint8_t)d;
+        ldsi_hpa_heap_push(&L->heap, L->pos, j, c + hs * ldsi_hpa_octile(tx - nx, ty - ny), c);
+      }
+    }
+  }
+  return INFINITY;
+}
+
+size_t ldsi_hpa_local_trace(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t t, uint32_t *out,
+                            size_t max) {
+  int32_t x, y;
+  uint32_t i;
+  size_t n = 0, k;
+  ldsi_grid_pxy(h->grid, t, &x, &y);
+  i = lidx(L, x, y);
+  if (i == LDSI_HPA_NOIDX || L->gen[i] != L->cur || !isfinite(L->g[i])) return 0;
+  /* count, then write backwards */
+  for (;;) {
+    int d = L->par[i];
+    n++;
+    if (d == 8) break;
+    x -= ldsi_dir_dx[d];
+    y -= ldsi_dir_dy[d];
+    i = lidx(L, x, y);
+  }
+  if (n > max) return 0;
+  ldsi_grid_pxy(h->grid, t, &x, &y);
+  i = lidx(L, x, y);
+  for (k = n; k-- > 0;) {
+    int d = L->par[i];
+    out[k] = (uint32_t)ldsi_grid_pidx(h->grid, x, y);
+    if (d == 8) break;
+    x -= ldsi_dir_dx[d];
+    y -= ldsi_dir_dy[d];
+    i = lidx(L, x, y);
+  }
+  return n;
+}

@@ -1,0 +1,700 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** lds_hpa_query.c — the sliced query of the hierarchy and its fast mode:
+** joining start and goal to their clusters' entrances, A* on the abstract
+** graph, and the refinement from the start: concatenated cluster paths,
+** smoothed by legal straight lines (lds_hpa.h).
+** The optimal mode's search is lds_hpa_exact.c.
+** [Paper: Botea, Müller & Schaeffer, J. Game Development 1(1), 2004]
+*/
+#include "lds_hpa_query_internal.h"
+
+#include <string.h>
+
+enum { PH_NONE = 0, PH_INSERT, PH_ABSTRACT, PH_REFINE, PH_EXACT, PH_DONE };
+
+lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err) {
+  static const char *fn = "lds_hpa_query_new";
+  lds_HpaQuery *q;
+  size_t win;
+  ldsi_error_clear(err);
+  if (!h) {
+    ldsi_error(err, LDS_E_ARG, "%s: hierarchy is NULL (expected a hierarchy)", fn);
+    return NULL;
+  }
+  q = ldsi_calloc(&h->env, 1, sizeof *q);
+  if (!q) goto nomem;
+  q->env = h->env;
+  q->h = h;
+  q->status = LDS_E_STATE;
+  q->layout = UINT64_MAX;
+  q->base = ldsi_alloc(&q->env, ((size_t)h->ncl + 1) * sizeof(uint32_t));
+  q->ds = ldsi_alloc(&q->env, h->cap * sizeof(double));
+  q->dg = ldsi_alloc(&q->env, h->cap * sizeof(double));
+  win = (size_t)9 * (size_t)h->C * (size_t)h->C; /* a 3 x 3 cluster box (near_pair) */
+  q->trcap = win;
+  q->tr = ldsi_alloc(&q->env, win * sizeof(uint32_t));
+  if (!q->base || !q->ds || !q->dg || !q->tr || !ldsi_hpa_local_init(&q->env, &q->win, win))
+    goto nomem;
+  return q;
+nomem:
+  ldsi_error(err, LDS_E_NOMEM, "%s: out of memory", fn);
+  lds_hpa_query_free(q);
+  return NULL;
+}
+
+void lds_hpa_query_free(lds_HpaQuery *q) {
+  ldsi_Env e;
+  if (!q) return;
+  e = q->env;
+  ldsi_hpa_exact_free(q);
+  if (q->an) ldsi_free(&e, q->an, q->acap * sizeof(ldsi_HpaAbsNode));
+  if (q->apos) ldsi_free(&e, q->apos, q->acap * sizeof(uint32_t));
+  if (q->base) ldsi_free(&e, q->base, ((size_t)q->h->ncl + 1) * sizeof(uint32_t));
+  if (q->ds) ldsi_free(&e, q->ds, q->h->cap * sizeof(double));
+  if (q->dg) ldsi_free(&e, q->dg, q->h->cap * sizeof(double));
+  if (q->tr) ldsi_free(&e, q->tr, q->trcap * sizeof(uint32_t));
+  if (q->wp) ldsi_free(&e, q->wp, q->wcap * sizeof(uint32_t));
+  if (q->raw) ldsi_free(&e, q->raw, q->rawcap * sizeof(uint32_t));
+  if (q->rawc) ldsi_free(&e, q->rawc, q->rawcap * sizeof(double));
+  if (q->cells) ldsi_free(&e, q->cells, q->ccap * sizeof(uint32_t));
+  ldsi_hpa_heap_free(&e, &q->aheap);
+  ldsi_hpa_local_free(&e, &q->win);
+  ldsi_free(&e, q, sizeof *q);
+}
+
+bool ldsi_hpa_keep(lds_HpaQuery *q, uint32_t p) {
+  if (q->ncells == q->ccap) {
+    size_t nc = q->ccap ? 2 * q->ccap : 256;
+    uint32_t *n = ldsi_realloc(&q->env, q->cells, q->ccap * sizeof(uint32_t), nc * sizeof(uint32_t));
+    if (!n) return false;
+    q->cells = n;
+    q->ccap = nc;
+  }
+  if (q->ncells) {
+    int32_t x0, y0, x1, y1;
+    int d;
+    ldsi_grid_pxy(q->h->grid, q->cells[q->ncells - 1], &x0, &y0);
+    ldsi_grid_pxy(q->h->grid, p, &x1, &y1);
+    d = lds_direction_of(x1 - x0, y1 - y0);
+    q->cost += ldsi_hpa_move_len(d < 0 ? 0 : d) * ldsi_hpa_cost(q->h, p);
+  }
+  q->cells[q->ncells++] = p;
+  return true;
+}
+
+/* Dense abstract ids for the hierarchy as it is: the prefix sums of the
+** clusters' entrance counts (O(clusters), redone only after a repair), and
+** records for all of them (grown when a repair added entrances). Dense ids
+** keep the records of neighbouring clusters' entrances close in memory.
+** false on NOMEM. */
+static bool layout(lds_HpaQuery *q) {
+  const lds_Hpa *h = q->h;
+  uint32_t c, t = 0;
+  size_t n;
+  if (q->layout == h->repairs && q->an) return true;
+  for (c = 0; c < h->ncl; c++) {
+    q->base[c] = t;
+    t += h->cl[c].n;
+  }
+  q->base[h->ncl] = t;
+  n = (size_t)t + 2;
+  if (n > q->acap) {
+    size_t nc = n + n / 4;
+    if (q->an) ldsi_free(&q->env, q->an, q->acap * sizeof(ldsi_HpaAbsNode));
+    if (q->apos) ldsi_free(&q->env, q->apos, q->acap * sizeof(uint32_t));
+    ldsi_hpa_heap_free(&q->env, &q->aheap);
+    q->acap = 0;
+    q->an = ldsi_calloc(&q->env, nc, sizeof(ldsi_HpaAbsNode));
+    q->apos = ldsi_alloc(&q->env, nc * sizeof(uint32_t));
+    if (!q->an || !q->apos || !ldsi_hpa_heap_init(&q->env, &q->aheap, nc)) {
+      if (q->an) ldsi_free(&q->env, q->an, nc * sizeof(ldsi_HpaAbsNode));
+      if (q->apos) ldsi_free(&q->env, q->apos, nc * sizeof(uint32_t));
+      ldsi_hpa_heap_free(&q->env, &q->aheap);
+      q->an = NULL;
+      q->apos = NULL;
+      return false;
+    }
+    q->acap = nc;
+    q->agcur = 0;
+  }
+  q->nabs = n;
+  q->layout = h->repairs;
+  return true;
+}
+
+lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_t sx, int32_t sy,
+                               int32_t gx, int32_t gy) {
+  static const char *fn = "lds_hpa_query_start";
+  lds_Hpa *h;
+  const lds_Grid *g;
+  lds_Status st;
+  if (!q) return LDS_E_ARG;
+  h = q->h;
+  g = h->grid;
+  q->status = LDS_E_STATE;
+  q->phase = PH_NONE;
+  q->errmsg[0] = '\0';
+  memset(&q->stats, 0, sizeof q->stats);
+  q->ncells = 0;
+  q->cost = 0.0;
+  q->abstract_cost = -1.0;
+  if (mode != LDS_HPA_FAST && mode != LDS_HPA_OPTIMAL) {
+    ldsi_msg(q->errmsg, "%s: mode %d is unknown (expected fast or optimal)", fn, (int)mode);
+    return LDS_E_ARG;
+  }
+  if (mode == LDS_HPA_OPTIMAL && !h->lower_bounds) {
+    ldsi_msg(q->errmsg,
+             "%s: the optimal mode needs a hierarchy built with lower_bounds (this one was not)",
+             fn);
+    return LDS_E_ARG;
+  }
+  if (!lds_grid_in_bounds(g, sx, sy) || !lds_grid_in_bounds(g, gx, gy)) {
+    bool s_out = !lds_grid_in_bounds(g, sx, sy);
+    ldsi_msg(q->errmsg, "%s: %s (%d,%d) is outside the %dx%d grid", fn, s_out ? "start" : "goal",
+             (int)(s_out ? sx : gx), (int)(s_out ? sy : gy), (int)g->w, (int)g->h);
+    return LDS_E_ARG;
+  }
+  if ((st = lds_hpa_repair(h)) != LDS_OK) {
+    ldsi_msg(q->errmsg, "%s: the hierarchy could not be repaired: %s", fn, h->errmsg);
+    return st == LDS_E_NOMEM ? st : LDS_E_ARG;
+  }
+  if (mode == LDS_HPA_FAST && !layout(q)) {
+    ldsi_msg(q->errmsg, "%s: out of memory", fn);
+    return LDS_E_NOMEM;
+  }
+  q->mode = mode;
+  q->sx = sx;
+  q->sy = sy;
+  q->gx = gx;
+  q->gy = gy;
+  q->ps = ldsi_grid_pidx(g, sx, sy);
+  q->pg = ldsi_grid_pidx(g, gx, gy);
+  q->cs = ldsi_hpa_cluster_of(h, sx, sy);
+  q->cg = ldsi_hpa_cluster_of(h, gx, gy);
+  q->version = g->version;
+  q->status = LDS_RUNNING;
+  /* as lds_search: a start blocked by a layer only may still be left */
+  if (g->blocked[q->ps] || !isfinite(ldsi_hpa_cost(h, q->pg))) {
+    q->status = LDS_NO_PATH;
+    q->phase = PH_DONE;
+    return LDS_OK;
+  }
+  if (!ldsi_hpa_keep(q, (uint32_t)q->ps)) {
+    ldsi_msg(q->errmsg, "%s: out of memory", fn);
+    q->status = LDS_E_STATE;
+    return LDS_E_NOMEM;
+  }
+  if (q->ps == q->pg) {
+    q->status = LDS_FOUND;
+    q->phase = PH_DONE;
+    return LDS_OK;
+  }
+  if (mode == LDS_HPA_OPTIMAL) {
+    if ((st = ldsi_hpa_exact_start(q)) != LDS_OK) {
+      q->status = LDS_E_STATE;
+      return st;
+    }
+    q->phase = PH_EXACT;
+    return LDS_OK;
+  }
+  q->phase = PH_INSERT;
+  return LDS_OK;
+}
+
+/* ------------------------------------------------- abstract search -- */
+
+static inline void anode(lds_HpaQuery *q, uint32_t id) {
+  if (q->an[id].gen != q->agcur) {
+    q->an[id].gen = q->agcur;
+    q->an[id].g = INFINITY;
+    q->apos[id] = LDSI_HPA_NOIDX;
+  }
+}
+
+static inline size_t acell(const lds_HpaQuery *q, uint32_t id) {
+  uint32_t start = (uint32_t)(q->nabs - 2);
+  if (id == start) return q->ps;
+  if (id == start + 1) return q->pg;
+  return q->h->cl[q->an[id].cl].cell[q->an[id].i];
+}
+
+/* relaxes the edge from -> to, to being entrance i of cluster cl (i
+** LDSI_HPA_NOIDX: the goal) */
+static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t cl, uint32_t i,
+                          double c) {
+  anode(q, to);
+  if (c < q->an[to].g) {
+    int32_t x, y;
+    double hh;
+    q->an[to].g = c;
+    q->an[to].par = from;
+    q->an[to].cl = cl;
+    q->an[to].i = i;
+    if (i == LDSI_HPA_NOIDX) {
+      x = q->gx;
+      y = q->gy;
+    } else {
+      uint32_t xy = q->h->cl[cl].xy[i];
+      x = (int32_t)(xy & 0xFFFF);
+      y = (int32_t)(xy >> 16);
+    }
+    hh = q->h->minc * ldsi_hpa_octile(q->gx - x, q->gy - y);
+    ldsi_hpa_heap_push(&q->aheap, q->apos, to, c + hh, c);
+    q->stats.pushes++;
+  }
+}
+
+/* Joins start and goal to their clusters and pushes the start. */
+static void insert(lds_HpaQuery *q) {
+  lds_Hpa *h = q->h;
+  ldsi_HpaLocal *L = &q->win;
+  const ldsi_HpaCluster *ks = &h->cl[q->cs], *kg = &h->cl[q->cg];
+  uint32_t i, start = (uint32_t)(q->nabs - 2);
+  uint32_t ps = (uint32_t)q->ps, pg = (uint32_t)q->pg;
+  uint64_t e0 = L->expansions;
+  ldsi_hpa_local_dijkstra(h, L, ks->x0, ks->y0, ks->x1, ks->y1, &ps, 1, false);
+  for (i = 0; i < ks->n; i++) q->ds[i] = ldsi_hpa_local_g(h, L, ks->cell[i]);
+  q->dsg = q->cs == q->cg ? ldsi_hpa_local_g(h, L, q->pg) : INFINITY;
+  ldsi_hpa_local_dijkstra(h, L, kg->x0, kg->y0, kg->x1, kg->y1, &pg, 1, true);
+  for (i = 0; i < kg->n; i++) q->dg[i] = ldsi_hpa_local_g(h, L, kg->cell[i]);
+  q->stats.expansions += L->expansions - e0;
+  if (++q->agcur == 0) {
+    size_t k;
+    for (k = 0; k < q->acap; k++) q->an[k].gen = 0;
+    q->agcur = 1;
+  }
+  q->aheap.n = 0;
+  anode(q, start);
+  q->an[start].g = 0.0;
+  q->an[start].cl = q->cs;
+  q->an[start].i = LDSI_HPA_NOIDX;
+  ldsi_hpa_heap_push(&q->aheap, q->apos, start, 0.0, 0.0);
+  q->stats.pushes++;
+}
+
+/* Appends padded cell p (one legal move from the last raw cell) to the raw
+** refined path with its prefix cost; false on NOMEM. */
+static bool raw_push(lds_HpaQuery *q, uint32_t p) {
+  double c = 0.0;
+  if (q->nraw == q->rawcap) {
+    size_t nc = q->rawcap ? 2 * q->rawcap : 256;
+    uint32_t *a = ldsi_realloc(&q->env, q->raw, q->rawcap * sizeof(uint32_t), nc * sizeof(uint32_t));
+    double *b;
+    if (!a) return false;
+    q->raw = a;
+    b = ldsi_realloc(&q->env, q->rawc, q->rawcap * sizeof(double), nc * sizeof(double));
+    if (!b) return false;
+    q->rawc = b;
+    q->rawcap = nc;
+  }
+  if (q->nraw) {
+    int32_t x0, y0, x1, y1;
+    int d;
+    ldsi_grid_pxy(q->h->grid, q->raw[q->nraw - 1], &x0, &y0);
+    ldsi_grid_pxy(q->h->grid, p, &x1, &y1);
+    d = lds_direction_of(x1 - x0, y1 - y0);
+    c = q->rawc[q->nraw - 1] + ldsi_hpa_move_len(d < 0 ? 0 : d) * ldsi_hpa_cost(q->h, p);
+  }
+  q->raw[q->nraw] = p;
+  q->rawc[q->nraw] = c;
+  q->nraw++;
+  return true;
+}
+
+static lds_Status path_grow(lds_HpaQuery *q, size_t n) {
+  if (n > q->wcap) {
+    size_t nc = n * 2;
+    uint32_t *a = ldsi_realloc(&q->env, q->wp, q->wcap * sizeof(uint32_t), nc * sizeof(uint32_t));
+    if (!a) return LDS_E_NOMEM;
+    q->wp = a;
+    q->wcap = nc;
+  }
+  return LDS_OK;
+}
+
+/* The abstract path START..GOAL into waypoints. */
+static lds_Status abstract_path(lds_HpaQuery *q) {
+  uint32_t start = (uint32_t)(q->nabs - 2), goal = start + 1, id;
+  size_t n = 1, i;
+  for (id = goal; id != start; id = q->an[id].par) n++;
+  if (path_grow(q, n) != LDS_OK) return LDS_E_NOMEM;
+  q->nwp = n;
+  for (id = goal, i = n; i-- > 0; id = q->an[id].par) {
+    q->wp[i] = (uint32_t)acell(q, id);
+    if (id == start) break;
+  }
+  q->abstract_cost = q->an[goal].g;
+  q->leg = 0;
+  q->nraw = 0;
+  q->anchor = 0;
+  return raw_push(q, (uint32_t)q->ps) ? LDS_OK : LDS_E_NOMEM;
+}
+
+/* One abstract expansion; returns LDS_RUNNING, LDS_FOUND (goal popped) or
+** LDS_NO_PATH. */
+static lds_Status abstract_expand(lds_HpaQuery *q) {
+  lds_Hpa *h = q->h;
+  uint32_t start = (uint32_t)(q->nabs - 2), goal = start + 1, u, i, j;
+  double gu;
+  if (q->aheap.n == 0) return LDS_NO_PATH;
+  u = ldsi_hpa_heap_pop(&q->aheap, q->apos);
+  q->stats.expansions++;
+  if (u == goal) return LDS_FOUND;
+  gu = q->an[u].g;
+  if (u == start) {
+    const ldsi_HpaCluster *k = &h->cl[q->cs];
+    for (i = 0; i < k->n; i++)
+      if (isfinite(q->ds[i])) arelax(q, u, q->base[q->cs] + i, q->cs, i, q->ds[i]);
+    if (isfinite(q->dsg)) arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, q->dsg);
+  } else {
+    uint32_t c = q->an[u].cl;
+    const ldsi_HpaCluster *k = &h->cl[c];
+    size_t p = k->cell[q->an[u].i];
+    const float *row;
+    const ptrdiff_t *off = h->off;
+    int d;
+    i = q->an[u].i;
+    row = k->dist + (size_t)i * k->n;
+    for (j = 0; j < k->n; j++)
+      if (j != i && row[j] < INFINITY) arelax(q, u, q->base[c] + j, c, j, gu + (double)row[j]);
+    /* inter edges: legal moves out of the cluster onto an entrance of the
+    ** neighbouring cluster (coordinates from the entrance's own, no division) */
+    {
+      uint32_t exy = k->xy[i];
+      int32_t ex = (int32_t)(exy & 0xFFFF), ey = (int32_t)(exy >> 16);
+      unsigned m = h->grid->nbr[p];
+      for (d = 0; d < 8; d++) {
+        size_t pq;
+        int32_t x, y, dcx, dcy;
+        uint8_t ni;
+        double cc;
+        if (!(m & (1u << d))) continue;
+        x = ex + ldsi_dir_dx[d];
+        y = ey + ldsi_dir_dy[d];
+        dcx = x < k->x0 ? -1 : x > k->x1 ? 1 : 0;
+        dcy = y < k->y0 ? -1 : y > k->y1 ? 1 : 0;
+        if (!dcx && !dcy) continue;
+        ni = h->nidx[(size_t)y * (size_t)h->grid->w + (size_t)x];
+        if (!ni) continue;
+        pq = (size_t)((ptrdiff_t)p + off[d]);
+        cc = ldsi_hpa_cost(h, pq);
+        if (!isfinite(cc)) continue;
+        {
+          uint32_t cq = (uint32_t)((int32_t)c + dcx + dcy * h->cw);
+          arelax(q, u, q->base[cq] + (uint32_t)(ni - 1), cq, (uint32_t)(ni - 1),
+                 gu + ldsi_hpa_move_len(d) * cc);
+        }
+      }
+    }
+    if (c == q->cg && isfinite(q->dg[i])) arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, gu + q->dg[i]);
+  }
+  if (q->aheap.n > q->stats.peak_open) q->stats.peak_open = q->aheap.n;
+  return LDS_RUNNING;
+}
+
+/* ------------------------------------------------------ refinement -- */
+
+/* Direction of the unit move (mx, my), mx and my in -1..1, not both 0. */
+static const int8_t dir_of_move[9] = {LDS_DIR_NW, LDS_DIR_N, LDS_DIR_NE, LDS_DIR_W, -1,
+                                      LDS_DIR_E,  LDS_DIR_SW, LDS_DIR_S, LDS_DIR_SE};
+
+/* Walks the 8-connected digital straight line (Bresenham, IBM Systems
+** Journal 4(1), 1965: max(|dx|,|dy|) moves, min(|dx|,|dy|) of them diagonal,
+** so its length is the octile distance) from padded cell a to padded cell b
+** under the grid's move rules. Returns its cost, or INFINITY when a move is
+** illegal (blocked, cut corner, a cell blocked by a weighted layer) or the
+** cost so far exceeds limit. With keep, the cells after a are kept (the
+** line must have been checked legal); *nomem is set on NOMEM. */
+static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool keep,
+                        bool *nomem) {
+  const lds_Hpa *h = q->h;
+  const ptrdiff_t *off = h->off;
+  int32_t x0, y0, x1, y1, ax, ay, sx, sy, err, i, n;
+  size_t p = a;
+  double c = 0.0;
+  ldsi_grid_pxy(h->grid, a, &x0, &y0);
+  ldsi_grid_pxy(h->grid, b, &x1, &y1);
+  ax = x1 > x0 ? x1 - x0 : x0 - x1;
+  ay = y1 > y0 ? y1 - y0 : y0 - y1;
+  sx = x1 > x0 ? 1 : x1 < x0 ? -1 : 0;
+  sy = y1 > y0 ? 1 : y1 < y0 ? -1 : 0;
+  n = ax > ay ? ax : ay;
+  err = n / 2;
+  for (i = 0; i < n; i++) {
+    int32_t mx, my;
+    int d;
+    if (ax >= ay) {
+      mx = sx;
+      my = 0;
+      err -= ay;
+      if (err < 0) {
+        my = sy;
+        err += ax;
+      }
+    } else {
+      mx = 0;
+      my = sy;
+      err -= ax;
+      if (err < 0) {
+        mx = sx;
+        err += ay;
+      }
+    }
+    d = dir_of_move[(my + 1) * 3 + (mx + 1)];
+    if (!keep) {
+      double cc;
+      if (!(h->grid->nbr[p] & (1u << d))) return INFINITY;
+      p = (size_t)((ptrdiff_t)p + off[d]);
+      cc = ldsi_hpa_cost(h, p);
+      if (!isfinite(cc)) return INFINITY;
+      c += ldsi_hpa_move_len(d) * cc;
+      if (c > limit) return INFINITY;
+    } else {
+      p = (size_t)((ptrdiff_t)p + off[d]);
+      if (!ldsi_hpa_keep(q, (uint32_t)p)) {
+        *nomem = true;
+        return INFINITY;
+      }
+    }
+  }
+  return c;
+}
+
+/* Smoothing: the horizon in raw cells per cluster side, the stride of the
+** candidate ends (and the horizon's end itself), and the illegal lines in a
+** row that end an anchor's scan (measured on Berlin_0_1024, every 10th scen
+** problem: 8, 4 and 8 keep 99.5 % within 1 % of optimal, a horizon of 4
+** 99.0 %; docs/hierarchy.md). */
+#define SMOOTH_H 8
+#define SMOOTH_STEP 4
+#define SMOOTH_FAILS 8
+
+/* Smooths the raw path from the anchor on and keeps the result: from the
+** anchor a, the farthest raw cell j within the horizon whose straight line
+** from a is legal and costs no more than the raw path a..j replaces it (the
+** scan stops after a few illegal lines in a row); the next anchor is j.
+** Every replacement costs at most what it replaces, so the kept path never
+** costs more than the raw path, which is the abstract path. Unless all,
+** anchors whose horizon reaches past the raw path wait for the next leg
+** (so every kept cell is final). false on NOMEM. */
+static bool smooth(lds_HpaQuery *q, bool all) {
+  size_t H = (size_t)(SMOOTH_H * q->h->C);
+  bool nomem = false;
+  while (q->anchor + 1 < q->nraw) {
+    size_t a = q->anchor, lim = a + H, best = a + 1, j;
+    int fails = 0;
+    if (lim >= q->nraw) {
+      if (!all) break;
+      lim = q->nraw - 1;
+    }
+    for (j = a + 2; j <= lim; j += (j + SMOOTH_STEP <= lim || j == lim) ? SMOOTH_STEP : lim - j) {
+      double room = q->rawc[j] - q->rawc[a];
+      double lc = line_walk(q, q->raw[a], q->raw[j], room, false, NULL);
+      if (isfinite(lc)) {
+        best = j;
+        fails = 0;
+      } else if (++fails >= SMOOTH_FAILS) {
+        break;
+      }
+    }
+    if (best == a + 1) {
+      if (!ldsi_hpa_keep(q, q->raw[a + 1])) return false;
+    } else {
+      line_walk(q, q->raw[a], q->raw[best], INFINITY, true, &nomem);
+      if (nomem) return false;
+    }
+    q->anchor = best;
+  }
+  return true;
+}
+
+/* Start and goal at most two clusters apart in x and y: the abstract
+** path's detour through entrances is a large share of such a short path, so
+** an A* inside the bounding box of the two clusters (at most 3 x 3) is tried
+** first and taken (all of it kept) when it costs no more than the abstract
+** path. LDS_FOUND when taken, LDS_RUNNING to refine as usual. */
+static lds_Status near_pair(lds_HpaQuery *q) {
+  lds_Hpa *h = q->h;
+  ldsi_HpaLocal *L = &q->win;
+  const ldsi_HpaCluster *ks = &h->cl[q->cs], *kg = &h->cl[q->cg];
+  int32_t csx = (int32_t)(q->cs % (uint32_t)h->cw), csy = (int32_t)(q->cs / (uint32_t)h->cw);
+  int32_t cgx = (int32_t)(q->cg % (uint32_t)h->cw), cgy = (int32_t)(q->cg / (uint32_t)h->cw);
+  uint64_t e0 = L->expansions;
+  size_t n, k;
+  double c;
+  if (csx - cgx > 2 || cgx - csx > 2 || csy - cgy > 2 || cgy - csy > 2) return LDS_RUNNING;
+  c = ldsi_hpa_local_astar(h, L, ks->x0 < kg->x0 ? ks->x0 : kg->x0, ks->y0 < kg->y0 ? ks->y0 : kg->y0,
+                           ks->x1 > kg->x1 ? ks->x1 : kg->x1, ks->y1 > kg->y1 ? ks->y1 : kg->y1,
+                           q->ps, q->pg);
+  q->stats.expansions += L->expansions - e0;
+  if (!(c <= q->abstract_cost)) return LDS_RUNNING;
+  n = ldsi_hpa_local_trace(h, L, q->pg, q->tr, q->trcap);
+  if (n == 0) return LDS_RUNNING;
+  for (k = 1; k < n; k++)
+    if (!ldsi_hpa_keep(q, q->tr[k])) {
+      ldsi_msg(q->errmsg, "lds_hpa_query_step: out of memory");
+      return LDS_E_NOMEM;
+    }
+  return LDS_FOUND;
+}
+
+/* Refines the next waypoint pair of the abstract path: inside one cluster,
+** the cluster-restricted A* path (its cost is the intra edge's); across a
+** border, the one move of the inter edge. Then smooths what is final.
+** LDS_RUNNING while pairs remain, LDS_FOUND at the goal. */
+static lds_Status refine_step(lds_HpaQuery *q) {
+  static const char *fn = "lds_hpa_query_step";
+  lds_Hpa *h = q->h;
+  ldsi_HpaLocal *L = &q->win;
+  size_t a = q->wp[q->leg], b = q->wp[q->leg + 1], n, k;
+  int32_t xa, ya, xb, yb;
+  uint32_t ca, cb;
+  bool last;
+  if (q->leg == 0 && q->nraw == 1) {
+    lds_Status st = near_pair(q);
+    if (st != LDS_RUNNING) return st;
+  }
+  ldsi_grid_pxy(h->grid, a, &xa, &ya);
+  ldsi_grid_pxy(h->grid, b, &xb, &yb);
+  ca = ldsi_hpa_cluster_of(h, xa, ya);
+  cb = ldsi_hpa_cluster_of(h, xb, yb);
+  if (ca != cb) {
+    if (!raw_push(q, (uint32_t)b)) goto nomem;
+  } else {
+    const ldsi_HpaCluster *kc = &h->cl[ca];
+    uint64_t e0 = L->expansions;
+    double c = ldsi_hpa_local_astar(h, L, kc->x0, kc->y0, kc->x1, kc->y1, a, b);
+    q->stats.expansions += L->expansions - e0;
+    n = isfinite(c) ? ldsi_hpa_local_trace(h, L, b, q->tr, q->trcap) : 0;
+    if (n == 0) {
+      ldsi_msg(q->errmsg, "%s: cluster %u has no path between two waypoints (hierarchy out "
+               "of date)", fn, (unsigned)ca);
+      return LDS_E_STATE;
+    }
+    for (k = 1; k < n; k++)
+      if (!raw_push(q, q->tr[k])) goto nomem;
+  }
+  q->leg++;
+  last = q->leg + 1 >= q->nwp;
+  if (!smooth(q, last)) goto nomem;
+  return last ? LDS_FOUND : LDS_RUNNING;
+nomem:
+  ldsi_msg(q->errmsg, "%s: out of memory", fn);
+  return LDS_E_NOMEM;
+}
+
+/* ------------------------------------------------------------ step -- */
+
+lds_Status lds_hpa_query_step(lds_HpaQuery *q, const lds_Budget *budget) {
+  uint64_t max_exp = budget ? budget->max_expansions : 0, bus = budget ? budget->budget_us : 0;
+  uint64_t t0, e0, tick = 0;
+  lds_Status st = LDS_RUNNING;
+  if (!q) return LDS_E_ARG;
+  if (q->status != LDS_RUNNING) return q->status;
+  if (q->h->grid->version != q->version) {
+    ldsi_msg(q->errmsg, "lds_hpa_query_step: the grid changed since the query started");
+    q->status = LDS_E_STALE;
+    return q->status;
+  }
+  t0 = q->env.clock(q->env.clock_ud);
+  e0 = q->stats.expansions;
+  if (q->phase == PH_EXACT) {
+    st = ldsi_hpa_exact_run(q, max_exp, bus, t0);
+    if (st == LDS_FOUND || st < 0 || st == LDS_NO_PATH) q->phase = PH_DONE;
+  }
+  while (q->phase != PH_EXACT && q->phase != PH_DONE) {
+    if (max_exp && q->stats.expansions - e0 >= max_exp) break;
+    if (bus && q->stats.expansions - tick >= 64) {
+      tick = q->stats.expansions;
+      if (q->env.clock(q->env.clock_ud) - t0 >= bus) break;
+    }
+    if (q->phase == PH_INSERT) {
+      insert(q);
+      q->phase = PH_ABSTRACT;
+    } else if (q->phase == PH_ABSTRACT) {
+      st = abstract_expand(q);
+      if (st == LDS_NO_PATH) {
+        q->phase = PH_DONE;
+      } else if (st == LDS_FOUND) {
+        st = abstract_path(q);
+        if (st != LDS_OK) {
+          ldsi_msg(q->errmsg, "lds_hpa_query_step: out of memory");
+          q->phase = PH_DONE;
+        } else {
+          q->phase = PH_REFINE;
+          st = LDS_RUNNING;
+        }
+      }
+    } else {
+      st = refine_step(q);
+      if (st != LDS_RUNNING) q->phase = PH_DONE;
+    }
+  }
+  if (q->phase == PH_DONE && st == LDS_RUNNING) st = LDS_FOUND;
+  q->status = st;
+  q->stats.elapsed_us += q->env.clock(q->env.clock_ud) - t0;
+  return st;
+}
+
+/* ---------------------------------------------------------- results -- */
+
+lds_Status lds_hpa_query_status(const lds_HpaQuery *q) { return q ? q->status : LDS_E_STATE; }
+
+void lds_hpa_query_stats(const lds_HpaQuery *q, lds_Stats *out) {
+  if (q)
+    *out = q->stats;
+  else
+    memset(out, 0, sizeof *out);
+}
+
+double lds_hpa_query_cost(const lds_HpaQuery *q) {
+  return q && q->status == LDS_FOUND ? q->cost : -1.0;
+}
+
+double lds_hpa_query_abstract_cost(const lds_HpaQuery *q) {
+  return q && q->mode == LDS_HPA_FAST && q->abstract_cost >= 0 ? q->abstract_cost : -1.0;
+}
+
+const char *lds_hpa_query_errmsg(const lds_HpaQuery *q) { return q ? q->errmsg : ""; }
+
+static lds_Path *make_path(const lds_HpaQuery *q, uint32_t flags, lds_Error *err) {
+  const lds_Grid *g = q->h->grid;
+  lds_Env pe = ldsi_env_public(&q->env);
+  uint32_t *ids;
+  lds_Path *p;
+  size_t i;
+  ids = ldsi_alloc(&q->env, (q->ncells ? q->ncells : 1) * sizeof(uint32_t));
+  if (!ids) {
+    ldsi_error(err, LDS_E_NOMEM, "lds_hpa_query_path: out of memory");
+    return NULL;
+  }
+  for (i = 0; i < q->ncells; i++) {
+    int32_t x, y;
+    ldsi_grid_pxy(g, q->cells[i], &x, &y);
+    ids[i] = (uint32_t)y * (uint32_t)g->w + (uint32_t)x;
+  }
+  p = lds_path_new(&pe, ids, q->ncells, g->w, q->cost, flags, err);
+  ldsi_free(&q->env, ids, (q->ncells ? q->ncells : 1) * sizeof(uint32_t));
+  return p;
+}
+
+lds_Path *lds_hpa_query_path(const lds_HpaQuery *q, lds_Error *err) {
+  ldsi_error_clear(err);
+  if (!q || q->status != LDS_FOUND) {
+    ldsi_error(err, LDS_E_STATE, "lds_hpa_query_path: no path (status %s)",
+               lds_status_name(q ? q->status : LDS_E_STATE));
+    return NULL;
+  }
+  return make_path(q, 0, err);
+}
+
+lds_Path *lds_hpa_query_prefix(const lds_HpaQuery *q, lds_Error *err) {
+  ldsi_error_clear(err);
+  if (!q || (q->status != LDS_FOUND && q->status != LDS_RUNNING) || q->ncells == 0) {
+    ldsi_error(err, LDS_E_STATE, "lds_hpa_query_prefix: no prefix (status %s)",
+               lds_status_name(q ? q->status : LDS_E_STATE));
+    return NULL;
+  }
+  return make_path(q, q->status == LDS_FOUND ? 0 : LDS_PATH_PARTIAL, err);
+}

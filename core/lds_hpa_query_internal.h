@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** lds_hpa_query_internal.h — the query object of the hierarchy, shared by
+** the fast mode (lds_hpa_query.c) and the optimal mode (lds_hpa_exact.c).
+** Hidden; not installed.
+*/
+#ifndef LDS_HPA_QUERY_INTERNAL_H
+#define LDS_HPA_QUERY_INTERNAL_H
+
+#include "lds_hpa_internal.h"
+
+typedef struct ldsi_HpaExact ldsi_HpaExact;
+
+/* record of an abstract node in a query */
+typedef struct ldsi_HpaAbsNode {
+  double g;
+  uint32_t par, gen;
+  uint32_t cl, i; /* its cluster and index there (START, GOAL: LDSI_HPA_NOIDX index) */
+} ldsi_HpaAbsNode;
+
+struct lds_HpaQuery {
+  ldsi_Env env;
+  lds_Hpa *h;
+  lds_HpaMode mode;
+  lds_Status status;
+  lds_Stats stats;
+  uint64_t version;
+  int32_t sx, sy, gx, gy;
+  size_t ps, pg;      /* padded cells */
+  uint32_t cs, cg;    /* their clusters */
+  int phase;
+  /* abstract search: dense ids base[cluster] + i (base: prefix sums of the
+  ** clusters' entrance counts, redone after a repair), then START and GOAL;
+  ** nabs = ids in use, acap = records allocated */
+  size_t nabs, acap;
+  uint32_t *base;     /* ncl + 1 */
+  uint64_t layout;    /* h->repairs the base was computed for; UINT64_MAX: never */
+  ldsi_HpaAbsNode *an; /* per id: cost, parent, generation (together: one miss) */
+  uint32_t *apos;
+  uint32_t agcur;
+  ldsi_HpaHeap aheap;
+  double *ds, *dg;    /* cap each: start -> entrance i of cs, entrance i of cg -> goal */
+  double dsg;         /* start -> goal inside their common cluster */
+  double abstract_cost;
+  /* waypoints (padded cells) of the abstract path */
+  uint32_t *wp;
+  size_t nwp, wcap;
+  size_t leg;         /* the next waypoint pair (leg, leg + 1) to refine */
+  /* the kept (final) prefix: padded cells */
+  uint32_t *cells;
+  size_t ncells, ccap;
+  double cost;
+  /* refinement: the concatenated intra-cluster paths (raw, padded cells,
+  ** with prefix costs rawc), smoothed from anchor on into cells */
+  uint32_t *raw;
+  double *rawc;
+  size_t nraw, rawcap, anchor;
+  ldsi_HpaLocal win;  /* cluster searches (up to 3C x 3C cells) */
+  uint32_t *tr;       /* trace buffer of a cluster or box path */
+  size_t trcap;
+  ldsi_HpaExact *ex;  /* optimal mode state, NULL until first used */
+  char errmsg[LDS_ERRMSG_SIZE];
+};
+
+/* Optimal mode (lds_hpa_exact.c): prepares (allocates on first use) and runs. */
+LDSI_HIDDEN lds_Status ldsi_hpa_exact_start(lds_HpaQuery *q);
+LDSI_HIDDEN lds_Status ldsi_hpa_exact_run(lds_HpaQuery *q, uint64_t max_exp, uint64_t budget_us,
+                                          uint64_t t0);
+LDSI_HIDDEN void ldsi_hpa_exact_free(lds_HpaQuery *q);
+/* appends padded cell p to the kept path (growing it); false on NOMEM */
+LDSI_HIDDEN bool ldsi_hpa_keep(lds_HpaQuery *q, uint32_t p);
+
+#endif

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# bench_hier.sh — the cluster hierarchy (core/lds_hpa.h) against our own A*
+# on the same queries, in one run per map (`lodestar hier`): Berlin_0_1024's
+# scen problems, and random pairs on two 4096x4096 maps tiled from Moving AI
+# street (Berlin) and Dragon Age maps by tests/bench/gen_tiled_map.c (built
+# into build/maps, not kept), whose Dijkstra optimum the command computes
+# once, untimed. Printed per map: build time and bytes per cell, median
+# query time of A*, the fast mode and the optimal mode with their ratios,
+# the share of fast paths within 1 % of optimal, optimal-mode mismatches,
+# and the repair time of door toggles.
+#
+#   tests/bench/bench_hier.sh      (from the repository root; run_bench.sh calls it)
+#
+# Environment: QUICK=1 (fewer queries), LDS (build/lodestar), GEN_TILED
+# (build/gen_tiled_map), SHARED (../shared), CLUSTER (16).
+# Targets (issue 20): fast mode >= 20x faster than A* (median) on Berlin and
+# >= 100x on 4096x4096, within 1 % of optimal on >= 99 % of queries;
+# optimal mode 0 mismatches and faster than A*; door toggle repair <= 1 ms.
+# Exit 1 on a mismatch of the optimal mode, an illegal path or a failed
+# run; a missed speed target is reported, not failed (shared machine).
+set -u
+export LC_ALL=C
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+SHARED="${SHARED:-../shared}"
+LDS="${LDS:-build/lodestar}"
+GEN_TILED="${GEN_TILED:-build/gen_tiled_map}"
+QUICK="${QUICK:-0}"
+CLUSTER="${CLUSTER:-16}"
+M="$SHARED/data/movingai/maps"
+S="$SHARED/data/movingai/scen"
+STRIDE=4
+PAIRS=200
+[ "$QUICK" = 1 ] && STRIDE=40 && PAIRS=20
+fail=0
+mkdir -p build/maps
+if [ ! -x "$GEN_TILED" ] || [ ! -x "$LDS" ]; then
+  echo "bench_hier: build $LDS and $GEN_TILED first (make bench)"
+  exit 1
+fi
+"$GEN_TILED" street 4096 1 build/maps/street4096.map "$M/Berlin_0_1024.map" "$M/Berlin_0_256.map" || exit 1
+"$GEN_TILED" dao 4096 1 build/maps/dao4096.map "$M/brc202d.map" "$M/den011d.map" "$M/ost003d.map" \
+  "$M/lak303d.map" "$M/hrt201n.map" || exit 1
+
+run() {
+  echo "\$ $LDS hier $*"
+  "$LDS" hier "$@" --cluster "$CLUSTER" --json | tee build/maps/last.out | grep -v '^{'
+  rc=${PIPESTATUS[0]}
+  [ "$rc" = 0 ] || { echo "bench_hier: FAILED (exit $rc)"; fail=1; }
+  tail -1 build/maps/last.out >> build/maps/bench_hier.json
+  echo
+}
+: > build/maps/bench_hier.json
+run "$M/Berlin_0_1024.map" --scen "$S/Berlin_0_1024.map.scen" --stride "$STRIDE" --doors 50
+run build/maps/street4096.map --pairs "$PAIRS" --seed 1 --doors 20
+run build/maps/dao4096.map --pairs "$PAIRS" --seed 1 --doors 20
+
+# verdicts against the targets (reported, not failed)
+lua5.4 - build/maps/bench_hier.json <<'LUA'
+local f = assert(io.open(arg[1]))
+for line in f:lines() do
+  local function num(k) return tonumber(line:match('"' .. k .. '":([%d%.%-e]+)')) end
+  local map = line:match('"map":"([^"]+)"')
+  local big = map:find("4096") ~= nil
+  local want = big and 100 or 20
+  print(("%-36s fast %6.1fx (target %dx: %s), within 1%%: %6.2f%% (target 99: %s), optimal %5.2fx (target > 1: %s), door repair %.0f us (target <= 1000: %s)")
+    :format(map:match("[^/]+$"), num("fast_speedup"), want, num("fast_speedup") >= want and "met" or "MISSED",
+      num("fast_within_1pct"), num("fast_within_1pct") >= 99 and "met" or "MISSED",
+      num("optimal_speedup"), num("optimal_speedup") > 1 and "met" or "MISSED",
+      num("door_repair_median_us"), num("door_repair_median_us") <= 1000 and "met" or "MISSED"))
+end
+LUA
+exit $fail

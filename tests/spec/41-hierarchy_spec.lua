@@ -1,0 +1,122 @@
+-- SPDX-License-Identifier: MIT
+-- lodestar.hierarchy: the cluster hierarchy (core/lds_hpa.h) from Lua. The
+-- optimal mode is compared with lodestar.find_path (A*), the fast mode is
+-- checked legal, never cheaper than A* and within 25 % of it, the prefix
+-- of a sliced query is a prefix of its path, and a repaired hierarchy
+-- answers like a new one.
+local lodestar = require "lodestar"
+
+local function errmsg(f, ...)
+  local ok, e = pcall(f, ...)
+  assert.is_false(ok, "expected an error")
+  return tostring(e)
+end
+
+local function maze(w, h, seed)
+  local g = lodestar.grid.new(w, h)
+  local s = seed
+  for y = 0, h - 1 do
+    for x = 0, w - 1 do
+      s = (s * 1103515245 + 12345) % 2147483648
+      if s % 100 < 22 then g:set_blocked(x, y, true) end
+    end
+  end
+  return g, s
+end
+
+local function cells(p)
+  local t = {}
+  for _, x, y in p:cells() do t[#t + 1] = x .. "," .. y end
+  return t
+end
+
+describe("lodestar.hierarchy", function()
+  it("optimal mode equals A*; fast mode is legal and close", function()
+    local g = maze(80, 60, 7)
+    local h = lodestar.hierarchy(g, {cluster_size = 10})
+    local s = 99
+    local checked = 0
+    for _ = 1, 40 do
+      local q = {}
+      for k = 1, 4 do
+        s = (s * 1103515245 + 12345) % 2147483648
+        q[k] = s % (k % 2 == 1 and 80 or 60)
+      end
+      local sx, sy, gx, gy = q[1], q[2], q[3], q[4]
+      if not g:blocked(sx, sy) and not g:blocked(gx, gy) then
+        local a = lodestar.find_path(g, sx, sy, gx, gy)
+        local o, why = h:find_path(sx, sy, gx, gy, "optimal")
+        local f = h:find_path(sx, sy, gx, gy)
+        if a then
+          assert.is_near(a.cost, o.cost, 1e-9 * a.cost + 1e-12)
+          assert.is_true(f.cost >= a.cost - 1e-9 and f.cost <= 1.25 * a.cost + 1e-9)
+          local c = cells(f)
+          assert.equal(sx .. "," .. sy, c[1])
+          assert.equal(gx .. "," .. gy, c[#c])
+          checked = checked + 1
+        else
+          assert.is_nil(o)
+          assert.equal("no_path", why)
+        end
+      end
+    end
+    assert.is_true(checked >= 15)
+  end)
+
+  it("a sliced query's prefix is final", function()
+    -- longer than the smoothing's horizon (8 cluster sides), so cells
+    -- become final before the goal is reached
+    local g = lodestar.grid.new(360, 90)
+    for y = 5, 80 do g:set_blocked(40, y, true) end
+    for y = 10, 89 do g:set_blocked(80, y, true) end
+    local h = lodestar.hierarchy(g)
+    h:start(0, 45, 359, 45)
+    local longest
+    while h:step(25) == "running" do
+      local p = h:prefix()
+      assert.is_true(p.partial)
+      if not longest or #p > #longest then longest = p end
+    end
+    assert.equal("found", h:status())
+    local full = h:path()
+    assert.is_false(full.partial)
+    assert.is_true(#longest > 1 and #longest < #full)
+    local a, b = cells(longest), cells(full)
+    for i = 1, #a do assert.equal(b[i], a[i]) end
+    assert.is_near(h:cost(), full.cost, 1e-12)
+  end)
+
+  it("repairs after edits like a fresh build", function()
+    local g = maze(64, 64, 3)
+    local h = lodestar.hierarchy(g, {cluster_size = 8})
+    g:set_blocked(10, 10, not g:blocked(10, 10))
+    g:set_cost(20, 20, 3)
+    local us = h:repair()
+    assert.is_true(us >= 0)
+    assert.equal(1, h:info().repairs)
+    local fresh = lodestar.hierarchy(g, {cluster_size = 8})
+    assert.equal(fresh:info().entrances, h:info().entrances)
+    assert.equal(fresh:info().intra_edges, h:info().intra_edges)
+  end)
+
+  it("honours layer weights", function()
+    local g = lodestar.grid.new(40, 10)
+    g:layer_add("mud")
+    for y = 0, 8 do g:layer_set("mud", 20, y, 50) end
+    local h = lodestar.hierarchy(g, {weights = {mud = 1}})
+    local a = lodestar.find_path(g, 0, 0, 39, 0, {weights = {mud = 1}})
+    local o = h:find_path(0, 0, 39, 0, "optimal")
+    assert.is_near(a.cost, o.cost, 1e-9)
+  end)
+
+  it("rejects bad input with clear messages", function()
+    local g = lodestar.grid.new(10, 10)
+    assert.matches("cluster_size", errmsg(lodestar.hierarchy, g, {cluster_size = 2}))
+    assert.matches("unknown option 'zz'", errmsg(lodestar.hierarchy, g, {zz = 1}))
+    local h = lodestar.hierarchy(g, {lower_bounds = false})
+    assert.matches("lower_bounds", errmsg(h.find_path, h, 0, 0, 5, 5, "optimal"))
+    assert.matches("invalid option 'best'", errmsg(h.find_path, h, 0, 0, 5, 5, "best"))
+    h:free()
+    assert.matches("freed", errmsg(h.info, h))
+  end)
+end)

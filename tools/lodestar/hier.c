@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** hier.c — `lodestar hier`: the cluster hierarchy (core/lds_hpa.h) against
+** our own A* on the same queries, in one run (tests/bench/bench_hier.sh
+** runs it; docs/hierarchy.md has its table).
+**
+**   lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C]
+**                 [--stride K] [--limit N] [--doors N] [--no-optimal] [--json]
+**
+** Queries: the scen file's problems (their printed optimum is the reference),
+** or N random pairs of passable cells (pairs with no path are drawn again), whose
+** reference optimum is computed once by Dijkstra, untimed. Each query is
+** timed with the thread's CPU clock for A* (lds_search, reused), the fast
+** mode and the optimal mode. Printed: build time, bytes per cell, median
+** query times and ratios against A*, the share of fast paths within 1 % of
+** the optimum, the worst ratio, mismatches of the optimal mode and of A*,
+** illegal paths, and the repair time of N door toggles (a passable cell
+** with exactly two passable orthogonal neighbours, opposite each other, or
+** any passable cell when there is none, blocked then opened again: two
+** repairs each).
+** Exit status: 0, 1 on a mismatch of the optimal mode or an illegal path,
+** 2 on bad input.
+*/
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "hier"
+#define USAGE "lodestar hier MAP (--scen FILE | --pairs N) [options]"
+
+static double now_us(void) { return (double)cli_cpu_ns() / 1e3; }
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C]\n"
+          "                     [--stride K] [--limit N] [--doors N] [--no-optimal] [--json]\n"
+          "Builds the cluster hierarchy of MAP (core/lds_hpa.h) and runs every query with\n"
+          "our A*, the hierarchy's fast mode and its optimal mode, timed with the thread's\n"
+          "CPU clock; prints build time, bytes per cell, median times and ratios, the share\n"
+          "of fast paths within 1%% of optimal, mismatches, and door-toggle repair times.\n"
+          "  --scen FILE   the Moving AI problems of MAP (their optimum is the reference)\n"
+          "  --pairs N     N random pairs of passable cells with a path (reference: Dijkstra,\n"
+          "                untimed); --seed S picks them (default 1)\n"
+          "  --cluster C   cluster side, 4..%d (default 16)\n"
+          "  --stride K    keep every K-th scen problem; --limit N at most N of them\n"
+          "  --doors N     N door toggles (block, repair, open, repair) after the queries\n"
+          "  --no-optimal  skip the optimal mode (and its 8 bytes per cell)\n"
+          "  --json        one JSON object as the last line\n"
+          "Each option may be given once. Exit status: 0; 1 an optimal-mode mismatch or an\n"
+          "illegal path; 2 bad input. docs/hierarchy.md.\n",
+          LDS_HPA_MAX_CLUSTER);
+}
+
+static int cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n) {
+  if (n == 0) return 0;
+  qsort(v, n, sizeof *v, cmp_d);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static uint64_t rng_state = 1;
+static uint32_t rnd(void) {
+  rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+  return (uint32_t)(rng_state >> 33);
+}
+
+typedef struct Query {
+  int32_t sx, sy, gx, gy;
+  double opt;
+  const lds_ScenEntry *e;
+} Query;
+
+static bool legal(const lds_Grid *g, lds_HpaQuery *q, const Query *k) {
+  lds_Path *p = lds_hpa_query_path(q, NULL);
+  lds_PathCheck pc;
+  bool ok;
+  if (!p) return false;
+  lds_path_check_init(&pc);
+  pc.check_start = pc.check_goal = true;
+  pc.sx = k->sx;
+  pc.sy = k->sy;
+  pc.gx = k->gx;
+  pc.gy = k->gy;
+  ok = lds_path_check(g, p, &pc, NULL, NULL) == LDS_OK;
+  lds_path_free(p);
+  return ok;
+}
+
+int cli_hier(int argc, char **argv) {
+  const char *map = NULL, *scen = NULL;
+  size_t pairs = 0, stride = 1, limit = 0, doors = 0, i, nq = 0;
+  int cluster = 16, a;
+  bool optimal = true, json = false;
+  lds_Error err;
+  cli_Seen seen = {{0}, 0};
+  lds_Grid *g;
+  lds_Scenario *sc = NULL;
+  Query *qs;
+  lds_HpaParams hp;
+  lds_Hpa *h;
+  lds_HpaQuery *hq;
+  lds_Search *s;
+  lds_HpaInfo info;
+  double *ta, *tf, *to, *ratio, *rep;
+  size_t within = 0, mism_opt = 0, mism_astar = 0, illegal = 0, nrep = 0, nf = 0;
+  double worst = 1.0, build_ms;
+  uint64_t exp_a = 0, exp_f = 0, exp_o = 0;
+  for (a = 2; a < argc; a++) {
+    const char *o = argv[a], *v;
+    long n;
+    if (!cli_once(CMD, &seen, o)) return 2;
+    if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0) {
+      usage(stdout);
+      return 0;
+    }
+    if (strcmp(o, "--no-optimal") == 0) {
+      optimal = false;
+      continue;
+    }
+    if (strcmp(o, "--json") == 0) {
+      json = true;
+      continue;
+    }
+    if (o[0] != '-') {
+      if (map) return cli_fail(CMD, "unexpected argument '%s' (one MAP only)", o);
+      map = o;
+      continue;
+    }
+    v = a + 1 < argc ? argv[++a] : NULL;
+    if (!v) return cli_fail(CMD, "%s: missing value", o);
+    if (strcmp(o, "--scen") == 0) {
+      scen = v;
+    } else if (strcmp(o, "--pairs") == 0) {
+      if (!cli_int(CMD, "--pairs", v, 1, 10000000, &n)) return 2;
+      pairs = (size_t)n;
+    } else if (strcmp(o, "--seed") == 0) {
+      if (!cli_int(CMD, "--seed", v, 0, 2147483647, &n)) return 2;
+      rng_state = (uint64_t)n;
+    } else if (strcmp(o, "--cluster") == 0) {
+      if (!cli_int(CMD, "--cluster", v, 4, LDS_HPA_MAX_CLUSTER, &n)) return 2;
+      cluster = (int)n;
+    } else if (strcmp(o, "--stride") == 0) {
+      if (!cli_int(CMD, "--stride", v, 1, 1000000000, &n)) return 2;
+      stride = (size_t)n;
+    } else if (strcmp(o, "--limit") == 0) {
+      if (!cli_int(CMD, "--limit", v, 0, 1000000000, &n)) return 2;
+      limit = (size_t)n;
+    } else if (strcmp(o, "--doors") == 0) {
+      if (!cli_int(CMD, "--doors", v, 0, 1000000, &n)) return 2;
+      doors = (size_t)n;
+    } else {
+      return cli_fail(CMD, "unknown option '%s' (try 'lodestar hier --help')", o);
+    }
+  }
+  if (!map) return cli_missing(CMD, "MAP", USAGE);
+  if (!scen && !pairs) return cli_missing(CMD, "--scen FILE or --pairs N", USAGE);
+  if (scen && pairs) return cli_fail(CMD, "--scen and --pairs: give one of them, not both");
+  g = lds_map_load(NULL, map, &err);
+  if (!g) {
+    return cli_fail(CMD, "%s", err.msg);
+  }
+  s = lds_search_new(NULL, g, &err);
+  if (!s) {
+    return cli_fail(CMD, "%s", err.msg);
+  }
+  if (scen) {
+    size_t n;
+    sc = lds_scen_load(NULL, scen, &err);
+    if (!sc) {
+      return cli_fail(CMD, "%s", err.msg);
+    }
+    n = lds_scen_count(sc);
+    qs = calloc(n, sizeof *qs);
+    for (i = 0; i < n; i += stride) {
+      const lds_ScenEntry *e = lds_scen_entry(sc, i);
+      if (limit && nq >= limit) break;
+      if (!lds_grid_in_bounds(g, e->sx, e->sy) || !lds_grid_in_bounds(g, e->gx, e->gy))
+        return cli_fail(CMD, "%s: problem %zu (%d,%d)->(%d,%d) is outside the %dx%d map %s", scen,
+                        i + 1, e->sx, e->sy, e->gx, e->gy, lds_grid_width(g), lds_grid_height(g),
+                        map);
+      qs[nq].sx = e->sx;
+      qs[nq].sy = e->sy;
+      qs[nq].gx = e->gx;
+      qs[nq].gy = e->gy;
+      qs[nq].opt = e->optimal;
+      qs[nq].e = e;
+      nq++;
+    }
+  } else {
+    lds_SearchParams p;
+    int32_t w = lds_grid_width(g), hh = lds_grid_height(g);
+    lds_search_params_init(&p);
+    p.algo = LDS_ALGO_DIJKSTRA;
+    qs = calloc(pairs, sizeof *qs);
+    while (nq < pairs) {
+      Query *k = &qs[nq];
+      do {
+        k->sx = (int32_t)(rnd() % (uint32_t)w);
+        k->sy = (int32_t)(rnd() % (uint32_t)hh);
+      } while (lds_grid_blocked(g, k->sx, k->sy));
+      do {
+        k->gx = (int32_t)(rnd() % (uint32_t)w);
+        k->gy = (int32_t)(rnd() % (uint32_t)hh);
+      } while (lds_grid_blocked(g, k->gx, k->gy));
+      /* the reference optimum: Dijkstra, untimed; unreachable pairs are drawn again */
+      if (lds_search_start(s, &p, k->sx, k->sy, k->gx, k->gy) != LDS_OK ||
+          lds_search_step(s, NULL) != LDS_FOUND)
+        continue;
+      k->opt = lds_search_cost(s);
+      nq++;
+    }
+  }
+  lds_hpa_params_init(&hp);
+  hp.cluster_size = cluster;
+  hp.lower_bounds = optimal;
+  h = lds_hpa_new(NULL, g, &hp, &err);
+  if (!h) {
+    return cli_fail(CMD, "%s", err.msg);
+  }
+  hq = lds_hpa_query_new(h, &err);
+  lds_hpa_info(h, &info);
+  build_ms = (double)info.build_us / 1e3;
+  ta = calloc(nq + 1, sizeof(double));
+  tf = calloc(nq + 1, sizeof(double));
+  to = calloc(nq + 1, sizeof(double));
+  ratio = calloc(nq + 1, sizeof(double));
+  for (i = 0; i < nq; i++) {
+    const Query *k = &qs[i];
+    double t0, c, tol = 1e-9 * (k->opt > 1 ? k->opt : 1);
+    lds_Status st;
+    bool ok_a;
+    t0 = now_us();
+    lds_search_start(s, NULL, k->sx, k->sy, k->gx, k->gy);
+    st = lds_search_step(s, NULL);
+    ta[i] = now_us() - t0;
+    c = lds_search_cost(s);
+    {
+      lds_Stats stt;
+      lds_search_stats(s, &stt);
+      exp_a += stt.expansions;
+    }
+    ok_a = st == LDS_FOUND && (k->e ? lds_scen_matches(k->e, c) : fabs(c - k->opt) <= tol);
+    mism_astar += !ok_a;
+    t0 = now_us();
+    lds_hpa_query_start(hq, LDS_HPA_FAST, k->sx, k->sy, k->gx, k->gy);
+    st = lds_hpa_query_step(hq, NULL);
+    tf[i] = now_us() - t0;
+    {
+      lds_Stats stt;
+      lds_hpa_query_stats(hq, &stt);
+      exp_f += stt.expansions;
+    }
+    if (st != LDS_FOUND || !legal(g, hq, k)) {
+      illegal++;
+    } else {
+      double r = lds_hpa_query_cost(hq) / (k->opt > 0 ? k->opt : 1);
+      if (k->opt == 0) r = 1.0;
+      ratio[nf++] = r;
+      if (r <= 1.01 + 1e-9) within++;
+      if (r > worst) worst = r;
+    }
+    if (optimal) {
+      t0 = now_us();
+      lds_hpa_query_start(hq, LDS_HPA_OPTIMAL, k->sx, k->sy, k->gx, k->gy);
+      st = lds_hpa_query_step(hq, NULL);
+      to[i] = now_us() - t0;
+      {
+        lds_Stats stt;
+        lds_hpa_query_stats(hq, &stt);
+        exp_o += stt.expansions;
+      }
+      c = lds_hpa_query_cost(hq);
+      if (st != LDS_FOUND || !(k->e ? lds_scen_matches(k->e, c) : fabs(c - k->opt) <= tol)) {
+        mism_opt++;
+        if (mism_opt <= 5)
+          fprintf(stderr, "lodestar hier: optimal mode mismatch (%d,%d)->(%d,%d): %.9g vs %.9g\n",
+                  k->sx, k->sy, k->gx, k->gy, c, k->opt);
+      }
+      if (st == LDS_FOUND && !legal(g, hq, k)) illegal++;
+    }
+  }
+  /* door toggles */
+  rep = calloc(2 * doors + 1, sizeof(double));
+  {
+    int32_t w = lds_grid_width(g), hh = lds_grid_height(g);
+    size_t tries = 0;
+    while (nrep < 2 * doors && tries < 1000000) {
+      int32_t x = 1 + (int32_t)(rnd() % (uint32_t)(w - 2)), y = 1 + (int32_t)(rnd() % (uint32_t)(hh - 2));
+      bool n = !lds_grid_blocked(g, x, y - 1), so = !lds_grid_blocked(g, x, y + 1);
+      bool e = !lds_grid_blocked(g, x + 1, y), we = !lds_grid_blocked(g, x - 1, y);
+      double t0;
+      tries++;
+      /* a door: a passable cell in a one-cell gap (blocked on two opposite
+      ** sides); after 100000 draws without one, any passable cell */
+      if (lds_grid_blocked(g, x, y) ||
+          (tries < 100000 && !((n && so && !e && !we) || (e && we && !n && !so))))
+        continue;
+      lds_grid_set_blocked(g, x, y, true);
+      t0 = now_us();
+      lds_hpa_repair(h);
+      rep[nrep++] = now_us() - t0;
+      lds_grid_set_blocked(g, x, y, false);
+      t0 = now_us();
+      lds_hpa_repair(h);
+      rep[nrep++] = now_us() - t0;
+    }
+  }
+  {
+    double fr = 0, fo = 0, ma = median(ta, nq), mf = median(tf, nq), mo = optimal ? median(to, nq) : 0;
+    double pct = nf ? 100.0 * (double)within / (double)nq : 0, mr = median(rep, nrep);
+    double mratio = median(ratio, nf);
+    fr = mf > 0 ? ma / mf : 0;
+    fo = mo > 0 ? ma / mo : 0;
+    lds_hpa_info(h, &info);
+    printf("%s: %dx%d, %zu queries (%s), cluster %d\n", map, lds_grid_width(g), lds_grid_height(g), nq,
+           scen ? "scen" : "random pairs, Dijkstra optimum", cluster);
+    printf("  build %.1f ms, %zu entrances, %zu intra edges, %.2f bytes/cell (%.1f MB)\n", build_ms,
+           info.entrances, info.intra_edges, info.bytes_per_cell, (double)info.bytes / 1e6);
+    printf("  A* median %.1f us; fast median %.2f us (%.1fx); optimal median %.1f us (%.2fx)\n", ma,
+           mf, fr, mo, fo);
+    printf("  fast: %.2f%% within 1%% of optimal, median ratio %.5f, worst %.4f; illegal %zu\n", pct,
+           mratio, worst, illegal);
+    printf("  optimal mode mismatches %zu, A* mismatches %zu\n", mism_opt, mism_astar);
+    printf("  mean expansions per query: A* %.0f, fast %.0f, optimal %.0f\n",
+           nq ? (double)exp_a / (double)nq : 0.0, nq ? (double)exp_f / (double)nq : 0.0,
+           nq ? (double)exp_o / (double)nq : 0.0);
+    if (nrep)
+      printf("  door toggle repair: median %.1f us over %zu repairs (last rebuilt %llu clusters)\n", mr,
+             nrep, (unsigned long long)info.last_repair_clusters);
+    if (json)
+      printf("{\"map\":\"%s\",\"queries\":%zu,\"cluster\":%d,\"build_ms\":%.1f,\"bytes_per_cell\":%.2f,"
+             "\"astar_median_us\":%.2f,\"fast_median_us\":%.2f,\"fast_speedup\":%.2f,"
+             "\"optimal_median_us\":%.2f,\"optimal_speedup\":%.3f,\"fast_within_1pct\":%.3f,"
+             "\"fast_worst_ratio\":%.5f,\"illegal\":%zu,\"optimal_mismatches\":%zu,"
+             "\"astar_mismatches\":%zu,\"door_repair_median_us\":%.2f}\n",
+             map, nq, cluster, build_ms, info.bytes_per_cell, ma, mf, fr, mo, fo, pct, worst, illegal,
+             mism_opt, mism_astar, mr);
+  }
+  lds_hpa_query_free(hq);
+  lds_hpa_free(h);
+  lds_search_free(s);
+  lds_scen_free(sc);
+  lds_grid_free(g);
+  free(qs);
+  free(ta);
+  free(tf);
+  free(to);
+  free(ratio);
+  free(rep);
+  return (mism_opt || illegal) ? 1 : 0;
+}
