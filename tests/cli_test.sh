@@ -569,6 +569,8 @@ if [ -f "$NAV/arena.queries" ]; then
   printf '1.5 0 7.5 47.5 0 46.5 1 2 1\n' >"$TMP/wrong.q" # an optimum of 1: must be a mismatch
   "$LDS" mesh "$NAV/arena.nav" --queries "$TMP/wrong.q" --algo optimal --json >"$TMP/json" 2>"$TMP/err"
   [ $? = 1 ] && [ "$(json_field "$TMP/json" mismatches_vs_opt)" = 1 ] && ok || ko "mesh: a wrong opt_len is not reported"
+fi
+
 # lodestar hier: bad input, then the hierarchy on arena's problems: every
 # optimal-mode cost matches, every path is legal (exit 0), JSON keys present
 bad "missing MAP" hier
