@@ -29,8 +29,10 @@
 ** deterministic mode), so a run is the same bit for bit; the result hash
 ** it prints covers every delivered path. --quick (what `make test` runs):
 ** 150 frames, 120 agents, deterministic, the scenario run twice; exit 1 when
-** a delivered path is illegal or not optimal, when nothing was delivered, or
-** when the two runs differ. Timing targets never decide the exit status.
+** a delivered path is illegal or not optimal, when nothing was delivered,
+** when a path was walked into a blocked cell without an event, when a
+** request failed stale, or when the two runs differ. Timing targets never
+** decide the exit status.
 */
 #define _POSIX_C_SOURCE 200809L
 #include "lds.h"
@@ -98,6 +100,7 @@ typedef struct Result {
   uint64_t edits_kept, edits_repaired, edits_disturbed;
   uint64_t sched_exp, sched_cpu_ns;
   double p50, p99, pmax; /* tick CPU [µs] */
+  uint32_t max_frame;    /* the frame of the slowest tick */
   uint32_t over_110;
   double lone_rate, sched_rate;
 } Result;
@@ -426,6 +429,8 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
     res->edits_disturbed = es.disturbed;
   }
   /* the tick CPU distribution */
+  for (f = 0; f < o->frames; f++)
+    if (tick_ns[f] > tick_ns[res->max_frame]) res->max_frame = f;
   qsort(tick_ns, o->frames, sizeof *tick_ns, cmp_u64);
   res->p50 = (double)tick_ns[o->frames / 2] / 1e3;
   res->p99 = (double)tick_ns[(size_t)((double)o->frames * 0.99)] / 1e3;
@@ -485,9 +490,10 @@ static void verdict(const char *what, bool pass, const char *measured) {
 static void report(const Opts *o, const Result *r) {
   char buf[160];
   double b = (double)o->budget_us;
-  printf("  tick CPU (thread) p50 %.0f us (%.2fx budget)  p99 %.0f us (%.2fx)  max %.0f us (%.2fx)"
-         ";  frames over 1.10x: %u of %u\n",
-         r->p50, r->p50 / b, r->p99, r->p99 / b, r->pmax, r->pmax / b, r->over_110, o->frames);
+  printf("  tick CPU (thread) p50 %.0f us (%.2fx budget)  p99 %.0f us (%.2fx)  max %.0f us (%.2fx, "
+         "frame %u);  frames over 1.10x: %u of %u\n",
+         r->p50, r->p50 / b, r->p99, r->p99 / b, r->pmax, r->pmax / b, r->max_frame, r->over_110,
+         o->frames);
   printf("  requests  submitted %u  found %u  no_path %u  failed: stale %u, other %u  restarts %u\n",
          r->submitted, r->found, r->no_path, r->failed_stale, r->failed_other, r->restarts);
   printf("  forced past the budget %u  edits: searches kept %llu, repaired %llu, disturbed %llu\n",
@@ -571,6 +577,11 @@ int main(int argc, char **argv) {
       if (r.found == 0 || r.illegal || r.not_optimal) {
         printf("  FAIL delivered paths: %u found, %u illegal, %u not optimal\n", r.found,
                r.illegal, r.not_optimal);
+        bad = 1;
+      }
+      if (r.crossings || r.failed_stale) {
+        printf("  FAIL %u paths walked into a blocked cell without an event, %u failed stale\n",
+               r.crossings, r.failed_stale);
         bad = 1;
       }
     }
