@@ -70,10 +70,15 @@ static void on_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, int32_t
               ** one count each time the cells they made fresh add up to
               ** the search's expansions so far (the work a restart would
               ** lose), so small losses deep in the tree do not make a long
-              ** search urgent (urgent runs past the tick's budget) */
+              ** search urgent (urgent runs past the tick's budget). The
+              ** expansions count re-expansions too: capped by the grid's
+              ** cells, the threshold stays bounded, and since every such
+              ** repair loses a cell the count still reaches the bound */
+              uint64_t cap = (uint64_t)g->w * (uint64_t)g->h, need;
               q->lost_cells += lost;
               lds_search_stats(ge->search[k], &st);
-              if (rep == 2 && q->lost_cells >= (st.expansions > 0 ? st.expansions : 1)) {
+              need = st.expansions < cap ? st.expansions : cap;
+              if (rep == 2 && q->lost_cells >= (need > 0 ? need : 1)) {
                 q->lost_cells = 0;
                 if (++q->repairs_lost + q->restarts > sc->cfg.max_restarts) q->urgent = true;
               }

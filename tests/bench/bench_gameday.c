@@ -103,6 +103,7 @@ typedef struct Result {
   uint32_t max_frame;    /* the frame of the slowest tick */
   uint32_t over_110;
   double lone_rate, sched_rate;
+  double lone_per_query; /* expansions of a lone query, mean */
 } Result;
 
 /* The largest 4-connected region of free cells: label[] = 1 inside it. */
@@ -464,6 +465,7 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
       }
     }
     res->lone_rate = ns ? (double)exp / ((double)ns / 1e3) : 0;
+    res->lone_per_query = (double)exp / (NCLASS * LONE_QUERIES);
     lds_search_free(lone);
   }
   if (verbose)
@@ -506,6 +508,9 @@ static void report(const Opts *o, const Result *r) {
          r->watch_events, r->crossings);
   printf("  throughput  scheduler %.2f expansions/us of tick CPU  lone search %.2f  ratio %.2f\n",
          r->sched_rate, r->lone_rate, r->lone_rate > 0 ? r->sched_rate / r->lone_rate : 0.0);
+  printf("  expansions per delivered path %.0f (scheduler, work in flight included)  per lone "
+         "query %.0f\n",
+         r->found ? (double)r->sched_exp / r->found : 0.0, r->lone_per_query);
   if (o->deterministic) printf("  result hash %016llx\n", (unsigned long long)r->hash);
   snprintf(buf, sizeof buf, "%.2fx", r->p99 / b);
   verdict("p99 tick CPU <= 1.10x budget", r->p99 <= 1.10 * b, buf);
