@@ -524,7 +524,6 @@ lds_Status ldsi_sched_requeue(lds_Scheduler *sc, uint32_t r) {
   q->status = LDS_RUNNING;
   q->flags &= ~(uint32_t)LDS_REQINFO_DONE;
   q->restarts = q->repairs_lost = 0;
-  q->lost_cells = 0;
   q->urgent = q->disturbed = q->forced_counted = false;
   q->submit_frame = sc->frame;
   q->seq = sc->seq++;

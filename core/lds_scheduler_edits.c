@@ -57,31 +57,16 @@ static void on_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, int32_t
         for (k = 0; k < ge->nsearch; k++) {
           if (ge->owner[k] == NO_INDEX || sc->req[ge->owner[k]].disturbed) continue;
           if (ldsi_search_edit_disturbs(ge->search[k], x, y, kind)) {
-            size_t lost;
-            int rep = ldsi_search_edit_repair(ge->search[k], x, y, kind, &lost);
+            int rep = ldsi_search_edit_repair(ge->search[k], x, y, kind);
             if (rep == 0) {
               disturb(sc, ge, k);
             } else {
               Req *q = &sc->req[ge->owner[k]];
-              lds_Stats st;
               sc->edit_stats.repaired++;
-              /* repairs that lost work count toward the restarts bound,
-              ** so a request whose area keeps changing still finishes:
-              ** one count each time the cells they made fresh add up to
-              ** the search's expansions so far (the work a restart would
-              ** lose), so small losses deep in the tree do not make a long
-              ** search urgent (urgent runs past the tick's budget). The
-              ** expansions count re-expansions too: capped by the grid's
-              ** cells, the threshold stays bounded, and since every such
-              ** repair loses a cell the count still reaches the bound */
-              uint64_t cap = (uint64_t)g->w * (uint64_t)g->h, need;
-              q->lost_cells += lost;
-              lds_search_stats(ge->search[k], &st);
-              need = st.expansions < cap ? st.expansions : cap;
-              if (rep == 2 && q->lost_cells >= (need > 0 ? need : 1)) {
-                q->lost_cells = 0;
-                if (++q->repairs_lost + q->restarts > sc->cfg.max_restarts) q->urgent = true;
-              }
+              /* a repair that lost work counts toward the restarts bound,
+              ** so a request whose area keeps changing still finishes */
+              if (rep == 2 && ++q->repairs_lost + q->restarts > sc->cfg.max_restarts)
+                q->urgent = true;
             }
           }
         }

@@ -54,11 +54,7 @@ typedef struct Req {
   bool urgent;              /* more than max_restarts restarts (and repairs that
                             ** lost work): runs to its end */
   bool forced_counted;      /* its urgent attempt counted in lds_TickStats.forced */
-  uint32_t repairs_lost;    /* repairs that lost as many cells as the search
-                            ** had expanded, summed (lost_cells): each
-                            ** counts as a restart toward max_restarts */
-  uint64_t lost_cells;      /* cells made fresh by repairs since the last
-                            ** counted one */
+  uint32_t repairs_lost;    /* repairs that made cells fresh again */
   /* watched path (lds_scheduler_watch.c): one entry per cell of the
   ** delivered path, linked into the grid's per-cell index while armed */
   struct WatchCell *watch;

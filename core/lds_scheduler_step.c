@@ -182,7 +182,6 @@ static bool view_ready(lds_Scheduler *sc, Budget *b, uint32_t r) {
 static lds_Status start_search(lds_Scheduler *sc, uint32_t r, lds_Search *s) {
   Req *q = &sc->req[r];
   lds_Status st = lds_search_start(s, &q->rq.params, q->rq.sx, q->rq.sy, q->rq.gx, q->rq.gy);
-  q->lost_cells = 0; /* a new search: nothing of it lost yet */
   if (st == LDS_OK) { /* the start's own push, before the first step's snapshot */
     lds_Stats s0;
     lds_search_stats(s, &s0);

@@ -308,8 +308,7 @@ static bool invalidate_subtrees(lds_Search *s, IdList *l, const ptrdiff_t *off) 
   return true;
 }
 
-int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind,
-                            size_t *lost) {
+int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind) {
   const lds_Grid *g = s->grid;
   size_t p;
   ptrdiff_t off[8];
@@ -317,7 +316,6 @@ int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind k
   bool ok = true;
   IdList fresh = {NULL, 0, 0};
   (void)kind;
-  *lost = 0;
   if (s->status != LDS_RUNNING) return 1;
   /* the plain loop, or the weighted one (lds_astar.c MODE_PLAIN, MODE_WEIGHTED) */
   if (ldsi_search_edit_any_disturbs(s) || s->hot_query ||
@@ -360,7 +358,6 @@ int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind k
       }
   if (fresh.v) ldsi_free(&s->env, fresh.v, fresh.cap * sizeof(uint32_t));
   if (!ok) return 0;
-  *lost = fresh.n;
   s->reopen = true; /* improvements reach closed cells: re-expand them */
   return fresh.n ? 2 : 1;
 }

@@ -61,13 +61,11 @@ bool ldsi_search_edit_any_disturbs(const lds_Search *s);
 ** cells, no memory, and every search the repair does not cover: anything
 ** but A* and Dijkstra in the plain or layer-weighted cost loop), 1 when
 ** repaired with no cell
-** made fresh, 2 when repaired by making cells fresh (work lost: *lost
-** receives how many cells, which the scheduler adds up toward a request's
-** restarts bound; 0 otherwise). Why the repaired
+** made fresh, 2 when repaired by making cells fresh (work lost: the
+** scheduler counts it toward a request's restarts bound). Why the repaired
 ** search's path is optimal: lds_search_edit.c. Cost: the block, plus the
 ** cells made fresh and their neighbours. */
-int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind,
-                            size_t *lost);
+int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind);
 
 /* Takes the grid's current version as the search's own, after every edit
 ** since its version was checked with ldsi_search_edit_disturbs and none
