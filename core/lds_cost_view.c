@@ -270,7 +270,8 @@ static lds_CostView *view_create(lds_Grid *g, const double *key, int kn, char *b
   atomic_init(&v->ready, false);
   atomic_init(&v->refs, 1);
   ldsi_spin_init(&v->build_lock);
-  if (lds_grid_listen(g, on_edit, v) != LDS_OK) {
+  /* first: the scheduler's listener inspects searches reading these costs */
+  if (ldsi_grid_listen_first((lds_Grid *)g, on_edit, v) != LDS_OK) {
     ldsi_free(&g->env, v->eff, g->pcells * sizeof(double));
     ldsi_free(&g->env, v, sizeof *v);
     ldsi_msg(buf, "lds_cost_view_get: out of memory for the grid's listener list");

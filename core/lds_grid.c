@@ -492,7 +492,7 @@ lds_Status lds_grid_layer_range(const lds_Grid *g, int index, float *mn, float *
 /* Under listen_lock: searches reading a shared grid subscribe from their own
 ** threads (docs/threads.md). notify() reads the list without it: an edit has
 ** the grid to itself. */
-lds_Status lds_grid_listen(lds_Grid *g, lds_GridListener fn, void *ud) {
+static lds_Status listen_at(lds_Grid *g, lds_GridListener fn, void *ud, bool front) {
   lds_Status st = LDS_OK;
   if (!fn) return LDS_E_ARG;
   ldsi_spin_lock(&g->listen_lock);
@@ -508,12 +508,29 @@ lds_Status lds_grid_listen(lds_Grid *g, lds_GridListener fn, void *ud) {
     g->listeners = nl;
     g->listener_cap = ncap;
   }
-  g->listeners[g->nlisteners].fn = fn;
-  g->listeners[g->nlisteners].ud = ud;
+  if (front) {
+    memmove(g->listeners + 1, g->listeners, (size_t)g->nlisteners * sizeof(ldsi_Listener));
+    g->listeners[0].fn = fn;
+    g->listeners[0].ud = ud;
+  } else {
+    g->listeners[g->nlisteners].fn = fn;
+    g->listeners[g->nlisteners].ud = ud;
+  }
   g->nlisteners++;
 done:
   ldsi_spin_unlock(&g->listen_lock);
   return st;
+}
+
+lds_Status lds_grid_listen(lds_Grid *g, lds_GridListener fn, void *ud) {
+  return listen_at(g, fn, ud, false);
+}
+
+/* Derived data (the cost views) listens first: every other listener (the
+** scheduler's, which inspects and repairs searches reading a view's costs)
+** then sees it up to date. */
+lds_Status ldsi_grid_listen_first(lds_Grid *g, lds_GridListener fn, void *ud) {
+  return listen_at(g, fn, ud, true);
 }
 
 lds_Status lds_grid_unlisten(lds_Grid *g, lds_GridListener fn, void *ud) {

@@ -74,5 +74,9 @@ static inline void ldsi_grid_pxy(const lds_Grid *g, size_t p, int32_t *x, int32_
 }
 /* Offsets of the 8 directions in padded index space. */
 LDSI_HIDDEN void ldsi_grid_offsets(const lds_Grid *g, ptrdiff_t off[8]);
+/* lds_grid_listen, but the listener is called before every listener already
+** there (and every later lds_grid_listen one): for data other listeners
+** read, the cost views (lds_cost_view.c). Same errors as lds_grid_listen. */
+LDSI_HIDDEN lds_Status ldsi_grid_listen_first(lds_Grid *g, lds_GridListener fn, void *ud);
 
 #endif

@@ -32,7 +32,9 @@ static lds_Status fault(lds_PathCheckReport *out, int kind, size_t step, double 
 static double enter_cost(const lds_Grid *g, const lds_PathCheck *o, int32_t x, int32_t y) {
   double c = (double)lds_grid_cost(g, x, y);
   int i;
-  for (i = 0; i < o->nlayers; i++) c += o->layer_weights[i] * (double)lds_grid_layer_get(g, i, x, y);
+  /* a zero weight adds nothing, not even 0 x inf (as the searches' cost views) */
+  for (i = 0; i < o->nlayers; i++)
+    if (o->layer_weights[i] != 0.0) c += o->layer_weights[i] * (double)lds_grid_layer_get(g, i, x, y);
   return c;
 }
 

@@ -25,6 +25,23 @@
 ** the cost of any passable cell, or h would overestimate; an edit that
 ** lowers a passable cell below it disturbs every search using it.
 **
+** Layer weights: a weighted search reads the same moves, with the cost of
+** entering a cell taken from its cost view (s->eff: base + weighted layers,
+** INFINITY for a wall or an infinite layer value) instead of the grid. The
+** view listens first (ldsi_grid_listen_first), so when the scheduler's
+** listener asks here, s->eff already holds the edited costs, and the same
+** rule holds word for word with the effective cost in place of the grid's
+** (a layer write is a cost change of the cells it wrote). Corner cutting is
+** decided by the grid's walls only, in both loops. One difference: a cell
+** an infinite layer value keeps out gets no record when a neighbour is
+** expanded, so for a weighted search an edit of a cell without a record
+** also disturbs when an expanded neighbour has a legal move into it (the
+** move was read as forbidden; the cell may have become enterable). What the view decides
+** for every search at once -- its uniform flag flipped, its minimum (the
+** automatic scale) lowered or raised, a reset -- moves an epoch that
+** lds_search_step checks (lds_cost_view.h "Searches in progress"): such a
+** search turns stale there and the scheduler starts it again.
+**
 ** The node records are read through cell_generated / cell_closed only, so
 ** the record layout (ldsi_Node, ldsi_Hot) stays the search's business.
 */
@@ -39,6 +56,14 @@ static inline ldsi_Node *rec(const lds_Search *s, size_t p) { return &s->nodes[p
 /* The same for the exact loop's records (ldsi_Hot). */
 static inline const ldsi_Hot *hot_rec(const lds_Search *s, size_t p) { return &s->hot[p]; }
 
+/* The cost of entering padded cell p as the search's loop reads it: the
+** cost view's effective cost for a weighted search, the grid's otherwise;
+** INFINITY when it cannot be entered (a wall, an infinite layer value). */
+static inline double cell_cost(const lds_Search *s, size_t p) {
+  if (s->nweights) return s->eff[p];
+  return s->grid->blocked[p] ? INFINITY : (double)s->grid->cost[p];
+}
+
 /* Whether padded cell p has a record of the current query. */
 static inline bool cell_generated(const lds_Search *s, size_t p) {
   if (s->hot_query) return hot_rec(s, p)->gen == s->gen;
@@ -52,9 +77,19 @@ static inline bool cell_closed(const lds_Search *s, size_t p) {
   return rec(s, p)->gen == s->gen && rec(s, p)->heap == LDSI_CLOSED;
 }
 
+/* Layer-weighted searches are disturbed by every edit of their grid (they
+** restart): the per-cell rule below was seen to keep a weighted Dijkstra
+** query that then ended no_path on a grid with a path (under a schedule of
+** restarts other than the default one), so until that case is understood
+** the conservative rule holds for them. LDSI_WEIGHTED_EDIT_RULE=1 at
+** compile time applies the per-cell rule and the repair to them too. */
+#ifndef LDSI_WEIGHTED_EDIT_RULE
+#define LDSI_WEIGHTED_EDIT_RULE 0
+#endif
+
 bool ldsi_search_edit_any_disturbs(const lds_Search *s) {
   return s->space != LDSI_SPACE_GRID || s->ops != &ldsi_astar_ops || s->params.edge_cost != NULL ||
-         s->nweights > 0;
+         (s->nweights > 0 && (!LDSI_WEIGHTED_EDIT_RULE || !s->eff));
 }
 
 bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind) {
@@ -63,14 +98,28 @@ bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_E
   if (s->status != LDS_RUNNING) return false;
   if (ldsi_search_edit_any_disturbs(s)) return true;
   p = ldsi_grid_pidx(g, x, y);
-  if (!g->blocked[p]) {
-    double c = (double)g->cost[p];
+  if (cell_cost(s, p) < INFINITY) {
+    double c = cell_cost(s, p);
     /* the exact loop enters every cell at cost 1 */
     if (s->hot_query && c != 1.0) return true;
     /* the automatic scale must stay a lower bound of every passable cost */
     if (s->params.h_scale == 0.0 && s->hk != LDS_H_ZERO && c < s->scale) return true;
   }
   if (cell_generated(s, p)) return true;
+  if (s->nweights && cell_cost(s, p) < INFINITY && !s->hot_query) {
+    /* an infinite layer value keeps a passable cell out of the weighted
+    ** loop without a record: a closed neighbour with a legal move into p
+    ** and no record of p read it so, and p may have just become finite */
+    ptrdiff_t off[8];
+    int d, e;
+    ldsi_grid_offsets(g, off);
+    for (d = 0; d < 8; d++) {
+      size_t n = (size_t)((ptrdiff_t)p + off[d]);
+      if (!cell_closed(s, n)) continue;
+      for (e = 0; e < 8; e++)
+        if ((size_t)((ptrdiff_t)n + off[e]) == p && ((g->nbr[n] >> e) & 1u)) return true;
+    }
+  }
   if (kind == LDSI_EDIT_TOGGLE) {
     ptrdiff_t off[8];
     int d;
@@ -122,8 +171,10 @@ bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_E
 ** runs through it) become fresh again, and each is relaxed again from its
 ** expanded neighbours outside the subtree (invalidate_subtrees); the g of
 ** every cell left then is the cost of a path that uses no changed move, so
-** a real path of the edited grid, and (I) holds again. Repair applies to
-** optimal A* and Dijkstra in the plain cost loop (ldsi_Node records), not
+** a real path of the edited grid, and (I) holds again. The argument reads
+** moves and their costs only, so it holds with a cost view's effective
+** costs as well (cell_cost). Repair applies to optimal A* and Dijkstra in
+** the plain and weighted cost loops (ldsi_Node records), not
 ** to partial requests when a subtree goes (their best-so-far cell could go
 ** with it); the exact uniform-cost loop, weighted A* and greedy (which
 ** never re-expand) restart. */
@@ -138,7 +189,7 @@ static void relax_move(lds_Search *s, uint32_t u, int d, const ptrdiff_t *off) {
   const lds_Grid *g = s->grid;
   uint32_t v = (uint32_t)((ptrdiff_t)u + off[d]);
   ldsi_Node *nv = rec(s, v);
-  double ng = rec(s, u)->g + move_len[d] * (double)g->cost[v], fv;
+  double ng = rec(s, u)->g + move_len[d] * cell_cost(s, v), fv;
   int32_t vx, vy;
   if (!(ng < INFINITY)) return;
   if (nv->gen == s->gen && !(ng < nv->g)) return;
@@ -258,7 +309,7 @@ static bool invalidate_subtrees(lds_Search *s, IdList *l, const ptrdiff_t *off) 
   /* the frontier: relax each fresh cell from its valid expanded neighbours */
   for (i = 0; i < l->n; i++) {
     uint32_t v = l->v[i];
-    if (g->blocked[v]) continue;
+    if (!(cell_cost(s, v) < INFINITY)) continue;
     for (d = 0; d < 8; d++) {
       uint32_t u = (uint32_t)((ptrdiff_t)v + off[d]);
       if (closed_now(s, u) && ((g->nbr[u] >> opp[d]) & 1u)) relax_move(s, u, opp[d], off);
@@ -276,12 +327,14 @@ int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind k
   IdList fresh = {NULL, 0, 0};
   (void)kind;
   if (s->status != LDS_RUNNING) return 1;
-  if (ldsi_search_edit_any_disturbs(s) || s->hot_query || s->run_mode != 1 /* MODE_PLAIN */ ||
+  /* the plain loop, or the weighted one (lds_astar.c MODE_PLAIN, MODE_WEIGHTED) */
+  if (ldsi_search_edit_any_disturbs(s) || s->hot_query ||
+      s->run_mode != (s->nweights ? 2 : 1) ||
       (s->params.algo != LDS_ALGO_ASTAR && s->params.algo != LDS_ALGO_DIJKSTRA))
     return 0;
   p = ldsi_grid_pidx(g, x, y);
-  if (!g->blocked[p] && s->params.h_scale == 0.0 && s->hk != LDS_H_ZERO &&
-      (double)g->cost[p] < s->scale)
+  if (cell_cost(s, p) < INFINITY && s->params.h_scale == 0.0 && s->hk != LDS_H_ZERO &&
+      cell_cost(s, p) < s->scale)
     return 0;
   ldsi_grid_offsets(g, off);
   /* the generated cells of the block whose parent move is now illegal or
@@ -293,14 +346,14 @@ int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind k
       int d;
       if (nv->gen != s->gen) continue;
       if (v == s->start) {
-        if (g->blocked[v]) ok = false;
+        if (!(cell_cost(s, v) < INFINITY)) ok = false;
         continue;
       }
       u = nv->parent;
       for (d = 0; d < 8; d++)
         if ((uint32_t)((ptrdiff_t)u + off[d]) == v) break;
-      if (d < 8 && ((g->nbr[u] >> d) & 1u) &&
-          !(nv->g < rec(s, u)->g + move_len[d] * (double)g->cost[v]))
+      if (d < 8 && ((g->nbr[u] >> d) & 1u) && cell_cost(s, v) < INFINITY &&
+          !(nv->g < rec(s, u)->g + move_len[d] * cell_cost(s, v)))
         continue; /* still paid */
       /* a partial path's best cell could go: those restart */
       if (s->params.partial) ok = false;

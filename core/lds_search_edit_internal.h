@@ -37,11 +37,13 @@ typedef enum {
 **    when one of them has been generated.
 ** Beyond that, an edit always disturbs a search that its loop cannot go on
 ** with: JPS and JPS+ (their jumps scan cells they never generate), an edge
-** callback or layer weights (costs the grid does not hold), the exact
-** uniform-cost loop when a passable cell's cost is no longer 1, and an
-** automatic heuristic scale (the smallest cell cost at start) above the
-** new cost of a passable cell, which would make the heuristic
-** inadmissible. Returns false for a search that is not running. O(1). */
+** callback (costs the grid does not hold), the exact uniform-cost loop
+** when a passable cell's cost is no longer 1, and an automatic heuristic
+** scale (the smallest cell cost at start) above the new cost of a passable
+** cell, which would make the heuristic inadmissible. A layer-weighted
+** search follows the same rule with its cost view's effective costs (the
+** view has taken the edit first: it listens before the scheduler). Returns
+** false for a search that is not running. O(1). */
 bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind);
 
 /* Whether any edit at all disturbs search s (the kinds of search listed
@@ -57,7 +59,8 @@ bool ldsi_search_edit_any_disturbs(const lds_Search *s);
 ** from then on the search re-expands improved cells. Returns 0 when the
 ** search must restart instead (the start blocked, a partial request losing
 ** cells, no memory, and every search the repair does not cover: anything
-** but A* and Dijkstra in the plain cost loop), 1 when repaired with no cell
+** but A* and Dijkstra in the plain or layer-weighted cost loop), 1 when
+** repaired with no cell
 ** made fresh, 2 when repaired by making cells fresh (work lost: the
 ** scheduler counts it toward a request's restarts bound). Why the repaired
 ** search's path is optimal: lds_search_edit.c. Cost: the block, plus the

@@ -5,6 +5,8 @@
 */
 #include "lds_png.h"
 
+#include "lds_jps.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -105,6 +107,36 @@ lds_Status lds_picture_write(const char *path, const lds_PictureSpec *spec, lds_
     float width = scale >= 4 ? 0.35f : 1.0f; /* thin paths stay visible on small scales */
     if (spec->path) lds_debug_draw_path(&dd, spec->path, LDS_RGBA(220, 20, 30, 255), width);
     if (spec->post) lds_debug_draw_path(&dd, spec->post, LDS_RGBA(255, 140, 0, 255), width * 0.7f);
+  }
+  /* on top of the paths: JPS's jump points, then the start and goal dots,
+  ** at least 7 pixels wide whatever the scale */
+  {
+    float dot = 7.0f / (float)scale > 1.2f ? 7.0f / (float)scale : 1.2f;
+    lds_DebugSearchOpts so;
+    int32_t x, y;
+    lds_debug_search_opts_init(&so);
+    if (spec->search && (lds_search_algo_used(spec->search) == LDS_ALGO_JPS ||
+                         lds_search_algo_used(spec->search) == LDS_ALGO_JPS_PLUS)) {
+      lds_Path *jp = lds_search_jump_points(spec->search, NULL);
+      if (jp) {
+        size_t k;
+        dd.begin(dd.ud, LDS_DRAW_POINTS, dot * 0.7f);
+        for (k = 0; k < lds_path_length(jp); k++) {
+          lds_path_cell(jp, k, &x, &y);
+          dd.vertex(dd.ud, (float)x + 0.5f, (float)y + 0.5f, so.jump);
+        }
+        dd.end(dd.ud);
+        lds_path_free(jp);
+      }
+    }
+    if (spec->path && lds_path_length(spec->path) > 0) {
+      dd.begin(dd.ud, LDS_DRAW_POINTS, dot);
+      lds_path_cell(spec->path, 0, &x, &y);
+      dd.vertex(dd.ud, (float)x + 0.5f, (float)y + 0.5f, so.start);
+      lds_path_cell(spec->path, lds_path_length(spec->path) - 1, &x, &y);
+      dd.vertex(dd.ud, (float)x + 0.5f, (float)y + 0.5f, so.goal);
+      dd.end(dd.ud);
+    }
   }
   st = lds_png_write(c, path, err);
   lds_canvas_free(c);

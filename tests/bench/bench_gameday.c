@@ -11,9 +11,12 @@
 **
 ** Prints, per map: the tick's thread CPU time (CLOCK_THREAD_CPUTIME_ID)
 ** p50 / p99 / max against the budget, requests completed and failed by
-** cause, restarts, watched-path events (0 until the scheduler watches
-** delivered paths: see WATCH_HOOK), paths walked into a blocked cell with no
-** event, and the scheduler's expansions per µs of tick CPU against a lone
+** cause, restarts, watched-path events (every delivered path is watched,
+** LDS_REQ_WATCH with LDS_WATCH_NOTIFY: an edit that blocks a cell of its
+** remaining part, or makes a move of it illegal, fires on_broken, and the
+** agent stops and asks again from where it stands; the walker reports its
+** progress with lds_scheduler_path_progress), paths walked into a blocked
+** cell with no event, and the scheduler's expansions per µs of tick CPU against a lone
 ** search's on the same map and classes; then one PASS or MISS line per
 ** target of the issue. Untimed, every delivered path is checked against a
 ** one-shot A* with its class's weights on the grid as it is at delivery
@@ -26,8 +29,10 @@
 ** deterministic mode), so a run is the same bit for bit; the result hash
 ** it prints covers every delivered path. --quick (what `make test` runs):
 ** 150 frames, 120 agents, deterministic, the scenario run twice; exit 1 when
-** a delivered path is illegal or not optimal, when nothing was delivered, or
-** when the two runs differ. Timing targets never decide the exit status.
+** a delivered path is illegal or not optimal, when nothing was delivered,
+** when a path was walked into a blocked cell without an event, when a
+** request failed stale, or when the two runs differ. Timing targets never
+** decide the exit status.
 */
 #define _POSIX_C_SOURCE 200809L
 #include "lds.h"
@@ -76,7 +81,10 @@ typedef struct Agent {
   int32_t gx, gy; /* the goal asked for */
   lds_RequestId id;
   lds_Path *path;
-  size_t idx; /* cell of path the agent stands on */
+  size_t idx;        /* cell of path the agent stands on */
+  bool watched;      /* its request lives on: the path is watched */
+  bool broken;       /* on_broken fired for the path being walked */
+  uint32_t *events;  /* the run's watched-path event count */
 } Agent;
 
 typedef struct Opts {
@@ -88,11 +96,14 @@ typedef struct Opts {
 typedef struct Result {
   uint64_t hash;
   uint32_t submitted, found, no_path, failed_stale, failed_other, restarts;
-  uint32_t illegal, not_optimal, crossings, watch_events;
+  uint32_t illegal, not_optimal, crossings, watch_events, forced;
+  uint64_t edits_kept, edits_repaired, edits_disturbed;
   uint64_t sched_exp, sched_cpu_ns;
   double p50, p99, pmax; /* tick CPU [µs] */
+  uint32_t max_frame;    /* the frame of the slowest tick */
   uint32_t over_110;
   double lone_rate, sched_rate;
+  double lone_per_query; /* expansions of a lone query, mean */
 } Result;
 
 /* The largest 4-connected region of free cells: label[] = 1 inside it. */
@@ -180,13 +191,37 @@ static int add_layers(lds_Grid *g, uint64_t seed) {
   return 0;
 }
 
-/* WATCH_HOOK: once the scheduler can watch a delivered path (issue 18,
-** "paths that know when they broke"), register each delivered path here
-** and count the events it fires in res->watch_events; until then no event
-** exists and the count stays 0. */
-static void watch_hook(Result *res, const Agent *a) {
-  (void)res;
-  (void)a;
+/* WATCH_HOOK: a delivered path is watched (the request was submitted with
+** LDS_REQ_WATCH and is kept, not released, while the agent walks it); an
+** edit that breaks its remaining part calls this from inside the edit. The
+** agent stops before the broken cell and asks again. */
+static lds_Status on_broken(void *ud, lds_Scheduler *sc, lds_RequestId id, int32_t x, int32_t y,
+                            lds_WatchReason reason) {
+  Agent *a = (Agent *)ud;
+  (void)sc;
+  (void)id;
+  (void)x;
+  (void)y;
+  (void)reason;
+  a->broken = true;
+  (*a->events)++;
+  return LDS_OK;
+}
+
+/* Ends the watch of agent a's path (its request is released). */
+static void unwatch(lds_Scheduler *sc, Agent *a) {
+  if (a->watched) lds_scheduler_release(sc, a->id);
+  a->watched = false;
+  a->broken = false;
+}
+
+static void watch_hook(lds_Scheduler *sc, Agent *a) {
+  if (a->st == A_WALK) {
+    a->watched = true;
+    a->broken = false;
+  } else {
+    lds_scheduler_release(sc, a->id);
+  }
 }
 
 /* One run of the scenario on map file `map`; 0 or -1 (setup failure). */
@@ -251,6 +286,7 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
   for (i = 0; i < o->agents; i++) {
     pick_cell(&r, cells, ncells, w, &ag[i].x, &ag[i].y);
     ag[i].cls = (int)(i % NCLASS);
+    ag[i].events = &res->watch_events;
   }
 
   for (f = 0; f < o->frames; f++) {
@@ -273,7 +309,10 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
       Agent *a = &ag[i];
       if (a->st == A_WALK) {
         int k;
-        for (k = 0; k < SPEED && a->idx + 1 < lds_path_length(a->path); k++) {
+        size_t idx0 = a->idx;
+        /* an event told it the rest of its path broke: ask again from here */
+        if (a->broken) a->st = A_NEED;
+        for (k = 0; a->st == A_WALK && k < SPEED && a->idx + 1 < lds_path_length(a->path); k++) {
           int32_t nx, ny;
           lds_path_cell(a->path, a->idx + 1, &nx, &ny);
           if (lds_grid_blocked(g, nx, ny)) { /* walked into a closed door: no event told it */
@@ -287,8 +326,11 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
         }
         if (a->st == A_WALK && a->idx + 1 >= lds_path_length(a->path)) a->st = A_NEED;
         if (a->st == A_NEED) {
+          unwatch(sc, a);
           lds_path_free(a->path);
           a->path = NULL;
+        } else if (a->idx != idx0) {
+          lds_scheduler_path_progress(sc, a->id, a->idx); /* walked cells leave the watch */
         }
       }
       if (a->st == A_NEED) {
@@ -300,6 +342,10 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
         a->gy = gy;
         params_for(&rq.params, a->cls);
         rq.agent_id = (int64_t)i;
+        rq.flags = LDS_REQ_WATCH;
+        rq.watch_policy = LDS_WATCH_NOTIFY;
+        rq.on_broken = on_broken;
+        rq.ud = a;
         if (lds_scheduler_submit(sc, &rq, &a->id) == LDS_OK) {
           a->st = A_WAIT;
           res->submitted++;
@@ -359,7 +405,7 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
           lds_path_free(p);
           a->path = NULL;
         }
-        watch_hook(res, a);
+        watch_hook(sc, a);
       } else {
         if (st == LDS_NO_PATH)
           res->no_path++;
@@ -368,12 +414,24 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
         else
           res->failed_other++;
         a->st = A_NEED;
+        lds_scheduler_release(sc, a->id);
       }
-      lds_scheduler_release(sc, a->id);
     }
   }
 
+  {
+    lds_TickStats tot;
+    lds_EditStats es;
+    lds_scheduler_totals(sc, &tot);
+    lds_scheduler_edit_stats(sc, &es);
+    res->forced = tot.forced;
+    res->edits_kept = es.kept;
+    res->edits_repaired = es.repaired;
+    res->edits_disturbed = es.disturbed;
+  }
   /* the tick CPU distribution */
+  for (f = 0; f < o->frames; f++)
+    if (tick_ns[f] > tick_ns[res->max_frame]) res->max_frame = f;
   qsort(tick_ns, o->frames, sizeof *tick_ns, cmp_u64);
   res->p50 = (double)tick_ns[o->frames / 2] / 1e3;
   res->p99 = (double)tick_ns[(size_t)((double)o->frames * 0.99)] / 1e3;
@@ -407,6 +465,7 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
       }
     }
     res->lone_rate = ns ? (double)exp / ((double)ns / 1e3) : 0;
+    res->lone_per_query = (double)exp / (NCLASS * LONE_QUERIES);
     lds_search_free(lone);
   }
   if (verbose)
@@ -433,18 +492,25 @@ static void verdict(const char *what, bool pass, const char *measured) {
 static void report(const Opts *o, const Result *r) {
   char buf[160];
   double b = (double)o->budget_us;
-  printf("  tick CPU (thread) p50 %.0f us (%.2fx budget)  p99 %.0f us (%.2fx)  max %.0f us (%.2fx)"
-         ";  frames over 1.10x: %u of %u\n",
-         r->p50, r->p50 / b, r->p99, r->p99 / b, r->pmax, r->pmax / b, r->over_110, o->frames);
+  printf("  tick CPU (thread) p50 %.0f us (%.2fx budget)  p99 %.0f us (%.2fx)  max %.0f us (%.2fx, "
+         "frame %u);  frames over 1.10x: %u of %u\n",
+         r->p50, r->p50 / b, r->p99, r->p99 / b, r->pmax, r->pmax / b, r->max_frame, r->over_110,
+         o->frames);
   printf("  requests  submitted %u  found %u  no_path %u  failed: stale %u, other %u  restarts %u\n",
          r->submitted, r->found, r->no_path, r->failed_stale, r->failed_other, r->restarts);
+  printf("  forced past the budget %u  edits: searches kept %llu, repaired %llu, disturbed %llu\n",
+         r->forced, (unsigned long long)r->edits_kept, (unsigned long long)r->edits_repaired,
+         (unsigned long long)r->edits_disturbed);
   printf("  delivered paths checked (one-shot A*): illegal %u  not optimal %u\n", r->illegal,
          r->not_optimal);
-  printf("  watched-path events %u (WATCH_HOOK: no watching yet)  paths walked into a blocked "
+  printf("  watched-path events %u  paths walked into a blocked "
          "cell without an event %u\n",
          r->watch_events, r->crossings);
   printf("  throughput  scheduler %.2f expansions/us of tick CPU  lone search %.2f  ratio %.2f\n",
          r->sched_rate, r->lone_rate, r->lone_rate > 0 ? r->sched_rate / r->lone_rate : 0.0);
+  printf("  expansions per delivered path %.0f (scheduler, work in flight included)  per lone "
+         "query %.0f\n",
+         r->found ? (double)r->sched_exp / r->found : 0.0, r->lone_per_query);
   if (o->deterministic) printf("  result hash %016llx\n", (unsigned long long)r->hash);
   snprintf(buf, sizeof buf, "%.2fx", r->p99 / b);
   verdict("p99 tick CPU <= 1.10x budget", r->p99 <= 1.10 * b, buf);
@@ -516,6 +582,11 @@ int main(int argc, char **argv) {
       if (r.found == 0 || r.illegal || r.not_optimal) {
         printf("  FAIL delivered paths: %u found, %u illegal, %u not optimal\n", r.found,
                r.illegal, r.not_optimal);
+        bad = 1;
+      }
+      if (r.crossings || r.failed_stale) {
+        printf("  FAIL %u paths walked into a blocked cell without an event, %u failed stale\n",
+               r.crossings, r.failed_stale);
         bad = 1;
       }
     }

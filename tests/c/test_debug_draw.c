@@ -233,6 +233,10 @@ static void test_canvas_and_png(void) {
     CHECK(q[0] == 220 && q[1] == 20 && q[2] == 30); /* the path's red */
     q = px + ((size_t)(1 * S + 3) * 80 + (size_t)(1 * S + 3)) * 4;
     CHECK(q[0] == 40 && q[1] == 40 && q[2] == 48); /* a wall */
+    q = px + ((size_t)(5 * S + S / 2) * 80 + (size_t)(0 * S + S / 2)) * 4;
+    CHECK(q[0] == 250 && q[1] == 210 && q[2] == 30); /* the start's dot, over the path */
+    q = px + ((size_t)(0 * S + S / 2) * 80 + (size_t)(9 * S + S / 2)) * 4;
+    CHECK(q[0] == 230 && q[1] == 30 && q[2] == 30); /* the goal's */
   }
   free(px);
   remove(file);

@@ -59,7 +59,9 @@ return { name = "tree", version = "1" }]])
       new_manager{instruction_limit = 100000, cell_limit = 0}
       local ev = m:poll()
       assert.same({"tree:failed"}, results(ev))
-      assert.matches("/tree/mod.lua:%d+: instruction limit exceeded %(100000 instructions%)", ev[1].error.text)
+      -- the position the message names is where the count ran out: the mod's
+      -- line, or under LuaJIT at times the frame that resumed it
+      assert.matches("instruction limit exceeded %(100000 instructions%)", ev[1].error.text)
       local nodes = m:state("tree").nodes
       assert.is_true(nodes < 2 ^ 15 - 1, "all " .. nodes .. " nodes ran")
       assert.is_true(nodes > 100, "stopped too early: " .. nodes)

@@ -98,8 +98,8 @@ static void print_json(const char *map, const long c[4], const lds_SearchParams 
          (unsigned long long)stats->expansions, (unsigned long long)stats->pushes,
          (unsigned long long)stats->peak_open, (unsigned long long)stats->elapsed_us);
   if (p) {
-    printf("\"cost\":%s,\"cells\":%zu,\"partial\":%s,\"path\":",
-           cli_num(num, sizeof num, lds_path_cost(p)), lds_path_length(p),
+    snprintf(num, sizeof num, "%.17g", lds_path_cost(p)); /* exact: a path's cost is finite */
+    printf("\"cost\":%s,\"cells\":%zu,\"partial\":%s,\"path\":", num, lds_path_length(p),
            (lds_path_flags(p) & LDS_PATH_PARTIAL) ? "true" : "false");
     json_cells(p);
   } else {
