@@ -296,30 +296,13 @@ int cli_trace(int argc, char **argv) {
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       usage(stdout);
       return 0;
-    } else if (strcmp(a, "--algo") == 0 || strcmp(a, "--heuristic") == 0 ||
-               strcmp(a, "--weight") == 0 || strcmp(a, "--diagonal") == 0 ||
-               strcmp(a, "--neighbourhood") == 0 || strcmp(a, "--html") == 0) {
+    } else if (cli_is_query_option(a) || strcmp(a, "--html") == 0) {
       const char *v = i + 1 < argc ? argv[++i] : NULL;
       if (!v) return cli_fail(CMD, "%s: missing value", a);
       if (strcmp(a, "--html") == 0) {
         html = v;
-      } else if (strcmp(a, "--algo") == 0) {
-        if (lds_algo_parse(v, &params.algo) != LDS_OK)
-          return cli_fail(CMD, "--algo: unknown algorithm '%s' (expected astar, dijkstra, "
-                          "wastar, greedy, jps or jps+)", v);
-      } else if (strcmp(a, "--heuristic") == 0) {
-        if (lds_heuristic_parse(v, &params.heuristic) != LDS_OK)
-          return cli_fail(CMD, "--heuristic: unknown heuristic '%s' (expected auto, zero, "
-                          "manhattan, octile, euclidean or chebyshev)", v);
-      } else if (strcmp(a, "--weight") == 0) {
-        if (!cli_double(CMD, "--weight", v, 1.0, 1e9, &params.weight)) return 2;
-      } else if (strcmp(a, "--diagonal") == 0) {
-        if (lds_diagonal_parse(v, &diag) != LDS_OK)
-          return cli_fail(CMD, "--diagonal: unknown rule '%s' (expected never, "
-                          "no_corner_cutting, allow_one_blocked or always)", v);
-      } else {
-        if (!cli_int(CMD, "--neighbourhood", v, 4, 8, &nb) || (nb != 4 && nb != 8))
-          return cli_fail(CMD, "--neighbourhood: expected 4 or 8, got '%s'", v);
+      } else if (!cli_query_option(CMD, a, v, &params, &diag, &nb)) {
+        return 2;
       }
     } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
       return cli_fail(CMD, "unknown option '%s' (try 'lodestar trace --help')", a);

@@ -272,3 +272,36 @@ bool cli_picture(const char *cmd, const char *file, const lds_Grid *g, const lds
   if (st != LDS_OK) cli_fail(cmd, "--png: %s", cli_plain(err.msg));
   return st == LDS_OK;
 }
+
+bool cli_is_query_option(const char *a) {
+  return strcmp(a, "--algo") == 0 || strcmp(a, "--heuristic") == 0 || strcmp(a, "--weight") == 0 ||
+         strcmp(a, "--diagonal") == 0 || strcmp(a, "--neighbourhood") == 0;
+}
+
+bool cli_query_option(const char *cmd, const char *a, const char *v, lds_SearchParams *p,
+                      lds_Diagonal *diag, long *nb) {
+  if (strcmp(a, "--algo") == 0) {
+    if (lds_algo_parse(v, &p->algo) == LDS_OK) return true;
+    cli_fail(cmd, "--algo: unknown algorithm '%s' (expected astar, dijkstra, wastar, greedy, jps, "
+             "jps+, theta or lazytheta)", v);
+    return false;
+  }
+  if (strcmp(a, "--heuristic") == 0) {
+    if (lds_heuristic_parse(v, &p->heuristic) == LDS_OK) return true;
+    cli_fail(cmd, "--heuristic: unknown heuristic '%s' (expected auto, zero, manhattan, octile, "
+             "euclidean or chebyshev)", v);
+    return false;
+  }
+  if (strcmp(a, "--weight") == 0) return cli_double(cmd, "--weight", v, 1.0, 1e9, &p->weight);
+  if (strcmp(a, "--diagonal") == 0) {
+    if (lds_diagonal_parse(v, diag) == LDS_OK) return true;
+    cli_fail(cmd, "--diagonal: unknown rule '%s' (expected never, no_corner_cutting, "
+             "allow_one_blocked or always)", v);
+    return false;
+  }
+  if (!cli_int(cmd, "--neighbourhood", v, 4, 8, nb) || (*nb != 4 && *nb != 8)) {
+    cli_fail(cmd, "--neighbourhood: expected 4 or 8, got '%s'", v);
+    return false;
+  }
+  return true;
+}

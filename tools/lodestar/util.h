@@ -110,6 +110,15 @@ void cli_html_string(FILE *f, const char *s);
 bool cli_html_write(const char *cmd, const char *file, const char *const *page, const char *title,
                     void (*data)(FILE *f, void *ud), void *ud);
 
+/* The options of one grid query that `path` and `trace` share: --algo,
+** --heuristic, --weight, --diagonal, --neighbourhood. cli_is_query_option
+** tells whether `a` is one; cli_query_option stores its value v in *p,
+** *diag or *nb and returns true, or prints the error naming the option and
+** returns false. */
+bool cli_is_query_option(const char *a);
+bool cli_query_option(const char *cmd, const char *a, const char *v, lds_SearchParams *p,
+                      lds_Diagonal *diag, long *nb);
+
 int cli_scen(int argc, char **argv);
 int cli_trace(int argc, char **argv);
 int cli_path(int argc, char **argv);
