@@ -4,153 +4,257 @@
 ** Polyanya (M. Cui, D. Harabor, A. Grastien, "Compromise-free Pathfinding
 ** on a Navigation Mesh", IJCAI 2017).
 **
-** A search node is (root, interval, polygon): the root is the start or a
-** mesh vertex the path turns at, the interval [R, L] a piece of an edge of
-** the polygon the node looks into, visible from the root; g is the length
-** from the start to the root, h the length of the shortest way from the
-** root through the interval to the goal (the goal mirrored across the
-** interval's line when it lies on the root's side), so f = g + h is a lower
-** bound and the first final node popped is optimal.
+** Geometry is in the plane X = x, Y = -z, where the mesh's canonical
+** winding is counter-clockwise (interior to the left of every edge).
 **
-** Expanding a node projects its visibility cone through the polygon onto
-** the polygon's other edges (observable successors, same root). Where an
-** interval ends at a corner vertex v — a vertex on the boundary of the
-** allowed polygons, the only places a taut path bends — the search also
-** roots at v: every polygon around v (through v's incident edges) gives
-** nodes rooted at v on each of its edges not touching v. A root-level list
-** keeps the best g per vertex, so each corner is rooted again only when
-** reached more cheaply (the paper's root-level pruning); nodes whose root
-** has since been reached more cheaply are dropped when popped. This
-** superset of the paper's non-observable successors keeps the search exact
-** without its case analysis of the turn side. Geometry is in the x-z plane;
-** lengths of the result are 3-D (lds_navsearch_length).
+** A search node is (root, interval, polygon): the root r is the start or a
+** mesh vertex the path bends at, g the length from the start to r; the
+** interval [R, L] is a piece of the entry edge of the polygon P the node
+** looks into, every point of it visible from r (L the left end as seen from
+** r). f = g + h, h the shortest r -> interval -> goal (the goal mirrored
+** across the interval's line when it is on r's side), so the first final
+** node popped is optimal.
+**
+** Expanding a node projects the cone (r; R, L) through the convex polygon
+** P onto its far edges:
+**   - observable successors: the far boundary between the exits of the
+**     right and the left ray, same root;
+**   - non-observable successors: when L is the entry edge's left vertex A
+**     and A is a corner (a vertex of the allowed region's boundary with
+**     more than a straight angle of free space: the only places a taut path
+**     bends), the far boundary left of the left ray, rooted at A with g +
+**     |rA|; the same on the right at B;
+**   - collinear successors: an edge that holds the new root A (the far edge
+**     of P ending at A) gives a node whose root lies on its entry edge. Such
+**     a node sees its whole polygon (A is one of its vertices): every far
+**     edge is an observable successor and the edge through A continues the
+**     walk round A's fan until the boundary.
+** Pruning (all from the paper): root-level pruning (best g per vertex as a
+** root: a root reached again more expensively generates nothing, nodes of
+** a root reached more cheaply since are dropped when popped); dead ends (a
+** polygon with one allowed neighbour and no goal is never entered); a node
+** with exactly one successor is expanded at once, without the open list.
+** A node whose polygon holds the goal gives its final node: f = g + the
+** shortest r -> interval -> goal, exact (P is convex).
+**
+** Tolerances: orientation tests against a vertex-to-vertex ray are exact
+** on meshes with small binary-fraction coordinates (every 2-D mesh of
+** lodestar); a ray through a computed interval end counts a vertex within
+** 1e-11 of its length scale as on the ray. Cut points within 1e-12 of an
+** edge's end snap to that vertex. Root ties within 1e-9 relative keep both.
 */
 #include "lds_navmesh_search_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define NO_VERT 0xFFFFFFFFu
+#define NO_V 0xFFFFFFFFu
+#define EPS_T 1e-12     /* parameter along an edge: snap to the vertex */
+#define EPS_RAY 1e-11   /* relative: a vertex on a ray */
+#define EPS_G 1e-9      /* relative: equal g of two roots */
+
+enum { KIND_NODE = 0, KIND_FINAL = 1, KIND_FINAL_VIA = 2 };
 
 typedef struct PNode {
-  double f, g;        /* g: length from the start to the root */
-  double lx, lz, rx, rz; /* interval: left and right end as seen from the root */
-  uint32_t root;      /* root record */
-  uint32_t poly;      /* polygon to expand into */
-  uint32_t edge;      /* its entry edge (vertex edge -> edge+1) */
-  uint32_t lv, rv;    /* mesh vertex at the left / right end, or NO_VERT */
-  uint32_t final;     /* 1: final node (goal reached; via in lx, lz when lv != NO_VERT) */
+  double f, g;
+  double lx, ly, rx, ry; /* interval: left and right end, plane coordinates */
+  uint32_t root;         /* vertex, or nv for the start */
+  uint32_t poly;         /* polygon to expand into (final: unused) */
+  uint32_t edge;         /* its entry edge: slot edge -> edge + 1 */
+  uint32_t lv, rv;       /* vertex at the left / right end, or NO_V */
+  uint32_t kind;         /* KIND_*: final via (lx, ly), vertex lv or NO_V */
 } PNode;
 
-typedef struct PRoot {
-  double x, y, z, g;
-  uint32_t parent; /* root record, NO_VERT for the start */
-  uint32_t vert;   /* mesh vertex, NO_VERT for the start */
-} PRoot;
+typedef struct PHeap {
+  double f, g;
+  uint32_t id;
+} PHeap;
 
 struct ldsi_Polyanya {
+  uint32_t nv, np;
+  size_t ns;           /* edge slots: pstart[np] (at least 1) */
+  size_t pn1;          /* np, at least 1 (allocation sizes) */
+  double *xy;          /* 2 * (nv + 1): plane coordinates; slot nv = the start */
+  uint32_t *twin;      /* per slot: the same edge's local index in the neighbour */
+  uint8_t *ok;         /* per polygon: allowed this query */
+  uint8_t *deg;        /* per polygon: allowed neighbours (capped at 255) */
+  uint8_t *corner;     /* per vertex: a possible turning point */
+  uint32_t *goalgen;   /* per polygon: holds the goal (generation) */
+  uint32_t *wgen, *wroot; /* per polygon: the last collinear node into it (generation, root) */
+  double *wg;          /* and its g */
+  double *vg;          /* per vertex (+ start): best g as a root */
+  uint32_t *vpar;      /* its parent root (vertex, nv = start) */
+  uint32_t *vgen;      /* generation of vg / vpar */
+  uint32_t gen;
+  uint8_t blocked[32]; /* bit set of blocked areas the tables above are for */
+  bool tables;         /* ok / deg / corner are valid */
   PNode *nodes;
   size_t nn, ncap;
-  PRoot *roots;
-  size_t nr, rcap;
-  ldsi_NavHeapItem *heap;
+  PHeap *heap;
   size_t hn, hcap;
-  double *vbest;      /* best g per vertex as a root */
-  uint32_t *vgen;     /* generation of vbest */
-  uint8_t *corner;    /* 1 when the vertex may be a turning point */
-  uint32_t *goalgen;  /* generation: polygon contains the goal */
-  uint32_t gen;
-  uint32_t nv, np;
-  double eps2;        /* area tolerance of orientation tests */
-  bool corner_static; /* corner[] is for "no blocked area" */
-  uint32_t fan[256];
+  PNode *succ;         /* successors of the node being expanded */
+  size_t nsucc, scap;
+  double eps2;         /* absolute area tolerance for point-on-edge tests */
+  double gx, gy;       /* goal, plane */
 };
 
-static double d2(double ax, double az, double bx, double bz) {
-  return sqrt((ax - bx) * (ax - bx) + (az - bz) * (az - bz));
+/* ---------------------------------------------------------- helpers -- */
+
+static double dist(double ax, double ay, double bx, double by) {
+  return sqrt((ax - bx) * (ax - bx) + (ay - by) * (ay - by));
+}
+
+/* > 0: c left of a -> b. */
+static double orient(double ax, double ay, double bx, double by, double cx, double cy) {
+  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
 }
 
 void ldsi_polyanya_free(lds_NavSearch *s) {
   ldsi_Polyanya *pa = s->pa;
   const ldsi_Env *e = &s->env;
+  size_t nv1;
   if (!pa) return;
+  nv1 = (size_t)pa->nv + 1;
+  ldsi_free(e, pa->xy, 2 * nv1 * sizeof(double));
+  ldsi_free(e, pa->twin, pa->ns * sizeof(uint32_t));
+  ldsi_free(e, pa->ok, pa->pn1);
+  ldsi_free(e, pa->deg, pa->pn1);
+  ldsi_free(e, pa->corner, nv1);
+  ldsi_free(e, pa->goalgen, pa->pn1 * sizeof(uint32_t));
+  ldsi_free(e, pa->wgen, pa->pn1 * sizeof(uint32_t));
+  ldsi_free(e, pa->wroot, pa->pn1 * sizeof(uint32_t));
+  ldsi_free(e, pa->wg, pa->pn1 * sizeof(double));
+  ldsi_free(e, pa->vg, nv1 * sizeof(double));
+  ldsi_free(e, pa->vpar, nv1 * sizeof(uint32_t));
+  ldsi_free(e, pa->vgen, nv1 * sizeof(uint32_t));
   ldsi_free(e, pa->nodes, pa->ncap * sizeof(PNode));
-  ldsi_free(e, pa->roots, pa->rcap * sizeof(PRoot));
-  ldsi_free(e, pa->heap, pa->hcap * sizeof(ldsi_NavHeapItem));
-  ldsi_free(e, pa->vbest, ((size_t)pa->nv + 1) * sizeof(double));
-  ldsi_free(e, pa->vgen, ((size_t)pa->nv + 1) * sizeof(uint32_t));
-  ldsi_free(e, pa->corner, (size_t)pa->nv + 1);
-  ldsi_free(e, pa->goalgen, ((size_t)pa->np + 1) * sizeof(uint32_t));
+  ldsi_free(e, pa->heap, pa->hcap * sizeof(PHeap));
+  ldsi_free(e, pa->succ, pa->scap * sizeof(PNode));
   ldsi_free(e, pa, sizeof *pa);
   s->pa = NULL;
 }
 
-static bool allowed(const lds_NavSearch *s, uint32_t p) {
-  return p != LDS_NAVMESH_NONE && isfinite(s->cost[s->m->area[p]]);
-}
-
-/* A vertex can be a turning point of a taut path only where the allowed
-** polygons around it leave an obstacle corner: on their boundary, with more
-** than a straight angle of free space around it (summed over its fans, so
-** a pinch vertex with two fans may be marked too: a superset is safe). */
-static void compute_corners(lds_NavSearch *s) {
-  const lds_Navmesh *m = s->m;
-  ldsi_Polyanya *pa = s->pa;
-  uint32_t p, k;
-  double *ang = pa->vbest; /* scratch: vbest is reset per query through vgen */
-  for (k = 0; k < pa->nv; k++) ang[k] = 0;
-  memset(pa->corner, 0, (size_t)pa->nv + 1);
-  for (p = 0; p < m->np; p++) {
-    uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st;
-    if (!allowed(s, p)) continue;
-    for (k = 0; k < n; k++) {
-      const double *a = ldsi_nm_v(m, m->pv[st + (k + n - 1) % n]);
-      const double *v = ldsi_nm_v(m, m->pv[st + k]);
-      const double *b = ldsi_nm_v(m, m->pv[st + (k + 1) % n]);
-      double ux = a[0] - v[0], uz = a[2] - v[2], wx = b[0] - v[0], wz = b[2] - v[2];
-      ang[m->pv[st + k]] += atan2(fabs(ux * wz - uz * wx), ux * wx + uz * wz);
-      if (!allowed(s, m->pn[st + k])) {
-        pa->corner[m->pv[st + k]] = 1;
-        pa->corner[m->pv[st + (k + 1) % n]] = 1;
-      }
-    }
-  }
-  for (k = 0; k < pa->nv; k++)
-    if (pa->corner[k] && !(ang[k] > 3.141592653589793 * (1 + 1e-9))) pa->corner[k] = 0;
-}
-
+/* The query object's Polyanya half: plane coordinates, edge twins (once per
+** search object), per-query tables sized to the mesh. */
 static bool ensure(lds_NavSearch *s) {
-  ldsi_Polyanya *pa = s->pa;
+  const lds_Navmesh *m = s->m;
   const ldsi_Env *e = &s->env;
+  ldsi_Polyanya *pa = s->pa;
+  size_t nv1, i;
+  uint32_t p, maxn = 3;
   if (pa) return true;
   pa = (ldsi_Polyanya *)ldsi_calloc(e, 1, sizeof *pa);
   if (!pa) return false;
   s->pa = pa;
-  pa->nv = s->m->nv;
-  pa->np = s->m->np;
-  pa->vbest = (double *)ldsi_alloc(e, ((size_t)pa->nv + 1) * sizeof(double));
-  pa->vgen = (uint32_t *)ldsi_calloc(e, (size_t)pa->nv + 1, sizeof(uint32_t));
-  pa->corner = (uint8_t *)ldsi_alloc(e, (size_t)pa->nv + 1);
-  pa->goalgen = (uint32_t *)ldsi_calloc(e, (size_t)pa->np + 1, sizeof(uint32_t));
-  if (!pa->vbest || !pa->vgen || !pa->corner || !pa->goalgen) {
+  pa->nv = m->nv;
+  pa->np = m->np;
+  pa->ns = m->pstart[m->np] ? m->pstart[m->np] : 1;
+  pa->pn1 = m->np ? m->np : 1;
+  nv1 = (size_t)pa->nv + 1;
+  pa->xy = (double *)ldsi_alloc(e, 2 * nv1 * sizeof(double));
+  pa->twin = (uint32_t *)ldsi_alloc(e, pa->ns * sizeof(uint32_t));
+  pa->ok = (uint8_t *)ldsi_alloc(e, pa->pn1);
+  pa->deg = (uint8_t *)ldsi_alloc(e, pa->pn1);
+  pa->corner = (uint8_t *)ldsi_alloc(e, nv1);
+  pa->goalgen = (uint32_t *)ldsi_calloc(e, pa->pn1, sizeof(uint32_t));
+  pa->wgen = (uint32_t *)ldsi_calloc(e, pa->pn1, sizeof(uint32_t));
+  pa->wroot = (uint32_t *)ldsi_alloc(e, (pa->pn1) * sizeof(uint32_t));
+  pa->wg = (double *)ldsi_alloc(e, (pa->pn1) * sizeof(double));
+  pa->vg = (double *)ldsi_alloc(e, nv1 * sizeof(double));
+  pa->vpar = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
+  pa->vgen = (uint32_t *)ldsi_calloc(e, nv1, sizeof(uint32_t));
+  if (!pa->xy || !pa->twin || !pa->ok || !pa->deg || !pa->corner || !pa->goalgen || !pa->vg ||
+      !pa->vpar || !pa->vgen || !pa->wgen || !pa->wroot || !pa->wg) {
+    ldsi_polyanya_free(s);
+    return false;
+  }
+  for (i = 0; i < pa->nv; i++) {
+    pa->xy[2 * i] = m->v[3 * i];
+    pa->xy[2 * i + 1] = -m->v[3 * i + 2];
+  }
+  for (p = 0; p < m->np; p++) {
+    uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st, k;
+    if (n > maxn) maxn = n;
+    for (k = 0; k < n; k++) {
+      uint32_t q = m->pn[st + k], a = m->pv[st + k], b = m->pv[st + (k + 1) % n], qk = 0;
+      pa->twin[st + k] = 0;
+      if (q == LDS_NAVMESH_NONE) continue;
+      {
+        uint32_t qs = m->pstart[q], qn = m->pstart[q + 1] - qs;
+        for (qk = 0; qk < qn; qk++)
+          if (m->pv[qs + qk] == b && m->pv[qs + (qk + 1) % qn] == a) break;
+        pa->twin[st + k] = qk < qn ? qk : 0; /* links are checked at construction */
+      }
+    }
+  }
+  pa->scap = 2 * (size_t)maxn + 8;
+  pa->succ = (PNode *)ldsi_alloc(e, pa->scap * sizeof(PNode));
+  if (!pa->succ) {
+    pa->scap = 0;
     ldsi_polyanya_free(s);
     return false;
   }
   {
-    double size = fmax(s->m->bmax[0] - s->m->bmin[0], s->m->bmax[2] - s->m->bmin[2]);
-    size = fmax(size, fmax(fabs(s->m->bmin[0]), fabs(s->m->bmax[0])));
-    size = fmax(size, fmax(fabs(s->m->bmin[2]), fabs(s->m->bmax[2])));
+    double size = fmax(m->bmax[0] - m->bmin[0], m->bmax[2] - m->bmin[2]);
+    size = fmax(size, fmax(fabs(m->bmin[0]), fabs(m->bmax[0])));
+    size = fmax(size, fmax(fabs(m->bmin[2]), fabs(m->bmax[2])));
     if (!(size > 0)) size = 1;
-    pa->eps2 = 1e-12 * size * size;
+    pa->eps2 = 1e-18 * size * size;
   }
   return true;
+}
+
+/* Allowed polygons, their allowed-neighbour counts (dead ends have one) and
+** the corner vertices, for the blocked areas of this query; rebuilt only
+** when that set changes. A vertex is a corner when an edge to a
+** non-allowed side touches it and the allowed polygons round it leave more
+** than a straight angle of free space (summed over its fans: a pinch vertex
+** with two fans may be marked too, a safe superset). */
+static void build_tables(lds_NavSearch *s) {
+  const lds_Navmesh *m = s->m;
+  ldsi_Polyanya *pa = s->pa;
+  uint8_t blk[32];
+  uint32_t p, k, a;
+  double *ang = pa->vg; /* scratch: vg is reset per query through vgen */
+  memset(blk, 0, sizeof blk);
+  for (a = 0; a < 256; a++)
+    if (!isfinite(s->cost[a])) blk[a >> 3] |= (uint8_t)(1u << (a & 7));
+  if (pa->tables && memcmp(blk, pa->blocked, sizeof blk) == 0) return;
+  memcpy(pa->blocked, blk, sizeof blk);
+  for (p = 0; p < m->np; p++) pa->ok[p] = isfinite(s->cost[m->area[p]]) ? 1 : 0;
+  for (k = 0; k < pa->nv; k++) ang[k] = 0;
+  memset(pa->corner, 0, (size_t)pa->nv + 1);
+  for (p = 0; p < m->np; p++) {
+    uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st, cnt = 0;
+    if (!pa->ok[p]) {
+      pa->deg[p] = 0;
+      continue;
+    }
+    for (k = 0; k < n; k++) {
+      uint32_t q = m->pn[st + k];
+      uint32_t va = m->pv[st + (k + n - 1) % n], vv = m->pv[st + k], vb = m->pv[st + (k + 1) % n];
+      double ux = pa->xy[2 * va] - pa->xy[2 * vv], uy = pa->xy[2 * va + 1] - pa->xy[2 * vv + 1];
+      double wx = pa->xy[2 * vb] - pa->xy[2 * vv], wy = pa->xy[2 * vb + 1] - pa->xy[2 * vv + 1];
+      ang[vv] += atan2(fabs(ux * wy - uy * wx), ux * wx + uy * wy);
+      if (q != LDS_NAVMESH_NONE && pa->ok[q]) {
+        cnt++;
+      } else {
+        pa->corner[vv] = 1;
+        pa->corner[vb] = 1;
+      }
+    }
+    pa->deg[p] = (uint8_t)(cnt > 255 ? 255 : cnt);
+  }
+  for (k = 0; k < pa->nv; k++)
+    if (pa->corner[k] && !(ang[k] > 3.141592653589793 * (1 + 1e-9))) pa->corner[k] = 0;
+  pa->tables = true;
 }
 
 static bool grow(lds_NavSearch *s, void **p, size_t *cap, size_t need, size_t elem) {
   size_t nc;
   void *q;
   if (need <= *cap) return true;
-  nc = *cap ? *cap * 2 : 256;
+  nc = *cap ? *cap * 2 : 1024;
   while (nc < need) nc *= 2;
   q = ldsi_realloc(&s->env, *p, *cap * elem, nc * elem);
   if (!q) return false;
@@ -161,319 +265,307 @@ static bool grow(lds_NavSearch *s, void **p, size_t *cap, size_t need, size_t el
 
 /* ------------------------------------------------------------- heap -- */
 
-static bool hless(const ldsi_NavHeapItem *a, const ldsi_NavHeapItem *b) {
-  return a->f < b->f || (a->f == b->f && a->id < b->id);
+/* f ascending; on ties the larger g first (deeper nodes, final nodes carry
+** g = f), then the older node: deterministic. */
+static bool hless(const PHeap *a, const PHeap *b) {
+  if (a->f != b->f) return a->f < b->f;
+  if (a->g != b->g) return a->g > b->g;
+  return a->id < b->id;
 }
 
-static bool hpush(lds_NavSearch *s, double f, uint32_t id) {
+static bool hpush(lds_NavSearch *s, double f, double g, uint32_t id) {
   ldsi_Polyanya *pa = s->pa;
+  PHeap it;
   size_t i;
-  if (!grow(s, (void **)&pa->heap, &pa->hcap, pa->hn + 1, sizeof(ldsi_NavHeapItem))) return false;
+  if (!grow(s, (void **)&pa->heap, &pa->hcap, pa->hn + 1, sizeof(PHeap))) return false;
+  it.f = f;
+  it.g = g;
+  it.id = id;
   i = pa->hn++;
   while (i > 0) {
     size_t up = (i - 1) / 2;
-    ldsi_NavHeapItem it;
-    it.f = f;
-    it.id = id;
     if (!hless(&it, &pa->heap[up])) break;
     pa->heap[i] = pa->heap[up];
     i = up;
   }
-  pa->heap[i].f = f;
-  pa->heap[i].id = id;
+  pa->heap[i] = it;
   s->stats.pushes++;
   if (pa->hn > s->stats.peak_open) s->stats.peak_open = pa->hn;
   return true;
 }
 
-static uint32_t hpop(lds_NavSearch *s) {
-  ldsi_Polyanya *pa = s->pa;
+static uint32_t hpop(ldsi_Polyanya *pa) {
   uint32_t top = pa->heap[0].id;
-  ldsi_NavHeapItem last = pa->heap[--pa->hn];
-  size_t i = 0;
+  PHeap last = pa->heap[--pa->hn];
+  size_t i = 0, n = pa->hn;
   for (;;) {
     size_t c = 2 * i + 1;
-    if (c >= pa->hn) break;
-    if (c + 1 < pa->hn && hless(&pa->heap[c + 1], &pa->heap[c])) c++;
+    if (c >= n) break;
+    if (c + 1 < n && hless(&pa->heap[c + 1], &pa->heap[c])) c++;
     if (!hless(&pa->heap[c], &last)) break;
     pa->heap[i] = pa->heap[c];
     i = c;
   }
-  if (pa->hn) pa->heap[i] = last;
+  if (n) pa->heap[i] = last;
   return top;
 }
 
 /* ------------------------------------------------------------ nodes -- */
 
-/* h: shortest root -> interval -> goal in x-z (the goal mirrored across the
-** interval's line when it is on the root's side). */
-static double heuristic(const lds_NavSearch *s, const PRoot *r, const PNode *n) {
-  double tx = s->goal[0], tz = s->goal[2];
-  double ex = n->lx - n->rx, ez = n->lz - n->rz;
-  double sr = ex * (r->z - n->rz) - ez * (r->x - n->rx);
-  double st = ex * (tz - n->rz) - ez * (tx - n->rx);
-  double den, u, v;
+/* Shortest r -> [R, L] -> goal (goal mirrored across the interval's line
+** when on r's side). */
+static double heuristic(const ldsi_Polyanya *pa, double rx, double ry, const PNode *n) {
+  double tx = pa->gx, ty = pa->gy;
+  double ex = n->lx - n->rx, ey = n->ly - n->ry;
+  double sr = ex * (ry - n->ry) - ey * (rx - n->rx);
+  double st = ex * (ty - n->ry) - ey * (tx - n->rx);
   if ((sr > 0 && st > 0) || (sr < 0 && st < 0)) { /* same side: mirror */
-    double l2 = ex * ex + ez * ez;
+    double l2 = ex * ex + ey * ey;
     if (l2 > 0) {
-      double t = ((tx - n->rx) * ex + (tz - n->rz) * ez) / l2;
-      double px = n->rx + t * ex, pz = n->rz + t * ez;
-      tx = 2 * px - tx;
-      tz = 2 * pz - tz;
+      double t = ((tx - n->rx) * ex + (ty - n->ry) * ey) / l2;
+      tx = 2 * (n->rx + t * ex) - tx;
+      ty = 2 * (n->ry + t * ey) - ty;
     }
   }
-  /* does segment root -> goal' cross the interval? */
   {
-    double dx = tx - r->x, dz = tz - r->z;
-    den = dx * ez - dz * ex;
-    if (den != 0) {
-      u = ((n->rx - r->x) * ez - (n->rz - r->z) * ex) / den;      /* along root -> goal' */
-      v = ((n->rx - r->x) * dz - (n->rz - r->z) * dx) / den;      /* along the interval */
-      if (u >= 0 && u <= 1 && v >= 0 && v <= 1) return d2(r->x, r->z, tx, tz);
-    }
+    /* r -> goal' crosses the interval where it passes between its ends */
+    double ol = orient(rx, ry, tx, ty, n->lx, n->ly), orr = orient(rx, ry, tx, ty, n->rx, n->ry);
+    if (ol >= 0 && orr <= 0) return dist(rx, ry, tx, ty);
+    if (ol < 0) return dist(rx, ry, n->lx, n->ly) + dist(n->lx, n->ly, tx, ty);
+    return dist(rx, ry, n->rx, n->ry) + dist(n->rx, n->ry, tx, ty);
   }
-  return fmin(d2(r->x, r->z, n->lx, n->lz) + d2(n->lx, n->lz, tx, tz),
-              d2(r->x, r->z, n->rx, n->rz) + d2(n->rx, n->rz, tx, tz));
 }
 
-static bool push_node(lds_NavSearch *s, const PNode *proto) {
-  ldsi_Polyanya *pa = s->pa;
-  PNode *n;
-  if (pa->nn >= 0xFFFFFFF0u) return false;
-  if (!grow(s, (void **)&pa->nodes, &pa->ncap, pa->nn + 1, sizeof(PNode))) return false;
-  n = &pa->nodes[pa->nn];
-  *n = *proto;
-  if (!n->final) n->f = n->g + heuristic(s, &pa->roots[n->root], n);
-  return hpush(s, n->f, (uint32_t)pa->nn++);
+/* The polygon across slot st + j may be entered: allowed, and not a dead
+** end (one allowed neighbour, no goal). */
+static bool enterable(const lds_NavSearch *s, uint32_t q) {
+  const ldsi_Polyanya *pa = s->pa;
+  return q != LDS_NAVMESH_NONE && pa->ok[q] && (pa->deg[q] > 1 || pa->goalgen[q] == pa->gen);
 }
 
-static bool new_root(lds_NavSearch *s, double x, double y, double z, double g, uint32_t parent,
-                     uint32_t vert, uint32_t *out) {
+/* Adds a successor on far edge j of polygon p (slot st + j, from vertex a
+** = right end to b = left end as seen from the root), the piece [t0, t1]
+** (t from a to b), rooted at root with g. */
+static void add_succ(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t n, double t0, double t1,
+                     uint32_t root, double g) {
+  const lds_Navmesh *m = s->m;
   ldsi_Polyanya *pa = s->pa;
-  PRoot *r;
-  if (!grow(s, (void **)&pa->roots, &pa->rcap, pa->nr + 1, sizeof(PRoot))) return false;
-  r = &pa->roots[pa->nr];
-  r->x = x;
-  r->y = y;
-  r->z = z;
-  r->g = g;
-  r->parent = parent;
-  r->vert = vert;
-  *out = (uint32_t)pa->nr++;
-  return true;
-}
-
-/* The final node for root rt entering goal polygon p through [R, L]
-** (interval NULL: the root is in or on p and sees the goal directly). */
-static bool push_final(lds_NavSearch *s, uint32_t rt, const PNode *via) {
-  ldsi_Polyanya *pa = s->pa;
-  const PRoot *r = &pa->roots[rt];
-  PNode n;
-  double tx = s->goal[0], tz = s->goal[2];
-  memset(&n, 0, sizeof n);
-  n.final = 1;
-  n.root = rt;
-  n.g = r->g;
-  n.lv = n.rv = NO_VERT;
-  if (!via) {
-    n.f = r->g + d2(r->x, r->z, tx, tz);
+  uint32_t st = m->pstart[p], q = m->pn[st + j];
+  uint32_t a = m->pv[st + j], b = m->pv[st + (j + 1) % n];
+  const double *va = pa->xy + 2 * (size_t)a, *vb = pa->xy + 2 * (size_t)b;
+  PNode *sn;
+  if (!enterable(s, q)) return;
+  if (t0 <= EPS_T) t0 = 0;
+  if (t1 >= 1 - EPS_T) t1 = 1;
+  if (!(t1 > t0)) return;
+  if (pa->nsucc >= pa->scap) return; /* cannot happen: at most two pieces per edge */
+  if (root != pa->nv && ((t0 == 0 && a == root) || (t1 == 1 && b == root))) {
+    /* a collinear node (root on its entry edge) sees all of q: one per
+    ** (root, q, g) is enough, and it keeps a walk round an unbounded fan
+    ** from looping */
+    if (pa->wgen[q] == pa->gen && pa->wroot[q] == root && pa->wg[q] <= g + EPS_G * (1 + g)) return;
+    pa->wgen[q] = pa->gen;
+    pa->wroot[q] = root;
+    pa->wg[q] = g;
+  }
+  sn = &pa->succ[pa->nsucc++];
+  sn->g = g;
+  sn->root = root;
+  sn->poly = q;
+  sn->edge = pa->twin[st + j];
+  sn->kind = KIND_NODE;
+  if (t0 == 0) {
+    sn->rx = va[0];
+    sn->ry = va[1];
+    sn->rv = a;
   } else {
-    double cl = (via->lx - r->x) * (tz - r->z) - (via->lz - r->z) * (tx - r->x);
-    double cr = (via->rx - r->x) * (tz - r->z) - (via->rz - r->z) * (tx - r->x);
-    if (cl <= pa->eps2 && cr >= -pa->eps2) {
-      n.f = r->g + d2(r->x, r->z, tx, tz);
-    } else if (cl > 0) { /* left of the left ray: round the left end */
-      n.lv = 1;
-      n.lx = via->lx;
-      n.lz = via->lz;
-      n.f = r->g + d2(r->x, r->z, n.lx, n.lz) + d2(n.lx, n.lz, tx, tz);
-    } else {
-      n.lv = 1;
-      n.lx = via->rx;
-      n.lz = via->rz;
-      n.f = r->g + d2(r->x, r->z, n.lx, n.lz) + d2(n.lx, n.lz, tx, tz);
-    }
+    sn->rx = va[0] + t0 * (vb[0] - va[0]);
+    sn->ry = va[1] + t0 * (vb[1] - va[1]);
+    sn->rv = NO_V;
   }
-  return push_node(s, &n);
+  if (t1 == 1) {
+    sn->lx = vb[0];
+    sn->ly = vb[1];
+    sn->lv = b;
+  } else {
+    sn->lx = va[0] + t1 * (vb[0] - va[0]);
+    sn->ly = va[1] + t1 * (vb[1] - va[1]);
+    sn->lv = NO_V;
+  }
 }
 
-/* Nodes rooted at rt on every edge of polygon p that does not touch the
-** root's vertex (or, for the start, does not contain the root point). */
-static bool root_polygon(lds_NavSearch *s, uint32_t rt, uint32_t p) {
+/* Whole far edges of p seen from vertex root (which is vertex `at` of p's
+** slots: the successors of a collinear node, and of a fresh root inside
+** p), edges i0 .. i1 counted from slot k + 1. Edges through the root give
+** collinear nodes; edges on a line through the root are skipped (seen
+** edge-on; their polygons are reached round the root's fan). */
+static void whole_edges(lds_NavSearch *s, uint32_t p, uint32_t k, uint32_t n, uint32_t i0,
+                        uint32_t i1, uint32_t root, double g) {
   const lds_Navmesh *m = s->m;
-  ldsi_Polyanya *pa = s->pa;
-  const PRoot *r = &pa->roots[rt];
-  uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st, k;
-  double rp[3];
-  if (pa->goalgen[p] == pa->gen) return push_final(s, rt, NULL);
-  rp[0] = r->x;
-  rp[1] = 0;
-  rp[2] = r->z;
-  for (k = 0; k < n; k++) {
-    uint32_t a = m->pv[st + k], b = m->pv[st + (k + 1) % n], q = m->pn[st + k];
-    const double *va = ldsi_nm_v(m, a), *vb = ldsi_nm_v(m, b);
-    PNode nd;
-    uint32_t qs, qn, qk;
-    if (!allowed(s, q) || a == r->vert || b == r->vert) continue;
-    /* the root must see the edge from inside p (strictly) */
-    if (!(ldsi_cross3(va, vb, rp) < -pa->eps2)) continue;
-    /* dead end: a polygon whose only allowed neighbour is p, without the goal */
-    qs = m->pstart[q];
-    qn = m->pstart[q + 1] - qs;
-    if (pa->goalgen[q] != pa->gen) {
-      uint32_t cnt = 0;
-      for (qk = 0; qk < qn; qk++) cnt += allowed(s, m->pn[qs + qk]);
-      if (cnt <= 1) continue;
+  const ldsi_Polyanya *pa = s->pa;
+  uint32_t st = m->pstart[p], i;
+  double rx = pa->xy[2 * (size_t)root], ry = pa->xy[2 * (size_t)root + 1];
+  for (i = i0; i <= i1; i++) {
+    uint32_t j = (k + 1 + i) % n, a = m->pv[st + j], b = m->pv[st + (j + 1) % n];
+    if (a != root && b != root) {
+      const double *va = pa->xy + 2 * (size_t)a, *vb = pa->xy + 2 * (size_t)b;
+      double o = orient(va[0], va[1], vb[0], vb[1], rx, ry);
+      double sc = (fabs(vb[0] - va[0]) + fabs(vb[1] - va[1])) *
+                  (fabs(rx - va[0]) + fabs(ry - va[1]));
+      if (!(o > EPS_RAY * sc)) continue; /* on the edge's line (or beyond: cannot be) */
     }
-    for (qk = 0; qk < qn; qk++)
-      if (m->pv[qs + qk] == b && m->pv[qs + (qk + 1) % qn] == a) break;
-    if (qk == qn) continue; /* cannot happen: links are checked at construction */
-    memset(&nd, 0, sizeof nd);
-    nd.g = r->g;
-    nd.root = rt;
-    nd.poly = q;
-    nd.edge = qk;
-    /* in q the edge runs b -> a: right end b, left end a */
-    nd.rx = vb[0];
-    nd.rz = vb[2];
-    nd.rv = b;
-    nd.lx = va[0];
-    nd.lz = va[2];
-    nd.lv = a;
-    if (!push_node(s, &nd)) return false;
+    add_succ(s, p, j, n, 0, 1, root, g);
   }
-  return true;
 }
 
-/* Roots the search at corner vertex v (reached from root rt of g), in
-** polygon p (which holds v): every polygon around v. */
-static bool root_at_vertex(lds_NavSearch *s, uint32_t rt, uint32_t v, uint32_t p) {
-  const lds_Navmesh *m = s->m;
-  ldsi_Polyanya *pa = s->pa;
-  const double *vv = ldsi_nm_v(m, v);
-  const PRoot *r = &pa->roots[rt];
-  double g = r->g + d2(r->x, r->z, vv[0], vv[2]);
-  uint32_t nr, nf = 0, head = 0, i;
-  if (pa->vgen[v] == pa->gen && g >= pa->vbest[v] - 1e-9 * (1 + g)) return true;
+/* Makes vertex v (reached from root `from` with g) a root; returns false
+** when root-level pruning drops it (v is a root with a better g already),
+** else true with *gv the g to root there. */
+static bool take_root(ldsi_Polyanya *pa, uint32_t v, uint32_t from, double g, double *gv) {
+  if (pa->vgen[v] == pa->gen) {
+    double b = pa->vg[v], tol = EPS_G * (1 + b);
+    if (g > b + tol) return false;
+    if (g >= b - tol) {
+      *gv = b; /* a tie: keep the first parent, generate this side too */
+      return true;
+    }
+  }
   pa->vgen[v] = pa->gen;
-  pa->vbest[v] = g;
-  if (!new_root(s, vv[0], vv[1], vv[2], g, rt, v, &nr)) return false;
-  pa->fan[nf++] = p;
-  while (head < nf) {
-    uint32_t f = pa->fan[head++], st = m->pstart[f], n = m->pstart[f + 1] - st, k;
-    for (k = 0; k < n; k++) {
-      uint32_t a = m->pv[st + k], b = m->pv[st + (k + 1) % n], q = m->pn[st + k];
-      bool dup = false;
-      if ((a != v && b != v) || !allowed(s, q)) continue;
-      for (i = 0; i < nf; i++) dup |= pa->fan[i] == q;
-      if (!dup && nf < sizeof pa->fan / sizeof pa->fan[0]) pa->fan[nf++] = q;
-    }
-  }
-  for (i = 0; i < nf; i++)
-    if (!root_polygon(s, nr, pa->fan[i])) return false;
+  pa->vg[v] = g;
+  pa->vpar[v] = from;
+  *gv = g;
   return true;
 }
 
-/* Expands node n (a copy: the node array may move). */
-static bool expand(lds_NavSearch *s, const PNode *nd) {
+/* The final node of a node entering goal polygon p (collinear: the root
+** sees all of p). */
+static void final_succ(lds_NavSearch *s, const PNode *nd, double rx, double ry, bool collinear) {
+  ldsi_Polyanya *pa = s->pa;
+  PNode *fn = &pa->succ[pa->nsucc++];
+  double tx = pa->gx, ty = pa->gy;
+  *fn = *nd;
+  fn->kind = KIND_FINAL;
+  fn->f = nd->g + dist(rx, ry, tx, ty);
+  if (collinear) return;
+  if (orient(rx, ry, nd->lx, nd->ly, tx, ty) > 0) { /* left of the left ray: round L */
+    fn->kind = KIND_FINAL_VIA;
+    fn->f = nd->g + dist(rx, ry, nd->lx, nd->ly) + dist(nd->lx, nd->ly, tx, ty);
+    fn->rv = NO_V;
+  } else if (orient(rx, ry, nd->rx, nd->ry, tx, ty) < 0) { /* right of the right ray */
+    fn->kind = KIND_FINAL_VIA;
+    fn->f = nd->g + dist(rx, ry, nd->rx, nd->ry) + dist(nd->rx, nd->ry, tx, ty);
+    fn->lx = nd->rx;
+    fn->ly = nd->ry;
+    fn->lv = nd->rv;
+  }
+}
+
+/* The successors of nd into pa->succ (pa->nsucc). */
+static void successors(lds_NavSearch *s, const PNode *nd) {
   const lds_Navmesh *m = s->m;
   ldsi_Polyanya *pa = s->pa;
-  const PRoot *r = &pa->roots[nd->root];
-  uint32_t p = nd->poly, st = m->pstart[p], n = m->pstart[p + 1] - st, i;
-  double rx = r->x, rz = r->z;
-  double Lx = nd->lx - rx, Lz = nd->lz - rz, Rx = nd->rx - rx, Rz = nd->rz - rz;
-  uint32_t rt = nd->root, rvert = r->vert;
-  /* corners at the ends of the interval: the path may bend there (each call
-  ** may add a root record and move the roots array: r is read again after) */
-  if (nd->lv != NO_VERT && pa->corner[nd->lv] && nd->lv != rvert)
-    if (!root_at_vertex(s, rt, nd->lv, p)) return false;
-  if (nd->rv != NO_VERT && pa->corner[nd->rv] && nd->rv != rvert)
-    if (!root_at_vertex(s, rt, nd->rv, p)) return false;
-  r = &pa->roots[rt]; /* roots may have moved */
-  if (pa->goalgen[p] == pa->gen) return push_final(s, rt, nd);
-  /* project the cone (root, R..L) onto the far edges of p: edge e = k+1+i
-  ** runs from w_i to w_{i+1}, the w going from the left end round to the
-  ** right end */
-  for (i = 0; i + 1 < n; i++) {
-    uint32_t e = (nd->edge + 1 + i) % n, a = m->pv[st + e], b = m->pv[st + (e + 1) % n];
-    uint32_t q = m->pn[st + e], qs, qn, qk;
-    const double *va = ldsi_nm_v(m, a), *vb = ldsi_nm_v(m, b);
-    double ax = va[0] - rx, az = va[2] - rz, bx = vb[0] - rx, bz = vb[2] - rz;
-    /* left constraint: cross(L, p) <= 0; right: cross(R, p) >= 0; p = a + t (b - a) */
-    double cla = Lx * az - Lz * ax, clb = Lx * bz - Lz * bx;
-    double cra = Rx * az - Rz * ax, crb = Rx * bz - Rz * bx;
-    double t0 = 0, t1 = 1;
-    PNode sn;
-    if (!allowed(s, q)) continue;
-    if (cla > pa->eps2 && clb > pa->eps2) continue; /* all left of the cone */
-    if (cra < -pa->eps2 && crb < -pa->eps2) continue; /* all right of the cone */
-    if (cla > pa->eps2) t0 = fmax(t0, cla / (cla - clb));
-    else if (clb > pa->eps2) t1 = fmin(t1, cla / (cla - clb));
-    if (cra < -pa->eps2) t0 = fmax(t0, cra / (cra - crb));
-    else if (crb < -pa->eps2) t1 = fmin(t1, cra / (cra - crb));
-    if (!(t1 - t0 > 1e-12)) continue;
-    /* the root must see the edge from its inner side */
-    if (!(ax * bz - az * bx < 0)) continue;
-    qs = m->pstart[q];
-    qn = m->pstart[q + 1] - qs;
-    if (pa->goalgen[q] != pa->gen) {
-      uint32_t cnt = 0;
-      for (qk = 0; qk < qn; qk++) cnt += allowed(s, m->pn[qs + qk]);
-      if (cnt <= 1) continue; /* dead end */
-    }
-    for (qk = 0; qk < qn; qk++)
-      if (m->pv[qs + qk] == b && m->pv[qs + (qk + 1) % qn] == a) break;
-    if (qk == qn) continue;
-    memset(&sn, 0, sizeof sn);
-    sn.g = r->g;
-    sn.root = rt;
-    sn.poly = q;
-    sn.edge = qk;
-    /* seen from the root, a is the left end of this edge, b the right */
-    if (t0 <= 1e-12) {
-      sn.lx = va[0];
-      sn.lz = va[2];
-      sn.lv = a;
-    } else {
-      sn.lx = va[0] + t0 * (vb[0] - va[0]);
-      sn.lz = va[2] + t0 * (vb[2] - va[2]);
-      sn.lv = NO_VERT;
-    }
-    if (t1 >= 1 - 1e-12) {
-      sn.rx = vb[0];
-      sn.rz = vb[2];
-      sn.rv = b;
-    } else {
-      sn.rx = va[0] + t1 * (vb[0] - va[0]);
-      sn.rz = va[2] + t1 * (vb[2] - va[2]);
-      sn.rv = NO_VERT;
-    }
-    if (!push_node(s, &sn)) return false;
+  uint32_t p = nd->poly, st = m->pstart[p], n = m->pstart[p + 1] - st, k = nd->edge, i;
+  uint32_t A = m->pv[st + k], B = m->pv[st + (k + 1) % n];
+  double rx = pa->xy[2 * (size_t)nd->root], ry = pa->xy[2 * (size_t)nd->root + 1];
+  double sl[2], sr[2], tR, tL, scl, scr;
+  uint32_t ir, il, eR, eL;
+  bool collinear = nd->root != pa->nv && (nd->root == A || nd->root == B);
+  pa->nsucc = 0;
+  if (pa->goalgen[p] == pa->gen) {
+    final_succ(s, nd, rx, ry, collinear);
+    return;
   }
-  return true;
+  if (collinear) {
+    whole_edges(s, p, k, n, 0, n - 2, nd->root, nd->g);
+    return;
+  }
+  /* far vertices w_i = slot k + 1 + i (i = 0: B, i = n - 1: A); far edge i
+  ** runs w_i -> w_{i+1}. Right exit: the first w_i (i >= 1) not strictly
+  ** right of the right ray; left exit: the last w_i (i <= n - 2) not
+  ** strictly left of the left ray. */
+#define W(i) (pa->xy + 2 * (size_t)m->pv[st + (k + 1 + (i)) % n])
+  scr = fabs(nd->rx - rx) + fabs(nd->ry - ry);
+  scl = fabs(nd->lx - rx) + fabs(nd->ly - ry);
+  sr[0] = nd->rv == B ? 0 : orient(rx, ry, nd->rx, nd->ry, W(0)[0], W(0)[1]);
+  for (ir = 1;; ir++) {
+    const double *w = W(ir);
+    double o = orient(rx, ry, nd->rx, nd->ry, w[0], w[1]);
+    if (ir == n - 1 || o >= -EPS_RAY * scr * (fabs(w[0] - rx) + fabs(w[1] - ry))) {
+      sr[1] = o;
+      break;
+    }
+    sr[0] = o;
+  }
+  if (fabs(sr[1]) <= EPS_RAY * scr * (fabs(W(ir)[0] - rx) + fabs(W(ir)[1] - ry))) {
+    eR = ir; /* exits through vertex w_ir */
+    tR = 0;
+  } else {
+    eR = ir - 1;
+    tR = sr[0] >= 0 ? 0 : sr[0] / (sr[0] - sr[1]);
+  }
+  sl[1] = nd->lv == A ? 0 : orient(rx, ry, nd->lx, nd->ly, W(n - 1)[0], W(n - 1)[1]);
+  for (il = n - 2;; il--) {
+    const double *w = W(il);
+    double o = orient(rx, ry, nd->lx, nd->ly, w[0], w[1]);
+    if (il == 0 || o <= EPS_RAY * scl * (fabs(w[0] - rx) + fabs(w[1] - ry))) {
+      sl[0] = o;
+      break;
+    }
+    sl[1] = o;
+  }
+  if (fabs(sl[0]) <= EPS_RAY * scl * (fabs(W(il)[0] - rx) + fabs(W(il)[1] - ry)) && il > 0) {
+    eL = il - 1; /* exits through vertex w_il */
+    tL = 1;
+  } else {
+    eL = il;
+    tL = sl[1] <= 0 ? 1 : sl[0] / (sl[0] - sl[1]);
+  }
+#undef W
+  /* observable: from the right exit to the left exit */
+  if (eR < eL || (eR == eL && tR < tL)) {
+    for (i = eR; i <= eL; i++)
+      add_succ(s, p, (k + 1 + i) % n, n, i == eR ? tR : 0, i == eL ? tL : 1, nd->root, nd->g);
+  }
+  /* non-observable: round a corner at an end of the entry edge */
+  if (nd->rv == B && pa->corner[B]) {
+    double gv, g = nd->g + dist(rx, ry, pa->xy[2 * (size_t)B], pa->xy[2 * (size_t)B + 1]);
+    if (take_root(pa, B, nd->root, g, &gv)) {
+      if (eR >= 1) whole_edges(s, p, k, n, 0, eR - 1, B, gv);
+      if (eR <= n - 2 && tR > 0) add_succ(s, p, (k + 1 + eR) % n, n, 0, tR, B, gv);
+    }
+  }
+  if (nd->lv == A && pa->corner[A]) {
+    double gv, g = nd->g + dist(rx, ry, pa->xy[2 * (size_t)A], pa->xy[2 * (size_t)A + 1]);
+    if (take_root(pa, A, nd->root, g, &gv)) {
+      if (tL < 1) add_succ(s, p, (k + 1 + eL) % n, n, tL, 1, A, gv);
+      if (eL + 1 <= n - 2) whole_edges(s, p, k, n, eL + 1, n - 2, A, gv);
+    }
+  }
 }
 
 /* ------------------------------------------------------------ start -- */
 
-/* Polygons holding point x: BFS from p over edges through x. */
-static uint32_t polys_at(const lds_NavSearch *s, uint32_t p, const double *x, uint32_t *out,
+/* Polygons holding point x (plane): BFS from p over edges through x. */
+static uint32_t polys_at(const lds_NavSearch *s, uint32_t p, double x, double y, uint32_t *out,
                          uint32_t cap) {
   const lds_Navmesh *m = s->m;
+  const ldsi_Polyanya *pa = s->pa;
   uint32_t n = 0, head = 0;
   out[n++] = p;
   while (head < n) {
     uint32_t f = out[head++], st = m->pstart[f], nk = m->pstart[f + 1] - st, k, i;
     for (k = 0; k < nk; k++) {
       uint32_t q = m->pn[st + k];
-      const double *a = ldsi_nm_v(m, m->pv[st + k]), *b = ldsi_nm_v(m, m->pv[st + (k + 1) % nk]);
-      double ex = b[0] - a[0], ez = b[2] - a[2], l2 = ex * ex + ez * ez, t, px, pz;
+      const double *a = pa->xy + 2 * (size_t)m->pv[st + k];
+      const double *b = pa->xy + 2 * (size_t)m->pv[st + (k + 1) % nk];
+      double ex = b[0] - a[0], ey = b[1] - a[1], l2 = ex * ex + ey * ey, t, px, py;
       bool dup = false;
-      if (!allowed(s, q)) continue;
-      t = l2 > 0 ? ((x[0] - a[0]) * ex + (x[2] - a[2]) * ez) / l2 : 0;
+      if (q == LDS_NAVMESH_NONE || !pa->ok[q]) continue;
+      t = l2 > 0 ? ((x - a[0]) * ex + (y - a[1]) * ey) / l2 : 0;
       t = t < 0 ? 0 : t > 1 ? 1 : t;
-      px = a[0] + t * ex - x[0];
-      pz = a[2] + t * ez - x[2];
-      if (px * px + pz * pz > 1e-18 * (1 + l2)) continue;
+      px = a[0] + t * ex - x;
+      py = a[1] + t * ey - y;
+      if (px * px + py * py > 1e-18 * (1 + l2)) continue;
       for (i = 0; i < n; i++) dup |= out[i] == q;
       if (!dup && n < cap) out[n++] = q;
     }
@@ -481,33 +573,80 @@ static uint32_t polys_at(const lds_NavSearch *s, uint32_t p, const double *x, ui
   return n;
 }
 
+static bool push_succ(lds_NavSearch *s) {
+  ldsi_Polyanya *pa = s->pa;
+  size_t i;
+  if (!grow(s, (void **)&pa->nodes, &pa->ncap, pa->nn + pa->nsucc, sizeof(PNode))) return false;
+  if (pa->nn + pa->nsucc >= 0xFFFFFFF0u) return false;
+  for (i = 0; i < pa->nsucc; i++) {
+    PNode *n = &pa->nodes[pa->nn];
+    *n = pa->succ[i];
+    if (n->kind == KIND_NODE) {
+      const double *r = pa->xy + 2 * (size_t)n->root;
+      if (n->root != pa->nv && (n->root == n->lv || n->root == n->rv)) /* sees all its polygon */
+        n->f = n->g + dist(r[0], r[1], pa->gx, pa->gy);
+      else
+        n->f = n->g + heuristic(pa, r[0], r[1], n);
+      if (!hpush(s, n->f, n->g, (uint32_t)pa->nn)) return false;
+    } else if (!hpush(s, n->f, n->f, (uint32_t)pa->nn)) {
+      return false;
+    }
+    pa->nn++;
+  }
+  pa->nsucc = 0;
+  return true;
+}
+
 lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
+  const lds_Navmesh *m = s->m;
   ldsi_Polyanya *pa;
-  uint32_t around[256], n, i, rt;
-  bool blocked = false;
-  if (!ensure(s)) {
-    snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: out of memory (optimal search)");
-    s->started = false;
-    return s->status = LDS_E_NOMEM;
-  }
+  uint32_t around[256], n, i, start;
+  if (!ensure(s)) goto nomem;
   pa = s->pa;
-  for (i = 0; i < s->m->np && !blocked; i++) blocked = !allowed(s, i);
-  if (blocked || !pa->corner_static) {
-    compute_corners(s);
-    pa->corner_static = !blocked;
-  }
+  build_tables(s);
   if (++pa->gen == 0) {
     memset(pa->vgen, 0, ((size_t)pa->nv + 1) * sizeof(uint32_t));
-    memset(pa->goalgen, 0, ((size_t)pa->np + 1) * sizeof(uint32_t));
+    memset(pa->goalgen, 0, pa->pn1 * sizeof(uint32_t));
+    memset(pa->wgen, 0, pa->pn1 * sizeof(uint32_t));
     pa->gen = 1;
   }
-  pa->nn = pa->nr = pa->hn = 0;
-  n = polys_at(s, s->gp, s->goal, around, 256);
+  pa->nn = pa->hn = pa->nsucc = 0;
+  start = pa->nv;
+  pa->xy[2 * (size_t)start] = s->start[0];
+  pa->xy[2 * (size_t)start + 1] = -s->start[2];
+  pa->gx = s->goal[0];
+  pa->gy = -s->goal[2];
+  pa->vgen[start] = pa->gen;
+  pa->vg[start] = 0;
+  pa->vpar[start] = NO_V;
+  n = polys_at(s, s->gp, pa->gx, pa->gy, around, 256);
   for (i = 0; i < n; i++) pa->goalgen[around[i]] = pa->gen;
-  if (!new_root(s, s->start[0], s->start[1], s->start[2], 0, NO_VERT, NO_VERT, &rt)) goto nomem;
-  n = polys_at(s, s->sp, s->start, around, 256);
-  for (i = 0; i < n; i++)
-    if (!root_polygon(s, rt, around[i])) goto nomem;
+  n = polys_at(s, s->sp, pa->xy[2 * (size_t)start], pa->xy[2 * (size_t)start + 1], around, 256);
+  for (i = 0; i < n; i++) {
+    uint32_t p = around[i], st = m->pstart[p], np = m->pstart[p + 1] - st;
+    PNode nd;
+    memset(&nd, 0, sizeof nd);
+    nd.root = start;
+    nd.poly = p;
+    if (pa->goalgen[p] == pa->gen) {
+      final_succ(s, &nd, pa->xy[2 * (size_t)start], pa->xy[2 * (size_t)start + 1], true);
+    } else {
+      /* whole edges of p as seen from the start inside it: far edges
+      ** counted from slot np - 1 + 1 = 0 */
+      uint32_t k;
+      double sx = pa->xy[2 * (size_t)start], sy = pa->xy[2 * (size_t)start + 1];
+      for (k = 0; k < np; k++) {
+        const double *va = pa->xy + 2 * (size_t)m->pv[st + k];
+        const double *vb = pa->xy + 2 * (size_t)m->pv[st + (k + 1) % np];
+        double o = orient(va[0], va[1], vb[0], vb[1], sx, sy);
+        double sc = (fabs(vb[0] - va[0]) + fabs(vb[1] - va[1])) *
+                    (fabs(sx - va[0]) + fabs(sy - va[1]));
+        if (!(o > EPS_RAY * sc)) continue; /* the start is on it (or on its line) */
+        add_succ(s, p, k, np, 0, 1, start, 0);
+      }
+    }
+    if (!push_succ(s)) goto nomem;
+  }
   return LDS_RUNNING;
 nomem:
   snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: out of memory (optimal search)");
@@ -515,34 +654,38 @@ nomem:
   return s->status = LDS_E_NOMEM;
 }
 
+/* ------------------------------------------------------------- path -- */
+
+static void vertex3(const lds_NavSearch *s, uint32_t v, double *out) {
+  if (v == s->pa->nv) memcpy(out, s->start, 3 * sizeof(double));
+  else memcpy(out, ldsi_nm_v(s->m, v), 3 * sizeof(double));
+}
+
 static lds_Status build(lds_NavSearch *s, const PNode *fin) {
   ldsi_Polyanya *pa = s->pa;
-  size_t cnt = 0, i;
+  size_t i;
   uint32_t r;
-  double via[3];
   s->npts = 0;
-  for (r = fin->root; r != NO_VERT; r = pa->roots[r].parent) cnt++;
-  /* roots from the goal back: reverse into the points array */
   if (!ldsi_nav_push_point(s, s->goal)) return LDS_E_NOMEM;
-  if (fin->lv != NO_VERT) { /* the final turn at an interval end */
-    via[0] = fin->lx;
-    via[2] = fin->lz;
-    via[1] = s->goal[1];
-    {
-      uint32_t p = lds_navmesh_locate(s->m, via[0], s->goal[1], via[2], -1);
+  if (fin->kind == KIND_FINAL_VIA) { /* the last turn at an interval end */
+    double via[3];
+    if (fin->lv != NO_V) {
+      vertex3(s, fin->lv, via);
+    } else {
+      uint32_t p;
+      via[0] = fin->lx;
+      via[2] = -fin->ly;
+      via[1] = s->goal[1];
+      p = lds_navmesh_locate(s->m, via[0], s->goal[1], via[2], -1);
       if (p != LDS_NAVMESH_NONE) via[1] = lds_navmesh_poly_height(s->m, p, via[0], via[2]);
     }
     if (!ldsi_nav_push_point(s, via)) return LDS_E_NOMEM;
   }
-  for (r = fin->root; r != NO_VERT; r = pa->roots[r].parent) {
+  for (r = fin->root; r != NO_V; r = pa->vpar[r]) {
     double p[3];
-    p[0] = pa->roots[r].x;
-    p[1] = pa->roots[r].y;
-    p[2] = pa->roots[r].z;
-    if (pa->roots[r].parent == NO_VERT) memcpy(p, s->start, sizeof p);
+    vertex3(s, r, p);
     if (!ldsi_nav_push_point(s, p)) return LDS_E_NOMEM;
   }
-  (void)cnt;
   for (i = 0; i < s->npts / 2; i++) {
     double t[3];
     memcpy(t, s->pts + 3 * i, sizeof t);
@@ -565,35 +708,42 @@ static lds_Status build(lds_NavSearch *s, const PNode *fin) {
   return LDS_OK;
 }
 
+/* ------------------------------------------------------------- step -- */
+
 lds_Status ldsi_polyanya_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us,
                               uint64_t t0) {
   ldsi_Polyanya *pa = s->pa;
   uint64_t n = 0;
   while (pa->hn) {
-    uint32_t id;
     PNode nd;
     if (max_exp && n >= max_exp) return LDS_RUNNING;
     if (budget_us && n && (n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    id = hpop(s);
-    nd = pa->nodes[id];
-    n++;
-    s->stats.expansions++;
-    if (nd.final) {
-      lds_Status st = build(s, &nd);
-      if (st != LDS_OK) {
+    nd = pa->nodes[hpop(pa)];
+    if (nd.kind != KIND_NODE) {
+      n++;
+      s->stats.expansions++;
+      if (build(s, &nd) != LDS_OK) {
         snprintf(s->msg, sizeof s->msg, "lds_navsearch_step: out of memory building the path");
         return LDS_E_NOMEM;
       }
       return LDS_FOUND;
     }
-    {
-      const PRoot *r = &pa->roots[nd.root];
-      if (r->vert != NO_VERT && pa->vgen[r->vert] == pa->gen &&
-          r->g > pa->vbest[r->vert] + 1e-9 * (1 + r->g))
-        continue; /* the root was reached more cheaply since */
+    if (nd.root != pa->nv && nd.g > pa->vg[nd.root] + EPS_G * (1 + nd.g))
+      continue; /* the root was reached more cheaply since */
+    for (;;) {
+      n++;
+      s->stats.expansions++;
+      successors(s, &nd);
+      /* one successor: expand it at once (the paper's intermediate nodes),
+      ** while the budget lasts */
+      if (pa->nsucc == 1 && pa->succ[0].kind == KIND_NODE && !(max_exp && n >= max_exp)) {
+        nd = pa->succ[0];
+        continue;
+      }
+      break;
     }
-    if (!expand(s, &nd)) {
+    if (!push_succ(s)) {
       snprintf(s->msg, sizeof s->msg, "lds_navsearch_step: out of memory (%zu nodes)", pa->nn);
       return LDS_E_NOMEM;
     }
