@@ -48,6 +48,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#ifdef PSTAT
+unsigned long long pst_pop, pst_stale, pst_imm, pst_coll, pst_roots, pst_ties, pst_pruned, pst_walkdup, pst_obs, pst_nonobs;
+#define PS(x) (x)++
+#else
+#define PS(x) ((void)0)
+#endif
 #define NO_V 0xFFFFFFFFu
 #define EPS_T 1e-12     /* parameter along an edge: snap to the vertex */
 #define EPS_RAY 1e-11   /* relative: a vertex on a ray */
@@ -65,8 +71,17 @@ typedef struct PNode {
   uint32_t kind;         /* KIND_*: final via (lx, ly), vertex lv or NO_V */
 } PNode;
 
+/* One slot k of a polygon: its vertex k and its edge k (k -> k + 1). */
+typedef struct PSlot {
+  double x, y;    /* vertex, plane coordinates */
+  uint32_t v;     /* vertex id */
+  uint32_t q;     /* neighbour across the edge, or LDS_NAVMESH_NONE */
+  uint32_t twin;  /* the edge's local index in q */
+  uint32_t enter; /* this query: 0 not allowed, 1 may be entered, 2 a dead end (only with the goal) */
+} PSlot;
+
 typedef struct PHeap {
-  double f, g;
+  double f;
   uint32_t id;
 } PHeap;
 
@@ -75,10 +90,12 @@ struct ldsi_Polyanya {
   size_t ns;           /* edge slots: pstart[np] (at least 1) */
   size_t pn1;          /* np, at least 1 (allocation sizes) */
   double *xy;          /* 2 * (nv + 1): plane coordinates; slot nv = the start */
-  uint32_t *twin;      /* per slot: the same edge's local index in the neighbour */
+  PSlot *slot;         /* per slot (pstart index): vertex, neighbour, twin, enter */
   uint8_t *ok;         /* per polygon: allowed this query */
   uint8_t *deg;        /* per polygon: allowed neighbours (capped at 255) */
   uint8_t *corner;     /* per vertex: a possible turning point */
+  uint32_t *bu, *bw;   /* per vertex: the boundary edges u -> v and v -> w (free space on
+                       ** their left), NO_V when not exactly one of each */
   uint32_t *goalgen;   /* per polygon: holds the goal (generation) */
   uint32_t *wgen, *wroot; /* per polygon: the last collinear node into it (generation, root) */
   double *wg;          /* and its g */
@@ -100,6 +117,9 @@ struct ldsi_Polyanya {
 
 /* ---------------------------------------------------------- helpers -- */
 
+/* i mod n for i < 2n. */
+static inline uint32_t wrap(uint32_t i, uint32_t n) { return i >= n ? i - n : i; }
+
 static double dist(double ax, double ay, double bx, double by) {
   return sqrt((ax - bx) * (ax - bx) + (ay - by) * (ay - by));
 }
@@ -116,10 +136,12 @@ void ldsi_polyanya_free(lds_NavSearch *s) {
   if (!pa) return;
   nv1 = (size_t)pa->nv + 1;
   ldsi_free(e, pa->xy, 2 * nv1 * sizeof(double));
-  ldsi_free(e, pa->twin, pa->ns * sizeof(uint32_t));
+  ldsi_free(e, pa->slot, pa->ns * sizeof(PSlot));
   ldsi_free(e, pa->ok, pa->pn1);
   ldsi_free(e, pa->deg, pa->pn1);
   ldsi_free(e, pa->corner, nv1);
+  ldsi_free(e, pa->bu, nv1 * sizeof(uint32_t));
+  ldsi_free(e, pa->bw, nv1 * sizeof(uint32_t));
   ldsi_free(e, pa->goalgen, pa->pn1 * sizeof(uint32_t));
   ldsi_free(e, pa->wgen, pa->pn1 * sizeof(uint32_t));
   ldsi_free(e, pa->wroot, pa->pn1 * sizeof(uint32_t));
@@ -152,10 +174,12 @@ static bool ensure(lds_NavSearch *s) {
   pa->pn1 = m->np ? m->np : 1;
   nv1 = (size_t)pa->nv + 1;
   pa->xy = (double *)ldsi_alloc(e, 2 * nv1 * sizeof(double));
-  pa->twin = (uint32_t *)ldsi_alloc(e, pa->ns * sizeof(uint32_t));
+  pa->slot = (PSlot *)ldsi_calloc(e, pa->ns, sizeof(PSlot));
   pa->ok = (uint8_t *)ldsi_alloc(e, pa->pn1);
   pa->deg = (uint8_t *)ldsi_alloc(e, pa->pn1);
   pa->corner = (uint8_t *)ldsi_alloc(e, nv1);
+  pa->bu = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
+  pa->bw = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
   pa->goalgen = (uint32_t *)ldsi_calloc(e, pa->pn1, sizeof(uint32_t));
   pa->wgen = (uint32_t *)ldsi_calloc(e, pa->pn1, sizeof(uint32_t));
   pa->wroot = (uint32_t *)ldsi_alloc(e, (pa->pn1) * sizeof(uint32_t));
@@ -163,8 +187,8 @@ static bool ensure(lds_NavSearch *s) {
   pa->vg = (double *)ldsi_alloc(e, nv1 * sizeof(double));
   pa->vpar = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
   pa->vgen = (uint32_t *)ldsi_calloc(e, nv1, sizeof(uint32_t));
-  if (!pa->xy || !pa->twin || !pa->ok || !pa->deg || !pa->corner || !pa->goalgen || !pa->vg ||
-      !pa->vpar || !pa->vgen || !pa->wgen || !pa->wroot || !pa->wg) {
+  if (!pa->xy || !pa->slot || !pa->ok || !pa->deg || !pa->corner || !pa->goalgen || !pa->vg ||
+      !pa->vpar || !pa->vgen || !pa->bu || !pa->bw || !pa->wgen || !pa->wroot || !pa->wg) {
     ldsi_polyanya_free(s);
     return false;
   }
@@ -177,13 +201,18 @@ static bool ensure(lds_NavSearch *s) {
     if (n > maxn) maxn = n;
     for (k = 0; k < n; k++) {
       uint32_t q = m->pn[st + k], a = m->pv[st + k], b = m->pv[st + (k + 1) % n], qk = 0;
-      pa->twin[st + k] = 0;
+      PSlot *sl = &pa->slot[st + k];
+      sl->x = pa->xy[2 * (size_t)a];
+      sl->y = pa->xy[2 * (size_t)a + 1];
+      sl->v = a;
+      sl->q = q;
+      sl->twin = 0;
       if (q == LDS_NAVMESH_NONE) continue;
       {
         uint32_t qs = m->pstart[q], qn = m->pstart[q + 1] - qs;
         for (qk = 0; qk < qn; qk++)
           if (m->pv[qs + qk] == b && m->pv[qs + (qk + 1) % qn] == a) break;
-        pa->twin[st + k] = qk < qn ? qk : 0; /* links are checked at construction */
+        sl->twin = qk < qn ? qk : 0; /* links are checked at construction */
       }
     }
   }
@@ -224,6 +253,8 @@ static void build_tables(lds_NavSearch *s) {
   for (p = 0; p < m->np; p++) pa->ok[p] = isfinite(s->cost[m->area[p]]) ? 1 : 0;
   for (k = 0; k < pa->nv; k++) ang[k] = 0;
   memset(pa->corner, 0, (size_t)pa->nv + 1);
+  memset(pa->vpar, 0, ((size_t)pa->nv + 1) * sizeof(uint32_t)); /* scratch: counts in / out */
+  for (k = 0; k <= pa->nv; k++) pa->bu[k] = pa->bw[k] = NO_V;
   for (p = 0; p < m->np; p++) {
     uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st, cnt = 0;
     if (!pa->ok[p]) {
@@ -238,15 +269,25 @@ static void build_tables(lds_NavSearch *s) {
       ang[vv] += atan2(fabs(ux * wy - uy * wx), ux * wx + uy * wy);
       if (q != LDS_NAVMESH_NONE && pa->ok[q]) {
         cnt++;
-      } else {
+      } else { /* boundary edge vv -> vb */
         pa->corner[vv] = 1;
         pa->corner[vb] = 1;
+        pa->bw[vv] = vb;
+        pa->bu[vb] = vv;
+        pa->vpar[vv] += 1;
+        pa->vpar[vb] += 0x10000;
       }
     }
     pa->deg[p] = (uint8_t)(cnt > 255 ? 255 : cnt);
   }
-  for (k = 0; k < pa->nv; k++)
+  for (k = 0; k < pa->ns && m->np; k++) {
+    uint32_t q = pa->slot[k].q;
+    pa->slot[k].enter = q == LDS_NAVMESH_NONE || !pa->ok[q] ? 0 : pa->deg[q] > 1 ? 1 : 2;
+  }
+  for (k = 0; k < pa->nv; k++) {
     if (pa->corner[k] && !(ang[k] > 3.141592653589793 * (1 + 1e-9))) pa->corner[k] = 0;
+    if (pa->vpar[k] != 0x10001) pa->bu[k] = pa->bw[k] = NO_V; /* several fans: no side test */
+  }
   pa->tables = true;
 }
 
@@ -267,24 +308,26 @@ static bool grow(lds_NavSearch *s, void **p, size_t *cap, size_t need, size_t el
 
 /* f ascending; on ties the larger g first (deeper nodes, final nodes carry
 ** g = f), then the older node: deterministic. */
-static bool hless(const PHeap *a, const PHeap *b) {
+static inline bool hless(const PNode *nodes, const PHeap *a, const PHeap *b) {
+  double ga, gb;
   if (a->f != b->f) return a->f < b->f;
-  if (a->g != b->g) return a->g > b->g;
+  ga = nodes[a->id].kind == KIND_NODE ? nodes[a->id].g : a->f;
+  gb = nodes[b->id].kind == KIND_NODE ? nodes[b->id].g : b->f;
+  if (ga != gb) return ga > gb;
   return a->id < b->id;
 }
 
-static bool hpush(lds_NavSearch *s, double f, double g, uint32_t id) {
+static bool hpush(lds_NavSearch *s, double f, uint32_t id) {
   ldsi_Polyanya *pa = s->pa;
   PHeap it;
   size_t i;
   if (!grow(s, (void **)&pa->heap, &pa->hcap, pa->hn + 1, sizeof(PHeap))) return false;
   it.f = f;
-  it.g = g;
   it.id = id;
   i = pa->hn++;
   while (i > 0) {
     size_t up = (i - 1) / 2;
-    if (!hless(&it, &pa->heap[up])) break;
+    if (!hless(pa->nodes, &it, &pa->heap[up])) break;
     pa->heap[i] = pa->heap[up];
     i = up;
   }
@@ -301,8 +344,8 @@ static uint32_t hpop(ldsi_Polyanya *pa) {
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && hless(&pa->heap[c + 1], &pa->heap[c])) c++;
-    if (!hless(&pa->heap[c], &last)) break;
+    if (c + 1 < n && hless(pa->nodes, &pa->heap[c + 1], &pa->heap[c])) c++;
+    if (!hless(pa->nodes, &pa->heap[c], &last)) break;
     pa->heap[i] = pa->heap[c];
     i = c;
   }
@@ -338,9 +381,8 @@ static double heuristic(const ldsi_Polyanya *pa, double rx, double ry, const PNo
 
 /* The polygon across slot st + j may be entered: allowed, and not a dead
 ** end (one allowed neighbour, no goal). */
-static bool enterable(const lds_NavSearch *s, uint32_t q) {
-  const ldsi_Polyanya *pa = s->pa;
-  return q != LDS_NAVMESH_NONE && pa->ok[q] && (pa->deg[q] > 1 || pa->goalgen[q] == pa->gen);
+static inline bool enterable(const ldsi_Polyanya *pa, const PSlot *sl) {
+  return sl->enter == 1 || (sl->enter == 2 && pa->goalgen[sl->q] == pa->gen);
 }
 
 /* Adds a successor on far edge j of polygon p (slot st + j, from vertex a
@@ -348,13 +390,13 @@ static bool enterable(const lds_NavSearch *s, uint32_t q) {
 ** (t from a to b), rooted at root with g. */
 static void add_succ(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t n, double t0, double t1,
                      uint32_t root, double g) {
-  const lds_Navmesh *m = s->m;
   ldsi_Polyanya *pa = s->pa;
-  uint32_t st = m->pstart[p], q = m->pn[st + j];
-  uint32_t a = m->pv[st + j], b = m->pv[st + (j + 1) % n];
-  const double *va = pa->xy + 2 * (size_t)a, *vb = pa->xy + 2 * (size_t)b;
+  uint32_t st = s->m->pstart[p];
+  const PSlot *sa = &pa->slot[st + j], *sb = &pa->slot[st + wrap(j + 1, n)];
+  uint32_t q = sa->q, a = sa->v, b = sb->v;
+  const double *va = &sa->x, *vb = &sb->x;
   PNode *sn;
-  if (!enterable(s, q)) return;
+  if (!enterable(pa, sa)) return;
   if (t0 <= EPS_T) t0 = 0;
   if (t1 >= 1 - EPS_T) t1 = 1;
   if (!(t1 > t0)) return;
@@ -363,7 +405,8 @@ static void add_succ(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t n, doubl
     /* a collinear node (root on its entry edge) sees all of q: one per
     ** (root, q, g) is enough, and it keeps a walk round an unbounded fan
     ** from looping */
-    if (pa->wgen[q] == pa->gen && pa->wroot[q] == root && pa->wg[q] <= g + EPS_G * (1 + g)) return;
+    if (pa->wgen[q] == pa->gen && pa->wroot[q] == root && pa->wg[q] <= g + EPS_G * (1 + g)) { PS(pst_walkdup); return; }
+    PS(pst_coll);
     pa->wgen[q] = pa->gen;
     pa->wroot[q] = root;
     pa->wg[q] = g;
@@ -372,7 +415,7 @@ static void add_succ(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t n, doubl
   sn->g = g;
   sn->root = root;
   sn->poly = q;
-  sn->edge = pa->twin[st + j];
+  sn->edge = sa->twin;
   sn->kind = KIND_NODE;
   if (t0 == 0) {
     sn->rx = va[0];
@@ -406,9 +449,11 @@ static void whole_edges(lds_NavSearch *s, uint32_t p, uint32_t k, uint32_t n, ui
   uint32_t st = m->pstart[p], i;
   double rx = pa->xy[2 * (size_t)root], ry = pa->xy[2 * (size_t)root + 1];
   for (i = i0; i <= i1; i++) {
-    uint32_t j = (k + 1 + i) % n, a = m->pv[st + j], b = m->pv[st + (j + 1) % n];
-    if (a != root && b != root) {
-      const double *va = pa->xy + 2 * (size_t)a, *vb = pa->xy + 2 * (size_t)b;
+    uint32_t j = wrap(k + 1 + i, n);
+    const PSlot *sa = &pa->slot[st + j], *sb = &pa->slot[st + wrap(j + 1, n)];
+    if (!enterable(pa, sa)) continue;
+    if (sa->v != root && sb->v != root) {
+      const double *va = &sa->x, *vb = &sb->x;
       double o = orient(va[0], va[1], vb[0], vb[1], rx, ry);
       double sc = (fabs(vb[0] - va[0]) + fabs(vb[1] - va[1])) *
                   (fabs(rx - va[0]) + fabs(ry - va[1]));
@@ -424,15 +469,17 @@ static void whole_edges(lds_NavSearch *s, uint32_t p, uint32_t k, uint32_t n, ui
 static bool take_root(ldsi_Polyanya *pa, uint32_t v, uint32_t from, double g, double *gv) {
   if (pa->vgen[v] == pa->gen) {
     double b = pa->vg[v], tol = EPS_G * (1 + b);
-    if (g > b + tol) return false;
+    if (g > b + tol) { PS(pst_pruned); return false; }
     if (g >= b - tol) {
-      *gv = b; /* a tie: keep the first parent, generate this side too */
+      PS(pst_ties);
+      *gv = b; /* a tie (another side of v): keep the first parent */
       return true;
     }
   }
   pa->vgen[v] = pa->gen;
   pa->vg[v] = g;
   pa->vpar[v] = from;
+  PS(pst_roots);
   *gv = g;
   return true;
 }
@@ -460,12 +507,28 @@ static void final_succ(lds_NavSearch *s, const PNode *nd, double rx, double ry, 
   }
 }
 
+/* Whether a taut path coming from (rx, ry) may bend at corner v to the
+** left (side > 0) or right (side < 0): only round an obstacle on that
+** side. The obstacle wedge at v runs counter-clockwise from v -> u to
+** v -> w (less than a straight angle, v being a corner), so it reaches the
+** open half-plane on that side of the ray iff one of its two edges does.
+** Vertices with several fans are always allowed. */
+static bool may_turn(const ldsi_Polyanya *pa, uint32_t v, double rx, double ry, double side) {
+  uint32_t u = pa->bu[v], w = pa->bw[v];
+  const double *pv = pa->xy + 2 * (size_t)v;
+  double dx = pv[0] - rx, dy = pv[1] - ry;
+  if (u == NO_V) return true;
+  return side * (dx * (pa->xy[2 * (size_t)u + 1] - pv[1]) - dy * (pa->xy[2 * (size_t)u] - pv[0])) > 0 ||
+         side * (dx * (pa->xy[2 * (size_t)w + 1] - pv[1]) - dy * (pa->xy[2 * (size_t)w] - pv[0])) > 0;
+}
+
 /* The successors of nd into pa->succ (pa->nsucc). */
 static void successors(lds_NavSearch *s, const PNode *nd) {
   const lds_Navmesh *m = s->m;
   ldsi_Polyanya *pa = s->pa;
   uint32_t p = nd->poly, st = m->pstart[p], n = m->pstart[p + 1] - st, k = nd->edge, i;
-  uint32_t A = m->pv[st + k], B = m->pv[st + (k + 1) % n];
+  const PSlot *ps = pa->slot + st;
+  uint32_t A = ps[k].v, B = ps[wrap(k + 1, n)].v;
   double rx = pa->xy[2 * (size_t)nd->root], ry = pa->xy[2 * (size_t)nd->root + 1];
   double sl[2], sr[2], tR, tL, scl, scr;
   uint32_t ir, il, eR, eL;
@@ -483,7 +546,7 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
   ** runs w_i -> w_{i+1}. Right exit: the first w_i (i >= 1) not strictly
   ** right of the right ray; left exit: the last w_i (i <= n - 2) not
   ** strictly left of the left ray. */
-#define W(i) (pa->xy + 2 * (size_t)m->pv[st + (k + 1 + (i)) % n])
+#define W(i) (&ps[wrap(k + 1 + (i), n)].x)
   scr = fabs(nd->rx - rx) + fabs(nd->ry - ry);
   scl = fabs(nd->lx - rx) + fabs(nd->ly - ry);
   sr[0] = nd->rv == B ? 0 : orient(rx, ry, nd->rx, nd->ry, W(0)[0], W(0)[1]);
@@ -524,20 +587,20 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
   /* observable: from the right exit to the left exit */
   if (eR < eL || (eR == eL && tR < tL)) {
     for (i = eR; i <= eL; i++)
-      add_succ(s, p, (k + 1 + i) % n, n, i == eR ? tR : 0, i == eL ? tL : 1, nd->root, nd->g);
+      add_succ(s, p, wrap(k + 1 + i, n), n, i == eR ? tR : 0, i == eL ? tL : 1, nd->root, nd->g);
   }
   /* non-observable: round a corner at an end of the entry edge */
-  if (nd->rv == B && pa->corner[B]) {
+  if (nd->rv == B && pa->corner[B] && may_turn(pa, B, rx, ry, -1)) {
     double gv, g = nd->g + dist(rx, ry, pa->xy[2 * (size_t)B], pa->xy[2 * (size_t)B + 1]);
     if (take_root(pa, B, nd->root, g, &gv)) {
       if (eR >= 1) whole_edges(s, p, k, n, 0, eR - 1, B, gv);
-      if (eR <= n - 2 && tR > 0) add_succ(s, p, (k + 1 + eR) % n, n, 0, tR, B, gv);
+      if (eR <= n - 2 && tR > 0) add_succ(s, p, wrap(k + 1 + eR, n), n, 0, tR, B, gv);
     }
   }
-  if (nd->lv == A && pa->corner[A]) {
+  if (nd->lv == A && pa->corner[A] && may_turn(pa, A, rx, ry, 1)) {
     double gv, g = nd->g + dist(rx, ry, pa->xy[2 * (size_t)A], pa->xy[2 * (size_t)A + 1]);
     if (take_root(pa, A, nd->root, g, &gv)) {
-      if (tL < 1) add_succ(s, p, (k + 1 + eL) % n, n, tL, 1, A, gv);
+      if (tL < 1) add_succ(s, p, wrap(k + 1 + eL, n), n, tL, 1, A, gv);
       if (eL + 1 <= n - 2) whole_edges(s, p, k, n, eL + 1, n - 2, A, gv);
     }
   }
@@ -587,10 +650,8 @@ static bool push_succ(lds_NavSearch *s) {
         n->f = n->g + dist(r[0], r[1], pa->gx, pa->gy);
       else
         n->f = n->g + heuristic(pa, r[0], r[1], n);
-      if (!hpush(s, n->f, n->g, (uint32_t)pa->nn)) return false;
-    } else if (!hpush(s, n->f, n->f, (uint32_t)pa->nn)) {
-      return false;
     }
+    if (!hpush(s, n->f, (uint32_t)pa->nn)) return false;
     pa->nn++;
   }
   pa->nsucc = 0;
@@ -729,8 +790,11 @@ lds_Status ldsi_polyanya_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budge
       }
       return LDS_FOUND;
     }
-    if (nd.root != pa->nv && nd.g > pa->vg[nd.root] + EPS_G * (1 + nd.g))
-      continue; /* the root was reached more cheaply since */
+    PS(pst_pop);
+    if (nd.root != pa->nv && nd.g > pa->vg[nd.root] + EPS_G * (1 + nd.g)) {
+      PS(pst_stale);
+      continue;
+    } /* the root was reached more cheaply since */
     for (;;) {
       n++;
       s->stats.expansions++;
@@ -739,6 +803,7 @@ lds_Status ldsi_polyanya_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budge
       ** while the budget lasts */
       if (pa->nsucc == 1 && pa->succ[0].kind == KIND_NODE && !(max_exp && n >= max_exp)) {
         nd = pa->succ[0];
+        PS(pst_imm);
         continue;
       }
       break;
