@@ -216,7 +216,7 @@ static bool ensure(lds_NavSearch *s) {
       }
     }
   }
-  pa->scap = 2 * (size_t)maxn + 8;
+  pa->scap = 4 * (size_t)maxn + 8; /* observable, two non-observable, grazed: n each */
   pa->succ = (PNode *)ldsi_alloc(e, pa->scap * sizeof(PNode));
   if (!pa->succ) {
     pa->scap = 0;
@@ -437,32 +437,6 @@ static void add_succ(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t n, doubl
   }
 }
 
-/* Whole far edges of p seen from vertex root (which is vertex `at` of p's
-** slots: the successors of a collinear node, and of a fresh root inside
-** p), edges i0 .. i1 counted from slot k + 1. Edges through the root give
-** collinear nodes; edges on a line through the root are skipped (seen
-** edge-on; their polygons are reached round the root's fan). */
-static void whole_edges(lds_NavSearch *s, uint32_t p, uint32_t k, uint32_t n, uint32_t i0,
-                        uint32_t i1, uint32_t root, double g) {
-  const lds_Navmesh *m = s->m;
-  const ldsi_Polyanya *pa = s->pa;
-  uint32_t st = m->pstart[p], i;
-  double rx = pa->xy[2 * (size_t)root], ry = pa->xy[2 * (size_t)root + 1];
-  for (i = i0; i <= i1; i++) {
-    uint32_t j = wrap(k + 1 + i, n);
-    const PSlot *sa = &pa->slot[st + j], *sb = &pa->slot[st + wrap(j + 1, n)];
-    if (!enterable(pa, sa)) continue;
-    if (sa->v != root && sb->v != root) {
-      const double *va = &sa->x, *vb = &sb->x;
-      double o = orient(va[0], va[1], vb[0], vb[1], rx, ry);
-      double sc = (fabs(vb[0] - va[0]) + fabs(vb[1] - va[1])) *
-                  (fabs(rx - va[0]) + fabs(ry - va[1]));
-      if (!(o > EPS_RAY * sc)) continue; /* on the edge's line (or beyond: cannot be) */
-    }
-    add_succ(s, p, j, n, 0, 1, root, g);
-  }
-}
-
 /* Makes vertex v (reached from root `from` with g) a root; returns false
 ** when root-level pruning drops it (v is a root with a better g already),
 ** else true with *gv the g to root there. */
@@ -482,6 +456,50 @@ static bool take_root(ldsi_Polyanya *pa, uint32_t v, uint32_t from, double g, do
   PS(pst_roots);
   *gv = g;
   return true;
+}
+
+/* Far edge j of p lies on a line through the root `from` (g): a path gets
+** there along p's straight side (collinear vertices), so it may bend at
+** the edge's end c nearer the root, when c is a corner, into the polygon
+** across: a collinear node rooted at c. */
+static void graze(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t n, uint32_t from, double g,
+                  uint32_t c) {
+  ldsi_Polyanya *pa = s->pa;
+  const PSlot *sa = &pa->slot[s->m->pstart[p] + j];
+  double gv;
+  if (!enterable(pa, sa) || !pa->corner[c] || c == from) return;
+  g += dist(pa->xy[2 * (size_t)from], pa->xy[2 * (size_t)from + 1], pa->xy[2 * (size_t)c],
+            pa->xy[2 * (size_t)c + 1]);
+  if (take_root(pa, c, from, g, &gv)) add_succ(s, p, j, n, 0, 1, c, gv);
+}
+
+/* Whole far edges of p seen from vertex root (which is vertex `at` of p's
+** slots: the successors of a collinear node, and of a fresh root inside
+** p), edges i0 .. i1 counted from slot k + 1. Edges through the root give
+** collinear nodes; an edge on a line through the root is grazed. */
+static void whole_edges(lds_NavSearch *s, uint32_t p, uint32_t k, uint32_t n, uint32_t i0,
+                        uint32_t i1, uint32_t root, double g) {
+  const lds_Navmesh *m = s->m;
+  const ldsi_Polyanya *pa = s->pa;
+  uint32_t st = m->pstart[p], i;
+  double rx = pa->xy[2 * (size_t)root], ry = pa->xy[2 * (size_t)root + 1];
+  for (i = i0; i <= i1; i++) {
+    uint32_t j = wrap(k + 1 + i, n);
+    const PSlot *sa = &pa->slot[st + j], *sb = &pa->slot[st + wrap(j + 1, n)];
+    if (!enterable(pa, sa)) continue;
+    if (sa->v != root && sb->v != root) {
+      const double *va = &sa->x, *vb = &sb->x;
+      double o = orient(va[0], va[1], vb[0], vb[1], rx, ry);
+      double sc = (fabs(vb[0] - va[0]) + fabs(vb[1] - va[1])) *
+                  (fabs(rx - va[0]) + fabs(ry - va[1]));
+      if (!(o > EPS_RAY * sc)) { /* on the edge's line */
+        graze(s, p, j, n, root, g,
+              dist(rx, ry, va[0], va[1]) <= dist(rx, ry, vb[0], vb[1]) ? sa->v : sb->v);
+        continue;
+      }
+    }
+    add_succ(s, p, j, n, 0, 1, root, g);
+  }
 }
 
 /* The final node of a node entering goal polygon p (collinear: the root
@@ -543,52 +561,55 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
     return;
   }
   /* far vertices w_i = slot k + 1 + i (i = 0: B, i = n - 1: A); far edge i
-  ** runs w_i -> w_{i+1}. Right exit: the first w_i (i >= 1) not strictly
-  ** right of the right ray; left exit: the last w_i (i <= n - 2) not
-  ** strictly left of the left ray. */
+  ** runs w_i -> w_{i+1}. The right ray leaves p on far edge eR = ir - 1,
+  ** ir the first w_i strictly left of it (w_{n-1} = A is), at tR: its
+  ** start w_{ir-1} when that is on the ray (a run of far edges along the
+  ** ray, as collinear vertices give, is passed by), else the crossing. The
+  ** same for the left ray from the other end: eL = il, il the last w_i
+  ** strictly right of it (w_0 = B is). */
 #define W(i) (&ps[wrap(k + 1 + (i), n)].x)
+#define TOL(sc, w) (EPS_RAY * (sc) * (fabs((w)[0] - rx) + fabs((w)[1] - ry)))
   scr = fabs(nd->rx - rx) + fabs(nd->ry - ry);
   scl = fabs(nd->lx - rx) + fabs(nd->ly - ry);
   sr[0] = nd->rv == B ? 0 : orient(rx, ry, nd->rx, nd->ry, W(0)[0], W(0)[1]);
   for (ir = 1;; ir++) {
     const double *w = W(ir);
     double o = orient(rx, ry, nd->rx, nd->ry, w[0], w[1]);
-    if (ir == n - 1 || o >= -EPS_RAY * scr * (fabs(w[0] - rx) + fabs(w[1] - ry))) {
+    if (ir == n - 1 || o > TOL(scr, w)) {
       sr[1] = o;
       break;
     }
     sr[0] = o;
   }
-  if (fabs(sr[1]) <= EPS_RAY * scr * (fabs(W(ir)[0] - rx) + fabs(W(ir)[1] - ry))) {
-    eR = ir; /* exits through vertex w_ir */
-    tR = 0;
-  } else {
-    eR = ir - 1;
-    tR = sr[0] >= 0 ? 0 : sr[0] / (sr[0] - sr[1]);
-  }
+  eR = ir - 1;
+  tR = fabs(sr[0]) <= TOL(scr, W(eR)) ? 0 : sr[0] / (sr[0] - sr[1]);
   sl[1] = nd->lv == A ? 0 : orient(rx, ry, nd->lx, nd->ly, W(n - 1)[0], W(n - 1)[1]);
   for (il = n - 2;; il--) {
     const double *w = W(il);
     double o = orient(rx, ry, nd->lx, nd->ly, w[0], w[1]);
-    if (il == 0 || o <= EPS_RAY * scl * (fabs(w[0] - rx) + fabs(w[1] - ry))) {
+    if (il == 0 || o < -TOL(scl, w)) {
       sl[0] = o;
       break;
     }
     sl[1] = o;
   }
-  if (fabs(sl[0]) <= EPS_RAY * scl * (fabs(W(il)[0] - rx) + fabs(W(il)[1] - ry)) && il > 0) {
-    eL = il - 1; /* exits through vertex w_il */
-    tL = 1;
-  } else {
-    eL = il;
-    tL = sl[1] <= 0 ? 1 : sl[0] / (sl[0] - sl[1]);
-  }
-#undef W
+  eL = il;
+  tL = fabs(sl[1]) <= TOL(scl, W(il + 1)) ? 1 : sl[0] / (sl[0] - sl[1]);
   /* observable: from the right exit to the left exit */
   if (eR < eL || (eR == eL && tR < tL)) {
     for (i = eR; i <= eL; i++)
       add_succ(s, p, wrap(k + 1 + i, n), n, i == eR ? tR : 0, i == eL ? tL : 1, nd->root, nd->g);
   }
+  /* a ray running from B (A) along far edges of p (collinear vertices):
+  ** the path may bend at a corner on that run into the polygon across */
+  if (nd->rv == B && tR == 0 && eR >= 2 &&
+      fabs(orient(rx, ry, nd->rx, nd->ry, W(1)[0], W(1)[1])) <= TOL(scr, W(1)))
+    for (i = 1; i < eR; i++)
+      graze(s, p, wrap(k + 1 + i, n), n, nd->root, nd->g, ps[wrap(k + 1 + i, n)].v);
+  if (nd->lv == A && tL == 1 && eL + 3 <= n &&
+      fabs(orient(rx, ry, nd->lx, nd->ly, W(n - 2)[0], W(n - 2)[1])) <= TOL(scl, W(n - 2)))
+    for (i = eL + 1; i + 3 <= n; i++)
+      graze(s, p, wrap(k + 1 + i, n), n, nd->root, nd->g, ps[wrap(k + 2 + i, n)].v);
   /* non-observable: round a corner at an end of the entry edge */
   if (nd->rv == B && pa->corner[B] && may_turn(pa, B, rx, ry, -1)) {
     double gv, g = nd->g + dist(rx, ry, pa->xy[2 * (size_t)B], pa->xy[2 * (size_t)B + 1]);
@@ -604,6 +625,8 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
       if (eL + 1 <= n - 2) whole_edges(s, p, k, n, eL + 1, n - 2, A, gv);
     }
   }
+#undef TOL
+#undef W
 }
 
 /* ------------------------------------------------------------ start -- */
@@ -702,7 +725,13 @@ lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
         double o = orient(va[0], va[1], vb[0], vb[1], sx, sy);
         double sc = (fabs(vb[0] - va[0]) + fabs(vb[1] - va[1])) *
                     (fabs(sx - va[0]) + fabs(sy - va[1]));
-        if (!(o > EPS_RAY * sc)) continue; /* the start is on it (or on its line) */
+        if (!(o > EPS_RAY * sc)) { /* the start is on it, or on its line */
+          double ex = vb[0] - va[0], ey = vb[1] - va[1];
+          double t = ((sx - va[0]) * ex + (sy - va[1]) * ey) / (ex * ex + ey * ey);
+          if (t < 0) graze(s, p, k, np, start, 0, m->pv[st + k]);
+          else if (t > 1) graze(s, p, k, np, start, 0, m->pv[st + (k + 1) % np]);
+          continue;
+        }
         add_succ(s, p, k, np, 0, 1, start, 0);
       }
     }
