@@ -17,6 +17,7 @@
 #include "harness.h"
 
 #include "lds.h"
+#include "lds_io.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -439,7 +440,62 @@ static void degenerate(void) {
   }
 }
 
+/* The six shared maps as non-strict meshes (collinear vertices at every
+** T-junction) against the exact optima of their query files. */
+static void shared_nonstrict(void) {
+  static const char *const maps[] = {"arena", "den011d", "brc202d", "AR0011SR", "maze512-32-0",
+                                     "32room_000"};
+  size_t i;
+  int mism = 0, done = 0, maps_run = 0;
+  for (i = 0; i < sizeof maps / sizeof *maps; i++) {
+    char mp[512], qp[512], line[512];
+    lds_Grid *g;
+    lds_GridMeshParams gp;
+    lds_Navmesh *m;
+    lds_NavSearch *s;
+    lds_NavParams p;
+    FILE *f;
+    snprintf(mp, sizeof mp, "%s/data/movingai/maps/%s.map", LDS_SHARED_DIR, maps[i]);
+    snprintf(qp, sizeof qp, "%s/data/navmesh/2d/%s.queries", LDS_SHARED_DIR, maps[i]);
+    g = lds_map_load(NULL, mp, NULL);
+    f = g ? fopen(qp, "r") : NULL;
+    if (!f) { /* the shared data is not there: nothing to compare */
+      if (g) lds_grid_free(g);
+      continue;
+    }
+    lds_grid_mesh_params_init(&gp);
+    gp.strict = false;
+    m = lds_grid_to_navmesh(NULL, g, &gp, NULL, NULL);
+    CHECK(m != NULL);
+    s = m ? lds_navsearch_new(NULL, m, NULL) : NULL;
+    lds_nav_params_init(&p);
+    p.algo = LDS_NAV_OPTIMAL;
+    maps_run++;
+    while (s && fgets(line, sizeof line, f)) {
+      double a[3], b[3], dl, dc, opt, len = -1;
+      if (sscanf(line, "%lf %lf %lf %lf %lf %lf %lf %lf %lf", a, a + 1, a + 2, b, b + 1, b + 2, &dl,
+                 &dc, &opt) != 9)
+        continue;
+      if (lds_navsearch_start(s, &p, a, b) == LDS_RUNNING && lds_navsearch_step(s, NULL) == LDS_FOUND)
+        len = lds_navsearch_length(s);
+      done++;
+      if (!(fabs(len - opt) <= 1e-6 * (opt > 1 ? opt : 1) + 5e-7)) {
+        if (mism < 5) fprintf(stderr, "non-strict %s: %s  got %.9f\n", maps[i], line, len);
+        mism++;
+      }
+    }
+    fclose(f);
+    lds_navsearch_free(s);
+    lds_navmesh_free(m);
+    lds_grid_free(g);
+  }
+  if (maps_run) CHECK(done >= 500 * maps_run - 340); /* arena has 160 queries */
+  CHECK_INT(mism, 0);
+}
+
+void suite_polyanya(void);
 void suite_polyanya(void) {
   random_grids();
   degenerate();
+  shared_nonstrict();
 }
