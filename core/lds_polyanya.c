@@ -28,7 +28,18 @@
 **     of P ending at A) gives a node whose root lies on its entry edge. Such
 **     a node sees its whole polygon (A is one of its vertices): every far
 **     edge is an observable successor and the edge through A continues the
-**     walk round A's fan until the boundary.
+**     walk round A's fan until the boundary (one such node per root and
+**     polygon);
+**   - grazed edges: with collinear vertices (a straight angle, as at the
+**     T-junction points of lds_grid_mesh's non-strict meshes) a ray can run
+**     along P's side, and a far edge can lie on a line through the root. A
+**     path reaches such an edge along the side and may bend at its nearer
+**     end c when c is a corner: a collinear node rooted at c.
+** A corner is only used on the side a taut path can turn to there: round
+** an obstacle that reaches that side of the incoming ray (the obstacle
+** wedge at a corner is less than a straight angle, so one of its two
+** boundary edges does). Start and goal in different pieces of the mesh
+** give no path at once.
 ** Pruning (all from the paper): root-level pruning (best g per vertex as a
 ** root: a root reached again more expensively generates nothing, nodes of
 ** a root reached more cheaply since are dropped when popped); dead ends (a
@@ -37,23 +48,25 @@
 ** A node whose polygon holds the goal gives its final node: f = g + the
 ** shortest r -> interval -> goal, exact (P is convex).
 **
-** Tolerances: orientation tests against a vertex-to-vertex ray are exact
-** on meshes with small binary-fraction coordinates (every 2-D mesh of
-** lodestar); a ray through a computed interval end counts a vertex within
-** 1e-11 of its length scale as on the ray. Cut points within 1e-12 of an
-** edge's end snap to that vertex. Root ties within 1e-9 relative keep both.
+** Tolerances (one policy everywhere): a vertex is on a ray or a line when
+** its orientation is within 1e-11 of the product of the two lengths (L1);
+** orientation tests of vertex-to-vertex rays are exact on meshes with small
+** binary-fraction coordinates (every 2-D mesh here), so the tolerance only
+** matters for computed interval ends. Cut points within 1e-12 of an edge's
+** end snap to that vertex. Two g of a root within 1e-9 relative are equal
+** (a tie keeps the first parent and the new side's successors).
+**
+** Everything per query lives in pools of the search object (nodes, heap,
+** per-vertex and per-polygon tables by generation): no allocation once the
+** pools have grown. Geometry is in x-z: on a mesh with levels the path is
+** the shortest in x-z over the polygons' adjacency, its length reported in
+** 3-D (docs/navmesh.md).
 */
 #include "lds_navmesh_search_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#ifdef PSTAT
-unsigned long long pst_pop, pst_stale, pst_imm, pst_coll, pst_roots, pst_ties, pst_pruned, pst_walkdup, pst_obs, pst_nonobs;
-#define PS(x) (x)++
-#else
-#define PS(x) ((void)0)
-#endif
 #define NO_V 0xFFFFFFFFu
 #define EPS_T 1e-12     /* parameter along an edge: snap to the vertex */
 #define EPS_RAY 1e-11   /* relative: a vertex on a ray */
@@ -111,7 +124,6 @@ struct ldsi_Polyanya {
   size_t hn, hcap;
   PNode *succ;         /* successors of the node being expanded */
   size_t nsucc, scap;
-  double eps2;         /* absolute area tolerance for point-on-edge tests */
   double gx, gy;       /* goal, plane */
 };
 
@@ -222,13 +234,6 @@ static bool ensure(lds_NavSearch *s) {
     pa->scap = 0;
     ldsi_polyanya_free(s);
     return false;
-  }
-  {
-    double size = fmax(m->bmax[0] - m->bmin[0], m->bmax[2] - m->bmin[2]);
-    size = fmax(size, fmax(fabs(m->bmin[0]), fabs(m->bmax[0])));
-    size = fmax(size, fmax(fabs(m->bmin[2]), fabs(m->bmax[2])));
-    if (!(size > 0)) size = 1;
-    pa->eps2 = 1e-18 * size * size;
   }
   return true;
 }
@@ -405,8 +410,7 @@ static void add_succ(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t n, doubl
     /* a collinear node (root on its entry edge) sees all of q: one per
     ** (root, q, g) is enough, and it keeps a walk round an unbounded fan
     ** from looping */
-    if (pa->wgen[q] == pa->gen && pa->wroot[q] == root && pa->wg[q] <= g + EPS_G * (1 + g)) { PS(pst_walkdup); return; }
-    PS(pst_coll);
+    if (pa->wgen[q] == pa->gen && pa->wroot[q] == root && pa->wg[q] <= g + EPS_G * (1 + g)) return;
     pa->wgen[q] = pa->gen;
     pa->wroot[q] = root;
     pa->wg[q] = g;
@@ -443,9 +447,8 @@ static void add_succ(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t n, doubl
 static bool take_root(ldsi_Polyanya *pa, uint32_t v, uint32_t from, double g, double *gv) {
   if (pa->vgen[v] == pa->gen) {
     double b = pa->vg[v], tol = EPS_G * (1 + b);
-    if (g > b + tol) { PS(pst_pruned); return false; }
+    if (g > b + tol) return false;
     if (g >= b - tol) {
-      PS(pst_ties);
       *gv = b; /* a tie (another side of v): keep the first parent */
       return true;
     }
@@ -453,7 +456,6 @@ static bool take_root(ldsi_Polyanya *pa, uint32_t v, uint32_t from, double g, do
   pa->vgen[v] = pa->gen;
   pa->vg[v] = g;
   pa->vpar[v] = from;
-  PS(pst_roots);
   *gv = g;
   return true;
 }
@@ -473,9 +475,9 @@ static void graze(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t n, uint32_t
   if (take_root(pa, c, from, g, &gv)) add_succ(s, p, j, n, 0, 1, c, gv);
 }
 
-/* Whole far edges of p seen from vertex root (which is vertex `at` of p's
-** slots: the successors of a collinear node, and of a fresh root inside
-** p), edges i0 .. i1 counted from slot k + 1. Edges through the root give
+/* Whole far edges of p seen from vertex root, a vertex of p (the
+** successors of a collinear node, and of a fresh root inside p): edges
+** i0 .. i1 counted from slot k + 1. Edges through the root give
 ** collinear nodes; an edge on a line through the root is grazed. */
 static void whole_edges(lds_NavSearch *s, uint32_t p, uint32_t k, uint32_t n, uint32_t i0,
                         uint32_t i1, uint32_t root, double g) {
@@ -703,6 +705,7 @@ lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
   pa->vgen[start] = pa->gen;
   pa->vg[start] = 0;
   pa->vpar[start] = NO_V;
+  if (m->piece[s->sp] != m->piece[s->gp]) return LDS_RUNNING; /* apart: the step finds no path */
   n = polys_at(s, s->gp, pa->gx, pa->gy, around, 256);
   for (i = 0; i < n; i++) pa->goalgen[around[i]] = pa->gen;
   n = polys_at(s, s->sp, pa->xy[2 * (size_t)start], pa->xy[2 * (size_t)start + 1], around, 256);
@@ -819,11 +822,8 @@ lds_Status ldsi_polyanya_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budge
       }
       return LDS_FOUND;
     }
-    PS(pst_pop);
-    if (nd.root != pa->nv && nd.g > pa->vg[nd.root] + EPS_G * (1 + nd.g)) {
-      PS(pst_stale);
-      continue;
-    } /* the root was reached more cheaply since */
+    if (nd.root != pa->nv && nd.g > pa->vg[nd.root] + EPS_G * (1 + nd.g))
+      continue; /* the root was reached more cheaply since */
     for (;;) {
       n++;
       s->stats.expansions++;
@@ -832,7 +832,6 @@ lds_Status ldsi_polyanya_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budge
       ** while the budget lasts */
       if (pa->nsucc == 1 && pa->succ[0].kind == KIND_NODE && !(max_exp && n >= max_exp)) {
         nd = pa->succ[0];
-        PS(pst_imm);
         continue;
       }
       break;
