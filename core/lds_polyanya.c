@@ -104,6 +104,7 @@ struct ldsi_Polyanya {
   size_t pn1;          /* np, at least 1 (allocation sizes) */
   double *xy;          /* 2 * (nv + 1): plane coordinates; slot nv = the start */
   PSlot *slot;         /* per slot (pstart index): vertex, neighbour, twin, enter */
+  double *pdiam;       /* per polygon: L1 diameter bound (box width + height) */
   uint8_t *ok;         /* per polygon: allowed this query */
   uint8_t *deg;        /* per polygon: allowed neighbours (capped at 255) */
   uint8_t *corner;     /* per vertex: a possible turning point */
@@ -149,6 +150,7 @@ void ldsi_polyanya_free(lds_NavSearch *s) {
   nv1 = (size_t)pa->nv + 1;
   ldsi_free(e, pa->xy, 2 * nv1 * sizeof(double));
   ldsi_free(e, pa->slot, pa->ns * sizeof(PSlot));
+  ldsi_free(e, pa->pdiam, pa->pn1 * sizeof(double));
   ldsi_free(e, pa->ok, pa->pn1);
   ldsi_free(e, pa->deg, pa->pn1);
   ldsi_free(e, pa->corner, nv1);
@@ -187,6 +189,7 @@ static bool ensure(lds_NavSearch *s) {
   nv1 = (size_t)pa->nv + 1;
   pa->xy = (double *)ldsi_alloc(e, 2 * nv1 * sizeof(double));
   pa->slot = (PSlot *)ldsi_calloc(e, pa->ns, sizeof(PSlot));
+  pa->pdiam = (double *)ldsi_calloc(e, pa->pn1, sizeof(double));
   pa->ok = (uint8_t *)ldsi_alloc(e, pa->pn1);
   pa->deg = (uint8_t *)ldsi_alloc(e, pa->pn1);
   pa->corner = (uint8_t *)ldsi_alloc(e, nv1);
@@ -199,7 +202,7 @@ static bool ensure(lds_NavSearch *s) {
   pa->vg = (double *)ldsi_alloc(e, nv1 * sizeof(double));
   pa->vpar = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
   pa->vgen = (uint32_t *)ldsi_calloc(e, nv1, sizeof(uint32_t));
-  if (!pa->xy || !pa->slot || !pa->ok || !pa->deg || !pa->corner || !pa->goalgen || !pa->vg ||
+  if (!pa->xy || !pa->slot || !pa->pdiam || !pa->ok || !pa->deg || !pa->corner || !pa->goalgen || !pa->vg ||
       !pa->vpar || !pa->vgen || !pa->bu || !pa->bw || !pa->wgen || !pa->wroot || !pa->wg) {
     ldsi_polyanya_free(s);
     return false;
@@ -211,6 +214,8 @@ static bool ensure(lds_NavSearch *s) {
   for (p = 0; p < m->np; p++) {
     uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st, k;
     if (n > maxn) maxn = n;
+    pa->pdiam[p] = (m->pbox[4 * (size_t)p + 2] - m->pbox[4 * (size_t)p]) +
+                   (m->pbox[4 * (size_t)p + 3] - m->pbox[4 * (size_t)p + 1]);
     for (k = 0; k < n; k++) {
       uint32_t q = m->pn[st + k], a = m->pv[st + k], b = m->pv[st + (k + 1) % n], qk = 0;
       PSlot *sl = &pa->slot[st + k];
@@ -550,7 +555,7 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
   const PSlot *ps = pa->slot + st;
   uint32_t A = ps[k].v, B = ps[wrap(k + 1, n)].v;
   double rx = pa->xy[2 * (size_t)nd->root], ry = pa->xy[2 * (size_t)nd->root + 1];
-  double sl[2], sr[2], tR, tL, scl, scr;
+  double sl[2], sr[2], tR, tL, tolL, tolR;
   uint32_t ir, il, eR, eL;
   bool collinear = nd->root != pa->nv && (nd->root == A || nd->root == B);
   pa->nsucc = 0;
@@ -570,33 +575,36 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
   ** same for the left ray from the other end: eL = il, il the last w_i
   ** strictly right of it (w_0 = B is). */
 #define W(i) (&ps[wrap(k + 1 + (i), n)].x)
-#define TOL(sc, w) (EPS_RAY * (sc) * (fabs((w)[0] - rx) + fabs((w)[1] - ry)))
-  scr = fabs(nd->rx - rx) + fabs(nd->ry - ry);
-  scl = fabs(nd->lx - rx) + fabs(nd->ly - ry);
+  /* tolerance of a vertex w against a ray r -> e: EPS_RAY |e - r| |w - r|
+  ** (L1), with |w - r| <= |e - r| + p's L1 diameter */
+  tolR = fabs(nd->rx - rx) + fabs(nd->ry - ry);
+  tolL = fabs(nd->lx - rx) + fabs(nd->ly - ry);
+  tolR = EPS_RAY * tolR * (tolR + pa->pdiam[p]);
+  tolL = EPS_RAY * tolL * (tolL + pa->pdiam[p]);
   sr[0] = nd->rv == B ? 0 : orient(rx, ry, nd->rx, nd->ry, W(0)[0], W(0)[1]);
   for (ir = 1;; ir++) {
     const double *w = W(ir);
     double o = orient(rx, ry, nd->rx, nd->ry, w[0], w[1]);
-    if (ir == n - 1 || o > TOL(scr, w)) {
+    if (ir == n - 1 || o > tolR) {
       sr[1] = o;
       break;
     }
     sr[0] = o;
   }
   eR = ir - 1;
-  tR = fabs(sr[0]) <= TOL(scr, W(eR)) ? 0 : sr[0] / (sr[0] - sr[1]);
+  tR = fabs(sr[0]) <= tolR ? 0 : sr[0] / (sr[0] - sr[1]);
   sl[1] = nd->lv == A ? 0 : orient(rx, ry, nd->lx, nd->ly, W(n - 1)[0], W(n - 1)[1]);
   for (il = n - 2;; il--) {
     const double *w = W(il);
     double o = orient(rx, ry, nd->lx, nd->ly, w[0], w[1]);
-    if (il == 0 || o < -TOL(scl, w)) {
+    if (il == 0 || o < -tolL) {
       sl[0] = o;
       break;
     }
     sl[1] = o;
   }
   eL = il;
-  tL = fabs(sl[1]) <= TOL(scl, W(il + 1)) ? 1 : sl[0] / (sl[0] - sl[1]);
+  tL = fabs(sl[1]) <= tolL ? 1 : sl[0] / (sl[0] - sl[1]);
   /* observable: from the right exit to the left exit */
   if (eR < eL || (eR == eL && tR < tL)) {
     for (i = eR; i <= eL; i++)
@@ -605,11 +613,11 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
   /* a ray running from B (A) along far edges of p (collinear vertices):
   ** the path may bend at a corner on that run into the polygon across */
   if (nd->rv == B && tR == 0 && eR >= 2 &&
-      fabs(orient(rx, ry, nd->rx, nd->ry, W(1)[0], W(1)[1])) <= TOL(scr, W(1)))
+      fabs(orient(rx, ry, nd->rx, nd->ry, W(1)[0], W(1)[1])) <= tolR)
     for (i = 1; i < eR; i++)
       graze(s, p, wrap(k + 1 + i, n), n, nd->root, nd->g, ps[wrap(k + 1 + i, n)].v);
   if (nd->lv == A && tL == 1 && eL + 3 <= n &&
-      fabs(orient(rx, ry, nd->lx, nd->ly, W(n - 2)[0], W(n - 2)[1])) <= TOL(scl, W(n - 2)))
+      fabs(orient(rx, ry, nd->lx, nd->ly, W(n - 2)[0], W(n - 2)[1])) <= tolL)
     for (i = eL + 1; i + 3 <= n; i++)
       graze(s, p, wrap(k + 1 + i, n), n, nd->root, nd->g, ps[wrap(k + 2 + i, n)].v);
   /* non-observable: round a corner at an end of the entry edge */
@@ -627,7 +635,6 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
       if (eL + 1 <= n - 2) whole_edges(s, p, k, n, eL + 1, n - 2, A, gv);
     }
   }
-#undef TOL
 #undef W
 }
 
