@@ -813,12 +813,14 @@ static lds_Status build(lds_NavSearch *s, const PNode *fin) {
 lds_Status ldsi_polyanya_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us,
                               uint64_t t0) {
   ldsi_Polyanya *pa = s->pa;
-  uint64_t n = 0;
+  uint64_t n = 0, check = 64;
   while (pa->hn) {
     PNode nd;
     if (max_exp && n >= max_exp) return LDS_RUNNING;
-    if (budget_us && n && (n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
-      return LDS_RUNNING;
+    if (budget_us && n >= check) { /* the clock every 64 expansions or more */
+      check = n + 64;
+      if (s->env.clock(s->env.clock_ud) - t0 >= budget_us) return LDS_RUNNING;
+    }
     nd = pa->nodes[hpop(pa)];
     if (nd.kind != KIND_NODE) {
       n++;
