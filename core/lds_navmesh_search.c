@@ -37,55 +37,55 @@ void lds_nav_params_init(lds_NavParams *p) {
 
 /* ---------------------------------------------------------- lifetime -- */
 
+#define K LDSI_NAV_SLOTS
+
 lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_Error *err) {
   ldsi_Env e;
   lds_NavSearch *s;
-  size_t np;
+  size_t nn, ni;
   ldsi_env_resolve(&e, env);
   if (!m) {
     ldsi_error(err, LDS_E_ARG, "lds_navsearch_new: mesh is NULL");
     return NULL;
   }
-  np = m->ni + 2; /* corridor A* nodes: one per half-edge, plus the start */
+  ni = m->ni;
+  nn = ni * K + 1; /* corridor A* records: K per half-edge, plus the start */
   s = (lds_NavSearch *)ldsi_calloc(&e, 1, sizeof *s);
   if (!s) goto nomem;
   s->env = e;
   s->m = m;
-  s->nnodes = np;
-  s->start_node = (uint32_t)m->ni;
-  s->eowner = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
-  s->enext = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
-  s->etwin = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
-  s->seen = (uint32_t *)ldsi_calloc(&e, np, sizeof(uint32_t));
-  s->g = (double *)ldsi_alloc(&e, np * sizeof(double));
-  s->f = (double *)ldsi_alloc(&e, np * sizeof(double));
-  s->pt = (double *)ldsi_alloc(&e, 3 * np * sizeof(double));
-  s->parent = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
-  s->taut = (ldsi_NavTaut *)ldsi_alloc(&e, np * sizeof(ldsi_NavTaut));
-  s->hpos = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
-  s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, np * sizeof(ldsi_NavHeapItem));
-  if (!s->seen || !s->g || !s->f || !s->pt || !s->parent || !s->hpos || !s->heap || !s->taut ||
-      !s->eowner || !s->enext || !s->etwin) {
+  s->nnodes = nn;
+  s->start_node = (uint32_t)(ni * K);
+  s->enext = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
+  s->cstart = (uint32_t *)ldsi_alloc(&e, ((size_t)m->np + 1) * sizeof(uint32_t));
+  s->cedge = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
+  s->ends = (ldsi_NavEdge *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavEdge));
+  s->node = (ldsi_NavNode *)ldsi_calloc(&e, nn, sizeof(ldsi_NavNode));
+  s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, nn * sizeof(ldsi_NavHeapItem));
+  if (!s->enext || !s->cstart || !s->cedge || !s->ends || !s->node || !s->heap) {
     lds_navsearch_free(s);
     goto nomem;
   }
   {
-    uint32_t P, k;
+    uint32_t P, k, nc = 0;
+    bool used[256];
+    memset(used, 0, sizeof used);
     for (P = 0; P < m->np; P++) {
       uint32_t st = m->pstart[P], n = m->pstart[P + 1] - st;
+      s->cstart[P] = nc;
+      if (!used[m->area[P]]) {
+        used[m->area[P]] = true;
+        s->areas[s->nareas++] = m->area[P];
+      }
       for (k = 0; k < n; k++) {
-        uint32_t e0 = st + k, Q = m->pn[e0], qs, qn, j;
-        s->eowner[e0] = P;
+        uint32_t e0 = st + k;
         s->enext[e0] = st + (k + 1) % n;
-        s->etwin[e0] = LDS_NAVMESH_NONE;
-        if (Q == LDS_NAVMESH_NONE) continue;
-        qs = m->pstart[Q];
-        qn = m->pstart[Q + 1] - qs;
-        for (j = 0; j < qn; j++)
-          if (m->pv[qs + j] == m->pv[st + (k + 1) % n] && m->pv[qs + (j + 1) % qn] == m->pv[e0])
-            s->etwin[e0] = qs + j;
+        memcpy(s->ends[e0].a, ldsi_nm_v(m, m->pv[e0]), 3 * sizeof(double));
+        memcpy(s->ends[e0].b, ldsi_nm_v(m, m->pv[s->enext[e0]]), 3 * sizeof(double));
+        if (m->pn[e0] != LDS_NAVMESH_NONE) s->cedge[nc++] = e0;
       }
     }
+    s->cstart[m->np] = nc;
   }
   s->status = LDS_E_STATE;
   ldsi_error_clear(err);
@@ -98,22 +98,18 @@ nomem:
 
 void lds_navsearch_free(lds_NavSearch *s) {
   const ldsi_Env *e;
-  size_t np;
+  size_t nn, ni;
   if (!s) return;
   e = &s->env;
-  np = s->nnodes;
+  nn = s->nnodes;
+  ni = s->m->ni;
   ldsi_polyanya_free(s);
-  ldsi_free(e, s->eowner, np * sizeof(uint32_t));
-  ldsi_free(e, s->enext, np * sizeof(uint32_t));
-  ldsi_free(e, s->etwin, np * sizeof(uint32_t));
-  ldsi_free(e, s->seen, np * sizeof(uint32_t));
-  ldsi_free(e, s->g, np * sizeof(double));
-  ldsi_free(e, s->f, np * sizeof(double));
-  ldsi_free(e, s->pt, 3 * np * sizeof(double));
-  ldsi_free(e, s->parent, np * sizeof(uint32_t));
-  ldsi_free(e, s->taut, np * sizeof(ldsi_NavTaut));
-  ldsi_free(e, s->hpos, np * sizeof(uint32_t));
-  ldsi_free(e, s->heap, np * sizeof(ldsi_NavHeapItem));
+  ldsi_free(e, s->enext, (ni + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->cstart, ((size_t)s->m->np + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->cedge, (ni + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->ends, (ni + 1) * sizeof(ldsi_NavEdge));
+  ldsi_free(e, s->node, nn * sizeof(ldsi_NavNode));
+  ldsi_free(e, s->heap, nn * sizeof(ldsi_NavHeapItem));
   ldsi_free(e, s->pts, s->ptscap * 3 * sizeof(double));
   ldsi_free(e, s->corr, s->corrcap * sizeof(uint32_t));
   ldsi_free(e, s->portals, s->portcap * sizeof(lds_Portal));
@@ -122,7 +118,9 @@ void lds_navsearch_free(lds_NavSearch *s) {
 
 /* -------------------------------------------------------------- heap -- */
 
-static bool item_less(const ldsi_NavHeapItem *a, const ldsi_NavHeapItem *b) {
+/* Binary min-heap of (f, id), ties broken by id (deterministic); each
+** record knows its position (hpos) for decrease-key. */
+static inline bool item_less(const ldsi_NavHeapItem *a, const ldsi_NavHeapItem *b) {
   return a->f < b->f || (a->f == b->f && a->id < b->id);
 }
 
@@ -132,11 +130,11 @@ static void heap_up(lds_NavSearch *s, size_t i) {
     size_t up = (i - 1) / 2;
     if (!item_less(&it, &s->heap[up])) break;
     s->heap[i] = s->heap[up];
-    s->hpos[s->heap[i].id] = (uint32_t)i;
+    s->node[s->heap[i].id].hpos = (uint32_t)i;
     i = up;
   }
   s->heap[i] = it;
-  s->hpos[it.id] = (uint32_t)i;
+  s->node[it.id].hpos = (uint32_t)i;
 }
 
 static void heap_down(lds_NavSearch *s, size_t i) {
@@ -147,18 +145,18 @@ static void heap_down(lds_NavSearch *s, size_t i) {
     if (c + 1 < s->hn && item_less(&s->heap[c + 1], &s->heap[c])) c++;
     if (!item_less(&s->heap[c], &it)) break;
     s->heap[i] = s->heap[c];
-    s->hpos[s->heap[i].id] = (uint32_t)i;
+    s->node[s->heap[i].id].hpos = (uint32_t)i;
     i = c;
   }
   s->heap[i] = it;
-  s->hpos[it.id] = (uint32_t)i;
+  s->node[it.id].hpos = (uint32_t)i;
 }
 
 static void heap_push_or_decrease(lds_NavSearch *s, uint32_t id, double f) {
-  if (s->hpos[id] < LDSI_NAV_OUT) {
-    size_t i = s->hpos[id];
-    s->heap[i].f = f;
-    heap_up(s, i);
+  uint32_t h = s->node[id].hpos;
+  if (h < LDSI_NAV_OUT) {
+    s->heap[h].f = f;
+    heap_up(s, h);
     return;
   }
   s->heap[s->hn].f = f;
@@ -171,7 +169,7 @@ static void heap_push_or_decrease(lds_NavSearch *s, uint32_t id, double f) {
 
 static uint32_t heap_pop(lds_NavSearch *s) {
   uint32_t id = s->heap[0].id;
-  s->hpos[id] = LDSI_NAV_CLOSED;
+  s->node[id].hpos = LDSI_NAV_CLOSED;
   s->hn--;
   if (s->hn) {
     s->heap[0] = s->heap[s->hn];
@@ -182,7 +180,7 @@ static uint32_t heap_pop(lds_NavSearch *s) {
 
 /* ------------------------------------------------------------- start -- */
 
-static double dist3(const double *a, const double *b) {
+static inline double dist3(const double *a, const double *b) {
   double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
   return sqrt(dx * dx + dy * dy + dz * dz);
 }
@@ -231,7 +229,6 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
     snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: n_area_costs is %zu (expected 0..256, with area_costs)", p->n_area_costs);
     return s->status = LDS_E_ARG;
   }
-  s->min_cost = INFINITY;
   for (i = 0; i < 256; i++) {
     double c = i < p->n_area_costs ? p->area_costs[i] : 1.0;
     if (!(c > 0) || (isinf(c) && c < 0) || c != c) {
@@ -241,21 +238,24 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
     s->cost[i] = c;
   }
   s->p.area_costs = NULL; /* copied into s->cost */
-  for (i = 0; i < s->m->np; i++)
-    if (isfinite(s->cost[s->m->area[i]])) s->min_cost = fmin(s->min_cost, s->cost[s->m->area[i]]);
+  /* over the areas the mesh uses (in the order of their first polygon), not
+  ** its polygons: O(areas) per query */
+  s->min_cost = INFINITY;
+  for (i = 0; i < s->nareas; i++)
+    if (isfinite(s->cost[s->areas[i]])) s->min_cost = fmin(s->min_cost, s->cost[s->areas[i]]);
   if (!isfinite(s->min_cost)) s->min_cost = 1.0;
   s->uniform = true;
-  for (i = 0; i < s->m->np && s->uniform; i++) {
-    double c = s->cost[s->m->area[i]];
+  for (i = 0; i < s->nareas && s->uniform; i++) {
+    double c = s->cost[s->areas[i]];
     if (isfinite(c) && c != s->min_cost) s->uniform = false;
   }
   if (p->algo == LDS_NAV_OPTIMAL)
-    for (i = 0; i < s->m->np; i++) {
-      double c = s->cost[s->m->area[i]];
+    for (i = 0; i < s->nareas; i++) {
+      double c = s->cost[s->areas[i]];
       if (isfinite(c) && c != s->min_cost) {
         snprintf(s->msg, sizeof s->msg,
                  "lds_navsearch_start: optimal needs one cost for every allowed area (area %u "
-                 "costs %g, another %g)", s->m->area[i], c, s->min_cost);
+                 "costs %g, another %g)", s->areas[i], c, s->min_cost);
         return s->status = LDS_E_ARG;
       }
     }
@@ -265,21 +265,22 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
   s->status = LDS_RUNNING;
   s->best_h = dist3(s->start, s->goal);
   if (++s->gen == 0) {
-    memset(s->seen, 0, s->nnodes * sizeof(uint32_t));
+    for (i = 0; i < s->nnodes; i++) s->node[i].seen = 0;
     s->gen = 1;
   }
   {
     uint32_t sn = s->start_node;
+    ldsi_NavNode *N = &s->node[sn];
     s->hn = 0;
-    s->seen[sn] = s->gen;
-    s->g[sn] = 0;
-    s->f[sn] = 0;
-    s->parent[sn] = LDS_NAVMESH_NONE;
-    memcpy(s->pt + 3 * (size_t)sn, s->start, 3 * sizeof(double));
-    memcpy(s->taut[sn].root, s->start, 3 * sizeof(double));
-    s->taut[sn].groot = 0;
-    s->taut[sn].wedge = false;
-    s->hpos[sn] = LDSI_NAV_CLOSED;
+    N->seen = s->gen;
+    N->g = 0;
+    N->f = 0;
+    N->parent = LDS_NAVMESH_NONE;
+    memcpy(N->pt, s->start, 3 * sizeof(double));
+    memcpy(N->t.root, s->start, 3 * sizeof(double));
+    N->t.groot = 0;
+    N->t.wedge = false;
+    N->hpos = LDSI_NAV_CLOSED;
     s->best = sn;
     if (!isfinite(s->cost[s->m->area[s->sp]]) || !isfinite(s->cost[s->m->area[s->gp]])) {
       s->status = LDS_NO_PATH;
@@ -295,57 +296,67 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
 
 /* ---------------------------------------------------- corridor A* --- */
 
-/* The point of portal (a, b) where a path from p towards the goal crosses:
-** the crossing of segment p-goal with the portal if there is one, else the
-** portal end with the smaller |p-e| + |e-goal|. */
-static void portal_point(const double *p, const double *goal, const double *a, const double *b,
-                         double *out) {
-  double ex = b[0] - a[0], ez = b[2] - a[2];
-  double dx = goal[0] - p[0], dz = goal[2] - p[2];
-  double den = dx * ez - dz * ex;
-  if (den != 0) {
-    double t = ((a[0] - p[0]) * dz - (a[2] - p[2]) * dx) / den; /* along the portal */
-    double u = ((a[0] - p[0]) * ez - (a[2] - p[2]) * ex) / den; /* along p-goal */
-    if (t >= 0 && t <= 1 && u >= 0) {
-      out[0] = a[0] + t * ex;
-      out[1] = a[1] + t * (b[1] - a[1]);
-      out[2] = a[2] + t * ez;
-      return;
-    }
-  }
-  if (dist3(p, a) + dist3(a, goal) <= dist3(p, b) + dist3(b, goal)) memcpy(out, a, 3 * sizeof(double));
-  else memcpy(out, b, 3 * sizeof(double));
-}
-
-/* cross(b - a, c - a) in x-z */
-static double xcross(const double *a, const double *b, const double *c) {
-  return (b[0] - a[0]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[0] - a[0]);
-}
-
-static void lerp3(const double *a, const double *b, double t, double *out) {
+static inline void lerp3(const double *a, const double *b, double t, double *out) {
   out[0] = a[0] + t * (b[0] - a[0]);
   out[1] = a[1] + t * (b[1] - a[1]);
   out[2] = a[2] + t * (b[2] - a[2]);
 }
 
-/* Taut relaxation (uniform costs): from P's state across portal (a = left,
-** b = right), the neighbour's state and point q. The portal splits into
-** the part visible from P's root inside its wedge and the parts beyond its
-** left and right rays, reached by bending at the wedge's left / right end;
-** q is the point of the portal with the smallest (length to it) + (straight
-** line to the goal), and the state follows the part q lies in. Fills t and
-** q; returns the length from the start to q. */
+/* The point x of segment (a, b) with the least |p - x| + |x - goal| in x-z
+** (Heron's reflection: where the line from p to the goal, mirrored across
+** the segment's line when both lie on the same side, meets that line,
+** clamped to the segment; the sum is convex along it). No square root. */
+static inline void seg_point(const double *p, const double *goal, const double *a,
+                             const double *b, double *out) {
+  double ex = b[0] - a[0], ez = b[2] - a[2], l2 = ex * ex + ez * ez;
+  double px = p[0] - a[0], pz = p[2] - a[2], gx = goal[0] - a[0], gz = goal[2] - a[2];
+  double dp = fabs(ex * pz - ez * px), dg = fabs(ex * gz - ez * gx);
+  double tp = (ex * px + ez * pz) / l2, tg = (ex * gx + ez * gz) / l2, t;
+  if (!(l2 > 0)) {
+    memcpy(out, a, 3 * sizeof(double));
+    return;
+  }
+  t = dp + dg > 0 ? tp + (tg - tp) * (dp / (dp + dg)) : tp;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  lerp3(a, b, t, out);
+}
+
+
+/* cross(b - a, c - a) in x-z */
+static inline double xcross(const double *a, const double *b, const double *c) {
+  return (b[0] - a[0]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[0] - a[0]);
+}
+
+/* A root on the line of its portal (a start on the edge, a root at the
+** portal's end) sees the whole next polygon, which is convex: the wedge
+** would be a straight angle or empty, so the state drops it. */
+static inline void taut_flat(const lds_NavSearch *s, ldsi_NavTaut *t) {
+  double c = xcross(t->wl, t->wr, t->root);
+  double l = fabs(t->wr[0] - t->wl[0]) + fabs(t->wr[2] - t->wl[2]);
+  if (fabs(c) <= s->m->eps * l) t->wedge = false;
+}
+
+/* Taut relaxation (uniform costs): from a node's state tp across portal
+** (a = left, b = right). The portal splits into the part visible from the
+** root inside its wedge and the parts beyond its left and right rays,
+** reached by bending at the wedge's left / right end; q is the point of the
+** portal with the smallest (length to it) + (straight line to the goal),
+** and the new state t follows the part q lies in. Fills t, q and *g (length
+** from the start to q); returns that smallest sum, a lower bound of every
+** path through this corridor prefix (as the state's lengths are). */
 static double taut_relax(const lds_NavSearch *s, const ldsi_NavTaut *tp, const double *a,
-                         const double *b, ldsi_NavTaut *t, double *q) {
-  const double *r = tp->root;
-  double t0 = 0, t1 = 1, best, qq[3], lo[3], hi[3];
+                         const double *b, ldsi_NavTaut *t, double *q, double *g) {
+  const double *r = tp->root, *goal = s->goal;
+  double t0 = 0, t1 = 1, best, qq[3], lo[3], hi[3], d;
   *t = *tp;
   t->wedge = true;
   if (!tp->wedge) { /* the start polygon: the whole portal is visible */
     memcpy(t->wl, a, sizeof t->wl);
     memcpy(t->wr, b, sizeof t->wr);
-    portal_point(r, s->goal, a, b, q);
-    return tp->groot + dist3(r, q);
+    seg_point(r, goal, a, b, q);
+    *g = tp->groot + dist3(r, q);
+    taut_flat(s, t);
+    return *g + dist3(q, goal);
   }
   {
     double la = xcross(r, tp->wl, a), lb = xcross(r, tp->wl, b);
@@ -355,21 +366,26 @@ static double taut_relax(const lds_NavSearch *s, const ldsi_NavTaut *tp, const d
   }
   best = INFINITY;
   if (t0 < t1) { /* visible part [t0, t1] */
-    lerp3(a, b, t0, lo);
-    lerp3(a, b, t1, hi);
-    portal_point(r, s->goal, lo, hi, qq);
-    best = tp->groot + dist3(r, qq) + dist3(qq, s->goal);
-    memcpy(q, qq, sizeof qq);
-    memcpy(t->wl, lo, sizeof lo);
-    memcpy(t->wr, hi, sizeof hi);
+    if (t0 > 0) lerp3(a, b, t0, lo); else memcpy(lo, a, sizeof lo);
+    if (t1 < 1) lerp3(a, b, t1, hi); else memcpy(hi, b, sizeof hi);
+    seg_point(r, goal, lo, hi, q);
+    d = tp->groot + dist3(r, q);
+    best = d + dist3(q, goal);
+    *g = d;
+    /* a side cut by the wedge keeps the wedge's corner: the same ray, and
+    ** the point the path bends at when it later passes beyond it */
+    if (t0 <= 0) memcpy(t->wl, a, sizeof lo);
+    if (t1 >= 1) memcpy(t->wr, b, sizeof hi);
   }
   if (t0 > 0) { /* beyond the left ray: [0, min(t0, t1)] round wl */
-    double c, g0 = tp->groot + dist3(r, tp->wl);
+    double c, g0 = tp->groot + dist3(r, tp->wl), gq;
     lerp3(a, b, fmin(t0, t1), hi);
-    portal_point(tp->wl, s->goal, a, hi, qq);
-    c = g0 + dist3(tp->wl, qq) + dist3(qq, s->goal);
+    seg_point(tp->wl, goal, a, hi, qq);
+    gq = g0 + dist3(tp->wl, qq);
+    c = gq + dist3(qq, goal);
     if (c < best) {
       best = c;
+      *g = gq;
       memcpy(q, qq, sizeof qq);
       memcpy(t->root, tp->wl, sizeof t->root);
       t->groot = g0;
@@ -378,12 +394,14 @@ static double taut_relax(const lds_NavSearch *s, const ldsi_NavTaut *tp, const d
     }
   }
   if (t1 < 1) { /* beyond the right ray: [max(t0, t1), 1] round wr */
-    double c, g0 = tp->groot + dist3(r, tp->wr);
+    double c, g0 = tp->groot + dist3(r, tp->wr), gq;
     lerp3(a, b, fmax(t0, t1), lo);
-    portal_point(tp->wr, s->goal, lo, b, qq);
-    c = g0 + dist3(tp->wr, qq) + dist3(qq, s->goal);
+    seg_point(tp->wr, goal, lo, b, qq);
+    gq = g0 + dist3(tp->wr, qq);
+    c = gq + dist3(qq, goal);
     if (c < best) {
       best = c;
+      *g = gq;
       memcpy(q, qq, sizeof qq);
       memcpy(t->root, tp->wr, sizeof t->root);
       t->groot = g0;
@@ -391,10 +409,11 @@ static double taut_relax(const lds_NavSearch *s, const ldsi_NavTaut *tp, const d
       memcpy(t->wr, b, sizeof t->wr);
     }
   }
-  return t->groot + dist3(t->root, q);
+  taut_flat(s, t);
+  return best;
 }
 
-/* Cost from a node's state to the goal inside the goal polygon. */
+/* Length from a node's state to the goal inside the goal polygon. */
 static double taut_goal(const lds_NavSearch *s, const ldsi_NavTaut *t) {
   const double *r = t->root, *g = s->goal;
   if (t->wedge) {
@@ -404,18 +423,70 @@ static double taut_goal(const lds_NavSearch *s, const ldsi_NavTaut *t) {
   return t->groot + dist3(r, g);
 }
 
-/* The polygon a corridor node stands in: the start polygon for the start
-** node, else the polygon its half-edge leads into. */
-static uint32_t node_poly(const lds_NavSearch *s, uint32_t id) {
-  return id == s->start_node ? s->sp : s->m->pn[id];
+/* The state's lengths to the two ends of its portal (a left, b right). */
+static void taut_ends(const ldsi_NavTaut *t, const double *a, const double *b, double *da,
+                      double *db) {
+  double gl = t->groot + dist3(t->root, t->wl), gr = t->groot + dist3(t->root, t->wr);
+  *da = gl + dist3(t->wl, a);
+  *db = gr + dist3(t->wr, b);
+}
+
+/* The half-edge a record crosses; the polygon it stands in. */
+static inline uint32_t node_edge(uint32_t id) { return id / K; }
+static inline uint32_t node_poly(const lds_NavSearch *s, uint32_t id) {
+  return id == s->start_node ? s->sp : s->m->pn[node_edge(id)];
+}
+
+/* Which record of half-edge e takes a new state (f, tq), or NONE when an
+** existing state dominates it: shorter (within 1e-12 relative) to both
+** portal ends and with no larger f. Free records first; else an open record
+** the new state dominates; else the open record with the largest f when
+** the new f is smaller. */
+static uint32_t pick_slot(lds_NavSearch *s, uint32_t e, double f, const ldsi_NavTaut *tq,
+                          bool uniform) {
+  uint32_t base = e * K, k, free_k = LDS_NAVMESH_NONE, worst = LDS_NAVMESH_NONE;
+  double na = 0, nb = 0, wf = -INFINITY;
+  bool have_n = false;
+  const ldsi_NavEdge *E = &s->ends[e];
+  for (k = 0; k < (uniform ? K : 1u); k++) {
+    ldsi_NavNode *X = &s->node[base + k];
+    double xa, xb, tol;
+    if (X->seen != s->gen) {
+      if (free_k == LDS_NAVMESH_NONE) free_k = base + k;
+      continue;
+    }
+    if (!uniform) {
+      if (X->hpos == LDSI_NAV_CLOSED || f >= X->f) return LDS_NAVMESH_NONE;
+      return base + k;
+    }
+    if (!have_n) {
+      taut_ends(tq, E->a, E->b, &na, &nb);
+      have_n = true;
+    }
+    taut_ends(&X->t, E->a, E->b, &xa, &xb);
+    tol = 1e-12 * (1 + X->f);
+    if (X->f <= f + tol && xa <= na + tol && xb <= nb + tol) return LDS_NAVMESH_NONE;
+    if (X->hpos != LDSI_NAV_CLOSED) {
+      if (f <= X->f && na <= xa && nb <= xb) return base + k;
+      if (X->f > wf) {
+        wf = X->f;
+        worst = base + k;
+      }
+    }
+  }
+  if (free_k != LDS_NAVMESH_NONE) return free_k;
+  if (worst != LDS_NAVMESH_NONE && f < wf) return worst;
+  return LDS_NAVMESH_NONE;
 }
 
 static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
   const lds_Navmesh *m = s->m;
+  const bool uniform = s->uniform;
+  const uint32_t gp = s->gp;
   uint64_t n = 0;
   while (s->hn) {
-    uint32_t id, P, k, st, nk, back;
-    const double *pp;
+    uint32_t id, P, c, c1, back;
+    const ldsi_NavNode *N;
     double cP;
     if (max_exp && n >= max_exp) return LDS_RUNNING;
     if (budget_us && n && (n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
@@ -424,50 +495,48 @@ static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget
     n++;
     s->stats.expansions++;
     P = node_poly(s, id);
-    if (P == s->gp) {
+    if (P == gp) {
       s->goal_node = id;
       return LDS_FOUND;
     }
-    pp = s->pt + 3 * (size_t)id;
+    N = &s->node[id];
     cP = s->cost[m->area[P]];
-    st = m->pstart[P];
-    nk = m->pstart[P + 1] - st;
-    back = id == s->start_node ? LDS_NAVMESH_NONE : s->etwin[id];
-    for (k = 0; k < nk; k++) {
-      uint32_t e = st + k, Q = m->pn[e];
-      const double *va, *vb;
-      double q[3], g, f, h;
+    back = id == s->start_node ? LDS_NAVMESH_NONE : node_poly(s, N->parent); /* never straight back */
+    for (c = s->cstart[P], c1 = s->cstart[P + 1]; c < c1; c++) {
+      uint32_t e = s->cedge[c], Q = m->pn[e], slot;
+      const ldsi_NavEdge *E = &s->ends[e];
+      double q[3], g = 0, f, h;
       ldsi_NavTaut tq;
-      if (Q == LDS_NAVMESH_NONE || e == back || !isfinite(s->cost[m->area[Q]])) continue;
-      if (s->seen[e] == s->gen && s->hpos[e] == LDSI_NAV_CLOSED) continue; /* no reopening */
-      va = ldsi_nm_v(m, m->pv[e]);
-      vb = ldsi_nm_v(m, m->pv[s->enext[e]]);
-      if (s->uniform) {
-        g = taut_relax(s, &s->taut[id], va, vb, &tq, q) * cP;
+      ldsi_NavNode *X;
+      if (Q == back || !isfinite(s->cost[m->area[Q]])) continue;
+      if (uniform) {
+        double sum = taut_relax(s, &N->t, E->a, E->b, &tq, q, &g);
+        h = sum - g;
+        g *= cP;
+        f = Q == gp ? taut_goal(s, &tq) * cP : sum * cP;
       } else {
-        portal_point(pp, s->goal, va, vb, q);
-        g = s->g[id] + dist3(pp, q) * cP;
+        seg_point(N->pt, s->goal, E->a, E->b, q);
+        g = N->g + dist3(N->pt, q) * cP;
+        h = dist3(q, s->goal);
+        f = g + h * (Q == gp ? s->cost[m->area[Q]] : s->min_cost);
       }
-      h = dist3(q, s->goal);
-      if (Q == s->gp)
-        f = s->uniform ? taut_goal(s, &tq) * cP : g + h * s->cost[m->area[Q]];
-      else
-        f = g + h * s->min_cost;
-      if (s->seen[e] == s->gen && f >= s->f[e]) continue;
-      if (s->seen[e] != s->gen) {
-        s->seen[e] = s->gen;
-        s->hpos[e] = 0xFFFFFFFEu; /* not in the heap yet */
+      slot = pick_slot(s, e, f, &tq, uniform);
+      if (slot == LDS_NAVMESH_NONE) continue;
+      X = &s->node[slot];
+      if (X->seen != s->gen) {
+        X->seen = s->gen;
+        X->hpos = LDSI_NAV_OUT;
       }
-      s->g[e] = g;
-      s->f[e] = f;
-      s->parent[e] = id;
-      memcpy(s->pt + 3 * (size_t)e, q, sizeof q);
-      if (s->uniform) s->taut[e] = tq;
+      X->g = g;
+      X->f = f;
+      X->parent = id;
+      memcpy(X->pt, q, sizeof q);
+      if (uniform) X->t = tq;
       if (h < s->best_h) {
         s->best_h = h;
-        s->best = e;
+        s->best = slot;
       }
-      heap_push_or_decrease(s, e, f);
+      heap_push_or_decrease(s, slot, f);
     }
   }
   return LDS_NO_PATH;
@@ -496,10 +565,9 @@ static lds_Status nomem(lds_NavSearch *s) {
 
 /* Corridor from the start polygon to node `last`, then the funnel to `end`. */
 static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const double *end) {
-  const lds_Navmesh *m = s->m;
   size_t n = 0, i, np;
   uint32_t id;
-  for (id = last; id != LDS_NAVMESH_NONE; id = s->parent[id]) n++;
+  for (id = last; id != LDS_NAVMESH_NONE; id = s->node[id].parent) n++;
   if (n > s->corrcap) {
     uint32_t *c = (uint32_t *)ldsi_realloc(&s->env, s->corr, s->corrcap * sizeof(uint32_t), n * sizeof(uint32_t));
     if (!c) return nomem(s);
@@ -514,12 +582,13 @@ static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const dou
   }
   s->ncorr = n;
   i = n;
-  for (id = last; id != LDS_NAVMESH_NONE; id = s->parent[id]) {
+  for (id = last; id != LDS_NAVMESH_NONE; id = s->node[id].parent) {
     --i;
     s->corr[i] = node_poly(s, id);
     if (i > 0) {
-      memcpy(s->portals[i - 1].left, ldsi_nm_v(m, m->pv[id]), 3 * sizeof(double));
-      memcpy(s->portals[i - 1].right, ldsi_nm_v(m, m->pv[s->enext[id]]), 3 * sizeof(double));
+      const ldsi_NavEdge *E = &s->ends[node_edge(id)];
+      memcpy(s->portals[i - 1].left, E->a, 3 * sizeof(double));
+      memcpy(s->portals[i - 1].right, E->b, 3 * sizeof(double));
     }
   }
   np = 0;
@@ -585,7 +654,7 @@ static lds_Status build_path(lds_NavSearch *s) {
   } else if (s->p.partial && s->best != LDS_NAVMESH_NONE && s->status != LDS_FOUND) {
     double end[3];
     if (s->p.algo == LDS_NAV_FUNNEL || s->npts == 0) {
-      if (s->seen[s->best] != s->gen) s->best = s->start_node;
+      if (s->node[s->best].seen != s->gen) s->best = s->start_node;
       closest_on_poly(s->m, node_poly(s, s->best), s->goal, end);
       st = build_corridor_path(s, s->best, end);
     } else {

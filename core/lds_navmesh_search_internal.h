@@ -27,6 +27,27 @@ typedef struct ldsi_NavTaut {
   bool wedge;
 } ldsi_NavTaut;
 
+/* One corridor A* record: a state of a half-edge (crossing edge e of one
+** polygon into its neighbour), LDSI_NAV_SLOTS per half-edge, so corridors
+** that reach a portal with states neither of which dominates the other are
+** both kept; plus the start record. */
+typedef struct ldsi_NavNode {
+  double f;          /* A* key */
+  double g;          /* area-weighted length to pt */
+  double pt[3];      /* the node's point on its entry portal */
+  ldsi_NavTaut t;    /* uniform costs only */
+  uint32_t parent;   /* record id, LDS_NAVMESH_NONE for the start */
+  uint32_t seen;     /* generation the record belongs to */
+  uint32_t hpos;     /* position in the heap, LDSI_NAV_CLOSED or LDSI_NAV_OUT */
+} ldsi_NavNode;
+
+/* A portal as its two ends, left (vertex k) then right (vertex k + 1). */
+typedef struct ldsi_NavEdge {
+  double a[3], b[3];
+} ldsi_NavEdge;
+
+#define LDSI_NAV_SLOTS 1u
+
 struct lds_NavSearch {
   ldsi_Env env;
   const lds_Navmesh *m;
@@ -39,20 +60,20 @@ struct lds_NavSearch {
   bool started;
   char msg[LDS_ERRMSG_SIZE];
   lds_Stats stats;
-  /* corridor A*: one node per half-edge (crossing edge e of polygon
-  ** eowner[e] into pn[e]) plus the start node, nnodes in all */
+  /* the areas the mesh uses, in the order of their first polygon */
+  uint8_t areas[256];
+  uint32_t nareas;
+  /* corridor A*: LDSI_NAV_SLOTS records per half-edge, then the start
+  ** record; nnodes in all */
   size_t nnodes;
   uint32_t start_node, goal_node;
-  uint32_t *eowner, *enext, *etwin; /* owner polygon, next vertex's slot, the same edge seen from the other side */
+  uint32_t *enext;    /* half-edge -> the next vertex's slot in pv */
+  uint32_t *cstart;   /* np + 1: polygon P's crossable half-edges are cedge[cstart[P] .. cstart[P+1]-1] */
+  uint32_t *cedge;
+  ldsi_NavEdge *ends; /* per half-edge: its portal's ends */
   uint32_t gen;
-  uint32_t *seen;     /* generation the record belongs to */
-  double *g;
-  double *f;          /* f of the record (compares entries at different points) */
-  double *pt;         /* 3 per polygon: the node's point on its entry portal */
-  uint32_t *parent;
-  ldsi_NavTaut *taut; /* per polygon, uniform costs only */
+  ldsi_NavNode *node;
   bool uniform;       /* every allowed area costs the same */
-  uint32_t *hpos;     /* position in the heap, or NAV_CLOSED */
   ldsi_NavHeapItem *heap;
   size_t hn;
   uint32_t best;      /* reached node nearest the goal (partial) */
