@@ -82,11 +82,16 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
         s->enext[e0] = st + (k + 1) % n;
         memcpy(s->ends[e0].a, ldsi_nm_v(m, m->pv[e0]), 3 * sizeof(double));
         memcpy(s->ends[e0].b, ldsi_nm_v(m, m->pv[s->enext[e0]]), 3 * sizeof(double));
+        s->ends[e0].ex = s->ends[e0].b[0] - s->ends[e0].a[0];
+        s->ends[e0].ez = s->ends[e0].b[2] - s->ends[e0].a[2];
+        /* edges have a length (lds_navmesh_new rejects zero-length ones) */
+        s->ends[e0].il2 = 1.0 / (s->ends[e0].ex * s->ends[e0].ex + s->ends[e0].ez * s->ends[e0].ez);
         if (m->pn[e0] != LDS_NAVMESH_NONE) s->cedge[nc++] = e0;
       }
     }
     s->cstart[m->np] = nc;
   }
+  s->ncost1 = 256;
   s->status = LDS_E_STATE;
   ldsi_error_clear(err);
   return s;
@@ -229,13 +234,21 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
     snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: n_area_costs is %zu (expected 0..256, with area_costs)", p->n_area_costs);
     return s->status = LDS_E_ARG;
   }
-  for (i = 0; i < 256; i++) {
-    double c = i < p->n_area_costs ? p->area_costs[i] : 1.0;
-    if (!(c > 0) || (isinf(c) && c < 0) || c != c) {
-      snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: area_costs[%zu] is %g (expected > 0 or inf)", i, ldsi_num(c));
-      return s->status = LDS_E_ARG;
+  {
+    /* cost[i] is 1 for i >= ncost1 (the previous start's n_area_costs):
+    ** only the entries the last table covered are reset */
+    uint32_t dirty = s->ncost1;
+    s->ncost1 = 256;
+    for (i = 0; i < p->n_area_costs; i++) {
+      double c = p->area_costs[i];
+      if (!(c > 0) || (isinf(c) && c < 0) || c != c) {
+        snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: area_costs[%zu] is %g (expected > 0 or inf)", i, ldsi_num(c));
+        return s->status = LDS_E_ARG;
+      }
+      s->cost[i] = c;
     }
-    s->cost[i] = c;
+    for (; i < dirty; i++) s->cost[i] = 1.0; /* ids beyond n_area_costs cost 1 */
+    s->ncost1 = (uint32_t)p->n_area_costs;
   }
   s->p.area_costs = NULL; /* copied into s->cost */
   /* over the areas the mesh uses (in the order of their first polygon), not
@@ -280,12 +293,21 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
     memcpy(N->t.root, s->start, 3 * sizeof(double));
     N->t.groot = 0;
     N->t.wedge = false;
+    N->t.have_g = false;
     N->hpos = LDSI_NAV_CLOSED;
     s->best = sn;
+    s->goal_node = LDS_NAVMESH_NONE;
     if (!isfinite(s->cost[s->m->area[s->sp]]) || !isfinite(s->cost[s->m->area[s->gp]])) {
       s->status = LDS_NO_PATH;
       s->started = false;
       if (!isfinite(s->cost[s->m->area[s->sp]])) s->best = LDS_NAVMESH_NONE;
+      return LDS_RUNNING;
+    }
+    /* different pieces of the mesh: no path, found without a search (a
+    ** partial path needs the search's nearest reached point) */
+    if (!p->partial && s->m->piece[s->sp] != s->m->piece[s->gp]) {
+      s->status = LDS_NO_PATH;
+      s->started = false;
       return LDS_RUNNING;
     }
     if (p->algo == LDS_NAV_OPTIMAL) return ldsi_polyanya_start(s);
@@ -302,25 +324,19 @@ static inline void lerp3(const double *a, const double *b, double t, double *out
   out[2] = a[2] + t * (b[2] - a[2]);
 }
 
-/* The point x of segment (a, b) with the least |p - x| + |x - goal| in x-z
-** (Heron's reflection: where the line from p to the goal, mirrored across
-** the segment's line when both lie on the same side, meets that line,
-** clamped to the segment; the sum is convex along it). No square root. */
-static inline void seg_point(const double *p, const double *goal, const double *a,
-                             const double *b, double *out) {
-  double ex = b[0] - a[0], ez = b[2] - a[2], l2 = ex * ex + ez * ez;
-  double px = p[0] - a[0], pz = p[2] - a[2], gx = goal[0] - a[0], gz = goal[2] - a[2];
-  double dp = fabs(ex * pz - ez * px), dg = fabs(ex * gz - ez * gx);
-  double tp = (ex * px + ez * pz) / l2, tg = (ex * gx + ez * gz) / l2, t;
-  if (!(l2 > 0)) {
-    memcpy(out, a, 3 * sizeof(double));
-    return;
-  }
-  t = dp + dg > 0 ? tp + (tg - tp) * (dp / (dp + dg)) : tp;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  lerp3(a, b, t, out);
+/* Where |p - x| + |x - goal| is least for x on the line of portal E, as
+** the parameter t of x = a + t (b - a), in x-z (Heron's reflection: the
+** line from p to the goal, mirrored across the portal's line when both lie
+** on the same side, meets that line there; the sum is convex along the
+** line, so its least value on a part [t0, t1] is at t clamped to it). tg, dg:
+** the goal's parameter and |cross| distance term (goal_terms). No root. */
+static inline double line_t(const ldsi_NavEdge *E, const double *p, double tg, double dg) {
+  double px = p[0] - E->a[0], pz = p[2] - E->a[2];
+  double dp = fabs(E->ex * pz - E->ez * px), tp = (E->ex * px + E->ez * pz) * E->il2;
+  return dp + dg > 0 ? tp + (tg - tp) * (dp / (dp + dg)) : tp;
 }
 
+static inline double clampd(double t, double lo, double hi) { return t < lo ? lo : t > hi ? hi : t; }
 
 /* cross(b - a, c - a) in x-z */
 static inline double xcross(const double *a, const double *b, const double *c) {
@@ -336,24 +352,38 @@ static inline void taut_flat(const lds_NavSearch *s, ldsi_NavTaut *t) {
   if (fabs(c) <= s->m->eps * l) t->wedge = false;
 }
 
-/* Taut relaxation (uniform costs): from a node's state tp across portal
-** (a = left, b = right). The portal splits into the part visible from the
-** root inside its wedge and the parts beyond its left and right rays,
-** reached by bending at the wedge's left / right end; q is the point of the
-** portal with the smallest (length to it) + (straight line to the goal),
-** and the new state t follows the part q lies in. Fills t, q and *g (length
-** from the start to q); returns that smallest sum, a lower bound of every
-** path through this corridor prefix (as the state's lengths are). */
-static double taut_relax(const lds_NavSearch *s, const ldsi_NavTaut *tp, const double *a,
-                         const double *b, ldsi_NavTaut *t, double *q, double *g) {
-  const double *r = tp->root, *goal = s->goal;
-  double t0 = 0, t1 = 1, best, qq[3], lo[3], hi[3], d;
+/* The state's lengths to its wedge's ends (computed once per state). */
+static inline void taut_fill(ldsi_NavTaut *t) {
+  if (t->have_g) return;
+  t->gl = t->groot + dist3(t->root, t->wl);
+  t->gr = t->groot + dist3(t->root, t->wr);
+  t->have_g = true;
+}
+
+/* Taut relaxation (uniform costs): from a node's state tp (taut_fill done)
+** across portal E (a = left, b = right). The portal splits into the part
+** visible from the root inside its wedge and the parts beyond its left and
+** right rays, reached by bending at the wedge's left / right end; q is the
+** point of the portal with the smallest (length to it) + (straight line to
+** the goal), and the new state t follows the part q lies in. Fills t, q and
+** *g (length from the start to q); returns that smallest sum, a lower bound
+** of every path through this corridor prefix (as the state's lengths are). */
+static double taut_relax(const lds_NavSearch *s, const ldsi_NavTaut *tp, const ldsi_NavEdge *E,
+                         ldsi_NavTaut *t, double *q, double *g) {
+  const double *r = tp->root, *goal = s->goal, *a = E->a, *b = E->b;
+  double t0 = 0, t1 = 1, best, qq[3], d, tg, dg;
+  {
+    double gx = goal[0] - a[0], gz = goal[2] - a[2];
+    dg = fabs(E->ex * gz - E->ez * gx);
+    tg = (E->ex * gx + E->ez * gz) * E->il2;
+  }
   *t = *tp;
   t->wedge = true;
-  if (!tp->wedge) { /* the start polygon: the whole portal is visible */
+  t->have_g = false;
+  if (!tp->wedge) { /* the whole portal is visible from the root */
     memcpy(t->wl, a, sizeof t->wl);
     memcpy(t->wr, b, sizeof t->wr);
-    seg_point(r, goal, a, b, q);
+    lerp3(a, b, clampd(line_t(E, r, tg, dg), 0, 1), q);
     *g = tp->groot + dist3(r, q);
     taut_flat(s, t);
     return *g + dist3(q, goal);
@@ -366,46 +396,42 @@ static double taut_relax(const lds_NavSearch *s, const ldsi_NavTaut *tp, const d
   }
   best = INFINITY;
   if (t0 < t1) { /* visible part [t0, t1] */
-    if (t0 > 0) lerp3(a, b, t0, lo); else memcpy(lo, a, sizeof lo);
-    if (t1 < 1) lerp3(a, b, t1, hi); else memcpy(hi, b, sizeof hi);
-    seg_point(r, goal, lo, hi, q);
+    lerp3(a, b, clampd(line_t(E, r, tg, dg), t0, t1), q);
     d = tp->groot + dist3(r, q);
     best = d + dist3(q, goal);
     *g = d;
     /* a side cut by the wedge keeps the wedge's corner: the same ray, and
     ** the point the path bends at when it later passes beyond it */
-    if (t0 <= 0) memcpy(t->wl, a, sizeof lo);
-    if (t1 >= 1) memcpy(t->wr, b, sizeof hi);
+    if (t0 <= 0) memcpy(t->wl, a, sizeof t->wl);
+    if (t1 >= 1) memcpy(t->wr, b, sizeof t->wr);
   }
   if (t0 > 0) { /* beyond the left ray: [0, min(t0, t1)] round wl */
-    double c, g0 = tp->groot + dist3(r, tp->wl), gq;
-    lerp3(a, b, fmin(t0, t1), hi);
-    seg_point(tp->wl, goal, a, hi, qq);
-    gq = g0 + dist3(tp->wl, qq);
+    double c, gq, te = fmin(t0, t1);
+    lerp3(a, b, clampd(line_t(E, tp->wl, tg, dg), 0, te), qq);
+    gq = tp->gl + dist3(tp->wl, qq);
     c = gq + dist3(qq, goal);
     if (c < best) {
       best = c;
       *g = gq;
       memcpy(q, qq, sizeof qq);
       memcpy(t->root, tp->wl, sizeof t->root);
-      t->groot = g0;
+      t->groot = tp->gl;
       memcpy(t->wl, a, sizeof t->wl);
-      memcpy(t->wr, hi, sizeof hi);
+      lerp3(a, b, te, t->wr);
     }
   }
   if (t1 < 1) { /* beyond the right ray: [max(t0, t1), 1] round wr */
-    double c, g0 = tp->groot + dist3(r, tp->wr), gq;
-    lerp3(a, b, fmax(t0, t1), lo);
-    seg_point(tp->wr, goal, lo, b, qq);
-    gq = g0 + dist3(tp->wr, qq);
+    double c, gq, te = fmax(t0, t1);
+    lerp3(a, b, clampd(line_t(E, tp->wr, tg, dg), te, 1), qq);
+    gq = tp->gr + dist3(tp->wr, qq);
     c = gq + dist3(qq, goal);
     if (c < best) {
       best = c;
       *g = gq;
       memcpy(q, qq, sizeof qq);
       memcpy(t->root, tp->wr, sizeof t->root);
-      t->groot = g0;
-      memcpy(t->wl, lo, sizeof lo);
+      t->groot = tp->gr;
+      lerp3(a, b, te, t->wl);
       memcpy(t->wr, b, sizeof t->wr);
     }
   }
@@ -424,11 +450,10 @@ static double taut_goal(const lds_NavSearch *s, const ldsi_NavTaut *t) {
 }
 
 /* The state's lengths to the two ends of its portal (a left, b right). */
-static void taut_ends(const ldsi_NavTaut *t, const double *a, const double *b, double *da,
-                      double *db) {
-  double gl = t->groot + dist3(t->root, t->wl), gr = t->groot + dist3(t->root, t->wr);
-  *da = gl + dist3(t->wl, a);
-  *db = gr + dist3(t->wr, b);
+static void taut_ends(ldsi_NavTaut *t, const double *a, const double *b, double *da, double *db) {
+  taut_fill(t);
+  *da = t->gl + dist3(t->wl, a);
+  *db = t->gr + dist3(t->wr, b);
 }
 
 /* The half-edge a record crosses; the polygon it stands in. */
@@ -442,7 +467,7 @@ static inline uint32_t node_poly(const lds_NavSearch *s, uint32_t id) {
 ** portal ends and with no larger f. Free records first; else an open record
 ** the new state dominates; else the open record with the largest f when
 ** the new f is smaller. */
-static uint32_t pick_slot(lds_NavSearch *s, uint32_t e, double f, const ldsi_NavTaut *tq,
+static uint32_t pick_slot(lds_NavSearch *s, uint32_t e, double f, ldsi_NavTaut *tq,
                           bool uniform) {
   uint32_t base = e * K, k, free_k = LDS_NAVMESH_NONE, worst = LDS_NAVMESH_NONE;
   double na = 0, nb = 0, wf = -INFINITY;
@@ -475,8 +500,30 @@ static uint32_t pick_slot(lds_NavSearch *s, uint32_t e, double f, const ldsi_Nav
     }
   }
   if (free_k != LDS_NAVMESH_NONE) return free_k;
+#ifndef LDSI_NAV_NOWORST
   if (worst != LDS_NAVMESH_NONE && f < wf) return worst;
+#else
+  (void)wf; (void)worst;
+#endif
   return LDS_NAVMESH_NONE;
+}
+
+static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const double *end);
+static double poly_len(const double *p, size_t n) {
+  double L = 0;
+  size_t i;
+  for (i = 1; i < n; i++) L += dist3(p + 3 * (i - 1), p + 3 * i);
+  return L;
+}
+
+/* Every record of half-edge e is expanded (closed): no new state enters. */
+static inline bool edge_closed(const lds_NavSearch *s, uint32_t e) {
+  uint32_t k;
+  for (k = 0; k < K; k++) {
+    const ldsi_NavNode *X = &s->node[e * K + k];
+    if (X->seen != s->gen || X->hpos != LDSI_NAV_CLOSED) return false;
+  }
+  return true;
 }
 
 static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
@@ -491,15 +538,28 @@ static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget
     if (max_exp && n >= max_exp) return LDS_RUNNING;
     if (budget_us && n && (n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
+    if (s->goal_node != LDS_NAVMESH_NONE && s->heap[0].f >= s->goal_stop) return LDS_FOUND;
     id = heap_pop(s);
     n++;
     s->stats.expansions++;
     P = node_poly(s, id);
     if (P == gp) {
-      s->goal_node = id;
-      return LDS_FOUND;
+      double L;
+      if (build_corridor_path(s, id, s->goal) != LDS_OK) return LDS_E_NOMEM;
+      L = poly_len(s->pts, s->npts);
+      if (s->goal_node == LDS_NAVMESH_NONE) {
+        s->goal_node = id;
+        s->goal_len = L;
+        s->goal_stop = s->node[id].f * (1 + LDSI_NAV_BAND);
+        if (!uniform) return LDS_FOUND;
+      } else if (L < s->goal_len) {
+        s->goal_node = id;
+        s->goal_len = L;
+      }
+      continue;
     }
     N = &s->node[id];
+    if (uniform && N->t.wedge) taut_fill(&s->node[id].t);
     cP = s->cost[m->area[P]];
     back = id == s->start_node ? LDS_NAVMESH_NONE : node_poly(s, N->parent); /* never straight back */
     for (c = s->cstart[P], c1 = s->cstart[P + 1]; c < c1; c++) {
@@ -509,13 +569,18 @@ static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget
       ldsi_NavTaut tq;
       ldsi_NavNode *X;
       if (Q == back || !isfinite(s->cost[m->area[Q]])) continue;
+      if (edge_closed(s, e)) continue; /* pick_slot would refuse any state */
       if (uniform) {
-        double sum = taut_relax(s, &N->t, E->a, E->b, &tq, q, &g);
+        double sum = taut_relax(s, &N->t, E, &tq, q, &g);
         h = sum - g;
         g *= cP;
         f = Q == gp ? taut_goal(s, &tq) * cP : sum * cP;
       } else {
-        seg_point(N->pt, s->goal, E->a, E->b, q);
+        {
+          double gx = s->goal[0] - E->a[0], gz = s->goal[2] - E->a[2];
+          double dg = fabs(E->ex * gz - E->ez * gx), tg = (E->ex * gx + E->ez * gz) * E->il2;
+          lerp3(E->a, E->b, clampd(line_t(E, N->pt, tg, dg), 0, 1), q);
+        }
         g = N->g + dist3(N->pt, q) * cP;
         h = dist3(q, s->goal);
         f = g + h * (Q == gp ? s->cost[m->area[Q]] : s->min_cost);
@@ -539,7 +604,7 @@ static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget
       heap_push_or_decrease(s, slot, f);
     }
   }
-  return LDS_NO_PATH;
+  return s->goal_node != LDS_NAVMESH_NONE ? LDS_FOUND : LDS_NO_PATH;
 }
 
 /* ------------------------------------------------------------ result -- */

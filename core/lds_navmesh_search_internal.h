@@ -24,7 +24,8 @@ typedef struct ldsi_Polyanya ldsi_Polyanya;
 typedef struct ldsi_NavTaut {
   double root[3], wl[3], wr[3];
   double groot;
-  bool wedge;
+  double gl, gr;     /* groot + |root - wl|, groot + |root - wr|, when have_g */
+  bool wedge, have_g;
 } ldsi_NavTaut;
 
 /* One corridor A* record: a state of a half-edge (crossing edge e of one
@@ -44,15 +45,22 @@ typedef struct ldsi_NavNode {
 /* A portal as its two ends, left (vertex k) then right (vertex k + 1). */
 typedef struct ldsi_NavEdge {
   double a[3], b[3];
+  double ex, ez, il2; /* b - a in x-z, 1 / |b - a|^2 */
 } ldsi_NavEdge;
 
-#define LDSI_NAV_SLOTS 1u
+#ifndef LDSI_NAV_SLOTS
+#define LDSI_NAV_SLOTS 2u
+#endif
+#ifndef LDSI_NAV_BAND
+#define LDSI_NAV_BAND 0.0
+#endif
 
 struct lds_NavSearch {
   ldsi_Env env;
   const lds_Navmesh *m;
   lds_NavParams p;
   double cost[256];   /* multiplier per area id, INFINITY = blocked */
+  uint32_t ncost1;    /* cost[i] == 1 for i >= ncost1 since the last start (256: not yet) */
   double min_cost;    /* smallest allowed multiplier (scales h) */
   double start[3], goal[3];
   uint32_t sp, gp;    /* start and goal polygons */
@@ -66,7 +74,8 @@ struct lds_NavSearch {
   /* corridor A*: LDSI_NAV_SLOTS records per half-edge, then the start
   ** record; nnodes in all */
   size_t nnodes;
-  uint32_t start_node, goal_node;
+  uint32_t start_node, goal_node; /* goal_node: best goal record so far, or NONE */
+  double goal_len, goal_stop;      /* its funnel length; stop when the open list's least f reaches goal_stop */
   uint32_t *enext;    /* half-edge -> the next vertex's slot in pv */
   uint32_t *cstart;   /* np + 1: polygon P's crossable half-edges are cedge[cstart[P] .. cstart[P+1]-1] */
   uint32_t *cedge;
