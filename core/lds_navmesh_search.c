@@ -296,7 +296,6 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
     N->t.have_g = false;
     N->hpos = LDSI_NAV_CLOSED;
     s->best = sn;
-    s->goal_node = LDS_NAVMESH_NONE;
     if (!isfinite(s->cost[s->m->area[s->sp]]) || !isfinite(s->cost[s->m->area[s->gp]])) {
       s->status = LDS_NO_PATH;
       s->started = false;
@@ -368,25 +367,33 @@ static inline void taut_fill(ldsi_NavTaut *t) {
 ** the goal), and the new state t follows the part q lies in. Fills t, q and
 ** *g (length from the start to q); returns that smallest sum, a lower bound
 ** of every path through this corridor prefix (as the state's lengths are). */
-static double taut_relax(const lds_NavSearch *s, const ldsi_NavTaut *tp, const ldsi_NavEdge *E,
-                         ldsi_NavTaut *t, double *q, double *g) {
+typedef struct TautPart {
+  ldsi_NavTaut t;
+  double q[3], g, sum;
+} TautPart;
+
+static int taut_relax(const lds_NavSearch *s, const ldsi_NavTaut *tp, const ldsi_NavEdge *E,
+                      TautPart *out) {
   const double *r = tp->root, *goal = s->goal, *a = E->a, *b = E->b;
-  double t0 = 0, t1 = 1, best, qq[3], d, tg, dg;
+  double t0 = 0, t1 = 1, tg, dg;
+  int n = 0;
   {
     double gx = goal[0] - a[0], gz = goal[2] - a[2];
     dg = fabs(E->ex * gz - E->ez * gx);
     tg = (E->ex * gx + E->ez * gz) * E->il2;
   }
-  *t = *tp;
-  t->wedge = true;
-  t->have_g = false;
   if (!tp->wedge) { /* the whole portal is visible from the root */
-    memcpy(t->wl, a, sizeof t->wl);
-    memcpy(t->wr, b, sizeof t->wr);
-    lerp3(a, b, clampd(line_t(E, r, tg, dg), 0, 1), q);
-    *g = tp->groot + dist3(r, q);
-    taut_flat(s, t);
-    return *g + dist3(q, goal);
+    TautPart *o = &out[n++];
+    o->t = *tp;
+    o->t.wedge = true;
+    o->t.have_g = false;
+    memcpy(o->t.wl, a, sizeof o->t.wl);
+    memcpy(o->t.wr, b, sizeof o->t.wr);
+    lerp3(a, b, clampd(line_t(E, r, tg, dg), 0, 1), o->q);
+    o->g = tp->groot + dist3(r, o->q);
+    o->sum = o->g + dist3(o->q, goal);
+    taut_flat(s, &o->t);
+    return n;
   }
   {
     double la = xcross(r, tp->wl, a), lb = xcross(r, tp->wl, b);
@@ -394,49 +401,48 @@ static double taut_relax(const lds_NavSearch *s, const ldsi_NavTaut *tp, const l
     if (la > 0) t0 = lb > 0 ? 1 : la / (la - lb);
     if (rb < 0) t1 = ra < 0 ? 0 : ra / (ra - rb);
   }
-  best = INFINITY;
   if (t0 < t1) { /* visible part [t0, t1] */
-    lerp3(a, b, clampd(line_t(E, r, tg, dg), t0, t1), q);
-    d = tp->groot + dist3(r, q);
-    best = d + dist3(q, goal);
-    *g = d;
+    TautPart *o = &out[n++];
+    o->t = *tp;
+    o->t.have_g = false;
+    lerp3(a, b, clampd(line_t(E, r, tg, dg), t0, t1), o->q);
+    o->g = tp->groot + dist3(r, o->q);
+    o->sum = o->g + dist3(o->q, goal);
     /* a side cut by the wedge keeps the wedge's corner: the same ray, and
     ** the point the path bends at when it later passes beyond it */
-    if (t0 <= 0) memcpy(t->wl, a, sizeof t->wl);
-    if (t1 >= 1) memcpy(t->wr, b, sizeof t->wr);
+    if (t0 <= 0) memcpy(o->t.wl, a, sizeof o->t.wl);
+    if (t1 >= 1) memcpy(o->t.wr, b, sizeof o->t.wr);
+    taut_flat(s, &o->t);
   }
   if (t0 > 0) { /* beyond the left ray: [0, min(t0, t1)] round wl */
-    double c, gq, te = fmin(t0, t1);
-    lerp3(a, b, clampd(line_t(E, tp->wl, tg, dg), 0, te), qq);
-    gq = tp->gl + dist3(tp->wl, qq);
-    c = gq + dist3(qq, goal);
-    if (c < best) {
-      best = c;
-      *g = gq;
-      memcpy(q, qq, sizeof qq);
-      memcpy(t->root, tp->wl, sizeof t->root);
-      t->groot = tp->gl;
-      memcpy(t->wl, a, sizeof t->wl);
-      lerp3(a, b, te, t->wr);
-    }
+    TautPart *o = &out[n++];
+    double te = fmin(t0, t1);
+    lerp3(a, b, clampd(line_t(E, tp->wl, tg, dg), 0, te), o->q);
+    o->g = tp->gl + dist3(tp->wl, o->q);
+    o->sum = o->g + dist3(o->q, goal);
+    memcpy(o->t.root, tp->wl, sizeof o->t.root);
+    o->t.groot = tp->gl;
+    o->t.wedge = true;
+    o->t.have_g = false;
+    memcpy(o->t.wl, a, sizeof o->t.wl);
+    lerp3(a, b, te, o->t.wr);
+    taut_flat(s, &o->t);
   }
   if (t1 < 1) { /* beyond the right ray: [max(t0, t1), 1] round wr */
-    double c, gq, te = fmax(t0, t1);
-    lerp3(a, b, clampd(line_t(E, tp->wr, tg, dg), te, 1), qq);
-    gq = tp->gr + dist3(tp->wr, qq);
-    c = gq + dist3(qq, goal);
-    if (c < best) {
-      best = c;
-      *g = gq;
-      memcpy(q, qq, sizeof qq);
-      memcpy(t->root, tp->wr, sizeof t->root);
-      t->groot = tp->gr;
-      lerp3(a, b, te, t->wl);
-      memcpy(t->wr, b, sizeof t->wr);
-    }
+    TautPart *o = &out[n++];
+    double te = fmax(t0, t1);
+    lerp3(a, b, clampd(line_t(E, tp->wr, tg, dg), te, 1), o->q);
+    o->g = tp->gr + dist3(tp->wr, o->q);
+    o->sum = o->g + dist3(o->q, goal);
+    memcpy(o->t.root, tp->wr, sizeof o->t.root);
+    o->t.groot = tp->gr;
+    o->t.wedge = true;
+    o->t.have_g = false;
+    lerp3(a, b, te, o->t.wl);
+    memcpy(o->t.wr, b, sizeof o->t.wr);
+    taut_flat(s, &o->t);
   }
-  taut_flat(s, t);
-  return best;
+  return n;
 }
 
 /* Length from a node's state to the goal inside the goal polygon. */
@@ -449,11 +455,15 @@ static double taut_goal(const lds_NavSearch *s, const ldsi_NavTaut *t) {
   return t->groot + dist3(r, g);
 }
 
-/* The state's lengths to the two ends of its portal (a left, b right). */
-static void taut_ends(ldsi_NavTaut *t, const double *a, const double *b, double *da, double *db) {
-  taut_fill(t);
-  *da = t->gl + dist3(t->wl, a);
-  *db = t->gr + dist3(t->wr, b);
+/* The state's length from the start to point x of its portal: straight
+** from the root inside the wedge, else round the wedge's end on x's side. */
+static double taut_at(ldsi_NavTaut *t, const double *x) {
+  if (t->wedge) {
+    taut_fill(t);
+    if (xcross(t->root, t->wl, x) > 0) return t->gl + dist3(t->wl, x);
+    if (xcross(t->root, t->wr, x) < 0) return t->gr + dist3(t->wr, x);
+  }
+  return t->groot + dist3(t->root, x);
 }
 
 /* The half-edge a record crosses; the polygon it stands in. */
@@ -462,20 +472,21 @@ static inline uint32_t node_poly(const lds_NavSearch *s, uint32_t id) {
   return id == s->start_node ? s->sp : s->m->pn[node_edge(id)];
 }
 
-/* Which record of half-edge e takes a new state (f, tq), or NONE when an
-** existing state dominates it: shorter (within 1e-12 relative) to both
-** portal ends and with no larger f. Free records first; else an open record
-** the new state dominates; else the open record with the largest f when
-** the new f is smaller. */
+/* Which record of half-edge e takes a new state (f, tq, point q), or NONE
+** when an existing state dominates it: no longer (within 1e-12 relative)
+** to both portal ends and to either state's point, and no larger f. Free
+** records first; else an open record the new state dominates; else the
+** open record with the largest f when the new f is smaller. Non-uniform
+** costs keep one record per half-edge (the smaller f). */
 static uint32_t pick_slot(lds_NavSearch *s, uint32_t e, double f, ldsi_NavTaut *tq,
-                          bool uniform) {
+                          const double *q, bool uniform) {
   uint32_t base = e * K, k, free_k = LDS_NAVMESH_NONE, worst = LDS_NAVMESH_NONE;
-  double na = 0, nb = 0, wf = -INFINITY;
+  double nd[3] = {0, 0, 0}, wf = -INFINITY;
   bool have_n = false;
   const ldsi_NavEdge *E = &s->ends[e];
   for (k = 0; k < (uniform ? K : 1u); k++) {
     ldsi_NavNode *X = &s->node[base + k];
-    double xa, xb, tol;
+    double xd[3], xn, nx, tol;
     if (X->seen != s->gen) {
       if (free_k == LDS_NAVMESH_NONE) free_k = base + k;
       continue;
@@ -485,14 +496,23 @@ static uint32_t pick_slot(lds_NavSearch *s, uint32_t e, double f, ldsi_NavTaut *
       return base + k;
     }
     if (!have_n) {
-      taut_ends(tq, E->a, E->b, &na, &nb);
+      nd[0] = taut_at(tq, E->a);
+      nd[1] = taut_at(tq, E->b);
+      nd[2] = taut_at(tq, q);
       have_n = true;
     }
-    taut_ends(&X->t, E->a, E->b, &xa, &xb);
+    xd[0] = taut_at(&X->t, E->a);
+    xd[1] = taut_at(&X->t, E->b);
+    xd[2] = taut_at(&X->t, q);
+    xn = taut_at(&X->t, X->pt); /* X at its own point, and the new state there */
+    nx = taut_at(tq, X->pt);
     tol = 1e-12 * (1 + X->f);
-    if (X->f <= f + tol && xa <= na + tol && xb <= nb + tol) return LDS_NAVMESH_NONE;
+    if (X->f <= f + tol && xd[0] <= nd[0] + tol && xd[1] <= nd[1] + tol && xd[2] <= nd[2] + tol &&
+        xn <= nx + tol)
+      return LDS_NAVMESH_NONE;
     if (X->hpos != LDSI_NAV_CLOSED) {
-      if (f <= X->f && na <= xa && nb <= xb) return base + k;
+      if (f <= X->f && nd[0] <= xd[0] && nd[1] <= xd[1] && nd[2] <= xd[2] && nx <= xn)
+        return base + k;
       if (X->f > wf) {
         wf = X->f;
         worst = base + k;
@@ -500,20 +520,8 @@ static uint32_t pick_slot(lds_NavSearch *s, uint32_t e, double f, ldsi_NavTaut *
     }
   }
   if (free_k != LDS_NAVMESH_NONE) return free_k;
-#ifndef LDSI_NAV_NOWORST
   if (worst != LDS_NAVMESH_NONE && f < wf) return worst;
-#else
-  (void)wf; (void)worst;
-#endif
   return LDS_NAVMESH_NONE;
-}
-
-static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const double *end);
-static double poly_len(const double *p, size_t n) {
-  double L = 0;
-  size_t i;
-  for (i = 1; i < n; i++) L += dist3(p + 3 * (i - 1), p + 3 * i);
-  return L;
 }
 
 /* Every record of half-edge e is expanded (closed): no new state enters. */
@@ -524,6 +532,26 @@ static inline bool edge_closed(const lds_NavSearch *s, uint32_t e) {
     if (X->seen != s->gen || X->hpos != LDSI_NAV_CLOSED) return false;
   }
   return true;
+}
+
+/* Writes a state into record slot (parent id) and pushes it or lowers its key. */
+static void store(lds_NavSearch *s, uint32_t slot, uint32_t id, double g, double f,
+                  const double *q, const ldsi_NavTaut *t, double h) {
+  ldsi_NavNode *X = &s->node[slot];
+  if (X->seen != s->gen) {
+    X->seen = s->gen;
+    X->hpos = LDSI_NAV_OUT;
+  }
+  X->g = g;
+  X->f = f;
+  X->parent = id;
+  memcpy(X->pt, q, 3 * sizeof(double));
+  if (t) X->t = *t;
+  if (h < s->best_h) {
+    s->best_h = h;
+    s->best = slot;
+  }
+  heap_push_or_decrease(s, slot, f);
 }
 
 static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
@@ -538,25 +566,13 @@ static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget
     if (max_exp && n >= max_exp) return LDS_RUNNING;
     if (budget_us && n && (n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    if (s->goal_node != LDS_NAVMESH_NONE && s->heap[0].f >= s->goal_stop) return LDS_FOUND;
     id = heap_pop(s);
     n++;
     s->stats.expansions++;
     P = node_poly(s, id);
     if (P == gp) {
-      double L;
-      if (build_corridor_path(s, id, s->goal) != LDS_OK) return LDS_E_NOMEM;
-      L = poly_len(s->pts, s->npts);
-      if (s->goal_node == LDS_NAVMESH_NONE) {
-        s->goal_node = id;
-        s->goal_len = L;
-        s->goal_stop = s->node[id].f * (1 + LDSI_NAV_BAND);
-        if (!uniform) return LDS_FOUND;
-      } else if (L < s->goal_len) {
-        s->goal_node = id;
-        s->goal_len = L;
-      }
-      continue;
+      s->goal_node = id;
+      return LDS_FOUND;
     }
     N = &s->node[id];
     if (uniform && N->t.wedge) taut_fill(&s->node[id].t);
@@ -565,16 +581,19 @@ static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget
     for (c = s->cstart[P], c1 = s->cstart[P + 1]; c < c1; c++) {
       uint32_t e = s->cedge[c], Q = m->pn[e], slot;
       const ldsi_NavEdge *E = &s->ends[e];
-      double q[3], g = 0, f, h;
-      ldsi_NavTaut tq;
-      ldsi_NavNode *X;
+      double q[3], g, f, h;
       if (Q == back || !isfinite(s->cost[m->area[Q]])) continue;
       if (edge_closed(s, e)) continue; /* pick_slot would refuse any state */
       if (uniform) {
-        double sum = taut_relax(s, &N->t, E, &tq, q, &g);
-        h = sum - g;
-        g *= cP;
-        f = Q == gp ? taut_goal(s, &tq) * cP : sum * cP;
+        TautPart parts[3];
+        int np = taut_relax(s, &N->t, E, parts), j;
+        for (j = 0; j < np; j++) {
+          TautPart *o = &parts[j];
+          f = (Q == gp ? taut_goal(s, &o->t) : o->sum) * cP;
+          slot = pick_slot(s, e, f, &o->t, o->q, true);
+          if (slot == LDS_NAVMESH_NONE) continue;
+          store(s, slot, id, o->g * cP, f, o->q, &o->t, o->sum - o->g);
+        }
       } else {
         {
           double gx = s->goal[0] - E->a[0], gz = s->goal[2] - E->a[2];
@@ -584,27 +603,13 @@ static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget
         g = N->g + dist3(N->pt, q) * cP;
         h = dist3(q, s->goal);
         f = g + h * (Q == gp ? s->cost[m->area[Q]] : s->min_cost);
+        slot = pick_slot(s, e, f, NULL, q, false);
+        if (slot == LDS_NAVMESH_NONE) continue;
+        store(s, slot, id, g, f, q, NULL, h);
       }
-      slot = pick_slot(s, e, f, &tq, uniform);
-      if (slot == LDS_NAVMESH_NONE) continue;
-      X = &s->node[slot];
-      if (X->seen != s->gen) {
-        X->seen = s->gen;
-        X->hpos = LDSI_NAV_OUT;
-      }
-      X->g = g;
-      X->f = f;
-      X->parent = id;
-      memcpy(X->pt, q, sizeof q);
-      if (uniform) X->t = tq;
-      if (h < s->best_h) {
-        s->best_h = h;
-        s->best = slot;
-      }
-      heap_push_or_decrease(s, slot, f);
     }
   }
-  return s->goal_node != LDS_NAVMESH_NONE ? LDS_FOUND : LDS_NO_PATH;
+  return LDS_NO_PATH;
 }
 
 /* ------------------------------------------------------------ result -- */

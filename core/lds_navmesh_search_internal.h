@@ -48,12 +48,7 @@ typedef struct ldsi_NavEdge {
   double ex, ez, il2; /* b - a in x-z, 1 / |b - a|^2 */
 } ldsi_NavEdge;
 
-#ifndef LDSI_NAV_SLOTS
-#define LDSI_NAV_SLOTS 2u
-#endif
-#ifndef LDSI_NAV_BAND
-#define LDSI_NAV_BAND 0.0
-#endif
+#define LDSI_NAV_SLOTS 3u
 
 struct lds_NavSearch {
   ldsi_Env env;
@@ -74,8 +69,7 @@ struct lds_NavSearch {
   /* corridor A*: LDSI_NAV_SLOTS records per half-edge, then the start
   ** record; nnodes in all */
   size_t nnodes;
-  uint32_t start_node, goal_node; /* goal_node: best goal record so far, or NONE */
-  double goal_len, goal_stop;      /* its funnel length; stop when the open list's least f reaches goal_stop */
+  uint32_t start_node, goal_node;
   uint32_t *enext;    /* half-edge -> the next vertex's slot in pv */
   uint32_t *cstart;   /* np + 1: polygon P's crossable half-edges are cedge[cstart[P] .. cstart[P+1]-1] */
   uint32_t *cedge;
