@@ -61,8 +61,9 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
   s->cedge = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
   s->ends = (ldsi_NavEdge *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavEdge));
   s->node = (ldsi_NavNode *)ldsi_calloc(&e, nn, sizeof(ldsi_NavNode));
+  s->mark = (ldsi_NavMark *)ldsi_calloc(&e, nn, sizeof(ldsi_NavMark));
   s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, nn * sizeof(ldsi_NavHeapItem));
-  if (!s->enext || !s->cstart || !s->cedge || !s->ends || !s->node || !s->heap) {
+  if (!s->enext || !s->cstart || !s->cedge || !s->ends || !s->node || !s->mark || !s->heap) {
     lds_navsearch_free(s);
     goto nomem;
   }
@@ -114,6 +115,7 @@ void lds_navsearch_free(lds_NavSearch *s) {
   ldsi_free(e, s->cedge, (ni + 1) * sizeof(uint32_t));
   ldsi_free(e, s->ends, (ni + 1) * sizeof(ldsi_NavEdge));
   ldsi_free(e, s->node, nn * sizeof(ldsi_NavNode));
+  ldsi_free(e, s->mark, nn * sizeof(ldsi_NavMark));
   ldsi_free(e, s->heap, nn * sizeof(ldsi_NavHeapItem));
   ldsi_free(e, s->pts, s->ptscap * 3 * sizeof(double));
   ldsi_free(e, s->corr, s->corrcap * sizeof(uint32_t));
@@ -135,11 +137,11 @@ static void heap_up(lds_NavSearch *s, size_t i) {
     size_t up = (i - 1) / 2;
     if (!item_less(&it, &s->heap[up])) break;
     s->heap[i] = s->heap[up];
-    s->node[s->heap[i].id].hpos = (uint32_t)i;
+    s->mark[s->heap[i].id].hpos = (uint32_t)i;
     i = up;
   }
   s->heap[i] = it;
-  s->node[it.id].hpos = (uint32_t)i;
+  s->mark[it.id].hpos = (uint32_t)i;
 }
 
 static void heap_down(lds_NavSearch *s, size_t i) {
@@ -150,15 +152,15 @@ static void heap_down(lds_NavSearch *s, size_t i) {
     if (c + 1 < s->hn && item_less(&s->heap[c + 1], &s->heap[c])) c++;
     if (!item_less(&s->heap[c], &it)) break;
     s->heap[i] = s->heap[c];
-    s->node[s->heap[i].id].hpos = (uint32_t)i;
+    s->mark[s->heap[i].id].hpos = (uint32_t)i;
     i = c;
   }
   s->heap[i] = it;
-  s->node[it.id].hpos = (uint32_t)i;
+  s->mark[it.id].hpos = (uint32_t)i;
 }
 
 static void heap_push_or_decrease(lds_NavSearch *s, uint32_t id, double f) {
-  uint32_t h = s->node[id].hpos;
+  uint32_t h = s->mark[id].hpos;
   if (h < LDSI_NAV_OUT) {
     s->heap[h].f = f;
     heap_up(s, h);
@@ -174,7 +176,7 @@ static void heap_push_or_decrease(lds_NavSearch *s, uint32_t id, double f) {
 
 static uint32_t heap_pop(lds_NavSearch *s) {
   uint32_t id = s->heap[0].id;
-  s->node[id].hpos = LDSI_NAV_CLOSED;
+  s->mark[id].hpos = LDSI_NAV_CLOSED;
   s->hn--;
   if (s->hn) {
     s->heap[0] = s->heap[s->hn];
@@ -278,14 +280,14 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
   s->status = LDS_RUNNING;
   s->best_h = dist3(s->start, s->goal);
   if (++s->gen == 0) {
-    for (i = 0; i < s->nnodes; i++) s->node[i].seen = 0;
+    for (i = 0; i < s->nnodes; i++) s->mark[i].seen = 0;
     s->gen = 1;
   }
   {
     uint32_t sn = s->start_node;
     ldsi_NavNode *N = &s->node[sn];
     s->hn = 0;
-    N->seen = s->gen;
+    s->mark[sn].seen = s->gen;
     N->g = 0;
     N->f = 0;
     N->parent = LDS_NAVMESH_NONE;
@@ -294,7 +296,7 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
     N->t.groot = 0;
     N->t.wedge = false;
     N->t.have_g = false;
-    N->hpos = LDSI_NAV_CLOSED;
+    s->mark[sn].hpos = LDSI_NAV_CLOSED;
     s->best = sn;
     if (!isfinite(s->cost[s->m->area[s->sp]]) || !isfinite(s->cost[s->m->area[s->gp]])) {
       s->status = LDS_NO_PATH;
@@ -486,13 +488,14 @@ static uint32_t pick_slot(lds_NavSearch *s, uint32_t e, double f, ldsi_NavTaut *
   const ldsi_NavEdge *E = &s->ends[e];
   for (k = 0; k < (uniform ? K : 1u); k++) {
     ldsi_NavNode *X = &s->node[base + k];
+    const ldsi_NavMark *M = &s->mark[base + k];
     double xd[3], xn, nx, tol;
-    if (X->seen != s->gen) {
+    if (M->seen != s->gen) {
       if (free_k == LDS_NAVMESH_NONE) free_k = base + k;
       continue;
     }
     if (!uniform) {
-      if (X->hpos == LDSI_NAV_CLOSED || f >= X->f) return LDS_NAVMESH_NONE;
+      if (M->hpos == LDSI_NAV_CLOSED || f >= X->f) return LDS_NAVMESH_NONE;
       return base + k;
     }
     if (!have_n) {
@@ -510,7 +513,7 @@ static uint32_t pick_slot(lds_NavSearch *s, uint32_t e, double f, ldsi_NavTaut *
     if (X->f <= f + tol && xd[0] <= nd[0] + tol && xd[1] <= nd[1] + tol && xd[2] <= nd[2] + tol &&
         xn <= nx + tol)
       return LDS_NAVMESH_NONE;
-    if (X->hpos != LDSI_NAV_CLOSED) {
+    if (M->hpos != LDSI_NAV_CLOSED) {
       if (f <= X->f && nd[0] <= xd[0] && nd[1] <= xd[1] && nd[2] <= xd[2] && nx <= xn)
         return base + k;
       if (X->f > wf) {
@@ -524,12 +527,27 @@ static uint32_t pick_slot(lds_NavSearch *s, uint32_t e, double f, ldsi_NavTaut *
   return LDS_NAVMESH_NONE;
 }
 
+/* True when polygon Q is among the last LDSI_NAV_LOOP polygons of record
+** id's corridor. With several states per half-edge a corridor could circle
+** a vertex it bends at (every portal round it touches the root, so its
+** length does not grow) and come back into a polygon it crossed; such a
+** corridor is not simple and its funnel is meaningless. */
+#define LDSI_NAV_LOOP 16
+static inline bool revisits(const lds_NavSearch *s, uint32_t id, uint32_t Q) {
+  int d;
+  for (d = 0; d < LDSI_NAV_LOOP && id != LDS_NAVMESH_NONE; d++) {
+    if (node_poly(s, id) == Q) return true;
+    id = s->node[id].parent;
+  }
+  return false;
+}
+
 /* Every record of half-edge e is expanded (closed): no new state enters. */
 static inline bool edge_closed(const lds_NavSearch *s, uint32_t e) {
   uint32_t k;
   for (k = 0; k < K; k++) {
-    const ldsi_NavNode *X = &s->node[e * K + k];
-    if (X->seen != s->gen || X->hpos != LDSI_NAV_CLOSED) return false;
+    const ldsi_NavMark *M = &s->mark[e * K + k];
+    if (M->seen != s->gen || M->hpos != LDSI_NAV_CLOSED) return false;
   }
   return true;
 }
@@ -538,9 +556,9 @@ static inline bool edge_closed(const lds_NavSearch *s, uint32_t e) {
 static void store(lds_NavSearch *s, uint32_t slot, uint32_t id, double g, double f,
                   const double *q, const ldsi_NavTaut *t, double h) {
   ldsi_NavNode *X = &s->node[slot];
-  if (X->seen != s->gen) {
-    X->seen = s->gen;
-    X->hpos = LDSI_NAV_OUT;
+  if (s->mark[slot].seen != s->gen) {
+    s->mark[slot].seen = s->gen;
+    s->mark[slot].hpos = LDSI_NAV_OUT;
   }
   X->g = g;
   X->f = f;
@@ -584,6 +602,7 @@ static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget
       double q[3], g, f, h;
       if (Q == back || !isfinite(s->cost[m->area[Q]])) continue;
       if (edge_closed(s, e)) continue; /* pick_slot would refuse any state */
+      if (uniform && K > 1 && revisits(s, id, Q)) continue;
       if (uniform) {
         TautPart parts[3];
         int np = taut_relax(s, &N->t, E, parts), j;
@@ -724,7 +743,7 @@ static lds_Status build_path(lds_NavSearch *s) {
   } else if (s->p.partial && s->best != LDS_NAVMESH_NONE && s->status != LDS_FOUND) {
     double end[3];
     if (s->p.algo == LDS_NAV_FUNNEL || s->npts == 0) {
-      if (s->node[s->best].seen != s->gen) s->best = s->start_node;
+      if (s->mark[s->best].seen != s->gen) s->best = s->start_node;
       closest_on_poly(s->m, node_poly(s, s->best), s->goal, end);
       st = build_corridor_path(s, s->best, end);
     } else {

@@ -38,9 +38,14 @@ typedef struct ldsi_NavNode {
   double pt[3];      /* the node's point on its entry portal */
   ldsi_NavTaut t;    /* uniform costs only */
   uint32_t parent;   /* record id, LDS_NAVMESH_NONE for the start */
+} ldsi_NavNode;
+
+/* A record's bookkeeping, apart from its state so that the heap and the
+** per-half-edge checks touch 8 bytes, not the whole record. */
+typedef struct ldsi_NavMark {
   uint32_t seen;     /* generation the record belongs to */
   uint32_t hpos;     /* position in the heap, LDSI_NAV_CLOSED or LDSI_NAV_OUT */
-} ldsi_NavNode;
+} ldsi_NavMark;
 
 /* A portal as its two ends, left (vertex k) then right (vertex k + 1). */
 typedef struct ldsi_NavEdge {
@@ -48,7 +53,9 @@ typedef struct ldsi_NavEdge {
   double ex, ez, il2; /* b - a in x-z, 1 / |b - a|^2 */
 } ldsi_NavEdge;
 
+#ifndef LDSI_NAV_SLOTS
 #define LDSI_NAV_SLOTS 3u
+#endif
 
 struct lds_NavSearch {
   ldsi_Env env;
@@ -76,6 +83,7 @@ struct lds_NavSearch {
   ldsi_NavEdge *ends; /* per half-edge: its portal's ends */
   uint32_t gen;
   ldsi_NavNode *node;
+  ldsi_NavMark *mark;
   bool uniform;       /* every allowed area costs the same */
   ldsi_NavHeapItem *heap;
   size_t hn;
