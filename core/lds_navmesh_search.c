@@ -33,6 +33,7 @@ void lds_nav_params_init(lds_NavParams *p) {
   p->algo = LDS_NAV_FUNNEL;
   p->snap_radius = 2.0;
   p->height_tol = 4.0;
+  p->thorough = true;
 }
 
 /* ---------------------------------------------------------- lifetime -- */
@@ -264,6 +265,7 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
     double c = s->cost[s->areas[i]];
     if (isfinite(c) && c != s->min_cost) s->uniform = false;
   }
+  s->kslots = !s->uniform ? 1u : p->thorough ? K : 2u;
   if (p->algo == LDS_NAV_OPTIMAL)
     for (i = 0; i < s->nareas; i++) {
       double c = s->cost[s->areas[i]];
@@ -486,7 +488,7 @@ static uint32_t pick_slot(lds_NavSearch *s, uint32_t e, double f, ldsi_NavTaut *
   double nd[3] = {0, 0, 0}, wf = -INFINITY;
   bool have_n = false;
   const ldsi_NavEdge *E = &s->ends[e];
-  for (k = 0; k < (uniform ? K : 1u); k++) {
+  for (k = 0; k < s->kslots; k++) {
     ldsi_NavNode *X = &s->node[base + k];
     const ldsi_NavMark *M = &s->mark[base + k];
     double xd[3], xn, nx, tol;
@@ -545,7 +547,7 @@ static inline bool revisits(const lds_NavSearch *s, uint32_t id, uint32_t Q) {
 /* Every record of half-edge e is expanded (closed): no new state enters. */
 static inline bool edge_closed(const lds_NavSearch *s, uint32_t e) {
   uint32_t k;
-  for (k = 0; k < K; k++) {
+  for (k = 0; k < s->kslots; k++) {
     const ldsi_NavMark *M = &s->mark[e * K + k];
     if (M->seen != s->gen || M->hpos != LDSI_NAV_CLOSED) return false;
   }
@@ -602,10 +604,16 @@ static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget
       double q[3], g, f, h;
       if (Q == back || !isfinite(s->cost[m->area[Q]])) continue;
       if (edge_closed(s, e)) continue; /* pick_slot would refuse any state */
-      if (uniform && K > 1 && revisits(s, id, Q)) continue;
+      if (uniform && revisits(s, id, Q)) continue;
       if (uniform) {
         TautPart parts[3];
-        int np = taut_relax(s, &N->t, E, parts), j;
+        int np = taut_relax(s, &N->t, E, parts), j, jbest = 0;
+        if (!s->p.thorough) { /* the part with the least sum alone */
+          for (j = 1; j < np; j++)
+            if (parts[j].sum < parts[jbest].sum) jbest = j;
+          if (jbest) parts[0] = parts[jbest];
+          np = 1;
+        }
         for (j = 0; j < np; j++) {
           TautPart *o = &parts[j];
           f = (Q == gp ? taut_goal(s, &o->t) : o->sum) * cP;

@@ -53,9 +53,7 @@ typedef struct ldsi_NavEdge {
   double ex, ez, il2; /* b - a in x-z, 1 / |b - a|^2 */
 } ldsi_NavEdge;
 
-#ifndef LDSI_NAV_SLOTS
 #define LDSI_NAV_SLOTS 3u
-#endif
 
 struct lds_NavSearch {
   ldsi_Env env;
@@ -83,6 +81,7 @@ struct lds_NavSearch {
   ldsi_NavEdge *ends; /* per half-edge: its portal's ends */
   uint32_t gen;
   ldsi_NavNode *node;
+  uint32_t kslots;    /* records per half-edge this query uses (thorough: LDSI_NAV_SLOTS, else 2) */
   ldsi_NavMark *mark;
   bool uniform;       /* every allowed area costs the same */
   ldsi_NavHeapItem *heap;

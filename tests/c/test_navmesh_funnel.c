@@ -19,6 +19,7 @@
 #include <string.h>
 
 #define FW 24
+#define FAST_PCT 8 /* fast: measured 49 of 715 (6.9 %) */
 #define FH 24
 
 typedef struct FRng { uint64_t s; } FRng;
@@ -169,6 +170,7 @@ static double midpoint_funnel(const lds_Navmesh *m, uint32_t sp, uint32_t gp, co
 static void test_vs_midpoint(void) {
   FRng g = {0x5eed1234u};
   int it, q, cases = 0, longer = 0, reached_diff = 0, short_of_line = 0, sliced_diff = 0;
+  int fast_longer = 0, fast_bad = 0;
   double worst = 1;
   for (it = 0; it < 30; it++) {
     FMesh r;
@@ -212,6 +214,17 @@ static void test_vs_midpoint(void) {
         }
       }
       if (ours < d3(a, b) * (1 - 1e-12)) short_of_line++;
+      /* fast (thorough = false): reaches the same queries, legal length */
+      {
+        lds_NavParams pf = p;
+        double lf;
+        pf.thorough = false;
+        st2 = lds_navsearch_start(s2, &pf, a, b);
+        if (st2 == LDS_RUNNING) st2 = lds_navsearch_step(s2, NULL);
+        lf = st2 == LDS_FOUND ? lds_navsearch_length(s2) : -1;
+        if (lf < d3(a, b) * (1 - 1e-12)) fast_bad++;
+        if (lf > ref * (1 + 1e-9) + 1e-12) fast_longer++;
+      }
       /* sliced, one expansion a step: the same path bit for bit */
       memset(&bud, 0, sizeof bud);
       bud.max_expansions = 1;
@@ -225,8 +238,8 @@ static void test_vs_midpoint(void) {
     lds_navsearch_free(s2);
     lds_navmesh_free(m);
   }
-  printf("  funnel vs midpoint corridor: %d queries, longer on %d (worst x%.4f)\n", cases, longer,
-         worst);
+  printf("  funnel vs midpoint corridor: %d queries, longer on %d (worst x%.4f); fast: %d\n",
+         cases, longer, worst, fast_longer);
   CHECK(cases > 600);
   CHECK_INT(reached_diff, 0);
   CHECK_INT(short_of_line, 0);
@@ -236,6 +249,8 @@ static void test_vs_midpoint(void) {
   ** 1 % is not reached on these grid meshes */
   CHECK(longer * 100 <= cases * 4);
   CHECK(worst < 1.1);
+  CHECK_INT(fast_bad, 0);
+  CHECK(fast_longer * 100 <= cases * FAST_PCT);
 }
 
 /* The start lies on the portal it leaves by (den011d's polygon 201): the
