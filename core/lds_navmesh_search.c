@@ -482,16 +482,37 @@ static inline uint32_t node_poly(const lds_NavSearch *s, uint32_t id) {
 ** records first; else an open record the new state dominates; else the
 ** open record with the largest f when the new f is smaller. Non-uniform
 ** costs keep one record per half-edge (the smaller f). */
+/* The lengths of state t at the dominance test's points (portal ends a, b,
+** the new state's point q, the old record's point x), computed on demand. */
+typedef struct DomPts {
+  const double *p[4];
+} DomPts;
+
+static inline double dom_at(ldsi_NavTaut *t, const DomPts *P, double *memo, int i) {
+  if (memo[i] != memo[i]) memo[i] = taut_at(t, P->p[i]);
+  return memo[i];
+}
+
+/* True when state A (lengths memo ma) is no longer than B (mb) at every
+** test point, within tol; stops at the first point where it is longer. */
+static bool dom_le(ldsi_NavTaut *A, double *ma, ldsi_NavTaut *B, double *mb, const DomPts *P,
+                   double tol) {
+  int i;
+  for (i = 0; i < 4; i++)
+    if (dom_at(A, P, ma, i) > dom_at(B, P, mb, i) + tol) return false;
+  return true;
+}
+
 static uint32_t pick_slot(lds_NavSearch *s, uint32_t e, double f, ldsi_NavTaut *tq,
                           const double *q, bool uniform) {
   uint32_t base = e * K, k, free_k = LDS_NAVMESH_NONE, worst = LDS_NAVMESH_NONE;
-  double nd[3] = {0, 0, 0}, wf = -INFINITY;
-  bool have_n = false;
+  double nm[4] = {NAN, NAN, NAN, NAN}, wf = -INFINITY;
   const ldsi_NavEdge *E = &s->ends[e];
   for (k = 0; k < s->kslots; k++) {
     ldsi_NavNode *X = &s->node[base + k];
     const ldsi_NavMark *M = &s->mark[base + k];
-    double xd[3], xn, nx, tol;
+    double xm[4] = {NAN, NAN, NAN, NAN}, tol;
+    DomPts P;
     if (M->seen != s->gen) {
       if (free_k == LDS_NAVMESH_NONE) free_k = base + k;
       continue;
@@ -500,24 +521,15 @@ static uint32_t pick_slot(lds_NavSearch *s, uint32_t e, double f, ldsi_NavTaut *
       if (M->hpos == LDSI_NAV_CLOSED || f >= X->f) return LDS_NAVMESH_NONE;
       return base + k;
     }
-    if (!have_n) {
-      nd[0] = taut_at(tq, E->a);
-      nd[1] = taut_at(tq, E->b);
-      nd[2] = taut_at(tq, q);
-      have_n = true;
-    }
-    xd[0] = taut_at(&X->t, E->a);
-    xd[1] = taut_at(&X->t, E->b);
-    xd[2] = taut_at(&X->t, q);
-    xn = taut_at(&X->t, X->pt); /* X at its own point, and the new state there */
-    nx = taut_at(tq, X->pt);
+    P.p[0] = E->a;
+    P.p[1] = E->b;
+    P.p[2] = q;
+    P.p[3] = X->pt;
+    nm[3] = NAN; /* the fourth point is this record's */
     tol = 1e-12 * (1 + X->f);
-    if (X->f <= f + tol && xd[0] <= nd[0] + tol && xd[1] <= nd[1] + tol && xd[2] <= nd[2] + tol &&
-        xn <= nx + tol)
-      return LDS_NAVMESH_NONE;
+    if (X->f <= f + tol && dom_le(&X->t, xm, tq, nm, &P, tol)) return LDS_NAVMESH_NONE;
     if (M->hpos != LDSI_NAV_CLOSED) {
-      if (f <= X->f && nd[0] <= xd[0] && nd[1] <= xd[1] && nd[2] <= xd[2] && nx <= xn)
-        return base + k;
+      if (f <= X->f && dom_le(tq, nm, &X->t, xm, &P, 0)) return base + k;
       if (X->f > wf) {
         wf = X->f;
         worst = base + k;
