@@ -18,6 +18,14 @@ static double side(const double *a, const double *b, const double *c) {
 
 static bool same_xz(const double *a, const double *b) { return a[0] == b[0] && a[2] == b[2]; }
 
+/* p strictly between the ends of portal (l, r) in x-z, within 1e-13 of its
+** length squared off its line. */
+static bool on_portal(const double *p, const double *l, const double *r) {
+  double len = fabs(r[0] - l[0]) + fabs(r[2] - l[2]);
+  double dot = (l[0] - p[0]) * (r[0] - p[0]) + (l[2] - p[2]) * (r[2] - p[2]);
+  return dot < 0 && fabs(side(l, r, p)) <= 1e-13 * len * len;
+}
+
 typedef struct Out {
   double *buf;
   size_t cap, n;
@@ -74,6 +82,11 @@ lds_Status lds_funnel(const double start[3], const double goal[3], const lds_Por
   for (i = 0; i <= n; i++) {
     const double *pl = i < n ? portals[i].left : goal;
     const double *pr = i < n ? portals[i].right : goal;
+    /* an apex inside the portal (a start on the edge it leaves by) with the
+    ** funnel not yet open: the next polygon is convex and holds the apex on
+    ** its boundary, so the portal bounds nothing (taking its ends as the
+    ** funnel's sides would open a straight angle whose sides cross) */
+    if (i < n && same_xz(apex, left) && same_xz(apex, right) && on_portal(apex, pl, pr)) continue;
     /* right side: pr at or left of the current right tightens the funnel */
     if (side(apex, right, pr) >= 0) {
       if (same_xz(apex, right) || side(apex, left, pr) < 0) {

@@ -33,60 +33,67 @@ void lds_nav_params_init(lds_NavParams *p) {
   p->algo = LDS_NAV_FUNNEL;
   p->snap_radius = 2.0;
   p->height_tol = 4.0;
+  p->thorough = true;
 }
 
 /* ---------------------------------------------------------- lifetime -- */
 
+#define K LDSI_NAV_SLOTS
+
 lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_Error *err) {
   ldsi_Env e;
   lds_NavSearch *s;
-  size_t np;
+  size_t nn, ni;
   ldsi_env_resolve(&e, env);
   if (!m) {
     ldsi_error(err, LDS_E_ARG, "lds_navsearch_new: mesh is NULL");
     return NULL;
   }
-  np = m->ni + 2; /* corridor A* nodes: one per half-edge, plus the start */
+  ni = m->ni;
+  nn = ni * K + 1; /* corridor A* records: K per half-edge, plus the start */
   s = (lds_NavSearch *)ldsi_calloc(&e, 1, sizeof *s);
   if (!s) goto nomem;
   s->env = e;
   s->m = m;
-  s->nnodes = np;
-  s->start_node = (uint32_t)m->ni;
-  s->eowner = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
-  s->enext = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
-  s->etwin = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
-  s->seen = (uint32_t *)ldsi_calloc(&e, np, sizeof(uint32_t));
-  s->g = (double *)ldsi_alloc(&e, np * sizeof(double));
-  s->f = (double *)ldsi_alloc(&e, np * sizeof(double));
-  s->pt = (double *)ldsi_alloc(&e, 3 * np * sizeof(double));
-  s->parent = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
-  s->taut = (ldsi_NavTaut *)ldsi_alloc(&e, np * sizeof(ldsi_NavTaut));
-  s->hpos = (uint32_t *)ldsi_alloc(&e, np * sizeof(uint32_t));
-  s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, np * sizeof(ldsi_NavHeapItem));
-  if (!s->seen || !s->g || !s->f || !s->pt || !s->parent || !s->hpos || !s->heap || !s->taut ||
-      !s->eowner || !s->enext || !s->etwin) {
+  s->nnodes = nn;
+  s->start_node = (uint32_t)(ni * K);
+  s->enext = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
+  s->cstart = (uint32_t *)ldsi_alloc(&e, ((size_t)m->np + 1) * sizeof(uint32_t));
+  s->cedge = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
+  s->ends = (ldsi_NavEdge *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavEdge));
+  s->node = (ldsi_NavNode *)ldsi_calloc(&e, nn, sizeof(ldsi_NavNode));
+  s->mark = (ldsi_NavMark *)ldsi_calloc(&e, nn, sizeof(ldsi_NavMark));
+  s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, nn * sizeof(ldsi_NavHeapItem));
+  if (!s->enext || !s->cstart || !s->cedge || !s->ends || !s->node || !s->mark || !s->heap) {
     lds_navsearch_free(s);
     goto nomem;
   }
   {
-    uint32_t P, k;
+    uint32_t P, k, nc = 0;
+    bool used[256];
+    memset(used, 0, sizeof used);
     for (P = 0; P < m->np; P++) {
       uint32_t st = m->pstart[P], n = m->pstart[P + 1] - st;
+      s->cstart[P] = nc;
+      if (!used[m->area[P]]) {
+        used[m->area[P]] = true;
+        s->areas[s->nareas++] = m->area[P];
+      }
       for (k = 0; k < n; k++) {
-        uint32_t e0 = st + k, Q = m->pn[e0], qs, qn, j;
-        s->eowner[e0] = P;
+        uint32_t e0 = st + k;
         s->enext[e0] = st + (k + 1) % n;
-        s->etwin[e0] = LDS_NAVMESH_NONE;
-        if (Q == LDS_NAVMESH_NONE) continue;
-        qs = m->pstart[Q];
-        qn = m->pstart[Q + 1] - qs;
-        for (j = 0; j < qn; j++)
-          if (m->pv[qs + j] == m->pv[st + (k + 1) % n] && m->pv[qs + (j + 1) % qn] == m->pv[e0])
-            s->etwin[e0] = qs + j;
+        memcpy(s->ends[e0].a, ldsi_nm_v(m, m->pv[e0]), 3 * sizeof(double));
+        memcpy(s->ends[e0].b, ldsi_nm_v(m, m->pv[s->enext[e0]]), 3 * sizeof(double));
+        s->ends[e0].ex = s->ends[e0].b[0] - s->ends[e0].a[0];
+        s->ends[e0].ez = s->ends[e0].b[2] - s->ends[e0].a[2];
+        /* edges have a length (lds_navmesh_new rejects zero-length ones) */
+        s->ends[e0].il2 = 1.0 / (s->ends[e0].ex * s->ends[e0].ex + s->ends[e0].ez * s->ends[e0].ez);
+        if (m->pn[e0] != LDS_NAVMESH_NONE) s->cedge[nc++] = e0;
       }
     }
+    s->cstart[m->np] = nc;
   }
+  s->ncost1 = 256;
   s->status = LDS_E_STATE;
   ldsi_error_clear(err);
   return s;
@@ -98,22 +105,19 @@ nomem:
 
 void lds_navsearch_free(lds_NavSearch *s) {
   const ldsi_Env *e;
-  size_t np;
+  size_t nn, ni;
   if (!s) return;
   e = &s->env;
-  np = s->nnodes;
+  nn = s->nnodes;
+  ni = s->m->ni;
   ldsi_polyanya_free(s);
-  ldsi_free(e, s->eowner, np * sizeof(uint32_t));
-  ldsi_free(e, s->enext, np * sizeof(uint32_t));
-  ldsi_free(e, s->etwin, np * sizeof(uint32_t));
-  ldsi_free(e, s->seen, np * sizeof(uint32_t));
-  ldsi_free(e, s->g, np * sizeof(double));
-  ldsi_free(e, s->f, np * sizeof(double));
-  ldsi_free(e, s->pt, 3 * np * sizeof(double));
-  ldsi_free(e, s->parent, np * sizeof(uint32_t));
-  ldsi_free(e, s->taut, np * sizeof(ldsi_NavTaut));
-  ldsi_free(e, s->hpos, np * sizeof(uint32_t));
-  ldsi_free(e, s->heap, np * sizeof(ldsi_NavHeapItem));
+  ldsi_free(e, s->enext, (ni + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->cstart, ((size_t)s->m->np + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->cedge, (ni + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->ends, (ni + 1) * sizeof(ldsi_NavEdge));
+  ldsi_free(e, s->node, nn * sizeof(ldsi_NavNode));
+  ldsi_free(e, s->mark, nn * sizeof(ldsi_NavMark));
+  ldsi_free(e, s->heap, nn * sizeof(ldsi_NavHeapItem));
   ldsi_free(e, s->pts, s->ptscap * 3 * sizeof(double));
   ldsi_free(e, s->corr, s->corrcap * sizeof(uint32_t));
   ldsi_free(e, s->portals, s->portcap * sizeof(lds_Portal));
@@ -122,7 +126,9 @@ void lds_navsearch_free(lds_NavSearch *s) {
 
 /* -------------------------------------------------------------- heap -- */
 
-static bool item_less(const ldsi_NavHeapItem *a, const ldsi_NavHeapItem *b) {
+/* Binary min-heap of (f, id), ties broken by id (deterministic); each
+** record knows its position (hpos) for decrease-key. */
+static inline bool item_less(const ldsi_NavHeapItem *a, const ldsi_NavHeapItem *b) {
   return a->f < b->f || (a->f == b->f && a->id < b->id);
 }
 
@@ -132,11 +138,11 @@ static void heap_up(lds_NavSearch *s, size_t i) {
     size_t up = (i - 1) / 2;
     if (!item_less(&it, &s->heap[up])) break;
     s->heap[i] = s->heap[up];
-    s->hpos[s->heap[i].id] = (uint32_t)i;
+    s->mark[s->heap[i].id].hpos = (uint32_t)i;
     i = up;
   }
   s->heap[i] = it;
-  s->hpos[it.id] = (uint32_t)i;
+  s->mark[it.id].hpos = (uint32_t)i;
 }
 
 static void heap_down(lds_NavSearch *s, size_t i) {
@@ -147,18 +153,18 @@ static void heap_down(lds_NavSearch *s, size_t i) {
     if (c + 1 < s->hn && item_less(&s->heap[c + 1], &s->heap[c])) c++;
     if (!item_less(&s->heap[c], &it)) break;
     s->heap[i] = s->heap[c];
-    s->hpos[s->heap[i].id] = (uint32_t)i;
+    s->mark[s->heap[i].id].hpos = (uint32_t)i;
     i = c;
   }
   s->heap[i] = it;
-  s->hpos[it.id] = (uint32_t)i;
+  s->mark[it.id].hpos = (uint32_t)i;
 }
 
 static void heap_push_or_decrease(lds_NavSearch *s, uint32_t id, double f) {
-  if (s->hpos[id] < LDSI_NAV_OUT) {
-    size_t i = s->hpos[id];
-    s->heap[i].f = f;
-    heap_up(s, i);
+  uint32_t h = s->mark[id].hpos;
+  if (h < LDSI_NAV_OUT) {
+    s->heap[h].f = f;
+    heap_up(s, h);
     return;
   }
   s->heap[s->hn].f = f;
@@ -171,7 +177,7 @@ static void heap_push_or_decrease(lds_NavSearch *s, uint32_t id, double f) {
 
 static uint32_t heap_pop(lds_NavSearch *s) {
   uint32_t id = s->heap[0].id;
-  s->hpos[id] = LDSI_NAV_CLOSED;
+  s->mark[id].hpos = LDSI_NAV_CLOSED;
   s->hn--;
   if (s->hn) {
     s->heap[0] = s->heap[s->hn];
@@ -182,7 +188,7 @@ static uint32_t heap_pop(lds_NavSearch *s) {
 
 /* ------------------------------------------------------------- start -- */
 
-static double dist3(const double *a, const double *b) {
+static inline double dist3(const double *a, const double *b) {
   double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
   return sqrt(dx * dx + dy * dy + dz * dz);
 }
@@ -231,31 +237,42 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
     snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: n_area_costs is %zu (expected 0..256, with area_costs)", p->n_area_costs);
     return s->status = LDS_E_ARG;
   }
-  s->min_cost = INFINITY;
-  for (i = 0; i < 256; i++) {
-    double c = i < p->n_area_costs ? p->area_costs[i] : 1.0;
-    if (!(c > 0) || (isinf(c) && c < 0) || c != c) {
-      snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: area_costs[%zu] is %g (expected > 0 or inf)", i, ldsi_num(c));
-      return s->status = LDS_E_ARG;
+  {
+    /* cost[i] is 1 for i >= ncost1 (the previous start's n_area_costs):
+    ** only the entries the last table covered are reset */
+    uint32_t dirty = s->ncost1;
+    s->ncost1 = 256;
+    for (i = 0; i < p->n_area_costs; i++) {
+      double c = p->area_costs[i];
+      if (!(c > 0) || (isinf(c) && c < 0) || c != c) {
+        snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: area_costs[%zu] is %g (expected > 0 or inf)", i, ldsi_num(c));
+        return s->status = LDS_E_ARG;
+      }
+      s->cost[i] = c;
     }
-    s->cost[i] = c;
+    for (; i < dirty; i++) s->cost[i] = 1.0; /* ids beyond n_area_costs cost 1 */
+    s->ncost1 = (uint32_t)p->n_area_costs;
   }
   s->p.area_costs = NULL; /* copied into s->cost */
-  for (i = 0; i < s->m->np; i++)
-    if (isfinite(s->cost[s->m->area[i]])) s->min_cost = fmin(s->min_cost, s->cost[s->m->area[i]]);
+  /* over the areas the mesh uses (in the order of their first polygon), not
+  ** its polygons: O(areas) per query */
+  s->min_cost = INFINITY;
+  for (i = 0; i < s->nareas; i++)
+    if (isfinite(s->cost[s->areas[i]])) s->min_cost = fmin(s->min_cost, s->cost[s->areas[i]]);
   if (!isfinite(s->min_cost)) s->min_cost = 1.0;
   s->uniform = true;
-  for (i = 0; i < s->m->np && s->uniform; i++) {
-    double c = s->cost[s->m->area[i]];
+  for (i = 0; i < s->nareas && s->uniform; i++) {
+    double c = s->cost[s->areas[i]];
     if (isfinite(c) && c != s->min_cost) s->uniform = false;
   }
+  s->kslots = !s->uniform ? 1u : p->thorough ? K : 2u;
   if (p->algo == LDS_NAV_OPTIMAL)
-    for (i = 0; i < s->m->np; i++) {
-      double c = s->cost[s->m->area[i]];
+    for (i = 0; i < s->nareas; i++) {
+      double c = s->cost[s->areas[i]];
       if (isfinite(c) && c != s->min_cost) {
         snprintf(s->msg, sizeof s->msg,
                  "lds_navsearch_start: optimal needs one cost for every allowed area (area %u "
-                 "costs %g, another %g)", s->m->area[i], c, s->min_cost);
+                 "costs %g, another %g)", s->areas[i], c, s->min_cost);
         return s->status = LDS_E_ARG;
       }
     }
@@ -265,26 +282,35 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
   s->status = LDS_RUNNING;
   s->best_h = dist3(s->start, s->goal);
   if (++s->gen == 0) {
-    memset(s->seen, 0, s->nnodes * sizeof(uint32_t));
+    for (i = 0; i < s->nnodes; i++) s->mark[i].seen = 0;
     s->gen = 1;
   }
   {
     uint32_t sn = s->start_node;
+    ldsi_NavNode *N = &s->node[sn];
     s->hn = 0;
-    s->seen[sn] = s->gen;
-    s->g[sn] = 0;
-    s->f[sn] = 0;
-    s->parent[sn] = LDS_NAVMESH_NONE;
-    memcpy(s->pt + 3 * (size_t)sn, s->start, 3 * sizeof(double));
-    memcpy(s->taut[sn].root, s->start, 3 * sizeof(double));
-    s->taut[sn].groot = 0;
-    s->taut[sn].wedge = false;
-    s->hpos[sn] = LDSI_NAV_CLOSED;
+    s->mark[sn].seen = s->gen;
+    N->g = 0;
+    N->f = 0;
+    N->parent = LDS_NAVMESH_NONE;
+    memcpy(N->pt, s->start, 3 * sizeof(double));
+    memcpy(N->t.root, s->start, 3 * sizeof(double));
+    N->t.groot = 0;
+    N->t.wedge = false;
+    N->t.have_g = false;
+    s->mark[sn].hpos = LDSI_NAV_CLOSED;
     s->best = sn;
     if (!isfinite(s->cost[s->m->area[s->sp]]) || !isfinite(s->cost[s->m->area[s->gp]])) {
       s->status = LDS_NO_PATH;
       s->started = false;
       if (!isfinite(s->cost[s->m->area[s->sp]])) s->best = LDS_NAVMESH_NONE;
+      return LDS_RUNNING;
+    }
+    /* different pieces of the mesh: no path, found without a search (a
+    ** partial path needs the search's nearest reached point) */
+    if (!p->partial && s->m->piece[s->sp] != s->m->piece[s->gp]) {
+      s->status = LDS_NO_PATH;
+      s->started = false;
       return LDS_RUNNING;
     }
     if (p->algo == LDS_NAV_OPTIMAL) return ldsi_polyanya_start(s);
@@ -295,57 +321,83 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
 
 /* ---------------------------------------------------- corridor A* --- */
 
-/* The point of portal (a, b) where a path from p towards the goal crosses:
-** the crossing of segment p-goal with the portal if there is one, else the
-** portal end with the smaller |p-e| + |e-goal|. */
-static void portal_point(const double *p, const double *goal, const double *a, const double *b,
-                         double *out) {
-  double ex = b[0] - a[0], ez = b[2] - a[2];
-  double dx = goal[0] - p[0], dz = goal[2] - p[2];
-  double den = dx * ez - dz * ex;
-  if (den != 0) {
-    double t = ((a[0] - p[0]) * dz - (a[2] - p[2]) * dx) / den; /* along the portal */
-    double u = ((a[0] - p[0]) * ez - (a[2] - p[2]) * ex) / den; /* along p-goal */
-    if (t >= 0 && t <= 1 && u >= 0) {
-      out[0] = a[0] + t * ex;
-      out[1] = a[1] + t * (b[1] - a[1]);
-      out[2] = a[2] + t * ez;
-      return;
-    }
-  }
-  if (dist3(p, a) + dist3(a, goal) <= dist3(p, b) + dist3(b, goal)) memcpy(out, a, 3 * sizeof(double));
-  else memcpy(out, b, 3 * sizeof(double));
-}
-
-/* cross(b - a, c - a) in x-z */
-static double xcross(const double *a, const double *b, const double *c) {
-  return (b[0] - a[0]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[0] - a[0]);
-}
-
-static void lerp3(const double *a, const double *b, double t, double *out) {
+static inline void lerp3(const double *a, const double *b, double t, double *out) {
   out[0] = a[0] + t * (b[0] - a[0]);
   out[1] = a[1] + t * (b[1] - a[1]);
   out[2] = a[2] + t * (b[2] - a[2]);
 }
 
-/* Taut relaxation (uniform costs): from P's state across portal (a = left,
-** b = right), the neighbour's state and point q. The portal splits into
-** the part visible from P's root inside its wedge and the parts beyond its
-** left and right rays, reached by bending at the wedge's left / right end;
-** q is the point of the portal with the smallest (length to it) + (straight
-** line to the goal), and the state follows the part q lies in. Fills t and
-** q; returns the length from the start to q. */
-static double taut_relax(const lds_NavSearch *s, const ldsi_NavTaut *tp, const double *a,
-                         const double *b, ldsi_NavTaut *t, double *q) {
-  const double *r = tp->root;
-  double t0 = 0, t1 = 1, best, qq[3], lo[3], hi[3];
-  *t = *tp;
-  t->wedge = true;
-  if (!tp->wedge) { /* the start polygon: the whole portal is visible */
-    memcpy(t->wl, a, sizeof t->wl);
-    memcpy(t->wr, b, sizeof t->wr);
-    portal_point(r, s->goal, a, b, q);
-    return tp->groot + dist3(r, q);
+/* Where |p - x| + |x - goal| is least for x on the line of portal E, as
+** the parameter t of x = a + t (b - a), in x-z (Heron's reflection: the
+** line from p to the goal, mirrored across the portal's line when both lie
+** on the same side, meets that line there; the sum is convex along the
+** line, so its least value on a part [t0, t1] is at t clamped to it). tg, dg:
+** the goal's parameter and |cross| distance term (goal_terms). No root. */
+static inline double line_t(const ldsi_NavEdge *E, const double *p, double tg, double dg) {
+  double px = p[0] - E->a[0], pz = p[2] - E->a[2];
+  double dp = fabs(E->ex * pz - E->ez * px), tp = (E->ex * px + E->ez * pz) * E->il2;
+  return dp + dg > 0 ? tp + (tg - tp) * (dp / (dp + dg)) : tp;
+}
+
+static inline double clampd(double t, double lo, double hi) { return t < lo ? lo : t > hi ? hi : t; }
+
+/* cross(b - a, c - a) in x-z */
+static inline double xcross(const double *a, const double *b, const double *c) {
+  return (b[0] - a[0]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[0] - a[0]);
+}
+
+/* A root on the line of its portal (a start on the edge, a root at the
+** portal's end) sees the whole next polygon, which is convex: the wedge
+** would be a straight angle or empty, so the state drops it. */
+static inline void taut_flat(const lds_NavSearch *s, ldsi_NavTaut *t) {
+  double c = xcross(t->wl, t->wr, t->root);
+  double l = fabs(t->wr[0] - t->wl[0]) + fabs(t->wr[2] - t->wl[2]);
+  if (fabs(c) <= s->m->eps * l) t->wedge = false;
+}
+
+/* The state's lengths to its wedge's ends (computed once per state). */
+static inline void taut_fill(ldsi_NavTaut *t) {
+  if (t->have_g) return;
+  t->gl = t->groot + dist3(t->root, t->wl);
+  t->gr = t->groot + dist3(t->root, t->wr);
+  t->have_g = true;
+}
+
+/* Taut relaxation (uniform costs): from a node's state tp (taut_fill done)
+** across portal E (a = left, b = right). The portal splits into the part
+** visible from the root inside its wedge and the parts beyond its left and
+** right rays, reached by bending at the wedge's left / right end; q is the
+** point of the portal with the smallest (length to it) + (straight line to
+** the goal), and the new state t follows the part q lies in. Fills t, q and
+** *g (length from the start to q); returns that smallest sum, a lower bound
+** of every path through this corridor prefix (as the state's lengths are). */
+typedef struct TautPart {
+  ldsi_NavTaut t;
+  double q[3], g, sum;
+} TautPart;
+
+static int taut_relax(const lds_NavSearch *s, const ldsi_NavTaut *tp, const ldsi_NavEdge *E,
+                      TautPart *out) {
+  const double *r = tp->root, *goal = s->goal, *a = E->a, *b = E->b;
+  double t0 = 0, t1 = 1, tg, dg;
+  int n = 0;
+  {
+    double gx = goal[0] - a[0], gz = goal[2] - a[2];
+    dg = fabs(E->ex * gz - E->ez * gx);
+    tg = (E->ex * gx + E->ez * gz) * E->il2;
+  }
+  if (!tp->wedge) { /* the whole portal is visible from the root */
+    TautPart *o = &out[n++];
+    o->t = *tp;
+    o->t.wedge = true;
+    o->t.have_g = false;
+    memcpy(o->t.wl, a, sizeof o->t.wl);
+    memcpy(o->t.wr, b, sizeof o->t.wr);
+    lerp3(a, b, clampd(line_t(E, r, tg, dg), 0, 1), o->q);
+    o->g = tp->groot + dist3(r, o->q);
+    o->sum = o->g + dist3(o->q, goal);
+    taut_flat(s, &o->t);
+    return n;
   }
   {
     double la = xcross(r, tp->wl, a), lb = xcross(r, tp->wl, b);
@@ -353,48 +405,51 @@ static double taut_relax(const lds_NavSearch *s, const ldsi_NavTaut *tp, const d
     if (la > 0) t0 = lb > 0 ? 1 : la / (la - lb);
     if (rb < 0) t1 = ra < 0 ? 0 : ra / (ra - rb);
   }
-  best = INFINITY;
   if (t0 < t1) { /* visible part [t0, t1] */
-    lerp3(a, b, t0, lo);
-    lerp3(a, b, t1, hi);
-    portal_point(r, s->goal, lo, hi, qq);
-    best = tp->groot + dist3(r, qq) + dist3(qq, s->goal);
-    memcpy(q, qq, sizeof qq);
-    memcpy(t->wl, lo, sizeof lo);
-    memcpy(t->wr, hi, sizeof hi);
+    TautPart *o = &out[n++];
+    o->t = *tp;
+    o->t.have_g = false;
+    lerp3(a, b, clampd(line_t(E, r, tg, dg), t0, t1), o->q);
+    o->g = tp->groot + dist3(r, o->q);
+    o->sum = o->g + dist3(o->q, goal);
+    /* a side cut by the wedge keeps the wedge's corner: the same ray, and
+    ** the point the path bends at when it later passes beyond it */
+    if (t0 <= 0) memcpy(o->t.wl, a, sizeof o->t.wl);
+    if (t1 >= 1) memcpy(o->t.wr, b, sizeof o->t.wr);
+    taut_flat(s, &o->t);
   }
   if (t0 > 0) { /* beyond the left ray: [0, min(t0, t1)] round wl */
-    double c, g0 = tp->groot + dist3(r, tp->wl);
-    lerp3(a, b, fmin(t0, t1), hi);
-    portal_point(tp->wl, s->goal, a, hi, qq);
-    c = g0 + dist3(tp->wl, qq) + dist3(qq, s->goal);
-    if (c < best) {
-      best = c;
-      memcpy(q, qq, sizeof qq);
-      memcpy(t->root, tp->wl, sizeof t->root);
-      t->groot = g0;
-      memcpy(t->wl, a, sizeof t->wl);
-      memcpy(t->wr, hi, sizeof hi);
-    }
+    TautPart *o = &out[n++];
+    double te = fmin(t0, t1);
+    lerp3(a, b, clampd(line_t(E, tp->wl, tg, dg), 0, te), o->q);
+    o->g = tp->gl + dist3(tp->wl, o->q);
+    o->sum = o->g + dist3(o->q, goal);
+    memcpy(o->t.root, tp->wl, sizeof o->t.root);
+    o->t.groot = tp->gl;
+    o->t.wedge = true;
+    o->t.have_g = false;
+    memcpy(o->t.wl, a, sizeof o->t.wl);
+    lerp3(a, b, te, o->t.wr);
+    taut_flat(s, &o->t);
   }
   if (t1 < 1) { /* beyond the right ray: [max(t0, t1), 1] round wr */
-    double c, g0 = tp->groot + dist3(r, tp->wr);
-    lerp3(a, b, fmax(t0, t1), lo);
-    portal_point(tp->wr, s->goal, lo, b, qq);
-    c = g0 + dist3(tp->wr, qq) + dist3(qq, s->goal);
-    if (c < best) {
-      best = c;
-      memcpy(q, qq, sizeof qq);
-      memcpy(t->root, tp->wr, sizeof t->root);
-      t->groot = g0;
-      memcpy(t->wl, lo, sizeof lo);
-      memcpy(t->wr, b, sizeof t->wr);
-    }
+    TautPart *o = &out[n++];
+    double te = fmax(t0, t1);
+    lerp3(a, b, clampd(line_t(E, tp->wr, tg, dg), te, 1), o->q);
+    o->g = tp->gr + dist3(tp->wr, o->q);
+    o->sum = o->g + dist3(o->q, goal);
+    memcpy(o->t.root, tp->wr, sizeof o->t.root);
+    o->t.groot = tp->gr;
+    o->t.wedge = true;
+    o->t.have_g = false;
+    lerp3(a, b, te, o->t.wl);
+    memcpy(o->t.wr, b, sizeof o->t.wr);
+    taut_flat(s, &o->t);
   }
-  return t->groot + dist3(t->root, q);
+  return n;
 }
 
-/* Cost from a node's state to the goal inside the goal polygon. */
+/* Length from a node's state to the goal inside the goal polygon. */
 static double taut_goal(const lds_NavSearch *s, const ldsi_NavTaut *t) {
   const double *r = t->root, *g = s->goal;
   if (t->wedge) {
@@ -404,18 +459,141 @@ static double taut_goal(const lds_NavSearch *s, const ldsi_NavTaut *t) {
   return t->groot + dist3(r, g);
 }
 
-/* The polygon a corridor node stands in: the start polygon for the start
-** node, else the polygon its half-edge leads into. */
-static uint32_t node_poly(const lds_NavSearch *s, uint32_t id) {
-  return id == s->start_node ? s->sp : s->m->pn[id];
+/* The state's length from the start to point x of its portal: straight
+** from the root inside the wedge, else round the wedge's end on x's side. */
+static double taut_at(ldsi_NavTaut *t, const double *x) {
+  if (t->wedge) {
+    taut_fill(t);
+    if (xcross(t->root, t->wl, x) > 0) return t->gl + dist3(t->wl, x);
+    if (xcross(t->root, t->wr, x) < 0) return t->gr + dist3(t->wr, x);
+  }
+  return t->groot + dist3(t->root, x);
+}
+
+/* The half-edge a record crosses; the polygon it stands in. */
+static inline uint32_t node_edge(uint32_t id) { return id / K; }
+static inline uint32_t node_poly(const lds_NavSearch *s, uint32_t id) {
+  return id == s->start_node ? s->sp : s->m->pn[node_edge(id)];
+}
+
+/* Which record of half-edge e takes a new state (f, tq, point q), or NONE
+** when an existing state dominates it: no longer (within 1e-12 relative)
+** to both portal ends and to either state's point, and no larger f. Free
+** records first; else an open record the new state dominates; else the
+** open record with the largest f when the new f is smaller. Non-uniform
+** costs keep one record per half-edge (the smaller f). */
+/* The lengths of state t at the dominance test's points (portal ends a, b,
+** the new state's point q, the old record's point x), computed on demand. */
+typedef struct DomPts {
+  const double *p[4];
+} DomPts;
+
+static inline double dom_at(ldsi_NavTaut *t, const DomPts *P, double *memo, int i) {
+  if (memo[i] != memo[i]) memo[i] = taut_at(t, P->p[i]);
+  return memo[i];
+}
+
+/* True when state A (lengths memo ma) is no longer than B (mb) at every
+** test point, within tol; stops at the first point where it is longer. */
+static bool dom_le(ldsi_NavTaut *A, double *ma, ldsi_NavTaut *B, double *mb, const DomPts *P,
+                   double tol) {
+  int i;
+  for (i = 0; i < 4; i++)
+    if (dom_at(A, P, ma, i) > dom_at(B, P, mb, i) + tol) return false;
+  return true;
+}
+
+static uint32_t pick_slot(lds_NavSearch *s, uint32_t e, double f, ldsi_NavTaut *tq,
+                          const double *q, bool uniform) {
+  uint32_t base = e * K, k, free_k = LDS_NAVMESH_NONE, worst = LDS_NAVMESH_NONE;
+  double nm[4] = {NAN, NAN, NAN, NAN}, wf = -INFINITY;
+  const ldsi_NavEdge *E = &s->ends[e];
+  for (k = 0; k < s->kslots; k++) {
+    ldsi_NavNode *X = &s->node[base + k];
+    const ldsi_NavMark *M = &s->mark[base + k];
+    double xm[4] = {NAN, NAN, NAN, NAN}, tol;
+    DomPts P;
+    if (M->seen != s->gen) {
+      if (free_k == LDS_NAVMESH_NONE) free_k = base + k;
+      continue;
+    }
+    if (!uniform) {
+      if (M->hpos == LDSI_NAV_CLOSED || f >= X->f) return LDS_NAVMESH_NONE;
+      return base + k;
+    }
+    P.p[0] = E->a;
+    P.p[1] = E->b;
+    P.p[2] = q;
+    P.p[3] = X->pt;
+    nm[3] = NAN; /* the fourth point is this record's */
+    tol = 1e-12 * (1 + X->f);
+    if (X->f <= f + tol && dom_le(&X->t, xm, tq, nm, &P, tol)) return LDS_NAVMESH_NONE;
+    if (M->hpos != LDSI_NAV_CLOSED) {
+      if (f <= X->f && dom_le(tq, nm, &X->t, xm, &P, 0)) return base + k;
+      if (X->f > wf) {
+        wf = X->f;
+        worst = base + k;
+      }
+    }
+  }
+  if (free_k != LDS_NAVMESH_NONE) return free_k;
+  if (worst != LDS_NAVMESH_NONE && f < wf) return worst;
+  return LDS_NAVMESH_NONE;
+}
+
+/* True when polygon Q is among the last LDSI_NAV_LOOP polygons of record
+** id's corridor. With several states per half-edge a corridor could circle
+** a vertex it bends at (every portal round it touches the root, so its
+** length does not grow) and come back into a polygon it crossed; such a
+** corridor is not simple and its funnel is meaningless. */
+#define LDSI_NAV_LOOP 16
+static inline bool revisits(const lds_NavSearch *s, uint32_t id, uint32_t Q) {
+  int d;
+  for (d = 0; d < LDSI_NAV_LOOP && id != LDS_NAVMESH_NONE; d++) {
+    if (node_poly(s, id) == Q) return true;
+    id = s->node[id].parent;
+  }
+  return false;
+}
+
+/* Every record of half-edge e is expanded (closed): no new state enters. */
+static inline bool edge_closed(const lds_NavSearch *s, uint32_t e) {
+  uint32_t k;
+  for (k = 0; k < s->kslots; k++) {
+    const ldsi_NavMark *M = &s->mark[e * K + k];
+    if (M->seen != s->gen || M->hpos != LDSI_NAV_CLOSED) return false;
+  }
+  return true;
+}
+
+/* Writes a state into record slot (parent id) and pushes it or lowers its key. */
+static void store(lds_NavSearch *s, uint32_t slot, uint32_t id, double g, double f,
+                  const double *q, const ldsi_NavTaut *t, double h) {
+  ldsi_NavNode *X = &s->node[slot];
+  if (s->mark[slot].seen != s->gen) {
+    s->mark[slot].seen = s->gen;
+    s->mark[slot].hpos = LDSI_NAV_OUT;
+  }
+  X->g = g;
+  X->f = f;
+  X->parent = id;
+  memcpy(X->pt, q, 3 * sizeof(double));
+  if (t) X->t = *t;
+  if (h < s->best_h) {
+    s->best_h = h;
+    s->best = slot;
+  }
+  heap_push_or_decrease(s, slot, f);
 }
 
 static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
   const lds_Navmesh *m = s->m;
+  const bool uniform = s->uniform;
+  const uint32_t gp = s->gp;
   uint64_t n = 0;
   while (s->hn) {
-    uint32_t id, P, k, st, nk, back;
-    const double *pp;
+    uint32_t id, P, c, c1, back;
+    const ldsi_NavNode *N;
     double cP;
     if (max_exp && n >= max_exp) return LDS_RUNNING;
     if (budget_us && n && (n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
@@ -424,50 +602,50 @@ static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget
     n++;
     s->stats.expansions++;
     P = node_poly(s, id);
-    if (P == s->gp) {
+    if (P == gp) {
       s->goal_node = id;
       return LDS_FOUND;
     }
-    pp = s->pt + 3 * (size_t)id;
+    N = &s->node[id];
+    if (uniform && N->t.wedge) taut_fill(&s->node[id].t);
     cP = s->cost[m->area[P]];
-    st = m->pstart[P];
-    nk = m->pstart[P + 1] - st;
-    back = id == s->start_node ? LDS_NAVMESH_NONE : s->etwin[id];
-    for (k = 0; k < nk; k++) {
-      uint32_t e = st + k, Q = m->pn[e];
-      const double *va, *vb;
+    back = id == s->start_node ? LDS_NAVMESH_NONE : node_poly(s, N->parent); /* never straight back */
+    for (c = s->cstart[P], c1 = s->cstart[P + 1]; c < c1; c++) {
+      uint32_t e = s->cedge[c], Q = m->pn[e], slot;
+      const ldsi_NavEdge *E = &s->ends[e];
       double q[3], g, f, h;
-      ldsi_NavTaut tq;
-      if (Q == LDS_NAVMESH_NONE || e == back || !isfinite(s->cost[m->area[Q]])) continue;
-      if (s->seen[e] == s->gen && s->hpos[e] == LDSI_NAV_CLOSED) continue; /* no reopening */
-      va = ldsi_nm_v(m, m->pv[e]);
-      vb = ldsi_nm_v(m, m->pv[s->enext[e]]);
-      if (s->uniform) {
-        g = taut_relax(s, &s->taut[id], va, vb, &tq, q) * cP;
+      if (Q == back || !isfinite(s->cost[m->area[Q]])) continue;
+      if (edge_closed(s, e)) continue; /* pick_slot would refuse any state */
+      if (uniform && revisits(s, id, Q)) continue;
+      if (uniform) {
+        TautPart parts[3];
+        int np = taut_relax(s, &N->t, E, parts), j, jbest = 0;
+        if (!s->p.thorough) { /* the part with the least sum alone */
+          for (j = 1; j < np; j++)
+            if (parts[j].sum < parts[jbest].sum) jbest = j;
+          if (jbest) parts[0] = parts[jbest];
+          np = 1;
+        }
+        for (j = 0; j < np; j++) {
+          TautPart *o = &parts[j];
+          f = (Q == gp ? taut_goal(s, &o->t) : o->sum) * cP;
+          slot = pick_slot(s, e, f, &o->t, o->q, true);
+          if (slot == LDS_NAVMESH_NONE) continue;
+          store(s, slot, id, o->g * cP, f, o->q, &o->t, o->sum - o->g);
+        }
       } else {
-        portal_point(pp, s->goal, va, vb, q);
-        g = s->g[id] + dist3(pp, q) * cP;
+        {
+          double gx = s->goal[0] - E->a[0], gz = s->goal[2] - E->a[2];
+          double dg = fabs(E->ex * gz - E->ez * gx), tg = (E->ex * gx + E->ez * gz) * E->il2;
+          lerp3(E->a, E->b, clampd(line_t(E, N->pt, tg, dg), 0, 1), q);
+        }
+        g = N->g + dist3(N->pt, q) * cP;
+        h = dist3(q, s->goal);
+        f = g + h * (Q == gp ? s->cost[m->area[Q]] : s->min_cost);
+        slot = pick_slot(s, e, f, NULL, q, false);
+        if (slot == LDS_NAVMESH_NONE) continue;
+        store(s, slot, id, g, f, q, NULL, h);
       }
-      h = dist3(q, s->goal);
-      if (Q == s->gp)
-        f = s->uniform ? taut_goal(s, &tq) * cP : g + h * s->cost[m->area[Q]];
-      else
-        f = g + h * s->min_cost;
-      if (s->seen[e] == s->gen && f >= s->f[e]) continue;
-      if (s->seen[e] != s->gen) {
-        s->seen[e] = s->gen;
-        s->hpos[e] = 0xFFFFFFFEu; /* not in the heap yet */
-      }
-      s->g[e] = g;
-      s->f[e] = f;
-      s->parent[e] = id;
-      memcpy(s->pt + 3 * (size_t)e, q, sizeof q);
-      if (s->uniform) s->taut[e] = tq;
-      if (h < s->best_h) {
-        s->best_h = h;
-        s->best = e;
-      }
-      heap_push_or_decrease(s, e, f);
     }
   }
   return LDS_NO_PATH;
@@ -496,10 +674,9 @@ static lds_Status nomem(lds_NavSearch *s) {
 
 /* Corridor from the start polygon to node `last`, then the funnel to `end`. */
 static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const double *end) {
-  const lds_Navmesh *m = s->m;
   size_t n = 0, i, np;
   uint32_t id;
-  for (id = last; id != LDS_NAVMESH_NONE; id = s->parent[id]) n++;
+  for (id = last; id != LDS_NAVMESH_NONE; id = s->node[id].parent) n++;
   if (n > s->corrcap) {
     uint32_t *c = (uint32_t *)ldsi_realloc(&s->env, s->corr, s->corrcap * sizeof(uint32_t), n * sizeof(uint32_t));
     if (!c) return nomem(s);
@@ -514,12 +691,13 @@ static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const dou
   }
   s->ncorr = n;
   i = n;
-  for (id = last; id != LDS_NAVMESH_NONE; id = s->parent[id]) {
+  for (id = last; id != LDS_NAVMESH_NONE; id = s->node[id].parent) {
     --i;
     s->corr[i] = node_poly(s, id);
     if (i > 0) {
-      memcpy(s->portals[i - 1].left, ldsi_nm_v(m, m->pv[id]), 3 * sizeof(double));
-      memcpy(s->portals[i - 1].right, ldsi_nm_v(m, m->pv[s->enext[id]]), 3 * sizeof(double));
+      const ldsi_NavEdge *E = &s->ends[node_edge(id)];
+      memcpy(s->portals[i - 1].left, E->a, 3 * sizeof(double));
+      memcpy(s->portals[i - 1].right, E->b, 3 * sizeof(double));
     }
   }
   np = 0;
@@ -585,7 +763,7 @@ static lds_Status build_path(lds_NavSearch *s) {
   } else if (s->p.partial && s->best != LDS_NAVMESH_NONE && s->status != LDS_FOUND) {
     double end[3];
     if (s->p.algo == LDS_NAV_FUNNEL || s->npts == 0) {
-      if (s->seen[s->best] != s->gen) s->best = s->start_node;
+      if (s->mark[s->best].seen != s->gen) s->best = s->start_node;
       closest_on_poly(s->m, node_poly(s, s->best), s->goal, end);
       st = build_corridor_path(s, s->best, end);
     } else {

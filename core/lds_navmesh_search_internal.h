@@ -24,14 +24,43 @@ typedef struct ldsi_Polyanya ldsi_Polyanya;
 typedef struct ldsi_NavTaut {
   double root[3], wl[3], wr[3];
   double groot;
-  bool wedge;
+  double gl, gr;     /* groot + |root - wl|, groot + |root - wr|, when have_g */
+  bool wedge, have_g;
 } ldsi_NavTaut;
+
+/* One corridor A* record: a state of a half-edge (crossing edge e of one
+** polygon into its neighbour), LDSI_NAV_SLOTS per half-edge, so corridors
+** that reach a portal with states neither of which dominates the other are
+** both kept; plus the start record. */
+typedef struct ldsi_NavNode {
+  double f;          /* A* key */
+  double g;          /* area-weighted length to pt */
+  double pt[3];      /* the node's point on its entry portal */
+  ldsi_NavTaut t;    /* uniform costs only */
+  uint32_t parent;   /* record id, LDS_NAVMESH_NONE for the start */
+} ldsi_NavNode;
+
+/* A record's bookkeeping, apart from its state so that the heap and the
+** per-half-edge checks touch 8 bytes, not the whole record. */
+typedef struct ldsi_NavMark {
+  uint32_t seen;     /* generation the record belongs to */
+  uint32_t hpos;     /* position in the heap, LDSI_NAV_CLOSED or LDSI_NAV_OUT */
+} ldsi_NavMark;
+
+/* A portal as its two ends, left (vertex k) then right (vertex k + 1). */
+typedef struct ldsi_NavEdge {
+  double a[3], b[3];
+  double ex, ez, il2; /* b - a in x-z, 1 / |b - a|^2 */
+} ldsi_NavEdge;
+
+#define LDSI_NAV_SLOTS 3u
 
 struct lds_NavSearch {
   ldsi_Env env;
   const lds_Navmesh *m;
   lds_NavParams p;
   double cost[256];   /* multiplier per area id, INFINITY = blocked */
+  uint32_t ncost1;    /* cost[i] == 1 for i >= ncost1 since the last start (256: not yet) */
   double min_cost;    /* smallest allowed multiplier (scales h) */
   double start[3], goal[3];
   uint32_t sp, gp;    /* start and goal polygons */
@@ -39,20 +68,22 @@ struct lds_NavSearch {
   bool started;
   char msg[LDS_ERRMSG_SIZE];
   lds_Stats stats;
-  /* corridor A*: one node per half-edge (crossing edge e of polygon
-  ** eowner[e] into pn[e]) plus the start node, nnodes in all */
+  /* the areas the mesh uses, in the order of their first polygon */
+  uint8_t areas[256];
+  uint32_t nareas;
+  /* corridor A*: LDSI_NAV_SLOTS records per half-edge, then the start
+  ** record; nnodes in all */
   size_t nnodes;
   uint32_t start_node, goal_node;
-  uint32_t *eowner, *enext, *etwin; /* owner polygon, next vertex's slot, the same edge seen from the other side */
+  uint32_t *enext;    /* half-edge -> the next vertex's slot in pv */
+  uint32_t *cstart;   /* np + 1: polygon P's crossable half-edges are cedge[cstart[P] .. cstart[P+1]-1] */
+  uint32_t *cedge;
+  ldsi_NavEdge *ends; /* per half-edge: its portal's ends */
   uint32_t gen;
-  uint32_t *seen;     /* generation the record belongs to */
-  double *g;
-  double *f;          /* f of the record (compares entries at different points) */
-  double *pt;         /* 3 per polygon: the node's point on its entry portal */
-  uint32_t *parent;
-  ldsi_NavTaut *taut; /* per polygon, uniform costs only */
+  ldsi_NavNode *node;
+  uint32_t kslots;    /* records per half-edge this query uses (thorough: LDSI_NAV_SLOTS, else 2) */
+  ldsi_NavMark *mark;
   bool uniform;       /* every allowed area costs the same */
-  uint32_t *hpos;     /* position in the heap, or NAV_CLOSED */
   ldsi_NavHeapItem *heap;
   size_t hn;
   uint32_t best;      /* reached node nearest the goal (partial) */

@@ -292,7 +292,7 @@ static int nm_nearest(lua_State *L) {
 /* Reads find_path's options at arg into p and the area costs into costs. */
 static void parse_opts(lua_State *L, int arg, lds_NavParams *p, double *costs, int *post) {
   static const char *const keys[] = {"algorithm", "area_costs", "blocked_areas", "snap_radius",
-                                     "height_tol", "partial", "postprocess", NULL};
+                                     "height_tol", "partial", "thorough", "postprocess", NULL};
   int i;
   lds_nav_params_init(p);
   *post = 0;
@@ -358,6 +358,13 @@ static void parse_opts(lua_State *L, int arg, lds_NavParams *p, double *costs, i
   lua_pop(L, 1);
   lua_getfield(L, arg, "partial");
   p->partial = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "thorough");
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TBOOLEAN)
+      luaL_error(L, "find_path: option 'thorough': expected a boolean (got %s)", ldsl_value_name(L, -1));
+    p->thorough = lua_toboolean(L, -1);
+  }
   lua_pop(L, 1);
   lua_getfield(L, arg, "postprocess");
   if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# bench_navmesh.sh — `lodestar mesh` (funnel and optimal) against the Detour
+# bench_navmesh.sh — `lodestar mesh` (funnel, funnel --fast and optimal) against the Detour
 # runner (findNearestPoly + findPath + findStraightPath, Debian's
 # librecast-dev) on the same .queries files of ../shared/data/navmesh, in the
 # same run: median µs per query of each, their ratio, and the quality columns
 # (funnel paths longer than Detour's; optimal mismatches against opt_len).
-# The three runs of one mesh follow each other (same machine load); each is
+# The four runs of one mesh follow each other (same machine load); each is
 # repeated REPEAT times (default 3) and the run with the median median_us is
 # kept. The Detour runner is built from ../shared/bench/peers/detour into
 # $BUILD/peers when librecast-dev is installed (make deps), else its column
@@ -46,8 +46,8 @@ median_of() {
 echo "navmesh queries: median µs per query (point location + search + path), same run, REPEAT=$REPEAT"
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| mesh | queries | Detour µs | funnel µs | Detour / funnel | optimal µs | Detour / optimal | funnel longer than Detour | optimal mismatches |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| mesh | queries | Detour µs | funnel µs | Detour / funnel | funnel longer than Detour | fast µs | Detour / fast | fast longer than Detour | optimal µs | Detour / optimal | optimal mismatches |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 fail=0
 for nav in "$DATA"/2d/*.nav "$DATA"/3d/*.nav; do
   q="${nav%.nav}.queries"
@@ -60,13 +60,15 @@ for nav in "$DATA"/2d/*.nav "$DATA"/3d/*.nav; do
     d="-"
   fi
   fj=$(median_of "$CLI" mesh "$nav" --queries "$q" --warmup 100 --json)
+  sj=$(median_of "$CLI" mesh "$nav" --queries "$q" --warmup 100 --fast --json)
   oj=$(median_of "$CLI" mesh "$nav" --queries "$q" --warmup 100 --algo optimal --json)
   f=$(key median_us "$fj")
   o=$(key median_us "$oj")
+  fs=$(key median_us "$sj")
   mism=$(key mismatches_vs_opt "$oj")
   [ -n "$mism" ] || mism="-"
-  echo "| $name | $(key queries "$fj") | $d | $f | $(ratio "$d" "$f") | $o | $(ratio "$d" "$o") | $(key longer_than_detour "$fj") of $(key reached "$fj") | $mism |"
+  echo "| $name | $(key queries "$fj") | $d | $f | $(ratio "$d" "$f") | $(key longer_than_detour "$fj") of $(key reached "$fj") | $fs | $(ratio "$d" "$fs") | $(key longer_than_detour "$sj") of $(key reached "$sj") | $o | $(ratio "$d" "$o") | $mism |"
   case "$mism" in ''|-|0) ;; *) fail=1 ;; esac
-  [ "$(key illegal "$fj")" = 0 ] && [ "$(key illegal "$oj")" = 0 ] || fail=1
+  [ "$(key illegal "$fj")" = 0 ] && [ "$(key illegal "$sj")" = 0 ] && [ "$(key illegal "$oj")" = 0 ] || fail=1
 done
 exit $fail

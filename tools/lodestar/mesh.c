@@ -27,7 +27,7 @@ typedef struct Query {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: lodestar mesh MESH(.nav|.obj) --queries FILE.queries [--algo funnel|optimal]\n"
-          "                     [--limit N] [--warmup N] [--snap R] [--json]\n"
+          "                     [--limit N] [--warmup N] [--snap R] [--fast] [--json]\n"
           "Loads a navigation mesh (.nav text or Wavefront OBJ, told apart by content),\n"
           "runs every query line 'sx sy sz gx gy gz detour_len detour_corners [opt_len]'\n"
           "and checks each path: every segment on the mesh (walked polygon to polygon),\n"
@@ -36,6 +36,8 @@ static void usage(FILE *f) {
           "  --limit N    only the first N queries (0 = all)\n"
           "  --warmup N   run the first N queries once, untimed, before timing all\n"
           "  --snap R     largest distance from a query point to the mesh (default 2)\n"
+          "  --fast       funnel: the best part of each portal only, two corridor states\n"
+          "               per half-edge (faster, longer paths more often; not thorough)\n"
           "  --json       print one JSON object as the last line: queries, reached,\n"
           "               mean_len, median_us, p99_us, total_ms, and where the file has\n"
           "               them longer_than_detour, detour_reached_missed,\n"
@@ -153,6 +155,8 @@ int cli_mesh(int argc, char **argv) {
       if (!cli_double(CMD, "--snap", argv[++a], 0, 1e300, &prm.snap_radius)) return 2;
     } else if (strcmp(o, "--json") == 0) {
       json = true;
+    } else if (strcmp(o, "--fast") == 0) {
+      prm.thorough = false;
     } else if (o[0] == '-' && o[1]) {
       return cli_fail(CMD, "unknown option or missing value '%s' (try --help)", o);
     } else if (!mesh_path) {
