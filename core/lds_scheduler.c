@@ -433,7 +433,8 @@ static void slot_free(lds_Scheduler *sc, uint32_t r) {
 static void info_fill(const lds_Scheduler *sc, uint32_t r, lds_RequestInfo *out) {
   const Req *q = &sc->req[r];
   out->status = q->status;
-  out->flags = q->flags;
+  out->flags = q->flags | (q->urgent ? (uint32_t)LDS_REQINFO_URGENT : 0u) |
+               (q->forced ? (uint32_t)LDS_REQINFO_FORCED : 0u);
   out->agent_id = q->rq.agent_id;
   out->priority = q->rq.priority;
   out->frames = (uint32_t)((q->state == SLOT_DONE ? q->finish_frame : sc->frame) - q->submit_frame);
@@ -524,7 +525,8 @@ lds_Status ldsi_sched_requeue(lds_Scheduler *sc, uint32_t r) {
   q->status = LDS_RUNNING;
   q->flags &= ~(uint32_t)LDS_REQINFO_DONE;
   q->restarts = q->repairs_lost = 0;
-  q->urgent = q->disturbed = q->forced_counted = false;
+  q->urgent = q->disturbed = q->forced = q->forced_counted = false;
+  q->urgent_exp = 0;
   q->submit_frame = sc->frame;
   q->seq = sc->seq++;
   q->key = (int64_t)q->rq.priority * (int64_t)sc->cfg.aging_frames - (int64_t)sc->frame;

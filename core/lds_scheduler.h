@@ -40,9 +40,13 @@
 **   move a search in progress has used leaves it alone (it goes on with the
 **   edited grid); one that does "disturbs" it: it is repaired when the
 **   edit only made moves cheaper (A*, Dijkstra), else it restarts from
-**   scratch at its next step. After more than max_restarts restarts, the next
-**   attempt runs to its end in one go, past the budget, so a request never
-**   fails because the grid keeps changing. A path is always optimal for the
+**   scratch at its next step. After more than max_restarts restarts (and
+**   repairs that lost work) a request is urgent: it runs before the others,
+**   sliced within the budget like any request; only an urgent attempt that
+**   has to start over again (its search cannot be repaired), or one that has
+**   expanded more than its grid's cells while urgent, runs to its end in one
+**   go, past the budget, so a request never fails because the grid keeps
+**   changing. A path is always optimal for the
 **   grid as it was when the path was delivered.
 ** - Watched paths (LDS_REQ_WATCH): after delivery, an edit that blocks a
 **   remaining cell, makes a move into one illegal, or raises its cost past
@@ -116,7 +120,11 @@ enum {
 enum {
   LDS_REQINFO_STARTED = 1u, ///< its search has started at least once
   LDS_REQINFO_PARTIAL = 2u, ///< a quick partial path is available
-  LDS_REQINFO_DONE = 4u     ///< finished: status is final
+  LDS_REQINFO_DONE = 4u,    ///< finished: status is final
+  LDS_REQINFO_URGENT = 8u,  ///< more than max_restarts restarts and work-losing
+                            ///< repairs: picked before the others, still
+                            ///< within the budget (docs/scheduler.md)
+  LDS_REQINFO_FORCED = 16u  ///< an attempt ran (or runs) to its end past the budget
 };
 
 /// What happens in a completion callback.
@@ -203,8 +211,10 @@ typedef struct lds_SchedulerConfig {
                               ///< be in progress at once [Limit: 1..64] default 2
   uint32_t aging_frames;      ///< frames of waiting worth one priority level
                               ///< [Limit: >= 1] default 60
-  uint32_t max_restarts;      ///< restarts after disturbing edits before a
-                              ///< request's next attempt runs to its end
+  uint32_t max_restarts;      ///< restarts (and repairs that lost work) after
+                              ///< which a request is urgent: picked first,
+                              ///< sliced within the budget; an urgent attempt
+                              ///< that must start over again runs to its end
                               ///< past the budget (never LDS_E_STALE); default 8
   bool deterministic;         ///< count the budget in expansions; default false
   uint32_t expansions_per_us; ///< deterministic mode: budget_us is worth this
@@ -248,8 +258,10 @@ typedef struct lds_TickStats {
   uint64_t view_cells;       ///< cost-view cells built or rescanned for
                              ///< layer-weighted requests [Units: cells]
                              ///< (lds_cost_view.h; counted against the budget)
-  uint32_t forced;           ///< requests run to their end past the budget
-                             ///< after more than max_restarts restarts
+  uint32_t forced;           ///< requests run to their end past the budget:
+                             ///< an urgent attempt that had to start over, or
+                             ///< one that expanded more than its grid's cells
+                             ///< while urgent (docs/scheduler.md)
 } lds_TickStats;
 
 /// What grid edits did to the scheduler's requests (lds_scheduler_edit_stats),

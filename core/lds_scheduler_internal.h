@@ -21,6 +21,8 @@
 #define K_MAX 65536      /* largest chunk in timed mode [expansions] */
 #define CHECK_US_MIN 8   /* smallest auto check interval [µs] */
 #define RATE_MIN 0.01    /* floor of the rate estimate [expansions per µs] */
+#define URGENT_CELLS 1   /* an urgent request that expands this many times its
+                         ** grid's padded cells without finishing is forced */
 
 enum { SLOT_FREE = 0, SLOT_QUEUED = 1, SLOT_ACTIVE = 2, SLOT_DONE = 3 };
 enum { HEAP_MAIN = 0, HEAP_QUICK = 1 };
@@ -52,8 +54,14 @@ typedef struct Req {
   /* edits (lds_scheduler_edits.c) */
   bool disturbed;           /* an edit disturbed its search: restart at the next step */
   bool urgent;              /* more than max_restarts restarts (and repairs that
-                            ** lost work): runs to its end */
-  bool forced_counted;      /* its urgent attempt counted in lds_TickStats.forced */
+                            ** lost work): picked first, gets the whole budget
+                            ** of each tick, still within it */
+  bool forced;              /* its current attempt runs to its end in one tick,
+                            ** past the budget: an urgent attempt had to restart
+                            ** (its search could not be repaired), or it ran
+                            ** URGENT_CELLS x the grid's cells while urgent */
+  bool forced_counted;      /* its forced attempt counted in lds_TickStats.forced */
+  uint64_t urgent_exp;      /* expansions run since it became urgent */
   uint32_t repairs_lost;    /* repairs that made cells fresh again */
   /* watched path (lds_scheduler_watch.c): one entry per cell of the
   ** delivered path, linked into the grid's per-cell index while armed */

@@ -15,6 +15,8 @@
 
 /* ----------------------------------------------------------- slicing -- */
 
+#define FOREVER ((uint64_t)-1 >> 1) /* a chunk without limit: runs to the end */
+
 /* The budget of the running tick. Timed mode: t0 + budget_us on the clock;
 ** expansion limits count exactly. */
 typedef struct Budget {
@@ -211,8 +213,9 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
       own = (double)q->rate_exp / (double)q->elapsed_us;
     else if (b->timed && q->rq.params.edge_cost)
       cap = K_MIN;
-    /* an urgent request runs to its end, past the budget (see disturbed) */
-    k = q->urgent ? (uint64_t)-1 >> 1 : next_chunk(sc, b, own, cap);
+    /* an urgent request is sliced like any other (it is picked first, so it
+    ** gets what is left of every tick); only a forced one runs to its end */
+    k = q->forced ? FOREVER : next_chunk(sc, b, own, cap);
     if (k == 0) return true;
     if (q->params_changed) { /* new parameters: start over, keep the place */
       if (!view_ready(sc, b, r)) return true; /* its view is built first */
@@ -224,36 +227,44 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
       }
     }
     if (q->disturbed) {
-      /* An edit changed a move the search had used (lds_scheduler_edits.c):
-      ** start over on the current grid. After more than max_restarts
-      ** restarts the request is urgent: it is picked first and this attempt
-      ** runs to its end in this tick, whatever the budget, so a request
-      ** whose area keeps changing between ticks still finishes (edits
+      /* An edit changed a move the search had used and the search could
+      ** not be repaired (lds_scheduler_edits.c): start over on the current
+      ** grid. After more than max_restarts restarts (and repairs that lost
+      ** work) the request is urgent: picked first, sliced within the
+      ** budget. An urgent attempt that has to start over again is forced:
+      ** the new attempt runs to its end in this tick, whatever the budget,
+      ** so a request whose search no edit can repair still finishes (edits
       ** happen between ticks, or in callbacks once this search is done). A
       ** layer-weighted request waits for its cost view first. */
+      bool was_urgent = q->urgent;
       if (!view_ready(sc, b, r)) return true;
       q->restarts++;
       sc->cur->restarted++;
-      if (q->restarts + q->repairs_lost > sc->cfg.max_restarts) {
-        q->urgent = true;
-        k = (uint64_t)-1 >> 1;
-      }
+      if (q->restarts + q->repairs_lost > sc->cfg.max_restarts) q->urgent = true;
+      if (was_urgent) q->forced = true;
       st = start_search(sc, r, s);
       if (st != LDS_OK) {
         ldsi_sched_finish(sc, r, st, s);
         return false;
       }
     }
-    if (q->urgent && !q->forced_counted) {
-      q->forced_counted = true;
-      sc->cur->forced++;
-      k = (uint64_t)-1 >> 1;
+    /* the bound on an urgent request that keeps being repaired: after
+    ** URGENT_CELLS times its grid's cells of expansions it is forced too */
+    if (q->urgent && !q->forced && q->urgent_exp > URGENT_CELLS * (uint64_t)ge->pcells)
+      q->forced = true;
+    if (q->forced) {
+      if (!q->forced_counted) {
+        q->forced_counted = true;
+        sc->cur->forced++;
+      }
+      k = FOREVER;
     }
     lds_search_stats(s, &st0);
     st = step_n(s, k);
     lds_search_stats(s, &st1);
     count_open(sc, &st1, st1.pushes - st0.pushes);
     after_chunk(sc, b, q, st1.expansions - st0.expansions);
+    if (q->urgent) q->urgent_exp += st1.expansions - st0.expansions;
     if (st == LDS_RUNNING) continue;
     if (st == LDS_E_STALE) {
       /* the search stopped itself: its cost view was reset or changed its
@@ -368,21 +379,31 @@ static void quick_passes(lds_Scheduler *sc, Budget *b) {
   }
 }
 
-/* The best request to run next: the largest key among ACTIVE requests and
-** the heads of the queues of grids with a free search. */
+/* Rank of an ACTIVE request in pick: forced before urgent before the rest. */
+static int rank_of(const Req *q) { return q->forced ? 2 : q->urgent ? 1 : 0; }
+
+/* The best request to run next: a forced request, else an urgent one (the
+** larger key first among them), else the largest key among ACTIVE requests
+** and the heads of the queues of grids with a free search. */
 static uint32_t pick(lds_Scheduler *sc) {
   uint32_t best = NO_INDEX;
-  int gi, k;
+  int gi, k, best_rank = 0;
   for (gi = 0; gi < sc->ngrids; gi++) {
     GridEntry *ge = &sc->grids[gi];
     for (k = 0; k < ge->nsearch; k++) {
       uint32_t r = ge->owner[k];
-      if (r != NO_INDEX && sc->req[r].urgent) return r; /* runs to its end first */
-      if (r != NO_INDEX && (best == NO_INDEX || ldsi_sched_req_before(sc, r, best))) best = r;
+      int rk;
+      if (r == NO_INDEX) continue;
+      rk = rank_of(&sc->req[r]);
+      if (best == NO_INDEX || rk > best_rank ||
+          (rk == best_rank && ldsi_sched_req_before(sc, r, best))) {
+        best = r;
+        best_rank = rk;
+      }
     }
     if (ge->nfree > 0 && ge->heap[HEAP_MAIN].n) {
       uint32_t r = ge->heap[HEAP_MAIN].items[0];
-      if (best == NO_INDEX || ldsi_sched_req_before(sc, r, best)) best = r;
+      if (best == NO_INDEX || (best_rank == 0 && ldsi_sched_req_before(sc, r, best))) best = r;
     }
   }
   return best;
@@ -422,7 +443,7 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
     uint32_t r = pick(sc);
     Req *q;
     if (r == NO_INDEX) break;
-    if (!sc->req[r].urgent && next_chunk(sc, &b, 0.0, 0) == 0) break;
+    if (!sc->req[r].forced && next_chunk(sc, &b, 0.0, 0) == 0) break;
     q = &sc->req[r];
     if (q->state == SLOT_QUEUED && sc->grids[q->grid].cache) {
       int served = serve_from_cache(sc, &b, r);

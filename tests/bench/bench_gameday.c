@@ -34,7 +34,7 @@
 ** request failed stale, or when the two runs differ. Timing targets never
 ** decide the exit status.
 */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "lds.h"
 #include "lds_io.h"
 
@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #define NCLASS 4
@@ -67,6 +68,14 @@ static uint64_t rng_next(Rng *r) { /* splitmix64 */
 }
 static uint32_t rng_below(Rng *r, uint32_t n) { return (uint32_t)(rng_next(r) % n); }
 
+/* Page faults of this thread so far (minor + major): a tick that faults
+** pages in spends kernel time the scheduler's work does not explain. */
+static uint64_t thread_faults(void) {
+  struct rusage ru;
+  if (getrusage(RUSAGE_THREAD, &ru) != 0) return 0;
+  return (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt;
+}
+
 static uint64_t cpu_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -84,6 +93,7 @@ typedef struct Agent {
   size_t idx;        /* cell of path the agent stands on */
   bool watched;      /* its request lives on: the path is watched */
   bool broken;       /* on_broken fired for the path being walked */
+  int64_t started;   /* frame its request's search first started, -1 before */
   uint32_t *events;  /* the run's watched-path event count */
 } Agent;
 
@@ -101,6 +111,11 @@ typedef struct Result {
   uint64_t sched_exp, sched_cpu_ns;
   double p50, p99, pmax; /* tick CPU [µs] */
   uint32_t max_frame;    /* the frame of the slowest tick */
+  uint32_t longest_run;  /* most frames from a request's first start to its delivery */
+  uint32_t in_progress;  /* requests started and not delivered at the end */
+  uint32_t oldest_run;   /* most frames one of those has been in progress */
+  lds_TickStats slow[3]; /* the slowest ticks' counters */
+  uint64_t slow_ns[3], slow_faults[3];
   uint32_t over_110;
   double lone_rate, sched_rate;
   double lone_per_query; /* expansions of a lone query, mean */
@@ -238,6 +253,8 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
   int32_t door_cells[DOOR_LEN];
   bool door_closed = false;
   uint64_t *tick_ns;
+  lds_TickStats *tick_st;
+  uint64_t *tick_faults;
   Rng r = {o->seed};
   memset(res, 0, sizeof *res);
   res->hash = 1469598103934665603ull;
@@ -283,6 +300,8 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
   for (i = 0; i < NCLASS; i++) verify[i] = lds_search_new(NULL, g, &err);
   ag = calloc(o->agents, sizeof *ag);
   tick_ns = calloc(o->frames, sizeof *tick_ns);
+  tick_st = calloc(o->frames, sizeof *tick_st);
+  tick_faults = calloc(o->frames, sizeof *tick_faults);
   for (i = 0; i < o->agents; i++) {
     pick_cell(&r, cells, ncells, w, &ag[i].x, &ag[i].y);
     ag[i].cls = (int)(i % NCLASS);
@@ -292,7 +311,7 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
   for (f = 0; f < o->frames; f++) {
     lds_Budget bud;
     lds_TickStats ts;
-    uint64_t t0;
+    uint64_t t0, f0;
     /* the world changes */
     if (door_n && f % DOOR_EVERY == 0) {
       door_closed = !door_closed;
@@ -348,6 +367,7 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
         rq.ud = a;
         if (lds_scheduler_submit(sc, &rq, &a->id) == LDS_OK) {
           a->st = A_WAIT;
+          a->started = -1;
           res->submitted++;
         }
       }
@@ -355,9 +375,12 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
     /* the frame's tick, timed on this thread's CPU clock */
     bud.max_expansions = 0;
     bud.budget_us = o->budget_us;
+    f0 = thread_faults();
     t0 = cpu_ns();
     lds_scheduler_step(sc, &bud, &ts);
     tick_ns[f] = cpu_ns() - t0;
+    tick_faults[f] = thread_faults() - f0;
+    tick_st[f] = ts;
     res->sched_exp += ts.expansions;
     res->sched_cpu_ns += tick_ns[f];
     /* deliveries, checked untimed on the grid as it is now */
@@ -367,8 +390,11 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
       lds_Status st;
       if (a->st != A_WAIT) continue;
       st = lds_scheduler_status(sc, a->id);
-      if (st == LDS_RUNNING) continue;
       lds_scheduler_info(sc, a->id, &info);
+      if (a->started < 0 && (info.flags & LDS_REQINFO_STARTED)) a->started = f;
+      if (st == LDS_RUNNING) continue;
+      if (a->started >= 0 && f - (uint32_t)a->started + 1 > res->longest_run)
+        res->longest_run = f - (uint32_t)a->started + 1;
       res->restarts += info.restarts;
       if (st == LDS_FOUND) {
         lds_Path *p = lds_scheduler_take_path(sc, a->id);
@@ -429,9 +455,33 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
     res->edits_repaired = es.repaired;
     res->edits_disturbed = es.disturbed;
   }
-  /* the tick CPU distribution */
-  for (f = 0; f < o->frames; f++)
+  /* requests still in progress: every started request must come to an end */
+  for (i = 0; i < o->agents; i++)
+    if (ag[i].st == A_WAIT && ag[i].started >= 0) {
+      res->in_progress++;
+      if (o->frames - (uint32_t)ag[i].started > res->oldest_run)
+        res->oldest_run = o->frames - (uint32_t)ag[i].started;
+    }
+  /* the tick CPU distribution, and the counters of the three slowest ticks */
+  for (f = 0; f < o->frames; f++) {
+    int k;
     if (tick_ns[f] > tick_ns[res->max_frame]) res->max_frame = f;
+    for (k = 0; k < 3; k++)
+      if (tick_ns[f] > res->slow_ns[k]) {
+        int m;
+        for (m = 2; m > k; m--) {
+          res->slow_ns[m] = res->slow_ns[m - 1];
+          res->slow[m] = res->slow[m - 1];
+          res->slow_faults[m] = res->slow_faults[m - 1];
+        }
+        res->slow_ns[k] = tick_ns[f];
+        res->slow[k] = tick_st[f];
+        res->slow_faults[k] = tick_faults[f];
+        break;
+      }
+  }
+  free(tick_st);
+  free(tick_faults);
   qsort(tick_ns, o->frames, sizeof *tick_ns, cmp_u64);
   res->p50 = (double)tick_ns[o->frames / 2] / 1e3;
   res->p99 = (double)tick_ns[(size_t)((double)o->frames * 0.99)] / 1e3;
@@ -498,6 +548,19 @@ static void report(const Opts *o, const Result *r) {
          o->frames);
   printf("  requests  submitted %u  found %u  no_path %u  failed: stale %u, other %u  restarts %u\n",
          r->submitted, r->found, r->no_path, r->failed_stale, r->failed_other, r->restarts);
+  printf("  requests in progress at the end %u (the oldest for %u frames); longest from first "
+         "start to delivery %u frames\n",
+         r->in_progress, r->oldest_run, r->longest_run);
+  {
+    int k;
+    for (k = 0; k < 3 && r->slow_ns[k]; k++)
+      printf("  slow tick %d: frame %llu, %.0f us CPU: expansions %llu, started %u, finished %u, "
+             "restarted %u, forced %u, view cells %llu, clock reads %u, page faults %llu\n",
+             k + 1, (unsigned long long)r->slow[k].frame, (double)r->slow_ns[k] / 1e3,
+             (unsigned long long)r->slow[k].expansions, r->slow[k].started, r->slow[k].finished,
+             r->slow[k].restarted, r->slow[k].forced, (unsigned long long)r->slow[k].view_cells,
+             r->slow[k].clock_reads, (unsigned long long)r->slow_faults[k]);
+  }
   printf("  forced past the budget %u  edits: searches kept %llu, repaired %llu, disturbed %llu\n",
          r->forced, (unsigned long long)r->edits_kept, (unsigned long long)r->edits_repaired,
          (unsigned long long)r->edits_disturbed);

@@ -282,19 +282,28 @@ static void test_grid_edit(void) {
   lds_grid_set_blocked(g, 1, 10, false);
   lds_scheduler_free(sc);
 
-  /* max_restarts 0: the first restart already runs to its end in the tick,
-  ** past the budget; the request never ends stale */
+  /* max_restarts 0: the first restart makes the request urgent, and an
+  ** urgent attempt stays within the budget; the exact uniform-cost loop
+  ** cannot be repaired, and an edit of the whole grid repairs nothing, so
+  ** when the urgent attempt is disturbed again it starts over forced: that attempt runs to its end in its tick, past the
+  ** budget; the request never ends stale */
   cfg.max_restarts = 0;
   sc = lds_scheduler_new(NULL, &cfg, NULL);
   lds_scheduler_add_grid(sc, g, 0);
   lds_request_init(&rq, g, 0, 10, 39, 10);
   lds_scheduler_submit(sc, &rq, &id);
   tick_exp(sc, 10, &ts);
-  lds_grid_set_cost(g, 1, 10, 3.0f); /* generated: disturbs */
+  lds_grid_set_cost(g, 1, 10, 3.0f); /* generated: disturbs (the exact loop restarts) */
+  tick_exp(sc, 10, &ts);
+  CHECK_INT(ts.restarted, 1);
+  CHECK_INT(ts.forced, 0);
+  CHECK_INT(ts.expansions, 10); /* urgent, still within the budget */
+  CHECK_INT(lds_scheduler_status(sc, id), LDS_RUNNING);
+  lds_grid_touch(g, 0, 0, 39, 19); /* the whole grid: every search restarts */
   tick_exp(sc, 10, &ts);
   CHECK_INT(ts.restarted, 1);
   CHECK_INT(ts.forced, 1);
-  CHECK(ts.expansions > 10); /* the urgent attempt ignored the budget */
+  CHECK(ts.expansions > 10); /* the forced attempt ignored the budget */
   CHECK_INT(lds_scheduler_status(sc, id), LDS_FOUND);
   CHECK_INT(oneshot(g, 0, 10, 39, 10, &cost, NULL), LDS_FOUND);
   CHECK_NEAR(lds_path_cost(lds_scheduler_path(sc, id)), cost, 1e-9);
