@@ -19,6 +19,7 @@ void lds_hpa_params_init(lds_HpaParams *p) {
   p->cluster_size = 16;
   p->lower_bounds = true;
   p->landmarks = 8;
+  p->optimal_jps = true;
 }
 
 const char *lds_hpa_mode_name(lds_HpaMode m) {
@@ -344,6 +345,7 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
   h->ncl = (uint32_t)h->cw * (uint32_t)h->ch;
   h->cap = (uint32_t)(4 * h->C);
   h->lower_bounds = params->lower_bounds;
+  h->optimal_jps = params->optimal_jps;
   h->nweights = params->n_layer_weights;
   for (i = 0; i < h->nweights; i++) h->weights[i] = params->layer_weights[i];
   cells = (size_t)grid->w * (size_t)grid->h;

@@ -95,6 +95,12 @@ typedef struct lds_HpaParams {
                                 ///< true. Without them the optimal mode is refused.
   int landmarks;                ///< landmarks of the optimal mode's heuristic
                                 ///< [Limit: 1..LDS_HPA_MAX_LANDMARKS] default 8
+  bool optimal_jps;             ///< the optimal mode runs Jump Point Search
+                                ///< (lds_search, LDS_ALGO_JPS) when the grid is
+                                ///< uniform-cost under the weights, 8-connected,
+                                ///< no_corner_cutting or always; the landmark A*
+                                ///< elsewhere. false: always the landmark A*.
+                                ///< Default true.
   const double *layer_weights;  ///< [opt] [Shape: n_layer_weights doubles, one per
                                 ///< grid layer] weights of the effective cost; copied
   int n_layer_weights;          ///< [Limit: 0..min(16, lds_grid_layer_count)]

@@ -22,8 +22,15 @@
 */
 #include "lds_hpa_query_internal.h"
 #include "lds_landmarks.h"
+#include "lds_search.h"
 
 #include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define LDSI_HPA_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define LDSI_HPA_PREFETCH(p) ((void)sizeof(p))
+#endif
 
 /* per padded cell: 24 bytes, one cache access per generated cell */
 typedef struct XRec {
@@ -46,11 +53,21 @@ struct ldsi_HpaExact {
   const ldsi_Env *env;
   XOpen *open;
   size_t n, cap; /* open entries, allocated */
+  /* the plateau stack: successors with the f of the cell being expanded,
+  ** popped before the heap while no heap entry has a smaller f */
+  XOpen *stk;
+  size_t ns, scap;
   uint32_t cur;  /* generation */
   /* the query's landmarks: those whose table reaches the goal */
   int nact;
   uint8_t act[LDSI_LM_MAX];
   uint32_t gt[LDSI_LM_MAX]; /* T_L(goal) of each */
+  /* uniform costs: prune[d][nbr[u]] = the directions from v = u + d whose
+  ** cell is u or a cell u reaches by a legal move (see run) */
+  uint8_t prune[8][256];
+  /* uniform-cost grids: Jump Point Search (lds_HpaParams.optimal_jps) */
+  bool use_jps;
+  lds_Search *jps; /* created by the first such query */
 };
 
 void ldsi_hpa_exact_free(lds_HpaQuery *q) {
@@ -59,6 +76,8 @@ void ldsi_hpa_exact_free(lds_HpaQuery *q) {
   if (!x) return;
   if (x->rec) ldsi_free(e, x->rec, x->cells * sizeof(XRec));
   if (x->open) ldsi_free(e, x->open, x->cap * sizeof(XOpen));
+  if (x->stk) ldsi_free(e, x->stk, x->scap * sizeof(XOpen));
+  lds_search_free(x->jps);
   ldsi_free(e, x, sizeof *x);
   q->ex = NULL;
 }
@@ -71,11 +90,31 @@ static bool exact_alloc(lds_HpaQuery *q) {
   x->env = &q->env;
   x->cells = q->h->grid->pcells;
   x->cap = 4096;
+  x->scap = 1024;
   x->rec = ldsi_calloc(e, x->cells, sizeof(XRec));
   x->open = ldsi_alloc(e, x->cap * sizeof(XOpen));
-  if (!x->rec || !x->open) {
+  x->stk = ldsi_alloc(e, x->scap * sizeof(XOpen));
+  if (!x->rec || !x->open || !x->stk) {
     ldsi_hpa_exact_free(q);
     return false;
+  }
+  {
+    int d, dw, m;
+    for (d = 0; d < 8; d++)
+      for (m = 0; m < 256; m++) {
+        uint8_t bits = 0;
+        for (dw = 0; dw < 8; dw++) {
+          int vx = ldsi_dir_dx[d] + ldsi_dir_dx[dw], vy = ldsi_dir_dy[d] + ldsi_dir_dy[dw], f;
+          if (vx == 0 && vy == 0) {
+            bits |= (uint8_t)(1u << dw); /* back to u */
+            continue;
+          }
+          if (vx < -1 || vx > 1 || vy < -1 || vy > 1) continue;
+          f = lds_direction_of(vx, vy);
+          if ((m >> f) & 1) bits |= (uint8_t)(1u << dw);
+        }
+        x->prune[d][m] = bits;
+      }
   }
   return true;
 }
@@ -149,11 +188,27 @@ static inline uint32_t gkey(double g) {
   return ~b;
 }
 
-static inline bool push(ldsi_HpaExact *x, uint32_t r, double g, double h) {
+/* Queues r with g and h; an f equal to fk (the expanded cell's) goes on the
+** plateau stack: such a successor has the smallest f there is (no heap
+** entry is below fk while fk is being expanded), so it may be expanded
+** before every heap entry, and a stack avoids the heap's sifting on the
+** long plateaus of equal f of open ground (as lds_astar.c's batch). */
+static inline bool push(ldsi_HpaExact *x, uint32_t r, double g, double h, uint64_t fk) {
   XOpen e;
   e.k1 = key_of(g + h);
   e.k2 = gkey(g);
   e.node = r;
+  if (e.k1 == fk) {
+    if (x->ns == x->scap) {
+      size_t nc = 2 * x->scap;
+      XOpen *ns = ldsi_realloc(x->env, x->stk, x->scap * sizeof(XOpen), nc * sizeof(XOpen));
+      if (!ns) return false;
+      x->stk = ns;
+      x->scap = nc;
+    }
+    x->stk[x->ns++] = e;
+    return true;
+  }
   return xpush(x, e);
 }
 
@@ -194,6 +249,30 @@ lds_Status ldsi_hpa_exact_start(lds_HpaQuery *q) {
     return LDS_E_NOMEM;
   }
   x = q->ex;
+  {
+    /* Jump Point Search is exact and far cheaper where it applies:
+    ** uniform costs (no weights, every cell cost 1), 8 neighbours and a
+    ** rule its jumps know (lds_jps.h) */
+    const lds_Grid *g = q->h->grid;
+    x->use_jps = q->h->optimal_jps && q->h->nweights == 0 && g->nonunit == 0 &&
+                 g->neighbourhood == 8 && (g->diag == LDS_DIAG_NO_CORNER_CUTTING ||
+                                           g->diag == LDS_DIAG_ALWAYS);
+    if (x->use_jps) {
+      lds_SearchParams sp;
+      lds_Env pe = ldsi_env_public(&q->env);
+      lds_Error err;
+      lds_Status st;
+      if (!x->jps && !(x->jps = lds_search_new(&pe, g, &err))) {
+        ldsi_msg(q->errmsg, "lds_hpa_query_start: %s", err.msg);
+        return err.code;
+      }
+      lds_search_params_init(&sp);
+      sp.algo = LDS_ALGO_JPS;
+      st = lds_search_start(x->jps, &sp, q->sx, q->sy, q->gx, q->gy);
+      if (st != LDS_OK) ldsi_msg(q->errmsg, "lds_hpa_query_start: %s", lds_search_errmsg(x->jps));
+      return st;
+    }
+  }
   tg = ldsi_lm_row(m, q->pg);
   x->nact = 0;
   for (l = 0; l < m->k; l++)
@@ -214,7 +293,8 @@ lds_Status ldsi_hpa_exact_start(lds_HpaQuery *q) {
   /* the start is popped first whatever its h; a start blocked by a layer
   ** only (left, never entered) is outside the tables */
   s->h = 0.0;
-  push(x, (uint32_t)q->ps, 0.0, 0.0); /* cap >= 1: cannot fail */
+  x->ns = 0;
+  push(x, (uint32_t)q->ps, 0.0, 0.0, UINT64_MAX); /* cap >= 1: cannot fail */
   q->stats.pushes++;
   return LDS_OK;
 }
@@ -267,8 +347,10 @@ static inline lds_Status run(lds_HpaQuery *q, uint64_t max_exp, uint64_t budget_
   XRec *rec = x->rec;
   uint32_t cur = x->cur, pw = (uint32_t)g->pw;
   uint64_t done = 0;
-  while (x->n) {
+  const bool uniform = !weighted && g->nonunit == 0;
+  while (x->n || x->ns) {
     uint32_t p;
+    uint64_t fk;
     int32_t px, py;
     double gp;
     unsigned msk;
@@ -277,9 +359,10 @@ static inline lds_Status run(lds_HpaQuery *q, uint64_t max_exp, uint64_t budget_
     if (budget_us && (done & 63) == 63 && q->env.clock(q->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
     {
-      XOpen e = xpop(x);
+      XOpen e = x->ns && (!x->n || x->stk[x->ns - 1].k1 <= x->open[0].k1) ? x->stk[--x->ns] : xpop(x);
       p = e.node;
-      if (e.k1 != key_of(rec[p].g + rec[p].h)) continue; /* an older entry of an improved cell */
+      fk = e.k1;
+      if (fk != key_of(rec[p].g + rec[p].h)) continue; /* an older entry of an improved cell */
     }
     done++;
     q->stats.expansions++;
@@ -292,6 +375,17 @@ static inline lds_Status run(lds_HpaQuery *q, uint64_t max_exp, uint64_t budget_
     }
     gp = rec[p].g;
     msk = nbr[p];
+    /* Uniform costs: a neighbour w of p that p's parent u reaches by a
+    ** legal move (or u itself) costs g(u) + 1 or sqrt 2 from u, less than
+    ** g(u) + len(u, p) + len(p, w) >= g(u) + 2 through p, and u was
+    ** expanded first (consistent h): relaxing w from p changes nothing, so
+    ** it is skipped (the rule of lds_astar.c's exact loop). */
+    if (uniform && rec[p].par < 8)
+      msk &= ~(unsigned)x->prune[rec[p].par][nbr[(ptrdiff_t)p - off[rec[p].par]]];
+    LDSI_HPA_PREFETCH(&rec[p - pw]);
+    LDSI_HPA_PREFETCH(&rec[p + pw]);
+    LDSI_HPA_PREFETCH(ldsi_lm_row(m, p - pw));
+    LDSI_HPA_PREFETCH(ldsi_lm_row(m, p + pw));
     py = (int32_t)(p / pw) - 1;
     px = (int32_t)(p % pw) - 1;
     for (d = 0; d < 8; d++) {
@@ -318,7 +412,7 @@ static inline lds_Status run(lds_HpaQuery *q, uint64_t max_exp, uint64_t budget_
       if (!isfinite(R->h)) continue; /* cannot reach the goal */
       R->g = c;
       R->par = (uint8_t)d;
-      if (!push(x, (uint32_t)r, c, R->h)) {
+      if (!push(x, (uint32_t)r, c, R->h, fk)) {
         ldsi_msg(q->errmsg, "lds_hpa_query_step: out of memory (open list of %zu entries)", x->n);
         return LDS_E_NOMEM;
       }
@@ -329,6 +423,55 @@ static inline lds_Status run(lds_HpaQuery *q, uint64_t max_exp, uint64_t budget_
   return LDS_NO_PATH;
 }
 
+/* The JPS query's slice; its path into q->cells. */
+static lds_Status run_jps(lds_HpaQuery *q, uint64_t max_exp, uint64_t budget_us) {
+  ldsi_HpaExact *x = q->ex;
+  const lds_Grid *g = q->h->grid;
+  lds_Budget b;
+  lds_Stats st0, st1;
+  lds_Status st;
+  b.max_expansions = max_exp;
+  b.budget_us = budget_us;
+  lds_search_stats(x->jps, &st0);
+  st = lds_search_step(x->jps, &b);
+  lds_search_stats(x->jps, &st1);
+  q->stats.expansions += st1.expansions - st0.expansions;
+  q->stats.pushes += st1.pushes - st0.pushes;
+  if (st1.peak_open > q->stats.peak_open) q->stats.peak_open = st1.peak_open;
+  if (st == LDS_FOUND) {
+    lds_Error err;
+    lds_Path *p = lds_search_path(x->jps, &err);
+    size_t n, i;
+    if (!p) {
+      ldsi_msg(q->errmsg, "lds_hpa_query_step: %s", err.msg);
+      return err.code;
+    }
+    n = lds_path_length(p);
+    if (n > q->ccap) {
+      uint32_t *c = ldsi_realloc(&q->env, q->cells, q->ccap * sizeof(uint32_t), n * sizeof(uint32_t));
+      if (!c) {
+        lds_path_free(p);
+        ldsi_msg(q->errmsg, "lds_hpa_query_step: out of memory");
+        return LDS_E_NOMEM;
+      }
+      q->cells = c;
+      q->ccap = n;
+    }
+    for (i = 0; i < n; i++) {
+      int32_t cx, cy;
+      lds_path_cell(p, i, &cx, &cy);
+      q->cells[i] = (uint32_t)ldsi_grid_pidx(g, cx, cy);
+    }
+    q->ncells = n;
+    q->cost = lds_path_cost(p);
+    lds_path_free(p);
+  } else if (st < 0) {
+    ldsi_msg(q->errmsg, "lds_hpa_query_step: %s", lds_search_errmsg(x->jps));
+  }
+  return st;
+}
+
 lds_Status ldsi_hpa_exact_run(lds_HpaQuery *q, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
+  if (q->ex->use_jps) return run_jps(q, max_exp, budget_us);
   return q->h->nweights ? run(q, max_exp, budget_us, t0, true) : run(q, max_exp, budget_us, t0, false);
 }

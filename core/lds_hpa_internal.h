@@ -57,6 +57,7 @@ struct lds_Hpa {
   ldsi_HpaCluster *cl;
   uint8_t *nidx;           /* per unpadded cell: its entrance index + 1 in its cluster, 0 none */
   bool lower_bounds;
+  bool optimal_jps;        /* lds_HpaParams.optimal_jps */
   struct ldsi_Landmarks *lm; /* the optimal mode's landmark tables (lower_bounds), else NULL */
   double weights[16];
   int nweights;
