@@ -40,8 +40,10 @@
 ** cells kept so far are final: an agent can walk them
 ** (lds_hpa_query_prefix) while later pairs are refined.
 **
-** Optimal mode: A* on the whole grid with the differential heuristic
-** (ALT): h(c) = max(octile(c, goal) * min_cost, q * max_L |T_L(c) - T_L(goal)|)
+** Optimal mode: Jump Point Search (lds_search) where the grid is
+** uniform-cost under the weights, 8-connected, no_corner_cutting or always
+** (lds_HpaParams.optimal_jps); elsewhere A* on the whole grid with the
+** differential heuristic (ALT): h(c) = max(octile(c, goal) * min_cost, q * max_L |T_L(c) - T_L(goal)|)
 ** over k landmarks L placed by farthest-point selection, T_L an integer
 ** table per cell kept feasible for a symmetric lower bound of the move
 ** costs (lds_landmarks.h): admissible and consistent on the directed grid,

@@ -18,7 +18,8 @@ typedef struct HpaBox {
   int closed; /* freed or collected: h lives on until the last user lets go */
 } HpaBox;
 
-static const char *const hpa_opts[] = {"cluster_size", "landmarks", "lower_bounds", "weights", NULL};
+static const char *const hpa_opts[] = {"cluster_size", "landmarks", "lower_bounds", "optimal_jps",
+                                       "weights", NULL};
 static const char *const mode_names[] = {"fast", "optimal", NULL};
 
 static HpaBox *check_hpabox(lua_State *L, int arg) {
@@ -123,6 +124,12 @@ int ldsl_hpa_new(lua_State *L) {
                        lua_pushfstring(L, "%s out of range (expected an integer 1..%d)",
                                        lua_tostring(L, -1), LDS_HPA_MAX_LANDMARKS));
       p.landmarks = (int)c;
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "optimal_jps");
+    if (!lua_isnil(L, -1)) {
+      if (lua_type(L, -1) != LUA_TBOOLEAN) ldsl_opt_type_error(L, 2, "optimal_jps", "boolean");
+      p.optimal_jps = lua_toboolean(L, -1);
     }
     lua_pop(L, 1);
     lua_getfield(L, 2, "lower_bounds");
