@@ -185,7 +185,8 @@ LDS_API const lds_Grid *lds_hpa_grid(const lds_Hpa *h);
 /// unsmoothed path (12 bytes per cell of it); the fast mode allocates on its
 /// first query the abstract search's records (52 bytes per entrance, with
 /// a quarter more for entrances later repairs add), the optimal mode
-/// 40 bytes per padded cell on its first query (a whole-grid A*).
+/// on its first query 24 bytes per padded cell and 16 per open-list entry
+/// (the landmark A*), or an lds_Search (JPS on uniform-cost grids).
 /// @returns the query, NULL with err LDS_E_ARG (NULL h) or LDS_E_NOMEM.
 /// [Owner: caller frees with lds_hpa_query_free, before the hierarchy]
 LDS_API lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err);

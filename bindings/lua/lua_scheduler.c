@@ -241,10 +241,11 @@ static void sched_release(lua_State *L, SchedBox *b, int si) {
   }
   b->ev_head = b->ev_tail = NULL;
   if (b->owned) lds_scheduler_free(b->sc);
-  b->sc = NULL;
-  /* the hierarchies' queries are freed: one user fewer each */
+  /* the hierarchies' queries are freed with an owned scheduler: one user
+  ** fewer each; a host's scheduler lives on and may still run them, so its
+  ** hierarchies are kept (their boxes stay used) */
   lds_getuv(L, si);
-  if (lua_type(L, -1) == LUA_TTABLE) {
+  if (lua_type(L, -1) == LUA_TTABLE && b->owned) {
     lua_rawgeti(L, -1, 6);
     if (lua_type(L, -1) == LUA_TTABLE) {
       lua_pushnil(L);
@@ -258,6 +259,7 @@ static void sched_release(lua_State *L, SchedBox *b, int si) {
     lua_rawseti(L, -2, 6);
   }
   lua_pop(L, 1);
+  b->sc = NULL;
   /* the grids' boxes: one use fewer each */
   lds_getuv(L, si);
   if (lua_type(L, -1) == LUA_TTABLE) {
