@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** lds_hpa.c — the cluster hierarchy: its build (entrances on every border,
-** exact intra-cluster distances between them, the side lower bounds of the
-** optimal mode), the grid listener that marks edited clusters, and the
-** local repair that rebuilds only those clusters and the neighbours whose
-** entrances changed. The queries are lds_hpa_query.c and lds_hpa_exact.c.
+** exact intra-cluster distances between them; with lower_bounds, the
+** optimal mode's landmark tables, lds_landmarks.c), the grid listener that
+** marks edited clusters, and the local repair that rebuilds only those
+** clusters and the neighbours whose entrances changed. The queries are lds_hpa_query.c and lds_hpa_exact.c.
 ** [Paper: Botea, Müller & Schaeffer, "Near Optimal Hierarchical
 **  Path-Finding", J. Game Development 1(1), 2004]
 */
 #include "lds_hpa_internal.h"
+#include "lds_landmarks.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@ void lds_hpa_params_init(lds_HpaParams *p) {
   memset(p, 0, sizeof *p);
   p->cluster_size = 16;
   p->lower_bounds = true;
+  p->landmarks = 8;
+  p->optimal_jps = true;
 }
 
 const char *lds_hpa_mode_name(lds_HpaMode m) {
@@ -161,14 +164,6 @@ static float float_down(double d) {
   return f;
 }
 
-/* direction (LDS_DIR_*) from cluster c to the cluster holding (x,y), -1 if c */
-static int side_dir(const lds_Hpa *h, uint32_t c, int32_t x, int32_t y) {
-  const ldsi_HpaCluster *k = &h->cl[c];
-  int dx = x < k->x0 ? -1 : x > k->x1 ? 1 : 0, dy = y < k->y0 ? -1 : y > k->y1 ? 1 : 0;
-  if (!dx && !dy) return -1;
-  return lds_direction_of(dx, dy);
-}
-
 lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c) {
   ldsi_HpaCluster *k = &h->cl[c];
   ldsi_HpaLocal *L = &h->local;
@@ -179,42 +174,6 @@ lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c) {
   for (i = 0; i < k->n; i++) {
     ldsi_hpa_local_dijkstra(h, L, k->x0, k->y0, k->x1, k->y1, &k->cell[i], 1, false);
     for (j = 0; j < k->n; j++) k->dist[i * k->n + j] = float_down(ldsi_hpa_local_g(h, L, k->cell[j]));
-  }
-  if (!h->lower_bounds) return LDS_OK;
-  {
-    /* side cells: perimeter cells with a legal move out of the cluster */
-    int32_t bw = k->x1 - k->x0 + 1, bh = k->y1 - k->y0 + 1, x, y;
-    uint32_t side[8][4 * LDS_HPA_MAX_CLUSTER];
-    size_t ns[8] = {0}, sidx;
-    int s, t, d;
-    for (y = k->y0; y <= k->y1; y++)
-      for (x = k->x0; x <= k->x1; x++) {
-        if (x != k->x0 && x != k->x1 && y != k->y0 && y != k->y1) continue;
-        if (!passable(h, x, y)) continue;
-        for (d = 0; d < 8; d++) {
-          int sd = side_dir(h, c, x + ldsi_dir_dx[d], y + ldsi_dir_dy[d]);
-          if (sd < 0 || !can_move(h, off, x, y, d)) continue;
-          if (ns[sd] == 0 || side[sd][ns[sd] - 1] != (uint32_t)ldsi_grid_pidx(g, x, y))
-            side[sd][ns[sd]++] = (uint32_t)ldsi_grid_pidx(g, x, y);
-        }
-      }
-    for (s = 0; s < 64; s++) k->side_lb[s] = INFINITY;
-    for (t = 0; t < 8; t++) {
-      if (ns[t]) ldsi_hpa_local_dijkstra(h, L, k->x0, k->y0, k->x1, k->y1, side[t], ns[t], true);
-      for (y = k->y0; y < k->y0 + bh; y++)
-        for (x = k->x0; x < k->x0 + bw; x++) {
-          double dd = ns[t] ? ldsi_hpa_local_g(h, L, ldsi_grid_pidx(g, x, y)) : INFINITY;
-          double q = floor(dd / h->qunit);
-          h->sdist[((size_t)y * (size_t)g->w + (size_t)x) * 8 + (size_t)t] =
-              (uint8_t)(!isfinite(dd) ? LDSI_HPA_QINF : q > 254.0 ? 254 : (int)q);
-        }
-      for (s = 0; s < 8; s++)
-        for (sidx = 0; sidx < ns[s]; sidx++) {
-          double dd = ns[t] ? ldsi_hpa_local_g(h, L, side[s][sidx]) : INFINITY;
-          float f = float_down(dd);
-          if (f < k->side_lb[s * 8 + t]) k->side_lb[s * 8 + t] = f;
-        }
-    }
   }
   return LDS_OK;
 }
@@ -343,6 +302,11 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
                params->cluster_size, LDS_HPA_MAX_CLUSTER);
     return NULL;
   }
+  if (params->lower_bounds && (params->landmarks < 1 || params->landmarks > LDS_HPA_MAX_LANDMARKS)) {
+    ldsi_error(err, LDS_E_ARG, "%s: landmarks %d out of range (expected 1..%d)", fn, params->landmarks,
+               LDS_HPA_MAX_LANDMARKS);
+    return NULL;
+  }
   if (params->n_layer_weights < 0 || params->n_layer_weights > 16 ||
       params->n_layer_weights > grid->nlayers || (params->n_layer_weights && !params->layer_weights)) {
     ldsi_error(err, LDS_E_ARG,
@@ -381,6 +345,7 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
   h->ncl = (uint32_t)h->cw * (uint32_t)h->ch;
   h->cap = (uint32_t)(4 * h->C);
   h->lower_bounds = params->lower_bounds;
+  h->optimal_jps = params->optimal_jps;
   h->nweights = params->n_layer_weights;
   for (i = 0; i < h->nweights; i++) h->weights[i] = params->layer_weights[i];
   cells = (size_t)grid->w * (size_t)grid->h;
@@ -389,8 +354,7 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
   h->nidx = ldsi_calloc(&e, cells, 1);
   h->dirty = ldsi_calloc(&e, h->ncl, 1);
   h->dirty_list = ldsi_alloc(&e, h->ncl * sizeof(uint32_t));
-  if (h->lower_bounds) h->sdist = ldsi_alloc(&e, cells * 8);
-  if (!h->cl || !h->nidx || !h->dirty || !h->dirty_list || (h->lower_bounds && !h->sdist) ||
+  if (!h->cl || !h->nidx || !h->dirty || !h->dirty_list ||
       !ldsi_hpa_local_init(&e, &h->local, (size_t)h->C * (size_t)h->C))
     goto nomem;
   for (c = 0; c < h->ncl; c++) {
@@ -408,7 +372,6 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
       return NULL;
     }
   if (!isfinite(h->minc)) h->minc = 1.0; /* no passable cell */
-  h->qunit = h->minc / LDSI_HPA_QUNIT;
   tmp = ldsi_alloc(&e, scratch_slots(h) * sizeof(uint32_t));
   if (!tmp) goto nomem;
   ldsi_grid_offsets(grid, off);
@@ -426,6 +389,7 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
   }
   if (lds_grid_listen((lds_Grid *)(uintptr_t)grid, on_edit, h) != LDS_OK) goto nomem;
   h->listening = true;
+  if (h->lower_bounds && !(h->lm = ldsi_lm_new(h, params->landmarks, h->errmsg))) goto nomem;
   h->version = grid->version;
   h->build_us = e.clock(e.clock_ud) - t0;
   return h;
@@ -455,7 +419,7 @@ void lds_hpa_free(lds_Hpa *h) {
   if (h->nidx) ldsi_free(&e, h->nidx, cells);
   if (h->dirty) ldsi_free(&e, h->dirty, h->ncl);
   if (h->dirty_list) ldsi_free(&e, h->dirty_list, h->ncl * sizeof(uint32_t));
-  if (h->sdist) ldsi_free(&e, h->sdist, cells * 8);
+  ldsi_lm_free(h->lm);
   ldsi_hpa_local_free(&e, &h->local);
   ldsi_free(&e, h, sizeof *h);
 }
@@ -524,6 +488,10 @@ lds_Status lds_hpa_repair(lds_Hpa *h) {
   h->ndirty = 0;
   h->any_dirty = false;
   h->broken = false;
+  if ((st = ldsi_lm_repair(h->lm)) != LDS_OK) {
+    ldsi_msg(h->errmsg, "%s: out of memory repairing the landmark tables", fn);
+    goto done;
+  }
   h->version = h->grid->version;
   h->repairs++;
   h->last_repair_us = h->env.clock(h->env.clock_ud) - t0;
@@ -545,7 +513,7 @@ size_t lds_hpa_mem_used(const lds_Hpa *h) {
   if (!h) return 0;
   cells = (size_t)h->grid->w * (size_t)h->grid->h;
   b = sizeof *h + h->ncl * (sizeof *h->cl + 1 + sizeof(uint32_t)) + cells + ldsi_hpa_local_bytes(&h->local);
-  if (h->sdist) b += cells * 8;
+  b += ldsi_lm_bytes(h->lm);
   for (c = 0; c < h->ncl; c++)
     b += 2 * h->cl[c].cap * sizeof(uint32_t) + (size_t)h->cl[c].cap * h->cl[c].cap * sizeof(float);
   return b;
@@ -566,6 +534,11 @@ void lds_hpa_info(const lds_Hpa *h, lds_HpaInfo *out) {
   out->last_repair_us = h->last_repair_us;
   out->last_repair_clusters = h->last_repair_clusters;
   out->total_repair_us = h->total_repair_us;
+  if (h->lm) {
+    out->landmarks = h->lm->k;
+    out->landmark_bytes = ldsi_lm_bytes(h->lm);
+    out->landmark_build_us = h->lm->build_us;
+  }
 }
 
 const char *lds_hpa_errmsg(const lds_Hpa *h) { return h ? h->errmsg : ""; }

@@ -3,8 +3,7 @@
 ** lds_hpa.h — a cluster hierarchy for fast queries on big grids: HPA* with
 ** exact distances between the entrances of each cluster, a sliced query
 ** that refines the next stretch of the path first, local repair on edits,
-** and an optimal mode (A* on the grid guided by an admissible lower bound
-** computed from the clusters).
+** and an optimal mode (A* on the grid guided by landmark lower bounds).
 **
 **   lds_HpaParams hp; lds_hpa_params_init(&hp);          // cluster 16, no weights
 **   lds_Hpa *h = lds_hpa_new(NULL, grid, &hp, &err);       // builds; listens to edits
@@ -41,16 +40,15 @@
 ** cells kept so far are final: an agent can walk them
 ** (lds_hpa_query_prefix) while later pairs are refined.
 **
-** Optimal mode: A* on the whole grid, with the heuristic
-**   h(c) = max(octile(c, goal) * min_cost, LB(c))
-** where LB(c) is a lower bound on the cost from c to the goal computed from
-** the clusters: per cluster and side (8 sides: the cells with a legal move
-** into each of the 8 neighbouring clusters), the smallest intra-cluster
-** distance between two sides and, per cell, a floor of its distance to
-** each side; a per-query backward Dijkstra over (cluster, side) pairs
-** combines them. LB is admissible (every path from c leaves each cluster
-** it crosses through one of its sides), so the path is optimal; closed
-** cells are reopened (LB need not be consistent).
+** Optimal mode: Jump Point Search (lds_search) where the grid is
+** uniform-cost under the weights, 8-connected, no_corner_cutting or always
+** (lds_HpaParams.optimal_jps); elsewhere A* on the whole grid with the
+** differential heuristic (ALT): h(c) = max(octile(c, goal) * min_cost, q * max_L |T_L(c) - T_L(goal)|)
+** over k landmarks L placed by farthest-point selection, T_L an integer
+** table per cell kept feasible for a symmetric lower bound of the move
+** costs (lds_landmarks.h): admissible and consistent on the directed grid,
+** so the path is optimal. Cost increases keep the tables valid; decreases
+** are repaired by decrease propagation from the edited cells.
 **
 ** Terrain costs and layer weights: a hierarchy is built for one weight set
 ** (lds_HpaParams.layer_weights), the effective cost of a cell being its
@@ -69,9 +67,8 @@
 **
 ** [Paper: Botea, Müller & Schaeffer, "Near Optimal Hierarchical
 **  Path-Finding", J. Game Development 1(1), 2004 (HPA*); Hart, Nilsson &
-**  Raphael, IEEE TSSC 4(2) 1968 (A*); the cluster lower bound follows the
-**  idea of Goldenberg, Felner, Sturtevant & Schaeffer, "Portal-Based
-**  True-Distance Heuristics for Path Finding", SoCS 2010]
+**  Raphael, IEEE TSSC 4(2) 1968 (A*); Goldberg & Harrelson, "Computing
+**  the shortest path: A* search meets graph theory", SODA 2005 (ALT)]
 */
 #ifndef LDS_HPA_H
 #define LDS_HPA_H
@@ -88,13 +85,24 @@ typedef struct lds_HpaQuery lds_HpaQuery;
 /// Largest cluster side accepted. [Units: cells]
 #define LDS_HPA_MAX_CLUSTER 64
 
+/// Most landmarks of a hierarchy (lds_HpaParams.landmarks).
+#define LDS_HPA_MAX_LANDMARKS 32
+
 /// Parameters of a hierarchy. Fill with lds_hpa_params_init, then change.
 typedef struct lds_HpaParams {
   int cluster_size;             ///< side of a cluster [Units: cells]
                                 ///< [Limit: 4..LDS_HPA_MAX_CLUSTER] default 16
-  bool lower_bounds;            ///< build the per-cell side distances the optimal
-                                ///< mode needs (8 bytes per cell); default true.
-                                ///< Without them the optimal mode is refused.
+  bool lower_bounds;            ///< build the landmark tables the optimal mode
+                                ///< needs (4 x landmarks bytes per cell); default
+                                ///< true. Without them the optimal mode is refused.
+  int landmarks;                ///< landmarks of the optimal mode's heuristic
+                                ///< [Limit: 1..LDS_HPA_MAX_LANDMARKS] default 8
+  bool optimal_jps;             ///< the optimal mode runs Jump Point Search
+                                ///< (lds_search, LDS_ALGO_JPS) when the grid is
+                                ///< uniform-cost under the weights, 8-connected,
+                                ///< no_corner_cutting or always; the landmark A*
+                                ///< elsewhere. false: always the landmark A*.
+                                ///< Default true.
   const double *layer_weights;  ///< [opt] [Shape: n_layer_weights doubles, one per
                                 ///< grid layer] weights of the effective cost; copied
   int n_layer_weights;          ///< [Limit: 0..min(16, lds_grid_layer_count)]
@@ -128,14 +136,18 @@ typedef struct lds_HpaInfo {
   uint64_t last_repair_us;  ///< time of the last such repair [Units: µs]
   uint64_t last_repair_clusters; ///< clusters rebuilt by it
   uint64_t total_repair_us; ///< [Units: µs]
+  int32_t landmarks;        ///< landmark tables of the optimal mode (0 without lower_bounds)
+  size_t landmark_bytes;    ///< their memory (part of bytes)
+  uint64_t landmark_build_us; ///< their build time (part of build_us) [Units: µs]
 } lds_HpaInfo;
 
 /* ---------------------------------------------------------- lifetime -- */
 
 /// Builds the hierarchy of a grid: O(cells x entrances per cluster) time
 /// (info.build_us), memory in lds_HpaInfo.bytes (about 1 byte per cell for
-/// the entrance index, the intra distance matrices, plus 8 bytes per cell
-/// with lower_bounds). Registers a grid listener, removed by lds_hpa_free.
+/// the entrance index, the intra distance matrices, plus 4 x landmarks
+/// bytes per padded cell with lower_bounds; k + 1 whole-grid Dijkstras
+/// place and fill the landmark tables). Registers a grid listener, removed by lds_hpa_free.
 /// The grid must outlive the hierarchy.
 /// @param[in] env    [opt] allocator and clock; NULL for defaults
 /// @param[in] grid   the grid (read; its listener list is written)
@@ -143,7 +155,7 @@ typedef struct lds_HpaInfo {
 /// @param[out] err   [opt]
 /// @returns the hierarchy, or NULL with err: LDS_E_ARG (NULL grid, cluster
 ///   size out of range, a grid with 2^32 cells or entrance slots or more,
-///   too many or NaN/infinite weights, a passable cell
+///   landmarks out of range with lower_bounds, too many or NaN/infinite weights, a passable cell
 ///   whose effective cost is <= 0 or NaN: the message names the cell),
 ///   LDS_E_NOMEM. [Owner: caller frees with lds_hpa_free]
 LDS_API lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaParams *params,
@@ -173,7 +185,8 @@ LDS_API const lds_Grid *lds_hpa_grid(const lds_Hpa *h);
 /// unsmoothed path (12 bytes per cell of it); the fast mode allocates on its
 /// first query the abstract search's records (52 bytes per entrance, with
 /// a quarter more for entrances later repairs add), the optimal mode
-/// 49 bytes per cell (and 44 per (cluster, side) pair) on its first query.
+/// on its first query 24 bytes per padded cell and 16 per open-list entry
+/// (the landmark A*), or an lds_Search (JPS on uniform-cost grids).
 /// @returns the query, NULL with err LDS_E_ARG (NULL h) or LDS_E_NOMEM.
 /// [Owner: caller frees with lds_hpa_query_free, before the hierarchy]
 LDS_API lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** lds_hpa_internal.h — the hierarchy's state (clusters, entrances, bounds),
+** lds_hpa_internal.h — the hierarchy's state (clusters, entrances, landmarks),
 ** the cluster-window search they share (lds_hpa_local.c) and the query
 ** object (lds_hpa_query.c, lds_hpa_exact.c). Hidden; not installed.
 */
@@ -13,8 +13,6 @@
 #include <math.h>
 
 #define LDSI_HPA_NOIDX 0xFFFFFFFFu
-#define LDSI_HPA_QUNIT 4.0 /* side distances are stored in units of min_cost / 4 */
-#define LDSI_HPA_QINF 255  /* stored side distance: unreachable */
 
 /* one cluster: cells [x0..x1] x [y0..y1] */
 typedef struct ldsi_HpaCluster {
@@ -23,11 +21,6 @@ typedef struct ldsi_HpaCluster {
   uint32_t *cell; /* padded ids of its entrances, ascending */
   uint32_t *xy;   /* their coordinates, x | y << 16 */
   float *dist;    /* n*n: dist[i*n+j] = cluster-restricted cost i -> j, INFINITY if none */
-  /* lower bounds (lower_bounds): side_lb[s*8+t] = smallest cluster-restricted
-  ** cost from a cell of side s to a cell of side t (rounded down), INFINITY when
-  ** none; a side t is the passable cells with a legal move into the
-  ** neighbouring cluster in direction t (LDS_DIR_*) */
-  float side_lb[64];
 } ldsi_HpaCluster;
 
 /* A binary min-heap of (key, tie, id) with positions kept by the caller;
@@ -64,9 +57,8 @@ struct lds_Hpa {
   ldsi_HpaCluster *cl;
   uint8_t *nidx;           /* per unpadded cell: its entrance index + 1 in its cluster, 0 none */
   bool lower_bounds;
-  uint8_t *sdist;          /* per unpadded cell x 8: floor of its distance to each side of
-                           ** its cluster, in units of qunit; LDSI_HPA_QINF unreachable */
-  double qunit;            /* [Units: cost] */
+  bool optimal_jps;        /* lds_HpaParams.optimal_jps */
+  struct ldsi_Landmarks *lm; /* the optimal mode's landmark tables (lower_bounds), else NULL */
   double weights[16];
   int nweights;
   double minc;             /* smallest effective cost of a passable cell (never raised) */
@@ -158,7 +150,7 @@ LDSI_HIDDEN size_t ldsi_hpa_local_trace(const lds_Hpa *h, const ldsi_HpaLocal *L
 
 /* ------------------------------------------------------- builders -- */
 
-/* Rebuilds the intra distances (and lower bounds) of cluster c. */
+/* Rebuilds the intra distances of cluster c. */
 LDSI_HIDDEN lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c);
 
 #endif

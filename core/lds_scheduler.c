@@ -233,6 +233,7 @@ static void grid_entry_free(lds_Scheduler *sc, GridEntry *ge) {
   ldsi_free(&sc->env, ge->owner, (size_t)ge->nsearch * sizeof(uint32_t));
   for (i = 0; i < 2; i++) ldsi_free(&sc->env, ge->heap[i].items, ge->heap[i].cap * sizeof(uint32_t));
   lds_path_cache_free(ge->cache);
+  ldsi_sched_hier_free(sc, ge);
   memset(ge, 0, sizeof *ge);
 }
 
@@ -579,6 +580,10 @@ lds_Status lds_scheduler_submit(lds_Scheduler *sc, const lds_Request *rq, lds_Re
       return ldsi_sched_fail(sc, LDS_E_ARG,
                              "lds_scheduler_submit: watch_cost_ratio %g out of range (expected 0, "
                              "or finite >= 1)", ldsi_num(rq->watch_cost_ratio));
+  }
+  if (rq->hierarchy) {
+    lds_Status hs = ldsi_sched_hier_check(sc, rq);
+    if (hs != LDS_OK) return hs;
   }
   ge = &sc->grids[gi];
   if (!heap_reserve(sc, &ge->heap[HEAP_MAIN], ge->heap[HEAP_MAIN].n + 1) ||

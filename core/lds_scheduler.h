@@ -76,6 +76,7 @@
 #include "lds_path.h"
 #include "lds_search.h"
 #include "lds_path_cache.h"
+#include "lds_hpa.h"
 
 LDS_BEGIN_DECLS
 
@@ -198,6 +199,18 @@ typedef struct lds_Request {
                               ///< path; 0 = cost changes never do
                               ///< [Limit: 0, or finite >= 1] default 0
   lds_WatchCallback on_broken;///< [opt] watched-path callback (NOTIFY)
+  /* hierarchy requests (docs/scheduler.md "Hierarchy requests") */
+  lds_Hpa *hierarchy;         ///< [opt] answer through this hierarchy of the
+                              ///< request's grid (lds_hpa.h) instead of
+                              ///< params.algo: sliced like a search, its refined
+                              ///< prefix delivered as the partial path
+                              ///< (LDS_EVENT_PARTIAL) as it grows, restarted by
+                              ///< every edit of the grid. params' layer weights,
+                              ///< edge_cost and quick_expansions must be unset
+                              ///< (the hierarchy's weight set applies). The
+                              ///< hierarchy must outlive the scheduler or be
+                              ///< dropped first (lds_scheduler_drop_hierarchy).
+  int hierarchy_mode;         ///< lds_HpaMode: LDS_HPA_FAST (default) or LDS_HPA_OPTIMAL
 } lds_Request;
 
 /// Fills *rq with defaults: params from lds_search_params_init, priority 0,
@@ -328,6 +341,14 @@ LDS_API lds_Status lds_scheduler_set_path_cache(lds_Scheduler *sc, const lds_Gri
 /// [Owner: the scheduler; valid until removed or the grid is removed]
 LDS_API const lds_PathCache *lds_scheduler_path_cache(const lds_Scheduler *sc,
                                                       const lds_Grid *grid);
+/// Forgets hierarchy h: frees the hierarchy queries the scheduler keeps for
+/// it (one per search slot that served it); finished requests that named
+/// it replan, if watched, with params.algo. Call it before lds_hpa_free(h)
+/// when the scheduler lives on.
+/// @returns LDS_OK; LDS_E_ARG (NULL); LDS_E_STATE (inside a callback, or a
+///   queued or running request still names h: message in
+///   lds_scheduler_errmsg).
+LDS_API lds_Status lds_scheduler_drop_hierarchy(lds_Scheduler *sc, const lds_Hpa *h);
 /// Bytes allocated by the scheduler and its searches.
 LDS_API size_t lds_scheduler_mem_used(const lds_Scheduler *sc);
 /// Last error message ("" if none). [Owner: the scheduler]

@@ -43,7 +43,9 @@ static void on_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, int32_t
   whole = x0 == 0 && y0 == 0 && x1 == g->w - 1 && y1 == g->h - 1 && (size_t)g->w * g->h > 1;
   for (k = 0; k < ge->nsearch; k++) {
     if (ge->owner[k] == NO_INDEX || sc->req[ge->owner[k]].disturbed) continue;
-    if (whole || ldsi_search_edit_any_disturbs(ge->search[k])) disturb(sc, ge, k);
+    /* a hierarchy request (lds_scheduler_hier.c) restarts on every edit */
+    if (whole || sc->req[ge->owner[k]].rq.hierarchy || ldsi_search_edit_any_disturbs(ge->search[k]))
+      disturb(sc, ge, k);
   }
   for (y = y0; y <= y1; y++)
     for (x = x0; x <= x1; x++) {

@@ -100,6 +100,14 @@ typedef struct Heap {
   size_t n, cap;
 } Heap;
 
+/* A search slot's hierarchy query (lds_scheduler_hier.c). */
+typedef struct ldsi_SchedHier {
+  lds_HpaQuery *query; /* NULL until the slot's first hierarchy request */
+  const lds_Hpa *h;    /* its hierarchy */
+  size_t delivered;    /* cells of the last partial path delivered */
+  uint64_t frame;      /* tick of that delivery */
+} ldsi_SchedHier;
+
 typedef struct GridEntry {
   const lds_Grid *grid;
   int nsearch;
@@ -114,6 +122,7 @@ typedef struct GridEntry {
   bool listening;        /* its listener is registered */
   WatchMap watch;        /* lds_scheduler_watch.c */
   lds_PathCache *cache;  /* [opt] lds_scheduler_set_path_cache (lds_scheduler_cache.c) */
+  ldsi_SchedHier *hier;  /* [opt] nsearch entries: hierarchy queries (lds_scheduler_hier.c) */
 } GridEntry;
 
 struct lds_Scheduler {
@@ -192,5 +201,23 @@ void ldsi_sched_watch_all(lds_Scheduler *sc, int gi);
 void ldsi_sched_watch_fire(lds_Scheduler *sc);
 /* Frees grid entry gi's index (its requests must be disarmed first). */
 void ldsi_sched_watch_free_map(lds_Scheduler *sc, int gi);
+
+/* lds_scheduler_hier.c: hierarchy requests (lds_Request.hierarchy). */
+/* Checks a request naming a hierarchy at submission (message set). */
+lds_Status ldsi_sched_hier_check(lds_Scheduler *sc, const lds_Request *rq);
+/* Starts ACTIVE slot r's hierarchy query on its search slot; LDS_OK or the
+** error that ends the request (its errmsg set). */
+lds_Status ldsi_sched_hier_start(lds_Scheduler *sc, uint32_t r);
+/* One slice of at most max_exp expansions; the query's counters before and
+** after it. */
+lds_Status ldsi_sched_hier_step(lds_Scheduler *sc, uint32_t r, uint64_t max_exp, lds_Stats *before,
+                                lds_Stats *after);
+/* After a RUNNING slice: delivers the grown prefix as the partial path (at
+** most once a tick); true when the callback cancelled or released r. */
+bool ldsi_sched_hier_partial(lds_Scheduler *sc, uint32_t r);
+/* Ends slot r with status st, with the query's path. */
+void ldsi_sched_hier_finish(lds_Scheduler *sc, uint32_t r, lds_Status st);
+/* Frees grid entry ge's hierarchy queries. */
+void ldsi_sched_hier_free(lds_Scheduler *sc, GridEntry *ge);
 
 #endif

@@ -183,7 +183,9 @@ static bool view_ready(lds_Scheduler *sc, Budget *b, uint32_t r) {
 ** LDS_OK, or the error that ended the request. */
 static lds_Status start_search(lds_Scheduler *sc, uint32_t r, lds_Search *s) {
   Req *q = &sc->req[r];
-  lds_Status st = lds_search_start(s, &q->rq.params, q->rq.sx, q->rq.sy, q->rq.gx, q->rq.gy);
+  lds_Status st;
+  if (q->rq.hierarchy) return ldsi_sched_hier_start(sc, r); /* lds_scheduler_hier.c */
+  st = lds_search_start(s, &q->rq.params, q->rq.sx, q->rq.sy, q->rq.gx, q->rq.gy);
   if (st == LDS_OK) { /* the start's own push, before the first step's snapshot */
     lds_Stats s0;
     lds_search_stats(s, &s0);
@@ -193,6 +195,12 @@ static lds_Status start_search(lds_Scheduler *sc, uint32_t r, lds_Search *s) {
   q->flags |= LDS_REQINFO_STARTED;
   q->disturbed = false; /* on the current grid */
   return st;
+}
+
+/* Ends request r with status st: from search s, or from its hierarchy query. */
+static void finish_req(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s) {
+  if (sc->req[r].rq.hierarchy) ldsi_sched_hier_finish(sc, r, st);
+  else ldsi_sched_finish(sc, r, st, s);
 }
 
 /* Runs request r (ACTIVE, holding search s) until it finishes or the budget
@@ -222,7 +230,7 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
       q->params_changed = false;
       st = start_search(sc, r, s);
       if (st != LDS_OK) {
-        ldsi_sched_finish(sc, r, st, s);
+        finish_req(sc, r, st, s);
         return false;
       }
     }
@@ -244,7 +252,7 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
       if (was_urgent) q->forced = true;
       st = start_search(sc, r, s);
       if (st != LDS_OK) {
-        ldsi_sched_finish(sc, r, st, s);
+        finish_req(sc, r, st, s);
         return false;
       }
     }
@@ -259,13 +267,20 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
       }
       k = FOREVER;
     }
-    lds_search_stats(s, &st0);
-    st = step_n(s, k);
-    lds_search_stats(s, &st1);
+    if (q->rq.hierarchy) {
+      st = ldsi_sched_hier_step(sc, r, k, &st0, &st1);
+    } else {
+      lds_search_stats(s, &st0);
+      st = step_n(s, k);
+      lds_search_stats(s, &st1);
+    }
     count_open(sc, &st1, st1.pushes - st0.pushes);
     after_chunk(sc, b, q, st1.expansions - st0.expansions);
     if (q->urgent) q->urgent_exp += st1.expansions - st0.expansions;
-    if (st == LDS_RUNNING) continue;
+    if (st == LDS_RUNNING) {
+      if (q->rq.hierarchy && ldsi_sched_hier_partial(sc, r)) return false; /* released */
+      continue;
+    }
     if (st == LDS_E_STALE) {
       /* the search stopped itself: its cost view was reset or changed its
       ** scale or uniform flag under it (lds_cost_view.h), or an edit the
@@ -274,7 +289,7 @@ static bool run_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
       q->disturbed = true;
       continue;
     }
-    ldsi_sched_finish(sc, r, st, s);
+    finish_req(sc, r, st, s);
     return false;
   }
 }
@@ -291,7 +306,7 @@ static int serve_from_cache(lds_Scheduler *sc, Budget *b, uint32_t r) {
   lds_Path *path = NULL;
   lds_Status st;
   uint64_t total = 0;
-  if (!pc || !lds_path_cache_accepts(pc, &q->rq.params, q->rq.sx, q->rq.sy, q->rq.gx, q->rq.gy))
+  if (!pc || q->rq.hierarchy || !lds_path_cache_accepts(pc, &q->rq.params, q->rq.sx, q->rq.sy, q->rq.gx, q->rq.gy))
     return 0;
   for (;;) {
     lds_Error err;
@@ -472,7 +487,7 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
       q->search = k;
       st = start_search(sc, r, ge->search[k]);
       if (st != LDS_OK) {
-        ldsi_sched_finish(sc, r, st, ge->search[k]);
+        finish_req(sc, r, st, ge->search[k]);
         if (b.timed) read_clock(sc, &b);
         continue;
       }

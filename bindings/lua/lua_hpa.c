@@ -14,9 +14,12 @@ typedef struct HpaBox {
   lds_Hpa *h;
   lds_HpaQuery *q;
   GridBox *gb;
+  int users;  /* schedulers that may run queries on h (ldsl_hpa_use) */
+  int closed; /* freed or collected: h lives on until the last user lets go */
 } HpaBox;
 
-static const char *const hpa_opts[] = {"cluster_size", "lower_bounds", "weights", NULL};
+static const char *const hpa_opts[] = {"cluster_size", "landmarks", "lower_bounds", "optimal_jps",
+                                       "weights", NULL};
 static const char *const mode_names[] = {"fast", "optimal", NULL};
 
 static HpaBox *check_hpabox(lua_State *L, int arg) {
@@ -27,12 +30,15 @@ static HpaBox *check_hpabox(lua_State *L, int arg) {
 
 static HpaBox *check_hpa(lua_State *L, int arg) {
   HpaBox *b = check_hpabox(L, arg);
-  if (!b->h) luaL_error(L, "attempt to use a freed %s", LDS_HIER_MT);
+  if (!b->h || b->closed) luaL_error(L, "attempt to use a freed %s", LDS_HIER_MT);
   return b;
 }
 
 static void hpa_release(HpaBox *b) {
   if (b->q) lds_hpa_query_free(b->q);
+  b->q = NULL;
+  b->closed = 1;
+  if (b->users > 0) return; /* a scheduler still holds queries on h */
   if (b->h) lds_hpa_free(b->h);
   b->q = NULL;
   b->h = NULL;
@@ -43,6 +49,20 @@ static void hpa_release(HpaBox *b) {
     if (gb->closed) ldsl_space_release(gb);
   }
 }
+
+lds_Hpa *ldsl_hpa_use(lua_State *L, int arg, void **box) {
+  HpaBox *b = check_hpa(L, arg);
+  b->users++;
+  *box = b;
+  return b->h;
+}
+
+void ldsl_hpa_unuse(void *box) {
+  HpaBox *b = (HpaBox *)box;
+  if (--b->users == 0 && b->closed) hpa_release(b);
+}
+
+lds_Hpa *ldsl_hpa_check(lua_State *L, int arg) { return check_hpa(L, arg)->h; }
 
 static int hpa_gc(lua_State *L) {
   HpaBox *b = (HpaBox *)lua_touserdata(L, 1);
@@ -93,6 +113,23 @@ int ldsl_hpa_new(lua_State *L) {
                        lua_pushfstring(L, "%s out of range (expected an integer 4..%d)",
                                        lua_tostring(L, -1), LDS_HPA_MAX_CLUSTER));
       p.cluster_size = (int)c;
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "landmarks");
+    if (!lua_isnil(L, -1)) {
+      double c = lua_tonumber(L, -1);
+      if (lua_type(L, -1) != LUA_TNUMBER) ldsl_opt_type_error(L, 2, "landmarks", "number");
+      if (c != floor(c) || c < 1 || c > LDS_HPA_MAX_LANDMARKS)
+        ldsl_opt_error(L, 2, "landmarks",
+                       lua_pushfstring(L, "%s out of range (expected an integer 1..%d)",
+                                       lua_tostring(L, -1), LDS_HPA_MAX_LANDMARKS));
+      p.landmarks = (int)c;
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "optimal_jps");
+    if (!lua_isnil(L, -1)) {
+      if (lua_type(L, -1) != LUA_TBOOLEAN) ldsl_opt_type_error(L, 2, "optimal_jps", "boolean");
+      p.optimal_jps = lua_toboolean(L, -1);
     }
     lua_pop(L, 1);
     lua_getfield(L, 2, "lower_bounds");

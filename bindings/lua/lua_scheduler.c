@@ -241,6 +241,24 @@ static void sched_release(lua_State *L, SchedBox *b, int si) {
   }
   b->ev_head = b->ev_tail = NULL;
   if (b->owned) lds_scheduler_free(b->sc);
+  /* the hierarchies' queries are freed with an owned scheduler: one user
+  ** fewer each; a host's scheduler lives on and may still run them, so its
+  ** hierarchies are kept (their boxes stay used) */
+  lds_getuv(L, si);
+  if (lua_type(L, -1) == LUA_TTABLE && b->owned) {
+    lua_rawgeti(L, -1, 6);
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      lua_pushnil(L);
+      while (lua_next(L, -2)) {
+        ldsl_hpa_unuse(lua_touserdata(L, -1));
+        lua_pop(L, 1);
+      }
+    }
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_rawseti(L, -2, 6);
+  }
+  lua_pop(L, 1);
   b->sc = NULL;
   /* the grids' boxes: one use fewer each */
   lds_getuv(L, si);
@@ -376,6 +394,8 @@ static SchedBox *new_schedbox(lua_State *L, int oi) {
     lua_getfield(L, oi, "on_error");
     lua_rawseti(L, -2, 4);
   }
+  lua_newtable(L); /* [6] hierarchies its requests named: userdata -> box (ldsl_hpa_use) */
+  lua_rawseti(L, -2, 6);
   lua_newtable(L); /* [5] watched requests, weak values */
   lua_createtable(L, 0, 1);
   lua_pushliteral(L, "v");
@@ -520,7 +540,7 @@ static const char *const profile_keys[] = {"algorithm", "cost", "h_scale", "heur
                                            "quick", "weight", "weights", NULL};
 static const char *const request_keys[] = {
     "agent",  "algorithm", "cost",     "from",   "grid",    "h_scale", "heuristic",
-    "on_done", "on_partial", "partial", "priority", "profile", "quick", "to",
+    "hierarchy", "hierarchy_mode", "on_done", "on_partial", "partial", "priority", "profile", "quick", "to",
     "watch", "weight", "weights",   NULL};
 
 /* The quick option of the table at arg (nil: def). */
@@ -932,6 +952,40 @@ static int sched_request(lua_State *L) {
   r->grid = g;
   lds_request_init(&rq, g, fx, fy, tx, ty);
   rq.params = p;
+  lua_getfield(L, 2, "hierarchy");
+  if (!lua_isnil(L, -1)) { /* answered through a hierarchy (lds_Request.hierarchy) */
+    static const char *const modes[] = {"fast", "optimal", NULL};
+    int hi = lua_gettop(L), m = 0;
+    if (!luaL_testudata(L, hi, LDS_HIER_MT)) ldsl_opt_type_error(L, 2, "hierarchy", LDS_HIER_MT);
+    rq.hierarchy = ldsl_hpa_check(L, hi);
+    lua_getfield(L, 2, "hierarchy_mode");
+    if (!lua_isnil(L, -1)) {
+      if (lua_type(L, -1) != LUA_TSTRING) ldsl_opt_type_error(L, 2, "hierarchy_mode", "string");
+      for (m = 0; modes[m] && strcmp(modes[m], lua_tostring(L, -1)) != 0; m++) {}
+      if (!modes[m])
+        ldsl_opt_error(L, 2, "hierarchy_mode",
+                       lua_pushfstring(L, "'%s' is unknown (expected \"fast\" or \"optimal\")",
+                                       lua_tostring(L, -1)));
+    }
+    lua_pop(L, 1);
+    rq.hierarchy_mode = m == 1 ? LDS_HPA_OPTIMAL : LDS_HPA_FAST;
+    /* the scheduler keeps queries on it: it counts as a user of the hierarchy */
+    push_suv(L, 1, 6);
+    lua_pushvalue(L, hi);
+    lua_rawget(L, -2);
+    if (lua_isnil(L, -1)) {
+      void *box;
+      ldsl_hpa_use(L, hi, &box);
+      lua_pushvalue(L, hi);
+      lua_pushlightuserdata(L, box);
+      lua_rawset(L, -4);
+    }
+    lua_pop(L, 2);
+  } else {
+    lua_getfield(L, 2, "hierarchy_mode");
+    if (!lua_isnil(L, -1)) ldsl_opt_error(L, 2, "hierarchy_mode", "needs a hierarchy");
+  }
+  lua_pop(L, 1);
   rq.agent_id = (int64_t)agent;
   rq.priority = (int32_t)prio;
   rq.quick_expansions = quick;

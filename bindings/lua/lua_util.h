@@ -113,6 +113,14 @@ typedef struct PathBox {
 #define LDS_BAKED_MT "lodestar.Baked"
 #define LDS_COST_VIEW_MT "lodestar.CostView"
 #define LDS_HIER_MT "lodestar.Hierarchy" /* lodestar.hierarchy (lua_hpa.c) */
+/* lua_hpa.c, for the scheduler's hierarchy requests (lua_scheduler.c): the
+** core hierarchy of the lodestar.Hierarchy at arg (raises when it is not
+** one, or freed); ldsl_hpa_use also counts one user, *box its handle for
+** ldsl_hpa_unuse: h:free() and the collection of h keep the core hierarchy
+** until its last user let it go (a scheduler frees its queries on h first). */
+lds_Hpa *ldsl_hpa_check(lua_State *L, int arg);
+lds_Hpa *ldsl_hpa_use(lua_State *L, int arg, void **box);
+void ldsl_hpa_unuse(void *box);
 
 #define ldsl_new_gridbox(L) ldsl_space_new((L), &ldsl_grid_kind)
 #define ldsl_new_graphbox(L) ldsl_space_new((L), &ldsl_graph_kind)

@@ -5,7 +5,7 @@
 ** runs it; docs/hierarchy.md has its table).
 **
 **   lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C]
-**                 [--stride K] [--limit N] [--doors N] [--no-optimal] [--json]
+**                 [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt] [--json]
 **
 ** Queries: the scen file's problems (their printed optimum is the reference),
 ** or N random pairs of passable cells (pairs with no path are drawn again), whose
@@ -35,7 +35,7 @@ static double now_us(void) { return (double)cli_cpu_ns() / 1e3; }
 static void usage(FILE *f) {
   fprintf(f,
           "usage: lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C]\n"
-          "                     [--stride K] [--limit N] [--doors N] [--no-optimal] [--json]\n"
+          "                     [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt] [--json]\n"
           "Builds the cluster hierarchy of MAP (core/lds_hpa.h) and runs every query with\n"
           "our A*, the hierarchy's fast mode and its optimal mode, timed with the thread's\n"
           "CPU clock; prints build time, bytes per cell, median times and ratios, the share\n"
@@ -46,7 +46,9 @@ static void usage(FILE *f) {
           "  --cluster C   cluster side, 4..%d (default 16)\n"
           "  --stride K    keep every K-th scen problem; --limit N at most N of them\n"
           "  --doors N     N door toggles (block, repair, open, repair) after the queries\n"
-          "  --no-optimal  skip the optimal mode (and its 8 bytes per cell)\n"
+          "  --no-optimal  skip the optimal mode (and its landmark tables, 32 bytes per cell)\n"
+          "  --alt         the optimal mode always runs the landmark A* (not JPS on\n"
+          "                uniform-cost maps)\n"
           "  --json        one JSON object as the last line\n"
           "Each option may be given once. Exit status: 0; 1 an optimal-mode mismatch or an\n"
           "illegal path; 2 bad input. docs/hierarchy.md.\n",
@@ -96,7 +98,7 @@ int cli_hier(int argc, char **argv) {
   const char *map = NULL, *scen = NULL;
   size_t pairs = 0, stride = 1, limit = 0, doors = 0, i, nq = 0;
   int cluster = 16, a;
-  bool optimal = true, json = false;
+  bool optimal = true, json = false, alt = false;
   lds_Error err;
   cli_Seen seen = {{0}, 0};
   lds_Grid *g;
@@ -121,6 +123,10 @@ int cli_hier(int argc, char **argv) {
     }
     if (strcmp(o, "--no-optimal") == 0) {
       optimal = false;
+      continue;
+    }
+    if (strcmp(o, "--alt") == 0) {
+      alt = true;
       continue;
     }
     if (strcmp(o, "--json") == 0) {
@@ -219,6 +225,7 @@ int cli_hier(int argc, char **argv) {
   lds_hpa_params_init(&hp);
   hp.cluster_size = cluster;
   hp.lower_bounds = optimal;
+  hp.optimal_jps = !alt;
   h = lds_hpa_new(NULL, g, &hp, &err);
   if (!h) {
     return cli_fail(CMD, "%s", err.msg);
@@ -338,9 +345,9 @@ int cli_hier(int argc, char **argv) {
              "\"astar_median_us\":%.2f,\"fast_median_us\":%.2f,\"fast_speedup\":%.2f,"
              "\"optimal_median_us\":%.2f,\"optimal_speedup\":%.3f,\"fast_within_1pct\":%.3f,"
              "\"fast_worst_ratio\":%.5f,\"illegal\":%zu,\"optimal_mismatches\":%zu,"
-             "\"astar_mismatches\":%zu,\"door_repair_median_us\":%.2f}\n",
+             "\"astar_mismatches\":%zu,\"door_repair_median_us\":%.2f,\"alt\":%s}\n",
              map, nq, cluster, build_ms, info.bytes_per_cell, ma, mf, fr, mo, fo, pct, worst, illegal,
-             mism_opt, mism_astar, mr);
+             mism_opt, mism_astar, mr, alt ? "true" : "false");
   }
   lds_hpa_query_free(hq);
   lds_hpa_free(h);
