@@ -42,6 +42,17 @@
 ** lds_search_step checks (lds_cost_view.h "Searches in progress"): such a
 ** search turns stale there and the scheduler starts it again.
 **
+** A search whose query is already settled (not LDS_RUNNING) is disturbed
+** by every edit: its answer read the grid as it was, and not only through
+** moves. lds_search_start settles a query without expanding anything when
+** the start or the goal is blocked, or a connectivity index separates
+** them; the scheduler can start a search with the tick's last budget (its
+** cost view's build spent the rest) and step it, and so deliver that
+** answer, only in the next tick, after the edits between the two ticks. A
+** blocked goal an edit then unblocks would be delivered as no_path. (A
+** search that settles in a step is delivered in that step, before any
+** edit.) The restart costs nothing: the start expanded nothing.
+**
 ** The node records are read through cell_generated / cell_closed only, so
 ** the record layout (ldsi_Node, ldsi_Hot) stays the search's business.
 */
@@ -77,25 +88,15 @@ static inline bool cell_closed(const lds_Search *s, size_t p) {
   return rec(s, p)->gen == s->gen && rec(s, p)->heap == LDSI_CLOSED;
 }
 
-/* Layer-weighted searches are disturbed by every edit of their grid (they
-** restart): the per-cell rule below was seen to keep a weighted Dijkstra
-** query that then ended no_path on a grid with a path (under a schedule of
-** restarts other than the default one), so until that case is understood
-** the conservative rule holds for them. LDSI_WEIGHTED_EDIT_RULE=1 at
-** compile time applies the per-cell rule and the repair to them too. */
-#ifndef LDSI_WEIGHTED_EDIT_RULE
-#define LDSI_WEIGHTED_EDIT_RULE 0
-#endif
-
 bool ldsi_search_edit_any_disturbs(const lds_Search *s) {
   return s->space != LDSI_SPACE_GRID || s->ops != &ldsi_astar_ops || s->params.edge_cost != NULL ||
-         (s->nweights > 0 && (!LDSI_WEIGHTED_EDIT_RULE || !s->eff));
+         (s->nweights > 0 && !s->eff);
 }
 
 bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind) {
   const lds_Grid *g = s->grid;
   size_t p;
-  if (s->status != LDS_RUNNING) return false;
+  if (s->status != LDS_RUNNING) return true; /* settled on the grid as it was */
   if (ldsi_search_edit_any_disturbs(s)) return true;
   p = ldsi_grid_pidx(g, x, y);
   if (cell_cost(s, p) < INFINITY) {
@@ -326,7 +327,7 @@ int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind k
   bool ok = true;
   IdList fresh = {NULL, 0, 0};
   (void)kind;
-  if (s->status != LDS_RUNNING) return 1;
+  if (s->status != LDS_RUNNING) return 0; /* settled: it restarts (see the top) */
   /* the plain loop, or the weighted one (lds_astar.c MODE_PLAIN, MODE_WEIGHTED) */
   if (ldsi_search_edit_any_disturbs(s) || s->hot_query ||
       s->run_mode != (s->nweights ? 2 : 1) ||

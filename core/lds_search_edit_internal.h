@@ -42,8 +42,10 @@ typedef enum {
 ** scale (the smallest cell cost at start) above the new cost of a passable
 ** cell, which would make the heuristic inadmissible. A layer-weighted
 ** search follows the same rule with its cost view's effective costs (the
-** view has taken the edit first: it listens before the scheduler). Returns
-** false for a search that is not running. O(1). */
+** view has taken the edit first: it listens before the scheduler). A
+** search that is not running (its query settled, not yet delivered: a
+** start that found the start or goal blocked) is disturbed by every edit.
+** O(1). */
 bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind);
 
 /* Whether any edit at all disturbs search s (the kinds of search listed
@@ -57,7 +59,8 @@ bool ldsi_search_edit_any_disturbs(const lds_Search *s);
 ** cells around them; the moves out of the expanded cells of the block are
 ** relaxed with the current costs; cells that improve are re-opened, and
 ** from then on the search re-expands improved cells. Returns 0 when the
-** search must restart instead (the start blocked, a partial request losing
+** search must restart instead (a settled query, the start blocked, a
+** partial request losing
 ** cells, no memory, and every search the repair does not cover: anything
 ** but A* and Dijkstra in the plain or layer-weighted cost loop), 1 when
 ** repaired with no cell
