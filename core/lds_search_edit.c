@@ -19,6 +19,13 @@
 ** (corner cutting); a move out of an expanded cell u into c made c
 ** generated, and a diagonal move that c's state decides leaves from a
 ** neighbour of c. Hence the two kinds in lds_search_edit_internal.h.
+** "Expanded" includes a cell expanded and re-opened since (its g improved:
+** after a repair, below, or under a user heuristic scale): it is open
+** again, but what its first expansion wrote stays in its successors'
+** records until it is expanded again. So a toggle of c also disturbs when
+** a neighbour of c has a record whose parent lies in c's 3x3 block (its g
+** may be that of a diagonal move c's state decides), whatever the parent's
+** state now.
 **
 ** The heuristic must stay what it was for that argument: the automatic
 ** scale (the smallest cell cost when the search started) must not exceed
@@ -36,10 +43,12 @@
 ** an infinite layer value keeps out gets no record when a neighbour is
 ** expanded, so for a weighted search an edit of a cell without a record
 ** also disturbs when an expanded neighbour has a legal move into it (the
-** move was read as forbidden; the cell may have become enterable). What the view decides
-** for every search at once -- its uniform flag flipped, its minimum (the
-** automatic scale) lowered or raised, a reset -- moves an epoch that
-** lds_search_step checks (lds_cost_view.h "Searches in progress"): such a
+** move was read as forbidden; the cell may have become enterable); and a
+** wall put on such a cell is seen only through its neighbours' records
+** (the re-opened parents above). What the view decides for every search
+** at once -- its uniform flag flipped, its minimum (the automatic scale)
+** lowered or raised, a reset -- moves an epoch that lds_search_step checks
+** (lds_cost_view.h "Searches in progress"): such a
 ** search turns stale there and the scheduler starts it again.
 **
 ** A search whose query is already settled (not LDS_RUNNING) is disturbed
@@ -79,6 +88,14 @@ static inline double cell_cost(const lds_Search *s, size_t p) {
 static inline bool cell_generated(const lds_Search *s, size_t p) {
   if (s->hot_query) return hot_rec(s, p)->gen == s->gen;
   return rec(s, p)->gen == s->gen;
+}
+
+/* Whether padded cell q is p or one of its 8 neighbours. */
+static inline bool in_block(const lds_Grid *g, size_t p, size_t q) {
+  int32_t px, py, qx, qy;
+  ldsi_grid_pxy(g, p, &px, &py);
+  ldsi_grid_pxy(g, q, &qx, &qy);
+  return qx - px >= -1 && qx - px <= 1 && qy - py >= -1 && qy - py <= 1;
 }
 
 /* Whether padded cell p has been expanded by the current query and not
@@ -128,10 +145,16 @@ bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_E
     /* padded: every neighbour index exists. The exact loop keeps the
     ** directions to relax from an open node in its open-list entry (the
     ** legal-move mask when it was queued): there an open neighbour counts
-    ** too, its mask may have changed */
+    ** too, its mask may have changed. In the other loops a cell expanded
+    ** and re-opened since (its g improved: after a repair, or under a
+    ** user heuristic scale) is open, yet the records its expansion made
+    ** stay: a neighbour whose parent lies in the block may hold the g of
+    ** a diagonal move between two neighbours of p */
     for (d = 0; d < 8; d++) {
       size_t n = (size_t)((ptrdiff_t)p + off[d]);
       if (s->hot_query ? cell_generated(s, n) : cell_closed(s, n)) return true;
+      if (!s->hot_query && n != s->start && cell_generated(s, n) && in_block(g, p, rec(s, n)->parent))
+        return true;
     }
   }
   return false;

@@ -32,9 +32,11 @@ typedef enum {
 **    under the corner-cutting rules, of diagonal moves between two of its
 **    neighbours (both endpoints of such a move are neighbours of (x, y)):
 **    it disturbs when (x, y) has been generated or one of its 8
-**    neighbours has been expanded (closed); in the exact uniform-cost loop,
-**    which keeps an open node's legal-move mask in its open-list entry,
-**    when one of them has been generated.
+**    neighbours has been expanded (closed), or has a record whose parent
+**    is in the 3x3 block around (x, y) (the parent may have been expanded
+**    and re-opened since: its earlier relaxations stay); in the exact
+**    uniform-cost loop, which keeps an open node's legal-move mask in its
+**    open-list entry, when one of them has been generated.
 ** Beyond that, an edit always disturbs a search that its loop cannot go on
 ** with: JPS and JPS+ (their jumps scan cells they never generate), an edge
 ** callback (costs the grid does not hold), the exact uniform-cost loop
