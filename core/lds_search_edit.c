@@ -272,10 +272,12 @@ static void open_remove(lds_Search *s, uint32_t pos) {
   rec(s, e.node)->heap = pos;
 }
 
-/* A growable list of node ids (the cells a repair makes fresh again). */
+/* A growable list of node ids (the cells a repair makes fresh again), and
+** how many of them were closed (expanded: the work the repair loses). */
 typedef struct IdList {
   uint32_t *v;
   size_t n, cap;
+  size_t closed;
 } IdList;
 
 static bool list_push(lds_Search *s, IdList *l, uint32_t id) {
@@ -295,6 +297,7 @@ static bool list_push(lds_Search *s, IdList *l, uint32_t id) {
 ** lists it. */
 static bool make_fresh(lds_Search *s, IdList *l, uint32_t v) {
   ldsi_Node *nv = rec(s, v);
+  if (nv->heap == LDSI_CLOSED) l->closed++;
   if (nv->heap != LDSI_CLOSED && nv->heap != LDSI_INBUF && nv->heap != LDSI_NONE)
     open_remove(s, nv->heap);
   nv->gen = 0; /* never a query's generation (lds_search.c new_generation) */
@@ -348,7 +351,7 @@ int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind k
   ptrdiff_t off[8];
   int dy, dx;
   bool ok = true;
-  IdList fresh = {NULL, 0, 0};
+  IdList fresh = {NULL, 0, 0, 0};
   (void)kind;
   if (s->status != LDS_RUNNING) return 0; /* settled: it restarts (see the top) */
   /* the plain loop, or the weighted one (lds_astar.c MODE_PLAIN, MODE_WEIGHTED) */
@@ -393,7 +396,7 @@ int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind k
   if (fresh.v) ldsi_free(&s->env, fresh.v, fresh.cap * sizeof(uint32_t));
   if (!ok) return 0;
   s->reopen = true; /* improvements reach closed cells: re-expand them */
-  return fresh.n ? 2 : 1;
+  return fresh.closed ? 2 : 1;
 }
 
 void ldsi_search_edit_accept(lds_Search *s) {

@@ -65,9 +65,10 @@ bool ldsi_search_edit_any_disturbs(const lds_Search *s);
 ** partial request losing
 ** cells, no memory, and every search the repair does not cover: anything
 ** but A* and Dijkstra in the plain or layer-weighted cost loop), 1 when
-** repaired with no cell
-** made fresh, 2 when repaired by making cells fresh (work lost: the
-** scheduler counts it toward a request's restarts bound). Why the repaired
+** repaired without making an expanded cell fresh, 2 when repaired by making
+** expanded (closed) cells fresh (work lost: the scheduler counts it toward
+** a request's restarts bound; open cells made fresh lose no expansion).
+** Why the repaired
 ** search's path is optimal: lds_search_edit.c. Cost: the block, plus the
 ** cells made fresh and their neighbours. */
 int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind);
