@@ -65,8 +65,10 @@ static void on_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, int32_t
             } else {
               Req *q = &sc->req[ge->owner[k]];
               sc->edit_stats.repaired++;
-              /* a repair that lost work counts toward the restarts bound,
-              ** so a request whose area keeps changing still finishes */
+              /* a repair that lost work (made expanded cells fresh)
+              ** counts toward the restarts bound, so a request whose area
+              ** keeps changing still finishes; one that made only open
+              ** cells fresh undid no expansion */
               if (rep == 2 && ++q->repairs_lost + q->restarts > sc->cfg.max_restarts)
                 q->urgent = true;
             }

@@ -19,6 +19,13 @@
 ** (corner cutting); a move out of an expanded cell u into c made c
 ** generated, and a diagonal move that c's state decides leaves from a
 ** neighbour of c. Hence the two kinds in lds_search_edit_internal.h.
+** "Expanded" includes a cell expanded and re-opened since (its g improved:
+** after a repair, below, or under a user heuristic scale): it is open
+** again, but what its first expansion wrote stays in its successors'
+** records until it is expanded again. So a toggle of c also disturbs when
+** a neighbour of c has a record whose parent lies in c's 3x3 block (its g
+** may be that of a diagonal move c's state decides), whatever the parent's
+** state now.
 **
 ** The heuristic must stay what it was for that argument: the automatic
 ** scale (the smallest cell cost when the search started) must not exceed
@@ -36,11 +43,24 @@
 ** an infinite layer value keeps out gets no record when a neighbour is
 ** expanded, so for a weighted search an edit of a cell without a record
 ** also disturbs when an expanded neighbour has a legal move into it (the
-** move was read as forbidden; the cell may have become enterable). What the view decides
-** for every search at once -- its uniform flag flipped, its minimum (the
-** automatic scale) lowered or raised, a reset -- moves an epoch that
-** lds_search_step checks (lds_cost_view.h "Searches in progress"): such a
+** move was read as forbidden; the cell may have become enterable); and a
+** wall put on such a cell is seen only through its neighbours' records
+** (the re-opened parents above). What the view decides for every search
+** at once -- its uniform flag flipped, its minimum (the automatic scale)
+** lowered or raised, a reset -- moves an epoch that lds_search_step checks
+** (lds_cost_view.h "Searches in progress"): such a
 ** search turns stale there and the scheduler starts it again.
+**
+** A search whose query is already settled (not LDS_RUNNING) is disturbed
+** by every edit: its answer read the grid as it was, and not only through
+** moves. lds_search_start settles a query without expanding anything when
+** the start or the goal is blocked, or a connectivity index separates
+** them; the scheduler can start a search with the tick's last budget (its
+** cost view's build spent the rest) and step it, and so deliver that
+** answer, only in the next tick, after the edits between the two ticks. A
+** blocked goal an edit then unblocks would be delivered as no_path. (A
+** search that settles in a step is delivered in that step, before any
+** edit.) The restart costs nothing: the start expanded nothing.
 **
 ** The node records are read through cell_generated / cell_closed only, so
 ** the record layout (ldsi_Node, ldsi_Hot) stays the search's business.
@@ -70,6 +90,14 @@ static inline bool cell_generated(const lds_Search *s, size_t p) {
   return rec(s, p)->gen == s->gen;
 }
 
+/* Whether padded cell q is p or one of its 8 neighbours. */
+static inline bool in_block(const lds_Grid *g, size_t p, size_t q) {
+  int32_t px, py, qx, qy;
+  ldsi_grid_pxy(g, p, &px, &py);
+  ldsi_grid_pxy(g, q, &qx, &qy);
+  return qx - px >= -1 && qx - px <= 1 && qy - py >= -1 && qy - py <= 1;
+}
+
 /* Whether padded cell p has been expanded by the current query and not
 ** re-opened since. */
 static inline bool cell_closed(const lds_Search *s, size_t p) {
@@ -77,25 +105,15 @@ static inline bool cell_closed(const lds_Search *s, size_t p) {
   return rec(s, p)->gen == s->gen && rec(s, p)->heap == LDSI_CLOSED;
 }
 
-/* Layer-weighted searches are disturbed by every edit of their grid (they
-** restart): the per-cell rule below was seen to keep a weighted Dijkstra
-** query that then ended no_path on a grid with a path (under a schedule of
-** restarts other than the default one), so until that case is understood
-** the conservative rule holds for them. LDSI_WEIGHTED_EDIT_RULE=1 at
-** compile time applies the per-cell rule and the repair to them too. */
-#ifndef LDSI_WEIGHTED_EDIT_RULE
-#define LDSI_WEIGHTED_EDIT_RULE 0
-#endif
-
 bool ldsi_search_edit_any_disturbs(const lds_Search *s) {
   return s->space != LDSI_SPACE_GRID || s->ops != &ldsi_astar_ops || s->params.edge_cost != NULL ||
-         (s->nweights > 0 && (!LDSI_WEIGHTED_EDIT_RULE || !s->eff));
+         (s->nweights > 0 && !s->eff);
 }
 
 bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind) {
   const lds_Grid *g = s->grid;
   size_t p;
-  if (s->status != LDS_RUNNING) return false;
+  if (s->status != LDS_RUNNING) return true; /* settled on the grid as it was */
   if (ldsi_search_edit_any_disturbs(s)) return true;
   p = ldsi_grid_pidx(g, x, y);
   if (cell_cost(s, p) < INFINITY) {
@@ -127,10 +145,16 @@ bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_E
     /* padded: every neighbour index exists. The exact loop keeps the
     ** directions to relax from an open node in its open-list entry (the
     ** legal-move mask when it was queued): there an open neighbour counts
-    ** too, its mask may have changed */
+    ** too, its mask may have changed. In the other loops a cell expanded
+    ** and re-opened since (its g improved: after a repair, or under a
+    ** user heuristic scale) is open, yet the records its expansion made
+    ** stay: a neighbour whose parent lies in the block may hold the g of
+    ** a diagonal move between two neighbours of p */
     for (d = 0; d < 8; d++) {
       size_t n = (size_t)((ptrdiff_t)p + off[d]);
       if (s->hot_query ? cell_generated(s, n) : cell_closed(s, n)) return true;
+      if (!s->hot_query && n != s->start && cell_generated(s, n) && in_block(g, p, rec(s, n)->parent))
+        return true;
     }
   }
   return false;
@@ -248,10 +272,12 @@ static void open_remove(lds_Search *s, uint32_t pos) {
   rec(s, e.node)->heap = pos;
 }
 
-/* A growable list of node ids (the cells a repair makes fresh again). */
+/* A growable list of node ids (the cells a repair makes fresh again), and
+** how many of them were closed (expanded: the work the repair loses). */
 typedef struct IdList {
   uint32_t *v;
   size_t n, cap;
+  size_t closed;
 } IdList;
 
 static bool list_push(lds_Search *s, IdList *l, uint32_t id) {
@@ -271,6 +297,7 @@ static bool list_push(lds_Search *s, IdList *l, uint32_t id) {
 ** lists it. */
 static bool make_fresh(lds_Search *s, IdList *l, uint32_t v) {
   ldsi_Node *nv = rec(s, v);
+  if (nv->heap == LDSI_CLOSED) l->closed++;
   if (nv->heap != LDSI_CLOSED && nv->heap != LDSI_INBUF && nv->heap != LDSI_NONE)
     open_remove(s, nv->heap);
   nv->gen = 0; /* never a query's generation (lds_search.c new_generation) */
@@ -324,9 +351,9 @@ int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind k
   ptrdiff_t off[8];
   int dy, dx;
   bool ok = true;
-  IdList fresh = {NULL, 0, 0};
+  IdList fresh = {NULL, 0, 0, 0};
   (void)kind;
-  if (s->status != LDS_RUNNING) return 1;
+  if (s->status != LDS_RUNNING) return 0; /* settled: it restarts (see the top) */
   /* the plain loop, or the weighted one (lds_astar.c MODE_PLAIN, MODE_WEIGHTED) */
   if (ldsi_search_edit_any_disturbs(s) || s->hot_query ||
       s->run_mode != (s->nweights ? 2 : 1) ||
@@ -369,7 +396,7 @@ int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind k
   if (fresh.v) ldsi_free(&s->env, fresh.v, fresh.cap * sizeof(uint32_t));
   if (!ok) return 0;
   s->reopen = true; /* improvements reach closed cells: re-expand them */
-  return fresh.n ? 2 : 1;
+  return fresh.closed ? 2 : 1;
 }
 
 void ldsi_search_edit_accept(lds_Search *s) {

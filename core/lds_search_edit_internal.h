@@ -32,9 +32,11 @@ typedef enum {
 **    under the corner-cutting rules, of diagonal moves between two of its
 **    neighbours (both endpoints of such a move are neighbours of (x, y)):
 **    it disturbs when (x, y) has been generated or one of its 8
-**    neighbours has been expanded (closed); in the exact uniform-cost loop,
-**    which keeps an open node's legal-move mask in its open-list entry,
-**    when one of them has been generated.
+**    neighbours has been expanded (closed), or has a record whose parent
+**    is in the 3x3 block around (x, y) (the parent may have been expanded
+**    and re-opened since: its earlier relaxations stay); in the exact
+**    uniform-cost loop, which keeps an open node's legal-move mask in its
+**    open-list entry, when one of them has been generated.
 ** Beyond that, an edit always disturbs a search that its loop cannot go on
 ** with: JPS and JPS+ (their jumps scan cells they never generate), an edge
 ** callback (costs the grid does not hold), the exact uniform-cost loop
@@ -42,8 +44,10 @@ typedef enum {
 ** scale (the smallest cell cost at start) above the new cost of a passable
 ** cell, which would make the heuristic inadmissible. A layer-weighted
 ** search follows the same rule with its cost view's effective costs (the
-** view has taken the edit first: it listens before the scheduler). Returns
-** false for a search that is not running. O(1). */
+** view has taken the edit first: it listens before the scheduler). A
+** search that is not running (its query settled, not yet delivered: a
+** start that found the start or goal blocked) is disturbed by every edit.
+** O(1). */
 bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind);
 
 /* Whether any edit at all disturbs search s (the kinds of search listed
@@ -57,12 +61,14 @@ bool ldsi_search_edit_any_disturbs(const lds_Search *s);
 ** cells around them; the moves out of the expanded cells of the block are
 ** relaxed with the current costs; cells that improve are re-opened, and
 ** from then on the search re-expands improved cells. Returns 0 when the
-** search must restart instead (the start blocked, a partial request losing
+** search must restart instead (a settled query, the start blocked, a
+** partial request losing
 ** cells, no memory, and every search the repair does not cover: anything
 ** but A* and Dijkstra in the plain or layer-weighted cost loop), 1 when
-** repaired with no cell
-** made fresh, 2 when repaired by making cells fresh (work lost: the
-** scheduler counts it toward a request's restarts bound). Why the repaired
+** repaired without making an expanded cell fresh, 2 when repaired by making
+** expanded (closed) cells fresh (work lost: the scheduler counts it toward
+** a request's restarts bound; open cells made fresh lose no expansion).
+** Why the repaired
 ** search's path is optimal: lds_search_edit.c. Cost: the block, plus the
 ** cells made fresh and their neighbours. */
 int ldsi_search_edit_repair(lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind);

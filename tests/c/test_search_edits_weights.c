@@ -20,12 +20,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* the core's switch (core/lds_search_edit.c): 0, weighted searches restart
-** on every edit; 1, the per-cell rule and repair apply to them */
-#ifndef LDSI_WEIGHTED_EDIT_RULE
-#define LDSI_WEIGHTED_EDIT_RULE 0
-#endif
-
 #define NCLASS 4
 static const double class_w[NCLASS][2] = {{1.0, 0.0}, {0.0, 2.0}, {0.5, 1.0}, {3.0, 0.25}};
 static const float cost_values[] = {1.0f, 1.0f, 1.5f, 2.0f, 3.0f, 0.5f};
@@ -211,10 +205,9 @@ static void test_random_weighted_edits(void) {
   CHECK_INT(stale, 0);
   CHECK_INT(unfinished, 0);
   CHECK(compared > 5000);
-  if (LDSI_WEIGHTED_EDIT_RULE) { /* weighted searches are kept and repaired, not all restarted */
-    CHECK(all.kept > 10000);
-    CHECK(all.repaired > 1000);
-  }
+  /* weighted searches are kept and repaired, not all restarted */
+  CHECK(all.kept > 10000);
+  CHECK(all.repaired > 1000);
   CHECK(all.disturbed > 100);
   printf("  (%d maps, weighted: %ld delivered, %ld compared; edits %llu, searches kept %llu, "
          "repaired %llu, disturbed %llu)\n", nmaps, delivered, compared,
@@ -288,6 +281,6 @@ static void test_weighted_rule(void) {
 
 void suite_search_edits_weights(void);
 void suite_search_edits_weights(void) {
-  if (LDSI_WEIGHTED_EDIT_RULE) test_weighted_rule();
+  test_weighted_rule();
   test_random_weighted_edits();
 }
