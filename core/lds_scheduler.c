@@ -481,6 +481,11 @@ static void finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s, 
   /* a replan's previous path (kept for the walker until now) goes */
   lds_path_free(q->path);
   q->path = path;
+  /* the quick partial path served while the request ran; a finished request
+  ** answers with its own path only (none after no_path without `partial`) */
+  lds_path_free(q->quick);
+  q->quick = NULL;
+  q->flags &= ~(uint32_t)LDS_REQINFO_PARTIAL;
   q->state = SLOT_DONE;
   q->status = st;
   q->flags |= LDS_REQINFO_DONE;

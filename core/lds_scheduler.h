@@ -397,8 +397,9 @@ LDS_API lds_Status lds_scheduler_status(const lds_Scheduler *sc, lds_RequestId i
 LDS_API lds_Status lds_scheduler_info(const lds_Scheduler *sc, lds_RequestId id,
                                       lds_RequestInfo *out);
 /// The path of a finished request (FOUND; or the flagged partial path when
-/// params.partial was set and the status is NO_PATH), else its quick partial
-/// path if one was delivered, else NULL.
+/// params.partial was set and the status is NO_PATH; NULL after NO_PATH
+/// without `partial` or an error). While the request is still running: its
+/// quick partial path if one was delivered, else NULL.
 /// [Owner: the scheduler; valid until the request is released or the path
 /// taken]
 LDS_API const lds_Path *lds_scheduler_path(const lds_Scheduler *sc, lds_RequestId id);

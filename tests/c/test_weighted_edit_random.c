@@ -154,10 +154,16 @@ static void compare(Ctx *c, lds_Scheduler *sc, lds_RequestId id, int i,
     return;
   }
   /* A request without a path has no path of its own but for a partial one
-  ** from a free start; lds_scheduler_path is then its quick path (if any),
-  ** of the grid as it was then */
+  ** from a free start; a finished request answers with its own path only
+  ** (the quick path it may have served while running is gone) */
   own_path = info->status == LDS_FOUND ||
                   (q->p.partial && !lds_grid_blocked(c->g, q->sx, q->sy));
+  if (!own_path && dp && !q->p.partial) {
+    c->illegal++;
+    if (c->illegal <= 3)
+      TH_FAIL("case %d request %d (%s): a path after %s without partial", c->ncase, i,
+              lds_algo_name(a), lds_status_name(info->status));
+  }
   if (dp && own_path) {
     lds_PathCheck pc;
     lds_PathCheckReport rep;
