@@ -23,12 +23,30 @@ typedef struct ldsi_HpaCluster {
   uint32_t *cell; /* padded ids of its entrances, ascending */
   uint32_t *xy;   /* their coordinates, x | y << 16 */
   float *dist;    /* n*n: dist[i*n+j] = cluster-restricted cost i -> j, INFINITY if none */
+  /* per entrance i, the parent tree of its Dijkstra: par[i * area + l] = the
+  ** direction (LDS_DIR_*) of the move that reached local cell l (l = ly * bw
+  ** + lx), 8 at the source and unreached cells; the refinement traces it,
+  ** so the path from i to j costs dist[i*n+j] exactly with no search */
+  uint8_t *par;
+  /* inter edges, per entrance i: inter[ioff[i] .. ioff[i+1]) (CSR) */
+  uint32_t *ioff;
+  struct ldsi_HpaInter *inter;
+  uint32_t ninter, intercap;
   /* lower bounds (lower_bounds): side_lb[s*8+t] = smallest cluster-restricted
   ** cost from a cell of side s to a cell of side t (rounded down), INFINITY when
   ** none; a side t is the passable cells with a legal move into the
   ** neighbouring cluster in direction t (LDS_DIR_*) */
   float side_lb[64];
 } ldsi_HpaCluster;
+
+/* an inter edge: the legal move from an entrance onto entrance i of the
+** neighbouring cluster cl, costing c (its length times the target's cost) */
+typedef struct ldsi_HpaInter {
+  uint32_t cl;
+  uint32_t i;
+  uint32_t xy; /* the target's coordinates, x | y << 16 */
+  float c;
+} ldsi_HpaInter;
 
 /* A binary min-heap of (key, tie, id) with positions kept by the caller;
 ** among equal keys the larger tie first. */
@@ -156,9 +174,23 @@ LDSI_HIDDEN double ldsi_hpa_local_astar(const lds_Hpa *h, ldsi_HpaLocal *L, int3
 LDSI_HIDDEN size_t ldsi_hpa_local_trace(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t t,
                                         uint32_t *out, size_t max);
 
+/* Writes the cells (padded ids) from padded s to the source of the last
+** reverse Dijkstra, following its parents forward, into out (at most max);
+** returns their count (0 if s was not reached, or more than max). */
+LDSI_HIDDEN size_t ldsi_hpa_local_follow(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t s,
+                                         uint32_t *out, size_t max);
+
 /* ------------------------------------------------------- builders -- */
 
-/* Rebuilds the intra distances (and lower bounds) of cluster c. */
+/* Rebuilds the intra distances, parent trees (and lower bounds) of cluster c. */
 LDSI_HIDDEN lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c);
+/* Recomputes the inter edges of cluster c from the entrance lists as they
+** are; LDS_E_NOMEM. */
+LDSI_HIDDEN lds_Status ldsi_hpa_build_inter(lds_Hpa *h, uint32_t c);
+/* Cells (padded ids) of the intra path from entrance i to entrance j of
+** cluster c, both included, into out (at most max); returns their count, 0
+** when j is unreachable from i inside c or the path is longer than max. */
+LDSI_HIDDEN size_t ldsi_hpa_intra_trace(const lds_Hpa *h, uint32_t c, uint32_t i, uint32_t j,
+                                        uint32_t *out, size_t max);
 
 #endif

@@ -275,3 +275,25 @@ size_t ldsi_hpa_local_trace(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t t, 
   }
   return n;
 }
+
+size_t ldsi_hpa_local_follow(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t s, uint32_t *out,
+                             size_t max) {
+  int32_t x, y;
+  uint32_t i;
+  size_t n = 0, p = s;
+  ldsi_grid_pxy(h->grid, s, &x, &y);
+  i = lidx(L, x, y);
+  if (i == LDSI_HPA_NOIDX || L->gen[i] != L->cur || !isfinite(L->g[i])) return 0;
+  for (;;) {
+    int d = L->par[i];
+    if (n == max) return 0;
+    out[n++] = (uint32_t)p;
+    if (d == 8) break;
+    /* the reverse search reached this cell by the move d out of it */
+    x += ldsi_dir_dx[d];
+    y += ldsi_dir_dy[d];
+    p = (size_t)((ptrdiff_t)p + h->off[d]);
+    i = lidx(L, x, y);
+  }
+  return n;
+}

@@ -34,7 +34,9 @@ lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err) {
   win = (size_t)9 * (size_t)h->C * (size_t)h->C; /* a 3 x 3 cluster box (near_pair) */
   q->trcap = win;
   q->tr = ldsi_alloc(&q->env, win * sizeof(uint32_t));
-  if (!q->base || !q->ds || !q->dg || !q->tr || !ldsi_hpa_local_init(&q->env, &q->win, win))
+  if (!q->base || !q->ds || !q->dg || !q->tr || !ldsi_hpa_local_init(&q->env, &q->win, win) ||
+      !ldsi_hpa_local_init(&q->env, &q->ls, (size_t)h->C * (size_t)h->C) ||
+      !ldsi_hpa_local_init(&q->env, &q->lg, (size_t)h->C * (size_t)h->C))
     goto nomem;
   return q;
 nomem:
@@ -60,6 +62,8 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   if (q->cells) ldsi_free(&e, q->cells, q->ccap * sizeof(uint32_t));
   ldsi_hpa_heap_free(&e, &q->aheap);
   ldsi_hpa_local_free(&e, &q->win);
+  ldsi_hpa_local_free(&e, &q->ls);
+  ldsi_hpa_local_free(&e, &q->lg);
   ldsi_free(&e, q, sizeof *q);
 }
 
@@ -219,30 +223,30 @@ static inline size_t acell(const lds_HpaQuery *q, uint32_t id) {
   return q->h->cl[q->an[id].cl].cell[q->an[id].i];
 }
 
-/* relaxes the edge from -> to, to being entrance i of cluster cl (i
-** LDSI_HPA_NOIDX: the goal) */
+/* relaxes the edge from -> to, to being entrance i of cluster cl at cell
+** (x, y) (i LDSI_HPA_NOIDX: the goal) */
 static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t cl, uint32_t i,
-                          double c) {
-  anode(q, to);
-  if (c < q->an[to].g) {
-    int32_t x, y;
-    double hh;
-    q->an[to].g = c;
-    q->an[to].par = from;
-    q->an[to].cl = cl;
-    q->an[to].i = i;
-    if (i == LDSI_HPA_NOIDX) {
-      x = q->gx;
-      y = q->gy;
-    } else {
-      uint32_t xy = q->h->cl[cl].xy[i];
-      x = (int32_t)(xy & 0xFFFF);
-      y = (int32_t)(xy >> 16);
-    }
-    hh = q->h->minc * ldsi_hpa_octile(q->gx - x, q->gy - y);
-    ldsi_hpa_heap_push(&q->aheap, q->apos, to, c + hh, c);
+                          int32_t x, int32_t y, double c) {
+  ldsi_HpaAbsNode *r = &q->an[to];
+  if (r->gen != q->agcur) {
+    r->gen = q->agcur;
+    r->g = INFINITY;
+    q->apos[to] = LDSI_HPA_NOIDX;
+  }
+  if (c < r->g) {
+    r->g = c;
+    r->par = from;
+    r->cl = cl;
+    r->i = i;
+    ldsi_hpa_heap_push(&q->aheap, q->apos, to, c + q->h->minc * ldsi_hpa_octile(q->gx - x, q->gy - y),
+                       c);
     q->stats.pushes++;
   }
+}
+
+static inline void arelax_xy(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t cl, uint32_t i,
+                             uint32_t xy, double c) {
+  arelax(q, from, to, cl, i, (int32_t)(xy & 0xFFFF), (int32_t)(xy >> 16), c);
 }
 
 /* Joins start and goal to their clusters and pushes the start. */
@@ -252,13 +256,15 @@ static void insert(lds_HpaQuery *q) {
   const ldsi_HpaCluster *ks = &h->cl[q->cs], *kg = &h->cl[q->cg];
   uint32_t i, start = (uint32_t)(q->nabs - 2);
   uint32_t ps = (uint32_t)q->ps, pg = (uint32_t)q->pg;
-  uint64_t e0 = L->expansions;
-  ldsi_hpa_local_dijkstra(h, L, ks->x0, ks->y0, ks->x1, ks->y1, &ps, 1, false);
-  for (i = 0; i < ks->n; i++) q->ds[i] = ldsi_hpa_local_g(h, L, ks->cell[i]);
-  q->dsg = q->cs == q->cg ? ldsi_hpa_local_g(h, L, q->pg) : INFINITY;
-  ldsi_hpa_local_dijkstra(h, L, kg->x0, kg->y0, kg->x1, kg->y1, &pg, 1, true);
-  for (i = 0; i < kg->n; i++) q->dg[i] = ldsi_hpa_local_g(h, L, kg->cell[i]);
-  q->stats.expansions += L->expansions - e0;
+  ldsi_HpaLocal *Ls = &q->ls, *Lg = &q->lg;
+  uint64_t e0 = Ls->expansions + Lg->expansions;
+  (void)L;
+  ldsi_hpa_local_dijkstra(h, Ls, ks->x0, ks->y0, ks->x1, ks->y1, &ps, 1, false);
+  for (i = 0; i < ks->n; i++) q->ds[i] = ldsi_hpa_local_g(h, Ls, ks->cell[i]);
+  q->dsg = q->cs == q->cg ? ldsi_hpa_local_g(h, Ls, q->pg) : INFINITY;
+  ldsi_hpa_local_dijkstra(h, Lg, kg->x0, kg->y0, kg->x1, kg->y1, &pg, 1, true);
+  for (i = 0; i < kg->n; i++) q->dg[i] = ldsi_hpa_local_g(h, Lg, kg->cell[i]);
+  q->stats.expansions += Ls->expansions + Lg->expansions - e0;
   if (++q->agcur == 0) {
     size_t k;
     for (k = 0; k < q->acap; k++) q->an[k].gen = 0;
@@ -345,49 +351,23 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
   if (u == start) {
     const ldsi_HpaCluster *k = &h->cl[q->cs];
     for (i = 0; i < k->n; i++)
-      if (isfinite(q->ds[i])) arelax(q, u, q->base[q->cs] + i, q->cs, i, q->ds[i]);
-    if (isfinite(q->dsg)) arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, q->dsg);
+      if (isfinite(q->ds[i])) arelax_xy(q, u, q->base[q->cs] + i, q->cs, i, k->xy[i], q->ds[i]);
+    if (isfinite(q->dsg)) arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, q->gx, q->gy, q->dsg);
   } else {
-    uint32_t c = q->an[u].cl;
+    uint32_t c = q->an[u].cl, b = q->base[c];
     const ldsi_HpaCluster *k = &h->cl[c];
-    size_t p = k->cell[q->an[u].i];
     const float *row;
-    const ptrdiff_t *off = h->off;
-    int d;
+    const ldsi_HpaInter *e, *end;
     i = q->an[u].i;
     row = k->dist + (size_t)i * k->n;
     for (j = 0; j < k->n; j++)
-      if (j != i && row[j] < INFINITY) arelax(q, u, q->base[c] + j, c, j, gu + (double)row[j]);
-    /* inter edges: legal moves out of the cluster onto an entrance of the
-    ** neighbouring cluster (coordinates from the entrance's own, no division) */
-    {
-      uint32_t exy = k->xy[i];
-      int32_t ex = (int32_t)(exy & 0xFFFF), ey = (int32_t)(exy >> 16);
-      unsigned m = h->grid->nbr[p];
-      for (d = 0; d < 8; d++) {
-        size_t pq;
-        int32_t x, y, dcx, dcy;
-        uint8_t ni;
-        double cc;
-        if (!(m & (1u << d))) continue;
-        x = ex + ldsi_dir_dx[d];
-        y = ey + ldsi_dir_dy[d];
-        dcx = x < k->x0 ? -1 : x > k->x1 ? 1 : 0;
-        dcy = y < k->y0 ? -1 : y > k->y1 ? 1 : 0;
-        if (!dcx && !dcy) continue;
-        ni = h->nidx[(size_t)y * (size_t)h->grid->w + (size_t)x];
-        if (!ni) continue;
-        pq = (size_t)((ptrdiff_t)p + off[d]);
-        cc = ldsi_hpa_cost(h, pq);
-        if (!isfinite(cc)) continue;
-        {
-          uint32_t cq = (uint32_t)((int32_t)c + dcx + dcy * h->cw);
-          arelax(q, u, q->base[cq] + (uint32_t)(ni - 1), cq, (uint32_t)(ni - 1),
-                 gu + ldsi_hpa_move_len(d) * cc);
-        }
-      }
-    }
-    if (c == q->cg && isfinite(q->dg[i])) arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, gu + q->dg[i]);
+      if (j != i && row[j] < INFINITY) arelax_xy(q, u, b + j, c, j, k->xy[j], gu + (double)row[j]);
+    /* inter edges: the legal moves out of the cluster onto an entrance of a
+    ** neighbouring cluster, listed by the build */
+    for (e = k->inter + k->ioff[i], end = k->inter + k->ioff[i + 1]; e < end; e++)
+      arelax_xy(q, u, q->base[e->cl] + e->i, e->cl, e->i, e->xy, gu + (double)e->c);
+    if (c == q->cg && isfinite(q->dg[i]))
+      arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, q->gx, q->gy, gu + q->dg[i]);
   }
   if (q->aheap.n > q->stats.peak_open) q->stats.peak_open = q->aheap.n;
   return LDS_RUNNING;
@@ -546,7 +526,6 @@ static lds_Status near_pair(lds_HpaQuery *q) {
 static lds_Status refine_step(lds_HpaQuery *q) {
   static const char *fn = "lds_hpa_query_step";
   lds_Hpa *h = q->h;
-  ldsi_HpaLocal *L = &q->win;
   size_t a = q->wp[q->leg], b = q->wp[q->leg + 1], n, k;
   int32_t xa, ya, xb, yb;
   uint32_t ca, cb;
@@ -559,22 +538,33 @@ static lds_Status refine_step(lds_HpaQuery *q) {
   ldsi_grid_pxy(h->grid, b, &xb, &yb);
   ca = ldsi_hpa_cluster_of(h, xa, ya);
   cb = ldsi_hpa_cluster_of(h, xb, yb);
-  if (ca != cb) {
-    if (!raw_push(q, (uint32_t)b)) goto nomem;
+  if (q->leg == 0) {
+    /* from the start: its insertion Dijkstra's parents */
+    n = ldsi_hpa_local_trace(h, &q->ls, b, q->tr, q->trcap);
+  } else if (q->leg + 2 == q->nwp) {
+    /* to the goal: the reverse insertion Dijkstra's parents, followed */
+    n = ldsi_hpa_local_follow(h, &q->lg, a, q->tr, q->trcap);
+  } else if (ca != cb) {
+    q->tr[0] = (uint32_t)a;
+    q->tr[1] = (uint32_t)b;
+    n = 2;
   } else {
-    const ldsi_HpaCluster *kc = &h->cl[ca];
-    uint64_t e0 = L->expansions;
-    double c = ldsi_hpa_local_astar(h, L, kc->x0, kc->y0, kc->x1, kc->y1, a, b);
-    q->stats.expansions += L->expansions - e0;
-    n = isfinite(c) ? ldsi_hpa_local_trace(h, L, b, q->tr, q->trcap) : 0;
-    if (n == 0) {
-      ldsi_msg(q->errmsg, "%s: cluster %u has no path between two waypoints (hierarchy out "
-               "of date)", fn, (unsigned)ca);
-      return LDS_E_STATE;
-    }
-    for (k = 1; k < n; k++)
-      if (!raw_push(q, q->tr[k])) goto nomem;
+    const lds_Grid *g = h->grid;
+    uint8_t ia = h->nidx[(size_t)ya * (size_t)g->w + (size_t)xa];
+    uint8_t ib = h->nidx[(size_t)yb * (size_t)g->w + (size_t)xb];
+    n = ia && ib ? ldsi_hpa_intra_trace(h, ca, (uint32_t)(ia - 1), (uint32_t)(ib - 1), q->tr,
+                                        q->trcap)
+                 : 0;
   }
+  if (n == 0) {
+    ldsi_msg(q->errmsg, "%s: cluster %u has no path between two waypoints (hierarchy out "
+             "of date)", fn, (unsigned)ca);
+    return LDS_E_STATE;
+  }
+  /* a traced cell counts as an expansion: the slices of the refinement */
+  q->stats.expansions += n - 1;
+  for (k = 1; k < n; k++)
+    if (!raw_push(q, q->tr[k])) goto nomem;
   q->leg++;
   last = q->leg + 1 >= q->nwp;
   if (!smooth(q, last)) goto nomem;

@@ -56,6 +56,8 @@ struct lds_HpaQuery {
   double *rawc;
   size_t nraw, rawcap, anchor;
   ldsi_HpaLocal win;  /* cluster searches (up to 3C x 3C cells) */
+  ldsi_HpaLocal ls, lg; /* the insertion Dijkstras (one cluster each): their
+                      ** parent trees refine the first and the last leg */
   uint32_t *tr;       /* trace buffer of a cluster or box path */
   size_t trcap;
   ldsi_HpaExact *ex;  /* optimal mode state, NULL until first used */
