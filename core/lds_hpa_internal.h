@@ -145,10 +145,54 @@ static inline double ldsi_hpa_octile(int32_t dx, int32_t dy) {
 
 LDSI_HIDDEN bool ldsi_hpa_heap_init(const ldsi_Env *e, ldsi_HpaHeap *hp, size_t cap);
 LDSI_HIDDEN void ldsi_hpa_heap_free(const ldsi_Env *e, ldsi_HpaHeap *hp);
-/* push id or lower its key; pos[id] tracks its slot */
-LDSI_HIDDEN void ldsi_hpa_heap_push(ldsi_HpaHeap *hp, uint32_t *pos, uint32_t id, double key,
-                                    double tie);
-LDSI_HIDDEN uint32_t ldsi_hpa_heap_pop(ldsi_HpaHeap *hp, uint32_t *pos);
+/* push id or lower its key (ldsi_hpa_heap_push; pos[id] tracks its slot,
+** LDSI_HPA_NOIDX when not in the heap) and pop the first (ldsi_hpa_heap_pop);
+** inline: they are the inner loop of every search of the hierarchy */
+/* entry a goes before (k, t) */
+static inline bool ldsi_hpa_before(const ldsi_HpaEntry *a, double k, double t) {
+  return a->key < k || (a->key == k && a->tie > t);
+}
+
+static inline void ldsi_hpa_heap_push(ldsi_HpaHeap *hp, uint32_t *pos, uint32_t id, double key, double tie) {
+  size_t i = pos[id];
+  ldsi_HpaEntry *e = hp->e;
+  if (i == LDSI_HPA_NOIDX) i = hp->n++;
+  while (i > 0) {
+    size_t up = (i - 1) / 2;
+    if (!(key < e[up].key || (key == e[up].key && tie > e[up].tie))) break;
+    e[i] = e[up];
+    pos[e[i].id] = (uint32_t)i;
+    i = up;
+  }
+  e[i].key = key;
+  e[i].tie = tie;
+  e[i].id = id;
+  pos[id] = (uint32_t)i;
+}
+
+static inline uint32_t ldsi_hpa_heap_pop(ldsi_HpaHeap *hp, uint32_t *pos) {
+  ldsi_HpaEntry *e = hp->e, last;
+  uint32_t top = e[0].id;
+  size_t i = 0, n;
+  pos[top] = LDSI_HPA_NOIDX;
+  n = --hp->n;
+  if (n == 0) return top;
+  last = e[n];
+  for (;;) {
+    size_t c = 2 * i + 1, best;
+    if (c >= n) break;
+    best = c;
+    if (c + 1 < n && ldsi_hpa_before(&e[c + 1], e[c].key, e[c].tie)) best = c + 1;
+    if (!ldsi_hpa_before(&e[best], last.key, last.tie)) break;
+    e[i] = e[best];
+    pos[e[i].id] = (uint32_t)i;
+    i = best;
+  }
+  e[i] = last;
+  pos[last.id] = (uint32_t)i;
+  return top;
+}
+
 
 /* -------------------------------------------- cluster-window search -- */
 

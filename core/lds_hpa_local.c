@@ -29,51 +29,6 @@ void ldsi_hpa_heap_free(const ldsi_Env *e, ldsi_HpaHeap *hp) {
   memset(hp, 0, sizeof *hp);
 }
 
-/* entry a goes before (k, t) */
-static inline bool before(const ldsi_HpaEntry *a, double k, double t) {
-  return a->key < k || (a->key == k && a->tie > t);
-}
-
-void ldsi_hpa_heap_push(ldsi_HpaHeap *hp, uint32_t *pos, uint32_t id, double key, double tie) {
-  size_t i = pos[id];
-  ldsi_HpaEntry *e = hp->e;
-  if (i == LDSI_HPA_NOIDX) i = hp->n++;
-  while (i > 0) {
-    size_t up = (i - 1) / 2;
-    if (!(key < e[up].key || (key == e[up].key && tie > e[up].tie))) break;
-    e[i] = e[up];
-    pos[e[i].id] = (uint32_t)i;
-    i = up;
-  }
-  e[i].key = key;
-  e[i].tie = tie;
-  e[i].id = id;
-  pos[id] = (uint32_t)i;
-}
-
-uint32_t ldsi_hpa_heap_pop(ldsi_HpaHeap *hp, uint32_t *pos) {
-  ldsi_HpaEntry *e = hp->e, last;
-  uint32_t top = e[0].id;
-  size_t i = 0, n;
-  pos[top] = LDSI_HPA_NOIDX;
-  n = --hp->n;
-  if (n == 0) return top;
-  last = e[n];
-  for (;;) {
-    size_t c = 2 * i + 1, best;
-    if (c >= n) break;
-    best = c;
-    if (c + 1 < n && before(&e[c + 1], e[c].key, e[c].tie)) best = c + 1;
-    if (!before(&e[best], last.key, last.tie)) break;
-    e[i] = e[best];
-    pos[e[i].id] = (uint32_t)i;
-    i = best;
-  }
-  e[i] = last;
-  pos[last.id] = (uint32_t)i;
-  return top;
-}
-
 /* ---------------------------------------------------------- local -- */
 
 bool ldsi_hpa_local_init(const ldsi_Env *e, ldsi_HpaLocal *L, size_t cap) {
