@@ -180,9 +180,15 @@ lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c) {
   for (i = 0; i < k->n; i++) {
     ldsi_hpa_local_dijkstra(h, L, k->x0, k->y0, k->x1, k->y1, &k->cell[i], 1, false);
     for (j = 0; j < k->n; j++) k->dist[i * k->n + j] = float_down(ldsi_hpa_local_g(h, L, k->cell[j]));
-    /* the cells this search did not reach keep stale directions: the
-    ** trace only starts at reached entrances, whose ancestors were reached */
-    memcpy(k->par + (size_t)i * area, L->par, area);
+    /* packed two cells a byte (4 bits each); the cells this search did not
+    ** reach keep stale directions: the trace only starts at reached
+    ** entrances, whose ancestors were reached */
+    {
+      uint8_t *dst = k->par + (size_t)i * ((area + 1) / 2);
+      size_t l;
+      for (l = 0; l + 1 < area; l += 2) dst[l / 2] = (uint8_t)((L->par[l] & 15) | (L->par[l + 1] & 15) << 4);
+      if (l < area) dst[l / 2] = (uint8_t)(L->par[l] & 15);
+    }
   }
   if (!h->lower_bounds) return LDS_OK;
   {
@@ -223,11 +229,14 @@ lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c) {
   return LDS_OK;
 }
 
+/* the direction stored for local cell l in a packed parent tree */
+#define PAR_AT(par, l) (((par)[(l) >> 1] >> (((l)&1) * 4)) & 15)
+
 size_t ldsi_hpa_intra_trace(const lds_Hpa *h, uint32_t c, uint32_t i, uint32_t j, uint32_t *out,
                             size_t max) {
   const ldsi_HpaCluster *k = &h->cl[c];
   int32_t bw = k->x1 - k->x0 + 1, bh = k->y1 - k->y0 + 1, x, y;
-  const uint8_t *par = k->par + (size_t)i * (size_t)bw * (size_t)bh;
+  const uint8_t *par = k->par + (size_t)i * (((size_t)bw * (size_t)bh + 1) / 2);
   size_t n = 0, m;
   ptrdiff_t l;
   uint32_t p;
@@ -236,7 +245,7 @@ size_t ldsi_hpa_intra_trace(const lds_Hpa *h, uint32_t c, uint32_t i, uint32_t j
   y = (int32_t)(k->xy[j] >> 16) - k->y0;
   /* count, then write backwards */
   for (l = (ptrdiff_t)y * bw + x;;) {
-    int d = par[l];
+    int d = PAR_AT(par, l);
     n++;
     if (d == 8 || n > max) break;
     l -= (ptrdiff_t)ldsi_dir_dy[d] * bw + ldsi_dir_dx[d];
@@ -245,7 +254,7 @@ size_t ldsi_hpa_intra_trace(const lds_Hpa *h, uint32_t c, uint32_t i, uint32_t j
   l = (ptrdiff_t)y * bw + x;
   p = k->cell[j];
   for (m = n; m-- > 0;) {
-    int d = par[l];
+    int d = PAR_AT(par, l);
     out[m] = p;
     if (d == 8) break;
     l -= (ptrdiff_t)ldsi_dir_dy[d] * bw + ldsi_dir_dx[d];
@@ -313,7 +322,7 @@ static lds_Status set_entrances(lds_Hpa *h, uint32_t c, const uint32_t *cells, s
   ldsi_HpaCluster *k = &h->cl[c];
   uint32_t i;
   const lds_Grid *g = h->grid;
-  size_t area = (size_t)h->C * (size_t)h->C;
+  size_t area = ((size_t)h->C * (size_t)h->C + 1) / 2; /* bytes of a packed parent tree */
   for (i = 0; i < k->n; i++) {
     int32_t x, y;
     ldsi_grid_pxy(g, k->cell[i], &x, &y);
@@ -548,7 +557,7 @@ void lds_hpa_free(lds_Hpa *h) {
       if (k->cell) ldsi_free(&e, k->cell, k->cap * sizeof(uint32_t));
       if (k->xy) ldsi_free(&e, k->xy, k->cap * sizeof(uint32_t));
       if (k->dist) ldsi_free(&e, k->dist, (size_t)k->cap * k->cap * sizeof(float));
-      if (k->par) ldsi_free(&e, k->par, (size_t)k->cap * (size_t)h->C * (size_t)h->C);
+      if (k->par) ldsi_free(&e, k->par, (size_t)k->cap * (((size_t)h->C * (size_t)h->C + 1) / 2));
       if (k->ioff) ldsi_free(&e, k->ioff, ((size_t)k->cap + 1) * sizeof(uint32_t));
       if (k->inter) ldsi_free(&e, k->inter, k->intercap * sizeof(ldsi_HpaInter));
     }
@@ -677,7 +686,7 @@ size_t lds_hpa_mem_used(const lds_Hpa *h) {
   if (h->sdist) b += cells * 8;
   for (c = 0; c < h->ncl; c++)
     b += 2 * h->cl[c].cap * sizeof(uint32_t) + (size_t)h->cl[c].cap * h->cl[c].cap * sizeof(float) +
-         (size_t)h->cl[c].cap * (size_t)h->C * (size_t)h->C +
+         (size_t)h->cl[c].cap * (((size_t)h->C * (size_t)h->C + 1) / 2) +
          ((size_t)h->cl[c].cap + 1) * sizeof(uint32_t) + h->cl[c].intercap * sizeof(ldsi_HpaInter);
   return b;
 }

@@ -23,10 +23,11 @@ typedef struct ldsi_HpaCluster {
   uint32_t *cell; /* padded ids of its entrances, ascending */
   uint32_t *xy;   /* their coordinates, x | y << 16 */
   float *dist;    /* n*n: dist[i*n+j] = cluster-restricted cost i -> j, INFINITY if none */
-  /* per entrance i, the parent tree of its Dijkstra: par[i * area + l] = the
-  ** direction (LDS_DIR_*) of the move that reached local cell l (l = ly * bw
-  ** + lx), 8 at the source and unreached cells; the refinement traces it,
-  ** so the path from i to j costs dist[i*n+j] exactly with no search */
+  /* per entrance i, the parent tree of its Dijkstra, 4 bits per cell (two
+  ** a byte, (bw * bh + 1) / 2 bytes per entrance): the direction (LDS_DIR_*)
+  ** of the move that reached local cell l = ly * bw + lx, 8 at the source;
+  ** the refinement traces it (ldsi_hpa_intra_trace), so the path from i to
+  ** j costs dist[i*n+j] with no search */
   uint8_t *par;
   /* inter edges, per entrance i: inter[ioff[i] .. ioff[i+1]) (CSR) */
   uint32_t *ioff;

@@ -37,7 +37,7 @@ bool ldsi_hpa_local_init(const ldsi_Env *e, ldsi_HpaLocal *L, size_t cap) {
   L->g = ldsi_alloc(e, cap * sizeof(double));
   L->gen = ldsi_calloc(e, cap, sizeof(uint32_t));
   L->pos = ldsi_alloc(e, cap * sizeof(uint32_t));
-  L->par = ldsi_alloc(e, cap);
+  L->par = ldsi_calloc(e, cap, 1); /* zeroed: packed copies of it stay deterministic */
   if (!L->g || !L->gen || !L->pos || !L->par || !ldsi_hpa_heap_init(e, &L->heap, cap)) {
     ldsi_hpa_local_free(e, L);
     return false;
