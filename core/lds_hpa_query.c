@@ -2,8 +2,9 @@
 /*
 ** lds_hpa_query.c — the sliced query of the hierarchy and its fast mode:
 ** joining start and goal to their clusters' entrances, A* on the abstract
-** graph, and the refinement from the start: concatenated cluster paths,
-** smoothed by legal straight lines (lds_hpa.h).
+** graph, and the refinement from the start: concatenated cluster paths
+** read from stored parent trees, smoothed by legal straight lines
+** (lds_hpa.h).
 ** The optimal mode's search is lds_hpa_exact.c.
 ** [Paper: Botea, Müller & Schaeffer, J. Game Development 1(1), 2004]
 */
@@ -51,7 +52,7 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   e = q->env;
   ldsi_hpa_exact_free(q);
   if (q->an) ldsi_free(&e, q->an, q->acap * sizeof(ldsi_HpaAbsNode));
-  if (q->apos) ldsi_free(&e, q->apos, q->acap * sizeof(uint32_t));
+  if (q->ah) ldsi_free(&e, q->ah, q->acap * sizeof(ldsi_HpaAbsEntry));
   if (q->base) ldsi_free(&e, q->base, ((size_t)q->h->ncl + 1) * sizeof(uint32_t));
   if (q->ds) ldsi_free(&e, q->ds, q->h->cap * sizeof(double));
   if (q->dg) ldsi_free(&e, q->dg, q->h->cap * sizeof(double));
@@ -60,7 +61,6 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   if (q->raw) ldsi_free(&e, q->raw, q->rawcap * sizeof(uint32_t));
   if (q->rawc) ldsi_free(&e, q->rawc, q->rawcap * sizeof(double));
   if (q->cells) ldsi_free(&e, q->cells, q->ccap * sizeof(uint32_t));
-  ldsi_hpa_heap_free(&e, &q->aheap);
   ldsi_hpa_local_free(&e, &q->win);
   ldsi_hpa_local_free(&e, &q->ls);
   ldsi_hpa_local_free(&e, &q->lg);
@@ -106,17 +106,15 @@ static bool layout(lds_HpaQuery *q) {
   if (n > q->acap) {
     size_t nc = n + n / 4;
     if (q->an) ldsi_free(&q->env, q->an, q->acap * sizeof(ldsi_HpaAbsNode));
-    if (q->apos) ldsi_free(&q->env, q->apos, q->acap * sizeof(uint32_t));
-    ldsi_hpa_heap_free(&q->env, &q->aheap);
+    if (q->ah) ldsi_free(&q->env, q->ah, q->acap * sizeof(ldsi_HpaAbsEntry));
     q->acap = 0;
     q->an = ldsi_calloc(&q->env, nc, sizeof(ldsi_HpaAbsNode));
-    q->apos = ldsi_alloc(&q->env, nc * sizeof(uint32_t));
-    if (!q->an || !q->apos || !ldsi_hpa_heap_init(&q->env, &q->aheap, nc)) {
+    q->ah = ldsi_alloc(&q->env, nc * sizeof(ldsi_HpaAbsEntry));
+    if (!q->an || !q->ah) {
       if (q->an) ldsi_free(&q->env, q->an, nc * sizeof(ldsi_HpaAbsNode));
-      if (q->apos) ldsi_free(&q->env, q->apos, nc * sizeof(uint32_t));
-      ldsi_hpa_heap_free(&q->env, &q->aheap);
+      if (q->ah) ldsi_free(&q->env, q->ah, nc * sizeof(ldsi_HpaAbsEntry));
       q->an = NULL;
-      q->apos = NULL;
+      q->ah = NULL;
       return false;
     }
     q->acap = nc;
@@ -212,8 +210,55 @@ static inline void anode(lds_HpaQuery *q, uint32_t id) {
   if (q->an[id].gen != q->agcur) {
     q->an[id].gen = q->agcur;
     q->an[id].g = INFINITY;
-    q->apos[id] = LDSI_HPA_NOIDX;
+    q->an[id].pos = LDSI_HPA_NOIDX;
   }
+}
+
+/* the abstract heap (binary; smallest f, then the larger g): push id or
+** lower its f; its slot is kept in its record */
+static inline void apush(lds_HpaQuery *q, uint32_t id, double f, double g) {
+  ldsi_HpaAbsEntry *e = q->ah;
+  ldsi_HpaAbsNode *an = q->an;
+  size_t i = an[id].pos;
+  float gf = (float)g;
+  if (i == LDSI_HPA_NOIDX) i = q->nah++;
+  while (i > 0) {
+    size_t up = (i - 1) / 2;
+    if (!(f < e[up].f || (f == e[up].f && gf > e[up].g))) break;
+    e[i] = e[up];
+    an[e[i].id].pos = (uint32_t)i;
+    i = up;
+  }
+  e[i].f = f;
+  e[i].g = gf;
+  e[i].id = id;
+  an[id].pos = (uint32_t)i;
+  q->stats.pushes++;
+}
+
+static inline uint32_t apop(lds_HpaQuery *q) {
+  ldsi_HpaAbsEntry *e = q->ah, last;
+  ldsi_HpaAbsNode *an = q->an;
+  uint32_t top = e[0].id;
+  size_t i = 0, n;
+  an[top].pos = LDSI_HPA_NOIDX;
+  n = --q->nah;
+  if (n == 0) return top;
+  last = e[n];
+  for (;;) {
+    size_t c = 2 * i + 1, best;
+    if (c >= n) break;
+    best = c;
+    if (c + 1 < n && (e[c + 1].f < e[c].f || (e[c + 1].f == e[c].f && e[c + 1].g > e[c].g)))
+      best = c + 1;
+    if (!(e[best].f < last.f || (e[best].f == last.f && e[best].g > last.g))) break;
+    e[i] = e[best];
+    an[e[i].id].pos = (uint32_t)i;
+    i = best;
+  }
+  e[i] = last;
+  an[last.id].pos = (uint32_t)i;
+  return top;
 }
 
 static inline size_t acell(const lds_HpaQuery *q, uint32_t id) {
@@ -231,16 +276,14 @@ static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t 
   if (r->gen != q->agcur) {
     r->gen = q->agcur;
     r->g = INFINITY;
-    q->apos[to] = LDSI_HPA_NOIDX;
+    r->pos = LDSI_HPA_NOIDX;
   }
   if (c < r->g) {
     r->g = c;
     r->par = from;
     r->cl = cl;
     r->i = i;
-    ldsi_hpa_heap_push(&q->aheap, q->apos, to, c + q->h->minc * ldsi_hpa_octile(q->gx - x, q->gy - y),
-                       c);
-    q->stats.pushes++;
+    apush(q, to, c + q->h->minc * ldsi_hpa_octile(q->gx - x, q->gy - y), c);
   }
 }
 
@@ -270,13 +313,12 @@ static void insert(lds_HpaQuery *q) {
     for (k = 0; k < q->acap; k++) q->an[k].gen = 0;
     q->agcur = 1;
   }
-  q->aheap.n = 0;
+  q->nah = 0;
   anode(q, start);
   q->an[start].g = 0.0;
   q->an[start].cl = q->cs;
   q->an[start].i = LDSI_HPA_NOIDX;
-  ldsi_hpa_heap_push(&q->aheap, q->apos, start, 0.0, 0.0);
-  q->stats.pushes++;
+  apush(q, start, 0.0, 0.0);
 }
 
 /* Appends padded cell p (one legal move from the last raw cell) to the raw
@@ -343,8 +385,8 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
   lds_Hpa *h = q->h;
   uint32_t start = (uint32_t)(q->nabs - 2), goal = start + 1, u, i, j;
   double gu;
-  if (q->aheap.n == 0) return LDS_NO_PATH;
-  u = ldsi_hpa_heap_pop(&q->aheap, q->apos);
+  if (q->nah == 0) return LDS_NO_PATH;
+  u = apop(q);
   q->stats.expansions++;
   if (u == goal) return LDS_FOUND;
   gu = q->an[u].g;
@@ -369,7 +411,7 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
     if (c == q->cg && isfinite(q->dg[i]))
       arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, q->gx, q->gy, gu + q->dg[i]);
   }
-  if (q->aheap.n > q->stats.peak_open) q->stats.peak_open = q->aheap.n;
+  if (q->nah > q->stats.peak_open) q->stats.peak_open = q->nah;
   return LDS_RUNNING;
 }
 
@@ -519,10 +561,12 @@ static lds_Status near_pair(lds_HpaQuery *q) {
   return LDS_FOUND;
 }
 
-/* Refines the next waypoint pair of the abstract path: inside one cluster,
-** the cluster-restricted A* path (its cost is the intra edge's); across a
-** border, the one move of the inter edge. Then smooths what is final.
-** LDS_RUNNING while pairs remain, LDS_FOUND at the goal. */
+/* Refines the next waypoint pair of the abstract path by reading stored
+** parents, no search: from the start, the start Dijkstra's tree; to the
+** goal, the goal Dijkstra's, followed forward; between two entrances of a
+** cluster, the first one's parent tree (its cost is the intra edge's);
+** across a border, the one move of the inter edge. Then smooths what is
+** final. LDS_RUNNING while pairs remain, LDS_FOUND at the goal. */
 static lds_Status refine_step(lds_HpaQuery *q) {
   static const char *fn = "lds_hpa_query_step";
   lds_Hpa *h = q->h;
