@@ -171,9 +171,107 @@ lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c) {
   uint32_t i, j;
   ptrdiff_t off[8];
   ldsi_grid_offsets(g, off);
+  size_t area = (size_t)(k->x1 - k->x0 + 1) * (size_t)(k->y1 - k->y0 + 1);
   for (i = 0; i < k->n; i++) {
     ldsi_hpa_local_dijkstra(h, L, k->x0, k->y0, k->x1, k->y1, &k->cell[i], 1, false);
     for (j = 0; j < k->n; j++) k->dist[i * k->n + j] = float_down(ldsi_hpa_local_g(h, L, k->cell[j]));
+    /* packed two cells a byte (4 bits each); the cells this search did not
+    ** reach keep stale directions: the trace only starts at reached
+    ** entrances, whose ancestors were reached */
+    {
+      uint8_t *dst = k->par + (size_t)i * ((area + 1) / 2);
+      size_t l;
+      for (l = 0; l + 1 < area; l += 2) dst[l / 2] = (uint8_t)((L->par[l] & 15) | (L->par[l + 1] & 15) << 4);
+      if (l < area) dst[l / 2] = (uint8_t)(L->par[l] & 15);
+    }
+  }
+  return LDS_OK;
+}
+
+/* the direction stored for local cell l in a packed parent tree */
+#define PAR_AT(par, l) (((par)[(l) >> 1] >> (((l)&1) * 4)) & 15)
+
+size_t ldsi_hpa_intra_trace(const lds_Hpa *h, uint32_t c, uint32_t i, uint32_t j, uint32_t *out,
+                            size_t max) {
+  const ldsi_HpaCluster *k = &h->cl[c];
+  int32_t bw = k->x1 - k->x0 + 1, bh = k->y1 - k->y0 + 1, x, y;
+  const uint8_t *par = k->par + (size_t)i * (((size_t)bw * (size_t)bh + 1) / 2);
+  size_t n = 0, m;
+  ptrdiff_t l;
+  uint32_t p;
+  if (!isfinite(k->dist[(size_t)i * k->n + j])) return 0;
+  x = (int32_t)(k->xy[j] & 0xFFFF) - k->x0;
+  y = (int32_t)(k->xy[j] >> 16) - k->y0;
+  /* count, then write backwards */
+  for (l = (ptrdiff_t)y * bw + x;;) {
+    int d = PAR_AT(par, l);
+    n++;
+    if (d == 8 || n > max) break;
+    l -= (ptrdiff_t)ldsi_dir_dy[d] * bw + ldsi_dir_dx[d];
+  }
+  if (n > max) return 0;
+  l = (ptrdiff_t)y * bw + x;
+  p = k->cell[j];
+  for (m = n; m-- > 0;) {
+    int d = PAR_AT(par, l);
+    out[m] = p;
+    if (d == 8) break;
+    l -= (ptrdiff_t)ldsi_dir_dy[d] * bw + ldsi_dir_dx[d];
+    p = (uint32_t)((ptrdiff_t)p - h->off[d]);
+  }
+  return n;
+}
+
+lds_Status ldsi_hpa_build_inter(lds_Hpa *h, uint32_t c) {
+  ldsi_HpaCluster *k = &h->cl[c];
+  const lds_Grid *g = h->grid;
+  uint32_t i, n = 0;
+  int pass;
+  if (k->n == 0) {
+    k->ninter = 0;
+    return LDS_OK;
+  }
+  for (pass = 0; pass < 2; pass++) {
+    n = 0;
+    for (i = 0; i < k->n; i++) {
+      int32_t ex = (int32_t)(k->xy[i] & 0xFFFF), ey = (int32_t)(k->xy[i] >> 16);
+      size_t p = k->cell[i];
+      unsigned m = g->nbr[p];
+      int d;
+      if (pass) k->ioff[i] = n;
+      for (d = 0; d < 8; d++) {
+        int32_t x, y, dcx, dcy;
+        uint8_t ni;
+        double cc;
+        if (!(m & (1u << d))) continue;
+        x = ex + ldsi_dir_dx[d];
+        y = ey + ldsi_dir_dy[d];
+        dcx = x < k->x0 ? -1 : x > k->x1 ? 1 : 0;
+        dcy = y < k->y0 ? -1 : y > k->y1 ? 1 : 0;
+        if (!dcx && !dcy) continue;
+        ni = h->nidx[(size_t)y * (size_t)g->w + (size_t)x];
+        if (!ni) continue;
+        cc = ldsi_hpa_cost(h, (size_t)((ptrdiff_t)p + h->off[d]));
+        if (!isfinite(cc)) continue;
+        if (pass) {
+          ldsi_HpaInter *e = &k->inter[n];
+          e->cl = (uint32_t)((int32_t)c + dcx + dcy * h->cw);
+          e->i = (uint32_t)(ni - 1);
+          e->xy = (uint32_t)x | (uint32_t)y << 16;
+          e->c = (float)(ldsi_hpa_move_len(d) * cc);
+        }
+        n++;
+      }
+    }
+    if (pass) {
+      k->ioff[k->n] = n;
+      k->ninter = n;
+    } else if (n > k->intercap) {
+      ldsi_HpaInter *ni = ldsi_realloc(&h->env, k->inter, k->intercap * sizeof *ni, n * sizeof *ni);
+      if (!ni) return LDS_E_NOMEM;
+      k->inter = ni;
+      k->intercap = n;
+    }
   }
   return LDS_OK;
 }
@@ -183,6 +281,7 @@ static lds_Status set_entrances(lds_Hpa *h, uint32_t c, const uint32_t *cells, s
   ldsi_HpaCluster *k = &h->cl[c];
   uint32_t i;
   const lds_Grid *g = h->grid;
+  size_t area = ((size_t)h->C * (size_t)h->C + 1) / 2; /* bytes of a packed parent tree */
   for (i = 0; i < k->n; i++) {
     int32_t x, y;
     ldsi_grid_pxy(g, k->cell[i], &x, &y);
@@ -192,7 +291,8 @@ static lds_Status set_entrances(lds_Hpa *h, uint32_t c, const uint32_t *cells, s
   if (n > k->cap) {
     uint32_t *nc = ldsi_realloc(&h->env, k->cell, k->cap * sizeof(uint32_t), n * sizeof(uint32_t));
     float *nd;
-    uint32_t *nxy;
+    uint32_t *nxy, *no;
+    uint8_t *np;
     if (!nc) return LDS_E_NOMEM;
     k->cell = nc;
     nxy = ldsi_realloc(&h->env, k->xy, k->cap * sizeof(uint32_t), n * sizeof(uint32_t));
@@ -202,6 +302,13 @@ static lds_Status set_entrances(lds_Hpa *h, uint32_t c, const uint32_t *cells, s
                       n * n * sizeof(float));
     if (!nd) return LDS_E_NOMEM;
     k->dist = nd;
+    np = ldsi_realloc(&h->env, k->par, (size_t)k->cap * area, n * area);
+    if (!np) return LDS_E_NOMEM;
+    k->par = np;
+    no = ldsi_realloc(&h->env, k->ioff, ((size_t)k->cap + 1) * sizeof(uint32_t),
+                      (n + 1) * sizeof(uint32_t));
+    if (!no) return LDS_E_NOMEM;
+    k->ioff = no;
     k->cap = (uint32_t)n;
   }
   k->n = (uint32_t)n;
@@ -246,7 +353,7 @@ static lds_Status check_costs(lds_Hpa *h, uint32_t c, const char *fn) {
 
 /* ---------------------------------------------------------- listen -- */
 
-enum { DIRTY_CELLS = 1, DIRTY_MARKED = 2 };
+enum { DIRTY_CELLS = 1, DIRTY_MARKED = 2, DIRTY_INTER = 4 };
 
 static void on_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                     uint64_t version) {
@@ -386,6 +493,7 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
   for (c = 0; c < h->ncl; c++) {
     ldsi_hpa_build_cluster(h, (uint32_t)c);
     h->intra_edges += count_edges(&h->cl[c]);
+    if (ldsi_hpa_build_inter(h, (uint32_t)c) != LDS_OK) goto nomem;
   }
   if (lds_grid_listen((lds_Grid *)(uintptr_t)grid, on_edit, h) != LDS_OK) goto nomem;
   h->listening = true;
@@ -413,6 +521,9 @@ void lds_hpa_free(lds_Hpa *h) {
       if (k->cell) ldsi_free(&e, k->cell, k->cap * sizeof(uint32_t));
       if (k->xy) ldsi_free(&e, k->xy, k->cap * sizeof(uint32_t));
       if (k->dist) ldsi_free(&e, k->dist, (size_t)k->cap * k->cap * sizeof(float));
+      if (k->par) ldsi_free(&e, k->par, (size_t)k->cap * (((size_t)h->C * (size_t)h->C + 1) / 2));
+      if (k->ioff) ldsi_free(&e, k->ioff, ((size_t)k->cap + 1) * sizeof(uint32_t));
+      if (k->inter) ldsi_free(&e, k->inter, k->intercap * sizeof(ldsi_HpaInter));
     }
     ldsi_free(&e, h->cl, h->ncl * sizeof *h->cl);
   }
@@ -428,8 +539,8 @@ void lds_hpa_free(lds_Hpa *h) {
 
 lds_Status lds_hpa_repair(lds_Hpa *h) {
   static const char *fn = "lds_hpa_repair";
-  uint32_t *tmp = NULL, *mark = NULL;
-  size_t m, nmark = 0, slots, ndirty;
+  uint32_t *tmp = NULL, *mark = NULL, *rebuilt = NULL, *inter = NULL;
+  size_t m, nmark = 0, nrebuilt = 0, ninter = 0, slots, ndirty;
   uint64_t t0;
   lds_Status st = LDS_OK;
   ptrdiff_t off[8];
@@ -445,7 +556,9 @@ lds_Status lds_hpa_repair(lds_Hpa *h) {
   slots = scratch_slots(h);
   tmp = ldsi_alloc(&h->env, slots * sizeof(uint32_t));
   mark = ldsi_alloc(&h->env, ndirty * 9 * sizeof(uint32_t));
-  if (!tmp || !mark) {
+  rebuilt = ldsi_alloc(&h->env, ndirty * 9 * sizeof(uint32_t));
+  inter = ldsi_alloc(&h->env, ndirty * 81 * sizeof(uint32_t));
+  if (!tmp || !mark || !rebuilt || !inter) {
     st = LDS_E_NOMEM;
     ldsi_msg(h->errmsg, "%s: out of memory", fn);
     goto done;
@@ -483,7 +596,30 @@ lds_Status lds_hpa_repair(lds_Hpa *h) {
     ldsi_hpa_build_cluster(h, cc);
     h->intra_edges += count_edges(k);
     h->last_repair_clusters++;
+    rebuilt[nrebuilt++] = cc;
   }
+  /* inter edges point at the neighbours' entrance indices and cells: redone
+  ** for every rebuilt cluster and its 8 neighbours */
+  for (m = 0; m < nrebuilt; m++) {
+    uint32_t c = rebuilt[m];
+    int32_t cx = (int32_t)(c % (uint32_t)h->cw), cy = (int32_t)(c / (uint32_t)h->cw), dx, dy;
+    for (dy = -1; dy <= 1; dy++)
+      for (dx = -1; dx <= 1; dx++) {
+        int32_t nx = cx + dx, ny = cy + dy;
+        uint32_t nc;
+        if (nx < 0 || ny < 0 || nx >= h->cw || ny >= h->ch) continue;
+        nc = (uint32_t)ny * (uint32_t)h->cw + (uint32_t)nx;
+        if (h->dirty[nc] & DIRTY_INTER) continue;
+        h->dirty[nc] |= DIRTY_INTER;
+        inter[ninter++] = nc;
+      }
+  }
+  for (m = 0; m < ninter; m++) {
+    h->dirty[inter[m]] &= (uint8_t)~DIRTY_INTER;
+    if (st == LDS_OK && (st = ldsi_hpa_build_inter(h, inter[m])) != LDS_OK)
+      ldsi_msg(h->errmsg, "%s: out of memory", fn);
+  }
+  if (st != LDS_OK) goto done;
   for (m = 0; m < nmark; m++) h->dirty[mark[m]] = 0;
   h->ndirty = 0;
   h->any_dirty = false;
@@ -499,6 +635,8 @@ lds_Status lds_hpa_repair(lds_Hpa *h) {
 done:
   if (tmp) ldsi_free(&h->env, tmp, slots * sizeof(uint32_t));
   if (mark) ldsi_free(&h->env, mark, ndirty * 9 * sizeof(uint32_t));
+  if (rebuilt) ldsi_free(&h->env, rebuilt, ndirty * 9 * sizeof(uint32_t));
+  if (inter) ldsi_free(&h->env, inter, ndirty * 81 * sizeof(uint32_t));
   if (st != LDS_OK) {
     h->broken = true;
     for (m = 0; m < nmark; m++) h->dirty[mark[m]] &= (uint8_t)~DIRTY_MARKED;
@@ -515,7 +653,9 @@ size_t lds_hpa_mem_used(const lds_Hpa *h) {
   b = sizeof *h + h->ncl * (sizeof *h->cl + 1 + sizeof(uint32_t)) + cells + ldsi_hpa_local_bytes(&h->local);
   b += ldsi_lm_bytes(h->lm);
   for (c = 0; c < h->ncl; c++)
-    b += 2 * h->cl[c].cap * sizeof(uint32_t) + (size_t)h->cl[c].cap * h->cl[c].cap * sizeof(float);
+    b += 2 * h->cl[c].cap * sizeof(uint32_t) + (size_t)h->cl[c].cap * h->cl[c].cap * sizeof(float) +
+         (size_t)h->cl[c].cap * (((size_t)h->C * (size_t)h->C + 1) / 2) +
+         ((size_t)h->cl[c].cap + 1) * sizeof(uint32_t) + h->cl[c].intercap * sizeof(ldsi_HpaInter);
   return b;
 }
 

@@ -28,9 +28,12 @@
 ** Fast mode: Dijkstra from the start inside its cluster and a reverse one
 ** to the goal inside its cluster join them to the abstract graph; A* on the
 ** abstract graph (octile heuristic times the smallest cell cost) gives a
-** path of entrances. It is refined pair by pair from the start: between two
-** waypoints in one cluster, the cluster-restricted A* path (its cost is the
-** intra edge's); across a border, the one move of the inter edge. The
+** path of entrances. It is refined pair by pair from the start, with no
+** search: between two waypoints in one cluster, the cluster-restricted
+** shortest path read from the parent tree the build kept for the first
+** (its cost is the intra edge's); from the start and to the goal, the
+** insertion Dijkstras' parents; across a border, the one move of the
+** inter edge. The
 ** concatenation is smoothed as it grows: from an anchor, the farthest cell
 ** within 8 cluster sides ahead whose digital straight line is legal under
 ** the move rules and costs no more than the stretch it replaces is joined
@@ -181,9 +184,10 @@ LDS_API const lds_Grid *lds_hpa_grid(const lds_Hpa *h);
 
 /// Creates a query object for a hierarchy (reused for query after query).
 /// Allocates the scratch of the searches inside
-/// clusters (about 45 bytes per cell of a 3 x 3 cluster box) and the
+/// clusters (about 45 bytes per cell of a 3 x 3 cluster box, and of one
+/// cluster for each of the start's and the goal's insertion) and the
 /// unsmoothed path (12 bytes per cell of it); the fast mode allocates on its
-/// first query the abstract search's records (52 bytes per entrance, with
+/// first query the abstract search's records (48 bytes per entrance, with
 /// a quarter more for entrances later repairs add), the optimal mode
 /// on its first query 24 bytes per padded cell and 16 per open-list entry
 /// (the landmark A*), or an lds_Search (JPS on uniform-cost grids).

@@ -21,7 +21,26 @@ typedef struct ldsi_HpaCluster {
   uint32_t *cell; /* padded ids of its entrances, ascending */
   uint32_t *xy;   /* their coordinates, x | y << 16 */
   float *dist;    /* n*n: dist[i*n+j] = cluster-restricted cost i -> j, INFINITY if none */
+  /* per entrance i, the parent tree of its Dijkstra, 4 bits per cell (two
+  ** a byte, (bw * bh + 1) / 2 bytes per entrance): the direction (LDS_DIR_*)
+  ** of the move that reached local cell l = ly * bw + lx, 8 at the source;
+  ** the refinement traces it (ldsi_hpa_intra_trace), so the path from i to
+  ** j costs dist[i*n+j] with no search */
+  uint8_t *par;
+  /* inter edges, per entrance i: inter[ioff[i] .. ioff[i+1]) (CSR) */
+  uint32_t *ioff;
+  struct ldsi_HpaInter *inter;
+  uint32_t ninter, intercap;
 } ldsi_HpaCluster;
+
+/* an inter edge: the legal move from an entrance onto entrance i of the
+** neighbouring cluster cl, costing c (its length times the target's cost) */
+typedef struct ldsi_HpaInter {
+  uint32_t cl;
+  uint32_t i;
+  uint32_t xy; /* the target's coordinates, x | y << 16 */
+  float c;
+} ldsi_HpaInter;
 
 /* A binary min-heap of (key, tie, id) with positions kept by the caller;
 ** among equal keys the larger tie first. */
@@ -119,10 +138,54 @@ static inline double ldsi_hpa_octile(int32_t dx, int32_t dy) {
 
 LDSI_HIDDEN bool ldsi_hpa_heap_init(const ldsi_Env *e, ldsi_HpaHeap *hp, size_t cap);
 LDSI_HIDDEN void ldsi_hpa_heap_free(const ldsi_Env *e, ldsi_HpaHeap *hp);
-/* push id or lower its key; pos[id] tracks its slot */
-LDSI_HIDDEN void ldsi_hpa_heap_push(ldsi_HpaHeap *hp, uint32_t *pos, uint32_t id, double key,
-                                    double tie);
-LDSI_HIDDEN uint32_t ldsi_hpa_heap_pop(ldsi_HpaHeap *hp, uint32_t *pos);
+/* push id or lower its key (ldsi_hpa_heap_push; pos[id] tracks its slot,
+** LDSI_HPA_NOIDX when not in the heap) and pop the first (ldsi_hpa_heap_pop);
+** inline: they are the inner loop of every search of the hierarchy */
+/* entry a goes before (k, t) */
+static inline bool ldsi_hpa_before(const ldsi_HpaEntry *a, double k, double t) {
+  return a->key < k || (a->key == k && a->tie > t);
+}
+
+static inline void ldsi_hpa_heap_push(ldsi_HpaHeap *hp, uint32_t *pos, uint32_t id, double key, double tie) {
+  size_t i = pos[id];
+  ldsi_HpaEntry *e = hp->e;
+  if (i == LDSI_HPA_NOIDX) i = hp->n++;
+  while (i > 0) {
+    size_t up = (i - 1) / 2;
+    if (!(key < e[up].key || (key == e[up].key && tie > e[up].tie))) break;
+    e[i] = e[up];
+    pos[e[i].id] = (uint32_t)i;
+    i = up;
+  }
+  e[i].key = key;
+  e[i].tie = tie;
+  e[i].id = id;
+  pos[id] = (uint32_t)i;
+}
+
+static inline uint32_t ldsi_hpa_heap_pop(ldsi_HpaHeap *hp, uint32_t *pos) {
+  ldsi_HpaEntry *e = hp->e, last;
+  uint32_t top = e[0].id;
+  size_t i = 0, n;
+  pos[top] = LDSI_HPA_NOIDX;
+  n = --hp->n;
+  if (n == 0) return top;
+  last = e[n];
+  for (;;) {
+    size_t c = 2 * i + 1, best;
+    if (c >= n) break;
+    best = c;
+    if (c + 1 < n && ldsi_hpa_before(&e[c + 1], e[c].key, e[c].tie)) best = c + 1;
+    if (!ldsi_hpa_before(&e[best], last.key, last.tie)) break;
+    e[i] = e[best];
+    pos[e[i].id] = (uint32_t)i;
+    i = best;
+  }
+  e[i] = last;
+  pos[last.id] = (uint32_t)i;
+  return top;
+}
+
 
 /* -------------------------------------------- cluster-window search -- */
 
@@ -148,9 +211,23 @@ LDSI_HIDDEN double ldsi_hpa_local_astar(const lds_Hpa *h, ldsi_HpaLocal *L, int3
 LDSI_HIDDEN size_t ldsi_hpa_local_trace(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t t,
                                         uint32_t *out, size_t max);
 
+/* Writes the cells (padded ids) from padded s to the source of the last
+** reverse Dijkstra, following its parents forward, into out (at most max);
+** returns their count (0 if s was not reached, or more than max). */
+LDSI_HIDDEN size_t ldsi_hpa_local_follow(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t s,
+                                         uint32_t *out, size_t max);
+
 /* ------------------------------------------------------- builders -- */
 
-/* Rebuilds the intra distances of cluster c. */
+/* Rebuilds the intra distances and parent trees of cluster c. */
 LDSI_HIDDEN lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c);
+/* Recomputes the inter edges of cluster c from the entrance lists as they
+** are; LDS_E_NOMEM. */
+LDSI_HIDDEN lds_Status ldsi_hpa_build_inter(lds_Hpa *h, uint32_t c);
+/* Cells (padded ids) of the intra path from entrance i to entrance j of
+** cluster c, both included, into out (at most max); returns their count, 0
+** when j is unreachable from i inside c or the path is longer than max. */
+LDSI_HIDDEN size_t ldsi_hpa_intra_trace(const lds_Hpa *h, uint32_t c, uint32_t i, uint32_t j,
+                                        uint32_t *out, size_t max);
 
 #endif

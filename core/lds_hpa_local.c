@@ -29,51 +29,6 @@ void ldsi_hpa_heap_free(const ldsi_Env *e, ldsi_HpaHeap *hp) {
   memset(hp, 0, sizeof *hp);
 }
 
-/* entry a goes before (k, t) */
-static inline bool before(const ldsi_HpaEntry *a, double k, double t) {
-  return a->key < k || (a->key == k && a->tie > t);
-}
-
-void ldsi_hpa_heap_push(ldsi_HpaHeap *hp, uint32_t *pos, uint32_t id, double key, double tie) {
-  size_t i = pos[id];
-  ldsi_HpaEntry *e = hp->e;
-  if (i == LDSI_HPA_NOIDX) i = hp->n++;
-  while (i > 0) {
-    size_t up = (i - 1) / 2;
-    if (!(key < e[up].key || (key == e[up].key && tie > e[up].tie))) break;
-    e[i] = e[up];
-    pos[e[i].id] = (uint32_t)i;
-    i = up;
-  }
-  e[i].key = key;
-  e[i].tie = tie;
-  e[i].id = id;
-  pos[id] = (uint32_t)i;
-}
-
-uint32_t ldsi_hpa_heap_pop(ldsi_HpaHeap *hp, uint32_t *pos) {
-  ldsi_HpaEntry *e = hp->e, last;
-  uint32_t top = e[0].id;
-  size_t i = 0, n;
-  pos[top] = LDSI_HPA_NOIDX;
-  n = --hp->n;
-  if (n == 0) return top;
-  last = e[n];
-  for (;;) {
-    size_t c = 2 * i + 1, best;
-    if (c >= n) break;
-    best = c;
-    if (c + 1 < n && before(&e[c + 1], e[c].key, e[c].tie)) best = c + 1;
-    if (!before(&e[best], last.key, last.tie)) break;
-    e[i] = e[best];
-    pos[e[i].id] = (uint32_t)i;
-    i = best;
-  }
-  e[i] = last;
-  pos[last.id] = (uint32_t)i;
-  return top;
-}
-
 /* ---------------------------------------------------------- local -- */
 
 bool ldsi_hpa_local_init(const ldsi_Env *e, ldsi_HpaLocal *L, size_t cap) {
@@ -82,7 +37,7 @@ bool ldsi_hpa_local_init(const ldsi_Env *e, ldsi_HpaLocal *L, size_t cap) {
   L->g = ldsi_alloc(e, cap * sizeof(double));
   L->gen = ldsi_calloc(e, cap, sizeof(uint32_t));
   L->pos = ldsi_alloc(e, cap * sizeof(uint32_t));
-  L->par = ldsi_alloc(e, cap);
+  L->par = ldsi_calloc(e, cap, 1); /* zeroed: packed copies of it stay deterministic */
   if (!L->g || !L->gen || !L->pos || !L->par || !ldsi_hpa_heap_init(e, &L->heap, cap)) {
     ldsi_hpa_local_free(e, L);
     return false;
@@ -271,6 +226,28 @@ size_t ldsi_hpa_local_trace(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t t, 
     if (d == 8) break;
     x -= ldsi_dir_dx[d];
     y -= ldsi_dir_dy[d];
+    i = lidx(L, x, y);
+  }
+  return n;
+}
+
+size_t ldsi_hpa_local_follow(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t s, uint32_t *out,
+                             size_t max) {
+  int32_t x, y;
+  uint32_t i;
+  size_t n = 0, p = s;
+  ldsi_grid_pxy(h->grid, s, &x, &y);
+  i = lidx(L, x, y);
+  if (i == LDSI_HPA_NOIDX || L->gen[i] != L->cur || !isfinite(L->g[i])) return 0;
+  for (;;) {
+    int d = L->par[i];
+    if (n == max) return 0;
+    out[n++] = (uint32_t)p;
+    if (d == 8) break;
+    /* the reverse search reached this cell by the move d out of it */
+    x += ldsi_dir_dx[d];
+    y += ldsi_dir_dy[d];
+    p = (size_t)((ptrdiff_t)p + h->off[d]);
     i = lidx(L, x, y);
   }
   return n;

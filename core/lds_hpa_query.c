@@ -2,8 +2,9 @@
 /*
 ** lds_hpa_query.c — the sliced query of the hierarchy and its fast mode:
 ** joining start and goal to their clusters' entrances, A* on the abstract
-** graph, and the refinement from the start: concatenated cluster paths,
-** smoothed by legal straight lines (lds_hpa.h).
+** graph, and the refinement from the start: concatenated cluster paths
+** read from stored parent trees, smoothed by legal straight lines
+** (lds_hpa.h).
 ** The optimal mode's search is lds_hpa_exact.c.
 ** [Paper: Botea, Müller & Schaeffer, J. Game Development 1(1), 2004]
 */
@@ -34,7 +35,9 @@ lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err) {
   win = (size_t)9 * (size_t)h->C * (size_t)h->C; /* a 3 x 3 cluster box (near_pair) */
   q->trcap = win;
   q->tr = ldsi_alloc(&q->env, win * sizeof(uint32_t));
-  if (!q->base || !q->ds || !q->dg || !q->tr || !ldsi_hpa_local_init(&q->env, &q->win, win))
+  if (!q->base || !q->ds || !q->dg || !q->tr || !ldsi_hpa_local_init(&q->env, &q->win, win) ||
+      !ldsi_hpa_local_init(&q->env, &q->ls, (size_t)h->C * (size_t)h->C) ||
+      !ldsi_hpa_local_init(&q->env, &q->lg, (size_t)h->C * (size_t)h->C))
     goto nomem;
   return q;
 nomem:
@@ -49,7 +52,7 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   e = q->env;
   ldsi_hpa_exact_free(q);
   if (q->an) ldsi_free(&e, q->an, q->acap * sizeof(ldsi_HpaAbsNode));
-  if (q->apos) ldsi_free(&e, q->apos, q->acap * sizeof(uint32_t));
+  if (q->ah) ldsi_free(&e, q->ah, q->acap * sizeof(ldsi_HpaAbsEntry));
   if (q->base) ldsi_free(&e, q->base, ((size_t)q->h->ncl + 1) * sizeof(uint32_t));
   if (q->ds) ldsi_free(&e, q->ds, q->h->cap * sizeof(double));
   if (q->dg) ldsi_free(&e, q->dg, q->h->cap * sizeof(double));
@@ -58,8 +61,9 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   if (q->raw) ldsi_free(&e, q->raw, q->rawcap * sizeof(uint32_t));
   if (q->rawc) ldsi_free(&e, q->rawc, q->rawcap * sizeof(double));
   if (q->cells) ldsi_free(&e, q->cells, q->ccap * sizeof(uint32_t));
-  ldsi_hpa_heap_free(&e, &q->aheap);
   ldsi_hpa_local_free(&e, &q->win);
+  ldsi_hpa_local_free(&e, &q->ls);
+  ldsi_hpa_local_free(&e, &q->lg);
   ldsi_free(&e, q, sizeof *q);
 }
 
@@ -102,17 +106,15 @@ static bool layout(lds_HpaQuery *q) {
   if (n > q->acap) {
     size_t nc = n + n / 4;
     if (q->an) ldsi_free(&q->env, q->an, q->acap * sizeof(ldsi_HpaAbsNode));
-    if (q->apos) ldsi_free(&q->env, q->apos, q->acap * sizeof(uint32_t));
-    ldsi_hpa_heap_free(&q->env, &q->aheap);
+    if (q->ah) ldsi_free(&q->env, q->ah, q->acap * sizeof(ldsi_HpaAbsEntry));
     q->acap = 0;
     q->an = ldsi_calloc(&q->env, nc, sizeof(ldsi_HpaAbsNode));
-    q->apos = ldsi_alloc(&q->env, nc * sizeof(uint32_t));
-    if (!q->an || !q->apos || !ldsi_hpa_heap_init(&q->env, &q->aheap, nc)) {
+    q->ah = ldsi_alloc(&q->env, nc * sizeof(ldsi_HpaAbsEntry));
+    if (!q->an || !q->ah) {
       if (q->an) ldsi_free(&q->env, q->an, nc * sizeof(ldsi_HpaAbsNode));
-      if (q->apos) ldsi_free(&q->env, q->apos, nc * sizeof(uint32_t));
-      ldsi_hpa_heap_free(&q->env, &q->aheap);
+      if (q->ah) ldsi_free(&q->env, q->ah, nc * sizeof(ldsi_HpaAbsEntry));
       q->an = NULL;
-      q->apos = NULL;
+      q->ah = NULL;
       return false;
     }
     q->acap = nc;
@@ -208,8 +210,55 @@ static inline void anode(lds_HpaQuery *q, uint32_t id) {
   if (q->an[id].gen != q->agcur) {
     q->an[id].gen = q->agcur;
     q->an[id].g = INFINITY;
-    q->apos[id] = LDSI_HPA_NOIDX;
+    q->an[id].pos = LDSI_HPA_NOIDX;
   }
+}
+
+/* the abstract heap (binary; smallest f, then the larger g): push id or
+** lower its f; its slot is kept in its record */
+static inline void apush(lds_HpaQuery *q, uint32_t id, double f, double g) {
+  ldsi_HpaAbsEntry *e = q->ah;
+  ldsi_HpaAbsNode *an = q->an;
+  size_t i = an[id].pos;
+  float gf = (float)g;
+  if (i == LDSI_HPA_NOIDX) i = q->nah++;
+  while (i > 0) {
+    size_t up = (i - 1) / 2;
+    if (!(f < e[up].f || (f == e[up].f && gf > e[up].g))) break;
+    e[i] = e[up];
+    an[e[i].id].pos = (uint32_t)i;
+    i = up;
+  }
+  e[i].f = f;
+  e[i].g = gf;
+  e[i].id = id;
+  an[id].pos = (uint32_t)i;
+  q->stats.pushes++;
+}
+
+static inline uint32_t apop(lds_HpaQuery *q) {
+  ldsi_HpaAbsEntry *e = q->ah, last;
+  ldsi_HpaAbsNode *an = q->an;
+  uint32_t top = e[0].id;
+  size_t i = 0, n;
+  an[top].pos = LDSI_HPA_NOIDX;
+  n = --q->nah;
+  if (n == 0) return top;
+  last = e[n];
+  for (;;) {
+    size_t c = 2 * i + 1, best;
+    if (c >= n) break;
+    best = c;
+    if (c + 1 < n && (e[c + 1].f < e[c].f || (e[c + 1].f == e[c].f && e[c + 1].g > e[c].g)))
+      best = c + 1;
+    if (!(e[best].f < last.f || (e[best].f == last.f && e[best].g > last.g))) break;
+    e[i] = e[best];
+    an[e[i].id].pos = (uint32_t)i;
+    i = best;
+  }
+  e[i] = last;
+  an[last.id].pos = (uint32_t)i;
+  return top;
 }
 
 static inline size_t acell(const lds_HpaQuery *q, uint32_t id) {
@@ -219,30 +268,28 @@ static inline size_t acell(const lds_HpaQuery *q, uint32_t id) {
   return q->h->cl[q->an[id].cl].cell[q->an[id].i];
 }
 
-/* relaxes the edge from -> to, to being entrance i of cluster cl (i
-** LDSI_HPA_NOIDX: the goal) */
+/* relaxes the edge from -> to, to being entrance i of cluster cl at cell
+** (x, y) (i LDSI_HPA_NOIDX: the goal) */
 static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t cl, uint32_t i,
-                          double c) {
-  anode(q, to);
-  if (c < q->an[to].g) {
-    int32_t x, y;
-    double hh;
-    q->an[to].g = c;
-    q->an[to].par = from;
-    q->an[to].cl = cl;
-    q->an[to].i = i;
-    if (i == LDSI_HPA_NOIDX) {
-      x = q->gx;
-      y = q->gy;
-    } else {
-      uint32_t xy = q->h->cl[cl].xy[i];
-      x = (int32_t)(xy & 0xFFFF);
-      y = (int32_t)(xy >> 16);
-    }
-    hh = q->h->minc * ldsi_hpa_octile(q->gx - x, q->gy - y);
-    ldsi_hpa_heap_push(&q->aheap, q->apos, to, c + hh, c);
-    q->stats.pushes++;
+                          int32_t x, int32_t y, double c) {
+  ldsi_HpaAbsNode *r = &q->an[to];
+  if (r->gen != q->agcur) {
+    r->gen = q->agcur;
+    r->g = INFINITY;
+    r->pos = LDSI_HPA_NOIDX;
   }
+  if (c < r->g) {
+    r->g = c;
+    r->par = from;
+    r->cl = cl;
+    r->i = i;
+    apush(q, to, c + q->h->minc * ldsi_hpa_octile(q->gx - x, q->gy - y), c);
+  }
+}
+
+static inline void arelax_xy(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t cl, uint32_t i,
+                             uint32_t xy, double c) {
+  arelax(q, from, to, cl, i, (int32_t)(xy & 0xFFFF), (int32_t)(xy >> 16), c);
 }
 
 /* Joins start and goal to their clusters and pushes the start. */
@@ -252,25 +299,26 @@ static void insert(lds_HpaQuery *q) {
   const ldsi_HpaCluster *ks = &h->cl[q->cs], *kg = &h->cl[q->cg];
   uint32_t i, start = (uint32_t)(q->nabs - 2);
   uint32_t ps = (uint32_t)q->ps, pg = (uint32_t)q->pg;
-  uint64_t e0 = L->expansions;
-  ldsi_hpa_local_dijkstra(h, L, ks->x0, ks->y0, ks->x1, ks->y1, &ps, 1, false);
-  for (i = 0; i < ks->n; i++) q->ds[i] = ldsi_hpa_local_g(h, L, ks->cell[i]);
-  q->dsg = q->cs == q->cg ? ldsi_hpa_local_g(h, L, q->pg) : INFINITY;
-  ldsi_hpa_local_dijkstra(h, L, kg->x0, kg->y0, kg->x1, kg->y1, &pg, 1, true);
-  for (i = 0; i < kg->n; i++) q->dg[i] = ldsi_hpa_local_g(h, L, kg->cell[i]);
-  q->stats.expansions += L->expansions - e0;
+  ldsi_HpaLocal *Ls = &q->ls, *Lg = &q->lg;
+  uint64_t e0 = Ls->expansions + Lg->expansions;
+  (void)L;
+  ldsi_hpa_local_dijkstra(h, Ls, ks->x0, ks->y0, ks->x1, ks->y1, &ps, 1, false);
+  for (i = 0; i < ks->n; i++) q->ds[i] = ldsi_hpa_local_g(h, Ls, ks->cell[i]);
+  q->dsg = q->cs == q->cg ? ldsi_hpa_local_g(h, Ls, q->pg) : INFINITY;
+  ldsi_hpa_local_dijkstra(h, Lg, kg->x0, kg->y0, kg->x1, kg->y1, &pg, 1, true);
+  for (i = 0; i < kg->n; i++) q->dg[i] = ldsi_hpa_local_g(h, Lg, kg->cell[i]);
+  q->stats.expansions += Ls->expansions + Lg->expansions - e0;
   if (++q->agcur == 0) {
     size_t k;
     for (k = 0; k < q->acap; k++) q->an[k].gen = 0;
     q->agcur = 1;
   }
-  q->aheap.n = 0;
+  q->nah = 0;
   anode(q, start);
   q->an[start].g = 0.0;
   q->an[start].cl = q->cs;
   q->an[start].i = LDSI_HPA_NOIDX;
-  ldsi_hpa_heap_push(&q->aheap, q->apos, start, 0.0, 0.0);
-  q->stats.pushes++;
+  apush(q, start, 0.0, 0.0);
 }
 
 /* Appends padded cell p (one legal move from the last raw cell) to the raw
@@ -337,59 +385,33 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
   lds_Hpa *h = q->h;
   uint32_t start = (uint32_t)(q->nabs - 2), goal = start + 1, u, i, j;
   double gu;
-  if (q->aheap.n == 0) return LDS_NO_PATH;
-  u = ldsi_hpa_heap_pop(&q->aheap, q->apos);
+  if (q->nah == 0) return LDS_NO_PATH;
+  u = apop(q);
   q->stats.expansions++;
   if (u == goal) return LDS_FOUND;
   gu = q->an[u].g;
   if (u == start) {
     const ldsi_HpaCluster *k = &h->cl[q->cs];
     for (i = 0; i < k->n; i++)
-      if (isfinite(q->ds[i])) arelax(q, u, q->base[q->cs] + i, q->cs, i, q->ds[i]);
-    if (isfinite(q->dsg)) arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, q->dsg);
+      if (isfinite(q->ds[i])) arelax_xy(q, u, q->base[q->cs] + i, q->cs, i, k->xy[i], q->ds[i]);
+    if (isfinite(q->dsg)) arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, q->gx, q->gy, q->dsg);
   } else {
-    uint32_t c = q->an[u].cl;
+    uint32_t c = q->an[u].cl, b = q->base[c];
     const ldsi_HpaCluster *k = &h->cl[c];
-    size_t p = k->cell[q->an[u].i];
     const float *row;
-    const ptrdiff_t *off = h->off;
-    int d;
+    const ldsi_HpaInter *e, *end;
     i = q->an[u].i;
     row = k->dist + (size_t)i * k->n;
     for (j = 0; j < k->n; j++)
-      if (j != i && row[j] < INFINITY) arelax(q, u, q->base[c] + j, c, j, gu + (double)row[j]);
-    /* inter edges: legal moves out of the cluster onto an entrance of the
-    ** neighbouring cluster (coordinates from the entrance's own, no division) */
-    {
-      uint32_t exy = k->xy[i];
-      int32_t ex = (int32_t)(exy & 0xFFFF), ey = (int32_t)(exy >> 16);
-      unsigned m = h->grid->nbr[p];
-      for (d = 0; d < 8; d++) {
-        size_t pq;
-        int32_t x, y, dcx, dcy;
-        uint8_t ni;
-        double cc;
-        if (!(m & (1u << d))) continue;
-        x = ex + ldsi_dir_dx[d];
-        y = ey + ldsi_dir_dy[d];
-        dcx = x < k->x0 ? -1 : x > k->x1 ? 1 : 0;
-        dcy = y < k->y0 ? -1 : y > k->y1 ? 1 : 0;
-        if (!dcx && !dcy) continue;
-        ni = h->nidx[(size_t)y * (size_t)h->grid->w + (size_t)x];
-        if (!ni) continue;
-        pq = (size_t)((ptrdiff_t)p + off[d]);
-        cc = ldsi_hpa_cost(h, pq);
-        if (!isfinite(cc)) continue;
-        {
-          uint32_t cq = (uint32_t)((int32_t)c + dcx + dcy * h->cw);
-          arelax(q, u, q->base[cq] + (uint32_t)(ni - 1), cq, (uint32_t)(ni - 1),
-                 gu + ldsi_hpa_move_len(d) * cc);
-        }
-      }
-    }
-    if (c == q->cg && isfinite(q->dg[i])) arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, gu + q->dg[i]);
+      if (j != i && row[j] < INFINITY) arelax_xy(q, u, b + j, c, j, k->xy[j], gu + (double)row[j]);
+    /* inter edges: the legal moves out of the cluster onto an entrance of a
+    ** neighbouring cluster, listed by the build */
+    for (e = k->inter + k->ioff[i], end = k->inter + k->ioff[i + 1]; e < end; e++)
+      arelax_xy(q, u, q->base[e->cl] + e->i, e->cl, e->i, e->xy, gu + (double)e->c);
+    if (c == q->cg && isfinite(q->dg[i]))
+      arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, q->gx, q->gy, gu + q->dg[i]);
   }
-  if (q->aheap.n > q->stats.peak_open) q->stats.peak_open = q->aheap.n;
+  if (q->nah > q->stats.peak_open) q->stats.peak_open = q->nah;
   return LDS_RUNNING;
 }
 
@@ -539,14 +561,15 @@ static lds_Status near_pair(lds_HpaQuery *q) {
   return LDS_FOUND;
 }
 
-/* Refines the next waypoint pair of the abstract path: inside one cluster,
-** the cluster-restricted A* path (its cost is the intra edge's); across a
-** border, the one move of the inter edge. Then smooths what is final.
-** LDS_RUNNING while pairs remain, LDS_FOUND at the goal. */
+/* Refines the next waypoint pair of the abstract path by reading stored
+** parents, no search: from the start, the start Dijkstra's tree; to the
+** goal, the goal Dijkstra's, followed forward; between two entrances of a
+** cluster, the first one's parent tree (its cost is the intra edge's);
+** across a border, the one move of the inter edge. Then smooths what is
+** final. LDS_RUNNING while pairs remain, LDS_FOUND at the goal. */
 static lds_Status refine_step(lds_HpaQuery *q) {
   static const char *fn = "lds_hpa_query_step";
   lds_Hpa *h = q->h;
-  ldsi_HpaLocal *L = &q->win;
   size_t a = q->wp[q->leg], b = q->wp[q->leg + 1], n, k;
   int32_t xa, ya, xb, yb;
   uint32_t ca, cb;
@@ -559,22 +582,33 @@ static lds_Status refine_step(lds_HpaQuery *q) {
   ldsi_grid_pxy(h->grid, b, &xb, &yb);
   ca = ldsi_hpa_cluster_of(h, xa, ya);
   cb = ldsi_hpa_cluster_of(h, xb, yb);
-  if (ca != cb) {
-    if (!raw_push(q, (uint32_t)b)) goto nomem;
+  if (q->leg == 0) {
+    /* from the start: its insertion Dijkstra's parents */
+    n = ldsi_hpa_local_trace(h, &q->ls, b, q->tr, q->trcap);
+  } else if (q->leg + 2 == q->nwp) {
+    /* to the goal: the reverse insertion Dijkstra's parents, followed */
+    n = ldsi_hpa_local_follow(h, &q->lg, a, q->tr, q->trcap);
+  } else if (ca != cb) {
+    q->tr[0] = (uint32_t)a;
+    q->tr[1] = (uint32_t)b;
+    n = 2;
   } else {
-    const ldsi_HpaCluster *kc = &h->cl[ca];
-    uint64_t e0 = L->expansions;
-    double c = ldsi_hpa_local_astar(h, L, kc->x0, kc->y0, kc->x1, kc->y1, a, b);
-    q->stats.expansions += L->expansions - e0;
-    n = isfinite(c) ? ldsi_hpa_local_trace(h, L, b, q->tr, q->trcap) : 0;
-    if (n == 0) {
-      ldsi_msg(q->errmsg, "%s: cluster %u has no path between two waypoints (hierarchy out "
-               "of date)", fn, (unsigned)ca);
-      return LDS_E_STATE;
-    }
-    for (k = 1; k < n; k++)
-      if (!raw_push(q, q->tr[k])) goto nomem;
+    const lds_Grid *g = h->grid;
+    uint8_t ia = h->nidx[(size_t)ya * (size_t)g->w + (size_t)xa];
+    uint8_t ib = h->nidx[(size_t)yb * (size_t)g->w + (size_t)xb];
+    n = ia && ib ? ldsi_hpa_intra_trace(h, ca, (uint32_t)(ia - 1), (uint32_t)(ib - 1), q->tr,
+                                        q->trcap)
+                 : 0;
   }
+  if (n == 0) {
+    ldsi_msg(q->errmsg, "%s: cluster %u has no path between two waypoints (hierarchy out "
+             "of date)", fn, (unsigned)ca);
+    return LDS_E_STATE;
+  }
+  /* a traced cell counts as an expansion: the slices of the refinement */
+  q->stats.expansions += n - 1;
+  for (k = 1; k < n; k++)
+    if (!raw_push(q, q->tr[k])) goto nomem;
   q->leg++;
   last = q->leg + 1 >= q->nwp;
   if (!smooth(q, last)) goto nomem;

@@ -11,12 +11,22 @@
 
 typedef struct ldsi_HpaExact ldsi_HpaExact;
 
-/* record of an abstract node in a query */
+/* record of an abstract node in a query (32 bytes: one cache access per
+** relaxation, its heap slot included) */
 typedef struct ldsi_HpaAbsNode {
   double g;
   uint32_t par, gen;
   uint32_t cl, i; /* its cluster and index there (START, GOAL: LDSI_HPA_NOIDX index) */
+  uint32_t pos;   /* its slot in the abstract heap, LDSI_HPA_NOIDX when not in it */
 } ldsi_HpaAbsNode;
+
+/* an entry of the abstract search's binary heap: smallest f, then the
+** larger g (as a float: only an order among equal f) */
+typedef struct ldsi_HpaAbsEntry {
+  double f;
+  float g;
+  uint32_t id;
+} ldsi_HpaAbsEntry;
 
 struct lds_HpaQuery {
   ldsi_Env env;
@@ -35,10 +45,10 @@ struct lds_HpaQuery {
   size_t nabs, acap;
   uint32_t *base;     /* ncl + 1 */
   uint64_t layout;    /* h->repairs the base was computed for; UINT64_MAX: never */
-  ldsi_HpaAbsNode *an; /* per id: cost, parent, generation (together: one miss) */
-  uint32_t *apos;
+  ldsi_HpaAbsNode *an; /* per id: cost, parent, generation, heap slot */
   uint32_t agcur;
-  ldsi_HpaHeap aheap;
+  ldsi_HpaAbsEntry *ah; /* the abstract heap: acap entries, nah in use */
+  size_t nah;
   double *ds, *dg;    /* cap each: start -> entrance i of cs, entrance i of cg -> goal */
   double dsg;         /* start -> goal inside their common cluster */
   double abstract_cost;
@@ -56,6 +66,8 @@ struct lds_HpaQuery {
   double *rawc;
   size_t nraw, rawcap, anchor;
   ldsi_HpaLocal win;  /* cluster searches (up to 3C x 3C cells) */
+  ldsi_HpaLocal ls, lg; /* the insertion Dijkstras (one cluster each): their
+                      ** parent trees refine the first and the last leg */
   uint32_t *tr;       /* trace buffer of a cluster or box path */
   size_t trcap;
   ldsi_HpaExact *ex;  /* optimal mode state, NULL until first used */
