@@ -21,7 +21,9 @@ WIN_AR     := $(CROSS)ar
 WIN_WARN   := $(filter-out -Werror,$(WARN)) -Werror
 # mingw-w64's own stdio (C99 %zu, %lld); -Wno-format: GCC checks the formats against
 # msvcrt's printf, which that stdio replaces (the native build checks them all)
-WIN_CFLAGS := $(WIN_WARN) -O2 -g -D__USE_MINGW_ANSI_STDIO=1 -Wno-format
+# -MMD -MP: each object's header dependencies (the .d files included below),
+# so an edited header rebuilds what includes it
+WIN_CFLAGS := $(WIN_WARN) -O2 -g -D__USE_MINGW_ANSI_STDIO=1 -Wno-format -MMD -MP
 WIN_LDFLAGS := -static-libgcc -Wl,-Bstatic -lwinpthread -Wl,-Bdynamic
 WINE       ?= wine
 LUA_WIN_VERSION := 5.4.4
@@ -108,3 +110,5 @@ $(WIN_TESTS): $(WIN_TEST_OBJ) $(WIN_IO_LIB) $(WIN_LIB_A)
 # cross compiler or wine; CI installs both)
 test-windows:
 	tests/windows_test.sh "$(MAKE)" "$(WIN)" "$(WINE)" "$(CROSS)"
+
+-include $(shell find $(WIN)/obj -name '*.d' 2>/dev/null)
