@@ -537,6 +537,28 @@ void lds_hpa_free(lds_Hpa *h) {
 
 /* ---------------------------------------------------------- repair -- */
 
+/* Appends to out every cluster of the 3 x 3 boxes around the n clusters of
+** list that does not carry `flag` yet, and sets the flag on it; returns how
+** many were appended (out holds at least 9 n). */
+static size_t mark_box(lds_Hpa *h, const uint32_t *list, size_t n, uint8_t flag, uint32_t *out) {
+  size_t m, k = 0;
+  for (m = 0; m < n; m++) {
+    uint32_t c = list[m];
+    int32_t cx = (int32_t)(c % (uint32_t)h->cw), cy = (int32_t)(c / (uint32_t)h->cw), dx, dy;
+    for (dy = -1; dy <= 1; dy++)
+      for (dx = -1; dx <= 1; dx++) {
+        int32_t nx = cx + dx, ny = cy + dy;
+        uint32_t nc;
+        if (nx < 0 || ny < 0 || nx >= h->cw || ny >= h->ch) continue;
+        nc = (uint32_t)ny * (uint32_t)h->cw + (uint32_t)nx;
+        if (h->dirty[nc] & flag) continue;
+        h->dirty[nc] |= flag;
+        out[k++] = nc;
+      }
+  }
+  return k;
+}
+
 lds_Status lds_hpa_repair(lds_Hpa *h) {
   static const char *fn = "lds_hpa_repair";
   uint32_t *tmp = NULL, *mark = NULL, *rebuilt = NULL, *inter = NULL;
@@ -566,20 +588,7 @@ lds_Status lds_hpa_repair(lds_Hpa *h) {
   ldsi_grid_offsets(h->grid, off);
   /* the dirty clusters and their 8 neighbours get new entrance lists; a
   ** cluster is rebuilt when dirty or when its list changed */
-  for (m = 0; m < ndirty; m++) {
-    uint32_t c = h->dirty_list[m];
-    int32_t cx = (int32_t)(c % (uint32_t)h->cw), cy = (int32_t)(c / (uint32_t)h->cw), dx, dy;
-    for (dy = -1; dy <= 1; dy++)
-      for (dx = -1; dx <= 1; dx++) {
-        int32_t nx = cx + dx, ny = cy + dy;
-        uint32_t nc;
-        if (nx < 0 || ny < 0 || nx >= h->cw || ny >= h->ch) continue;
-        nc = (uint32_t)ny * (uint32_t)h->cw + (uint32_t)nx;
-        if (h->dirty[nc] & DIRTY_MARKED) continue;
-        h->dirty[nc] |= DIRTY_MARKED;
-        mark[nmark++] = nc;
-      }
-  }
+  nmark = mark_box(h, h->dirty_list, ndirty, DIRTY_MARKED, mark);
   qsort(mark, nmark, sizeof *mark, cmp_u32);
   h->last_repair_clusters = 0;
   for (m = 0; m < nmark; m++) {
@@ -600,20 +609,7 @@ lds_Status lds_hpa_repair(lds_Hpa *h) {
   }
   /* inter edges point at the neighbours' entrance indices and cells: redone
   ** for every rebuilt cluster and its 8 neighbours */
-  for (m = 0; m < nrebuilt; m++) {
-    uint32_t c = rebuilt[m];
-    int32_t cx = (int32_t)(c % (uint32_t)h->cw), cy = (int32_t)(c / (uint32_t)h->cw), dx, dy;
-    for (dy = -1; dy <= 1; dy++)
-      for (dx = -1; dx <= 1; dx++) {
-        int32_t nx = cx + dx, ny = cy + dy;
-        uint32_t nc;
-        if (nx < 0 || ny < 0 || nx >= h->cw || ny >= h->ch) continue;
-        nc = (uint32_t)ny * (uint32_t)h->cw + (uint32_t)nx;
-        if (h->dirty[nc] & DIRTY_INTER) continue;
-        h->dirty[nc] |= DIRTY_INTER;
-        inter[ninter++] = nc;
-      }
-  }
+  ninter = mark_box(h, rebuilt, nrebuilt, DIRTY_INTER, inter);
   for (m = 0; m < ninter; m++) {
     h->dirty[inter[m]] &= (uint8_t)~DIRTY_INTER;
     if (st == LDS_OK && (st = ldsi_hpa_build_inter(h, inter[m])) != LDS_OK)
