@@ -431,6 +431,7 @@ lds_Status lds_grid_layer_remove(lds_Grid *g, int index) {
   memmove(g->layers + index, g->layers + index + 1,
           (size_t)(g->nlayers - index - 1) * sizeof(ldsi_Layer));
   g->nlayers--;
+  g->layer_removals++;
   notify(g, 0, 0, g->w - 1, g->h - 1);
   return LDS_OK;
 }

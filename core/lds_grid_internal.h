@@ -38,6 +38,9 @@ struct lds_Grid {
   int neighbourhood;
   lds_Diagonal diag;
   uint64_t version;
+  /* layers removed so far: a removal shifts the indices after it, so what
+  ** holds layer weights by index (a hierarchy) notices it by this count */
+  uint64_t layer_removals;
   /* smallest cell cost; 0 = unknown, recomputed by lds_grid_min_cost. Atomic:
   ** concurrent readers may fill it at once (with the same value) */
   _Atomic float min_cost;

@@ -454,6 +454,7 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
   h->lower_bounds = params->lower_bounds;
   h->optimal_jps = params->optimal_jps;
   h->nweights = params->n_layer_weights;
+  h->layer_removals = grid->layer_removals;
   for (i = 0; i < h->nweights; i++) h->weights[i] = params->layer_weights[i];
   cells = (size_t)grid->w * (size_t)grid->h;
   ldsi_grid_offsets(grid, h->off);
@@ -567,6 +568,15 @@ lds_Status lds_hpa_repair(lds_Hpa *h) {
   lds_Status st = LDS_OK;
   ptrdiff_t off[8];
   if (!h) return LDS_E_ARG;
+  if (h->nweights > 0 && h->grid->layer_removals != h->layer_removals) {
+    /* the weights are by layer index, and a removal shifted the indices */
+    h->broken = true;
+    ldsi_msg(h->errmsg,
+             "%s: a layer of the grid was removed since this hierarchy was built with layer "
+             "weights (they are by layer index); build a new hierarchy",
+             fn);
+    return LDS_E_STATE;
+  }
   if (!h->any_dirty && !h->broken) return LDS_OK;
   t0 = h->env.clock(h->env.clock_ud);
   ndirty = h->ndirty;

@@ -80,6 +80,7 @@ struct lds_Hpa {
   struct ldsi_Landmarks *lm; /* the optimal mode's landmark tables (lower_bounds), else NULL */
   double weights[16];
   int nweights;
+  uint64_t layer_removals; /* the grid's count when built (weights are by layer index) */
   double minc;             /* smallest effective cost of a passable cell (never raised) */
   ptrdiff_t off[8];        /* padded offsets of the 8 moves (ldsi_grid_offsets) */
   size_t entrances, intra_edges;

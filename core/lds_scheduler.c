@@ -692,6 +692,10 @@ lds_Status lds_scheduler_set_params(lds_Scheduler *sc, lds_RequestId id,
   if (q->state == SLOT_DONE)
     return ldsi_sched_fail(sc, LDS_E_STATE, "lds_scheduler_set_params: request already finished (%s)",
                    lds_status_name(q->status));
+  if (q->rq.hierarchy) {
+    lds_Status hs = ldsi_sched_hier_check_params(sc, params, "lds_scheduler_set_params");
+    if (hs != LDS_OK) return hs;
+  }
   q->rq.params = *params;
   if (params->n_layer_weights > 0) {
     memcpy(q->weights, params->layer_weights, (size_t)params->n_layer_weights * sizeof(double));

@@ -38,15 +38,24 @@ lds_Status ldsi_sched_hier_check(lds_Scheduler *sc, const lds_Request *rq) {
   if (rq->hierarchy_mode != LDS_HPA_FAST && rq->hierarchy_mode != LDS_HPA_OPTIMAL)
     return ldsi_sched_fail(sc, LDS_E_ARG, "%s: hierarchy_mode %d is unknown (expected "
                            "LDS_HPA_FAST or LDS_HPA_OPTIMAL)", fn, (int)rq->hierarchy_mode);
-  if (rq->params.n_layer_weights > 0)
-    return ldsi_sched_fail(sc, LDS_E_ARG, "%s: a hierarchy request has layer weights (expected "
-                           "none: the hierarchy's own weight set applies)", fn);
-  if (rq->params.edge_cost)
-    return ldsi_sched_fail(sc, LDS_E_ARG, "%s: a hierarchy request has an edge_cost callback "
-                           "(expected none: the hierarchy uses the grid's costs)", fn);
   if (rq->quick_expansions)
     return ldsi_sched_fail(sc, LDS_E_ARG, "%s: a hierarchy request has quick_expansions (expected "
                            "0: its refined prefix is delivered as the partial path)", fn);
+  return ldsi_sched_hier_check_params(sc, &rq->params, fn);
+}
+
+lds_Status ldsi_sched_hier_check_params(lds_Scheduler *sc, const lds_SearchParams *p,
+                                        const char *fn) {
+  if (p->n_layer_weights > 0)
+    return ldsi_sched_fail(sc, LDS_E_ARG, "%s: a hierarchy request has layer weights (expected "
+                           "none: the hierarchy's own weight set applies)", fn);
+  if (p->edge_cost)
+    return ldsi_sched_fail(sc, LDS_E_ARG, "%s: a hierarchy request has an edge_cost callback "
+                           "(expected none: the hierarchy uses the grid's costs)", fn);
+  if (p->partial)
+    return ldsi_sched_fail(sc, LDS_E_ARG, "%s: a hierarchy request asks for a partial path "
+                           "(expected partial = false: a hierarchy query ends no_path without "
+                           "one; its refined prefix is delivered while it runs)", fn);
   return LDS_OK;
 }
 

@@ -205,6 +205,10 @@ void ldsi_sched_watch_free_map(lds_Scheduler *sc, int gi);
 /* lds_scheduler_hier.c: hierarchy requests (lds_Request.hierarchy). */
 /* Checks a request naming a hierarchy at submission (message set). */
 lds_Status ldsi_sched_hier_check(lds_Scheduler *sc, const lds_Request *rq);
+/* The search parameters a hierarchy request may have (none that the hierarchy
+** would ignore: layer weights, edge_cost, partial); fn names the caller. */
+lds_Status ldsi_sched_hier_check_params(lds_Scheduler *sc, const lds_SearchParams *p,
+                                        const char *fn);
 /* Starts ACTIVE slot r's hierarchy query on its search slot; LDS_OK or the
 ** error that ends the request (its errmsg set). */
 lds_Status ldsi_sched_hier_start(lds_Scheduler *sc, uint32_t r);

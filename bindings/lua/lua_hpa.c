@@ -97,7 +97,7 @@ int ldsl_hpa_new(lua_State *L) {
   lds_Error err;
   lds_HpaParams p;
   double w[16];
-  int self, uv;
+  int self, uv, wt;
   HpaBox *b;
   lua_settop(L, 2);
   lds_hpa_params_init(&p);
@@ -141,6 +141,19 @@ int ldsl_hpa_new(lua_State *L) {
     p.n_layer_weights = ldsl_dstar_weights(L, 2, g, w);
     p.layer_weights = p.n_layer_weights ? w : NULL;
   }
+  /* a copy of opts.weights (name -> number) that its paths remember */
+  lua_newtable(L);
+  if (p.n_layer_weights > 0) {
+    lua_getfield(L, 2, "weights");
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      lua_pushvalue(L, -2);
+      lua_insert(L, -2);
+      lua_rawset(L, -5);
+    }
+    lua_pop(L, 1);
+  }
+  wt = lua_gettop(L);
   b = (HpaBox *)lds_newudata(L, sizeof(HpaBox)); /* grid, opts, box */
   memset(b, 0, sizeof *b);
   luaL_setmetatable(L, LDS_HIER_MT);
@@ -149,6 +162,10 @@ int ldsl_hpa_new(lua_State *L) {
   uv = lua_gettop(L);
   lua_pushvalue(L, 1);
   lua_rawseti(L, uv, 1); /* anchor the grid */
+  if (p.n_layer_weights > 0) {
+    lua_pushvalue(L, wt);
+    lua_rawseti(L, uv, 2); /* the weights its paths remember */
+  }
   lds_setuv(L, self);
   b->gb = gb;
   gb->nsearch++;
@@ -189,6 +206,15 @@ static int hpa_step(lua_State *L) {
   return 1;
 }
 
+void ldsl_hpa_push_weights(lua_State *L, int arg) {
+  lds_getuv(L, arg);
+  if (lua_istable(L, -1))
+    lua_rawgeti(L, -1, 2);
+  else
+    lua_pushnil(L);
+  lua_remove(L, -2);
+}
+
 /* h:path() -> path, or nil, status */
 static int hpa_path(lua_State *L) {
   HpaBox *b = check_hpa(L, 1);
@@ -200,6 +226,9 @@ static int hpa_path(lua_State *L) {
     return 2;
   }
   lds_lua_push_path(L, p, 1);
+  ldsl_hpa_push_weights(L, 1);
+  ldsl_path_remember(L, -2, lua_gettop(L));
+  lua_pop(L, 1);
   return 1;
 }
 
@@ -214,6 +243,9 @@ static int hpa_prefix(lua_State *L) {
     return 2;
   }
   lds_lua_push_path(L, p, 1);
+  ldsl_hpa_push_weights(L, 1);
+  ldsl_path_remember(L, -2, lua_gettop(L));
+  lua_pop(L, 1);
   return 1;
 }
 

@@ -969,6 +969,8 @@ static int sched_request(lua_State *L) {
     }
     lua_pop(L, 1);
     rq.hierarchy_mode = m == 1 ? LDS_HPA_OPTIMAL : LDS_HPA_FAST;
+    ldsl_hpa_push_weights(L, hi); /* what its paths are costed with */
+    set_ruv(L, ri, 11);
     /* the scheduler keeps queries on it: it counts as a user of the hierarchy */
     push_suv(L, 1, 6);
     lua_pushvalue(L, hi);
@@ -1359,6 +1361,10 @@ static void push_req_path(lua_State *L, int ri, const lds_Path *p, lds_Path *tak
   }
   push_ruv(L, ri, 3);
   lua_getfield(L, -1, "weights");
+  if (lua_isnil(L, -1)) { /* a hierarchy request: the hierarchy's weights */
+    lua_pop(L, 1);
+    push_ruv(L, ri, 11);
+  }
   ldsl_path_remember(L, -3, lua_gettop(L));
   lua_pop(L, 2);
 }
@@ -1401,10 +1407,21 @@ static int req_path(lua_State *L) {
 }
 
 /* req:partial_path() -> lodestar.Path | nil, "none": the quick partial path
-** (best-so-far after `quick` expansions), once delivered. */
+** (best-so-far after `quick` expansions), once delivered; none once the
+** request ended without a path (no_path, an error, cancelled). */
 static int req_partial_path(lua_State *L) {
   ReqBox *r = check_req(L, 1);
+  lds_Status st = r->state == RQ_CANCELLED   ? LDS_E_STATE
+                  : r->state == RQ_RELEASED ? LDS_RUNNING /* what it kept (uv[5]) stands */
+                                            : lds_scheduler_status(r->sb->sc, r->id);
   lua_settop(L, 1);
+  if (st != LDS_RUNNING && st != LDS_FOUND) {
+    /* ended without a path (no_path, an error, cancelled): a prefix toward
+    ** the goal would mislead; as in C, a finished request has none */
+    luaL_pushfail(L);
+    lua_pushstring(L, "none");
+    return 2;
+  }
   push_ruv(L, 1, 5);
   if (!lua_isnil(L, -1)) return 1;
   lua_pop(L, 1);

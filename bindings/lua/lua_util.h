@@ -120,6 +120,9 @@ typedef struct PathBox {
 ** until its last user let it go (a scheduler frees its queries on h first). */
 lds_Hpa *ldsl_hpa_check(lua_State *L, int arg);
 lds_Hpa *ldsl_hpa_use(lua_State *L, int arg, void **box);
+/* Pushes the layer weights (name -> number) the hierarchy at arg was built
+** with, a table its paths remember, or nil when it has none. */
+void ldsl_hpa_push_weights(lua_State *L, int arg);
 void ldsl_hpa_unuse(void *box);
 
 #define ldsl_new_gridbox(L) ldsl_space_new((L), &ldsl_grid_kind)
