@@ -215,11 +215,9 @@ void ldsl_hpa_push_weights(lua_State *L, int arg) {
   lua_remove(L, -2);
 }
 
-/* h:path() -> path, or nil, status */
-static int hpa_path(lua_State *L) {
-  HpaBox *b = check_hpa(L, 1);
-  lds_Error err;
-  lds_Path *p = lds_hpa_query_path(b->q, &err);
+/* Pushes p (owned by the new Path; it remembers the weights of the
+** hierarchy at 1), or nil and the query's status when p is NULL. */
+static int push_query_path(lua_State *L, const HpaBox *b, lds_Path *p) {
   if (!p) {
     lua_pushnil(L);
     lua_pushstring(L, lds_status_name(lds_hpa_query_status(b->q)));
@@ -232,21 +230,18 @@ static int hpa_path(lua_State *L) {
   return 1;
 }
 
+/* h:path() -> path, or nil, status */
+static int hpa_path(lua_State *L) {
+  HpaBox *b = check_hpa(L, 1);
+  lds_Error err;
+  return push_query_path(L, b, lds_hpa_query_path(b->q, &err));
+}
+
 /* h:prefix() -> path (the final prefix, flagged partial while running), or nil, status */
 static int hpa_prefix(lua_State *L) {
   HpaBox *b = check_hpa(L, 1);
   lds_Error err;
-  lds_Path *p = lds_hpa_query_prefix(b->q, &err);
-  if (!p) {
-    lua_pushnil(L);
-    lua_pushstring(L, lds_status_name(lds_hpa_query_status(b->q)));
-    return 2;
-  }
-  lds_lua_push_path(L, p, 1);
-  ldsl_hpa_push_weights(L, 1);
-  ldsl_path_remember(L, -2, lua_gettop(L));
-  lua_pop(L, 1);
-  return 1;
+  return push_query_path(L, b, lds_hpa_query_prefix(b->q, &err));
 }
 
 /* h:find_path(sx, sy, gx, gy [, mode]) -> path, or nil, "no_path" */
