@@ -327,15 +327,7 @@ static int hpa_stats(lua_State *L) {
   HpaBox *b = check_hpa(L, 1);
   lds_Stats st;
   lds_hpa_query_stats(b->q, &st);
-  lua_createtable(L, 0, 4);
-  ldsl_push_u64(L, st.expansions);
-  lua_setfield(L, -2, "expansions");
-  ldsl_push_u64(L, st.pushes);
-  lua_setfield(L, -2, "pushes");
-  ldsl_push_u64(L, st.peak_open);
-  lua_setfield(L, -2, "peak_open");
-  ldsl_push_u64(L, st.elapsed_us);
-  lua_setfield(L, -2, "elapsed_us");
+  ldsl_push_stats(L, &st, 0);
   return 1;
 }
 

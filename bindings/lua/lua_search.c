@@ -544,15 +544,7 @@ static int search_stats(lua_State *L) {
   SearchBox *b = ldsl_check_search(L, 1);
   lds_Stats st;
   lds_search_stats(b->s, &st);
-  lua_createtable(L, 0, 4);
-  ldsl_push_u64(L, st.expansions);
-  lua_setfield(L, -2, "expansions");
-  ldsl_push_u64(L, st.pushes);
-  lua_setfield(L, -2, "pushes");
-  ldsl_push_u64(L, st.peak_open);
-  lua_setfield(L, -2, "peak_open");
-  ldsl_push_u64(L, st.elapsed_us);
-  lua_setfield(L, -2, "elapsed_us");
+  ldsl_push_stats(L, &st, 1);
   ldsl_push_u64(L, lds_search_mem_used(b->s));
   lua_setfield(L, -2, "mem_bytes");
   return 1;

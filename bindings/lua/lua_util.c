@@ -173,6 +173,18 @@ void ldsl_check_table(lua_State *L, int arg) {
   if (lua_type(L, arg) != LUA_TTABLE) ldsl_type_error(L, arg, "table");
 }
 
+void ldsl_push_stats(lua_State *L, const lds_Stats *st, int extra) {
+  lua_createtable(L, 0, 4 + extra);
+  ldsl_push_u64(L, st->expansions);
+  lua_setfield(L, -2, "expansions");
+  ldsl_push_u64(L, st->pushes);
+  lua_setfield(L, -2, "pushes");
+  ldsl_push_u64(L, st->peak_open);
+  lua_setfield(L, -2, "peak_open");
+  ldsl_push_u64(L, st->elapsed_us);
+  lua_setfield(L, -2, "elapsed_us");
+}
+
 void ldsl_push_u64(lua_State *L, uint64_t v) {
 #if LUA_VERSION_NUM >= 503
   lua_pushinteger(L, (lua_Integer)v);

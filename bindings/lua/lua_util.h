@@ -155,6 +155,9 @@ extern const char ldsl_names_key;
 double ldsl_opt_int(lua_State *L, int arg, double def);
 int ldsl_push_fail(lua_State *L, const char *msg, lds_Status st);
 void ldsl_push_u64(lua_State *L, uint64_t v);
+/* Pushes a table {expansions, pushes, peak_open, elapsed_us} of *st (counts,
+** microseconds), sized for `extra` more fields the caller sets. */
+void ldsl_push_stats(lua_State *L, const lds_Stats *st, int extra);
 int ldsl_type_error(lua_State *L, int arg, const char *expected);
 const char *ldsl_value_name(lua_State *L, int idx);
 
