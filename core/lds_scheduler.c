@@ -231,6 +231,7 @@ static void grid_entry_free(lds_Scheduler *sc, GridEntry *ge) {
   lds_search_free(ge->quick);
   ldsi_free(&sc->env, ge->search, (size_t)ge->nsearch * sizeof(lds_Search *));
   ldsi_free(&sc->env, ge->owner, (size_t)ge->nsearch * sizeof(uint32_t));
+  ldsi_free(&sc->env, ge->defer, (size_t)ge->nsearch * sizeof(SlotDefer));
   for (i = 0; i < 2; i++) ldsi_free(&sc->env, ge->heap[i].items, ge->heap[i].cap * sizeof(uint32_t));
   lds_path_cache_free(ge->cache);
   ldsi_sched_hier_free(sc, ge);
@@ -313,8 +314,9 @@ lds_Status lds_scheduler_add_grid(lds_Scheduler *sc, const lds_Grid *grid, int n
   senv.clock_ud = NULL;
   ge.search = (lds_Search **)ldsi_calloc(&sc->env, (size_t)n_searches, sizeof(lds_Search *));
   ge.owner = (uint32_t *)ldsi_alloc(&sc->env, (size_t)n_searches * sizeof(uint32_t));
+  ge.defer = (SlotDefer *)ldsi_calloc(&sc->env, (size_t)n_searches, sizeof(SlotDefer));
   ge.nsearch = n_searches;
-  if (!ge.search || !ge.owner) {
+  if (!ge.search || !ge.owner || !ge.defer) {
     grid_entry_free(sc, &ge);
     return ldsi_sched_fail(sc, LDS_E_NOMEM, "lds_scheduler_add_grid: out of memory");
   }
@@ -355,7 +357,7 @@ size_t lds_scheduler_mem_used(const lds_Scheduler *sc) {
     const GridEntry *ge = &sc->grids[i];
     for (k = 0; k < ge->nsearch; k++) n += lds_search_mem_used(ge->search[k]);
     n += lds_search_mem_used(ge->quick);
-    n += (size_t)ge->nsearch * (sizeof(lds_Search *) + sizeof(uint32_t));
+    n += (size_t)ge->nsearch * (sizeof(lds_Search *) + sizeof(uint32_t) + sizeof(SlotDefer));
     n += (ge->heap[0].cap + ge->heap[1].cap) * sizeof(uint32_t);
     n += ge->pcells + ge->watch.cap * sizeof(WatchSlot);
     if (ge->cache) n += lds_path_cache_mem_used(ge->cache);
@@ -436,6 +438,10 @@ static void info_fill(const lds_Scheduler *sc, uint32_t r, lds_RequestInfo *out)
   out->status = q->status;
   out->flags = q->flags | (q->urgent ? (uint32_t)LDS_REQINFO_URGENT : 0u) |
                (q->forced ? (uint32_t)LDS_REQINFO_FORCED : 0u);
+  if (q->state == SLOT_ACTIVE && q->grid >= 0 && !q->disturbed &&
+      ldsi_sched_defer_paused(&sc->grids[q->grid], q->search))
+    out->flags |= (uint32_t)LDS_REQINFO_PAUSED;
+  out->deferrals = q->deferrals;
   out->agent_id = q->rq.agent_id;
   out->priority = q->rq.priority;
   out->frames = (uint32_t)((q->state == SLOT_DONE ? q->finish_frame : sc->frame) - q->submit_frame);
@@ -530,7 +536,7 @@ lds_Status ldsi_sched_requeue(lds_Scheduler *sc, uint32_t r) {
   q->state = SLOT_QUEUED;
   q->status = LDS_RUNNING;
   q->flags &= ~(uint32_t)LDS_REQINFO_DONE;
-  q->restarts = q->repairs_lost = 0;
+  q->restarts = q->repairs_lost = q->deferrals = 0;
   q->urgent = q->disturbed = q->forced = q->forced_counted = false;
   q->urgent_exp = 0;
   q->submit_frame = sc->frame;

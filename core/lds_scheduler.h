@@ -125,7 +125,9 @@ enum {
   LDS_REQINFO_URGENT = 8u,  ///< more than max_restarts restarts and work-losing
                             ///< repairs: picked before the others, still
                             ///< within the budget (docs/scheduler.md)
-  LDS_REQINFO_FORCED = 16u  ///< an attempt ran (or runs) to its end past the budget
+  LDS_REQINFO_FORCED = 16u, ///< an attempt ran (or runs) to its end past the budget
+  LDS_REQINFO_PAUSED = 32u  ///< paused now: its search waits for a flapping
+                            ///< cell's edit to be undone (docs/scheduler.md)
 };
 
 /// What happens in a completion callback.
@@ -151,6 +153,8 @@ typedef struct lds_RequestInfo {
                            ///< deterministic mode)
   double cost;             ///< path cost [Units: cost]; -1 without a path
   size_t path_length;      ///< cells of the path (0 without one)
+  uint32_t deferrals;      ///< pauses of its search: edits of a flapping cell
+                           ///< it waited out instead of repairing (docs/scheduler.md)
 } lds_RequestInfo;
 
 /// Completion callback, called from inside lds_scheduler_step (or from
@@ -275,6 +279,11 @@ typedef struct lds_TickStats {
                              ///< an urgent attempt that had to start over, or
                              ///< one that expanded more than its grid's cells
                              ///< while urgent (docs/scheduler.md)
+  uint32_t paused;           ///< after the tick: requests paused (holding a
+                             ///< search, not stepped: they wait for a flapping
+                             ///< cell's edit to be undone)
+  uint32_t deferrals;        ///< pauses begun since the previous tick (by the
+                             ///< edits between the two ticks and in this one)
 } lds_TickStats;
 
 /// What grid edits did to the scheduler's requests (lds_scheduler_edit_stats),
@@ -291,6 +300,13 @@ typedef struct lds_EditStats {
   uint64_t replans;     ///< ... of which queued again (LDS_WATCH_REPLAN)
   uint64_t watched;     ///< watched paths now (armed)
   uint64_t watched_cells;///< cells in the watch index now
+  uint64_t deferred;    ///< pauses begun: a second toggle of a cell that
+                        ///< disturbed a search was queued, not repaired
+  uint64_t resumed;     ///< pauses that ended with every queued cell's
+                        ///< blocked state back to what the search read
+  uint64_t defer_timeouts;///< pauses that ended unresolved (DEFER_TICKS
+                        ///< ticks, or too many cells): their cells went to
+                        ///< the per-cell rule
 } lds_EditStats;
 
 /* ---------------------------------------------------------- lifetime -- */

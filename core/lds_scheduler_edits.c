@@ -27,6 +27,28 @@ static void disturb(lds_Scheduler *sc, GridEntry *ge, int k) {
   sc->edit_stats.disturbed++;
 }
 
+void ldsi_sched_edit_apply(lds_Scheduler *sc, int gi, int k, int32_t x, int32_t y, int kind,
+                           bool may_defer) {
+  GridEntry *ge = &sc->grids[gi];
+  lds_Search *s = ge->search[k];
+  uint32_t p = (uint32_t)ldsi_grid_pidx(ge->grid, x, y);
+  int rep;
+  if (!ldsi_search_edit_disturbs(s, x, y, (ldsi_EditKind)kind)) return;
+  /* a cell toggled again: the search waits for it to come back */
+  if (kind == LDSI_EDIT_TOGGLE && may_defer && ldsi_sched_defer_begin(sc, gi, k, p)) return;
+  rep = ldsi_search_edit_repair(s, x, y, (ldsi_EditKind)kind);
+  if (rep == 0) {
+    disturb(sc, ge, k);
+  } else {
+    Req *q = &sc->req[ge->owner[k]];
+    sc->edit_stats.repaired++;
+    /* a repair that lost work (made expanded cells fresh) counts toward
+    ** the restarts bound, so a request whose area keeps changing still
+    ** finishes; one that made only open cells fresh undid no expansion */
+    if (rep == 2 && ++q->repairs_lost + q->restarts > sc->cfg.max_restarts) q->urgent = true;
+  }
+}
+
 static void on_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                     uint64_t version) {
   lds_Scheduler *sc = (lds_Scheduler *)ud;
@@ -58,28 +80,24 @@ static void on_edit(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, int32_t
       if (!whole)
         for (k = 0; k < ge->nsearch; k++) {
           if (ge->owner[k] == NO_INDEX || sc->req[ge->owner[k]].disturbed) continue;
-          if (ldsi_search_edit_disturbs(ge->search[k], x, y, kind)) {
-            int rep = ldsi_search_edit_repair(ge->search[k], x, y, kind);
-            if (rep == 0) {
-              disturb(sc, ge, k);
-            } else {
-              Req *q = &sc->req[ge->owner[k]];
-              sc->edit_stats.repaired++;
-              /* a repair that lost work (made expanded cells fresh)
-              ** counts toward the restarts bound, so a request whose area
-              ** keeps changing still finishes; one that made only open
-              ** cells fresh undid no expansion */
-              if (rep == 2 && ++q->repairs_lost + q->restarts > sc->cfg.max_restarts)
-                q->urgent = true;
-            }
-          }
+          if (ldsi_sched_defer_paused(ge, k)) /* queued while it waits */
+            ldsi_sched_defer_note(sc, gi, k, (uint32_t)p, was != 0, (int)kind);
+          else
+            ldsi_sched_edit_apply(sc, gi, k, x, y, (int)kind, true);
+          /* a cell toggled again during the request is a flapping one */
+          if (kind == LDSI_EDIT_TOGGLE) ldsi_sched_defer_remember(ge, k, (uint32_t)p);
         }
       if (ge->watch.n && !whole) ldsi_sched_watch_cell(sc, gi, p, kind == LDSI_EDIT_TOGGLE);
     }
   if (whole && ge->watch.n) ldsi_sched_watch_all(sc, gi);
-  /* the searches left alone take the new version: lds_search_step goes on */
+  /* pauses whose cells came back (or that waited too long) end */
+  ldsi_sched_defer_settle(sc, gi, false);
+  /* the searches left alone take the new version: lds_search_step goes on
+  ** (a paused search keeps its own until its pause ends) */
   for (k = 0; k < ge->nsearch; k++) {
-    if (ge->owner[k] == NO_INDEX || sc->req[ge->owner[k]].disturbed) continue;
+    if (ge->owner[k] == NO_INDEX || sc->req[ge->owner[k]].disturbed ||
+        ldsi_sched_defer_paused(ge, k))
+      continue;
     if (ldsi_search_edit_version(ge->search[k]) != g->version) {
       ldsi_search_edit_accept(ge->search[k]);
       sc->edit_stats.kept++;

@@ -24,6 +24,15 @@
 #define URGENT_CELLS 1   /* an urgent request that expands this many times its
                          ** grid's padded cells without finishing is forced */
 
+/* Deferred edits (lds_scheduler_defer.c, docs/scheduler.md "Flapping
+** cells wait"): */
+#define DEFER_TICKS 12   /* a pause not undone within this many ticks ends:
+                         ** its cells go to the per-cell rule */
+#define DEFER_MAX 32     /* pauses per request at most; later edits are
+                         ** repaired (or restart) at once */
+#define DEFER_CELLS 128  /* cells one pause queues at most; one more ends it */
+#define FLAP_CELLS 64    /* toggled cells a request remembers */
+
 enum { SLOT_FREE = 0, SLOT_QUEUED = 1, SLOT_ACTIVE = 2, SLOT_DONE = 3 };
 enum { HEAP_MAIN = 0, HEAP_QUICK = 1 };
 
@@ -63,6 +72,7 @@ typedef struct Req {
   bool forced_counted;      /* its forced attempt counted in lds_TickStats.forced */
   uint64_t urgent_exp;      /* expansions run since it became urgent */
   uint32_t repairs_lost;    /* repairs that made cells fresh again */
+  uint32_t deferrals;       /* pauses of its search (lds_scheduler_defer.c) */
   /* watched path (lds_scheduler_watch.c): one entry per cell of the
   ** delivered path, linked into the grid's per-cell index while armed */
   struct WatchCell *watch;
@@ -95,6 +105,29 @@ typedef struct WatchMap {
   size_t cap, n;   /* cap: 0 or a power of two */
 } WatchMap;
 
+/* A cell whose edit a paused search waits out: its state as the search
+** read it (lds_scheduler_defer.c). */
+typedef struct DeferCell {
+  uint32_t cell;      /* padded index */
+  bool seen_blocked;  /* a wall when the search read it */
+  bool known;         /* seen_cost is known (a toggle keeps the cell's cost;
+                      ** a cost edit's previous cost is not heard) */
+  bool off;           /* blocked state now differs from seen_blocked */
+  double seen_cost;   /* its cost then, INFINITY for a wall [Units: cost] */
+} DeferCell;
+
+/* The deferral state of one search slot, for the request holding it. */
+typedef struct SlotDefer {
+  uint32_t flap[FLAP_CELLS]; /* cells whose toggle disturbed the request's
+                             ** search and was accounted for (repaired or
+                             ** restarted): a second toggle of one pauses it */
+  uint32_t nflap;
+  DeferCell cell[DEFER_CELLS]; /* the pause's queue; n > 0: paused */
+  uint32_t n;
+  uint32_t noff;             /* queued cells whose blocked state is off */
+  uint64_t since;            /* sc->frame when the pause began */
+} SlotDefer;
+
 typedef struct Heap {
   uint32_t *items;   /* slot indices */
   size_t n, cap;
@@ -123,6 +156,7 @@ typedef struct GridEntry {
   WatchMap watch;        /* lds_scheduler_watch.c */
   lds_PathCache *cache;  /* [opt] lds_scheduler_set_path_cache (lds_scheduler_cache.c) */
   ldsi_SchedHier *hier;  /* [opt] nsearch entries: hierarchy queries (lds_scheduler_hier.c) */
+  SlotDefer *defer;      /* nsearch entries: deferred edits (lds_scheduler_defer.c) */
 } GridEntry;
 
 struct lds_Scheduler {
@@ -143,6 +177,7 @@ struct lds_Scheduler {
   uint64_t pushes, peak_open; /* lds_scheduler_stats: summed / largest over the searches' steps */
   lds_TickStats *cur; /* the running tick's counters */
   lds_EditStats edit_stats;
+  uint32_t new_deferrals; /* pauses begun since the last tick's counters */
   uint32_t *hits;     /* requests with a broken watched path to deliver */
   size_t nhits, hits_cap;
   bool firing;        /* watch events being delivered (nested edits queue theirs) */
@@ -186,6 +221,37 @@ lds_Status ldsi_sched_requeue(lds_Scheduler *sc, uint32_t r);
 lds_Status ldsi_sched_edits_attach(lds_Scheduler *sc, int gi);
 /* Stops listening to grid entry gi and frees what attach allocated. */
 void ldsi_sched_edits_detach(lds_Scheduler *sc, int gi);
+
+/* The per-cell rule for edited cell (x, y) of kind `kind` (an
+** ldsi_EditKind) and the search on slot k of grid entry gi (its request not
+** disturbed, not paused): when the edit disturbs the search, a second
+** toggle of a cell pauses it (may_defer, lds_scheduler_defer.c), else it is
+** repaired, or marked disturbed (restarts at its next step); a toggle so
+** accounted for is remembered (lds_scheduler_edits.c). */
+void ldsi_sched_edit_apply(lds_Scheduler *sc, int gi, int k, int32_t x, int32_t y, int kind,
+                           bool may_defer);
+
+/* lds_scheduler_defer.c: deferred edits of flapping cells. */
+/* Clears slot k's pause; with new_request its remembered toggles too. */
+void ldsi_sched_defer_reset(GridEntry *ge, int k, bool new_request);
+/* Whether the request on slot k is paused (waits for its queued cells). */
+bool ldsi_sched_defer_paused(const GridEntry *ge, int k);
+/* Remembers padded cell p as toggled during the request on slot k. */
+void ldsi_sched_defer_remember(GridEntry *ge, int k, uint32_t p);
+/* A disturbing toggle of padded cell p for the (running, not paused)
+** request on slot k of grid entry gi: pauses it when p was toggled before
+** during the request (and its search may wait, and it has pauses left);
+** true when paused (the edit is queued, not repaired). */
+bool ldsi_sched_defer_begin(lds_Scheduler *sc, int gi, int k, uint32_t p);
+/* An edit of padded cell p (blocked before: was) heard while slot k's
+** request is paused: queued when it may disturb the search, or noted when
+** the cell is queued already. */
+void ldsi_sched_defer_note(lds_Scheduler *sc, int gi, int k, uint32_t p, bool was, int kind);
+/* After an edit of grid entry gi: ends each pause whose cells are all back
+** to the blocked state its search read (resumed), or that is older than
+** DEFER_TICKS (timed out); with `all`, every grid (the tick's start, for
+** grids without edits). */
+void ldsi_sched_defer_settle(lds_Scheduler *sc, int gi, bool all);
 
 /* lds_scheduler_watch.c: watched paths. */
 /* Arms the watch of DONE slot r on its path (if LDS_REQ_WATCH and a path). */

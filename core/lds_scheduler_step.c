@@ -184,6 +184,7 @@ static bool view_ready(lds_Scheduler *sc, Budget *b, uint32_t r) {
 static lds_Status start_search(lds_Scheduler *sc, uint32_t r, lds_Search *s) {
   Req *q = &sc->req[r];
   lds_Status st;
+  ldsi_sched_defer_reset(&sc->grids[q->grid], q->search, false); /* on the current grid */
   if (q->rq.hierarchy) return ldsi_sched_hier_start(sc, r); /* lds_scheduler_hier.c */
   st = lds_search_start(s, &q->rq.params, q->rq.sx, q->rq.sy, q->rq.gx, q->rq.gy);
   if (st == LDS_OK) { /* the start's own push, before the first step's snapshot */
@@ -409,6 +410,9 @@ static uint32_t pick(lds_Scheduler *sc) {
       uint32_t r = ge->owner[k];
       int rk;
       if (r == NO_INDEX) continue;
+      /* a paused request waits for its flapping cells (lds_scheduler_defer.c) */
+      if (ldsi_sched_defer_paused(ge, k) && !sc->req[r].disturbed && !sc->req[r].params_changed)
+        continue;
       rk = rank_of(&sc->req[r]);
       if (best == NO_INDEX || rk > best_rank ||
           (rk == best_rank && ldsi_sched_req_before(sc, r, best))) {
@@ -433,6 +437,8 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
   memset(&ts, 0, sizeof ts);
   memset(&b, 0, sizeof b);
   ts.frame = sc->frame;
+  /* pauses that waited DEFER_TICKS on a grid without edits end here */
+  ldsi_sched_defer_settle(sc, 0, true);
   sc->cur = &ts;
   sc->ticking = true;
   b.max_exp = budget ? budget->max_expansions : 0;
@@ -485,6 +491,7 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
       ge->nfree--;
       q->state = SLOT_ACTIVE;
       q->search = k;
+      ldsi_sched_defer_reset(ge, k, true);
       st = start_search(sc, r, ge->search[k]);
       if (st != LDS_OK) {
         finish_req(sc, r, st, ge->search[k]);
@@ -507,12 +514,18 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
   ts.queued = 0;
   ts.active = 0;
   {
-    int gi;
+    int gi, k;
     for (gi = 0; gi < sc->ngrids; gi++) {
       ts.queued += (uint32_t)sc->grids[gi].heap[HEAP_MAIN].n;
       ts.active += (uint32_t)(sc->grids[gi].nsearch - sc->grids[gi].nfree);
+      for (k = 0; k < sc->grids[gi].nsearch; k++)
+        if (sc->grids[gi].owner[k] != NO_INDEX && ldsi_sched_defer_paused(&sc->grids[gi], k) &&
+            !sc->req[sc->grids[gi].owner[k]].disturbed)
+          ts.paused++;
     }
   }
+  ts.deferrals = sc->new_deferrals;
+  sc->new_deferrals = 0;
   ts.rate = sc->rate;
   ts.chunk_expansions = sc->last_k;
   sc->totals.expansions += ts.expansions;
@@ -529,6 +542,8 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
   sc->totals.clock_reads += ts.clock_reads;
   sc->totals.view_cells += ts.view_cells;
   sc->totals.forced += ts.forced;
+  sc->totals.deferrals += ts.deferrals;
+  sc->totals.paused = ts.paused;
   sc->totals.queued = ts.queued;
   sc->totals.active = ts.active;
   sc->totals.chunk_expansions = ts.chunk_expansions;

@@ -65,6 +65,7 @@
 ** The node records are read through cell_generated / cell_closed only, so
 ** the record layout (ldsi_Node, ldsi_Hot) stays the search's business.
 */
+#include "lds_cost_view_internal.h"
 #include "lds_open_list.h"
 #include "lds_search_edit_internal.h"
 #include "lds_search_internal.h"
@@ -110,7 +111,10 @@ bool ldsi_search_edit_any_disturbs(const lds_Search *s) {
          (s->nweights > 0 && !s->eff);
 }
 
-bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind) {
+/* The rule of ldsi_search_edit_disturbs; with `masks` false it reads no
+** legal-move mask of a neighbour (ldsi_search_edit_may_disturb). */
+static bool disturbs_rule(const lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind,
+                          bool masks) {
   const lds_Grid *g = s->grid;
   size_t p;
   if (s->status != LDS_RUNNING) return true; /* settled on the grid as it was */
@@ -134,6 +138,7 @@ bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_E
     for (d = 0; d < 8; d++) {
       size_t n = (size_t)((ptrdiff_t)p + off[d]);
       if (!cell_closed(s, n)) continue;
+      if (!masks) return true; /* the move's legality may wait on another cell */
       for (e = 0; e < 8; e++)
         if ((size_t)((ptrdiff_t)n + off[e]) == p && ((g->nbr[n] >> e) & 1u)) return true;
     }
@@ -158,6 +163,35 @@ bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_E
     }
   }
   return false;
+}
+
+bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind) {
+  return disturbs_rule(s, x, y, kind, true);
+}
+bool ldsi_search_edit_may_disturb(const lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind) {
+  return disturbs_rule(s, x, y, kind, false);
+}
+
+bool ldsi_search_edit_can_wait(const lds_Search *s) {
+  return s->status == LDS_RUNNING && !ldsi_search_edit_any_disturbs(s);
+}
+
+double ldsi_search_edit_cost(const lds_Search *s, size_t p) { return cell_cost(s, p); }
+
+double ldsi_search_edit_open_cost(const lds_Search *s, size_t p) {
+  const lds_Grid *g = s->grid;
+  double c = g->cost[p];
+  if (s->nweights && s->view) { /* the view's sum, in its order (lds_cost_view.c) */
+    const lds_CostView *v = s->view;
+    int32_t x, y;
+    size_t u;
+    int i;
+    ldsi_grid_pxy(g, p, &x, &y);
+    u = (size_t)y * (size_t)g->w + (size_t)x;
+    for (i = 0; i < v->nweights; i++)
+      if (v->weights[i] != 0.0) c += v->weights[i] * (double)g->layers[i].data[u];
+  }
+  return c;
 }
 
 /* ------------------------------------------------------------ repair --

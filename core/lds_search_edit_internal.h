@@ -50,6 +50,31 @@ typedef enum {
 ** O(1). */
 bool ldsi_search_edit_disturbs(const lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind);
 
+/* ldsi_search_edit_disturbs without reading the legal-move mask of any
+** neighbour: true whenever that rule could be true for some state of the
+** other cells. Its answer depends on the search's records and on (x, y)
+** alone, so it holds while edits of other cells wait unaccounted (a paused
+** request, lds_scheduler_defer.c): the one place the rule reads a mask --
+** a layer-weighted search, an expanded neighbour with a legal move into a
+** cell it holds no record of -- counts every expanded neighbour. O(1). */
+bool ldsi_search_edit_may_disturb(const lds_Search *s, int32_t x, int32_t y, ldsi_EditKind kind);
+
+/* Whether search s may wait for its disturbing edits to be undone instead
+** of being repaired or restarted at once: its query is running and it
+** follows the per-cell rule (not one of the kinds every edit disturbs). */
+bool ldsi_search_edit_can_wait(const lds_Search *s);
+
+/* The cost of entering padded cell p as search s reads it now: its cost
+** view's effective cost for a layer-weighted search, the grid's cost
+** otherwise; INFINITY for a wall (or an infinite layer value). [Units: cost] */
+double ldsi_search_edit_cost(const lds_Search *s, size_t p);
+
+/* The cost padded cell p would have for search s were it passable: the
+** grid's cost, plus the weighted layers of s's cost view (the view's own
+** sum, bit for bit). Blocking and unblocking a cell change neither, so for
+** a cell just blocked this is the cost s read before. [Units: cost] */
+double ldsi_search_edit_open_cost(const lds_Search *s, size_t p);
+
 /* Whether any edit at all disturbs search s (the kinds of search listed
 ** above that no edit leaves alone). */
 bool ldsi_search_edit_any_disturbs(const lds_Search *s);

@@ -108,6 +108,7 @@ typedef struct Result {
   uint32_t submitted, found, no_path, failed_stale, failed_other, restarts;
   uint32_t illegal, not_optimal, crossings, watch_events, forced;
   uint64_t edits_kept, edits_repaired, edits_disturbed;
+  uint64_t deferred, resumed, defer_timeouts; /* pauses of flapping cells (lds_EditStats) */
   uint64_t sched_exp, sched_cpu_ns;
   double p50, p99, pmax; /* tick CPU [µs] */
   uint32_t max_frame;    /* the frame of the slowest tick */
@@ -454,6 +455,9 @@ static int run(const char *map, const Opts *o, Result *res, int verbose) {
     res->edits_kept = es.kept;
     res->edits_repaired = es.repaired;
     res->edits_disturbed = es.disturbed;
+    res->deferred = es.deferred;
+    res->resumed = es.resumed;
+    res->defer_timeouts = es.defer_timeouts;
   }
   /* requests still in progress: every started request must come to an end */
   for (i = 0; i < o->agents; i++)
@@ -564,6 +568,9 @@ static void report(const Opts *o, const Result *r) {
   printf("  forced past the budget %u  edits: searches kept %llu, repaired %llu, disturbed %llu\n",
          r->forced, (unsigned long long)r->edits_kept, (unsigned long long)r->edits_repaired,
          (unsigned long long)r->edits_disturbed);
+  printf("  pauses (flapping cells waited out): %llu, resumed %llu, timed out %llu\n",
+         (unsigned long long)r->deferred, (unsigned long long)r->resumed,
+         (unsigned long long)r->defer_timeouts);
   printf("  delivered paths checked (one-shot A*): illegal %u  not optimal %u\n", r->illegal,
          r->not_optimal);
   printf("  watched-path events %u  paths walked into a blocked "

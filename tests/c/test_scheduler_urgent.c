@@ -52,11 +52,20 @@ static void edit_area(lds_Grid *g, th_Rng *rng, int f) {
   if (f % 2 == 0) lds_grid_set_blocked(g, 8 + (f / 2) % 20, 26 + (f / 2) % 12, (f / 2) % 4 < 2);
 }
 
-/* The edits of frame f right beside the start: the wall cell (3, 33)
-** toggled every frame (its subtree is a large part of the search tree)
-** and a cost change next to it. */
-static void edit_beside_start(lds_Grid *g, int f) {
+/* A cost change of frame f right beside the start (one of three cells,
+** costs 1..4 in turn: its raises make a large part of the tree fresh). */
+static void edit_cost_beside_start(lds_Grid *g, int f) {
   lds_grid_set_cost(g, 3 + f % 3, 31 + f % 3, (float)(1 + f % 4));
+}
+
+/* The edits of frame f right beside the start: the cost change above and
+** the wall cell (3, 33) toggled every frame. The wall flaps: from its
+** second toggle on, the search waits it out (paused every other tick, at
+** most DEFER_MAX times; docs/scheduler.md "Flapping cells wait") instead of
+** losing its subtree, and the cost changes queued meanwhile are repaired
+** when the pause ends. */
+static void edit_beside_start(lds_Grid *g, int f) {
+  edit_cost_beside_start(g, f);
   lds_grid_set_blocked(g, 3, 33, f % 2 == 0);
 }
 
@@ -137,6 +146,12 @@ static void test_urgent_sliced(void) {
   CHECK_INT(oinfo.status, LDS_RUNNING);
   other_exp0 = oinfo.expansions;
   CHECK(other_exp0 > 0);
+  /* paused by the flapping wall: toggling it back ends the pause */
+  if (info.flags & LDS_REQINFO_PAUSED) {
+    lds_grid_set_blocked(g, 3, 33, !lds_grid_blocked(g, 3, 33));
+    lds_scheduler_info(sc, id, &info);
+    CHECK((info.flags & LDS_REQINFO_PAUSED) == 0);
+  }
   {
     uint64_t e0 = info.expansions;
     tick_exp(sc, BUDGET, &ts);
@@ -196,13 +211,14 @@ static void test_forced_fallback(void) {
   lds_grid_free(g);
 }
 
-/* Edits that keep taking back more work than a tick's budget gives (a wall
-** beside the start toggled before every tick: each toggle re-opens a large
-** part of the tree) would keep a repaired search from ever finishing. The
-** bound: once an urgent request has expanded as many times as its grid
-** has (padded) cells, more than an A* without edits ever expands, its
-** attempt is forced and ends in that tick; every other tick stays within
-** its budget. */
+/* Edits that keep taking back more work than a tick's budget gives (cost
+** changes beside the start, and a wall beside it toggled before every
+** tick: the search waits the wall out, DEFER_MAX times at most, and the
+** cost changes' repairs re-open a large part of the tree) would keep a
+** repaired search from ever finishing. The last resort: once an urgent
+** request has expanded as many times as its grid has (padded) cells, more
+** than an A* without edits ever expands, its attempt is forced and ends in
+** that tick; every other tick stays within its budget. */
 static void test_churn_bound(void) {
   enum { BUDGET = 40 };
   lds_Grid *g = make_grid();
@@ -241,6 +257,7 @@ static void test_churn_bound(void) {
   CHECK(urgent_exp > 66 * 66 - BUDGET && urgent_exp <= 66 * 66 + BUDGET);
   lds_scheduler_info(sc, id, &info);
   CHECK_INT(info.restarts, 0); /* repaired every time, never restarted */
+  CHECK(info.deferrals > 0);   /* the wall was waited out too */
   best = oneshot_cost(g, 2, 32, 61, 32, NULL);
   CHECK_NEAR(info.cost, best, 1e-9 * best);
   lds_scheduler_free(sc);
