@@ -1181,7 +1181,7 @@ static void set_u64(lua_State *L, const char *k, uint64_t v) {
 }
 
 static void push_tick(lua_State *L, const lds_TickStats *ts) {
-  lua_createtable(L, 0, 19);
+  lua_createtable(L, 0, 21);
   set_u64(L, "expansions", ts->expansions);
   set_u64(L, "elapsed_us", ts->elapsed_us);
   set_u64(L, "budget_us", ts->budget_us);
@@ -1200,6 +1200,8 @@ static void push_tick(lua_State *L, const lds_TickStats *ts) {
   set_u64(L, "frame", ts->frame);
   set_u64(L, "view_cells", ts->view_cells);
   set_u64(L, "forced", ts->forced);
+  set_u64(L, "paused", ts->paused);
+  set_u64(L, "deferrals", ts->deferrals);
   lua_pushnumber(L, ts->rate);
   lua_setfield(L, -2, "rate");
 }
@@ -1289,13 +1291,14 @@ static int sched_stats(lua_State *L) {
 }
 
 /* sched:edit_stats() -> table {edits, disturbed, kept, repaired,
-** watch_events, replans, watched, watched_cells}: what grid edits did to
-** the scheduler's requests since it was made (lds_EditStats). */
+** watch_events, replans, watched, watched_cells, deferred, resumed,
+** defer_timeouts}: what grid edits did to the scheduler's requests since it
+** was made (lds_EditStats). */
 static int sched_edit_stats(lua_State *L) {
   SchedBox *b = check_sched(L, 1);
   lds_EditStats es;
   lds_scheduler_edit_stats(b->sc, &es);
-  lua_createtable(L, 0, 8);
+  lua_createtable(L, 0, 11);
   set_u64(L, "edits", es.edits);
   set_u64(L, "disturbed", es.disturbed);
   set_u64(L, "kept", es.kept);
@@ -1304,6 +1307,9 @@ static int sched_edit_stats(lua_State *L) {
   set_u64(L, "replans", es.replans);
   set_u64(L, "watched", es.watched);
   set_u64(L, "watched_cells", es.watched_cells);
+  set_u64(L, "deferred", es.deferred);
+  set_u64(L, "resumed", es.resumed);
+  set_u64(L, "defer_timeouts", es.defer_timeouts);
   return 1;
 }
 
@@ -1438,12 +1444,13 @@ static int req_partial_path(lua_State *L) {
 }
 
 /* req:info() -> table {status, agent, priority, frames, restarts,
-** expansions, cost, path_length, started, partial, done, profile, error}. */
+** deferrals, paused, expansions, cost, path_length, started, partial, done,
+** profile, error}. */
 static int req_info(lua_State *L) {
   ReqBox *r = check_req(L, 1);
   lds_RequestInfo info;
   lds_scheduler_info(r->sb->sc, r->id, &info);
-  lua_createtable(L, 0, 13);
+  lua_createtable(L, 0, 15);
   lua_pushstring(L, r->state == RQ_CANCELLED ? "cancelled" : lds_status_name(info.status));
   lua_setfield(L, -2, "status");
   push_i64(L, info.agent_id);
@@ -1452,6 +1459,9 @@ static int req_info(lua_State *L) {
   lua_setfield(L, -2, "priority");
   set_u64(L, "frames", info.frames);
   set_u64(L, "restarts", info.restarts);
+  set_u64(L, "deferrals", info.deferrals);
+  lua_pushboolean(L, (info.flags & LDS_REQINFO_PAUSED) != 0);
+  lua_setfield(L, -2, "paused");
   set_u64(L, "expansions", info.expansions);
   lua_pushnumber(L, info.cost);
   lua_setfield(L, -2, "cost");

@@ -305,8 +305,9 @@ function M.report(name, r)
     string.format("%s: %d frames, budget %d µs", name, #r.frame_us, b),
     string.format("  requests completed %d (found), no_path %d, failed %s", r.found, r.no_path,
       #failed > 0 and table.concat(failed, ", ") or "0"),
-    string.format("  restarts %d, forced %d, watched-path events %d, replans %d, edits %d",
-      r.restarts, r.forced, r.events, r.replans, r.edit_stats.edits),
+    string.format("  restarts %d, forced %d, watched-path events %d, replans %d, edits %d, "
+      .. "pauses %d (resumed %d, timed out %d)", r.restarts, r.forced, r.events, r.replans,
+      r.edit_stats.edits, r.edit_stats.deferred, r.edit_stats.resumed, r.edit_stats.defer_timeouts),
     "  sched:step CPU (os.clock, Lua callbacks included): " .. t(r.frame_us),
     string.format("  frames over 1.5x the budget: %d, of which %d ran a forced request",
       r.over, r.over_forced),
