@@ -40,7 +40,12 @@
 **   move a search in progress has used leaves it alone (it goes on with the
 **   edited grid); one that does "disturbs" it: it is repaired when the
 **   edit only made moves cheaper (A*, Dijkstra), else it restarts from
-**   scratch at its next step. After more than max_restarts restarts (and
+**   scratch at its next step. A toggle of a cell toggled before during the
+**   request (a door) pauses it instead: its search is not stepped until
+**   the cell is back as the search read it (nothing lost), or 12 ticks
+**   have passed (then the waiting cells are repaired); at most 32 pauses a
+**   request (docs/scheduler.md "Flapping cells wait"). After more than
+**   max_restarts restarts (and
 **   repairs that lost work) a request is urgent: it runs before the others,
 **   sliced within the budget like any request; only an urgent attempt that
 **   has to start over again (its search cannot be repaired), or one that has
