@@ -254,8 +254,9 @@ static lds_Status on_done(void *ud, lds_Scheduler *sc, lds_RequestId id, lds_Req
   return LDS_OK;
 }
 
-/* Random maps 20..40 cells a side, 4 requests at a time (A*, Dijkstra, A*
-** with layer weights), 2 doors of 1..5 cells each toggled at random
+/* Random maps 20..40 cells a side (every fifth with all costs 1: the exact
+** uniform-cost loop), 4 requests at a time (A*, Dijkstra, A* with layer
+** weights), 2 doors of 1..5 cells each toggled at random
 ** periods (some left changed for longer than a pause waits), a random cost
 ** edit, layer write or wall toggle most ticks; ticks of 5..40 expansions.
 ** Every delivered cost equals a one-shot search on the grid at delivery. */
@@ -268,6 +269,7 @@ static void test_random(void) {
   memset(&c, 0, sizeof c);
   for (m = 0; m < MAPS; m++) {
     int32_t w = 20 + th_randint(&rng, 21), h = 20 + th_randint(&rng, 21), x, y;
+    bool uniform = m % 5 == 4; /* every cost 1: A* and Dijkstra run the exact loop */
     int32_t door_x[2], door_y[2], door_n[2], door_vert[2], period[2];
     bool door_closed[2] = {false, false};
     int i, f, l, d;
@@ -282,7 +284,7 @@ static void test_random(void) {
       for (x = 0; x < w; x++) {
         int r = th_randint(&rng, 100);
         if (r < 18) lds_grid_set_blocked(c.g, x, y, true);
-        else if (r < 40) lds_grid_set_cost(c.g, x, y, (float)(1 + th_randint(&rng, 4)));
+        else if (r < 40 && !uniform) lds_grid_set_cost(c.g, x, y, (float)(1 + th_randint(&rng, 4)));
         if (th_randint(&rng, 8) == 0) lds_grid_layer_set(c.g, 0, x, y, (float)th_randint(&rng, 3));
       }
     if (m % 3 == 1) lds_grid_set_diagonal(c.g, (lds_Diagonal)th_randint(&rng, 4));
@@ -337,7 +339,7 @@ static void test_random(void) {
         }
       x = th_randint(&rng, w);
       y = th_randint(&rng, h);
-      if (r < 4) lds_grid_set_cost(c.g, x, y, (float)(1 + th_randint(&rng, 4)));
+      if (r < 4 && !uniform) lds_grid_set_cost(c.g, x, y, (float)(1 + th_randint(&rng, 4)));
       else if (r < 6) lds_grid_layer_set(c.g, th_randint(&rng, 2), x, y,
                                          th_randint(&rng, 6) == 0 ? INFINITY : (float)th_randint(&rng, 3));
       else if (r < 7) lds_grid_set_blocked(c.g, x, y, !lds_grid_blocked(c.g, x, y));
