@@ -62,6 +62,7 @@
 ** the shortest in x-z over the polygons' adjacency, its length reported in
 ** 3-D (docs/navmesh.md).
 */
+#include "lds_navmesh_merge_internal.h"
 #include "lds_navmesh_search_internal.h"
 
 #include <stdio.h>
@@ -71,6 +72,9 @@
 #define EPS_T 1e-12     /* parameter along an edge: snap to the vertex */
 #define EPS_RAY 1e-11   /* relative: a vertex on a ray */
 #define EPS_G 1e-9      /* relative: equal g of two roots */
+/* largest merged polygon searched (vertices): a polygon's expansion scans
+** its edges, so merging stops where fewer, larger polygons stop paying */
+#define LDSI_POLYANYA_MERGE_MAX 32u
 
 enum { KIND_NODE = 0, KIND_FINAL = 1, KIND_FINAL_VIA = 2 };
 
@@ -99,7 +103,9 @@ typedef struct PHeap {
 } PHeap;
 
 struct ldsi_Polyanya {
-  uint32_t nv, np;
+  uint32_t nv, np;     /* mesh vertices; polygons of the merged partition mm */
+  ldsi_MergedMesh mm;  /* the convex partition searched (ldsi_navmesh_merge) */
+  uint32_t merge_max;  /* its largest polygon (vertices; < 3: the mesh's own polygons) */
   size_t ns;           /* edge slots: pstart[np] (at least 1) */
   size_t pn1;          /* np, at least 1 (allocation sizes) */
   double *xy;          /* 2 * (nv + 1): plane coordinates; slot nv = the start */
@@ -166,26 +172,34 @@ void ldsi_polyanya_free(lds_NavSearch *s) {
   ldsi_free(e, pa->nodes, pa->ncap * sizeof(PNode));
   ldsi_free(e, pa->heap, pa->hcap * sizeof(PHeap));
   ldsi_free(e, pa->succ, pa->scap * sizeof(PNode));
+  ldsi_navmesh_merged_free(e, &pa->mm);
   ldsi_free(e, pa, sizeof *pa);
   s->pa = NULL;
 }
 
 /* The query object's Polyanya half: plane coordinates, edge twins (once per
 ** search object), per-query tables sized to the mesh. */
-static bool ensure(lds_NavSearch *s) {
+static bool ensure(lds_NavSearch *s, uint32_t merge_max) {
   const lds_Navmesh *m = s->m;
   const ldsi_Env *e = &s->env;
   ldsi_Polyanya *pa = s->pa;
+  const ldsi_MergedMesh *mm;
   size_t nv1, i;
   uint32_t p, maxn = 3;
   if (pa) return true;
   pa = (ldsi_Polyanya *)ldsi_calloc(e, 1, sizeof *pa);
   if (!pa) return false;
   s->pa = pa;
+  pa->merge_max = merge_max;
+  if (!ldsi_navmesh_merge(e, m, merge_max, &pa->mm)) {
+    ldsi_polyanya_free(s);
+    return false;
+  }
+  mm = &pa->mm;
   pa->nv = m->nv;
-  pa->np = m->np;
-  pa->ns = m->pstart[m->np] ? m->pstart[m->np] : 1;
-  pa->pn1 = m->np ? m->np : 1;
+  pa->np = mm->np;
+  pa->ns = mm->pstart[mm->np] ? mm->pstart[mm->np] : 1;
+  pa->pn1 = mm->np ? mm->np : 1;
   nv1 = (size_t)pa->nv + 1;
   pa->xy = (double *)ldsi_alloc(e, 2 * nv1 * sizeof(double));
   pa->slot = (PSlot *)ldsi_calloc(e, pa->ns, sizeof(PSlot));
@@ -211,13 +225,20 @@ static bool ensure(lds_NavSearch *s) {
     pa->xy[2 * i] = m->v[3 * i];
     pa->xy[2 * i + 1] = -m->v[3 * i + 2];
   }
-  for (p = 0; p < m->np; p++) {
-    uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st, k;
+  for (p = 0; p < mm->np; p++) {
+    uint32_t st = mm->pstart[p], n = mm->pstart[p + 1] - st, k;
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
     if (n > maxn) maxn = n;
-    pa->pdiam[p] = (m->pbox[4 * (size_t)p + 2] - m->pbox[4 * (size_t)p]) +
-                   (m->pbox[4 * (size_t)p + 3] - m->pbox[4 * (size_t)p + 1]);
     for (k = 0; k < n; k++) {
-      uint32_t q = m->pn[st + k], a = m->pv[st + k], b = m->pv[st + (k + 1) % n], qk = 0;
+      const double *v = pa->xy + 2 * (size_t)mm->pv[st + k];
+      x0 = fmin(x0, v[0]);
+      x1 = fmax(x1, v[0]);
+      y0 = fmin(y0, v[1]);
+      y1 = fmax(y1, v[1]);
+    }
+    pa->pdiam[p] = (x1 - x0) + (y1 - y0);
+    for (k = 0; k < n; k++) {
+      uint32_t q = mm->pn[st + k], a = mm->pv[st + k], b = mm->pv[st + (k + 1) % n], qk = 0;
       PSlot *sl = &pa->slot[st + k];
       sl->x = pa->xy[2 * (size_t)a];
       sl->y = pa->xy[2 * (size_t)a + 1];
@@ -226,9 +247,9 @@ static bool ensure(lds_NavSearch *s) {
       sl->twin = 0;
       if (q == LDS_NAVMESH_NONE) continue;
       {
-        uint32_t qs = m->pstart[q], qn = m->pstart[q + 1] - qs;
+        uint32_t qs = mm->pstart[q], qn = mm->pstart[q + 1] - qs;
         for (qk = 0; qk < qn; qk++)
-          if (m->pv[qs + qk] == b && m->pv[qs + (qk + 1) % qn] == a) break;
+          if (mm->pv[qs + qk] == b && mm->pv[qs + (qk + 1) % qn] == a) break;
         sl->twin = qk < qn ? qk : 0; /* links are checked at construction */
       }
     }
@@ -243,6 +264,11 @@ static bool ensure(lds_NavSearch *s) {
   return true;
 }
 
+bool ldsi_polyanya_prepare(lds_NavSearch *s, uint32_t merge_max) {
+  ldsi_polyanya_free(s);
+  return ensure(s, merge_max);
+}
+
 /* Allowed polygons, their allowed-neighbour counts (dead ends have one) and
 ** the corner vertices, for the blocked areas of this query; rebuilt only
 ** when that set changes. A vertex is a corner when an edge to a
@@ -250,7 +276,7 @@ static bool ensure(lds_NavSearch *s) {
 ** than a straight angle of free space (summed over its fans: a pinch vertex
 ** with two fans may be marked too, a safe superset). */
 static void build_tables(lds_NavSearch *s) {
-  const lds_Navmesh *m = s->m;
+  const ldsi_MergedMesh *m = &s->pa->mm;
   ldsi_Polyanya *pa = s->pa;
   uint8_t blk[32];
   uint32_t p, k, a;
@@ -401,7 +427,7 @@ static inline bool enterable(const ldsi_Polyanya *pa, const PSlot *sl) {
 static void add_succ(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t n, double t0, double t1,
                      uint32_t root, double g) {
   ldsi_Polyanya *pa = s->pa;
-  uint32_t st = s->m->pstart[p];
+  uint32_t st = s->pa->mm.pstart[p];
   const PSlot *sa = &pa->slot[st + j], *sb = &pa->slot[st + wrap(j + 1, n)];
   uint32_t q = sa->q, a = sa->v, b = sb->v;
   const double *va = &sa->x, *vb = &sb->x;
@@ -472,7 +498,7 @@ static bool take_root(ldsi_Polyanya *pa, uint32_t v, uint32_t from, double g, do
 static void graze(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t n, uint32_t from, double g,
                   uint32_t c) {
   ldsi_Polyanya *pa = s->pa;
-  const PSlot *sa = &pa->slot[s->m->pstart[p] + j];
+  const PSlot *sa = &pa->slot[pa->mm.pstart[p] + j];
   double gv;
   if (!enterable(pa, sa) || !pa->corner[c] || c == from) return;
   g += dist(pa->xy[2 * (size_t)from], pa->xy[2 * (size_t)from + 1], pa->xy[2 * (size_t)c],
@@ -486,7 +512,7 @@ static void graze(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t n, uint32_t
 ** collinear nodes; an edge on a line through the root is grazed. */
 static void whole_edges(lds_NavSearch *s, uint32_t p, uint32_t k, uint32_t n, uint32_t i0,
                         uint32_t i1, uint32_t root, double g) {
-  const lds_Navmesh *m = s->m;
+  const ldsi_MergedMesh *m = &s->pa->mm;
   const ldsi_Polyanya *pa = s->pa;
   uint32_t st = m->pstart[p], i;
   double rx = pa->xy[2 * (size_t)root], ry = pa->xy[2 * (size_t)root + 1];
@@ -549,7 +575,7 @@ static bool may_turn(const ldsi_Polyanya *pa, uint32_t v, double rx, double ry, 
 
 /* The successors of nd into pa->succ (pa->nsucc). */
 static void successors(lds_NavSearch *s, const PNode *nd) {
-  const lds_Navmesh *m = s->m;
+  const ldsi_MergedMesh *m = &s->pa->mm;
   ldsi_Polyanya *pa = s->pa;
   uint32_t p = nd->poly, st = m->pstart[p], n = m->pstart[p + 1] - st, k = nd->edge, i;
   const PSlot *ps = pa->slot + st;
@@ -643,7 +669,7 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
 /* Polygons holding point x (plane): BFS from p over edges through x. */
 static uint32_t polys_at(const lds_NavSearch *s, uint32_t p, double x, double y, uint32_t *out,
                          uint32_t cap) {
-  const lds_Navmesh *m = s->m;
+  const ldsi_MergedMesh *m = &s->pa->mm;
   const ldsi_Polyanya *pa = s->pa;
   uint32_t n = 0, head = 0;
   out[n++] = p;
@@ -691,11 +717,12 @@ static bool push_succ(lds_NavSearch *s) {
 }
 
 lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
-  const lds_Navmesh *m = s->m;
+  const ldsi_MergedMesh *m;
   ldsi_Polyanya *pa;
   uint32_t around[256], n, i, start;
-  if (!ensure(s)) goto nomem;
+  if (!ensure(s, LDSI_POLYANYA_MERGE_MAX)) goto nomem;
   pa = s->pa;
+  m = &pa->mm;
   build_tables(s);
   if (++pa->gen == 0) {
     memset(pa->vgen, 0, ((size_t)pa->nv + 1) * sizeof(uint32_t));
@@ -712,10 +739,10 @@ lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
   pa->vgen[start] = pa->gen;
   pa->vg[start] = 0;
   pa->vpar[start] = NO_V;
-  if (m->piece[s->sp] != m->piece[s->gp]) return LDS_RUNNING; /* apart: the step finds no path */
-  n = polys_at(s, s->gp, pa->gx, pa->gy, around, 256);
+  if (s->m->piece[s->sp] != s->m->piece[s->gp]) return LDS_RUNNING; /* apart: no path */
+  n = polys_at(s, m->pmap[s->gp], pa->gx, pa->gy, around, 256);
   for (i = 0; i < n; i++) pa->goalgen[around[i]] = pa->gen;
-  n = polys_at(s, s->sp, pa->xy[2 * (size_t)start], pa->xy[2 * (size_t)start + 1], around, 256);
+  n = polys_at(s, m->pmap[s->sp], pa->xy[2 * (size_t)start], pa->xy[2 * (size_t)start + 1], around, 256);
   for (i = 0; i < n; i++) {
     uint32_t p = around[i], st = m->pstart[p], np = m->pstart[p + 1] - st;
     PNode nd;
