@@ -112,7 +112,9 @@ struct ldsi_Polyanya {
   PSlot *slot;         /* per slot (pstart index): vertex, neighbour, twin, enter */
   double *pdiam;       /* per polygon: L1 diameter bound (box width + height) */
   uint8_t *ok;         /* per polygon: allowed this query */
-  uint8_t *deg;        /* per polygon: allowed neighbours (capped at 255) */
+  uint32_t *deg;       /* per polygon: allowed neighbour edges not peeled off (scratch) */
+  uint32_t *ppar;      /* per polygon: the polygon a dead-end tree hangs from, NO_V in the core */
+  uint32_t *subgen;    /* per polygon: its dead-end tree holds the goal (generation) */
   uint8_t *corner;     /* per vertex: a possible turning point */
   uint32_t *bu, *bw;   /* per vertex: the boundary edges u -> v and v -> w (free space on
                        ** their left), NO_V when not exactly one of each */
@@ -158,7 +160,9 @@ void ldsi_polyanya_free(lds_NavSearch *s) {
   ldsi_free(e, pa->slot, pa->ns * sizeof(PSlot));
   ldsi_free(e, pa->pdiam, pa->pn1 * sizeof(double));
   ldsi_free(e, pa->ok, pa->pn1);
-  ldsi_free(e, pa->deg, pa->pn1);
+  ldsi_free(e, pa->deg, pa->pn1 * sizeof(uint32_t));
+  ldsi_free(e, pa->ppar, pa->pn1 * sizeof(uint32_t));
+  ldsi_free(e, pa->subgen, pa->pn1 * sizeof(uint32_t));
   ldsi_free(e, pa->corner, nv1);
   ldsi_free(e, pa->bu, nv1 * sizeof(uint32_t));
   ldsi_free(e, pa->bw, nv1 * sizeof(uint32_t));
@@ -205,7 +209,9 @@ static bool ensure(lds_NavSearch *s, uint32_t merge_max) {
   pa->slot = (PSlot *)ldsi_calloc(e, pa->ns, sizeof(PSlot));
   pa->pdiam = (double *)ldsi_calloc(e, pa->pn1, sizeof(double));
   pa->ok = (uint8_t *)ldsi_alloc(e, pa->pn1);
-  pa->deg = (uint8_t *)ldsi_alloc(e, pa->pn1);
+  pa->deg = (uint32_t *)ldsi_alloc(e, pa->pn1 * sizeof(uint32_t));
+  pa->ppar = (uint32_t *)ldsi_alloc(e, pa->pn1 * sizeof(uint32_t));
+  pa->subgen = (uint32_t *)ldsi_calloc(e, pa->pn1, sizeof(uint32_t));
   pa->corner = (uint8_t *)ldsi_alloc(e, nv1);
   pa->bu = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
   pa->bw = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
@@ -217,7 +223,7 @@ static bool ensure(lds_NavSearch *s, uint32_t merge_max) {
   pa->vpar = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
   pa->vgen = (uint32_t *)ldsi_calloc(e, nv1, sizeof(uint32_t));
   if (!pa->xy || !pa->slot || !pa->pdiam || !pa->ok || !pa->deg || !pa->corner || !pa->goalgen || !pa->vg ||
-      !pa->vpar || !pa->vgen || !pa->bu || !pa->bw || !pa->wgen || !pa->wroot || !pa->wg) {
+      !pa->vpar || !pa->vgen || !pa->bu || !pa->bw || !pa->wgen || !pa->wroot || !pa->wg || !pa->ppar || !pa->subgen) {
     ldsi_polyanya_free(s);
     return false;
   }
@@ -269,6 +275,44 @@ bool ldsi_polyanya_prepare(lds_NavSearch *s, uint32_t merge_max) {
   return ensure(s, merge_max);
 }
 
+/* Dead-end trees: polygons peeled off the allowed ones while one has a
+** single allowed neighbour edge left (a tree of polygons hanging from the
+** rest by one edge, or a whole piece without a cycle). A shortest path
+** enters such a tree only when the tree holds its goal: leaving it would
+** cross the same edge again, and the segment between the two crossings
+** (on that convex edge) is shorter. ppar[c] is the polygon c hangs from;
+** slot enter: 0 not allowed, 1 free, 2 into a tree (only with the goal in
+** it: subgen). deg is consumed. */
+static void peel(ldsi_Polyanya *pa) {
+  const ldsi_MergedMesh *m = &pa->mm;
+  uint32_t *queue = pa->wroot; /* scratch: wroot is valid only under wgen */
+  uint32_t head = 0, tail = 0, p, k;
+  for (p = 0; p < m->np; p++) {
+    pa->ppar[p] = NO_V;
+    if (pa->ok[p] && pa->deg[p] == 1) queue[tail++] = p;
+  }
+  while (head < tail) {
+    uint32_t c = queue[head++], st = m->pstart[c], n = m->pstart[c + 1] - st;
+    if (pa->deg[c] != 1) continue; /* the last of a tree-shaped piece: its root */
+    pa->deg[c] = 0;
+    for (k = 0; k < n; k++) {
+      uint32_t q = pa->slot[st + k].q;
+      if (q == LDS_NAVMESH_NONE || !pa->ok[q] || pa->ppar[q] == c || pa->deg[q] == 0) continue;
+      pa->ppar[c] = q;
+      if (--pa->deg[q] == 1) queue[tail++] = q;
+      break;
+    }
+  }
+  for (p = 0; p < m->np; p++) {
+    uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st;
+    for (k = 0; k < n; k++) {
+      PSlot *sl = &pa->slot[st + k];
+      uint32_t q = sl->q;
+      sl->enter = q == LDS_NAVMESH_NONE || !pa->ok[q] || !pa->ok[p] ? 0 : pa->ppar[q] == p ? 2 : 1;
+    }
+  }
+}
+
 /* Allowed polygons, their allowed-neighbour counts (dead ends have one) and
 ** the corner vertices, for the blocked areas of this query; rebuilt only
 ** when that set changes. A vertex is a corner when an edge to a
@@ -314,12 +358,9 @@ static void build_tables(lds_NavSearch *s) {
         pa->vpar[vb] += 0x10000;
       }
     }
-    pa->deg[p] = (uint8_t)(cnt > 255 ? 255 : cnt);
+    pa->deg[p] = cnt;
   }
-  for (k = 0; k < pa->ns && m->np; k++) {
-    uint32_t q = pa->slot[k].q;
-    pa->slot[k].enter = q == LDS_NAVMESH_NONE || !pa->ok[q] ? 0 : pa->deg[q] > 1 ? 1 : 2;
-  }
+  peel(pa);
   for (k = 0; k < pa->nv; k++) {
     if (pa->corner[k] && !(ang[k] > 3.141592653589793 * (1 + 1e-9))) pa->corner[k] = 0;
     if (pa->vpar[k] != 0x10001) pa->bu[k] = pa->bw[k] = NO_V; /* several fans: no side test */
@@ -418,7 +459,7 @@ static double heuristic(const ldsi_Polyanya *pa, double rx, double ry, const PNo
 /* The polygon across slot st + j may be entered: allowed, and not a dead
 ** end (one allowed neighbour, no goal). */
 static inline bool enterable(const ldsi_Polyanya *pa, const PSlot *sl) {
-  return sl->enter == 1 || (sl->enter == 2 && pa->goalgen[sl->q] == pa->gen);
+  return sl->enter == 1 || (sl->enter == 2 && pa->subgen[sl->q] == pa->gen);
 }
 
 /* Adds a successor on far edge j of polygon p (slot st + j, from vertex a
@@ -633,8 +674,11 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
   tL = fabs(sl[1]) <= tolL ? 1 : sl[0] / (sl[0] - sl[1]);
   /* observable: from the right exit to the left exit */
   if (eR < eL || (eR == eL && tR < tL)) {
-    for (i = eR; i <= eL; i++)
-      add_succ(s, p, wrap(k + 1 + i, n), n, i == eR ? tR : 0, i == eL ? tL : 1, nd->root, nd->g);
+    for (i = eR; i <= eL; i++) {
+      uint32_t j = wrap(k + 1 + i, n);
+      if (ps[j].enter) /* add_succ tests the rest */
+        add_succ(s, p, j, n, i == eR ? tR : 0, i == eL ? tL : 1, nd->root, nd->g);
+    }
   }
   /* a ray running from B (A) along far edges of p (collinear vertices):
   ** the path may bend at a corner on that run into the polygon across */
@@ -728,6 +772,7 @@ lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
     memset(pa->vgen, 0, ((size_t)pa->nv + 1) * sizeof(uint32_t));
     memset(pa->goalgen, 0, pa->pn1 * sizeof(uint32_t));
     memset(pa->wgen, 0, pa->pn1 * sizeof(uint32_t));
+    memset(pa->subgen, 0, pa->pn1 * sizeof(uint32_t));
     pa->gen = 1;
   }
   pa->nn = pa->hn = pa->nsucc = 0;
@@ -741,7 +786,11 @@ lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
   pa->vpar[start] = NO_V;
   if (s->m->piece[s->sp] != s->m->piece[s->gp]) return LDS_RUNNING; /* apart: no path */
   n = polys_at(s, m->pmap[s->gp], pa->gx, pa->gy, around, 256);
-  for (i = 0; i < n; i++) pa->goalgen[around[i]] = pa->gen;
+  for (i = 0; i < n; i++) {
+    uint32_t q;
+    pa->goalgen[around[i]] = pa->gen;
+    for (q = around[i]; q != NO_V && pa->subgen[q] != pa->gen; q = pa->ppar[q]) pa->subgen[q] = pa->gen;
+  }
   n = polys_at(s, m->pmap[s->sp], pa->xy[2 * (size_t)start], pa->xy[2 * (size_t)start + 1], around, 256);
   for (i = 0; i < n; i++) {
     uint32_t p = around[i], st = m->pstart[p], np = m->pstart[p + 1] - st;
