@@ -94,7 +94,7 @@ typedef struct PSlot {
   uint32_t v;     /* vertex id */
   uint32_t q;     /* neighbour across the edge, or LDS_NAVMESH_NONE */
   uint32_t twin;  /* the edge's local index in q */
-  uint32_t enter; /* this query: 0 not allowed, 1 may be entered, 2 a dead end (only with the goal) */
+  uint32_t blk;   /* biconnected block of the edge (blocks), NO_V when a side is not allowed */
 } PSlot;
 
 typedef struct PHeap {
@@ -109,12 +109,14 @@ struct ldsi_Polyanya {
   size_t ns;           /* edge slots: pstart[np] (at least 1) */
   size_t pn1;          /* np, at least 1 (allocation sizes) */
   double *xy;          /* 2 * (nv + 1): plane coordinates; slot nv = the start */
-  PSlot *slot;         /* per slot (pstart index): vertex, neighbour, twin, enter */
+  PSlot *slot;         /* per slot (pstart index): vertex, neighbour, twin, block */
   double *pdiam;       /* per polygon: L1 diameter bound (box width + height) */
   uint8_t *ok;         /* per polygon: allowed this query */
-  uint32_t *deg;       /* per polygon: allowed neighbour edges not peeled off (scratch) */
-  uint32_t *ppar;      /* per polygon: the polygon a dead-end tree hangs from, NO_V in the core */
-  uint32_t *subgen;    /* per polygon: its dead-end tree holds the goal (generation) */
+  uint32_t *hb;        /* per polygon: its parent block (blocks), NO_V at a top */
+  uint32_t *btop;      /* per block (at most ns): the polygon it hangs from */
+  uint32_t *bgen;      /* per block: on this query's path of blocks (generation) */
+  uint32_t *sgen;      /* per block: above a start polygon (generation) */
+  uint32_t *scr;       /* scratch of blocks: 5 * pn1 + ns */
   uint8_t *corner;     /* per vertex: a possible turning point */
   uint32_t *bu, *bw;   /* per vertex: the boundary edges u -> v and v -> w (free space on
                        ** their left), NO_V when not exactly one of each */
@@ -126,7 +128,7 @@ struct ldsi_Polyanya {
   uint32_t *vgen;      /* generation of vg / vpar */
   uint32_t gen;
   uint8_t blocked[32]; /* bit set of blocked areas the tables above are for */
-  bool tables;         /* ok / deg / corner are valid */
+  bool tables;         /* ok / corner / blocks are valid */
   PNode *nodes;
   size_t nn, ncap;
   PHeap *heap;
@@ -160,9 +162,11 @@ void ldsi_polyanya_free(lds_NavSearch *s) {
   ldsi_free(e, pa->slot, pa->ns * sizeof(PSlot));
   ldsi_free(e, pa->pdiam, pa->pn1 * sizeof(double));
   ldsi_free(e, pa->ok, pa->pn1);
-  ldsi_free(e, pa->deg, pa->pn1 * sizeof(uint32_t));
-  ldsi_free(e, pa->ppar, pa->pn1 * sizeof(uint32_t));
-  ldsi_free(e, pa->subgen, pa->pn1 * sizeof(uint32_t));
+  ldsi_free(e, pa->hb, pa->pn1 * sizeof(uint32_t));
+  ldsi_free(e, pa->btop, pa->ns * sizeof(uint32_t));
+  ldsi_free(e, pa->bgen, pa->ns * sizeof(uint32_t));
+  ldsi_free(e, pa->sgen, pa->ns * sizeof(uint32_t));
+  ldsi_free(e, pa->scr, (5 * pa->pn1 + pa->ns) * sizeof(uint32_t));
   ldsi_free(e, pa->corner, nv1);
   ldsi_free(e, pa->bu, nv1 * sizeof(uint32_t));
   ldsi_free(e, pa->bw, nv1 * sizeof(uint32_t));
@@ -209,9 +213,11 @@ static bool ensure(lds_NavSearch *s, uint32_t merge_max) {
   pa->slot = (PSlot *)ldsi_calloc(e, pa->ns, sizeof(PSlot));
   pa->pdiam = (double *)ldsi_calloc(e, pa->pn1, sizeof(double));
   pa->ok = (uint8_t *)ldsi_alloc(e, pa->pn1);
-  pa->deg = (uint32_t *)ldsi_alloc(e, pa->pn1 * sizeof(uint32_t));
-  pa->ppar = (uint32_t *)ldsi_alloc(e, pa->pn1 * sizeof(uint32_t));
-  pa->subgen = (uint32_t *)ldsi_calloc(e, pa->pn1, sizeof(uint32_t));
+  pa->hb = (uint32_t *)ldsi_alloc(e, pa->pn1 * sizeof(uint32_t));
+  pa->btop = (uint32_t *)ldsi_alloc(e, pa->ns * sizeof(uint32_t));
+  pa->bgen = (uint32_t *)ldsi_calloc(e, pa->ns, sizeof(uint32_t));
+  pa->sgen = (uint32_t *)ldsi_calloc(e, pa->ns, sizeof(uint32_t));
+  pa->scr = (uint32_t *)ldsi_alloc(e, (5 * pa->pn1 + pa->ns) * sizeof(uint32_t));
   pa->corner = (uint8_t *)ldsi_alloc(e, nv1);
   pa->bu = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
   pa->bw = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
@@ -222,8 +228,9 @@ static bool ensure(lds_NavSearch *s, uint32_t merge_max) {
   pa->vg = (double *)ldsi_alloc(e, nv1 * sizeof(double));
   pa->vpar = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
   pa->vgen = (uint32_t *)ldsi_calloc(e, nv1, sizeof(uint32_t));
-  if (!pa->xy || !pa->slot || !pa->pdiam || !pa->ok || !pa->deg || !pa->corner || !pa->goalgen || !pa->vg ||
-      !pa->vpar || !pa->vgen || !pa->bu || !pa->bw || !pa->wgen || !pa->wroot || !pa->wg || !pa->ppar || !pa->subgen) {
+  if (!pa->xy || !pa->slot || !pa->pdiam || !pa->ok || !pa->corner || !pa->goalgen || !pa->vg ||
+      !pa->vpar || !pa->vgen || !pa->bu || !pa->bw || !pa->wgen || !pa->wroot || !pa->wg || !pa->hb || !pa->btop ||
+      !pa->bgen || !pa->sgen || !pa->scr) {
     ldsi_polyanya_free(s);
     return false;
   }
@@ -275,42 +282,72 @@ bool ldsi_polyanya_prepare(lds_NavSearch *s, uint32_t merge_max) {
   return ensure(s, merge_max);
 }
 
-/* Dead-end trees: polygons peeled off the allowed ones while one has a
-** single allowed neighbour edge left (a tree of polygons hanging from the
-** rest by one edge, or a whole piece without a cycle). A shortest path
-** enters such a tree only when the tree holds its goal: leaving it would
-** cross the same edge again, and the segment between the two crossings
-** (on that convex edge) is shorter. ppar[c] is the polygon c hangs from;
-** slot enter: 0 not allowed, 1 free, 2 into a tree (only with the goal in
-** it: subgen). deg is consumed. */
-static void peel(ldsi_Polyanya *pa) {
+/* The biconnected blocks of the allowed polygons' adjacency graph
+** (polygons as nodes, shared edges as edges; Hopcroft & Tarjan 1973,
+** iteratively): slot blk = the block of the edge, btop[b] the polygon
+** block b hangs from in the DFS tree (an articulation polygon or a DFS
+** root), hb[x] the block of x's DFS parent edge (NO_V at a root). A
+** shortest path crosses only the edges of blocks on the block-cut tree's
+** path between the start's and the goal's polygons (marked per query in
+** bgen): a path into a block off that path returns to the polygon it left,
+** and the segment between the two points where it left and came back lies
+** in that convex polygon and is shorter. This generalises Polyanya's dead
+** ends (a polygon with one neighbour) to every part of the mesh hanging
+** from one polygon. */
+static void blocks(ldsi_Polyanya *pa) {
   const ldsi_MergedMesh *m = &pa->mm;
-  uint32_t *queue = pa->wroot; /* scratch: wroot is valid only under wgen */
-  uint32_t head = 0, tail = 0, p, k;
+  uint32_t *disc = pa->scr, *low = disc + pa->pn1, *fk = low + pa->pn1, *fv = fk + pa->pn1,
+           *pe = fv + pa->pn1, *es = pe + pa->pn1;
+  uint32_t t = 0, nb = 0, ne = 0, p, k;
   for (p = 0; p < m->np; p++) {
-    pa->ppar[p] = NO_V;
-    if (pa->ok[p] && pa->deg[p] == 1) queue[tail++] = p;
+    disc[p] = 0;
+    pe[p] = NO_V;
   }
-  while (head < tail) {
-    uint32_t c = queue[head++], st = m->pstart[c], n = m->pstart[c + 1] - st;
-    if (pa->deg[c] != 1) continue; /* the last of a tree-shaped piece: its root */
-    pa->deg[c] = 0;
-    for (k = 0; k < n; k++) {
-      uint32_t q = pa->slot[st + k].q;
-      if (q == LDS_NAVMESH_NONE || !pa->ok[q] || pa->ppar[q] == c || pa->deg[q] == 0) continue;
-      pa->ppar[c] = q;
-      if (--pa->deg[q] == 1) queue[tail++] = q;
-      break;
+  for (k = 0; k < pa->ns; k++) pa->slot[k].blk = NO_V;
+  for (p = 0; p < m->np; p++) {
+    uint32_t top;
+    if (!pa->ok[p] || disc[p]) continue;
+    disc[p] = low[p] = ++t;
+    fv[0] = p;
+    fk[0] = 0;
+    top = 1;
+    while (top) {
+      uint32_t v = fv[top - 1], st = m->pstart[v], n = m->pstart[v + 1] - st;
+      if (fk[top - 1] < n) {
+        uint32_t sl = st + fk[top - 1]++, q = pa->slot[sl].q, tw, e;
+        if (q == LDS_NAVMESH_NONE || !pa->ok[q]) continue;
+        tw = m->pstart[q] + pa->slot[sl].twin;
+        e = sl < tw ? sl : tw; /* an edge is named by its smaller slot */
+        if (e == pe[v]) continue;
+        if (!disc[q]) {
+          es[ne++] = e;
+          disc[q] = low[q] = ++t;
+          pe[q] = e;
+          fv[top] = q;
+          fk[top] = 0;
+          top++;
+        } else if (disc[q] < disc[v]) { /* a back edge (or a second edge to the parent) */
+          es[ne++] = e;
+          if (disc[q] < low[v]) low[v] = disc[q];
+        }
+      } else if (--top) {
+        uint32_t u = fv[top - 1];
+        if (low[v] < low[u]) low[u] = low[v];
+        if (low[v] >= disc[u]) { /* the edges since v's parent edge: a block hanging from u */
+          uint32_t e;
+          do {
+            uint32_t q;
+            e = es[--ne];
+            q = pa->slot[e].q;
+            pa->slot[e].blk = nb;
+            pa->slot[m->pstart[q] + pa->slot[e].twin].blk = nb;
+          } while (e != pe[v]);
+          pa->btop[nb++] = u;
+        }
+      }
     }
   }
-  for (p = 0; p < m->np; p++) {
-    uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st;
-    for (k = 0; k < n; k++) {
-      PSlot *sl = &pa->slot[st + k];
-      uint32_t q = sl->q;
-      sl->enter = q == LDS_NAVMESH_NONE || !pa->ok[q] || !pa->ok[p] ? 0 : pa->ppar[q] == p ? 2 : 1;
-    }
-  }
+  for (p = 0; p < m->np; p++) pa->hb[p] = pe[p] == NO_V ? NO_V : pa->slot[pe[p]].blk;
 }
 
 /* Allowed polygons, their allowed-neighbour counts (dead ends have one) and
@@ -336,20 +373,15 @@ static void build_tables(lds_NavSearch *s) {
   memset(pa->vpar, 0, ((size_t)pa->nv + 1) * sizeof(uint32_t)); /* scratch: counts in / out */
   for (k = 0; k <= pa->nv; k++) pa->bu[k] = pa->bw[k] = NO_V;
   for (p = 0; p < m->np; p++) {
-    uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st, cnt = 0;
-    if (!pa->ok[p]) {
-      pa->deg[p] = 0;
-      continue;
-    }
+    uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st;
+    if (!pa->ok[p]) continue;
     for (k = 0; k < n; k++) {
       uint32_t q = m->pn[st + k];
       uint32_t va = m->pv[st + (k + n - 1) % n], vv = m->pv[st + k], vb = m->pv[st + (k + 1) % n];
       double ux = pa->xy[2 * va] - pa->xy[2 * vv], uy = pa->xy[2 * va + 1] - pa->xy[2 * vv + 1];
       double wx = pa->xy[2 * vb] - pa->xy[2 * vv], wy = pa->xy[2 * vb + 1] - pa->xy[2 * vv + 1];
       ang[vv] += atan2(fabs(ux * wy - uy * wx), ux * wx + uy * wy);
-      if (q != LDS_NAVMESH_NONE && pa->ok[q]) {
-        cnt++;
-      } else { /* boundary edge vv -> vb */
+      if (q == LDS_NAVMESH_NONE || !pa->ok[q]) { /* boundary edge vv -> vb */
         pa->corner[vv] = 1;
         pa->corner[vb] = 1;
         pa->bw[vv] = vb;
@@ -358,9 +390,8 @@ static void build_tables(lds_NavSearch *s) {
         pa->vpar[vb] += 0x10000;
       }
     }
-    pa->deg[p] = cnt;
   }
-  peel(pa);
+  blocks(pa);
   for (k = 0; k < pa->nv; k++) {
     if (pa->corner[k] && !(ang[k] > 3.141592653589793 * (1 + 1e-9))) pa->corner[k] = 0;
     if (pa->vpar[k] != 0x10001) pa->bu[k] = pa->bw[k] = NO_V; /* several fans: no side test */
@@ -456,10 +487,10 @@ static double heuristic(const ldsi_Polyanya *pa, double rx, double ry, const PNo
   }
 }
 
-/* The polygon across slot st + j may be entered: allowed, and not a dead
-** end (one allowed neighbour, no goal). */
+/* The polygon across slot sl may be entered: allowed, and the edge's block
+** on the query's path of blocks. */
 static inline bool enterable(const ldsi_Polyanya *pa, const PSlot *sl) {
-  return sl->enter == 1 || (sl->enter == 2 && pa->subgen[sl->q] == pa->gen);
+  return sl->blk != NO_V && pa->bgen[sl->blk] == pa->gen;
 }
 
 /* Adds a successor on far edge j of polygon p (slot st + j, from vertex a
@@ -676,7 +707,7 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
   if (eR < eL || (eR == eL && tR < tL)) {
     for (i = eR; i <= eL; i++) {
       uint32_t j = wrap(k + 1 + i, n);
-      if (ps[j].enter) /* add_succ tests the rest */
+      if (ps[j].blk != NO_V) /* add_succ tests the rest */
         add_succ(s, p, j, n, i == eR ? tR : 0, i == eL ? tL : 1, nd->root, nd->g);
     }
   }
@@ -738,6 +769,32 @@ static uint32_t polys_at(const lds_NavSearch *s, uint32_t p, double x, double y,
   return n;
 }
 
+/* The blocks a shortest path from the start polygons sp[0..ns-1] to the
+** goal polygons gp[0..ng-1] may cross, into bgen: the blocks above each
+** (hb, then btop's hb, ...) up to where the start's and the goal's chains
+** meet (that block included); with several start or goal polygons (a point
+** on an edge or a vertex) every block above any of them. */
+static void mark_path(ldsi_Polyanya *pa, const uint32_t *sp, uint32_t ns, const uint32_t *gp,
+                      uint32_t ng) {
+  uint32_t gen = pa->gen, i, b, meet = NO_V;
+  if (ns == 1 && ng == 1) {
+    for (b = pa->hb[sp[0]]; b != NO_V; b = pa->hb[pa->btop[b]]) pa->sgen[b] = gen;
+    for (b = pa->hb[gp[0]]; b != NO_V; b = pa->hb[pa->btop[b]]) {
+      pa->bgen[b] = gen;
+      if (pa->sgen[b] == gen) {
+        meet = b;
+        break;
+      }
+    }
+    for (b = pa->hb[sp[0]]; b != NO_V && b != meet; b = pa->hb[pa->btop[b]]) pa->bgen[b] = gen;
+    return;
+  }
+  for (i = 0; i < ns; i++)
+    for (b = pa->hb[sp[i]]; b != NO_V && pa->bgen[b] != gen; b = pa->hb[pa->btop[b]]) pa->bgen[b] = gen;
+  for (i = 0; i < ng; i++)
+    for (b = pa->hb[gp[i]]; b != NO_V && pa->bgen[b] != gen; b = pa->hb[pa->btop[b]]) pa->bgen[b] = gen;
+}
+
 static bool push_succ(lds_NavSearch *s) {
   ldsi_Polyanya *pa = s->pa;
   size_t i;
@@ -763,7 +820,7 @@ static bool push_succ(lds_NavSearch *s) {
 lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
   const ldsi_MergedMesh *m;
   ldsi_Polyanya *pa;
-  uint32_t around[256], n, i, start;
+  uint32_t around[256], goals[256], n, ng, i, start;
   if (!ensure(s, LDSI_POLYANYA_MERGE_MAX)) goto nomem;
   pa = s->pa;
   m = &pa->mm;
@@ -772,7 +829,8 @@ lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
     memset(pa->vgen, 0, ((size_t)pa->nv + 1) * sizeof(uint32_t));
     memset(pa->goalgen, 0, pa->pn1 * sizeof(uint32_t));
     memset(pa->wgen, 0, pa->pn1 * sizeof(uint32_t));
-    memset(pa->subgen, 0, pa->pn1 * sizeof(uint32_t));
+    memset(pa->bgen, 0, pa->ns * sizeof(uint32_t));
+    memset(pa->sgen, 0, pa->ns * sizeof(uint32_t));
     pa->gen = 1;
   }
   pa->nn = pa->hn = pa->nsucc = 0;
@@ -785,13 +843,10 @@ lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
   pa->vg[start] = 0;
   pa->vpar[start] = NO_V;
   if (s->m->piece[s->sp] != s->m->piece[s->gp]) return LDS_RUNNING; /* apart: no path */
-  n = polys_at(s, m->pmap[s->gp], pa->gx, pa->gy, around, 256);
-  for (i = 0; i < n; i++) {
-    uint32_t q;
-    pa->goalgen[around[i]] = pa->gen;
-    for (q = around[i]; q != NO_V && pa->subgen[q] != pa->gen; q = pa->ppar[q]) pa->subgen[q] = pa->gen;
-  }
+  ng = polys_at(s, m->pmap[s->gp], pa->gx, pa->gy, goals, 256);
+  for (i = 0; i < ng; i++) pa->goalgen[goals[i]] = pa->gen;
   n = polys_at(s, m->pmap[s->sp], pa->xy[2 * (size_t)start], pa->xy[2 * (size_t)start + 1], around, 256);
+  mark_path(pa, around, n, goals, ng);
   for (i = 0; i < n; i++) {
     uint32_t p = around[i], st = m->pstart[p], np = m->pstart[p + 1] - st;
     PNode nd;
