@@ -772,21 +772,25 @@ static uint32_t polys_at(const lds_NavSearch *s, uint32_t p, double x, double y,
 /* The blocks a shortest path from the start polygons sp[0..ns-1] to the
 ** goal polygons gp[0..ng-1] may cross, into bgen: the blocks above each
 ** (hb, then btop's hb, ...) up to where the start's and the goal's chains
-** meet (that block included); with several start or goal polygons (a point
-** on an edge or a vertex) every block above any of them. */
+** meet, that block included unless both chains come into it from the same
+** polygon (the path then turns in that polygon); with several start or
+** goal polygons (a point on an edge or a vertex) every block above any of
+** them. */
 static void mark_path(ldsi_Polyanya *pa, const uint32_t *sp, uint32_t ns, const uint32_t *gp,
                       uint32_t ng) {
-  uint32_t gen = pa->gen, i, b, meet = NO_V;
+  uint32_t gen = pa->gen, i, b, meet = NO_V, gprev = NO_V, sprev = NO_V;
   if (ns == 1 && ng == 1) {
     for (b = pa->hb[sp[0]]; b != NO_V; b = pa->hb[pa->btop[b]]) pa->sgen[b] = gen;
-    for (b = pa->hb[gp[0]]; b != NO_V; b = pa->hb[pa->btop[b]]) {
+    for (b = pa->hb[gp[0]]; b != NO_V; gprev = b, b = pa->hb[pa->btop[b]]) {
       pa->bgen[b] = gen;
       if (pa->sgen[b] == gen) {
         meet = b;
         break;
       }
     }
-    for (b = pa->hb[sp[0]]; b != NO_V && b != meet; b = pa->hb[pa->btop[b]]) pa->bgen[b] = gen;
+    for (b = pa->hb[sp[0]]; b != NO_V && b != meet; sprev = b, b = pa->hb[pa->btop[b]]) pa->bgen[b] = gen;
+    if (meet != NO_V && gprev != NO_V && sprev != NO_V && pa->btop[gprev] == pa->btop[sprev])
+      pa->bgen[meet] = gen - 1; /* both reach it through one polygon */
     return;
   }
   for (i = 0; i < ns; i++)
