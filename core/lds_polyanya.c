@@ -40,11 +40,16 @@
 ** wedge at a corner is less than a straight angle, so one of its two
 ** boundary edges does). Start and goal in different pieces of the mesh
 ** give no path at once.
-** Pruning (all from the paper): root-level pruning (best g per vertex as a
+** The polygons searched are not the mesh's own but a coarser convex
+** partition of the same free space (lds_navmesh_merge.c), built on the
+** search object's first optimal query.
+** Pruning: root-level pruning (from the paper: best g per vertex as a
 ** root: a root reached again more expensively generates nothing, nodes of
-** a root reached more cheaply since are dropped when popped); dead ends (a
-** polygon with one allowed neighbour and no goal is never entered); a node
-** with exactly one successor is expanded at once, without the open list.
+** a root reached more cheaply since are dropped when popped); blocks (the
+** paper's dead ends generalised: only edges of the biconnected blocks on
+** the block-cut tree's path between start and goal are crossed; see
+** blocks()); a node with exactly one successor is expanded at once,
+** without the open list.
 ** A node whose polygon holds the goal gives its final node: f = g + the
 ** shortest r -> interval -> goal, exact (P is convex).
 **
@@ -110,6 +115,8 @@ struct ldsi_Polyanya {
   size_t pn1;          /* np, at least 1 (allocation sizes) */
   double *xy;          /* 2 * (nv + 1): plane coordinates; slot nv = the start */
   PSlot *slot;         /* per slot (pstart index): vertex, neighbour, twin, block */
+  PSlot *dslot;        /* polygon p's slots twice over from 2 * pstart[p]: slot k + i
+                       ** without a wrap for k, i < n (the successor loops) */
   double *pdiam;       /* per polygon: L1 diameter bound (box width + height) */
   uint8_t *ok;         /* per polygon: allowed this query */
   uint32_t *hb;        /* per polygon: its parent block (blocks), NO_V at a top */
@@ -140,8 +147,6 @@ struct ldsi_Polyanya {
 
 /* ---------------------------------------------------------- helpers -- */
 
-/* i mod n for i < 2n. */
-static inline uint32_t wrap(uint32_t i, uint32_t n) { return i >= n ? i - n : i; }
 
 static double dist(double ax, double ay, double bx, double by) {
   return sqrt((ax - bx) * (ax - bx) + (ay - by) * (ay - by));
@@ -160,6 +165,7 @@ void ldsi_polyanya_free(lds_NavSearch *s) {
   nv1 = (size_t)pa->nv + 1;
   ldsi_free(e, pa->xy, 2 * nv1 * sizeof(double));
   ldsi_free(e, pa->slot, pa->ns * sizeof(PSlot));
+  ldsi_free(e, pa->dslot, 2 * pa->ns * sizeof(PSlot));
   ldsi_free(e, pa->pdiam, pa->pn1 * sizeof(double));
   ldsi_free(e, pa->ok, pa->pn1);
   ldsi_free(e, pa->hb, pa->pn1 * sizeof(uint32_t));
@@ -211,6 +217,7 @@ static bool ensure(lds_NavSearch *s, uint32_t merge_max) {
   nv1 = (size_t)pa->nv + 1;
   pa->xy = (double *)ldsi_alloc(e, 2 * nv1 * sizeof(double));
   pa->slot = (PSlot *)ldsi_calloc(e, pa->ns, sizeof(PSlot));
+  pa->dslot = (PSlot *)ldsi_calloc(e, 2 * pa->ns, sizeof(PSlot));
   pa->pdiam = (double *)ldsi_calloc(e, pa->pn1, sizeof(double));
   pa->ok = (uint8_t *)ldsi_alloc(e, pa->pn1);
   pa->hb = (uint32_t *)ldsi_alloc(e, pa->pn1 * sizeof(uint32_t));
@@ -228,7 +235,7 @@ static bool ensure(lds_NavSearch *s, uint32_t merge_max) {
   pa->vg = (double *)ldsi_alloc(e, nv1 * sizeof(double));
   pa->vpar = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
   pa->vgen = (uint32_t *)ldsi_calloc(e, nv1, sizeof(uint32_t));
-  if (!pa->xy || !pa->slot || !pa->pdiam || !pa->ok || !pa->corner || !pa->goalgen || !pa->vg ||
+  if (!pa->xy || !pa->slot || !pa->dslot || !pa->pdiam || !pa->ok || !pa->corner || !pa->goalgen || !pa->vg ||
       !pa->vpar || !pa->vgen || !pa->bu || !pa->bw || !pa->wgen || !pa->wroot || !pa->wg || !pa->hb || !pa->btop ||
       !pa->bgen || !pa->sgen || !pa->scr) {
     ldsi_polyanya_free(s);
@@ -347,11 +354,15 @@ static void blocks(ldsi_Polyanya *pa) {
       }
     }
   }
-  for (p = 0; p < m->np; p++) pa->hb[p] = pe[p] == NO_V ? NO_V : pa->slot[pe[p]].blk;
+  for (p = 0; p < m->np; p++) {
+    uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st;
+    pa->hb[p] = pe[p] == NO_V ? NO_V : pa->slot[pe[p]].blk;
+    for (k = 0; k < 2 * n; k++) pa->dslot[2 * (size_t)st + k] = pa->slot[st + (k < n ? k : k - n)];
+  }
 }
 
-/* Allowed polygons, their allowed-neighbour counts (dead ends have one) and
-** the corner vertices, for the blocked areas of this query; rebuilt only
+/* Allowed polygons, their biconnected blocks (blocks) and the corner
+** vertices, for the blocked areas of this query; rebuilt only
 ** when that set changes. A vertex is a corner when an edge to a
 ** non-allowed side touches it and the allowed polygons round it leave more
 ** than a straight angle of free space (summed over its fans: a pinch vertex
@@ -493,14 +504,14 @@ static inline bool enterable(const ldsi_Polyanya *pa, const PSlot *sl) {
   return sl->blk != NO_V && pa->bgen[sl->blk] == pa->gen;
 }
 
-/* Adds a successor on far edge j of polygon p (slot st + j, from vertex a
-** = right end to b = left end as seen from the root), the piece [t0, t1]
-** (t from a to b), rooted at root with g. */
-static void add_succ(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t n, double t0, double t1,
+/* Adds a successor on far edge j of polygon p (dslot index j < 2n - 1 from
+** p's start: edge j mod n, from vertex a = right end to b = left end as
+** seen from the root), the piece [t0, t1] (t from a to b), rooted at root
+** with g. */
+static void add_succ(lds_NavSearch *s, uint32_t p, uint32_t j, double t0, double t1,
                      uint32_t root, double g) {
   ldsi_Polyanya *pa = s->pa;
-  uint32_t st = s->pa->mm.pstart[p];
-  const PSlot *sa = &pa->slot[st + j], *sb = &pa->slot[st + wrap(j + 1, n)];
+  const PSlot *sa = &pa->dslot[2 * (size_t)pa->mm.pstart[p] + j], *sb = sa + 1;
   uint32_t q = sa->q, a = sa->v, b = sb->v;
   const double *va = &sa->x, *vb = &sb->x;
   PNode *sn;
@@ -567,30 +578,31 @@ static bool take_root(ldsi_Polyanya *pa, uint32_t v, uint32_t from, double g, do
 ** there along p's straight side (collinear vertices), so it may bend at
 ** the edge's end c nearer the root, when c is a corner, into the polygon
 ** across: a collinear node rooted at c. */
-static void graze(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t n, uint32_t from, double g,
+static void graze(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t from, double g,
                   uint32_t c) {
   ldsi_Polyanya *pa = s->pa;
-  const PSlot *sa = &pa->slot[pa->mm.pstart[p] + j];
+  const PSlot *sa = &pa->dslot[2 * (size_t)pa->mm.pstart[p] + j];
   double gv;
   if (!enterable(pa, sa) || !pa->corner[c] || c == from) return;
   g += dist(pa->xy[2 * (size_t)from], pa->xy[2 * (size_t)from + 1], pa->xy[2 * (size_t)c],
             pa->xy[2 * (size_t)c + 1]);
-  if (take_root(pa, c, from, g, &gv)) add_succ(s, p, j, n, 0, 1, c, gv);
+  if (take_root(pa, c, from, g, &gv)) add_succ(s, p, j, 0, 1, c, gv);
 }
 
 /* Whole far edges of p seen from vertex root, a vertex of p (the
 ** successors of a collinear node, and of a fresh root inside p): edges
 ** i0 .. i1 counted from slot k + 1. Edges through the root give
 ** collinear nodes; an edge on a line through the root is grazed. */
-static void whole_edges(lds_NavSearch *s, uint32_t p, uint32_t k, uint32_t n, uint32_t i0,
+static void whole_edges(lds_NavSearch *s, uint32_t p, uint32_t k, uint32_t i0,
                         uint32_t i1, uint32_t root, double g) {
   const ldsi_MergedMesh *m = &s->pa->mm;
   const ldsi_Polyanya *pa = s->pa;
-  uint32_t st = m->pstart[p], i;
+  const PSlot *ps = pa->dslot + 2 * (size_t)m->pstart[p];
+  uint32_t i;
   double rx = pa->xy[2 * (size_t)root], ry = pa->xy[2 * (size_t)root + 1];
   for (i = i0; i <= i1; i++) {
-    uint32_t j = wrap(k + 1 + i, n);
-    const PSlot *sa = &pa->slot[st + j], *sb = &pa->slot[st + wrap(j + 1, n)];
+    uint32_t j = k + 1 + i;
+    const PSlot *sa = &ps[j], *sb = &ps[j + 1];
     if (!enterable(pa, sa)) continue;
     if (sa->v != root && sb->v != root) {
       const double *va = &sa->x, *vb = &sb->x;
@@ -598,12 +610,12 @@ static void whole_edges(lds_NavSearch *s, uint32_t p, uint32_t k, uint32_t n, ui
       double sc = (fabs(vb[0] - va[0]) + fabs(vb[1] - va[1])) *
                   (fabs(rx - va[0]) + fabs(ry - va[1]));
       if (!(o > EPS_RAY * sc)) { /* on the edge's line */
-        graze(s, p, j, n, root, g,
+        graze(s, p, j, root, g,
               dist(rx, ry, va[0], va[1]) <= dist(rx, ry, vb[0], vb[1]) ? sa->v : sb->v);
         continue;
       }
     }
-    add_succ(s, p, j, n, 0, 1, root, g);
+    add_succ(s, p, j, 0, 1, root, g);
   }
 }
 
@@ -650,8 +662,8 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
   const ldsi_MergedMesh *m = &s->pa->mm;
   ldsi_Polyanya *pa = s->pa;
   uint32_t p = nd->poly, st = m->pstart[p], n = m->pstart[p + 1] - st, k = nd->edge, i;
-  const PSlot *ps = pa->slot + st;
-  uint32_t A = ps[k].v, B = ps[wrap(k + 1, n)].v;
+  const PSlot *ps = pa->dslot + 2 * (size_t)st;
+  uint32_t A = ps[k].v, B = ps[k + 1].v;
   double rx = pa->xy[2 * (size_t)nd->root], ry = pa->xy[2 * (size_t)nd->root + 1];
   double sl[2], sr[2], tR, tL, tolL, tolR;
   uint32_t ir, il, eR, eL;
@@ -662,7 +674,7 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
     return;
   }
   if (collinear) {
-    whole_edges(s, p, k, n, 0, n - 2, nd->root, nd->g);
+    whole_edges(s, p, k, 0, n - 2, nd->root, nd->g);
     return;
   }
   /* far vertices w_i = slot k + 1 + i (i = 0: B, i = n - 1: A); far edge i
@@ -672,7 +684,7 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
   ** ray, as collinear vertices give, is passed by), else the crossing. The
   ** same for the left ray from the other end: eL = il, il the last w_i
   ** strictly right of it (w_0 = B is). */
-#define W(i) (&ps[wrap(k + 1 + (i), n)].x)
+#define W(i) (&ps[k + 1 + (i)].x)
   /* tolerance of a vertex w against a ray r -> e: EPS_RAY |e - r| |w - r|
   ** (L1), with |w - r| <= |e - r| + p's L1 diameter */
   tolR = fabs(nd->rx - rx) + fabs(nd->ry - ry);
@@ -706,9 +718,9 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
   /* observable: from the right exit to the left exit */
   if (eR < eL || (eR == eL && tR < tL)) {
     for (i = eR; i <= eL; i++) {
-      uint32_t j = wrap(k + 1 + i, n);
+      uint32_t j = k + 1 + i;
       if (ps[j].blk != NO_V) /* add_succ tests the rest */
-        add_succ(s, p, j, n, i == eR ? tR : 0, i == eL ? tL : 1, nd->root, nd->g);
+        add_succ(s, p, j, i == eR ? tR : 0, i == eL ? tL : 1, nd->root, nd->g);
     }
   }
   /* a ray running from B (A) along far edges of p (collinear vertices):
@@ -716,24 +728,24 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
   if (nd->rv == B && tR == 0 && eR >= 2 &&
       fabs(orient(rx, ry, nd->rx, nd->ry, W(1)[0], W(1)[1])) <= tolR)
     for (i = 1; i < eR; i++)
-      graze(s, p, wrap(k + 1 + i, n), n, nd->root, nd->g, ps[wrap(k + 1 + i, n)].v);
+      graze(s, p, k + 1 + i, nd->root, nd->g, ps[k + 1 + i].v);
   if (nd->lv == A && tL == 1 && eL + 3 <= n &&
       fabs(orient(rx, ry, nd->lx, nd->ly, W(n - 2)[0], W(n - 2)[1])) <= tolL)
     for (i = eL + 1; i + 3 <= n; i++)
-      graze(s, p, wrap(k + 1 + i, n), n, nd->root, nd->g, ps[wrap(k + 2 + i, n)].v);
+      graze(s, p, k + 1 + i, nd->root, nd->g, ps[k + 2 + i].v);
   /* non-observable: round a corner at an end of the entry edge */
   if (nd->rv == B && pa->corner[B] && may_turn(pa, B, rx, ry, -1)) {
     double gv, g = nd->g + dist(rx, ry, pa->xy[2 * (size_t)B], pa->xy[2 * (size_t)B + 1]);
     if (take_root(pa, B, nd->root, g, &gv)) {
-      if (eR >= 1) whole_edges(s, p, k, n, 0, eR - 1, B, gv);
-      if (eR <= n - 2 && tR > 0) add_succ(s, p, wrap(k + 1 + eR, n), n, 0, tR, B, gv);
+      if (eR >= 1) whole_edges(s, p, k, 0, eR - 1, B, gv);
+      if (eR <= n - 2 && tR > 0) add_succ(s, p, k + 1 + eR, 0, tR, B, gv);
     }
   }
   if (nd->lv == A && pa->corner[A] && may_turn(pa, A, rx, ry, 1)) {
     double gv, g = nd->g + dist(rx, ry, pa->xy[2 * (size_t)A], pa->xy[2 * (size_t)A + 1]);
     if (take_root(pa, A, nd->root, g, &gv)) {
-      if (tL < 1) add_succ(s, p, wrap(k + 1 + eL, n), n, tL, 1, A, gv);
-      if (eL + 1 <= n - 2) whole_edges(s, p, k, n, eL + 1, n - 2, A, gv);
+      if (tL < 1) add_succ(s, p, k + 1 + eL, tL, 1, A, gv);
+      if (eL + 1 <= n - 2) whole_edges(s, p, k, eL + 1, n - 2, A, gv);
     }
   }
 #undef W
@@ -873,11 +885,11 @@ lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
         if (!(o > EPS_RAY * sc)) { /* the start is on it, or on its line */
           double ex = vb[0] - va[0], ey = vb[1] - va[1];
           double t = ((sx - va[0]) * ex + (sy - va[1]) * ey) / (ex * ex + ey * ey);
-          if (t < 0) graze(s, p, k, np, start, 0, m->pv[st + k]);
-          else if (t > 1) graze(s, p, k, np, start, 0, m->pv[st + (k + 1) % np]);
+          if (t < 0) graze(s, p, k, start, 0, m->pv[st + k]);
+          else if (t > 1) graze(s, p, k, start, 0, m->pv[st + (k + 1) % np]);
           continue;
         }
-        add_succ(s, p, k, np, 0, 1, start, 0);
+        add_succ(s, p, k, 0, 1, start, 0);
       }
     }
     if (!push_succ(s)) goto nomem;
