@@ -40,11 +40,16 @@
 ** wedge at a corner is less than a straight angle, so one of its two
 ** boundary edges does). Start and goal in different pieces of the mesh
 ** give no path at once.
-** Pruning (all from the paper): root-level pruning (best g per vertex as a
+** The polygons searched are not the mesh's own but a coarser convex
+** partition of the same free space (lds_navmesh_merge.c), built on the
+** search object's first optimal query.
+** Pruning: root-level pruning (from the paper: best g per vertex as a
 ** root: a root reached again more expensively generates nothing, nodes of
-** a root reached more cheaply since are dropped when popped); dead ends (a
-** polygon with one allowed neighbour and no goal is never entered); a node
-** with exactly one successor is expanded at once, without the open list.
+** a root reached more cheaply since are dropped when popped); blocks (the
+** paper's dead ends generalised: only edges of the biconnected blocks on
+** the block-cut tree's path between start and goal are crossed; see
+** blocks()); a node with exactly one successor is expanded at once,
+** without the open list.
 ** A node whose polygon holds the goal gives its final node: f = g + the
 ** shortest r -> interval -> goal, exact (P is convex).
 **
@@ -62,6 +67,7 @@
 ** the shortest in x-z over the polygons' adjacency, its length reported in
 ** 3-D (docs/navmesh.md).
 */
+#include "lds_navmesh_merge_internal.h"
 #include "lds_navmesh_search_internal.h"
 
 #include <stdio.h>
@@ -71,6 +77,9 @@
 #define EPS_T 1e-12     /* parameter along an edge: snap to the vertex */
 #define EPS_RAY 1e-11   /* relative: a vertex on a ray */
 #define EPS_G 1e-9      /* relative: equal g of two roots */
+/* largest merged polygon searched (vertices): a polygon's expansion scans
+** its edges, so merging stops where fewer, larger polygons stop paying */
+#define LDSI_POLYANYA_MERGE_MAX 32u
 
 enum { KIND_NODE = 0, KIND_FINAL = 1, KIND_FINAL_VIA = 2 };
 
@@ -90,7 +99,7 @@ typedef struct PSlot {
   uint32_t v;     /* vertex id */
   uint32_t q;     /* neighbour across the edge, or LDS_NAVMESH_NONE */
   uint32_t twin;  /* the edge's local index in q */
-  uint32_t enter; /* this query: 0 not allowed, 1 may be entered, 2 a dead end (only with the goal) */
+  uint32_t blk;   /* biconnected block of the edge (blocks), NO_V when a side is not allowed */
 } PSlot;
 
 typedef struct PHeap {
@@ -99,14 +108,22 @@ typedef struct PHeap {
 } PHeap;
 
 struct ldsi_Polyanya {
-  uint32_t nv, np;
+  uint32_t nv, np;     /* mesh vertices; polygons of the merged partition mm */
+  ldsi_MergedMesh mm;  /* the convex partition searched (ldsi_navmesh_merge) */
+  uint32_t merge_max;  /* its largest polygon (vertices; < 3: the mesh's own polygons) */
   size_t ns;           /* edge slots: pstart[np] (at least 1) */
   size_t pn1;          /* np, at least 1 (allocation sizes) */
   double *xy;          /* 2 * (nv + 1): plane coordinates; slot nv = the start */
-  PSlot *slot;         /* per slot (pstart index): vertex, neighbour, twin, enter */
+  PSlot *slot;         /* per slot (pstart index): vertex, neighbour, twin, block */
+  PSlot *dslot;        /* polygon p's slots twice over from 2 * pstart[p]: slot k + i
+                       ** without a wrap for k, i < n (the successor loops) */
   double *pdiam;       /* per polygon: L1 diameter bound (box width + height) */
   uint8_t *ok;         /* per polygon: allowed this query */
-  uint8_t *deg;        /* per polygon: allowed neighbours (capped at 255) */
+  uint32_t *hb;        /* per polygon: its parent block (blocks), NO_V at a top */
+  uint32_t *btop;      /* per block (at most ns): the polygon it hangs from */
+  uint32_t *bgen;      /* per block: on this query's path of blocks (generation) */
+  uint32_t *sgen;      /* per block: above a start polygon (generation) */
+  uint32_t *scr;       /* scratch of blocks: 5 * pn1 + ns */
   uint8_t *corner;     /* per vertex: a possible turning point */
   uint32_t *bu, *bw;   /* per vertex: the boundary edges u -> v and v -> w (free space on
                        ** their left), NO_V when not exactly one of each */
@@ -118,7 +135,7 @@ struct ldsi_Polyanya {
   uint32_t *vgen;      /* generation of vg / vpar */
   uint32_t gen;
   uint8_t blocked[32]; /* bit set of blocked areas the tables above are for */
-  bool tables;         /* ok / deg / corner are valid */
+  bool tables;         /* ok / corner / blocks are valid */
   PNode *nodes;
   size_t nn, ncap;
   PHeap *heap;
@@ -130,8 +147,6 @@ struct ldsi_Polyanya {
 
 /* ---------------------------------------------------------- helpers -- */
 
-/* i mod n for i < 2n. */
-static inline uint32_t wrap(uint32_t i, uint32_t n) { return i >= n ? i - n : i; }
 
 static double dist(double ax, double ay, double bx, double by) {
   return sqrt((ax - bx) * (ax - bx) + (ay - by) * (ay - by));
@@ -150,9 +165,14 @@ void ldsi_polyanya_free(lds_NavSearch *s) {
   nv1 = (size_t)pa->nv + 1;
   ldsi_free(e, pa->xy, 2 * nv1 * sizeof(double));
   ldsi_free(e, pa->slot, pa->ns * sizeof(PSlot));
+  ldsi_free(e, pa->dslot, 2 * pa->ns * sizeof(PSlot));
   ldsi_free(e, pa->pdiam, pa->pn1 * sizeof(double));
   ldsi_free(e, pa->ok, pa->pn1);
-  ldsi_free(e, pa->deg, pa->pn1);
+  ldsi_free(e, pa->hb, pa->pn1 * sizeof(uint32_t));
+  ldsi_free(e, pa->btop, pa->ns * sizeof(uint32_t));
+  ldsi_free(e, pa->bgen, pa->ns * sizeof(uint32_t));
+  ldsi_free(e, pa->sgen, pa->ns * sizeof(uint32_t));
+  ldsi_free(e, pa->scr, (5 * pa->pn1 + pa->ns) * sizeof(uint32_t));
   ldsi_free(e, pa->corner, nv1);
   ldsi_free(e, pa->bu, nv1 * sizeof(uint32_t));
   ldsi_free(e, pa->bw, nv1 * sizeof(uint32_t));
@@ -166,32 +186,45 @@ void ldsi_polyanya_free(lds_NavSearch *s) {
   ldsi_free(e, pa->nodes, pa->ncap * sizeof(PNode));
   ldsi_free(e, pa->heap, pa->hcap * sizeof(PHeap));
   ldsi_free(e, pa->succ, pa->scap * sizeof(PNode));
+  ldsi_navmesh_merged_free(e, &pa->mm);
   ldsi_free(e, pa, sizeof *pa);
   s->pa = NULL;
 }
 
 /* The query object's Polyanya half: plane coordinates, edge twins (once per
 ** search object), per-query tables sized to the mesh. */
-static bool ensure(lds_NavSearch *s) {
+static bool ensure(lds_NavSearch *s, uint32_t merge_max) {
   const lds_Navmesh *m = s->m;
   const ldsi_Env *e = &s->env;
   ldsi_Polyanya *pa = s->pa;
+  const ldsi_MergedMesh *mm;
   size_t nv1, i;
   uint32_t p, maxn = 3;
   if (pa) return true;
   pa = (ldsi_Polyanya *)ldsi_calloc(e, 1, sizeof *pa);
   if (!pa) return false;
   s->pa = pa;
+  pa->merge_max = merge_max;
+  if (!ldsi_navmesh_merge(e, m, merge_max, &pa->mm)) {
+    ldsi_polyanya_free(s);
+    return false;
+  }
+  mm = &pa->mm;
   pa->nv = m->nv;
-  pa->np = m->np;
-  pa->ns = m->pstart[m->np] ? m->pstart[m->np] : 1;
-  pa->pn1 = m->np ? m->np : 1;
+  pa->np = mm->np;
+  pa->ns = mm->pstart[mm->np] ? mm->pstart[mm->np] : 1;
+  pa->pn1 = mm->np ? mm->np : 1;
   nv1 = (size_t)pa->nv + 1;
   pa->xy = (double *)ldsi_alloc(e, 2 * nv1 * sizeof(double));
   pa->slot = (PSlot *)ldsi_calloc(e, pa->ns, sizeof(PSlot));
+  pa->dslot = (PSlot *)ldsi_calloc(e, 2 * pa->ns, sizeof(PSlot));
   pa->pdiam = (double *)ldsi_calloc(e, pa->pn1, sizeof(double));
   pa->ok = (uint8_t *)ldsi_alloc(e, pa->pn1);
-  pa->deg = (uint8_t *)ldsi_alloc(e, pa->pn1);
+  pa->hb = (uint32_t *)ldsi_alloc(e, pa->pn1 * sizeof(uint32_t));
+  pa->btop = (uint32_t *)ldsi_alloc(e, pa->ns * sizeof(uint32_t));
+  pa->bgen = (uint32_t *)ldsi_calloc(e, pa->ns, sizeof(uint32_t));
+  pa->sgen = (uint32_t *)ldsi_calloc(e, pa->ns, sizeof(uint32_t));
+  pa->scr = (uint32_t *)ldsi_alloc(e, (5 * pa->pn1 + pa->ns) * sizeof(uint32_t));
   pa->corner = (uint8_t *)ldsi_alloc(e, nv1);
   pa->bu = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
   pa->bw = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
@@ -202,8 +235,9 @@ static bool ensure(lds_NavSearch *s) {
   pa->vg = (double *)ldsi_alloc(e, nv1 * sizeof(double));
   pa->vpar = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
   pa->vgen = (uint32_t *)ldsi_calloc(e, nv1, sizeof(uint32_t));
-  if (!pa->xy || !pa->slot || !pa->pdiam || !pa->ok || !pa->deg || !pa->corner || !pa->goalgen || !pa->vg ||
-      !pa->vpar || !pa->vgen || !pa->bu || !pa->bw || !pa->wgen || !pa->wroot || !pa->wg) {
+  if (!pa->xy || !pa->slot || !pa->dslot || !pa->pdiam || !pa->ok || !pa->corner || !pa->goalgen || !pa->vg ||
+      !pa->vpar || !pa->vgen || !pa->bu || !pa->bw || !pa->wgen || !pa->wroot || !pa->wg || !pa->hb || !pa->btop ||
+      !pa->bgen || !pa->sgen || !pa->scr) {
     ldsi_polyanya_free(s);
     return false;
   }
@@ -211,13 +245,20 @@ static bool ensure(lds_NavSearch *s) {
     pa->xy[2 * i] = m->v[3 * i];
     pa->xy[2 * i + 1] = -m->v[3 * i + 2];
   }
-  for (p = 0; p < m->np; p++) {
-    uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st, k;
+  for (p = 0; p < mm->np; p++) {
+    uint32_t st = mm->pstart[p], n = mm->pstart[p + 1] - st, k;
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
     if (n > maxn) maxn = n;
-    pa->pdiam[p] = (m->pbox[4 * (size_t)p + 2] - m->pbox[4 * (size_t)p]) +
-                   (m->pbox[4 * (size_t)p + 3] - m->pbox[4 * (size_t)p + 1]);
     for (k = 0; k < n; k++) {
-      uint32_t q = m->pn[st + k], a = m->pv[st + k], b = m->pv[st + (k + 1) % n], qk = 0;
+      const double *v = pa->xy + 2 * (size_t)mm->pv[st + k];
+      x0 = fmin(x0, v[0]);
+      x1 = fmax(x1, v[0]);
+      y0 = fmin(y0, v[1]);
+      y1 = fmax(y1, v[1]);
+    }
+    pa->pdiam[p] = (x1 - x0) + (y1 - y0);
+    for (k = 0; k < n; k++) {
+      uint32_t q = mm->pn[st + k], a = mm->pv[st + k], b = mm->pv[st + (k + 1) % n], qk = 0;
       PSlot *sl = &pa->slot[st + k];
       sl->x = pa->xy[2 * (size_t)a];
       sl->y = pa->xy[2 * (size_t)a + 1];
@@ -226,9 +267,9 @@ static bool ensure(lds_NavSearch *s) {
       sl->twin = 0;
       if (q == LDS_NAVMESH_NONE) continue;
       {
-        uint32_t qs = m->pstart[q], qn = m->pstart[q + 1] - qs;
+        uint32_t qs = mm->pstart[q], qn = mm->pstart[q + 1] - qs;
         for (qk = 0; qk < qn; qk++)
-          if (m->pv[qs + qk] == b && m->pv[qs + (qk + 1) % qn] == a) break;
+          if (mm->pv[qs + qk] == b && mm->pv[qs + (qk + 1) % qn] == a) break;
         sl->twin = qk < qn ? qk : 0; /* links are checked at construction */
       }
     }
@@ -243,14 +284,91 @@ static bool ensure(lds_NavSearch *s) {
   return true;
 }
 
-/* Allowed polygons, their allowed-neighbour counts (dead ends have one) and
-** the corner vertices, for the blocked areas of this query; rebuilt only
+bool ldsi_polyanya_prepare(lds_NavSearch *s, uint32_t merge_max) {
+  ldsi_polyanya_free(s);
+  return ensure(s, merge_max);
+}
+
+/* The biconnected blocks of the allowed polygons' adjacency graph
+** (polygons as nodes, shared edges as edges; Hopcroft & Tarjan 1973,
+** iteratively): slot blk = the block of the edge, btop[b] the polygon
+** block b hangs from in the DFS tree (an articulation polygon or a DFS
+** root), hb[x] the block of x's DFS parent edge (NO_V at a root). A
+** shortest path crosses only the edges of blocks on the block-cut tree's
+** path between the start's and the goal's polygons (marked per query in
+** bgen): a path into a block off that path returns to the polygon it left,
+** and the segment between the two points where it left and came back lies
+** in that convex polygon and is shorter. This generalises Polyanya's dead
+** ends (a polygon with one neighbour) to every part of the mesh hanging
+** from one polygon. */
+static void blocks(ldsi_Polyanya *pa) {
+  const ldsi_MergedMesh *m = &pa->mm;
+  uint32_t *disc = pa->scr, *low = disc + pa->pn1, *fk = low + pa->pn1, *fv = fk + pa->pn1,
+           *pe = fv + pa->pn1, *es = pe + pa->pn1;
+  uint32_t t = 0, nb = 0, ne = 0, p, k;
+  for (p = 0; p < m->np; p++) {
+    disc[p] = 0;
+    pe[p] = NO_V;
+  }
+  for (k = 0; k < pa->ns; k++) pa->slot[k].blk = NO_V;
+  for (p = 0; p < m->np; p++) {
+    uint32_t top;
+    if (!pa->ok[p] || disc[p]) continue;
+    disc[p] = low[p] = ++t;
+    fv[0] = p;
+    fk[0] = 0;
+    top = 1;
+    while (top) {
+      uint32_t v = fv[top - 1], st = m->pstart[v], n = m->pstart[v + 1] - st;
+      if (fk[top - 1] < n) {
+        uint32_t sl = st + fk[top - 1]++, q = pa->slot[sl].q, tw, e;
+        if (q == LDS_NAVMESH_NONE || !pa->ok[q]) continue;
+        tw = m->pstart[q] + pa->slot[sl].twin;
+        e = sl < tw ? sl : tw; /* an edge is named by its smaller slot */
+        if (e == pe[v]) continue;
+        if (!disc[q]) {
+          es[ne++] = e;
+          disc[q] = low[q] = ++t;
+          pe[q] = e;
+          fv[top] = q;
+          fk[top] = 0;
+          top++;
+        } else if (disc[q] < disc[v]) { /* a back edge (or a second edge to the parent) */
+          es[ne++] = e;
+          if (disc[q] < low[v]) low[v] = disc[q];
+        }
+      } else if (--top) {
+        uint32_t u = fv[top - 1];
+        if (low[v] < low[u]) low[u] = low[v];
+        if (low[v] >= disc[u]) { /* the edges since v's parent edge: a block hanging from u */
+          uint32_t e;
+          do {
+            uint32_t q;
+            e = es[--ne];
+            q = pa->slot[e].q;
+            pa->slot[e].blk = nb;
+            pa->slot[m->pstart[q] + pa->slot[e].twin].blk = nb;
+          } while (e != pe[v]);
+          pa->btop[nb++] = u;
+        }
+      }
+    }
+  }
+  for (p = 0; p < m->np; p++) {
+    uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st;
+    pa->hb[p] = pe[p] == NO_V ? NO_V : pa->slot[pe[p]].blk;
+    for (k = 0; k < 2 * n; k++) pa->dslot[2 * (size_t)st + k] = pa->slot[st + (k < n ? k : k - n)];
+  }
+}
+
+/* Allowed polygons, their biconnected blocks (blocks) and the corner
+** vertices, for the blocked areas of this query; rebuilt only
 ** when that set changes. A vertex is a corner when an edge to a
 ** non-allowed side touches it and the allowed polygons round it leave more
 ** than a straight angle of free space (summed over its fans: a pinch vertex
 ** with two fans may be marked too, a safe superset). */
 static void build_tables(lds_NavSearch *s) {
-  const lds_Navmesh *m = s->m;
+  const ldsi_MergedMesh *m = &s->pa->mm;
   ldsi_Polyanya *pa = s->pa;
   uint8_t blk[32];
   uint32_t p, k, a;
@@ -266,20 +384,15 @@ static void build_tables(lds_NavSearch *s) {
   memset(pa->vpar, 0, ((size_t)pa->nv + 1) * sizeof(uint32_t)); /* scratch: counts in / out */
   for (k = 0; k <= pa->nv; k++) pa->bu[k] = pa->bw[k] = NO_V;
   for (p = 0; p < m->np; p++) {
-    uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st, cnt = 0;
-    if (!pa->ok[p]) {
-      pa->deg[p] = 0;
-      continue;
-    }
+    uint32_t st = m->pstart[p], n = m->pstart[p + 1] - st;
+    if (!pa->ok[p]) continue;
     for (k = 0; k < n; k++) {
       uint32_t q = m->pn[st + k];
       uint32_t va = m->pv[st + (k + n - 1) % n], vv = m->pv[st + k], vb = m->pv[st + (k + 1) % n];
       double ux = pa->xy[2 * va] - pa->xy[2 * vv], uy = pa->xy[2 * va + 1] - pa->xy[2 * vv + 1];
       double wx = pa->xy[2 * vb] - pa->xy[2 * vv], wy = pa->xy[2 * vb + 1] - pa->xy[2 * vv + 1];
       ang[vv] += atan2(fabs(ux * wy - uy * wx), ux * wx + uy * wy);
-      if (q != LDS_NAVMESH_NONE && pa->ok[q]) {
-        cnt++;
-      } else { /* boundary edge vv -> vb */
+      if (q == LDS_NAVMESH_NONE || !pa->ok[q]) { /* boundary edge vv -> vb */
         pa->corner[vv] = 1;
         pa->corner[vb] = 1;
         pa->bw[vv] = vb;
@@ -288,12 +401,8 @@ static void build_tables(lds_NavSearch *s) {
         pa->vpar[vb] += 0x10000;
       }
     }
-    pa->deg[p] = (uint8_t)(cnt > 255 ? 255 : cnt);
   }
-  for (k = 0; k < pa->ns && m->np; k++) {
-    uint32_t q = pa->slot[k].q;
-    pa->slot[k].enter = q == LDS_NAVMESH_NONE || !pa->ok[q] ? 0 : pa->deg[q] > 1 ? 1 : 2;
-  }
+  blocks(pa);
   for (k = 0; k < pa->nv; k++) {
     if (pa->corner[k] && !(ang[k] > 3.141592653589793 * (1 + 1e-9))) pa->corner[k] = 0;
     if (pa->vpar[k] != 0x10001) pa->bu[k] = pa->bw[k] = NO_V; /* several fans: no side test */
@@ -389,20 +498,20 @@ static double heuristic(const ldsi_Polyanya *pa, double rx, double ry, const PNo
   }
 }
 
-/* The polygon across slot st + j may be entered: allowed, and not a dead
-** end (one allowed neighbour, no goal). */
+/* The polygon across slot sl may be entered: allowed, and the edge's block
+** on the query's path of blocks. */
 static inline bool enterable(const ldsi_Polyanya *pa, const PSlot *sl) {
-  return sl->enter == 1 || (sl->enter == 2 && pa->goalgen[sl->q] == pa->gen);
+  return sl->blk != NO_V && pa->bgen[sl->blk] == pa->gen;
 }
 
-/* Adds a successor on far edge j of polygon p (slot st + j, from vertex a
-** = right end to b = left end as seen from the root), the piece [t0, t1]
-** (t from a to b), rooted at root with g. */
-static void add_succ(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t n, double t0, double t1,
+/* Adds a successor on far edge j of polygon p (dslot index j < 2n - 1 from
+** p's start: edge j mod n, from vertex a = right end to b = left end as
+** seen from the root), the piece [t0, t1] (t from a to b), rooted at root
+** with g. */
+static void add_succ(lds_NavSearch *s, uint32_t p, uint32_t j, double t0, double t1,
                      uint32_t root, double g) {
   ldsi_Polyanya *pa = s->pa;
-  uint32_t st = s->m->pstart[p];
-  const PSlot *sa = &pa->slot[st + j], *sb = &pa->slot[st + wrap(j + 1, n)];
+  const PSlot *sa = &pa->dslot[2 * (size_t)pa->mm.pstart[p] + j], *sb = sa + 1;
   uint32_t q = sa->q, a = sa->v, b = sb->v;
   const double *va = &sa->x, *vb = &sb->x;
   PNode *sn;
@@ -469,30 +578,31 @@ static bool take_root(ldsi_Polyanya *pa, uint32_t v, uint32_t from, double g, do
 ** there along p's straight side (collinear vertices), so it may bend at
 ** the edge's end c nearer the root, when c is a corner, into the polygon
 ** across: a collinear node rooted at c. */
-static void graze(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t n, uint32_t from, double g,
+static void graze(lds_NavSearch *s, uint32_t p, uint32_t j, uint32_t from, double g,
                   uint32_t c) {
   ldsi_Polyanya *pa = s->pa;
-  const PSlot *sa = &pa->slot[s->m->pstart[p] + j];
+  const PSlot *sa = &pa->dslot[2 * (size_t)pa->mm.pstart[p] + j];
   double gv;
   if (!enterable(pa, sa) || !pa->corner[c] || c == from) return;
   g += dist(pa->xy[2 * (size_t)from], pa->xy[2 * (size_t)from + 1], pa->xy[2 * (size_t)c],
             pa->xy[2 * (size_t)c + 1]);
-  if (take_root(pa, c, from, g, &gv)) add_succ(s, p, j, n, 0, 1, c, gv);
+  if (take_root(pa, c, from, g, &gv)) add_succ(s, p, j, 0, 1, c, gv);
 }
 
 /* Whole far edges of p seen from vertex root, a vertex of p (the
 ** successors of a collinear node, and of a fresh root inside p): edges
 ** i0 .. i1 counted from slot k + 1. Edges through the root give
 ** collinear nodes; an edge on a line through the root is grazed. */
-static void whole_edges(lds_NavSearch *s, uint32_t p, uint32_t k, uint32_t n, uint32_t i0,
+static void whole_edges(lds_NavSearch *s, uint32_t p, uint32_t k, uint32_t i0,
                         uint32_t i1, uint32_t root, double g) {
-  const lds_Navmesh *m = s->m;
+  const ldsi_MergedMesh *m = &s->pa->mm;
   const ldsi_Polyanya *pa = s->pa;
-  uint32_t st = m->pstart[p], i;
+  const PSlot *ps = pa->dslot + 2 * (size_t)m->pstart[p];
+  uint32_t i;
   double rx = pa->xy[2 * (size_t)root], ry = pa->xy[2 * (size_t)root + 1];
   for (i = i0; i <= i1; i++) {
-    uint32_t j = wrap(k + 1 + i, n);
-    const PSlot *sa = &pa->slot[st + j], *sb = &pa->slot[st + wrap(j + 1, n)];
+    uint32_t j = k + 1 + i;
+    const PSlot *sa = &ps[j], *sb = &ps[j + 1];
     if (!enterable(pa, sa)) continue;
     if (sa->v != root && sb->v != root) {
       const double *va = &sa->x, *vb = &sb->x;
@@ -500,12 +610,12 @@ static void whole_edges(lds_NavSearch *s, uint32_t p, uint32_t k, uint32_t n, ui
       double sc = (fabs(vb[0] - va[0]) + fabs(vb[1] - va[1])) *
                   (fabs(rx - va[0]) + fabs(ry - va[1]));
       if (!(o > EPS_RAY * sc)) { /* on the edge's line */
-        graze(s, p, j, n, root, g,
+        graze(s, p, j, root, g,
               dist(rx, ry, va[0], va[1]) <= dist(rx, ry, vb[0], vb[1]) ? sa->v : sb->v);
         continue;
       }
     }
-    add_succ(s, p, j, n, 0, 1, root, g);
+    add_succ(s, p, j, 0, 1, root, g);
   }
 }
 
@@ -549,11 +659,11 @@ static bool may_turn(const ldsi_Polyanya *pa, uint32_t v, double rx, double ry, 
 
 /* The successors of nd into pa->succ (pa->nsucc). */
 static void successors(lds_NavSearch *s, const PNode *nd) {
-  const lds_Navmesh *m = s->m;
+  const ldsi_MergedMesh *m = &s->pa->mm;
   ldsi_Polyanya *pa = s->pa;
   uint32_t p = nd->poly, st = m->pstart[p], n = m->pstart[p + 1] - st, k = nd->edge, i;
-  const PSlot *ps = pa->slot + st;
-  uint32_t A = ps[k].v, B = ps[wrap(k + 1, n)].v;
+  const PSlot *ps = pa->dslot + 2 * (size_t)st;
+  uint32_t A = ps[k].v, B = ps[k + 1].v;
   double rx = pa->xy[2 * (size_t)nd->root], ry = pa->xy[2 * (size_t)nd->root + 1];
   double sl[2], sr[2], tR, tL, tolL, tolR;
   uint32_t ir, il, eR, eL;
@@ -564,7 +674,7 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
     return;
   }
   if (collinear) {
-    whole_edges(s, p, k, n, 0, n - 2, nd->root, nd->g);
+    whole_edges(s, p, k, 0, n - 2, nd->root, nd->g);
     return;
   }
   /* far vertices w_i = slot k + 1 + i (i = 0: B, i = n - 1: A); far edge i
@@ -574,7 +684,7 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
   ** ray, as collinear vertices give, is passed by), else the crossing. The
   ** same for the left ray from the other end: eL = il, il the last w_i
   ** strictly right of it (w_0 = B is). */
-#define W(i) (&ps[wrap(k + 1 + (i), n)].x)
+#define W(i) (&ps[k + 1 + (i)].x)
   /* tolerance of a vertex w against a ray r -> e: EPS_RAY |e - r| |w - r|
   ** (L1), with |w - r| <= |e - r| + p's L1 diameter */
   tolR = fabs(nd->rx - rx) + fabs(nd->ry - ry);
@@ -607,32 +717,35 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
   tL = fabs(sl[1]) <= tolL ? 1 : sl[0] / (sl[0] - sl[1]);
   /* observable: from the right exit to the left exit */
   if (eR < eL || (eR == eL && tR < tL)) {
-    for (i = eR; i <= eL; i++)
-      add_succ(s, p, wrap(k + 1 + i, n), n, i == eR ? tR : 0, i == eL ? tL : 1, nd->root, nd->g);
+    for (i = eR; i <= eL; i++) {
+      uint32_t j = k + 1 + i;
+      if (ps[j].blk != NO_V) /* add_succ tests the rest */
+        add_succ(s, p, j, i == eR ? tR : 0, i == eL ? tL : 1, nd->root, nd->g);
+    }
   }
   /* a ray running from B (A) along far edges of p (collinear vertices):
   ** the path may bend at a corner on that run into the polygon across */
   if (nd->rv == B && tR == 0 && eR >= 2 &&
       fabs(orient(rx, ry, nd->rx, nd->ry, W(1)[0], W(1)[1])) <= tolR)
     for (i = 1; i < eR; i++)
-      graze(s, p, wrap(k + 1 + i, n), n, nd->root, nd->g, ps[wrap(k + 1 + i, n)].v);
+      graze(s, p, k + 1 + i, nd->root, nd->g, ps[k + 1 + i].v);
   if (nd->lv == A && tL == 1 && eL + 3 <= n &&
       fabs(orient(rx, ry, nd->lx, nd->ly, W(n - 2)[0], W(n - 2)[1])) <= tolL)
     for (i = eL + 1; i + 3 <= n; i++)
-      graze(s, p, wrap(k + 1 + i, n), n, nd->root, nd->g, ps[wrap(k + 2 + i, n)].v);
+      graze(s, p, k + 1 + i, nd->root, nd->g, ps[k + 2 + i].v);
   /* non-observable: round a corner at an end of the entry edge */
   if (nd->rv == B && pa->corner[B] && may_turn(pa, B, rx, ry, -1)) {
     double gv, g = nd->g + dist(rx, ry, pa->xy[2 * (size_t)B], pa->xy[2 * (size_t)B + 1]);
     if (take_root(pa, B, nd->root, g, &gv)) {
-      if (eR >= 1) whole_edges(s, p, k, n, 0, eR - 1, B, gv);
-      if (eR <= n - 2 && tR > 0) add_succ(s, p, wrap(k + 1 + eR, n), n, 0, tR, B, gv);
+      if (eR >= 1) whole_edges(s, p, k, 0, eR - 1, B, gv);
+      if (eR <= n - 2 && tR > 0) add_succ(s, p, k + 1 + eR, 0, tR, B, gv);
     }
   }
   if (nd->lv == A && pa->corner[A] && may_turn(pa, A, rx, ry, 1)) {
     double gv, g = nd->g + dist(rx, ry, pa->xy[2 * (size_t)A], pa->xy[2 * (size_t)A + 1]);
     if (take_root(pa, A, nd->root, g, &gv)) {
-      if (tL < 1) add_succ(s, p, wrap(k + 1 + eL, n), n, tL, 1, A, gv);
-      if (eL + 1 <= n - 2) whole_edges(s, p, k, n, eL + 1, n - 2, A, gv);
+      if (tL < 1) add_succ(s, p, k + 1 + eL, tL, 1, A, gv);
+      if (eL + 1 <= n - 2) whole_edges(s, p, k, eL + 1, n - 2, A, gv);
     }
   }
 #undef W
@@ -643,7 +756,7 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
 /* Polygons holding point x (plane): BFS from p over edges through x. */
 static uint32_t polys_at(const lds_NavSearch *s, uint32_t p, double x, double y, uint32_t *out,
                          uint32_t cap) {
-  const lds_Navmesh *m = s->m;
+  const ldsi_MergedMesh *m = &s->pa->mm;
   const ldsi_Polyanya *pa = s->pa;
   uint32_t n = 0, head = 0;
   out[n++] = p;
@@ -666,6 +779,36 @@ static uint32_t polys_at(const lds_NavSearch *s, uint32_t p, double x, double y,
     }
   }
   return n;
+}
+
+/* The blocks a shortest path from the start polygons sp[0..ns-1] to the
+** goal polygons gp[0..ng-1] may cross, into bgen: the blocks above each
+** (hb, then btop's hb, ...) up to where the start's and the goal's chains
+** meet, that block included unless both chains come into it from the same
+** polygon (the path then turns in that polygon); with several start or
+** goal polygons (a point on an edge or a vertex) every block above any of
+** them. */
+static void mark_path(ldsi_Polyanya *pa, const uint32_t *sp, uint32_t ns, const uint32_t *gp,
+                      uint32_t ng) {
+  uint32_t gen = pa->gen, i, b, meet = NO_V, gprev = NO_V, sprev = NO_V;
+  if (ns == 1 && ng == 1) {
+    for (b = pa->hb[sp[0]]; b != NO_V; b = pa->hb[pa->btop[b]]) pa->sgen[b] = gen;
+    for (b = pa->hb[gp[0]]; b != NO_V; gprev = b, b = pa->hb[pa->btop[b]]) {
+      pa->bgen[b] = gen;
+      if (pa->sgen[b] == gen) {
+        meet = b;
+        break;
+      }
+    }
+    for (b = pa->hb[sp[0]]; b != NO_V && b != meet; sprev = b, b = pa->hb[pa->btop[b]]) pa->bgen[b] = gen;
+    if (meet != NO_V && gprev != NO_V && sprev != NO_V && pa->btop[gprev] == pa->btop[sprev])
+      pa->bgen[meet] = gen - 1; /* both reach it through one polygon */
+    return;
+  }
+  for (i = 0; i < ns; i++)
+    for (b = pa->hb[sp[i]]; b != NO_V && pa->bgen[b] != gen; b = pa->hb[pa->btop[b]]) pa->bgen[b] = gen;
+  for (i = 0; i < ng; i++)
+    for (b = pa->hb[gp[i]]; b != NO_V && pa->bgen[b] != gen; b = pa->hb[pa->btop[b]]) pa->bgen[b] = gen;
 }
 
 static bool push_succ(lds_NavSearch *s) {
@@ -691,16 +834,19 @@ static bool push_succ(lds_NavSearch *s) {
 }
 
 lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
-  const lds_Navmesh *m = s->m;
+  const ldsi_MergedMesh *m;
   ldsi_Polyanya *pa;
-  uint32_t around[256], n, i, start;
-  if (!ensure(s)) goto nomem;
+  uint32_t around[256], goals[256], n, ng, i, start;
+  if (!ensure(s, LDSI_POLYANYA_MERGE_MAX)) goto nomem;
   pa = s->pa;
+  m = &pa->mm;
   build_tables(s);
   if (++pa->gen == 0) {
     memset(pa->vgen, 0, ((size_t)pa->nv + 1) * sizeof(uint32_t));
     memset(pa->goalgen, 0, pa->pn1 * sizeof(uint32_t));
     memset(pa->wgen, 0, pa->pn1 * sizeof(uint32_t));
+    memset(pa->bgen, 0, pa->ns * sizeof(uint32_t));
+    memset(pa->sgen, 0, pa->ns * sizeof(uint32_t));
     pa->gen = 1;
   }
   pa->nn = pa->hn = pa->nsucc = 0;
@@ -712,10 +858,11 @@ lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
   pa->vgen[start] = pa->gen;
   pa->vg[start] = 0;
   pa->vpar[start] = NO_V;
-  if (m->piece[s->sp] != m->piece[s->gp]) return LDS_RUNNING; /* apart: the step finds no path */
-  n = polys_at(s, s->gp, pa->gx, pa->gy, around, 256);
-  for (i = 0; i < n; i++) pa->goalgen[around[i]] = pa->gen;
-  n = polys_at(s, s->sp, pa->xy[2 * (size_t)start], pa->xy[2 * (size_t)start + 1], around, 256);
+  if (s->m->piece[s->sp] != s->m->piece[s->gp]) return LDS_RUNNING; /* apart: no path */
+  ng = polys_at(s, m->pmap[s->gp], pa->gx, pa->gy, goals, 256);
+  for (i = 0; i < ng; i++) pa->goalgen[goals[i]] = pa->gen;
+  n = polys_at(s, m->pmap[s->sp], pa->xy[2 * (size_t)start], pa->xy[2 * (size_t)start + 1], around, 256);
+  mark_path(pa, around, n, goals, ng);
   for (i = 0; i < n; i++) {
     uint32_t p = around[i], st = m->pstart[p], np = m->pstart[p + 1] - st;
     PNode nd;
@@ -738,11 +885,11 @@ lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
         if (!(o > EPS_RAY * sc)) { /* the start is on it, or on its line */
           double ex = vb[0] - va[0], ey = vb[1] - va[1];
           double t = ((sx - va[0]) * ex + (sy - va[1]) * ey) / (ex * ex + ey * ey);
-          if (t < 0) graze(s, p, k, np, start, 0, m->pv[st + k]);
-          else if (t > 1) graze(s, p, k, np, start, 0, m->pv[st + (k + 1) % np]);
+          if (t < 0) graze(s, p, k, start, 0, m->pv[st + k]);
+          else if (t > 1) graze(s, p, k, start, 0, m->pv[st + (k + 1) % np]);
           continue;
         }
-        add_succ(s, p, k, np, 0, 1, start, 0);
+        add_succ(s, p, k, 0, 1, start, 0);
       }
     }
     if (!push_succ(s)) goto nomem;
