@@ -427,9 +427,12 @@ static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_
         q[1] = 0.5 * (E->a[1] + E->b[1]);
         q[2] = 0.5 * (E->a[2] + E->b[2]);
       } else {
+        /* the point is fixed, so is h: a smaller f is a smaller g */
+        g = pg + dist3(ppt, X->pt) * cP;
+        if (g >= X->g) continue;
         memcpy(q, X->pt, sizeof q);
       }
-      g = pg + dist3(ppt, q) * cP;
+      if (!mid || fresh) g = pg + dist3(ppt, q) * cP;
       h = dist3(q, goal);
       f = g + h * (Q == gp ? cQ : hmul);
       if (!fresh) {
