@@ -54,11 +54,10 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
   s->env = e;
   s->m = m;
   s->cstart = (uint32_t *)ldsi_alloc(&e, (np + 1) * sizeof(uint32_t));
-  s->adj = (ldsi_NavAdj *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavAdj));
-  s->ends = (ldsi_NavEdge *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavEdge));
+  s->adj = (ldsi_NavEdge *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavEdge));
   s->rec = (ldsi_NavRec *)ldsi_calloc(&e, np + 1, sizeof(ldsi_NavRec));
   s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, (np + 1) * sizeof(ldsi_NavHeapItem));
-  if (!s->cstart || !s->adj || !s->ends || !s->rec || !s->heap) {
+  if (!s->cstart || !s->adj || !s->rec || !s->heap) {
     lds_navsearch_free(s);
     goto nomem;
   }
@@ -75,18 +74,16 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
       }
       for (k = 0; k < n; k++) {
         uint32_t e0 = st + k, e1 = st + (k + 1) % n;
-        ldsi_NavEdge *E = &s->ends[e0];
+        ldsi_NavEdge *E = &s->adj[nc];
+        if (m->pn[e0] == LDS_NAVMESH_NONE) continue;
+        E->to = m->pn[e0];
         memcpy(E->a, ldsi_nm_v(m, m->pv[e0]), 3 * sizeof(double));
         memcpy(E->b, ldsi_nm_v(m, m->pv[e1]), 3 * sizeof(double));
         E->ex = E->b[0] - E->a[0];
         E->ez = E->b[2] - E->a[2];
         /* edges have a length (lds_navmesh_new rejects zero-length ones) */
         E->il2 = 1.0 / (E->ex * E->ex + E->ez * E->ez);
-        if (m->pn[e0] != LDS_NAVMESH_NONE) {
-          s->adj[nc].to = m->pn[e0];
-          s->adj[nc].e = e0;
-          nc++;
-        }
+        nc++;
       }
     }
     s->cstart[m->np] = nc;
@@ -110,8 +107,7 @@ void lds_navsearch_free(lds_NavSearch *s) {
   np = s->m->np;
   ldsi_polyanya_free(s);
   ldsi_free(e, s->cstart, (np + 1) * sizeof(uint32_t));
-  ldsi_free(e, s->adj, (ni + 1) * sizeof(ldsi_NavAdj));
-  ldsi_free(e, s->ends, (ni + 1) * sizeof(ldsi_NavEdge));
+  ldsi_free(e, s->adj, (ni + 1) * sizeof(ldsi_NavEdge));
   ldsi_free(e, s->rec, (np + 1) * sizeof(ldsi_NavRec));
   ldsi_free(e, s->heap, (np + 1) * sizeof(ldsi_NavHeapItem));
   ldsi_free(e, s->pts, s->ptscap * 3 * sizeof(double));
@@ -407,8 +403,8 @@ static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_
     pg = R->g;
     memcpy(ppt, R->pt, sizeof ppt);
     for (c = s->cstart[P], c1 = s->cstart[P + 1]; c < c1; c++) {
-      const uint32_t Q = s->adj[c].to;
-      const ldsi_NavEdge *E = &s->ends[s->adj[c].e];
+      const ldsi_NavEdge *E = &s->adj[c];
+      const uint32_t Q = E->to;
       ldsi_NavRec *X = &rec[Q];
       const bool fresh = X->seen != gen;
       double cQ, q[3], g, h, f;
@@ -446,7 +442,7 @@ static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_
       X->g = g;
       X->f = f;
       X->parent = P;
-      X->edge = s->adj[c].e;
+      X->edge = c;
       memcpy(X->pt, q, sizeof q);
       if (h < s->best_h) {
         s->best_h = h;
@@ -547,7 +543,7 @@ static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const dou
     --i;
     s->corr[i] = id;
     if (i > 0) {
-      const ldsi_NavEdge *E = &s->ends[rec[id].edge];
+      const ldsi_NavEdge *E = &s->adj[rec[id].edge];
       memcpy(s->portals[i - 1].left, E->a, 3 * sizeof(double));
       memcpy(s->portals[i - 1].right, E->b, 3 * sizeof(double));
     }

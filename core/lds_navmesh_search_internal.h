@@ -25,23 +25,21 @@ typedef struct ldsi_NavRec {
   double f;          /* A* key: g + heuristic (the exact rest in the goal polygon) */
   double pt[3];      /* the record's point */
   uint32_t parent;   /* polygon the corridor comes from, LDS_NAVMESH_NONE at the start */
-  uint32_t edge;     /* the parent's half-edge crossed into this polygon */
+  uint32_t edge;     /* the parent's adjacency entry (adj) crossed into this polygon */
   uint32_t seen;     /* generation the record belongs to */
   uint32_t hpos;     /* position in the heap, LDSI_NAV_CLOSED or LDSI_NAV_OUT */
   uint32_t done;     /* generation in which it was last expanded */
 } ldsi_NavRec;
 
-/* A portal as its two ends, left (vertex k) then right (vertex k + 1). */
+/* One crossable half-edge of a polygon (a row of the polygons' CSR
+** adjacency, so that an expansion reads its portals in one stream): the
+** neighbour and the portal as its two ends, left (vertex k) then right
+** (vertex k + 1). */
 typedef struct ldsi_NavEdge {
   double a[3], b[3];
   double ex, ez, il2; /* b - a in x-z, 1 / |b - a|^2 */
+  uint32_t to;        /* the neighbour polygon */
 } ldsi_NavEdge;
-
-/* One crossable half-edge of a polygon, in the polygon's CSR row. */
-typedef struct ldsi_NavAdj {
-  uint32_t to;       /* the neighbour polygon */
-  uint32_t e;        /* the half-edge (index into ends) */
-} ldsi_NavAdj;
 
 /* The corridor searches of one funnel query (docs/navmesh.md): the point
 ** chain through the portal points nearest the straight line on to the goal,
@@ -66,8 +64,7 @@ struct lds_NavSearch {
   uint32_t nareas;
   /* corridor A*: one record per polygon, a binary heap of polygons */
   uint32_t *cstart;   /* np + 1: polygon P's crossable half-edges are adj[cstart[P] .. cstart[P+1]-1] */
-  ldsi_NavAdj *adj;
-  ldsi_NavEdge *ends; /* per half-edge: its portal's ends */
+  ldsi_NavEdge *adj;
   uint32_t gen;
   ldsi_NavRec *rec;   /* np */
   bool uniform;       /* every allowed area costs the same */
