@@ -56,7 +56,8 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
   s->cstart = (uint32_t *)ldsi_alloc(&e, (np + 1) * sizeof(uint32_t));
   s->adj = (ldsi_NavEdge *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavEdge));
   s->rec = (ldsi_NavRec *)ldsi_calloc(&e, np + 1, sizeof(ldsi_NavRec));
-  s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, (np + 1) * sizeof(ldsi_NavHeapItem));
+  s->hcap = np + 1;
+  s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, s->hcap * sizeof(ldsi_NavHeapItem));
   if (!s->cstart || !s->adj || !s->rec || !s->heap) {
     lds_navsearch_free(s);
     goto nomem;
@@ -109,7 +110,7 @@ void lds_navsearch_free(lds_NavSearch *s) {
   ldsi_free(e, s->cstart, (np + 1) * sizeof(uint32_t));
   ldsi_free(e, s->adj, (ni + 1) * sizeof(ldsi_NavEdge));
   ldsi_free(e, s->rec, (np + 1) * sizeof(ldsi_NavRec));
-  ldsi_free(e, s->heap, (np + 1) * sizeof(ldsi_NavHeapItem));
+  ldsi_free(e, s->heap, s->hcap * sizeof(ldsi_NavHeapItem));
   ldsi_free(e, s->pts, s->ptscap * 3 * sizeof(double));
   ldsi_free(e, s->pts0, s->pts0cap * 3 * sizeof(double));
   ldsi_free(e, s->corr, s->corrcap * sizeof(uint32_t));
@@ -121,66 +122,74 @@ void lds_navsearch_free(lds_NavSearch *s) {
 /* -------------------------------------------------------------- heap -- */
 
 /* Binary min-heap of (f, polygon), ties broken by polygon id
-** (deterministic); each record knows its position (hpos) for decrease-key. */
+** (deterministic), with lazy deletion: a record whose f drops is pushed
+** again and its older items, whose f no longer matches the record's, are
+** dropped when popped (f only decreases while a record is open, so exactly
+** one item of an open record matches). Sifting then moves 16-byte items
+** only, never writing into the records. The heap grows when full (at most
+** one item per improvement), so a query allocates only while the pool is
+** still growing. */
 static inline bool item_less(const ldsi_NavHeapItem *a, const ldsi_NavHeapItem *b) {
   return a->f < b->f || (a->f == b->f && a->id < b->id);
 }
 
-static void heap_up(lds_NavSearch *s, size_t i) {
-  ldsi_NavHeapItem it = s->heap[i];
+/* false: out of memory growing the heap */
+static bool heap_push(lds_NavSearch *s, uint32_t id, double f) {
+  ldsi_NavHeapItem it, *h;
+  size_t i = s->hn;
+  if (i == s->hcap) {
+    size_t nc = 2 * s->hcap;
+    h = (ldsi_NavHeapItem *)ldsi_realloc(&s->env, s->heap, s->hcap * sizeof *h, nc * sizeof *h);
+    if (!h) return false;
+    s->heap = h;
+    s->hcap = nc;
+  }
+  h = s->heap;
+  it.f = f;
+  it.id = id;
   while (i > 0) {
     size_t up = (i - 1) / 2;
-    if (!item_less(&it, &s->heap[up])) break;
-    s->heap[i] = s->heap[up];
-    s->rec[s->heap[i].id].hpos = (uint32_t)i;
+    if (!item_less(&it, &h[up])) break;
+    h[i] = h[up];
     i = up;
   }
-  s->heap[i] = it;
-  s->rec[it.id].hpos = (uint32_t)i;
+  h[i] = it;
+  s->hn++;
+  s->stats.pushes++;
+  if (s->hn > s->stats.peak_open) s->stats.peak_open = s->hn;
+  return true;
 }
 
-static void heap_down(lds_NavSearch *s, size_t i) {
-  ldsi_NavHeapItem it = s->heap[i];
-  const size_t n = s->hn;
+/* Removes the least item; returns it. */
+static ldsi_NavHeapItem heap_pop_item(lds_NavSearch *s) {
+  ldsi_NavHeapItem *h = s->heap, top = h[0], it;
+  size_t i = 0, n = --s->hn;
+  if (!n) return top;
+  it = h[n];
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && item_less(&s->heap[c + 1], &s->heap[c])) c++;
-    if (!item_less(&s->heap[c], &it)) break;
-    s->heap[i] = s->heap[c];
-    s->rec[s->heap[i].id].hpos = (uint32_t)i;
+    if (c + 1 < n && item_less(&h[c + 1], &h[c])) c++;
+    if (!item_less(&h[c], &it)) break;
+    h[i] = h[c];
     i = c;
   }
-  s->heap[i] = it;
-  s->rec[it.id].hpos = (uint32_t)i;
+  h[i] = it;
+  return top;
 }
 
-static void heap_push_or_decrease(lds_NavSearch *s, uint32_t id, double f) {
-  uint32_t h = s->rec[id].hpos;
-  if (h < LDSI_NAV_OUT) {
-    s->heap[h].f = f;
-    heap_up(s, h);
-    return;
-  }
-  s->heap[s->hn].f = f;
-  s->heap[s->hn].id = id;
-  s->hn++;
-  heap_up(s, s->hn - 1);
-  s->stats.pushes++;
-  if (s->hn > s->stats.peak_open) s->stats.peak_open = s->hn;
-}
-
+/* The open record with the least f (closed now), or LDS_NAVMESH_NONE when
+** no open record is left; stale items are dropped on the way. */
 static uint32_t heap_pop(lds_NavSearch *s) {
-  uint32_t id = s->heap[0].id;
-  s->rec[id].hpos = LDSI_NAV_CLOSED;
-  s->hn--;
-  if (s->hn) {
-    s->heap[0] = s->heap[s->hn];
-    heap_down(s, 0);
+  while (s->hn) {
+    ldsi_NavHeapItem it = heap_pop_item(s);
+    ldsi_NavRec *R = &s->rec[it.id];
+    if (R->hpos != LDSI_NAV_OPEN || R->f != it.f) continue;
+    R->hpos = LDSI_NAV_CLOSED;
+    return it.id;
   }
-  return id;
+  return LDS_NAVMESH_NONE;
 }
-
 
 /* ------------------------------------------------------------- start -- */
 
@@ -223,14 +232,14 @@ static void search_reset(lds_NavSearch *s) {
   R = &s->rec[sp];
   R->seen = s->gen;
   R->done = 0;
-  R->hpos = LDSI_NAV_OUT;
+  R->hpos = LDSI_NAV_OPEN;
   R->g = 0;
   R->parent = R->edge = LDS_NAVMESH_NONE;
   memcpy(R->pt, s->start, 3 * sizeof(double));
   s->best = sp;
   s->best_h = dist3(s->start, s->goal);
   R->f = s->best_h * (sp == s->gp ? s->cost[s->m->area[sp]] : s->min_cost);
-  heap_push_or_decrease(s, sp, R->f);
+  (void)heap_push(s, sp, R->f); /* the heap is empty and holds np + 1 items */
 }
 
 lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const double start[3],
@@ -394,6 +403,7 @@ static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_
     if (budget_us && *n && (*n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
     P = heap_pop(s);
+    if (P == LDS_NAVMESH_NONE) break;
     (*n)++;
     s->stats.expansions++;
     if (P == gp) return LDS_FOUND;
@@ -437,7 +447,6 @@ static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_
       } else {
         X->seen = gen;
         X->done = 0;
-        X->hpos = LDSI_NAV_OUT;
       }
       X->g = g;
       X->f = f;
@@ -448,7 +457,11 @@ static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_
         s->best_h = h;
         s->best = Q;
       }
-      heap_push_or_decrease(s, Q, f);
+      X->hpos = LDSI_NAV_OPEN;
+      if (!heap_push(s, Q, f)) {
+        snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the open list");
+        return LDS_E_NOMEM;
+      }
     }
   }
   return LDS_NO_PATH;
@@ -621,6 +634,7 @@ static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget
       continue;
     }
     /* MID done: keep its path only when strictly better */
+    if (st < 0) return st;
     if (st == LDS_FOUND) {
       st = build_corridor_path(s, s->gp, s->goal);
       if (st != LDS_OK) return st;

@@ -27,7 +27,7 @@ typedef struct ldsi_NavRec {
   uint32_t parent;   /* polygon the corridor comes from, LDS_NAVMESH_NONE at the start */
   uint32_t edge;     /* the parent's adjacency entry (adj) crossed into this polygon */
   uint32_t seen;     /* generation the record belongs to */
-  uint32_t hpos;     /* position in the heap, LDSI_NAV_CLOSED or LDSI_NAV_OUT */
+  uint32_t hpos;     /* LDSI_NAV_OPEN (its current f is in the heap) or LDSI_NAV_CLOSED */
   uint32_t done;     /* generation in which it was last expanded */
 } ldsi_NavRec;
 
@@ -68,8 +68,8 @@ struct lds_NavSearch {
   uint32_t gen;
   ldsi_NavRec *rec;   /* np */
   bool uniform;       /* every allowed area costs the same */
-  ldsi_NavHeapItem *heap; /* np */
-  size_t hn;
+  ldsi_NavHeapItem *heap; /* hcap items, hn in use (lazy deletion: may exceed np) */
+  size_t hn, hcap;
   uint32_t best;      /* reached polygon nearest the goal (partial) */
   double best_h;
   ldsi_NavRule rule;  /* the corridor search running */
@@ -93,7 +93,7 @@ struct lds_NavSearch {
 };
 
 #define LDSI_NAV_CLOSED 0xFFFFFFFFu
-#define LDSI_NAV_OUT 0xFFFFFFFEu /* seen, not yet in the heap */
+#define LDSI_NAV_OPEN 0u
 
 /* Walks the polyline pts (n points) through the mesh from polygon p0 (see
 ** lds_navmesh_check_path); cost may be NULL (every area 1, none blocked).
