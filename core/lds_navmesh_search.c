@@ -38,33 +38,27 @@ void lds_nav_params_init(lds_NavParams *p) {
 
 /* ---------------------------------------------------------- lifetime -- */
 
-#define K LDSI_NAV_SLOTS
-
 lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_Error *err) {
   ldsi_Env e;
   lds_NavSearch *s;
-  size_t nn, ni;
+  size_t ni, np;
   ldsi_env_resolve(&e, env);
   if (!m) {
     ldsi_error(err, LDS_E_ARG, "lds_navsearch_new: mesh is NULL");
     return NULL;
   }
   ni = m->ni;
-  nn = ni * K + 1; /* corridor A* records: K per half-edge, plus the start */
+  np = m->np;
   s = (lds_NavSearch *)ldsi_calloc(&e, 1, sizeof *s);
   if (!s) goto nomem;
   s->env = e;
   s->m = m;
-  s->nnodes = nn;
-  s->start_node = (uint32_t)(ni * K);
-  s->enext = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
-  s->cstart = (uint32_t *)ldsi_alloc(&e, ((size_t)m->np + 1) * sizeof(uint32_t));
-  s->cedge = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
-  s->ends = (ldsi_NavEdge *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavEdge));
-  s->node = (ldsi_NavNode *)ldsi_calloc(&e, nn, sizeof(ldsi_NavNode));
-  s->mark = (ldsi_NavMark *)ldsi_calloc(&e, nn, sizeof(ldsi_NavMark));
-  s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, nn * sizeof(ldsi_NavHeapItem));
-  if (!s->enext || !s->cstart || !s->cedge || !s->ends || !s->node || !s->mark || !s->heap) {
+  s->cstart = (uint32_t *)ldsi_alloc(&e, (np + 1) * sizeof(uint32_t));
+  s->adj = (ldsi_NavEdge *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavEdge));
+  s->rec = (ldsi_NavRec *)ldsi_calloc(&e, np + 1, sizeof(ldsi_NavRec));
+  s->hcap = np + 1;
+  s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, s->hcap * sizeof(ldsi_NavHeapItem));
+  if (!s->cstart || !s->adj || !s->rec || !s->heap) {
     lds_navsearch_free(s);
     goto nomem;
   }
@@ -80,15 +74,17 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
         s->areas[s->nareas++] = m->area[P];
       }
       for (k = 0; k < n; k++) {
-        uint32_t e0 = st + k;
-        s->enext[e0] = st + (k + 1) % n;
-        memcpy(s->ends[e0].a, ldsi_nm_v(m, m->pv[e0]), 3 * sizeof(double));
-        memcpy(s->ends[e0].b, ldsi_nm_v(m, m->pv[s->enext[e0]]), 3 * sizeof(double));
-        s->ends[e0].ex = s->ends[e0].b[0] - s->ends[e0].a[0];
-        s->ends[e0].ez = s->ends[e0].b[2] - s->ends[e0].a[2];
+        uint32_t e0 = st + k, e1 = st + (k + 1) % n;
+        ldsi_NavEdge *E = &s->adj[nc];
+        if (m->pn[e0] == LDS_NAVMESH_NONE) continue;
+        E->to = m->pn[e0];
+        memcpy(E->a, ldsi_nm_v(m, m->pv[e0]), 3 * sizeof(double));
+        memcpy(E->b, ldsi_nm_v(m, m->pv[e1]), 3 * sizeof(double));
+        E->ex = E->b[0] - E->a[0];
+        E->ez = E->b[2] - E->a[2];
         /* edges have a length (lds_navmesh_new rejects zero-length ones) */
-        s->ends[e0].il2 = 1.0 / (s->ends[e0].ex * s->ends[e0].ex + s->ends[e0].ez * s->ends[e0].ez);
-        if (m->pn[e0] != LDS_NAVMESH_NONE) s->cedge[nc++] = e0;
+        E->il2 = 1.0 / (E->ex * E->ex + E->ez * E->ez);
+        nc++;
       }
     }
     s->cstart[m->np] = nc;
@@ -105,85 +101,94 @@ nomem:
 
 void lds_navsearch_free(lds_NavSearch *s) {
   const ldsi_Env *e;
-  size_t nn, ni;
+  size_t ni, np;
   if (!s) return;
   e = &s->env;
-  nn = s->nnodes;
   ni = s->m->ni;
+  np = s->m->np;
   ldsi_polyanya_free(s);
-  ldsi_free(e, s->enext, (ni + 1) * sizeof(uint32_t));
-  ldsi_free(e, s->cstart, ((size_t)s->m->np + 1) * sizeof(uint32_t));
-  ldsi_free(e, s->cedge, (ni + 1) * sizeof(uint32_t));
-  ldsi_free(e, s->ends, (ni + 1) * sizeof(ldsi_NavEdge));
-  ldsi_free(e, s->node, nn * sizeof(ldsi_NavNode));
-  ldsi_free(e, s->mark, nn * sizeof(ldsi_NavMark));
-  ldsi_free(e, s->heap, nn * sizeof(ldsi_NavHeapItem));
+  ldsi_free(e, s->cstart, (np + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->adj, (ni + 1) * sizeof(ldsi_NavEdge));
+  ldsi_free(e, s->rec, (np + 1) * sizeof(ldsi_NavRec));
+  ldsi_free(e, s->heap, s->hcap * sizeof(ldsi_NavHeapItem));
   ldsi_free(e, s->pts, s->ptscap * 3 * sizeof(double));
+  ldsi_free(e, s->pts0, s->pts0cap * 3 * sizeof(double));
   ldsi_free(e, s->corr, s->corrcap * sizeof(uint32_t));
+  ldsi_free(e, s->corr0, s->corr0cap * sizeof(uint32_t));
   ldsi_free(e, s->portals, s->portcap * sizeof(lds_Portal));
   ldsi_free(e, s, sizeof *s);
 }
 
 /* -------------------------------------------------------------- heap -- */
 
-/* Binary min-heap of (f, id), ties broken by id (deterministic); each
-** record knows its position (hpos) for decrease-key. */
+/* Binary min-heap of (f, polygon), ties broken by polygon id
+** (deterministic), with lazy deletion: a record whose f drops is pushed
+** again and its older items, whose f no longer matches the record's, are
+** dropped when popped (f only decreases while a record is open, so exactly
+** one item of an open record matches). Sifting then moves 16-byte items
+** only, never writing into the records. The heap grows when full (at most
+** one item per improvement), so a query allocates only while the pool is
+** still growing. */
 static inline bool item_less(const ldsi_NavHeapItem *a, const ldsi_NavHeapItem *b) {
   return a->f < b->f || (a->f == b->f && a->id < b->id);
 }
 
-static void heap_up(lds_NavSearch *s, size_t i) {
-  ldsi_NavHeapItem it = s->heap[i];
+/* false: out of memory growing the heap */
+static bool heap_push(lds_NavSearch *s, uint32_t id, double f) {
+  ldsi_NavHeapItem it, *h;
+  size_t i = s->hn;
+  if (i == s->hcap) {
+    size_t nc = 2 * s->hcap;
+    h = (ldsi_NavHeapItem *)ldsi_realloc(&s->env, s->heap, s->hcap * sizeof *h, nc * sizeof *h);
+    if (!h) return false;
+    s->heap = h;
+    s->hcap = nc;
+  }
+  h = s->heap;
+  it.f = f;
+  it.id = id;
   while (i > 0) {
     size_t up = (i - 1) / 2;
-    if (!item_less(&it, &s->heap[up])) break;
-    s->heap[i] = s->heap[up];
-    s->mark[s->heap[i].id].hpos = (uint32_t)i;
+    if (!item_less(&it, &h[up])) break;
+    h[i] = h[up];
     i = up;
   }
-  s->heap[i] = it;
-  s->mark[it.id].hpos = (uint32_t)i;
-}
-
-static void heap_down(lds_NavSearch *s, size_t i) {
-  ldsi_NavHeapItem it = s->heap[i];
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= s->hn) break;
-    if (c + 1 < s->hn && item_less(&s->heap[c + 1], &s->heap[c])) c++;
-    if (!item_less(&s->heap[c], &it)) break;
-    s->heap[i] = s->heap[c];
-    s->mark[s->heap[i].id].hpos = (uint32_t)i;
-    i = c;
-  }
-  s->heap[i] = it;
-  s->mark[it.id].hpos = (uint32_t)i;
-}
-
-static void heap_push_or_decrease(lds_NavSearch *s, uint32_t id, double f) {
-  uint32_t h = s->mark[id].hpos;
-  if (h < LDSI_NAV_OUT) {
-    s->heap[h].f = f;
-    heap_up(s, h);
-    return;
-  }
-  s->heap[s->hn].f = f;
-  s->heap[s->hn].id = id;
+  h[i] = it;
   s->hn++;
-  heap_up(s, s->hn - 1);
   s->stats.pushes++;
   if (s->hn > s->stats.peak_open) s->stats.peak_open = s->hn;
+  return true;
 }
 
-static uint32_t heap_pop(lds_NavSearch *s) {
-  uint32_t id = s->heap[0].id;
-  s->mark[id].hpos = LDSI_NAV_CLOSED;
-  s->hn--;
-  if (s->hn) {
-    s->heap[0] = s->heap[s->hn];
-    heap_down(s, 0);
+/* Removes the least item; returns it. */
+static ldsi_NavHeapItem heap_pop_item(lds_NavSearch *s) {
+  ldsi_NavHeapItem *h = s->heap, top = h[0], it;
+  size_t i = 0, n = --s->hn;
+  if (!n) return top;
+  it = h[n];
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && item_less(&h[c + 1], &h[c])) c++;
+    if (!item_less(&h[c], &it)) break;
+    h[i] = h[c];
+    i = c;
   }
-  return id;
+  h[i] = it;
+  return top;
+}
+
+/* The open record with the least f (closed now), or LDS_NAVMESH_NONE when
+** no open record is left; stale items are dropped on the way. */
+static uint32_t heap_pop(lds_NavSearch *s) {
+  while (s->hn) {
+    ldsi_NavHeapItem it = heap_pop_item(s);
+    ldsi_NavRec *R = &s->rec[it.id];
+    if (R->hpos != LDSI_NAV_OPEN || R->f != it.f) continue;
+    R->hpos = LDSI_NAV_CLOSED;
+    return it.id;
+  }
+  return LDS_NAVMESH_NONE;
 }
 
 /* ------------------------------------------------------------- start -- */
@@ -210,6 +215,31 @@ static bool locate(lds_NavSearch *s, const char *what, const double in[3], doubl
   }
   *poly = p;
   return true;
+}
+
+/* A new corridor search from the start polygon: every record stale (the
+** generation counter), the start record open with the straight line to the
+** goal as its key. O(1) per query but once in 2^32 queries. */
+static void search_reset(lds_NavSearch *s) {
+  ldsi_NavRec *R;
+  const uint32_t sp = s->sp;
+  if (++s->gen == 0) {
+    uint32_t i;
+    for (i = 0; i < s->m->np; i++) s->rec[i].seen = 0;
+    s->gen = 1;
+  }
+  s->hn = 0;
+  R = &s->rec[sp];
+  R->seen = s->gen;
+  R->done = 0;
+  R->hpos = LDSI_NAV_OPEN;
+  R->g = 0;
+  R->parent = R->edge = LDS_NAVMESH_NONE;
+  memcpy(R->pt, s->start, 3 * sizeof(double));
+  s->best = sp;
+  s->best_h = dist3(s->start, s->goal);
+  R->f = s->best_h * (sp == s->gp ? s->cost[s->m->area[sp]] : s->min_cost);
+  (void)heap_push(s, sp, R->f); /* the heap is empty and holds np + 1 items */
 }
 
 lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const double start[3],
@@ -265,7 +295,6 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
     double c = s->cost[s->areas[i]];
     if (isfinite(c) && c != s->min_cost) s->uniform = false;
   }
-  s->kslots = !s->uniform ? 1u : p->thorough ? K : 2u;
   if (p->algo == LDS_NAV_OPTIMAL)
     for (i = 0; i < s->nareas; i++) {
       double c = s->cost[s->areas[i]];
@@ -280,371 +309,158 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
     return s->status = LDS_E_ARG;
   s->started = true;
   s->status = LDS_RUNNING;
-  s->best_h = dist3(s->start, s->goal);
-  if (++s->gen == 0) {
-    for (i = 0; i < s->nnodes; i++) s->mark[i].seen = 0;
-    s->gen = 1;
+  s->rule = LDSI_NAV_RULE_LINE;
+  s->have0 = false;
+  search_reset(s);
+  if (!isfinite(s->cost[s->m->area[s->sp]]) || !isfinite(s->cost[s->m->area[s->gp]])) {
+    s->status = LDS_NO_PATH;
+    s->started = false;
+    if (!isfinite(s->cost[s->m->area[s->sp]])) s->best = LDS_NAVMESH_NONE;
+    return LDS_RUNNING;
   }
-  {
-    uint32_t sn = s->start_node;
-    ldsi_NavNode *N = &s->node[sn];
-    s->hn = 0;
-    s->mark[sn].seen = s->gen;
-    N->g = 0;
-    N->f = 0;
-    N->parent = LDS_NAVMESH_NONE;
-    memcpy(N->pt, s->start, 3 * sizeof(double));
-    memcpy(N->t.root, s->start, 3 * sizeof(double));
-    N->t.groot = 0;
-    N->t.wedge = false;
-    N->t.have_g = false;
-    s->mark[sn].hpos = LDSI_NAV_CLOSED;
-    s->best = sn;
-    if (!isfinite(s->cost[s->m->area[s->sp]]) || !isfinite(s->cost[s->m->area[s->gp]])) {
-      s->status = LDS_NO_PATH;
-      s->started = false;
-      if (!isfinite(s->cost[s->m->area[s->sp]])) s->best = LDS_NAVMESH_NONE;
-      return LDS_RUNNING;
-    }
-    /* different pieces of the mesh: no path, found without a search (a
-    ** partial path needs the search's nearest reached point) */
-    if (!p->partial && s->m->piece[s->sp] != s->m->piece[s->gp]) {
-      s->status = LDS_NO_PATH;
-      s->started = false;
-      return LDS_RUNNING;
-    }
-    if (p->algo == LDS_NAV_OPTIMAL) return ldsi_polyanya_start(s);
-    heap_push_or_decrease(s, sn, s->sp == s->gp ? dist3(s->start, s->goal) * s->cost[s->m->area[s->sp]] : dist3(s->start, s->goal) * s->min_cost);
+  /* different pieces of the mesh: no path, found without a search (a
+  ** partial path needs the search's nearest reached point) */
+  if (!p->partial && s->m->piece[s->sp] != s->m->piece[s->gp]) {
+    s->status = LDS_NO_PATH;
+    s->started = false;
+    return LDS_RUNNING;
   }
+  if (p->algo == LDS_NAV_OPTIMAL) return ldsi_polyanya_start(s);
   return LDS_RUNNING;
 }
 
 /* ---------------------------------------------------- corridor A* --- */
 
-static inline void lerp3(const double *a, const double *b, double t, double *out) {
-  out[0] = a[0] + t * (b[0] - a[0]);
-  out[1] = a[1] + t * (b[1] - a[1]);
-  out[2] = a[2] + t * (b[2] - a[2]);
-}
+static inline double clampd(double t, double lo, double hi) { return t < lo ? lo : t > hi ? hi : t; }
 
 /* Where |p - x| + |x - goal| is least for x on the line of portal E, as
 ** the parameter t of x = a + t (b - a), in x-z (Heron's reflection: the
 ** line from p to the goal, mirrored across the portal's line when both lie
 ** on the same side, meets that line there; the sum is convex along the
-** line, so its least value on a part [t0, t1] is at t clamped to it). tg, dg:
-** the goal's parameter and |cross| distance term (goal_terms). No root. */
+** line, so its least value on the portal is at t clamped to [0, 1]). tg,
+** dg: the goal's parameter and its |cross| distance term. No root. */
 static inline double line_t(const ldsi_NavEdge *E, const double *p, double tg, double dg) {
   double px = p[0] - E->a[0], pz = p[2] - E->a[2];
   double dp = fabs(E->ex * pz - E->ez * px), tp = (E->ex * px + E->ez * pz) * E->il2;
   return dp + dg > 0 ? tp + (tg - tp) * (dp / (dp + dg)) : tp;
 }
 
-static inline double clampd(double t, double lo, double hi) { return t < lo ? lo : t > hi ? hi : t; }
-
-/* cross(b - a, c - a) in x-z */
-static inline double xcross(const double *a, const double *b, const double *c) {
-  return (b[0] - a[0]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[0] - a[0]);
+/* The point of portal E where |p - x| + |x - goal| is least in x-z (its
+** height interpolated along the portal). */
+static inline void portal_point(const ldsi_NavEdge *E, const double *p, const double *goal,
+                                double *q) {
+  double gx = goal[0] - E->a[0], gz = goal[2] - E->a[2];
+  double dg = fabs(E->ex * gz - E->ez * gx), tg = (E->ex * gx + E->ez * gz) * E->il2;
+  double t = clampd(line_t(E, p, tg, dg), 0, 1);
+  q[0] = E->a[0] + t * E->ex;
+  q[1] = E->a[1] + t * (E->b[1] - E->a[1]);
+  q[2] = E->a[2] + t * E->ez;
 }
 
-/* A root on the line of its portal (a start on the edge, a root at the
-** portal's end) sees the whole next polygon, which is convex: the wedge
-** would be a straight angle or empty, so the state drops it. */
-static inline void taut_flat(const lds_NavSearch *s, ldsi_NavTaut *t) {
-  double c = xcross(t->wl, t->wr, t->root);
-  double l = fabs(t->wr[0] - t->wl[0]) + fabs(t->wr[2] - t->wl[2]);
-  if (fabs(c) <= s->m->eps * l) t->wedge = false;
+static inline double dist_xz(const double *a, const double *b) {
+  double dx = a[0] - b[0], dz = a[2] - b[2];
+  return sqrt(dx * dx + dz * dz);
 }
 
-/* The state's lengths to its wedge's ends (computed once per state). */
-static inline void taut_fill(ldsi_NavTaut *t) {
-  if (t->have_g) return;
-  t->gl = t->groot + dist3(t->root, t->wl);
-  t->gr = t->groot + dist3(t->root, t->wr);
-  t->have_g = true;
-}
+/* Detour's heuristic scale (dtNavMeshQuery::findPath's H_SCALE): the
+** midpoint rule is Detour's search, so its corridors are Detour's. */
+#define LDSI_NAV_MID_HSCALE 0.999
 
-/* Taut relaxation (uniform costs): from a node's state tp (taut_fill done)
-** across portal E (a = left, b = right). The portal splits into the part
-** visible from the root inside its wedge and the parts beyond its left and
-** right rays, reached by bending at the wedge's left / right end; q is the
-** point of the portal with the smallest (length to it) + (straight line to
-** the goal), and the new state t follows the part q lies in. Fills t, q and
-** *g (length from the start to q); returns that smallest sum, a lower bound
-** of every path through this corridor prefix (as the state's lengths are). */
-typedef struct TautPart {
-  ldsi_NavTaut t;
-  double q[3], g, sum;
-} TautPart;
-
-static int taut_relax(const lds_NavSearch *s, const ldsi_NavTaut *tp, const ldsi_NavEdge *E,
-                      TautPart *out) {
-  const double *r = tp->root, *goal = s->goal, *a = E->a, *b = E->b;
-  double t0 = 0, t1 = 1, tg, dg;
-  int n = 0;
-  {
-    double gx = goal[0] - a[0], gz = goal[2] - a[2];
-    dg = fabs(E->ex * gz - E->ez * gx);
-    tg = (E->ex * gx + E->ez * gz) * E->il2;
-  }
-  if (!tp->wedge) { /* the whole portal is visible from the root */
-    TautPart *o = &out[n++];
-    o->t = *tp;
-    o->t.wedge = true;
-    o->t.have_g = false;
-    memcpy(o->t.wl, a, sizeof o->t.wl);
-    memcpy(o->t.wr, b, sizeof o->t.wr);
-    lerp3(a, b, clampd(line_t(E, r, tg, dg), 0, 1), o->q);
-    o->g = tp->groot + dist3(r, o->q);
-    o->sum = o->g + dist3(o->q, goal);
-    taut_flat(s, &o->t);
-    return n;
-  }
-  {
-    double la = xcross(r, tp->wl, a), lb = xcross(r, tp->wl, b);
-    double ra = xcross(r, tp->wr, a), rb = xcross(r, tp->wr, b);
-    if (la > 0) t0 = lb > 0 ? 1 : la / (la - lb);
-    if (rb < 0) t1 = ra < 0 ? 0 : ra / (ra - rb);
-  }
-  if (t0 < t1) { /* visible part [t0, t1] */
-    TautPart *o = &out[n++];
-    o->t = *tp;
-    o->t.have_g = false;
-    lerp3(a, b, clampd(line_t(E, r, tg, dg), t0, t1), o->q);
-    o->g = tp->groot + dist3(r, o->q);
-    o->sum = o->g + dist3(o->q, goal);
-    /* a side cut by the wedge keeps the wedge's corner: the same ray, and
-    ** the point the path bends at when it later passes beyond it */
-    if (t0 <= 0) memcpy(o->t.wl, a, sizeof o->t.wl);
-    if (t1 >= 1) memcpy(o->t.wr, b, sizeof o->t.wr);
-    taut_flat(s, &o->t);
-  }
-  if (t0 > 0) { /* beyond the left ray: [0, min(t0, t1)] round wl */
-    TautPart *o = &out[n++];
-    double te = fmin(t0, t1);
-    lerp3(a, b, clampd(line_t(E, tp->wl, tg, dg), 0, te), o->q);
-    o->g = tp->gl + dist3(tp->wl, o->q);
-    o->sum = o->g + dist3(o->q, goal);
-    memcpy(o->t.root, tp->wl, sizeof o->t.root);
-    o->t.groot = tp->gl;
-    o->t.wedge = true;
-    o->t.have_g = false;
-    memcpy(o->t.wl, a, sizeof o->t.wl);
-    lerp3(a, b, te, o->t.wr);
-    taut_flat(s, &o->t);
-  }
-  if (t1 < 1) { /* beyond the right ray: [max(t0, t1), 1] round wr */
-    TautPart *o = &out[n++];
-    double te = fmax(t0, t1);
-    lerp3(a, b, clampd(line_t(E, tp->wr, tg, dg), te, 1), o->q);
-    o->g = tp->gr + dist3(tp->wr, o->q);
-    o->sum = o->g + dist3(o->q, goal);
-    memcpy(o->t.root, tp->wr, sizeof o->t.root);
-    o->t.groot = tp->gr;
-    o->t.wedge = true;
-    o->t.have_g = false;
-    lerp3(a, b, te, o->t.wl);
-    memcpy(o->t.wr, b, sizeof o->t.wr);
-    taut_flat(s, &o->t);
-  }
-  return n;
-}
-
-/* Length from a node's state to the goal inside the goal polygon. */
-static double taut_goal(const lds_NavSearch *s, const ldsi_NavTaut *t) {
-  const double *r = t->root, *g = s->goal;
-  if (t->wedge) {
-    if (xcross(r, t->wl, g) > 0) return t->groot + dist3(r, t->wl) + dist3(t->wl, g);
-    if (xcross(r, t->wr, g) < 0) return t->groot + dist3(r, t->wr) + dist3(t->wr, g);
-  }
-  return t->groot + dist3(r, g);
-}
-
-/* The state's length from the start to point x of its portal: straight
-** from the root inside the wedge, else round the wedge's end on x's side. */
-static double taut_at(ldsi_NavTaut *t, const double *x) {
-  if (t->wedge) {
-    taut_fill(t);
-    if (xcross(t->root, t->wl, x) > 0) return t->gl + dist3(t->wl, x);
-    if (xcross(t->root, t->wr, x) < 0) return t->gr + dist3(t->wr, x);
-  }
-  return t->groot + dist3(t->root, x);
-}
-
-/* The half-edge a record crosses; the polygon it stands in. */
-static inline uint32_t node_edge(uint32_t id) { return id / K; }
-static inline uint32_t node_poly(const lds_NavSearch *s, uint32_t id) {
-  return id == s->start_node ? s->sp : s->m->pn[node_edge(id)];
-}
-
-/* Which record of half-edge e takes a new state (f, tq, point q), or NONE
-** when an existing state dominates it: no longer (within 1e-12 relative)
-** to both portal ends and to either state's point, and no larger f. Free
-** records first; else an open record the new state dominates; else the
-** open record with the largest f when the new f is smaller. Non-uniform
-** costs keep one record per half-edge (the smaller f). */
-/* The lengths of state t at the dominance test's points (portal ends a, b,
-** the new state's point q, the old record's point x), computed on demand. */
-typedef struct DomPts {
-  const double *p[4];
-} DomPts;
-
-static inline double dom_at(ldsi_NavTaut *t, const DomPts *P, double *memo, int i) {
-  if (memo[i] != memo[i]) memo[i] = taut_at(t, P->p[i]);
-  return memo[i];
-}
-
-/* True when state A (lengths memo ma) is no longer than B (mb) at every
-** test point, within tol; stops at the first point where it is longer. */
-static bool dom_le(ldsi_NavTaut *A, double *ma, ldsi_NavTaut *B, double *mb, const DomPts *P,
-                   double tol) {
-  int i;
-  for (i = 0; i < 4; i++)
-    if (dom_at(A, P, ma, i) > dom_at(B, P, mb, i) + tol) return false;
-  return true;
-}
-
-static uint32_t pick_slot(lds_NavSearch *s, uint32_t e, double f, ldsi_NavTaut *tq,
-                          const double *q, bool uniform) {
-  uint32_t base = e * K, k, free_k = LDS_NAVMESH_NONE, worst = LDS_NAVMESH_NONE;
-  double nm[4] = {NAN, NAN, NAN, NAN}, wf = -INFINITY;
-  const ldsi_NavEdge *E = &s->ends[e];
-  for (k = 0; k < s->kslots; k++) {
-    ldsi_NavNode *X = &s->node[base + k];
-    const ldsi_NavMark *M = &s->mark[base + k];
-    double xm[4] = {NAN, NAN, NAN, NAN}, tol;
-    DomPts P;
-    if (M->seen != s->gen) {
-      if (free_k == LDS_NAVMESH_NONE) free_k = base + k;
-      continue;
-    }
-    if (!uniform) {
-      if (M->hpos == LDSI_NAV_CLOSED || f >= X->f) return LDS_NAVMESH_NONE;
-      return base + k;
-    }
-    P.p[0] = E->a;
-    P.p[1] = E->b;
-    P.p[2] = q;
-    P.p[3] = X->pt;
-    nm[3] = NAN; /* the fourth point is this record's */
-    tol = 1e-12 * (1 + X->f);
-    if (X->f <= f + tol && dom_le(&X->t, xm, tq, nm, &P, tol)) return LDS_NAVMESH_NONE;
-    if (M->hpos != LDSI_NAV_CLOSED) {
-      if (f <= X->f && dom_le(tq, nm, &X->t, xm, &P, 0)) return base + k;
-      if (X->f > wf) {
-        wf = X->f;
-        worst = base + k;
-      }
-    }
-  }
-  if (free_k != LDS_NAVMESH_NONE) return free_k;
-  if (worst != LDS_NAVMESH_NONE && f < wf) return worst;
-  return LDS_NAVMESH_NONE;
-}
-
-/* True when polygon Q is among the last LDSI_NAV_LOOP polygons of record
-** id's corridor. With several states per half-edge a corridor could circle
-** a vertex it bends at (every portal round it touches the root, so its
-** length does not grow) and come back into a polygon it crossed; such a
-** corridor is not simple and its funnel is meaningless. */
-#define LDSI_NAV_LOOP 16
-static inline bool revisits(const lds_NavSearch *s, uint32_t id, uint32_t Q) {
-  int d;
-  for (d = 0; d < LDSI_NAV_LOOP && id != LDS_NAVMESH_NONE; d++) {
-    if (node_poly(s, id) == Q) return true;
-    id = s->node[id].parent;
-  }
-  return false;
-}
-
-/* Every record of half-edge e is expanded (closed): no new state enters. */
-static inline bool edge_closed(const lds_NavSearch *s, uint32_t e) {
-  uint32_t k;
-  for (k = 0; k < s->kslots; k++) {
-    const ldsi_NavMark *M = &s->mark[e * K + k];
-    if (M->seen != s->gen || M->hpos != LDSI_NAV_CLOSED) return false;
-  }
-  return true;
-}
-
-/* Writes a state into record slot (parent id) and pushes it or lowers its key. */
-static void store(lds_NavSearch *s, uint32_t slot, uint32_t id, double g, double f,
-                  const double *q, const ldsi_NavTaut *t, double h) {
-  ldsi_NavNode *X = &s->node[slot];
-  if (s->mark[slot].seen != s->gen) {
-    s->mark[slot].seen = s->gen;
-    s->mark[slot].hpos = LDSI_NAV_OUT;
-  }
-  X->g = g;
-  X->f = f;
-  X->parent = id;
-  memcpy(X->pt, q, 3 * sizeof(double));
-  if (t) X->t = *t;
-  if (h < s->best_h) {
-    s->best_h = h;
-    s->best = slot;
-  }
-  heap_push_or_decrease(s, slot, f);
-}
-
-static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
+/* Runs the corridor A* of rule s->rule until the goal polygon is popped
+** (LDS_FOUND), the open list empties (LDS_NO_PATH) or the budget ends
+** (LDS_RUNNING); *n counts this step's expansions. The g of a polygon is
+** the area-weighted length of the point chain start, p1, ..., pk through
+** the portals of its corridor, each point weighted by the cost of the
+** polygon the piece crosses:
+**  - LINE: pk is the point of the portal nearest the straight line from
+**    p(k-1) to the goal (portal_point), so long polygons are charged what
+**    a path through them costs, not the walk to their edges' midpoints;
+**  - MID: pk is the portal's midpoint, fixed by the polygon's first
+**    parent, as in Detour (dtNavMeshQuery::findPath).
+** h is the straight line to the goal times the least allowed cost (MID:
+** times Detour's 0.999), exact in the goal polygon. A polygon's record is
+** replaced when the new f is smaller; one expanded before also needs a
+** smaller g, which keeps the parent links acyclic (a descendant's g is
+** never below its ancestor's). With bound finite (MID after LINE), a
+** portal whose least start -> portal -> goal length (x-z, times the least
+** cost) is not below bound is not crossed: no path through it beats the
+** path found already. */
+static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0,
+                            uint64_t *n, double bound) {
   const lds_Navmesh *m = s->m;
-  const bool uniform = s->uniform;
-  const uint32_t gp = s->gp;
-  uint64_t n = 0;
+  const uint32_t gp = s->gp, gen = s->gen;
+  const double *goal = s->goal, *start = s->start;
+  const double *cost = s->cost;
+  const bool mid = s->rule == LDSI_NAV_RULE_MID, prune = isfinite(bound);
+  const double hmul = s->min_cost * (mid ? LDSI_NAV_MID_HSCALE : 1.0);
+  const double lbmul = s->min_cost;
+  ldsi_NavRec *rec = s->rec;
   while (s->hn) {
-    uint32_t id, P, c, c1, back;
-    const ldsi_NavNode *N;
-    double cP;
-    if (max_exp && n >= max_exp) return LDS_RUNNING;
-    if (budget_us && n && (n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
+    uint32_t P, c, c1;
+    ldsi_NavRec *R;
+    double cP, pg, ppt[3];
+    if (max_exp && *n >= max_exp) return LDS_RUNNING;
+    if (budget_us && *n && (*n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
-    id = heap_pop(s);
-    n++;
+    P = heap_pop(s);
+    if (P == LDS_NAVMESH_NONE) break;
+    (*n)++;
     s->stats.expansions++;
-    P = node_poly(s, id);
-    if (P == gp) {
-      s->goal_node = id;
-      return LDS_FOUND;
-    }
-    N = &s->node[id];
-    if (uniform && N->t.wedge) taut_fill(&s->node[id].t);
-    cP = s->cost[m->area[P]];
-    back = id == s->start_node ? LDS_NAVMESH_NONE : node_poly(s, N->parent); /* never straight back */
+    if (P == gp) return LDS_FOUND;
+    R = &rec[P];
+    R->done = gen;
+    cP = cost[m->area[P]];
+    pg = R->g;
+    memcpy(ppt, R->pt, sizeof ppt);
     for (c = s->cstart[P], c1 = s->cstart[P + 1]; c < c1; c++) {
-      uint32_t e = s->cedge[c], Q = m->pn[e], slot;
-      const ldsi_NavEdge *E = &s->ends[e];
-      double q[3], g, f, h;
-      if (Q == back || !isfinite(s->cost[m->area[Q]])) continue;
-      if (edge_closed(s, e)) continue; /* pick_slot would refuse any state */
-      if (uniform && revisits(s, id, Q)) continue;
-      if (uniform) {
-        TautPart parts[3];
-        int np = taut_relax(s, &N->t, E, parts), j, jbest = 0;
-        if (!s->p.thorough) { /* the part with the least sum alone */
-          for (j = 1; j < np; j++)
-            if (parts[j].sum < parts[jbest].sum) jbest = j;
-          if (jbest) parts[0] = parts[jbest];
-          np = 1;
-        }
-        for (j = 0; j < np; j++) {
-          TautPart *o = &parts[j];
-          f = (Q == gp ? taut_goal(s, &o->t) : o->sum) * cP;
-          slot = pick_slot(s, e, f, &o->t, o->q, true);
-          if (slot == LDS_NAVMESH_NONE) continue;
-          store(s, slot, id, o->g * cP, f, o->q, &o->t, o->sum - o->g);
-        }
+      const ldsi_NavEdge *E = &s->adj[c];
+      const uint32_t Q = E->to;
+      ldsi_NavRec *X = &rec[Q];
+      const bool fresh = X->seen != gen;
+      double cQ, q[3], g, h, f;
+      if (Q == R->parent) continue; /* never straight back */
+      cQ = cost[m->area[Q]];
+      if (cQ == INFINITY) continue;
+      if (prune) {
+        double x[3];
+        portal_point(E, start, goal, x);
+        if ((dist_xz(start, x) + dist_xz(x, goal)) * lbmul >= bound) continue;
+      }
+      if (!mid) {
+        portal_point(E, ppt, goal, q);
+      } else if (fresh) {
+        q[0] = 0.5 * (E->a[0] + E->b[0]);
+        q[1] = 0.5 * (E->a[1] + E->b[1]);
+        q[2] = 0.5 * (E->a[2] + E->b[2]);
       } else {
-        {
-          double gx = s->goal[0] - E->a[0], gz = s->goal[2] - E->a[2];
-          double dg = fabs(E->ex * gz - E->ez * gx), tg = (E->ex * gx + E->ez * gz) * E->il2;
-          lerp3(E->a, E->b, clampd(line_t(E, N->pt, tg, dg), 0, 1), q);
-        }
-        g = N->g + dist3(N->pt, q) * cP;
-        h = dist3(q, s->goal);
-        f = g + h * (Q == gp ? s->cost[m->area[Q]] : s->min_cost);
-        slot = pick_slot(s, e, f, NULL, q, false);
-        if (slot == LDS_NAVMESH_NONE) continue;
-        store(s, slot, id, g, f, q, NULL, h);
+        /* the point is fixed, so is h: a smaller f is a smaller g */
+        g = pg + dist3(ppt, X->pt) * cP;
+        if (g >= X->g) continue;
+        memcpy(q, X->pt, sizeof q);
+      }
+      if (!mid || fresh) g = pg + dist3(ppt, q) * cP;
+      h = dist3(q, goal);
+      f = g + h * (Q == gp ? cQ : hmul);
+      if (!fresh) {
+        if (f >= X->f) continue;
+        if (X->done == gen && g >= X->g) continue;
+      } else {
+        X->seen = gen;
+        X->done = 0;
+      }
+      X->g = g;
+      X->f = f;
+      X->parent = P;
+      X->edge = c;
+      memcpy(X->pt, q, sizeof q);
+      if (h < s->best_h) {
+        s->best_h = h;
+        s->best = Q;
+      }
+      X->hpos = LDSI_NAV_OPEN;
+      if (!heap_push(s, Q, f)) {
+        snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the open list");
+        return LDS_E_NOMEM;
       }
     }
   }
@@ -670,46 +486,6 @@ bool ldsi_nav_push_point(lds_NavSearch *s, const double *p) {
 static lds_Status nomem(lds_NavSearch *s) {
   snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory building the path");
   return s->status = LDS_E_NOMEM;
-}
-
-/* Corridor from the start polygon to node `last`, then the funnel to `end`. */
-static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const double *end) {
-  size_t n = 0, i, np;
-  uint32_t id;
-  for (id = last; id != LDS_NAVMESH_NONE; id = s->node[id].parent) n++;
-  if (n > s->corrcap) {
-    uint32_t *c = (uint32_t *)ldsi_realloc(&s->env, s->corr, s->corrcap * sizeof(uint32_t), n * sizeof(uint32_t));
-    if (!c) return nomem(s);
-    s->corr = c;
-    s->corrcap = n;
-  }
-  if (n > s->portcap) {
-    lds_Portal *c = (lds_Portal *)ldsi_realloc(&s->env, s->portals, s->portcap * sizeof(lds_Portal), n * sizeof(lds_Portal));
-    if (!c) return nomem(s);
-    s->portals = c;
-    s->portcap = n;
-  }
-  s->ncorr = n;
-  i = n;
-  for (id = last; id != LDS_NAVMESH_NONE; id = s->node[id].parent) {
-    --i;
-    s->corr[i] = node_poly(s, id);
-    if (i > 0) {
-      const ldsi_NavEdge *E = &s->ends[node_edge(id)];
-      memcpy(s->portals[i - 1].left, E->a, 3 * sizeof(double));
-      memcpy(s->portals[i - 1].right, E->b, 3 * sizeof(double));
-    }
-  }
-  np = 0;
-  lds_funnel(s->start, end, s->portals, n - 1, NULL, 0, &np);
-  if (np > s->ptscap) {
-    double *c = (double *)ldsi_realloc(&s->env, s->pts, s->ptscap * 3 * sizeof(double), np * 3 * sizeof(double));
-    if (!c) return nomem(s);
-    s->pts = c;
-    s->ptscap = np;
-  }
-  lds_funnel(s->start, end, s->portals, n - 1, s->pts, s->ptscap, &s->npts);
-  return LDS_OK;
 }
 
 static void closest_on_poly(const lds_Navmesh *m, uint32_t p, const double *x, double *out) {
@@ -751,26 +527,146 @@ static lds_Status finish_path(lds_NavSearch *s) {
   return LDS_OK;
 }
 
+/* Corridor from the start polygon to polygon `last` (the parent links of
+** this search), then the funnel to `end`. */
+static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const double *end) {
+  size_t n = 0, i, np = 0;
+  uint32_t id;
+  const ldsi_NavRec *rec = s->rec;
+  for (id = last; id != LDS_NAVMESH_NONE; id = rec[id].parent)
+    if (++n > s->m->np) { /* cannot happen: the links are acyclic (astar_run) */
+      snprintf(s->msg, sizeof s->msg, "lds_navsearch: corridor links form a cycle");
+      return s->status = LDS_E_STATE;
+    }
+  if (n > s->corrcap) {
+    uint32_t *c = (uint32_t *)ldsi_realloc(&s->env, s->corr, s->corrcap * sizeof(uint32_t), n * sizeof(uint32_t));
+    if (!c) return nomem(s);
+    s->corr = c;
+    s->corrcap = n;
+  }
+  if (n > s->portcap) {
+    lds_Portal *c = (lds_Portal *)ldsi_realloc(&s->env, s->portals, s->portcap * sizeof(lds_Portal), n * sizeof(lds_Portal));
+    if (!c) return nomem(s);
+    s->portals = c;
+    s->portcap = n;
+  }
+  s->ncorr = n;
+  i = n;
+  for (id = last; id != LDS_NAVMESH_NONE; id = rec[id].parent) {
+    --i;
+    s->corr[i] = id;
+    if (i > 0) {
+      const ldsi_NavEdge *E = &s->adj[rec[id].edge];
+      memcpy(s->portals[i - 1].left, E->a, 3 * sizeof(double));
+      memcpy(s->portals[i - 1].right, E->b, 3 * sizeof(double));
+    }
+  }
+  /* the funnel emits at most start, one corner per portal, goal */
+  if (n + 1 > s->ptscap) {
+    double *c = (double *)ldsi_realloc(&s->env, s->pts, s->ptscap * 3 * sizeof(double), (n + 1) * 3 * sizeof(double));
+    if (!c) return nomem(s);
+    s->pts = c;
+    s->ptscap = n + 1;
+  }
+  if (lds_funnel(s->start, end, s->portals, n - 1, s->pts, s->ptscap, &np) == LDS_E_LIMIT) {
+    double *c = (double *)ldsi_realloc(&s->env, s->pts, s->ptscap * 3 * sizeof(double), np * 3 * sizeof(double));
+    if (!c) return nomem(s);
+    s->pts = c;
+    s->ptscap = np;
+    lds_funnel(s->start, end, s->portals, n - 1, s->pts, s->ptscap, &np);
+  }
+  s->npts = np;
+  return LDS_OK;
+}
+
+static double polyline_length(const double *pts, size_t n) {
+  double len = 0;
+  size_t i;
+  for (i = 1; i < n; i++) len += dist3(pts + 3 * (i - 1), pts + 3 * i);
+  return len;
+}
+
+/* What the thorough mode compares its two paths by: the length (uniform
+** costs) or the area-weighted cost walked through the mesh. */
+static double path_score(lds_NavSearch *s) {
+  double len, w;
+  char msg[LDS_ERRMSG_SIZE];
+  if (s->uniform) return polyline_length(s->pts, s->npts);
+  if (ldsi_nav_walk(s->m, s->pts, s->npts, s->sp, s->cost, &len, &w, msg) != LDS_OK) return INFINITY;
+  return w;
+}
+
+/* Swaps the result buffers (path points, corridor) with the saved ones. */
+static void swap_saved(lds_NavSearch *s) {
+  double *p = s->pts;
+  uint32_t *c = s->corr;
+  size_t t;
+  s->pts = s->pts0, s->pts0 = p;
+  t = s->ptscap, s->ptscap = s->pts0cap, s->pts0cap = t;
+  t = s->npts, s->npts = s->npts0, s->npts0 = t;
+  s->corr = s->corr0, s->corr0 = c;
+  t = s->corrcap, s->corrcap = s->corr0cap, s->corr0cap = t;
+  t = s->ncorr, s->ncorr = s->ncorr0, s->ncorr0 = t;
+}
+
+/* The funnel query's search: the LINE corridor; with thorough, then the
+** MID corridor (Detour's) bounded by the LINE path's score, and the path
+** of the two with the smaller score (LINE on a tie). The path is built
+** here (the funnel of each corridor); build_path keeps it. */
+static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
+  uint64_t n = 0;
+  for (;;) {
+    lds_Status st = astar_run(s, max_exp, budget_us, t0, &n, s->have0 ? s->len0 : INFINITY);
+    if (st == LDS_RUNNING) return st;
+    if (s->rule == LDSI_NAV_RULE_LINE) {
+      double straight;
+      if (st != LDS_FOUND) return st;
+      st = build_corridor_path(s, s->gp, s->goal);
+      if (st != LDS_OK) return st;
+      straight = dist3(s->start, s->goal) * s->min_cost;
+      s->len0 = path_score(s);
+      /* nothing beats a corridor of one polygon or the straight line */
+      if (!s->p.thorough || s->ncorr <= 1 || s->len0 <= straight) return LDS_FOUND;
+      swap_saved(s);
+      s->have0 = true;
+      s->rule = LDSI_NAV_RULE_MID;
+      search_reset(s);
+      continue;
+    }
+    /* MID done: keep its path only when strictly better */
+    if (st < 0) return st;
+    if (st == LDS_FOUND) {
+      st = build_corridor_path(s, s->gp, s->goal);
+      if (st != LDS_OK) return st;
+      if (path_score(s) < s->len0) return LDS_FOUND;
+    }
+    swap_saved(s);
+    return LDS_FOUND;
+  }
+}
+
 static lds_Status build_path(lds_NavSearch *s) {
   lds_Status st = LDS_OK;
   s->path_built = true;
-  if (s->p.algo == LDS_NAV_FUNNEL) s->npts = 0; /* Polyanya left its path in pts */
-  s->ncorr = 0;
   s->have_path = false;
   if (s->status == LDS_FOUND) {
-    if (s->p.algo == LDS_NAV_FUNNEL) st = build_corridor_path(s, s->goal_node, s->goal);
+    /* the funnel's path and corridor were built by astar_step, Polyanya's
+    ** path by Polyanya (no corridor) */
+    if (s->p.algo != LDS_NAV_FUNNEL) s->ncorr = 0;
     s->is_partial = false;
-  } else if (s->p.partial && s->best != LDS_NAVMESH_NONE && s->status != LDS_FOUND) {
+  } else if (s->p.partial && s->best != LDS_NAVMESH_NONE) {
     double end[3];
     if (s->p.algo == LDS_NAV_FUNNEL || s->npts == 0) {
-      if (s->mark[s->best].seen != s->gen) s->best = s->start_node;
-      closest_on_poly(s->m, node_poly(s, s->best), s->goal, end);
+      if (s->rec[s->best].seen != s->gen) s->best = s->sp;
+      closest_on_poly(s->m, s->best, s->goal, end);
       st = build_corridor_path(s, s->best, end);
     } else {
+      s->ncorr = 0;
       st = LDS_OK; /* Polyanya filled its partial path */
     }
     s->is_partial = true;
   } else {
+    s->npts = s->ncorr = 0;
     return LDS_OK;
   }
   if (st != LDS_OK) return st;

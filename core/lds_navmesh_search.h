@@ -62,11 +62,11 @@ typedef struct lds_NavParams {
   double height_tol;         ///< height tolerance of point location [Units: world units]; < 0 = any
                              ///< height; default 4
   bool partial;              ///< on no path, give the path to the reached polygon nearest the goal
-  bool thorough;             ///< funnel: every part of a portal (inside the corridor's wedge, beyond
-                             ///< either side) becomes its own corridor state, three per half-edge
-                             ///< (default true); false: the best part only, two per half-edge
-                             ///< (fewer expansions, about 2x faster on large maps, longer paths
-                             ///< more often). Ignored by optimal.
+  bool thorough;             ///< funnel: the point-chain corridor search, then Detour's midpoint
+                             ///< search bounded by its path, and the path (funnel) of the two
+                             ///< with the smaller cost (default true); false: the point-chain
+                             ///< search alone (about 2x faster, longer paths more often).
+                             ///< Ignored by optimal.
 } lds_NavParams;
 
 /// Fills *p with the defaults above. Never fails.

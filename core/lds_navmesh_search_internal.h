@@ -17,43 +17,34 @@ typedef struct ldsi_NavHeapItem {
 
 typedef struct ldsi_Polyanya ldsi_Polyanya;
 
-/* The taut-path state of a corridor A* node (uniform costs): the path to
-** the node's point bends last at root (g_root from the start); from root the
-** corridor is visible between the rays to wl and wr (no bound for the start
-** polygon, wedge == false). */
-typedef struct ldsi_NavTaut {
-  double root[3], wl[3], wr[3];
-  double groot;
-  double gl, gr;     /* groot + |root - wl|, groot + |root - wr|, when have_g */
-  bool wedge, have_g;
-} ldsi_NavTaut;
-
-/* One corridor A* record: a state of a half-edge (crossing edge e of one
-** polygon into its neighbour), LDSI_NAV_SLOTS per half-edge, so corridors
-** that reach a portal with states neither of which dominates the other are
-** both kept; plus the start record. */
-typedef struct ldsi_NavNode {
-  double f;          /* A* key */
-  double g;          /* area-weighted length to pt */
-  double pt[3];      /* the node's point on its entry portal */
-  ldsi_NavTaut t;    /* uniform costs only */
-  uint32_t parent;   /* record id, LDS_NAVMESH_NONE for the start */
-} ldsi_NavNode;
-
-/* A record's bookkeeping, apart from its state so that the heap and the
-** per-half-edge checks touch 8 bytes, not the whole record. */
-typedef struct ldsi_NavMark {
+/* One corridor A* record per polygon: the point where the best corridor
+** found so far enters the polygon, on the portal it crosses (the start for
+** the start polygon), and that corridor's cost to it. */
+typedef struct ldsi_NavRec {
+  double g;          /* area-weighted length of the point chain to pt */
+  double f;          /* A* key: g + heuristic (the exact rest in the goal polygon) */
+  double pt[3];      /* the record's point */
+  uint32_t parent;   /* polygon the corridor comes from, LDS_NAVMESH_NONE at the start */
+  uint32_t edge;     /* the parent's adjacency entry (adj) crossed into this polygon */
   uint32_t seen;     /* generation the record belongs to */
-  uint32_t hpos;     /* position in the heap, LDSI_NAV_CLOSED or LDSI_NAV_OUT */
-} ldsi_NavMark;
+  uint32_t hpos;     /* LDSI_NAV_OPEN (its current f is in the heap) or LDSI_NAV_CLOSED */
+  uint32_t done;     /* generation in which it was last expanded */
+} ldsi_NavRec;
 
-/* A portal as its two ends, left (vertex k) then right (vertex k + 1). */
+/* One crossable half-edge of a polygon (a row of the polygons' CSR
+** adjacency, so that an expansion reads its portals in one stream): the
+** neighbour and the portal as its two ends, left (vertex k) then right
+** (vertex k + 1). */
 typedef struct ldsi_NavEdge {
   double a[3], b[3];
   double ex, ez, il2; /* b - a in x-z, 1 / |b - a|^2 */
+  uint32_t to;        /* the neighbour polygon */
 } ldsi_NavEdge;
 
-#define LDSI_NAV_SLOTS 3u
+/* The corridor searches of one funnel query (docs/navmesh.md): the point
+** chain through the portal points nearest the straight line on to the goal,
+** and Detour's rule of edge midpoints. */
+typedef enum ldsi_NavRule { LDSI_NAV_RULE_LINE = 0, LDSI_NAV_RULE_MID = 1 } ldsi_NavRule;
 
 struct lds_NavSearch {
   ldsi_Env env;
@@ -71,23 +62,24 @@ struct lds_NavSearch {
   /* the areas the mesh uses, in the order of their first polygon */
   uint8_t areas[256];
   uint32_t nareas;
-  /* corridor A*: LDSI_NAV_SLOTS records per half-edge, then the start
-  ** record; nnodes in all */
-  size_t nnodes;
-  uint32_t start_node, goal_node;
-  uint32_t *enext;    /* half-edge -> the next vertex's slot in pv */
-  uint32_t *cstart;   /* np + 1: polygon P's crossable half-edges are cedge[cstart[P] .. cstart[P+1]-1] */
-  uint32_t *cedge;
-  ldsi_NavEdge *ends; /* per half-edge: its portal's ends */
+  /* corridor A*: one record per polygon, a binary heap of polygons */
+  uint32_t *cstart;   /* np + 1: polygon P's crossable half-edges are adj[cstart[P] .. cstart[P+1]-1] */
+  ldsi_NavEdge *adj;
   uint32_t gen;
-  ldsi_NavNode *node;
-  uint32_t kslots;    /* records per half-edge this query uses (thorough: LDSI_NAV_SLOTS, else 2) */
-  ldsi_NavMark *mark;
+  ldsi_NavRec *rec;   /* np */
   bool uniform;       /* every allowed area costs the same */
-  ldsi_NavHeapItem *heap;
-  size_t hn;
-  uint32_t best;      /* reached node nearest the goal (partial) */
+  ldsi_NavHeapItem *heap; /* hcap items, hn in use (lazy deletion: may exceed np) */
+  size_t hn, hcap;
+  uint32_t best;      /* reached polygon nearest the goal (partial) */
   double best_h;
+  ldsi_NavRule rule;  /* the corridor search running */
+  /* the first rule's path while the second runs (thorough) */
+  double *pts0;
+  size_t npts0, pts0cap;
+  uint32_t *corr0;
+  size_t ncorr0, corr0cap;
+  double len0;
+  bool have0;
   /* result */
   bool have_path, is_partial, path_built, cost_done;
   double *pts;
@@ -101,7 +93,7 @@ struct lds_NavSearch {
 };
 
 #define LDSI_NAV_CLOSED 0xFFFFFFFFu
-#define LDSI_NAV_OUT 0xFFFFFFFEu /* seen, not yet in the heap */
+#define LDSI_NAV_OPEN 0u
 
 /* Walks the polyline pts (n points) through the mesh from polygon p0 (see
 ** lds_navmesh_check_path); cost may be NULL (every area 1, none blocked).

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** test_navmesh_corridor.c — the funnel mode's corridor searches
+** (docs/navmesh.md, "funnel"): the thorough mode (the point-chain search,
+** then Detour's midpoint search bounded by its path) is never longer than
+** the fast mode (the point-chain search alone) and never cheaper than it
+** when areas cost differently; both reach the same queries, never beat the
+** straight line, and return a corridor of neighbouring polygons from the
+** start's to the goal's without a repeat; a search object reused over many
+** queries (records reset by a generation counter) gives the same path bit
+** for bit as a fresh one; sliced stepping across the two searches gives the
+** same path.
+*/
+#include "harness.h"
+
+#include "lds.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CW 20
+#define CH 20
+
+typedef struct CRng { uint64_t s; } CRng;
+static uint32_t crnd(CRng *r) {
+  r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
+  return (uint32_t)(r->s >> 33);
+}
+static double cunit(CRng *r) { return (crnd(r) & 0xffffff) / 16777216.0; }
+
+/* Free cells of a CW x CH grid (25 % blocked, diagonal pinches opened),
+** each a quad or two triangles, area 0 or 1 at random (canonical winding:
+** a, c, e, b with c = a one row up). */
+static lds_Navmesh *cmesh_make(CRng *g) {
+  static double v[(CW + 1) * (CH + 1) * 3];
+  static uint32_t idx[CW * CH * 6], st[CW * CH * 2 + 1];
+  static uint8_t area[CW * CH * 2];
+  int blocked[CH][CW], x, y, changed = 1;
+  uint32_t np = 0, ni = 0;
+  lds_NavmeshDesc d;
+  lds_Error err;
+  for (y = 0; y < CH; y++)
+    for (x = 0; x < CW; x++) blocked[y][x] = crnd(g) % 100 < 25;
+  while (changed) {
+    changed = 0;
+    for (y = 0; y + 1 < CH; y++)
+      for (x = 0; x + 1 < CW; x++) {
+        int a = blocked[y][x], b = blocked[y][x + 1], c = blocked[y + 1][x], e = blocked[y + 1][x + 1];
+        if ((a && e && !b && !c) || (b && c && !a && !e)) {
+          blocked[y][x] = blocked[y][x + 1] = 0;
+          changed = 1;
+        }
+      }
+  }
+  for (y = 0; y <= CH; y++)
+    for (x = 0; x <= CW; x++) {
+      double *p = v + 3 * (y * (CW + 1) + x);
+      p[0] = x, p[1] = 0, p[2] = y;
+    }
+  st[0] = 0;
+  for (y = 0; y < CH; y++)
+    for (x = 0; x < CW; x++) {
+      uint32_t a = (uint32_t)(y * (CW + 1) + x), b = a + 1, c = a + CW + 1, e = c + 1;
+      uint8_t ar = (uint8_t)(crnd(g) % 2);
+      if (blocked[y][x]) continue;
+      if (crnd(g) % 2) {
+        idx[ni++] = a, idx[ni++] = c, idx[ni++] = e, idx[ni++] = b;
+        area[np] = ar, st[++np] = ni;
+      } else {
+        idx[ni++] = a, idx[ni++] = c, idx[ni++] = e;
+        area[np] = ar, st[++np] = ni;
+        idx[ni++] = a, idx[ni++] = e, idx[ni++] = b;
+        area[np] = ar, st[++np] = ni;
+      }
+    }
+  memset(&d, 0, sizeof d);
+  d.verts = v;
+  d.n_verts = (CW + 1) * (CH + 1);
+  d.poly_verts = idx;
+  d.poly_start = st;
+  d.n_polys = np;
+  d.areas = area;
+  return lds_navmesh_new(NULL, &d, &err);
+}
+
+static double run(lds_NavSearch *s, const lds_NavParams *p, const double *a, const double *b,
+                  bool weighted) {
+  lds_Status st = lds_navsearch_start(s, p, a, b);
+  if (st == LDS_RUNNING) st = lds_navsearch_step(s, NULL);
+  if (st != LDS_FOUND) return -1;
+  return weighted ? lds_navsearch_cost(s) : lds_navsearch_length(s);
+}
+
+/* The corridor: neighbours from the start's polygon to the goal's, no repeat. */
+static bool corridor_ok(const lds_Navmesh *m, lds_NavSearch *s, uint32_t pa, uint32_t pb) {
+  size_t n, i, j;
+  const uint32_t *c = lds_navsearch_corridor(s, &n);
+  if (!c || n == 0 || c[0] != pa || c[n - 1] != pb) return false;
+  for (i = 0; i + 1 < n; i++) {
+    const uint32_t *vs, *nb;
+    uint32_t k, nk = lds_navmesh_poly(m, c[i], &vs, &nb);
+    bool linked = false;
+    for (k = 0; k < nk; k++) linked = linked || nb[k] == c[i + 1];
+    if (!linked) return false;
+    for (j = i + 1; j < n; j++)
+      if (c[j] == c[i]) return false;
+  }
+  return true;
+}
+
+static void test_thorough_vs_fast(void) {
+  CRng g = {0xc0441d0bu};
+  int it, q, cases = 0, worse = 0, reached_diff = 0, short_of_line = 0, bad_corr = 0;
+  int wcases = 0, wworse = 0, reuse_diff = 0, sliced_diff = 0;
+  for (it = 0; it < 20; it++) {
+    lds_Navmesh *m = cmesh_make(&g);
+    lds_NavSearch *s, *s2;
+    CHECK(m != NULL);
+    if (!m) return;
+    s = lds_navsearch_new(NULL, m, NULL);
+    s2 = lds_navsearch_new(NULL, m, NULL);
+    for (q = 0; q < 30; q++) { /* about 2 in 3 land on a free cell */
+      double a[3] = {cunit(&g) * CW, 0, cunit(&g) * CH}, b[3] = {cunit(&g) * CW, 0, cunit(&g) * CH};
+      double costs[2] = {1, 3}, lt, lf, wt, wf, line;
+      uint32_t pa = lds_navmesh_locate(m, a[0], 0, a[2], -1), pb = lds_navmesh_locate(m, b[0], 0, b[2], -1);
+      lds_NavParams pt, pf, pw;
+      if (pa == LDS_NAVMESH_NONE || pb == LDS_NAVMESH_NONE) continue;
+      lds_nav_params_init(&pt);
+      pf = pt;
+      pf.thorough = false;
+      cases++;
+      lt = run(s, &pt, a, b, false);
+      if (lt >= 0 && !corridor_ok(m, s, pa, pb)) bad_corr++;
+      /* s has run many queries; a fresh object gives the same points */
+      if (lt >= 0) {
+        lds_NavSearch *f = lds_navsearch_new(NULL, m, NULL);
+        size_t n1, n2;
+        const double *p1 = lds_navsearch_points(s, &n1), *p2;
+        run(f, &pt, a, b, false);
+        p2 = lds_navsearch_points(f, &n2);
+        if (!p2 || n1 != n2 || memcmp(p1, p2, 3 * n1 * sizeof(double)) != 0) reuse_diff++;
+        lds_navsearch_free(f);
+      }
+      /* one expansion a step across both searches: the same path */
+      if (lt >= 0) {
+        lds_Budget bud = {1, 0};
+        lds_Status st = lds_navsearch_start(s2, &pt, a, b);
+        size_t n1, n2;
+        const double *p1 = lds_navsearch_points(s, &n1), *p2;
+        while (st == LDS_RUNNING) st = lds_navsearch_step(s2, &bud);
+        p2 = lds_navsearch_points(s2, &n2);
+        if (st != LDS_FOUND || !p2 || n1 != n2 || memcmp(p1, p2, 3 * n1 * sizeof(double)) != 0)
+          sliced_diff++;
+      }
+      lf = run(s2, &pf, a, b, false);
+      if (lf >= 0 && !corridor_ok(m, s2, pa, pb)) bad_corr++;
+      if ((lt < 0) != (lf < 0)) reached_diff++;
+      if (lt < 0 || lf < 0) continue;
+      line = sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[2] - b[2]) * (a[2] - b[2]));
+      if (lt > lf * (1 + 1e-12)) worse++;
+      if (lt < line * (1 - 1e-12) || lf < line * (1 - 1e-12)) short_of_line++;
+      /* areas 0 and 1 cost 1 and 3: the weighted cost decides */
+      pw = pt;
+      pw.area_costs = costs;
+      pw.n_area_costs = 2;
+      wt = run(s, &pw, a, b, true);
+      pw.thorough = false;
+      wf = run(s2, &pw, a, b, true);
+      if (wt < 0 || wf < 0 || !isfinite(wt) || !isfinite(wf)) {
+        reached_diff++;
+        continue;
+      }
+      wcases++;
+      if (wt > wf * (1 + 1e-12)) wworse++;
+      if (wt < lt * (1 - 1e-12)) short_of_line++; /* cost >= length when every area costs >= 1 */
+    }
+    lds_navsearch_free(s);
+    lds_navsearch_free(s2);
+    lds_navmesh_free(m);
+  }
+  printf("  thorough vs fast: %d queries (%d weighted)\n", cases, wcases);
+  CHECK(cases > 350);
+  CHECK(wcases > 300);
+  CHECK_INT(worse, 0);
+  CHECK_INT(wworse, 0);
+  CHECK_INT(reached_diff, 0);
+  CHECK_INT(short_of_line, 0);
+  CHECK_INT(bad_corr, 0);
+  CHECK_INT(reuse_diff, 0);
+  CHECK_INT(sliced_diff, 0);
+}
+
+/* An L-shaped corridor of three squares: start and goal in the arms, the
+** path bends once at the inner corner (1, 1); the same in both modes, and
+** start == goal gives a path of length 0. */
+static void test_l_corridor(void) {
+  double v[] = {0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 2, 0, 0, 2, 0, 1, 0, 0, 2, 1, 0, 2};
+  uint32_t idx[] = {0, 1, 2, 3, 3, 2, 5, 4, 1, 6, 7, 2}, st[] = {0, 4, 8, 12};
+  lds_NavmeshDesc d;
+  lds_Navmesh *m;
+  lds_NavSearch *s;
+  lds_NavParams p;
+  double a[3] = {1.9, 0, 0.1}, b[3] = {0.5, 0, 1.9};
+  int mode;
+  memset(&d, 0, sizeof d);
+  d.verts = v, d.n_verts = 8, d.poly_verts = idx, d.poly_start = st, d.n_polys = 3;
+  m = lds_navmesh_new(NULL, &d, NULL);
+  CHECK(m != NULL);
+  if (!m) return;
+  s = lds_navsearch_new(NULL, m, NULL);
+  for (mode = 0; mode < 2; mode++) {
+    size_t n = 0;
+    const double *pts;
+    lds_nav_params_init(&p);
+    p.thorough = mode == 0;
+    CHECK_NEAR(run(s, &p, a, b, false), sqrt(0.81 + 0.81) + sqrt(0.25 + 0.81), 1e-12);
+    pts = lds_navsearch_points(s, &n);
+    CHECK_INT((int)n, 3);
+    if (pts && n == 3) CHECK(pts[3] == 1 && pts[5] == 1);
+    CHECK_NEAR(run(s, &p, a, a, false), 0, 0);
+  }
+  lds_navsearch_free(s);
+  lds_navmesh_free(m);
+}
+
+void suite_navmesh_corridor(void);
+void suite_navmesh_corridor(void) {
+  test_l_corridor();
+  test_thorough_vs_fast();
+}
