@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** test_navmesh_merge.c — the optimal search's preprocessing: the merged
-** convex partition (core/lds_navmesh_merge.c) and the dead-end trees
-** (core/lds_polyanya.c).
+** convex partition (core/lds_navmesh_merge.c) and the pruning by
+** biconnected blocks (core/lds_polyanya.c).
 **
 ** Merging, on random grid meshes (strict and with collinear vertices, small
 ** polygons so that there is much to merge) and random area ids: every
@@ -11,9 +11,9 @@
 ** and true to the mesh's. Searches: lengths on the merged partition equal
 ** those on the mesh's own polygons (ldsi_polyanya_prepare(s, 0)), with and
 ** without a blocked area, the blocked set changing from query to query (the
-** dead-end tables are rebuilt); and equal to a search on a copy of the mesh
+** block tables are rebuilt); and equal to a search on a copy of the mesh
 ** without the blocked polygons. test_polyanya.c checks the default search
-** (merged, dead ends pruned) against an independent oracle.
+** (merged, pruned by blocks) against an independent oracle.
 */
 #include "harness.h"
 
