@@ -209,9 +209,10 @@ static int nm_piece_count(lua_State *L) {
 
 static uint32_t check_id(lua_State *L, int arg, uint32_t n, const char *what) {
   double v = ldsl_check_int(L, arg);
+  char buf[64];
   if (v < 1 || v > (double)n)
-    ldsl_arg_error(L, arg, lua_pushfstring(L, "%s %d out of range (expected 1..%d)", what, (int)v,
-                                           (int)n));
+    ldsl_arg_error(L, arg, lua_pushfstring(L, "%s %s out of range (expected 1..%d)", what,
+                                           ldsl_fmt_coord(buf, sizeof buf, v), (int)n));
   return (uint32_t)v - 1;
 }
 

@@ -85,9 +85,11 @@ static int path_tostring(lua_State *L) {
 static size_t check_index(lua_State *L, lds_Path *p, int arg, double def) {
   double i = ldsl_opt_int(L, arg, def), n = (double)lds_path_length(p);
   if (i < 0) i = n + i + 1;
+  char buf[64];
   if (i < 1 || i > n)
-    ldsl_arg_error(L, arg, lua_pushfstring(L, "index %d out of range (path has %d cells)",
-                                      (int)ldsl_opt_int(L, arg, def), (int)n));
+    ldsl_arg_error(L, arg, lua_pushfstring(L, "index %s out of range (path has %d cells)",
+                                           ldsl_fmt_coord(buf, sizeof buf, ldsl_opt_int(L, arg, def)),
+                                           (int)n));
   return (size_t)i - 1;
 }
 

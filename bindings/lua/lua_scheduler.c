@@ -1559,9 +1559,14 @@ static int req_progress(lua_State *L) {
 static int req_progress_cell(lua_State *L) {
   ReqBox *r = check_req(L, 1);
   double x = ldsl_check_int(L, 2), y = ldsl_check_int(L, 3);
-  if (x < -2147483648.0 || x > 2147483647.0 || y < -2147483648.0 || y > 2147483647.0)
-    return ldsl_arg_error(L, x < -2147483648.0 || x > 2147483647.0 ? 2 : 3,
-                          "cell out of range (expected a cell of the path)");
+  if (x < -2147483648.0 || x > 2147483647.0 || y < -2147483648.0 || y > 2147483647.0) {
+    int bad_x = x < -2147483648.0 || x > 2147483647.0;
+    char buf[64];
+    return ldsl_arg_error(L, bad_x ? 2 : 3,
+                          lua_pushfstring(L, "%s %s out of range (expected a cell of the path)",
+                                          bad_x ? "x" : "y",
+                                          ldsl_fmt_coord(buf, sizeof buf, bad_x ? x : y)));
+  }
   return progress_result(
       L, r, lds_scheduler_path_progress_cell(r->sb->sc, r->id, (int32_t)x, (int32_t)y), 2);
 }

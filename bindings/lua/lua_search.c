@@ -122,6 +122,7 @@ int ldsl_opt_type_error(lua_State *L, int arg, const char *name, const char *exp
 void ldsl_opt_cell(lua_State *L, int arg, const char *name, const lds_Grid *g, int32_t *x,
                      int32_t *y) {
   double v[2];
+  char buf[2][64];
   int i;
   if (lua_type(L, -1) != LUA_TTABLE) ldsl_opt_type_error(L, arg, name, "table {x, y}");
   for (i = 0; i < 2; i++) {
@@ -130,15 +131,22 @@ void ldsl_opt_cell(lua_State *L, int arg, const char *name, const lds_Grid *g, i
       lua_pop(L, 1);
       lua_rawgeti(L, -1, i + 1);
     }
-    if (lua_type(L, -1) != LUA_TNUMBER || lua_tonumber(L, -1) != floor(lua_tonumber(L, -1)))
-      ldsl_opt_error(L, arg, name, "expected {x, y} with integer cells");
+    if (lua_type(L, -1) != LUA_TNUMBER)
+      ldsl_opt_error(L, arg, name, lua_pushfstring(L, "expected {x, y} with integer cells (%s is "
+                                                      "%s)", i == 0 ? "x" : "y",
+                                                   ldsl_value_name(L, -1)));
     v[i] = lua_tonumber(L, -1);
+    if (v[i] != floor(v[i]))
+      ldsl_opt_error(L, arg, name, lua_pushfstring(L, "expected {x, y} with integer cells (%s is "
+                                                      "%s)", i == 0 ? "x" : "y",
+                                                   ldsl_fmt_coord(buf[0], sizeof buf[0], v[i])));
     lua_pop(L, 1);
   }
-  if (v[0] < 0 || v[0] >= lds_grid_width(g) || v[1] < 0 || v[1] >= lds_grid_height(g))
-    ldsl_opt_error(L, arg, name, lua_pushfstring(L, "cell (%d,%d) outside the %dx%d grid", (int)v[0],
-                                            (int)v[1], (int)lds_grid_width(g),
-                                            (int)lds_grid_height(g)));
+  if (!ldsl_coord_ok(v[0], lds_grid_width(g)) || !ldsl_coord_ok(v[1], lds_grid_height(g)))
+    ldsl_opt_error(L, arg, name, lua_pushfstring(L, "cell (%s,%s) outside the %dx%d grid",
+                                                 ldsl_fmt_coord(buf[0], sizeof buf[0], v[0]),
+                                                 ldsl_fmt_coord(buf[1], sizeof buf[1], v[1]),
+                                                 (int)lds_grid_width(g), (int)lds_grid_height(g)));
   *x = (int32_t)v[0];
   *y = (int32_t)v[1];
 }

@@ -16,6 +16,21 @@ const char *ldsl_fmt_num(char *buf, size_t size, double v) {
   return buf;
 }
 
+/* A coordinate, index or size as the caller wrote it: integral values in
+** full ("4294967296", "-3", never wrapped to 32 bits nor in %g's
+** exponent form), others as ldsl_fmt_num ("2.5", "nan", "inf"). */
+const char *ldsl_fmt_coord(char *buf, size_t size, double v) {
+  if (v == floor(v) && fabs(v) < 1e18)
+    snprintf(buf, size, "%.0f", v);
+  else
+    ldsl_fmt_num(buf, size, v);
+  return buf;
+}
+
+/* 1 when v is a cell coordinate on an axis of n cells: an integer in
+** 0..n-1 (so neither nan, inf nor a fraction). */
+int ldsl_coord_ok(double v, int32_t n) { return v == floor(v) && v >= 0 && v < (double)n; }
+
 /* Name of the value at idx for error messages: __name of its metatable if
 ** it is a string (both engines), else the basic type name. */
 const char *ldsl_value_name(lua_State *L, int idx) {
