@@ -174,6 +174,8 @@ int ldsl_hpa_new(lua_State *L) {
   b->gb = gb;
   gb->nsearch++;
   b->h = lds_hpa_new(&env, g, &p, &err);
+  if (!b->h && err.code == LDS_E_ARG && strstr(err.msg, "under the layer weights"))
+    return ldsl_weights_fail(L, 2, 2, NULL, err.msg);
   if (!b->h) return luaL_error(L, "%s", err.msg);
   b->q = lds_hpa_query_new(b->h, &err);
   if (!b->q) return luaL_error(L, "%s", err.msg);

@@ -327,7 +327,7 @@ static double recost(lua_State *L, const lds_Path *p, int arg, int pi) {
   nw = post_weights(L, pi, 0, ldsl_check_grid(L, arg), w);
   lua_pop(L, 1);
   if (lds_grid_path_cost_weighted(ldsl_check_grid(L, arg), p, w, nw, &c, &err) != LDS_OK)
-    ldsl_arg_error(L, arg, err.msg);
+    ldsl_weights_fail(L, 0, arg, "path.weights", err.msg);
   return c;
 }
 
@@ -413,7 +413,7 @@ int ldsl_path_prune_los(lua_State *L) {
   kept = (size_t *)lds_newudata(L, (n ? n : 1) * sizeof(size_t)); /* 5: scratch, GC'd */
   b = ldsl_new_pathbox(L);                                               /* 6: the pruned path */
   q = lds_path_prune_los_weighted(p, g, w, nw, kept, &err);
-  if (!q && err.code == LDS_E_ARG) return ldsl_arg_error(L, 2, err.msg);
+  if (!q && err.code == LDS_E_ARG) return ldsl_weights_fail(L, 3, 2, "path.weights", err.msg);
   ldsl_push_path(L, b, q, &err);
   ldsl_path_remember(L, 6, 4);
   path_uv_get(L, 1, &path_replaced_key); /* 7: the input's replaced costs, or nil */
@@ -473,7 +473,7 @@ static int path_string_pull(lua_State *L) {
   if (lds_grid_funnel(g, p, xy, 2 * (n ? n : 1), &m, &len, &err) != LDS_OK)
     return ldsl_arg_error(L, 1, err.msg);
   if (lds_grid_polyline_cost(g, xy, m, w, nw, &cost, &err) != LDS_OK)
-    return ldsl_arg_error(L, 3, err.msg);
+    return ldsl_weights_fail(L, 3, 3, "path.weights", err.msg);
   lua_createtable(L, (int)m, 2);
   for (i = 0; i < m; i++) {
     lua_createtable(L, 0, 2);
@@ -606,7 +606,8 @@ int ldsl_grid_polyline_cost(lua_State *L) {
     }
   }
   nw = post_weights(L, is_path ? 2 : 0, 3, g, w);
-  if (lds_grid_polyline_cost(g, xy, n, w, nw, &c, &err) != LDS_OK) return ldsl_arg_error(L, 2, err.msg);
+  if (lds_grid_polyline_cost(g, xy, n, w, nw, &c, &err) != LDS_OK)
+    return ldsl_weights_fail(L, 3, 2, is_path ? "path.weights" : NULL, err.msg);
   lua_pushnumber(L, c);
   return 1;
 }

@@ -293,6 +293,27 @@ int ldsl_space_tostring(lua_State *L, const SpaceKind *kind) {
   return 1;
 }
 
+/* Raises the core's message msg (err.msg of a call given layer weights).
+** A message about the weights ("cell (2,2) has cost -4 under the layer
+** weights ...") names the option, without the core function's name:
+** "opts.weights: ..." at argument oi when the options there set weights,
+** else "FALLBACK: ..." at argument arg (the weights a path remembers:
+** fallback "path.weights"; NULL: opts.weights at oi). Any other message is
+** an error of argument arg, unchanged. */
+int ldsl_weights_fail(lua_State *L, int oi, int arg, const char *fallback, const char *msg) {
+  const char *c = strstr(msg, ": ");
+  int own = 0;
+  if (!strstr(msg, "under the layer weights")) return ldsl_arg_error(L, arg, msg);
+  if (strncmp(msg, "lds_", 4) == 0 && c) msg = c + 2;
+  if (oi && lua_type(L, oi) == LUA_TTABLE) {
+    lua_getfield(L, oi, "weights");
+    own = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+  }
+  if (own || !fallback) return ldsl_opt_error(L, oi, "weights", msg);
+  return ldsl_arg_error(L, arg, lua_pushfstring(L, "%s: %s", fallback, msg));
+}
+
 /* One entry of a lua_next walk over option `weights` of argument arg (the
 ** layer name at -2, its weight at -1): raises find_path's error unless the
 ** name is a string and the weight a finite number, and, when g is given,

@@ -156,3 +156,62 @@ describe("other options keep the value as given on both engines", function()
     has(errmsg(g.to_navmesh, g, {strict = 1}), "(opts.strict: boolean expected, got number)")
   end)
 end)
+
+describe("layer weights the grid turns into bad costs", function()
+  -- the core sees these only against the grid's cells; the error still
+  -- names the option (opts.weights, or the weights a path remembers)
+  local g = lodestar.grid.new(20, 20)
+  g:layer_add("mud")
+  g:layer_set("mud", 2, 2, 1)
+  local NEG = {weights = {mud = -5}}
+  local WHY = "cell (2,2) has "
+
+  it("find_path, search constructors, D* Lite and the hierarchy name opts.weights", function()
+    has(errmsg(lodestar.find_path, g, 0, 0, 5, 5, NEG), "bad argument #6 to 'find_path' (opts.weights: " .. WHY)
+    has(errmsg(lodestar.find_path, g, 0, 0, 5, 5, {algorithm = "jps", weights = {mud = -5}}),
+      "bad argument #6 to 'find_path' (opts.weights: " .. WHY)
+    has(errmsg(lodestar.search.astar, g, {weights = {mud = -5}, start = {0, 0}, goal = {5, 5}}),
+      "bad argument #2 to 'astar' (opts.weights: " .. WHY)
+    local s = lodestar.search.astar(g, NEG)
+    has(errmsg(s.start, s, 0, 0, 5, 5), "lodestar.Search: start: opts.weights of the search: " .. WHY)
+    has(errmsg(lodestar.search.dstar_lite, g, {start = {0, 0}, goal = {5, 5}, weights = {mud = -5}}),
+      "bad argument #2 to 'dstar_lite' (opts.weights: " .. WHY)
+    has(errmsg(lodestar.hierarchy, g, NEG), "bad argument #2 to 'hierarchy' (opts.weights: " .. WHY)
+    for _, msg in ipairs{errmsg(lodestar.find_path, g, 0, 0, 5, 5, NEG), errmsg(lodestar.hierarchy, g, NEG),
+                         errmsg(s.start, s, 0, 0, 5, 5)} do
+      no_c_name(msg)
+    end
+  end)
+
+  it("post-processing names opts.weights or path.weights", function()
+    local p = lodestar.find_path(g, 0, 0, 5, 5)
+    has(errmsg(p.prune_los, p, g, NEG), "bad argument #2 to 'prune_los' (opts.weights: " .. WHY)
+    has(errmsg(p.string_pull, p, g, NEG), "bad argument #2 to 'string_pull' (opts.weights: " .. WHY)
+    has(errmsg(g.polyline_cost, g, {{0.5, 0.5}, {5.5, 5.5}}, NEG), "bad argument #2 to 'polyline_cost' (opts.weights: " .. WHY)
+    g:layer_set("mud", 2, 2, 0)
+    local q = lodestar.find_path(g, 0, 0, 5, 5, NEG) -- fine now: mud is 0 on the path
+    g:layer_set("mud", 2, 2, 1)
+    has(errmsg(q.prune_los, q, g), "bad argument #1 to 'prune_los' (path.weights: " .. WHY)
+    has(errmsg(g.polyline_cost, g, q), "bad argument #1 to 'polyline_cost' (path.weights: " .. WHY)
+  end)
+
+  it("a cost callback on an any-angle search is opts.cost", function()
+    local msg = errmsg(lodestar.find_path, g, 0, 0, 5, 5, {algorithm = "theta", cost = function() return 1 end})
+    has(msg, "bad argument #6 to 'find_path' (opts.cost: algorithm 'theta' takes no cost function")
+    no_c_name(msg)
+  end)
+end)
+
+describe("budgets past 2^53", function()
+  it("are refused with their value instead of being cast past 2^64", function()
+    local g = lodestar.grid.new(8, 8)
+    local s = lodestar.search.astar(g)
+    s:start(0, 0, 7, 7)
+    has(errmsg(s.step, s, {budget_us = 2 ^ 70}), "(budget_us 1.1805916207174e+21 out of range (expected an integer 0..2^53))")
+    has(errmsg(s.step, s, {max_expansions = 2 ^ 64}), "(max_expansions 1.844674407371e+19 out of range")
+    local sc = lodestar.scheduler.new()
+    sc:add_grid(g)
+    has(errmsg(sc.step, sc, {max_expansions = 2 ^ 70}), "(max_expansions 1.1805916207174e+21 out of range")
+    assert.equal("found", s:step{max_expansions = 2 ^ 53})
+  end)
+end)
