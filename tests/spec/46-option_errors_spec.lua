@@ -63,7 +63,8 @@ describe("scheduler requests through a hierarchy", function()
         local rv = s:request{grid = g, from = {0, 0}, to = {5, 5}, hierarchy = h, profile = name}
         return rv
       end)
-      has(msg, ("(opts.profile: profile '%s' sets %s, which a request with opts.hierarchy cannot take ("):format(name, key))
+      has(msg, ("(opts.profile: profile '%s' sets %s, which a request with opts.hierarchy cannot take ("):format(
+        name, key))
       no_c_name(msg)
     end
   end)
@@ -128,7 +129,8 @@ describe("navigation mesh find_path options", function()
       {{algorithm = 1}, "(opts.algorithm: string expected, got number)"},
       {{area_costs = 3}, "(opts.area_costs: table {[area id] = cost} expected, got number)"},
       {{area_costs = {[300] = 1}}, "(opts.area_costs: keys must be area ids 0..255 (got 300))"},
-      {{area_costs = {[1] = 0}}, "(opts.area_costs: area 1: cost 0 out of range (expected > 0; math.huge blocks the area))"},
+      {{area_costs = {[1] = 0}},
+        "(opts.area_costs: area 1: cost 0 out of range (expected > 0; math.huge blocks the area))"},
       {{blocked_areas = {1, 2.5}}, "(opts.blocked_areas: entry 2: an area id 0..255 expected, got 2.5)"},
       {{height_tol = "x"}, "(opts.height_tol: number (< 0: any height) expected, got string)"},
       {{height_tol = 0 / 0}, "(opts.height_tol: nan out of range"},
@@ -139,7 +141,8 @@ describe("navigation mesh find_path options", function()
       local msg = errmsg(m.find_path, m, a, b, c[1])
       has(msg, "bad argument #3 to 'find_path' " .. c[2])
     end
-    has(errmsg(m.find_path, m, {0 / 0, 0, 1}, b), "bad argument #1 to 'find_path' (point: x must be a finite number (got nan))")
+    has(errmsg(m.find_path, m, {0 / 0, 0, 1}, b),
+      "bad argument #1 to 'find_path' (point: x must be a finite number (got nan))")
   end)
 end)
 
@@ -187,7 +190,8 @@ describe("layer weights the grid turns into bad costs", function()
     local p = lodestar.find_path(g, 0, 0, 5, 5)
     has(errmsg(p.prune_los, p, g, NEG), "bad argument #2 to 'prune_los' (opts.weights: " .. WHY)
     has(errmsg(p.string_pull, p, g, NEG), "bad argument #2 to 'string_pull' (opts.weights: " .. WHY)
-    has(errmsg(g.polyline_cost, g, {{0.5, 0.5}, {5.5, 5.5}}, NEG), "bad argument #2 to 'polyline_cost' (opts.weights: " .. WHY)
+    has(errmsg(g.polyline_cost, g, {{0.5, 0.5}, {5.5, 5.5}}, NEG),
+      "bad argument #2 to 'polyline_cost' (opts.weights: " .. WHY)
     g:layer_set("mud", 2, 2, 0)
     local q = lodestar.find_path(g, 0, 0, 5, 5, NEG) -- fine now: mud is 0 on the path
     g:layer_set("mud", 2, 2, 1)
@@ -207,7 +211,8 @@ describe("budgets past 2^53", function()
     local g = lodestar.grid.new(8, 8)
     local s = lodestar.search.astar(g)
     s:start(0, 0, 7, 7)
-    has(errmsg(s.step, s, {budget_us = 2 ^ 70}), "(budget_us 1.1805916207174e+21 out of range (expected an integer 0..2^53))")
+    has(errmsg(s.step, s, {budget_us = 2 ^ 70}),
+      "(budget_us 1.1805916207174e+21 out of range (expected an integer 0..2^53))")
     has(errmsg(s.step, s, {max_expansions = 2 ^ 64}), "(max_expansions 1.844674407371e+19 out of range")
     local sc = lodestar.scheduler.new()
     sc:add_grid(g)
