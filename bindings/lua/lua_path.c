@@ -667,17 +667,25 @@ static int path_new(lua_State *L) {
       return ldsl_arg_error(L, 2, lua_pushfstring(L, "cell %d is not a table", (int)i + 1));
     if (got == 0)
       return ldsl_arg_error(L, 2, lua_pushfstring(L, "cell %d has no integer x, y", (int)i + 1));
-    if (x != floor(x) || y != floor(y) || x < 0 || y < 0 || x >= lds_grid_width(g) ||
-        y >= lds_grid_height(g))
-      return ldsl_arg_error(L, 2, lua_pushfstring(L, "cell %d is outside the %dx%d grid",
-                                             (int)i + 1, (int)lds_grid_width(g),
-                                             (int)lds_grid_height(g)));
+    if (!ldsl_coord_ok(x, lds_grid_width(g)) || !ldsl_coord_ok(y, lds_grid_height(g))) {
+      char bx[64], by[64];
+      return ldsl_arg_error(L, 2, lua_pushfstring(L, "cell %d (%s,%s) is %s the %dx%d grid",
+                                                  (int)i + 1, ldsl_fmt_coord(bx, sizeof bx, x),
+                                                  ldsl_fmt_coord(by, sizeof by, y),
+                                                  x == floor(x) && y == floor(y)
+                                                      ? "outside"
+                                                      : "not an integer cell of",
+                                                  (int)lds_grid_width(g), (int)lds_grid_height(g)));
+    }
     ids[i] = (uint32_t)y * (uint32_t)lds_grid_width(g) + (uint32_t)x;
   }
   b = ldsl_new_pathbox(L);
   tmp = lds_path_new(&env, ids, n, lds_grid_width(g), 0.0, partial ? LDS_PATH_PARTIAL : 0, &err);
   ldsl_push_path(L, b, tmp, &err);
-  if (lds_grid_path_cost(g, tmp, &c, &err) != LDS_OK) return ldsl_arg_error(L, 2, err.msg);
+  if (lds_grid_path_cost(g, tmp, &c, &err) != LDS_OK) { /* the cells' fault: no C name */
+    const char *m = err.msg, *cc = strstr(m, ": ");
+    return ldsl_arg_error(L, 2, strncmp(m, "lds_", 4) == 0 && cc ? cc + 2 : m);
+  }
   b->p = lds_path_new(&env, ids, n, lds_grid_width(g), c, partial ? LDS_PATH_PARTIAL : 0, &err);
   lds_path_free(tmp);
   if (!b->p) return luaL_error(L, "%s", err.msg);

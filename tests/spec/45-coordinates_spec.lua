@@ -140,3 +140,22 @@ describe("other cell entry points", function()
     has(errmsg(m.vertex, m, BIG), "(vertex 4294967296 out of range (expected 1..")
   end)
 end)
+
+describe("cells and counts in the Lua package and path.new", function()
+  local g = lodestar.grid.new(10, 10)
+
+  it("path.new keeps the cell's value", function()
+    has(errmsg(lodestar.path.new, g, {{BIG, 0}, {1, 0}}), "(cell 1 (4294967296,0) is outside the 10x10 grid)")
+    has(errmsg(lodestar.path.new, g, {{0, 0}, {1, NAN}}), "(cell 2 (1,nan) is not an integer cell of the 10x10 grid)")
+  end)
+
+  it("smooth's sample counts past 2^63 are printed, not wrapped or refused by %d", function()
+    local smooth = require "lodestar.smooth"
+    local pts = {{x = 0, y = 0}, {x = 1, y = 1}, {x = 2, y = 2}}
+    has(errmsg(smooth.catmull_rom, pts, {samples = 1e300}),
+      "(opts.samples 1e+300 gives 2e+300 points for 3 cells (more than smooth.MAX_POINTS = ")
+    has(errmsg(smooth.catmull_rom, pts, {samples = 2 ^ 40}),
+      "(opts.samples 1099511627776 gives 2199023255553 points for 3 cells")
+    has(errmsg(smooth.postprocessor(0.5, 2 ^ 64), pts), "(samples 1.844674407371e+19 gives 3.6893488147419e+19 points")
+  end)
+end)
