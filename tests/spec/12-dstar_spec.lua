@@ -460,11 +460,11 @@ describe("dstar_lite", function()
         errmsg(new, g, {start = {0, 0}, goal = {1, 1}, weights = {road = math.huge}}), 1, true)
       assert.matches("(opts.weights: weight of layer 'road': number expected, got string)",
         errmsg(new, g, {start = {0, 0}, goal = {1, 1}, weights = {road = "x"}}), 1, true)
-      -- a weighted cost <= 0 is the core's error, naming the cell
+      -- a weighted cost <= 0 is the core's finding, naming the cell, as an error of opts.weights
       g:layer_set("road", 3, 4, -1)
-      assert.equal("lds_dstar_new: cell (3,4) has cost -1 under the layer weights (base 1; expected "
-        .. "finite, > 0, or +inf from a layer to block it)",
-        errmsg(new, g, {start = {0, 0}, goal = {1, 1}, weights = {road = 2}}):match("lds_dstar_new: .*"))
+      assert.equal("opts.weights: cell (3,4) has cost -1 under the layer weights (base 1; expected "
+        .. "finite, > 0, or +inf from a layer to block it))",
+        errmsg(new, g, {start = {0, 0}, goal = {1, 1}, weights = {road = 2}}):match("opts.weights: .*"))
       g:layer_remove("road")
     end)
     it("a weighted cost that turns <= 0 after a change ends the replan with status arg", function()
