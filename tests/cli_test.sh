@@ -585,5 +585,26 @@ else
   ko "lodestar hier on arena: $(tail -c 400 "$TMP/out")"
 fi
 
+# ------------------------------------- contradictory options: one line, exit 2
+# (each pair asks for two things that cannot both hold; none is dropped silently)
+A="$DATA/arena.map"
+bad "lodestar hier: --no-optimal and --alt contradict each other" hier "$A" --pairs 3 --no-optimal --alt
+bad "lodestar hier: --no-optimal and --alt contradict each other" hier "$A" --pairs 3 --alt --no-optimal
+bad "lodestar hier: --scen and --seed contradict each other" hier "$A" --scen "$DATA/arena.map.scen" --seed 3
+bad "lodestar hier: --pairs and --stride contradict each other" hier "$A" --pairs 3 --stride 2
+bad "lodestar hier: --pairs and --limit contradict each other" hier "$A" --pairs 3 --limit 2
+bad "lodestar mesh: --fast and --algo optimal contradict each other" mesh "$TMP/none.nav" --queries "$TMP/none.q" --fast --algo optimal
+bad "lodestar mesh: --algo given twice" mesh "$TMP/none.nav" --queries "$TMP/none.q" --algo funnel --algo optimal
+bad "lodestar path: --neighbourhood 4 and --diagonal always contradict each other" path "$A" 1 11 1 12 --neighbourhood 4 --diagonal always
+bad "lodestar trace: --neighbourhood 4 and --diagonal allow_one_blocked contradict each other" trace "$A" 1 11 1 12 --diagonal allow_one_blocked --neighbourhood 4 --html "$TMP/x.html"
+bad "lodestar dstar: --sensor needs --unknown" dstar "$A" --sensor 2 --limit 1
+bad "lodestar demo: --exp-per-us needs --deterministic" demo --frames 2 --exp-per-us 3
+# the agreeing combinations still run
+"$LDS" hier "$A" --scen "$DATA/arena.map.scen" --seed 3 --doors 1 --limit 2 >/dev/null 2>&1 && ok ||
+  ko "hier --scen --seed --doors (the seed picks the doors) should run"
+"$LDS" path "$A" 1 11 1 12 --neighbourhood 4 --diagonal never >/dev/null 2>&1 && ok ||
+  ko "path --neighbourhood 4 --diagonal never should run"
+"$LDS" dstar "$A" --unknown --sensor 2 --limit 1 >/dev/null 2>&1 && ok || ko "dstar --unknown --sensor should run"
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

@@ -85,10 +85,12 @@ static void point_arg(lua_State *L, const lds_Grid *g, int arg, int32_t *x, int3
     ldsl_arg_error(L, arg, "point has no numbers x, y");
   {
     double vx = lua_tonumber(L, -2), vy = lua_tonumber(L, -1);
-    if (vx != (double)(int32_t)vx || vy != (double)(int32_t)vy || vx < 0 || vy < 0 ||
-        vx >= lds_grid_width(g) || vy >= lds_grid_height(g))
-      ldsl_arg_error(L, arg, lua_pushfstring(L, "point (%f, %f) is not a cell of the %dx%d grid", vx,
-                                             vy, (int)lds_grid_width(g), (int)lds_grid_height(g)));
+    char bx[64], by[64];
+    if (!ldsl_coord_ok(vx, lds_grid_width(g)) || !ldsl_coord_ok(vy, lds_grid_height(g)))
+      ldsl_arg_error(L, arg, lua_pushfstring(L, "point (%s, %s) is not a cell of the %dx%d grid",
+                                             ldsl_fmt_coord(bx, sizeof bx, vx),
+                                             ldsl_fmt_coord(by, sizeof by, vy),
+                                             (int)lds_grid_width(g), (int)lds_grid_height(g)));
     *x = (int32_t)vx;
     *y = (int32_t)vy;
   }

@@ -215,8 +215,13 @@ static int opt_field_int(lua_State *L, int oi, const char *key, int def, int lo,
   lua_getfield(L, oi, key);
   if (!lua_isnil(L, -1)) {
     lua_Number n = lua_tonumber(L, -1);
-    if (lua_type(L, -1) != LUA_TNUMBER || n != floor(n) || n < lo || n > hi)
-      ldsl_opt_error(L, oi, key, lua_pushfstring(L, "an integer in %d..%d", lo, hi));
+    char buf[64];
+    if (lua_type(L, -1) != LUA_TNUMBER)
+      ldsl_opt_error(L, oi, key, lua_pushfstring(L, "an integer in %d..%d expected, got %s", lo, hi,
+                                                 ldsl_value_name(L, -1)));
+    if (n != floor(n) || n < lo || n > hi)
+      ldsl_opt_error(L, oi, key, lua_pushfstring(L, "an integer in %d..%d expected, got %s", lo, hi,
+                                                 ldsl_fmt_coord(buf, sizeof buf, n)));
     v = (int)n;
   }
   lua_pop(L, 1);

@@ -184,6 +184,8 @@ int ldsl_dstar_new(lua_State *L) {
   b->gb = gb;
   gb->nsearch++;
   b->ds = lds_dstar_new(&env, g, sx, sy, gx, gy, &p, &err);
+  if (!b->ds && err.code == LDS_E_ARG && strstr(err.msg, "under the layer weights"))
+    return ldsl_weights_fail(L, 2, 2, NULL, err.msg);
   if (!b->ds) return luaL_error(L, "%s", err.msg);
   if (subscribe) {
     if (lds_dstar_subscribe(b->ds, g) != LDS_OK)

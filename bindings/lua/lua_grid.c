@@ -19,22 +19,29 @@ static lds_Grid *check_grid_idle(lua_State *L, int arg, const char *what) {
   return g;
 }
 
+/* One cell coordinate at arg on an axis of n cells: a number (else a type
+** error), an integer in 0..n-1, else an error with the value as given
+** ("x 4294967296 out of range (expected 0..7)", "x nan is not an integer
+** cell (expected 0..7)"), never a wrapped one. */
+static int32_t check_coord(lua_State *L, int arg, const char *axis, int32_t n) {
+  double v;
+  char buf[64];
+  if (lua_type(L, arg) != LUA_TNUMBER) ldsl_type_error(L, arg, "number");
+  v = lua_tonumber(L, arg);
+  if (!ldsl_coord_ok(v, n))
+    ldsl_arg_error(L, arg, lua_pushfstring(L, v == floor(v) ? "%s %s out of range (expected 0..%d)"
+                                                            : "%s %s is not an integer cell "
+                                                              "(expected 0..%d)",
+                                           axis, ldsl_fmt_coord(buf, sizeof buf, v), (int)n - 1));
+  return (int32_t)v;
+}
+
 /* Cell coordinates at args ix, ix+1, checked against the grid. */
 void ldsl_check_xy(lua_State *L, const lds_Grid *g, int ix, int32_t *x, int32_t *y) {
-  double vx = ldsl_check_int(L, ix), vy = ldsl_check_int(L, ix + 1);
-  char buf[64];
-  if (vx < 0 || vx >= lds_grid_width(g)) {
-    ldsl_fmt_num(buf, sizeof buf, vx);
-    ldsl_arg_error(L, ix, lua_pushfstring(L, "x %s out of range (expected 0..%d)", buf,
-                                     (int)lds_grid_width(g) - 1));
-  }
-  if (vy < 0 || vy >= lds_grid_height(g)) {
-    ldsl_fmt_num(buf, sizeof buf, vy);
-    ldsl_arg_error(L, ix + 1, lua_pushfstring(L, "y %s out of range (expected 0..%d)", buf,
-                                         (int)lds_grid_height(g) - 1));
-  }
-  *x = (int32_t)vx;
-  *y = (int32_t)vy;
+  if (lua_type(L, ix + 1) != LUA_TNUMBER && lua_type(L, ix) == LUA_TNUMBER) /* types first */
+    ldsl_type_error(L, ix + 1, "number");
+  *x = check_coord(L, ix, "x", lds_grid_width(g));
+  *y = check_coord(L, ix + 1, "y", lds_grid_height(g));
 }
 
 static void grid_free_obj(void *g) { lds_grid_free((lds_Grid *)g); }
@@ -62,14 +69,13 @@ static int grid_new(lua_State *L) {
   lds_Env env = ldsl_lua_env(L);
   lds_Error err;
   GridBox *b;
+  char buf[64];
   if (w < 1 || w > LDS_GRID_MAX_SIDE)
-    ldsl_arg_error(L, 1, lua_pushfstring(L, "width %d out of range (expected 1..%d)",
-                                    (int)(w < -1e9 ? -1e9 : w > 1e9 ? 1e9 : w),
-                                    LDS_GRID_MAX_SIDE));
+    ldsl_arg_error(L, 1, lua_pushfstring(L, "width %s out of range (expected 1..%d)",
+                                         ldsl_fmt_coord(buf, sizeof buf, w), LDS_GRID_MAX_SIDE));
   if (h < 1 || h > LDS_GRID_MAX_SIDE)
-    ldsl_arg_error(L, 2, lua_pushfstring(L, "height %d out of range (expected 1..%d)",
-                                    (int)(h < -1e9 ? -1e9 : h > 1e9 ? 1e9 : h),
-                                    LDS_GRID_MAX_SIDE));
+    ldsl_arg_error(L, 2, lua_pushfstring(L, "height %s out of range (expected 1..%d)",
+                                         ldsl_fmt_coord(buf, sizeof buf, h), LDS_GRID_MAX_SIDE));
   b = ldsl_new_gridbox(L);
   b->g = lds_grid_new(&env, (int32_t)w, (int32_t)h, &err);
   if (!b->g) return luaL_error(L, "%s", err.msg);
@@ -375,12 +381,18 @@ static int grid_bake(lua_State *L) {
     int i;
     ldsl_check_table(L, 4);
     for (i = 0; i < 4; i++) r[i] = rect_field(L, 4, i + 1);
-    if (r[0] < 0 || r[1] < 0 || r[2] >= lds_grid_width(g) || r[3] >= lds_grid_height(g) ||
-        r[0] > r[2] || r[1] > r[3])
-      return ldsl_arg_error(L, 4, lua_pushfstring(L, "rect {%d, %d, %d, %d} out of range "
+    if (!ldsl_coord_ok(r[0], lds_grid_width(g)) || !ldsl_coord_ok(r[2], lds_grid_width(g)) ||
+        !ldsl_coord_ok(r[1], lds_grid_height(g)) || !ldsl_coord_ok(r[3], lds_grid_height(g)) ||
+        r[0] > r[2] || r[1] > r[3]) {
+      char b[4][64];
+      return ldsl_arg_error(L, 4, lua_pushfstring(L, "rect {%s, %s, %s, %s} out of range "
                                              "(expected 0 <= x0 <= x1 < %d, 0 <= y0 <= y1 < %d)",
-                                             (int)r[0], (int)r[1], (int)r[2], (int)r[3],
+                                             ldsl_fmt_coord(b[0], 64, r[0]),
+                                             ldsl_fmt_coord(b[1], 64, r[1]),
+                                             ldsl_fmt_coord(b[2], 64, r[2]),
+                                             ldsl_fmt_coord(b[3], 64, r[3]),
                                              (int)lds_grid_width(g), (int)lds_grid_height(g)));
+    }
     x0 = (int32_t)r[0];
     y0 = (int32_t)r[1];
     x1 = (int32_t)r[2];

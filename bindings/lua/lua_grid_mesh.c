@@ -8,6 +8,20 @@
 
 static const char *const mesh_opts[] = {"max_verts", "strict", "area", NULL};
 
+/* Integer field key of the options at 2 (the value at the top) in lo..hi;
+** raises "opts.KEY: expected an integer in lo..hi, got V" with V as given. */
+static double opt_int_in(lua_State *L, const char *key, double lo, double hi) {
+  lua_Number v = lua_tonumber(L, -1);
+  char buf[64];
+  if (lua_type(L, -1) != LUA_TNUMBER)
+    ldsl_opt_error(L, 2, key, lua_pushfstring(L, "expected an integer in %d..%d, got %s", (int)lo,
+                                              (int)hi, ldsl_value_name(L, -1)));
+  if (v != floor(v) || v < lo || v > hi)
+    ldsl_opt_error(L, 2, key, lua_pushfstring(L, "expected an integer in %d..%d, got %s", (int)lo,
+                                              (int)hi, ldsl_fmt_coord(buf, sizeof buf, v)));
+  return v;
+}
+
 /* grid:to_navmesh([{max_verts =, strict =, area =}]) -> mesh, info | nil,
 ** msg, status. Upvalue 1: lodestar.navmesh.new, which builds the mesh box
 ** from {verts, polys, areas} (world x = map x, z = map y, y = 0; 1-based
@@ -28,25 +42,18 @@ int ldsl_grid_to_navmesh(lua_State *L) {
     ldsl_check_keys(L, 2, "option", "opts keys must be strings", mesh_opts, NULL);
     lua_getfield(L, 2, "max_verts");
     if (!lua_isnil(L, -1)) {
-      lua_Number v = lua_tonumber(L, -1);
-      if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 4 ||
-          v > LDS_NAVMESH_MAX_POLY_VERTS)
-        return ldsl_arg_error(L, 2, "opts.max_verts: expected an integer in 4..64");
-      p.max_verts = (int)v;
+      p.max_verts = (int)opt_int_in(L, "max_verts", 4, LDS_NAVMESH_MAX_POLY_VERTS);
     }
     lua_pop(L, 1);
     lua_getfield(L, 2, "strict");
     if (!lua_isnil(L, -1)) {
-      if (lua_type(L, -1) != LUA_TBOOLEAN) return ldsl_arg_error(L, 2, "opts.strict: expected a boolean");
+      if (lua_type(L, -1) != LUA_TBOOLEAN) return ldsl_opt_type_error(L, 2, "strict", "boolean");
       p.strict = lua_toboolean(L, -1) != 0;
     }
     lua_pop(L, 1);
     lua_getfield(L, 2, "area");
     if (!lua_isnil(L, -1)) {
-      lua_Number v = lua_tonumber(L, -1);
-      if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 0 || v > 255)
-        return ldsl_arg_error(L, 2, "opts.area: expected an integer in 0..255");
-      p.area = (uint8_t)v;
+      p.area = (uint8_t)opt_int_in(L, "area", 0, 255);
     }
     lua_pop(L, 1);
   }

@@ -108,10 +108,12 @@ int ldsl_hpa_new(lua_State *L) {
     if (!lua_isnil(L, -1)) {
       double c = lua_tonumber(L, -1);
       if (lua_type(L, -1) != LUA_TNUMBER) ldsl_opt_type_error(L, 2, "cluster_size", "number");
-      if (c != floor(c) || c < 4 || c > LDS_HPA_MAX_CLUSTER)
+      if (c != floor(c) || c < 4 || c > LDS_HPA_MAX_CLUSTER) {
+        char buf[64];
         ldsl_opt_error(L, 2, "cluster_size",
                        lua_pushfstring(L, "%s out of range (expected an integer 4..%d)",
-                                       lua_tostring(L, -1), LDS_HPA_MAX_CLUSTER));
+                                       ldsl_fmt_coord(buf, sizeof buf, c), LDS_HPA_MAX_CLUSTER));
+      }
       p.cluster_size = (int)c;
     }
     lua_pop(L, 1);
@@ -119,10 +121,12 @@ int ldsl_hpa_new(lua_State *L) {
     if (!lua_isnil(L, -1)) {
       double c = lua_tonumber(L, -1);
       if (lua_type(L, -1) != LUA_TNUMBER) ldsl_opt_type_error(L, 2, "landmarks", "number");
-      if (c != floor(c) || c < 1 || c > LDS_HPA_MAX_LANDMARKS)
+      if (c != floor(c) || c < 1 || c > LDS_HPA_MAX_LANDMARKS) {
+        char buf[64];
         ldsl_opt_error(L, 2, "landmarks",
                        lua_pushfstring(L, "%s out of range (expected an integer 1..%d)",
-                                       lua_tostring(L, -1), LDS_HPA_MAX_LANDMARKS));
+                                       ldsl_fmt_coord(buf, sizeof buf, c), LDS_HPA_MAX_LANDMARKS));
+      }
       p.landmarks = (int)c;
     }
     lua_pop(L, 1);
@@ -170,6 +174,8 @@ int ldsl_hpa_new(lua_State *L) {
   b->gb = gb;
   gb->nsearch++;
   b->h = lds_hpa_new(&env, g, &p, &err);
+  if (!b->h && err.code == LDS_E_ARG && strstr(err.msg, "under the layer weights"))
+    return ldsl_weights_fail(L, 2, 2, NULL, err.msg);
   if (!b->h) return luaL_error(L, "%s", err.msg);
   b->q = lds_hpa_query_new(b->h, &err);
   if (!b->q) return luaL_error(L, "%s", err.msg);

@@ -17,7 +17,20 @@ static int m_heuristic_distance(lua_State *L) {
   const char *name = ldsl_check_str(L, 1);
   if (lds_heuristic_parse(name, &h) != LDS_OK)
     return ldsl_arg_error(L, 1, lua_pushfstring(L, "invalid option '%s'", name));
-  lua_pushnumber(L, lds_heuristic_distance(h, (int32_t)ldsl_check_int(L, 2), (int32_t)ldsl_check_int(L, 3)));
+  {
+    double d[2];
+    int i;
+    for (i = 0; i < 2; i++) { /* cell offsets: at most a grid side, never wrapped to 32 bits */
+      char buf[64];
+      d[i] = ldsl_check_int(L, i + 2);
+      if (fabs(d[i]) > LDS_GRID_MAX_SIDE)
+        ldsl_arg_error(L, i + 2, lua_pushfstring(L, "%s %s out of range (expected -%d..%d cells)",
+                                                 i ? "dy" : "dx",
+                                                 ldsl_fmt_coord(buf, sizeof buf, d[i]),
+                                                 LDS_GRID_MAX_SIDE, LDS_GRID_MAX_SIDE));
+    }
+    lua_pushnumber(L, lds_heuristic_distance(h, (int32_t)d[0], (int32_t)d[1]));
+  }
   return 1;
 }
 

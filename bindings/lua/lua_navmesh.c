@@ -48,9 +48,14 @@ static void check_point(lua_State *L, int arg, double p[3]) {
       lua_pop(L, 1);
       lua_getfield(L, arg, keys[i]);
     }
-    if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1)))
+    if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1))) {
+      char buf[64];
       ldsl_arg_error(L, arg, lua_pushfstring(L, "point: %s must be a finite number (got %s)",
-                                             keys[i], ldsl_value_name(L, -1)));
+                                             keys[i],
+                                             lua_type(L, -1) == LUA_TNUMBER
+                                                 ? ldsl_fmt_num(buf, sizeof buf, lua_tonumber(L, -1))
+                                                 : ldsl_value_name(L, -1)));
+    }
     p[i] = lua_tonumber(L, -1);
     lua_pop(L, 1);
   }
@@ -209,9 +214,10 @@ static int nm_piece_count(lua_State *L) {
 
 static uint32_t check_id(lua_State *L, int arg, uint32_t n, const char *what) {
   double v = ldsl_check_int(L, arg);
+  char buf[64];
   if (v < 1 || v > (double)n)
-    ldsl_arg_error(L, arg, lua_pushfstring(L, "%s %d out of range (expected 1..%d)", what, (int)v,
-                                           (int)n));
+    ldsl_arg_error(L, arg, lua_pushfstring(L, "%s %s out of range (expected 1..%d)", what,
+                                           ldsl_fmt_coord(buf, sizeof buf, v), (int)n));
   return (uint32_t)v - 1;
 }
 
@@ -299,27 +305,40 @@ static void parse_opts(lua_State *L, int arg, lds_NavParams *p, double *costs, i
   for (i = 0; i < 256; i++) costs[i] = 1.0;
   if (lua_isnoneornil(L, arg)) return;
   ldsl_check_table(L, arg);
-  ldsl_check_keys(L, arg, "option", "find_path: option names must be strings", keys, NULL);
+  ldsl_check_keys(L, arg, "option", "option names must be strings", keys, NULL);
   lua_getfield(L, arg, "algorithm");
   if (!lua_isnil(L, -1)) {
-    const char *a = lua_tostring(L, -1);
-    if (lua_type(L, -1) != LUA_TSTRING || lds_nav_algo_parse(a, &p->algo) != LDS_OK)
-      luaL_error(L, "find_path: option 'algorithm': expected \"funnel\" or \"optimal\" (got %s)",
-                 ldsl_value_name(L, -1));
+    if (lua_type(L, -1) != LUA_TSTRING) ldsl_opt_type_error(L, arg, "algorithm", "string");
+    if (lds_nav_algo_parse(lua_tostring(L, -1), &p->algo) != LDS_OK)
+      ldsl_opt_error(L, arg, "algorithm",
+                     lua_pushfstring(L, "unknown algorithm '%s' (expected funnel, optimal)",
+                                     lua_tostring(L, -1)));
   }
   lua_pop(L, 1);
   lua_getfield(L, arg, "area_costs");
   if (!lua_isnil(L, -1)) {
     if (lua_type(L, -1) != LUA_TTABLE)
-      luaL_error(L, "find_path: option 'area_costs': expected a table {[area id] = cost}");
+      ldsl_opt_type_error(L, arg, "area_costs", "table {[area id] = cost}");
     lua_pushnil(L);
     while (lua_next(L, -2)) {
       lua_Number a = lua_tonumber(L, -2), c = lua_tonumber(L, -1);
-      if (lua_type(L, -2) != LUA_TNUMBER || a != floor(a) || a < 0 || a > 255)
-        luaL_error(L, "find_path: option 'area_costs': keys must be area ids 0..255");
-      if (lua_type(L, -1) != LUA_TNUMBER || !(c > 0))
-        luaL_error(L, "find_path: option 'area_costs': area %d: cost must be > 0 (math.huge "
-                      "blocks the area)", (int)a);
+      char buf[64];
+      if (lua_type(L, -2) != LUA_TNUMBER)
+        ldsl_opt_error(L, arg, "area_costs", lua_pushfstring(L, "keys must be area ids 0..255 "
+                                                                "(got a %s)", luaL_typename(L, -2)));
+      if (a != floor(a) || a < 0 || a > 255)
+        ldsl_opt_error(L, arg, "area_costs",
+                       lua_pushfstring(L, "keys must be area ids 0..255 (got %s)",
+                                       ldsl_fmt_coord(buf, sizeof buf, a)));
+      if (lua_type(L, -1) != LUA_TNUMBER)
+        ldsl_opt_error(L, arg, "area_costs",
+                       lua_pushfstring(L, "area %d: cost number expected, got %s", (int)a,
+                                       ldsl_value_name(L, -1)));
+      if (!(c > 0))
+        ldsl_opt_error(L, arg, "area_costs",
+                       lua_pushfstring(L, "area %d: cost %s out of range (expected > 0; "
+                                          "math.huge blocks the area)", (int)a,
+                                       ldsl_fmt_num(buf, sizeof buf, c)));
       costs[(int)a] = c;
       lua_pop(L, 1);
     }
@@ -328,15 +347,19 @@ static void parse_opts(lua_State *L, int arg, lds_NavParams *p, double *costs, i
   lua_getfield(L, arg, "blocked_areas");
   if (!lua_isnil(L, -1)) {
     size_t n, k;
-    if (lua_type(L, -1) != LUA_TTABLE)
-      luaL_error(L, "find_path: option 'blocked_areas': expected a list of area ids");
+    if (lua_type(L, -1) != LUA_TTABLE) ldsl_opt_type_error(L, arg, "blocked_areas", "list of area ids");
     n = lua_rawlen(L, -1);
     for (k = 1; k <= n; k++) {
       lua_Number a;
+      char buf[64];
       lua_rawgeti(L, -1, (lua_Integer)k);
       a = lua_tonumber(L, -1);
       if (lua_type(L, -1) != LUA_TNUMBER || a != floor(a) || a < 0 || a > 255)
-        luaL_error(L, "find_path: option 'blocked_areas': entries must be area ids 0..255");
+        ldsl_opt_error(L, arg, "blocked_areas",
+                       lua_pushfstring(L, "entry %d: an area id 0..255 expected, got %s", (int)k,
+                                       lua_type(L, -1) == LUA_TNUMBER
+                                           ? ldsl_fmt_coord(buf, sizeof buf, a)
+                                           : ldsl_value_name(L, -1)));
       costs[(int)a] = HUGE_VAL;
       lua_pop(L, 1);
     }
@@ -344,16 +367,22 @@ static void parse_opts(lua_State *L, int arg, lds_NavParams *p, double *costs, i
   lua_pop(L, 1);
   lua_getfield(L, arg, "snap_radius");
   if (!lua_isnil(L, -1)) {
+    char buf[64];
+    if (lua_type(L, -1) != LUA_TNUMBER) ldsl_opt_type_error(L, arg, "snap_radius", "number");
     p->snap_radius = lua_tonumber(L, -1);
-    if (lua_type(L, -1) != LUA_TNUMBER || !(p->snap_radius >= 0) || isinf(p->snap_radius))
-      luaL_error(L, "find_path: option 'snap_radius': expected a finite number >= 0");
+    if (!(p->snap_radius >= 0) || isinf(p->snap_radius))
+      ldsl_opt_error(L, arg, "snap_radius",
+                     lua_pushfstring(L, "%s out of range (expected finite, >= 0 [world units])",
+                                     ldsl_fmt_num(buf, sizeof buf, p->snap_radius)));
   }
   lua_pop(L, 1);
   lua_getfield(L, arg, "height_tol");
   if (!lua_isnil(L, -1)) {
     if (lua_type(L, -1) != LUA_TNUMBER)
-      luaL_error(L, "find_path: option 'height_tol': expected a number (< 0: any height)");
+      ldsl_opt_type_error(L, arg, "height_tol", "number (< 0: any height)");
     p->height_tol = lua_tonumber(L, -1);
+    if (isnan(p->height_tol))
+      ldsl_opt_error(L, arg, "height_tol", "nan out of range (expected a number; < 0: any height)");
   }
   lua_pop(L, 1);
   lua_getfield(L, arg, "partial");
@@ -361,14 +390,13 @@ static void parse_opts(lua_State *L, int arg, lds_NavParams *p, double *costs, i
   lua_pop(L, 1);
   lua_getfield(L, arg, "thorough");
   if (!lua_isnil(L, -1)) {
-    if (lua_type(L, -1) != LUA_TBOOLEAN)
-      luaL_error(L, "find_path: option 'thorough': expected a boolean (got %s)", ldsl_value_name(L, -1));
+    if (lua_type(L, -1) != LUA_TBOOLEAN) ldsl_opt_type_error(L, arg, "thorough", "boolean");
     p->thorough = lua_toboolean(L, -1);
   }
   lua_pop(L, 1);
   lua_getfield(L, arg, "postprocess");
   if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)
-    luaL_error(L, "find_path: option 'postprocess': expected a function (path, mesh) -> value");
+    ldsl_opt_type_error(L, arg, "postprocess", "function (path, mesh) -> value");
   *post = !lua_isnil(L, -1);
   lua_pop(L, 1);
   p->area_costs = costs;

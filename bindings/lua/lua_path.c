@@ -85,9 +85,11 @@ static int path_tostring(lua_State *L) {
 static size_t check_index(lua_State *L, lds_Path *p, int arg, double def) {
   double i = ldsl_opt_int(L, arg, def), n = (double)lds_path_length(p);
   if (i < 0) i = n + i + 1;
+  char buf[64];
   if (i < 1 || i > n)
-    ldsl_arg_error(L, arg, lua_pushfstring(L, "index %d out of range (path has %d cells)",
-                                      (int)ldsl_opt_int(L, arg, def), (int)n));
+    ldsl_arg_error(L, arg, lua_pushfstring(L, "index %s out of range (path has %d cells)",
+                                           ldsl_fmt_coord(buf, sizeof buf, ldsl_opt_int(L, arg, def)),
+                                           (int)n));
   return (size_t)i - 1;
 }
 
@@ -325,7 +327,7 @@ static double recost(lua_State *L, const lds_Path *p, int arg, int pi) {
   nw = post_weights(L, pi, 0, ldsl_check_grid(L, arg), w);
   lua_pop(L, 1);
   if (lds_grid_path_cost_weighted(ldsl_check_grid(L, arg), p, w, nw, &c, &err) != LDS_OK)
-    ldsl_arg_error(L, arg, err.msg);
+    ldsl_weights_fail(L, 0, arg, "path.weights", err.msg);
   return c;
 }
 
@@ -411,7 +413,7 @@ int ldsl_path_prune_los(lua_State *L) {
   kept = (size_t *)lds_newudata(L, (n ? n : 1) * sizeof(size_t)); /* 5: scratch, GC'd */
   b = ldsl_new_pathbox(L);                                               /* 6: the pruned path */
   q = lds_path_prune_los_weighted(p, g, w, nw, kept, &err);
-  if (!q && err.code == LDS_E_ARG) return ldsl_arg_error(L, 2, err.msg);
+  if (!q && err.code == LDS_E_ARG) return ldsl_weights_fail(L, 3, 2, "path.weights", err.msg);
   ldsl_push_path(L, b, q, &err);
   ldsl_path_remember(L, 6, 4);
   path_uv_get(L, 1, &path_replaced_key); /* 7: the input's replaced costs, or nil */
@@ -471,7 +473,7 @@ static int path_string_pull(lua_State *L) {
   if (lds_grid_funnel(g, p, xy, 2 * (n ? n : 1), &m, &len, &err) != LDS_OK)
     return ldsl_arg_error(L, 1, err.msg);
   if (lds_grid_polyline_cost(g, xy, m, w, nw, &cost, &err) != LDS_OK)
-    return ldsl_arg_error(L, 3, err.msg);
+    return ldsl_weights_fail(L, 3, 3, "path.weights", err.msg);
   lua_createtable(L, (int)m, 2);
   for (i = 0; i < m; i++) {
     lua_createtable(L, 0, 2);
@@ -604,7 +606,8 @@ int ldsl_grid_polyline_cost(lua_State *L) {
     }
   }
   nw = post_weights(L, is_path ? 2 : 0, 3, g, w);
-  if (lds_grid_polyline_cost(g, xy, n, w, nw, &c, &err) != LDS_OK) return ldsl_arg_error(L, 2, err.msg);
+  if (lds_grid_polyline_cost(g, xy, n, w, nw, &c, &err) != LDS_OK)
+    return ldsl_weights_fail(L, 3, 2, is_path ? "path.weights" : NULL, err.msg);
   lua_pushnumber(L, c);
   return 1;
 }
@@ -664,17 +667,25 @@ static int path_new(lua_State *L) {
       return ldsl_arg_error(L, 2, lua_pushfstring(L, "cell %d is not a table", (int)i + 1));
     if (got == 0)
       return ldsl_arg_error(L, 2, lua_pushfstring(L, "cell %d has no integer x, y", (int)i + 1));
-    if (x != floor(x) || y != floor(y) || x < 0 || y < 0 || x >= lds_grid_width(g) ||
-        y >= lds_grid_height(g))
-      return ldsl_arg_error(L, 2, lua_pushfstring(L, "cell %d is outside the %dx%d grid",
-                                             (int)i + 1, (int)lds_grid_width(g),
-                                             (int)lds_grid_height(g)));
+    if (!ldsl_coord_ok(x, lds_grid_width(g)) || !ldsl_coord_ok(y, lds_grid_height(g))) {
+      char bx[64], by[64];
+      return ldsl_arg_error(L, 2, lua_pushfstring(L, "cell %d (%s,%s) is %s the %dx%d grid",
+                                                  (int)i + 1, ldsl_fmt_coord(bx, sizeof bx, x),
+                                                  ldsl_fmt_coord(by, sizeof by, y),
+                                                  x == floor(x) && y == floor(y)
+                                                      ? "outside"
+                                                      : "not an integer cell of",
+                                                  (int)lds_grid_width(g), (int)lds_grid_height(g)));
+    }
     ids[i] = (uint32_t)y * (uint32_t)lds_grid_width(g) + (uint32_t)x;
   }
   b = ldsl_new_pathbox(L);
   tmp = lds_path_new(&env, ids, n, lds_grid_width(g), 0.0, partial ? LDS_PATH_PARTIAL : 0, &err);
   ldsl_push_path(L, b, tmp, &err);
-  if (lds_grid_path_cost(g, tmp, &c, &err) != LDS_OK) return ldsl_arg_error(L, 2, err.msg);
+  if (lds_grid_path_cost(g, tmp, &c, &err) != LDS_OK) { /* the cells' fault: no C name */
+    const char *m = err.msg, *cc = strstr(m, ": ");
+    return ldsl_arg_error(L, 2, strncmp(m, "lds_", 4) == 0 && cc ? cc + 2 : m);
+  }
   b->p = lds_path_new(&env, ids, n, lds_grid_width(g), c, partial ? LDS_PATH_PARTIAL : 0, &err);
   lds_path_free(tmp);
   if (!b->p) return luaL_error(L, "%s", err.msg);

@@ -86,6 +86,7 @@ struct ReqBox {
   int broken;       /* a break was recorded (bx, by, why valid) */
   int32_t bx, by;   /* first broken cell of the last break [Units: cells] */
   lds_WatchReason why;
+  int hier;         /* answered through a lodestar.Hierarchy (opts.hierarchy) */
 };
 
 /* ------------------------------------------------------------ boxes -- */
@@ -579,20 +580,28 @@ static void merge_opts(lua_State *L, int bi, int src) {
   }
 }
 
-/* Checks the opts at oi with find_path's parser (lodestar.core.search_options,
-** naming fname, raising find_path's message) and pushes the normalised table;
+/* Checks the opts at oi with find_path's parser (lodestar.core.search_options)
+** and pushes the normalised table; raises find_path's message as an error
+** of argument arg of the running method (its position the caller's line);
 ** opts.cost is refused as the C runtime refuses it. */
-static void normalise(lua_State *L, int oi, const char *fname) {
+static void normalise(lua_State *L, int oi, int arg) {
   lua_getfield(L, oi, "cost");
   if (!lua_isnil(L, -1))
-    luaL_error(L, "bad argument #1 to '%s' (opts.cost: not supported here (the scheduler runs "
-                  "searches without Lua callbacks))", fname);
+    ldsl_arg_error(L, arg, "opts.cost: not supported here (the scheduler runs searches without Lua "
+                           "callbacks)");
   lua_pop(L, 1);
   lua_pushcfunction(L, ldsl_search_options);
   lua_pushvalue(L, oi);
-  lua_pushnil(L);
-  lua_pushstring(L, fname);
-  lua_call(L, 3, 1);
+  if (lua_pcall(L, 1, 1, 0) != 0) { /* find_path's text, as an error of argument arg here */
+    const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    const char *in = msg ? strstr(msg, "' (") : NULL;
+    size_t n;
+    if (!msg || strncmp(msg, "bad argument #", 14) != 0 || !in) lua_error(L);
+    in += 3;
+    n = strlen(in);
+    lua_pushlstring(L, in, n > 0 && in[n - 1] == ')' ? n - 1 : n);
+    ldsl_arg_error(L, arg, lua_tostring(L, -1));
+  }
 }
 
 /* Options of a request at the top (normalised table at ni) into *p and w for
@@ -604,6 +613,49 @@ static void resolve_params(lua_State *L, int ni, int ai, const lds_Grid *g, lds_
   lds_search_params_init(p);
   msg = lds_lua_search_params(L, ni, g, p, w);
   if (msg) ldsl_arg_error(L, ai, msg);
+}
+
+/* What a request answered through a hierarchy cannot take (the core
+** refuses them, lds_scheduler_submit / lds_scheduler_set_params): layer
+** weights, a partial path, a quick pass. Raises an error of argument arg
+** naming the option: opts.KEY when the table at own (the caller's options;
+** 0: none) sets KEY, else opts.profile, the profile `profile` that set it.
+** With redefined (sched:profile(redefined, opts)), opts.KEY of that new
+** profile, which a pending hierarchy request uses. p: the merged options;
+** quick: the merged quick expansions. */
+static void check_hier_opts(lua_State *L, int arg, int own, const char *profile,
+                            const char *redefined, const lds_SearchParams *p, uint64_t quick) {
+  static const char *const keys[] = {"weights", "partial", "quick"};
+  static const char *const why[] = {
+      "a hierarchy request takes none: the hierarchy's own weight set applies "
+      "(lodestar.hierarchy(grid, {weights = ...}))",
+      "a hierarchy query ends no_path without a partial path; its refined prefix goes to "
+      "on_partial while it runs",
+      "a hierarchy request has no quick pass: its refined prefix is delivered as the partial "
+      "path"};
+  int set[3], i;
+  set[0] = p->n_layer_weights > 0;
+  set[1] = p->partial != 0;
+  set[2] = quick > 0;
+  for (i = 0; i < 3; i++) {
+    int mine;
+    if (!set[i]) continue;
+    mine = 0;
+    if (own) {
+      lua_getfield(L, own, keys[i]);
+      mine = !lua_isnil(L, -1) && lua_toboolean(L, -1);
+      lua_pop(L, 1);
+    }
+    if (redefined)
+      ldsl_opt_error(L, arg, keys[i],
+                     lua_pushfstring(L, "a pending request of profile '%s' runs through a "
+                                        "hierarchy, which cannot take it (%s)", redefined, why[i]));
+    if (mine || !profile)
+      ldsl_opt_error(L, arg, keys[i], lua_pushfstring(L, "not with opts.hierarchy (%s)", why[i]));
+    ldsl_opt_error(L, arg, "profile",
+                   lua_pushfstring(L, "profile '%s' sets %s, which a request with opts.hierarchy "
+                                      "cannot take (%s)", profile, keys[i], why[i]));
+  }
 }
 
 /* sched:profile(name, opts) -> number of pending requests restarted.
@@ -635,7 +687,7 @@ static int sched_profile(lua_State *L) {
   lua_createtable(L, 0, 2); /* 4: entry */
   entry = 4;
   merge_opts(L, 0, 3);      /* 5: the search keys */
-  normalise(L, 5, "profile");
+  normalise(L, 5, 3);
   lua_setfield(L, entry, "opts");
   lua_pop(L, 1);
   ldsl_push_u64(L, opt_quick(L, 3, 0));
@@ -680,7 +732,8 @@ static int sched_profile(lua_State *L) {
         push_ruv(L, ri, 9);            /* the request's own search keys */
         merge_opts(L, ri + 1, ri + 2); /* new profile, then the request's own */
         ni = lua_gettop(L);
-        resolve_params(L, ni, 2, r->grid, &p, w);
+        resolve_params(L, ni, 3, r->grid, &p, w);
+        if (pass == 0 && r->hier) check_hier_opts(L, 3, 3, NULL, name, &p, 0);
         if (pass == 1 && lds_scheduler_set_params(b->sc, r->id, &p) == LDS_OK) {
           restarted++;
           lua_pushvalue(L, ni);
@@ -917,9 +970,19 @@ static int sched_request(lua_State *L) {
   } else {
     merge_opts(L, 0, own);
   }
-  normalise(L, lua_gettop(L), "request");
+  normalise(L, lua_gettop(L), 2);
   nn = lua_gettop(L);
-  resolve_params(L, nn, 2, g, &p, w);
+  lds_search_params_init(&p);
+  {
+    const char *msg = lds_lua_search_params(L, nn, g, &p, w);
+    if (msg) {
+      lua_getfield(L, own, "weights");
+      if (pe && strncmp(msg, "opts.weights: ", 14) == 0 && lua_isnil(L, -1)) /* the profile's */
+        ldsl_opt_error(L, 2, "profile",
+                       lua_pushfstring(L, "profile '%s' weights: %s", lua_tostring(L, 4), msg + 14));
+      ldsl_arg_error(L, 2, msg);
+    }
+  }
   r = (ReqBox *)lds_newudata(L, sizeof(ReqBox));
   memset(r, 0, sizeof *r);
   r->state = RQ_RELEASED; /* until submitted: __gc does nothing */
@@ -958,6 +1021,11 @@ static int sched_request(lua_State *L) {
     int hi = lua_gettop(L), m = 0;
     if (!luaL_testudata(L, hi, LDS_HIER_MT)) ldsl_opt_type_error(L, 2, "hierarchy", LDS_HIER_MT);
     rq.hierarchy = ldsl_hpa_check(L, hi);
+    if (lds_hpa_grid(rq.hierarchy) != g)
+      ldsl_opt_error(L, 2, "hierarchy", "built on another grid (expected a hierarchy of the "
+                                        "request's grid)");
+    check_hier_opts(L, 2, 2, lua_isnil(L, 4) ? NULL : lua_tostring(L, 4), NULL, &p, quick);
+    r->hier = 1;
     lua_getfield(L, 2, "hierarchy_mode");
     if (!lua_isnil(L, -1)) {
       if (lua_type(L, -1) != LUA_TSTRING) ldsl_opt_type_error(L, 2, "hierarchy_mode", "string");
@@ -1569,9 +1637,14 @@ static int req_progress(lua_State *L) {
 static int req_progress_cell(lua_State *L) {
   ReqBox *r = check_req(L, 1);
   double x = ldsl_check_int(L, 2), y = ldsl_check_int(L, 3);
-  if (x < -2147483648.0 || x > 2147483647.0 || y < -2147483648.0 || y > 2147483647.0)
-    return ldsl_arg_error(L, x < -2147483648.0 || x > 2147483647.0 ? 2 : 3,
-                          "cell out of range (expected a cell of the path)");
+  if (x < -2147483648.0 || x > 2147483647.0 || y < -2147483648.0 || y > 2147483647.0) {
+    int bad_x = x < -2147483648.0 || x > 2147483647.0;
+    char buf[64];
+    return ldsl_arg_error(L, bad_x ? 2 : 3,
+                          lua_pushfstring(L, "%s %s out of range (expected a cell of the path)",
+                                          bad_x ? "x" : "y",
+                                          ldsl_fmt_coord(buf, sizeof buf, bad_x ? x : y)));
+  }
   return progress_result(
       L, r, lds_scheduler_path_progress_cell(r->sb->sc, r->id, (int32_t)x, (int32_t)y), 2);
 }
@@ -1667,10 +1740,13 @@ static int req_set_options(lua_State *L) {
   } else {
     merge_opts(L, 0, own);
   }
-  normalise(L, lua_gettop(L), "set_options");
+  normalise(L, lua_gettop(L), 2);
   resolve_params(L, lua_gettop(L), 2, r->grid, &p, w);
-  if (lds_scheduler_set_params(r->sb->sc, r->id, &p) != LDS_OK)
-    return luaL_error(L, "%s", lds_scheduler_errmsg(r->sb->sc));
+  if (r->hier) check_hier_opts(L, 2, 2, lua_isnil(L, 4) ? NULL : lua_tostring(L, 4), NULL, &p, 0);
+  if (lds_scheduler_set_params(r->sb->sc, r->id, &p) != LDS_OK) {
+    const char *m = lds_scheduler_errmsg(r->sb->sc), *c = strstr(m, ": ");
+    return luaL_error(L, "%s: set_options: %s", REQ_MT, c ? c + 2 : m); /* without the C name */
+  }
   set_ruv(L, 1, 3);
   lua_pushvalue(L, own);
   set_ruv(L, 1, 9);

@@ -32,6 +32,12 @@ void ldsl_check_budget(lua_State *L, int arg, lds_Budget *bud) {
       v = lua_tonumber(L, -1);
       if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 0)
         ldsl_arg_error(L, arg, lua_pushfstring(L, "%s must be an integer >= 0", ldsl_budget_keys[i]));
+      if (v > 9007199254740992.0) { /* as an argument (ldsl_check_int); never cast past 2^64 */
+        char buf[64];
+        ldsl_arg_error(L, arg, lua_pushfstring(L, "%s %s out of range (expected an integer "
+                                                  "0..2^53)", ldsl_budget_keys[i],
+                                               ldsl_fmt_coord(buf, sizeof buf, v)));
+      }
       if (i == 0)
         bud->budget_us = (uint64_t)v;
       else
@@ -122,6 +128,7 @@ int ldsl_opt_type_error(lua_State *L, int arg, const char *name, const char *exp
 void ldsl_opt_cell(lua_State *L, int arg, const char *name, const lds_Grid *g, int32_t *x,
                      int32_t *y) {
   double v[2];
+  char buf[2][64];
   int i;
   if (lua_type(L, -1) != LUA_TTABLE) ldsl_opt_type_error(L, arg, name, "table {x, y}");
   for (i = 0; i < 2; i++) {
@@ -130,15 +137,22 @@ void ldsl_opt_cell(lua_State *L, int arg, const char *name, const lds_Grid *g, i
       lua_pop(L, 1);
       lua_rawgeti(L, -1, i + 1);
     }
-    if (lua_type(L, -1) != LUA_TNUMBER || lua_tonumber(L, -1) != floor(lua_tonumber(L, -1)))
-      ldsl_opt_error(L, arg, name, "expected {x, y} with integer cells");
+    if (lua_type(L, -1) != LUA_TNUMBER)
+      ldsl_opt_error(L, arg, name, lua_pushfstring(L, "expected {x, y} with integer cells (%s is "
+                                                      "%s)", i == 0 ? "x" : "y",
+                                                   ldsl_value_name(L, -1)));
     v[i] = lua_tonumber(L, -1);
+    if (v[i] != floor(v[i]))
+      ldsl_opt_error(L, arg, name, lua_pushfstring(L, "expected {x, y} with integer cells (%s is "
+                                                      "%s)", i == 0 ? "x" : "y",
+                                                   ldsl_fmt_coord(buf[0], sizeof buf[0], v[i])));
     lua_pop(L, 1);
   }
-  if (v[0] < 0 || v[0] >= lds_grid_width(g) || v[1] < 0 || v[1] >= lds_grid_height(g))
-    ldsl_opt_error(L, arg, name, lua_pushfstring(L, "cell (%d,%d) outside the %dx%d grid", (int)v[0],
-                                            (int)v[1], (int)lds_grid_width(g),
-                                            (int)lds_grid_height(g)));
+  if (!ldsl_coord_ok(v[0], lds_grid_width(g)) || !ldsl_coord_ok(v[1], lds_grid_height(g)))
+    ldsl_opt_error(L, arg, name, lua_pushfstring(L, "cell (%s,%s) outside the %dx%d grid",
+                                                 ldsl_fmt_coord(buf[0], sizeof buf[0], v[0]),
+                                                 ldsl_fmt_coord(buf[1], sizeof buf[1], v[1]),
+                                                 (int)lds_grid_width(g), (int)lds_grid_height(g)));
   *x = (int32_t)v[0];
   *y = (int32_t)v[1];
 }
@@ -168,9 +182,30 @@ static void resolve_weights(lua_State *L, SearchBox *b, int uv) {
   b->params.n_layer_weights = n;
 }
 
-/* Starts the query (user value table at uv); raises on LDS_E_ARG. */
-static void do_start(lua_State *L, SearchBox *b, int uv, int32_t sx, int32_t sy, int32_t gx,
-                     int32_t gy) {
+/* Raises the error of a failed start. The core checks what only the grid
+** can tell (a cell the layer weights make <= 0 or not finite, an edge
+** callback an algorithm cannot take): those name the option, opts.weights
+** or opts.cost, as an error of argument oi (find_path's opts), or, with
+** oi 0 (s:start: the options were the constructor's), in a plain error. */
+static void start_error(lua_State *L, SearchBox *b, int oi) {
+  const char *m = lds_search_errmsg(b->s), *key = NULL;
+  if (strstr(m, "under the layer weights"))
+    key = "weights";
+  else if (strstr(m, "edge_cost callback"))
+    key = "cost";
+  if (!key) luaL_error(L, "%s", m);
+  if (strncmp(m, "lds_search_start: ", 18) == 0) m += 18;
+  if (strstr(m, "edge_cost callback")) /* the C name of opts.cost */
+    m = lua_pushfstring(L, "algorithm '%s' takes no cost function (it costs the straight lines "
+                           "between waypoints itself)", lds_algo_name(b->algo));
+  if (oi) ldsl_opt_error(L, oi, key, m);
+  luaL_error(L, "%s: start: opts.%s of the search: %s", LDS_SEARCH_MT, key, m);
+}
+
+/* Starts the query (user value table at uv; the options at oi, 0 when
+** they are not an argument of this call); raises on LDS_E_ARG. */
+static void do_start(lua_State *L, SearchBox *b, int uv, int oi, int32_t sx, int32_t sy,
+                     int32_t gx, int32_t gy) {
   lds_Status st;
   if (b->busy) luaL_error(L, "%s: cannot restart a search from its own edge callback",
                           LDS_SEARCH_MT);
@@ -179,7 +214,7 @@ static void do_start(lua_State *L, SearchBox *b, int uv, int32_t sx, int32_t sy,
   lua_rawseti(L, uv, 4); /* forget the last Lua error */
   st = lds_search_start(b->s, &b->params, sx, sy, gx, gy);
   b->started = st >= 0;
-  if (st < 0) luaL_error(L, "%s", lds_search_errmsg(b->s));
+  if (st < 0) start_error(L, b, oi);
 }
 
 static lds_Status edge_trampoline(void *ud, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
@@ -326,7 +361,7 @@ static SearchBox *new_search(lua_State *L, int gi, int oi, const char *algo_name
     if (has_goal) ldsl_opt_cell(L, oi, "goal", g, &gx, &gy);
     lua_pop(L, 2);
     if (has_start != has_goal) ldsl_arg_error(L, oi, "opts.start and opts.goal go together");
-    if (has_start) do_start(L, b, uv, sx, sy, gx, gy);
+    if (has_start) do_start(L, b, uv, oi, sx, sy, gx, gy);
   }
   lua_settop(L, self);
   return b;
@@ -351,7 +386,7 @@ static int search_start(lua_State *L) {
   ldsl_check_xy(L, b->gb->g, 4, &gx, &gy);
   lua_settop(L, 5);
   lds_getuv(L, 1);
-  do_start(L, b, 6, sx, sy, gx, gy);
+  do_start(L, b, 6, 0, sx, sy, gx, gy);
   lua_settop(L, 1);
   return 1;
 }
@@ -696,7 +731,7 @@ int ldsl_find_path(lua_State *L) {
   if (lds_algo_parse(algo, &a) != LDS_OK) return ldsl_unknown_algorithm(L, 6, algo, 0);
   b = new_search(L, 1, 6, algo, "algorithm", 1); /* top: search (the grid's reused one) */
   lds_getuv(L, -1);
-  do_start(L, b, lua_gettop(L), sx, sy, gx, gy);
+  do_start(L, b, lua_gettop(L), 6, sx, sy, gx, gy);
   lua_pop(L, 1);
   return ldsl_find_path_finish(L, b);
 }

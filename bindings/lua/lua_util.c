@@ -16,6 +16,21 @@ const char *ldsl_fmt_num(char *buf, size_t size, double v) {
   return buf;
 }
 
+/* A coordinate, index or size as the caller wrote it: integral values in
+** full ("4294967296", "-3", never wrapped to 32 bits nor in %g's
+** exponent form), others as ldsl_fmt_num ("2.5", "nan", "inf"). */
+const char *ldsl_fmt_coord(char *buf, size_t size, double v) {
+  if (v == floor(v) && fabs(v) < 1e18)
+    snprintf(buf, size, "%.0f", v);
+  else
+    ldsl_fmt_num(buf, size, v);
+  return buf;
+}
+
+/* 1 when v is a cell coordinate on an axis of n cells: an integer in
+** 0..n-1 (so neither nan, inf nor a fraction). */
+int ldsl_coord_ok(double v, int32_t n) { return v == floor(v) && v >= 0 && v < (double)n; }
+
 /* Name of the value at idx for error messages: __name of its metatable if
 ** it is a string (both engines), else the basic type name. */
 const char *ldsl_value_name(lua_State *L, int idx) {
@@ -276,6 +291,27 @@ int ldsl_space_tostring(lua_State *L, const SpaceKind *kind) {
   else
     kind->describe(L, b);
   return 1;
+}
+
+/* Raises the core's message msg (err.msg of a call given layer weights).
+** A message about the weights ("cell (2,2) has cost -4 under the layer
+** weights ...") names the option, without the core function's name:
+** "opts.weights: ..." at argument oi when the options there set weights,
+** else "FALLBACK: ..." at argument arg (the weights a path remembers:
+** fallback "path.weights"; NULL: opts.weights at oi). Any other message is
+** an error of argument arg, unchanged. */
+int ldsl_weights_fail(lua_State *L, int oi, int arg, const char *fallback, const char *msg) {
+  const char *c = strstr(msg, ": ");
+  int own = 0;
+  if (!strstr(msg, "under the layer weights")) return ldsl_arg_error(L, arg, msg);
+  if (strncmp(msg, "lds_", 4) == 0 && c) msg = c + 2;
+  if (oi && lua_type(L, oi) == LUA_TTABLE) {
+    lua_getfield(L, oi, "weights");
+    own = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+  }
+  if (own || !fallback) return ldsl_opt_error(L, oi, "weights", msg);
+  return ldsl_arg_error(L, arg, lua_pushfstring(L, "%s: %s", fallback, msg));
 }
 
 /* One entry of a lua_next walk over option `weights` of argument arg (the

@@ -147,9 +147,18 @@ const char *ldsl_check_str(lua_State *L, int arg);
 void ldsl_check_table(lua_State *L, int arg);
 void ldsl_create_meta(lua_State *L, const char *tname, const luaL_Reg *meth, const luaL_Reg *metameth);
 const char *ldsl_fmt_num(char *buf, size_t size, double v);
+/* v as written: integers in full (never wrapped to 32 bits), else as
+** ldsl_fmt_num; for the values of coordinate and index errors. */
+const char *ldsl_fmt_coord(char *buf, size_t size, double v);
+/* 1 when v is an integer in 0..n-1 [cells] (not nan, inf or a fraction). */
+int ldsl_coord_ok(double v, int32_t n);
 /* Checks one entry of a `weights` option walk (name at -2, weight at -1;
 ** the layer exists when g is given) and returns the name (lua_util.c). */
 const char *ldsl_weight_entry(lua_State *L, int arg, const lds_Grid *g);
+/* Raises the core's message about layer weights as an error of opts.weights
+** at oi (or "FALLBACK: ..." at arg when the options there set none), other
+** messages as errors of argument arg (lua_util.c). */
+int ldsl_weights_fail(lua_State *L, int oi, int arg, const char *fallback, const char *msg);
 lds_Env ldsl_lua_env(lua_State *L);
 extern const char ldsl_names_key;
 double ldsl_opt_int(lua_State *L, int arg, double def);

@@ -697,6 +697,37 @@ local function bounded_table(self, lib)
   return lib
 end
 
+-- pcall and xpcall for mod code (sandboxed and trusted): they cannot
+-- swallow the CPU guard, since once it tripped the error goes on; nor can a
+-- message handler: Lua runs it where the error was raised, and for the
+-- guard's error that is inside its hook, where Lua 5.4 fires no hooks (a
+-- looping handler would never be stopped), so once the guard has tripped
+-- the handler is not called. Returns pcall, xpcall.
+local function guarded_pcalls(self)
+  local function rethrow(r)
+    local g = self._g
+    if g and not g.tripped and memory_limit and select(2, memory_limit()) > 0 then
+      g.tripped, g.msg = true, memory_msg(g.mem_kb)
+    end
+    if g and g.tripped then error(g.full or g.msg, 0) end
+    return table_unpack(r, 1, r.n)
+  end
+  local function guarded_pcall(...) return rethrow(pack(pcall(...))) end
+  local function guarded_xpcall(f, h, ...)
+    if type(h) ~= "function" then
+      error(("bad argument #2 to 'xpcall' (function expected, got %s)"):format(type(h)), 2)
+    end
+    local args = pack(...)
+    local function handler(e)
+      local g = self._g
+      if g and g.tripped then return e end
+      return h(e)
+    end
+    return rethrow(pack(xpcall(function() return f(table_unpack(args, 1, args.n)) end, handler)))
+  end
+  return guarded_pcall, guarded_xpcall
+end
+
 local function make_env(self, rec, trusted)
   local env
   local lod = self.lodestar
@@ -704,6 +735,7 @@ local function make_env(self, rec, trusted)
     env = setmetatable({}, {__index = _G})
     env.lodestar = lod
     env.coroutine = guarded_coroutine(self)
+    env.pcall, env.xpcall = guarded_pcalls(self)
   else
     env = {
       assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
@@ -736,20 +768,7 @@ local function make_env(self, rec, trusted)
       if opt == "count" then return collectgarbage("count") end
       error("collectgarbage: only 'count' is allowed in a mod", 2)
     end
-    -- pcall cannot swallow the CPU guard: once it tripped, the error goes on
-    local function rethrow(r)
-      local g = self._g
-      if g and not g.tripped and memory_limit and select(2, memory_limit()) > 0 then
-        g.tripped, g.msg = true, memory_msg(g.mem_kb)
-      end
-      if g and g.tripped then error(g.full or g.msg, 0) end
-      return table_unpack(r, 1, r.n)
-    end
-    env.pcall = function(...) return rethrow(pack(pcall(...))) end
-    env.xpcall = function(f, h, ...)
-      local args = pack(...)
-      return rethrow(pack(xpcall(function() return f(table_unpack(args, 1, args.n)) end, h)))
-    end
+    env.pcall, env.xpcall = guarded_pcalls(self)
     -- yield only from a coroutine the mod created: a yield from the mod's
     -- own call would suspend the host's thread (when the host runs the
     -- manager inside a coroutine) in the middle of the guarded call

@@ -148,20 +148,33 @@ return function(host)
     return p
   end
 
+  -- A coordinate as the caller wrote it (the C binding's ldsl_fmt_coord):
+  -- integers in full, never through %d (which raises for inf and 2^63).
+  local function coord(v)
+    if v ~= v then return "nan" end
+    if v == math.huge then return "inf" end
+    if v == -math.huge then return "-inf" end
+    if v == math.floor(v) and math.abs(v) < 1e18 then return ("%.0f"):format(v) end
+    return ("%.14g"):format(v)
+  end
+
   local function cell(v, what, grid)
     if type(v) ~= "table" then
       error(("bad argument #1 to 'request_path' (%s: table {x, y} expected, got %s)")
         :format(what, type(v)), 3)
     end
     local x, y = v.x or v[1], v.y or v[2]
-    if type(x) ~= "number" or type(y) ~= "number" or x ~= math.floor(x) or y ~= math.floor(y) then
-      error(("bad argument #1 to 'request_path' (%s: expected {x, y} with integer cells)")
-        :format(what), 3)
+    for _, a in ipairs{{"x", x}, {"y", y}} do
+      local axis, v2 = a[1], a[2]
+      if type(v2) ~= "number" or v2 ~= math.floor(v2) then
+        error(("bad argument #1 to 'request_path' (%s: expected {x, y} with integer cells (%s is %s))")
+          :format(what, axis, type(v2) == "number" and coord(v2) or type(v2)), 3)
+      end
     end
     local w, h = grid:width(), grid:height()
-    if x < 0 or y < 0 or x >= w or y >= h then
-      error(("bad argument #1 to 'request_path' (%s: cell (%d,%d) out of bounds (the grid is %dx%d))")
-        :format(what, x, y, w, h), 3)
+    if not (x >= 0 and y >= 0 and x < w and y < h) then
+      error(("bad argument #1 to 'request_path' (%s: cell (%s,%s) out of bounds (the grid is %dx%d))")
+        :format(what, coord(x), coord(y), w, h), 3)
     end
     return x, y
   end

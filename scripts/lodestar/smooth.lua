@@ -263,6 +263,13 @@ end
 
 local CR_KEYS = {"grid", "samples", "weights"}
 
+-- A count as written: integers in full below 1e18, else %.14g ("1e+300").
+-- Never %d, which raises on Lua 5.4 and wraps on LuaJIT past 2^63.
+local function count_text(v)
+  if v == math.floor(v) and math.abs(v) < 1e18 then return ("%.0f"):format(v) end
+  return ("%.14g"):format(v)
+end
+
 --- Catmull-Rom spline through the points (or the cells of a path).
 -- @param path     lodestar.Path (grid path) or list of {x=, y=}
 -- @param opts     [opt] {samples = 8, grid = nil, weights = nil}:
@@ -302,8 +309,8 @@ function M.catmull_rom(path, opts)
     argerror(2, "catmull_rom", 2, "opts.weights must be a table (layer name -> weight)")
   end
   if #pts >= 3 and (#pts - 1) * samples + 1 > M.MAX_POINTS then
-    argerror(2, "catmull_rom", 2, ("opts.samples %d gives %d points for %d cells (more than smooth.MAX_POINTS = %d)")
-      :format(samples, (#pts - 1) * samples + 1, #pts, M.MAX_POINTS))
+    argerror(2, "catmull_rom", 2, ("opts.samples %s gives %s points for %d cells (more than smooth.MAX_POINTS = %d)")
+      :format(count_text(samples), count_text((#pts - 1) * samples + 1), #pts, M.MAX_POINTS))
   end
   local walls = grid_arg(opts.grid, "catmull_rom", 2, "opts.grid: ")
   local info = cost_info(path, opts.weights)
@@ -427,8 +434,9 @@ function M.postprocessor(spacing, samples)
     local pts = points_arg(path, "postprocessor step", 1)
     local walls = grid_arg(grid, "postprocessor step", 2, "")
     if #pts >= 3 and (#pts - 1) * samples + 1 > M.MAX_POINTS then
-      argerror(2, "postprocessor step", 1, ("samples %d gives %d points for %d cells (more than "
-        .. "smooth.MAX_POINTS = %d)"):format(samples, (#pts - 1) * samples + 1, #pts, M.MAX_POINTS))
+      argerror(2, "postprocessor step", 1, ("samples %s gives %s points for %d cells (more than "
+        .. "smooth.MAX_POINTS = %d)"):format(count_text(samples), count_text((#pts - 1) * samples + 1), #pts,
+        M.MAX_POINTS))
     end
     -- the whole curve bounds the points of every span (a straight span is shorter)
     local curve = spline(pts, samples, nil)

@@ -321,7 +321,7 @@ describe("search", function()
     it("bad coordinates and budgets", function()
       local s = lodestar.search.astar(g)
       assert.matches("(x 10 out of range (expected 0..9))", errmsg(s.start, s, 10, 0, 1, 1), 1, true)
-      assert.matches("(number has no integer representation)", errmsg(s.start, s, 0, 0, 1.25, 1), 1, true)
+      assert.matches("(x 1.25 is not an integer cell (expected 0..9))", errmsg(s.start, s, 0, 0, 1.25, 1), 1, true)
       assert.matches("(max_expansions must be >= 0 (0 = no limit))", errmsg(s.step, s, -1), 1, true)
       assert.matches("(unknown budget field 'budget_ms' (expected budget_us, max_expansions))",
         errmsg(s.run, s, {budget_ms = 3}), 1, true)

@@ -57,7 +57,7 @@ describe("path", function()
     assert.matches("step 1 (0,2)->(5,2) has no line of sight",
       errmsg(lodestar.path.new, g, {{0, 2}, {5, 2}}), 1, true)
     g:set_blocked(2, 2, false)
-    assert.matches("(cell 2 is outside the 6x3 grid)",
+    assert.matches("(cell 2 (9,9) is outside the 6x3 grid)",
       errmsg(lodestar.path.new, g, {{0, 0}, {9, 9}}), 1, true)
     assert.is_true(lodestar.path.new(g, {{0, 0}}, true).partial)
   end)

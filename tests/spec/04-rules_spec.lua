@@ -103,8 +103,8 @@ describe("weights", function()
 
   it("a weighted cost <= 0 is an error naming the cell and the layer", function()
     local g = road_grid()
-    assert.equal("lds_search_start: cell (0,2) has cost 0 under the layer weights "
-      .. "(base 1, layer 'road' value 1 x weight -1; expected finite, > 0)",
+    assert.equal("bad argument #6 to 'find_path' (opts.weights: cell (0,2) has cost 0 under the layer weights "
+      .. "(base 1, layer 'road' value 1 x weight -1; expected finite, > 0))",
       errmsg(lodestar.find_path, g, 0, 0, 4, 0, {weights = {road = -1}}))
   end)
 

@@ -434,7 +434,7 @@ describe("dstar_lite", function()
         errmsg(new, g, {start = {10, 0}, goal = {1, 1}}), 1, true)
       assert.matches("(opts.goal: cell (0,-1) outside the 10x10 grid)",
         errmsg(new, g, {start = {0, 0}, goal = {0, -1}}), 1, true)
-      assert.matches("(opts.start: expected {x, y} with integer cells)",
+      assert.matches("(opts.start: expected {x, y} with integer cells (x is 0.5))",
         errmsg(new, g, {start = {0.5, 0}, goal = {1, 1}}), 1, true)
       assert.matches("(opts.goal: table {x, y} expected, got number)",
         errmsg(new, g, {start = {0, 0}, goal = 3}), 1, true)
@@ -460,11 +460,11 @@ describe("dstar_lite", function()
         errmsg(new, g, {start = {0, 0}, goal = {1, 1}, weights = {road = math.huge}}), 1, true)
       assert.matches("(opts.weights: weight of layer 'road': number expected, got string)",
         errmsg(new, g, {start = {0, 0}, goal = {1, 1}, weights = {road = "x"}}), 1, true)
-      -- a weighted cost <= 0 is the core's error, naming the cell
+      -- a weighted cost <= 0 is the core's finding, naming the cell, as an error of opts.weights
       g:layer_set("road", 3, 4, -1)
-      assert.equal("lds_dstar_new: cell (3,4) has cost -1 under the layer weights (base 1; expected "
-        .. "finite, > 0, or +inf from a layer to block it)",
-        errmsg(new, g, {start = {0, 0}, goal = {1, 1}, weights = {road = 2}}):match("lds_dstar_new: .*"))
+      assert.equal("opts.weights: cell (3,4) has cost -1 under the layer weights (base 1; expected "
+        .. "finite, > 0, or +inf from a layer to block it))",
+        errmsg(new, g, {start = {0, 0}, goal = {1, 1}, weights = {road = 2}}):match("opts.weights: .*"))
       g:layer_remove("road")
     end)
     it("a weighted cost that turns <= 0 after a change ends the replan with status arg", function()
@@ -485,7 +485,7 @@ describe("dstar_lite", function()
       assert.matches("bad argument #1 to '[^']*' %(x 10 out of range %(expected 0..9%)%)",
         errmsg(function() d:move_start(10, 0) end))
       assert.matches("(y -1 out of range (expected 0..9))", errmsg(d.move_start, d, 0, -1), 1, true)
-      assert.matches("(number has no integer representation)", errmsg(d.update, d, 1.5, 0), 1, true)
+      assert.matches("(x 1.5 is not an integer cell (expected 0..9))", errmsg(d.update, d, 1.5, 0), 1, true)
       assert.matches("(number expected, got string)", errmsg(d.update, d, "1", 0), 1, true)
       assert.matches("(number expected, got no value)", errmsg(d.update_rect, d, 0, 0, 1), 1, true)
       assert.matches("(x 12 out of range (expected 0..9))", errmsg(d.update_rect, d, 0, 0, 12, 1), 1, true)

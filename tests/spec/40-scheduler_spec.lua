@@ -221,7 +221,7 @@ describe("lodestar.scheduler", function()
       for k, v in pairs(o) do spec[k] = v end
       assert.equal("bad argument #1 to 'request' (" .. inner(fp) .. ")", errmsg(s.request, s, spec))
       if not (o.weights and o.weights.rock) then -- a profile does not know the grid's layers
-        assert.equal("bad argument #1 to 'profile' (" .. inner(fp) .. ")", errmsg(s.profile, s, "p", o))
+        assert.equal("bad argument #2 to 'profile' (" .. inner(fp) .. ")", errmsg(s.profile, s, "p", o))
       end
     end
     assert.equal("bad argument #1 to 'request' (opts.cost: not supported here (the scheduler runs "

@@ -153,7 +153,7 @@ describe("grid:to_navmesh and grid:outline", function()
   it("report bad options and an empty grid", function()
     local g = grid_of(rows)
     assert.has_error(function() g:to_navmesh{max_verts = 3} end,
-      "bad argument #1 to 'to_navmesh' (opts.max_verts: expected an integer in 4..64)")
+      "bad argument #1 to 'to_navmesh' (opts.max_verts: expected an integer in 4..64, got 3)")
     assert.has_error(function() g:to_navmesh{colour = 1} end)
     local none, msg = grid_of{"##", "##"}:to_navmesh()
     assert.is_nil(none)

@@ -60,7 +60,7 @@ describe("a hierarchy request", function()
     s:add_grid(g)
     local r = s:request{from = {0, 8}, to = {19, 8}, hierarchy = h, hierarchy_mode = "optimal"}
     local e = errmsg(function() r:set_options{weights = {mud = 2}} end)
-    assert.truthy(e:find("layer weights", 1, true))
+    assert.truthy(e:find("opts.weights: not with opts.hierarchy", 1, true))
     e = errmsg(function() return s:request{from = {0, 0}, to = {19, 19}, hierarchy = h, partial = true} end)
     assert.truthy(e:find("partial", 1, true))
     s:step(0)

@@ -184,6 +184,9 @@ static int parse_args(int argc, char **argv, DemoOpts *o) {
       return cli_fail(CMD, "unknown argument '%s' (try 'lodestar demo --help')", a);
     }
   }
+  if (!o->det && cli_seen(&seen, "--exp-per-us"))
+    return cli_fail(CMD, "--exp-per-us needs --deterministic (it converts the budget into "
+                    "expansions there; otherwise the budget is wall time)");
   return -1;
 }
 

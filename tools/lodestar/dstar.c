@@ -342,6 +342,8 @@ static int parse_args(int argc, char **argv, Sim *sim) {
     }
   }
   if (!sim->map_path) return cli_missing(CMD, "MAP", "lodestar dstar MAP [--scen FILE.scen] ...");
+  if (!sim->unknown && cli_seen(&seen, "--sensor"))
+    return cli_fail(CMD, "--sensor needs --unknown (an agent that knows the map senses nothing)");
   if (!cli_not_dir(CMD, sim->map_path) || (sim->scen_path && !cli_not_dir(CMD, sim->scen_path)))
     return 2;
   return -1;

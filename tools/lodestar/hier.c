@@ -167,6 +167,16 @@ int cli_hier(int argc, char **argv) {
   if (!map) return cli_missing(CMD, "MAP", USAGE);
   if (!scen && !pairs) return cli_missing(CMD, "--scen FILE or --pairs N", USAGE);
   if (scen && pairs) return cli_fail(CMD, "--scen and --pairs: give one of them, not both");
+  if (!cli_compatible(CMD, &seen, "--no-optimal", "--alt",
+                      "--alt chooses how the optimal mode runs, --no-optimal skips it") ||
+      (!doors && !cli_compatible(CMD, &seen, "--scen", "--seed",
+                                 "--seed draws the --pairs queries and the --doors cells; the "
+                                 "--scen file has its own queries")) ||
+      !cli_compatible(CMD, &seen, "--pairs", "--stride",
+                      "--stride keeps every K-th --scen problem; for fewer pairs give a smaller N") ||
+      !cli_compatible(CMD, &seen, "--pairs", "--limit",
+                      "--limit caps the --scen problems; for fewer pairs give a smaller N"))
+    return 2;
   g = lds_map_load(NULL, map, &err);
   if (!g) {
     return cli_fail(CMD, "%s", err.msg);

@@ -137,9 +137,11 @@ int cli_mesh(int argc, char **argv) {
   bool json = false;
   double *us, sum_len = 0, max_rel = 0, total_us = 0;
   int a;
+  cli_Seen seen = {{0}, 0};
   lds_nav_params_init(&prm);
   for (a = 2; a < argc; a++) {
     const char *o = argv[a];
+    if (!cli_once(CMD, &seen, o)) return 2;
     if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0) {
       usage(stdout);
       return 0;
@@ -168,6 +170,9 @@ int cli_mesh(int argc, char **argv) {
   }
   if (!mesh_path) return cli_fail(CMD, "missing MESH (usage: lodestar mesh MESH --queries FILE)");
   if (!qpath) return cli_fail(CMD, "missing --queries FILE");
+  if (prm.algo == LDS_NAV_OPTIMAL && !prm.thorough)
+    return cli_fail(CMD, "--fast and --algo optimal contradict each other (--fast is a funnel-mode "
+                    "setting; the optimal search has no corridor states to drop)");
   if (!cli_not_dir(CMD, mesh_path) || !cli_not_dir(CMD, qpath)) return 2;
   m = lds_navmesh_load(NULL, mesh_path, &err);
   if (!m) return cli_fail(CMD, "%s", err.msg);

@@ -23,7 +23,7 @@ static void usage(FILE *f) {
           "  --heuristic H    auto, zero, manhattan, octile, euclidean, chebyshev\n"
           "  --diagonal RULE  never, no_corner_cutting (default), allow_one_blocked, always\n"
           "  --neighbourhood 4|8\n"
-          "                   4: orthogonal moves only (--diagonal is then ignored);\n"
+          "                   4: orthogonal moves only (--diagonal never or none);\n"
           "                   8: also diagonal ones (default)\n"
           "  --partial        when the goal is unreachable (walled in or blocked), print the\n"
           "                   path to the reachable cell closest to it (Euclidean distance)\n"
@@ -188,6 +188,9 @@ int cli_path(int argc, char **argv) {
     static const char *const want[5] = {"MAP", "SX", "SY", "GX", "GY"};
     return cli_missing(CMD, want[npos], "lodestar path MAP SX SY GX GY ...");
   }
+  if (nb == 4 && diag != LDS_DIAG_NEVER && cli_seen(&seen, "--diagonal"))
+    return cli_fail(CMD, "--neighbourhood 4 and --diagonal %s contradict each other (4: no "
+                    "diagonal moves; only --diagonal never agrees)", lds_diagonal_name(diag));
   if (params.weight != 0.0 && params.algo != LDS_ALGO_WASTAR) /* 0: not given */
     return cli_fail(CMD, "--weight applies to --algo wastar only (algorithm is %s)",
                     lds_algo_name(params.algo));

@@ -317,6 +317,9 @@ int cli_trace(int argc, char **argv) {
     return cli_missing(CMD, want[npos], "lodestar trace MAP SX SY GX GY --html FILE ...");
   }
   if (!html) return cli_missing(CMD, "--html FILE", "lodestar trace MAP SX SY GX GY --html FILE ...");
+  if (nb == 4 && diag != LDS_DIAG_NEVER && cli_seen(&seen, "--diagonal"))
+    return cli_fail(CMD, "--neighbourhood 4 and --diagonal %s contradict each other (4: no "
+                    "diagonal moves; only --diagonal never agrees)", lds_diagonal_name(diag));
   if (params.weight != 0.0 && params.algo != LDS_ALGO_WASTAR)
     return cli_fail(CMD, "--weight applies to --algo wastar only (algorithm is %s)",
                     lds_algo_name(params.algo));

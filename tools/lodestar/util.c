@@ -225,6 +225,20 @@ bool cli_once(const char *cmd, cli_Seen *seen, const char *arg) {
   return true;
 }
 
+bool cli_seen(const cli_Seen *seen, const char *opt) {
+  int k;
+  for (k = 0; k < seen->n; k++)
+    if (strcmp(seen->opt[k], opt) == 0) return true;
+  return false;
+}
+
+bool cli_compatible(const char *cmd, const cli_Seen *seen, const char *a, const char *b,
+                    const char *why) {
+  if (!cli_seen(seen, a) || !cli_seen(seen, b)) return true;
+  cli_fail(cmd, "%s and %s contradict each other (%s)", a, b, why);
+  return false;
+}
+
 int cli_missing(const char *cmd, const char *what, const char *usage) {
   return cli_fail(cmd, "missing %s (usage: %s; try 'lodestar %s --help')", what, usage, cmd);
 }

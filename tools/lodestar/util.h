@@ -77,6 +77,13 @@ typedef struct cli_Seen {
 ** "lodestar CMD: --algo given twice (each option may be given once)" and
 ** returns false. Arguments not starting with "--" are ignored (true). */
 bool cli_once(const char *cmd, cli_Seen *seen, const char *arg);
+/* true when option opt ("--alt") was recorded in seen by cli_once. */
+bool cli_seen(const cli_Seen *seen, const char *opt);
+/* Rejects two options that contradict each other: when both a and b were
+** given, prints "lodestar CMD: a and b contradict each other (why)" and
+** returns false (the caller exits 2, the usage-error status). */
+bool cli_compatible(const char *cmd, const cli_Seen *seen, const char *a, const char *b,
+                    const char *why);
 /* Prints "lodestar CMD: missing WHAT (usage: USAGE; try 'lodestar CMD
 ** --help')" on one line and returns 2. */
 int cli_missing(const char *cmd, const char *what, const char *usage);
