@@ -276,6 +276,17 @@ lds_Status ldsi_hpa_build_inter(lds_Hpa *h, uint32_t c) {
   return LDS_OK;
 }
 
+/* Copies the landmark table values of cluster c's entrances into its lmv
+** (nothing before the tables are built: lds_hpa_new copies them all then). */
+static void lm_copy(lds_Hpa *h, uint32_t c) {
+  ldsi_HpaCluster *k = &h->cl[c];
+  uint32_t i;
+  if (!h->lm) return;
+  for (i = 0; i < k->n; i++)
+    memcpy(k->lmv + (size_t)i * (size_t)h->lmk, ldsi_lm_row(h->lm, k->cell[i]),
+           (size_t)h->lmk * sizeof(uint32_t));
+}
+
 /* Sets cluster c's entrances to cells[0..n) (sorted): index, matrix. */
 static lds_Status set_entrances(lds_Hpa *h, uint32_t c, const uint32_t *cells, size_t n) {
   ldsi_HpaCluster *k = &h->cl[c];
@@ -309,6 +320,12 @@ static lds_Status set_entrances(lds_Hpa *h, uint32_t c, const uint32_t *cells, s
                       (n + 1) * sizeof(uint32_t));
     if (!no) return LDS_E_NOMEM;
     k->ioff = no;
+    if (h->lmk) {
+      uint32_t *nl = ldsi_realloc(&h->env, k->lmv, (size_t)k->cap * (size_t)h->lmk * sizeof(uint32_t),
+                                  n * (size_t)h->lmk * sizeof(uint32_t));
+      if (!nl) return LDS_E_NOMEM;
+      k->lmv = nl;
+    }
     k->cap = (uint32_t)n;
   }
   k->n = (uint32_t)n;
@@ -320,7 +337,21 @@ static lds_Status set_entrances(lds_Hpa *h, uint32_t c, const uint32_t *cells, s
     k->xy[i] = (uint32_t)x | (uint32_t)y << 16;
   }
   h->entrances += k->n;
+  lm_copy(h, c);
   return LDS_OK;
+}
+
+/* Refreshes the landmark copies (lmv) of the clusters meeting the cells
+** [x0..x1] x [y0..y1] (clipped to the grid). */
+static void lm_refresh(lds_Hpa *h, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+  int32_t cx, cy;
+  if (!h->lm || x0 > x1 || y0 > y1) return;
+  if (x0 < 0) x0 = 0;
+  if (y0 < 0) y0 = 0;
+  if (x1 >= h->grid->w) x1 = h->grid->w - 1;
+  if (y1 >= h->grid->h) y1 = h->grid->h - 1;
+  for (cy = y0 / h->C; cy <= y1 / h->C; cy++)
+    for (cx = x0 / h->C; cx <= x1 / h->C; cx++) lm_copy(h, (uint32_t)cy * (uint32_t)h->cw + (uint32_t)cx);
 }
 
 static size_t count_edges(const ldsi_HpaCluster *k) {
@@ -452,6 +483,7 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
   h->ncl = (uint32_t)h->cw * (uint32_t)h->ch;
   h->cap = (uint32_t)(4 * h->C);
   h->lower_bounds = params->lower_bounds;
+  h->lmk = params->lower_bounds ? params->landmarks : 0;
   h->optimal_jps = params->optimal_jps;
   h->nweights = params->n_layer_weights;
   h->layer_removals = grid->layer_removals;
@@ -499,6 +531,7 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
   if (lds_grid_listen((lds_Grid *)(uintptr_t)grid, on_edit, h) != LDS_OK) goto nomem;
   h->listening = true;
   if (h->lower_bounds && !(h->lm = ldsi_lm_new(h, params->landmarks, h->errmsg))) goto nomem;
+  for (c = 0; c < h->ncl; c++) lm_copy(h, (uint32_t)c);
   h->version = grid->version;
   h->build_us = e.clock(e.clock_ud) - t0;
   return h;
@@ -524,6 +557,7 @@ void lds_hpa_free(lds_Hpa *h) {
       if (k->dist) ldsi_free(&e, k->dist, (size_t)k->cap * k->cap * sizeof(float));
       if (k->par) ldsi_free(&e, k->par, (size_t)k->cap * (((size_t)h->C * (size_t)h->C + 1) / 2));
       if (k->ioff) ldsi_free(&e, k->ioff, ((size_t)k->cap + 1) * sizeof(uint32_t));
+      if (k->lmv) ldsi_free(&e, k->lmv, (size_t)k->cap * (size_t)h->lmk * sizeof(uint32_t));
       if (k->inter) ldsi_free(&e, k->inter, k->intercap * sizeof(ldsi_HpaInter));
     }
     ldsi_free(&e, h->cl, h->ncl * sizeof *h->cl);
@@ -632,7 +666,16 @@ lds_Status lds_hpa_repair(lds_Hpa *h) {
   h->broken = false;
   if ((st = ldsi_lm_repair(h->lm)) != LDS_OK) {
     ldsi_msg(h->errmsg, "%s: out of memory repairing the landmark tables", fn);
+    h->lm_stale = true;
     goto done;
+  }
+  /* the entrance copies follow the tables where the repair lowered them */
+  if (h->lm && (h->lm_stale || h->lm->low_all)) {
+    uint32_t c;
+    for (c = 0; c < h->ncl; c++) lm_copy(h, c);
+    h->lm_stale = false;
+  } else if (h->lm) {
+    lm_refresh(h, h->lm->low.x0, h->lm->low.y0, h->lm->low.x1, h->lm->low.y1);
   }
   h->version = h->grid->version;
   h->repairs++;
@@ -661,7 +704,8 @@ size_t lds_hpa_mem_used(const lds_Hpa *h) {
   for (c = 0; c < h->ncl; c++)
     b += 2 * h->cl[c].cap * sizeof(uint32_t) + (size_t)h->cl[c].cap * h->cl[c].cap * sizeof(float) +
          (size_t)h->cl[c].cap * (((size_t)h->C * (size_t)h->C + 1) / 2) +
-         ((size_t)h->cl[c].cap + 1) * sizeof(uint32_t) + h->cl[c].intercap * sizeof(ldsi_HpaInter);
+         ((size_t)h->cl[c].cap + 1) * sizeof(uint32_t) + h->cl[c].intercap * sizeof(ldsi_HpaInter) +
+         (size_t)h->cl[c].cap * (size_t)h->lmk * sizeof(uint32_t);
   return b;
 }
 

@@ -27,6 +27,11 @@ typedef struct ldsi_HpaCluster {
   ** the refinement traces it (ldsi_hpa_intra_trace), so the path from i to
   ** j costs dist[i*n+j] with no search */
   uint8_t *par;
+  /* n * lmk values: lmv[i * lmk + l] = T_l(cell[i]), the landmark tables
+  ** (lds_landmarks.h) at its entrances, a copy kept equal to the tables by
+  ** build and repair, so the fast mode's heuristic reads the cluster's own
+  ** memory instead of the whole-grid tables */
+  uint32_t *lmv;
   /* inter edges, per entrance i: inter[ioff[i] .. ioff[i+1]) (CSR) */
   uint32_t *ioff;
   struct ldsi_HpaInter *inter;
@@ -78,6 +83,8 @@ struct lds_Hpa {
   bool lower_bounds;
   bool optimal_jps;        /* lds_HpaParams.optimal_jps */
   struct ldsi_Landmarks *lm; /* the optimal mode's landmark tables (lower_bounds), else NULL */
+  bool lm_stale;           /* a failed table repair: the next repair copies every entrance's values */
+  int lmk;                 /* their count (0 without lower_bounds): values per entrance in lmv */
   double weights[16];
   int nweights;
   uint64_t layer_removals; /* the grid's count when built (weights are by layer index) */

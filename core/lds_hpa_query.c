@@ -9,6 +9,7 @@
 ** [Paper: Botea, Müller & Schaeffer, J. Game Development 1(1), 2004]
 */
 #include "lds_hpa_query_internal.h"
+#include "lds_landmarks.h"
 
 #include <string.h>
 
@@ -265,11 +266,42 @@ static inline size_t acell(const lds_HpaQuery *q, uint32_t id) {
   uint32_t start = (uint32_t)(q->nabs - 2);
   if (id == start) return q->ps;
   if (id == start + 1) return q->pg;
-  return q->h->cl[q->an[id].cl].cell[q->an[id].i];
+  return q->h->cl[q->an[id].cl].cell[id - q->base[q->an[id].cl]];
+}
+
+/* The abstract heuristic of the entrance at cell (x, y): the larger of
+** the octile distance times the smallest cell cost and the landmark bound
+** q * max_L |T_L(cell) - T_L(goal)| of the hierarchy's tables (ALT, Goldberg
+** & Harrelson, SODA 2005; lds_landmarks.h), over the landmarks whose table
+** reaches the goal (read from the cluster's copy of the tables at its
+** entrances, ldsi_HpaCluster.lmv). Both are lower bounds of every grid
+** path to the goal, so of the abstract distance (an abstract path is a grid
+** path; its edges are that path's cost rounded down to floats, at most
+** 2^-24 relative, which the factor 1 - 2^-22 of the landmark bound covers;
+** the octile term is used as the plain A* heuristic was). The tables are kept feasible under
+** edits by lds_hpa_repair (decrease propagation), so no query sees a stale
+** bound. INFINITY when a table proves the cell cannot reach the goal. */
+static inline double aheur(const lds_HpaQuery *q, uint32_t cl, uint32_t i, int32_t x, int32_t y) {
+  double oct = q->h->minc * ldsi_hpa_octile(q->gx - x, q->gy - y), lb;
+  const uint32_t *t;
+  uint32_t best = 0;
+  int l;
+  if (q->nlact == 0) return oct;
+  t = q->h->cl[cl].lmv + (size_t)i * (size_t)q->h->lmk;
+  for (l = 0; l < q->nlact; l++) {
+    uint32_t a = t[q->lact[l]], b = q->lgt[l], d = a > b ? a - b : b - a;
+    best = d > best ? d : best;
+  }
+  if (best >= LDSI_LM_LIMIT) return INFINITY;
+  lb = (double)best * q->h->lm->q * (1.0 - 0x1p-22);
+  return lb > oct ? lb : oct;
 }
 
 /* relaxes the edge from -> to, to being entrance i of cluster cl at cell
 ** (x, y) (i LDSI_HPA_NOIDX: the goal) */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
 static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t cl, uint32_t i,
                           int32_t x, int32_t y, double c) {
   ldsi_HpaAbsNode *r = &q->an[to];
@@ -277,13 +309,13 @@ static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t 
     r->gen = q->agcur;
     r->g = INFINITY;
     r->pos = LDSI_HPA_NOIDX;
+    r->h = i == LDSI_HPA_NOIDX ? 0.0 : aheur(q, cl, i, x, y);
   }
-  if (c < r->g) {
+  if (c < r->g && r->h < INFINITY) {
     r->g = c;
     r->par = from;
     r->cl = cl;
-    r->i = i;
-    apush(q, to, c + q->h->minc * ldsi_hpa_octile(q->gx - x, q->gy - y), c);
+    apush(q, to, c + r->h, c);
   }
 }
 
@@ -314,10 +346,19 @@ static void insert(lds_HpaQuery *q) {
     q->agcur = 1;
   }
   q->nah = 0;
+  q->nlact = 0;
+  if (h->lm) {
+    const uint32_t *tg = ldsi_lm_row(h->lm, q->pg);
+    int l;
+    for (l = 0; l < h->lm->k; l++)
+      if (tg[l] != LDSI_LM_INF) {
+        q->lact[q->nlact] = (uint8_t)l;
+        q->lgt[q->nlact++] = tg[l];
+      }
+  }
   anode(q, start);
   q->an[start].g = 0.0;
   q->an[start].cl = q->cs;
-  q->an[start].i = LDSI_HPA_NOIDX;
   apush(q, start, 0.0, 0.0);
 }
 
@@ -400,7 +441,7 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
     const ldsi_HpaCluster *k = &h->cl[c];
     const float *row;
     const ldsi_HpaInter *e, *end;
-    i = q->an[u].i;
+    i = u - b;
     row = k->dist + (size_t)i * k->n;
     for (j = 0; j < k->n; j++)
       if (j != i && row[j] < INFINITY) arelax_xy(q, u, b + j, c, j, k->xy[j], gu + (double)row[j]);
