@@ -476,6 +476,9 @@ static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool 
   int32_t x0, y0, x1, y1, ax, ay, sx, sy, err, i, n;
   size_t p = a;
   double c = 0.0;
+  const uint8_t *nbr = h->grid->nbr;
+  const float *cost = h->nweights == 0 ? h->grid->cost : NULL;
+  bool uniform = cost && h->grid->nonunit == 0;
   ldsi_grid_pxy(h->grid, a, &x0, &y0);
   ldsi_grid_pxy(h->grid, b, &x1, &y1);
   ax = x1 > x0 ? x1 - x0 : x0 - x1;
@@ -483,6 +486,10 @@ static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool 
   sx = x1 > x0 ? 1 : x1 < x0 ? -1 : 0;
   sy = y1 > y0 ? 1 : y1 < y0 ? -1 : 0;
   n = ax > ay ? ax : ay;
+  /* the line costs at least its octile length times the smallest cell
+  ** cost: one too dear is refused without a walk (the margin covers the
+  ** rounding of the walk's sum, so the answer is the walk's) */
+  if (!keep && h->minc * ldsi_hpa_octile(ax, ay) > limit * (1.0 + 1e-9)) return INFINITY;
   err = n / 2;
   for (i = 0; i < n; i++) {
     int32_t mx, my;
@@ -507,9 +514,11 @@ static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool 
     d = dir_of_move[(my + 1) * 3 + (mx + 1)];
     if (!keep) {
       double cc;
-      if (!(h->grid->nbr[p] & (1u << d))) return INFINITY;
+      if (!(nbr[p] & (1u << d))) return INFINITY;
       p = (size_t)((ptrdiff_t)p + off[d]);
-      cc = ldsi_hpa_cost(h, p);
+      /* a legal move enters a passable cell: without weights its
+      ** effective cost is its cost, 1 on a uniform-cost grid */
+      cc = uniform ? 1.0 : cost ? (double)cost[p] : ldsi_hpa_cost(h, p);
       if (!isfinite(cc)) return INFINITY;
       c += ldsi_hpa_move_len(d) * cc;
       if (c > limit) return INFINITY;
@@ -524,42 +533,46 @@ static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool 
   return c;
 }
 
-/* Smoothing: the horizon in raw cells per cluster side, the stride of the
-** candidate ends (and the horizon's end itself), and the illegal lines in a
-** row that end an anchor's scan (measured on Berlin_0_1024, every 10th scen
-** problem: 8, 4 and 8 keep 99.5 % within 1 % of optimal, a horizon of 4
-** 99.0 %; docs/hierarchy.md). */
+/* Smoothing: the horizon in raw cells per cluster side and the stride of
+** the candidate ends (the horizon's end is one too). Measured on
+** Berlin_0_1024, every 10th scen problem (docs/hierarchy.md): 8 and 4 keep
+** 99.74 % within 1 % of optimal, a horizon of 4 98.96 %. */
+#ifndef SMOOTH_H
 #define SMOOTH_H 8
+#endif
+#ifndef SMOOTH_STEP
 #define SMOOTH_STEP 4
-#define SMOOTH_FAILS 8
+#endif
 
 /* Smooths the raw path from the anchor on and keeps the result: from the
-** anchor a, the farthest raw cell j within the horizon whose straight line
-** from a is legal and costs no more than the raw path a..j replaces it (the
-** scan stops after a few illegal lines in a row); the next anchor is j.
-** Every replacement costs at most what it replaces, so the kept path never
-** costs more than the raw path, which is the abstract path. Unless all,
-** anchors whose horizon reaches past the raw path wait for the next leg
-** (so every kept cell is final). false on NOMEM. */
+** anchor a, the farthest candidate raw cell j within the horizon (tried
+** from the horizon's end down, so the first legal one) whose straight line
+** from a is legal and costs no more than the raw path a..j replaces it;
+** the next anchor is j. Every replacement costs at most what it replaces,
+** so the kept path never costs more than the raw path, which is the
+** abstract path. Unless all, anchors whose horizon reaches past the raw
+** path wait for the next leg (so every kept cell is final). false on
+** NOMEM. */
 static bool smooth(lds_HpaQuery *q, bool all) {
   size_t H = (size_t)(SMOOTH_H * q->h->C);
   bool nomem = false;
   while (q->anchor + 1 < q->nraw) {
     size_t a = q->anchor, lim = a + H, best = a + 1, j;
-    int fails = 0;
     if (lim >= q->nraw) {
       if (!all) break;
       lim = q->nraw - 1;
     }
-    for (j = a + 2; j <= lim; j += (j + SMOOTH_STEP <= lim || j == lim) ? SMOOTH_STEP : lim - j) {
+    /* the candidates from the horizon's end down: the first legal one is
+    ** the farthest */
+    for (j = lim;;) {
       double room = q->rawc[j] - q->rawc[a];
-      double lc = line_walk(q, q->raw[a], q->raw[j], room, false, NULL);
-      if (isfinite(lc)) {
+      if (isfinite(line_walk(q, q->raw[a], q->raw[j], room, false, NULL))) {
         best = j;
-        fails = 0;
-      } else if (++fails >= SMOOTH_FAILS) {
         break;
       }
+      if (j < a + 2 + SMOOTH_STEP) break;
+      /* after the end, the largest a + 2 + k * SMOOTH_STEP below it */
+      j = j == lim ? a + 2 + ((lim - a - 3) / SMOOTH_STEP) * SMOOTH_STEP : j - SMOOTH_STEP;
     }
     if (best == a + 1) {
       if (!ldsi_hpa_keep(q, q->raw[a + 1])) return false;
