@@ -276,6 +276,11 @@ lds_Status ldsi_hpa_build_inter(lds_Hpa *h, uint32_t c) {
   return LDS_OK;
 }
 
+/* Bytes of a cluster's block for cap entrances (ldsi_HpaCluster.blk). */
+static size_t block_bytes(const lds_Hpa *h, size_t cap) {
+  return ((cap + 1) + cap + cap * (size_t)h->lmk + cap * cap + cap) * sizeof(uint32_t);
+}
+
 /* Copies the landmark table values of cluster c's entrances into its lmv
 ** (nothing before the tables are built: lds_hpa_new copies them all then). */
 static void lm_copy(lds_Hpa *h, uint32_t c) {
@@ -300,33 +305,27 @@ static lds_Status set_entrances(lds_Hpa *h, uint32_t c, const uint32_t *cells, s
   }
   h->entrances -= k->n;
   if (n > k->cap) {
-    uint32_t *nc = ldsi_realloc(&h->env, k->cell, k->cap * sizeof(uint32_t), n * sizeof(uint32_t));
-    float *nd;
-    uint32_t *nxy, *no;
+    /* the old contents are all rewritten by the caller (entrances here,
+    ** distances and trees by ldsi_hpa_build_cluster, offsets by
+    ** ldsi_hpa_build_inter): a fresh block */
+    size_t nb = block_bytes(h, n);
+    uint32_t *blk = ldsi_alloc(&h->env, nb);
     uint8_t *np;
-    if (!nc) return LDS_E_NOMEM;
-    k->cell = nc;
-    nxy = ldsi_realloc(&h->env, k->xy, k->cap * sizeof(uint32_t), n * sizeof(uint32_t));
-    if (!nxy) return LDS_E_NOMEM;
-    k->xy = nxy;
-    nd = ldsi_realloc(&h->env, k->dist, (size_t)k->cap * k->cap * sizeof(float),
-                      n * n * sizeof(float));
-    if (!nd) return LDS_E_NOMEM;
-    k->dist = nd;
+    if (!blk) return LDS_E_NOMEM;
     np = ldsi_realloc(&h->env, k->par, (size_t)k->cap * area, n * area);
-    if (!np) return LDS_E_NOMEM;
-    k->par = np;
-    no = ldsi_realloc(&h->env, k->ioff, ((size_t)k->cap + 1) * sizeof(uint32_t),
-                      (n + 1) * sizeof(uint32_t));
-    if (!no) return LDS_E_NOMEM;
-    k->ioff = no;
-    if (h->lmk) {
-      uint32_t *nl = ldsi_realloc(&h->env, k->lmv, (size_t)k->cap * (size_t)h->lmk * sizeof(uint32_t),
-                                  n * (size_t)h->lmk * sizeof(uint32_t));
-      if (!nl) return LDS_E_NOMEM;
-      k->lmv = nl;
+    if (!np) {
+      ldsi_free(&h->env, blk, nb);
+      return LDS_E_NOMEM;
     }
+    k->par = np;
+    if (k->blk) ldsi_free(&h->env, k->blk, block_bytes(h, k->cap));
+    k->blk = blk;
     k->cap = (uint32_t)n;
+    k->ioff = blk;
+    k->xy = k->ioff + n + 1;
+    k->lmv = k->xy + n;
+    k->dist = (float *)(void *)(k->lmv + n * (size_t)h->lmk);
+    k->cell = (uint32_t *)(void *)(k->dist + n * n);
   }
   k->n = (uint32_t)n;
   if (n) memcpy(k->cell, cells, n * sizeof(uint32_t));
@@ -552,12 +551,8 @@ void lds_hpa_free(lds_Hpa *h) {
   if (h->cl) {
     for (c = 0; c < h->ncl; c++) {
       ldsi_HpaCluster *k = &h->cl[c];
-      if (k->cell) ldsi_free(&e, k->cell, k->cap * sizeof(uint32_t));
-      if (k->xy) ldsi_free(&e, k->xy, k->cap * sizeof(uint32_t));
-      if (k->dist) ldsi_free(&e, k->dist, (size_t)k->cap * k->cap * sizeof(float));
+      if (k->blk) ldsi_free(&e, k->blk, block_bytes(h, k->cap));
       if (k->par) ldsi_free(&e, k->par, (size_t)k->cap * (((size_t)h->C * (size_t)h->C + 1) / 2));
-      if (k->ioff) ldsi_free(&e, k->ioff, ((size_t)k->cap + 1) * sizeof(uint32_t));
-      if (k->lmv) ldsi_free(&e, k->lmv, (size_t)k->cap * (size_t)h->lmk * sizeof(uint32_t));
       if (k->inter) ldsi_free(&e, k->inter, k->intercap * sizeof(ldsi_HpaInter));
     }
     ldsi_free(&e, h->cl, h->ncl * sizeof *h->cl);
@@ -702,10 +697,9 @@ size_t lds_hpa_mem_used(const lds_Hpa *h) {
   b = sizeof *h + h->ncl * (sizeof *h->cl + 1 + sizeof(uint32_t)) + cells + ldsi_hpa_local_bytes(&h->local);
   b += ldsi_lm_bytes(h->lm);
   for (c = 0; c < h->ncl; c++)
-    b += 2 * h->cl[c].cap * sizeof(uint32_t) + (size_t)h->cl[c].cap * h->cl[c].cap * sizeof(float) +
+    b += (h->cl[c].blk ? block_bytes(h, h->cl[c].cap) : 0) +
          (size_t)h->cl[c].cap * (((size_t)h->C * (size_t)h->C + 1) / 2) +
-         ((size_t)h->cl[c].cap + 1) * sizeof(uint32_t) + h->cl[c].intercap * sizeof(ldsi_HpaInter) +
-         (size_t)h->cl[c].cap * (size_t)h->lmk * sizeof(uint32_t);
+         h->cl[c].intercap * sizeof(ldsi_HpaInter);
   return b;
 }
 

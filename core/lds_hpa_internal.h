@@ -18,6 +18,12 @@
 typedef struct ldsi_HpaCluster {
   int32_t x0, y0, x1, y1;
   uint32_t n, cap;
+  /* one block of cap slots per array, in the order the abstract search
+  ** reads them (an expansion: offsets, then the targets' coordinates and
+  ** landmark values, the matrix row), so a cluster's search data is
+  ** contiguous: ioff[cap + 1], xy[cap], lmv[cap * lmk], dist[cap * cap],
+  ** cell[cap] (block_bytes in lds_hpa.c) */
+  uint32_t *blk;
   uint32_t *cell; /* padded ids of its entrances, ascending */
   uint32_t *xy;   /* their coordinates, x | y << 16 */
   float *dist;    /* n*n: dist[i*n+j] = cluster-restricted cost i -> j, INFINITY if none */
