@@ -164,6 +164,11 @@ static float float_down(double d) {
   return f;
 }
 
+/* the packed code of local cell l after the last search of L: its
+** parent direction, 8 at the source, PAR_NONE when not reached */
+#define PAR_NONE 15
+#define PAR_OF(L, l) ((L)->gen[l] == (L)->cur ? ((L)->par[l] & 15) : PAR_NONE)
+
 lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c) {
   ldsi_HpaCluster *k = &h->cl[c];
   ldsi_HpaLocal *L = &h->local;
@@ -175,14 +180,14 @@ lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c) {
   for (i = 0; i < k->n; i++) {
     ldsi_hpa_local_dijkstra(h, L, k->x0, k->y0, k->x1, k->y1, &k->cell[i], 1, false);
     for (j = 0; j < k->n; j++) k->dist[i * k->n + j] = float_down(ldsi_hpa_local_g(h, L, k->cell[j]));
-    /* packed two cells a byte (4 bits each); the cells this search did not
-    ** reach keep stale directions: the trace only starts at reached
-    ** entrances, whose ancestors were reached */
+    /* packed two cells a byte (4 bits each); PAR_NONE for the cells this
+    ** search did not reach (ldsi_hpa_tree_cost tells them so) */
     {
       uint8_t *dst = k->par + (size_t)i * ((area + 1) / 2);
       size_t l;
-      for (l = 0; l + 1 < area; l += 2) dst[l / 2] = (uint8_t)((L->par[l] & 15) | (L->par[l + 1] & 15) << 4);
-      if (l < area) dst[l / 2] = (uint8_t)(L->par[l] & 15);
+      for (l = 0; l + 1 < area; l += 2)
+        dst[l / 2] = (uint8_t)(PAR_OF(L, l) | PAR_OF(L, l + 1) << 4);
+      if (l < area) dst[l / 2] = (uint8_t)PAR_OF(L, l);
     }
   }
   return LDS_OK;
@@ -191,17 +196,16 @@ lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c) {
 /* the direction stored for local cell l in a packed parent tree */
 #define PAR_AT(par, l) (((par)[(l) >> 1] >> (((l)&1) * 4)) & 15)
 
-size_t ldsi_hpa_intra_trace(const lds_Hpa *h, uint32_t c, uint32_t i, uint32_t j, uint32_t *out,
-                            size_t max) {
-  const ldsi_HpaCluster *k = &h->cl[c];
-  int32_t bw = k->x1 - k->x0 + 1, bh = k->y1 - k->y0 + 1, x, y;
+/* The tree path of entrance i of cluster k to local cell (x, y), whose
+** padded id is p, into out (at most max cells, entrance first); its count,
+** 0 when not reached or longer than max. */
+static size_t tree_trace(const lds_Hpa *h, const ldsi_HpaCluster *k, uint32_t i, int32_t x,
+                         int32_t y, uint32_t p, uint32_t *out, size_t max) {
+  int32_t bw = k->x1 - k->x0 + 1, bh = k->y1 - k->y0 + 1;
   const uint8_t *par = k->par + (size_t)i * (((size_t)bw * (size_t)bh + 1) / 2);
   size_t n = 0, m;
   ptrdiff_t l;
-  uint32_t p;
-  if (!isfinite(k->dist[(size_t)i * k->n + j])) return 0;
-  x = (int32_t)(k->xy[j] & 0xFFFF) - k->x0;
-  y = (int32_t)(k->xy[j] >> 16) - k->y0;
+  if (PAR_AT(par, (ptrdiff_t)y * bw + x) == PAR_NONE) return 0;
   /* count, then write backwards */
   for (l = (ptrdiff_t)y * bw + x;;) {
     int d = PAR_AT(par, l);
@@ -211,7 +215,6 @@ size_t ldsi_hpa_intra_trace(const lds_Hpa *h, uint32_t c, uint32_t i, uint32_t j
   }
   if (n > max) return 0;
   l = (ptrdiff_t)y * bw + x;
-  p = k->cell[j];
   for (m = n; m-- > 0;) {
     int d = PAR_AT(par, l);
     out[m] = p;
@@ -220,6 +223,47 @@ size_t ldsi_hpa_intra_trace(const lds_Hpa *h, uint32_t c, uint32_t i, uint32_t j
     p = (uint32_t)((ptrdiff_t)p - h->off[d]);
   }
   return n;
+}
+
+size_t ldsi_hpa_intra_trace(const lds_Hpa *h, uint32_t c, uint32_t i, uint32_t j, uint32_t *out,
+                            size_t max) {
+  const ldsi_HpaCluster *k = &h->cl[c];
+  if (!isfinite(k->dist[(size_t)i * k->n + j])) return 0;
+  return tree_trace(h, k, i, (int32_t)(k->xy[j] & 0xFFFF) - k->x0, (int32_t)(k->xy[j] >> 16) - k->y0,
+                    k->cell[j], out, max);
+}
+
+size_t ldsi_hpa_tree_trace(const lds_Hpa *h, uint32_t c, uint32_t i, size_t p, uint32_t *out,
+                           size_t max) {
+  const ldsi_HpaCluster *k = &h->cl[c];
+  int32_t x, y;
+  ldsi_grid_pxy(h->grid, p, &x, &y);
+  return tree_trace(h, k, i, x - k->x0, y - k->y0, (uint32_t)p, out, max);
+}
+
+double ldsi_hpa_tree_cost(const lds_Hpa *h, uint32_t c, uint32_t i, size_t p, size_t *steps) {
+  const ldsi_HpaCluster *k = &h->cl[c];
+  int32_t bw = k->x1 - k->x0 + 1, bh = k->y1 - k->y0 + 1, x, y;
+  const uint8_t *par = k->par + (size_t)i * (((size_t)bw * (size_t)bh + 1) / 2);
+  double cost = 0.0;
+  ptrdiff_t l;
+  size_t n = 0, area = (size_t)bw * (size_t)bh;
+  ldsi_grid_pxy(h->grid, p, &x, &y);
+  l = (ptrdiff_t)(y - k->y0) * bw + (x - k->x0);
+  for (;;) {
+    int d = PAR_AT(par, l);
+    if (d == PAR_NONE || n > area) {
+      cost = INFINITY;
+      break;
+    }
+    if (d == 8) break;
+    cost += ldsi_hpa_move_len(d) * ldsi_hpa_cost(h, p);
+    l -= (ptrdiff_t)ldsi_dir_dy[d] * bw + ldsi_dir_dx[d];
+    p = (size_t)((ptrdiff_t)p - h->off[d]);
+    n++;
+  }
+  *steps += n;
+  return cost;
 }
 
 lds_Status ldsi_hpa_build_inter(lds_Hpa *h, uint32_t c) {

@@ -29,7 +29,8 @@ typedef struct ldsi_HpaCluster {
   float *dist;    /* n*n: dist[i*n+j] = cluster-restricted cost i -> j, INFINITY if none */
   /* per entrance i, the parent tree of its Dijkstra, 4 bits per cell (two
   ** a byte, (bw * bh + 1) / 2 bytes per entrance): the direction (LDS_DIR_*)
-  ** of the move that reached local cell l = ly * bw + lx, 8 at the source;
+  ** of the move that reached local cell l = ly * bw + lx, 8 at the source,
+  ** 15 where the search did not reach;
   ** the refinement traces it (ldsi_hpa_intra_trace), so the path from i to
   ** j costs dist[i*n+j] with no search */
   uint8_t *par;
@@ -241,6 +242,17 @@ LDSI_HIDDEN lds_Status ldsi_hpa_build_inter(lds_Hpa *h, uint32_t c);
 /* Cells (padded ids) of the intra path from entrance i to entrance j of
 ** cluster c, both included, into out (at most max); returns their count, 0
 ** when j is unreachable from i inside c or the path is longer than max. */
+/* The path of entrance i's stored tree in cluster c to padded cell p of
+** c (its cluster-restricted shortest path from the entrance), entrance
+** first, into out (at most max); its count, 0 when p is not reached or the
+** path is longer than max. */
+LDSI_HIDDEN size_t ldsi_hpa_tree_trace(const lds_Hpa *h, uint32_t c, uint32_t i, size_t p,
+                                       uint32_t *out, size_t max);
+/* The cost of that path (the cluster-restricted distance from entrance i to
+** padded cell p of c, summed from p back), INFINITY when p is not reached;
+** adds its moves to *steps. */
+LDSI_HIDDEN double ldsi_hpa_tree_cost(const lds_Hpa *h, uint32_t c, uint32_t i, size_t p,
+                                      size_t *steps);
 LDSI_HIDDEN size_t ldsi_hpa_intra_trace(const lds_Hpa *h, uint32_t c, uint32_t i, uint32_t j,
                                         uint32_t *out, size_t max);
 

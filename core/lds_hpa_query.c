@@ -330,16 +330,28 @@ static void insert(lds_HpaQuery *q) {
   ldsi_HpaLocal *L = &q->win;
   const ldsi_HpaCluster *ks = &h->cl[q->cs], *kg = &h->cl[q->cg];
   uint32_t i, start = (uint32_t)(q->nabs - 2);
-  uint32_t ps = (uint32_t)q->ps, pg = (uint32_t)q->pg;
+  uint32_t ps = (uint32_t)q->ps;
   ldsi_HpaLocal *Ls = &q->ls, *Lg = &q->lg;
   uint64_t e0 = Ls->expansions + Lg->expansions;
+  size_t steps = 0;
   (void)L;
-  ldsi_hpa_local_dijkstra(h, Ls, ks->x0, ks->y0, ks->x1, ks->y1, &ps, 1, false);
-  for (i = 0; i < ks->n; i++) q->ds[i] = ldsi_hpa_local_g(h, Ls, ks->cell[i]);
-  q->dsg = q->cs == q->cg ? ldsi_hpa_local_g(h, Ls, q->pg) : INFINITY;
-  ldsi_hpa_local_dijkstra(h, Lg, kg->x0, kg->y0, kg->x1, kg->y1, &pg, 1, true);
-  for (i = 0; i < kg->n; i++) q->dg[i] = ldsi_hpa_local_g(h, Lg, kg->cell[i]);
-  q->stats.expansions += Ls->expansions + Lg->expansions - e0;
+  (void)Lg;
+  /* the goal side: each entrance's stored tree gives its cluster-restricted
+  ** distance to the goal (and the last leg's path); the start side too
+  ** where costs are uniform (no weights, every cost 1: a path reversed
+  ** costs the same, the move masks being symmetric), else a Dijkstra from
+  ** the start inside its cluster (also when the goal shares it) */
+  q->tree_s = h->nweights == 0 && h->grid->nonunit == 0 && q->cs != q->cg;
+  if (q->tree_s) {
+    for (i = 0; i < ks->n; i++) q->ds[i] = ldsi_hpa_tree_cost(h, q->cs, i, q->ps, &steps);
+    q->dsg = INFINITY;
+  } else {
+    ldsi_hpa_local_dijkstra(h, Ls, ks->x0, ks->y0, ks->x1, ks->y1, &ps, 1, false);
+    for (i = 0; i < ks->n; i++) q->ds[i] = ldsi_hpa_local_g(h, Ls, ks->cell[i]);
+    q->dsg = q->cs == q->cg ? ldsi_hpa_local_g(h, Ls, q->pg) : INFINITY;
+  }
+  for (i = 0; i < kg->n; i++) q->dg[i] = ldsi_hpa_tree_cost(h, q->cg, i, q->pg, &steps);
+  q->stats.expansions += Ls->expansions + Lg->expansions - e0 + steps;
   if (++q->agcur == 0) {
     size_t k;
     for (k = 0; k < q->acap; k++) q->an[k].gen = 0;
@@ -636,12 +648,27 @@ static lds_Status refine_step(lds_HpaQuery *q) {
   ldsi_grid_pxy(h->grid, b, &xb, &yb);
   ca = ldsi_hpa_cluster_of(h, xa, ya);
   cb = ldsi_hpa_cluster_of(h, xb, yb);
-  if (q->leg == 0) {
+  if (q->leg == 0 && !q->tree_s) {
     /* from the start: its insertion Dijkstra's parents */
     n = ldsi_hpa_local_trace(h, &q->ls, b, q->tr, q->trcap);
-  } else if (q->leg + 2 == q->nwp) {
-    /* to the goal: the reverse insertion Dijkstra's parents, followed */
-    n = ldsi_hpa_local_follow(h, &q->lg, a, q->tr, q->trcap);
+  } else if (q->leg == 0 || q->leg + 2 == q->nwp) {
+    /* from the start (uniform costs): the first entrance's tree path to the
+    ** start, reversed; to the goal: the last entrance's tree path to it */
+    const lds_Grid *g = h->grid;
+    size_t e = q->leg == 0 ? b : a, t = q->leg == 0 ? a : b;
+    int32_t xe, ye;
+    uint8_t ie;
+    ldsi_grid_pxy(g, e, &xe, &ye);
+    ie = h->nidx[(size_t)ye * (size_t)g->w + (size_t)xe];
+    n = ie ? ldsi_hpa_tree_trace(h, q->leg == 0 ? q->cs : q->cg, (uint32_t)(ie - 1), t,
+                                 q->tr, q->trcap)
+           : 0;
+    if (q->leg == 0)
+      for (k = 0; k < n / 2; k++) {
+        uint32_t tmp = q->tr[k];
+        q->tr[k] = q->tr[n - 1 - k];
+        q->tr[n - 1 - k] = tmp;
+      }
   } else if (ca != cb) {
     q->tr[0] = (uint32_t)a;
     q->tr[1] = (uint32_t)b;

@@ -58,6 +58,8 @@ struct lds_HpaQuery {
   uint32_t lgt[32];
   double *ds, *dg;    /* cap each: start -> entrance i of cs, entrance i of cg -> goal */
   double dsg;         /* start -> goal inside their common cluster */
+  bool tree_s;        /* the start side was read from the entrances' trees
+                      ** (uniform costs), not searched */
   double abstract_cost;
   /* waypoints (padded cells) of the abstract path */
   uint32_t *wp;
@@ -73,8 +75,9 @@ struct lds_HpaQuery {
   double *rawc;
   size_t nraw, rawcap, anchor;
   ldsi_HpaLocal win;  /* cluster searches (up to 3C x 3C cells) */
-  ldsi_HpaLocal ls, lg; /* the insertion Dijkstras (one cluster each): their
-                      ** parent trees refine the first and the last leg */
+  ldsi_HpaLocal ls, lg; /* the start's insertion Dijkstra (one cluster) where
+                      ** costs are not uniform: its parents refine the first
+                      ** leg; lg: unused scratch of one cluster */
   uint32_t *tr;       /* trace buffer of a cluster or box path */
   size_t trcap;
   ldsi_HpaExact *ex;  /* optimal mode state, NULL until first used */
