@@ -68,6 +68,24 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   ldsi_free(&e, q, sizeof *q);
 }
 
+/* Cost of the move from padded cell a to padded cell b (their length, 1
+** when they are not neighbours, times b's effective cost), with no
+** division: the move is told by the padded offset. */
+static inline double step_cost(const lds_Hpa *h, size_t a, size_t b) {
+  ptrdiff_t dp = (ptrdiff_t)b - (ptrdiff_t)a;
+  double len = 1.0, c;
+  int d;
+  for (d = 4; d < 8; d++)
+    if (dp == h->off[d]) len = LDSI_SQRT2;
+  if (h->nweights == 0) {
+    if (h->grid->nonunit == 0 && !h->grid->blocked[b]) return len;
+    c = h->grid->blocked[b] ? INFINITY : (double)h->grid->cost[b];
+  } else {
+    c = ldsi_hpa_cost(h, b);
+  }
+  return len * c;
+}
+
 bool ldsi_hpa_keep(lds_HpaQuery *q, uint32_t p) {
   if (q->ncells == q->ccap) {
     size_t nc = q->ccap ? 2 * q->ccap : 256;
@@ -76,14 +94,7 @@ bool ldsi_hpa_keep(lds_HpaQuery *q, uint32_t p) {
     q->cells = n;
     q->ccap = nc;
   }
-  if (q->ncells) {
-    int32_t x0, y0, x1, y1;
-    int d;
-    ldsi_grid_pxy(q->h->grid, q->cells[q->ncells - 1], &x0, &y0);
-    ldsi_grid_pxy(q->h->grid, p, &x1, &y1);
-    d = lds_direction_of(x1 - x0, y1 - y0);
-    q->cost += ldsi_hpa_move_len(d < 0 ? 0 : d) * ldsi_hpa_cost(q->h, p);
-  }
+  if (q->ncells) q->cost += step_cost(q->h, q->cells[q->ncells - 1], p);
   q->cells[q->ncells++] = p;
   return true;
 }
@@ -389,14 +400,7 @@ static bool raw_push(lds_HpaQuery *q, uint32_t p) {
     q->rawc = b;
     q->rawcap = nc;
   }
-  if (q->nraw) {
-    int32_t x0, y0, x1, y1;
-    int d;
-    ldsi_grid_pxy(q->h->grid, q->raw[q->nraw - 1], &x0, &y0);
-    ldsi_grid_pxy(q->h->grid, p, &x1, &y1);
-    d = lds_direction_of(x1 - x0, y1 - y0);
-    c = q->rawc[q->nraw - 1] + ldsi_hpa_move_len(d < 0 ? 0 : d) * ldsi_hpa_cost(q->h, p);
-  }
+  if (q->nraw) c = q->rawc[q->nraw - 1] + step_cost(q->h, q->raw[q->nraw - 1], p);
   q->raw[q->nraw] = p;
   q->rawc[q->nraw] = c;
   q->nraw++;
