@@ -178,7 +178,7 @@ lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c) {
   ldsi_grid_offsets(g, off);
   size_t area = (size_t)(k->x1 - k->x0 + 1) * (size_t)(k->y1 - k->y0 + 1);
   for (i = 0; i < k->n; i++) {
-    ldsi_hpa_local_dijkstra(h, L, k->x0, k->y0, k->x1, k->y1, &k->cell[i], 1, false);
+    ldsi_hpa_local_dijkstra(h, L, k->x0, k->y0, k->x1, k->y1, &k->cell[i], 1);
     for (j = 0; j < k->n; j++) k->dist[i * k->n + j] = float_down(ldsi_hpa_local_g(h, L, k->cell[j]));
     /* packed two cells a byte (4 bits each); PAR_NONE for the cells this
     ** search did not reach (ldsi_hpa_tree_cost tells them so) */

@@ -207,12 +207,10 @@ static inline uint32_t ldsi_hpa_heap_pop(ldsi_HpaHeap *hp, uint32_t *pos) {
 LDSI_HIDDEN bool ldsi_hpa_local_init(const ldsi_Env *e, ldsi_HpaLocal *L, size_t cap);
 LDSI_HIDDEN void ldsi_hpa_local_free(const ldsi_Env *e, ldsi_HpaLocal *L);
 LDSI_HIDDEN size_t ldsi_hpa_local_bytes(const ldsi_HpaLocal *L);
-/* Dijkstra inside [x0..x1]x[y0..y1] from the nsrc padded sources (cost 0),
-** forward (cost of reaching each cell) or, with reverse, backward (cost from
-** each cell to the nearest source). Results: ldsi_hpa_local_g. */
+/* Dijkstra inside [x0..x1]x[y0..y1] from the nsrc padded sources (cost 0):
+** the cost of reaching each cell. Results: ldsi_hpa_local_g. */
 LDSI_HIDDEN void ldsi_hpa_local_dijkstra(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int32_t y0,
-                                         int32_t x1, int32_t y1, const uint32_t *src, size_t nsrc,
-                                         bool reverse);
+                                         int32_t x1, int32_t y1, const uint32_t *src, size_t nsrc);
 /* Cost found for padded cell p by the last search; INFINITY if not reached. */
 LDSI_HIDDEN double ldsi_hpa_local_g(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t p);
 /* A* inside the rectangle from padded s to padded t; returns its cost
@@ -226,11 +224,6 @@ LDSI_HIDDEN double ldsi_hpa_local_astar(const lds_Hpa *h, ldsi_HpaLocal *L, int3
 LDSI_HIDDEN size_t ldsi_hpa_local_trace(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t t,
                                         uint32_t *out, size_t max);
 
-/* Writes the cells (padded ids) from padded s to the source of the last
-** reverse Dijkstra, following its parents forward, into out (at most max);
-** returns their count (0 if s was not reached, or more than max). */
-LDSI_HIDDEN size_t ldsi_hpa_local_follow(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t s,
-                                         uint32_t *out, size_t max);
 
 /* ------------------------------------------------------- builders -- */
 

@@ -37,8 +37,7 @@ lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err) {
   q->trcap = win;
   q->tr = ldsi_alloc(&q->env, win * sizeof(uint32_t));
   if (!q->base || !q->ds || !q->dg || !q->tr || !ldsi_hpa_local_init(&q->env, &q->win, win) ||
-      !ldsi_hpa_local_init(&q->env, &q->ls, (size_t)h->C * (size_t)h->C) ||
-      !ldsi_hpa_local_init(&q->env, &q->lg, (size_t)h->C * (size_t)h->C))
+      !ldsi_hpa_local_init(&q->env, &q->ls, (size_t)h->C * (size_t)h->C))
     goto nomem;
   return q;
 nomem:
@@ -64,7 +63,6 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   if (q->cells) ldsi_free(&e, q->cells, q->ccap * sizeof(uint32_t));
   ldsi_hpa_local_free(&e, &q->win);
   ldsi_hpa_local_free(&e, &q->ls);
-  ldsi_hpa_local_free(&e, &q->lg);
   ldsi_free(&e, q, sizeof *q);
 }
 
@@ -321,6 +319,16 @@ static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t 
     r->g = INFINITY;
     r->pos = LDSI_HPA_NOIDX;
     r->h = i == LDSI_HPA_NOIDX ? 0.0 : aheur(q, cl, i, x, y);
+#if defined(__GNUC__) || defined(__clang__)
+    if (i != LDSI_HPA_NOIDX) {
+      /* what its expansion reads, fetched while the search goes on: its
+      ** matrix row and its inter edges (the block's head is in cache:
+      ** aheur just read it) */
+      const ldsi_HpaCluster *k = &q->h->cl[cl];
+      __builtin_prefetch(k->dist + (size_t)i * k->n);
+      __builtin_prefetch(k->inter + k->ioff[i]);
+    }
+#endif
   }
   if (c < r->g && r->h < INFINITY) {
     r->g = c;
@@ -342,11 +350,10 @@ static void insert(lds_HpaQuery *q) {
   const ldsi_HpaCluster *ks = &h->cl[q->cs], *kg = &h->cl[q->cg];
   uint32_t i, start = (uint32_t)(q->nabs - 2);
   uint32_t ps = (uint32_t)q->ps;
-  ldsi_HpaLocal *Ls = &q->ls, *Lg = &q->lg;
-  uint64_t e0 = Ls->expansions + Lg->expansions;
+  ldsi_HpaLocal *Ls = &q->ls;
+  uint64_t e0 = Ls->expansions;
   size_t steps = 0;
   (void)L;
-  (void)Lg;
   /* the goal side: each entrance's stored tree gives its cluster-restricted
   ** distance to the goal (and the last leg's path); the start side too
   ** where costs are uniform (no weights, every cost 1: a path reversed
@@ -357,12 +364,12 @@ static void insert(lds_HpaQuery *q) {
     for (i = 0; i < ks->n; i++) q->ds[i] = ldsi_hpa_tree_cost(h, q->cs, i, q->ps, &steps);
     q->dsg = INFINITY;
   } else {
-    ldsi_hpa_local_dijkstra(h, Ls, ks->x0, ks->y0, ks->x1, ks->y1, &ps, 1, false);
+    ldsi_hpa_local_dijkstra(h, Ls, ks->x0, ks->y0, ks->x1, ks->y1, &ps, 1);
     for (i = 0; i < ks->n; i++) q->ds[i] = ldsi_hpa_local_g(h, Ls, ks->cell[i]);
     q->dsg = q->cs == q->cg ? ldsi_hpa_local_g(h, Ls, q->pg) : INFINITY;
   }
   for (i = 0; i < kg->n; i++) q->dg[i] = ldsi_hpa_tree_cost(h, q->cg, i, q->pg, &steps);
-  q->stats.expansions += Ls->expansions + Lg->expansions - e0 + steps;
+  q->stats.expansions += Ls->expansions - e0 + steps;
   if (++q->agcur == 0) {
     size_t k;
     for (k = 0; k < q->acap; k++) q->an[k].gen = 0;

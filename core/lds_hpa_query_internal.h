@@ -75,9 +75,8 @@ struct lds_HpaQuery {
   double *rawc;
   size_t nraw, rawcap, anchor;
   ldsi_HpaLocal win;  /* cluster searches (up to 3C x 3C cells) */
-  ldsi_HpaLocal ls, lg; /* the start's insertion Dijkstra (one cluster) where
-                      ** costs are not uniform: its parents refine the first
-                      ** leg; lg: unused scratch of one cluster */
+  ldsi_HpaLocal ls;   /* the start's insertion Dijkstra (one cluster) where
+                      ** costs are not uniform: its parents refine the first leg */
   uint32_t *tr;       /* trace buffer of a cluster or box path */
   size_t trcap;
   ldsi_HpaExact *ex;  /* optimal mode state, NULL until first used */

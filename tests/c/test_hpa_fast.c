@@ -100,7 +100,7 @@ static int trees_differ(const lds_Hpa *h, size_t *checked) {
     for (i = 0; i < k->n; i++) {
       int32_t x, y;
       uint32_t src = k->cell[i];
-      ldsi_hpa_local_dijkstra(h, &L, k->x0, k->y0, k->x1, k->y1, &src, 1, false);
+      ldsi_hpa_local_dijkstra(h, &L, k->x0, k->y0, k->x1, k->y1, &src, 1);
       for (y = k->y0; y <= k->y1; y++)
         for (x = k->x0; x <= k->x1; x++) {
           size_t p = ldsi_grid_pidx(g, x, y), steps = 0;
