@@ -164,6 +164,11 @@ static float float_down(double d) {
   return f;
 }
 
+/* the packed code of local cell l after the last search of L: its
+** parent direction, 8 at the source, PAR_NONE when not reached */
+#define PAR_NONE 15
+#define PAR_OF(L, l) ((L)->gen[l] == (L)->cur ? ((L)->par[l] & 15) : PAR_NONE)
+
 lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c) {
   ldsi_HpaCluster *k = &h->cl[c];
   ldsi_HpaLocal *L = &h->local;
@@ -173,16 +178,16 @@ lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c) {
   ldsi_grid_offsets(g, off);
   size_t area = (size_t)(k->x1 - k->x0 + 1) * (size_t)(k->y1 - k->y0 + 1);
   for (i = 0; i < k->n; i++) {
-    ldsi_hpa_local_dijkstra(h, L, k->x0, k->y0, k->x1, k->y1, &k->cell[i], 1, false);
+    ldsi_hpa_local_dijkstra(h, L, k->x0, k->y0, k->x1, k->y1, &k->cell[i], 1);
     for (j = 0; j < k->n; j++) k->dist[i * k->n + j] = float_down(ldsi_hpa_local_g(h, L, k->cell[j]));
-    /* packed two cells a byte (4 bits each); the cells this search did not
-    ** reach keep stale directions: the trace only starts at reached
-    ** entrances, whose ancestors were reached */
+    /* packed two cells a byte (4 bits each); PAR_NONE for the cells this
+    ** search did not reach (ldsi_hpa_tree_cost tells them so) */
     {
       uint8_t *dst = k->par + (size_t)i * ((area + 1) / 2);
       size_t l;
-      for (l = 0; l + 1 < area; l += 2) dst[l / 2] = (uint8_t)((L->par[l] & 15) | (L->par[l + 1] & 15) << 4);
-      if (l < area) dst[l / 2] = (uint8_t)(L->par[l] & 15);
+      for (l = 0; l + 1 < area; l += 2)
+        dst[l / 2] = (uint8_t)(PAR_OF(L, l) | PAR_OF(L, l + 1) << 4);
+      if (l < area) dst[l / 2] = (uint8_t)PAR_OF(L, l);
     }
   }
   return LDS_OK;
@@ -191,17 +196,16 @@ lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c) {
 /* the direction stored for local cell l in a packed parent tree */
 #define PAR_AT(par, l) (((par)[(l) >> 1] >> (((l)&1) * 4)) & 15)
 
-size_t ldsi_hpa_intra_trace(const lds_Hpa *h, uint32_t c, uint32_t i, uint32_t j, uint32_t *out,
-                            size_t max) {
-  const ldsi_HpaCluster *k = &h->cl[c];
-  int32_t bw = k->x1 - k->x0 + 1, bh = k->y1 - k->y0 + 1, x, y;
+/* The tree path of entrance i of cluster k to local cell (x, y), whose
+** padded id is p, into out (at most max cells, entrance first); its count,
+** 0 when not reached or longer than max. */
+static size_t tree_trace(const lds_Hpa *h, const ldsi_HpaCluster *k, uint32_t i, int32_t x,
+                         int32_t y, uint32_t p, uint32_t *out, size_t max) {
+  int32_t bw = k->x1 - k->x0 + 1, bh = k->y1 - k->y0 + 1;
   const uint8_t *par = k->par + (size_t)i * (((size_t)bw * (size_t)bh + 1) / 2);
   size_t n = 0, m;
   ptrdiff_t l;
-  uint32_t p;
-  if (!isfinite(k->dist[(size_t)i * k->n + j])) return 0;
-  x = (int32_t)(k->xy[j] & 0xFFFF) - k->x0;
-  y = (int32_t)(k->xy[j] >> 16) - k->y0;
+  if (PAR_AT(par, (ptrdiff_t)y * bw + x) == PAR_NONE) return 0;
   /* count, then write backwards */
   for (l = (ptrdiff_t)y * bw + x;;) {
     int d = PAR_AT(par, l);
@@ -211,7 +215,6 @@ size_t ldsi_hpa_intra_trace(const lds_Hpa *h, uint32_t c, uint32_t i, uint32_t j
   }
   if (n > max) return 0;
   l = (ptrdiff_t)y * bw + x;
-  p = k->cell[j];
   for (m = n; m-- > 0;) {
     int d = PAR_AT(par, l);
     out[m] = p;
@@ -220,6 +223,47 @@ size_t ldsi_hpa_intra_trace(const lds_Hpa *h, uint32_t c, uint32_t i, uint32_t j
     p = (uint32_t)((ptrdiff_t)p - h->off[d]);
   }
   return n;
+}
+
+size_t ldsi_hpa_intra_trace(const lds_Hpa *h, uint32_t c, uint32_t i, uint32_t j, uint32_t *out,
+                            size_t max) {
+  const ldsi_HpaCluster *k = &h->cl[c];
+  if (!isfinite(k->dist[(size_t)i * k->n + j])) return 0;
+  return tree_trace(h, k, i, (int32_t)(k->xy[j] & 0xFFFF) - k->x0, (int32_t)(k->xy[j] >> 16) - k->y0,
+                    k->cell[j], out, max);
+}
+
+size_t ldsi_hpa_tree_trace(const lds_Hpa *h, uint32_t c, uint32_t i, size_t p, uint32_t *out,
+                           size_t max) {
+  const ldsi_HpaCluster *k = &h->cl[c];
+  int32_t x, y;
+  ldsi_grid_pxy(h->grid, p, &x, &y);
+  return tree_trace(h, k, i, x - k->x0, y - k->y0, (uint32_t)p, out, max);
+}
+
+double ldsi_hpa_tree_cost(const lds_Hpa *h, uint32_t c, uint32_t i, size_t p, size_t *steps) {
+  const ldsi_HpaCluster *k = &h->cl[c];
+  int32_t bw = k->x1 - k->x0 + 1, bh = k->y1 - k->y0 + 1, x, y;
+  const uint8_t *par = k->par + (size_t)i * (((size_t)bw * (size_t)bh + 1) / 2);
+  double cost = 0.0;
+  ptrdiff_t l;
+  size_t n = 0, area = (size_t)bw * (size_t)bh;
+  ldsi_grid_pxy(h->grid, p, &x, &y);
+  l = (ptrdiff_t)(y - k->y0) * bw + (x - k->x0);
+  for (;;) {
+    int d = PAR_AT(par, l);
+    if (d == PAR_NONE || n > area) {
+      cost = INFINITY;
+      break;
+    }
+    if (d == 8) break;
+    cost += ldsi_hpa_move_len(d) * ldsi_hpa_cost(h, p);
+    l -= (ptrdiff_t)ldsi_dir_dy[d] * bw + ldsi_dir_dx[d];
+    p = (size_t)((ptrdiff_t)p - h->off[d]);
+    n++;
+  }
+  *steps += n;
+  return cost;
 }
 
 lds_Status ldsi_hpa_build_inter(lds_Hpa *h, uint32_t c) {
@@ -276,6 +320,22 @@ lds_Status ldsi_hpa_build_inter(lds_Hpa *h, uint32_t c) {
   return LDS_OK;
 }
 
+/* Bytes of a cluster's block for cap entrances (ldsi_HpaCluster.blk). */
+static size_t block_bytes(const lds_Hpa *h, size_t cap) {
+  return ((cap + 1) + cap + cap * (size_t)h->lmk + cap * cap + cap) * sizeof(uint32_t);
+}
+
+/* Copies the landmark table values of cluster c's entrances into its lmv
+** (nothing before the tables are built: lds_hpa_new copies them all then). */
+static void lm_copy(lds_Hpa *h, uint32_t c) {
+  ldsi_HpaCluster *k = &h->cl[c];
+  uint32_t i;
+  if (!h->lm) return;
+  for (i = 0; i < k->n; i++)
+    memcpy(k->lmv + (size_t)i * (size_t)h->lmk, ldsi_lm_row(h->lm, k->cell[i]),
+           (size_t)h->lmk * sizeof(uint32_t));
+}
+
 /* Sets cluster c's entrances to cells[0..n) (sorted): index, matrix. */
 static lds_Status set_entrances(lds_Hpa *h, uint32_t c, const uint32_t *cells, size_t n) {
   ldsi_HpaCluster *k = &h->cl[c];
@@ -289,27 +349,27 @@ static lds_Status set_entrances(lds_Hpa *h, uint32_t c, const uint32_t *cells, s
   }
   h->entrances -= k->n;
   if (n > k->cap) {
-    uint32_t *nc = ldsi_realloc(&h->env, k->cell, k->cap * sizeof(uint32_t), n * sizeof(uint32_t));
-    float *nd;
-    uint32_t *nxy, *no;
+    /* the old contents are all rewritten by the caller (entrances here,
+    ** distances and trees by ldsi_hpa_build_cluster, offsets by
+    ** ldsi_hpa_build_inter): a fresh block */
+    size_t nb = block_bytes(h, n);
+    uint32_t *blk = ldsi_alloc(&h->env, nb);
     uint8_t *np;
-    if (!nc) return LDS_E_NOMEM;
-    k->cell = nc;
-    nxy = ldsi_realloc(&h->env, k->xy, k->cap * sizeof(uint32_t), n * sizeof(uint32_t));
-    if (!nxy) return LDS_E_NOMEM;
-    k->xy = nxy;
-    nd = ldsi_realloc(&h->env, k->dist, (size_t)k->cap * k->cap * sizeof(float),
-                      n * n * sizeof(float));
-    if (!nd) return LDS_E_NOMEM;
-    k->dist = nd;
+    if (!blk) return LDS_E_NOMEM;
     np = ldsi_realloc(&h->env, k->par, (size_t)k->cap * area, n * area);
-    if (!np) return LDS_E_NOMEM;
+    if (!np) {
+      ldsi_free(&h->env, blk, nb);
+      return LDS_E_NOMEM;
+    }
     k->par = np;
-    no = ldsi_realloc(&h->env, k->ioff, ((size_t)k->cap + 1) * sizeof(uint32_t),
-                      (n + 1) * sizeof(uint32_t));
-    if (!no) return LDS_E_NOMEM;
-    k->ioff = no;
+    if (k->blk) ldsi_free(&h->env, k->blk, block_bytes(h, k->cap));
+    k->blk = blk;
     k->cap = (uint32_t)n;
+    k->ioff = blk;
+    k->xy = k->ioff + n + 1;
+    k->lmv = k->xy + n;
+    k->dist = (float *)(void *)(k->lmv + n * (size_t)h->lmk);
+    k->cell = (uint32_t *)(void *)(k->dist + n * n);
   }
   k->n = (uint32_t)n;
   if (n) memcpy(k->cell, cells, n * sizeof(uint32_t));
@@ -320,7 +380,21 @@ static lds_Status set_entrances(lds_Hpa *h, uint32_t c, const uint32_t *cells, s
     k->xy[i] = (uint32_t)x | (uint32_t)y << 16;
   }
   h->entrances += k->n;
+  lm_copy(h, c);
   return LDS_OK;
+}
+
+/* Refreshes the landmark copies (lmv) of the clusters meeting the cells
+** [x0..x1] x [y0..y1] (clipped to the grid). */
+static void lm_refresh(lds_Hpa *h, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+  int32_t cx, cy;
+  if (!h->lm || x0 > x1 || y0 > y1) return;
+  if (x0 < 0) x0 = 0;
+  if (y0 < 0) y0 = 0;
+  if (x1 >= h->grid->w) x1 = h->grid->w - 1;
+  if (y1 >= h->grid->h) y1 = h->grid->h - 1;
+  for (cy = y0 / h->C; cy <= y1 / h->C; cy++)
+    for (cx = x0 / h->C; cx <= x1 / h->C; cx++) lm_copy(h, (uint32_t)cy * (uint32_t)h->cw + (uint32_t)cx);
 }
 
 static size_t count_edges(const ldsi_HpaCluster *k) {
@@ -452,6 +526,7 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
   h->ncl = (uint32_t)h->cw * (uint32_t)h->ch;
   h->cap = (uint32_t)(4 * h->C);
   h->lower_bounds = params->lower_bounds;
+  h->lmk = params->lower_bounds ? params->landmarks : 0;
   h->optimal_jps = params->optimal_jps;
   h->nweights = params->n_layer_weights;
   h->layer_removals = grid->layer_removals;
@@ -499,6 +574,7 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
   if (lds_grid_listen((lds_Grid *)(uintptr_t)grid, on_edit, h) != LDS_OK) goto nomem;
   h->listening = true;
   if (h->lower_bounds && !(h->lm = ldsi_lm_new(h, params->landmarks, h->errmsg))) goto nomem;
+  for (c = 0; c < h->ncl; c++) lm_copy(h, (uint32_t)c);
   h->version = grid->version;
   h->build_us = e.clock(e.clock_ud) - t0;
   return h;
@@ -519,11 +595,8 @@ void lds_hpa_free(lds_Hpa *h) {
   if (h->cl) {
     for (c = 0; c < h->ncl; c++) {
       ldsi_HpaCluster *k = &h->cl[c];
-      if (k->cell) ldsi_free(&e, k->cell, k->cap * sizeof(uint32_t));
-      if (k->xy) ldsi_free(&e, k->xy, k->cap * sizeof(uint32_t));
-      if (k->dist) ldsi_free(&e, k->dist, (size_t)k->cap * k->cap * sizeof(float));
+      if (k->blk) ldsi_free(&e, k->blk, block_bytes(h, k->cap));
       if (k->par) ldsi_free(&e, k->par, (size_t)k->cap * (((size_t)h->C * (size_t)h->C + 1) / 2));
-      if (k->ioff) ldsi_free(&e, k->ioff, ((size_t)k->cap + 1) * sizeof(uint32_t));
       if (k->inter) ldsi_free(&e, k->inter, k->intercap * sizeof(ldsi_HpaInter));
     }
     ldsi_free(&e, h->cl, h->ncl * sizeof *h->cl);
@@ -632,7 +705,16 @@ lds_Status lds_hpa_repair(lds_Hpa *h) {
   h->broken = false;
   if ((st = ldsi_lm_repair(h->lm)) != LDS_OK) {
     ldsi_msg(h->errmsg, "%s: out of memory repairing the landmark tables", fn);
+    h->lm_stale = true;
     goto done;
+  }
+  /* the entrance copies follow the tables where the repair lowered them */
+  if (h->lm && (h->lm_stale || h->lm->low_all)) {
+    uint32_t c;
+    for (c = 0; c < h->ncl; c++) lm_copy(h, c);
+    h->lm_stale = false;
+  } else if (h->lm) {
+    lm_refresh(h, h->lm->low.x0, h->lm->low.y0, h->lm->low.x1, h->lm->low.y1);
   }
   h->version = h->grid->version;
   h->repairs++;
@@ -659,9 +741,9 @@ size_t lds_hpa_mem_used(const lds_Hpa *h) {
   b = sizeof *h + h->ncl * (sizeof *h->cl + 1 + sizeof(uint32_t)) + cells + ldsi_hpa_local_bytes(&h->local);
   b += ldsi_lm_bytes(h->lm);
   for (c = 0; c < h->ncl; c++)
-    b += 2 * h->cl[c].cap * sizeof(uint32_t) + (size_t)h->cl[c].cap * h->cl[c].cap * sizeof(float) +
+    b += (h->cl[c].blk ? block_bytes(h, h->cl[c].cap) : 0) +
          (size_t)h->cl[c].cap * (((size_t)h->C * (size_t)h->C + 1) / 2) +
-         ((size_t)h->cl[c].cap + 1) * sizeof(uint32_t) + h->cl[c].intercap * sizeof(ldsi_HpaInter);
+         h->cl[c].intercap * sizeof(ldsi_HpaInter);
   return b;
 }
 

@@ -25,17 +25,21 @@
 ** gives the exact cluster-restricted distance to every other entrance
 ** (directed: a move costs its length times the cost of the cell entered).
 **
-** Fast mode: Dijkstra from the start inside its cluster and a reverse one
-** to the goal inside its cluster join them to the abstract graph; A* on the
-** abstract graph (octile heuristic times the smallest cell cost) gives a
-** path of entrances. It is refined pair by pair from the start, with no
-** search: between two waypoints in one cluster, the cluster-restricted
-** shortest path read from the parent tree the build kept for the first
-** (its cost is the intra edge's); from the start and to the goal, the
-** insertion Dijkstras' parents; across a border, the one move of the
-** inter edge. The
-** concatenation is smoothed as it grows: from an anchor, the farthest cell
-** within 8 cluster sides ahead whose digital straight line is legal under
+** Fast mode: the goal joins the entrances of its cluster through their
+** stored trees (each entrance's cluster-restricted distance to it), and so
+** does the start on uniform costs (elsewhere a Dijkstra from the start
+** inside its cluster); A* on the abstract graph, guided by the landmark
+** tables where the hierarchy has them (ALT: max of the octile distance
+** times the smallest cell cost and the landmark bound, read from copies at
+** the entrances), gives a path of entrances. It is refined pair by pair
+** from the start, with no search: between two waypoints in one cluster,
+** the cluster-restricted shortest path read from the parent tree the build
+** kept for the first (its cost is the intra edge's); from the start and to
+** the goal, the same trees (or the start's Dijkstra); across a border, the
+** one move of the inter edge. The
+** concatenation is smoothed as it grows: from an anchor, the farthest
+** candidate cell within 8 cluster sides ahead (tried from the far end
+** down) whose digital straight line is legal under
 ** the move rules and costs no more than the stretch it replaces is joined
 ** by that line. So the path never costs more than the abstract path. Start
 ** and goal at most two clusters apart first try one A* inside the box of
@@ -207,7 +211,7 @@ LDS_API lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_
 /// Runs the query for one slice (lds_Budget as in lds_search_step). Work is
 /// counted in expansions (cells of a cluster search, abstract nodes, cells of
 /// the optimal A*); the clock is read every 64 expansions. A budget is
-/// checked between units of work (an insertion Dijkstra, an abstract node,
+/// checked between units of work (the insertion, an abstract node,
 /// the refinement of one waypoint pair), so a step may overshoot
 /// max_expansions by one unit (at most 9 x cluster_size^2 expansions, the
 /// A* of a start and goal at most two clusters apart).

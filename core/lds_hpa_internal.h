@@ -18,15 +18,27 @@
 typedef struct ldsi_HpaCluster {
   int32_t x0, y0, x1, y1;
   uint32_t n, cap;
+  /* one block of cap slots per array, in the order the abstract search
+  ** reads them (an expansion: offsets, then the targets' coordinates and
+  ** landmark values, the matrix row), so a cluster's search data is
+  ** contiguous: ioff[cap + 1], xy[cap], lmv[cap * lmk], dist[cap * cap],
+  ** cell[cap] (block_bytes in lds_hpa.c) */
+  uint32_t *blk;
   uint32_t *cell; /* padded ids of its entrances, ascending */
   uint32_t *xy;   /* their coordinates, x | y << 16 */
   float *dist;    /* n*n: dist[i*n+j] = cluster-restricted cost i -> j, INFINITY if none */
   /* per entrance i, the parent tree of its Dijkstra, 4 bits per cell (two
   ** a byte, (bw * bh + 1) / 2 bytes per entrance): the direction (LDS_DIR_*)
-  ** of the move that reached local cell l = ly * bw + lx, 8 at the source;
+  ** of the move that reached local cell l = ly * bw + lx, 8 at the source,
+  ** 15 where the search did not reach;
   ** the refinement traces it (ldsi_hpa_intra_trace), so the path from i to
   ** j costs dist[i*n+j] with no search */
   uint8_t *par;
+  /* n * lmk values: lmv[i * lmk + l] = T_l(cell[i]), the landmark tables
+  ** (lds_landmarks.h) at its entrances, a copy kept equal to the tables by
+  ** build and repair, so the fast mode's heuristic reads the cluster's own
+  ** memory instead of the whole-grid tables */
+  uint32_t *lmv;
   /* inter edges, per entrance i: inter[ioff[i] .. ioff[i+1]) (CSR) */
   uint32_t *ioff;
   struct ldsi_HpaInter *inter;
@@ -78,6 +90,8 @@ struct lds_Hpa {
   bool lower_bounds;
   bool optimal_jps;        /* lds_HpaParams.optimal_jps */
   struct ldsi_Landmarks *lm; /* the optimal mode's landmark tables (lower_bounds), else NULL */
+  bool lm_stale;           /* a failed table repair: the next repair copies every entrance's values */
+  int lmk;                 /* their count (0 without lower_bounds): values per entrance in lmv */
   double weights[16];
   int nweights;
   uint64_t layer_removals; /* the grid's count when built (weights are by layer index) */
@@ -193,12 +207,10 @@ static inline uint32_t ldsi_hpa_heap_pop(ldsi_HpaHeap *hp, uint32_t *pos) {
 LDSI_HIDDEN bool ldsi_hpa_local_init(const ldsi_Env *e, ldsi_HpaLocal *L, size_t cap);
 LDSI_HIDDEN void ldsi_hpa_local_free(const ldsi_Env *e, ldsi_HpaLocal *L);
 LDSI_HIDDEN size_t ldsi_hpa_local_bytes(const ldsi_HpaLocal *L);
-/* Dijkstra inside [x0..x1]x[y0..y1] from the nsrc padded sources (cost 0),
-** forward (cost of reaching each cell) or, with reverse, backward (cost from
-** each cell to the nearest source). Results: ldsi_hpa_local_g. */
+/* Dijkstra inside [x0..x1]x[y0..y1] from the nsrc padded sources (cost 0):
+** the cost of reaching each cell. Results: ldsi_hpa_local_g. */
 LDSI_HIDDEN void ldsi_hpa_local_dijkstra(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int32_t y0,
-                                         int32_t x1, int32_t y1, const uint32_t *src, size_t nsrc,
-                                         bool reverse);
+                                         int32_t x1, int32_t y1, const uint32_t *src, size_t nsrc);
 /* Cost found for padded cell p by the last search; INFINITY if not reached. */
 LDSI_HIDDEN double ldsi_hpa_local_g(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t p);
 /* A* inside the rectangle from padded s to padded t; returns its cost
@@ -212,11 +224,6 @@ LDSI_HIDDEN double ldsi_hpa_local_astar(const lds_Hpa *h, ldsi_HpaLocal *L, int3
 LDSI_HIDDEN size_t ldsi_hpa_local_trace(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t t,
                                         uint32_t *out, size_t max);
 
-/* Writes the cells (padded ids) from padded s to the source of the last
-** reverse Dijkstra, following its parents forward, into out (at most max);
-** returns their count (0 if s was not reached, or more than max). */
-LDSI_HIDDEN size_t ldsi_hpa_local_follow(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t s,
-                                         uint32_t *out, size_t max);
 
 /* ------------------------------------------------------- builders -- */
 
@@ -228,6 +235,17 @@ LDSI_HIDDEN lds_Status ldsi_hpa_build_inter(lds_Hpa *h, uint32_t c);
 /* Cells (padded ids) of the intra path from entrance i to entrance j of
 ** cluster c, both included, into out (at most max); returns their count, 0
 ** when j is unreachable from i inside c or the path is longer than max. */
+/* The path of entrance i's stored tree in cluster c to padded cell p of
+** c (its cluster-restricted shortest path from the entrance), entrance
+** first, into out (at most max); its count, 0 when p is not reached or the
+** path is longer than max. */
+LDSI_HIDDEN size_t ldsi_hpa_tree_trace(const lds_Hpa *h, uint32_t c, uint32_t i, size_t p,
+                                       uint32_t *out, size_t max);
+/* The cost of that path (the cluster-restricted distance from entrance i to
+** padded cell p of c, summed from p back), INFINITY when p is not reached;
+** adds its moves to *steps. */
+LDSI_HIDDEN double ldsi_hpa_tree_cost(const lds_Hpa *h, uint32_t c, uint32_t i, size_t p,
+                                      size_t *steps);
 LDSI_HIDDEN size_t ldsi_hpa_intra_trace(const lds_Hpa *h, uint32_t c, uint32_t i, uint32_t j,
                                         uint32_t *out, size_t max);
 

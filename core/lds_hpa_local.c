@@ -96,8 +96,7 @@ double ldsi_hpa_local_g(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t p) {
 }
 
 void ldsi_hpa_local_dijkstra(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int32_t y0,
-                             int32_t x1, int32_t y1, const uint32_t *src, size_t nsrc,
-                             bool reverse) {
+                             int32_t x1, int32_t y1, const uint32_t *src, size_t nsrc) {
   const lds_Grid *g = h->grid;
   const ptrdiff_t *off = h->off;
   size_t k;
@@ -117,31 +116,20 @@ void ldsi_hpa_local_dijkstra(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int
     uint32_t i = ldsi_hpa_heap_pop(&L->heap, L->pos);
     int32_t x = L->rx0 + (int32_t)(i % (uint32_t)L->rw), y = L->ry0 + (int32_t)(i / (uint32_t)L->rw);
     size_t p = ldsi_grid_pidx(g, x, y);
-    double gi = L->g[i], cp = 0.0;
+    double gi = L->g[i];
     int d;
     L->expansions++;
-    if (reverse) cp = ldsi_hpa_cost(h, p);
     for (d = 0; d < 8; d++) {
       size_t q;
       uint32_t j;
       double c;
-      if (reverse) {
-        /* predecessor u = p - off[d] with a legal move d into p */
-        q = (size_t)((ptrdiff_t)p - off[d]);
-        if (!(g->nbr[q] & (1u << d))) continue;
-        if (h->nweights && !isfinite(ldsi_hpa_cost(h, q))) continue;
-        j = lidx(L, x - ldsi_dir_dx[d], y - ldsi_dir_dy[d]);
-        if (j == LDSI_HPA_NOIDX) continue;
-        c = gi + ldsi_hpa_move_len(d) * cp;
-      } else {
-        if (!(g->nbr[p] & (1u << d))) continue;
-        j = lidx(L, x + ldsi_dir_dx[d], y + ldsi_dir_dy[d]);
-        if (j == LDSI_HPA_NOIDX) continue;
-        q = (size_t)((ptrdiff_t)p + off[d]);
-        c = ldsi_hpa_cost(h, q);
-        if (!isfinite(c)) continue;
-        c = gi + ldsi_hpa_move_len(d) * c;
-      }
+      if (!(g->nbr[p] & (1u << d))) continue;
+      j = lidx(L, x + ldsi_dir_dx[d], y + ldsi_dir_dy[d]);
+      if (j == LDSI_HPA_NOIDX) continue;
+      q = (size_t)((ptrdiff_t)p + off[d]);
+      c = ldsi_hpa_cost(h, q);
+      if (!isfinite(c)) continue;
+      c = gi + ldsi_hpa_move_len(d) * c;
       touch(L, j);
       if (c < L->g[j]) {
         L->g[j] = c;
@@ -226,28 +214,6 @@ size_t ldsi_hpa_local_trace(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t t, 
     if (d == 8) break;
     x -= ldsi_dir_dx[d];
     y -= ldsi_dir_dy[d];
-    i = lidx(L, x, y);
-  }
-  return n;
-}
-
-size_t ldsi_hpa_local_follow(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t s, uint32_t *out,
-                             size_t max) {
-  int32_t x, y;
-  uint32_t i;
-  size_t n = 0, p = s;
-  ldsi_grid_pxy(h->grid, s, &x, &y);
-  i = lidx(L, x, y);
-  if (i == LDSI_HPA_NOIDX || L->gen[i] != L->cur || !isfinite(L->g[i])) return 0;
-  for (;;) {
-    int d = L->par[i];
-    if (n == max) return 0;
-    out[n++] = (uint32_t)p;
-    if (d == 8) break;
-    /* the reverse search reached this cell by the move d out of it */
-    x += ldsi_dir_dx[d];
-    y += ldsi_dir_dy[d];
-    p = (size_t)((ptrdiff_t)p + h->off[d]);
     i = lidx(L, x, y);
   }
   return n;

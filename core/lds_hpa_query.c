@@ -9,6 +9,7 @@
 ** [Paper: Botea, Müller & Schaeffer, J. Game Development 1(1), 2004]
 */
 #include "lds_hpa_query_internal.h"
+#include "lds_landmarks.h"
 
 #include <string.h>
 
@@ -36,8 +37,7 @@ lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err) {
   q->trcap = win;
   q->tr = ldsi_alloc(&q->env, win * sizeof(uint32_t));
   if (!q->base || !q->ds || !q->dg || !q->tr || !ldsi_hpa_local_init(&q->env, &q->win, win) ||
-      !ldsi_hpa_local_init(&q->env, &q->ls, (size_t)h->C * (size_t)h->C) ||
-      !ldsi_hpa_local_init(&q->env, &q->lg, (size_t)h->C * (size_t)h->C))
+      !ldsi_hpa_local_init(&q->env, &q->ls, (size_t)h->C * (size_t)h->C))
     goto nomem;
   return q;
 nomem:
@@ -63,8 +63,25 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   if (q->cells) ldsi_free(&e, q->cells, q->ccap * sizeof(uint32_t));
   ldsi_hpa_local_free(&e, &q->win);
   ldsi_hpa_local_free(&e, &q->ls);
-  ldsi_hpa_local_free(&e, &q->lg);
   ldsi_free(&e, q, sizeof *q);
+}
+
+/* Cost of the move from padded cell a to padded cell b (their length, 1
+** when they are not neighbours, times b's effective cost), with no
+** division: the move is told by the padded offset. */
+static inline double step_cost(const lds_Hpa *h, size_t a, size_t b) {
+  ptrdiff_t dp = (ptrdiff_t)b - (ptrdiff_t)a;
+  double len = 1.0, c;
+  int d;
+  for (d = 4; d < 8; d++)
+    if (dp == h->off[d]) len = LDSI_SQRT2;
+  if (h->nweights == 0) {
+    if (h->grid->nonunit == 0 && !h->grid->blocked[b]) return len;
+    c = h->grid->blocked[b] ? INFINITY : (double)h->grid->cost[b];
+  } else {
+    c = ldsi_hpa_cost(h, b);
+  }
+  return len * c;
 }
 
 bool ldsi_hpa_keep(lds_HpaQuery *q, uint32_t p) {
@@ -75,14 +92,7 @@ bool ldsi_hpa_keep(lds_HpaQuery *q, uint32_t p) {
     q->cells = n;
     q->ccap = nc;
   }
-  if (q->ncells) {
-    int32_t x0, y0, x1, y1;
-    int d;
-    ldsi_grid_pxy(q->h->grid, q->cells[q->ncells - 1], &x0, &y0);
-    ldsi_grid_pxy(q->h->grid, p, &x1, &y1);
-    d = lds_direction_of(x1 - x0, y1 - y0);
-    q->cost += ldsi_hpa_move_len(d < 0 ? 0 : d) * ldsi_hpa_cost(q->h, p);
-  }
+  if (q->ncells) q->cost += step_cost(q->h, q->cells[q->ncells - 1], p);
   q->cells[q->ncells++] = p;
   return true;
 }
@@ -265,11 +275,42 @@ static inline size_t acell(const lds_HpaQuery *q, uint32_t id) {
   uint32_t start = (uint32_t)(q->nabs - 2);
   if (id == start) return q->ps;
   if (id == start + 1) return q->pg;
-  return q->h->cl[q->an[id].cl].cell[q->an[id].i];
+  return q->h->cl[q->an[id].cl].cell[id - q->base[q->an[id].cl]];
+}
+
+/* The abstract heuristic of the entrance at cell (x, y): the larger of
+** the octile distance times the smallest cell cost and the landmark bound
+** q * max_L |T_L(cell) - T_L(goal)| of the hierarchy's tables (ALT, Goldberg
+** & Harrelson, SODA 2005; lds_landmarks.h), over the landmarks whose table
+** reaches the goal (read from the cluster's copy of the tables at its
+** entrances, ldsi_HpaCluster.lmv). Both are lower bounds of every grid
+** path to the goal, so of the abstract distance (an abstract path is a grid
+** path; its edges are that path's cost rounded down to floats, at most
+** 2^-24 relative, which the factor 1 - 2^-22 of the landmark bound covers;
+** the octile term is used as the plain A* heuristic was). The tables are kept feasible under
+** edits by lds_hpa_repair (decrease propagation), so no query sees a stale
+** bound. INFINITY when a table proves the cell cannot reach the goal. */
+static inline double aheur(const lds_HpaQuery *q, uint32_t cl, uint32_t i, int32_t x, int32_t y) {
+  double oct = q->h->minc * ldsi_hpa_octile(q->gx - x, q->gy - y), lb;
+  const uint32_t *t;
+  uint32_t best = 0;
+  int l;
+  if (q->nlact == 0) return oct;
+  t = q->h->cl[cl].lmv + (size_t)i * (size_t)q->h->lmk;
+  for (l = 0; l < q->nlact; l++) {
+    uint32_t a = t[q->lact[l]], b = q->lgt[l], d = a > b ? a - b : b - a;
+    best = d > best ? d : best;
+  }
+  if (best >= LDSI_LM_LIMIT) return INFINITY;
+  lb = (double)best * q->h->lm->q * (1.0 - 0x1p-22);
+  return lb > oct ? lb : oct;
 }
 
 /* relaxes the edge from -> to, to being entrance i of cluster cl at cell
 ** (x, y) (i LDSI_HPA_NOIDX: the goal) */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
 static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t cl, uint32_t i,
                           int32_t x, int32_t y, double c) {
   ldsi_HpaAbsNode *r = &q->an[to];
@@ -277,13 +318,23 @@ static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t 
     r->gen = q->agcur;
     r->g = INFINITY;
     r->pos = LDSI_HPA_NOIDX;
+    r->h = i == LDSI_HPA_NOIDX ? 0.0 : aheur(q, cl, i, x, y);
+#if defined(__GNUC__) || defined(__clang__)
+    if (i != LDSI_HPA_NOIDX) {
+      /* what its expansion reads, fetched while the search goes on: its
+      ** matrix row and its inter edges (the block's head is in cache:
+      ** aheur just read it) */
+      const ldsi_HpaCluster *k = &q->h->cl[cl];
+      __builtin_prefetch(k->dist + (size_t)i * k->n);
+      __builtin_prefetch(k->inter + k->ioff[i]);
+    }
+#endif
   }
-  if (c < r->g) {
+  if (c < r->g && r->h < INFINITY) {
     r->g = c;
     r->par = from;
     r->cl = cl;
-    r->i = i;
-    apush(q, to, c + q->h->minc * ldsi_hpa_octile(q->gx - x, q->gy - y), c);
+    apush(q, to, c + r->h, c);
   }
 }
 
@@ -298,26 +349,46 @@ static void insert(lds_HpaQuery *q) {
   ldsi_HpaLocal *L = &q->win;
   const ldsi_HpaCluster *ks = &h->cl[q->cs], *kg = &h->cl[q->cg];
   uint32_t i, start = (uint32_t)(q->nabs - 2);
-  uint32_t ps = (uint32_t)q->ps, pg = (uint32_t)q->pg;
-  ldsi_HpaLocal *Ls = &q->ls, *Lg = &q->lg;
-  uint64_t e0 = Ls->expansions + Lg->expansions;
+  uint32_t ps = (uint32_t)q->ps;
+  ldsi_HpaLocal *Ls = &q->ls;
+  uint64_t e0 = Ls->expansions;
+  size_t steps = 0;
   (void)L;
-  ldsi_hpa_local_dijkstra(h, Ls, ks->x0, ks->y0, ks->x1, ks->y1, &ps, 1, false);
-  for (i = 0; i < ks->n; i++) q->ds[i] = ldsi_hpa_local_g(h, Ls, ks->cell[i]);
-  q->dsg = q->cs == q->cg ? ldsi_hpa_local_g(h, Ls, q->pg) : INFINITY;
-  ldsi_hpa_local_dijkstra(h, Lg, kg->x0, kg->y0, kg->x1, kg->y1, &pg, 1, true);
-  for (i = 0; i < kg->n; i++) q->dg[i] = ldsi_hpa_local_g(h, Lg, kg->cell[i]);
-  q->stats.expansions += Ls->expansions + Lg->expansions - e0;
+  /* the goal side: each entrance's stored tree gives its cluster-restricted
+  ** distance to the goal (and the last leg's path); the start side too
+  ** where costs are uniform (no weights, every cost 1: a path reversed
+  ** costs the same, the move masks being symmetric), else a Dijkstra from
+  ** the start inside its cluster (also when the goal shares it) */
+  q->tree_s = h->nweights == 0 && h->grid->nonunit == 0 && q->cs != q->cg;
+  if (q->tree_s) {
+    for (i = 0; i < ks->n; i++) q->ds[i] = ldsi_hpa_tree_cost(h, q->cs, i, q->ps, &steps);
+    q->dsg = INFINITY;
+  } else {
+    ldsi_hpa_local_dijkstra(h, Ls, ks->x0, ks->y0, ks->x1, ks->y1, &ps, 1);
+    for (i = 0; i < ks->n; i++) q->ds[i] = ldsi_hpa_local_g(h, Ls, ks->cell[i]);
+    q->dsg = q->cs == q->cg ? ldsi_hpa_local_g(h, Ls, q->pg) : INFINITY;
+  }
+  for (i = 0; i < kg->n; i++) q->dg[i] = ldsi_hpa_tree_cost(h, q->cg, i, q->pg, &steps);
+  q->stats.expansions += Ls->expansions - e0 + steps;
   if (++q->agcur == 0) {
     size_t k;
     for (k = 0; k < q->acap; k++) q->an[k].gen = 0;
     q->agcur = 1;
   }
   q->nah = 0;
+  q->nlact = 0;
+  if (h->lm) {
+    const uint32_t *tg = ldsi_lm_row(h->lm, q->pg);
+    int l;
+    for (l = 0; l < h->lm->k; l++)
+      if (tg[l] != LDSI_LM_INF) {
+        q->lact[q->nlact] = (uint8_t)l;
+        q->lgt[q->nlact++] = tg[l];
+      }
+  }
   anode(q, start);
   q->an[start].g = 0.0;
   q->an[start].cl = q->cs;
-  q->an[start].i = LDSI_HPA_NOIDX;
   apush(q, start, 0.0, 0.0);
 }
 
@@ -336,14 +407,7 @@ static bool raw_push(lds_HpaQuery *q, uint32_t p) {
     q->rawc = b;
     q->rawcap = nc;
   }
-  if (q->nraw) {
-    int32_t x0, y0, x1, y1;
-    int d;
-    ldsi_grid_pxy(q->h->grid, q->raw[q->nraw - 1], &x0, &y0);
-    ldsi_grid_pxy(q->h->grid, p, &x1, &y1);
-    d = lds_direction_of(x1 - x0, y1 - y0);
-    c = q->rawc[q->nraw - 1] + ldsi_hpa_move_len(d < 0 ? 0 : d) * ldsi_hpa_cost(q->h, p);
-  }
+  if (q->nraw) c = q->rawc[q->nraw - 1] + step_cost(q->h, q->raw[q->nraw - 1], p);
   q->raw[q->nraw] = p;
   q->rawc[q->nraw] = c;
   q->nraw++;
@@ -400,7 +464,7 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
     const ldsi_HpaCluster *k = &h->cl[c];
     const float *row;
     const ldsi_HpaInter *e, *end;
-    i = q->an[u].i;
+    i = u - b;
     row = k->dist + (size_t)i * k->n;
     for (j = 0; j < k->n; j++)
       if (j != i && row[j] < INFINITY) arelax_xy(q, u, b + j, c, j, k->xy[j], gu + (double)row[j]);
@@ -435,6 +499,9 @@ static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool 
   int32_t x0, y0, x1, y1, ax, ay, sx, sy, err, i, n;
   size_t p = a;
   double c = 0.0;
+  const uint8_t *nbr = h->grid->nbr;
+  const float *cost = h->nweights == 0 ? h->grid->cost : NULL;
+  bool uniform = cost && h->grid->nonunit == 0;
   ldsi_grid_pxy(h->grid, a, &x0, &y0);
   ldsi_grid_pxy(h->grid, b, &x1, &y1);
   ax = x1 > x0 ? x1 - x0 : x0 - x1;
@@ -442,6 +509,10 @@ static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool 
   sx = x1 > x0 ? 1 : x1 < x0 ? -1 : 0;
   sy = y1 > y0 ? 1 : y1 < y0 ? -1 : 0;
   n = ax > ay ? ax : ay;
+  /* the line costs at least its octile length times the smallest cell
+  ** cost: one too dear is refused without a walk (the margin covers the
+  ** rounding of the walk's sum, so the answer is the walk's) */
+  if (!keep && h->minc * ldsi_hpa_octile(ax, ay) > limit * (1.0 + 1e-9)) return INFINITY;
   err = n / 2;
   for (i = 0; i < n; i++) {
     int32_t mx, my;
@@ -466,9 +537,11 @@ static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool 
     d = dir_of_move[(my + 1) * 3 + (mx + 1)];
     if (!keep) {
       double cc;
-      if (!(h->grid->nbr[p] & (1u << d))) return INFINITY;
+      if (!(nbr[p] & (1u << d))) return INFINITY;
       p = (size_t)((ptrdiff_t)p + off[d]);
-      cc = ldsi_hpa_cost(h, p);
+      /* a legal move enters a passable cell: without weights its
+      ** effective cost is its cost, 1 on a uniform-cost grid */
+      cc = uniform ? 1.0 : cost ? (double)cost[p] : ldsi_hpa_cost(h, p);
       if (!isfinite(cc)) return INFINITY;
       c += ldsi_hpa_move_len(d) * cc;
       if (c > limit) return INFINITY;
@@ -483,42 +556,46 @@ static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool 
   return c;
 }
 
-/* Smoothing: the horizon in raw cells per cluster side, the stride of the
-** candidate ends (and the horizon's end itself), and the illegal lines in a
-** row that end an anchor's scan (measured on Berlin_0_1024, every 10th scen
-** problem: 8, 4 and 8 keep 99.5 % within 1 % of optimal, a horizon of 4
-** 99.0 %; docs/hierarchy.md). */
+/* Smoothing: the horizon in raw cells per cluster side and the stride of
+** the candidate ends (the horizon's end is one too). Measured on
+** Berlin_0_1024, every 10th scen problem (docs/hierarchy.md): 8 and 4 keep
+** 99.74 % within 1 % of optimal, a horizon of 4 98.96 %. */
+#ifndef SMOOTH_H
 #define SMOOTH_H 8
+#endif
+#ifndef SMOOTH_STEP
 #define SMOOTH_STEP 4
-#define SMOOTH_FAILS 8
+#endif
 
 /* Smooths the raw path from the anchor on and keeps the result: from the
-** anchor a, the farthest raw cell j within the horizon whose straight line
-** from a is legal and costs no more than the raw path a..j replaces it (the
-** scan stops after a few illegal lines in a row); the next anchor is j.
-** Every replacement costs at most what it replaces, so the kept path never
-** costs more than the raw path, which is the abstract path. Unless all,
-** anchors whose horizon reaches past the raw path wait for the next leg
-** (so every kept cell is final). false on NOMEM. */
+** anchor a, the farthest candidate raw cell j within the horizon (tried
+** from the horizon's end down, so the first legal one) whose straight line
+** from a is legal and costs no more than the raw path a..j replaces it;
+** the next anchor is j. Every replacement costs at most what it replaces,
+** so the kept path never costs more than the raw path, which is the
+** abstract path. Unless all, anchors whose horizon reaches past the raw
+** path wait for the next leg (so every kept cell is final). false on
+** NOMEM. */
 static bool smooth(lds_HpaQuery *q, bool all) {
   size_t H = (size_t)(SMOOTH_H * q->h->C);
   bool nomem = false;
   while (q->anchor + 1 < q->nraw) {
     size_t a = q->anchor, lim = a + H, best = a + 1, j;
-    int fails = 0;
     if (lim >= q->nraw) {
       if (!all) break;
       lim = q->nraw - 1;
     }
-    for (j = a + 2; j <= lim; j += (j + SMOOTH_STEP <= lim || j == lim) ? SMOOTH_STEP : lim - j) {
+    /* the candidates from the horizon's end down: the first legal one is
+    ** the farthest */
+    for (j = lim;;) {
       double room = q->rawc[j] - q->rawc[a];
-      double lc = line_walk(q, q->raw[a], q->raw[j], room, false, NULL);
-      if (isfinite(lc)) {
+      if (isfinite(line_walk(q, q->raw[a], q->raw[j], room, false, NULL))) {
         best = j;
-        fails = 0;
-      } else if (++fails >= SMOOTH_FAILS) {
         break;
       }
+      if (j < a + 2 + SMOOTH_STEP) break;
+      /* after the end, the largest a + 2 + k * SMOOTH_STEP below it */
+      j = j == lim ? a + 2 + ((lim - a - 3) / SMOOTH_STEP) * SMOOTH_STEP : j - SMOOTH_STEP;
     }
     if (best == a + 1) {
       if (!ldsi_hpa_keep(q, q->raw[a + 1])) return false;
@@ -582,12 +659,27 @@ static lds_Status refine_step(lds_HpaQuery *q) {
   ldsi_grid_pxy(h->grid, b, &xb, &yb);
   ca = ldsi_hpa_cluster_of(h, xa, ya);
   cb = ldsi_hpa_cluster_of(h, xb, yb);
-  if (q->leg == 0) {
+  if (q->leg == 0 && !q->tree_s) {
     /* from the start: its insertion Dijkstra's parents */
     n = ldsi_hpa_local_trace(h, &q->ls, b, q->tr, q->trcap);
-  } else if (q->leg + 2 == q->nwp) {
-    /* to the goal: the reverse insertion Dijkstra's parents, followed */
-    n = ldsi_hpa_local_follow(h, &q->lg, a, q->tr, q->trcap);
+  } else if (q->leg == 0 || q->leg + 2 == q->nwp) {
+    /* from the start (uniform costs): the first entrance's tree path to the
+    ** start, reversed; to the goal: the last entrance's tree path to it */
+    const lds_Grid *g = h->grid;
+    size_t e = q->leg == 0 ? b : a, t = q->leg == 0 ? a : b;
+    int32_t xe, ye;
+    uint8_t ie;
+    ldsi_grid_pxy(g, e, &xe, &ye);
+    ie = h->nidx[(size_t)ye * (size_t)g->w + (size_t)xe];
+    n = ie ? ldsi_hpa_tree_trace(h, q->leg == 0 ? q->cs : q->cg, (uint32_t)(ie - 1), t,
+                                 q->tr, q->trcap)
+           : 0;
+    if (q->leg == 0)
+      for (k = 0; k < n / 2; k++) {
+        uint32_t tmp = q->tr[k];
+        q->tr[k] = q->tr[n - 1 - k];
+        q->tr[n - 1 - k] = tmp;
+      }
   } else if (ca != cb) {
     q->tr[0] = (uint32_t)a;
     q->tr[1] = (uint32_t)b;

@@ -12,11 +12,13 @@
 typedef struct ldsi_HpaExact ldsi_HpaExact;
 
 /* record of an abstract node in a query (32 bytes: one cache access per
-** relaxation, its heap slot included) */
+** relaxation, its heap slot included); its index in its cluster is its id
+** minus the cluster's base */
 typedef struct ldsi_HpaAbsNode {
   double g;
+  double h;       /* its heuristic towards the goal (set when first reached) */
   uint32_t par, gen;
-  uint32_t cl, i; /* its cluster and index there (START, GOAL: LDSI_HPA_NOIDX index) */
+  uint32_t cl;    /* its cluster (START, GOAL: those of the start and the goal) */
   uint32_t pos;   /* its slot in the abstract heap, LDSI_HPA_NOIDX when not in it */
 } ldsi_HpaAbsNode;
 
@@ -49,8 +51,15 @@ struct lds_HpaQuery {
   uint32_t agcur;
   ldsi_HpaAbsEntry *ah; /* the abstract heap: acap entries, nah in use */
   size_t nah;
+  /* the abstract heuristic's landmarks (the hierarchy's tables, lds_landmarks.h):
+  ** those whose table reaches the goal, and the goal's values */
+  int nlact;
+  uint8_t lact[32];
+  uint32_t lgt[32];
   double *ds, *dg;    /* cap each: start -> entrance i of cs, entrance i of cg -> goal */
   double dsg;         /* start -> goal inside their common cluster */
+  bool tree_s;        /* the start side was read from the entrances' trees
+                      ** (uniform costs), not searched */
   double abstract_cost;
   /* waypoints (padded cells) of the abstract path */
   uint32_t *wp;
@@ -66,8 +75,8 @@ struct lds_HpaQuery {
   double *rawc;
   size_t nraw, rawcap, anchor;
   ldsi_HpaLocal win;  /* cluster searches (up to 3C x 3C cells) */
-  ldsi_HpaLocal ls, lg; /* the insertion Dijkstras (one cluster each): their
-                      ** parent trees refine the first and the last leg */
+  ldsi_HpaLocal ls;   /* the start's insertion Dijkstra (one cluster) where
+                      ** costs are not uniform: its parents refine the first leg */
   uint32_t *tr;       /* trace buffer of a cluster or box path */
   size_t trcap;
   ldsi_HpaExact *ex;  /* optimal mode state, NULL until first used */

@@ -84,7 +84,15 @@ static int propagate(ldsi_Landmarks *m, uint32_t *dist, size_t stride, size_t la
     double cu;
     int d;
     if (dist[(size_t)u * stride + lane] != du) continue;
-    if (touched) (*touched)++;
+    if (touched) {
+      int32_t x, y;
+      (*touched)++;
+      ldsi_grid_pxy(g, u, &x, &y);
+      if (x < m->low.x0) m->low.x0 = x;
+      if (y < m->low.y0) m->low.y0 = y;
+      if (x > m->low.x1) m->low.x1 = x;
+      if (y > m->low.y1) m->low.y1 = y;
+    }
     cu = cost_of(m, u);
     mask = g->nbr[u];
     for (d = 0; d < 8; d++) {
@@ -337,6 +345,11 @@ lds_Status ldsi_lm_repair(ldsi_Landmarks *m) {
   size_t l, i;
   int rc = 0;
   ldsi_LmRect all;
+  if (m) {
+    m->low.x0 = m->low.y0 = INT32_MAX;
+    m->low.x1 = m->low.y1 = -1;
+    m->low_all = false;
+  }
   if (!m || (!m->nrect && !m->whole)) return LDS_OK;
   t0 = m->env.clock(m->env.clock_ud);
   all.x0 = 0;
@@ -355,6 +368,7 @@ lds_Status ldsi_lm_repair(ldsi_Landmarks *m) {
   m->hn = 0;
   if (rc == -1) {
     /* a value no longer fits 31 bits: build again with a coarser q */
+    m->low_all = true;
     if (rebuild(m) != LDS_OK) rc = -2;
     else rc = 0;
   }

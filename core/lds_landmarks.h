@@ -66,6 +66,12 @@ typedef struct ldsi_Landmarks {
   /* scratch of Dijkstra and repair: a heap of (value << 32 | cell) */
   uint64_t *heap;
   size_t hn, hcap;
+  /* the cells the last ldsi_lm_repair may have lowered: the bounding box
+  ** of the cells its propagation settled (empty: x0 > x1), or every cell
+  ** after a rebuild (all); the hierarchy refreshes its entrance copies
+  ** (ldsi_HpaCluster.lmv) there */
+  ldsi_LmRect low;
+  bool low_all;
   /* counters */
   uint64_t build_us, repairs, last_repair_us, last_repair_cells, rebuilds;
 } ldsi_Landmarks;
