@@ -70,13 +70,14 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
   s->cstart = (uint32_t *)ldsi_alloc(&e, (np + 1) * sizeof(uint32_t));
   s->adj = (ldsi_NavEdge *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavEdge));
   s->oslot = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
+  s->cpos = (uint32_t *)ldsi_calloc(&e, np + 1, sizeof(uint32_t));
   s->mstart = (uint32_t *)ldsi_alloc(&e, (np + 1) * sizeof(uint32_t));
   s->madj = (ldsi_NavEdge *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavEdge));
   s->fslot = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
   s->rec = (ldsi_NavRec *)ldsi_calloc(&e, np + 1, sizeof(ldsi_NavRec));
   s->hcap = np + 1;
   s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, s->hcap * sizeof(ldsi_NavHeapItem));
-  if (!s->cstart || !s->adj || !s->fslot || !s->oslot || !s->mstart || !s->madj || !s->rec || !s->heap) {
+  if (!s->cstart || !s->adj || !s->fslot || !s->oslot || !s->cpos || !s->mstart || !s->madj || !s->rec || !s->heap) {
     lds_navsearch_free(s);
     goto nomem;
   }
@@ -120,6 +121,7 @@ void lds_navsearch_free(lds_NavSearch *s) {
   ldsi_free(e, s->adj, (ni + 1) * sizeof(ldsi_NavEdge));
   ldsi_free(e, s->fslot, (ni + 1) * sizeof(uint32_t));
   ldsi_free(e, s->oslot, (ni + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->cpos, (np + 1) * sizeof(uint32_t));
   ldsi_free(e, s->mstart, (np + 1) * sizeof(uint32_t));
   ldsi_free(e, s->madj, (ni + 1) * sizeof(ldsi_NavEdge));
   ldsi_free(e, s->rec, (np + 1) * sizeof(ldsi_NavRec));
@@ -780,10 +782,37 @@ static lds_Status mesh_corridor(lds_NavSearch *s) {
   lds_Status st = ldsi_nav_walk_chain(s->m, &s->env, s->pts, s->npts, s->sp, s->cost, &s->corr,
                                       &s->corrcap, &s->ncorr, msg);
   if (st == LDS_E_NOMEM) return nomem(s);
+  size_t i, n = 0;
+  uint32_t *c = s->corr, *pos = s->cpos;
   if (st != LDS_OK) { /* cannot happen: the funnel's path lies in its corridor */
     snprintf(s->msg, sizeof s->msg, "lds_navsearch: the path leaves its corridor (%.180s)", msg);
     return s->status = LDS_E_STATE;
   }
+  /* a polygon met again (the walk passed round a vertex and back): the
+  ** loop between is cut, which keeps the chain linked; pos[p] is p's
+  ** place in the chain while c[pos[p]] == p */
+  for (i = 0; i < s->ncorr; i++) {
+    uint32_t p = c[i];
+    if (pos[p] < n && c[pos[p]] == p) {
+      n = pos[p] + 1;
+      continue;
+    }
+    pos[p] = (uint32_t)n;
+    c[n++] = p;
+  }
+  /* the goal on an edge of its polygon: the walk may end across it */
+  if (s->status == LDS_FOUND && c[n - 1] != s->gp) {
+    if (pos[s->gp] < n && c[pos[s->gp]] == s->gp) {
+      n = pos[s->gp] + 1;
+    } else {
+      const uint32_t *nb = s->m->pn + s->m->pstart[c[n - 1]];
+      uint32_t k, nk = s->m->pstart[c[n - 1] + 1] - s->m->pstart[c[n - 1]];
+      for (k = 0; k < nk; k++)
+        if (nb[k] == s->gp) break;
+      if (k < nk && n < s->corrcap) c[n++] = s->gp;
+    }
+  }
+  s->ncorr = n;
   return LDS_OK;
 }
 

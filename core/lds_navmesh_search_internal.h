@@ -76,6 +76,7 @@ struct lds_NavSearch {
   uint32_t *mstart;   /* fnp + 1: the partition's rows of madj (like cstart) */
   ldsi_NavEdge *madj;
   uint32_t *fslot;    /* per madj entry: the partition's slot (its block) */
+  uint32_t *cpos;     /* np + 1: scratch, a polygon's place in the corridor (mesh_corridor) */
   uint32_t *oslot;    /* per adj entry: the partition's slot, LDSI_NAV_BLK_ANY inside one */
   /* the running search's adjacency and areas (partition or mesh); fsp /
   ** fgp then name its start and goal polygons */
