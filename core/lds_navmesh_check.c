@@ -104,6 +104,33 @@ static bool chain_push(const ldsi_Env *e, uint32_t **polys, size_t *cap, size_t 
   return true;
 }
 
+/* Re-links the polygons cand[0..nc-1] found by around() through allowed
+** polygons only (breadth first from cand[0] over the shared edges between
+** them), where such a link exists: par[j] the index cand[j] is reached
+** from. A polygon reached only through blocked ones keeps its link. */
+static void relink(const lds_Navmesh *m, const uint32_t *cand, size_t nc, uint32_t *par,
+                   const double *cost) {
+  uint32_t q[256];
+  bool seen[256];
+  size_t head = 0, tail = 0, j;
+  memset(seen, 0, sizeof seen);
+  seen[0] = true;
+  q[tail++] = 0;
+  while (head < tail) {
+    uint32_t u = q[head++], s0 = m->pstart[cand[u]], n0 = m->pstart[cand[u] + 1] - s0, k;
+    for (k = 0; k < n0; k++) {
+      uint32_t r = m->pn[s0 + k];
+      if (r == LDS_NAVMESH_NONE || !isfinite(cost[m->area[r]])) continue;
+      for (j = 1; j < nc; j++)
+        if (!seen[j] && cand[j] == r) {
+          seen[j] = true;
+          par[j] = u;
+          q[tail++] = (uint32_t)j;
+        }
+    }
+  }
+}
+
 /* ldsi_nav_walk; with e non-NULL also the chain of polygons the walk
 ** passes into *polys (see ldsi_nav_walk_chain). */
 static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,
@@ -168,6 +195,7 @@ static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32
       }
       if (e) { /* the polygons linking cur to best through shared edges */
         size_t k = 0;
+        if (cost) relink(m, cand, nc, par, cost);
         for (j = bj; j != 0; j = par[j]) path[k++] = cand[j];
         while (k)
           if (!chain_push(e, polys, pcap, npolys, path[--k])) return LDS_E_NOMEM;
