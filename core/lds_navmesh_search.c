@@ -714,8 +714,10 @@ static void swap_saved(lds_NavSearch *s) {
   t = s->ncorr, s->ncorr = s->ncorr0, s->ncorr0 = t;
 }
 
-/* The funnel query's search: the LINE corridor; with thorough, then the
-** MID corridor (Detour's) bounded by the LINE path's score, and the path
+/* The funnel query's search: the LINE corridor over the merged partition;
+** with thorough, then the MID corridor (Detour's, over the mesh's own
+** polygons) bounded by the LINE path's score, both pruned by blocks when
+** s->fprune (funnel_query), and the path
 ** of the two with the smaller score (LINE on a tie). The path is built
 ** here (the funnel of each corridor); build_path keeps it. */
 static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
