@@ -40,9 +40,12 @@ static bool clip(const lds_Navmesh *m, uint32_t p, const double *a, const double
 ** (point q): when the segment passes a vertex of cur there (within 4 tol of
 ** the line, near t), every polygon around that vertex (through the edges
 ** that touch it); else the polygons across edges of cur through q, and on
-** from them. Writes up to cap ids into out, cur first. */
+** from them. Writes up to cap ids into out, cur first, and into par the
+** index in out of the polygon each was reached from (through a shared
+** edge; par[0] unused). */
 static size_t around(const lds_Navmesh *m, uint32_t cur, const double *a, const double *b,
-                     double t, const double *q, double tol, uint32_t *out, size_t cap) {
+                     double t, const double *q, double tol, uint32_t *out, uint32_t *par,
+                     size_t cap) {
   size_t n = 0, head = 0;
   uint32_t s0 = m->pstart[cur], n0 = m->pstart[cur + 1] - s0, k, vert = LDS_NAVMESH_NONE;
   double dx = b[0] - a[0], dz = b[2] - a[2], l2 = dx * dx + dz * dz, len = sqrt(l2);
@@ -77,18 +80,70 @@ static size_t around(const lds_Navmesh *m, uint32_t cur, const double *a, const 
         if (px * px + pz * pz > 16 * tol * tol) continue; /* q is not on this edge */
       }
       for (i = 0; i < n; i++) dup |= out[i] == r;
-      if (!dup && n < cap) out[n++] = r;
+      if (!dup && n < cap) {
+        par[n] = (uint32_t)(head - 1);
+        out[n++] = r;
+      }
     }
   }
   return n;
 }
 
-lds_Status ldsi_nav_walk(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,
-                         const double *cost, double *length, double *wcost, char *msg) {
-  uint32_t cur = p0, cand[256];
+/* Appends polygon p to the chain in *polys (grown with env e); false when
+** out of memory. */
+static bool chain_push(const ldsi_Env *e, uint32_t **polys, size_t *cap, size_t *n, uint32_t p) {
+  if (*n && (*polys)[*n - 1] == p) return true;
+  if (*n == *cap) {
+    size_t nc = *cap ? 2 * *cap : 64;
+    uint32_t *q = (uint32_t *)ldsi_realloc(e, *polys, *cap * sizeof(uint32_t), nc * sizeof(uint32_t));
+    if (!q) return false;
+    *polys = q;
+    *cap = nc;
+  }
+  (*polys)[(*n)++] = p;
+  return true;
+}
+
+/* Re-links the polygons cand[0..nc-1] found by around() through allowed
+** polygons only (breadth first from cand[0] over the shared edges between
+** them), where such a link exists: par[j] the index cand[j] is reached
+** from. A polygon reached only through blocked ones keeps its link. */
+static void relink(const lds_Navmesh *m, const uint32_t *cand, size_t nc, uint32_t *par,
+                   const double *cost) {
+  uint32_t q[256];
+  bool seen[256];
+  size_t head = 0, tail = 0, j;
+  memset(seen, 0, sizeof seen);
+  seen[0] = true;
+  q[tail++] = 0;
+  while (head < tail) {
+    uint32_t u = q[head++], s0 = m->pstart[cand[u]], n0 = m->pstart[cand[u] + 1] - s0, k;
+    for (k = 0; k < n0; k++) {
+      uint32_t r = m->pn[s0 + k];
+      if (r == LDS_NAVMESH_NONE || !isfinite(cost[m->area[r]])) continue;
+      for (j = 1; j < nc; j++)
+        if (!seen[j] && cand[j] == r) {
+          seen[j] = true;
+          par[j] = u;
+          q[tail++] = (uint32_t)j;
+        }
+    }
+  }
+}
+
+/* ldsi_nav_walk; with e non-NULL also the chain of polygons the walk
+** passes into *polys (see ldsi_nav_walk_chain). */
+static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,
+                       const double *cost, double *length, double *wcost, char *msg,
+                       const ldsi_Env *e, uint32_t **polys, size_t *pcap, size_t *npolys) {
+  uint32_t cur = p0, cand[256], par[256], path[256];
   double len = 0, wc = 0, tol = 16 * m->eps;
   size_t i;
   if (msg) msg[0] = '\0';
+  if (e) {
+    *npolys = 0;
+    if (!chain_push(e, polys, pcap, npolys, p0)) return LDS_E_NOMEM;
+  }
   for (i = 1; i < n; i++) {
     const double *a = pts + 3 * (i - 1), *b = pts + 3 * i;
     double seg = sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) +
@@ -104,7 +159,7 @@ lds_Status ldsi_nav_walk(const lds_Navmesh *m, const double *pts, size_t n, uint
     }
     for (;;) {
       double c = cost ? cost[m->area[cur]] : 1.0, q[3], best_t1 = t1;
-      uint32_t best = LDS_NAVMESH_NONE;
+      uint32_t best = LDS_NAVMESH_NONE, bj = 0;
       size_t nc, j;
       if (!isfinite(c)) {
         if (msg)
@@ -121,7 +176,7 @@ lds_Status ldsi_nav_walk(const lds_Navmesh *m, const double *pts, size_t n, uint
       q[0] = a[0] + t * (b[0] - a[0]);
       q[1] = 0;
       q[2] = a[2] + t * (b[2] - a[2]);
-      nc = around(m, cur, a, b, t, q, tol, cand, sizeof cand / sizeof cand[0]);
+      nc = around(m, cur, a, b, t, q, tol, cand, par, sizeof cand / sizeof cand[0]);
       for (j = 1; j < nc; j++) {
         double u0, u1;
         if (cost && !isfinite(cost[m->area[cand[j]]])) continue;
@@ -129,6 +184,7 @@ lds_Status ldsi_nav_walk(const lds_Navmesh *m, const double *pts, size_t n, uint
         if (u0 <= t + 1e-9 && u1 > best_t1 + 1e-12) {
           best_t1 = u1;
           best = cand[j];
+          bj = (uint32_t)j;
         }
       }
       if (best == LDS_NAVMESH_NONE || ++guard > 1000000) {
@@ -137,6 +193,13 @@ lds_Status ldsi_nav_walk(const lds_Navmesh *m, const double *pts, size_t n, uint
                    i - 1, q[0], q[2], cur);
         return LDS_E_ARG;
       }
+      if (e) { /* the polygons linking cur to best through shared edges */
+        size_t k = 0;
+        if (cost) relink(m, cand, nc, par, cost);
+        for (j = bj; j != 0; j = par[j]) path[k++] = cand[j];
+        while (k)
+          if (!chain_push(e, polys, pcap, npolys, path[--k])) return LDS_E_NOMEM;
+      }
       cur = best;
       t1 = best_t1;
     }
@@ -144,6 +207,17 @@ lds_Status ldsi_nav_walk(const lds_Navmesh *m, const double *pts, size_t n, uint
   if (length) *length = len;
   if (wcost) *wcost = wc;
   return LDS_OK;
+}
+
+lds_Status ldsi_nav_walk(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,
+                         const double *cost, double *length, double *wcost, char *msg) {
+  return walk(m, pts, n, p0, cost, length, wcost, msg, NULL, NULL, NULL, NULL);
+}
+
+lds_Status ldsi_nav_walk_chain(const lds_Navmesh *m, const ldsi_Env *e, const double *pts,
+                               size_t n, uint32_t p0, const double *cost, uint32_t **polys,
+                               size_t *pcap, size_t *npolys, char *msg) {
+  return walk(m, pts, n, p0, cost, NULL, NULL, msg, e, polys, pcap, npolys);
 }
 
 lds_Status lds_navmesh_check_path(const lds_Navmesh *m, const double *pts, size_t n,

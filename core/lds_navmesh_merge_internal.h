@@ -48,4 +48,19 @@ LDSI_HIDDEN void ldsi_navmesh_merged_free(const ldsi_Env *e, ldsi_MergedMesh *ou
 ** For tests and measurements. Returns false when out of memory. */
 LDSI_HIDDEN bool ldsi_polyanya_prepare(lds_NavSearch *s, uint32_t merge_max);
 
+/* The funnel's corridor A* (lds_navmesh_search.c) searches the optimal
+** search's partition and prunes by its biconnected blocks:
+** ldsi_polyanya_partition makes the partition on first use (the default,
+** up to LDSI_POLYANYA_MERGE_MAX vertices; false when out of memory) and
+** points *mm at it [Borrowed: owned by s]. ldsi_polyanya_mark_blocks
+** rebuilds the blocks for the blocked areas of s->cost when they changed
+** and marks the blocks on the block-cut tree path between merged polygons
+** msp and mgp: the edge of merged slot k may be crossed when b =
+** ldsi_polyanya_slot_block(s, k) != 0xFFFFFFFF and (*bgen)[b] == *gen.
+** Returns a counter that changes whenever the slots' blocks do. */
+LDSI_HIDDEN bool ldsi_polyanya_partition(lds_NavSearch *s, const ldsi_MergedMesh **mm);
+LDSI_HIDDEN uint32_t ldsi_polyanya_mark_blocks(lds_NavSearch *s, uint32_t msp, uint32_t mgp,
+                                               const uint32_t **bgen, uint32_t *gen);
+LDSI_HIDDEN uint32_t ldsi_polyanya_slot_block(const lds_NavSearch *s, uint32_t slot);
+
 #endif /* LDS_NAVMESH_MERGE_INTERNAL_H */

@@ -5,6 +5,7 @@
 ** result path, and the path walk used for costs and by the path checker.
 */
 #include "lds_navmesh_search_internal.h"
+#include "lds_navmesh_merge_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +39,19 @@ void lds_nav_params_init(lds_NavParams *p) {
 
 /* ---------------------------------------------------------- lifetime -- */
 
+/* Portal entry: neighbour `to` across the edge from vertex va (left) to
+** vb (right); no block yet. */
+static void set_edge(ldsi_NavEdge *E, const lds_Navmesh *m, uint32_t to, uint32_t va, uint32_t vb) {
+  E->to = to;
+  E->blk = LDSI_NAV_BLK_NONE;
+  memcpy(E->a, ldsi_nm_v(m, va), 3 * sizeof(double));
+  memcpy(E->b, ldsi_nm_v(m, vb), 3 * sizeof(double));
+  E->ex = E->b[0] - E->a[0];
+  E->ez = E->b[2] - E->a[2];
+  /* edges have a length (lds_navmesh_new rejects zero-length ones) */
+  E->il2 = 1.0 / (E->ex * E->ex + E->ez * E->ez);
+}
+
 lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_Error *err) {
   ldsi_Env e;
   lds_NavSearch *s;
@@ -55,10 +69,15 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
   s->m = m;
   s->cstart = (uint32_t *)ldsi_alloc(&e, (np + 1) * sizeof(uint32_t));
   s->adj = (ldsi_NavEdge *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavEdge));
+  s->oslot = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
+  s->cpos = (uint32_t *)ldsi_calloc(&e, np + 1, sizeof(uint32_t));
+  s->mstart = (uint32_t *)ldsi_alloc(&e, (np + 1) * sizeof(uint32_t));
+  s->madj = (ldsi_NavEdge *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavEdge));
+  s->fslot = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
   s->rec = (ldsi_NavRec *)ldsi_calloc(&e, np + 1, sizeof(ldsi_NavRec));
   s->hcap = np + 1;
   s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, s->hcap * sizeof(ldsi_NavHeapItem));
-  if (!s->cstart || !s->adj || !s->rec || !s->heap) {
+  if (!s->cstart || !s->adj || !s->fslot || !s->oslot || !s->cpos || !s->mstart || !s->madj || !s->rec || !s->heap) {
     lds_navsearch_free(s);
     goto nomem;
   }
@@ -74,17 +93,8 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
         s->areas[s->nareas++] = m->area[P];
       }
       for (k = 0; k < n; k++) {
-        uint32_t e0 = st + k, e1 = st + (k + 1) % n;
-        ldsi_NavEdge *E = &s->adj[nc];
-        if (m->pn[e0] == LDS_NAVMESH_NONE) continue;
-        E->to = m->pn[e0];
-        memcpy(E->a, ldsi_nm_v(m, m->pv[e0]), 3 * sizeof(double));
-        memcpy(E->b, ldsi_nm_v(m, m->pv[e1]), 3 * sizeof(double));
-        E->ex = E->b[0] - E->a[0];
-        E->ez = E->b[2] - E->a[2];
-        /* edges have a length (lds_navmesh_new rejects zero-length ones) */
-        E->il2 = 1.0 / (E->ex * E->ex + E->ez * E->ez);
-        nc++;
+        if (m->pn[st + k] == LDS_NAVMESH_NONE) continue;
+        set_edge(&s->adj[nc++], m, m->pn[st + k], m->pv[st + k], m->pv[st + (k + 1) % n]);
       }
     }
     s->cstart[m->np] = nc;
@@ -109,6 +119,11 @@ void lds_navsearch_free(lds_NavSearch *s) {
   ldsi_polyanya_free(s);
   ldsi_free(e, s->cstart, (np + 1) * sizeof(uint32_t));
   ldsi_free(e, s->adj, (ni + 1) * sizeof(ldsi_NavEdge));
+  ldsi_free(e, s->fslot, (ni + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->oslot, (ni + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->cpos, (np + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->mstart, (np + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->madj, (ni + 1) * sizeof(ldsi_NavEdge));
   ldsi_free(e, s->rec, (np + 1) * sizeof(ldsi_NavRec));
   ldsi_free(e, s->heap, s->hcap * sizeof(ldsi_NavHeapItem));
   ldsi_free(e, s->pts, s->ptscap * 3 * sizeof(double));
@@ -222,7 +237,7 @@ static bool locate(lds_NavSearch *s, const char *what, const double in[3], doubl
 ** goal as its key. O(1) per query but once in 2^32 queries. */
 static void search_reset(lds_NavSearch *s) {
   ldsi_NavRec *R;
-  const uint32_t sp = s->sp;
+  const uint32_t sp = s->fsp;
   if (++s->gen == 0) {
     uint32_t i;
     for (i = 0; i < s->m->np; i++) s->rec[i].seen = 0;
@@ -238,8 +253,82 @@ static void search_reset(lds_NavSearch *s) {
   memcpy(R->pt, s->start, 3 * sizeof(double));
   s->best = sp;
   s->best_h = dist3(s->start, s->goal);
-  R->f = s->best_h * (sp == s->gp ? s->cost[s->m->area[sp]] : s->min_cost);
+  R->f = s->best_h * (sp == s->fgp ? s->cost[s->m->area[s->sp]] : s->min_cost);
   (void)heap_push(s, sp, R->f); /* the heap is empty and holds np + 1 items */
+}
+
+/* The corridor A*'s adjacency over the optimal search's merged partition
+** (ldsi_polyanya_partition), built once: a row per merged polygon, an
+** entry per crossable edge (an edge of the mesh: merged polygons keep
+** every vertex), with its slot of the partition (fslot); and for the
+** mesh's own adjacency the partition's slot of each edge between two
+** merged polygons (oslot; LDSI_NAV_BLK_ANY inside one). false when out of
+** memory. */
+static bool funnel_partition(lds_NavSearch *s) {
+  const ldsi_MergedMesh *mm;
+  uint32_t P, k, nc = 0;
+  const lds_Navmesh *m = s->m;
+  if (s->fready) return true;
+  if (!ldsi_polyanya_partition(s, &mm)) return false;
+  for (P = 0; P < mm->np; P++) {
+    uint32_t st = mm->pstart[P], n = mm->pstart[P + 1] - st;
+    s->mstart[P] = nc;
+    for (k = 0; k < n; k++) {
+      if (mm->pn[st + k] == LDS_NAVMESH_NONE) continue;
+      set_edge(&s->madj[nc], m, mm->pn[st + k], mm->pv[st + k], mm->pv[st + (k + 1) % n]);
+      s->fslot[nc++] = st + k;
+    }
+  }
+  s->mstart[mm->np] = nc;
+  for (P = 0, nc = 0; P < m->np; P++) {
+    uint32_t st = m->pstart[P], n = m->pstart[P + 1] - st, MP = mm->pmap[P];
+    for (k = 0; k < n; k++) {
+      uint32_t r = m->pn[st + k], va = m->pv[st + k], ms = mm->pstart[MP], mn = mm->pstart[MP + 1] - ms, j;
+      if (r == LDS_NAVMESH_NONE) continue;
+      s->oslot[nc] = LDSI_NAV_BLK_ANY;
+      if (mm->pmap[r] != MP)
+        for (j = 0; j < mn; j++)
+          if (mm->pv[ms + j] == va && mm->pn[ms + j] == mm->pmap[r]) {
+            s->oslot[nc] = ms + j;
+            break;
+          }
+      nc++;
+    }
+  }
+  s->fnp = mm->np;
+  s->fpmap = mm->pmap;
+  s->farea = mm->area;
+  s->ftabver = 0;
+  s->fready = true;
+  return true;
+}
+
+/* This funnel query's merged start and goal polygons, and with uniform
+** costs and no partial path its block pruning (docs/navmesh.md
+** "Pruning"): a path into a block off the block-cut tree path between
+** them comes back to the polygon it left, which the segment between the
+** two points shortcuts. With area costs that shortcut may cost more (it
+** may cross a dearer polygon), and a partial path may end anywhere: no
+** pruning then. false when out of memory. */
+static bool funnel_query(lds_NavSearch *s) {
+  if (!funnel_partition(s)) return false;
+  s->fsp = s->fpmap[s->sp];
+  s->fgp = s->fpmap[s->gp];
+  s->xstart = s->mstart;
+  s->xadj = s->madj;
+  s->xarea = s->farea;
+  s->fprune = s->uniform && !s->p.partial;
+  if (s->fprune) {
+    uint32_t ver = ldsi_polyanya_mark_blocks(s, s->fsp, s->fgp, &s->bgen, &s->bgcur), c;
+    if (ver != s->ftabver) {
+      for (c = 0; c < s->mstart[s->fnp]; c++) s->madj[c].blk = ldsi_polyanya_slot_block(s, s->fslot[c]);
+      for (c = 0; c < s->cstart[s->m->np]; c++)
+        s->adj[c].blk = s->oslot[c] == LDSI_NAV_BLK_ANY ? LDSI_NAV_BLK_ANY
+                                                         : ldsi_polyanya_slot_block(s, s->oslot[c]);
+      s->ftabver = ver;
+    }
+  }
+  return true;
 }
 
 lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const double start[3],
@@ -307,6 +396,16 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
     }
   if (!locate(s, "start", start, s->start, &s->sp) || !locate(s, "goal", goal, s->goal, &s->gp))
     return s->status = LDS_E_ARG;
+  s->fsp = s->sp;
+  s->fgp = s->gp;
+  s->xstart = s->cstart;
+  s->xadj = s->adj;
+  s->xarea = s->m->area;
+  s->fprune = false;
+  if (p->algo == LDS_NAV_FUNNEL && !funnel_query(s)) {
+    snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: out of memory (merged partition)");
+    return s->status = LDS_E_NOMEM;
+  }
   s->started = true;
   s->status = LDS_RUNNING;
   s->rule = LDSI_NAV_RULE_LINE;
@@ -387,8 +486,12 @@ static inline double dist_xz(const double *a, const double *b) {
 ** path found already. */
 static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0,
                             uint64_t *n, double bound) {
-  const lds_Navmesh *m = s->m;
-  const uint32_t gp = s->gp, gen = s->gen;
+  const uint8_t *area = s->xarea;
+  const uint32_t *cstart = s->xstart;
+  const ldsi_NavEdge *adj = s->xadj;
+  const uint32_t gp = s->fgp, gen = s->gen, bgcur = s->bgcur;
+  const uint32_t *bgen = s->bgen;
+  const bool fprune = s->fprune;
   const double *goal = s->goal, *start = s->start;
   const double *cost = s->cost;
   const bool mid = s->rule == LDSI_NAV_RULE_MID, prune = isfinite(bound);
@@ -409,17 +512,19 @@ static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_
     if (P == gp) return LDS_FOUND;
     R = &rec[P];
     R->done = gen;
-    cP = cost[m->area[P]];
+    cP = cost[area[P]];
     pg = R->g;
     memcpy(ppt, R->pt, sizeof ppt);
-    for (c = s->cstart[P], c1 = s->cstart[P + 1]; c < c1; c++) {
-      const ldsi_NavEdge *E = &s->adj[c];
+    for (c = cstart[P], c1 = cstart[P + 1]; c < c1; c++) {
+      const ldsi_NavEdge *E = &adj[c];
       const uint32_t Q = E->to;
       ldsi_NavRec *X = &rec[Q];
       const bool fresh = X->seen != gen;
       double cQ, q[3], g, h, f;
       if (Q == R->parent) continue; /* never straight back */
-      cQ = cost[m->area[Q]];
+      if (fprune && E->blk != LDSI_NAV_BLK_ANY && (E->blk == LDSI_NAV_BLK_NONE || bgen[E->blk] != bgcur))
+        continue;
+      cQ = cost[area[Q]];
       if (cQ == INFINITY) continue;
       if (prune) {
         double x[3];
@@ -556,7 +661,7 @@ static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const dou
     --i;
     s->corr[i] = id;
     if (i > 0) {
-      const ldsi_NavEdge *E = &s->adj[rec[id].edge];
+      const ldsi_NavEdge *E = &s->xadj[rec[id].edge];
       memcpy(s->portals[i - 1].left, E->a, 3 * sizeof(double));
       memcpy(s->portals[i - 1].right, E->b, 3 * sizeof(double));
     }
@@ -609,8 +714,10 @@ static void swap_saved(lds_NavSearch *s) {
   t = s->ncorr, s->ncorr = s->ncorr0, s->ncorr0 = t;
 }
 
-/* The funnel query's search: the LINE corridor; with thorough, then the
-** MID corridor (Detour's) bounded by the LINE path's score, and the path
+/* The funnel query's search: the LINE corridor over the merged partition;
+** with thorough, then the MID corridor (Detour's, over the mesh's own
+** polygons) bounded by the LINE path's score, both pruned by blocks when
+** s->fprune (funnel_query), and the path
 ** of the two with the smaller score (LINE on a tie). The path is built
 ** here (the funnel of each corridor); build_path keeps it. */
 static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
@@ -621,7 +728,7 @@ static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget
     if (s->rule == LDSI_NAV_RULE_LINE) {
       double straight;
       if (st != LDS_FOUND) return st;
-      st = build_corridor_path(s, s->gp, s->goal);
+      st = build_corridor_path(s, s->fgp, s->goal);
       if (st != LDS_OK) return st;
       straight = dist3(s->start, s->goal) * s->min_cost;
       s->len0 = path_score(s);
@@ -630,19 +737,85 @@ static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget
       swap_saved(s);
       s->have0 = true;
       s->rule = LDSI_NAV_RULE_MID;
+      /* Detour's own search: over the mesh's polygons */
+      s->fsp = s->sp;
+      s->fgp = s->gp;
+      s->xstart = s->cstart;
+      s->xadj = s->adj;
+      s->xarea = s->m->area;
       search_reset(s);
       continue;
     }
     /* MID done: keep its path only when strictly better */
     if (st < 0) return st;
     if (st == LDS_FOUND) {
-      st = build_corridor_path(s, s->gp, s->goal);
+      st = build_corridor_path(s, s->fgp, s->goal);
       if (st != LDS_OK) return st;
       if (path_score(s) < s->len0) return LDS_FOUND;
     }
     swap_saved(s);
     return LDS_FOUND;
   }
+}
+
+/* The point of merged polygon mp nearest x (over the mesh polygons it
+** holds; the first of equal ones): O(mesh polygons), for partial paths. */
+static void closest_on_merged(const lds_NavSearch *s, uint32_t mp, const double *x, double *out) {
+  uint32_t p;
+  double bd = INFINITY, q[3];
+  for (p = 0; p < s->m->np; p++) {
+    double d;
+    if (s->fpmap[p] != mp) continue;
+    closest_on_poly(s->m, p, x, q);
+    d = (q[0] - x[0]) * (q[0] - x[0]) + (q[2] - x[2]) * (q[2] - x[2]);
+    if (d < bd) {
+      bd = d;
+      memcpy(out, q, sizeof q);
+    }
+  }
+}
+
+/* The funnel's corridor in polygons of the mesh: the merged corridor's
+** path walked through the mesh from the start polygon
+** (ldsi_nav_walk_chain), a chain of polygons linked by shared edges, each
+** holding a point of the path. */
+static lds_Status mesh_corridor(lds_NavSearch *s) {
+  char msg[LDS_ERRMSG_SIZE];
+  lds_Status st = ldsi_nav_walk_chain(s->m, &s->env, s->pts, s->npts, s->sp, s->cost, &s->corr,
+                                      &s->corrcap, &s->ncorr, msg);
+  if (st == LDS_E_NOMEM) return nomem(s);
+  size_t i, n = 0;
+  uint32_t *c = s->corr, *pos = s->cpos;
+  if (st != LDS_OK) { /* cannot happen: the funnel's path lies in its corridor */
+    snprintf(s->msg, sizeof s->msg, "lds_navsearch: the path leaves its corridor (%.180s)", msg);
+    return s->status = LDS_E_STATE;
+  }
+  /* a polygon met again (the walk passed round a vertex and back): the
+  ** loop between is cut, which keeps the chain linked; pos[p] is p's
+  ** place in the chain while c[pos[p]] == p */
+  for (i = 0; i < s->ncorr; i++) {
+    uint32_t p = c[i];
+    if (pos[p] < n && c[pos[p]] == p) {
+      n = pos[p] + 1;
+      continue;
+    }
+    pos[p] = (uint32_t)n;
+    c[n++] = p;
+  }
+  /* the goal on an edge of its polygon: the walk may end across it */
+  if (s->status == LDS_FOUND && c[n - 1] != s->gp) {
+    if (pos[s->gp] < n && c[pos[s->gp]] == s->gp) {
+      n = pos[s->gp] + 1;
+    } else {
+      const uint32_t *nb = s->m->pn + s->m->pstart[c[n - 1]];
+      uint32_t k, nk = s->m->pstart[c[n - 1] + 1] - s->m->pstart[c[n - 1]];
+      for (k = 0; k < nk; k++)
+        if (nb[k] == s->gp) break;
+      if (k < nk && n < s->corrcap) c[n++] = s->gp;
+    }
+  }
+  s->ncorr = n;
+  return LDS_OK;
 }
 
 static lds_Status build_path(lds_NavSearch *s) {
@@ -656,7 +829,11 @@ static lds_Status build_path(lds_NavSearch *s) {
     s->is_partial = false;
   } else if (s->p.partial && s->best != LDS_NAVMESH_NONE) {
     double end[3];
-    if (s->p.algo == LDS_NAV_FUNNEL || s->npts == 0) {
+    if (s->p.algo == LDS_NAV_FUNNEL) {
+      if (s->rec[s->best].seen != s->gen) s->best = s->fsp;
+      closest_on_merged(s, s->best, s->goal, end);
+      st = build_corridor_path(s, s->best, end);
+    } else if (s->npts == 0) {
       if (s->rec[s->best].seen != s->gen) s->best = s->sp;
       closest_on_poly(s->m, s->best, s->goal, end);
       st = build_corridor_path(s, s->best, end);
@@ -670,6 +847,7 @@ static lds_Status build_path(lds_NavSearch *s) {
     return LDS_OK;
   }
   if (st != LDS_OK) return st;
+  if (s->p.algo == LDS_NAV_FUNNEL && s->npts > 0 && (st = mesh_corridor(s)) != LDS_OK) return st;
   s->have_path = s->npts > 0;
   return finish_path(s);
 }

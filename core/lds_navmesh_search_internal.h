@@ -35,10 +35,14 @@ typedef struct ldsi_NavRec {
 ** adjacency, so that an expansion reads its portals in one stream): the
 ** neighbour and the portal as its two ends, left (vertex k) then right
 ** (vertex k + 1). */
+#define LDSI_NAV_BLK_NONE 0xFFFFFFFFu /* no block: a side is blocked */
+#define LDSI_NAV_BLK_ANY 0xFFFFFFFEu  /* inside one merged polygon: always crossed */
+
 typedef struct ldsi_NavEdge {
   double a[3], b[3];
   double ex, ez, il2; /* b - a in x-z, 1 / |b - a|^2 */
   uint32_t to;        /* the neighbour polygon */
+  uint32_t blk;       /* the edge's biconnected block (lds_polyanya.c), or LDSI_NAV_BLK_* */
 } ldsi_NavEdge;
 
 /* The corridor searches of one funnel query (docs/navmesh.md): the point
@@ -62,7 +66,27 @@ struct lds_NavSearch {
   /* the areas the mesh uses, in the order of their first polygon */
   uint8_t areas[256];
   uint32_t nareas;
-  /* corridor A*: one record per polygon, a binary heap of polygons */
+  /* corridor A* over the optimal search's merged partition (fnp polygons,
+  ** fsp / fgp the ones holding sp / gp; built on the first funnel query):
+  ** one record per polygon, a binary heap of polygons */
+  bool fready;        /* cstart / adj hold the partition's adjacency */
+  uint32_t fnp, fsp, fgp;
+  const uint32_t *fpmap; /* mesh polygon -> merged polygon [Borrowed: s->pa] */
+  const uint8_t *farea;  /* merged polygon -> area id [Borrowed: s->pa] */
+  uint32_t *mstart;   /* fnp + 1: the partition's rows of madj (like cstart) */
+  ldsi_NavEdge *madj;
+  uint32_t *fslot;    /* per madj entry: the partition's slot (its block) */
+  uint32_t *cpos;     /* np + 1: scratch, a polygon's place in the corridor (mesh_corridor) */
+  uint32_t *oslot;    /* per adj entry: the partition's slot, LDSI_NAV_BLK_ANY inside one */
+  /* the running search's adjacency and areas (partition or mesh); fsp /
+  ** fgp then name its start and goal polygons */
+  const uint32_t *xstart;
+  const ldsi_NavEdge *xadj;
+  const uint8_t *xarea;
+  uint32_t ftabver;   /* the blocks' version copied into adj */
+  const uint32_t *bgen; /* per block: on this query's block path when == bgcur */
+  uint32_t bgcur;
+  bool fprune;        /* this query crosses only edges of the marked blocks */
   uint32_t *cstart;   /* np + 1: polygon P's crossable half-edges are adj[cstart[P] .. cstart[P+1]-1] */
   ldsi_NavEdge *adj;
   uint32_t gen;
@@ -102,6 +126,16 @@ struct lds_NavSearch {
 LDSI_HIDDEN lds_Status ldsi_nav_walk(const lds_Navmesh *m, const double *pts, size_t n,
                                      uint32_t p0, const double *cost, double *length,
                                      double *wcost, char *msg);
+
+/* Walks pts like ldsi_nav_walk and writes the polygons it passes, from p0,
+** into *polys (allocated / grown with env e, capacity *pcap [Owner: the
+** caller], count *npolys): consecutive ones share an edge (where the line
+** passes a vertex, the polygons round it between the two), every one holds
+** a point of the path. LDS_E_NOMEM, or LDS_E_ARG with msg. */
+LDSI_HIDDEN lds_Status ldsi_nav_walk_chain(const lds_Navmesh *m, const ldsi_Env *e,
+                                           const double *pts, size_t n, uint32_t p0,
+                                           const double *cost, uint32_t **polys, size_t *pcap,
+                                           size_t *npolys, char *msg);
 
 /* Polyanya's half of the search object (lds_polyanya.c). */
 LDSI_HIDDEN lds_Status ldsi_polyanya_start(lds_NavSearch *s);

@@ -136,6 +136,7 @@ struct ldsi_Polyanya {
   uint32_t gen;
   uint8_t blocked[32]; /* bit set of blocked areas the tables above are for */
   bool tables;         /* ok / corner / blocks are valid */
+  uint32_t tabver;     /* counts rebuilds of the tables (the funnel copies blocks on a change) */
   PNode *nodes;
   size_t nn, ncap;
   PHeap *heap;
@@ -158,6 +159,7 @@ static double orient(double ax, double ay, double bx, double by, double cx, doub
 }
 
 void ldsi_polyanya_free(lds_NavSearch *s) {
+  s->fready = false; /* the funnel's adjacency is over this partition */
   ldsi_Polyanya *pa = s->pa;
   const ldsi_Env *e = &s->env;
   size_t nv1;
@@ -403,6 +405,7 @@ static void build_tables(lds_NavSearch *s) {
     }
   }
   blocks(pa);
+  pa->tabver++;
   for (k = 0; k < pa->nv; k++) {
     if (pa->corner[k] && !(ang[k] > 3.141592653589793 * (1 + 1e-9))) pa->corner[k] = 0;
     if (pa->vpar[k] != 0x10001) pa->bu[k] = pa->bw[k] = NO_V; /* several fans: no side test */
@@ -811,6 +814,39 @@ static void mark_path(ldsi_Polyanya *pa, const uint32_t *sp, uint32_t ns, const 
     for (b = pa->hb[gp[i]]; b != NO_V && pa->bgen[b] != gen; b = pa->hb[pa->btop[b]]) pa->bgen[b] = gen;
 }
 
+/* Starts a new generation of the per-query marks (every one stale). */
+static void next_gen(ldsi_Polyanya *pa) {
+  if (++pa->gen == 0) {
+    memset(pa->vgen, 0, ((size_t)pa->nv + 1) * sizeof(uint32_t));
+    memset(pa->goalgen, 0, pa->pn1 * sizeof(uint32_t));
+    memset(pa->wgen, 0, pa->pn1 * sizeof(uint32_t));
+    memset(pa->bgen, 0, pa->ns * sizeof(uint32_t));
+    memset(pa->sgen, 0, pa->ns * sizeof(uint32_t));
+    pa->gen = 1;
+  }
+}
+
+bool ldsi_polyanya_partition(lds_NavSearch *s, const ldsi_MergedMesh **mm) {
+  if (!ensure(s, LDSI_POLYANYA_MERGE_MAX)) return false;
+  *mm = &s->pa->mm;
+  return true;
+}
+
+uint32_t ldsi_polyanya_mark_blocks(lds_NavSearch *s, uint32_t msp, uint32_t mgp,
+                                   const uint32_t **bgen, uint32_t *gen) {
+  ldsi_Polyanya *pa = s->pa;
+  build_tables(s);
+  next_gen(pa);
+  mark_path(pa, &msp, 1, &mgp, 1);
+  *bgen = pa->bgen;
+  *gen = pa->gen;
+  return pa->tabver;
+}
+
+uint32_t ldsi_polyanya_slot_block(const lds_NavSearch *s, uint32_t slot) {
+  return s->pa->slot[slot].blk;
+}
+
 static bool push_succ(lds_NavSearch *s) {
   ldsi_Polyanya *pa = s->pa;
   size_t i;
@@ -841,14 +877,7 @@ lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
   pa = s->pa;
   m = &pa->mm;
   build_tables(s);
-  if (++pa->gen == 0) {
-    memset(pa->vgen, 0, ((size_t)pa->nv + 1) * sizeof(uint32_t));
-    memset(pa->goalgen, 0, pa->pn1 * sizeof(uint32_t));
-    memset(pa->wgen, 0, pa->pn1 * sizeof(uint32_t));
-    memset(pa->bgen, 0, pa->ns * sizeof(uint32_t));
-    memset(pa->sgen, 0, pa->ns * sizeof(uint32_t));
-    pa->gen = 1;
-  }
+  next_gen(pa);
   pa->nn = pa->hn = pa->nsucc = 0;
   start = pa->nv;
   pa->xy[2 * (size_t)start] = s->start[0];

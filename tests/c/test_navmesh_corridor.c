@@ -225,8 +225,109 @@ static void test_l_corridor(void) {
   lds_navmesh_free(m);
 }
 
+/* Point (x, z) in convex polygon p of m, within tol (x-z). */
+static bool in_poly(const lds_Navmesh *m, uint32_t p, double x, double z, double tol) {
+  const uint32_t *vs, *nb;
+  uint32_t k, n = lds_navmesh_poly(m, p, &vs, &nb);
+  for (k = 0; k < n; k++) {
+    double a[3], b[3], ex, ez, c;
+    lds_navmesh_vertex(m, vs[k], a);
+    lds_navmesh_vertex(m, vs[(k + 1) % n], b);
+    ex = b[0] - a[0], ez = b[2] - a[2];
+    /* canonical winding: the inside has a negative cross product */
+    c = ex * (z - a[2]) - ez * (x - a[0]);
+    if (c > tol * sqrt(ex * ex + ez * ez)) return false;
+  }
+  return true;
+}
+
+/* Every point of the path (each segment at 17 points) lies in a polygon
+** of the corridor. */
+static bool corridor_holds_path(const lds_Navmesh *m, lds_NavSearch *s) {
+  size_t n, nc, i, j, k;
+  const double *pts = lds_navsearch_points(s, &n);
+  const uint32_t *c = lds_navsearch_corridor(s, &nc);
+  if (!pts || !c) return false;
+  for (i = 0; i + 1 < n; i++)
+    for (k = 0; k <= 16; k++) {
+      double t = k / 16.0, x = pts[3 * i] + t * (pts[3 * i + 3] - pts[3 * i]);
+      double z = pts[3 * i + 2] + t * (pts[3 * i + 5] - pts[3 * i + 2]);
+      bool in = false;
+      for (j = 0; j < nc && !in; j++) in = in_poly(m, c[j], x, z, 1e-9);
+      if (!in) return false;
+    }
+  return true;
+}
+
+/* The funnel searches a merged partition, its corridor names the mesh's
+** own polygons: a linked chain from the start's polygon to the goal's
+** holding the whole path, with default costs, with area 1 blocked (no
+** corridor polygon of area 1) and with area 1 dearer; a partial path's
+** corridor starts at the start's polygon, links, and holds its path. */
+static void test_corridor_in_mesh_polygons(void) {
+  CRng g = {0x5eedc044u};
+  int it, q, cases = 0, bad = 0, bad_hold = 0, bad_area = 0, partials = 0, bad_partial = 0;
+  for (it = 0; it < 12; it++) {
+    lds_Navmesh *m = cmesh_make(&g);
+    lds_NavSearch *s;
+    CHECK(m != NULL);
+    if (!m) return;
+    s = lds_navsearch_new(NULL, m, NULL);
+    for (q = 0; q < 30; q++) {
+      double a[3] = {cunit(&g) * CW, 0, cunit(&g) * CH}, b[3] = {cunit(&g) * CW, 0, cunit(&g) * CH};
+      double block[2] = {1, INFINITY}, dear[2] = {1, 4};
+      uint32_t pa = lds_navmesh_locate(m, a[0], 0, a[2], -1), pb = lds_navmesh_locate(m, b[0], 0, b[2], -1);
+      int mode;
+      if (pa == LDS_NAVMESH_NONE || pb == LDS_NAVMESH_NONE) continue;
+      for (mode = 0; mode < 4; mode++) {
+        lds_NavParams p;
+        size_t nc, j;
+        const uint32_t *c;
+        lds_Status st;
+        lds_nav_params_init(&p);
+        if (mode == 1 || mode == 3) p.area_costs = block, p.n_area_costs = 2;
+        if (mode == 2) p.area_costs = dear, p.n_area_costs = 2;
+        if (mode == 3) p.partial = true;
+        st = lds_navsearch_start(s, &p, a, b);
+        if (st == LDS_RUNNING) st = lds_navsearch_step(s, NULL);
+        if (mode == 3) {
+          if (!lds_navsearch_is_partial(s)) continue;
+          partials++;
+          c = lds_navsearch_corridor(s, &nc);
+          if (!c || nc == 0 || c[0] != pa || !corridor_holds_path(m, s)) bad_partial++;
+          for (j = 0; c && j + 1 < nc; j++) {
+            const uint32_t *vs, *nb;
+            uint32_t k, nk = lds_navmesh_poly(m, c[j], &vs, &nb);
+            bool linked = false;
+            for (k = 0; k < nk; k++) linked = linked || nb[k] == c[j + 1];
+            if (!linked) bad_partial++;
+          }
+          continue;
+        }
+        if (st != LDS_FOUND) continue;
+        cases++;
+        if (!corridor_ok(m, s, pa, pb)) bad++;
+        if (!corridor_holds_path(m, s)) bad_hold++;
+        c = lds_navsearch_corridor(s, &nc);
+        for (j = 0; mode == 1 && c && j < nc; j++)
+          if (lds_navmesh_poly_area(m, c[j]) == 1) bad_area++;
+      }
+    }
+    lds_navsearch_free(s);
+    lds_navmesh_free(m);
+  }
+  printf("  corridor in mesh polygons: %d paths, %d partial\n", cases, partials);
+  CHECK(cases > 400);
+  CHECK(partials > 20);
+  CHECK_INT(bad, 0);
+  CHECK_INT(bad_hold, 0);
+  CHECK_INT(bad_area, 0);
+  CHECK_INT(bad_partial, 0);
+}
+
 void suite_navmesh_corridor(void);
 void suite_navmesh_corridor(void) {
+  test_corridor_in_mesh_polygons();
   test_l_corridor();
   test_thorough_vs_fast();
 }

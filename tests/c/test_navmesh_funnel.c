@@ -19,7 +19,7 @@
 #include <string.h>
 
 #define FW 24
-#define FAST_PCT 11 /* fast: measured 67 of 715 (9.4 %) */
+#define FAST_PCT 17 /* fast: measured 111 of 715 (15.5 %; the point chain over the merged partition) */
 #define FH 24
 
 typedef struct FRng { uint64_t s; } FRng;
@@ -244,11 +244,12 @@ static void test_vs_midpoint(void) {
   CHECK_INT(reached_diff, 0);
   CHECK_INT(short_of_line, 0);
   CHECK_INT(sliced_diff, 0);
-  /* measured 35 of 715 (4.9 %, worst 1.04x; the point chain alone, fast,
-  ** 67): this reference breaks the many ties of these grid meshes its own
-  ** way (a node's point moves with its parent, no 0.999 on h), unlike
-  ** Detour's search that thorough runs; the bound catches a regression */
-  CHECK(longer * 100 <= cases * 6);
+  /* measured 50 of 715 (7.0 %, worst 1.05x; the point chain alone over
+  ** the merged partition, fast, 111): this reference breaks the many ties
+  ** of these grid meshes its own way (a node's point moves with its
+  ** parent, no 0.999 on h), unlike Detour's search that thorough runs
+  ** (pruned by blocks); the bound catches a regression */
+  CHECK(longer * 100 <= cases * 8);
   CHECK(worst < 1.1);
   CHECK_INT(fast_bad, 0);
   CHECK(fast_longer * 100 <= cases * FAST_PCT);
