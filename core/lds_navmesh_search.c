@@ -337,7 +337,7 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
   size_t i;
   if (!s) return LDS_E_ARG;
   s->started = false;
-  s->have_path = s->is_partial = s->path_built = false;
+  s->have_path = s->is_partial = s->path_built = s->corr_pending = false;
   s->npts = s->ncorr = 0;
   s->msg[0] = '\0';
   memset(&s->stats, 0, sizeof s->stats);
@@ -847,7 +847,8 @@ static lds_Status build_path(lds_NavSearch *s) {
     return LDS_OK;
   }
   if (st != LDS_OK) return st;
-  if (s->p.algo == LDS_NAV_FUNNEL && s->npts > 0 && (st = mesh_corridor(s)) != LDS_OK) return st;
+  /* the corridor in mesh polygons costs a walk of the path: done when asked */
+  s->corr_pending = s->p.algo == LDS_NAV_FUNNEL && s->npts > 0;
   s->have_path = s->npts > 0;
   return finish_path(s);
 }
@@ -939,6 +940,14 @@ const uint32_t *lds_navsearch_corridor(lds_NavSearch *s, size_t *n) {
     return NULL;
   }
   ensure_result(s);
+  if (s->have_path && s->corr_pending) {
+    s->corr_pending = false;
+    if (mesh_corridor(s) != LDS_OK) { /* out of memory: s's status and message say so */
+      s->ncorr = 0;
+      if (n) *n = 0;
+      return NULL;
+    }
+  }
   if (n) *n = s->have_path ? s->ncorr : 0;
   return s->have_path ? s->corr : NULL;
 }

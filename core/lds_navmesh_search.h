@@ -118,8 +118,12 @@ LDS_API double lds_navsearch_length(lds_NavSearch *s);
 /// tolerance of 16e-9 of the mesh's size, so about 1e-7 relative) [Units:
 /// cost]; computed on the first call. NaN without a path.
 LDS_API double lds_navsearch_cost(lds_NavSearch *s);
-/// The corridor of a funnel-mode path: its polygons, in order (empty for
-/// optimal mode) [Shape: *n] [Owner: the search].
+/// The corridor of a funnel-mode path: the mesh's polygons it crosses, in
+/// order, linked by shared edges (empty for optimal mode); computed on the
+/// first call after a search, by walking the path through the mesh
+/// [Shape: *n] [Owner: the search; valid until the next start/free].
+/// @returns NULL (n = 0) without a path, or when that walk runs out of
+/// memory (the search's status is then LDS_E_NOMEM, its message says so).
 LDS_API const uint32_t *lds_navsearch_corridor(lds_NavSearch *s, size_t *n);
 /// True when the path does not reach the goal (partial).
 LDS_API bool lds_navsearch_is_partial(lds_NavSearch *s);

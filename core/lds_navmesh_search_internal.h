@@ -106,6 +106,9 @@ struct lds_NavSearch {
   bool have0;
   /* result */
   bool have_path, is_partial, path_built, cost_done;
+  /* the funnel's corridor is still in polygons of the merged partition:
+  ** walked into the mesh's polygons on the first lds_navsearch_corridor */
+  bool corr_pending;
   double *pts;
   size_t npts, ptscap;
   uint32_t *corr;
