@@ -449,6 +449,8 @@ static int nm_find_path(lua_State *L) {
   lua_pushstring(L, lds_nav_algo_name(p.algo));
   lua_setfield(L, -2, "algorithm");
   corr = lds_navsearch_corridor(b->s, &nc);
+  if (!corr && lds_navsearch_status(b->s) == LDS_E_NOMEM)
+    return ldsl_push_fail(L, lds_navsearch_errmsg(b->s), LDS_E_NOMEM);
   lua_createtable(L, (int)nc, 0);
   for (i = 0; i < nc; i++) {
     lua_pushinteger(L, (lua_Integer)corr[i] + 1);
