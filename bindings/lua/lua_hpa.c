@@ -75,6 +75,7 @@ static int hpa_free(lua_State *L) {
   return 0;
 }
 
+
 static int hpa_tostring(lua_State *L) {
   HpaBox *b = check_hpabox(L, 1);
   lds_HpaInfo in;
@@ -86,6 +87,26 @@ static int hpa_tostring(lua_State *L) {
   lua_pushfstring(L, "%s cluster %d, %d entrances (%p)", LDS_HIER_MT, (int)in.cluster_size,
                   (int)in.entrances, (void *)b);
   return 1;
+}
+
+/* Option `key` of the options table at index 2: an integer lo..hi, or def
+** when absent; anything else raises opts.<key>'s error with the value. */
+static int opt_int_in(lua_State *L, const char *key, int lo, int hi, int def) {
+  int v = def;
+  lua_getfield(L, 2, key);
+  if (!lua_isnil(L, -1)) {
+    double c = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER) ldsl_opt_type_error(L, 2, key, "number");
+    if (c != floor(c) || c < lo || c > hi) {
+      char buf[64];
+      ldsl_opt_error(L, 2, key,
+                     lua_pushfstring(L, "%s out of range (expected an integer %d..%d)",
+                                     ldsl_fmt_coord(buf, sizeof buf, c), lo, hi));
+    }
+    v = (int)c;
+  }
+  lua_pop(L, 1);
+  return v;
 }
 
 /* lodestar.hierarchy(grid [, {cluster_size = 16, lower_bounds = true,
@@ -104,32 +125,8 @@ int ldsl_hpa_new(lua_State *L) {
   if (!lua_isnil(L, 2)) {
     ldsl_check_table(L, 2);
     ldsl_check_keys(L, 2, "option", "opts keys must be strings", hpa_opts, NULL);
-    lua_getfield(L, 2, "cluster_size");
-    if (!lua_isnil(L, -1)) {
-      double c = lua_tonumber(L, -1);
-      if (lua_type(L, -1) != LUA_TNUMBER) ldsl_opt_type_error(L, 2, "cluster_size", "number");
-      if (c != floor(c) || c < 4 || c > LDS_HPA_MAX_CLUSTER) {
-        char buf[64];
-        ldsl_opt_error(L, 2, "cluster_size",
-                       lua_pushfstring(L, "%s out of range (expected an integer 4..%d)",
-                                       ldsl_fmt_coord(buf, sizeof buf, c), LDS_HPA_MAX_CLUSTER));
-      }
-      p.cluster_size = (int)c;
-    }
-    lua_pop(L, 1);
-    lua_getfield(L, 2, "landmarks");
-    if (!lua_isnil(L, -1)) {
-      double c = lua_tonumber(L, -1);
-      if (lua_type(L, -1) != LUA_TNUMBER) ldsl_opt_type_error(L, 2, "landmarks", "number");
-      if (c != floor(c) || c < 1 || c > LDS_HPA_MAX_LANDMARKS) {
-        char buf[64];
-        ldsl_opt_error(L, 2, "landmarks",
-                       lua_pushfstring(L, "%s out of range (expected an integer 1..%d)",
-                                       ldsl_fmt_coord(buf, sizeof buf, c), LDS_HPA_MAX_LANDMARKS));
-      }
-      p.landmarks = (int)c;
-    }
-    lua_pop(L, 1);
+    p.cluster_size = opt_int_in(L, "cluster_size", 4, LDS_HPA_MAX_CLUSTER, p.cluster_size);
+    p.landmarks = opt_int_in(L, "landmarks", 1, LDS_HPA_MAX_LANDMARKS, p.landmarks);
     lua_getfield(L, 2, "optimal_jps");
     if (!lua_isnil(L, -1)) {
       if (lua_type(L, -1) != LUA_TBOOLEAN) ldsl_opt_type_error(L, 2, "optimal_jps", "boolean");
