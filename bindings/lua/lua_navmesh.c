@@ -36,21 +36,33 @@ static MeshBox *new_box(lua_State *L) {
   return b;
 }
 
-/* A point at arg: {x, y, z} or {x =, y =, z =}, finite numbers. */
-static void check_point(lua_State *L, int arg, double p[3]) {
+/* A point: {x, y, z} or {x =, y =, z =}, finite numbers, read from stack
+** slot idx. Errors are raised against argument arg and name the point as
+** label[elem] ("points[3]") when elem > 0, else as label ("point"). */
+static void read_point(lua_State *L, int idx, int arg, const char *label, size_t elem,
+                       double p[3]) {
   static const char *const keys[] = {"x", "y", "z"};
   int i;
-  if (arg < 0) arg = lua_gettop(L) + arg + 1;
-  if (lua_type(L, arg) != LUA_TTABLE) ldsl_type_error(L, arg, "point {x, y, z}");
+  const char *name;
+  if (idx < 0) idx = lua_gettop(L) + idx + 1;
+  if (elem)
+    name = lua_pushfstring(L, "%s[%d]", label, (int)elem);
+  else
+    name = lua_pushfstring(L, "%s", label);
+  if (lua_type(L, idx) != LUA_TTABLE) {
+    if (!elem) ldsl_type_error(L, idx, "point {x, y, z}");
+    ldsl_arg_error(L, arg, lua_pushfstring(L, "%s: point {x, y, z} expected, got %s", name,
+                                           ldsl_value_name(L, idx)));
+  }
   for (i = 0; i < 3; i++) {
-    lua_rawgeti(L, arg, i + 1);
+    lua_rawgeti(L, idx, i + 1);
     if (lua_isnil(L, -1)) {
       lua_pop(L, 1);
-      lua_getfield(L, arg, keys[i]);
+      lua_getfield(L, idx, keys[i]);
     }
     if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1))) {
       char buf[64];
-      ldsl_arg_error(L, arg, lua_pushfstring(L, "point: %s must be a finite number (got %s)",
+      ldsl_arg_error(L, arg, lua_pushfstring(L, "%s: %s must be a finite number (got %s)", name,
                                              keys[i],
                                              lua_type(L, -1) == LUA_TNUMBER
                                                  ? ldsl_fmt_num(buf, sizeof buf, lua_tonumber(L, -1))
@@ -59,6 +71,12 @@ static void check_point(lua_State *L, int arg, double p[3]) {
     p[i] = lua_tonumber(L, -1);
     lua_pop(L, 1);
   }
+  lua_pop(L, 1); /* name */
+}
+
+/* A point given as argument arg. */
+static void check_point(lua_State *L, int arg, double p[3]) {
+  read_point(L, arg, arg, "point", 0, p);
 }
 
 static void push_point(lua_State *L, const double *p) {
@@ -133,7 +151,7 @@ static int nm_new(lua_State *L) {
   if (lua_type(L, 4) == LUA_TTABLE) ar = (uint8_t *)lua_newuserdata(L, np + 1);
   for (i = 0; i < nv; i++) {
     lua_rawgeti(L, 2, (lua_Integer)i + 1);
-    check_point(L, -1, v + 3 * i);
+    read_point(L, -1, 1, "verts", i + 1, v + 3 * i);
     lua_pop(L, 1);
   }
   ni = 0;
@@ -479,7 +497,7 @@ static int nm_check_path(lua_State *L) {
   pts = (double *)lua_newuserdata(L, (3 * n + 1) * sizeof(double));
   for (i = 0; i < n; i++) {
     lua_rawgeti(L, 2, (lua_Integer)i + 1);
-    check_point(L, -1, pts + 3 * i);
+    read_point(L, -1, 2, "points", i + 1, pts + 3 * i);
     lua_pop(L, 1);
   }
   if (lds_navmesh_check_path(m, pts, n, tol, NULL, 0, &len, NULL, msg) !=
