@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** lua_navmesh.c — lodestar.Navmesh: navigation meshes from files, text or
-** tables; point location; find_path (corridor + funnel, or Polyanya).
+** tables; point location; find_path (corridor + funnel, or Polyanya) and
+** the same query sliced (mesh:start, mesh:step, mesh:path).
 **
 ** Points are tables {x, y, z} or {x =, y =, z =} in world units (y up);
 ** polygon and vertex ids are 1-based in Lua, 0-based in the core, as for
@@ -15,6 +16,9 @@
 typedef struct MeshBox {
   lds_Navmesh *m;
   lds_NavSearch *s; /* created on first find_path, freed with the mesh */
+  lds_NavSearch *q; /* the sliced query of mesh:start / mesh:step, created
+                       on the first start (find_path never touches it) */
+  lds_NavAlgo q_algo;
 } MeshBox;
 
 static MeshBox *check_box(lua_State *L, int arg) {
@@ -31,6 +35,8 @@ static MeshBox *new_box(lua_State *L) {
   MeshBox *b = (MeshBox *)lua_newuserdata(L, sizeof *b);
   b->m = NULL;
   b->s = NULL;
+  b->q = NULL;
+  b->q_algo = LDS_NAV_FUNNEL;
   luaL_getmetatable(L, LDS_NAVMESH_MT);
   lua_setmetatable(L, -2);
   return b;
@@ -200,8 +206,10 @@ static int nm_new(lua_State *L) {
 static int nm_free(lua_State *L) {
   MeshBox *b = check_box(L, 1);
   lds_navsearch_free(b->s);
+  lds_navsearch_free(b->q);
   lds_navmesh_free(b->m);
   b->s = NULL;
+  b->q = NULL;
   b->m = NULL;
   return 0;
 }
@@ -421,33 +429,15 @@ static void parse_opts(lua_State *L, int arg, lds_NavParams *p, double *costs, i
   p->n_area_costs = 256;
 }
 
-/* mesh:find_path(p0, p1 [, opts]) -> path | nil, "no_path" | nil, msg, status.
-** The path: a list of points {x =, y =, z =}, with fields length, cost,
-** partial, corridor (polygon ids), algorithm; opts.postprocess(path, mesh)
-** replaces it by what it returns. */
-static int nm_find_path(lua_State *L) {
-  MeshBox *b = check_box(L, 1);
-  lds_NavParams p;
-  double s[3], g[3], costs[256];
-  lds_Status st;
+/* Pushes the path search s holds (a list of points {x =, y =, z =} with
+** fields length, cost, partial, corridor, algorithm) and returns 1; or
+** pushes nil, "no_path" (no path) and returns 2; or nil, message, status
+** (the corridor walk out of memory) and returns 3. */
+static int push_nav_path(lua_State *L, lds_NavSearch *s, lds_NavAlgo algo) {
   const double *pts;
   const uint32_t *corr;
   size_t n, nc, i;
-  int post;
-  if (!b->m) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
-  check_point(L, 2, s);
-  check_point(L, 3, g);
-  parse_opts(L, 4, &p, costs, &post);
-  if (!b->s) {
-    lds_Env env = ldsl_lua_env(L);
-    lds_Error err;
-    b->s = lds_navsearch_new(&env, b->m, &err);
-    if (!b->s) return ldsl_push_fail(L, err.msg, err.code);
-  }
-  st = lds_navsearch_start(b->s, &p, s, g);
-  if (st == LDS_RUNNING) st = lds_navsearch_step(b->s, NULL);
-  if (st < 0) return ldsl_push_fail(L, lds_navsearch_errmsg(b->s), st);
-  pts = lds_navsearch_points(b->s, &n);
+  pts = lds_navsearch_points(s, &n);
   if (!pts) {
     lua_pushnil(L);
     lua_pushstring(L, "no_path");
@@ -458,23 +448,61 @@ static int nm_find_path(lua_State *L) {
     push_point(L, pts + 3 * i);
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
-  lua_pushnumber(L, lds_navsearch_length(b->s));
+  lua_pushnumber(L, lds_navsearch_length(s));
   lua_setfield(L, -2, "length");
-  lua_pushnumber(L, lds_navsearch_cost(b->s));
+  lua_pushnumber(L, lds_navsearch_cost(s));
   lua_setfield(L, -2, "cost");
-  lua_pushboolean(L, lds_navsearch_is_partial(b->s));
+  lua_pushboolean(L, lds_navsearch_is_partial(s));
   lua_setfield(L, -2, "partial");
-  lua_pushstring(L, lds_nav_algo_name(p.algo));
+  lua_pushstring(L, lds_nav_algo_name(algo));
   lua_setfield(L, -2, "algorithm");
-  corr = lds_navsearch_corridor(b->s, &nc);
-  if (!corr && lds_navsearch_status(b->s) == LDS_E_NOMEM)
-    return ldsl_push_fail(L, lds_navsearch_errmsg(b->s), LDS_E_NOMEM);
+  corr = lds_navsearch_corridor(s, &nc);
+  if (!corr && lds_navsearch_status(s) == LDS_E_NOMEM)
+    return ldsl_push_fail(L, lds_navsearch_errmsg(s), LDS_E_NOMEM);
   lua_createtable(L, (int)nc, 0);
   for (i = 0; i < nc; i++) {
     lua_pushinteger(L, (lua_Integer)corr[i] + 1);
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
   lua_setfield(L, -2, "corridor");
+  return 1;
+}
+
+/* The search *slot of b, created on first use; NULL after pushing nil,
+** message, status (out of memory). */
+static lds_NavSearch *box_search(lua_State *L, MeshBox *b, lds_NavSearch **slot) {
+  if (!*slot) {
+    lds_Env env = ldsl_lua_env(L);
+    lds_Error err;
+    *slot = lds_navsearch_new(&env, b->m, &err);
+    if (!*slot) {
+      ldsl_push_fail(L, err.msg, err.code);
+      return NULL;
+    }
+  }
+  return *slot;
+}
+
+/* mesh:find_path(p0, p1 [, opts]) -> path | nil, "no_path" | nil, msg, status.
+** The path: a list of points {x =, y =, z =}, with fields length, cost,
+** partial, corridor (polygon ids), algorithm; opts.postprocess(path, mesh)
+** replaces it by what it returns. */
+static int nm_find_path(lua_State *L) {
+  MeshBox *b = check_box(L, 1);
+  lds_NavParams p;
+  double s[3], g[3], costs[256];
+  lds_Status st;
+  int post, nres;
+  if (!b->m) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  check_point(L, 2, s);
+  check_point(L, 3, g);
+  parse_opts(L, 4, &p, costs, &post);
+  if (!box_search(L, b, &b->s)) return 3;
+  st = lds_navsearch_start(b->s, &p, s, g);
+  if (st == LDS_RUNNING) st = lds_navsearch_step(b->s, NULL);
+  if (st < 0) return ldsl_push_fail(L, lds_navsearch_errmsg(b->s), st);
+  nres = push_nav_path(L, b->s, p.algo);
+  if (nres != 1) return nres;
   if (post) {
     lua_getfield(L, 4, "postprocess");
     lua_insert(L, -2);
@@ -482,6 +510,92 @@ static int nm_find_path(lua_State *L) {
     lua_call(L, 2, 1);
     if (lua_isnil(L, -1)) return luaL_error(L, "find_path: postprocess returned nil");
   }
+  return 1;
+}
+
+/* mesh:start(p0, p1 [, opts]) -> true | nil, msg, status: starts the mesh's
+** sliced query (find_path's options but postprocess); mesh:step runs it. */
+static int nm_start(lua_State *L) {
+  MeshBox *b = check_box(L, 1);
+  lds_NavParams p;
+  double s[3], g[3], costs[256];
+  lds_Status st;
+  int post;
+  if (!b->m) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  check_point(L, 2, s);
+  check_point(L, 3, g);
+  parse_opts(L, 4, &p, costs, &post);
+  if (post)
+    ldsl_opt_error(L, 4, "postprocess",
+                   "not with mesh:start (call it on the path mesh:path() returns)");
+  if (!box_search(L, b, &b->q)) return 3;
+  b->q_algo = p.algo;
+  st = lds_navsearch_start(b->q, &p, s, g);
+  if (st < 0) return ldsl_push_fail(L, lds_navsearch_errmsg(b->q), st);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* mesh:step([budget]) -> status [, message]: one slice of the sliced query. */
+static int nm_step(lua_State *L) {
+  MeshBox *b = check_box(L, 1);
+  lds_Budget bud;
+  lds_Status st;
+  if (!b->m) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  ldsl_check_budget(L, 2, &bud);
+  if (!b->q) {
+    lua_pushstring(L, lds_status_name(LDS_E_STATE));
+    lua_pushstring(L, "mesh:step: no query started (mesh:start first)");
+    return 2;
+  }
+  st = lds_navsearch_step(b->q, &bud);
+  lua_pushstring(L, lds_status_name(st));
+  if (st < 0) {
+    lua_pushstring(L, lds_navsearch_errmsg(b->q));
+    return 2;
+  }
+  return 1;
+}
+
+/* mesh:path() -> path (find_path's table) | nil, status: the sliced query's
+** path once found (with partial: the best so far while running, and the
+** partial path after no_path). */
+static int nm_path(lua_State *L) {
+  MeshBox *b = check_box(L, 1);
+  lds_Status st;
+  if (!b->m) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  st = b->q ? lds_navsearch_status(b->q) : LDS_E_STATE;
+  if (st < 0 || !lds_navsearch_points(b->q, NULL)) {
+    lua_pushnil(L);
+    lua_pushstring(L, lds_status_name(st));
+    return 2;
+  }
+  return push_nav_path(L, b->q, b->q_algo);
+}
+
+/* mesh:status() -> the sliced query's status name ("state" before a start) */
+static int nm_status(lua_State *L) {
+  MeshBox *b = check_box(L, 1);
+  if (!b->m) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  lua_pushstring(L, lds_status_name(b->q ? lds_navsearch_status(b->q) : LDS_E_STATE));
+  return 1;
+}
+
+/* mesh:stats() -> {expansions, pushes, peak_open, elapsed_us} of the sliced query */
+static int nm_stats(lua_State *L) {
+  MeshBox *b = check_box(L, 1);
+  lds_Stats st = {0, 0, 0, 0};
+  if (!b->m) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  if (b->q) lds_navsearch_stats(b->q, &st);
+  lua_createtable(L, 0, 4);
+  ldsl_push_u64(L, st.expansions);
+  lua_setfield(L, -2, "expansions");
+  ldsl_push_u64(L, st.pushes);
+  lua_setfield(L, -2, "pushes");
+  ldsl_push_u64(L, st.peak_open);
+  lua_setfield(L, -2, "peak_open");
+  ldsl_push_u64(L, st.elapsed_us);
+  lua_setfield(L, -2, "elapsed_us");
   return 1;
 }
 
@@ -528,9 +642,14 @@ const luaL_Reg ldsl_navmesh_meth[] = {{"bounds", nm_bounds},
                                       {"locate", nm_locate},
                                       {"mem_used", nm_mem_used},
                                       {"nearest", nm_nearest},
+                                      {"path", nm_path},
                                       {"piece_count", nm_piece_count},
                                       {"poly", nm_poly},
                                       {"poly_count", nm_poly_count},
+                                      {"start", nm_start},
+                                      {"stats", nm_stats},
+                                      {"status", nm_status},
+                                      {"step", nm_step},
                                       {"vertex", nm_vertex},
                                       {"vertex_count", nm_vertex_count},
                                       {NULL, NULL}};

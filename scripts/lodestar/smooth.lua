@@ -77,6 +77,12 @@ local function points_arg(v, fname, n)
         or not (math.abs(y) < math.huge) then -- luacheck: ignore 581 (NaN-safe)
       argerror(3, fname, n, ("point %d: x and y must be finite numbers"):format(i))
     end
+    if type(p.z) == "number" then
+      -- a navmesh path ({x, y, z}, y up): smoothing its x and y would bend
+      -- it in height and drop z, so it is refused rather than silently wrong
+      argerror(3, fname, n, ("point %d has a z: smooth takes grid points {x=, y=} in cells, "
+        .. "not navmesh points {x=, y=, z=}"):format(i))
+    end
     pts[i] = {x = x, y = y}
   end
   return pts

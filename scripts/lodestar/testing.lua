@@ -262,7 +262,11 @@ local function navmesh_path(_, arguments)
     return math.sqrt((a[1] - b[1]) ^ 2 + (a[2] - b[2]) ^ 2 + (a[3] - b[3]) ^ 2) > tol
   end
   local msg
-  if type(path) ~= "table" or #path < 1 then
+  local has_check = type(mesh) == "userdata" and
+    select(2, pcall(function() return type(mesh.check_path) == "function" end)) == true
+  if not has_check then
+    msg = "not a lodestar.Navmesh: " .. tostring(mesh)
+  elseif type(path) ~= "table" or #path < 1 then
     msg = "not a navmesh path: " .. tostring(path)
   else
     local ok, len = mesh:check_path(path)
@@ -285,7 +289,12 @@ end
 local function navmesh_length(_, arguments)
   local path, expected, rel = arguments[1], arguments[2], arguments[3] or 1e-6
   local got = type(path) == "table" and path.length or nil
-  local ok = type(got) == "number" and type(expected) == "number" and
+  if type(got) ~= "number" then
+    -- find_path's nil (no path, or an error): say so rather than "length nil"
+    fail(arguments, "not a navmesh path: " .. tostring(path))
+    return false
+  end
+  local ok = type(expected) == "number" and
     math.abs(got - expected) <= rel * math.max(1, math.abs(expected))
   fail(arguments, ("path length %s, expected %s (relative tolerance %s)"):format(num(got),
     num(expected), num(rel)))
