@@ -448,7 +448,7 @@ valgrind-lua: lua
 # warnings as errors (-Werror again, should WARN be overridden): core/ without
 # Lua flags, as it is built; bindings/ with the core's and Lua 5.4's include
 # paths, and the Lua binding once more against LuaJIT's headers.
-LINT_LUA    := scripts mods tests/spec tests/bench examples/love .luacheckrc
+LINT_LUA    := scripts mods tests/spec tests/bench examples/love examples/navmesh examples/bigmap .luacheckrc
 LINT_CFLAGS  = $(filter-out -Werror,$(WARN)) -Werror -fsyntax-only
 lint:
 	@command -v $(LUACHECK) >/dev/null 2>&1 || \
