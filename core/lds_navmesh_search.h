@@ -3,16 +3,16 @@
 ** lds_navmesh_search.h — path searches on a navigation mesh (lds_Navmesh),
 ** sliced like every lodestar search (start, step(budget), status, stats):
 **
-**   funnel  — A* over portal crossings, then the funnel through the
-**             corridor found. A record holds its corridor's taut state
-**             (the last bend, its length, the wedge of directions that
-**             pass every portal); each part of a portal (inside the wedge,
-**             beyond either side) becomes its own state, up to three per
-**             half-edge kept by dominance; f is the least (length to a
-**             portal point) + (straight line to the goal), so long polygons
-**             are not overrated as with edge midpoints. Non-uniform area
-**             costs: a chain of portal points, area-weighted, h times the
-**             cheapest cost. Not always shortest (docs/navmesh.md).
+**   funnel  — A* over polygons, one record per polygon holding the point
+**             where the best corridor enters it: first with the portal
+**             point nearest the line to the goal (so long polygons are not
+**             overrated as with edge midpoints), over the merged convex
+**             partition; with `thorough`, then Detour's edge-midpoint rule
+**             over the mesh's polygons, bounded by the first path; the
+**             funnel through the corridor found, the cheaper path kept.
+**             Area costs weight each piece; h is the straight line times
+**             the cheapest allowed cost. Not always shortest
+**             (docs/navmesh.md, "funnel: corridor A* + funnel").
 **   optimal — Polyanya (M. Cui, D. Harabor, A. Grastien, "Compromise-free
 **             Pathfinding on a Navigation Mesh", IJCAI 2017): best-first
 **             search over (interval, root) nodes, the exact Euclidean
@@ -61,7 +61,8 @@ typedef struct lds_NavParams {
                              ///< [Limit: >= 0, finite] default 2 (Detour's RecastDemo extents)
   double height_tol;         ///< height tolerance of point location [Units: world units]; < 0 = any
                              ///< height; default 4
-  bool partial;              ///< on no path, give the path to the reached polygon nearest the goal
+  bool partial;              ///< funnel: on no path, give the path to the reached polygon nearest
+                             ///< the goal (ignored by optimal)
   bool thorough;             ///< funnel: the point-chain corridor search, then Detour's midpoint
                              ///< search bounded by its path, and the path (funnel) of the two
                              ///< with the smaller cost (default true); false: the point-chain
@@ -104,10 +105,10 @@ LDS_API void lds_navsearch_stats(const lds_NavSearch *s, lds_Stats *out);
 /// Message of the last error ("" if none). [Owner: the search]
 LDS_API const char *lds_navsearch_errmsg(const lds_NavSearch *s);
 
-/// The path once status is LDS_FOUND (or LDS_NO_PATH with partial, a path to
-/// the reached point nearest the goal; while LDS_RUNNING with partial, the
-/// path to the best point so far): *n points, x y z each, start and goal
-/// included, no two equal and no straight-on middle point.
+/// The path once status is LDS_FOUND (or LDS_NO_PATH with partial in funnel
+/// mode, a path to the reached point nearest the goal; none while
+/// LDS_RUNNING): *n points, x y z each, start and goal included, no two
+/// equal and no straight-on middle point.
 /// [Shape: 3 * n doubles] [Owner: the search; valid until the next start/free]
 /// @returns NULL (n = 0) when there is no path.
 LDS_API const double *lds_navsearch_points(lds_NavSearch *s, size_t *n);
