@@ -459,9 +459,12 @@ uint32_t lds_navmesh_locate(const lds_Navmesh *m, double x, double y, double z,
     uint32_t p = m->gidx[i];
     double dy;
     if (!lds_navmesh_poly_contains(m, p, x, z)) continue;
-    if (any) return p; /* polygon ids ascend within a bucket */
+    /* polygon ids ascend within a bucket: ties (and a non-finite y with any
+    ** height) go to the lowest id; any height still prefers the nearest
+    ** level (a floor under a bridge) */
+    if (any && !isfinite(y)) return p;
     dy = fabs(lds_navmesh_poly_height(m, p, x, z) - y);
-    if (dy <= height_tol && dy < bestd) {
+    if ((any || dy <= height_tol) && dy < bestd) {
       bestd = dy;
       best = p;
     }

@@ -148,7 +148,9 @@ LDS_API bool lds_navmesh_poly_contains(const lds_Navmesh *m, uint32_t p, double 
 /// The polygon containing the point: among the polygons whose x–z
 /// projection contains (x, z) (boundary included), the one whose height
 /// there is closest to y, if within height_tol; ties go to the lowest id.
-/// height_tol < 0 or NaN means "any height" (2-D meshes).
+/// height_tol < 0 or NaN means "any height": no limit, the nearest in
+/// height still chosen (the floor under a bridge is told from the bridge);
+/// with any height and a non-finite y, the lowest id.
 /// [Units: world units] @returns the polygon or LDS_NAVMESH_NONE.
 LDS_API uint32_t lds_navmesh_locate(const lds_Navmesh *m, double x, double y, double z,
                                     double height_tol);
