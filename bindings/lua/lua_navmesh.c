@@ -61,6 +61,48 @@ static void check_point(lua_State *L, int arg, double p[3]) {
   }
 }
 
+/* An optional height tolerance at arg (world units; < 0: any height; def
+** when absent): a number, never NaN (a NaN would compare false everywhere
+** and read as "any height" in one place and "none" in another). */
+static double opt_height_tol(lua_State *L, int arg, double def) {
+  double t;
+  if (lua_isnoneornil(L, arg)) return def;
+  if (lua_type(L, arg) != LUA_TNUMBER) ldsl_type_error(L, arg, "number (height_tol; < 0: any height)");
+  t = lua_tonumber(L, arg);
+  if (isnan(t)) ldsl_arg_error(L, arg, "height_tol nan out of range (expected a number; < 0: any height)");
+  return t;
+}
+
+/* Point i (1-based) of the list at arg: as check_point, the error naming
+** the list argument and the index ("points[2]: x must be ..."). */
+static void check_list_point(lua_State *L, int arg, size_t i, double p[3]) {
+  static const char *const keys[] = {"x", "y", "z"};
+  int k, top;
+  lua_rawgeti(L, arg, (lua_Integer)i);
+  top = lua_gettop(L);
+  if (lua_type(L, top) != LUA_TTABLE)
+    ldsl_arg_error(L, arg, lua_pushfstring(L, "points[%d]: point {x, y, z} expected, got %s",
+                                           (int)i, ldsl_value_name(L, top)));
+  for (k = 0; k < 3; k++) {
+    lua_rawgeti(L, top, k + 1);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      lua_getfield(L, top, keys[k]);
+    }
+    if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1))) {
+      char buf[64];
+      ldsl_arg_error(L, arg, lua_pushfstring(L, "points[%d]: %s must be a finite number (got %s)",
+                                             (int)i, keys[k],
+                                             lua_type(L, -1) == LUA_TNUMBER
+                                                 ? ldsl_fmt_num(buf, sizeof buf, lua_tonumber(L, -1))
+                                                 : ldsl_value_name(L, -1)));
+    }
+    p[k] = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
 static void push_point(lua_State *L, const double *p) {
   lua_createtable(L, 0, 3);
   lua_pushnumber(L, p[0]);
@@ -269,7 +311,7 @@ static int nm_locate(lua_State *L) {
   double p[3], tol;
   uint32_t poly;
   check_point(L, 2, p);
-  tol = luaL_optnumber(L, 3, -1);
+  tol = opt_height_tol(L, 3, -1);
   poly = lds_navmesh_locate(m, p[0], p[1], p[2], tol);
   if (poly == LDS_NAVMESH_NONE) lua_pushnil(L);
   else lua_pushinteger(L, (lua_Integer)poly + 1);
@@ -284,7 +326,7 @@ static int nm_nearest(lua_State *L) {
   check_point(L, 2, p);
   r = ldsl_check_num(L, 3);
   if (!(r >= 0) || isinf(r)) return ldsl_arg_error(L, 3, "radius must be finite and >= 0");
-  tol = luaL_optnumber(L, 4, 4.0);
+  tol = opt_height_tol(L, 4, 4.0);
   poly = lds_navmesh_nearest(m, p, r, tol, q);
   if (poly == LDS_NAVMESH_NONE) {
     lua_pushnil(L);
@@ -403,6 +445,27 @@ static void parse_opts(lua_State *L, int arg, lds_NavParams *p, double *costs, i
   p->n_area_costs = 256;
 }
 
+/* Pushes nil, the message of a failed start in find_path's words, status:
+** the core's "lds_navsearch_start: start (x, y, z) is not on the mesh ..."
+** names the argument, "lodestar.Navmesh:find_path: p0 (start) (x, y, z) is
+** not on the mesh ..." (p1 for the goal), an area cost the optimal mode
+** cannot take names opts.area_costs; other messages keep their text. */
+static int start_fail(lua_State *L, const char *m, lds_Status st) {
+  static const char core[] = "lds_navsearch_start: ";
+  const char *rest;
+  if (strncmp(m, core, sizeof core - 1) != 0) return ldsl_push_fail(L, m, st);
+  rest = m + sizeof core - 1;
+  if (strncmp(rest, "start (", 7) == 0)
+    lua_pushfstring(L, "%s:find_path: p0 (start) %s", LDS_NAVMESH_MT, rest + 6);
+  else if (strncmp(rest, "goal (", 6) == 0)
+    lua_pushfstring(L, "%s:find_path: p1 (goal) %s", LDS_NAVMESH_MT, rest + 5);
+  else if (strncmp(rest, "optimal needs", 13) == 0)
+    lua_pushfstring(L, "%s:find_path: opts.area_costs: %s", LDS_NAVMESH_MT, rest);
+  else
+    lua_pushfstring(L, "%s:find_path: %s", LDS_NAVMESH_MT, rest);
+  return ldsl_push_fail(L, lua_tostring(L, -1), st);
+}
+
 /* mesh:find_path(p0, p1 [, opts]) -> path | nil, "no_path" | nil, msg, status.
 ** The path: a list of points {x =, y =, z =}, with fields length, cost,
 ** partial, corridor (polygon ids), algorithm; opts.postprocess(path, mesh)
@@ -428,12 +491,20 @@ static int nm_find_path(lua_State *L) {
   }
   st = lds_navsearch_start(b->s, &p, s, g);
   if (st == LDS_RUNNING) st = lds_navsearch_step(b->s, NULL);
-  if (st < 0) return ldsl_push_fail(L, lds_navsearch_errmsg(b->s), st);
+  if (st < 0) return start_fail(L, lds_navsearch_errmsg(b->s), st);
   pts = lds_navsearch_points(b->s, &n);
   if (!pts) {
     lua_pushnil(L);
     lua_pushstring(L, "no_path");
     return 2;
+  }
+  if (!isfinite(lds_navsearch_cost(b->s))) { /* finite area costs x length past the doubles */
+    char buf[64];
+    lua_pushfstring(L, "%s:find_path: opts.area_costs: the path's cost overflows (%s world "
+                    "units long; expected area costs whose product with the length stays "
+                    "finite)", LDS_NAVMESH_MT,
+                    ldsl_fmt_num(buf, sizeof buf, lds_navsearch_length(b->s)));
+    return ldsl_push_fail(L, lua_tostring(L, -1), LDS_E_ARG);
   }
   lua_createtable(L, (int)n, 5);
   for (i = 0; i < n; i++) {
@@ -462,7 +533,9 @@ static int nm_find_path(lua_State *L) {
     lua_insert(L, -2);
     lua_pushvalue(L, 1);
     lua_call(L, 2, 1);
-    if (lua_isnil(L, -1)) return luaL_error(L, "find_path: postprocess returned nil");
+    if (lua_isnil(L, -1))
+      return luaL_error(L, "%s:find_path: opts.postprocess returned nil (expected the path or "
+                        "what replaces it)", LDS_NAVMESH_MT);
   }
   return 1;
 }
@@ -473,15 +546,11 @@ static int nm_check_path(lua_State *L) {
   size_t n, i;
   double *pts, len = 0;
   char msg[LDS_ERRMSG_SIZE];
-  double tol = luaL_optnumber(L, 3, 4.0);
-  luaL_checktype(L, 2, LUA_TTABLE);
+  double tol = opt_height_tol(L, 3, 4.0);
+  if (lua_type(L, 2) != LUA_TTABLE) ldsl_type_error(L, 2, "list of points");
   n = lua_rawlen(L, 2);
   pts = (double *)lua_newuserdata(L, (3 * n + 1) * sizeof(double));
-  for (i = 0; i < n; i++) {
-    lua_rawgeti(L, 2, (lua_Integer)i + 1);
-    check_point(L, -1, pts + 3 * i);
-    lua_pop(L, 1);
-  }
+  for (i = 0; i < n; i++) check_list_point(L, 2, i + 1, pts + 3 * i);
   if (lds_navmesh_check_path(m, pts, n, tol, NULL, 0, &len, NULL, msg) !=
       LDS_OK) {
     lua_pushboolean(L, 0);
