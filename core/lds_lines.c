@@ -18,6 +18,7 @@ void ldsi_lines_text(ldsi_Lines *L, const char *text, size_t len, const char *na
   L->text = text;
   L->have = text ? len : 0;
   L->eof = true;
+  L->unbounded = true;
 }
 
 static int nomem(ldsi_Lines *L, size_t size) {
@@ -128,7 +129,7 @@ int ldsi_lines_next(ldsi_Lines *L) {
                  L->base + (size_t)(z - t));
       return -1;
     }
-    if (stop - L->pos > L->max) {
+    if (stop - L->pos > L->max && !L->unbounded) {
       L->failed = true;
       ldsi_error(L->err, LDS_E_FORMAT, "%s%s%s:%lu: line longer than %zu bytes (expected %s)",
                  prefix_fn(L), prefix_sep(L), L->name, L->no + 1, L->max, L->expect);
@@ -150,7 +151,7 @@ int ldsi_lines_next(ldsi_Lines *L) {
 }
 
 bool ldsi_lines_skip(ldsi_Lines *L) {
-  if (++L->skipped <= LDSI_SKIP_MAX) return true;
+  if (++L->skipped <= LDSI_SKIP_MAX || L->unbounded) return true;
   L->failed = true;
   ldsi_error(L->err, LDS_E_FORMAT, "%s:%lu: more than %lu comment or blank lines (expected %s)",
              L->name, L->no, LDSI_SKIP_MAX, L->expect);

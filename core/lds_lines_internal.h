@@ -50,10 +50,14 @@ typedef struct ldsi_Lines {
   size_t base;      /* offset in the whole text of text[0] */
   unsigned long skipped; /* comment or blank lines so far (ldsi_lines_skip) */
   bool eof, failed, show_size;
+  bool unbounded; /* text in memory: no line or skip limit (nothing to bound) */
 } ldsi_Lines;
 
 /* A source over len bytes of text in memory (read in place; messages
-** without a function prefix). Cannot fail. */
+** without a function prefix). Its lines have no length limit and its
+** skipped lines no count limit: the text is finite and already in memory,
+** and a parse of it gives what it gave before these limits existed. Cannot
+** fail. */
 LDSI_HIDDEN void ldsi_lines_text(ldsi_Lines *L, const char *text, size_t len, const char *name,
                                  lds_Error *err);
 /* A source over a reader; its buffer (`first` bytes, growing to L->max + 1
@@ -69,8 +73,9 @@ LDSI_HIDDEN bool ldsi_lines_reader(ldsi_Lines *L, const ldsi_Env *e, lds_Reader 
 ** LDS_E_FORMAT "[FN: ]NAME:LINE: binary data (a NUL byte at offset N;
 ** expected a text file)" for a NUL byte in the line (checked as its bytes
 ** arrive, so an endless line of zeros stops at the first piece),
-** "[FN: ]NAME:LINE: line longer than MAX bytes (expected EXPECT)" as soon as
-** the line passes L->max bytes, LDS_E_NOMEM as for ldsi_lines_reader. */
+** "FN: NAME:LINE: line longer than MAX bytes (expected EXPECT)" as soon as
+** a reader's line passes L->max bytes, LDS_E_NOMEM as for
+** ldsi_lines_reader. */
 LDSI_HIDDEN int ldsi_lines_next(ldsi_Lines *L);
 /* For text in memory: true with the bytes not yet handed out (*text,
 ** *bytes); false for a reader source, whose rest is unknown. */
@@ -78,7 +83,7 @@ LDSI_HIDDEN bool ldsi_lines_rest(const ldsi_Lines *L, const char **text, size_t 
 /* Offset in the whole text of the first byte not yet handed out. */
 LDSI_HIDDEN size_t ldsi_lines_offset(const ldsi_Lines *L);
 /* Counts the current line as a skipped comment or blank line: true while
-** at most LDSI_SKIP_MAX were skipped, else false with LDS_E_FORMAT "NAME:LINE:
+** at most LDSI_SKIP_MAX were skipped (always for text in memory), else false with LDS_E_FORMAT "NAME:LINE:
 ** more than N comment or blank lines (expected EXPECT)" in err. */
 LDSI_HIDDEN bool ldsi_lines_skip(ldsi_Lines *L);
 /* Frees the buffer of a reader source (nothing for text in memory). */

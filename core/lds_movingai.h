@@ -12,11 +12,12 @@
 ** Errors name the file and line: "maps/x.map:7: expected 'width N'".
 ** The parsers take text in memory or from an lds_Reader; reading files is
 ** the optional io part (io/lds_io.h: lds_map_load, lds_scen_load).
-** Both read the text line by line and keep only what they parse: a line has
-** at most 65535 bytes (a map row at most its width + 65535), a map ends
+** Both read the text line by line and keep only what they parse. A map ends
 ** after its H rows (then at most 64 KiB of blank lines), a scenario has at
-** most LDS_SCEN_MAX_ENTRIES problems; so an endless source (a pipe,
-** /dev/zero) stops with an error naming the line instead of filling memory.
+** most LDS_SCEN_MAX_ENTRIES problems; from a reader, a line also has at most
+** 65535 bytes (a map row at most its width + 65535) and at most 1,048,576
+** blank lines are skipped; so an endless source (a pipe, /dev/zero) stops
+** with an error naming the line instead of filling memory.
 */
 #ifndef LDS_MOVINGAI_H
 #define LDS_MOVINGAI_H

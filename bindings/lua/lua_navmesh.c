@@ -447,8 +447,8 @@ static void parse_opts(lua_State *L, int arg, lds_NavParams *p, double *costs, i
 
 /* Pushes nil, the message of a failed start in find_path's words, status:
 ** the core's "lds_navsearch_start: start (x, y, z) is not on the mesh ..."
-** names the argument, "lodestar.Navmesh:find_path: p0 (start) (x, y, z) is
-** not on the mesh ..." (p1 for the goal), an area cost the optimal mode
+** names the argument, "lodestar.Navmesh:find_path: argument p0: start (x,
+** y, z) is not on the mesh ..." (p1 for the goal), an area cost the optimal mode
 ** cannot take names opts.area_costs; other messages keep their text. */
 static int start_fail(lua_State *L, const char *m, lds_Status st) {
   static const char core[] = "lds_navsearch_start: ";
@@ -456,9 +456,9 @@ static int start_fail(lua_State *L, const char *m, lds_Status st) {
   if (strncmp(m, core, sizeof core - 1) != 0) return ldsl_push_fail(L, m, st);
   rest = m + sizeof core - 1;
   if (strncmp(rest, "start (", 7) == 0)
-    lua_pushfstring(L, "%s:find_path: p0 (start) %s", LDS_NAVMESH_MT, rest + 6);
+    lua_pushfstring(L, "%s:find_path: argument p0: %s", LDS_NAVMESH_MT, rest);
   else if (strncmp(rest, "goal (", 6) == 0)
-    lua_pushfstring(L, "%s:find_path: p1 (goal) %s", LDS_NAVMESH_MT, rest + 5);
+    lua_pushfstring(L, "%s:find_path: argument p1: %s", LDS_NAVMESH_MT, rest);
   else if (strncmp(rest, "optimal needs", 13) == 0)
     lua_pushfstring(L, "%s:find_path: opts.area_costs: %s", LDS_NAVMESH_MT, rest);
   else

@@ -45,9 +45,9 @@ describe("lodestar.navmesh error paths", function()
   end)
 
   it("a point far off the mesh is named as find_path's argument", function()
-    assert.same({nil, "lodestar.Navmesh:find_path: p0 (start) (1e+300, 0, 1) is not on the mesh "
+    assert.same({nil, "lodestar.Navmesh:find_path: argument p0: start (1e+300, 0, 1) is not on the mesh "
       .. "(no polygon within 2)", "arg"}, {m:find_path({1e300, 0, 1}, {5, 0, 5})})
-    assert.same({nil, "lodestar.Navmesh:find_path: p1 (goal) (5, 0, 1e+300) is not on the mesh "
+    assert.same({nil, "lodestar.Navmesh:find_path: argument p1: goal (5, 0, 1e+300) is not on the mesh "
       .. "(no polygon within 1e+308)", "arg"},
       {m:find_path({1, 0, 1}, {5, 0, 1e300}, {snap_radius = 1e308})})
     assert.is_nil(m:nearest({1e300, 0, 1}, 1e308))
