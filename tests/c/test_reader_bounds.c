@@ -224,13 +224,14 @@ static void test_navmesh_endless(void) {
 /* Text in memory is finite and already there: no line limit (a parse
 ** gives what it always gave), and errors come in the order of the lines. */
 static void test_parse_unbounded(void) {
-  static char text[70001];
+  static char text[70002]; /* 70000 'c', a newline, the terminator (the reader's strlen) */
+  const size_t n = sizeof text - 1;
   lds_Error err;
-  memset(text, 'c', sizeof text - 1);
-  text[sizeof text - 1] = '\n';
-  CHECK(lds_graph_parse_dimacs(NULL, text, sizeof text, "t.gr", NULL, 0, NULL, &err) == NULL);
+  memset(text, 'c', n - 1);
+  text[n - 1] = '\n';
+  CHECK(lds_graph_parse_dimacs(NULL, text, n, "t.gr", NULL, 0, NULL, &err) == NULL);
   CHECK_STR(err.msg, "t.gr:1: expected a 'p sp N M' line, found none");
-  CHECK(lds_map_parse(NULL, text, sizeof text, "t.map", &err) == NULL);
+  CHECK(lds_map_parse(NULL, text, n, "t.map", &err) == NULL);
   CHECK_STR(err.msg, "t.map:1: expected a header line ('type', 'height', 'width' or 'map'), got '"
                      "cccccccccccccccccccccccccccccccccccccccc'");
   /* the same text from a reader: cut at the limit */
