@@ -90,10 +90,13 @@ LDS_API void *lds_alloc_default(void *ud, void *ptr, size_t osize, size_t nsize)
 /// A source of text with the shape of lua_Reader: each call returns the
 /// next piece and stores its length in *size; NULL or *size == 0 means the
 /// end. Pieces may have any size, down to 1 byte; a piece must stay valid
-/// until the next call (the parser copies it). The parsers that take a
-/// reader (lds_map_read, lds_scen_read, lds_graph_read_dimacs) call it
-/// until the end, or stop early at a NUL byte (binary data) or when memory
-/// runs out. A reader has no way to report a failure: it records the
+/// until the next call (the parser copies what it needs). The parsers that
+/// take a reader (lds_map_read, lds_scen_read, lds_graph_read_dimacs,
+/// lds_navmesh_read) parse the text line by line as it arrives, keeping
+/// only what they parse and a buffer of at most one line (each format has a
+/// longest line, 64 KiB by default); they call the reader until the end, or
+/// stop at the first error: a NUL byte (binary data), a line past the
+/// limit, a line the format does not allow there, memory running out. A reader has no way to report a failure: it records the
 /// failure in its own ud, returns NULL, and its caller checks ud after the
 /// parser returns (io/lds_io.c does so for files).
 typedef const char *(*lds_Reader)(void *ud, size_t *size);

@@ -7,30 +7,33 @@
 */
 #define _POSIX_C_SOURCE 200809L
 #include "lds_graph_internal.h"
+#include "lds_lines_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A line cursor over text in memory. */
+/* The current line of a line source (lds_lines_internal.h), as the parsers
+** below read it. */
 typedef struct Lines {
-  const char *p, *end; /* rest of the text */
-  const char *s, *e;   /* current line, without its newline / CR */
-  unsigned long no;    /* current line number, 1-based */
+  ldsi_Lines src;
+  const char *s, *e; /* current line, without its newline / CR */
+  unsigned long no;  /* current line number, 1-based */
   const char *name;
-  const char *fn;      /* the public function, for messages that are not format errors */
+  const char *fn;    /* the public function, for messages that are not format errors */
+  int status;        /* of the last ldsi_lines_next: -1 after an error (in err) */
 } Lines;
 
 static bool next_line(Lines *L) {
-  const char *nl;
-  if (L->p >= L->end) return false;
-  L->s = L->p;
-  nl = (const char *)memchr(L->p, '\n', (size_t)(L->end - L->p));
-  L->e = nl ? nl : L->end;
-  L->p = nl ? nl + 1 : L->end;
-  if (L->e > L->s && L->e[-1] == '\r') L->e--;
-  L->no++;
+  int r = ldsi_lines_next(&L->src);
+  if (r <= 0) {
+    L->status = r;
+    return false;
+  }
+  L->s = L->src.s;
+  L->e = L->src.s + L->src.n;
+  L->no = L->src.no;
   return true;
 }
 
@@ -121,15 +124,36 @@ static lds_Graph *fail(lds_Graph *g, lds_Error *err, lds_Status code, const char
   return NULL;
 }
 
+/* After an error of the line source (already in err). */
+static lds_Graph *fail_kept(lds_Graph *g) {
+  lds_graph_free(g);
+  return NULL;
+}
+
+/* Adds the n nodes of the p line; NaN marks "no 'v' line yet". */
+static bool add_nodes(lds_Graph *g, unsigned long long n) {
+  size_t i;
+  if (lds_graph_add_nodes(g, (size_t)n, NULL) != LDS_OK) return false;
+  for (i = 0; i < (size_t)n * (size_t)g->dim; i++) g->xyz[i] = NAN;
+  return true;
+}
+
 #define SHOW(L) (int)((L)->e - (L)->s > 40 ? 40 : (L)->e - (L)->s), (L)->s
 
 static lds_Graph *parse_gr(const lds_Env *env, Lines *L, lds_Coords kind, lds_Error *err) {
   lds_Graph *g = NULL;
   unsigned long long n = 0, m = 0, arcs = 0;
+  unsigned long p_no = 0;
+  bool in_memory = true;
+  const char *rest;
+  size_t rest_len;
   char tok[64];
   while (next_line(L)) {
     const char *q = L->s + 1;
-    if (blank_line(L) || *L->s == 'c') continue;
+    if (blank_line(L) || *L->s == 'c') {
+      if (!ldsi_lines_skip(&L->src)) return fail_kept(g);
+      continue;
+    }
     if (*L->s == 'p') {
       long long nn, mm;
       if (g) return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected one 'p' line, found a second",
@@ -143,29 +167,34 @@ static lds_Graph *parse_gr(const lds_Env *env, Lines *L, lds_Coords kind, lds_Er
                     SHOW(L));
       n = (unsigned long long)nn;
       m = (unsigned long long)mm;
-      { /* plausibility before allocating: a typo must not reserve gigabytes */
+      if (n > 4 * m + 1000000ULL)
+        return fail(g, err, LDS_E_FORMAT, "%s:%lu: the p line declares %llu nodes for %llu arcs "
+                    "(at most 4*M + 1000000 nodes accepted)", L->name, L->no, n, m);
+      p_no = L->no;
+      /* text in memory: the declared arcs must have their lines before they
+      ** are reserved (a typo must not reserve gigabytes); a reader's rest is
+      ** unknown: the arcs are reserved as they arrive and the nodes at the
+      ** end, once the arcs are there (so the memory follows what was read) */
+      in_memory = ldsi_lines_rest(&L->src, &rest, &rest_len);
+      if (in_memory) {
         unsigned long long lines = 0;
-        const char *r = L->p;
-        while (r < L->end && (r = memchr(r, '\n', (size_t)(L->end - r))) != NULL) {
+        const char *r = rest, *end = rest + rest_len;
+        while (r < end && (r = memchr(r, '\n', (size_t)(end - r))) != NULL) {
           lines++;
           r++;
         }
-        if (L->p < L->end && L->end[-1] != '\n') lines++;
+        if (rest < end && end[-1] != '\n') lines++;
         if (m > lines)
           return fail(g, err, LDS_E_FORMAT, "%s:%lu: the p line declares %llu arcs but only %llu "
                       "lines follow", L->name, L->no, m, lines);
-        if (n > 4 * m + 1000000ULL)
-          return fail(g, err, LDS_E_FORMAT, "%s:%lu: the p line declares %llu nodes for %llu arcs "
-                      "(at most 4*M + 1000000 nodes accepted)", L->name, L->no, n, m);
       }
       g = lds_graph_new(env, kind, err);
       if (!g) return NULL;
-      if (lds_graph_reserve(g, (size_t)n, (size_t)m) != LDS_OK ||
-          lds_graph_add_nodes(g, (size_t)n, NULL) != LDS_OK)
+      if (lds_graph_reserve(g, in_memory ? (size_t)n : 0,
+                            in_memory || m < 65536 ? (size_t)m : 65536) != LDS_OK ||
+          (in_memory && !add_nodes(g, n)))
         return fail(g, err, LDS_E_NOMEM, "%s: %s:%lu: out of memory for %llu nodes and %llu arcs",
                     L->fn, L->name, L->no, n, m);
-      if (g->dim) /* NaN marks "no 'v' line yet" */
-        for (nn = 0; nn < (long long)(n * (unsigned long long)g->dim); nn++) g->xyz[nn] = NAN;
       continue;
     }
     if (*L->s == 'a') {
@@ -189,6 +218,9 @@ static lds_Graph *parse_gr(const lds_Env *env, Lines *L, lds_Coords kind, lds_Er
       if (arcs == m)
         return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected %llu arcs (p line), found more",
                     L->name, L->no, m);
+      if (arcs == g->edge_cap && lds_graph_reserve(g, 0, 1) != LDS_OK)
+        return fail(g, err, LDS_E_NOMEM, "%s: %s:%lu: out of memory for %llu nodes and %llu arcs",
+                    L->fn, L->name, L->no, n, m);
       g->elist[arcs].from = (uint32_t)(u - 1);
       g->elist[arcs].to = (uint32_t)(v - 1);
       g->elist[arcs].cost = w;
@@ -198,12 +230,16 @@ static lds_Graph *parse_gr(const lds_Env *env, Lines *L, lds_Coords kind, lds_Er
     return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected a 'c', 'p' or 'a' line, got '%.*s'",
                 L->name, L->no, SHOW(L));
   }
+  if (L->status < 0) return fail_kept(g);
   if (!g)
     return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected a 'p sp N M' line, found none", L->name,
                 L->no ? L->no : 1);
   if (arcs != m)
     return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected %llu arcs (p line), found %llu", L->name,
                 L->no, m, arcs);
+  if (!in_memory && !add_nodes(g, n))
+    return fail(g, err, LDS_E_NOMEM, "%s: %s:%lu: out of memory for %llu nodes and %llu arcs",
+                L->fn, L->name, p_no, n, m);
   return g;
 }
 
@@ -212,7 +248,10 @@ static lds_Graph *parse_co(lds_Graph *g, Lines *L, lds_Error *err) {
   bool have_p = false;
   while (next_line(L)) {
     const char *q = L->s + 1;
-    if (blank_line(L) || *L->s == 'c') continue;
+    if (blank_line(L) || *L->s == 'c') {
+      if (!ldsi_lines_skip(&L->src)) return fail_kept(g);
+      continue;
+    }
     if (*L->s == 'p') {
       long long nn;
       if (have_p)
@@ -259,6 +298,7 @@ static lds_Graph *parse_co(lds_Graph *g, Lines *L, lds_Error *err) {
     return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected a 'c', 'p' or 'v' line, got '%.*s'",
                 L->name, L->no, SHOW(L));
   }
+  if (L->status < 0) return fail_kept(g);
   if (!have_p)
     return fail(g, err, LDS_E_FORMAT, "%s:%lu: expected a 'p aux sp co N' line, found none",
                 L->name, L->no ? L->no : 1);
@@ -268,31 +308,24 @@ static lds_Graph *parse_co(lds_Graph *g, Lines *L, lds_Error *err) {
   return g;
 }
 
-/* lds_graph_parse_dimacs for the public function fn (named in messages
-** that are not format errors). */
-static lds_Graph *parse_dimacs(const char *fn, const lds_Env *env, const char *gr_text,
-                               size_t gr_len, const char *gr_name, const char *co_text,
-                               size_t co_len, const char *co_name, lds_Error *err) {
-  Lines L;
+/* Both parses over their line sources (co NULL: no coordinates); the .co
+** source is set up by co_open only once the .gr text was read to its end. */
+static lds_Graph *parse_dimacs(const char *fn, const lds_Env *env, Lines *gr, Lines *co,
+                               bool (*co_open)(Lines *co, void *ud), void *co_ud,
+                               lds_Error *err) {
   lds_Graph *g;
-  memset(&L, 0, sizeof L);
-  L.p = gr_text;
-  L.end = gr_text + gr_len;
-  L.name = gr_name ? gr_name : "(gr)";
-  L.fn = fn;
-  /* a NUL would cut a line short or hide in a comment */
-  if (ldsi_text_nul(err, NULL, L.name, gr_text, 0, gr_len)) return NULL;
-  if (co_text && ldsi_text_nul(err, NULL, co_name ? co_name : "(co)", co_text, 0, co_len))
-    return NULL;
-  g = parse_gr(env, &L, co_text ? LDS_COORDS_LONLAT : LDS_COORDS_NONE, err);
+  gr->fn = fn;
+  gr->src.expect = "'c', 'p' or 'a' lines";
+  g = parse_gr(env, gr, co ? LDS_COORDS_LONLAT : LDS_COORDS_NONE, err);
   if (!g) return NULL;
-  if (co_text) {
-    memset(&L, 0, sizeof L);
-    L.p = co_text;
-    L.end = co_text + co_len;
-    L.name = co_name ? co_name : "(co)";
-    L.fn = fn;
-    if (!parse_co(g, &L, err)) return NULL;
+  if (co) {
+    co->fn = fn;
+    if (co_open && !co_open(co, co_ud)) {
+      lds_graph_free(g);
+      return NULL;
+    }
+    co->src.expect = "'c', 'p' or 'v' lines";
+    if (!parse_co(g, co, err)) return NULL;
   }
   if (lds_graph_freeze(g, err) != LDS_OK) {
     lds_graph_free(g);
@@ -304,12 +337,33 @@ static lds_Graph *parse_dimacs(const char *fn, const lds_Env *env, const char *g
 lds_Graph *lds_graph_parse_dimacs(const lds_Env *env, const char *gr_text, size_t gr_len,
                                   const char *gr_name, const char *co_text, size_t co_len,
                                   const char *co_name, lds_Error *err) {
+  Lines gr, co;
   if (!gr_text && gr_len) {
     ldsi_error(err, LDS_E_ARG, "lds_graph_parse_dimacs: gr_text is NULL");
     return NULL;
   }
-  return parse_dimacs("lds_graph_parse_dimacs", env, gr_text, gr_len, gr_name, co_text, co_len,
-                      co_name, err);
+  memset(&gr, 0, sizeof gr);
+  memset(&co, 0, sizeof co);
+  gr.name = gr_name ? gr_name : "(gr)";
+  co.name = co_name ? co_name : "(co)";
+  ldsi_lines_text(&gr.src, gr_text, gr_len, gr.name, err);
+  ldsi_lines_text(&co.src, co_text, co_len, co.name, err);
+  return parse_dimacs("lds_graph_parse_dimacs", env, &gr, co_text ? &co : NULL, NULL, NULL, err);
+}
+
+/* The .co reader source, opened after the .gr text (see parse_dimacs). */
+typedef struct CoOpen {
+  const ldsi_Env *e;
+  lds_Reader reader;
+  void *ud;
+  lds_Error *err;
+} CoOpen;
+
+static bool co_open_reader(Lines *co, void *ud) {
+  CoOpen *o = (CoOpen *)ud;
+  /* road graphs are megabytes: the first block is 1 MiB */
+  return ldsi_lines_reader(&co->src, o->e, o->reader, o->ud, co->fn, co->name, 1u << 20, true,
+                           o->err);
 }
 
 lds_Graph *lds_graph_read_dimacs(const lds_Env *env, lds_Reader gr_reader, void *gr_ud,
@@ -317,28 +371,27 @@ lds_Graph *lds_graph_read_dimacs(const lds_Env *env, lds_Reader gr_reader, void 
                                  const char *co_name, lds_Error *err) {
   static const char fn[] = "lds_graph_read_dimacs";
   ldsi_Env e;
-  char *gr, *co = NULL;
-  size_t gl = 0, gc = 0, cl = 0, cc = 0;
+  Lines gr, co;
+  CoOpen o;
   lds_Graph *g;
   ldsi_env_resolve(&e, env);
   if (!gr_reader) {
     ldsi_error(err, LDS_E_ARG, "%s: gr_reader is NULL", fn);
     return NULL;
   }
-  if (!gr_name) gr_name = "(gr)";
-  if (!co_name) co_name = "(co)";
+  memset(&gr, 0, sizeof gr);
+  memset(&co, 0, sizeof co);
+  gr.name = gr_name ? gr_name : "(gr)";
+  co.name = co_name ? co_name : "(co)";
   /* road graphs are megabytes: the first block is 1 MiB */
-  gr = ldsi_read_all(&e, gr_reader, gr_ud, fn, gr_name, 1u << 20, true, &gl, &gc, err);
-  if (!gr) return NULL;
-  if (co_reader) {
-    co = ldsi_read_all(&e, co_reader, co_ud, fn, co_name, 1u << 20, true, &cl, &cc, err);
-    if (!co) {
-      ldsi_free(&e, gr, gc);
-      return NULL;
-    }
-  }
-  g = parse_dimacs(fn, env, gr, gl, gr_name, co, cl, co_name, err);
-  ldsi_free(&e, gr, gc);
-  ldsi_free(&e, co, cc);
+  if (!ldsi_lines_reader(&gr.src, &e, gr_reader, gr_ud, fn, gr.name, 1u << 20, true, err))
+    return NULL;
+  o.e = &e;
+  o.reader = co_reader;
+  o.ud = co_ud;
+  o.err = err;
+  g = parse_dimacs(fn, env, &gr, co_reader ? &co : NULL, co_open_reader, &o, err);
+  ldsi_lines_free(&gr.src);
+  ldsi_lines_free(&co.src);
   return g;
 }

@@ -252,13 +252,19 @@ LDS_API lds_Graph *lds_graph_parse_dimacs(const lds_Env *env, const char *gr_tex
                                           const char *gr_name, const char *co_text,
                                           size_t co_len, const char *co_name, lds_Error *err);
 /// Same as lds_graph_parse_dimacs, with each text from a reader (pieces of
-/// any size, see lds_Reader): the .gr text is read to its end, then the .co
-/// text (co_reader NULL: no coordinates), both gathered in memory from env's
-/// allocator, then parsed. Messages name this function where the parse
-/// function's name itself: LDS_E_ARG ("lds_graph_read_dimacs: gr_reader is
-/// NULL"), LDS_E_NOMEM ("lds_graph_read_dimacs: out of memory reading NAME
-/// (N bytes)", ...), LDS_E_FORMAT (the parser's messages; a NUL byte stops
-/// the reading: "lds_graph_read_dimacs: NAME:LINE: binary data (...)").
+/// any size, see lds_Reader): the .gr text is parsed line by line as it
+/// arrives, to its end, then the .co text (co_reader NULL: no coordinates;
+/// its reader is first called once the .gr text is done). Each goes through
+/// one buffer of at most the longest accepted line (65535 bytes; 1 MiB
+/// first) from env's allocator, and the arcs and nodes are reserved as the
+/// arcs arrive, so the memory follows what was read, not the p line's claim;
+/// at most 1,048,576 'c' or blank lines are skipped. Messages name this
+/// function where the parse function's name itself: LDS_E_ARG
+/// ("lds_graph_read_dimacs: gr_reader is NULL"), LDS_E_NOMEM
+/// ("lds_graph_read_dimacs: out of memory reading NAME (N bytes)", ...),
+/// LDS_E_FORMAT (the parser's messages; "lds_graph_read_dimacs: NAME:LINE:
+/// binary data (...)" at a NUL byte, "... line longer than 65535 bytes
+/// (...)", each as soon as the bytes arrive).
 /// [Owner: caller frees with lds_graph_free]
 LDS_API lds_Graph *lds_graph_read_dimacs(const lds_Env *env, lds_Reader gr_reader, void *gr_ud,
                                          const char *gr_name, lds_Reader co_reader, void *co_ud,

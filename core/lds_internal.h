@@ -52,23 +52,6 @@ LDSI_HIDDEN void ldsi_msg(char *buf, const char *fmt, ...)
 #endif
     ;
 LDSI_HIDDEN void ldsi_error_clear(lds_Error *err);
-/* If text[from..len) holds a NUL byte, fills err with LDS_E_FORMAT
-** "[FN: ]NAME:LINE: binary data (a NUL byte at offset N; expected a text
-** file)" (LINE and N counted from text, so a reader can check each chunk
-** as it arrives; fn NULL for no prefix) and returns true. */
-LDSI_HIDDEN bool ldsi_text_nul(lds_Error *err, const char *fn, const char *name, const char *text,
-                               size_t from, size_t len);
-/* Reads all the text `reader` gives into one block from e's allocator,
-** NUL-terminated (the terminator not counted in *len; *cap is the size to
-** free). The first block has `first` bytes; it doubles as needed. fn names
-** the public function in messages: LDS_E_NOMEM "FN: out of memory reading
-** NAME" (with " (N bytes)", N the refused size, when show_size), LDS_E_FORMAT
-** "FN: NAME:LINE: binary data (...)" at the first NUL byte, reading stopped
-** there (ldsi_text_nul). NULL on failure. */
-LDSI_HIDDEN char *ldsi_read_all(const ldsi_Env *e, lds_Reader reader, void *ud, const char *fn,
-                                const char *name, size_t first, bool show_size, size_t *len,
-                                size_t *cap, lds_Error *err);
-
 /* A number as error messages print it with %g: a NaN loses its sign bit, so
 ** every NaN reads "nan" (printf writes "-nan" for a negative one, the usual
 ** result of 0.0/0.0 on x86). */

@@ -4,6 +4,7 @@
 ** from an lds_Reader (files: io/lds_io.c).
 */
 #include "lds_grid_internal.h"
+#include "lds_lines_internal.h"
 #include "lds_movingai.h"
 
 #include <errno.h>
@@ -13,25 +14,6 @@
 #include <string.h>
 
 /* ------------------------------------------------------------- input -- */
-
-/* A line cursor over a buffer: strips a trailing '\r'. */
-typedef struct Lines {
-  const char *p, *end;
-  long lineno;
-} Lines;
-
-static bool next_line(Lines *ls, const char **start, size_t *len) {
-  const char *q;
-  if (ls->p >= ls->end) return false;
-  q = memchr(ls->p, '\n', (size_t)(ls->end - ls->p));
-  if (!q) q = ls->end;
-  *start = ls->p;
-  *len = (size_t)(q - ls->p);
-  if (*len > 0 && (*start)[*len - 1] == '\r') (*len)--;
-  ls->p = q < ls->end ? q + 1 : q;
-  ls->lineno++;
-  return true;
-}
 
 static bool blank(const char *s, size_t n) {
   size_t i;
@@ -59,111 +41,158 @@ static bool header_int(const char *s, size_t n, const char *key, long *out) {
   return true;
 }
 
-lds_Grid *lds_map_parse(const lds_Env *env, const char *text, size_t len, const char *name,
-                        lds_Error *err) {
-  Lines ls;
-  const char *s;
-  size_t n;
+/* Bytes of blank lines accepted after a map's H rows ("exactly H lines" in
+** the Moving AI format; editors leave a few blank lines): past them the text
+** is not a map file, and an endless source of blank lines stops there. */
+#define MAP_TRAILING_MAX 65536u
+
+/* Frees the cells gathered so far (see map_lines). */
+static lds_Grid *map_fail(const ldsi_Env *e, char *cells, size_t cap) {
+  ldsi_free(e, cells, cap);
+  return NULL;
+}
+
+/* The map parser over a line source. The rows are gathered before the grid
+** is made, so the memory follows the rows read, not the header's claim: a
+** header of 65535 x 65535 cells over a short or endless source costs what
+** was read, never 4 GiB up front. */
+static lds_Grid *map_lines(const lds_Env *env, ldsi_Lines *L, const char *name, lds_Error *err) {
+  ldsi_Env e;
   long w = -1, h = -1;
   bool have_type = false, have_map = false;
   lds_Grid *g;
   int32_t x, y;
-  if (!name) name = "(map)";
-  /* a NUL would read as an invalid map character or end a header line
-  ** early: named as lds_map_load's reader names it */
-  if (ldsi_text_nul(err, NULL, name, text, 0, len)) return NULL;
-  ls.p = text;
-  ls.end = text + len;
-  ls.lineno = 0;
+  char expect[64];
+  char *cells = NULL; /* the rows read, w bytes each */
+  size_t ccap = 0, total, rest, after;
+  const char *rest_text;
+  int r;
+  ldsi_env_resolve(&e, env);
+  L->expect = "a header line ('type octile', 'height H', 'width W' or 'map')";
   /* header: type, height, width (in any order), then "map" */
   while (!have_map) {
-    if (!next_line(&ls, &s, &n)) {
-      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: unexpected end of file (expected the header "
-                 "'type octile', 'height H', 'width W', 'map')", name, ls.lineno + 1);
+    const char *s;
+    size_t n;
+    if ((r = ldsi_lines_next(L)) < 0) return NULL;
+    if (r == 0) {
+      ldsi_error(err, LDS_E_FORMAT, "%s:%lu: unexpected end of file (expected the header "
+                 "'type octile', 'height H', 'width W', 'map')", name, L->no + 1);
       return NULL;
     }
+    s = L->s;
+    n = L->n;
     if (n >= 4 && strncmp(s, "type", 4) == 0 && (n == 4 || s[4] == ' ' || s[4] == '\t')) {
       /* the benchmark's maps are all 'type octile' (8-connected squares); any
       ** other type would be read with the wrong geometry */
-      const char *t = s + 4, *e = s + n;
-      while (t < e && (*t == ' ' || *t == '\t')) t++;
-      while (e > t && (e[-1] == ' ' || e[-1] == '\t')) e--;
-      if (e - t != 6 || strncmp(t, "octile", 6) != 0) {
-        ldsi_error(err, LDS_E_FORMAT, "%s:%ld: unsupported map type '%.*s' (expected 'type octile')",
-                   name, ls.lineno, (int)(e - t > 40 ? 40 : e - t), t);
+      const char *t = s + 4, *te = s + n;
+      while (t < te && (*t == ' ' || *t == '\t')) t++;
+      while (te > t && (te[-1] == ' ' || te[-1] == '\t')) te--;
+      if (te - t != 6 || strncmp(t, "octile", 6) != 0) {
+        ldsi_error(err, LDS_E_FORMAT, "%s:%lu: unsupported map type '%.*s' (expected 'type octile')",
+                   name, L->no, (int)(te - t > 40 ? 40 : te - t), t);
         return NULL;
       }
       have_type = true;
     } else if (n >= 6 && strncmp(s, "height", 6) == 0) {
       if (!header_int(s, n, "height", &h) || h < 1 || h > LDS_GRID_MAX_SIDE) {
-        ldsi_error(err, LDS_E_FORMAT, "%s:%ld: expected 'height N' with N in 1..%d", name,
-                   ls.lineno, LDS_GRID_MAX_SIDE);
+        ldsi_error(err, LDS_E_FORMAT, "%s:%lu: expected 'height N' with N in 1..%d", name,
+                   L->no, LDS_GRID_MAX_SIDE);
         return NULL;
       }
     } else if (n >= 5 && strncmp(s, "width", 5) == 0) {
       if (!header_int(s, n, "width", &w) || w < 1 || w > LDS_GRID_MAX_SIDE) {
-        ldsi_error(err, LDS_E_FORMAT, "%s:%ld: expected 'width N' with N in 1..%d", name,
-                   ls.lineno, LDS_GRID_MAX_SIDE);
+        ldsi_error(err, LDS_E_FORMAT, "%s:%lu: expected 'width N' with N in 1..%d", name,
+                   L->no, LDS_GRID_MAX_SIDE);
         return NULL;
       }
     } else if (n == 3 && strncmp(s, "map", 3) == 0) {
       have_map = true;
     } else {
-      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: expected a header line ('type', 'height', "
-                 "'width' or 'map'), got '%.*s'", name, ls.lineno, (int)(n > 40 ? 40 : n), s);
+      ldsi_error(err, LDS_E_FORMAT, "%s:%lu: expected a header line ('type', 'height', "
+                 "'width' or 'map'), got '%.*s'", name, L->no, (int)(n > 40 ? 40 : n), s);
       return NULL;
     }
   }
   if (!have_type || w < 0 || h < 0) {
-    ldsi_error(err, LDS_E_FORMAT, "%s:%ld: 'map' before the header was complete (missing %s)",
-               name, ls.lineno, !have_type ? "'type'" : h < 0 ? "'height'" : "'width'");
+    ldsi_error(err, LDS_E_FORMAT, "%s:%lu: 'map' before the header was complete (missing %s)",
+               name, L->no, !have_type ? "'type'" : h < 0 ? "'height'" : "'width'");
     return NULL;
   }
-  /* a large declared size must be backed by the bytes that follow before
-  ** w*h cells are allocated (small files get the row-by-row messages below) */
-  if ((size_t)w * (size_t)h > ((size_t)1 << 20) && (size_t)(ls.end - ls.p) < (size_t)w * (size_t)h) {
-    ldsi_error(err, LDS_E_FORMAT, "%s:%ld: the header declares %ld rows of %ld cells, but only "
-               "%zu bytes follow", name, ls.lineno, h, w, (size_t)(ls.end - ls.p));
+  total = (size_t)w * (size_t)h;
+  /* text in memory: a large declared size must be backed by the bytes that
+  ** follow (small files get the row-by-row messages below) */
+  if (total > ((size_t)1 << 20) && ldsi_lines_rest(L, &rest_text, &rest) && rest < total) {
+    ldsi_error(err, LDS_E_FORMAT, "%s:%lu: the header declares %ld rows of %ld cells, but only "
+               "%zu bytes follow", name, L->no, h, w, rest);
     return NULL;
   }
-  g = lds_grid_new(env, (int32_t)w, (int32_t)h, err);
-  if (!g) return NULL;
+  /* a row is w characters; a longer one is named by its length up to
+  ** w + LDSI_LINE_MAX, then cut off */
+  L->max = (size_t)w + LDSI_LINE_MAX;
+  snprintf(expect, sizeof expect, "a map row of %ld characters", w);
+  L->expect = expect;
   for (y = 0; y < h; y++) {
-    if (!next_line(&ls, &s, &n)) {
-      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: unexpected end of file (expected %ld rows of the "
-                 "map, got %ld)", name, ls.lineno + 1, h, (long)y);
-      lds_grid_free(g);
-      return NULL;
+    if ((r = ldsi_lines_next(L)) < 0) return map_fail(&e, cells, ccap);
+    if (r == 0) {
+      ldsi_error(err, LDS_E_FORMAT, "%s:%lu: unexpected end of file (expected %ld rows of the "
+                 "map, got %ld)", name, L->no + 1, h, (long)y);
+      return map_fail(&e, cells, ccap);
     }
-    if ((long)n != w) {
-      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: map row %ld has %zu characters (expected %ld)",
-                 name, ls.lineno, (long)y, n, w);
-      lds_grid_free(g);
-      return NULL;
+    if ((long)L->n != w) {
+      ldsi_error(err, LDS_E_FORMAT, "%s:%lu: map row %ld has %zu characters (expected %ld)",
+                 name, L->no, (long)y, L->n, w);
+      return map_fail(&e, cells, ccap);
     }
     for (x = 0; x < w; x++) {
-      char c = s[x];
-      size_t p = ldsi_grid_pidx(g, x, y);
-      if ((unsigned char)c < 33 || (unsigned char)c > 126) {
-        ldsi_error(err, LDS_E_FORMAT, "%s:%ld: column %ld: invalid map character 0x%02x",
-                   name, ls.lineno, (long)x + 1, (unsigned)(unsigned char)c);
-        lds_grid_free(g);
-        return NULL;
+      unsigned char c = (unsigned char)L->s[x];
+      if (c < 33 || c > 126) {
+        ldsi_error(err, LDS_E_FORMAT, "%s:%lu: column %ld: invalid map character 0x%02x",
+                   name, L->no, (long)x + 1, (unsigned)c);
+        return map_fail(&e, cells, ccap);
       }
-      g->terrain[(size_t)y * (size_t)w + (size_t)x] = c;
-      if (!lds_map_passable_char(c)) {
-        g->blocked[p] = 1;
-        g->passable--;
+    }
+    if ((size_t)(y + 1) * (size_t)w > ccap) { /* doubling, up to the whole map */
+      size_t nc = ccap ? ccap * 2 : (total < 65536 ? total : 65536);
+      char *nb;
+      if (nc > total) nc = total;
+      while (nc < (size_t)(y + 1) * (size_t)w) nc = nc * 2 > total ? total : nc * 2;
+      nb = (char *)ldsi_realloc(&e, cells, ccap, nc);
+      if (!nb) {
+        ldsi_error(err, LDS_E_NOMEM, "%s:%lu: out of memory for %ld map rows", name, L->no, h);
+        return map_fail(&e, cells, ccap);
       }
+      cells = nb;
+      ccap = nc;
+    }
+    memcpy(cells + (size_t)y * (size_t)w, L->s, (size_t)w);
+  }
+  /* "exactly H lines": only blank lines may follow, a bounded amount */
+  L->max = LDSI_LINE_MAX;
+  L->expect = "the end of the file after the map rows";
+  after = ldsi_lines_offset(L);
+  while ((r = ldsi_lines_next(L)) > 0) {
+    if (!blank(L->s, L->n)) {
+      ldsi_error(err, LDS_E_FORMAT, "%s:%lu: unexpected text after the %ld map rows", name,
+                 L->no, h);
+      return map_fail(&e, cells, ccap);
+    }
+    if (ldsi_lines_offset(L) - after > MAP_TRAILING_MAX) {
+      ldsi_error(err, LDS_E_FORMAT, "%s:%lu: more than %u bytes of blank lines after the %ld "
+                 "map rows (expected the end of the file)", name, L->no, MAP_TRAILING_MAX, h);
+      return map_fail(&e, cells, ccap);
     }
   }
-  while (next_line(&ls, &s, &n))
-    if (!blank(s, n)) {
-      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: unexpected text after the %ld map rows", name,
-                 ls.lineno, h);
-      lds_grid_free(g);
-      return NULL;
-    }
+  if (r < 0) return map_fail(&e, cells, ccap);
+  g = lds_grid_new(env, (int32_t)w, (int32_t)h, err);
+  if (!g) return map_fail(&e, cells, ccap);
+  memcpy(g->terrain, cells, total);
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      if (!lds_map_passable_char(cells[(size_t)y * (size_t)w + (size_t)x])) {
+        g->blocked[ldsi_grid_pidx(g, x, y)] = 1;
+        g->passable--;
+      }
+  map_fail(&e, cells, ccap);
   /* masks: set all at once (editing cell by cell would notify per cell) */
   lds_grid_set_diagonal(g, LDS_DIAG_NEVER);
   lds_grid_set_diagonal(g, LDS_DIAG_NO_CORNER_CUTTING);
@@ -172,11 +201,18 @@ lds_Grid *lds_map_parse(const lds_Env *env, const char *text, size_t len, const 
   return g;
 }
 
+lds_Grid *lds_map_parse(const lds_Env *env, const char *text, size_t len, const char *name,
+                        lds_Error *err) {
+  ldsi_Lines L;
+  if (!name) name = "(map)";
+  ldsi_lines_text(&L, text, len, name, err);
+  return map_lines(env, &L, name, err);
+}
+
 lds_Grid *lds_map_read(const lds_Env *env, lds_Reader reader, void *ud, const char *name,
                        lds_Error *err) {
   ldsi_Env e;
-  size_t len = 0, cap = 0;
-  char *buf;
+  ldsi_Lines L;
   lds_Grid *g;
   if (!reader) {
     ldsi_error(err, LDS_E_ARG, "lds_map_read: reader is NULL");
@@ -184,11 +220,10 @@ lds_Grid *lds_map_read(const lds_Env *env, lds_Reader reader, void *ud, const ch
   }
   if (!name) name = "(map)";
   ldsi_env_resolve(&e, env);
-  buf = ldsi_read_all(&e, reader, ud, "lds_map_read", name, 65536, false, &len, &cap, err);
-  if (!buf) return NULL;
-  g = lds_map_parse(env, buf, len, name, err);
+  if (!ldsi_lines_reader(&L, &e, reader, ud, "lds_map_read", name, 65536, false, err)) return NULL;
+  g = map_lines(env, &L, name, err);
   if (!g && err && err->code == LDS_OK) err->code = LDS_E_FORMAT;
-  ldsi_free(&e, buf, cap);
+  ldsi_lines_free(&L);
   return g;
 }
 
@@ -279,15 +314,14 @@ static bool intern_name(lds_Scenario *sc, const char *path, size_t *off) {
   return true;
 }
 
-lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len, const char *name,
-                             lds_Error *err) {
+/* The scenario parser over a line source; the text is not kept. */
+static lds_Scenario *scen_lines(const lds_Env *env, ldsi_Lines *L, const char *name,
+                                lds_Error *err) {
   ldsi_Env e;
-  Lines ls;
-  const char *s;
-  size_t n, i;
+  size_t i;
   lds_Scenario *sc;
   bool first = true;
-  if (!name) name = "(scen)";
+  int r;
   ldsi_env_resolve(&e, env);
   sc = (lds_Scenario *)ldsi_calloc(&e, 1, sizeof *sc);
   if (!sc) {
@@ -295,13 +329,10 @@ lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len, c
     return NULL;
   }
   sc->env = e;
-  /* a NUL would end a row early ("expected 9 fields") or hide after
-  ** "version 1": named as lds_scen_load's reader names it */
-  if (ldsi_text_nul(err, NULL, name, text, 0, len)) goto fail;
-  ls.p = text;
-  ls.end = text + len;
-  ls.lineno = 0;
-  while (next_line(&ls, &s, &n)) {
+  L->expect = "a scenario line 'bucket map width height sx sy gx gy optimal'";
+  while ((r = ldsi_lines_next(L)) > 0) {
+    const char *s = L->s;
+    size_t n = L->n;
     char buf[1024];
     char *tok[10];
     int nt = 0;
@@ -313,15 +344,16 @@ lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len, c
     lds_ScenEntry *en;
     if (blank(s, n)) {
       if (first) {
-        ldsi_error(err, LDS_E_FORMAT, "%s:%ld: expected 'version 1' on the first line", name,
-                   ls.lineno);
+        ldsi_error(err, LDS_E_FORMAT, "%s:%lu: expected 'version 1' on the first line", name,
+                   L->no);
         goto fail;
       }
+      if (!ldsi_lines_skip(L)) goto fail;
       continue;
     }
     if (n >= sizeof buf) {
-      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: line too long (%zu bytes; expected < %zu)", name,
-                 ls.lineno, n, sizeof buf);
+      ldsi_error(err, LDS_E_FORMAT, "%s:%lu: line too long (%zu bytes; expected < %zu)", name,
+                 L->no, n, sizeof buf);
       goto fail;
     }
     memcpy(buf, s, n);
@@ -331,8 +363,8 @@ lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len, c
       if (strcmp(buf, "version 1") == 0 || strcmp(buf, "version 1.0") == 0 ||
           strcmp(buf, "version\t1") == 0)
         continue;
-      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: expected 'version 1' or 'version 1.0', got '%.40s'",
-                 name, ls.lineno, buf);
+      ldsi_error(err, LDS_E_FORMAT, "%s:%lu: expected 'version 1' or 'version 1.0', got '%.40s'",
+                 name, L->no, buf);
       goto fail;
     }
     /* split on spaces/tabs (strtok keeps hidden global state: not used) */
@@ -345,8 +377,8 @@ lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len, c
     while (*q == ' ' || *q == '\t') q++;
     if (*q) nt = 10; /* more than 9 fields */
     if (nt != 9) {
-      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: expected 9 fields (bucket map width height sx sy gx "
-                 "gy optimal), got %d", name, ls.lineno, nt);
+      ldsi_error(err, LDS_E_FORMAT, "%s:%lu: expected 9 fields (bucket map width height sx sy gx "
+                 "gy optimal), got %d", name, L->no, nt);
       goto fail;
     }
     for (i = 0; i < 7; i++) {
@@ -354,21 +386,26 @@ lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len, c
       if (!parse_long(t, &v[i]) || v[i] < 0 || v[i] > LDS_GRID_MAX_SIDE * 1000L) {
         static const char *const fields[] = {"bucket", "width", "height", "start x",
                                              "start y", "goal x", "goal y"};
-        ldsi_error(err, LDS_E_FORMAT, "%s:%ld: field %zu (%s): expected a non-negative integer, "
-                   "got '%.20s'", name, ls.lineno, i == 0 ? (size_t)1 : i + 2, fields[i], t);
+        ldsi_error(err, LDS_E_FORMAT, "%s:%lu: field %zu (%s): expected a non-negative integer, "
+                   "got '%.20s'", name, L->no, i == 0 ? (size_t)1 : i + 2, fields[i], t);
         goto fail;
       }
     }
     errno = 0;
     opt = strtod(tok[8], &end);
     if (errno || end == tok[8] || *end || !(opt >= 0.0) || isinf(opt)) {
-      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: field 9 (optimal length): expected a non-negative "
-                 "number, got '%.20s'", name, ls.lineno, tok[8]);
+      ldsi_error(err, LDS_E_FORMAT, "%s:%lu: field 9 (optimal length): expected a non-negative "
+                 "number, got '%.20s'", name, L->no, tok[8]);
       goto fail;
     }
     if (v[3] >= v[1] || v[5] >= v[1] || v[4] >= v[2] || v[6] >= v[2]) {
-      ldsi_error(err, LDS_E_FORMAT, "%s:%ld: start (%ld,%ld) or goal (%ld,%ld) outside the "
-                 "%ldx%ld map", name, ls.lineno, v[3], v[4], v[5], v[6], v[1], v[2]);
+      ldsi_error(err, LDS_E_FORMAT, "%s:%lu: start (%ld,%ld) or goal (%ld,%ld) outside the "
+                 "%ldx%ld map", name, L->no, v[3], v[4], v[5], v[6], v[1], v[2]);
+      goto fail;
+    }
+    if (sc->n == LDS_SCEN_MAX_ENTRIES) {
+      ldsi_error(err, LDS_E_LIMIT, "%s:%lu: more than %lu problems (expected at most "
+                 "LDS_SCEN_MAX_ENTRIES)", name, L->no, (unsigned long)LDS_SCEN_MAX_ENTRIES);
       goto fail;
     }
     if (sc->n == sc->cap) {
@@ -392,6 +429,7 @@ lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len, c
     en->tolerance = half_unit(tok[8]);
     en->map = (const char *)(uintptr_t)off; /* offset until the pool is final */
   }
+  if (r < 0) goto fail;
   if (first) {
     ldsi_error(err, LDS_E_FORMAT, "%s:1: empty file (expected 'version 1')", name);
     goto fail;
@@ -400,17 +438,24 @@ lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len, c
   ldsi_error_clear(err);
   return sc;
 nomem:
-  ldsi_error(err, LDS_E_NOMEM, "%s:%ld: out of memory", name, ls.lineno);
+  ldsi_error(err, LDS_E_NOMEM, "%s:%lu: out of memory", name, L->no);
 fail:
   lds_scen_free(sc);
   return NULL;
 }
 
+lds_Scenario *lds_scen_parse(const lds_Env *env, const char *text, size_t len, const char *name,
+                             lds_Error *err) {
+  ldsi_Lines L;
+  if (!name) name = "(scen)";
+  ldsi_lines_text(&L, text, len, name, err);
+  return scen_lines(env, &L, name, err);
+}
+
 lds_Scenario *lds_scen_read(const lds_Env *env, lds_Reader reader, void *ud, const char *name,
                             lds_Error *err) {
   ldsi_Env e;
-  size_t len = 0, cap = 0;
-  char *buf;
+  ldsi_Lines L;
   lds_Scenario *sc;
   if (!reader) {
     ldsi_error(err, LDS_E_ARG, "lds_scen_read: reader is NULL");
@@ -418,9 +463,9 @@ lds_Scenario *lds_scen_read(const lds_Env *env, lds_Reader reader, void *ud, con
   }
   if (!name) name = "(scen)";
   ldsi_env_resolve(&e, env);
-  buf = ldsi_read_all(&e, reader, ud, "lds_scen_read", name, 65536, false, &len, &cap, err);
-  if (!buf) return NULL;
-  sc = lds_scen_parse(env, buf, len, name, err);
-  ldsi_free(&e, buf, cap);
+  if (!ldsi_lines_reader(&L, &e, reader, ud, "lds_scen_read", name, 65536, false, err))
+    return NULL;
+  sc = scen_lines(env, &L, name, err);
+  ldsi_lines_free(&L);
   return sc;
 }

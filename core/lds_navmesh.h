@@ -185,7 +185,12 @@ LDS_API uint32_t lds_navmesh_nearest(const lds_Navmesh *m, const double p[3], do
 LDS_API lds_Navmesh *lds_navmesh_parse(const lds_Env *env, const char *text, size_t len,
                                        const char *name, lds_Error *err);
 
-/// Same from an lds_Reader (read to the end, then parsed).
+/// Same from an lds_Reader, parsed line by line as the text arrives (one
+/// buffer of at most a line, 65535 bytes, from env's allocator; at most
+/// 1,048,576 comment or blank lines skipped), with lds_navmesh_parse's
+/// results and messages; the reading layer's ("lds_navmesh_read: NAME:LINE:
+/// binary data (...)", "... line longer than 65535 bytes (...)") name this
+/// function. [Owner: caller frees with lds_navmesh_free]
 LDS_API lds_Navmesh *lds_navmesh_read(const lds_Env *env, lds_Reader reader, void *ud,
                                       const char *name, lds_Error *err);
 

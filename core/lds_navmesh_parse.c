@@ -5,6 +5,7 @@
 ** lds_Reader into an lds_Navmesh.
 */
 #include "lds_navmesh_internal.h"
+#include "lds_lines_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -12,22 +13,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The current line of a line source (lds_lines_internal.h), as the parsers
+** below read it. */
 typedef struct Lines {
-  const char *p, *end;
+  ldsi_Lines src;
   const char *s, *e; /* the current line */
   long lineno;
+  int status;        /* of the last ldsi_lines_next: -1 after an error (in err) */
 } Lines;
 
 static bool next_line(Lines *L) {
-  const char *q;
-  if (L->p >= L->end) return false;
-  q = (const char *)memchr(L->p, '\n', (size_t)(L->end - L->p));
-  if (!q) q = L->end;
-  L->s = L->p;
-  L->e = q;
-  if (L->e > L->s && L->e[-1] == '\r') L->e--;
-  L->p = q < L->end ? q + 1 : q;
-  L->lineno++;
+  int r = ldsi_lines_next(&L->src);
+  if (r <= 0) {
+    L->status = r;
+    return false;
+  }
+  L->s = L->src.s;
+  L->e = L->src.s + L->src.n;
+  L->lineno = (long)L->src.no;
   return true;
 }
 
@@ -153,6 +156,12 @@ static lds_Navmesh *ferr(lds_Error *err, Build *b, lds_Status code, const char *
   return NULL;
 }
 
+/* After an error of the line source (already in err). */
+static lds_Navmesh *kept(Build *b) {
+  build_free(b);
+  return NULL;
+}
+
 static lds_Navmesh *finish(const lds_Env *env, Build *b, bool have_nb, const char *name,
                            lds_Error *err) {
   lds_NavmeshDesc d;
@@ -215,10 +224,16 @@ static lds_Navmesh *parse_nav(const lds_Env *env, Lines *L, const char *name, ld
   while (next_line(L)) {
     q = L->s;
     if (!token(&q, L->e, tok)) {
-      if (rest_blank(L->s, L->e)) continue;
+      if (rest_blank(L->s, L->e)) {
+        if (!ldsi_lines_skip(&L->src)) return kept(&b);
+        continue;
+      }
       return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: token too long", name, L->lineno);
     }
-    if (tok[0] == '#') continue;
+    if (tok[0] == '#') {
+      if (!ldsi_lines_skip(&L->src)) return kept(&b);
+      continue;
+    }
     if (strcmp(tok, "bounds") == 0 || strcmp(tok, "cell") == 0 || strcmp(tok, "agent") == 0) {
       int want = tok[0] == 'b' ? 6 : tok[0] == 'c' ? 2 : 3, k;
       double x;
@@ -287,6 +302,7 @@ static lds_Navmesh *parse_nav(const lds_Env *env, Lines *L, const char *name, ld
     return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: unknown line '%s' (expected v, p, bounds, cell, "
                 "agent or #)", name, L->lineno, tok);
   }
+  if (L->status < 0) return kept(&b);
   if (nv != (size_t)hv[1] || np != (size_t)hv[2])
     return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: %zu vertices and %zu polygons (the header says "
                 "%ld and %ld)", name, L->lineno, nv, np, hv[1], hv[2]);
@@ -306,10 +322,16 @@ static lds_Navmesh *parse_obj(const lds_Env *env, Lines *L, const char *name, ld
     first_read = false;
     q = L->s;
     if (!token(&q, L->e, tok)) {
-      if (rest_blank(L->s, L->e)) continue;
+      if (rest_blank(L->s, L->e)) {
+        if (!ldsi_lines_skip(&L->src)) return kept(&b);
+        continue;
+      }
       return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: token too long", name, L->lineno);
     }
-    if (tok[0] == '#') continue;
+    if (tok[0] == '#') {
+      if (!ldsi_lines_skip(&L->src)) return kept(&b);
+      continue;
+    }
     if (strcmp(tok, "v") == 0) {
       double xyz[3], w;
       int k;
@@ -366,51 +388,54 @@ static lds_Navmesh *parse_obj(const lds_Env *env, Lines *L, const char *name, ld
     return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: unknown OBJ statement '%s' (expected v, f, or "
                 "one of vt vn vp o g s usemtl mtllib l p #)", name, L->lineno, tok);
   }
+  if (L->status < 0) return kept(&b);
   return finish(env, &b, false, name, err);
+}
+
+/* The first line that is not blank or a comment decides the format. */
+static lds_Navmesh *parse_lines(const lds_Env *env, Lines *L, const char *name, lds_Error *err) {
+  char tok[64];
+  const char *q;
+  L->src.expect = "a .nav or OBJ line";
+  while (next_line(L)) {
+    q = L->s;
+    if (!token(&q, L->e, tok)) {
+      if (rest_blank(L->s, L->e)) {
+        if (!ldsi_lines_skip(&L->src)) return NULL;
+        continue;
+      }
+      return parse_obj(env, L, name, err, true); /* a token too long: OBJ names it */
+    }
+    if (tok[0] == '#') {
+      if (!ldsi_lines_skip(&L->src)) return NULL;
+      continue;
+    }
+    if (strcmp(tok, "navmesh") == 0) return parse_nav(env, L, name, err);
+    return parse_obj(env, L, name, err, true);
+  }
+  if (L->status < 0) return NULL;
+  ldsi_error(err, LDS_E_FORMAT, "%s:%ld: empty file (expected a .nav header 'navmesh 1 ...' or "
+             "OBJ 'v'/'f' lines)", name, L->lineno + 1);
+  return NULL;
 }
 
 lds_Navmesh *lds_navmesh_parse(const lds_Env *env, const char *text, size_t len,
                                const char *name, lds_Error *err) {
   Lines L;
-  char tok[64];
-  const char *q;
   if (!name) name = "(navmesh)";
   if (!text && len) {
     ldsi_error(err, LDS_E_ARG, "lds_navmesh_parse: text is NULL");
     return NULL;
   }
-  if (!text) text = "";
-  if (ldsi_text_nul(err, NULL, name, text, 0, len)) return NULL;
-  L.p = text;
-  L.end = text + len;
-  L.lineno = 0;
-  /* the first line that is not blank or a comment decides the format */
-  while (next_line(&L)) {
-    q = L.s;
-    if (!token(&q, L.e, tok)) {
-      if (rest_blank(L.s, L.e)) continue;
-      break;
-    }
-    if (tok[0] == '#') continue;
-    if (strcmp(tok, "navmesh") == 0) return parse_nav(env, &L, name, err);
-    return parse_obj(env, &L, name, err, true);
-  }
-  {
-    Build b;
-    memset(&b, 0, sizeof b);
-    ldsi_env_resolve(&b.e, env);
-    if (L.p < L.end || (L.lineno && !rest_blank(L.s, L.e)))
-      return parse_obj(env, &L, name, err, true);
-    return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: empty file (expected a .nav header 'navmesh 1 "
-                "...' or OBJ 'v'/'f' lines)", name, L.lineno + 1);
-  }
+  memset(&L, 0, sizeof L);
+  ldsi_lines_text(&L.src, text ? text : "", len, name, err);
+  return parse_lines(env, &L, name, err);
 }
 
 lds_Navmesh *lds_navmesh_read(const lds_Env *env, lds_Reader reader, void *ud, const char *name,
                               lds_Error *err) {
   ldsi_Env e;
-  size_t len = 0, cap = 0;
-  char *buf;
+  Lines L;
   lds_Navmesh *m;
   if (!reader) {
     ldsi_error(err, LDS_E_ARG, "lds_navmesh_read: reader is NULL");
@@ -418,9 +443,10 @@ lds_Navmesh *lds_navmesh_read(const lds_Env *env, lds_Reader reader, void *ud, c
   }
   if (!name) name = "(navmesh)";
   ldsi_env_resolve(&e, env);
-  buf = ldsi_read_all(&e, reader, ud, "lds_navmesh_read", name, 65536, false, &len, &cap, err);
-  if (!buf) return NULL;
-  m = lds_navmesh_parse(env, buf, len, name, err);
-  ldsi_free(&e, buf, cap);
+  memset(&L, 0, sizeof L);
+  if (!ldsi_lines_reader(&L.src, &e, reader, ud, "lds_navmesh_read", name, 65536, false, err))
+    return NULL;
+  m = parse_lines(env, &L, name, err);
+  ldsi_lines_free(&L.src);
   return m;
 }

@@ -479,6 +479,27 @@ void ldsi_sched_deliver(lds_Scheduler *sc, uint32_t r, lds_RequestEvent ev) {
 }
 
 /* Final status: frees the search, keeps the path, calls back. */
+/* The message of a request whose search could not start, in the
+** scheduler's words: the search object's "lds_search_start: ..." becomes
+** "lds_scheduler_step: ...", the call that ran the request, and a cell the
+** request's layer weights make cost <= 0 (or not finite) names that field
+** of the lds_Request (as do a weight that is not finite and a count of
+** weights the grid has no layers for): "lds_scheduler_step: request params.layer_weights:
+** cell (x,y) has cost C under the layer weights (base B, layer 'L' value V x
+** weight W; expected finite, > 0)". */
+static void request_search_msg(char *out, const char *m) {
+  static const char start[] = "lds_search_start: ";
+  const char *field = "";
+  if (strstr(m, "under the layer weights") || strstr(m, ": weight of layer '"))
+    field = "request params.layer_weights: ";
+  else if (strstr(m, "layer weights for a grid with"))
+    field = "request params.n_layer_weights: ";
+  if (strncmp(m, start, sizeof start - 1) == 0)
+    snprintf(out, LDS_ERRMSG_SIZE, "lds_scheduler_step: %s%s", field, m + sizeof start - 1);
+  else
+    snprintf(out, LDS_ERRMSG_SIZE, "%s", m);
+}
+
 /* ldsi_sched_finish, or with the path given (`path`: an answer of the path
 ** cache, owned by the request from here) */
 static void finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s, lds_Path *path) {
@@ -506,7 +527,7 @@ static void finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s, 
         snprintf(q->errmsg, sizeof q->errmsg, "%s", err.msg);
       }
     } else if (st < 0) {
-      snprintf(q->errmsg, sizeof q->errmsg, "%s", lds_search_errmsg(s));
+      request_search_msg(q->errmsg, lds_search_errmsg(s));
     }
   }
   if (sc->cur) {

@@ -100,7 +100,16 @@ bad "$TMP/bad.map:6: map row 1 has 3 characters (expected 4)" scen "$TMP/bad.map
 bad "$TMP/bad.map:6: map row 1 has 3 characters (expected 4)" path "$TMP/bad.map" 0 0 1 1
 # a tiny file must not make the loaders allocate what its header declares
 printf 'type octile\nheight 60000\nwidth 60000\nmap\n....\n' > "$TMP/huge.map"
-bad "$TMP/huge.map:4: the header declares 60000 rows of 60000 cells, but only 5 bytes follow" path "$TMP/huge.map" 0 0 1 1
+bad "$TMP/huge.map:5: map row 0 has 4 characters (expected 60000)" path "$TMP/huge.map" 0 0 1 1
+# endless sources (a pipe that never ends, /dev/zero) stop at the line the
+# format does not allow, in memory bounded by one line
+bad "lodestar scen: /dev/zero:1: binary data (a NUL byte at offset 0; expected a text file)" scen /dev/zero
+bad "/dev/stdin:7: unexpected text after the 2 map rows" path /dev/stdin 0 0 1 1 \
+  < <(printf 'type octile\nheight 2\nwidth 3\nmap\n'; yes '...')
+bad "lodestar path: /dev/stdin:1: line longer than 65535 bytes (expected a header line" path /dev/stdin 0 0 1 1 \
+  < <(tr '\0' 't' </dev/zero)
+bad "/dev/stdin:1048578: more than 1048576 comment or blank lines (expected 'c', 'p' or 'a' lines)" \
+  graph /dev/stdin --queries "$TMP/huge.queries" < <(printf 'p sp 2 1\n'; yes c)
 bad "lodestar path: /dev/zero:1: binary data (a NUL byte at offset 0; expected a text file)" path /dev/zero 0 0 1 1
 printf 'p sp 200000000 2\na 1 2 5\na 2 3 7\n' > "$TMP/huge.gr"
 printf '1 2 5\n' > "$TMP/huge.queries"

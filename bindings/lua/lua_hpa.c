@@ -180,8 +180,18 @@ int ldsl_hpa_new(lua_State *L) {
   return 1;
 }
 
-/* h:start(sx, sy, gx, gy [, mode]) -> h; mode "fast" (default) or "optimal" */
-static int hpa_start(lua_State *L) {
+/* Raises the core's message m in the hierarchy's words: the internal
+** function names ("lds_hpa_query_start: ", "lds_hpa_repair: ") give way to
+** the method the caller used, "lodestar.Hierarchy:find_path: a layer of the
+** grid was removed since ... build a new hierarchy". */
+static int hpa_error(lua_State *L, const char *method, const char *m) {
+  m = luaL_gsub(L, m, "lds_hpa_query_start: ", "");
+  m = luaL_gsub(L, m, "lds_hpa_repair: ", "");
+  return luaL_error(L, "%s:%s: %s", LDS_HIER_MT, method, m);
+}
+
+/* Starts the query of h:start or h:find_path (method, for messages). */
+static void start_query(lua_State *L, const char *method) {
   HpaBox *b = check_hpa(L, 1);
   int32_t sx, sy, gx, gy;
   lds_HpaMode m = LDS_HPA_FAST;
@@ -189,7 +199,12 @@ static int hpa_start(lua_State *L) {
   ldsl_check_xy(L, b->gb->g, 4, &gx, &gy);
   if (!lua_isnoneornil(L, 6)) m = (lds_HpaMode)ldsl_check_option(L, 6, mode_names);
   if (lds_hpa_query_start(b->q, m, sx, sy, gx, gy) != LDS_OK)
-    return luaL_error(L, "%s", lds_hpa_query_errmsg(b->q));
+    hpa_error(L, method, lds_hpa_query_errmsg(b->q));
+}
+
+/* h:start(sx, sy, gx, gy [, mode]) -> h; mode "fast" (default) or "optimal" */
+static int hpa_start(lua_State *L) {
+  start_query(L, "start");
   lua_settop(L, 1);
   return 1;
 }
@@ -251,7 +266,7 @@ static int hpa_prefix(lua_State *L) {
 static int hpa_find_path(lua_State *L) {
   HpaBox *b;
   lds_Status st;
-  hpa_start(L); /* leaves the box at 1 */
+  start_query(L, "find_path");
   b = check_hpa(L, 1);
   st = lds_hpa_query_step(b->q, NULL);
   if (st != LDS_FOUND) {
@@ -291,7 +306,7 @@ static int hpa_repair(lua_State *L) {
   uint64_t before;
   lds_hpa_info(b->h, &in);
   before = in.repairs;
-  if (lds_hpa_repair(b->h) != LDS_OK) return luaL_error(L, "%s", lds_hpa_errmsg(b->h));
+  if (lds_hpa_repair(b->h) != LDS_OK) return hpa_error(L, "repair", lds_hpa_errmsg(b->h));
   lds_hpa_info(b->h, &in);
   ldsl_push_u64(L, in.repairs == before ? 0 : in.last_repair_us);
   return 1;

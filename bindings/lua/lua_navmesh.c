@@ -85,6 +85,18 @@ static void check_point(lua_State *L, int arg, double p[3]) {
   read_point(L, arg, arg, "point", 0, p);
 }
 
+/* An optional height tolerance at arg (world units; < 0: any height; def
+** when absent): a number, never NaN (a NaN would compare false everywhere
+** and read as "any height" in one place and "none" in another). */
+static double opt_height_tol(lua_State *L, int arg, double def) {
+  double t;
+  if (lua_isnoneornil(L, arg)) return def;
+  if (lua_type(L, arg) != LUA_TNUMBER) ldsl_type_error(L, arg, "number (height_tol; < 0: any height)");
+  t = lua_tonumber(L, arg);
+  if (isnan(t)) ldsl_arg_error(L, arg, "height_tol nan out of range (expected a number; < 0: any height)");
+  return t;
+}
+
 static void push_point(lua_State *L, const double *p) {
   lua_createtable(L, 0, 3);
   lua_pushnumber(L, p[0]);
@@ -295,7 +307,7 @@ static int nm_locate(lua_State *L) {
   double p[3], tol;
   uint32_t poly;
   check_point(L, 2, p);
-  tol = luaL_optnumber(L, 3, -1);
+  tol = opt_height_tol(L, 3, -1);
   poly = lds_navmesh_locate(m, p[0], p[1], p[2], tol);
   if (poly == LDS_NAVMESH_NONE) lua_pushnil(L);
   else lua_pushinteger(L, (lua_Integer)poly + 1);
@@ -310,7 +322,7 @@ static int nm_nearest(lua_State *L) {
   check_point(L, 2, p);
   r = ldsl_check_num(L, 3);
   if (!(r >= 0) || isinf(r)) return ldsl_arg_error(L, 3, "radius must be finite and >= 0");
-  tol = luaL_optnumber(L, 4, 4.0);
+  tol = opt_height_tol(L, 4, 4.0);
   poly = lds_navmesh_nearest(m, p, r, tol, q);
   if (poly == LDS_NAVMESH_NONE) {
     lua_pushnil(L);
@@ -429,6 +441,27 @@ static void parse_opts(lua_State *L, int arg, lds_NavParams *p, double *costs, i
   p->n_area_costs = 256;
 }
 
+/* Pushes nil, the message of a failed start in find_path's words, status:
+** the core's "lds_navsearch_start: start (x, y, z) is not on the mesh ..."
+** names the argument, "lodestar.Navmesh:find_path: argument p0: start (x,
+** y, z) is not on the mesh ..." (p1 for the goal), an area cost the optimal mode
+** cannot take names opts.area_costs; other messages keep their text. */
+static int start_fail(lua_State *L, const char *m, lds_Status st) {
+  static const char core[] = "lds_navsearch_start: ";
+  const char *rest;
+  if (strncmp(m, core, sizeof core - 1) != 0) return ldsl_push_fail(L, m, st);
+  rest = m + sizeof core - 1;
+  if (strncmp(rest, "start (", 7) == 0)
+    lua_pushfstring(L, "%s:find_path: argument p0: %s", LDS_NAVMESH_MT, rest);
+  else if (strncmp(rest, "goal (", 6) == 0)
+    lua_pushfstring(L, "%s:find_path: argument p1: %s", LDS_NAVMESH_MT, rest);
+  else if (strncmp(rest, "optimal needs", 13) == 0)
+    lua_pushfstring(L, "%s:find_path: opts.area_costs: %s", LDS_NAVMESH_MT, rest);
+  else
+    lua_pushfstring(L, "%s:find_path: %s", LDS_NAVMESH_MT, rest);
+  return ldsl_push_fail(L, lua_tostring(L, -1), st);
+}
+
 /* Pushes the path search s holds (a list of points {x =, y =, z =} with
 ** fields length, cost, partial, corridor, algorithm) and returns 1; or
 ** pushes nil, "no_path" (no path) and returns 2; or nil, message, status
@@ -442,6 +475,14 @@ static int push_nav_path(lua_State *L, lds_NavSearch *s, lds_NavAlgo algo) {
     lua_pushnil(L);
     lua_pushstring(L, "no_path");
     return 2;
+  }
+  if (!isfinite(lds_navsearch_cost(s))) { /* finite area costs x length past the doubles */
+    char buf[64];
+    lua_pushfstring(L, "%s:find_path: opts.area_costs: the path's cost overflows (%s world "
+                    "units long; expected area costs whose product with the length stays "
+                    "finite)", LDS_NAVMESH_MT,
+                    ldsl_fmt_num(buf, sizeof buf, lds_navsearch_length(s)));
+    return ldsl_push_fail(L, lua_tostring(L, -1), LDS_E_ARG);
   }
   lua_createtable(L, (int)n, 5);
   for (i = 0; i < n; i++) {
@@ -500,7 +541,7 @@ static int nm_find_path(lua_State *L) {
   if (!box_search(L, b, &b->s)) return 3;
   st = lds_navsearch_start(b->s, &p, s, g);
   if (st == LDS_RUNNING) st = lds_navsearch_step(b->s, NULL);
-  if (st < 0) return ldsl_push_fail(L, lds_navsearch_errmsg(b->s), st);
+  if (st < 0) return start_fail(L, lds_navsearch_errmsg(b->s), st);
   nres = push_nav_path(L, b->s, p.algo);
   if (nres != 1) return nres;
   if (post) {
@@ -508,7 +549,9 @@ static int nm_find_path(lua_State *L) {
     lua_insert(L, -2);
     lua_pushvalue(L, 1);
     lua_call(L, 2, 1);
-    if (lua_isnil(L, -1)) return luaL_error(L, "find_path: postprocess returned nil");
+    if (lua_isnil(L, -1))
+      return luaL_error(L, "%s:find_path: opts.postprocess returned nil (expected the path or "
+                        "what replaces it)", LDS_NAVMESH_MT);
   }
   return 1;
 }
@@ -605,8 +648,8 @@ static int nm_check_path(lua_State *L) {
   size_t n, i;
   double *pts, len = 0;
   char msg[LDS_ERRMSG_SIZE];
-  double tol = luaL_optnumber(L, 3, 4.0);
-  luaL_checktype(L, 2, LUA_TTABLE);
+  double tol = opt_height_tol(L, 3, 4.0);
+  if (lua_type(L, 2) != LUA_TTABLE) ldsl_type_error(L, 2, "list of points");
   n = lua_rawlen(L, 2);
   pts = (double *)lua_newuserdata(L, (3 * n + 1) * sizeof(double));
   for (i = 0; i < n; i++) {

@@ -1443,6 +1443,22 @@ static void push_req_path(lua_State *L, int ri, const lds_Path *p, lds_Path *tak
   lua_pop(L, 2);
 }
 
+/* Pushes the error message of request r in Lua's words (and returns it):
+** the core's "lds_scheduler_step: request params.layer_weights: ..." (a
+** cell its weights make cost <= 0) names the option the request took,
+** "lodestar.Scheduler:request: opts.weights: cell (x,y) has cost C under the
+** layer weights (base B, layer 'L' value V x weight W; expected finite,
+** > 0)"; other messages as the core wrote them. */
+static const char *req_message(lua_State *L, const ReqBox *r) {
+  static const char core[] = "lds_scheduler_step: request params.layer_weights: ";
+  const char *m = lds_scheduler_request_errmsg(r->sb->sc, r->id);
+  if (strncmp(m, core, sizeof core - 1) == 0)
+    return lua_pushfstring(L, "%s:request: opts.weights: %s", LDS_SCHEDULER_MT,
+                           m + sizeof core - 1);
+  lua_pushstring(L, m);
+  return lua_tostring(L, -1);
+}
+
 /* req:path() -> lodestar.Path | nil, "running" | nil, "no_path" | nil,
 ** message, status. The same Path object on every call (a copy of the
 ** scheduler's; it remembers the request's layer weights). */
@@ -1472,7 +1488,7 @@ static int req_path(lua_State *L) {
       lua_pushstring(L, "no_path");
       return 2;
     }
-    return ldsl_push_fail(L, lds_scheduler_request_errmsg(r->sb->sc, r->id), st);
+    return ldsl_push_fail(L, req_message(L, r), st);
   }
   push_req_path(L, 1, p, NULL);
   lua_pushvalue(L, -1);
@@ -1545,7 +1561,7 @@ static int req_info(lua_State *L) {
   push_ruv(L, 1, 7);
   lua_setfield(L, -2, "profile");
   if (info.status < 0 && r->state != RQ_CANCELLED) {
-    lua_pushstring(L, lds_scheduler_request_errmsg(r->sb->sc, r->id));
+    req_message(L, r);
     lua_setfield(L, -2, "error");
   }
   return 1;
@@ -1560,7 +1576,8 @@ static int req_id(lua_State *L) {
 
 static int req_errmsg(lua_State *L) {
   ReqBox *r = check_req(L, 1);
-  lua_pushstring(L, r->state == RQ_CANCELLED ? "" : lds_scheduler_request_errmsg(r->sb->sc, r->id));
+  if (r->state == RQ_CANCELLED) lua_pushliteral(L, "");
+  else req_message(L, r);
   return 1;
 }
 

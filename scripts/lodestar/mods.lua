@@ -295,6 +295,32 @@ local function outer_level(level)
   end
 end
 
+-- Calls the library function f (named `name` for the mod) for a wrapper
+-- here and returns its results. An error f raises would name the wrapper's
+-- line in this file (Lua 5.4 keeps the wrapper's frame under a C function)
+-- or no line at all; it is raised again at the mod's own line (the first
+-- caller outside this file) with the mod's name for the function, as an
+-- unwrapped call would read: "mymod/mod.lua:7: bad argument #2 to 'sort'
+-- (function expected, got number)". A message that already has a position
+-- (raised by the mod's own comparator or metamethod) keeps it; the CPU
+-- guard's and the memory limit's errors go on unchanged.
+local THIS_POS = "^" .. THIS_FILE:gsub("%p", "%%%0") .. ":%d+: "
+local function relevel(self, name, ok, ...)
+  if ok then return ... end
+  local e = ...
+  local g = self._g
+  if g and not g.tripped and memory_limit and select(2, memory_limit()) > 0 then
+    g.tripped, g.msg = true, memory_msg(g.mem_kb)
+  end
+  if g and g.tripped then error(g.full or g.msg, 0) end
+  if type(e) ~= "string" then error(e, 0) end
+  local bare = e:gsub(THIS_POS, "", 1)
+  if bare == e and e:find("^[^%s:][^:\n]*:%d+: ") then error(e, 0) end -- the mod's own position
+  bare = bare:gsub("^(bad argument #%d+ to )'[^']*'", "%1'" .. name .. "'", 1)
+  error(bare, outer_level(1))
+end
+local function lib_call(self, name, f, ...) return relevel(self, name, pcall(f, ...)) end
+
 -- Stops the call: the message names the function that was running (level
 -- 3: trip <- hook <- it), or the first caller outside this file when the
 -- hook fired in one of the wrappers here.
@@ -637,7 +663,7 @@ local function bounded_string(self)
       end
       charge(self, math.floor(len / 64))
     end
-    return rep(s, n, sep)
+    return lib_call(self, "rep", rep, s, n, sep)
   end
   return lib
 end
@@ -667,20 +693,20 @@ local function bounded_table(self, lib)
         end
       end
     end
-    return concat(t, sep, i, j)
+    return lib_call(self, "concat", concat, t, sep, i, j)
   end
   lib.insert = function(t, ...)
     if select("#", ...) >= 2 and type(t) == "table" then charge(self, count(..., #t)) end
-    return insert(t, ...)
+    return lib_call(self, "insert", insert, t, ...)
   end
   lib.remove = function(t, pos)
     if type(t) == "table" then charge(self, count(pos or #t, #t)) end
-    return remove(t, pos)
+    return lib_call(self, "remove", remove, t, pos)
   end
   if move then
     lib.move = function(a1, f, e, t, a2)
       charge(self, count(f, e))
-      return move(a1, f, e, t, a2)
+      return lib_call(self, "move", move, a1, f, e, t, a2)
     end
   end
   local sort = table.sort
@@ -689,11 +715,11 @@ local function bounded_table(self, lib)
       local n = #t
       if n > 1 then charge(self, math.floor(n * math.log(n) / math.log(2))) end
     end
-    return sort(t, cmp)
+    return lib_call(self, "sort", sort, t, cmp)
   end
   lib.unpack = function(t, i, j)
     if type(t) == "table" then charge(self, count(i or 1, j or #t)) end
-    return unpack(t, i, j)
+    return lib_call(self, "unpack", unpack, t, i, j)
   end
   return lib
 end
@@ -763,7 +789,7 @@ local function make_env(self, rec, trusted)
       if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
         error("setmetatable: __gc is not allowed in a mod (it would run outside the CPU guard)", 2)
       end
-      return setmetatable(t, mt)
+      return lib_call(self, "setmetatable", setmetatable, t, mt)
     end
     env.collectgarbage = function(opt)
       if opt == "count" then return collectgarbage("count") end

@@ -521,7 +521,8 @@ static void test_errors_callbacks(void) {
   tick_exp(sc, 0, &ts);
   CHECK_INT(lds_scheduler_status(sc, bad), LDS_E_ARG);
   CHECK_STR(lds_scheduler_request_errmsg(sc, bad),
-            "lds_search_start: 1 layer weights for a grid with 0 layers (expected 0..0)");
+            "lds_scheduler_step: request params.n_layer_weights: 1 layer weights for a grid with 0 "
+            "layers (expected 0..0)");
   CHECK_INT(lds_scheduler_status(sc, good), LDS_FOUND);
   CHECK_INT(ts.failed, 1);
   CHECK_INT(ts.found, 1);
