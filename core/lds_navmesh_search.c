@@ -8,6 +8,7 @@
 #include "lds_navmesh_merge_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------- names -- */
@@ -75,9 +76,11 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
   s->madj = (ldsi_NavEdge *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavEdge));
   s->fslot = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
   s->rec = (ldsi_NavRec *)ldsi_calloc(&e, np + 1, sizeof(ldsi_NavRec));
-  s->hcap = np + 1;
+  s->erec = (ldsi_NavRec *)ldsi_calloc(&e, ni + 1, sizeof(ldsi_NavRec));
+  s->tbuf = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
+  s->hcap = (np > ni ? np : ni) + 1;
   s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, s->hcap * sizeof(ldsi_NavHeapItem));
-  if (!s->cstart || !s->adj || !s->fslot || !s->oslot || !s->cpos || !s->mstart || !s->madj || !s->rec || !s->heap) {
+  if (!s->cstart || !s->adj || !s->fslot || !s->oslot || !s->cpos || !s->mstart || !s->madj || !s->rec || !s->erec || !s->tbuf || !s->heap) {
     lds_navsearch_free(s);
     goto nomem;
   }
@@ -125,6 +128,8 @@ void lds_navsearch_free(lds_NavSearch *s) {
   ldsi_free(e, s->mstart, (np + 1) * sizeof(uint32_t));
   ldsi_free(e, s->madj, (ni + 1) * sizeof(ldsi_NavEdge));
   ldsi_free(e, s->rec, (np + 1) * sizeof(ldsi_NavRec));
+  ldsi_free(e, s->erec, (ni + 1) * sizeof(ldsi_NavRec));
+  ldsi_free(e, s->tbuf, (ni + 1) * sizeof(uint32_t));
   ldsi_free(e, s->heap, s->hcap * sizeof(ldsi_NavHeapItem));
   ldsi_free(e, s->pts, s->ptscap * 3 * sizeof(double));
   ldsi_free(e, s->pts0, s->pts0cap * 3 * sizeof(double));
@@ -198,7 +203,7 @@ static ldsi_NavHeapItem heap_pop_item(lds_NavSearch *s) {
 static uint32_t heap_pop(lds_NavSearch *s) {
   while (s->hn) {
     ldsi_NavHeapItem it = heap_pop_item(s);
-    ldsi_NavRec *R = &s->rec[it.id];
+    ldsi_NavRec *R = &s->hrec[it.id];
     if (R->hpos != LDSI_NAV_OPEN || R->f != it.f) continue;
     R->hpos = LDSI_NAV_CLOSED;
     return it.id;
@@ -238,23 +243,33 @@ static bool locate(lds_NavSearch *s, const char *what, const double in[3], doubl
 static void search_reset(lds_NavSearch *s) {
   ldsi_NavRec *R;
   const uint32_t sp = s->fsp;
+  const bool taut = s->rule == LDSI_NAV_RULE_TAUT;
+  const uint32_t id = taut ? (uint32_t)s->m->ni : sp;
   if (++s->gen == 0) {
-    uint32_t i;
-    for (i = 0; i < s->m->np; i++) s->rec[i].seen = 0;
+    size_t i;
+    for (i = 0; i <= s->m->np; i++) s->rec[i].seen = 0;
+    for (i = 0; i <= s->m->ni; i++) s->erec[i].seen = 0;
     s->gen = 1;
   }
   s->hn = 0;
-  R = &s->rec[sp];
+  s->hrec = taut ? s->erec : s->rec;
+  s->built_rec = LDS_NAVMESH_NONE;
+  R = &s->hrec[id];
   R->seen = s->gen;
   R->done = 0;
   R->hpos = LDSI_NAV_OPEN;
   R->g = 0;
   R->parent = R->edge = LDS_NAVMESH_NONE;
   memcpy(R->pt, s->start, 3 * sizeof(double));
-  s->best = sp;
+  R->ga = 0;
+  R->lrec = R->rrec = R->arec = id;
+  memcpy(R->ap, s->start, 3 * sizeof(double));
+  memcpy(R->lp, s->start, 3 * sizeof(double));
+  memcpy(R->rp, s->start, 3 * sizeof(double));
+  s->best = id;
   s->best_h = dist3(s->start, s->goal);
   R->f = s->best_h * (sp == s->fgp ? s->cost[s->m->area[s->sp]] : s->min_cost);
-  (void)heap_push(s, sp, R->f); /* the heap is empty and holds np + 1 items */
+  (void)heap_push(s, id, R->f); /* the heap is empty and holds max(np, ni) + 1 items */
 }
 
 /* The corridor A*'s adjacency over the optimal search's merged partition
@@ -408,7 +423,7 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
   }
   s->started = true;
   s->status = LDS_RUNNING;
-  s->rule = LDSI_NAV_RULE_LINE;
+  s->rule = s->uniform ? LDSI_NAV_RULE_TAUT : LDSI_NAV_RULE_LINE;
   s->have0 = false;
   search_reset(s);
   if (!isfinite(s->cost[s->m->area[s->sp]]) || !isfinite(s->cost[s->m->area[s->gp]])) {
@@ -572,6 +587,316 @@ static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_
   return LDS_NO_PATH;
 }
 
+/* cross(b - a, c - a) in x-z, lds_funnel's orientation test: >= 0 when c
+** is at or left of the ray a -> b seen in the funnel's frame. */
+static inline double side_xz(const double *a, const double *b, const double *c) {
+  return (b[0] - a[0]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[0] - a[0]);
+}
+
+static inline bool same_xz(const double *a, const double *b) { return a[0] == b[0] && a[2] == b[2]; }
+
+/* p strictly between the ends of portal E in x-z (lds_funnel's on_portal). */
+static inline bool on_edge(const double *p, const ldsi_NavEdge *E) {
+  double len = fabs(E->ex) + fabs(E->ez);
+  double dot = (E->a[0] - p[0]) * (E->b[0] - p[0]) + (E->a[2] - p[2]) * (E->b[2] - p[2]);
+  return dot < 0 && fabs(side_xz(E->a, E->b, p)) <= 1e-13 * len * len;
+}
+
+/* Keeps t in [*lo, *hi] where u0 + t (u1 - u0) >= 0. */
+static inline void clip_t(double u0, double u1, double *lo, double *hi) {
+  if (u0 >= 0 && u1 >= 0) return;
+  if (u0 < 0 && u1 < 0) {
+    *lo = 1, *hi = 0;
+    return;
+  }
+  {
+    double t = u0 / (u0 - u1);
+    if (u0 < 0) *lo = fmax(*lo, t);
+    else *hi = fmin(*hi, t);
+  }
+}
+
+/* The funnel of a TAUT record's corridor, as lds_funnel keeps it: the
+** apex (its length ga from the start; arec the record whose portal gave
+** it) and the two sides' points (lrec, rrec: the records whose portals
+** gave them). */
+typedef struct TautFunnel {
+  double ga, ap[3], lp[3], rp[3];
+  uint32_t arec, lrec, rrec;
+} TautFunnel;
+
+/* lds_funnel's loop over the portals of records ids[0 .. n-1] (in corridor
+** order) from a funnel closed on its apex: a side crossed by the other
+** side's new end becomes the apex and the loop goes on after that side's
+** portal. */
+static void taut_funnel_run(const ldsi_NavEdge *adj, const uint32_t *ids, size_t n, TautFunnel *F) {
+  long i, li = -1, ri = -1;
+  for (i = 0; i < (long)n; i++) {
+    const ldsi_NavEdge *E = &adj[ids[i]];
+    const double *pl = E->a, *pr = E->b;
+    if (same_xz(F->ap, F->lp) && same_xz(F->ap, F->rp) && on_edge(F->ap, E)) continue;
+    if (side_xz(F->ap, F->rp, pr) >= 0) {
+      if (same_xz(F->ap, F->rp) || side_xz(F->ap, F->lp, pr) < 0) {
+        memcpy(F->rp, pr, sizeof F->rp);
+        F->rrec = ids[i];
+        ri = i;
+      } else { /* the left side is a corner */
+        F->ga += dist3(F->ap, F->lp);
+        memcpy(F->ap, F->lp, sizeof F->ap);
+        memcpy(F->rp, F->lp, sizeof F->rp);
+        F->arec = F->rrec = F->lrec;
+        i = ri = li;
+        continue;
+      }
+    }
+    if (side_xz(F->ap, F->lp, pl) <= 0) {
+      if (same_xz(F->ap, F->lp) || side_xz(F->ap, F->rp, pl) > 0) {
+        memcpy(F->lp, pl, sizeof F->lp);
+        F->lrec = ids[i];
+        li = i;
+      } else { /* the right side is a corner */
+        F->ga += dist3(F->ap, F->rp);
+        memcpy(F->ap, F->rp, sizeof F->ap);
+        memcpy(F->lp, F->rp, sizeof F->lp);
+        F->arec = F->lrec = F->rrec;
+        i = li = ri;
+        continue;
+      }
+    }
+  }
+}
+
+/* One step of the TAUT rule: the funnel F of record id's corridor extended
+** by portal k (edge k of the running adjacency), exactly as lds_funnel
+** would pull it: a step that tightens a side or none is O(1); where a side
+** becomes a corner, the portals after that side's portal are read back
+** along the parent links (s->tbuf) and the loop runs again from the corner
+** (parent links changed since, the corner no longer an ancestor: the
+** funnel restarts on portal k alone, wider than the corridor's). Then the
+** least length start -> portal k -> goal through this funnel, split at
+** the portal point y as *g (start -> y) and *h (y -> goal): y is the point
+** of the portal nearest the straight line from the apex to the goal when
+** the funnel sees it; when that point lies beyond a side, the path bends at
+** the side's point first and y is taken nearest the line from there
+** (Heron's reflection each time). With the funnel exact this is a lower
+** bound on every path through the corridor, and in the goal polygon (the
+** goal in the convex polygon behind the portal) the corridor's taut length
+** (up to the height of y on 3-D meshes). */
+static void taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, uint32_t k,
+                      TautFunnel *F, double *g, double *h) {
+  const ldsi_NavEdge *E = &s->xadj[k];
+  const double *pl = E->a, *pr = E->b, *goal = s->goal;
+  double lo = 0, hi = 1, loL = 0, hiL = 1, loR = 0, hiR = 1, t, gx, gz, dg, tg, y[3];
+  const double *bend = NULL;
+  uint32_t corner = LDS_NAVMESH_NONE;
+  if (!(same_xz(F->ap, F->lp) && same_xz(F->ap, F->rp) && on_edge(F->ap, E))) {
+    if (side_xz(F->ap, F->rp, pr) >= 0) {
+      if (same_xz(F->ap, F->rp) || side_xz(F->ap, F->lp, pr) < 0) {
+        memcpy(F->rp, pr, sizeof F->rp);
+        F->rrec = k;
+      } else {
+        corner = F->lrec;
+        F->ga += dist3(F->ap, F->lp);
+        memcpy(F->ap, F->lp, sizeof F->ap);
+      }
+    }
+    if (corner == LDS_NAVMESH_NONE && side_xz(F->ap, F->lp, pl) <= 0) {
+      if (same_xz(F->ap, F->lp) || side_xz(F->ap, F->rp, pl) > 0) {
+        memcpy(F->lp, pl, sizeof F->lp);
+        F->lrec = k;
+      } else {
+        corner = F->rrec;
+        F->ga += dist3(F->ap, F->rp);
+        memcpy(F->ap, F->rp, sizeof F->ap);
+      }
+    }
+    if (corner != LDS_NAVMESH_NONE) {
+      /* the portals after the corner's, from the parent links */
+      uint32_t *buf = s->tbuf, r;
+      size_t n = 0, a, b;
+      for (r = id; r != LDS_NAVMESH_NONE && r != corner; r = rec[r].parent) buf[n++] = r;
+      F->arec = F->lrec = F->rrec = corner;
+      memcpy(F->lp, F->ap, sizeof F->lp);
+      memcpy(F->rp, F->ap, sizeof F->rp);
+      if (r == corner) {
+        for (a = 0, b = n; a + 1 < b; a++, b--) {
+          uint32_t x = buf[a];
+          buf[a] = buf[b - 1];
+          buf[b - 1] = x;
+        }
+        buf[n++] = k;
+        taut_funnel_run(s->xadj, buf, n, F);
+      } else { /* the corner left the chain: the funnel restarts on k */
+        memcpy(F->lp, pl, sizeof F->lp);
+        memcpy(F->rp, pr, sizeof F->rp);
+        F->lrec = F->rrec = k;
+      }
+    }
+    /* the part of the portal inside the funnel: at or left of the right
+    ** side, at or right of the left side (a side on the apex bounds nothing) */
+    if (!same_xz(F->ap, F->rp)) clip_t(side_xz(F->ap, F->rp, pl), side_xz(F->ap, F->rp, pr), &loR, &hiR);
+    if (!same_xz(F->ap, F->lp)) clip_t(-side_xz(F->ap, F->lp, pl), -side_xz(F->ap, F->lp, pr), &loL, &hiL);
+    lo = fmax(loL, loR);
+    hi = fmin(hiL, hiR);
+    if (lo > hi) lo = 0, hi = 1, loL = 0, hiR = 1; /* rounding at a closing funnel: all of it */
+  }
+  gx = goal[0] - E->a[0];
+  gz = goal[2] - E->a[2];
+  dg = fabs(E->ex * gz - E->ez * gx);
+  tg = (E->ex * gx + E->ez * gz) * E->il2;
+  t = clampd(line_t(E, F->ap, tg, dg), 0, 1);
+  if (t < lo && lo == loL && loL > 0) { /* beyond the left side: bend at its point */
+    bend = F->lp;
+    t = clampd(line_t(E, bend, tg, dg), 0, lo);
+  } else if (t > hi && hi == hiR && hiR < 1) { /* beyond the right side */
+    bend = F->rp;
+    t = clampd(line_t(E, bend, tg, dg), hi, 1);
+  } else {
+    t = clampd(t, lo, hi);
+  }
+  y[0] = E->a[0] + t * E->ex;
+  y[1] = E->a[1] + t * (E->b[1] - E->a[1]);
+  y[2] = E->a[2] + t * E->ez;
+  *g = F->ga + (bend ? dist3(F->ap, bend) + dist3(bend, y) : dist3(F->ap, y));
+  *h = dist3(y, goal);
+}
+
+static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const double *end);
+static double polyline_length(const double *pts, size_t n);
+
+/* True when record q is r or one of its ancestors in this search. */
+static bool is_ancestor(const ldsi_NavRec *rec, uint32_t q, uint32_t r) {
+  for (; r != LDS_NAVMESH_NONE; r = rec[r].parent)
+    if (r == q) return true;
+  return false;
+}
+
+/* The polygon a TAUT record stands in: the one its portal enters, the
+** start's polygon for the start's record (id == ni). */
+static inline uint32_t erec_poly(const lds_NavSearch *s, uint32_t id) {
+  return id == (uint32_t)s->m->ni ? s->fsp : s->xadj[id].to;
+}
+
+/* The TAUT rule's corridor A* (uniform costs: every allowed area costs
+** s->min_cost), stopping like astar_run. Its states are portals, not
+** polygons: a record per crossable half-edge (the polygon it enters, and
+** the corridor entered by it), so two corridors into one polygon by
+** different portals are both kept (a large polygon with many portals
+** would otherwise keep whichever corridor reached it cheapest and lose the
+** one that leaves it best). A record carries the funnel of its corridor
+** (taut_step); g is the funnel's least length from the start to the
+** portal on the way to the goal, h the straight rest, so f is a lower
+** bound on the corridor's taut length, exact in the goal polygon: a
+** corridor is judged by what its pulled path costs, not by a chain of
+** points on its portals. A record is replaced when the new f is smaller;
+** an expanded one only when it is not an ancestor of the record expanded
+** (the parent links stay acyclic). */
+static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us,
+                                 uint64_t t0, uint64_t *n) {
+  const uint8_t *area = s->xarea;
+  const uint32_t *cstart = s->xstart;
+  const ldsi_NavEdge *adj = s->xadj;
+  const uint32_t gp = s->fgp, gen = s->gen, bgcur = s->bgcur;
+  const uint32_t *bgen = s->bgen;
+  const bool fprune = s->fprune;
+  const double *goal = s->goal;
+  const double *cost = s->cost;
+  const double c = s->min_cost;
+  ldsi_NavRec *rec = s->erec;
+  while (s->hn) {
+    uint32_t id, P, from, k, k1;
+    ldsi_NavRec *R;
+    if (max_exp && *n >= max_exp) return LDS_RUNNING;
+    if (budget_us && *n && (*n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
+      return LDS_RUNNING;
+    id = heap_pop(s);
+    if (id == LDS_NAVMESH_NONE) break;
+    (*n)++;
+    s->stats.expansions++;
+    P = erec_poly(s, id);
+    R = &rec[id];
+    if (getenv("LDS_DBG2")) fprintf(stderr, "pop id %u P %u par %u f %.4f ga %.4f ap %.2f,%.2f lp %.2f,%.2f rp %.2f,%.2f\n", id, P, R->parent, R->f, R->ga, R->ap[0], R->ap[2], R->lp[0], R->lp[2], R->rp[0], R->rp[2]);
+    if (P == gp) {
+      /* f is a lower bound (the funnel forgets portals after a corner):
+      ** the corridor's pulled length decides, and a corridor found longer
+      ** than its bound goes back to the open list with that length */
+      double len;
+      lds_Status st;
+      if (R->exact != gen) {
+        st = build_corridor_path(s, id, goal);
+        if (st != LDS_OK) return st;
+        s->built_rec = id;
+        len = polyline_length(s->pts, s->npts) * c;
+        R->exact = gen;
+        if (len > R->f && s->hn && s->heap[0].f < len) {
+          R->f = len;
+          R->hpos = LDSI_NAV_OPEN;
+          if (!heap_push(s, id, len)) {
+            snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the open list");
+            return LDS_E_NOMEM;
+          }
+          continue;
+        }
+      }
+      s->goal_rec = id;
+      return LDS_FOUND;
+    }
+    R->done = gen;
+    from = R->parent == LDS_NAVMESH_NONE ? LDS_NAVMESH_NONE : erec_poly(s, R->parent);
+    for (k = cstart[P], k1 = cstart[P + 1]; k < k1; k++) {
+      const ldsi_NavEdge *E = &adj[k];
+      const uint32_t Q = E->to;
+      ldsi_NavRec *X = &rec[k];
+      const bool fresh = X->seen != gen;
+      TautFunnel F;
+      double g, h, f;
+      if (Q == from) continue; /* never straight back */
+      if (fprune && E->blk != LDSI_NAV_BLK_ANY && (E->blk == LDSI_NAV_BLK_NONE || bgen[E->blk] != bgcur))
+        continue;
+      if (cost[area[Q]] == INFINITY) continue;
+      F.ga = R->ga;
+      memcpy(F.ap, R->ap, sizeof F.ap);
+      memcpy(F.lp, R->lp, sizeof F.lp);
+      memcpy(F.rp, R->rp, sizeof F.rp);
+      F.arec = R->arec;
+      F.lrec = R->lrec;
+      F.rrec = R->rrec;
+      taut_step(s, rec, id, k, &F, &g, &h);
+      g *= c;
+      f = g + h * c;
+      if (!fresh) {
+        if (f >= X->f) continue;
+        if (X->done == gen && is_ancestor(rec, k, id)) continue;
+      } else {
+        X->seen = gen;
+        X->done = 0;
+      }
+      X->g = g;
+      X->f = f;
+      X->exact = 0;
+      X->parent = id;
+      X->edge = k;
+      X->ga = F.ga;
+      memcpy(X->ap, F.ap, sizeof F.ap);
+      memcpy(X->lp, F.lp, sizeof F.lp);
+      memcpy(X->rp, F.rp, sizeof F.rp);
+      X->arec = F.arec;
+      X->lrec = F.lrec;
+      X->rrec = F.rrec;
+      if (h < s->best_h) {
+        s->best_h = h;
+        s->best = k;
+      }
+      X->hpos = LDSI_NAV_OPEN;
+      if (!heap_push(s, k, f)) {
+        snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the open list");
+        return LDS_E_NOMEM;
+      }
+    }
+  }
+  return LDS_NO_PATH;
+}
+
 /* ------------------------------------------------------------ result -- */
 
 bool ldsi_nav_push_point(lds_NavSearch *s, const double *p) {
@@ -637,9 +962,10 @@ static lds_Status finish_path(lds_NavSearch *s) {
 static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const double *end) {
   size_t n = 0, i, np = 0;
   uint32_t id;
-  const ldsi_NavRec *rec = s->rec;
+  const ldsi_NavRec *rec = s->hrec;
+  const bool taut = s->rule == LDSI_NAV_RULE_TAUT;
   for (id = last; id != LDS_NAVMESH_NONE; id = rec[id].parent)
-    if (++n > s->m->np) { /* cannot happen: the links are acyclic (astar_run) */
+    if (++n > s->m->np + s->m->ni + 1) { /* cannot happen: the links are acyclic (astar_run*) */
       snprintf(s->msg, sizeof s->msg, "lds_navsearch: corridor links form a cycle");
       return s->status = LDS_E_STATE;
     }
@@ -659,12 +985,31 @@ static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const dou
   i = n;
   for (id = last; id != LDS_NAVMESH_NONE; id = rec[id].parent) {
     --i;
-    s->corr[i] = id;
+    s->corr[i] = taut ? erec_poly(s, id) : id;
     if (i > 0) {
       const ldsi_NavEdge *E = &s->xadj[rec[id].edge];
       memcpy(s->portals[i - 1].left, E->a, 3 * sizeof(double));
       memcpy(s->portals[i - 1].right, E->b, 3 * sizeof(double));
     }
+  }
+  if (taut) {
+    /* portal states may enter a polygon twice (round a loop): the loop is
+    ** cut, which keeps the chain linked (portals[i - 1] enters corr[i]);
+    ** pos[p] is p's place in the cut chain while corr[pos[p]] == p */
+    uint32_t *pos = s->cpos, *c = s->corr;
+    size_t j, m = 0;
+    for (j = 0; j < n; j++) {
+      uint32_t p = c[j];
+      if (pos[p] < m && c[pos[p]] == p) {
+        m = pos[p] + 1;
+        continue;
+      }
+      pos[p] = (uint32_t)m;
+      c[m] = p;
+      if (m > 0) s->portals[m - 1] = s->portals[j - 1];
+      m++;
+    }
+    n = s->ncorr = m;
   }
   /* the funnel emits at most start, one corner per portal, goal */
   if (n + 1 > s->ptscap) {
@@ -723,15 +1068,20 @@ static void swap_saved(lds_NavSearch *s) {
 static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
   uint64_t n = 0;
   for (;;) {
-    lds_Status st = astar_run(s, max_exp, budget_us, t0, &n, s->have0 ? s->len0 : INFINITY);
+    lds_Status st = s->rule == LDSI_NAV_RULE_TAUT
+                        ? astar_run_taut(s, max_exp, budget_us, t0, &n)
+                        : astar_run(s, max_exp, budget_us, t0, &n, s->have0 ? s->len0 : INFINITY);
     if (st == LDS_RUNNING) return st;
-    if (s->rule == LDSI_NAV_RULE_LINE) {
+    if (s->rule != LDSI_NAV_RULE_MID) {
       double straight;
       if (st != LDS_FOUND) return st;
-      st = build_corridor_path(s, s->fgp, s->goal);
-      if (st != LDS_OK) return st;
+      if (s->rule != LDSI_NAV_RULE_TAUT || s->built_rec != s->goal_rec) {
+        st = build_corridor_path(s, s->rule == LDSI_NAV_RULE_TAUT ? s->goal_rec : s->fgp, s->goal);
+        if (st != LDS_OK) return st;
+      }
       straight = dist3(s->start, s->goal) * s->min_cost;
       s->len0 = path_score(s);
+      if (getenv("LDS_DBG")) fprintf(stderr, "dbg est %.6f len %.6f ncorr %zu exp %llu\n", s->hrec[s->rule == LDSI_NAV_RULE_TAUT ? s->goal_rec : s->fgp].f, s->len0, s->ncorr, (unsigned long long)s->stats.expansions);
       /* nothing beats a corridor of one polygon or the straight line */
       if (!s->p.thorough || s->ncorr <= 1 || s->len0 <= straight) return LDS_FOUND;
       swap_saved(s);
@@ -830,8 +1180,13 @@ static lds_Status build_path(lds_NavSearch *s) {
   } else if (s->p.partial && s->best != LDS_NAVMESH_NONE) {
     double end[3];
     if (s->p.algo == LDS_NAV_FUNNEL) {
-      if (s->rec[s->best].seen != s->gen) s->best = s->fsp;
-      closest_on_merged(s, s->best, s->goal, end);
+      if (s->rule == LDSI_NAV_RULE_TAUT) {
+        if (s->erec[s->best].seen != s->gen) s->best = (uint32_t)s->m->ni;
+        closest_on_merged(s, erec_poly(s, s->best), s->goal, end);
+      } else {
+        if (s->rec[s->best].seen != s->gen) s->best = s->fsp;
+        closest_on_merged(s, s->best, s->goal, end);
+      }
       st = build_corridor_path(s, s->best, end);
     } else if (s->npts == 0) {
       if (s->rec[s->best].seen != s->gen) s->best = s->sp;
