@@ -76,11 +76,14 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
   s->madj = (ldsi_NavEdge *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavEdge));
   s->fslot = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
   s->rec = (ldsi_NavRec *)ldsi_calloc(&e, np + 1, sizeof(ldsi_NavRec));
-  s->erec = (ldsi_NavRec *)ldsi_calloc(&e, ni + 1, sizeof(ldsi_NavRec));
+  s->ecap = 64;
+  s->erec = (ldsi_NavRec *)ldsi_alloc(&e, s->ecap * sizeof(ldsi_NavRec));
   s->tbuf = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
+  s->phead = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
+  s->pgen = (uint32_t *)ldsi_calloc(&e, ni + 1, sizeof(uint32_t));
   s->hcap = (np > ni ? np : ni) + 1;
   s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, s->hcap * sizeof(ldsi_NavHeapItem));
-  if (!s->cstart || !s->adj || !s->fslot || !s->oslot || !s->cpos || !s->mstart || !s->madj || !s->rec || !s->erec || !s->tbuf || !s->heap) {
+  if (!s->cstart || !s->adj || !s->fslot || !s->oslot || !s->cpos || !s->mstart || !s->madj || !s->rec || !s->erec || !s->tbuf || !s->phead || !s->pgen || !s->heap) {
     lds_navsearch_free(s);
     goto nomem;
   }
@@ -103,6 +106,7 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
     s->cstart[m->np] = nc;
   }
   s->ncost1 = 256;
+  s->taut_cap = 4;
   s->status = LDS_E_STATE;
   ldsi_error_clear(err);
   return s;
@@ -128,8 +132,10 @@ void lds_navsearch_free(lds_NavSearch *s) {
   ldsi_free(e, s->mstart, (np + 1) * sizeof(uint32_t));
   ldsi_free(e, s->madj, (ni + 1) * sizeof(ldsi_NavEdge));
   ldsi_free(e, s->rec, (np + 1) * sizeof(ldsi_NavRec));
-  ldsi_free(e, s->erec, (ni + 1) * sizeof(ldsi_NavRec));
+  ldsi_free(e, s->erec, s->ecap * sizeof(ldsi_NavRec));
   ldsi_free(e, s->tbuf, (ni + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->phead, (ni + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->pgen, (ni + 1) * sizeof(uint32_t));
   ldsi_free(e, s->heap, s->hcap * sizeof(ldsi_NavHeapItem));
   ldsi_free(e, s->pts, s->ptscap * 3 * sizeof(double));
   ldsi_free(e, s->pts0, s->pts0cap * 3 * sizeof(double));
@@ -244,13 +250,14 @@ static void search_reset(lds_NavSearch *s) {
   ldsi_NavRec *R;
   const uint32_t sp = s->fsp;
   const bool taut = s->rule == LDSI_NAV_RULE_TAUT;
-  const uint32_t id = taut ? (uint32_t)s->m->ni : sp;
+  const uint32_t id = taut ? 0 : sp;
   if (++s->gen == 0) {
     size_t i;
     for (i = 0; i <= s->m->np; i++) s->rec[i].seen = 0;
-    for (i = 0; i <= s->m->ni; i++) s->erec[i].seen = 0;
+    for (i = 0; i <= s->m->ni; i++) s->pgen[i] = 0;
     s->gen = 1;
   }
+  s->nn = 1; /* the start's state */
   s->hn = 0;
   s->hrec = taut ? s->erec : s->rec;
   s->built_rec = LDS_NAVMESH_NONE;
@@ -262,6 +269,8 @@ static void search_reset(lds_NavSearch *s) {
   R->parent = R->edge = LDS_NAVMESH_NONE;
   memcpy(R->pt, s->start, 3 * sizeof(double));
   R->ga = 0;
+  R->exact = 0;
+  R->next = LDS_NAVMESH_NONE;
   R->lrec = R->rrec = R->arec = id;
   memcpy(R->ap, s->start, 3 * sizeof(double));
   memcpy(R->lp, s->start, 3 * sizeof(double));
@@ -625,14 +634,15 @@ typedef struct TautFunnel {
   uint32_t arec, lrec, rrec;
 } TautFunnel;
 
-/* lds_funnel's loop over the portals of records ids[0 .. n-1] (in corridor
-** order) from a funnel closed on its apex: a side crossed by the other
-** side's new end becomes the apex and the loop goes on after that side's
-** portal. */
-static void taut_funnel_run(const ldsi_NavEdge *adj, const uint32_t *ids, size_t n, TautFunnel *F) {
+/* lds_funnel's loop over the portals of states ids[0 .. n-1] (in corridor
+** order; the last is the new state, of edge k) from a funnel closed on
+** its apex: a side crossed by the other side's new end becomes the apex
+** and the loop goes on after that side's portal. */
+static void taut_funnel_run(const ldsi_NavEdge *adj, const ldsi_NavRec *rec, const uint32_t *ids,
+                            size_t n, uint32_t k, TautFunnel *F) {
   long i, li = -1, ri = -1;
   for (i = 0; i < (long)n; i++) {
-    const ldsi_NavEdge *E = &adj[ids[i]];
+    const ldsi_NavEdge *E = &adj[i + 1 < (long)n ? rec[ids[i]].edge : k];
     const double *pl = E->a, *pr = E->b;
     if (same_xz(F->ap, F->lp) && same_xz(F->ap, F->rp) && on_edge(F->ap, E)) continue;
     if (side_xz(F->ap, F->rp, pr) >= 0) {
@@ -666,6 +676,40 @@ static void taut_funnel_run(const ldsi_NavEdge *adj, const uint32_t *ids, size_t
   }
 }
 
+/* The part [*lo, *hi] of portal E (parameter t from E->a to E->b) that
+** funnel F sees: at or left of its right side, at or right of its left
+** side (a side on the apex bounds nothing; all of E for a funnel closed on
+** an apex inside E). *loL and *hiR: the bounds set by the left and the
+** right side alone. */
+static void taut_range(const TautFunnel *F, const ldsi_NavEdge *E, double *lo, double *hi,
+                       double *loL, double *hiR) {
+  double hiL = 1, loR = 0;
+  *loL = 0, *hiR = 1;
+  if (same_xz(F->ap, F->lp) && same_xz(F->ap, F->rp)) {
+    *lo = 0, *hi = 1;
+    return;
+  }
+  if (!same_xz(F->ap, F->rp)) clip_t(side_xz(F->ap, F->rp, E->a), side_xz(F->ap, F->rp, E->b), &loR, hiR);
+  if (!same_xz(F->ap, F->lp)) clip_t(-side_xz(F->ap, F->lp, E->a), -side_xz(F->ap, F->lp, E->b), loL, &hiL);
+  *lo = fmax(*loL, loR);
+  *hi = fmin(hiL, *hiR);
+  if (*lo > *hi) *lo = 0, *hi = 1, *loL = 0, *hiR = 1; /* rounding at a closing funnel: all of E */
+}
+
+/* The length from the start to the point t of portal E through funnel F:
+** straight from the apex where the funnel sees the point, else bent at the
+** nearer side's point. */
+static double taut_dist(const TautFunnel *F, const ldsi_NavEdge *E, double t) {
+  double lo, hi, loL, hiR, y[3];
+  taut_range(F, E, &lo, &hi, &loL, &hiR);
+  y[0] = E->a[0] + t * E->ex;
+  y[1] = E->a[1] + t * (E->b[1] - E->a[1]);
+  y[2] = E->a[2] + t * E->ez;
+  if (t < lo && lo == loL && loL > 0) return F->ga + dist3(F->ap, F->lp) + dist3(F->lp, y);
+  if (t > hi && hi == hiR && hiR < 1) return F->ga + dist3(F->ap, F->rp) + dist3(F->rp, y);
+  return F->ga + dist3(F->ap, y);
+}
+
 /* One step of the TAUT rule: the funnel F of record id's corridor extended
 ** by portal k (edge k of the running adjacency), exactly as lds_funnel
 ** would pull it: a step that tightens a side or none is O(1); where a side
@@ -684,16 +728,17 @@ static void taut_funnel_run(const ldsi_NavEdge *adj, const uint32_t *ids, size_t
 ** (up to the height of y on 3-D meshes). */
 static void taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, uint32_t k,
                       TautFunnel *F, double *g, double *h) {
+  const uint32_t nid = (uint32_t)s->nn; /* the new state's id, if it is kept */
   const ldsi_NavEdge *E = &s->xadj[k];
   const double *pl = E->a, *pr = E->b, *goal = s->goal;
-  double lo = 0, hi = 1, loL = 0, hiL = 1, loR = 0, hiR = 1, t, gx, gz, dg, tg, y[3];
+  double lo, hi, loL, hiR, t, t0, gx, gz, dg, tg, y[3];
   const double *bend = NULL;
   uint32_t corner = LDS_NAVMESH_NONE;
   if (!(same_xz(F->ap, F->lp) && same_xz(F->ap, F->rp) && on_edge(F->ap, E))) {
     if (side_xz(F->ap, F->rp, pr) >= 0) {
       if (same_xz(F->ap, F->rp) || side_xz(F->ap, F->lp, pr) < 0) {
         memcpy(F->rp, pr, sizeof F->rp);
-        F->rrec = k;
+        F->rrec = nid;
       } else {
         corner = F->lrec;
         F->ga += dist3(F->ap, F->lp);
@@ -703,7 +748,7 @@ static void taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, uin
     if (corner == LDS_NAVMESH_NONE && side_xz(F->ap, F->lp, pl) <= 0) {
       if (same_xz(F->ap, F->lp) || side_xz(F->ap, F->rp, pl) > 0) {
         memcpy(F->lp, pl, sizeof F->lp);
-        F->lrec = k;
+        F->lrec = nid;
       } else {
         corner = F->rrec;
         F->ga += dist3(F->ap, F->rp);
@@ -714,7 +759,7 @@ static void taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, uin
       /* the portals after the corner's, from the parent links */
       uint32_t *buf = s->tbuf, r;
       size_t n = 0, a, b;
-      for (r = id; r != LDS_NAVMESH_NONE && r != corner; r = rec[r].parent) buf[n++] = r;
+      for (r = id; r != LDS_NAVMESH_NONE && r != corner && n < s->m->ni; r = rec[r].parent) buf[n++] = r;
       F->arec = F->lrec = F->rrec = corner;
       memcpy(F->lp, F->ap, sizeof F->lp);
       memcpy(F->rp, F->ap, sizeof F->rp);
@@ -724,57 +769,51 @@ static void taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, uin
           buf[a] = buf[b - 1];
           buf[b - 1] = x;
         }
-        buf[n++] = k;
-        taut_funnel_run(s->xadj, buf, n, F);
-      } else { /* the corner left the chain: the funnel restarts on k */
+        buf[n++] = nid;
+        taut_funnel_run(s->xadj, rec, buf, n, k, F);
+      } else { /* a chain longer than the scratch: the funnel restarts on k */
         memcpy(F->lp, pl, sizeof F->lp);
         memcpy(F->rp, pr, sizeof F->rp);
-        F->lrec = F->rrec = k;
+        F->lrec = F->rrec = nid;
       }
     }
-    /* the part of the portal inside the funnel: at or left of the right
-    ** side, at or right of the left side (a side on the apex bounds nothing) */
-    if (!same_xz(F->ap, F->rp)) clip_t(side_xz(F->ap, F->rp, pl), side_xz(F->ap, F->rp, pr), &loR, &hiR);
-    if (!same_xz(F->ap, F->lp)) clip_t(-side_xz(F->ap, F->lp, pl), -side_xz(F->ap, F->lp, pr), &loL, &hiL);
-    lo = fmax(loL, loR);
-    hi = fmin(hiL, hiR);
-    if (lo > hi) lo = 0, hi = 1, loL = 0, hiR = 1; /* rounding at a closing funnel: all of it */
   }
+  taut_range(F, E, &lo, &hi, &loL, &hiR);
   gx = goal[0] - E->a[0];
   gz = goal[2] - E->a[2];
   dg = fabs(E->ex * gz - E->ez * gx);
   tg = (E->ex * gx + E->ez * gz) * E->il2;
-  t = clampd(line_t(E, F->ap, tg, dg), 0, 1);
+  t0 = t = clampd(line_t(E, F->ap, tg, dg), 0, 1);
   if (t < lo && lo == loL && loL > 0) { /* beyond the left side: bend at its point */
     bend = F->lp;
-    t = clampd(line_t(E, bend, tg, dg), 0, lo);
+    t0 = t = clampd(line_t(E, bend, tg, dg), 0, lo);
   } else if (t > hi && hi == hiR && hiR < 1) { /* beyond the right side */
     bend = F->rp;
-    t = clampd(line_t(E, bend, tg, dg), hi, 1);
+    t0 = t = clampd(line_t(E, bend, tg, dg), hi, 1);
   } else {
     t = clampd(t, lo, hi);
   }
   y[0] = E->a[0] + t * E->ex;
   y[1] = E->a[1] + t * (E->b[1] - E->a[1]);
   y[2] = E->a[2] + t * E->ez;
-  *g = F->ga + (bend ? dist3(F->ap, bend) + dist3(bend, y) : dist3(F->ap, y));
-  *h = dist3(y, goal);
+  {
+    const double *base = bend ? bend : F->ap, gb = dist3(base, y);
+    *g = F->ga + (bend ? dist3(F->ap, bend) : 0) + gb;
+    /* the line on to the goal crosses the portal (t not clamped): the
+    ** rest is that line in 3-D, as the pulled path runs, not bent to the
+    ** portal's height at y */
+    *h = t == t0 && t > 0 && t < 1 ? fmax(dist3(base, goal) - gb, 0) : dist3(y, goal);
+  }
 }
 
 static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const double *end);
 static double polyline_length(const double *pts, size_t n);
 
-/* True when record q is r or one of its ancestors in this search. */
-static bool is_ancestor(const ldsi_NavRec *rec, uint32_t q, uint32_t r) {
-  for (; r != LDS_NAVMESH_NONE; r = rec[r].parent)
-    if (r == q) return true;
-  return false;
-}
-
-/* The polygon a TAUT record stands in: the one its portal enters, the
-** start's polygon for the start's record (id == ni). */
+/* The polygon a TAUT state stands in: the one its portal enters, the
+** start's polygon for the start's state. */
 static inline uint32_t erec_poly(const lds_NavSearch *s, uint32_t id) {
-  return id == (uint32_t)s->m->ni ? s->fsp : s->xadj[id].to;
+  uint32_t e = s->erec[id].edge;
+  return e == LDS_NAVMESH_NONE ? s->fsp : s->xadj[e].to;
 }
 
 /* The TAUT rule's corridor A* (uniform costs: every allowed area costs
@@ -846,10 +885,10 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
     for (k = cstart[P], k1 = cstart[P + 1]; k < k1; k++) {
       const ldsi_NavEdge *E = &adj[k];
       const uint32_t Q = E->to;
-      ldsi_NavRec *X = &rec[k];
-      const bool fresh = X->seen != gen;
       TautFunnel F;
-      double g, h, f;
+      ldsi_NavRec *X;
+      uint32_t j, nid, live = 0, worst = LDS_NAVMESH_NONE;
+      double g, h, f, d0 = NAN, d1 = NAN;
       if (Q == from) continue; /* never straight back */
       if (fprune && E->blk != LDSI_NAV_BLK_ANY && (E->blk == LDSI_NAV_BLK_NONE || bgen[E->blk] != bgcur))
         continue;
@@ -864,13 +903,60 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       taut_step(s, rec, id, k, &F, &g, &h);
       g *= c;
       f = g + h * c;
-      if (!fresh) {
-        if (f >= X->f) continue;
-        if (X->done == gen && is_ancestor(rec, k, id)) continue;
+      /* the portal's states: one no shorter at both ends and by f drops
+      ** the new one; one the new one is no longer than there dies */
+      if (s->pgen[k] == gen) {
+        bool dominated = false;
+        for (j = s->phead[k]; j != LDS_NAVMESH_NONE; j = rec[j].next) {
+          ldsi_NavRec *N = &rec[j];
+          TautFunnel G;
+          double e0, e1, tol = 1e-9 * (1 + N->f);
+          if (N->hpos == LDSI_NAV_DEAD) continue;
+          if (d0 != d0) {
+            d0 = taut_dist(&F, E, 0);
+            d1 = taut_dist(&F, E, 1);
+          }
+          G.ga = N->ga;
+          memcpy(G.ap, N->ap, sizeof G.ap);
+          memcpy(G.lp, N->lp, sizeof G.lp);
+          memcpy(G.rp, N->rp, sizeof G.rp);
+          e0 = taut_dist(&G, E, 0);
+          e1 = taut_dist(&G, E, 1);
+          if (f >= N->f - tol && d0 >= e0 - tol && d1 >= e1 - tol) {
+            dominated = true;
+            break;
+          }
+          if (f <= N->f + tol && d0 <= e0 + tol && d1 <= e1 + tol) {
+            N->hpos = LDSI_NAV_DEAD;
+            continue;
+          }
+          live++;
+          if (worst == LDS_NAVMESH_NONE || N->f > rec[worst].f) worst = j;
+        }
+        if (dominated) continue;
+        if (live >= s->taut_cap) {
+          if (!(f < rec[worst].f)) continue;
+          rec[worst].hpos = LDSI_NAV_DEAD;
+        }
       } else {
-        X->seen = gen;
-        X->done = 0;
+        s->pgen[k] = gen;
+        s->phead[k] = LDS_NAVMESH_NONE;
       }
+      if (s->nn == s->ecap) {
+        size_t nc = 2 * s->ecap;
+        ldsi_NavRec *nr = (ldsi_NavRec *)ldsi_realloc(&s->env, s->erec, s->ecap * sizeof *nr, nc * sizeof *nr);
+        if (!nr) {
+          snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the portal states");
+          return LDS_E_NOMEM;
+        }
+        s->erec = s->hrec = rec = nr;
+        s->ecap = nc;
+        R = &rec[id];
+      }
+      nid = (uint32_t)s->nn++;
+      X = &rec[nid];
+      X->seen = gen;
+      X->done = 0;
       X->g = g;
       X->f = f;
       X->exact = 0;
@@ -883,12 +969,14 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       X->arec = F.arec;
       X->lrec = F.lrec;
       X->rrec = F.rrec;
+      X->next = s->phead[k];
+      s->phead[k] = nid;
       if (h < s->best_h) {
         s->best_h = h;
-        s->best = k;
+        s->best = nid;
       }
       X->hpos = LDSI_NAV_OPEN;
-      if (!heap_push(s, k, f)) {
+      if (!heap_push(s, nid, f)) {
         snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the open list");
         return LDS_E_NOMEM;
       }
@@ -965,7 +1053,7 @@ static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const dou
   const ldsi_NavRec *rec = s->hrec;
   const bool taut = s->rule == LDSI_NAV_RULE_TAUT;
   for (id = last; id != LDS_NAVMESH_NONE; id = rec[id].parent)
-    if (++n > s->m->np + s->m->ni + 1) { /* cannot happen: the links are acyclic (astar_run*) */
+    if (++n > (taut ? s->nn : s->m->np)) { /* cannot happen: the links are acyclic (astar_run*) */
       snprintf(s->msg, sizeof s->msg, "lds_navsearch: corridor links form a cycle");
       return s->status = LDS_E_STATE;
     }
@@ -1181,7 +1269,7 @@ static lds_Status build_path(lds_NavSearch *s) {
     double end[3];
     if (s->p.algo == LDS_NAV_FUNNEL) {
       if (s->rule == LDSI_NAV_RULE_TAUT) {
-        if (s->erec[s->best].seen != s->gen) s->best = (uint32_t)s->m->ni;
+        if (s->best >= s->nn) s->best = 0;
         closest_on_merged(s, erec_poly(s, s->best), s->goal, end);
       } else {
         if (s->rec[s->best].seen != s->gen) s->best = s->fsp;

@@ -34,8 +34,9 @@ typedef struct ldsi_NavRec {
   double ga;
   double ap[3], lp[3], rp[3];
   uint32_t exact;    /* generation in which f became the corridor's funnel length (goal) */
-  uint32_t lrec, rrec; /* TAUT: the records whose portals gave lp and rp (the apex's own: ni at the start) */
-  uint32_t arec;     /* TAUT: the record whose portal gave the apex (ni: the start) */
+  uint32_t lrec, rrec; /* TAUT: the states whose portals gave lp and rp (the apex's own at the start) */
+  uint32_t arec;     /* TAUT: the state whose portal gave the apex (0: the start) */
+  uint32_t next;     /* TAUT: the next state of the same portal */
 } ldsi_NavRec;
 
 /* One crossable half-edge of a polygon (a row of the polygons' CSR
@@ -102,13 +103,17 @@ struct lds_NavSearch {
   ldsi_NavEdge *adj;
   uint32_t gen;
   ldsi_NavRec *rec;   /* np + 1: one per polygon (LINE, MID) */
-  ldsi_NavRec *erec;  /* ni + 1: TAUT, one per crossable half-edge of the
-                      ** running adjacency (the portal that enters its
-                      ** polygon), erec[ni] the start's */
+  ldsi_NavRec *erec;  /* TAUT: a pool of portal states (ecap, nn in use;
+                      ** erec[0] the start's), each the funnel of one
+                      ** corridor through its portal (edge) */
+  size_t ecap, nn;
+  uint32_t *phead;    /* ni + 1: per edge, its first state (when pgen == gen) */
+  uint32_t *pgen;
   ldsi_NavRec *hrec;  /* the records the heap's ids name: rec or erec */
   uint32_t goal_rec;  /* TAUT: the record popped in the goal polygon */
   uint32_t built_rec; /* TAUT: the record whose corridor's path pts holds (NONE: none) */
   uint32_t *tbuf;     /* ni + 1: TAUT scratch, the portals after a corner (taut_step) */
+  uint32_t taut_cap;  /* TAUT: live states kept per portal */
   bool uniform;       /* every allowed area costs the same */
   ldsi_NavHeapItem *heap; /* hcap items, hn in use (lazy deletion: may exceed np) */
   size_t hn, hcap;
@@ -139,6 +144,7 @@ struct lds_NavSearch {
 
 #define LDSI_NAV_CLOSED 0xFFFFFFFFu
 #define LDSI_NAV_OPEN 0u
+#define LDSI_NAV_DEAD 0xFFFFFFFEu /* TAUT: a state dominated by a later one */
 
 /* Walks the polyline pts (n points) through the mesh from polygon p0 (see
 ** lds_navmesh_check_path); cost may be NULL (every area 1, none blocked).
