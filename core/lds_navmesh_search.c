@@ -8,7 +8,6 @@
 #include "lds_navmesh_merge_internal.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------- names -- */
@@ -432,7 +431,7 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
   }
   s->started = true;
   s->status = LDS_RUNNING;
-  s->rule = s->uniform ? LDSI_NAV_RULE_TAUT : LDSI_NAV_RULE_LINE;
+  s->rule = LDSI_NAV_RULE_LINE;
   s->have0 = false;
   search_reset(s);
   if (!isfinite(s->cost[s->m->area[s->sp]]) || !isfinite(s->cost[s->m->area[s->gp]])) {
@@ -620,8 +619,8 @@ static inline void clip_t(double u0, double u1, double *lo, double *hi) {
   }
   {
     double t = u0 / (u0 - u1);
-    if (u0 < 0) *lo = fmax(*lo, t);
-    else *hi = fmin(*hi, t);
+    if (u0 < 0) *lo = t > *lo ? t : *lo;
+    else *hi = t < *hi ? t : *hi;
   }
 }
 
@@ -632,6 +631,8 @@ static inline void clip_t(double u0, double u1, double *lo, double *hi) {
 typedef struct TautFunnel {
   double ga, ap[3], lp[3], rp[3];
   uint32_t arec, lrec, rrec;
+  bool rok;                 /* lo .. hiR hold taut_range of the last portal */
+  double lo, hi, loL, hiR;
 } TautFunnel;
 
 /* lds_funnel's loop over the portals of states ids[0 .. n-1] (in corridor
@@ -689,10 +690,14 @@ static void taut_range(const TautFunnel *F, const ldsi_NavEdge *E, double *lo, d
     *lo = 0, *hi = 1;
     return;
   }
-  if (!same_xz(F->ap, F->rp)) clip_t(side_xz(F->ap, F->rp, E->a), side_xz(F->ap, F->rp, E->b), &loR, hiR);
-  if (!same_xz(F->ap, F->lp)) clip_t(-side_xz(F->ap, F->lp, E->a), -side_xz(F->ap, F->lp, E->b), loL, &hiL);
-  *lo = fmax(*loL, loR);
-  *hi = fmin(hiL, *hiR);
+  /* a side that ends at E's own end (a side the step tightened) sees all
+  ** of E on its side: no test */
+  if (!same_xz(F->ap, F->rp) && !same_xz(F->rp, E->b))
+    clip_t(side_xz(F->ap, F->rp, E->a), side_xz(F->ap, F->rp, E->b), &loR, hiR);
+  if (!same_xz(F->ap, F->lp) && !same_xz(F->lp, E->a))
+    clip_t(-side_xz(F->ap, F->lp, E->a), -side_xz(F->ap, F->lp, E->b), loL, &hiL);
+  *lo = *loL > loR ? *loL : loR;
+  *hi = hiL < *hiR ? hiL : *hiR;
   if (*lo > *hi) *lo = 0, *hi = 1, *loL = 0, *hiR = 1; /* rounding at a closing funnel: all of E */
 }
 
@@ -701,7 +706,8 @@ static void taut_range(const TautFunnel *F, const ldsi_NavEdge *E, double *lo, d
 ** nearer side's point. */
 static double taut_dist(const TautFunnel *F, const ldsi_NavEdge *E, double t) {
   double lo, hi, loL, hiR, y[3];
-  taut_range(F, E, &lo, &hi, &loL, &hiR);
+  if (F->rok) lo = F->lo, hi = F->hi, loL = F->loL, hiR = F->hiR;
+  else taut_range(F, E, &lo, &hi, &loL, &hiR);
   y[0] = E->a[0] + t * E->ex;
   y[1] = E->a[1] + t * (E->b[1] - E->a[1]);
   y[2] = E->a[2] + t * E->ez;
@@ -779,6 +785,7 @@ static void taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, uin
     }
   }
   taut_range(F, E, &lo, &hi, &loL, &hiR);
+  F->rok = true, F->lo = lo, F->hi = hi, F->loL = loL, F->hiR = hiR;
   gx = goal[0] - E->a[0];
   gz = goal[2] - E->a[2];
   dg = fabs(E->ex * gz - E->ez * gx);
@@ -831,7 +838,7 @@ static inline uint32_t erec_poly(const lds_NavSearch *s, uint32_t id) {
 ** an expanded one only when it is not an ancestor of the record expanded
 ** (the parent links stay acyclic). */
 static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us,
-                                 uint64_t t0, uint64_t *n) {
+                                 uint64_t t0, uint64_t *n, double bound) {
   const uint8_t *area = s->xarea;
   const uint32_t *cstart = s->xstart;
   const ldsi_NavEdge *adj = s->xadj;
@@ -854,7 +861,6 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
     s->stats.expansions++;
     P = erec_poly(s, id);
     R = &rec[id];
-    if (getenv("LDS_DBG2")) fprintf(stderr, "pop id %u P %u par %u f %.4f ga %.4f ap %.2f,%.2f lp %.2f,%.2f rp %.2f,%.2f\n", id, P, R->parent, R->f, R->ga, R->ap[0], R->ap[2], R->lp[0], R->lp[2], R->rp[0], R->rp[2]);
     if (P == gp) {
       /* f is a lower bound (the funnel forgets portals after a corner):
       ** the corridor's pulled length decides, and a corridor found longer
@@ -903,25 +909,31 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       taut_step(s, rec, id, k, &F, &g, &h);
       g *= c;
       f = g + h * c;
+      if (f >= bound) continue; /* no better than the path found already */
       /* the portal's states: one no shorter at both ends and by f drops
       ** the new one; one the new one is no longer than there dies */
       if (s->pgen[k] == gen) {
         bool dominated = false;
         for (j = s->phead[k]; j != LDS_NAVMESH_NONE; j = rec[j].next) {
           ldsi_NavRec *N = &rec[j];
-          TautFunnel G;
           double e0, e1, tol = 1e-9 * (1 + N->f);
           if (N->hpos == LDSI_NAV_DEAD) continue;
           if (d0 != d0) {
             d0 = taut_dist(&F, E, 0);
             d1 = taut_dist(&F, E, 1);
           }
-          G.ga = N->ga;
-          memcpy(G.ap, N->ap, sizeof G.ap);
-          memcpy(G.lp, N->lp, sizeof G.lp);
-          memcpy(G.rp, N->rp, sizeof G.rp);
-          e0 = taut_dist(&G, E, 0);
-          e1 = taut_dist(&G, E, 1);
+          if (N->d0 != N->d0) {
+            TautFunnel G;
+            G.rok = false;
+            G.ga = N->ga;
+            memcpy(G.ap, N->ap, sizeof G.ap);
+            memcpy(G.lp, N->lp, sizeof G.lp);
+            memcpy(G.rp, N->rp, sizeof G.rp);
+            N->d0 = taut_dist(&G, E, 0);
+            N->d1 = taut_dist(&G, E, 1);
+          }
+          e0 = N->d0;
+          e1 = N->d1;
           if (f >= N->f - tol && d0 >= e0 - tol && d1 >= e1 - tol) {
             dominated = true;
             break;
@@ -960,6 +972,8 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       X->g = g;
       X->f = f;
       X->exact = 0;
+      X->d0 = d0;
+      X->d1 = d1;
       X->parent = id;
       X->edge = k;
       X->ga = F.ga;
@@ -1156,39 +1170,43 @@ static void swap_saved(lds_NavSearch *s) {
 static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
   uint64_t n = 0;
   for (;;) {
-    lds_Status st = s->rule == LDSI_NAV_RULE_TAUT
-                        ? astar_run_taut(s, max_exp, budget_us, t0, &n)
-                        : astar_run(s, max_exp, budget_us, t0, &n, s->have0 ? s->len0 : INFINITY);
+    const double bound = s->have0 ? s->len0 : INFINITY;
+    lds_Status st = s->rule == LDSI_NAV_RULE_TAUT ? astar_run_taut(s, max_exp, budget_us, t0, &n, bound)
+                                                  : astar_run(s, max_exp, budget_us, t0, &n, bound);
     if (st == LDS_RUNNING) return st;
-    if (s->rule != LDSI_NAV_RULE_MID) {
+    if (s->rule == LDSI_NAV_RULE_LINE) {
       double straight;
       if (st != LDS_FOUND) return st;
-      if (s->rule != LDSI_NAV_RULE_TAUT || s->built_rec != s->goal_rec) {
-        st = build_corridor_path(s, s->rule == LDSI_NAV_RULE_TAUT ? s->goal_rec : s->fgp, s->goal);
-        if (st != LDS_OK) return st;
-      }
+      st = build_corridor_path(s, s->fgp, s->goal);
+      if (st != LDS_OK) return st;
       straight = dist3(s->start, s->goal) * s->min_cost;
       s->len0 = path_score(s);
-      if (getenv("LDS_DBG")) fprintf(stderr, "dbg est %.6f len %.6f ncorr %zu exp %llu\n", s->hrec[s->rule == LDSI_NAV_RULE_TAUT ? s->goal_rec : s->fgp].f, s->len0, s->ncorr, (unsigned long long)s->stats.expansions);
       /* nothing beats a corridor of one polygon or the straight line */
       if (!s->p.thorough || s->ncorr <= 1 || s->len0 <= straight) return LDS_FOUND;
       swap_saved(s);
       s->have0 = true;
-      s->rule = LDSI_NAV_RULE_MID;
-      /* Detour's own search: over the mesh's polygons */
-      s->fsp = s->sp;
-      s->fgp = s->gp;
-      s->xstart = s->cstart;
-      s->xadj = s->adj;
-      s->xarea = s->m->area;
+      if (s->uniform) {
+        /* the portal states' search, over the same partition */
+        s->rule = LDSI_NAV_RULE_TAUT;
+      } else {
+        /* Detour's own search: over the mesh's polygons */
+        s->rule = LDSI_NAV_RULE_MID;
+        s->fsp = s->sp;
+        s->fgp = s->gp;
+        s->xstart = s->cstart;
+        s->xadj = s->adj;
+        s->xarea = s->m->area;
+      }
       search_reset(s);
       continue;
     }
-    /* MID done: keep its path only when strictly better */
+    /* the second search done: keep its path only when strictly better */
     if (st < 0) return st;
     if (st == LDS_FOUND) {
-      st = build_corridor_path(s, s->fgp, s->goal);
-      if (st != LDS_OK) return st;
+      if (s->rule != LDSI_NAV_RULE_TAUT || s->built_rec != s->goal_rec) {
+        st = build_corridor_path(s, s->rule == LDSI_NAV_RULE_TAUT ? s->goal_rec : s->fgp, s->goal);
+        if (st != LDS_OK) return st;
+      }
       if (path_score(s) < s->len0) return LDS_FOUND;
     }
     swap_saved(s);

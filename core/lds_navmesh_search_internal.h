@@ -33,6 +33,7 @@ typedef struct ldsi_NavRec {
   ** from the start, the two sides' points), as lds_funnel keeps it */
   double ga;
   double ap[3], lp[3], rp[3];
+  double d0, d1;     /* TAUT: lengths from the start to the portal's ends through the funnel (NAN: not yet) */
   uint32_t exact;    /* generation in which f became the corridor's funnel length (goal) */
   uint32_t lrec, rrec; /* TAUT: the states whose portals gave lp and rp (the apex's own at the start) */
   uint32_t arec;     /* TAUT: the state whose portal gave the apex (0: the start) */
@@ -114,6 +115,7 @@ struct lds_NavSearch {
   uint32_t built_rec; /* TAUT: the record whose corridor's path pts holds (NONE: none) */
   uint32_t *tbuf;     /* ni + 1: TAUT scratch, the portals after a corner (taut_step) */
   uint32_t taut_cap;  /* TAUT: live states kept per portal */
+  double taut_w;
   bool uniform;       /* every allowed area costs the same */
   ldsi_NavHeapItem *heap; /* hcap items, hn in use (lazy deletion: may exceed np) */
   size_t hn, hcap;
