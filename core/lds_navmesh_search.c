@@ -431,7 +431,8 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
   }
   s->started = true;
   s->status = LDS_RUNNING;
-  s->rule = LDSI_NAV_RULE_LINE;
+  /* thorough with one cost: the portal states' search alone */
+  s->rule = s->uniform && p->thorough ? LDSI_NAV_RULE_TAUT : LDSI_NAV_RULE_LINE;
   s->have0 = false;
   search_reset(s);
   if (!isfinite(s->cost[s->m->area[s->sp]]) || !isfinite(s->cost[s->m->area[s->gp]])) {
@@ -1174,6 +1175,14 @@ static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget
     lds_Status st = s->rule == LDSI_NAV_RULE_TAUT ? astar_run_taut(s, max_exp, budget_us, t0, &n, bound)
                                                   : astar_run(s, max_exp, budget_us, t0, &n, bound);
     if (st == LDS_RUNNING) return st;
+    if (s->rule == LDSI_NAV_RULE_TAUT && !s->have0) {
+      if (st != LDS_FOUND) return st;
+      if (s->built_rec != s->goal_rec) {
+        st = build_corridor_path(s, s->goal_rec, s->goal);
+        if (st != LDS_OK) return st;
+      }
+      return LDS_FOUND;
+    }
     if (s->rule == LDSI_NAV_RULE_LINE) {
       double straight;
       if (st != LDS_FOUND) return st;
