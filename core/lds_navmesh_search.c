@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** lds_navmesh_search.c — the navmesh search object: parameters, start,
-** sliced stepping, the corridor A* over polygons (then lds_funnel), the
-** result path, and the path walk used for costs and by the path checker.
+** sliced stepping, the corridor searches (A* over polygons with the point
+** chain or Detour's midpoints, and A* over portal states that carry the
+** funnel of their corridor; then lds_funnel), the result path, and the
+** corridor in mesh polygons.
 */
 #include "lds_navmesh_search_internal.h"
 #include "lds_navmesh_merge_internal.h"
@@ -717,22 +719,24 @@ static double taut_dist(const TautFunnel *F, const ldsi_NavEdge *E, double t) {
   return F->ga + dist3(F->ap, y);
 }
 
-/* One step of the TAUT rule: the funnel F of record id's corridor extended
-** by portal k (edge k of the running adjacency), exactly as lds_funnel
-** would pull it: a step that tightens a side or none is O(1); where a side
-** becomes a corner, the portals after that side's portal are read back
-** along the parent links (s->tbuf) and the loop runs again from the corner
-** (parent links changed since, the corner no longer an ancestor: the
-** funnel restarts on portal k alone, wider than the corridor's). Then the
+/* One step of the TAUT rule: the funnel F of state id's corridor extended
+** by portal k (edge k of the running adjacency), as lds_funnel would pull
+** it: a step that tightens a side or none is O(1); where a side becomes a
+** corner, the portals after that side's portal are read back along the
+** parent links (s->tbuf) and the loop runs again from the corner (a chain
+** longer than the scratch, ni states: the funnel restarts on portal k
+** alone, wider than the corridor's, so its bound errs short). Then the
 ** least length start -> portal k -> goal through this funnel, split at
 ** the portal point y as *g (start -> y) and *h (y -> goal): y is the point
 ** of the portal nearest the straight line from the apex to the goal when
 ** the funnel sees it; when that point lies beyond a side, the path bends at
 ** the side's point first and y is taken nearest the line from there
-** (Heron's reflection each time). With the funnel exact this is a lower
-** bound on every path through the corridor, and in the goal polygon (the
-** goal in the convex polygon behind the portal) the corridor's taut length
-** (up to the height of y on 3-D meshes). */
+** (Heron's reflection each time). Where the line on to the goal crosses
+** the portal, *h is that line's 3-D length less the piece to y, as the
+** pulled path runs (not bent to the portal's height at y). With the funnel
+** exact this is a lower bound on every path through the corridor in x-z,
+** and in the goal polygon (the goal in the convex polygon behind the
+** portal) the corridor's pulled length. */
 static void taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, uint32_t k,
                       TautFunnel *F, double *g, double *h) {
   const uint32_t nid = (uint32_t)s->nn; /* the new state's id, if it is kept */
@@ -825,19 +829,26 @@ static inline uint32_t erec_poly(const lds_NavSearch *s, uint32_t id) {
 }
 
 /* The TAUT rule's corridor A* (uniform costs: every allowed area costs
-** s->min_cost), stopping like astar_run. Its states are portals, not
-** polygons: a record per crossable half-edge (the polygon it enters, and
-** the corridor entered by it), so two corridors into one polygon by
-** different portals are both kept (a large polygon with many portals
-** would otherwise keep whichever corridor reached it cheapest and lose the
-** one that leaves it best). A record carries the funnel of its corridor
-** (taut_step); g is the funnel's least length from the start to the
-** portal on the way to the goal, h the straight rest, so f is a lower
-** bound on the corridor's taut length, exact in the goal polygon: a
-** corridor is judged by what its pulled path costs, not by a chain of
-** points on its portals. A record is replaced when the new f is smaller;
-** an expanded one only when it is not an ancestor of the record expanded
-** (the parent links stay acyclic). */
+** s->min_cost), stopping like astar_run; the portal-state idea as in
+** Polyanya (Cui, Harabor & Grastien, IJCAI 2017), with one funnel per
+** state instead of a root and an interval. Its states are portal states,
+** not polygons: a state is a crossable half-edge (the polygon it enters)
+** with the funnel of one corridor through it (taut_step), so two
+** corridors into one large polygon by different portals are both kept.
+** g is the funnel's least length from the start to the portal on the way
+** to the goal, h the straight rest: f is a lower bound on the corridor's
+** pulled length (exact with the funnel exact). A new state at a portal is dropped when a live state
+** there is no longer by f and no longer to either end of the portal (a
+** heuristic dominance test: the two funnels' lengths are compared at three
+** numbers, not along the whole portal); a live state the new one beats so
+** dies (it stays in the pool, its heap item is skipped); at most
+** s->taut_cap live states per portal (the one of largest f gives way).
+** States are never changed once made, so parent links are acyclic. A
+** state popped in the goal polygon is pulled (build_corridor_path): when
+** its pulled length exceeds its f (a funnel that forgot portals, see
+** taut_step) and another state is cheaper, it goes back to the open list
+** with that length; else it is the answer. Relaxations with f >= bound (a
+** path found already) are not kept. */
 static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us,
                                  uint64_t t0, uint64_t *n, double bound) {
   const uint8_t *area = s->xarea;

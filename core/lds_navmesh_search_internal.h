@@ -56,7 +56,8 @@ typedef struct ldsi_NavEdge {
 
 /* The corridor searches of one funnel query (docs/navmesh.md): the point
 ** chain through the portal points nearest the straight line on to the goal,
-** and Detour's rule of edge midpoints. */
+** Detour's rule of edge midpoints, and the portal states that carry the
+** funnel of their corridor (thorough with one cost). */
 typedef enum ldsi_NavRule {
   LDSI_NAV_RULE_LINE = 0,
   LDSI_NAV_RULE_MID = 1,
