@@ -828,6 +828,44 @@ static inline uint32_t erec_poly(const lds_NavSearch *s, uint32_t id) {
   return e == LDS_NAVMESH_NONE ? s->fsp : s->xadj[e].to;
 }
 
+/* The lengths from the start to the ends of portal E through the funnel
+** of state N (cached in N: NAN until asked). */
+static void taut_ends(ldsi_NavRec *N, const ldsi_NavEdge *E) {
+  if (N->d0 != N->d0) {
+    TautFunnel G;
+    G.rok = false;
+    G.ga = N->ga;
+    memcpy(G.ap, N->ap, sizeof G.ap);
+    memcpy(G.lp, N->lp, sizeof G.lp);
+    memcpy(G.rp, N->rp, sizeof G.rp);
+    N->d0 = taut_dist(&G, E, 0);
+    N->d1 = taut_dist(&G, E, 1);
+  }
+}
+
+/* True when a live state of portal k (edge E) is no longer by f and to
+** either end of E than the lower bounds of a state extending R by E (the
+** straight lines from R's apex; c the uniform cost). */
+static bool taut_dominated(const lds_NavSearch *s, ldsi_NavRec *rec, uint32_t k, const ldsi_NavRec *R,
+                           const ldsi_NavEdge *E, const double *goal, double c) {
+  uint32_t j;
+  double f = NAN, d0 = 0, d1 = 0;
+  for (j = s->phead[k]; j != LDS_NAVMESH_NONE; j = rec[j].next) {
+    ldsi_NavRec *N = &rec[j];
+    double tol = 1e-9 * (1 + N->f);
+    if (N->hpos == LDSI_NAV_DEAD) continue;
+    if (f != f) {
+      f = (R->ga + dist3(R->ap, goal)) * c;
+      d0 = R->ga + dist3(R->ap, E->a);
+      d1 = R->ga + dist3(R->ap, E->b);
+    }
+    if (f < N->f - tol) continue;
+    taut_ends(N, E);
+    if (d0 >= N->d0 - tol && d1 >= N->d1 - tol) return true;
+  }
+  return false;
+}
+
 /* The TAUT rule's corridor A* (uniform costs: every allowed area costs
 ** s->min_cost), stopping like astar_run; the portal-state idea as in
 ** Polyanya (Cui, Harabor & Grastien, IJCAI 2017), with one funnel per
@@ -911,6 +949,11 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       if (fprune && E->blk != LDSI_NAV_BLK_ANY && (E->blk == LDSI_NAV_BLK_NONE || bgen[E->blk] != bgcur))
         continue;
       if (cost[area[Q]] == INFINITY) continue;
+      /* every path through the new funnel passes its parent's apex: lengths
+      ** from there bound the new state's f and its lengths to the portal's
+      ** ends from below, so a live state no longer than those bounds drops
+      ** it before the step (the same answer as the test after it) */
+      if (s->pgen[k] == gen && taut_dominated(s, rec, k, R, E, goal, c)) continue;
       F.ga = R->ga;
       memcpy(F.ap, R->ap, sizeof F.ap);
       memcpy(F.lp, R->lp, sizeof F.lp);
@@ -934,16 +977,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
             d0 = taut_dist(&F, E, 0);
             d1 = taut_dist(&F, E, 1);
           }
-          if (N->d0 != N->d0) {
-            TautFunnel G;
-            G.rok = false;
-            G.ga = N->ga;
-            memcpy(G.ap, N->ap, sizeof G.ap);
-            memcpy(G.lp, N->lp, sizeof G.lp);
-            memcpy(G.rp, N->rp, sizeof G.rp);
-            N->d0 = taut_dist(&G, E, 0);
-            N->d1 = taut_dist(&G, E, 1);
-          }
+          taut_ends(N, E);
           e0 = N->d0;
           e1 = N->d1;
           if (f >= N->f - tol && d0 >= e0 - tol && d1 >= e1 - tol) {
