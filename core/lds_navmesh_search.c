@@ -770,11 +770,15 @@ static void taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, uin
       /* the portals after the corner's, from the parent links */
       uint32_t *buf = s->tbuf, r;
       size_t n = 0, a, b;
-      for (r = id; r != LDS_NAVMESH_NONE && r != corner && n < s->m->ni; r = rec[r].parent) buf[n++] = r;
+      for (r = id; corner != nid && r != LDS_NAVMESH_NONE && r != corner && n < s->m->ni;
+           r = rec[r].parent)
+        buf[n++] = r;
       F->arec = F->lrec = F->rrec = corner;
       memcpy(F->lp, F->ap, sizeof F->lp);
       memcpy(F->rp, F->ap, sizeof F->rp);
-      if (r == corner) {
+      if (corner == nid) {
+        /* the corner is this portal's own end: nothing after it yet */
+      } else if (r == corner) {
         for (a = 0, b = n; a + 1 < b; a++, b--) {
           uint32_t x = buf[a];
           buf[a] = buf[b - 1];
