@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** lds_navmesh_search.c — the navmesh search object: parameters, start,
-** sliced stepping, the corridor A* over polygons (then lds_funnel), the
-** result path, and the path walk used for costs and by the path checker.
+** sliced stepping, the corridor searches (A* over polygons with the point
+** chain or Detour's midpoints, and A* over portal states that carry the
+** funnel of their corridor; then lds_funnel), the result path, and the
+** corridor in mesh polygons.
 */
 #include "lds_navmesh_search_internal.h"
 #include "lds_navmesh_merge_internal.h"
@@ -75,9 +77,14 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
   s->madj = (ldsi_NavEdge *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavEdge));
   s->fslot = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
   s->rec = (ldsi_NavRec *)ldsi_calloc(&e, np + 1, sizeof(ldsi_NavRec));
-  s->hcap = np + 1;
+  s->ecap = 64;
+  s->erec = (ldsi_NavRec *)ldsi_alloc(&e, s->ecap * sizeof(ldsi_NavRec));
+  s->tbuf = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
+  s->phead = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
+  s->pgen = (uint32_t *)ldsi_calloc(&e, ni + 1, sizeof(uint32_t));
+  s->hcap = (np > ni ? np : ni) + 1;
   s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, s->hcap * sizeof(ldsi_NavHeapItem));
-  if (!s->cstart || !s->adj || !s->fslot || !s->oslot || !s->cpos || !s->mstart || !s->madj || !s->rec || !s->heap) {
+  if (!s->cstart || !s->adj || !s->fslot || !s->oslot || !s->cpos || !s->mstart || !s->madj || !s->rec || !s->erec || !s->tbuf || !s->phead || !s->pgen || !s->heap) {
     lds_navsearch_free(s);
     goto nomem;
   }
@@ -100,6 +107,7 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
     s->cstart[m->np] = nc;
   }
   s->ncost1 = 256;
+  s->taut_cap = 4;
   s->status = LDS_E_STATE;
   ldsi_error_clear(err);
   return s;
@@ -125,6 +133,10 @@ void lds_navsearch_free(lds_NavSearch *s) {
   ldsi_free(e, s->mstart, (np + 1) * sizeof(uint32_t));
   ldsi_free(e, s->madj, (ni + 1) * sizeof(ldsi_NavEdge));
   ldsi_free(e, s->rec, (np + 1) * sizeof(ldsi_NavRec));
+  ldsi_free(e, s->erec, s->ecap * sizeof(ldsi_NavRec));
+  ldsi_free(e, s->tbuf, (ni + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->phead, (ni + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->pgen, (ni + 1) * sizeof(uint32_t));
   ldsi_free(e, s->heap, s->hcap * sizeof(ldsi_NavHeapItem));
   ldsi_free(e, s->pts, s->ptscap * 3 * sizeof(double));
   ldsi_free(e, s->pts0, s->pts0cap * 3 * sizeof(double));
@@ -198,7 +210,7 @@ static ldsi_NavHeapItem heap_pop_item(lds_NavSearch *s) {
 static uint32_t heap_pop(lds_NavSearch *s) {
   while (s->hn) {
     ldsi_NavHeapItem it = heap_pop_item(s);
-    ldsi_NavRec *R = &s->rec[it.id];
+    ldsi_NavRec *R = &s->hrec[it.id];
     if (R->hpos != LDSI_NAV_OPEN || R->f != it.f) continue;
     R->hpos = LDSI_NAV_CLOSED;
     return it.id;
@@ -238,23 +250,36 @@ static bool locate(lds_NavSearch *s, const char *what, const double in[3], doubl
 static void search_reset(lds_NavSearch *s) {
   ldsi_NavRec *R;
   const uint32_t sp = s->fsp;
+  const bool taut = s->rule == LDSI_NAV_RULE_TAUT;
+  const uint32_t id = taut ? 0 : sp;
   if (++s->gen == 0) {
-    uint32_t i;
-    for (i = 0; i < s->m->np; i++) s->rec[i].seen = 0;
+    size_t i;
+    for (i = 0; i <= s->m->np; i++) s->rec[i].seen = 0;
+    for (i = 0; i <= s->m->ni; i++) s->pgen[i] = 0;
     s->gen = 1;
   }
+  s->nn = 1; /* the start's state */
   s->hn = 0;
-  R = &s->rec[sp];
+  s->hrec = taut ? s->erec : s->rec;
+  s->built_rec = LDS_NAVMESH_NONE;
+  R = &s->hrec[id];
   R->seen = s->gen;
   R->done = 0;
   R->hpos = LDSI_NAV_OPEN;
   R->g = 0;
   R->parent = R->edge = LDS_NAVMESH_NONE;
   memcpy(R->pt, s->start, 3 * sizeof(double));
-  s->best = sp;
+  R->ga = 0;
+  R->exact = 0;
+  R->next = LDS_NAVMESH_NONE;
+  R->lrec = R->rrec = R->arec = id;
+  memcpy(R->ap, s->start, 3 * sizeof(double));
+  memcpy(R->lp, s->start, 3 * sizeof(double));
+  memcpy(R->rp, s->start, 3 * sizeof(double));
+  s->best = id;
   s->best_h = dist3(s->start, s->goal);
   R->f = s->best_h * (sp == s->fgp ? s->cost[s->m->area[s->sp]] : s->min_cost);
-  (void)heap_push(s, sp, R->f); /* the heap is empty and holds np + 1 items */
+  (void)heap_push(s, id, R->f); /* the heap is empty and holds max(np, ni) + 1 items */
 }
 
 /* The corridor A*'s adjacency over the optimal search's merged partition
@@ -408,7 +433,8 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
   }
   s->started = true;
   s->status = LDS_RUNNING;
-  s->rule = LDSI_NAV_RULE_LINE;
+  /* thorough with one cost: the portal states' search alone */
+  s->rule = s->uniform && p->thorough ? LDSI_NAV_RULE_TAUT : LDSI_NAV_RULE_LINE;
   s->have0 = false;
   search_reset(s);
   if (!isfinite(s->cost[s->m->area[s->sp]]) || !isfinite(s->cost[s->m->area[s->gp]])) {
@@ -572,6 +598,457 @@ static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_
   return LDS_NO_PATH;
 }
 
+/* cross(b - a, c - a) in x-z, lds_funnel's orientation test: >= 0 when c
+** is at or left of the ray a -> b seen in the funnel's frame. */
+static inline double side_xz(const double *a, const double *b, const double *c) {
+  return (b[0] - a[0]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[0] - a[0]);
+}
+
+static inline bool same_xz(const double *a, const double *b) { return a[0] == b[0] && a[2] == b[2]; }
+
+/* p strictly between the ends of portal E in x-z (lds_funnel's on_portal). */
+static inline bool on_edge(const double *p, const ldsi_NavEdge *E) {
+  double len = fabs(E->ex) + fabs(E->ez);
+  double dot = (E->a[0] - p[0]) * (E->b[0] - p[0]) + (E->a[2] - p[2]) * (E->b[2] - p[2]);
+  return dot < 0 && fabs(side_xz(E->a, E->b, p)) <= 1e-13 * len * len;
+}
+
+/* Keeps t in [*lo, *hi] where u0 + t (u1 - u0) >= 0. */
+static inline void clip_t(double u0, double u1, double *lo, double *hi) {
+  if (u0 >= 0 && u1 >= 0) return;
+  if (u0 < 0 && u1 < 0) {
+    *lo = 1, *hi = 0;
+    return;
+  }
+  {
+    double t = u0 / (u0 - u1);
+    if (u0 < 0) *lo = t > *lo ? t : *lo;
+    else *hi = t < *hi ? t : *hi;
+  }
+}
+
+/* The funnel of a TAUT record's corridor, as lds_funnel keeps it: the
+** apex (its length ga from the start; arec the record whose portal gave
+** it) and the two sides' points (lrec, rrec: the records whose portals
+** gave them). */
+typedef struct TautFunnel {
+  double ga, ap[3], lp[3], rp[3];
+  uint32_t arec, lrec, rrec;
+  bool rok;                 /* lo .. hiR hold taut_range of the last portal */
+  double lo, hi, loL, hiR;
+} TautFunnel;
+
+/* lds_funnel's loop over the portals of states ids[0 .. n-1] (in corridor
+** order; the last is the new state, of edge k) from a funnel closed on
+** its apex: a side crossed by the other side's new end becomes the apex
+** and the loop goes on after that side's portal. */
+static void taut_funnel_run(const ldsi_NavEdge *adj, const ldsi_NavRec *rec, const uint32_t *ids,
+                            size_t n, uint32_t k, TautFunnel *F) {
+  long i, li = -1, ri = -1;
+  for (i = 0; i < (long)n; i++) {
+    const ldsi_NavEdge *E = &adj[i + 1 < (long)n ? rec[ids[i]].edge : k];
+    const double *pl = E->a, *pr = E->b;
+    if (same_xz(F->ap, F->lp) && same_xz(F->ap, F->rp) && on_edge(F->ap, E)) continue;
+    if (side_xz(F->ap, F->rp, pr) >= 0) {
+      if (same_xz(F->ap, F->rp) || side_xz(F->ap, F->lp, pr) < 0) {
+        memcpy(F->rp, pr, sizeof F->rp);
+        F->rrec = ids[i];
+        ri = i;
+      } else { /* the left side is a corner */
+        F->ga += dist3(F->ap, F->lp);
+        memcpy(F->ap, F->lp, sizeof F->ap);
+        memcpy(F->rp, F->lp, sizeof F->rp);
+        F->arec = F->rrec = F->lrec;
+        i = ri = li;
+        continue;
+      }
+    }
+    if (side_xz(F->ap, F->lp, pl) <= 0) {
+      if (same_xz(F->ap, F->lp) || side_xz(F->ap, F->rp, pl) > 0) {
+        memcpy(F->lp, pl, sizeof F->lp);
+        F->lrec = ids[i];
+        li = i;
+      } else { /* the right side is a corner */
+        F->ga += dist3(F->ap, F->rp);
+        memcpy(F->ap, F->rp, sizeof F->ap);
+        memcpy(F->lp, F->rp, sizeof F->lp);
+        F->arec = F->lrec = F->rrec;
+        i = li = ri;
+        continue;
+      }
+    }
+  }
+}
+
+/* The part [*lo, *hi] of portal E (parameter t from E->a to E->b) that
+** funnel F sees: at or left of its right side, at or right of its left
+** side (a side on the apex bounds nothing; all of E for a funnel closed on
+** an apex inside E). *loL and *hiR: the bounds set by the left and the
+** right side alone. */
+static void taut_range(const TautFunnel *F, const ldsi_NavEdge *E, double *lo, double *hi,
+                       double *loL, double *hiR) {
+  double hiL = 1, loR = 0;
+  *loL = 0, *hiR = 1;
+  if (same_xz(F->ap, F->lp) && same_xz(F->ap, F->rp)) {
+    *lo = 0, *hi = 1;
+    return;
+  }
+  /* a side that ends at E's own end (a side the step tightened) sees all
+  ** of E on its side: no test */
+  if (!same_xz(F->ap, F->rp) && !same_xz(F->rp, E->b))
+    clip_t(side_xz(F->ap, F->rp, E->a), side_xz(F->ap, F->rp, E->b), &loR, hiR);
+  if (!same_xz(F->ap, F->lp) && !same_xz(F->lp, E->a))
+    clip_t(-side_xz(F->ap, F->lp, E->a), -side_xz(F->ap, F->lp, E->b), loL, &hiL);
+  *lo = *loL > loR ? *loL : loR;
+  *hi = hiL < *hiR ? hiL : *hiR;
+  if (*lo > *hi) *lo = 0, *hi = 1, *loL = 0, *hiR = 1; /* rounding at a closing funnel: all of E */
+}
+
+/* The length from the start to the point t of portal E through funnel F:
+** straight from the apex where the funnel sees the point, else bent at the
+** nearer side's point. */
+static double taut_dist(const TautFunnel *F, const ldsi_NavEdge *E, double t) {
+  double lo, hi, loL, hiR, y[3];
+  if (F->rok) lo = F->lo, hi = F->hi, loL = F->loL, hiR = F->hiR;
+  else taut_range(F, E, &lo, &hi, &loL, &hiR);
+  y[0] = E->a[0] + t * E->ex;
+  y[1] = E->a[1] + t * (E->b[1] - E->a[1]);
+  y[2] = E->a[2] + t * E->ez;
+  if (t < lo && lo == loL && loL > 0) return F->ga + dist3(F->ap, F->lp) + dist3(F->lp, y);
+  if (t > hi && hi == hiR && hiR < 1) return F->ga + dist3(F->ap, F->rp) + dist3(F->rp, y);
+  return F->ga + dist3(F->ap, y);
+}
+
+/* One step of the TAUT rule: the funnel F of state id's corridor extended
+** by portal k (edge k of the running adjacency), as lds_funnel would pull
+** it: a step that tightens a side or none is O(1); where a side becomes a
+** corner, the portals after that side's portal are read back along the
+** parent links (s->tbuf) and the loop runs again from the corner (a chain
+** longer than the scratch, ni states: the funnel restarts on portal k
+** alone, wider than the corridor's, so its bound errs short). Then the
+** least length start -> portal k -> goal through this funnel, split at
+** the portal point y as *g (start -> y) and *h (y -> goal): y is the point
+** of the portal nearest the straight line from the apex to the goal when
+** the funnel sees it; when that point lies beyond a side, the path bends at
+** the side's point first and y is taken nearest the line from there
+** (Heron's reflection each time). Where the line on to the goal crosses
+** the portal, *h is that line's 3-D length less the piece to y, as the
+** pulled path runs (not bent to the portal's height at y). With the funnel
+** exact this is a lower bound on every path through the corridor in x-z,
+** and in the goal polygon (the goal in the convex polygon behind the
+** portal) the corridor's pulled length. */
+static void taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, uint32_t k,
+                      TautFunnel *F, double *g, double *h) {
+  const uint32_t nid = (uint32_t)s->nn; /* the new state's id, if it is kept */
+  const ldsi_NavEdge *E = &s->xadj[k];
+  const double *pl = E->a, *pr = E->b, *goal = s->goal;
+  double lo, hi, loL, hiR, t, t0, gx, gz, dg, tg, y[3];
+  const double *bend = NULL;
+  uint32_t corner = LDS_NAVMESH_NONE;
+  if (!(same_xz(F->ap, F->lp) && same_xz(F->ap, F->rp) && on_edge(F->ap, E))) {
+    if (side_xz(F->ap, F->rp, pr) >= 0) {
+      if (same_xz(F->ap, F->rp) || side_xz(F->ap, F->lp, pr) < 0) {
+        memcpy(F->rp, pr, sizeof F->rp);
+        F->rrec = nid;
+      } else {
+        corner = F->lrec;
+        F->ga += dist3(F->ap, F->lp);
+        memcpy(F->ap, F->lp, sizeof F->ap);
+      }
+    }
+    if (corner == LDS_NAVMESH_NONE && side_xz(F->ap, F->lp, pl) <= 0) {
+      if (same_xz(F->ap, F->lp) || side_xz(F->ap, F->rp, pl) > 0) {
+        memcpy(F->lp, pl, sizeof F->lp);
+        F->lrec = nid;
+      } else {
+        corner = F->rrec;
+        F->ga += dist3(F->ap, F->rp);
+        memcpy(F->ap, F->rp, sizeof F->ap);
+      }
+    }
+    if (corner != LDS_NAVMESH_NONE) {
+      /* the portals after the corner's, from the parent links */
+      uint32_t *buf = s->tbuf, r;
+      size_t n = 0, a, b;
+      for (r = id; corner != nid && r != LDS_NAVMESH_NONE && r != corner && n < s->m->ni;
+           r = rec[r].parent)
+        buf[n++] = r;
+      F->arec = F->lrec = F->rrec = corner;
+      memcpy(F->lp, F->ap, sizeof F->lp);
+      memcpy(F->rp, F->ap, sizeof F->rp);
+      if (corner == nid) {
+        /* the corner is this portal's own end: nothing after it yet */
+      } else if (r == corner) {
+        for (a = 0, b = n; a + 1 < b; a++, b--) {
+          uint32_t x = buf[a];
+          buf[a] = buf[b - 1];
+          buf[b - 1] = x;
+        }
+        buf[n++] = nid;
+        taut_funnel_run(s->xadj, rec, buf, n, k, F);
+      } else { /* a chain longer than the scratch: the funnel restarts on k */
+        memcpy(F->lp, pl, sizeof F->lp);
+        memcpy(F->rp, pr, sizeof F->rp);
+        F->lrec = F->rrec = nid;
+      }
+    }
+  }
+  taut_range(F, E, &lo, &hi, &loL, &hiR);
+  F->rok = true, F->lo = lo, F->hi = hi, F->loL = loL, F->hiR = hiR;
+  gx = goal[0] - E->a[0];
+  gz = goal[2] - E->a[2];
+  dg = fabs(E->ex * gz - E->ez * gx);
+  tg = (E->ex * gx + E->ez * gz) * E->il2;
+  t0 = t = clampd(line_t(E, F->ap, tg, dg), 0, 1);
+  if (t < lo && lo == loL && loL > 0) { /* beyond the left side: bend at its point */
+    bend = F->lp;
+    t0 = t = clampd(line_t(E, bend, tg, dg), 0, lo);
+  } else if (t > hi && hi == hiR && hiR < 1) { /* beyond the right side */
+    bend = F->rp;
+    t0 = t = clampd(line_t(E, bend, tg, dg), hi, 1);
+  } else {
+    t = clampd(t, lo, hi);
+  }
+  y[0] = E->a[0] + t * E->ex;
+  y[1] = E->a[1] + t * (E->b[1] - E->a[1]);
+  y[2] = E->a[2] + t * E->ez;
+  {
+    const double *base = bend ? bend : F->ap, gb = dist3(base, y);
+    *g = F->ga + (bend ? dist3(F->ap, bend) : 0) + gb;
+    /* the line on to the goal crosses the portal (t not clamped): the
+    ** rest is that line in 3-D, as the pulled path runs, not bent to the
+    ** portal's height at y */
+    *h = t == t0 && t > 0 && t < 1 ? fmax(dist3(base, goal) - gb, 0) : dist3(y, goal);
+  }
+}
+
+static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const double *end);
+static double polyline_length(const double *pts, size_t n);
+
+/* The polygon a TAUT state stands in: the one its portal enters, the
+** start's polygon for the start's state. */
+static inline uint32_t erec_poly(const lds_NavSearch *s, uint32_t id) {
+  uint32_t e = s->erec[id].edge;
+  return e == LDS_NAVMESH_NONE ? s->fsp : s->xadj[e].to;
+}
+
+/* The lengths from the start to the ends of portal E through the funnel
+** of state N (cached in N: NAN until asked). */
+static void taut_ends(ldsi_NavRec *N, const ldsi_NavEdge *E) {
+  if (N->d0 != N->d0) {
+    TautFunnel G;
+    G.rok = false;
+    G.ga = N->ga;
+    memcpy(G.ap, N->ap, sizeof G.ap);
+    memcpy(G.lp, N->lp, sizeof G.lp);
+    memcpy(G.rp, N->rp, sizeof G.rp);
+    N->d0 = taut_dist(&G, E, 0);
+    N->d1 = taut_dist(&G, E, 1);
+  }
+}
+
+/* True when a live state of portal k (edge E) is no longer by f and to
+** either end of E than the lower bounds of a state extending R by E (the
+** straight lines from R's apex; c the uniform cost). */
+static bool taut_dominated(const lds_NavSearch *s, ldsi_NavRec *rec, uint32_t k, const ldsi_NavRec *R,
+                           const ldsi_NavEdge *E, const double *goal, double c) {
+  uint32_t j;
+  double f = NAN, d0 = 0, d1 = 0;
+  for (j = s->phead[k]; j != LDS_NAVMESH_NONE; j = rec[j].next) {
+    ldsi_NavRec *N = &rec[j];
+    double tol = 1e-9 * (1 + N->f);
+    if (N->hpos == LDSI_NAV_DEAD) continue;
+    if (f != f) {
+      f = (R->ga + dist3(R->ap, goal)) * c;
+      d0 = R->ga + dist3(R->ap, E->a);
+      d1 = R->ga + dist3(R->ap, E->b);
+    }
+    if (f < N->f - tol) continue;
+    taut_ends(N, E);
+    if (d0 >= N->d0 - tol && d1 >= N->d1 - tol) return true;
+  }
+  return false;
+}
+
+/* The TAUT rule's corridor A* (uniform costs: every allowed area costs
+** s->min_cost), stopping like astar_run; the portal-state idea as in
+** Polyanya (Cui, Harabor & Grastien, IJCAI 2017), with one funnel per
+** state instead of a root and an interval. Its states are portal states,
+** not polygons: a state is a crossable half-edge (the polygon it enters)
+** with the funnel of one corridor through it (taut_step), so two
+** corridors into one large polygon by different portals are both kept.
+** g is the funnel's least length from the start to the portal on the way
+** to the goal, h the straight rest: f is a lower bound on the corridor's
+** pulled length (exact with the funnel exact). A new state at a portal is dropped when a live state
+** there is no longer by f and no longer to either end of the portal (a
+** heuristic dominance test: the two funnels' lengths are compared at three
+** numbers, not along the whole portal); a live state the new one beats so
+** dies (it stays in the pool, its heap item is skipped); at most
+** s->taut_cap live states per portal (the one of largest f gives way).
+** States are never changed once made, so parent links are acyclic. A
+** state popped in the goal polygon is pulled (build_corridor_path): when
+** its pulled length exceeds its f (a funnel that forgot portals, see
+** taut_step) and another state is cheaper, it goes back to the open list
+** with that length; else it is the answer. Relaxations with f >= bound (a
+** path found already) are not kept. */
+static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us,
+                                 uint64_t t0, uint64_t *n, double bound) {
+  const uint8_t *area = s->xarea;
+  const uint32_t *cstart = s->xstart;
+  const ldsi_NavEdge *adj = s->xadj;
+  const uint32_t gp = s->fgp, gen = s->gen, bgcur = s->bgcur;
+  const uint32_t *bgen = s->bgen;
+  const bool fprune = s->fprune;
+  const double *goal = s->goal;
+  const double *cost = s->cost;
+  const double c = s->min_cost;
+  ldsi_NavRec *rec = s->erec;
+  while (s->hn) {
+    uint32_t id, P, from, k, k1;
+    ldsi_NavRec *R;
+    if (max_exp && *n >= max_exp) return LDS_RUNNING;
+    if (budget_us && *n && (*n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
+      return LDS_RUNNING;
+    id = heap_pop(s);
+    if (id == LDS_NAVMESH_NONE) break;
+    (*n)++;
+    s->stats.expansions++;
+    P = erec_poly(s, id);
+    R = &rec[id];
+    if (P == gp) {
+      /* f is a lower bound (the funnel forgets portals after a corner):
+      ** the corridor's pulled length decides, and a corridor found longer
+      ** than its bound goes back to the open list with that length */
+      double len;
+      lds_Status st;
+      if (R->exact != gen) {
+        st = build_corridor_path(s, id, goal);
+        if (st != LDS_OK) return st;
+        s->built_rec = id;
+        len = polyline_length(s->pts, s->npts) * c;
+        R->exact = gen;
+        if (len > R->f && s->hn && s->heap[0].f < len) {
+          R->f = len;
+          R->hpos = LDSI_NAV_OPEN;
+          if (!heap_push(s, id, len)) {
+            snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the open list");
+            return LDS_E_NOMEM;
+          }
+          continue;
+        }
+      }
+      s->goal_rec = id;
+      return LDS_FOUND;
+    }
+    R->done = gen;
+    from = R->parent == LDS_NAVMESH_NONE ? LDS_NAVMESH_NONE : erec_poly(s, R->parent);
+    for (k = cstart[P], k1 = cstart[P + 1]; k < k1; k++) {
+      const ldsi_NavEdge *E = &adj[k];
+      const uint32_t Q = E->to;
+      TautFunnel F;
+      ldsi_NavRec *X;
+      uint32_t j, nid, live = 0, worst = LDS_NAVMESH_NONE;
+      double g, h, f, d0 = NAN, d1 = NAN;
+      if (Q == from) continue; /* never straight back */
+      if (fprune && E->blk != LDSI_NAV_BLK_ANY && (E->blk == LDSI_NAV_BLK_NONE || bgen[E->blk] != bgcur))
+        continue;
+      if (cost[area[Q]] == INFINITY) continue;
+      /* every path through the new funnel passes its parent's apex: lengths
+      ** from there bound the new state's f and its lengths to the portal's
+      ** ends from below, so a live state no longer than those bounds drops
+      ** it before the step (the same answer as the test after it) */
+      if (s->pgen[k] == gen && taut_dominated(s, rec, k, R, E, goal, c)) continue;
+      F.ga = R->ga;
+      memcpy(F.ap, R->ap, sizeof F.ap);
+      memcpy(F.lp, R->lp, sizeof F.lp);
+      memcpy(F.rp, R->rp, sizeof F.rp);
+      F.arec = R->arec;
+      F.lrec = R->lrec;
+      F.rrec = R->rrec;
+      taut_step(s, rec, id, k, &F, &g, &h);
+      g *= c;
+      f = g + h * c;
+      if (f >= bound) continue; /* no better than the path found already */
+      /* the portal's states: one no shorter at both ends and by f drops
+      ** the new one; one the new one is no longer than there dies */
+      if (s->pgen[k] == gen) {
+        bool dominated = false;
+        for (j = s->phead[k]; j != LDS_NAVMESH_NONE; j = rec[j].next) {
+          ldsi_NavRec *N = &rec[j];
+          double e0, e1, tol = 1e-9 * (1 + N->f);
+          if (N->hpos == LDSI_NAV_DEAD) continue;
+          if (d0 != d0) {
+            d0 = taut_dist(&F, E, 0);
+            d1 = taut_dist(&F, E, 1);
+          }
+          taut_ends(N, E);
+          e0 = N->d0;
+          e1 = N->d1;
+          if (f >= N->f - tol && d0 >= e0 - tol && d1 >= e1 - tol) {
+            dominated = true;
+            break;
+          }
+          if (f <= N->f + tol && d0 <= e0 + tol && d1 <= e1 + tol) {
+            N->hpos = LDSI_NAV_DEAD;
+            continue;
+          }
+          live++;
+          if (worst == LDS_NAVMESH_NONE || N->f > rec[worst].f) worst = j;
+        }
+        if (dominated) continue;
+        if (live >= s->taut_cap) {
+          if (!(f < rec[worst].f)) continue;
+          rec[worst].hpos = LDSI_NAV_DEAD;
+        }
+      } else {
+        s->pgen[k] = gen;
+        s->phead[k] = LDS_NAVMESH_NONE;
+      }
+      if (s->nn == s->ecap) {
+        size_t nc = 2 * s->ecap;
+        ldsi_NavRec *nr = (ldsi_NavRec *)ldsi_realloc(&s->env, s->erec, s->ecap * sizeof *nr, nc * sizeof *nr);
+        if (!nr) {
+          snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the portal states");
+          return LDS_E_NOMEM;
+        }
+        s->erec = s->hrec = rec = nr;
+        s->ecap = nc;
+        R = &rec[id];
+      }
+      nid = (uint32_t)s->nn++;
+      X = &rec[nid];
+      X->seen = gen;
+      X->done = 0;
+      X->g = g;
+      X->f = f;
+      X->exact = 0;
+      X->d0 = d0;
+      X->d1 = d1;
+      X->parent = id;
+      X->edge = k;
+      X->ga = F.ga;
+      memcpy(X->ap, F.ap, sizeof F.ap);
+      memcpy(X->lp, F.lp, sizeof F.lp);
+      memcpy(X->rp, F.rp, sizeof F.rp);
+      X->arec = F.arec;
+      X->lrec = F.lrec;
+      X->rrec = F.rrec;
+      X->next = s->phead[k];
+      s->phead[k] = nid;
+      if (h < s->best_h) {
+        s->best_h = h;
+        s->best = nid;
+      }
+      X->hpos = LDSI_NAV_OPEN;
+      if (!heap_push(s, nid, f)) {
+        snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the open list");
+        return LDS_E_NOMEM;
+      }
+    }
+  }
+  return LDS_NO_PATH;
+}
+
 /* ------------------------------------------------------------ result -- */
 
 bool ldsi_nav_push_point(lds_NavSearch *s, const double *p) {
@@ -637,9 +1114,10 @@ static lds_Status finish_path(lds_NavSearch *s) {
 static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const double *end) {
   size_t n = 0, i, np = 0;
   uint32_t id;
-  const ldsi_NavRec *rec = s->rec;
+  const ldsi_NavRec *rec = s->hrec;
+  const bool taut = s->rule == LDSI_NAV_RULE_TAUT;
   for (id = last; id != LDS_NAVMESH_NONE; id = rec[id].parent)
-    if (++n > s->m->np) { /* cannot happen: the links are acyclic (astar_run) */
+    if (++n > (taut ? s->nn : s->m->np)) { /* cannot happen: the links are acyclic (astar_run*) */
       snprintf(s->msg, sizeof s->msg, "lds_navsearch: corridor links form a cycle");
       return s->status = LDS_E_STATE;
     }
@@ -659,12 +1137,31 @@ static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const dou
   i = n;
   for (id = last; id != LDS_NAVMESH_NONE; id = rec[id].parent) {
     --i;
-    s->corr[i] = id;
+    s->corr[i] = taut ? erec_poly(s, id) : id;
     if (i > 0) {
       const ldsi_NavEdge *E = &s->xadj[rec[id].edge];
       memcpy(s->portals[i - 1].left, E->a, 3 * sizeof(double));
       memcpy(s->portals[i - 1].right, E->b, 3 * sizeof(double));
     }
+  }
+  if (taut) {
+    /* portal states may enter a polygon twice (round a loop): the loop is
+    ** cut, which keeps the chain linked (portals[i - 1] enters corr[i]);
+    ** pos[p] is p's place in the cut chain while corr[pos[p]] == p */
+    uint32_t *pos = s->cpos, *c = s->corr;
+    size_t j, m = 0;
+    for (j = 0; j < n; j++) {
+      uint32_t p = c[j];
+      if (pos[p] < m && c[pos[p]] == p) {
+        m = pos[p] + 1;
+        continue;
+      }
+      pos[p] = (uint32_t)m;
+      c[m] = p;
+      if (m > 0) s->portals[m - 1] = s->portals[j - 1];
+      m++;
+    }
+    n = s->ncorr = m;
   }
   /* the funnel emits at most start, one corner per portal, goal */
   if (n + 1 > s->ptscap) {
@@ -723,8 +1220,18 @@ static void swap_saved(lds_NavSearch *s) {
 static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
   uint64_t n = 0;
   for (;;) {
-    lds_Status st = astar_run(s, max_exp, budget_us, t0, &n, s->have0 ? s->len0 : INFINITY);
+    const double bound = s->have0 ? s->len0 : INFINITY;
+    lds_Status st = s->rule == LDSI_NAV_RULE_TAUT ? astar_run_taut(s, max_exp, budget_us, t0, &n, bound)
+                                                  : astar_run(s, max_exp, budget_us, t0, &n, bound);
     if (st == LDS_RUNNING) return st;
+    if (s->rule == LDSI_NAV_RULE_TAUT && !s->have0) {
+      if (st != LDS_FOUND) return st;
+      if (s->built_rec != s->goal_rec) {
+        st = build_corridor_path(s, s->goal_rec, s->goal);
+        if (st != LDS_OK) return st;
+      }
+      return LDS_FOUND;
+    }
     if (s->rule == LDSI_NAV_RULE_LINE) {
       double straight;
       if (st != LDS_FOUND) return st;
@@ -736,21 +1243,28 @@ static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget
       if (!s->p.thorough || s->ncorr <= 1 || s->len0 <= straight) return LDS_FOUND;
       swap_saved(s);
       s->have0 = true;
-      s->rule = LDSI_NAV_RULE_MID;
-      /* Detour's own search: over the mesh's polygons */
-      s->fsp = s->sp;
-      s->fgp = s->gp;
-      s->xstart = s->cstart;
-      s->xadj = s->adj;
-      s->xarea = s->m->area;
+      if (s->uniform) {
+        /* the portal states' search, over the same partition */
+        s->rule = LDSI_NAV_RULE_TAUT;
+      } else {
+        /* Detour's own search: over the mesh's polygons */
+        s->rule = LDSI_NAV_RULE_MID;
+        s->fsp = s->sp;
+        s->fgp = s->gp;
+        s->xstart = s->cstart;
+        s->xadj = s->adj;
+        s->xarea = s->m->area;
+      }
       search_reset(s);
       continue;
     }
-    /* MID done: keep its path only when strictly better */
+    /* the second search done: keep its path only when strictly better */
     if (st < 0) return st;
     if (st == LDS_FOUND) {
-      st = build_corridor_path(s, s->fgp, s->goal);
-      if (st != LDS_OK) return st;
+      if (s->rule != LDSI_NAV_RULE_TAUT || s->built_rec != s->goal_rec) {
+        st = build_corridor_path(s, s->rule == LDSI_NAV_RULE_TAUT ? s->goal_rec : s->fgp, s->goal);
+        if (st != LDS_OK) return st;
+      }
       if (path_score(s) < s->len0) return LDS_FOUND;
     }
     swap_saved(s);
@@ -830,8 +1344,13 @@ static lds_Status build_path(lds_NavSearch *s) {
   } else if (s->p.partial && s->best != LDS_NAVMESH_NONE) {
     double end[3];
     if (s->p.algo == LDS_NAV_FUNNEL) {
-      if (s->rec[s->best].seen != s->gen) s->best = s->fsp;
-      closest_on_merged(s, s->best, s->goal, end);
+      if (s->rule == LDSI_NAV_RULE_TAUT) {
+        if (s->best >= s->nn) s->best = 0;
+        closest_on_merged(s, erec_poly(s, s->best), s->goal, end);
+      } else {
+        if (s->rec[s->best].seen != s->gen) s->best = s->fsp;
+        closest_on_merged(s, s->best, s->goal, end);
+      }
       st = build_corridor_path(s, s->best, end);
     } else if (s->npts == 0) {
       if (s->rec[s->best].seen != s->gen) s->best = s->sp;

@@ -63,11 +63,13 @@ typedef struct lds_NavParams {
                              ///< height; default 4
   bool partial;              ///< funnel: on no path, give the path to the reached polygon nearest
                              ///< the goal (ignored by optimal)
-  bool thorough;             ///< funnel: the point-chain corridor search, then Detour's midpoint
-                             ///< search bounded by its path, and the path (funnel) of the two
-                             ///< with the smaller cost (default true); false: the point-chain
-                             ///< search alone (about 2x faster, longer paths more often).
-                             ///< Ignored by optimal.
+  bool thorough;             ///< funnel (default true): with one cost for every allowed area,
+                             ///< the portal-state search (A* over portals, each state the
+                             ///< funnel of its corridor, g its pulled length); with area costs,
+                             ///< the point-chain corridor search, then Detour's midpoint search
+                             ///< bounded by its path, the path (funnel) of the smaller cost
+                             ///< kept. false: the point-chain search alone (2-6x faster, longer
+                             ///< paths more often). docs/navmesh.md "funnel". Ignored by optimal.
 } lds_NavParams;
 
 /// Fills *p with the defaults above. Never fails.

@@ -29,6 +29,15 @@ typedef struct ldsi_NavRec {
   uint32_t seen;     /* generation the record belongs to */
   uint32_t hpos;     /* LDSI_NAV_OPEN (its current f is in the heap) or LDSI_NAV_CLOSED */
   uint32_t done;     /* generation in which it was last expanded */
+  /* TAUT rule only: the funnel of the corridor to here (apex, its cost ga
+  ** from the start, the two sides' points), as lds_funnel keeps it */
+  double ga;
+  double ap[3], lp[3], rp[3];
+  double d0, d1;     /* TAUT: lengths from the start to the portal's ends through the funnel (NAN: not yet) */
+  uint32_t exact;    /* generation in which f became the corridor's funnel length (goal) */
+  uint32_t lrec, rrec; /* TAUT: the states whose portals gave lp and rp (the apex's own at the start) */
+  uint32_t arec;     /* TAUT: the state whose portal gave the apex (0: the start) */
+  uint32_t next;     /* TAUT: the next state of the same portal */
 } ldsi_NavRec;
 
 /* One crossable half-edge of a polygon (a row of the polygons' CSR
@@ -47,8 +56,13 @@ typedef struct ldsi_NavEdge {
 
 /* The corridor searches of one funnel query (docs/navmesh.md): the point
 ** chain through the portal points nearest the straight line on to the goal,
-** and Detour's rule of edge midpoints. */
-typedef enum ldsi_NavRule { LDSI_NAV_RULE_LINE = 0, LDSI_NAV_RULE_MID = 1 } ldsi_NavRule;
+** Detour's rule of edge midpoints, and the portal states that carry the
+** funnel of their corridor (thorough with one cost). */
+typedef enum ldsi_NavRule {
+  LDSI_NAV_RULE_LINE = 0,
+  LDSI_NAV_RULE_MID = 1,
+  LDSI_NAV_RULE_TAUT = 2
+} ldsi_NavRule;
 
 struct lds_NavSearch {
   ldsi_Env env;
@@ -90,7 +104,19 @@ struct lds_NavSearch {
   uint32_t *cstart;   /* np + 1: polygon P's crossable half-edges are adj[cstart[P] .. cstart[P+1]-1] */
   ldsi_NavEdge *adj;
   uint32_t gen;
-  ldsi_NavRec *rec;   /* np */
+  ldsi_NavRec *rec;   /* np + 1: one per polygon (LINE, MID) */
+  ldsi_NavRec *erec;  /* TAUT: a pool of portal states (ecap, nn in use;
+                      ** erec[0] the start's), each the funnel of one
+                      ** corridor through its portal (edge) */
+  size_t ecap, nn;
+  uint32_t *phead;    /* ni + 1: per edge, its first state (when pgen == gen) */
+  uint32_t *pgen;
+  ldsi_NavRec *hrec;  /* the records the heap's ids name: rec or erec */
+  uint32_t goal_rec;  /* TAUT: the record popped in the goal polygon */
+  uint32_t built_rec; /* TAUT: the record whose corridor's path pts holds (NONE: none) */
+  uint32_t *tbuf;     /* ni + 1: TAUT scratch, the portals after a corner (taut_step) */
+  uint32_t taut_cap;  /* TAUT: live states kept per portal */
+  double taut_w;
   bool uniform;       /* every allowed area costs the same */
   ldsi_NavHeapItem *heap; /* hcap items, hn in use (lazy deletion: may exceed np) */
   size_t hn, hcap;
@@ -121,6 +147,7 @@ struct lds_NavSearch {
 
 #define LDSI_NAV_CLOSED 0xFFFFFFFFu
 #define LDSI_NAV_OPEN 0u
+#define LDSI_NAV_DEAD 0xFFFFFFFEu /* TAUT: a state dominated by a later one */
 
 /* Walks the polyline pts (n points) through the mesh from polygon p0 (see
 ** lds_navmesh_check_path); cost may be NULL (every area 1, none blocked).

@@ -373,11 +373,14 @@ static void build_tables(lds_NavSearch *s) {
   const ldsi_MergedMesh *m = &s->pa->mm;
   ldsi_Polyanya *pa = s->pa;
   uint8_t blk[32];
-  uint32_t p, k, a;
+  uint32_t p, k, i;
   double *ang = pa->vg; /* scratch: vg is reset per query through vgen */
   memset(blk, 0, sizeof blk);
-  for (a = 0; a < 256; a++)
+  /* the blocked areas among those the mesh uses (O(areas) per query) */
+  for (i = 0; i < s->nareas; i++) {
+    uint32_t a = s->areas[i];
     if (!isfinite(s->cost[a])) blk[a >> 3] |= (uint8_t)(1u << (a & 7));
+  }
   if (pa->tables && memcmp(blk, pa->blocked, sizeof blk) == 0) return;
   memcpy(pa->blocked, blk, sizeof blk);
   for (p = 0; p < m->np; p++) pa->ok[p] = isfinite(s->cost[m->area[p]]) ? 1 : 0;

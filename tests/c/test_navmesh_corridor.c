@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** test_navmesh_corridor.c — the funnel mode's corridor searches
-** (docs/navmesh.md, "funnel"): the thorough mode (the point-chain search,
-** then Detour's midpoint search bounded by its path) is never longer than
-** the fast mode (the point-chain search alone) and never cheaper than it
-** when areas cost differently; both reach the same queries, never beat the
+** (docs/navmesh.md, "funnel"): the thorough mode (one cost: the
+** portal-state search; area costs: the point-chain search, then Detour's
+** midpoint search bounded by its path) is never longer than the fast mode
+** (the point-chain search alone) on these queries and never cheaper than
+** it when areas cost differently; both reach the same queries, never beat the
 ** straight line, and return a corridor of neighbouring polygons from the
 ** start's to the goal's without a repeat; a search object reused over many
 ** queries (records reset by a generation counter) gives the same path bit
