@@ -15,6 +15,8 @@
 typedef struct MeshBox {
   lds_Navmesh *m;
   lds_NavSearch *s; /* created on first find_path, freed with the mesh */
+  int users;        /* schedulers whose searches run on m (ldsl_navmesh_use) */
+  int closed;       /* freed or collected: m lives on until the last user lets go */
 } MeshBox;
 
 static MeshBox *check_box(lua_State *L, int arg) {
@@ -23,7 +25,7 @@ static MeshBox *check_box(lua_State *L, int arg) {
 
 static lds_Navmesh *check_mesh(lua_State *L, int arg) {
   MeshBox *b = check_box(L, arg);
-  if (!b->m) luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  if (!b->m || b->closed) luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
   return b->m;
 }
 
@@ -31,6 +33,8 @@ static MeshBox *new_box(lua_State *L) {
   MeshBox *b = (MeshBox *)lua_newuserdata(L, sizeof *b);
   b->m = NULL;
   b->s = NULL;
+  b->users = 0;
+  b->closed = 0;
   luaL_getmetatable(L, LDS_NAVMESH_MT);
   lua_setmetatable(L, -2);
   return b;
@@ -179,18 +183,40 @@ static int nm_new(lua_State *L) {
 
 /* ------------------------------------------------------------ methods -- */
 
-static int nm_free(lua_State *L) {
-  MeshBox *b = check_box(L, 1);
+/* mesh:free() and __gc: the mesh's own search goes now; the core mesh
+** when no scheduler uses it any more (ldsl_navmesh_unuse). */
+static void mesh_release(MeshBox *b) {
   lds_navsearch_free(b->s);
-  lds_navmesh_free(b->m);
   b->s = NULL;
+  b->closed = 1;
+  if (b->users > 0) return;
+  lds_navmesh_free(b->m);
   b->m = NULL;
+}
+
+static int nm_free(lua_State *L) {
+  mesh_release(check_box(L, 1));
   return 0;
 }
 
+lds_Navmesh *ldsl_navmesh_use(lua_State *L, int arg, void **box) {
+  MeshBox *b = check_box(L, arg);
+  check_mesh(L, arg);
+  b->users++;
+  *box = b;
+  return b->m;
+}
+
+void ldsl_navmesh_unuse(void *box) {
+  MeshBox *b = (MeshBox *)box;
+  if (--b->users == 0 && b->closed) mesh_release(b);
+}
+
+lds_Navmesh *ldsl_navmesh_check(lua_State *L, int arg) { return check_mesh(L, arg); }
+
 static int nm_tostring(lua_State *L) {
   MeshBox *b = check_box(L, 1);
-  if (!b->m) lua_pushfstring(L, "%s (freed)", LDS_NAVMESH_MT);
+  if (!b->m || b->closed) lua_pushfstring(L, "%s (freed)", LDS_NAVMESH_MT);
   else
     lua_pushfstring(L, "%s (%d vertices, %d polygons)", LDS_NAVMESH_MT,
                     (int)lds_navmesh_vertex_count(b->m), (int)lds_navmesh_poly_count(b->m));
@@ -306,6 +332,18 @@ static void parse_opts(lua_State *L, int arg, lds_NavParams *p, double *costs, i
   if (lua_isnoneornil(L, arg)) return;
   ldsl_check_table(L, arg);
   ldsl_check_keys(L, arg, "option", "option names must be strings", keys, NULL);
+  ldsl_navmesh_read_opts(L, arg, p, costs);
+  lua_getfield(L, arg, "postprocess");
+  if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)
+    ldsl_opt_type_error(L, arg, "postprocess", "function (path, mesh) -> value");
+  *post = !lua_isnil(L, -1);
+  lua_pop(L, 1);
+}
+
+void ldsl_navmesh_read_opts(lua_State *L, int arg, lds_NavParams *p, double *costs) {
+  int i;
+  lds_nav_params_init(p);
+  for (i = 0; i < 256; i++) costs[i] = 1.0;
   lua_getfield(L, arg, "algorithm");
   if (!lua_isnil(L, -1)) {
     if (lua_type(L, -1) != LUA_TSTRING) ldsl_opt_type_error(L, arg, "algorithm", "string");
@@ -394,13 +432,32 @@ static void parse_opts(lua_State *L, int arg, lds_NavParams *p, double *costs, i
     p->thorough = lua_toboolean(L, -1);
   }
   lua_pop(L, 1);
-  lua_getfield(L, arg, "postprocess");
-  if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)
-    ldsl_opt_type_error(L, arg, "postprocess", "function (path, mesh) -> value");
-  *post = !lua_isnil(L, -1);
-  lua_pop(L, 1);
   p->area_costs = costs;
   p->n_area_costs = 256;
+}
+
+void ldsl_navmesh_push_path(lua_State *L, const double *pts, size_t n, double length, double cost,
+                            bool partial, lds_NavAlgo algo, const uint32_t *corr, size_t nc) {
+  size_t i;
+  lua_createtable(L, (int)n, 5);
+  for (i = 0; i < n; i++) {
+    push_point(L, pts + 3 * i);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  lua_pushnumber(L, length);
+  lua_setfield(L, -2, "length");
+  lua_pushnumber(L, cost);
+  lua_setfield(L, -2, "cost");
+  lua_pushboolean(L, partial);
+  lua_setfield(L, -2, "partial");
+  lua_pushstring(L, lds_nav_algo_name(algo));
+  lua_setfield(L, -2, "algorithm");
+  lua_createtable(L, (int)nc, 0);
+  for (i = 0; i < nc; i++) {
+    lua_pushinteger(L, (lua_Integer)corr[i] + 1);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  lua_setfield(L, -2, "corridor");
 }
 
 /* mesh:find_path(p0, p1 [, opts]) -> path | nil, "no_path" | nil, msg, status.
@@ -414,9 +471,10 @@ static int nm_find_path(lua_State *L) {
   lds_Status st;
   const double *pts;
   const uint32_t *corr;
-  size_t n, nc, i;
+  size_t n, nc;
+  double len, cost;
   int post;
-  if (!b->m) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  if (!b->m || b->closed) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
   check_point(L, 2, s);
   check_point(L, 3, g);
   parse_opts(L, 4, &p, costs, &post);
@@ -435,28 +493,12 @@ static int nm_find_path(lua_State *L) {
     lua_pushstring(L, "no_path");
     return 2;
   }
-  lua_createtable(L, (int)n, 5);
-  for (i = 0; i < n; i++) {
-    push_point(L, pts + 3 * i);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
-  lua_pushnumber(L, lds_navsearch_length(b->s));
-  lua_setfield(L, -2, "length");
-  lua_pushnumber(L, lds_navsearch_cost(b->s));
-  lua_setfield(L, -2, "cost");
-  lua_pushboolean(L, lds_navsearch_is_partial(b->s));
-  lua_setfield(L, -2, "partial");
-  lua_pushstring(L, lds_nav_algo_name(p.algo));
-  lua_setfield(L, -2, "algorithm");
+  len = lds_navsearch_length(b->s);
+  cost = lds_navsearch_cost(b->s);
   corr = lds_navsearch_corridor(b->s, &nc);
   if (!corr && lds_navsearch_status(b->s) == LDS_E_NOMEM)
     return ldsl_push_fail(L, lds_navsearch_errmsg(b->s), LDS_E_NOMEM);
-  lua_createtable(L, (int)nc, 0);
-  for (i = 0; i < nc; i++) {
-    lua_pushinteger(L, (lua_Integer)corr[i] + 1);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
-  lua_setfield(L, -2, "corridor");
+  ldsl_navmesh_push_path(L, pts, n, len, cost, lds_navsearch_is_partial(b->s), p.algo, corr, nc);
   if (post) {
     lua_getfield(L, 4, "postprocess");
     lua_insert(L, -2);
@@ -517,6 +559,12 @@ const luaL_Reg ldsl_navmesh_meth[] = {{"bounds", nm_bounds},
                                       {"vertex_count", nm_vertex_count},
                                       {NULL, NULL}};
 
-const luaL_Reg ldsl_navmesh_metameth[] = {{"__gc", nm_free},
+static int nm_gc(lua_State *L) {
+  MeshBox *b = (MeshBox *)lua_touserdata(L, 1);
+  if (b) mesh_release(b);
+  return 0;
+}
+
+const luaL_Reg ldsl_navmesh_metameth[] = {{"__gc", nm_gc},
                                           {"__tostring", nm_tostring},
                                           {NULL, NULL}};
