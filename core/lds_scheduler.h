@@ -65,6 +65,11 @@
 **   request waits in its queue meanwhile (its frames count) and starts, in
 **   O(1), once the view is ready. Quick passes skip a request whose view is
 **   not ready (the main pass builds it).
+** - Mesh requests (lds_NavRequest, lds_scheduler_submit_nav): paths on a
+**   navigation mesh added with lds_scheduler_add_navmesh, in the same key
+**   order and budget, sliced through lds_navsearch_step (one polygon or
+**   Polyanya node = one expansion); a mesh never changes, so they never
+**   restart (docs/scheduler.md "Mesh requests").
 ** - Errors are per request: a request whose search fails (an unavailable
 **   algorithm, a bad layer weight...) ends with that error and its message;
 **   the other requests are not affected.
