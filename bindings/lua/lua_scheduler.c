@@ -1084,7 +1084,10 @@ static int mesh_request(lua_State *L, SchedBox *b) {
   lua_newtable(L); /* [3] the mesh options as given (req:options()) */
   for (i = 0; mesh_option_keys[i]; i++) {
     lua_getfield(L, 2, mesh_option_keys[i]);
-    if (lua_type(L, -1) == LUA_TTABLE) ldsl_copy_table(L, -1), lua_remove(L, -2);
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      ldsl_copy_table(L, -1);
+      lua_remove(L, -2);
+    }
     lua_setfield(L, -2, mesh_option_keys[i]);
   }
   lua_rawseti(L, uv, 3);

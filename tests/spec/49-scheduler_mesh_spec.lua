@@ -199,7 +199,8 @@ describe("mesh requests in lodestar.scheduler", function()
     assert.equal("arg", status)
     assert.matches("not on the mesh", bad:info().error)
     assert.is_true(good:status() == "found" or good:status() == "no_path")
-    assert.has_error(function() good:set_options{} end, "lodestar.Request: set_options: not for a mesh request (its options are fixed at sched:request)")
+    assert.has_error(function() good:set_options{} end,
+      "lodestar.Request: set_options: not for a mesh request (its options are fixed at sched:request)")
     sched:free()
   end)
 
