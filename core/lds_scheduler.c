@@ -147,6 +147,16 @@ static bool heap_reserve(lds_Scheduler *sc, Heap *h, size_t need) {
   return true;
 }
 
+void ldsi_sched_heap_push(lds_Scheduler *sc, Heap *h, int which, uint32_t r) {
+  heap_push(sc, h, which, r);
+}
+
+bool ldsi_sched_heap_reserve(lds_Scheduler *sc, Heap *h, size_t need) {
+  return heap_reserve(sc, h, need);
+}
+
+void ldsi_sched_heap_fix(lds_Scheduler *sc, Heap *h, int which, uint32_t r) { heap_fix(sc, h, which, r); }
+
 /* ---------------------------------------------------------- lifetime -- */
 
 static bool slots_grow(lds_Scheduler *sc, uint32_t ncap) {
@@ -245,6 +255,7 @@ void lds_scheduler_free(lds_Scheduler *sc) {
   for (i = 0; i < sc->nreq; i++) {
     lds_path_free(sc->req[i].path);
     lds_path_free(sc->req[i].quick);
+    ldsi_sched_nav_free_req(sc, i);
     if (sc->req[i].watch)
       ldsi_free(&sc->env, sc->req[i].watch, (size_t)sc->req[i].nwatch * sizeof(WatchCell));
   }
@@ -252,6 +263,7 @@ void lds_scheduler_free(lds_Scheduler *sc) {
     ldsi_sched_edits_detach(sc, k);
     grid_entry_free(sc, &sc->grids[k]);
   }
+  ldsi_sched_nav_free_all(sc);
   ldsi_free(&sc->env, sc->hits, sc->hits_cap * sizeof(uint32_t));
   ldsi_free(&sc->env, sc->grids, (size_t)sc->grid_cap * sizeof(GridEntry));
   ldsi_free(&sc->env, sc->req, sc->cap * sizeof(Req));
@@ -364,7 +376,7 @@ size_t lds_scheduler_mem_used(const lds_Scheduler *sc) {
   }
   for (k = 0; k < (int)sc->nreq; k++) n += (size_t)sc->req[k].nwatch * sizeof(WatchCell);
   n += sc->hits_cap * sizeof(uint32_t);
-  return n;
+  return n + ldsi_sched_nav_mem(sc);
 }
 
 const char *lds_scheduler_errmsg(const lds_Scheduler *sc) { return sc->errmsg; }
@@ -404,6 +416,10 @@ static void detach(lds_Scheduler *sc, uint32_t r) {
   Req *q = &sc->req[r];
   GridEntry *ge;
   if (q->state != SLOT_QUEUED && q->state != SLOT_ACTIVE && !q->quick_pending) return;
+  if (q->nav) {
+    ldsi_sched_nav_detach(sc, r); /* lds_scheduler_nav.c */
+    return;
+  }
   ge = &sc->grids[q->grid];
   if (q->state == SLOT_QUEUED) {
     ldsi_sched_heap_remove(sc, &ge->heap[HEAP_MAIN], HEAP_MAIN, r);
@@ -426,6 +442,7 @@ static void slot_free(lds_Scheduler *sc, uint32_t r) {
   lds_path_free(q->path);
   lds_path_free(q->quick);
   q->path = q->quick = NULL;
+  ldsi_sched_nav_free_req(sc, r);
   q->state = SLOT_FREE;
   q->gen = (q->gen + 1) & GEN_MASK;
   if (q->gen == 0) q->gen = 1;
@@ -451,6 +468,10 @@ static void info_fill(const lds_Scheduler *sc, uint32_t r, lds_RequestInfo *out)
   out->stats.elapsed_us = q->elapsed_us;
   out->cost = q->path ? lds_path_cost(q->path) : (q->quick ? lds_path_cost(q->quick) : -1.0);
   out->path_length = q->path ? lds_path_length(q->path) : (q->quick ? lds_path_length(q->quick) : 0);
+  if (q->nav && q->nav->pts) { /* a mesh request's path: its cost and points */
+    out->cost = q->nav->cost;
+    out->path_length = q->nav->npts;
+  }
 }
 
 /* Calls the request's callback (if any). Afterwards the slot may be free
@@ -571,6 +592,42 @@ lds_Status ldsi_sched_requeue(lds_Scheduler *sc, uint32_t r) {
 
 /* ---------------------------------------------------------- requests -- */
 
+uint32_t ldsi_sched_slot_new(lds_Scheduler *sc, int32_t priority) {
+  uint32_t r, gen;
+  Req *q;
+  if (sc->free_head != NO_INDEX) {
+    r = sc->free_head;
+    sc->free_head = sc->req[r].next_free;
+  } else {
+    if (sc->nreq == sc->cap) {
+      uint32_t ncap = sc->cap ? sc->cap * 2 : 64;
+      if (sc->cap >= 0x7FFFFFFFu || !slots_grow(sc, ncap)) {
+        ldsi_sched_fail(sc, LDS_E_NOMEM, "lds_scheduler_submit: out of memory for %lu requests",
+                        (unsigned long)ncap);
+        return NO_INDEX;
+      }
+    }
+    r = sc->nreq++;
+    sc->req[r].gen = 1;
+  }
+  q = &sc->req[r];
+  gen = q->gen;
+  memset(q, 0, sizeof *q);
+  q->gen = gen;
+  q->state = SLOT_QUEUED;
+  q->status = LDS_RUNNING;
+  q->grid = -1;
+  q->mesh = -1;
+  q->search = -1;
+  q->heap_pos[0] = q->heap_pos[1] = NO_INDEX;
+  q->submit_frame = sc->frame;
+  q->seq = sc->seq++;
+  q->key = (int64_t)priority * (int64_t)sc->cfg.aging_frames - (int64_t)sc->frame;
+  q->cost = -1.0;
+  q->hit_j = NO_INDEX;
+  return r;
+}
+
 lds_Status lds_scheduler_submit(lds_Scheduler *sc, const lds_Request *rq, lds_RequestId *id) {
   int gi;
   uint32_t r;
@@ -621,25 +678,9 @@ lds_Status lds_scheduler_submit(lds_Scheduler *sc, const lds_Request *rq, lds_Re
   if (!heap_reserve(sc, &ge->heap[HEAP_MAIN], ge->heap[HEAP_MAIN].n + 1) ||
       (rq->quick_expansions && !heap_reserve(sc, &ge->heap[HEAP_QUICK], ge->heap[HEAP_QUICK].n + 1)))
     return ldsi_sched_fail(sc, LDS_E_NOMEM, "lds_scheduler_submit: out of memory for the queue");
-  if (sc->free_head != NO_INDEX) {
-    r = sc->free_head;
-    sc->free_head = sc->req[r].next_free;
-  } else {
-    if (sc->nreq == sc->cap) {
-      uint32_t ncap = sc->cap ? sc->cap * 2 : 64;
-      if (sc->cap >= 0x7FFFFFFFu || !slots_grow(sc, ncap))
-        return ldsi_sched_fail(sc, LDS_E_NOMEM, "lds_scheduler_submit: out of memory for %lu requests",
-                       (unsigned long)ncap);
-    }
-    r = sc->nreq++;
-    sc->req[r].gen = 1;
-  }
+  r = ldsi_sched_slot_new(sc, rq->priority);
+  if (r == NO_INDEX) return LDS_E_NOMEM;
   q = &sc->req[r];
-  {
-    uint32_t gen = q->gen;
-    memset(q, 0, sizeof *q);
-    q->gen = gen;
-  }
   q->rq = *rq;
   if (rq->params.n_layer_weights > 0) {
     memcpy(q->weights, rq->params.layer_weights, (size_t)rq->params.n_layer_weights * sizeof(double));
@@ -647,16 +688,7 @@ lds_Status lds_scheduler_submit(lds_Scheduler *sc, const lds_Request *rq, lds_Re
   } else {
     q->rq.params.layer_weights = NULL;
   }
-  q->state = SLOT_QUEUED;
-  q->status = LDS_RUNNING;
   q->grid = gi;
-  q->search = -1;
-  q->heap_pos[0] = q->heap_pos[1] = NO_INDEX;
-  q->submit_frame = sc->frame;
-  q->seq = sc->seq++;
-  q->key = (int64_t)rq->priority * (int64_t)sc->cfg.aging_frames - (int64_t)sc->frame;
-  q->cost = -1.0;
-  q->hit_j = NO_INDEX;
   heap_push(sc, &ge->heap[HEAP_MAIN], HEAP_MAIN, r);
   if (rq->quick_expansions) {
     q->quick_pending = true;
@@ -698,6 +730,12 @@ lds_Status lds_scheduler_set_priority(lds_Scheduler *sc, lds_RequestId id, int32
                    lds_status_name(q->status));
   q->key += ((int64_t)priority - (int64_t)q->rq.priority) * (int64_t)sc->cfg.aging_frames;
   q->rq.priority = priority;
+  if (q->nav) { /* a mesh request: its mesh's queue */
+    q->nav->rq.priority = priority;
+    if (q->state == SLOT_QUEUED)
+      heap_fix(sc, &sc->meshes[q->mesh].heap, HEAP_MAIN, r);
+    return LDS_OK;
+  }
   ge = &sc->grids[q->grid];
   heap_fix(sc, &ge->heap[HEAP_MAIN], HEAP_MAIN, r);
   heap_fix(sc, &ge->heap[HEAP_QUICK], HEAP_QUICK, r);
@@ -716,6 +754,10 @@ lds_Status lds_scheduler_set_params(lds_Scheduler *sc, lds_RequestId id,
                    "lds_scheduler_set_params: %d layer weights (expected 0..16 with a non-NULL "
                    "array)", params->n_layer_weights);
   q = &sc->req[r];
+  if (q->nav)
+    return ldsi_sched_fail(sc, LDS_E_ARG, "lds_scheduler_set_params: request 0x%016llx is a mesh "
+                           "request (expected a grid request: its lds_NavParams are fixed at "
+                           "lds_scheduler_submit_nav)", (unsigned long long)id);
   if (q->state == SLOT_DONE)
     return ldsi_sched_fail(sc, LDS_E_STATE, "lds_scheduler_set_params: request already finished (%s)",
                    lds_status_name(q->status));

@@ -65,6 +65,11 @@
 **   request waits in its queue meanwhile (its frames count) and starts, in
 **   O(1), once the view is ready. Quick passes skip a request whose view is
 **   not ready (the main pass builds it).
+** - Mesh requests (lds_NavRequest, lds_scheduler_submit_nav): paths on a
+**   navigation mesh added with lds_scheduler_add_navmesh, in the same key
+**   order and budget, sliced through lds_navsearch_step (one polygon or
+**   Polyanya node = one expansion); a mesh never changes, so they never
+**   restart (docs/scheduler.md "Mesh requests").
 ** - Errors are per request: a request whose search fails (an unavailable
 **   algorithm, a bad layer weight...) ends with that error and its message;
 **   the other requests are not affected.
@@ -82,6 +87,7 @@
 #include "lds_search.h"
 #include "lds_path_cache.h"
 #include "lds_hpa.h"
+#include "lds_navmesh_search.h"
 
 LDS_BEGIN_DECLS
 
@@ -157,7 +163,8 @@ typedef struct lds_RequestInfo {
                            ///< the time measured by the scheduler, 0 in
                            ///< deterministic mode)
   double cost;             ///< path cost [Units: cost]; -1 without a path
-  size_t path_length;      ///< cells of the path (0 without one)
+  size_t path_length;      ///< cells of the path (0 without one); for a
+                           ///< mesh request, points of its path
   uint32_t deferrals;      ///< pauses of its search: edits of a flapping cell
                            ///< it waited out instead of repairing (docs/scheduler.md)
 } lds_RequestInfo;
@@ -430,6 +437,91 @@ LDS_API lds_Path *lds_scheduler_take_path(lds_Scheduler *sc, lds_RequestId id);
 /// Error message of a request that ended with an error ("" otherwise, or
 /// for a stale handle). [Owner: the scheduler; valid until release]
 LDS_API const char *lds_scheduler_request_errmsg(const lds_Scheduler *sc, lds_RequestId id);
+
+/* ------------------------------------------------------ mesh requests -- */
+/* Path requests on navigation meshes (lds_navmesh_search.h), sliced by the
+** same ticks as grid requests (docs/scheduler.md "Mesh requests"). */
+
+/// One path request on a navigation mesh. Fill with lds_nav_request_init,
+/// then change.
+typedef struct lds_NavRequest {
+  const lds_Navmesh *mesh;    ///< a mesh added with lds_scheduler_add_navmesh
+  double start[3], goal[3];   ///< x y z [Units: world units] [Limit: finite];
+                              ///< located on the mesh when the search starts
+                              ///< (params.snap_radius, params.height_tol)
+  lds_NavParams params;       ///< algo (LDS_NAV_FUNNEL or LDS_NAV_OPTIMAL), the
+                              ///< agent class's area_costs (+INFINITY blocks an
+                              ///< area; copied at submission, <= 256),
+                              ///< snap_radius, height_tol, partial, thorough
+  int64_t agent_id;           ///< [opt] the caller's tag, reported back
+  int32_t priority;           ///< larger runs first; default 0
+                              ///< [Limit: -1000000..1000000]
+  uint32_t flags;             ///< LDS_REQ_AUTO_RELEASE or 0 (a mesh path is not
+                              ///< watched: the mesh never changes)
+  lds_RequestCallback on_done;///< [opt] completion callback (LDS_EVENT_DONE only)
+  void *ud;                   ///< passed to on_done
+} lds_NavRequest;
+
+/// Fills *rq with defaults: mesh, start and goal [Shape: 3 doubles each]
+/// [Units: world units] (NULL leaves 0, 0, 0), params from
+/// lds_nav_params_init, priority 0, no flags, no callback.
+LDS_API void lds_nav_request_init(lds_NavRequest *rq, const lds_Navmesh *mesh,
+                                  const double start[3], const double goal[3]);
+
+/// A delivered mesh path, read with lds_scheduler_nav_path (value struct
+/// of borrowed arrays). The values are those lds_navsearch_points, _length,
+/// _cost, _corridor and _is_partial give for the same query, bit for bit.
+typedef struct lds_NavPath {
+  const double *points;       ///< x y z per point, start and goal included
+                              ///< [Shape: 3 * n_points] [Units: world units]
+  size_t n_points;
+  double length;              ///< 3-D length [Units: world units]
+  double cost;                ///< area-weighted length [Units: cost]
+  const uint32_t *corridor;   ///< polygons crossed, in order (funnel; empty for
+                              ///< optimal) [Shape: n_corridor]
+  size_t n_corridor;
+  bool partial;               ///< the path ends at the reached point nearest the
+                              ///< goal (params.partial, status LDS_NO_PATH)
+  lds_NavAlgo algo;           ///< the algorithm that found it
+} lds_NavPath;
+
+/// Registers a mesh and allocates its searches (lds_navsearch_new, each
+/// warmed with one query so that no tick builds their tables). The mesh
+/// must outlive the scheduler or be removed first. A mesh is immutable, so
+/// its requests never restart and never go stale.
+/// @param[in] n_searches searches for this mesh = its requests in progress
+///   at once; 0 = cfg.searches_per_grid [Limit: 0..64]
+/// @returns LDS_OK; LDS_E_ARG (NULL mesh, already added, n_searches out of
+///   range); LDS_E_STATE (inside a callback); LDS_E_NOMEM (nothing is
+///   kept). Messages in lds_scheduler_errmsg.
+LDS_API lds_Status lds_scheduler_add_navmesh(lds_Scheduler *sc, const lds_Navmesh *mesh,
+                                             int n_searches);
+/// Unregisters a mesh: its pending requests end with LDS_E_STATE ("mesh
+/// removed"; callbacks are called), its searches are freed. Its finished
+/// requests keep their paths (copies).
+/// @returns LDS_OK; LDS_E_ARG (mesh not added); LDS_E_STATE (inside a callback).
+LDS_API lds_Status lds_scheduler_remove_navmesh(lds_Scheduler *sc, const lds_Navmesh *mesh);
+/// Queues a mesh request. Checks now: the mesh (must be added), finite
+/// start and goal, the priority, flags, params.algo, area_costs (<= 256,
+/// each > 0 or +INFINITY), snap_radius (finite, >= 0) and height_tol (not
+/// NaN). A start or goal not on the mesh (no polygon within snap_radius)
+/// ends the request in the tick that starts it with LDS_E_ARG and a
+/// message naming it (lds_scheduler_request_errmsg); the tick goes on.
+/// The handle is used with every request call (status, info, cancel,
+/// release, set_priority, request_errmsg); the path is read with
+/// lds_scheduler_nav_path (lds_scheduler_path gives NULL for it).
+/// @returns LDS_OK; LDS_E_ARG (message in lds_scheduler_errmsg, naming the
+///   field); LDS_E_NOMEM.
+LDS_API lds_Status lds_scheduler_submit_nav(lds_Scheduler *sc, const lds_NavRequest *rq,
+                                            lds_RequestId *id);
+/// The path of a finished mesh request: LDS_FOUND, or LDS_NO_PATH with
+/// params.partial and a reached point (out->partial set).
+/// [Owner: the scheduler; out's arrays valid until the request is released]
+/// @returns LDS_OK (out filled); LDS_E_STATE (no path: running, no path,
+///   or an error; out zeroed); LDS_E_ARG (stale handle, or a grid request;
+///   out zeroed).
+LDS_API lds_Status lds_scheduler_nav_path(const lds_Scheduler *sc, lds_RequestId id,
+                                          lds_NavPath *out);
 
 /* ----------------------------------------------------------- slicing -- */
 

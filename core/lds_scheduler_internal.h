@@ -81,6 +81,9 @@ typedef struct Req {
   uint32_t hit_j;           /* first broken index found by the edit being
                             ** processed, NO_INDEX when none */
   uint8_t hit_reason;       /* its lds_WatchReason */
+  /* mesh requests (lds_scheduler_nav.c): nav != NULL; grid is -1 */
+  struct ldsi_SchedNav *nav;
+  int mesh;                 /* index into sc->meshes while pending, else -1 */
   char errmsg[LDS_ERRMSG_SIZE];
 } Req;
 
@@ -159,6 +162,33 @@ typedef struct GridEntry {
   SlotDefer *defer;      /* nsearch entries: deferred edits (lds_scheduler_defer.c) */
 } GridEntry;
 
+/* A mesh request's own state (lds_scheduler_nav.c): its request, the area
+** costs it copied, and the path delivered (copies of the search's arrays). */
+typedef struct ldsi_SchedNav {
+  lds_NavRequest rq;     /* copy; rq.params.area_costs -> costs */
+  double *pts;           /* [3 * npts] */
+  size_t npts;
+  uint32_t *corr;        /* [ncorr] */
+  size_t ncorr;
+  double length, cost;
+  bool partial;
+  size_t bytes;          /* of this block (costs included) */
+  double costs[];        /* [rq.params.n_area_costs] */
+} ldsi_SchedNav;
+
+/* A mesh added with lds_scheduler_add_navmesh: its pool of searches and the
+** queue of its requests waiting for one (lds_scheduler_nav.c). */
+typedef struct MeshEntry {
+  const lds_Navmesh *mesh;
+  int nsearch;
+  lds_NavSearch **search; /* pool */
+  uint32_t *owner;        /* slot owning each search, NO_INDEX when free */
+  int nfree;
+  Heap heap;              /* waiting for a search (heap_pos[HEAP_MAIN]) */
+  uint64_t rate_exp;      /* expansions of its requests' timed chunks */
+  uint64_t rate_us;       /* ... and their time [µs]: the mesh's own rate */
+} MeshEntry;
+
 struct lds_Scheduler {
   ldsi_Env env;
   lds_SchedulerConfig cfg;
@@ -167,6 +197,8 @@ struct lds_Scheduler {
   uint32_t free_head;
   GridEntry *grids;
   int ngrids, grid_cap;
+  MeshEntry *meshes;  /* lds_scheduler_nav.c */
+  int nmeshes, mesh_cap;
   uint64_t frame;     /* ticks done */
   uint64_t seq;
   double rate;        /* expansions per µs */
@@ -194,6 +226,16 @@ lds_Status ldsi_sched_fail(lds_Scheduler *sc, lds_Status code, const char *fmt, 
     ;
 /* Whether slot a is served before slot b (larger key, then older). */
 bool ldsi_sched_req_before(const lds_Scheduler *sc, uint32_t a, uint32_t b);
+/* Pushes slot r on heap `which` (capacity reserved with ldsi_sched_heap_reserve). */
+void ldsi_sched_heap_push(lds_Scheduler *sc, Heap *h, int which, uint32_t r);
+/* Grows h to hold need entries; false when out of memory. */
+bool ldsi_sched_heap_reserve(lds_Scheduler *sc, Heap *h, size_t need);
+/* Restores heap order after slot r's key changed. */
+void ldsi_sched_heap_fix(lds_Scheduler *sc, Heap *h, int which, uint32_t r);
+/* Takes a free request slot (the array may grow: pointers into it go
+** stale); fills it as a fresh QUEUED request of generation kept, key and
+** seq set from priority. Returns the slot or NO_INDEX (out of memory). */
+uint32_t ldsi_sched_slot_new(lds_Scheduler *sc, int32_t priority);
 /* Removes slot r from heap `which` (HEAP_MAIN or HEAP_QUICK) of its grid. */
 void ldsi_sched_heap_remove(lds_Scheduler *sc, Heap *h, int which, uint32_t r);
 /* Calls slot r's completion callback with event ev (may submit: the slot
@@ -289,5 +331,29 @@ bool ldsi_sched_hier_partial(lds_Scheduler *sc, uint32_t r);
 void ldsi_sched_hier_finish(lds_Scheduler *sc, uint32_t r, lds_Status st);
 /* Frees grid entry ge's hierarchy queries. */
 void ldsi_sched_hier_free(lds_Scheduler *sc, GridEntry *ge);
+
+/* lds_scheduler_nav.c: mesh requests (lds_scheduler_submit_nav). */
+/* Starts QUEUED mesh request r: takes a free search of its mesh, starts
+** it; LDS_OK or the error that ends the request (its errmsg set). */
+lds_Status ldsi_sched_nav_begin(lds_Scheduler *sc, uint32_t r);
+/* One slice of at most max_exp expansions of ACTIVE mesh request r; the
+** search's counters before and after it. */
+lds_Status ldsi_sched_nav_step(lds_Scheduler *sc, uint32_t r, uint64_t max_exp,
+                               lds_Stats *before, lds_Stats *after);
+/* The expansion rate measured on r's mesh [expansions per µs], 0 when
+** too little was seen; counts a timed chunk of n expansions in dt µs. */
+double ldsi_sched_nav_rate(const lds_Scheduler *sc, uint32_t r);
+void ldsi_sched_nav_count(lds_Scheduler *sc, uint32_t r, uint64_t n, uint64_t dt);
+/* Ends mesh request r with status st: copies its search's path, returns
+** the search to its pool, delivers LDS_EVENT_DONE. */
+void ldsi_sched_nav_finish(lds_Scheduler *sc, uint32_t r, lds_Status st);
+/* Takes pending mesh request r out of its queue or gives back its search. */
+void ldsi_sched_nav_detach(lds_Scheduler *sc, uint32_t r);
+/* Frees mesh request r's state (its copied path). */
+void ldsi_sched_nav_free_req(lds_Scheduler *sc, uint32_t r);
+/* Frees every mesh entry (lds_scheduler_free). */
+void ldsi_sched_nav_free_all(lds_Scheduler *sc);
+/* Bytes of the mesh entries and the requests' mesh state. */
+size_t ldsi_sched_nav_mem(const lds_Scheduler *sc);
 
 #endif

@@ -30,6 +30,8 @@ typedef struct Budget {
   double rate;         /* expansions per µs used in this tick */
   uint64_t view_us;    /* time spent building cost views in this tick (timed) */
   uint64_t view_cells; /* cells built in that time */
+  uint64_t nav_us;     /* time of mesh requests' chunks (timed): not in the
+                       ** grid searches' rate, they have their own */
 } Budget;
 
 static uint64_t read_clock(lds_Scheduler *sc, Budget *b) {
@@ -80,8 +82,8 @@ static void after_chunk(lds_Scheduler *sc, Budget *b, Req *q, uint64_t n) {
     q->elapsed_us += b->now - before;
     q->rate_exp += n;
     b->run_exp += n;
-    if (b->now - b->t0 - b->view_us >= 20 && b->run_exp > 0) {
-      double measured = (double)b->run_exp / (double)(b->now - b->t0 - b->view_us);
+    if (b->now - b->t0 - b->view_us - b->nav_us >= 20 && b->run_exp > 0) {
+      double measured = (double)b->run_exp / (double)(b->now - b->t0 - b->view_us - b->nav_us);
       b->rate = measured < sc->rate ? measured : sc->rate;
       if (b->rate < RATE_MIN) b->rate = RATE_MIN;
     }
@@ -91,7 +93,7 @@ static void after_chunk(lds_Scheduler *sc, Budget *b, Req *q, uint64_t n) {
 /* End of a timed tick: fold its measured rate into the carried estimate
 ** (exponential moving average, weight 0.3) when the tick ran long enough. */
 static void end_rate(lds_Scheduler *sc, const Budget *b) {
-  uint64_t us = b->now - b->t0 - b->view_us; /* searching time only */
+  uint64_t us = b->now - b->t0 - b->view_us - b->nav_us; /* grid searching time only */
   if (!b->timed || us < 50 || b->run_exp < 16) return;
   sc->rate = 0.7 * sc->rate + 0.3 * ((double)b->run_exp / (double)us);
   if (sc->rate < RATE_MIN) sc->rate = RATE_MIN;
@@ -198,10 +200,52 @@ static lds_Status start_search(lds_Scheduler *sc, uint32_t r, lds_Search *s) {
   return st;
 }
 
-/* Ends request r with status st: from search s, or from its hierarchy query. */
+/* Ends request r with status st: from search s, from its hierarchy query,
+** or from its mesh search. */
 static void finish_req(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s) {
-  if (sc->req[r].rq.hierarchy) ldsi_sched_hier_finish(sc, r, st);
+  if (sc->req[r].nav) ldsi_sched_nav_finish(sc, r, st);
+  else if (sc->req[r].rq.hierarchy) ldsi_sched_hier_finish(sc, r, st);
   else ldsi_sched_finish(sc, r, st, s);
+}
+
+/* Runs mesh request r (ACTIVE, lds_scheduler_nav.c) until it finishes or
+** the budget is spent; true when the budget is spent. Chunks are sized by
+** the same rule as a grid search's, with the mesh's own measured rate
+** (the request's once 10 µs of it were seen, else its mesh's; before any,
+** K_MIN expansions probe it), and their time stays out of the grid
+** searches' rate. A mesh never changes: no restart, pause or urgency. */
+static bool run_nav_request(lds_Scheduler *sc, Budget *b, uint32_t r) {
+  for (;;) {
+    Req *q = &sc->req[r];
+    lds_Stats st0, st1;
+    lds_Status st;
+    double own = 0.0;
+    uint64_t cap = 0, k, n;
+    if (b->timed) {
+      own = ldsi_sched_nav_rate(sc, r);
+      if (own <= 0.0) cap = K_MIN;
+    }
+    k = next_chunk(sc, b, own, cap);
+    if (k == 0) return true;
+    st = ldsi_sched_nav_step(sc, r, k, &st0, &st1);
+    count_open(sc, &st1, st1.pushes - st0.pushes);
+    n = st1.expansions - st0.expansions;
+    b->spent_exp += n;
+    q->expansions += n;
+    sc->cur->expansions += n;
+    if (b->timed) {
+      uint64_t before = b->now, dt;
+      read_clock(sc, b);
+      dt = b->now - before;
+      q->elapsed_us += dt;
+      q->rate_exp += n;
+      b->nav_us += dt;
+      ldsi_sched_nav_count(sc, r, n, dt);
+    }
+    if (st == LDS_RUNNING) continue;
+    finish_req(sc, r, st, NULL);
+    return false;
+  }
 }
 
 /* Runs request r (ACTIVE, holding search s) until it finishes or the budget
@@ -425,6 +469,19 @@ static uint32_t pick(lds_Scheduler *sc) {
       if (best == NO_INDEX || (best_rank == 0 && ldsi_sched_req_before(sc, r, best))) best = r;
     }
   }
+  /* mesh requests (lds_scheduler_nav.c): never urgent nor forced */
+  for (gi = 0; gi < sc->nmeshes; gi++) {
+    const MeshEntry *me = &sc->meshes[gi];
+    if (best != NO_INDEX && best_rank > 0) break;
+    for (k = 0; k < me->nsearch; k++) {
+      uint32_t r = me->owner[k];
+      if (r != NO_INDEX && (best == NO_INDEX || ldsi_sched_req_before(sc, r, best))) best = r;
+    }
+    if (me->nfree > 0 && me->heap.n) {
+      uint32_t r = me->heap.items[0];
+      if (best == NO_INDEX || ldsi_sched_req_before(sc, r, best)) best = r;
+    }
+  }
   return best;
 }
 
@@ -466,6 +523,19 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
     if (r == NO_INDEX) break;
     if (!sc->req[r].forced && next_chunk(sc, &b, 0.0, 0) == 0) break;
     q = &sc->req[r];
+    if (q->nav) { /* a mesh request (lds_scheduler_nav.c) */
+      if (q->state == SLOT_QUEUED) {
+        lds_Status st = ldsi_sched_nav_begin(sc, r);
+        if (st != LDS_OK) {
+          finish_req(sc, r, st, NULL);
+          if (b.timed) read_clock(sc, &b);
+          continue;
+        }
+      }
+      if (run_nav_request(sc, &b, r)) break;
+      if (b.timed) read_clock(sc, &b);
+      continue;
+    }
     if (q->state == SLOT_QUEUED && sc->grids[q->grid].cache) {
       int served = serve_from_cache(sc, &b, r);
       if (served == 2) break;
@@ -522,6 +592,10 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
         if (sc->grids[gi].owner[k] != NO_INDEX && ldsi_sched_defer_paused(&sc->grids[gi], k) &&
             !sc->req[sc->grids[gi].owner[k]].disturbed)
           ts.paused++;
+    }
+    for (gi = 0; gi < sc->nmeshes; gi++) {
+      ts.queued += (uint32_t)sc->meshes[gi].heap.n;
+      ts.active += (uint32_t)(sc->meshes[gi].nsearch - sc->meshes[gi].nfree);
     }
   }
   ts.deferrals = sc->new_deferrals;

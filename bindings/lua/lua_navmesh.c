@@ -19,6 +19,8 @@ typedef struct MeshBox {
   lds_NavSearch *q; /* the sliced query of mesh:start / mesh:step, created
                        on the first start (find_path never touches it) */
   lds_NavAlgo q_algo;
+  int users;        /* schedulers whose searches run on m (ldsl_navmesh_use) */
+  int closed;       /* freed or collected: m lives on until the last user lets go */
 } MeshBox;
 
 static MeshBox *check_box(lua_State *L, int arg) {
@@ -27,7 +29,7 @@ static MeshBox *check_box(lua_State *L, int arg) {
 
 static lds_Navmesh *check_mesh(lua_State *L, int arg) {
   MeshBox *b = check_box(L, arg);
-  if (!b->m) luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  if (!b->m || b->closed) luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
   return b->m;
 }
 
@@ -37,6 +39,8 @@ static MeshBox *new_box(lua_State *L) {
   b->s = NULL;
   b->q = NULL;
   b->q_algo = LDS_NAV_FUNNEL;
+  b->users = 0;
+  b->closed = 0;
   luaL_getmetatable(L, LDS_NAVMESH_MT);
   lua_setmetatable(L, -2);
   return b;
@@ -215,20 +219,42 @@ static int nm_new(lua_State *L) {
 
 /* ------------------------------------------------------------ methods -- */
 
-static int nm_free(lua_State *L) {
-  MeshBox *b = check_box(L, 1);
+/* mesh:free() and __gc: the mesh's own search goes now; the core mesh
+** when no scheduler uses it any more (ldsl_navmesh_unuse). */
+static void mesh_release(MeshBox *b) {
   lds_navsearch_free(b->s);
   lds_navsearch_free(b->q);
-  lds_navmesh_free(b->m);
   b->s = NULL;
   b->q = NULL;
+  b->closed = 1;
+  if (b->users > 0) return;
+  lds_navmesh_free(b->m);
   b->m = NULL;
+}
+
+static int nm_free(lua_State *L) {
+  mesh_release(check_box(L, 1));
   return 0;
 }
 
+lds_Navmesh *ldsl_navmesh_use(lua_State *L, int arg, void **box) {
+  MeshBox *b = check_box(L, arg);
+  check_mesh(L, arg);
+  b->users++;
+  *box = b;
+  return b->m;
+}
+
+void ldsl_navmesh_unuse(void *box) {
+  MeshBox *b = (MeshBox *)box;
+  if (--b->users == 0 && b->closed) mesh_release(b);
+}
+
+lds_Navmesh *ldsl_navmesh_check(lua_State *L, int arg) { return check_mesh(L, arg); }
+
 static int nm_tostring(lua_State *L) {
   MeshBox *b = check_box(L, 1);
-  if (!b->m) lua_pushfstring(L, "%s (freed)", LDS_NAVMESH_MT);
+  if (!b->m || b->closed) lua_pushfstring(L, "%s (freed)", LDS_NAVMESH_MT);
   else
     lua_pushfstring(L, "%s (%d vertices, %d polygons)", LDS_NAVMESH_MT,
                     (int)lds_navmesh_vertex_count(b->m), (int)lds_navmesh_poly_count(b->m));
@@ -344,6 +370,18 @@ static void parse_opts(lua_State *L, int arg, lds_NavParams *p, double *costs, i
   if (lua_isnoneornil(L, arg)) return;
   ldsl_check_table(L, arg);
   ldsl_check_keys(L, arg, "option", "option names must be strings", keys, NULL);
+  ldsl_navmesh_read_opts(L, arg, p, costs);
+  lua_getfield(L, arg, "postprocess");
+  if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)
+    ldsl_opt_type_error(L, arg, "postprocess", "function (path, mesh) -> value");
+  *post = !lua_isnil(L, -1);
+  lua_pop(L, 1);
+}
+
+void ldsl_navmesh_read_opts(lua_State *L, int arg, lds_NavParams *p, double *costs) {
+  int i;
+  lds_nav_params_init(p);
+  for (i = 0; i < 256; i++) costs[i] = 1.0;
   lua_getfield(L, arg, "algorithm");
   if (!lua_isnil(L, -1)) {
     if (lua_type(L, -1) != LUA_TSTRING) ldsl_opt_type_error(L, arg, "algorithm", "string");
@@ -432,11 +470,6 @@ static void parse_opts(lua_State *L, int arg, lds_NavParams *p, double *costs, i
     p->thorough = lua_toboolean(L, -1);
   }
   lua_pop(L, 1);
-  lua_getfield(L, arg, "postprocess");
-  if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)
-    ldsl_opt_type_error(L, arg, "postprocess", "function (path, mesh) -> value");
-  *post = !lua_isnil(L, -1);
-  lua_pop(L, 1);
   p->area_costs = costs;
   p->n_area_costs = 256;
 }
@@ -462,14 +495,39 @@ static int start_fail(lua_State *L, const char *m, lds_Status st) {
   return ldsl_push_fail(L, lua_tostring(L, -1), st);
 }
 
+void ldsl_navmesh_push_path(lua_State *L, const double *pts, size_t n, double length, double cost,
+                            bool partial, lds_NavAlgo algo, const uint32_t *corr, size_t nc) {
+  size_t i;
+  lua_createtable(L, (int)n, 5);
+  for (i = 0; i < n; i++) {
+    push_point(L, pts + 3 * i);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  lua_pushnumber(L, length);
+  lua_setfield(L, -2, "length");
+  lua_pushnumber(L, cost);
+  lua_setfield(L, -2, "cost");
+  lua_pushboolean(L, partial);
+  lua_setfield(L, -2, "partial");
+  lua_pushstring(L, lds_nav_algo_name(algo));
+  lua_setfield(L, -2, "algorithm");
+  lua_createtable(L, (int)nc, 0);
+  for (i = 0; i < nc; i++) {
+    lua_pushinteger(L, (lua_Integer)corr[i] + 1);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  lua_setfield(L, -2, "corridor");
+}
+
 /* Pushes the path search s holds (a list of points {x =, y =, z =} with
 ** fields length, cost, partial, corridor, algorithm) and returns 1; or
 ** pushes nil, "no_path" (no path) and returns 2; or nil, message, status
-** (the corridor walk out of memory) and returns 3. */
+** (the path's cost overflows, the corridor walk out of memory) and
+** returns 3. */
 static int push_nav_path(lua_State *L, lds_NavSearch *s, lds_NavAlgo algo) {
   const double *pts;
   const uint32_t *corr;
-  size_t n, nc, i;
+  size_t n, nc;
   pts = lds_navsearch_points(s, &n);
   if (!pts) {
     lua_pushnil(L);
@@ -484,28 +542,11 @@ static int push_nav_path(lua_State *L, lds_NavSearch *s, lds_NavAlgo algo) {
                     ldsl_fmt_num(buf, sizeof buf, lds_navsearch_length(s)));
     return ldsl_push_fail(L, lua_tostring(L, -1), LDS_E_ARG);
   }
-  lua_createtable(L, (int)n, 5);
-  for (i = 0; i < n; i++) {
-    push_point(L, pts + 3 * i);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
-  lua_pushnumber(L, lds_navsearch_length(s));
-  lua_setfield(L, -2, "length");
-  lua_pushnumber(L, lds_navsearch_cost(s));
-  lua_setfield(L, -2, "cost");
-  lua_pushboolean(L, lds_navsearch_is_partial(s));
-  lua_setfield(L, -2, "partial");
-  lua_pushstring(L, lds_nav_algo_name(algo));
-  lua_setfield(L, -2, "algorithm");
   corr = lds_navsearch_corridor(s, &nc);
   if (!corr && lds_navsearch_status(s) == LDS_E_NOMEM)
     return ldsl_push_fail(L, lds_navsearch_errmsg(s), LDS_E_NOMEM);
-  lua_createtable(L, (int)nc, 0);
-  for (i = 0; i < nc; i++) {
-    lua_pushinteger(L, (lua_Integer)corr[i] + 1);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
-  lua_setfield(L, -2, "corridor");
+  ldsl_navmesh_push_path(L, pts, n, lds_navsearch_length(s), lds_navsearch_cost(s),
+                         lds_navsearch_is_partial(s), algo, corr, nc);
   return 1;
 }
 
@@ -534,7 +575,7 @@ static int nm_find_path(lua_State *L) {
   double s[3], g[3], costs[256];
   lds_Status st;
   int post, nres;
-  if (!b->m) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  if (!b->m || b->closed) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
   check_point(L, 2, s);
   check_point(L, 3, g);
   parse_opts(L, 4, &p, costs, &post);
@@ -564,7 +605,7 @@ static int nm_start(lua_State *L) {
   double s[3], g[3], costs[256];
   lds_Status st;
   int post;
-  if (!b->m) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  if (!b->m || b->closed) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
   check_point(L, 2, s);
   check_point(L, 3, g);
   parse_opts(L, 4, &p, costs, &post);
@@ -584,7 +625,7 @@ static int nm_step(lua_State *L) {
   MeshBox *b = check_box(L, 1);
   lds_Budget bud;
   lds_Status st;
-  if (!b->m) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  if (!b->m || b->closed) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
   ldsl_check_budget(L, 2, &bud);
   if (!b->q) {
     lua_pushstring(L, lds_status_name(LDS_E_STATE));
@@ -606,7 +647,7 @@ static int nm_step(lua_State *L) {
 static int nm_path(lua_State *L) {
   MeshBox *b = check_box(L, 1);
   lds_Status st;
-  if (!b->m) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  if (!b->m || b->closed) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
   st = b->q ? lds_navsearch_status(b->q) : LDS_E_STATE;
   if (st < 0 || !lds_navsearch_points(b->q, NULL)) {
     lua_pushnil(L);
@@ -619,7 +660,7 @@ static int nm_path(lua_State *L) {
 /* mesh:status() -> the sliced query's status name ("state" before a start) */
 static int nm_status(lua_State *L) {
   MeshBox *b = check_box(L, 1);
-  if (!b->m) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  if (!b->m || b->closed) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
   lua_pushstring(L, lds_status_name(b->q ? lds_navsearch_status(b->q) : LDS_E_STATE));
   return 1;
 }
@@ -628,7 +669,7 @@ static int nm_status(lua_State *L) {
 static int nm_stats(lua_State *L) {
   MeshBox *b = check_box(L, 1);
   lds_Stats st = {0, 0, 0, 0};
-  if (!b->m) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  if (!b->m || b->closed) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
   if (b->q) lds_navsearch_stats(b->q, &st);
   lua_createtable(L, 0, 4);
   ldsl_push_u64(L, st.expansions);
@@ -697,6 +738,12 @@ const luaL_Reg ldsl_navmesh_meth[] = {{"bounds", nm_bounds},
                                       {"vertex_count", nm_vertex_count},
                                       {NULL, NULL}};
 
-const luaL_Reg ldsl_navmesh_metameth[] = {{"__gc", nm_free},
+static int nm_gc(lua_State *L) {
+  MeshBox *b = (MeshBox *)lua_touserdata(L, 1);
+  if (b) mesh_release(b);
+  return 0;
+}
+
+const luaL_Reg ldsl_navmesh_metameth[] = {{"__gc", nm_gc},
                                           {"__tostring", nm_tostring},
                                           {NULL, NULL}};

@@ -29,13 +29,18 @@
 **     {opts = normalised options, quick = n}); [4] on_error; [5] watched
 **     requests (handle -> request userdata, weak values): how a broken
 **     watched path finds its Lua object after delivery, when the object is
-**     the caller's and no longer in [2].
+**     the caller's and no longer in [2]; [6] hierarchies its requests named
+**     (userdata -> box, ldsl_hpa_use); [7] meshes added (userdata -> box,
+**     ldsl_navmesh_use: mesh:free() keeps the core mesh while the
+**     scheduler's searches run on it).
 **   Request user value: [1] its scheduler userdata (the SchedBox stays valid
 **     while any request object lives), [2] on_done, [3] the normalised
 **     options (weights: the delivered path remembers them), [4] the Lua path
 **     (made once), [5] the Lua quick partial path, [6] on_partial, [7] the
 **     profile name, [8] the grid userdata, [9] the request's own search
-**     keys (what a redefined profile is merged under), [10] on_broken.
+**     keys (what a redefined profile is merged under), [10] on_broken; for
+**     a mesh request (opts.mesh) [3] is a copy of its mesh options, [4]
+**     the path table (mesh:find_path's shape) and [8] the mesh userdata.
 **
 ** Watched paths (opts.watch): the core calls its watch callback from inside
 ** the grid edit that broke the path (lds_grid_set_blocked... under
@@ -87,6 +92,7 @@ struct ReqBox {
   int32_t bx, by;   /* first broken cell of the last break [Units: cells] */
   lds_WatchReason why;
   int hier;         /* answered through a lodestar.Hierarchy (opts.hierarchy) */
+  int nav;          /* a mesh request (opts.mesh, lds_scheduler_submit_nav) */
 };
 
 /* ------------------------------------------------------------ boxes -- */
@@ -258,6 +264,17 @@ static void sched_release(lua_State *L, SchedBox *b, int si) {
     lua_pop(L, 1);
     lua_newtable(L);
     lua_rawseti(L, -2, 6);
+    lua_rawgeti(L, -1, 7); /* the meshes: the searches on them are freed */
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      lua_pushnil(L);
+      while (lua_next(L, -2)) {
+        ldsl_navmesh_unuse(lua_touserdata(L, -1));
+        lua_pop(L, 1);
+      }
+    }
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_rawseti(L, -2, 7);
   }
   lua_pop(L, 1);
   b->sc = NULL;
@@ -397,6 +414,8 @@ static SchedBox *new_schedbox(lua_State *L, int oi) {
   }
   lua_newtable(L); /* [6] hierarchies its requests named: userdata -> box (ldsl_hpa_use) */
   lua_rawseti(L, -2, 6);
+  lua_newtable(L); /* [7] meshes added: userdata -> box (ldsl_navmesh_use) */
+  lua_rawseti(L, -2, 7);
   lua_newtable(L); /* [5] watched requests, weak values */
   lua_createtable(L, 0, 1);
   lua_pushliteral(L, "v");
@@ -525,6 +544,66 @@ static int sched_remove_grid(lua_State *L) {
   lua_rawset(L, -3);
   gb->nsearch--;
   if (gb->closed) ldsl_space_release(gb);
+  lua_settop(L, 2);
+  dispatch(L, b, 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* sched:add_mesh(mesh [, n_searches]) -> sched. Allocates the mesh's
+** searches (n_searches mesh requests in progress at once; default the
+** scheduler's searches_per_grid). The scheduler keeps the mesh alive:
+** mesh:free() frees the core mesh when the scheduler lets it go. */
+static int sched_add_mesh(lua_State *L) {
+  SchedBox *b = check_sched(L, 1);
+  lds_Navmesh *m;
+  lds_Status st;
+  void *box;
+  double n;
+  if (!luaL_testudata(L, 2, LDS_NAVMESH_MT)) return ldsl_type_error(L, 2, LDS_NAVMESH_MT);
+  m = ldsl_navmesh_check(L, 2);
+  n = ldsl_opt_int(L, 3, 0);
+  if (n < 0 || n > 64) return ldsl_arg_error(L, 3, "n_searches out of range (expected 0..64)");
+  if (b->dispatching || b->stepping)
+    return luaL_error(L, "%s: cannot add a mesh from a callback", LDS_SCHEDULER_MT);
+  lua_settop(L, 2);
+  push_suv(L, 1, 7); /* 3: meshes */
+  lua_pushvalue(L, 2);
+  lua_rawget(L, 3);
+  if (!lua_isnil(L, -1)) return ldsl_arg_error(L, 2, "mesh already added to this scheduler");
+  lua_pop(L, 1);
+  st = lds_scheduler_add_navmesh(b->sc, m, (int)n);
+  if (st == LDS_E_ARG) return ldsl_arg_error(L, 2, lds_scheduler_errmsg(b->sc));
+  if (st != LDS_OK) return luaL_error(L, "%s", lds_scheduler_errmsg(b->sc));
+  ldsl_navmesh_use(L, 2, &box);
+  lua_pushvalue(L, 2);
+  lua_pushlightuserdata(L, box);
+  lua_rawset(L, 3);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* sched:remove_mesh(mesh) -> sched. Its pending requests end with status
+** "state" (their on_done run), its searches are freed, the mesh let go. */
+static int sched_remove_mesh(lua_State *L) {
+  SchedBox *b = check_sched(L, 1);
+  lds_Status st;
+  void *box;
+  if (!luaL_testudata(L, 2, LDS_NAVMESH_MT)) return ldsl_type_error(L, 2, LDS_NAVMESH_MT);
+  if (b->dispatching) return luaL_error(L, "%s: cannot remove a mesh from a callback", LDS_SCHEDULER_MT);
+  lua_settop(L, 2);
+  push_suv(L, 1, 7);
+  lua_pushvalue(L, 2);
+  lua_rawget(L, -2);
+  if (lua_isnil(L, -1)) return ldsl_arg_error(L, 2, "mesh was not added to this scheduler");
+  box = lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  st = lds_scheduler_remove_navmesh(b->sc, ldsl_navmesh_check(L, 2));
+  if (st != LDS_OK) return luaL_error(L, "%s", lds_scheduler_errmsg(b->sc));
+  lua_pushvalue(L, 2);
+  lua_pushnil(L);
+  lua_rawset(L, -3);
+  ldsl_navmesh_unuse(box);
   lua_settop(L, 2);
   dispatch(L, b, 1);
   lua_settop(L, 1);
@@ -906,6 +985,134 @@ static int read_watch(lua_State *L, uint32_t *policy, double *ratio) {
   return 1;
 }
 
+/* Options of a mesh request (opts.mesh): mesh:find_path's and the
+** scheduler's own. */
+static const char *const mesh_request_keys[] = {
+    "agent", "algorithm", "area_costs", "blocked_areas", "from", "height_tol", "mesh",
+    "on_done", "partial", "priority", "snap_radius", "thorough", "to", NULL};
+static const char *const mesh_option_keys[] = {"algorithm",  "area_costs", "blocked_areas",
+                                               "height_tol", "partial",    "snap_radius",
+                                               "thorough",   NULL};
+/* Grid-request options a mesh request refuses by name. */
+static const char *const grid_only_keys[] = {"cost", "grid", "h_scale", "heuristic", "hierarchy",
+                                             "hierarchy_mode", "on_partial", "profile", "quick",
+                                             "watch", "weight", "weights", NULL};
+
+/* opts[name] of the request spec at 2: a point {x, y, z} or {x =, y =, z =}
+** of finite numbers [Units: world units] into p; raises opts.NAME's error
+** with the value. */
+static void opt_point(lua_State *L, const char *name, double p[3]) {
+  static const char *const xyz[] = {"x", "y", "z"};
+  int i, t;
+  lua_getfield(L, 2, name);
+  t = lua_gettop(L);
+  if (lua_isnil(L, t)) ldsl_opt_error(L, 2, name, "required (a point {x, y, z} [world units])");
+  if (lua_type(L, t) != LUA_TTABLE) ldsl_opt_type_error(L, 2, name, "point {x, y, z}");
+  for (i = 0; i < 3; i++) {
+    lua_rawgeti(L, t, i + 1);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      lua_getfield(L, t, xyz[i]);
+    }
+    if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1))) {
+      char buf[64];
+      ldsl_opt_error(L, 2, name,
+                     lua_pushfstring(L, "%s must be a finite number (got %s)", xyz[i],
+                                     lua_type(L, -1) == LUA_TNUMBER
+                                         ? ldsl_fmt_num(buf, sizeof buf, lua_tonumber(L, -1))
+                                         : ldsl_value_name(L, -1)));
+    }
+    p[i] = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
+/* sched:request{mesh = m, from = {x, y, z}, to = {x, y, z} [, algorithm =,
+** area_costs =, blocked_areas =, snap_radius =, height_tol =, partial =,
+** thorough =, priority =, agent =, on_done =]} -> lodestar.Request: a mesh
+** request (lds_scheduler_submit_nav). The stack: 1 scheduler, 2 opts. */
+static int mesh_request(lua_State *L, SchedBox *b) {
+  lds_NavRequest rq;
+  lds_NavParams p;
+  double costs[256], from[3], to[3], agent, prio;
+  const lds_Navmesh *m;
+  lds_RequestId id;
+  lds_Status st;
+  ReqBox *r;
+  int mi, ri, uv, i;
+  for (i = 0; grid_only_keys[i]; i++) {
+    lua_getfield(L, 2, grid_only_keys[i]);
+    if (!lua_isnil(L, -1))
+      ldsl_opt_error(L, 2, grid_only_keys[i],
+                     "not with opts.mesh (a mesh request takes mesh:find_path's options: "
+                     "algorithm, area_costs, blocked_areas, snap_radius, height_tol, partial, "
+                     "thorough)");
+    lua_pop(L, 1);
+  }
+  ldsl_check_keys(L, 2, "option", "opts keys must be strings", mesh_request_keys, NULL);
+  lua_getfield(L, 2, "mesh"); /* 3 */
+  mi = lua_gettop(L);
+  if (!luaL_testudata(L, mi, LDS_NAVMESH_MT)) ldsl_opt_type_error(L, 2, "mesh", LDS_NAVMESH_MT);
+  push_suv(L, 1, 7);
+  lua_pushvalue(L, mi);
+  lua_rawget(L, -2);
+  if (lua_isnil(L, -1))
+    ldsl_opt_error(L, 2, "mesh", "this mesh was not added to the scheduler (sched:add_mesh)");
+  lua_pop(L, 2);
+  m = ldsl_navmesh_check(L, mi);
+  opt_point(L, "from", from);
+  opt_point(L, "to", to);
+  prio = opt_range(L, 2, "priority", 0, -1000000, 1000000, "-1000000..1000000");
+  agent = opt_range(L, 2, "agent", 0, -9007199254740992.0, 9007199254740992.0, "of at most 2^53");
+  lua_getfield(L, 2, "on_done");
+  if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)
+    ldsl_opt_type_error(L, 2, "on_done", "function");
+  lua_pop(L, 1);
+  ldsl_navmesh_read_opts(L, 2, &p, costs);
+  r = (ReqBox *)lds_newudata(L, sizeof(ReqBox));
+  memset(r, 0, sizeof *r);
+  r->state = RQ_RELEASED; /* until submitted: __gc does nothing */
+  luaL_setmetatable(L, REQ_MT);
+  ri = lua_gettop(L);
+  lua_createtable(L, 10, 0);
+  uv = lua_gettop(L);
+  lua_pushvalue(L, 1);
+  lua_rawseti(L, uv, 1);
+  lua_getfield(L, 2, "on_done");
+  lua_rawseti(L, uv, 2);
+  lua_newtable(L); /* [3] the mesh options as given (req:options()) */
+  for (i = 0; mesh_option_keys[i]; i++) {
+    lua_getfield(L, 2, mesh_option_keys[i]);
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      ldsl_copy_table(L, -1);
+      lua_remove(L, -2);
+    }
+    lua_setfield(L, -2, mesh_option_keys[i]);
+  }
+  lua_rawseti(L, uv, 3);
+  lua_pushvalue(L, mi);
+  lua_rawseti(L, uv, 8);
+  lds_setuv(L, ri);
+  r->sb = b;
+  r->nav = 1;
+  lds_nav_request_init(&rq, m, from, to);
+  rq.params = p;
+  rq.agent_id = (int64_t)agent;
+  rq.priority = (int32_t)prio;
+  rq.on_done = on_event;
+  rq.ud = r;
+  st = lds_scheduler_submit_nav(b->sc, &rq, &id);
+  if (st == LDS_E_ARG) return ldsl_arg_error(L, 2, lds_scheduler_errmsg(b->sc));
+  if (st != LDS_OK) return luaL_error(L, "%s", lds_scheduler_errmsg(b->sc));
+  r->id = id;
+  r->state = RQ_PENDING;
+  lua_pushvalue(L, ri);
+  set_live(L, 1, id); /* anchored while pending */
+  lua_settop(L, ri);
+  return 1;
+}
+
 /* sched:request{from = {x, y}, to = {x, y} [, grid =, profile =, priority =,
 ** agent =, quick =, on_done =, on_partial =, watch =, search options...]}
 ** -> lodestar.Request. See docs/lua-api.md ("Scheduler"). */
@@ -926,7 +1133,13 @@ static int sched_request(lua_State *L) {
   int watch;
   lua_settop(L, 2);
   ldsl_check_table(L, 2);
-  ldsl_check_keys(L, 2, "option", "opts keys must be strings", request_keys, NULL);
+  lua_getfield(L, 2, "mesh");
+  if (!lua_isnil(L, -1)) {
+    lua_settop(L, 2);
+    return mesh_request(L, b);
+  }
+  lua_pop(L, 1);
+  ldsl_check_keys(L, 2, "option", "opts keys must be strings", request_keys, "mesh");
   g = request_grid(L); /* 3 */
   gi = 3;
   lua_getfield(L, 2, "from");
@@ -1481,6 +1694,22 @@ static int req_path(lua_State *L) {
   push_ruv(L, 1, 4);
   if (!lua_isnil(L, -1)) return 1;
   lua_pop(L, 1);
+  if (r->nav) { /* a mesh request: mesh:find_path's table */
+    lds_NavPath np;
+    if (lds_scheduler_nav_path(r->sb->sc, r->id, &np) != LDS_OK) {
+      if (st == LDS_NO_PATH || st == LDS_FOUND) {
+        luaL_pushfail(L);
+        lua_pushstring(L, "no_path");
+        return 2;
+      }
+      return ldsl_push_fail(L, lds_scheduler_request_errmsg(r->sb->sc, r->id), st);
+    }
+    ldsl_navmesh_push_path(L, np.points, np.n_points, np.length, np.cost, np.partial, np.algo,
+                           np.corridor, np.n_corridor);
+    lua_pushvalue(L, -1);
+    set_ruv(L, 1, 4);
+    return 1;
+  }
   p = lds_scheduler_path(r->sb->sc, r->id);
   if (!p) {
     if (st == LDS_NO_PATH || st == LDS_FOUND) {
@@ -1743,6 +1972,9 @@ static int req_set_options(lua_State *L) {
   lua_settop(L, 2);
   ldsl_check_table(L, 2);
   ldsl_check_keys(L, 2, "option", "opts keys must be strings", search_keys, NULL);
+  if (r->nav)
+    return luaL_error(L, "%s: set_options: not for a mesh request (its options are fixed at "
+                         "sched:request)", REQ_MT);
   if (r->state != RQ_PENDING)
     return luaL_error(L, "%s: set_options: the request is not pending", REQ_MT);
   merge_opts(L, 0, 2); /* 3 */
@@ -1789,12 +2021,14 @@ static int req_tostring(lua_State *L) {
 const luaL_Reg ldsl_scheduler_funcs[] = {{"new", sched_new}, {NULL, NULL}};
 
 const luaL_Reg ldsl_scheduler_meth[] = {{"add_grid", sched_add_grid},
+                                        {"add_mesh", sched_add_mesh},
                                         {"deliver", sched_deliver},
                                         {"edit_stats", sched_edit_stats},
                                         {"free", sched_free},
                                         {"on_error", sched_on_error},
                                         {"profile", sched_profile},
                                         {"remove_grid", sched_remove_grid},
+                                        {"remove_mesh", sched_remove_mesh},
                                         {"request", sched_request},
                                         {"stats", sched_stats},
                                         {"step", sched_step},

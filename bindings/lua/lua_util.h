@@ -124,6 +124,24 @@ lds_Hpa *ldsl_hpa_use(lua_State *L, int arg, void **box);
 ** with, a table its paths remember, or nil when it has none. */
 void ldsl_hpa_push_weights(lua_State *L, int arg);
 void ldsl_hpa_unuse(void *box);
+/* lua_navmesh.c, for the scheduler's mesh requests (lua_scheduler.c): the
+** core mesh of the lodestar.Navmesh at arg (raises when it is not one, or
+** freed); ldsl_navmesh_use also counts one user, *box its handle for
+** ldsl_navmesh_unuse: mesh:free() and the collection of the mesh keep the
+** core mesh until its last user let it go. */
+lds_Navmesh *ldsl_navmesh_check(lua_State *L, int arg);
+lds_Navmesh *ldsl_navmesh_use(lua_State *L, int arg, void **box);
+void ldsl_navmesh_unuse(void *box);
+/* mesh:find_path's options (algorithm, area_costs, blocked_areas,
+** snap_radius, height_tol, partial, thorough) of the table at arg into *p,
+** the area costs into costs [Shape: 256]; other keys are not looked at.
+** Raises "opts.KEY: ..." naming the value on bad input. */
+void ldsl_navmesh_read_opts(lua_State *L, int arg, lds_NavParams *p, double *costs);
+/* Pushes the table mesh:find_path returns: the points {x =, y =, z =}
+** [Shape: 3 * n doubles], length, cost, partial, algorithm, corridor
+** (1-based polygon ids). */
+void ldsl_navmesh_push_path(lua_State *L, const double *pts, size_t n, double length, double cost,
+                            bool partial, lds_NavAlgo algo, const uint32_t *corr, size_t nc);
 
 #define ldsl_new_gridbox(L) ldsl_space_new((L), &ldsl_grid_kind)
 #define ldsl_new_graphbox(L) ldsl_space_new((L), &ldsl_graph_kind)
