@@ -290,13 +290,14 @@ static inline size_t acell(const lds_HpaQuery *q, uint32_t id) {
 ** the octile term is used as the plain A* heuristic was). The tables are kept feasible under
 ** edits by lds_hpa_repair (decrease propagation), so no query sees a stale
 ** bound. INFINITY when a table proves the cell cannot reach the goal. */
-static inline double aheur(const lds_HpaQuery *q, uint32_t cl, uint32_t i, int32_t x, int32_t y) {
-  double oct = q->h->minc * ldsi_hpa_octile(q->gx - x, q->gy - y), lb;
+static inline double aheur(const lds_HpaQuery *q, const ldsi_HpaCluster *k, uint32_t i) {
+  uint32_t xy = k->xy[i];
+  double oct = q->h->minc * ldsi_hpa_octile(q->gx - (int32_t)(xy & 0xFFFF), q->gy - (int32_t)(xy >> 16)), lb;
   const uint32_t *t;
   uint32_t best = 0;
   int l;
   if (q->nlact == 0) return oct;
-  t = q->h->cl[cl].lmv + (size_t)i * (size_t)q->h->lmk;
+  t = k->lmv + (size_t)i * (size_t)q->h->lmk;
   for (l = 0; l < q->nlact; l++) {
     uint32_t a = t[q->lact[l]], b = q->lgt[l], d = a > b ? a - b : b - a;
     best = d > best ? d : best;
@@ -306,29 +307,29 @@ static inline double aheur(const lds_HpaQuery *q, uint32_t cl, uint32_t i, int32
   return lb > oct ? lb : oct;
 }
 
-/* relaxes the edge from -> to, to being entrance i of cluster cl at cell
-** (x, y) (i LDSI_HPA_NOIDX: the goal) */
+/* relaxes the edge from -> to, to being entrance i of cluster cl (i
+** LDSI_HPA_NOIDX: the goal), reached at cost c */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
 static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t cl, uint32_t i,
-                          int32_t x, int32_t y, double c) {
+                          double c) {
   ldsi_HpaAbsNode *r = &q->an[to];
   if (r->gen != q->agcur) {
     r->gen = q->agcur;
     r->g = INFINITY;
     r->pos = LDSI_HPA_NOIDX;
-    r->h = i == LDSI_HPA_NOIDX ? 0.0 : aheur(q, cl, i, x, y);
-#if defined(__GNUC__) || defined(__clang__)
-    if (i != LDSI_HPA_NOIDX) {
-      /* what its expansion reads, fetched while the search goes on: its
-      ** matrix row and its inter edges (the block's head is in cache:
-      ** aheur just read it) */
+    if (i == LDSI_HPA_NOIDX) {
+      r->h = 0.0;
+    } else {
       const ldsi_HpaCluster *k = &q->h->cl[cl];
-      __builtin_prefetch(k->dist + (size_t)i * k->n);
-      __builtin_prefetch(k->inter + k->ioff[i]);
-    }
+      r->h = aheur(q, k, i);
+#if defined(__GNUC__) || defined(__clang__)
+      /* what its expansion reads, fetched while the search goes on: its
+      ** edges (the block's head is in cache: aheur just read it) */
+      __builtin_prefetch(k->edge + k->eoff[i]);
 #endif
+    }
   }
   if (c < r->g && r->h < INFINITY) {
     r->g = c;
@@ -336,11 +337,6 @@ static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t 
     r->cl = cl;
     apush(q, to, c + r->h, c);
   }
-}
-
-static inline void arelax_xy(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t cl, uint32_t i,
-                             uint32_t xy, double c) {
-  arelax(q, from, to, cl, i, (int32_t)(xy & 0xFFFF), (int32_t)(xy >> 16), c);
 }
 
 /* Joins start and goal to their clusters and pushes the start. */
@@ -447,7 +443,7 @@ static lds_Status abstract_path(lds_HpaQuery *q) {
 ** LDS_NO_PATH. */
 static lds_Status abstract_expand(lds_HpaQuery *q) {
   lds_Hpa *h = q->h;
-  uint32_t start = (uint32_t)(q->nabs - 2), goal = start + 1, u, i, j;
+  uint32_t start = (uint32_t)(q->nabs - 2), goal = start + 1, u, i;
   double gu;
   if (q->nah == 0) return LDS_NO_PATH;
   u = apop(q);
@@ -457,23 +453,22 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
   if (u == start) {
     const ldsi_HpaCluster *k = &h->cl[q->cs];
     for (i = 0; i < k->n; i++)
-      if (isfinite(q->ds[i])) arelax_xy(q, u, q->base[q->cs] + i, q->cs, i, k->xy[i], q->ds[i]);
-    if (isfinite(q->dsg)) arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, q->gx, q->gy, q->dsg);
+      if (isfinite(q->ds[i])) arelax(q, u, q->base[q->cs] + i, q->cs, i, q->ds[i]);
+    if (isfinite(q->dsg)) arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, q->dsg);
   } else {
-    uint32_t c = q->an[u].cl, b = q->base[c];
+    uint32_t c = q->an[u].cl;
     const ldsi_HpaCluster *k = &h->cl[c];
-    const float *row;
-    const ldsi_HpaInter *e, *end;
-    i = u - b;
-    row = k->dist + (size_t)i * k->n;
-    for (j = 0; j < k->n; j++)
-      if (j != i && row[j] < INFINITY) arelax_xy(q, u, b + j, c, j, k->xy[j], gu + (double)row[j]);
-    /* inter edges: the legal moves out of the cluster onto an entrance of a
-    ** neighbouring cluster, listed by the build */
-    for (e = k->inter + k->ioff[i], end = k->inter + k->ioff[i + 1]; e < end; e++)
-      arelax_xy(q, u, q->base[e->cl] + e->i, e->cl, e->i, e->xy, gu + (double)e->c);
+    const ldsi_HpaEdge *e, *end;
+    const int32_t *dcl = h->dcl;
+    i = u - q->base[c];
+    /* the search adjacency (lds_hpa_adj.c): the intra edges, then the
+    ** inter edges */
+    for (e = k->edge + k->eoff[i], end = k->edge + k->eoff[i + 1]; e < end; e++) {
+      uint32_t tc = (uint32_t)((int32_t)c + dcl[e->d]);
+      arelax(q, u, q->base[tc] + e->i, tc, e->i, gu + (double)e->c);
+    }
     if (c == q->cg && isfinite(q->dg[i]))
-      arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, q->gx, q->gy, gu + q->dg[i]);
+      arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, gu + q->dg[i]);
   }
   if (q->nah > q->stats.peak_open) q->stats.peak_open = q->nah;
   return LDS_RUNNING;
