@@ -52,7 +52,7 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   e = q->env;
   ldsi_hpa_exact_free(q);
   if (q->an) ldsi_free(&e, q->an, q->acap * sizeof(ldsi_HpaAbsNode));
-  if (q->ah) ldsi_free(&e, q->ah, q->acap * sizeof(ldsi_HpaAbsEntry));
+  if (q->ah) ldsi_free(&e, q->ah, q->ahcap * sizeof(ldsi_HpaAbsEntry));
   if (q->base) ldsi_free(&e, q->base, ((size_t)q->h->ncl + 1) * sizeof(uint32_t));
   if (q->ds) ldsi_free(&e, q->ds, q->h->cap * sizeof(double));
   if (q->dg) ldsi_free(&e, q->dg, q->h->cap * sizeof(double));
@@ -116,8 +116,9 @@ static bool layout(lds_HpaQuery *q) {
   if (n > q->acap) {
     size_t nc = n + n / 4;
     if (q->an) ldsi_free(&q->env, q->an, q->acap * sizeof(ldsi_HpaAbsNode));
-    if (q->ah) ldsi_free(&q->env, q->ah, q->acap * sizeof(ldsi_HpaAbsEntry));
+    if (q->ah) ldsi_free(&q->env, q->ah, q->ahcap * sizeof(ldsi_HpaAbsEntry));
     q->acap = 0;
+    q->ahcap = 0;
     q->an = ldsi_calloc(&q->env, nc, sizeof(ldsi_HpaAbsNode));
     q->ah = ldsi_alloc(&q->env, nc * sizeof(ldsi_HpaAbsEntry));
     if (!q->an || !q->ah) {
@@ -128,6 +129,7 @@ static bool layout(lds_HpaQuery *q) {
       return false;
     }
     q->acap = nc;
+    q->ahcap = nc;
     q->agcur = 0;
   }
   q->nabs = n;
@@ -220,54 +222,67 @@ static inline void anode(lds_HpaQuery *q, uint32_t id) {
   if (q->an[id].gen != q->agcur) {
     q->an[id].gen = q->agcur;
     q->an[id].g = INFINITY;
-    q->an[id].pos = LDSI_HPA_NOIDX;
+    q->an[id].closed = 0;
   }
 }
 
-/* the abstract heap (binary; smallest f, then the larger g): push id or
-** lower its f; its slot is kept in its record */
-static inline void apush(lds_HpaQuery *q, uint32_t id, double f, double g) {
-  ldsi_HpaAbsEntry *e = q->ah;
-  ldsi_HpaAbsNode *an = q->an;
-  size_t i = an[id].pos;
-  float gf = (float)g;
-  if (i == LDSI_HPA_NOIDX) i = q->nah++;
+/* The abstract open list: a 4-ary min-heap of (key, id) with lazy
+** deletion (an improved node is pushed again; a popped entry whose key is
+** not its node's current one, or whose node is closed, is skipped), so
+** sifting never writes the node records. The key is f - g * 2^-30: f
+** ascending and, among equal f, the larger g first, in one double (two f
+** closer than 2^-30 g may swap: the abstract path is then dearer than the
+** shortest by at most 2^-30 of its cost). */
+static inline double akey(double g, double h) { return g + h - g * 0x1p-30; }
+
+/* pushes (key, id); false on NOMEM */
+static inline bool apush(lds_HpaQuery *q, uint32_t id, double key) {
+  ldsi_HpaAbsEntry *e;
+  size_t i;
+  if (q->nah == q->ahcap) {
+    size_t nc = 2 * q->ahcap;
+    ldsi_HpaAbsEntry *ne = ldsi_realloc(&q->env, q->ah, q->ahcap * sizeof *ne, nc * sizeof *ne);
+    if (!ne) return false;
+    q->ah = ne;
+    q->ahcap = nc;
+  }
+  e = q->ah;
+  i = q->nah++;
   while (i > 0) {
-    size_t up = (i - 1) / 2;
-    if (!(f < e[up].f || (f == e[up].f && gf > e[up].g))) break;
+    size_t up = (i - 1) / 4;
+    if (!(key < e[up].key)) break;
     e[i] = e[up];
-    an[e[i].id].pos = (uint32_t)i;
     i = up;
   }
-  e[i].f = f;
-  e[i].g = gf;
+  e[i].key = key;
   e[i].id = id;
-  an[id].pos = (uint32_t)i;
   q->stats.pushes++;
+  return true;
 }
 
-static inline uint32_t apop(lds_HpaQuery *q) {
-  ldsi_HpaAbsEntry *e = q->ah, last;
-  ldsi_HpaAbsNode *an = q->an;
-  uint32_t top = e[0].id;
-  size_t i = 0, n;
-  an[top].pos = LDSI_HPA_NOIDX;
-  n = --q->nah;
+/* pops the first entry */
+static inline ldsi_HpaAbsEntry apop(lds_HpaQuery *q) {
+  ldsi_HpaAbsEntry *e = q->ah, top = e[0], last;
+  size_t i = 0, n = --q->nah;
   if (n == 0) return top;
   last = e[n];
   for (;;) {
-    size_t c = 2 * i + 1, best;
+    size_t c = 4 * i + 1, best, m;
+    double bk;
     if (c >= n) break;
     best = c;
-    if (c + 1 < n && (e[c + 1].f < e[c].f || (e[c + 1].f == e[c].f && e[c + 1].g > e[c].g)))
-      best = c + 1;
-    if (!(e[best].f < last.f || (e[best].f == last.f && e[best].g > last.g))) break;
+    bk = e[c].key;
+    m = c + 4 < n ? c + 4 : n;
+    for (c++; c < m; c++)
+      if (e[c].key < bk) {
+        bk = e[c].key;
+        best = c;
+      }
+    if (!(bk < last.key)) break;
     e[i] = e[best];
-    an[e[i].id].pos = (uint32_t)i;
     i = best;
   }
   e[i] = last;
-  an[last.id].pos = (uint32_t)i;
   return top;
 }
 
@@ -318,7 +333,7 @@ static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t 
   if (r->gen != q->agcur) {
     r->gen = q->agcur;
     r->g = INFINITY;
-    r->pos = LDSI_HPA_NOIDX;
+    r->closed = 0;
     if (i == LDSI_HPA_NOIDX) {
       r->h = 0.0;
     } else {
@@ -335,7 +350,8 @@ static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t 
     r->g = c;
     r->par = from;
     r->cl = cl;
-    apush(q, to, c + r->h, c);
+    r->closed = 0; /* reopened if closed: an improvement by rounding */
+    if (!apush(q, to, akey(c, r->h))) q->anomem = true;
   }
 }
 
@@ -385,7 +401,9 @@ static void insert(lds_HpaQuery *q) {
   anode(q, start);
   q->an[start].g = 0.0;
   q->an[start].cl = q->cs;
-  apush(q, start, 0.0, 0.0);
+  q->an[start].h = 0.0;
+  q->anomem = false;
+  apush(q, start, 0.0); /* the heap holds at least acap entries */
 }
 
 /* Appends padded cell p (one legal move from the last raw cell) to the raw
@@ -445,8 +463,18 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
   lds_Hpa *h = q->h;
   uint32_t start = (uint32_t)(q->nabs - 2), goal = start + 1, u, i;
   double gu;
-  if (q->nah == 0) return LDS_NO_PATH;
-  u = apop(q);
+  for (;;) {
+    ldsi_HpaAbsEntry top;
+    ldsi_HpaAbsNode *r;
+    if (q->nah == 0) return LDS_NO_PATH;
+    top = apop(q);
+    r = &q->an[top.id];
+    if (!r->closed && top.key == akey(r->g, r->h)) {
+      u = top.id;
+      r->closed = 1;
+      break;
+    }
+  }
   q->stats.expansions++;
   if (u == goal) return LDS_FOUND;
   gu = q->an[u].g;
@@ -471,7 +499,7 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
       arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, gu + q->dg[i]);
   }
   if (q->nah > q->stats.peak_open) q->stats.peak_open = q->nah;
-  return LDS_RUNNING;
+  return q->anomem ? LDS_E_NOMEM : LDS_RUNNING;
 }
 
 /* ------------------------------------------------------ refinement -- */
@@ -736,6 +764,9 @@ lds_Status lds_hpa_query_step(lds_HpaQuery *q, const lds_Budget *budget) {
     } else if (q->phase == PH_ABSTRACT) {
       st = abstract_expand(q);
       if (st == LDS_NO_PATH) {
+        q->phase = PH_DONE;
+      } else if (st == LDS_E_NOMEM) {
+        ldsi_msg(q->errmsg, "lds_hpa_query_step: out of memory");
         q->phase = PH_DONE;
       } else if (st == LDS_FOUND) {
         st = abstract_path(q);
