@@ -13,6 +13,11 @@
 
 #include <string.h>
 
+/* landmarks per query of the abstract heuristic (see insert) */
+#ifndef LDSI_HPA_ACTIVE
+#define LDSI_HPA_ACTIVE 4
+#endif
+
 enum { PH_NONE = 0, PH_INSERT, PH_ABSTRACT, PH_REFINE, PH_EXACT, PH_DONE };
 
 lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err) {
@@ -66,15 +71,13 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   ldsi_free(&e, q, sizeof *q);
 }
 
-/* Cost of the move from padded cell a to padded cell b (their length, 1
-** when they are not neighbours, times b's effective cost), with no
-** division: the move is told by the padded offset. */
+/* Cost of the move from padded cell a to padded neighbour b (its length
+** times b's effective cost), with no division: the move is told by the
+** padded offset. */
 static inline double step_cost(const lds_Hpa *h, size_t a, size_t b) {
-  ptrdiff_t dp = (ptrdiff_t)b - (ptrdiff_t)a;
-  double len = 1.0, c;
-  int d;
-  for (d = 4; d < 8; d++)
-    if (dp == h->off[d]) len = LDSI_SQRT2;
+  ptrdiff_t dp = (ptrdiff_t)b - (ptrdiff_t)a, pw = h->grid->pw;
+  /* an orthogonal move is +-1 or +-pw (padded rows) */
+  double len = dp == 1 || dp == -1 || dp == pw || dp == -pw ? 1.0 : LDSI_SQRT2, c;
   if (h->nweights == 0) {
     if (h->grid->nonunit == 0 && !h->grid->blocked[b]) return len;
     c = h->grid->blocked[b] ? INFINITY : (double)h->grid->cost[b];
@@ -270,14 +273,20 @@ static inline ldsi_HpaAbsEntry apop(lds_HpaQuery *q) {
     size_t c = 4 * i + 1, best, m;
     double bk;
     if (c >= n) break;
-    best = c;
-    bk = e[c].key;
-    m = c + 4 < n ? c + 4 : n;
-    for (c++; c < m; c++)
-      if (e[c].key < bk) {
-        bk = e[c].key;
-        best = c;
-      }
+    if (c + 3 < n) {
+      /* four children: a tournament (branch-free selects) */
+      size_t b1 = c + (e[c + 1].key < e[c].key), b2 = c + 2 + (e[c + 3].key < e[c + 2].key);
+      best = e[b2].key < e[b1].key ? b2 : b1;
+      bk = e[best].key;
+    } else {
+      best = c;
+      bk = e[c].key;
+      for (m = c + 1; m < n; m++)
+        if (e[m].key < bk) {
+          bk = e[m].key;
+          best = m;
+        }
+    }
     if (!(bk < last.key)) break;
     e[i] = e[best];
     i = best;
@@ -391,12 +400,27 @@ static void insert(lds_HpaQuery *q) {
   q->nlact = 0;
   if (h->lm) {
     const uint32_t *tg = ldsi_lm_row(h->lm, q->pg);
-    int l;
-    for (l = 0; l < h->lm->k; l++)
-      if (tg[l] != LDSI_LM_INF) {
-        q->lact[q->nlact] = (uint8_t)l;
-        q->lgt[q->nlact++] = tg[l];
+    const uint32_t *ts = ldsi_lm_row(h->lm, q->ps);
+    uint32_t bound[32];
+    int l, m;
+    /* the active landmarks (Goldberg & Harrelson, SODA 2005): those whose
+    ** table reaches the goal, at most LDSI_HPA_ACTIVE of them, the ones
+    ** that bound start -> goal best (ties: the lower index), sorted so */
+    for (l = 0; l < h->lm->k; l++) {
+      uint32_t b;
+      if (tg[l] == LDSI_LM_INF) continue;
+      b = ts[l] == LDSI_LM_INF ? UINT32_MAX : ts[l] > tg[l] ? ts[l] - tg[l] : tg[l] - ts[l];
+      for (m = q->nlact; m > 0 && bound[m - 1] < b; m--) {
+        bound[m] = bound[m - 1];
+        q->lact[m] = q->lact[m - 1];
+        q->lgt[m] = q->lgt[m - 1];
       }
+      bound[m] = b;
+      q->lact[m] = (uint8_t)l;
+      q->lgt[m] = tg[l];
+      q->nlact++;
+    }
+    if (q->nlact > LDSI_HPA_ACTIVE) q->nlact = LDSI_HPA_ACTIVE;
   }
   anode(q, start);
   q->an[start].g = 0.0;
@@ -518,13 +542,14 @@ static const int8_t dir_of_move[9] = {LDS_DIR_NW, LDS_DIR_N, LDS_DIR_NE, LDS_DIR
 static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool keep,
                         bool *nomem) {
   const lds_Hpa *h = q->h;
-  const ptrdiff_t *off = h->off;
-  int32_t x0, y0, x1, y1, ax, ay, sx, sy, err, i, n;
+  int32_t x0, y0, x1, y1, ax, ay, sx, sy, err, i, n, minor;
+  int d1, d2;
+  ptrdiff_t o1, o2;
+  unsigned m1, m2;
   size_t p = a;
-  double c = 0.0;
+  double c = 0.0, l1, l2;
   const uint8_t *nbr = h->grid->nbr;
   const float *cost = h->nweights == 0 ? h->grid->cost : NULL;
-  bool uniform = cost && h->grid->nonunit == 0;
   ldsi_grid_pxy(h->grid, a, &x0, &y0);
   ldsi_grid_pxy(h->grid, b, &x1, &y1);
   ax = x1 > x0 ? x1 - x0 : x0 - x1;
@@ -532,49 +557,76 @@ static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool 
   sx = x1 > x0 ? 1 : x1 < x0 ? -1 : 0;
   sy = y1 > y0 ? 1 : y1 < y0 ? -1 : 0;
   n = ax > ay ? ax : ay;
+  minor = ax > ay ? ay : ax;
+  if (n == 0) return 0.0;
   /* the line costs at least its octile length times the smallest cell
   ** cost: one too dear is refused without a walk (the margin covers the
   ** rounding of the walk's sum, so the answer is the walk's) */
   if (!keep && h->minc * ldsi_hpa_octile(ax, ay) > limit * (1.0 + 1e-9)) return INFINITY;
+  /* the two moves of the line: along its major axis (d1) and diagonal (d2) */
+  d1 = ax >= ay ? dir_of_move[4 + sx] : dir_of_move[(sy + 1) * 3 + 1];
+  d2 = dir_of_move[(sy + 1) * 3 + (sx + 1)];
+  if (minor == 0) d2 = d1;
+  o1 = h->off[d1];
+  o2 = h->off[d2];
+  m1 = 1u << d1;
+  m2 = 1u << d2;
+  l1 = ldsi_hpa_move_len(d1);
+  l2 = ldsi_hpa_move_len(d2);
   err = n / 2;
-  for (i = 0; i < n; i++) {
-    int32_t mx, my;
-    int d;
-    if (ax >= ay) {
-      mx = sx;
-      my = 0;
-      err -= ay;
+  if (keep) {
+    for (i = 0; i < n; i++) {
+      err -= minor;
       if (err < 0) {
-        my = sy;
-        err += ax;
+        err += n;
+        p = (size_t)((ptrdiff_t)p + o2);
+      } else {
+        p = (size_t)((ptrdiff_t)p + o1);
       }
-    } else {
-      mx = 0;
-      my = sy;
-      err -= ax;
-      if (err < 0) {
-        mx = sx;
-        err += ay;
-      }
-    }
-    d = dir_of_move[(my + 1) * 3 + (mx + 1)];
-    if (!keep) {
-      double cc;
-      if (!(nbr[p] & (1u << d))) return INFINITY;
-      p = (size_t)((ptrdiff_t)p + off[d]);
-      /* a legal move enters a passable cell: without weights its
-      ** effective cost is its cost, 1 on a uniform-cost grid */
-      cc = uniform ? 1.0 : cost ? (double)cost[p] : ldsi_hpa_cost(h, p);
-      if (!isfinite(cc)) return INFINITY;
-      c += ldsi_hpa_move_len(d) * cc;
-      if (c > limit) return INFINITY;
-    } else {
-      p = (size_t)((ptrdiff_t)p + off[d]);
       if (!ldsi_hpa_keep(q, (uint32_t)p)) {
         *nomem = true;
         return INFINITY;
       }
     }
+    return 0.0;
+  }
+  if (cost && h->grid->nonunit == 0) {
+    /* uniform costs: a legal move enters a passable cell of cost 1, so the
+    ** line's cost is its octile length; only the moves are checked */
+    for (i = 0; i < n; i++) {
+      err -= minor;
+      if (err < 0) {
+        err += n;
+        if (!(nbr[p] & m2)) return INFINITY;
+        p = (size_t)((ptrdiff_t)p + o2);
+      } else {
+        if (!(nbr[p] & m1)) return INFINITY;
+        p = (size_t)((ptrdiff_t)p + o1);
+      }
+    }
+    c = (double)(n - minor) + (double)minor * LDSI_SQRT2;
+    return c > limit ? INFINITY : c;
+  }
+  for (i = 0; i < n; i++) {
+    double cc;
+    double len;
+    err -= minor;
+    if (err < 0) {
+      err += n;
+      if (!(nbr[p] & m2)) return INFINITY;
+      p = (size_t)((ptrdiff_t)p + o2);
+      len = l2;
+    } else {
+      if (!(nbr[p] & m1)) return INFINITY;
+      p = (size_t)((ptrdiff_t)p + o1);
+      len = l1;
+    }
+    /* a legal move enters a passable cell: without weights its effective
+    ** cost is its cost */
+    cc = cost ? (double)cost[p] : ldsi_hpa_cost(h, p);
+    if (!isfinite(cc)) return INFINITY;
+    c += len * cc;
+    if (c > limit) return INFINITY;
   }
   return c;
 }
