@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** lds_hpa_adj.c — the fast mode's search adjacency of a cluster: per
-** entrance, its intra edges (the finite entries of its matrix row) followed
-** by its inter edges, in one array of 8-byte edges
-** (ldsi_HpaCluster.edge, ldsi_HpaEdge). An expansion of the abstract A* reads one
-** contiguous run of edges instead of a matrix row, the entrances'
-** coordinates and a separate inter-edge list.
+** entrance, its inter edges followed by its intra edges (the finite
+** entries of its matrix row), in one array of 8-byte edges
+** (ldsi_HpaCluster.edge, ldsi_HpaEdge). An expansion of the abstract A*
+** reads one contiguous run of edges instead of a matrix row, the
+** entrances' coordinates and a separate inter-edge list; one that skips
+** the intra edges (lds_hpa_query.c) stops after the first
+** ioff[i + 1] - ioff[i].
 */
 #include "lds_hpa_internal.h"
 
@@ -24,16 +26,6 @@ lds_Status ldsi_hpa_build_edges(lds_Hpa *h, uint32_t c) {
       const float *row = k->dist + (size_t)i * k->n;
       uint32_t e;
       if (pass) k->eoff[i] = n;
-      for (j = 0; j < k->n; j++) {
-        if (j == i || !(row[j] < INFINITY)) continue;
-        if (pass) {
-          ldsi_HpaEdge *ed = &k->edge[n];
-          ed->c = row[j];
-          ed->i = (uint8_t)j;
-          ed->d = 4;
-        }
-        n++;
-      }
       for (e = k->ioff[i]; e < k->ioff[i + 1]; e++) {
         if (pass) {
           const ldsi_HpaInter *in = &k->inter[e];
@@ -43,6 +35,16 @@ lds_Status ldsi_hpa_build_edges(lds_Hpa *h, uint32_t c) {
           ed->c = in->c;
           ed->i = (uint8_t)in->i;
           ed->d = (uint8_t)((dy + 1) * 3 + (dx + 1));
+        }
+        n++;
+      }
+      for (j = 0; j < k->n; j++) {
+        if (j == i || !(row[j] < INFINITY)) continue;
+        if (pass) {
+          ldsi_HpaEdge *ed = &k->edge[n];
+          ed->c = row[j];
+          ed->i = (uint8_t)j;
+          ed->d = 4;
         }
         n++;
       }

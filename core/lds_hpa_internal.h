@@ -44,8 +44,8 @@ typedef struct ldsi_HpaCluster {
   struct ldsi_HpaInter *inter;
   uint32_t ninter, intercap;
   /* the fast mode's search adjacency, per entrance i: edge[eoff[i] ..
-  ** eoff[i+1]), its intra edges (the finite entries of its matrix row),
-  ** then its inter edges (a copy of inter[ioff[i] .. ioff[i+1])):
+  ** eoff[i+1]), its inter edges (a copy of inter[ioff[i] .. ioff[i+1])),
+  ** then its intra edges (the finite entries of its matrix row):
   ** lds_hpa_adj.c */
   uint32_t *eoff;
   struct ldsi_HpaEdge *edge;

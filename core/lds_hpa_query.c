@@ -513,9 +513,15 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
     const ldsi_HpaEdge *e, *end;
     const int32_t *dcl = h->dcl;
     i = u - q->base[c];
-    /* the search adjacency (lds_hpa_adj.c): the intra edges, then the
-    ** inter edges */
-    for (e = k->edge + k->eoff[i], end = k->edge + k->eoff[i + 1]; e < end; e++) {
+    /* the search adjacency (lds_hpa_adj.c): the inter edges, then the
+    ** intra edges. A node reached from its own cluster (an entrance of it,
+    ** or the start inside it) skips its intra edges: its parent p reached
+    ** every entrance j of the cluster at g(p) + d(p, j) <= g(u) + d(u, j),
+    ** the cluster-restricted distances obeying the triangle inequality
+    ** (up to the float rounding of the stored distances) */
+    e = k->edge + k->eoff[i];
+    end = q->an[q->an[u].par].cl == c ? e + (k->ioff[i + 1] - k->ioff[i]) : k->edge + k->eoff[i + 1];
+    for (; e < end; e++) {
       uint32_t tc = (uint32_t)((int32_t)c + dcl[e->d]);
       arelax(q, u, q->base[tc] + e->i, tc, e->i, gu + (double)e->c);
     }

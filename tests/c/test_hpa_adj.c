@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_hpa_adj.c — the fast mode's search adjacency (lds_hpa_adj.c) holds
-** exactly the abstract graph: per entrance, one edge per finite intra
-** distance (same target, same cost) and one per inter edge (same target
-** cluster and entrance, same cost), nothing else; after build and after
+** exactly the abstract graph: per entrance, one edge per inter edge (same
+** target cluster and entrance, same cost), then one per finite intra
+** distance (same target, same cost), nothing else; after build and after
 ** every repair of random edits (costs, blocked cells), under two diagonal
 ** rules. */
 #include "harness.h"
@@ -29,18 +29,18 @@ static int adjacency_differs(const lds_Hpa *h, size_t *edges) {
     for (i = 0; i < k->n; i++) {
       const ldsi_HpaEdge *e = k->edge + k->eoff[i], *end = k->edge + k->eoff[i + 1];
       uint32_t m;
-      for (j = 0; j < k->n; j++) {
-        float d = k->dist[(size_t)i * k->n + j];
-        if (j == i || !(d < INFINITY)) continue;
-        if (e >= end || e->d != 4 || e->i != j || e->c != d) bad++;
-        else (*edges)++;
-        if (e < end) e++;
-      }
       for (m = k->ioff[i]; m < k->ioff[i + 1]; m++) {
         const ldsi_HpaInter *in = &k->inter[m];
         if (e >= end || (uint32_t)((int32_t)c + h->dcl[e->d]) != in->cl || e->i != in->i ||
             e->c != in->c)
           bad++;
+        else (*edges)++;
+        if (e < end) e++;
+      }
+      for (j = 0; j < k->n; j++) {
+        float d = k->dist[(size_t)i * k->n + j];
+        if (j == i || !(d < INFINITY)) continue;
+        if (e >= end || e->d != 4 || e->i != j || e->c != d) bad++;
         else (*edges)++;
         if (e < end) e++;
       }
