@@ -493,7 +493,10 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
     if (q->nah == 0) return LDS_NO_PATH;
     top = apop(q);
     r = &q->an[top.id];
-    if (!r->closed && top.key == akey(r->g, r->h)) {
+    /* current: not closed, and keyed with its g (an entry pushed before
+    ** an improvement has a larger key; the margin only guards the
+    ** recomputed key against a differently rounded evaluation) */
+    if (!r->closed && top.key <= akey(r->g, r->h) * (1.0 + 0x1p-40)) {
       u = top.id;
       r->closed = 1;
       break;
