@@ -322,7 +322,7 @@ lds_Status ldsi_hpa_build_inter(lds_Hpa *h, uint32_t c) {
 
 /* Bytes of a cluster's block for cap entrances (ldsi_HpaCluster.blk). */
 static size_t block_bytes(const lds_Hpa *h, size_t cap) {
-  return ((cap + 1) + cap + cap * (size_t)h->lmk + cap * cap + cap) * sizeof(uint32_t);
+  return (2 * (cap + 1) + cap + cap * (size_t)h->lmk + cap * cap + cap) * sizeof(uint32_t);
 }
 
 /* Copies the landmark table values of cluster c's entrances into its lmv
@@ -365,7 +365,8 @@ static lds_Status set_entrances(lds_Hpa *h, uint32_t c, const uint32_t *cells, s
     if (k->blk) ldsi_free(&h->env, k->blk, block_bytes(h, k->cap));
     k->blk = blk;
     k->cap = (uint32_t)n;
-    k->ioff = blk;
+    k->eoff = blk;
+    k->ioff = k->eoff + n + 1;
     k->xy = k->ioff + n + 1;
     k->lmv = k->xy + n;
     k->dist = (float *)(void *)(k->lmv + n * (size_t)h->lmk);
@@ -533,6 +534,7 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
   for (i = 0; i < h->nweights; i++) h->weights[i] = params->layer_weights[i];
   cells = (size_t)grid->w * (size_t)grid->h;
   ldsi_grid_offsets(grid, h->off);
+  for (i = 0; i < 9; i++) h->dcl[i] = (i % 3 - 1) + (i / 3 - 1) * h->cw;
   h->cl = ldsi_calloc(&e, h->ncl, sizeof *h->cl);
   h->nidx = ldsi_calloc(&e, cells, 1);
   h->dirty = ldsi_calloc(&e, h->ncl, 1);
@@ -569,7 +571,8 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
   for (c = 0; c < h->ncl; c++) {
     ldsi_hpa_build_cluster(h, (uint32_t)c);
     h->intra_edges += count_edges(&h->cl[c]);
-    if (ldsi_hpa_build_inter(h, (uint32_t)c) != LDS_OK) goto nomem;
+    if (ldsi_hpa_build_inter(h, (uint32_t)c) != LDS_OK || ldsi_hpa_build_edges(h, (uint32_t)c) != LDS_OK)
+      goto nomem;
   }
   if (lds_grid_listen((lds_Grid *)(uintptr_t)grid, on_edit, h) != LDS_OK) goto nomem;
   h->listening = true;
@@ -598,6 +601,7 @@ void lds_hpa_free(lds_Hpa *h) {
       if (k->blk) ldsi_free(&e, k->blk, block_bytes(h, k->cap));
       if (k->par) ldsi_free(&e, k->par, (size_t)k->cap * (((size_t)h->C * (size_t)h->C + 1) / 2));
       if (k->inter) ldsi_free(&e, k->inter, k->intercap * sizeof(ldsi_HpaInter));
+      if (k->edge) ldsi_free(&e, k->edge, k->edgecap * sizeof(ldsi_HpaEdge));
     }
     ldsi_free(&e, h->cl, h->ncl * sizeof *h->cl);
   }
@@ -695,7 +699,8 @@ lds_Status lds_hpa_repair(lds_Hpa *h) {
   ninter = mark_box(h, rebuilt, nrebuilt, DIRTY_INTER, inter);
   for (m = 0; m < ninter; m++) {
     h->dirty[inter[m]] &= (uint8_t)~DIRTY_INTER;
-    if (st == LDS_OK && (st = ldsi_hpa_build_inter(h, inter[m])) != LDS_OK)
+    if (st == LDS_OK && ((st = ldsi_hpa_build_inter(h, inter[m])) != LDS_OK ||
+                         (st = ldsi_hpa_build_edges(h, inter[m])) != LDS_OK))
       ldsi_msg(h->errmsg, "%s: out of memory", fn);
   }
   if (st != LDS_OK) goto done;
@@ -743,7 +748,7 @@ size_t lds_hpa_mem_used(const lds_Hpa *h) {
   for (c = 0; c < h->ncl; c++)
     b += (h->cl[c].blk ? block_bytes(h, h->cl[c].cap) : 0) +
          (size_t)h->cl[c].cap * (((size_t)h->C * (size_t)h->C + 1) / 2) +
-         h->cl[c].intercap * sizeof(ldsi_HpaInter);
+         h->cl[c].intercap * sizeof(ldsi_HpaInter) + h->cl[c].edgecap * sizeof(ldsi_HpaEdge);
   return b;
 }
 

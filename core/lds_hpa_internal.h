@@ -21,8 +21,8 @@ typedef struct ldsi_HpaCluster {
   /* one block of cap slots per array, in the order the abstract search
   ** reads them (an expansion: offsets, then the targets' coordinates and
   ** landmark values, the matrix row), so a cluster's search data is
-  ** contiguous: ioff[cap + 1], xy[cap], lmv[cap * lmk], dist[cap * cap],
-  ** cell[cap] (block_bytes in lds_hpa.c) */
+  ** contiguous: eoff[cap + 1], ioff[cap + 1], xy[cap], lmv[cap * lmk],
+  ** dist[cap * cap], cell[cap] (block_bytes in lds_hpa.c) */
   uint32_t *blk;
   uint32_t *cell; /* padded ids of its entrances, ascending */
   uint32_t *xy;   /* their coordinates, x | y << 16 */
@@ -43,6 +43,13 @@ typedef struct ldsi_HpaCluster {
   uint32_t *ioff;
   struct ldsi_HpaInter *inter;
   uint32_t ninter, intercap;
+  /* the fast mode's search adjacency, per entrance i: edge[eoff[i] ..
+  ** eoff[i+1]), its inter edges (a copy of inter[ioff[i] .. ioff[i+1])),
+  ** then its intra edges (the finite entries of its matrix row):
+  ** lds_hpa_adj.c */
+  uint32_t *eoff;
+  struct ldsi_HpaEdge *edge;
+  uint32_t nedge, edgecap;
 } ldsi_HpaCluster;
 
 /* an inter edge: the legal move from an entrance onto entrance i of the
@@ -53,6 +60,15 @@ typedef struct ldsi_HpaInter {
   uint32_t xy; /* the target's coordinates, x | y << 16 */
   float c;
 } ldsi_HpaInter;
+
+/* an edge of a search adjacency (8 bytes): onto entrance i of the cluster
+** at cluster offset lds_Hpa.dcl[d] from the edge's own (d = 4: the cluster
+** itself, an intra edge; else (dy + 1) * 3 + (dx + 1) of the neighbour's
+** direction), costing c */
+typedef struct ldsi_HpaEdge {
+  float c;
+  uint8_t i, d;
+} ldsi_HpaEdge;
 
 /* A binary min-heap of (key, tie, id) with positions kept by the caller;
 ** among equal keys the larger tie first. */
@@ -97,6 +113,7 @@ struct lds_Hpa {
   uint64_t layer_removals; /* the grid's count when built (weights are by layer index) */
   double minc;             /* smallest effective cost of a passable cell (never raised) */
   ptrdiff_t off[8];        /* padded offsets of the 8 moves (ldsi_grid_offsets) */
+  int32_t dcl[9];          /* cluster index offsets dx + dy * cw, by (dy + 1) * 3 + (dx + 1) */
   size_t entrances, intra_edges;
   /* edits */
   bool listening;
@@ -232,6 +249,9 @@ LDSI_HIDDEN lds_Status ldsi_hpa_build_cluster(lds_Hpa *h, uint32_t c);
 /* Recomputes the inter edges of cluster c from the entrance lists as they
 ** are; LDS_E_NOMEM. */
 LDSI_HIDDEN lds_Status ldsi_hpa_build_inter(lds_Hpa *h, uint32_t c);
+/* Recomputes the search adjacency of cluster c (edge, eoff) from its
+** distances and inter edges as they are (lds_hpa_adj.c); LDS_E_NOMEM. */
+LDSI_HIDDEN lds_Status ldsi_hpa_build_edges(lds_Hpa *h, uint32_t c);
 /* Cells (padded ids) of the intra path from entrance i to entrance j of
 ** cluster c, both included, into out (at most max); returns their count, 0
 ** when j is unreachable from i inside c or the path is longer than max. */

@@ -13,6 +13,11 @@
 
 #include <string.h>
 
+/* landmarks per query of the abstract heuristic (see insert) */
+#ifndef LDSI_HPA_ACTIVE
+#define LDSI_HPA_ACTIVE 4
+#endif
+
 enum { PH_NONE = 0, PH_INSERT, PH_ABSTRACT, PH_REFINE, PH_EXACT, PH_DONE };
 
 lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err) {
@@ -52,7 +57,7 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   e = q->env;
   ldsi_hpa_exact_free(q);
   if (q->an) ldsi_free(&e, q->an, q->acap * sizeof(ldsi_HpaAbsNode));
-  if (q->ah) ldsi_free(&e, q->ah, q->acap * sizeof(ldsi_HpaAbsEntry));
+  if (q->ah) ldsi_free(&e, q->ah, q->ahcap * sizeof(ldsi_HpaAbsEntry));
   if (q->base) ldsi_free(&e, q->base, ((size_t)q->h->ncl + 1) * sizeof(uint32_t));
   if (q->ds) ldsi_free(&e, q->ds, q->h->cap * sizeof(double));
   if (q->dg) ldsi_free(&e, q->dg, q->h->cap * sizeof(double));
@@ -66,15 +71,13 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   ldsi_free(&e, q, sizeof *q);
 }
 
-/* Cost of the move from padded cell a to padded cell b (their length, 1
-** when they are not neighbours, times b's effective cost), with no
-** division: the move is told by the padded offset. */
+/* Cost of the move from padded cell a to padded neighbour b (its length
+** times b's effective cost), with no division: the move is told by the
+** padded offset. */
 static inline double step_cost(const lds_Hpa *h, size_t a, size_t b) {
-  ptrdiff_t dp = (ptrdiff_t)b - (ptrdiff_t)a;
-  double len = 1.0, c;
-  int d;
-  for (d = 4; d < 8; d++)
-    if (dp == h->off[d]) len = LDSI_SQRT2;
+  ptrdiff_t dp = (ptrdiff_t)b - (ptrdiff_t)a, pw = h->grid->pw;
+  /* an orthogonal move is +-1 or +-pw (padded rows) */
+  double len = dp == 1 || dp == -1 || dp == pw || dp == -pw ? 1.0 : LDSI_SQRT2, c;
   if (h->nweights == 0) {
     if (h->grid->nonunit == 0 && !h->grid->blocked[b]) return len;
     c = h->grid->blocked[b] ? INFINITY : (double)h->grid->cost[b];
@@ -116,8 +119,9 @@ static bool layout(lds_HpaQuery *q) {
   if (n > q->acap) {
     size_t nc = n + n / 4;
     if (q->an) ldsi_free(&q->env, q->an, q->acap * sizeof(ldsi_HpaAbsNode));
-    if (q->ah) ldsi_free(&q->env, q->ah, q->acap * sizeof(ldsi_HpaAbsEntry));
+    if (q->ah) ldsi_free(&q->env, q->ah, q->ahcap * sizeof(ldsi_HpaAbsEntry));
     q->acap = 0;
+    q->ahcap = 0;
     q->an = ldsi_calloc(&q->env, nc, sizeof(ldsi_HpaAbsNode));
     q->ah = ldsi_alloc(&q->env, nc * sizeof(ldsi_HpaAbsEntry));
     if (!q->an || !q->ah) {
@@ -128,6 +132,7 @@ static bool layout(lds_HpaQuery *q) {
       return false;
     }
     q->acap = nc;
+    q->ahcap = nc;
     q->agcur = 0;
   }
   q->nabs = n;
@@ -220,54 +225,73 @@ static inline void anode(lds_HpaQuery *q, uint32_t id) {
   if (q->an[id].gen != q->agcur) {
     q->an[id].gen = q->agcur;
     q->an[id].g = INFINITY;
-    q->an[id].pos = LDSI_HPA_NOIDX;
+    q->an[id].closed = 0;
   }
 }
 
-/* the abstract heap (binary; smallest f, then the larger g): push id or
-** lower its f; its slot is kept in its record */
-static inline void apush(lds_HpaQuery *q, uint32_t id, double f, double g) {
-  ldsi_HpaAbsEntry *e = q->ah;
-  ldsi_HpaAbsNode *an = q->an;
-  size_t i = an[id].pos;
-  float gf = (float)g;
-  if (i == LDSI_HPA_NOIDX) i = q->nah++;
+/* The abstract open list: a 4-ary min-heap of (key, id) with lazy
+** deletion (an improved node is pushed again; a popped entry whose key is
+** not its node's current one, or whose node is closed, is skipped), so
+** sifting never writes the node records. The key is f - g * 2^-30: f
+** ascending and, among equal f, the larger g first, in one double (two f
+** closer than 2^-30 g may swap: the abstract path is then dearer than the
+** shortest by at most 2^-30 of its cost). */
+static inline double akey(double g, double h) { return g + h - g * 0x1p-30; }
+
+/* pushes (key, id); false on NOMEM */
+static inline bool apush(lds_HpaQuery *q, uint32_t id, double key) {
+  ldsi_HpaAbsEntry *e;
+  size_t i;
+  if (q->nah == q->ahcap) {
+    size_t nc = 2 * q->ahcap;
+    ldsi_HpaAbsEntry *ne = ldsi_realloc(&q->env, q->ah, q->ahcap * sizeof *ne, nc * sizeof *ne);
+    if (!ne) return false;
+    q->ah = ne;
+    q->ahcap = nc;
+  }
+  e = q->ah;
+  i = q->nah++;
   while (i > 0) {
-    size_t up = (i - 1) / 2;
-    if (!(f < e[up].f || (f == e[up].f && gf > e[up].g))) break;
+    size_t up = (i - 1) / 4;
+    if (!(key < e[up].key)) break;
     e[i] = e[up];
-    an[e[i].id].pos = (uint32_t)i;
     i = up;
   }
-  e[i].f = f;
-  e[i].g = gf;
+  e[i].key = key;
   e[i].id = id;
-  an[id].pos = (uint32_t)i;
   q->stats.pushes++;
+  return true;
 }
 
-static inline uint32_t apop(lds_HpaQuery *q) {
-  ldsi_HpaAbsEntry *e = q->ah, last;
-  ldsi_HpaAbsNode *an = q->an;
-  uint32_t top = e[0].id;
-  size_t i = 0, n;
-  an[top].pos = LDSI_HPA_NOIDX;
-  n = --q->nah;
+/* pops the first entry */
+static inline ldsi_HpaAbsEntry apop(lds_HpaQuery *q) {
+  ldsi_HpaAbsEntry *e = q->ah, top = e[0], last;
+  size_t i = 0, n = --q->nah;
   if (n == 0) return top;
   last = e[n];
   for (;;) {
-    size_t c = 2 * i + 1, best;
+    size_t c = 4 * i + 1, best, m;
+    double bk;
     if (c >= n) break;
-    best = c;
-    if (c + 1 < n && (e[c + 1].f < e[c].f || (e[c + 1].f == e[c].f && e[c + 1].g > e[c].g)))
-      best = c + 1;
-    if (!(e[best].f < last.f || (e[best].f == last.f && e[best].g > last.g))) break;
+    if (c + 3 < n) {
+      /* four children: a tournament (branch-free selects) */
+      size_t b1 = c + (e[c + 1].key < e[c].key), b2 = c + 2 + (e[c + 3].key < e[c + 2].key);
+      best = e[b2].key < e[b1].key ? b2 : b1;
+      bk = e[best].key;
+    } else {
+      best = c;
+      bk = e[c].key;
+      for (m = c + 1; m < n; m++)
+        if (e[m].key < bk) {
+          bk = e[m].key;
+          best = m;
+        }
+    }
+    if (!(bk < last.key)) break;
     e[i] = e[best];
-    an[e[i].id].pos = (uint32_t)i;
     i = best;
   }
   e[i] = last;
-  an[last.id].pos = (uint32_t)i;
   return top;
 }
 
@@ -290,13 +314,14 @@ static inline size_t acell(const lds_HpaQuery *q, uint32_t id) {
 ** the octile term is used as the plain A* heuristic was). The tables are kept feasible under
 ** edits by lds_hpa_repair (decrease propagation), so no query sees a stale
 ** bound. INFINITY when a table proves the cell cannot reach the goal. */
-static inline double aheur(const lds_HpaQuery *q, uint32_t cl, uint32_t i, int32_t x, int32_t y) {
-  double oct = q->h->minc * ldsi_hpa_octile(q->gx - x, q->gy - y), lb;
+static inline double aheur(const lds_HpaQuery *q, const ldsi_HpaCluster *k, uint32_t i) {
+  uint32_t xy = k->xy[i];
+  double oct = q->h->minc * ldsi_hpa_octile(q->gx - (int32_t)(xy & 0xFFFF), q->gy - (int32_t)(xy >> 16)), lb;
   const uint32_t *t;
   uint32_t best = 0;
   int l;
   if (q->nlact == 0) return oct;
-  t = q->h->cl[cl].lmv + (size_t)i * (size_t)q->h->lmk;
+  t = k->lmv + (size_t)i * (size_t)q->h->lmk;
   for (l = 0; l < q->nlact; l++) {
     uint32_t a = t[q->lact[l]], b = q->lgt[l], d = a > b ? a - b : b - a;
     best = d > best ? d : best;
@@ -306,41 +331,37 @@ static inline double aheur(const lds_HpaQuery *q, uint32_t cl, uint32_t i, int32
   return lb > oct ? lb : oct;
 }
 
-/* relaxes the edge from -> to, to being entrance i of cluster cl at cell
-** (x, y) (i LDSI_HPA_NOIDX: the goal) */
+/* relaxes the edge from -> to, to being entrance i of cluster cl (i
+** LDSI_HPA_NOIDX: the goal), reached at cost c */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
 static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t cl, uint32_t i,
-                          int32_t x, int32_t y, double c) {
+                          double c) {
   ldsi_HpaAbsNode *r = &q->an[to];
   if (r->gen != q->agcur) {
     r->gen = q->agcur;
     r->g = INFINITY;
-    r->pos = LDSI_HPA_NOIDX;
-    r->h = i == LDSI_HPA_NOIDX ? 0.0 : aheur(q, cl, i, x, y);
-#if defined(__GNUC__) || defined(__clang__)
-    if (i != LDSI_HPA_NOIDX) {
-      /* what its expansion reads, fetched while the search goes on: its
-      ** matrix row and its inter edges (the block's head is in cache:
-      ** aheur just read it) */
+    r->closed = 0;
+    if (i == LDSI_HPA_NOIDX) {
+      r->h = 0.0;
+    } else {
       const ldsi_HpaCluster *k = &q->h->cl[cl];
-      __builtin_prefetch(k->dist + (size_t)i * k->n);
-      __builtin_prefetch(k->inter + k->ioff[i]);
-    }
+      r->h = aheur(q, k, i);
+#if defined(__GNUC__) || defined(__clang__)
+      /* what its expansion reads, fetched while the search goes on: its
+      ** edges (the block's head is in cache: aheur just read it) */
+      __builtin_prefetch(k->edge + k->eoff[i]);
 #endif
+    }
   }
   if (c < r->g && r->h < INFINITY) {
     r->g = c;
     r->par = from;
     r->cl = cl;
-    apush(q, to, c + r->h, c);
+    r->closed = 0; /* reopened if closed: an improvement by rounding */
+    if (!apush(q, to, akey(c, r->h))) q->anomem = true;
   }
-}
-
-static inline void arelax_xy(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t cl, uint32_t i,
-                             uint32_t xy, double c) {
-  arelax(q, from, to, cl, i, (int32_t)(xy & 0xFFFF), (int32_t)(xy >> 16), c);
 }
 
 /* Joins start and goal to their clusters and pushes the start. */
@@ -379,17 +400,34 @@ static void insert(lds_HpaQuery *q) {
   q->nlact = 0;
   if (h->lm) {
     const uint32_t *tg = ldsi_lm_row(h->lm, q->pg);
-    int l;
-    for (l = 0; l < h->lm->k; l++)
-      if (tg[l] != LDSI_LM_INF) {
-        q->lact[q->nlact] = (uint8_t)l;
-        q->lgt[q->nlact++] = tg[l];
+    const uint32_t *ts = ldsi_lm_row(h->lm, q->ps);
+    uint32_t bound[32];
+    int l, m;
+    /* the active landmarks (Goldberg & Harrelson, SODA 2005): those whose
+    ** table reaches the goal, at most LDSI_HPA_ACTIVE of them, the ones
+    ** that bound start -> goal best (ties: the lower index), sorted so */
+    for (l = 0; l < h->lm->k; l++) {
+      uint32_t b;
+      if (tg[l] == LDSI_LM_INF) continue;
+      b = ts[l] == LDSI_LM_INF ? UINT32_MAX : ts[l] > tg[l] ? ts[l] - tg[l] : tg[l] - ts[l];
+      for (m = q->nlact; m > 0 && bound[m - 1] < b; m--) {
+        bound[m] = bound[m - 1];
+        q->lact[m] = q->lact[m - 1];
+        q->lgt[m] = q->lgt[m - 1];
       }
+      bound[m] = b;
+      q->lact[m] = (uint8_t)l;
+      q->lgt[m] = tg[l];
+      q->nlact++;
+    }
+    if (q->nlact > LDSI_HPA_ACTIVE) q->nlact = LDSI_HPA_ACTIVE;
   }
   anode(q, start);
   q->an[start].g = 0.0;
   q->an[start].cl = q->cs;
-  apush(q, start, 0.0, 0.0);
+  q->an[start].h = 0.0;
+  q->anomem = false;
+  apush(q, start, 0.0); /* the heap holds at least acap entries */
 }
 
 /* Appends padded cell p (one legal move from the last raw cell) to the raw
@@ -447,36 +485,54 @@ static lds_Status abstract_path(lds_HpaQuery *q) {
 ** LDS_NO_PATH. */
 static lds_Status abstract_expand(lds_HpaQuery *q) {
   lds_Hpa *h = q->h;
-  uint32_t start = (uint32_t)(q->nabs - 2), goal = start + 1, u, i, j;
+  uint32_t start = (uint32_t)(q->nabs - 2), goal = start + 1, u, i;
   double gu;
-  if (q->nah == 0) return LDS_NO_PATH;
-  u = apop(q);
+  for (;;) {
+    ldsi_HpaAbsEntry top;
+    ldsi_HpaAbsNode *r;
+    if (q->nah == 0) return LDS_NO_PATH;
+    top = apop(q);
+    r = &q->an[top.id];
+    /* current: not closed, and keyed with its g (an entry pushed before
+    ** an improvement has a larger key; the margin only guards the
+    ** recomputed key against a differently rounded evaluation) */
+    if (!r->closed && top.key <= akey(r->g, r->h) * (1.0 + 0x1p-40)) {
+      u = top.id;
+      r->closed = 1;
+      break;
+    }
+  }
   q->stats.expansions++;
   if (u == goal) return LDS_FOUND;
   gu = q->an[u].g;
   if (u == start) {
     const ldsi_HpaCluster *k = &h->cl[q->cs];
     for (i = 0; i < k->n; i++)
-      if (isfinite(q->ds[i])) arelax_xy(q, u, q->base[q->cs] + i, q->cs, i, k->xy[i], q->ds[i]);
-    if (isfinite(q->dsg)) arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, q->gx, q->gy, q->dsg);
+      if (isfinite(q->ds[i])) arelax(q, u, q->base[q->cs] + i, q->cs, i, q->ds[i]);
+    if (isfinite(q->dsg)) arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, q->dsg);
   } else {
-    uint32_t c = q->an[u].cl, b = q->base[c];
+    uint32_t c = q->an[u].cl;
     const ldsi_HpaCluster *k = &h->cl[c];
-    const float *row;
-    const ldsi_HpaInter *e, *end;
-    i = u - b;
-    row = k->dist + (size_t)i * k->n;
-    for (j = 0; j < k->n; j++)
-      if (j != i && row[j] < INFINITY) arelax_xy(q, u, b + j, c, j, k->xy[j], gu + (double)row[j]);
-    /* inter edges: the legal moves out of the cluster onto an entrance of a
-    ** neighbouring cluster, listed by the build */
-    for (e = k->inter + k->ioff[i], end = k->inter + k->ioff[i + 1]; e < end; e++)
-      arelax_xy(q, u, q->base[e->cl] + e->i, e->cl, e->i, e->xy, gu + (double)e->c);
+    const ldsi_HpaEdge *e, *end;
+    const int32_t *dcl = h->dcl;
+    i = u - q->base[c];
+    /* the search adjacency (lds_hpa_adj.c): the inter edges, then the
+    ** intra edges. A node reached from its own cluster (an entrance of it,
+    ** or the start inside it) skips its intra edges: its parent p reached
+    ** every entrance j of the cluster at g(p) + d(p, j) <= g(u) + d(u, j),
+    ** the cluster-restricted distances obeying the triangle inequality
+    ** (up to the float rounding of the stored distances) */
+    e = k->edge + k->eoff[i];
+    end = q->an[q->an[u].par].cl == c ? e + (k->ioff[i + 1] - k->ioff[i]) : k->edge + k->eoff[i + 1];
+    for (; e < end; e++) {
+      uint32_t tc = (uint32_t)((int32_t)c + dcl[e->d]);
+      arelax(q, u, q->base[tc] + e->i, tc, e->i, gu + (double)e->c);
+    }
     if (c == q->cg && isfinite(q->dg[i]))
-      arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, q->gx, q->gy, gu + q->dg[i]);
+      arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, gu + q->dg[i]);
   }
   if (q->nah > q->stats.peak_open) q->stats.peak_open = q->nah;
-  return LDS_RUNNING;
+  return q->anomem ? LDS_E_NOMEM : LDS_RUNNING;
 }
 
 /* ------------------------------------------------------ refinement -- */
@@ -495,13 +551,14 @@ static const int8_t dir_of_move[9] = {LDS_DIR_NW, LDS_DIR_N, LDS_DIR_NE, LDS_DIR
 static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool keep,
                         bool *nomem) {
   const lds_Hpa *h = q->h;
-  const ptrdiff_t *off = h->off;
-  int32_t x0, y0, x1, y1, ax, ay, sx, sy, err, i, n;
+  int32_t x0, y0, x1, y1, ax, ay, sx, sy, err, i, n, minor;
+  int d1, d2;
+  ptrdiff_t o1, o2;
+  unsigned m1, m2;
   size_t p = a;
-  double c = 0.0;
+  double c = 0.0, l1, l2;
   const uint8_t *nbr = h->grid->nbr;
   const float *cost = h->nweights == 0 ? h->grid->cost : NULL;
-  bool uniform = cost && h->grid->nonunit == 0;
   ldsi_grid_pxy(h->grid, a, &x0, &y0);
   ldsi_grid_pxy(h->grid, b, &x1, &y1);
   ax = x1 > x0 ? x1 - x0 : x0 - x1;
@@ -509,49 +566,76 @@ static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool 
   sx = x1 > x0 ? 1 : x1 < x0 ? -1 : 0;
   sy = y1 > y0 ? 1 : y1 < y0 ? -1 : 0;
   n = ax > ay ? ax : ay;
+  minor = ax > ay ? ay : ax;
+  if (n == 0) return 0.0;
   /* the line costs at least its octile length times the smallest cell
   ** cost: one too dear is refused without a walk (the margin covers the
   ** rounding of the walk's sum, so the answer is the walk's) */
   if (!keep && h->minc * ldsi_hpa_octile(ax, ay) > limit * (1.0 + 1e-9)) return INFINITY;
+  /* the two moves of the line: along its major axis (d1) and diagonal (d2) */
+  d1 = ax >= ay ? dir_of_move[4 + sx] : dir_of_move[(sy + 1) * 3 + 1];
+  d2 = dir_of_move[(sy + 1) * 3 + (sx + 1)];
+  if (minor == 0) d2 = d1;
+  o1 = h->off[d1];
+  o2 = h->off[d2];
+  m1 = 1u << d1;
+  m2 = 1u << d2;
+  l1 = ldsi_hpa_move_len(d1);
+  l2 = ldsi_hpa_move_len(d2);
   err = n / 2;
-  for (i = 0; i < n; i++) {
-    int32_t mx, my;
-    int d;
-    if (ax >= ay) {
-      mx = sx;
-      my = 0;
-      err -= ay;
+  if (keep) {
+    for (i = 0; i < n; i++) {
+      err -= minor;
       if (err < 0) {
-        my = sy;
-        err += ax;
+        err += n;
+        p = (size_t)((ptrdiff_t)p + o2);
+      } else {
+        p = (size_t)((ptrdiff_t)p + o1);
       }
-    } else {
-      mx = 0;
-      my = sy;
-      err -= ax;
-      if (err < 0) {
-        mx = sx;
-        err += ay;
-      }
-    }
-    d = dir_of_move[(my + 1) * 3 + (mx + 1)];
-    if (!keep) {
-      double cc;
-      if (!(nbr[p] & (1u << d))) return INFINITY;
-      p = (size_t)((ptrdiff_t)p + off[d]);
-      /* a legal move enters a passable cell: without weights its
-      ** effective cost is its cost, 1 on a uniform-cost grid */
-      cc = uniform ? 1.0 : cost ? (double)cost[p] : ldsi_hpa_cost(h, p);
-      if (!isfinite(cc)) return INFINITY;
-      c += ldsi_hpa_move_len(d) * cc;
-      if (c > limit) return INFINITY;
-    } else {
-      p = (size_t)((ptrdiff_t)p + off[d]);
       if (!ldsi_hpa_keep(q, (uint32_t)p)) {
         *nomem = true;
         return INFINITY;
       }
     }
+    return 0.0;
+  }
+  if (cost && h->grid->nonunit == 0) {
+    /* uniform costs: a legal move enters a passable cell of cost 1, so the
+    ** line's cost is its octile length; only the moves are checked */
+    for (i = 0; i < n; i++) {
+      err -= minor;
+      if (err < 0) {
+        err += n;
+        if (!(nbr[p] & m2)) return INFINITY;
+        p = (size_t)((ptrdiff_t)p + o2);
+      } else {
+        if (!(nbr[p] & m1)) return INFINITY;
+        p = (size_t)((ptrdiff_t)p + o1);
+      }
+    }
+    c = (double)(n - minor) + (double)minor * LDSI_SQRT2;
+    return c > limit ? INFINITY : c;
+  }
+  for (i = 0; i < n; i++) {
+    double cc;
+    double len;
+    err -= minor;
+    if (err < 0) {
+      err += n;
+      if (!(nbr[p] & m2)) return INFINITY;
+      p = (size_t)((ptrdiff_t)p + o2);
+      len = l2;
+    } else {
+      if (!(nbr[p] & m1)) return INFINITY;
+      p = (size_t)((ptrdiff_t)p + o1);
+      len = l1;
+    }
+    /* a legal move enters a passable cell: without weights its effective
+    ** cost is its cost */
+    cc = cost ? (double)cost[p] : ldsi_hpa_cost(h, p);
+    if (!isfinite(cc)) return INFINITY;
+    c += len * cc;
+    if (c > limit) return INFINITY;
   }
   return c;
 }
@@ -741,6 +825,9 @@ lds_Status lds_hpa_query_step(lds_HpaQuery *q, const lds_Budget *budget) {
     } else if (q->phase == PH_ABSTRACT) {
       st = abstract_expand(q);
       if (st == LDS_NO_PATH) {
+        q->phase = PH_DONE;
+      } else if (st == LDS_E_NOMEM) {
+        ldsi_msg(q->errmsg, "lds_hpa_query_step: out of memory");
         q->phase = PH_DONE;
       } else if (st == LDS_FOUND) {
         st = abstract_path(q);

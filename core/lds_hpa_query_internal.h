@@ -12,21 +12,19 @@
 typedef struct ldsi_HpaExact ldsi_HpaExact;
 
 /* record of an abstract node in a query (32 bytes: one cache access per
-** relaxation, its heap slot included); its index in its cluster is its id
-** minus the cluster's base */
+** relaxation); its index in its cluster is its id minus the cluster's base */
 typedef struct ldsi_HpaAbsNode {
   double g;
   double h;       /* its heuristic towards the goal (set when first reached) */
   uint32_t par, gen;
   uint32_t cl;    /* its cluster (START, GOAL: those of the start and the goal) */
-  uint32_t pos;   /* its slot in the abstract heap, LDSI_HPA_NOIDX when not in it */
+  uint32_t closed; /* 1 once expanded (until an improvement reopens it) */
 } ldsi_HpaAbsNode;
 
-/* an entry of the abstract search's binary heap: smallest f, then the
-** larger g (as a float: only an order among equal f) */
+/* an entry of the abstract search's 4-ary heap (lds_hpa_query.c akey):
+** f - g * 2^-30, and the node */
 typedef struct ldsi_HpaAbsEntry {
-  double f;
-  float g;
+  double key;
   uint32_t id;
 } ldsi_HpaAbsEntry;
 
@@ -49,8 +47,9 @@ struct lds_HpaQuery {
   uint64_t layout;    /* h->repairs the base was computed for; UINT64_MAX: never */
   ldsi_HpaAbsNode *an; /* per id: cost, parent, generation, heap slot */
   uint32_t agcur;
-  ldsi_HpaAbsEntry *ah; /* the abstract heap: acap entries, nah in use */
-  size_t nah;
+  ldsi_HpaAbsEntry *ah; /* the abstract heap: ahcap entries (grown), nah in use */
+  size_t nah, ahcap;
+  bool anomem;        /* a push failed for want of memory */
   /* the abstract heuristic's landmarks (the hierarchy's tables, lds_landmarks.h):
   ** those whose table reaches the goal, and the goal's values */
   int nlact;
