@@ -33,9 +33,9 @@ static const uint64_t nsd_inc[8] = {1, 1, 1, 1, 1ull << 32, 1ull << 32, 1ull << 
 ** the double: the landmark loop runs the plain and weighted cost modes,
 ** which keep no move counts). Keys: f is rounded to a multiple of 2^-30
 ** cost units (lm_key), so paths of equal real cost whose sums of doubles
-** round differently tie exactly and the tie goes to the larger g (on a map
-** where the heuristic is nearly exact, a plateau of equal f is the whole
-** set of optimal paths: without the rounding A* expands all of it). Both
+** round differently tie exactly and the tie goes to the larger g, as it
+** does for exactly equal f (the plateau stack then walks such a plateau
+** without heap operations). Both
 ** terms are consistent, but the rounding may break consistency by a unit,
 ** so a closed cell whose g improves is reopened (s->reopen): the first
 ** goal popped costs the optimum to within 2^-30 cost units per reopening
