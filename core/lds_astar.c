@@ -4,10 +4,12 @@
 ** the search object's expansion loop (ldsi_astar_ops): one loop specialised
 ** at compile time on the heuristic, the cost mode and the open list's key
 ** form, among them the exact uniform-cost octile loop (exact keys, 16-byte
-** records) that most queries run.
+** records) that most queries run, and the landmark loop (hk LDSI_H_LM: the
+** ALT heuristic of ldsi_LmHeur, for the hierarchy's optimal mode).
 **
 ** [Paper: Hart, Nilsson & Raphael, IEEE TSSC 4(2) 1968 (A*); Pohl, AI 1(3)
-**  1970 (weighted A*); Dijkstra, Numerische Mathematik 1 1959]
+**  1970 (weighted A*); Dijkstra, Numerische Mathematik 1 1959; Goldberg &
+**  Harrelson, SODA 2005 (ALT: the landmark loop)]
 */
 #include "lds_open_list.h"
 #include "lds_search_internal.h"
@@ -23,6 +25,22 @@ enum { MODE_UNIFORM = 0, MODE_PLAIN = 1, MODE_WEIGHTED = 2, MODE_CALLBACK = 3 };
 
 /* increments of the packed move counts ns | nd << 32, per direction */
 static const uint64_t nsd_inc[8] = {1, 1, 1, 1, 1ull << 32, 1ull << 32, 1ull << 32, 1ull << 32};
+
+/* The landmark heuristic (hk of the landmark loop; not a lds_Heuristic):
+** h(v) = max(hw * octile, q * max_L |T_L(v) - T_L(goal)|) over the query's
+** active landmarks (ldsi_LmHeur). It is computed once per cell, when the
+** cell is first reached, and kept in the cell's nsd field (as the bits of
+** the double: the landmark loop runs the plain and weighted cost modes,
+** which keep no move counts). Keys: f is rounded to a multiple of 2^-30
+** cost units (lm_key), so paths of equal real cost whose sums of doubles
+** round differently tie exactly and the tie goes to the larger g, as it
+** does for exactly equal f (the plateau stack then walks such a plateau
+** without heap operations). Both
+** terms are consistent, but the rounding may break consistency by a unit,
+** so a closed cell whose g improves is reopened (s->reopen): the first
+** goal popped costs the optimum to within 2^-30 cost units per reopening
+** (none was seen on the tests' maps). */
+#define LDSI_H_LM 100
 
 static const double move_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, LDSI_SQRT2,
                                    LDSI_SQRT2};
@@ -76,6 +94,35 @@ typedef struct AstarExp {
   ldsi_Open *batch;
   int nb;
 } AstarExp;
+
+/* f rounded to a multiple of 2^-30 (below 2^22 cost units; beyond, the
+** nearest multiple of the double spacing of f + 2^22, still monotone): the
+** landmark loop's key. Adding and subtracting 2^22 rounds to nearest. */
+LDSI_INLINE double lm_key(double f) { return (f + 4194304.0) - 4194304.0; }
+
+/* The landmark heuristic of padded cell v at (dx, dy) from the goal
+** (INFINITY: v cannot reach the goal) */
+LDSI_INLINE double lm_h(const lds_Search *s, uint32_t v, int32_t dx, int32_t dy) {
+  const ldsi_LmHeur *lh = s->lm;
+  const uint32_t *t = lh->tab + (size_t)v * lh->stride;
+  double oct = s->hw * ldsi_hdist(LDS_H_OCTILE, dx, dy), lb;
+  uint32_t best = 0;
+  int i;
+  for (i = 0; i < lh->nact; i++) {
+    uint32_t a = t[lh->act[i]], b = lh->gt[i], d = a > b ? a - b : b - a;
+    best = d > best ? d : best;
+  }
+  if (LDSI_UNLIKELY(best >= LDSI_LMH_UNREACHED)) return INFINITY;
+  lb = (double)best * lh->q;
+  return lb > oct ? lb : oct;
+}
+
+/* the heuristic kept in a landmark-loop record's nsd */
+LDSI_INLINE double lm_cached(uint64_t nsd) {
+  double h;
+  memcpy(&h, &nsd, sizeof h);
+  return h;
+}
 
 /* f of a successor with g = ng (exact moves nsd) at (dx, dy) from the goal:
 ** exact on uniform octile grids (ldsi_exact_octile_f), else gk*g + hw*h */
@@ -242,6 +289,8 @@ LDSI_INLINE void expand_keys(const AstarCtx *c, AstarExp *x, double inv_pw, uint
     ** rounding before the loop knew it would be exact */
     x->fu = u != c->start ? ldsi_open_val(fku)
                           : ldsi_exact_octile_f(nsd_u, gx - x->ux, gy - x->uy);
+  } else if (hk == LDSI_H_LM) {
+    x->fu = lm_key(x->gu + lm_cached(nsd_u)); /* the start's h is 0: it is popped first */
   } else {
     x->fu = c->gk * x->gu + c->hw * ldsi_hdist(hk, gx - x->ux, gy - x->uy);
   }
@@ -359,6 +408,20 @@ LDSI_INLINE lds_Status relax_general(const AstarCtx *c, AstarExp *x, uint32_t m,
              ? (double)(uint32_t)nsd + (double)(uint32_t)(nsd >> 32) * LDSI_SQRT2 /* exact g */
              : gu + step;
     if (!(ng < INFINITY)) continue; /* the path's cost overflows: not a path (as D* Lite) */
+    if (hk == LDSI_H_LM && nv->gen != gen) {
+      double hv;
+      vx = ux + ldsi_dir_dx[d];
+      vy = uy + ldsi_dir_dy[d];
+      hv = lm_h(s, v, gx - vx, gy - vy);
+      if (hv == INFINITY) continue; /* cannot reach the goal: never queued */
+      memcpy(&nsd, &hv, sizeof nsd);
+      claim_fresh(nodes, v, c->pw, gen, ng, u, nsd);
+      /* v's neighbours' rows are read when v is expanded */
+      LDSI_PREFETCH(s->lm->tab + (size_t)(v - c->pw) * s->lm->stride);
+      LDSI_PREFETCH(s->lm->tab + (size_t)(v + c->pw) * s->lm->stride);
+      ldsi_queue_fresh_x(s, x->batch, &x->nb, 8, v, lm_key(ng + hv), ng, 0, x->fu, gu, kf);
+      continue;
+    }
     if (nv->gen != gen) {
       vx = ux + ldsi_dir_dx[d];
       vy = uy + ldsi_dir_dy[d];
@@ -373,10 +436,14 @@ LDSI_INLINE lds_Status relax_general(const AstarCtx *c, AstarExp *x, uint32_t m,
     if (nv->heap == LDSI_CLOSED && !c->reopen) continue;
     vx = ux + ldsi_dir_dx[d];
     vy = uy + ldsi_dir_dy[d];
-    fv = succ_f(c->exact_f, nsd, ng, c->gk, c->hw, hk, gx - vx, gy - vy);
+    if (hk == LDSI_H_LM) {
+      fv = lm_key(ng + lm_cached(nv->nsd)); /* nsd keeps v's h */
+    } else {
+      fv = succ_f(c->exact_f, nsd, ng, c->gk, c->hw, hk, gx - vx, gy - vy);
+      nv->nsd = nsd;
+    }
     nv->g = ng;
     nv->parent = u;
-    nv->nsd = nsd;
     {
       uint64_t hk2 = LDSI_EXACT(kf) ? ldsi_exact_h_key(gx - vx, gy - vy, s->hq_a, s->hq_c) : 0;
       if (nv->heap == LDSI_CLOSED || nv->heap == LDSI_INBUF) {
@@ -525,6 +592,19 @@ static lds_Status grid_run_exact_paged(lds_Search *s, uint64_t max_exp, uint64_t
   s->hot_query = true;
   return grid_loop(s, max_exp, budget_us, t0, LDS_H_OCTILE, MODE_UNIFORM, LDSI_KEYS_EXACT_PAGED);
 }
+
+/* The landmark loop (ldsi_search_start_landmarks): the plain cost mode,
+** or the weighted one with layer weights (uniform-cost grids run the plain
+** mode too: the uniform mode keeps move counts where this loop keeps h) */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static lds_Status grid_run_lm(lds_Search *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
+  if (s->nweights)
+    return grid_loop(s, max_exp, budget_us, t0, LDSI_H_LM, MODE_WEIGHTED, LDSI_KEYS_GENERAL);
+  return grid_loop(s, max_exp, budget_us, t0, LDSI_H_LM, MODE_PLAIN, LDSI_KEYS_GENERAL);
+}
+const ldsi_SearchOps ldsi_astar_lm_ops = {LDS_ALGO_ASTAR, NULL, grid_run_lm, NULL};
 
 /* The mode of a query's run (see the MODE_ names) */
 static int run_mode(const lds_Search *s) {

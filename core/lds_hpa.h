@@ -51,7 +51,9 @@
 ** uniform-cost under the weights, 8-connected, no_corner_cutting or always
 ** (lds_HpaParams.optimal_jps); elsewhere A* on the whole grid with the
 ** differential heuristic (ALT): h(c) = max(octile(c, goal) * min_cost, q * max_L |T_L(c) - T_L(goal)|)
-** over k landmarks L placed by farthest-point selection, T_L an integer
+** over the query's active landmarks (of k placed by farthest-point
+** selection, the 6 that bound the start -> goal distance best), run by
+** lodestar's grid A* loop (lds_search's landmark loop), T_L an integer
 ** table per cell kept feasible for a symmetric lower bound of the move
 ** costs (lds_landmarks.h): admissible and consistent on the directed grid,
 ** so the path is optimal. Cost increases keep the tables valid; decreases

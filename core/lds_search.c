@@ -361,8 +361,10 @@ static bool start_separated(const lds_Search *s) {
   return ldsi_components_separated(s->grid, qmask, sx, sy, gx, gy);
 }
 
-lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32_t sx, int32_t sy,
-                            int32_t gx, int32_t gy) {
+/* lds_search_start, with the landmark heuristic lh of
+** ldsi_search_start_landmarks or NULL */
+static lds_Status search_start(lds_Search *s, const lds_SearchParams *params, int32_t sx, int32_t sy,
+                               int32_t gx, int32_t gy, const ldsi_LmHeur *lh) {
   const lds_Grid *g = s->grid;
   lds_SearchParams p;
   ldsi_Node *n;
@@ -438,6 +440,17 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
     lds_Status st = s->ops->start(s); /* may choose other ops (JPS: its variant, or A*) */
     if (st < 0) return start_error(s, st);
   }
+  s->lm = lh;
+  if (lh) {
+    if (p.algo != LDS_ALGO_ASTAR || p.edge_cost) {
+      ldsi_msg(s->errmsg, "ldsi_search_start_landmarks: the landmark heuristic is for optimal A* "
+                          "without an edge callback");
+      s->lm = NULL;
+      return start_error(s, LDS_E_ARG);
+    }
+    s->ops = &ldsi_astar_lm_ops;
+    s->reopen = true; /* a closed cell may improve by the rounding of g and f (lds_astar.c) */
+  }
   exact = s->ops == &ldsi_astar_ops && ldsi_astar_runs_exact(s);
   s->hot_query = exact; /* its records are the ldsi_Hot ones (grid_run_exact) */
   if (!s->nodes && !exact) {
@@ -499,6 +512,15 @@ lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32
   return LDS_OK;
 }
 
+lds_Status lds_search_start(lds_Search *s, const lds_SearchParams *params, int32_t sx, int32_t sy,
+                            int32_t gx, int32_t gy) {
+  return search_start(s, params, sx, sy, gx, gy, NULL);
+}
+
+lds_Status ldsi_search_start_landmarks(lds_Search *s, const lds_SearchParams *params, int32_t sx,
+                                       int32_t sy, int32_t gx, int32_t gy, const ldsi_LmHeur *lh) {
+  return search_start(s, params, sx, sy, gx, gy, lh);
+}
 
 lds_Status lds_search_step(lds_Search *s, const lds_Budget *budget) {
   uint64_t t0, max_exp = budget ? budget->max_expansions : 0, us = budget ? budget->budget_us : 0;

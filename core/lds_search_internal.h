@@ -85,6 +85,30 @@ static inline double ldsi_hot_g(uint64_t nsd) {
 }
 
 
+/* The landmark (ALT) heuristic of a grid A* query started by
+** ldsi_search_start_landmarks (lds_astar.c's landmark loop): per padded
+** cell v a row of landmark distances tab[v * stride + l] in units of q cost
+** units, kept feasible for a symmetric lower bound of the move costs (the
+** hierarchy's tables, lds_landmarks.h), so that
+**   h(v) = max(hw * octile(v, goal), q * max_i |tab[v * stride + act[i]] - gt[i]|)
+** is admissible and consistent (Goldberg & Harrelson, "Computing the
+** shortest path: A* search meets graph theory", SODA 2005). act are the
+** query's active landmarks (columns; at most LDSI_LMH_MAX), gt[i] their
+** value at the goal. A difference of LDSI_LMH_UNREACHED or more marks a
+** cell the goal's tables prove unconnected to the goal: it is never queued.
+** The caller owns it and keeps it, and the tables, unchanged while the
+** query runs. */
+#define LDSI_LMH_MAX 32
+#define LDSI_LMH_UNREACHED 0x80000000u
+typedef struct ldsi_LmHeur {
+  const uint32_t *tab;
+  size_t stride;
+  double q;
+  int nact;
+  uint32_t act[LDSI_LMH_MAX];
+  uint32_t gt[LDSI_LMH_MAX];
+} ldsi_LmHeur;
+
 /* an open-list entry (lds_open_list.h) */
 typedef struct ldsi_Open ldsi_Open;
 
@@ -119,6 +143,8 @@ LDSI_HIDDEN extern const ldsi_SearchOps ldsi_astar_ops; /* grid A* family (lds_a
 LDSI_HIDDEN extern const ldsi_SearchOps ldsi_jps_ops;   /* JPS, JPS+ (lds_jps.c) */
 LDSI_HIDDEN extern const ldsi_SearchOps ldsi_graph_ops; /* graph searches (lds_search_graph.c) */
 LDSI_HIDDEN extern const ldsi_SearchOps ldsi_theta_ops; /* Theta*, Lazy Theta* (lds_theta.c) */
+/* grid A* with the landmark heuristic (lds_astar.c; ldsi_search_start_landmarks) */
+LDSI_HIDDEN extern const ldsi_SearchOps ldsi_astar_lm_ops;
 
 typedef enum { LDSI_SPACE_GRID = 0, LDSI_SPACE_GRAPH = 1 } ldsi_Space;
 
@@ -222,6 +248,8 @@ struct lds_Search {
   bool pool_fail;    /* a page could not be allocated: the step ends LDS_E_NOMEM */
   ldsi_Hot *pool_spare; /* one page that absorbs the writes after such a failure */
   bool nodes_lazy;   /* grids: nodes allocated at the first query that needs them */
+  const ldsi_LmHeur *lm; /* the landmark heuristic of the query
+                     ** (ldsi_search_start_landmarks), NULL for every other */
 };
 
 /* Allocates a search with n node records (with_nodes; else they wait for
@@ -235,6 +263,18 @@ LDSI_HIDDEN lds_Search *ldsi_search_alloc(const ldsi_Env *e, size_t n, bool with
 ** lds_search_new does); for tests and benchmarks. */
 LDSI_HIDDEN lds_Search *ldsi_search_new_layout(const lds_Env *env, const lds_Grid *grid,
                                                int paged, lds_Error *err);
+
+/* lds_search_start for an optimal A* query (params->algo must be
+** LDS_ALGO_ASTAR, no edge callback; LDS_E_ARG otherwise) on a grid whose
+** heuristic is the landmark heuristic lh (see ldsi_LmHeur; not copied: it
+** must outlive the query): the query runs lds_astar.c's landmark loop
+** (ldsi_astar_lm_ops) on ldsi_Node records, reopening the rare closed node
+** whose g improves by rounding, and returns the optimal path like
+** lds_search_step does for A*. The hierarchy's optimal mode runs it
+** (lds_hpa_exact.c). */
+LDSI_HIDDEN lds_Status ldsi_search_start_landmarks(lds_Search *s, const lds_SearchParams *params,
+                                                   int32_t sx, int32_t sy, int32_t gx, int32_t gy,
+                                                   const ldsi_LmHeur *lh);
 
 /* Whether the next run of the grid A* family takes the exact loop on the
 ** ldsi_Hot records (uniform costs, octile, weight 1: lds_astar.c), as

@@ -593,6 +593,15 @@ if "$LDS" hier "$DATA/arena.map" --scen "$DATA/arena.map.scen" --doors 3 --json 
 else
   ko "lodestar hier on arena: $(tail -c 400 "$TMP/out")"
 fi
+# --costs: terrain-cost patches, the optimal mode (landmark A*) against Dijkstra's optimum
+bad "--costs: expected an integer" hier "$DATA/arena.map" --pairs 3 --costs x
+if "$LDS" hier "$DATA/den011d.map" --scen "$DATA/den011d.map.scen" --stride 20 --costs 7 --json >"$TMP/out" 2>&1 &&
+  [ "$(json_field "$TMP/out" optimal_mismatches)" = 0 ] && [ "$(json_field "$TMP/out" astar_mismatches)" = 0 ] &&
+  [ "$(json_field "$TMP/out" costs)" = True ] && grep -q "terrain costs 1..4 (seed 7)" "$TMP/out"; then
+  ok
+else
+  ko "lodestar hier --costs on den011d: $(tail -c 400 "$TMP/out")"
+fi
 
 # ------------------------------------- contradictory options: one line, exit 2
 # (each pair asks for two things that cannot both hold; none is dropped silently)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # bench_hier.sh — the cluster hierarchy (core/lds_hpa.h) against our own A*
 # on the same queries, in one run per map (`lodestar hier`): Berlin_0_1024's
-# scen problems, and random pairs on two 4096x4096 maps tiled from Moving AI
+# scen problems (also on a terrain-cost variant, --costs), and random pairs on two 4096x4096 maps tiled from Moving AI
 # street (Berlin) and Dragon Age maps by tests/bench/gen_tiled_map.c (built
 # into build/maps, not kept), whose Dijkstra optimum the command computes
 # once, untimed. Printed per map: build time and bytes per cell, median
@@ -56,6 +56,9 @@ run() {
 run "$M/Berlin_0_1024.map" --scen "$S/Berlin_0_1024.map.scen" --stride "$STRIDE" --doors 50
 # the optimal mode's landmark A* alone (what runs under costs and weights)
 run "$M/Berlin_0_1024.map" --scen "$S/Berlin_0_1024.map.scen" --stride "$STRIDE" --alt
+# terrain costs 1..4 in 16x16 patches (lodestar hier --costs): the optimal
+# mode's landmark A* against A* where both pay the costs (Dijkstra optimum)
+run "$M/Berlin_0_1024.map" --scen "$S/Berlin_0_1024.map.scen" --stride "$STRIDE" --costs 1
 run build/maps/street4096.map --pairs "$PAIRS" --seed 1 --doors 20
 run build/maps/dao4096.map --pairs "$PAIRS" --seed 1 --doors 20
 
@@ -65,6 +68,7 @@ local f = assert(io.open(arg[1]))
 for line in f:lines() do
   local function num(k) return tonumber(line:match('"' .. k .. '":([%d%.%-e]+)')) end
   local map = line:match('"map":"([^"]+)"') .. (line:find('"alt":true') and " (--alt)" or "")
+    .. (line:find('"costs":true') and " (--costs)" or "")
   local big = map:find("4096") ~= nil
   local want = big and 100 or 20
   print(("%-36s fast %6.1fx per pass (target %dx: %s; interleaved after A* %.1fx), within 1%%: %6.2f%% (target 99: %s), optimal %5.2fx (target > 1: %s), door repair %.0f us (target <= 1000: %s)")

@@ -5,7 +5,8 @@
 ** runs it; docs/hierarchy.md has its table).
 **
 **   lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C]
-**                 [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt] [--json]
+**                 [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt]
+**                 [--costs SEED] [--json]
 **
 ** Queries: the scen file's problems (their printed optimum is the reference),
 ** or N random pairs of passable cells (pairs with no path are drawn again), whose
@@ -21,7 +22,10 @@
 ** illegal paths, and the repair time of N door toggles (a passable cell
 ** with exactly two passable orthogonal neighbours, opposite each other, or
 ** any passable cell when there is none, blocked then opened again: two
-** repairs each).
+** repairs each). --costs SEED gives the map terrain costs before anything
+** is built: every passable cell of a 16 x 16 block costs 1, 2, 3 or 4, from
+** a hash of the block and SEED (terrain_costs); the queries' reference
+** optimum is then Dijkstra's on the costed map (untimed), also for --scen.
 ** Exit status: 0, 1 on a mismatch of the optimal mode or an illegal path,
 ** 2 on bad input.
 */
@@ -39,7 +43,8 @@ static double now_us(void) { return (double)cli_cpu_ns() / 1e3; }
 static void usage(FILE *f) {
   fprintf(f,
           "usage: lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C]\n"
-          "                     [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt] [--json]\n"
+          "                     [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt]\n"
+          "                     [--costs SEED] [--json]\n"
           "Builds the cluster hierarchy of MAP (core/lds_hpa.h) and runs every query with\n"
           "our A*, the hierarchy's fast mode and its optimal mode, each in its own pass,\n"
           "timed with the thread's CPU clock, then A* and fast interleaved per query (the\n"
@@ -56,6 +61,8 @@ static void usage(FILE *f) {
           "  --no-optimal  skip the optimal mode (and its landmark tables, 32 bytes per cell)\n"
           "  --alt         the optimal mode always runs the landmark A* (not JPS on\n"
           "                uniform-cost maps)\n"
+          "  --costs SEED  terrain costs 1..4 per 16x16 block, from a hash of the block and\n"
+          "                SEED (0..2^31-1); the reference optimum is then Dijkstra's (untimed)\n"
           "  --json        one JSON object as the last line\n"
           "Each option may be given once. Exit status: 0; 1 an optimal-mode mismatch or an\n"
           "illegal path; 2 bad input. docs/hierarchy.md.\n",
@@ -77,6 +84,25 @@ static uint64_t rng_state = 1;
 static uint32_t rnd(void) {
   rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
   return (uint32_t)(rng_state >> 33);
+}
+
+/* Terrain costs: each passable cell of the 16 x 16 block (bx, by) costs
+** 1 + (hash(bx, by, seed) mod 4), a deterministic patchwork of four cost
+** classes (the hash: a 64-bit finaliser, MurmurHash3's fmix64). */
+static void terrain_costs(lds_Grid *g, uint32_t seed) {
+  int32_t w = lds_grid_width(g), hh = lds_grid_height(g), x, y;
+  for (y = 0; y < hh; y++)
+    for (x = 0; x < w; x++) {
+      uint64_t k = ((uint64_t)(uint32_t)(y / 16) << 32 | (uint32_t)(x / 16)) ^
+                   ((uint64_t)seed * 0x9E3779B97F4A7C15ull);
+      if (lds_grid_blocked(g, x, y)) continue;
+      k ^= k >> 33;
+      k *= 0xFF51AFD7ED558CCDull;
+      k ^= k >> 33;
+      k *= 0xC4CEB9FE1A85EC53ull;
+      k ^= k >> 33;
+      lds_grid_set_cost(g, x, y, (float)(1 + k % 4));
+    }
 }
 
 typedef struct Query {
@@ -105,7 +131,8 @@ int cli_hier(int argc, char **argv) {
   const char *map = NULL, *scen = NULL;
   size_t pairs = 0, stride = 1, limit = 0, doors = 0, i, nq = 0;
   int cluster = 16, a;
-  bool optimal = true, json = false, alt = false;
+  bool optimal = true, json = false, alt = false, costs = false;
+  uint32_t cost_seed = 0;
   lds_Error err;
   cli_Seen seen = {{0}, 0};
   lds_Grid *g;
@@ -164,6 +191,10 @@ int cli_hier(int argc, char **argv) {
     } else if (strcmp(o, "--limit") == 0) {
       if (!cli_int(CMD, "--limit", v, 0, 1000000000, &n)) return 2;
       limit = (size_t)n;
+    } else if (strcmp(o, "--costs") == 0) {
+      if (!cli_int(CMD, "--costs", v, 0, 2147483647, &n)) return 2;
+      costs = true;
+      cost_seed = (uint32_t)n;
     } else if (strcmp(o, "--doors") == 0) {
       if (!cli_int(CMD, "--doors", v, 0, 1000000, &n)) return 2;
       doors = (size_t)n;
@@ -188,6 +219,7 @@ int cli_hier(int argc, char **argv) {
   if (!g) {
     return cli_fail(CMD, "%s", err.msg);
   }
+  if (costs) terrain_costs(g, cost_seed);
   s = lds_search_new(NULL, g, &err);
   if (!s) {
     return cli_fail(CMD, "%s", err.msg);
@@ -213,6 +245,17 @@ int cli_hier(int argc, char **argv) {
       qs[nq].gy = e->gy;
       qs[nq].opt = e->optimal;
       qs[nq].e = e;
+      if (costs) {
+        /* the scen optimum is for unit costs: Dijkstra's on the costed map, untimed */
+        lds_SearchParams p;
+        lds_search_params_init(&p);
+        p.algo = LDS_ALGO_DIJKSTRA;
+        qs[nq].e = NULL;
+        if (lds_search_start(s, &p, e->sx, e->sy, e->gx, e->gy) != LDS_OK ||
+            lds_search_step(s, NULL) != LDS_FOUND)
+          continue;
+        qs[nq].opt = lds_search_cost(s);
+      }
       nq++;
     }
   } else {
@@ -361,8 +404,11 @@ int cli_hier(int argc, char **argv) {
     fr = mf > 0 ? ma / mf : 0;
     fo = mo > 0 ? ma / mo : 0;
     lds_hpa_info(h, &info);
-    printf("%s: %dx%d, %zu queries (%s), cluster %d\n", map, lds_grid_width(g), lds_grid_height(g), nq,
-           scen ? "scen" : "random pairs, Dijkstra optimum", cluster);
+    printf("%s: %dx%d, %zu queries (%s), cluster %d", map, lds_grid_width(g), lds_grid_height(g), nq,
+           scen ? (costs ? "scen, Dijkstra optimum" : "scen") : "random pairs, Dijkstra optimum",
+           cluster);
+    if (costs) printf(", terrain costs 1..4 (seed %u)", (unsigned)cost_seed);
+    printf("\n");
     printf("  build %.1f ms, %zu entrances, %zu intra edges, %.2f bytes/cell (%.1f MB)\n", build_ms,
            info.entrances, info.intra_edges, info.bytes_per_cell, (double)info.bytes / 1e6);
     printf("  A* median %.1f us; fast median %.2f us (%.1fx); optimal median %.1f us (%.2fx)\n", ma,
@@ -383,10 +429,10 @@ int cli_hier(int argc, char **argv) {
              "\"astar_median_us\":%.2f,\"fast_median_us\":%.2f,\"fast_speedup\":%.2f,"
              "\"optimal_median_us\":%.2f,\"optimal_speedup\":%.3f,\"fast_within_1pct\":%.3f,"
              "\"fast_worst_ratio\":%.5f,\"illegal\":%zu,\"optimal_mismatches\":%zu,"
-             "\"astar_mismatches\":%zu,\"door_repair_median_us\":%.2f,\"alt\":%s,"
+             "\"astar_mismatches\":%zu,\"door_repair_median_us\":%.2f,\"alt\":%s,\"costs\":%s,"
              "\"fast_interleaved_median_us\":%.2f,\"fast_interleaved_speedup\":%.2f}\n",
              map, nq, cluster, build_ms, info.bytes_per_cell, ma, mf, fr, mo, fo, pct, worst, illegal,
-             mism_opt, mism_astar, mr, alt ? "true" : "false", mif, fir);
+             mism_opt, mism_astar, mr, alt ? "true" : "false", costs ? "true" : "false", mif, fir);
   }
   lds_hpa_query_free(hq);
   lds_hpa_free(h);
