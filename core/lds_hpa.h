@@ -95,6 +95,11 @@ typedef struct lds_HpaQuery lds_HpaQuery;
 /// Most landmarks of a hierarchy (lds_HpaParams.landmarks).
 #define LDS_HPA_MAX_LANDMARKS 32
 
+/// lds_HpaParams.level2: decided by the grid's size.
+#define LDS_HPA_LEVEL2_AUTO (-1)
+/// Fewest cells of a grid on which LDS_HPA_LEVEL2_AUTO builds the second level.
+#define LDS_HPA_LEVEL2_MIN_CELLS (2048 * 2048)
+
 /// Parameters of a hierarchy. Fill with lds_hpa_params_init, then change.
 typedef struct lds_HpaParams {
   int cluster_size;             ///< side of a cluster [Units: cells]
@@ -110,6 +115,14 @@ typedef struct lds_HpaParams {
                                 ///< no_corner_cutting or always; the landmark A*
                                 ///< elsewhere. false: always the landmark A*.
                                 ///< Default true.
+  int level2;                   ///< the second abstraction level of the fast mode:
+                                ///< clusters of level2 x level2 clusters whose border
+                                ///< entrances are joined by exact distances over the
+                                ///< first level (docs/hierarchy.md). 0: none;
+                                ///< LDS_HPA_LEVEL2_AUTO (the default): 8 on grids of
+                                ///< at least LDS_HPA_LEVEL2_MIN_CELLS cells, else none.
+                                ///< [Limit: LDS_HPA_LEVEL2_AUTO, 0 or 2..32, and
+                                ///< level2^2 x 4 x cluster_size < 65535]
   const double *layer_weights;  ///< [opt] [Shape: n_layer_weights doubles, one per
                                 ///< grid layer] weights of the effective cost; copied
   int n_layer_weights;          ///< [Limit: 0..min(16, lds_grid_layer_count)]
@@ -146,6 +159,10 @@ typedef struct lds_HpaInfo {
   int32_t landmarks;        ///< landmark tables of the optimal mode (0 without lower_bounds)
   size_t landmark_bytes;    ///< their memory (part of bytes)
   uint64_t landmark_build_us; ///< their build time (part of build_us) [Units: µs]
+  int32_t level2;           ///< first-level clusters per second-level side (0: no second level)
+  size_t level2_entrances;  ///< second-level entrances
+  size_t level2_bytes;      ///< memory of the second level (part of bytes)
+  uint64_t level2_build_us; ///< its build time (part of build_us) [Units: µs]
 } lds_HpaInfo;
 
 /* ---------------------------------------------------------- lifetime -- */
@@ -175,6 +192,12 @@ LDS_API void lds_hpa_free(lds_Hpa *h);
 ///   NaN; message in lds_hpa_errmsg; the hierarchy stays unrepaired and
 ///   queries fail until the cell is fixed), LDS_E_NOMEM.
 LDS_API lds_Status lds_hpa_repair(lds_Hpa *h);
+/// Whether fast queries started from now on search through the second
+/// level (on after a build with one). Their abstract cost is the same
+/// either way (docs/hierarchy.md); for measuring and debugging.
+/// @returns LDS_OK, LDS_E_ARG (NULL h), LDS_E_STATE (on, for a hierarchy
+///   built without a second level).
+LDS_API lds_Status lds_hpa_use_level2(lds_Hpa *h, bool on);
 /// Fills *out with the hierarchy's counters.
 LDS_API void lds_hpa_info(const lds_Hpa *h, lds_HpaInfo *out);
 /// Bytes allocated by the hierarchy (queries not included).

@@ -8,6 +8,7 @@
 ** The optimal mode's search is lds_hpa_exact.c.
 ** [Paper: Botea, Müller & Schaeffer, J. Game Development 1(1), 2004]
 */
+#include "lds_hpa_level2_internal.h"
 #include "lds_hpa_query_internal.h"
 #include "lds_landmarks.h"
 
@@ -377,6 +378,11 @@ static void insert(lds_HpaQuery *q) {
   }
   q->nah = 0;
   q->nlact = 0;
+  q->l2 = h->l2 && h->l2->use;
+  if (q->l2) {
+    q->bs = h->l2->bof[q->cs];
+    q->bg = h->l2->bof[q->cg];
+  }
   if (h->lm) {
     const uint32_t *tg = ldsi_lm_row(h->lm, q->pg);
     int l;
@@ -437,10 +443,38 @@ static lds_Status abstract_path(lds_HpaQuery *q) {
     if (id == start) break;
   }
   q->abstract_cost = q->an[goal].g;
+  if (q->l2) {
+    lds_Status st = ldsi_hpa_l2_unpack(q);
+    if (st != LDS_OK) return st;
+  }
   q->leg = 0;
   q->nraw = 0;
   q->anchor = 0;
   return raw_push(q, (uint32_t)q->ps) ? LDS_OK : LDS_E_NOMEM;
+}
+
+/* Expands entrance i of cluster c (id u, cost gu) in a second-level
+** cluster that holds neither the start nor the goal: it is one of that
+** cluster's second-level entrances; its second-level edges and the inter
+** edges that leave the second-level cluster (lds_hpa_level2.c). */
+static void abstract_expand_l2(lds_HpaQuery *q, uint32_t u, uint32_t c, uint32_t i, double gu) {
+  const lds_Hpa *h = q->h;
+  uint32_t zb = h->l2->bof[c], s, t;
+  const ldsi_HpaL2Cluster *z = &h->l2->cl[zb];
+  const ldsi_HpaCluster *k = &h->cl[c];
+  const ldsi_HpaInter *e, *end;
+  const float *row;
+  s = ldsi_hpa_l2_index(h, z, c, i);
+  if (s == LDSI_L2_NONE) return; /* not reached: only those entrances are */
+  row = z->dist + (size_t)s * z->n;
+  for (t = 0; t < z->n; t++)
+    if (t != s && row[t] < INFINITY) {
+      const ldsi_HpaL2Ent *en = &z->ent[t];
+      arelax_xy(q, u, q->base[en->cl] + en->i, en->cl, en->i, en->xy, gu + (double)row[t]);
+    }
+  for (e = k->inter + k->ioff[i], end = k->inter + k->ioff[i + 1]; e < end; e++)
+    if (h->l2->bof[e->cl] != zb)
+      arelax_xy(q, u, q->base[e->cl] + e->i, e->cl, e->i, e->xy, gu + (double)e->c);
 }
 
 /* One abstract expansion; returns LDS_RUNNING, LDS_FOUND (goal popped) or
@@ -465,6 +499,10 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
     const float *row;
     const ldsi_HpaInter *e, *end;
     i = u - b;
+    if (q->l2 && h->l2->bof[c] != q->bs && h->l2->bof[c] != q->bg) {
+      abstract_expand_l2(q, u, c, i, gu);
+      goto done;
+    }
     row = k->dist + (size_t)i * k->n;
     for (j = 0; j < k->n; j++)
       if (j != i && row[j] < INFINITY) arelax_xy(q, u, b + j, c, j, k->xy[j], gu + (double)row[j]);
@@ -475,6 +513,7 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
     if (c == q->cg && isfinite(q->dg[i]))
       arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, q->gx, q->gy, gu + q->dg[i]);
   }
+done:
   if (q->nah > q->stats.peak_open) q->stats.peak_open = q->nah;
   return LDS_RUNNING;
 }
@@ -745,7 +784,8 @@ lds_Status lds_hpa_query_step(lds_HpaQuery *q, const lds_Budget *budget) {
       } else if (st == LDS_FOUND) {
         st = abstract_path(q);
         if (st != LDS_OK) {
-          ldsi_msg(q->errmsg, "lds_hpa_query_step: out of memory");
+          ldsi_msg(q->errmsg, "lds_hpa_query_step: %s", st == LDS_E_NOMEM ? "out of memory"
+                   : "the second level has no path between two waypoints (out of date)");
           q->phase = PH_DONE;
         } else {
           q->phase = PH_REFINE;

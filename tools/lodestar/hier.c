@@ -5,7 +5,8 @@
 ** runs it; docs/hierarchy.md has its table).
 **
 **   lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C]
-**                 [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt] [--json]
+**                 [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt]
+**                 [--level2 K] [--json]
 **
 ** Queries: the scen file's problems (their printed optimum is the reference),
 ** or N random pairs of passable cells (pairs with no path are drawn again), whose
@@ -17,7 +18,9 @@
 ** illegal paths, and the repair time of N door toggles (a passable cell
 ** with exactly two passable orthogonal neighbours, opposite each other, or
 ** any passable cell when there is none, blocked then opened again: two
-** repairs each).
+** repairs each). With a second level (--level2, or the default on big
+** maps), the fast mode is timed a second time with it turned off
+** (lds_hpa_use_level2), in the same loop.
 ** Exit status: 0, 1 on a mismatch of the optimal mode or an illegal path,
 ** 2 on bad input.
 */
@@ -35,7 +38,8 @@ static double now_us(void) { return (double)cli_cpu_ns() / 1e3; }
 static void usage(FILE *f) {
   fprintf(f,
           "usage: lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C]\n"
-          "                     [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt] [--json]\n"
+          "                     [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt]\n"
+          "                     [--level2 K] [--json]\n"
           "Builds the cluster hierarchy of MAP (core/lds_hpa.h) and runs every query with\n"
           "our A*, the hierarchy's fast mode and its optimal mode, timed with the thread's\n"
           "CPU clock; prints build time, bytes per cell, median times and ratios, the share\n"
@@ -49,6 +53,9 @@ static void usage(FILE *f) {
           "  --no-optimal  skip the optimal mode (and its landmark tables, 32 bytes per cell)\n"
           "  --alt         the optimal mode always runs the landmark A* (not JPS on\n"
           "                uniform-cost maps)\n"
+          "  --level2 K    second level of K x K clusters, 0 none (default: 8 on maps of\n"
+          "                2048x2048 cells or more); with one, the fast mode is timed\n"
+          "                without it too\n"
           "  --json        one JSON object as the last line\n"
           "Each option may be given once. Exit status: 0; 1 an optimal-mode mismatch or an\n"
           "illegal path; 2 bad input. docs/hierarchy.md.\n",
@@ -97,7 +104,9 @@ static bool legal(const lds_Grid *g, lds_HpaQuery *q, const Query *k) {
 int cli_hier(int argc, char **argv) {
   const char *map = NULL, *scen = NULL;
   size_t pairs = 0, stride = 1, limit = 0, doors = 0, i, nq = 0;
-  int cluster = 16, a;
+  int cluster = 16, a, level2 = LDS_HPA_LEVEL2_AUTO;
+  double *tf1 = NULL;
+  uint64_t exp_f1 = 0;
   bool optimal = true, json = false, alt = false;
   lds_Error err;
   cli_Seen seen = {{0}, 0};
@@ -157,6 +166,9 @@ int cli_hier(int argc, char **argv) {
     } else if (strcmp(o, "--limit") == 0) {
       if (!cli_int(CMD, "--limit", v, 0, 1000000000, &n)) return 2;
       limit = (size_t)n;
+    } else if (strcmp(o, "--level2") == 0) {
+      if (!cli_int(CMD, "--level2", v, 0, 32, &n)) return 2;
+      level2 = (int)n;
     } else if (strcmp(o, "--doors") == 0) {
       if (!cli_int(CMD, "--doors", v, 0, 1000000, &n)) return 2;
       doors = (size_t)n;
@@ -236,6 +248,7 @@ int cli_hier(int argc, char **argv) {
   hp.cluster_size = cluster;
   hp.lower_bounds = optimal;
   hp.optimal_jps = !alt;
+  hp.level2 = level2;
   h = lds_hpa_new(NULL, g, &hp, &err);
   if (!h) {
     return cli_fail(CMD, "%s", err.msg);
@@ -247,6 +260,7 @@ int cli_hier(int argc, char **argv) {
   tf = calloc(nq + 1, sizeof(double));
   to = calloc(nq + 1, sizeof(double));
   ratio = calloc(nq + 1, sizeof(double));
+  if (info.level2) tf1 = calloc(nq + 1, sizeof(double));
   for (i = 0; i < nq; i++) {
     const Query *k = &qs[i];
     double t0, c, tol = 1e-9 * (k->opt > 1 ? k->opt : 1);
@@ -272,6 +286,27 @@ int cli_hier(int argc, char **argv) {
       lds_Stats stt;
       lds_hpa_query_stats(hq, &stt);
       exp_f += stt.expansions;
+    }
+    if (tf1) {
+      /* the same fast query without the second level */
+      double a1 = lds_hpa_query_abstract_cost(hq), t1;
+      lds_Stats stt;
+      bool ok1 = st == LDS_FOUND && legal(g, hq, k);
+      lds_hpa_use_level2(h, false);
+      t1 = now_us();
+      lds_hpa_query_start(hq, LDS_HPA_FAST, k->sx, k->sy, k->gx, k->gy);
+      lds_hpa_query_step(hq, NULL);
+      tf1[i] = now_us() - t1;
+      lds_hpa_query_stats(hq, &stt);
+      exp_f1 += stt.expansions;
+      if (fabs(lds_hpa_query_abstract_cost(hq) - a1) > 1e-6 * (a1 > 1 ? a1 : 1))
+        fprintf(stderr, "lodestar hier: abstract cost with level 2 %.9g, without %.9g\n", a1,
+                lds_hpa_query_abstract_cost(hq));
+      lds_hpa_use_level2(h, true);
+      /* the level-2 query again, for its path */
+      lds_hpa_query_start(hq, LDS_HPA_FAST, k->sx, k->sy, k->gx, k->gy);
+      st = lds_hpa_query_step(hq, NULL);
+      if (ok1 != (st == LDS_FOUND && legal(g, hq, k))) illegal++;
     }
     if (st != LDS_FOUND || !legal(g, hq, k)) {
       illegal++;
@@ -347,6 +382,15 @@ int cli_hier(int argc, char **argv) {
     printf("  mean expansions per query: A* %.0f, fast %.0f, optimal %.0f\n",
            nq ? (double)exp_a / (double)nq : 0.0, nq ? (double)exp_f / (double)nq : 0.0,
            nq ? (double)exp_o / (double)nq : 0.0);
+    if (tf1) {
+      double m1 = median(tf1, nq);
+      printf("  level 2 (%d x %d clusters, %zu entrances, %.2f bytes/cell, built in %.1f ms): fast "
+             "without it %.2f us (%.1fx), %.0f expansions\n",
+             info.level2, info.level2, info.level2_entrances,
+             (double)info.level2_bytes / ((double)lds_grid_width(g) * (double)lds_grid_height(g)),
+             (double)info.level2_build_us / 1e3, m1, m1 > 0 ? ma / m1 : 0.0,
+             nq ? (double)exp_f1 / (double)nq : 0.0);
+    }
     if (nrep)
       printf("  door toggle repair: median %.1f us over %zu repairs (last rebuilt %llu clusters)\n", mr,
              nrep, (unsigned long long)info.last_repair_clusters);
@@ -370,5 +414,6 @@ int cli_hier(int argc, char **argv) {
   free(to);
   free(ratio);
   free(rep);
+  free(tf1);
   return (mism_opt || illegal) ? 1 : 0;
 }

@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** lds_hpa_level2.c — the hierarchy's second abstraction level (multi-level
+** HPA*): second-level clusters of K x K first-level clusters, whose
+** entrances are the first-level entrances on their outer borders, joined
+** by the exact distances over the first-level abstract graph restricted to
+** the cluster (a Dijkstra from each entrance, whose parent tree is kept so
+** a second-level edge unpacks into first-level entrances with no search).
+** The fast query (lds_hpa_query.c) searches one graph: the first-level
+** edges of the nodes in the start's and the goal's second-level clusters,
+** the second-level edges (and the moves that leave the cluster) of the
+** nodes elsewhere. Every maximal stretch of a first-level abstract path
+** inside another second-level cluster runs between two of its entrances
+** and costs at least their second-level distance, so that graph has the
+** first level's abstract distance between start and goal.
+** [Paper: Botea, Müller & Schaeffer, "Near Optimal Hierarchical
+**  Path-Finding", J. Game Development 1(1), 2004, section "Multiple levels";
+**  Dijkstra, Numerische Mathematik 1959]
+*/
+#include "lds_hpa_level2_internal.h"
+#include "lds_hpa_query_internal.h"
+
+#include <string.h>
+
+/* a float <= the double d */
+static float float_down(double d) {
+  float f = (float)d;
+  if ((double)f > d) f = nextafterf(f, -INFINITY);
+  return f;
+}
+
+/* at least one element: a zero-sized allocation is never asked for */
+static size_t nz(size_t n) { return n ? n : 1; }
+
+static size_t cluster_bytes(const ldsi_HpaL2Cluster *z) {
+  return ((size_t)z->mw * (size_t)z->mh + 1) * sizeof(uint32_t) + (size_t)z->nbcap * sizeof(uint16_t) +
+         (size_t)z->ncap * sizeof(ldsi_HpaL2Ent) + (size_t)z->ncap * z->ncap * sizeof(float) +
+         (size_t)z->ncap * z->nbcap * sizeof(uint16_t);
+}
+
+/* Grows z's arrays to nb local nodes and n entrances (contents are
+** rewritten by the caller); false on NOMEM. */
+static bool grow(const ldsi_Env *e, ldsi_HpaL2Cluster *z, uint32_t nb, uint32_t n) {
+  uint32_t nnb = nb > z->nbcap ? nb : z->nbcap, nn = n > z->ncap ? n : z->ncap;
+  uint16_t *l2of, *par;
+  ldsi_HpaL2Ent *ent;
+  float *dist;
+  if (nnb == z->nbcap && nn == z->ncap) return true;
+  l2of = ldsi_alloc(e, (nnb ? nnb : 1) * sizeof(uint16_t));
+  ent = ldsi_alloc(e, (nn ? nn : 1) * sizeof(ldsi_HpaL2Ent));
+  dist = ldsi_alloc(e, nz((size_t)nn * nn) * sizeof(float));
+  par = ldsi_alloc(e, nz((size_t)nn * nnb) * sizeof(uint16_t));
+  if (!l2of || !ent || !dist || !par) {
+    if (l2of) ldsi_free(e, l2of, (nnb ? nnb : 1) * sizeof(uint16_t));
+    if (ent) ldsi_free(e, ent, (nn ? nn : 1) * sizeof(ldsi_HpaL2Ent));
+    if (dist) ldsi_free(e, dist, nz((size_t)nn * nn) * sizeof(float));
+    if (par) ldsi_free(e, par, nz((size_t)nn * nnb) * sizeof(uint16_t));
+    return false;
+  }
+  if (z->l2of) ldsi_free(e, z->l2of, (z->nbcap ? z->nbcap : 1) * sizeof(uint16_t));
+  if (z->ent) ldsi_free(e, z->ent, (z->ncap ? z->ncap : 1) * sizeof(ldsi_HpaL2Ent));
+  if (z->dist)
+    ldsi_free(e, z->dist, nz((size_t)z->ncap * z->ncap) * sizeof(float));
+  if (z->par)
+    ldsi_free(e, z->par,
+              nz((size_t)z->ncap * z->nbcap) * sizeof(uint16_t));
+  z->l2of = l2of;
+  z->ent = ent;
+  z->dist = dist;
+  z->par = par;
+  z->nbcap = nnb;
+  z->ncap = nn;
+  return true;
+}
+
+/* Rebuilds second-level cluster b from the first level as it is: its
+** local nodes, entrances, distances and parent trees. */
+static lds_Status build_cluster(lds_Hpa *h, uint32_t b) {
+  ldsi_HpaL2 *L = h->l2;
+  ldsi_HpaL2Cluster *z = &L->cl[b];
+  const lds_Grid *g = h->grid;
+  uint32_t m, nm = (uint32_t)(z->mw * z->mh), nb = 0, n = 0, s, v;
+  int32_t X0 = z->cx0 * h->C, Y0 = z->cy0 * h->C;
+  int32_t X1 = (z->cx0 + z->mw) * h->C - 1, Y1 = (z->cy0 + z->mh) * h->C - 1;
+  if (X1 >= g->w) X1 = g->w - 1;
+  if (Y1 >= g->h) Y1 = g->h - 1;
+  for (m = 0; m < nm; m++) {
+    uint32_t c = (uint32_t)(z->cy0 + (int32_t)(m / (uint32_t)z->mw)) * (uint32_t)h->cw +
+                 (uint32_t)(z->cx0 + (int32_t)(m % (uint32_t)z->mw));
+    uint32_t i;
+    z->coff[m] = nb;
+    for (i = 0; i < h->cl[c].n; i++) {
+      uint32_t xy = h->cl[c].xy[i];
+      int32_t x = (int32_t)(xy & 0xFFFF), y = (int32_t)(xy >> 16);
+      L->ncl[nb] = c;
+      L->nix[nb] = (uint16_t)i;
+      L->nbase[nb] = z->coff[m];
+      n += (x == X0 && X0 > 0) || (x == X1 && X1 + 1 < g->w) || (y == Y0 && Y0 > 0) ||
+           (y == Y1 && Y1 + 1 < g->h);
+      nb++;
+    }
+  }
+  z->coff[nm] = nb;
+  L->entrances -= z->n;
+  z->n = 0;
+  z->nb = 0;
+  if (!grow(&h->env, z, nb, n)) return LDS_E_NOMEM;
+  z->nb = nb;
+  for (v = 0; v < nb; v++) {
+    uint32_t c = L->ncl[v], i = L->nix[v], xy = h->cl[c].xy[i];
+    int32_t x = (int32_t)(xy & 0xFFFF), y = (int32_t)(xy >> 16);
+    z->l2of[v] = (uint16_t)LDSI_L2_NONE;
+    if ((x == X0 && X0 > 0) || (x == X1 && X1 + 1 < g->w) || (y == Y0 && Y0 > 0) ||
+        (y == Y1 && Y1 + 1 < g->h)) {
+      ldsi_HpaL2Ent *e = &z->ent[z->n];
+      e->cl = c;
+      e->i = i;
+      e->xy = xy;
+      e->loc = v;
+      z->l2of[v] = (uint16_t)z->n++;
+    }
+  }
+  L->entrances += z->n;
+  /* a Dijkstra from each entrance over the cluster's first-level graph */
+  for (s = 0; s < z->n; s++) {
+    uint16_t *par = z->par + (size_t)s * nb;
+    uint32_t src = z->ent[s].loc, t;
+    for (v = 0; v < nb; v++) {
+      L->g[v] = INFINITY;
+      L->pos[v] = LDSI_HPA_NOIDX;
+      par[v] = (uint16_t)LDSI_L2_NONE;
+    }
+    L->g[src] = 0.0;
+    par[src] = (uint16_t)LDSI_L2_SRC;
+    L->heap.n = 0;
+    ldsi_hpa_heap_push(&L->heap, L->pos, src, 0.0, 0.0);
+    while (L->heap.n) {
+      uint32_t u = ldsi_hpa_heap_pop(&L->heap, L->pos), c = L->ncl[u], i = L->nix[u], j;
+      uint32_t base = L->nbase[u];
+      const ldsi_HpaCluster *k = &h->cl[c];
+      const float *row = k->dist + (size_t)i * k->n;
+      const ldsi_HpaInter *e, *end;
+      double gu = L->g[u];
+      for (j = 0; j < k->n; j++) {
+        double nd;
+        if (j == i || !(row[j] < INFINITY)) continue;
+        v = base + j;
+        nd = gu + (double)row[j];
+        if (nd < L->g[v]) {
+          L->g[v] = nd;
+          par[v] = (uint16_t)u;
+          ldsi_hpa_heap_push(&L->heap, L->pos, v, nd, 0.0);
+        }
+      }
+      for (e = k->inter + k->ioff[i], end = k->inter + k->ioff[i + 1]; e < end; e++) {
+        int32_t mx, my;
+        double nd;
+        if (L->bof[e->cl] != b) continue;
+        mx = (int32_t)(e->cl % (uint32_t)h->cw) - z->cx0;
+        my = (int32_t)(e->cl / (uint32_t)h->cw) - z->cy0;
+        v = z->coff[my * z->mw + mx] + e->i;
+        nd = gu + (double)e->c;
+        if (nd < L->g[v]) {
+          L->g[v] = nd;
+          par[v] = (uint16_t)u;
+          ldsi_hpa_heap_push(&L->heap, L->pos, v, nd, 0.0);
+        }
+      }
+    }
+    for (t = 0; t < z->n; t++) z->dist[(size_t)s * z->n + t] = float_down(L->g[z->ent[t].loc]);
+  }
+  return LDS_OK;
+}
+
+lds_Status ldsi_hpa_l2_new(lds_Hpa *h, int K) {
+  const ldsi_Env *e = &h->env;
+  ldsi_HpaL2 *L;
+  uint32_t b, c;
+  uint64_t t0 = e->clock(e->clock_ud);
+  L = ldsi_calloc(e, 1, sizeof *L);
+  if (!L) return LDS_E_NOMEM;
+  h->l2 = L;
+  L->K = K;
+  L->use = true;
+  L->w2 = (h->cw + K - 1) / K;
+  L->h2 = (h->ch + K - 1) / K;
+  L->n2 = (uint32_t)L->w2 * (uint32_t)L->h2;
+  L->scap = (uint32_t)K * (uint32_t)K * h->cap;
+  L->cl = ldsi_calloc(e, L->n2, sizeof *L->cl);
+  L->bof = ldsi_alloc(e, h->ncl * sizeof(uint32_t));
+  L->g = ldsi_alloc(e, L->scap * sizeof(double));
+  L->pos = ldsi_alloc(e, L->scap * sizeof(uint32_t));
+  L->ncl = ldsi_alloc(e, L->scap * sizeof(uint32_t));
+  L->nix = ldsi_alloc(e, L->scap * sizeof(uint16_t));
+  L->nbase = ldsi_alloc(e, L->scap * sizeof(uint32_t));
+  if (!L->cl || !L->bof || !L->g || !L->pos || !L->ncl || !L->nix || !L->nbase ||
+      !ldsi_hpa_heap_init(e, &L->heap, L->scap))
+    return LDS_E_NOMEM;
+  for (c = 0; c < h->ncl; c++)
+    L->bof[c] = (c / (uint32_t)h->cw / (uint32_t)K) * (uint32_t)L->w2 + (c % (uint32_t)h->cw) / (uint32_t)K;
+  for (b = 0; b < L->n2; b++) {
+    ldsi_HpaL2Cluster *z = &L->cl[b];
+    z->cx0 = (int32_t)(b % (uint32_t)L->w2) * K;
+    z->cy0 = (int32_t)(b / (uint32_t)L->w2) * K;
+    z->mw = z->cx0 + K <= h->cw ? K : h->cw - z->cx0;
+    z->mh = z->cy0 + K <= h->ch ? K : h->ch - z->cy0;
+    z->coff = ldsi_alloc(e, ((size_t)z->mw * (size_t)z->mh + 1) * sizeof(uint32_t));
+    if (!z->coff) return LDS_E_NOMEM;
+  }
+  for (b = 0; b < L->n2; b++)
+    if (build_cluster(h, b) != LDS_OK) return LDS_E_NOMEM;
+  L->build_us = e->clock(e->clock_ud) - t0;
+  return LDS_OK;
+}
+
+void ldsi_hpa_l2_free(lds_Hpa *h) {
+  const ldsi_Env *e = &h->env;
+  ldsi_HpaL2 *L = h->l2;
+  uint32_t b;
+  if (!L) return;
+  if (L->cl) {
+    for (b = 0; b < L->n2; b++) {
+      ldsi_HpaL2Cluster *z = &L->cl[b];
+      if (!z->coff) continue;
+      if (z->l2of) ldsi_free(e, z->l2of, (z->nbcap ? z->nbcap : 1) * sizeof(uint16_t));
+      if (z->ent) ldsi_free(e, z->ent, (z->ncap ? z->ncap : 1) * sizeof(ldsi_HpaL2Ent));
+      if (z->dist)
+        ldsi_free(e, z->dist, nz((size_t)z->ncap * z->ncap) * sizeof(float));
+      if (z->par)
+        ldsi_free(e, z->par,
+                  nz((size_t)z->ncap * z->nbcap) * sizeof(uint16_t));
+      ldsi_free(e, z->coff, ((size_t)z->mw * (size_t)z->mh + 1) * sizeof(uint32_t));
+    }
+    ldsi_free(e, L->cl, L->n2 * sizeof *L->cl);
+  }
+  if (L->bof) ldsi_free(e, L->bof, h->ncl * sizeof(uint32_t));
+  if (L->g) ldsi_free(e, L->g, L->scap * sizeof(double));
+  if (L->pos) ldsi_free(e, L->pos, L->scap * sizeof(uint32_t));
+  if (L->ncl) ldsi_free(e, L->ncl, L->scap * sizeof(uint32_t));
+  if (L->nix) ldsi_free(e, L->nix, L->scap * sizeof(uint16_t));
+  if (L->nbase) ldsi_free(e, L->nbase, L->scap * sizeof(uint32_t));
+  ldsi_hpa_heap_free(e, &L->heap);
+  ldsi_free(e, L, sizeof *L);
+  h->l2 = NULL;
+}
+
+size_t ldsi_hpa_l2_bytes(const lds_Hpa *h) {
+  const ldsi_HpaL2 *L = h->l2;
+  size_t n, b;
+  if (!L) return 0;
+  n = sizeof *L + L->n2 * sizeof *L->cl + h->ncl * sizeof(uint32_t) +
+      L->scap * (sizeof(double) + 3 * sizeof(uint32_t) + sizeof(uint16_t) + sizeof(ldsi_HpaEntry));
+  for (b = 0; b < L->n2; b++) n += cluster_bytes(&L->cl[b]);
+  return n;
+}
+
+lds_Status ldsi_hpa_l2_repair(lds_Hpa *h, const uint32_t *rebuilt, size_t n) {
+  ldsi_HpaL2 *L = h->l2;
+  uint32_t *list;
+  size_t m, k, nl = 0;
+  lds_Status st = LDS_OK;
+  if (!L || n == 0) return LDS_OK;
+  list = ldsi_alloc(&h->env, n * sizeof(uint32_t));
+  if (!list) return LDS_E_NOMEM;
+  /* each second-level cluster once, in the order first met */
+  for (m = 0; m < n; m++) {
+    uint32_t b = L->bof[rebuilt[m]];
+    for (k = 0; k < nl && list[k] != b; k++) {}
+    if (k == nl) list[nl++] = b;
+  }
+  for (k = 0; k < nl && st == LDS_OK; k++) st = build_cluster(h, list[k]);
+  ldsi_free(&h->env, list, n * sizeof(uint32_t));
+  return st;
+}
+
+/* the padded cell of local node v of z */
+static uint32_t local_cell(const lds_Hpa *h, const ldsi_HpaL2Cluster *z, uint32_t v) {
+  uint32_t lo = 0, hi = (uint32_t)(z->mw * z->mh), c;
+  /* the last m with coff[m] <= v (the empty clusters before it share its offset) */
+  while (hi - lo > 1) {
+    uint32_t mid = (lo + hi) / 2;
+    if (z->coff[mid] <= v) lo = mid;
+    else hi = mid;
+  }
+  c = (uint32_t)(z->cy0 + (int32_t)(lo / (uint32_t)z->mw)) * (uint32_t)h->cw +
+      (uint32_t)(z->cx0 + (int32_t)(lo % (uint32_t)z->mw));
+  return h->cl[c].cell[v - z->coff[lo]];
+}
+
+lds_Status ldsi_hpa_l2_unpack(lds_HpaQuery *q) {
+  const lds_Hpa *h = q->h;
+  const ldsi_HpaL2 *L = h->l2;
+  const lds_Grid *g = h->grid;
+  size_t k, n = 0, cap, traced = 0;
+  uint32_t *out;
+  if (!q->l2 || !L || q->nwp < 2) return LDS_OK;
+  cap = 2 * q->nwp + 16;
+  out = ldsi_alloc(&q->env, cap * sizeof(uint32_t));
+  if (!out) return LDS_E_NOMEM;
+  out[n++] = q->wp[0];
+  for (k = 0; k + 1 < q->nwp; k++) {
+    uint32_t a = q->wp[k], bc = q->wp[k + 1], ca, cb, za, m = 0, v, sa, lb, la;
+    int32_t xa, ya, xb, yb;
+    const ldsi_HpaL2Cluster *z;
+    const uint16_t *par;
+    ldsi_grid_pxy(g, a, &xa, &ya);
+    ldsi_grid_pxy(g, bc, &xb, &yb);
+    ca = ldsi_hpa_cluster_of(h, xa, ya);
+    cb = ldsi_hpa_cluster_of(h, xb, yb);
+    za = L->bof[ca];
+    if (za != L->bof[cb] || za == q->bs || za == q->bg) {
+      if (n == cap) {
+        uint32_t *o2 = ldsi_realloc(&q->env, out, cap * sizeof(uint32_t), 2 * cap * sizeof(uint32_t));
+        if (!o2) goto nomem;
+        out = o2;
+        cap *= 2;
+      }
+      out[n++] = bc;
+      continue;
+    }
+    /* a second-level edge: the tree of a's Dijkstra from b back to a */
+    z = &L->cl[za];
+    sa = ldsi_hpa_l2_index(h, z, ca, (uint32_t)h->nidx[(size_t)ya * (size_t)g->w + (size_t)xa] - 1u);
+    lb = ldsi_hpa_l2_index(h, z, cb, (uint32_t)h->nidx[(size_t)yb * (size_t)g->w + (size_t)xb] - 1u);
+    if (sa == LDSI_L2_NONE || lb == LDSI_L2_NONE) goto stale;
+    lb = z->ent[lb].loc;
+    la = z->ent[sa].loc;
+    par = z->par + (size_t)sa * z->nb;
+    for (v = lb; v != la; v = par[v]) {
+      if (v >= z->nb || m > z->nb) goto stale;
+      m++;
+    }
+    if (n + m > cap) {
+      size_t nc = 2 * (n + m);
+      uint32_t *o2 = ldsi_realloc(&q->env, out, cap * sizeof(uint32_t), nc * sizeof(uint32_t));
+      if (!o2) goto nomem;
+      out = o2;
+      cap = nc;
+    }
+    for (v = lb, sa = m; sa-- > 0; v = par[v]) out[n + sa] = local_cell(h, z, v);
+    n += m;
+    traced += m;
+  }
+  if (q->wp) ldsi_free(&q->env, q->wp, q->wcap * sizeof(uint32_t));
+  q->wp = out;
+  q->wcap = cap;
+  q->nwp = n;
+  q->stats.expansions += traced;
+  return LDS_OK;
+stale:
+  /* cannot happen with a repaired hierarchy: the search used these rows */
+  ldsi_free(&q->env, out, cap * sizeof(uint32_t));
+  return LDS_E_STATE;
+nomem:
+  ldsi_free(&q->env, out, cap * sizeof(uint32_t));
+  return LDS_E_NOMEM;
+}
+
+lds_Status lds_hpa_use_level2(lds_Hpa *h, bool on) {
+  if (!h) return LDS_E_ARG;
+  if (!h->l2) return on ? LDS_E_STATE : LDS_OK;
+  h->l2->use = on;
+  return LDS_OK;
+}
