@@ -34,7 +34,8 @@ static size_t nz(size_t n) { return n ? n : 1; }
 
 static size_t cluster_bytes(const ldsi_HpaL2Cluster *z) {
   return ((size_t)z->mw * (size_t)z->mh + 1) * sizeof(uint32_t) + (size_t)z->nbcap * sizeof(uint16_t) +
-         (size_t)z->ncap * sizeof(ldsi_HpaL2Ent) + (size_t)z->ncap * z->ncap * sizeof(float) +
+         (size_t)z->ncap * sizeof(ldsi_HpaL2Ent) + ((size_t)z->ncap + 1) * sizeof(uint32_t) +
+         (size_t)z->necap * sizeof(ldsi_HpaL2Edge) +
          (size_t)z->ncap * z->nbcap * sizeof(uint16_t);
 }
 
@@ -44,29 +45,28 @@ static bool grow(const ldsi_Env *e, ldsi_HpaL2Cluster *z, uint32_t nb, uint32_t 
   uint32_t nnb = nb > z->nbcap ? nb : z->nbcap, nn = n > z->ncap ? n : z->ncap;
   uint16_t *l2of, *par;
   ldsi_HpaL2Ent *ent;
-  float *dist;
+  uint32_t *eoff;
   if (nnb == z->nbcap && nn == z->ncap) return true;
   l2of = ldsi_alloc(e, (nnb ? nnb : 1) * sizeof(uint16_t));
   ent = ldsi_alloc(e, (nn ? nn : 1) * sizeof(ldsi_HpaL2Ent));
-  dist = ldsi_alloc(e, nz((size_t)nn * nn) * sizeof(float));
+  eoff = ldsi_alloc(e, ((size_t)nn + 1) * sizeof(uint32_t));
   par = ldsi_alloc(e, nz((size_t)nn * nnb) * sizeof(uint16_t));
-  if (!l2of || !ent || !dist || !par) {
+  if (!l2of || !ent || !eoff || !par) {
     if (l2of) ldsi_free(e, l2of, (nnb ? nnb : 1) * sizeof(uint16_t));
     if (ent) ldsi_free(e, ent, (nn ? nn : 1) * sizeof(ldsi_HpaL2Ent));
-    if (dist) ldsi_free(e, dist, nz((size_t)nn * nn) * sizeof(float));
+    if (eoff) ldsi_free(e, eoff, ((size_t)nn + 1) * sizeof(uint32_t));
     if (par) ldsi_free(e, par, nz((size_t)nn * nnb) * sizeof(uint16_t));
     return false;
   }
   if (z->l2of) ldsi_free(e, z->l2of, (z->nbcap ? z->nbcap : 1) * sizeof(uint16_t));
   if (z->ent) ldsi_free(e, z->ent, (z->ncap ? z->ncap : 1) * sizeof(ldsi_HpaL2Ent));
-  if (z->dist)
-    ldsi_free(e, z->dist, nz((size_t)z->ncap * z->ncap) * sizeof(float));
+  if (z->eoff) ldsi_free(e, z->eoff, ((size_t)z->ncap + 1) * sizeof(uint32_t));
   if (z->par)
     ldsi_free(e, z->par,
               nz((size_t)z->ncap * z->nbcap) * sizeof(uint16_t));
   z->l2of = l2of;
   z->ent = ent;
-  z->dist = dist;
+  z->eoff = eoff;
   z->par = par;
   z->nbcap = nnb;
   z->ncap = nn;
@@ -79,7 +79,7 @@ static lds_Status build_cluster(lds_Hpa *h, uint32_t b) {
   ldsi_HpaL2 *L = h->l2;
   ldsi_HpaL2Cluster *z = &L->cl[b];
   const lds_Grid *g = h->grid;
-  uint32_t m, nm = (uint32_t)(z->mw * z->mh), nb = 0, n = 0, s, v;
+  uint32_t m, nm = (uint32_t)(z->mw * z->mh), nb = 0, n = 0, s, v, ne;
   int32_t X0 = z->cx0 * h->C, Y0 = z->cy0 * h->C;
   int32_t X1 = (z->cx0 + z->mw) * h->C - 1, Y1 = (z->cy0 + z->mh) * h->C - 1;
   if (X1 >= g->w) X1 = g->w - 1;
@@ -102,6 +102,7 @@ static lds_Status build_cluster(lds_Hpa *h, uint32_t b) {
   }
   z->coff[nm] = nb;
   L->entrances -= z->n;
+  L->edges -= z->n ? z->eoff[z->n] : 0;
   z->n = 0;
   z->nb = 0;
   if (!grow(&h->env, z, nb, n)) return LDS_E_NOMEM;
@@ -121,6 +122,14 @@ static lds_Status build_cluster(lds_Hpa *h, uint32_t b) {
     }
   }
   L->entrances += z->n;
+  if ((size_t)z->n * z->n > L->ebcap) {
+    size_t nc = (size_t)z->n * z->n;
+    ldsi_HpaL2Edge *eb = ldsi_realloc(&h->env, L->ebuf, L->ebcap * sizeof *eb, nc * sizeof *eb);
+    if (!eb) return LDS_E_NOMEM;
+    L->ebuf = eb;
+    L->ebcap = nc;
+  }
+  ne = 0;
   /* a Dijkstra from each entrance over the cluster's first-level graph */
   for (s = 0; s < z->n; s++) {
     uint16_t *par = z->par + (size_t)s * nb;
@@ -167,8 +176,28 @@ static lds_Status build_cluster(lds_Hpa *h, uint32_t b) {
         }
       }
     }
-    for (t = 0; t < z->n; t++) z->dist[(size_t)s * z->n + t] = float_down(L->g[z->ent[t].loc]);
+    /* the edges s -> t whose tree path meets no other entrance */
+    z->eoff[s] = ne;
+    for (t = 0; t < z->n; t++) {
+      uint32_t w = z->ent[t].loc;
+      if (t == s || !isfinite(L->g[w])) continue;
+      for (v = par[w]; v != src && z->l2of[v] == LDSI_L2_NONE; v = par[v]) {}
+      if (v != src) continue;
+      L->ebuf[ne].t = t;
+      L->ebuf[ne].c = float_down(L->g[w]);
+      ne++;
+    }
   }
+  z->eoff[z->n] = ne;
+  if (ne > z->necap) {
+    ldsi_HpaL2Edge *ed = ldsi_alloc(&h->env, ne * sizeof *ed);
+    if (!ed) return LDS_E_NOMEM;
+    if (z->edge) ldsi_free(&h->env, z->edge, nz(z->necap) * sizeof *ed);
+    z->edge = ed;
+    z->necap = ne;
+  }
+  if (ne) memcpy(z->edge, L->ebuf, ne * sizeof *z->edge);
+  L->edges += ne;
   return LDS_OK;
 }
 
@@ -224,8 +253,8 @@ void ldsi_hpa_l2_free(lds_Hpa *h) {
       if (!z->coff) continue;
       if (z->l2of) ldsi_free(e, z->l2of, (z->nbcap ? z->nbcap : 1) * sizeof(uint16_t));
       if (z->ent) ldsi_free(e, z->ent, (z->ncap ? z->ncap : 1) * sizeof(ldsi_HpaL2Ent));
-      if (z->dist)
-        ldsi_free(e, z->dist, nz((size_t)z->ncap * z->ncap) * sizeof(float));
+      if (z->eoff) ldsi_free(e, z->eoff, ((size_t)z->ncap + 1) * sizeof(uint32_t));
+      if (z->edge) ldsi_free(e, z->edge, nz(z->necap) * sizeof(ldsi_HpaL2Edge));
       if (z->par)
         ldsi_free(e, z->par,
                   nz((size_t)z->ncap * z->nbcap) * sizeof(uint16_t));
@@ -240,6 +269,7 @@ void ldsi_hpa_l2_free(lds_Hpa *h) {
   if (L->nix) ldsi_free(e, L->nix, L->scap * sizeof(uint16_t));
   if (L->nbase) ldsi_free(e, L->nbase, L->scap * sizeof(uint32_t));
   ldsi_hpa_heap_free(e, &L->heap);
+  if (L->ebuf) ldsi_free(e, L->ebuf, L->ebcap * sizeof(ldsi_HpaL2Edge));
   ldsi_free(e, L, sizeof *L);
   h->l2 = NULL;
 }

@@ -23,6 +23,12 @@ typedef struct ldsi_HpaL2Ent {
   uint32_t cl, i, xy, loc;
 } ldsi_HpaL2Ent;
 
+/* a second-level edge: to entrance t of the same cluster, costing c */
+typedef struct ldsi_HpaL2Edge {
+  uint32_t t;
+  float c;
+} ldsi_HpaL2Edge;
+
 /* A second-level cluster: the first-level clusters of columns
 ** cx0 .. cx0 + mw - 1 and rows cy0 .. cy0 + mh - 1. Its local nodes are
 ** their entrances, numbered cluster by cluster (row-major) and by index:
@@ -33,15 +39,18 @@ typedef struct ldsi_HpaL2Ent {
 typedef struct ldsi_HpaL2Cluster {
   int32_t cx0, cy0, mw, mh;
   uint32_t nb, n;      /* local nodes, second-level entrances */
-  uint32_t nbcap, ncap;
+  uint32_t nbcap, ncap, necap;
   uint32_t *coff;      /* mw * mh + 1 */
   uint16_t *l2of;      /* nbcap: the second-level index of a local node, LDSI_L2_NONE */
   ldsi_HpaL2Ent *ent;  /* ncap */
-  /* n * n: dist[s * n + t] = the cost from entrance s to entrance t over
-  ** the first-level abstract graph restricted to this cluster (its
-  ** clusters' intra edges and the inter edges between them), rounded down
-  ** to a float; INFINITY if none */
-  float *dist;
+  /* per entrance s: edge[eoff[s] .. eoff[s + 1]) (CSR, eoff has ncap + 1
+  ** slots), the cost from s to entrance t over the first-level abstract
+  ** graph restricted to this cluster (its clusters' intra edges and the
+  ** inter edges between them), rounded down to a float; only the edges
+  ** whose shortest path passes through no other entrance (the others are
+  ** the sum of two kept ones, so the distances are the same) */
+  uint32_t *eoff;
+  ldsi_HpaL2Edge *edge;
   /* n * nb: par[s * nb + v] = the local node before v on entrance s's
   ** shortest path to v (LDSI_L2_SRC at s, LDSI_L2_NONE if not reached),
   ** so an edge s -> t unpacks into first-level entrances with no search */
@@ -65,6 +74,9 @@ typedef struct ldsi_HpaL2 {
   uint16_t *nix;       /* its entrance index there */
   uint32_t *nbase;     /* the local node of that cluster's entrance 0 */
   ldsi_HpaHeap heap;
+  ldsi_HpaL2Edge *ebuf; /* the edges of the cluster being built */
+  size_t ebcap;
+  size_t edges;        /* second-level edges in all */
 } ldsi_HpaL2;
 
 /* Builds the second level with K first-level clusters a side over the

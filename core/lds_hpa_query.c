@@ -459,19 +459,17 @@ static lds_Status abstract_path(lds_HpaQuery *q) {
 ** edges that leave the second-level cluster (lds_hpa_level2.c). */
 static void abstract_expand_l2(lds_HpaQuery *q, uint32_t u, uint32_t c, uint32_t i, double gu) {
   const lds_Hpa *h = q->h;
-  uint32_t zb = h->l2->bof[c], s, t;
+  uint32_t zb = h->l2->bof[c], s;
   const ldsi_HpaL2Cluster *z = &h->l2->cl[zb];
   const ldsi_HpaCluster *k = &h->cl[c];
   const ldsi_HpaInter *e, *end;
-  const float *row;
+  const ldsi_HpaL2Edge *x, *xend;
   s = ldsi_hpa_l2_index(h, z, c, i);
   if (s == LDSI_L2_NONE) return; /* not reached: only those entrances are */
-  row = z->dist + (size_t)s * z->n;
-  for (t = 0; t < z->n; t++)
-    if (t != s && row[t] < INFINITY) {
-      const ldsi_HpaL2Ent *en = &z->ent[t];
-      arelax_xy(q, u, q->base[en->cl] + en->i, en->cl, en->i, en->xy, gu + (double)row[t]);
-    }
+  for (x = z->edge + z->eoff[s], xend = z->edge + z->eoff[s + 1]; x < xend; x++) {
+    const ldsi_HpaL2Ent *en = &z->ent[x->t];
+    arelax_xy(q, u, q->base[en->cl] + en->i, en->cl, en->i, en->xy, gu + (double)x->c);
+  }
   for (e = k->inter + k->ioff[i], end = k->inter + k->ioff[i + 1]; e < end; e++)
     if (h->l2->bof[e->cl] != zb)
       arelax_xy(q, u, q->base[e->cl] + e->i, e->cl, e->i, e->xy, gu + (double)e->c);
