@@ -336,6 +336,7 @@ static void lm_copy(lds_Hpa *h, uint32_t c) {
   for (i = 0; i < k->n; i++)
     memcpy(k->lmv + (size_t)i * (size_t)h->lmk, ldsi_lm_row(h->lm, k->cell[i]),
            (size_t)h->lmk * sizeof(uint32_t));
+  ldsi_hpa_l2_lm_copy(h, c);
 }
 
 /* Sets cluster c's entrances to cells[0..n) (sorted): index, matrix. */
@@ -718,7 +719,7 @@ lds_Status lds_hpa_repair(lds_Hpa *h) {
   }
   if (st != LDS_OK) goto done;
   /* the second-level clusters holding a rebuilt cluster (lds_hpa_level2.c) */
-  if ((st = ldsi_hpa_l2_repair(h, rebuilt, nrebuilt)) != LDS_OK) {
+  if ((st = ldsi_hpa_l2_repair(h, rebuilt, nrebuilt, inter, ninter)) != LDS_OK) {
     ldsi_msg(h->errmsg, "%s: out of memory", fn);
     goto done;
   }

@@ -35,23 +35,28 @@ static size_t nz(size_t n) { return n ? n : 1; }
 static size_t cluster_bytes(const ldsi_HpaL2Cluster *z) {
   return ((size_t)z->mw * (size_t)z->mh + 1) * sizeof(uint32_t) + (size_t)z->nbcap * sizeof(uint16_t) +
          (size_t)z->ncap * sizeof(ldsi_HpaL2Ent) + ((size_t)z->ncap + 1) * sizeof(uint32_t) +
-         (size_t)z->necap * sizeof(ldsi_HpaL2Edge) +
+         (size_t)z->necap * sizeof(ldsi_HpaL2Edge) + ((size_t)z->ncap + 1) * sizeof(uint32_t) +
+         (size_t)z->nxcap * sizeof(ldsi_HpaInter) +
          (size_t)z->ncap * z->nbcap * sizeof(uint16_t);
 }
 
 /* Grows z's arrays to nb local nodes and n entrances (contents are
 ** rewritten by the caller); false on NOMEM. */
-static bool grow(const ldsi_Env *e, ldsi_HpaL2Cluster *z, uint32_t nb, uint32_t n) {
+static bool grow(const ldsi_Env *e, ldsi_HpaL2Cluster *z, uint32_t nb, uint32_t n, size_t lmk) {
   uint32_t nnb = nb > z->nbcap ? nb : z->nbcap, nn = n > z->ncap ? n : z->ncap;
   uint16_t *l2of, *par;
   ldsi_HpaL2Ent *ent;
-  uint32_t *eoff;
+  uint32_t *eoff, *xoff, *lmv;
   if (nnb == z->nbcap && nn == z->ncap) return true;
   l2of = ldsi_alloc(e, (nnb ? nnb : 1) * sizeof(uint16_t));
   ent = ldsi_alloc(e, (nn ? nn : 1) * sizeof(ldsi_HpaL2Ent));
   eoff = ldsi_alloc(e, ((size_t)nn + 1) * sizeof(uint32_t));
+  xoff = ldsi_alloc(e, ((size_t)nn + 1) * sizeof(uint32_t));
+  lmv = ldsi_alloc(e, nz((size_t)nn * lmk) * sizeof(uint32_t));
   par = ldsi_alloc(e, nz((size_t)nn * nnb) * sizeof(uint16_t));
-  if (!l2of || !ent || !eoff || !par) {
+  if (!l2of || !ent || !eoff || !par || !xoff || !lmv) {
+    if (xoff) ldsi_free(e, xoff, ((size_t)nn + 1) * sizeof(uint32_t));
+    if (lmv) ldsi_free(e, lmv, nz((size_t)nn * lmk) * sizeof(uint32_t));
     if (l2of) ldsi_free(e, l2of, (nnb ? nnb : 1) * sizeof(uint16_t));
     if (ent) ldsi_free(e, ent, (nn ? nn : 1) * sizeof(ldsi_HpaL2Ent));
     if (eoff) ldsi_free(e, eoff, ((size_t)nn + 1) * sizeof(uint32_t));
@@ -61,16 +66,56 @@ static bool grow(const ldsi_Env *e, ldsi_HpaL2Cluster *z, uint32_t nb, uint32_t 
   if (z->l2of) ldsi_free(e, z->l2of, (z->nbcap ? z->nbcap : 1) * sizeof(uint16_t));
   if (z->ent) ldsi_free(e, z->ent, (z->ncap ? z->ncap : 1) * sizeof(ldsi_HpaL2Ent));
   if (z->eoff) ldsi_free(e, z->eoff, ((size_t)z->ncap + 1) * sizeof(uint32_t));
+  if (z->xoff) ldsi_free(e, z->xoff, ((size_t)z->ncap + 1) * sizeof(uint32_t));
+  if (z->lmv) ldsi_free(e, z->lmv, nz((size_t)z->ncap * lmk) * sizeof(uint32_t));
   if (z->par)
     ldsi_free(e, z->par,
               nz((size_t)z->ncap * z->nbcap) * sizeof(uint16_t));
   z->l2of = l2of;
   z->ent = ent;
   z->eoff = eoff;
+  z->xoff = xoff;
+  z->lmv = lmv;
   z->par = par;
   z->nbcap = nnb;
   z->ncap = nn;
   return true;
+}
+
+/* Lists, per entrance of second-level cluster b, the inter edges of its
+** first-level entrance that leave b (after a first-level repair redid
+** them); LDS_E_NOMEM. */
+static lds_Status build_xin(lds_Hpa *h, uint32_t b) {
+  ldsi_HpaL2 *L = h->l2;
+  ldsi_HpaL2Cluster *z = &L->cl[b];
+  uint32_t s;
+  {
+    size_t nx = 0;
+    int pass;
+    for (pass = 0; pass < 2; pass++) {
+      nx = 0;
+      for (s = 0; s < z->n; s++) {
+        const ldsi_HpaCluster *k = &h->cl[z->ent[s].cl];
+        const ldsi_HpaInter *e = k->inter + k->ioff[z->ent[s].i], *end = k->inter + k->ioff[z->ent[s].i + 1];
+        if (pass) z->xoff[s] = (uint32_t)nx;
+        for (; e < end; e++)
+          if (L->bof[e->cl] != b) {
+            if (pass) z->xin[nx] = *e;
+            nx++;
+          }
+      }
+      if (pass) {
+        z->xoff[z->n] = (uint32_t)nx;
+      } else if (nx > z->nxcap) {
+        ldsi_HpaInter *xi = ldsi_alloc(&h->env, nx * sizeof *xi);
+        if (!xi) return LDS_E_NOMEM;
+        if (z->xin) ldsi_free(&h->env, z->xin, nz(z->nxcap) * sizeof *xi);
+        z->xin = xi;
+        z->nxcap = (uint32_t)nx;
+      }
+    }
+  }
+  return LDS_OK;
 }
 
 /* Rebuilds second-level cluster b from the first level as it is: its
@@ -105,7 +150,7 @@ static lds_Status build_cluster(lds_Hpa *h, uint32_t b) {
   L->edges -= z->n ? z->eoff[z->n] : 0;
   z->n = 0;
   z->nb = 0;
-  if (!grow(&h->env, z, nb, n)) return LDS_E_NOMEM;
+  if (!grow(&h->env, z, nb, n, (size_t)h->lmk)) return LDS_E_NOMEM;
   z->nb = nb;
   for (v = 0; v < nb; v++) {
     uint32_t c = L->ncl[v], i = L->nix[v], xy = h->cl[c].xy[i];
@@ -118,9 +163,13 @@ static lds_Status build_cluster(lds_Hpa *h, uint32_t b) {
       e->i = i;
       e->xy = xy;
       e->loc = v;
+      if (h->lmk)
+        memcpy(z->lmv + (size_t)z->n * (size_t)h->lmk, h->cl[c].lmv + (size_t)i * (size_t)h->lmk,
+               (size_t)h->lmk * sizeof(uint32_t));
       z->l2of[v] = (uint16_t)z->n++;
     }
   }
+  if (build_xin(h, b) != LDS_OK) return LDS_E_NOMEM;
   L->entrances += z->n;
   if ((size_t)z->n * z->n > L->ebcap) {
     size_t nc = (size_t)z->n * z->n;
@@ -254,6 +303,9 @@ void ldsi_hpa_l2_free(lds_Hpa *h) {
       if (z->l2of) ldsi_free(e, z->l2of, (z->nbcap ? z->nbcap : 1) * sizeof(uint16_t));
       if (z->ent) ldsi_free(e, z->ent, (z->ncap ? z->ncap : 1) * sizeof(ldsi_HpaL2Ent));
       if (z->eoff) ldsi_free(e, z->eoff, ((size_t)z->ncap + 1) * sizeof(uint32_t));
+      if (z->xoff) ldsi_free(e, z->xoff, ((size_t)z->ncap + 1) * sizeof(uint32_t));
+      if (z->lmv) ldsi_free(e, z->lmv, nz((size_t)z->ncap * (size_t)h->lmk) * sizeof(uint32_t));
+      if (z->xin) ldsi_free(e, z->xin, nz(z->nxcap) * sizeof(ldsi_HpaInter));
       if (z->edge) ldsi_free(e, z->edge, nz(z->necap) * sizeof(ldsi_HpaL2Edge));
       if (z->par)
         ldsi_free(e, z->par,
@@ -284,22 +336,40 @@ size_t ldsi_hpa_l2_bytes(const lds_Hpa *h) {
   return n;
 }
 
-lds_Status ldsi_hpa_l2_repair(lds_Hpa *h, const uint32_t *rebuilt, size_t n) {
+void ldsi_hpa_l2_lm_copy(lds_Hpa *h, uint32_t c) {
+  ldsi_HpaL2Cluster *z;
+  uint32_t s;
+  if (!h->l2 || !h->lmk) return;
+  z = &h->l2->cl[h->l2->bof[c]];
+  /* by the entrance list, not the index: it may be older than c's
+  ** entrances here (a repair copies them before rebuilding this level) */
+  for (s = 0; s < z->n; s++)
+    if (z->ent[s].cl == c && z->ent[s].i < h->cl[c].n)
+      memcpy(z->lmv + (size_t)s * (size_t)h->lmk, h->cl[c].lmv + (size_t)z->ent[s].i * (size_t)h->lmk,
+             (size_t)h->lmk * sizeof(uint32_t));
+}
+
+lds_Status ldsi_hpa_l2_repair(lds_Hpa *h, const uint32_t *rebuilt, size_t n, const uint32_t *inter,
+                              size_t ni) {
   ldsi_HpaL2 *L = h->l2;
   uint32_t *list;
-  size_t m, k, nl = 0;
+  size_t m, k, nl = 0, nr = 0;
   lds_Status st = LDS_OK;
-  if (!L || n == 0) return LDS_OK;
-  list = ldsi_alloc(&h->env, n * sizeof(uint32_t));
+  if (!L || n + ni == 0) return LDS_OK;
+  list = ldsi_alloc(&h->env, (n + ni) * sizeof(uint32_t));
   if (!list) return LDS_E_NOMEM;
-  /* each second-level cluster once, in the order first met */
-  for (m = 0; m < n; m++) {
-    uint32_t b = L->bof[rebuilt[m]];
+  /* each second-level cluster once, in the order first met: those of the
+  ** rebuilt clusters, then those of the clusters whose inter edges only
+  ** were redone */
+  for (m = 0; m < n + ni; m++) {
+    uint32_t b = L->bof[m < n ? rebuilt[m] : inter[m - n]];
+    if (m == n) nr = nl;
     for (k = 0; k < nl && list[k] != b; k++) {}
     if (k == nl) list[nl++] = b;
   }
-  for (k = 0; k < nl && st == LDS_OK; k++) st = build_cluster(h, list[k]);
-  ldsi_free(&h->env, list, n * sizeof(uint32_t));
+  if (ni == 0) nr = nl;
+  for (k = 0; k < nl && st == LDS_OK; k++) st = k < nr ? build_cluster(h, list[k]) : build_xin(h, list[k]);
+  ldsi_free(&h->env, list, (n + ni) * sizeof(uint32_t));
   return st;
 }
 

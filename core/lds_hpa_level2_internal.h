@@ -39,7 +39,7 @@ typedef struct ldsi_HpaL2Edge {
 typedef struct ldsi_HpaL2Cluster {
   int32_t cx0, cy0, mw, mh;
   uint32_t nb, n;      /* local nodes, second-level entrances */
-  uint32_t nbcap, ncap, necap;
+  uint32_t nbcap, ncap, necap, nxcap;
   uint32_t *coff;      /* mw * mh + 1 */
   uint16_t *l2of;      /* nbcap: the second-level index of a local node, LDSI_L2_NONE */
   ldsi_HpaL2Ent *ent;  /* ncap */
@@ -51,6 +51,13 @@ typedef struct ldsi_HpaL2Cluster {
   ** the sum of two kept ones, so the distances are the same) */
   uint32_t *eoff;
   ldsi_HpaL2Edge *edge;
+  /* per entrance s: the inter edges of its first-level entrance that leave
+  ** this cluster, xin[xoff[s] .. xoff[s + 1]) (xoff: ncap + 1 slots) */
+  uint32_t *xoff;
+  ldsi_HpaInter *xin;
+  /* ncap * lmk: the landmark values of the entrances (a copy of the first
+  ** level's lmv, so the search reads the cluster's own memory) */
+  uint32_t *lmv;
   /* n * nb: par[s * nb + v] = the local node before v on entrance s's
   ** shortest path to v (LDSI_L2_SRC at s, LDSI_L2_NONE if not reached),
   ** so an edge s -> t unpacks into first-level entrances with no search */
@@ -83,10 +90,16 @@ typedef struct ldsi_HpaL2 {
 ** built first level (h->l2); LDS_E_NOMEM. */
 LDSI_HIDDEN lds_Status ldsi_hpa_l2_new(lds_Hpa *h, int K);
 LDSI_HIDDEN void ldsi_hpa_l2_free(lds_Hpa *h);
+/* Copies the landmark values of first-level cluster c's entrances (its
+** lmv) into the second level's copies (called wherever those change). */
+LDSI_HIDDEN void ldsi_hpa_l2_lm_copy(lds_Hpa *h, uint32_t c);
 LDSI_HIDDEN size_t ldsi_hpa_l2_bytes(const lds_Hpa *h);
-/* Rebuilds the second-level clusters holding any of the n first-level
-** clusters of rebuilt (after the first level's repair); LDS_E_NOMEM. */
-LDSI_HIDDEN lds_Status ldsi_hpa_l2_repair(lds_Hpa *h, const uint32_t *rebuilt, size_t n);
+/* After the first level's repair: rebuilds the second-level clusters
+** holding any of the n first-level clusters of rebuilt, and lists again
+** the leaving inter edges of those holding any of the ni clusters of
+** inter (whose inter edges were redone); LDS_E_NOMEM. */
+LDSI_HIDDEN lds_Status ldsi_hpa_l2_repair(lds_Hpa *h, const uint32_t *rebuilt, size_t n,
+                                          const uint32_t *inter, size_t ni);
 /* A fast query's abstract path over both levels into first-level
 ** waypoints: each second-level edge (two consecutive waypoints in one
 ** second-level cluster that is neither the start's nor the goal's) is

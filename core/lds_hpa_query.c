@@ -453,6 +453,23 @@ static lds_Status abstract_path(lds_HpaQuery *q) {
   return raw_push(q, (uint32_t)q->ps) ? LDS_OK : LDS_E_NOMEM;
 }
 
+/* aheur of a second-level entrance at xy (x | y << 16) whose landmark
+** values are t */
+static inline double aheur_l2(const lds_HpaQuery *q, const uint32_t *t, uint32_t xy) {
+  double oct = q->h->minc * ldsi_hpa_octile(q->gx - (int32_t)(xy & 0xFFFF), q->gy - (int32_t)(xy >> 16));
+  double lb;
+  uint32_t best = 0;
+  int l;
+  if (q->nlact == 0) return oct;
+  for (l = 0; l < q->nlact; l++) {
+    uint32_t a = t[q->lact[l]], b = q->lgt[l], d = a > b ? a - b : b - a;
+    best = d > best ? d : best;
+  }
+  if (best >= LDSI_LM_LIMIT) return INFINITY;
+  lb = (double)best * q->h->lm->q * (1.0 - 0x1p-22);
+  return lb > oct ? lb : oct;
+}
+
 /* Expands entrance i of cluster c (id u, cost gu) in a second-level
 ** cluster that holds neither the start nor the goal: it is one of that
 ** cluster's second-level entrances; its second-level edges and the inter
@@ -464,15 +481,30 @@ static void abstract_expand_l2(lds_HpaQuery *q, uint32_t u, uint32_t c, uint32_t
   const ldsi_HpaCluster *k = &h->cl[c];
   const ldsi_HpaInter *e, *end;
   const ldsi_HpaL2Edge *x, *xend;
+  (void)k;
   s = ldsi_hpa_l2_index(h, z, c, i);
   if (s == LDSI_L2_NONE) return; /* not reached: only those entrances are */
   for (x = z->edge + z->eoff[s], xend = z->edge + z->eoff[s + 1]; x < xend; x++) {
     const ldsi_HpaL2Ent *en = &z->ent[x->t];
-    arelax_xy(q, u, q->base[en->cl] + en->i, en->cl, en->i, en->xy, gu + (double)x->c);
+    uint32_t to = q->base[en->cl] + en->i;
+    double cc = gu + (double)x->c;
+    ldsi_HpaAbsNode *r = &q->an[to];
+    /* arelax with the heuristic read from this cluster's copies */
+    if (r->gen != q->agcur) {
+      r->gen = q->agcur;
+      r->g = INFINITY;
+      r->pos = LDSI_HPA_NOIDX;
+      r->h = aheur_l2(q, z->lmv + (size_t)x->t * (size_t)h->lmk, en->xy);
+    }
+    if (cc < r->g && r->h < INFINITY) {
+      r->g = cc;
+      r->par = u;
+      r->cl = en->cl;
+      apush(q, to, cc + r->h, cc);
+    }
   }
-  for (e = k->inter + k->ioff[i], end = k->inter + k->ioff[i + 1]; e < end; e++)
-    if (h->l2->bof[e->cl] != zb)
-      arelax_xy(q, u, q->base[e->cl] + e->i, e->cl, e->i, e->xy, gu + (double)e->c);
+  for (e = z->xin + z->xoff[s], end = z->xin + z->xoff[s + 1]; e < end; e++)
+    arelax_xy(q, u, q->base[e->cl] + e->i, e->cl, e->i, e->xy, gu + (double)e->c);
 }
 
 /* One abstract expansion; returns LDS_RUNNING, LDS_FOUND (goal popped) or

@@ -9,11 +9,12 @@
 ** cost equals the first level's alone (the second level's distances are
 ** exact over the first level); sliced queries give the same path; after
 ** rounds of random edits the repaired second level equals a fresh build's
-** (entrances, edges, parent trees) and answers every query with the same
+** (entrances, edges, leaving inter edges, landmark copies, parent trees) and answers every query with the same
 ** path cost. */
 #include "harness.h"
 #include "lds.h"
 #include "lds_hpa_level2_internal.h"
+#include "lds_landmarks.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -86,7 +87,7 @@ static bool legal(const lds_Grid *g, const lds_HpaQuery *q, const double *w, int
 }
 
 /* the second levels of a and b are the same, edge for edge and tree for
-** tree; returns the differences */
+** tree, and a's landmark copies equal a's tables; returns the differences */
 static int level2_differ(const lds_Hpa *a, const lds_Hpa *b) {
   const ldsi_HpaL2 *x = a->l2, *y = b->l2;
   uint32_t k;
@@ -106,6 +107,18 @@ static int level2_differ(const lds_Hpa *a, const lds_Hpa *b) {
     if (bad) continue;
     for (e = 0; e < p->eoff[p->n]; e++)
       bad += p->edge[e].t != r->edge[e].t || p->edge[e].c != r->edge[e].c;
+    /* the leaving inter edges and the landmark copies */
+    for (s = 0; s <= p->n; s++) bad += p->xoff[s] != r->xoff[s];
+    if (bad) continue;
+    for (e = 0; e < p->xoff[p->n]; e++)
+      bad += p->xin[e].cl != r->xin[e].cl || p->xin[e].i != r->xin[e].i ||
+             p->xin[e].xy != r->xin[e].xy || p->xin[e].c != r->xin[e].c;
+    /* the landmark copies follow a's own tables (a repair keeps them
+    ** feasible, not equal to a fresh build's) */
+    for (s = 0; s < p->n && a->lm; s++)
+      bad += memcmp(p->lmv + (size_t)s * (size_t)a->lmk,
+                    ldsi_lm_row(a->lm, a->cl[p->ent[s].cl].cell[p->ent[s].i]),
+                    (size_t)a->lmk * sizeof(uint32_t)) != 0;
     bad += memcmp(p->par, r->par, (size_t)p->n * p->nb * sizeof(uint16_t)) != 0;
   }
   return bad;
