@@ -322,6 +322,9 @@ void ldsi_hpa_l2_free(lds_Hpa *h) {
   if (L->nbase) ldsi_free(e, L->nbase, L->scap * sizeof(uint32_t));
   ldsi_hpa_heap_free(e, &L->heap);
   if (L->ebuf) ldsi_free(e, L->ebuf, L->ebcap * sizeof(ldsi_HpaL2Edge));
+  if (L->snap) ldsi_free(e, L->snap, L->snapcap * sizeof(uint32_t));
+  if (L->snc) ldsi_free(e, L->snc, L->sncap * sizeof(uint32_t));
+  if (L->snoff) ldsi_free(e, L->snoff, L->sncap * sizeof(size_t));
   ldsi_free(e, L, sizeof *L);
   h->l2 = NULL;
 }
@@ -349,27 +352,118 @@ void ldsi_hpa_l2_lm_copy(lds_Hpa *h, uint32_t c) {
              (size_t)h->lmk * sizeof(uint32_t));
 }
 
+/* Words of what the second level reads of cluster c (serialize). */
+static size_t ser_words(const lds_Hpa *h, uint32_t c) {
+  const ldsi_HpaCluster *k = &h->cl[c];
+  return 2 + (size_t)k->n * 3 + (size_t)k->n * k->n + (size_t)k->ninter * 4;
+}
+
+/* Writes it to out: n, the entrance cells, their effective costs (two
+** words each), the distance matrix, the inter edges. */
+static void serialize(const lds_Hpa *h, uint32_t c, uint32_t *out) {
+  const ldsi_HpaCluster *k = &h->cl[c];
+  uint32_t i;
+  *out++ = k->n;
+  *out++ = k->ninter;
+  memcpy(out, k->cell, (size_t)k->n * sizeof(uint32_t));
+  out += k->n;
+  for (i = 0; i < k->n; i++, out += 2) {
+    double v = ldsi_hpa_cost(h, k->cell[i]);
+    memcpy(out, &v, sizeof v);
+  }
+  memcpy(out, k->dist, (size_t)k->n * k->n * sizeof(float));
+  out += (size_t)k->n * k->n;
+  for (i = 0; i < k->ninter; i++, out += 4) {
+    out[0] = k->inter[i].cl;
+    out[1] = k->inter[i].i;
+    out[2] = k->inter[i].xy;
+    memcpy(out + 3, &k->inter[i].c, sizeof(float));
+  }
+}
+
+void ldsi_hpa_l2_snapshot(lds_Hpa *h, const uint32_t *list, size_t n) {
+  ldsi_HpaL2 *L = h->l2;
+  size_t m, words = 0;
+  if (!L) return;
+  L->nsnap = 0;
+  L->snap_ok = false;
+  for (m = 0; m < n; m++) words += ser_words(h, list[m]);
+  if (n > L->sncap) {
+    uint32_t *a = ldsi_realloc(&h->env, L->snc, L->sncap * sizeof *a, n * sizeof *a);
+    size_t *b;
+    if (!a) return;
+    L->snc = a;
+    b = ldsi_realloc(&h->env, L->snoff, L->sncap * sizeof *b, n * sizeof *b);
+    if (!b) return;
+    L->snoff = b;
+    L->sncap = n;
+  }
+  if (words > L->snapcap) {
+    uint32_t *a = ldsi_realloc(&h->env, L->snap, L->snapcap * sizeof *a, words * sizeof *a);
+    if (!a) return;
+    L->snap = a;
+    L->snapcap = words;
+  }
+  for (m = 0, words = 0; m < n; m++) {
+    L->snc[m] = list[m];
+    L->snoff[m] = words;
+    serialize(h, list[m], L->snap + words);
+    words += ser_words(h, list[m]);
+  }
+  L->nsnap = n;
+  L->snwords = words;
+  L->snap_ok = true;
+}
+
+/* cluster c reads as the snapshot kept it (false without one) */
+static bool unchanged(const lds_Hpa *h, uint32_t c, uint32_t *tmp) {
+  const ldsi_HpaL2 *L = h->l2;
+  size_t m, w;
+  if (!L->snap_ok) return false;
+  for (m = 0; m < L->nsnap && L->snc[m] != c; m++) {}
+  if (m == L->nsnap) return false;
+  w = ser_words(h, c);
+  if ((m + 1 < L->nsnap ? L->snoff[m + 1] : L->snwords) - L->snoff[m] != w) return false;
+  serialize(h, c, tmp);
+  return memcmp(tmp, L->snap + L->snoff[m], w * sizeof(uint32_t)) == 0;
+}
+
 lds_Status ldsi_hpa_l2_repair(lds_Hpa *h, const uint32_t *rebuilt, size_t n, const uint32_t *inter,
                               size_t ni) {
   ldsi_HpaL2 *L = h->l2;
   uint32_t *list;
   size_t m, k, nl = 0, nr = 0;
   lds_Status st = LDS_OK;
+  uint32_t *tmp;
   if (!L || n + ni == 0) return LDS_OK;
   list = ldsi_alloc(&h->env, (n + ni) * sizeof(uint32_t));
   if (!list) return LDS_E_NOMEM;
+  tmp = ldsi_alloc(&h->env, ((size_t)2 + (size_t)h->cap * 3 + (size_t)h->cap * h->cap +
+                             (size_t)h->cap * 8 * 4) * sizeof(uint32_t));
+  if (!tmp) {
+    ldsi_free(&h->env, list, (n + ni) * sizeof(uint32_t));
+    return LDS_E_NOMEM;
+  }
   /* each second-level cluster once, in the order first met: those of the
   ** rebuilt clusters, then those of the clusters whose inter edges only
   ** were redone */
   for (m = 0; m < n + ni; m++) {
     uint32_t b = L->bof[m < n ? rebuilt[m] : inter[m - n]];
     if (m == n) nr = nl;
+    /* a rebuilt cluster that reads the same as before changes nothing here */
+    if (m < n && unchanged(h, rebuilt[m], tmp)) {
+      L->skipped++;
+      continue;
+    }
     for (k = 0; k < nl && list[k] != b; k++) {}
     if (k == nl) list[nl++] = b;
   }
   if (ni == 0) nr = nl;
   for (k = 0; k < nl && st == LDS_OK; k++) st = k < nr ? build_cluster(h, list[k]) : build_xin(h, list[k]);
   ldsi_free(&h->env, list, (n + ni) * sizeof(uint32_t));
+  ldsi_free(&h->env, tmp, ((size_t)2 + (size_t)h->cap * 3 + (size_t)h->cap * h->cap +
+                           (size_t)h->cap * 8 * 4) * sizeof(uint32_t));
+  L->snap_ok = false;
   return st;
 }
 

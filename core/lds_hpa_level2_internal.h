@@ -84,6 +84,14 @@ typedef struct ldsi_HpaL2 {
   ldsi_HpaL2Edge *ebuf; /* the edges of the cluster being built */
   size_t ebcap;
   size_t edges;        /* second-level edges in all */
+  /* what the second level read of the clusters a repair may rebuild, as
+  ** they were before it (ldsi_hpa_l2_snapshot): per cluster snc[k], its
+  ** words from snoff[k] in snap */
+  uint32_t *snap, *snc;
+  size_t *snoff;
+  size_t nsnap, snapcap, sncap, snwords;
+  bool snap_ok;
+  uint64_t skipped;    /* second-level rebuilds a repair found needless */
 } ldsi_HpaL2;
 
 /* Builds the second level with K first-level clusters a side over the
@@ -94,8 +102,15 @@ LDSI_HIDDEN void ldsi_hpa_l2_free(lds_Hpa *h);
 ** lmv) into the second level's copies (called wherever those change). */
 LDSI_HIDDEN void ldsi_hpa_l2_lm_copy(lds_Hpa *h, uint32_t c);
 LDSI_HIDDEN size_t ldsi_hpa_l2_bytes(const lds_Hpa *h);
+/* Before the first level's repair: keeps what the second level reads of
+** the n clusters of list (entrance cells and their effective costs,
+** distance matrix, inter edges), so the repair rebuilds only the
+** second-level clusters where it changed. Out of memory is no error: every
+** second-level cluster of a rebuilt cluster is rebuilt then. */
+LDSI_HIDDEN void ldsi_hpa_l2_snapshot(lds_Hpa *h, const uint32_t *list, size_t n);
 /* After the first level's repair: rebuilds the second-level clusters
-** holding any of the n first-level clusters of rebuilt, and lists again
+** holding any of the n first-level clusters of rebuilt whose entrance
+** cells, their costs, distances or inter edges changed, and lists again
 ** the leaving inter edges of those holding any of the ni clusters of
 ** inter (whose inter edges were redone); LDS_E_NOMEM. */
 LDSI_HIDDEN lds_Status ldsi_hpa_l2_repair(lds_Hpa *h, const uint32_t *rebuilt, size_t n,

@@ -225,6 +225,9 @@ static void run_map(lds_Grid *g, int cluster, int K, const double *w, int nw, bo
   }
   CHECK_INT(differ, 0);
   CHECK(found > 100);
+  /* some repairs found the second level unchanged (the snapshot), others not */
+  CHECK(h->l2->skipped > 0);
+  CHECK(h->repairs > 0);
   /* the second level did the work: fewer expansions than the first alone */
   CHECK(exp2 < exp1);
   lds_hpa_free(h);
@@ -276,8 +279,7 @@ static void test_params(void) {
   lds_HpaInfo info;
   lds_Error err;
   lds_hpa_params_init(&hp);
-  CHECK_INT(hp.level2, LDS_HPA_LEVEL2_AUTO);
-  /* auto: none on a grid below LDS_HPA_LEVEL2_MIN_CELLS */
+  CHECK_INT(hp.level2, 0); /* none by default */
   h = lds_hpa_new(NULL, g, &hp, NULL);
   CHECK(h != NULL);
   lds_hpa_info(h, &info);
