@@ -118,6 +118,115 @@ static lds_Status build_xin(lds_Hpa *h, uint32_t b) {
   return LDS_OK;
 }
 
+/* The Dijkstra of entrance s of second-level cluster b over its
+** first-level graph (the local node arrays of L filled for b): costs in
+** L->g, the parent tree in z->par. Among equal costs the smaller local
+** node is settled first, so the tree is a function of the graph (a repair
+** that keeps a source's tree, ldsi_hpa_l2_repair, leaves what a fresh
+** build gives). */
+static void source_tree(lds_Hpa *h, uint32_t b, uint32_t s) {
+  ldsi_HpaL2 *L = h->l2;
+  ldsi_HpaL2Cluster *z = &L->cl[b];
+  uint32_t nb = z->nb, v, src = z->ent[s].loc;
+  uint16_t *par = z->par + (size_t)s * nb;
+  for (v = 0; v < nb; v++) {
+    L->g[v] = INFINITY;
+    L->pos[v] = LDSI_HPA_NOIDX;
+    par[v] = (uint16_t)LDSI_L2_NONE;
+  }
+  L->g[src] = 0.0;
+  par[src] = (uint16_t)LDSI_L2_SRC;
+  L->heap.n = 0;
+  ldsi_hpa_heap_push(&L->heap, L->pos, src, 0.0, -(double)src);
+  while (L->heap.n) {
+    uint32_t u = ldsi_hpa_heap_pop(&L->heap, L->pos), c = L->ncl[u], i = L->nix[u], j;
+    uint32_t base = L->nbase[u];
+    const ldsi_HpaCluster *k = &h->cl[c];
+    const float *row = k->dist + (size_t)i * k->n;
+    const ldsi_HpaInter *e, *end;
+    double gu = L->g[u];
+    for (j = 0; j < k->n; j++) {
+      double nd;
+      if (j == i || !(row[j] < INFINITY)) continue;
+      v = base + j;
+      nd = gu + (double)row[j];
+      if (nd < L->g[v]) {
+        L->g[v] = nd;
+        par[v] = (uint16_t)u;
+        ldsi_hpa_heap_push(&L->heap, L->pos, v, nd, -(double)v);
+      }
+    }
+    for (e = k->inter + k->ioff[i], end = k->inter + k->ioff[i + 1]; e < end; e++) {
+      int32_t mx, my;
+      double nd;
+      if (L->bof[e->cl] != b) continue;
+      mx = (int32_t)(e->cl % (uint32_t)h->cw) - z->cx0;
+      my = (int32_t)(e->cl / (uint32_t)h->cw) - z->cy0;
+      v = z->coff[my * z->mw + mx] + e->i;
+      nd = gu + (double)e->c;
+      if (nd < L->g[v]) {
+        L->g[v] = nd;
+        par[v] = (uint16_t)u;
+        ldsi_hpa_heap_push(&L->heap, L->pos, v, nd, -(double)v);
+      }
+    }
+  }
+}
+
+/* Appends to L->ebuf from slot ne the edges of entrance s after its
+** source_tree: those s -> t whose tree path meets no other entrance;
+** returns the new count. */
+static uint32_t source_edges(lds_Hpa *h, uint32_t b, uint32_t s, uint32_t ne) {
+  ldsi_HpaL2 *L = h->l2;
+  const ldsi_HpaL2Cluster *z = &L->cl[b];
+  const uint16_t *par = z->par + (size_t)s * z->nb;
+  uint32_t t, v, src = z->ent[s].loc;
+  for (t = 0; t < z->n; t++) {
+    uint32_t w = z->ent[t].loc;
+    if (t == s || !isfinite(L->g[w])) continue;
+    for (v = par[w]; v != src && z->l2of[v] == LDSI_L2_NONE; v = par[v]) {}
+    if (v != src) continue;
+    L->ebuf[ne].t = t;
+    L->ebuf[ne].c = float_down(L->g[w]);
+    ne++;
+  }
+  return ne;
+}
+
+/* Moves the ne edges of L->ebuf into b's edge list (eoff[0..n) set). */
+static lds_Status set_edges(lds_Hpa *h, uint32_t b, uint32_t ne) {
+  ldsi_HpaL2 *L = h->l2;
+  ldsi_HpaL2Cluster *z = &L->cl[b];
+  z->eoff[z->n] = ne;
+  if (ne > z->necap) {
+    ldsi_HpaL2Edge *ed = ldsi_alloc(&h->env, ne * sizeof *ed);
+    if (!ed) return LDS_E_NOMEM;
+    if (z->edge) ldsi_free(&h->env, z->edge, nz(z->necap) * sizeof *ed);
+    z->edge = ed;
+    z->necap = ne;
+  }
+  if (ne) memcpy(z->edge, L->ebuf, ne * sizeof *z->edge);
+  L->edges += ne;
+  return LDS_OK;
+}
+
+/* Fills the local node arrays of L for second-level cluster b as it is. */
+static void local_nodes(lds_Hpa *h, uint32_t b) {
+  ldsi_HpaL2 *L = h->l2;
+  const ldsi_HpaL2Cluster *z = &L->cl[b];
+  uint32_t m, nm = (uint32_t)(z->mw * z->mh), v = 0;
+  for (m = 0; m < nm; m++) {
+    uint32_t c = (uint32_t)(z->cy0 + (int32_t)(m / (uint32_t)z->mw)) * (uint32_t)h->cw +
+                 (uint32_t)(z->cx0 + (int32_t)(m % (uint32_t)z->mw));
+    uint32_t i;
+    for (i = 0; i < h->cl[c].n; i++, v++) {
+      L->ncl[v] = c;
+      L->nix[v] = (uint16_t)i;
+      L->nbase[v] = z->coff[m];
+    }
+  }
+}
+
 /* Rebuilds second-level cluster b from the first level as it is: its
 ** local nodes, entrances, distances and parent trees. */
 static lds_Status build_cluster(lds_Hpa *h, uint32_t b) {
@@ -181,73 +290,11 @@ static lds_Status build_cluster(lds_Hpa *h, uint32_t b) {
   ne = 0;
   /* a Dijkstra from each entrance over the cluster's first-level graph */
   for (s = 0; s < z->n; s++) {
-    uint16_t *par = z->par + (size_t)s * nb;
-    uint32_t src = z->ent[s].loc, t;
-    for (v = 0; v < nb; v++) {
-      L->g[v] = INFINITY;
-      L->pos[v] = LDSI_HPA_NOIDX;
-      par[v] = (uint16_t)LDSI_L2_NONE;
-    }
-    L->g[src] = 0.0;
-    par[src] = (uint16_t)LDSI_L2_SRC;
-    L->heap.n = 0;
-    ldsi_hpa_heap_push(&L->heap, L->pos, src, 0.0, 0.0);
-    while (L->heap.n) {
-      uint32_t u = ldsi_hpa_heap_pop(&L->heap, L->pos), c = L->ncl[u], i = L->nix[u], j;
-      uint32_t base = L->nbase[u];
-      const ldsi_HpaCluster *k = &h->cl[c];
-      const float *row = k->dist + (size_t)i * k->n;
-      const ldsi_HpaInter *e, *end;
-      double gu = L->g[u];
-      for (j = 0; j < k->n; j++) {
-        double nd;
-        if (j == i || !(row[j] < INFINITY)) continue;
-        v = base + j;
-        nd = gu + (double)row[j];
-        if (nd < L->g[v]) {
-          L->g[v] = nd;
-          par[v] = (uint16_t)u;
-          ldsi_hpa_heap_push(&L->heap, L->pos, v, nd, 0.0);
-        }
-      }
-      for (e = k->inter + k->ioff[i], end = k->inter + k->ioff[i + 1]; e < end; e++) {
-        int32_t mx, my;
-        double nd;
-        if (L->bof[e->cl] != b) continue;
-        mx = (int32_t)(e->cl % (uint32_t)h->cw) - z->cx0;
-        my = (int32_t)(e->cl / (uint32_t)h->cw) - z->cy0;
-        v = z->coff[my * z->mw + mx] + e->i;
-        nd = gu + (double)e->c;
-        if (nd < L->g[v]) {
-          L->g[v] = nd;
-          par[v] = (uint16_t)u;
-          ldsi_hpa_heap_push(&L->heap, L->pos, v, nd, 0.0);
-        }
-      }
-    }
-    /* the edges s -> t whose tree path meets no other entrance */
+    source_tree(h, b, s);
     z->eoff[s] = ne;
-    for (t = 0; t < z->n; t++) {
-      uint32_t w = z->ent[t].loc;
-      if (t == s || !isfinite(L->g[w])) continue;
-      for (v = par[w]; v != src && z->l2of[v] == LDSI_L2_NONE; v = par[v]) {}
-      if (v != src) continue;
-      L->ebuf[ne].t = t;
-      L->ebuf[ne].c = float_down(L->g[w]);
-      ne++;
-    }
+    ne = source_edges(h, b, s, ne);
   }
-  z->eoff[z->n] = ne;
-  if (ne > z->necap) {
-    ldsi_HpaL2Edge *ed = ldsi_alloc(&h->env, ne * sizeof *ed);
-    if (!ed) return LDS_E_NOMEM;
-    if (z->edge) ldsi_free(&h->env, z->edge, nz(z->necap) * sizeof *ed);
-    z->edge = ed;
-    z->necap = ne;
-  }
-  if (ne) memcpy(z->edge, L->ebuf, ne * sizeof *z->edge);
-  L->edges += ne;
-  return LDS_OK;
+  return set_edges(h, b, ne);
 }
 
 lds_Status ldsi_hpa_l2_new(lds_Hpa *h, int K) {
@@ -428,41 +475,210 @@ static bool unchanged(const lds_Hpa *h, uint32_t c, uint32_t *tmp) {
   return memcmp(tmp, L->snap + L->snoff[m], w * sizeof(uint32_t)) == 0;
 }
 
+/* The snapshot of cluster c and its word count; NULL without one. */
+static const uint32_t *snap_of(const lds_Hpa *h, uint32_t c, size_t *words) {
+  const ldsi_HpaL2 *L = h->l2;
+  size_t m;
+  if (!L->snap_ok) return NULL;
+  for (m = 0; m < L->nsnap && L->snc[m] != c; m++) {}
+  if (m == L->nsnap) return NULL;
+  *words = (m + 1 < L->nsnap ? L->snoff[m + 1] : L->snwords) - L->snoff[m];
+  return L->snap + L->snoff[m];
+}
+
+/* c differs from its snapshot old (ow words) in its distance matrix only
+** (same entrance cells, costs and inter edges) */
+static bool only_dist(const lds_Hpa *h, uint32_t c, const uint32_t *old, size_t ow, uint32_t *tmp) {
+  size_t w = ser_words(h, c), head = 2 + (size_t)h->cl[c].n * 3, nn = (size_t)h->cl[c].n * h->cl[c].n;
+  if (w != ow) return false;
+  serialize(h, c, tmp);
+  return memcmp(tmp, old, head * sizeof(uint32_t)) == 0 &&
+         memcmp(tmp + head + nn, old + head + nn, (w - head - nn) * sizeof(uint32_t)) == 0;
+}
+
+static float word_float(uint32_t w) {
+  float f;
+  memcpy(&f, &w, sizeof f);
+  return f;
+}
+
+/* The cost the edge u -> v of b's local graph had before the repair:
+** old[m], when set, is the distance matrix member m of b had (as words). */
+static float old_cost(const lds_Hpa *h, const ldsi_HpaL2Cluster *z, const uint32_t *const *old,
+                      uint32_t u, uint32_t v) {
+  const ldsi_HpaL2 *L = h->l2;
+  uint32_t cu = L->ncl[u], cv = L->ncl[v];
+  const ldsi_HpaCluster *k = &h->cl[cu];
+  const ldsi_HpaInter *e, *end;
+  if (cu == cv) {
+    int32_t m = ((int32_t)(cu / (uint32_t)h->cw) - z->cy0) * z->mw + (int32_t)(cu % (uint32_t)h->cw) - z->cx0;
+    size_t at = (size_t)L->nix[u] * k->n + L->nix[v];
+    return old[m] ? word_float(old[m][at]) : k->dist[at];
+  }
+  for (e = k->inter + k->ioff[L->nix[u]], end = k->inter + k->ioff[L->nix[u] + 1]; e < end; e++)
+    if (e->cl == cv && e->i == L->nix[v]) return e->c;
+  return INFINITY;
+}
+
+/* The cost source_tree gave local node v in s's tree before the repair
+** (summed along the stored tree with the old costs, in the order the
+** Dijkstra added them, so bit for bit); gm memoizes (NaN: not yet). */
+static double old_g(const lds_Hpa *h, const ldsi_HpaL2Cluster *z, const uint32_t *const *old,
+                    const uint16_t *par, double *gm, uint32_t *stack, uint32_t v) {
+  size_t n = 0;
+  stack[n++] = v;
+  while (n) {
+    uint32_t t = stack[n - 1], p = par[t];
+    if (!isnan(gm[t])) {
+      n--;
+    } else if (p == LDSI_L2_SRC) {
+      gm[t] = 0.0;
+      n--;
+    } else if (p == LDSI_L2_NONE) {
+      gm[t] = INFINITY;
+      n--;
+    } else if (!isnan(gm[p])) {
+      gm[t] = gm[p] + (double)old_cost(h, z, old, p, t);
+      n--;
+    } else {
+      stack[n++] = p;
+    }
+  }
+  return gm[v];
+}
+
+/* Updates second-level cluster b where only distance matrices of its
+** members changed (old[m]: member m's matrix before, as words; NULL when
+** unchanged): a source's tree is kept unless a changed edge a -> c was on
+** it or could be, g(a) + w == g(c) with the old cost or g(a) + w <= g(c)
+** with the new one (g: the old tree's costs). A kept tree is then what the
+** Dijkstra gives on the new graph (its costs still bound every edge from
+** above, the changed edges strictly, and it settles in the same order), so
+** the result equals a fresh build's. */
+static lds_Status update_cluster(lds_Hpa *h, uint32_t b, const uint32_t *const *old) {
+  ldsi_HpaL2 *L = h->l2;
+  ldsi_HpaL2Cluster *z = &L->cl[b];
+  uint32_t nb = z->nb, n = z->n, s, m, nm = (uint32_t)(z->mw * z->mh), ne = 0;
+  double *gm = ldsi_alloc(&h->env, nz(nb) * sizeof(double));
+  uint32_t *stack = ldsi_alloc(&h->env, nz(nb) * sizeof(uint32_t));
+  uint32_t *ooff = ldsi_alloc(&h->env, ((size_t)n + 1) * sizeof(uint32_t));
+  lds_Status st = LDS_OK;
+  if (!gm || !stack || !ooff) {
+    st = LDS_E_NOMEM;
+    goto done;
+  }
+  local_nodes(h, b);
+  memcpy(ooff, z->eoff, ((size_t)n + 1) * sizeof(uint32_t));
+  L->edges -= ooff[n];
+  for (s = 0; s < n; s++) {
+    const uint16_t *par = z->par + (size_t)s * nb;
+    bool hit = false;
+    uint32_t v;
+    for (v = 0; v < nb; v++) gm[v] = NAN;
+    for (m = 0; m < nm && !hit; m++) {
+      uint32_t c, i, j, kn, base = z->coff[m];
+      const float *nd;
+      if (!old[m]) continue;
+      c = L->ncl[base];
+      kn = h->cl[c].n;
+      nd = h->cl[c].dist;
+      for (i = 0; i < kn && !hit; i++) {
+        double ga = NAN;
+        for (j = 0; j < kn && !hit; j++) {
+          float wo = word_float(old[m][(size_t)i * kn + j]), wn = nd[(size_t)i * kn + j];
+          double gc;
+          if (i == j || memcmp(&wo, &wn, sizeof wo) == 0) continue;
+          if (isnan(ga)) ga = old_g(h, z, old, par, gm, stack, base + i);
+          if (!isfinite(ga)) break;
+          gc = old_g(h, z, old, par, gm, stack, base + j);
+          hit = (wo < INFINITY && ga + (double)wo == gc) || (wn < INFINITY && ga + (double)wn <= gc);
+        }
+      }
+    }
+    z->eoff[s] = ne;
+    if (hit) {
+      L->rerun++;
+      source_tree(h, b, s);
+      ne = source_edges(h, b, s, ne);
+    } else {
+      L->kept++;
+      memcpy(L->ebuf + ne, z->edge + ooff[s], (size_t)(ooff[s + 1] - ooff[s]) * sizeof *L->ebuf);
+      ne += ooff[s + 1] - ooff[s];
+    }
+  }
+  st = set_edges(h, b, ne);
+done:
+  if (gm) ldsi_free(&h->env, gm, nz(nb) * sizeof(double));
+  if (stack) ldsi_free(&h->env, stack, nz(nb) * sizeof(uint32_t));
+  if (ooff) ldsi_free(&h->env, ooff, ((size_t)n + 1) * sizeof(uint32_t));
+  return st;
+}
+
 lds_Status ldsi_hpa_l2_repair(lds_Hpa *h, const uint32_t *rebuilt, size_t n, const uint32_t *inter,
                               size_t ni) {
   ldsi_HpaL2 *L = h->l2;
-  uint32_t *list;
-  size_t m, k, nl = 0, nr = 0;
+  uint32_t *list, *chg, *tmp;
+  size_t m, k, nl = 0, nc = 0, tw;
   lds_Status st = LDS_OK;
-  uint32_t *tmp;
+  const uint32_t **old = NULL;
   if (!L || n + ni == 0) return LDS_OK;
+  tw = (size_t)2 + (size_t)h->cap * 3 + (size_t)h->cap * h->cap + (size_t)h->cap * 8 * 4;
   list = ldsi_alloc(&h->env, (n + ni) * sizeof(uint32_t));
-  if (!list) return LDS_E_NOMEM;
-  tmp = ldsi_alloc(&h->env, ((size_t)2 + (size_t)h->cap * 3 + (size_t)h->cap * h->cap +
-                             (size_t)h->cap * 8 * 4) * sizeof(uint32_t));
-  if (!tmp) {
-    ldsi_free(&h->env, list, (n + ni) * sizeof(uint32_t));
-    return LDS_E_NOMEM;
+  chg = ldsi_alloc(&h->env, nz(n) * sizeof(uint32_t));
+  tmp = ldsi_alloc(&h->env, tw * sizeof(uint32_t));
+  old = ldsi_alloc(&h->env, (size_t)L->K * (size_t)L->K * sizeof *old);
+  if (!list || !chg || !tmp || !old) {
+    st = LDS_E_NOMEM;
+    goto done;
   }
-  /* each second-level cluster once, in the order first met: those of the
-  ** rebuilt clusters, then those of the clusters whose inter edges only
-  ** were redone */
-  for (m = 0; m < n + ni; m++) {
-    uint32_t b = L->bof[m < n ? rebuilt[m] : inter[m - n]];
-    if (m == n) nr = nl;
-    /* a rebuilt cluster that reads the same as before changes nothing here */
-    if (m < n && unchanged(h, rebuilt[m], tmp)) {
-      L->skipped++;
-      continue;
-    }
+  /* the rebuilt clusters that read differently from before (the others
+  ** change nothing here) */
+  for (m = 0; m < n; m++)
+    if (unchanged(h, rebuilt[m], tmp)) L->skipped++;
+    else chg[nc++] = rebuilt[m];
+  /* each second-level cluster of a changed one once, in the order first
+  ** met: rebuilt whole, or updated where only distances changed */
+  for (m = 0; m < nc && st == LDS_OK; m++) {
+    uint32_t b = L->bof[chg[m]], nm;
+    ldsi_HpaL2Cluster *z = &L->cl[b];
+    bool whole = false;
     for (k = 0; k < nl && list[k] != b; k++) {}
-    if (k == nl) list[nl++] = b;
+    if (k < nl) continue;
+    list[nl++] = b;
+    nm = (uint32_t)(z->mw * z->mh);
+    memset(old, 0, nm * sizeof *old);
+    for (k = m; k < nc && !whole; k++) {
+      uint32_t c = chg[k];
+      size_t ow = 0;
+      const uint32_t *sn;
+      int32_t mm;
+      if (L->bof[c] != b) continue;
+      sn = snap_of(h, c, &ow);
+      if (!sn || !only_dist(h, c, sn, ow, tmp)) {
+        whole = true;
+        break;
+      }
+      mm = ((int32_t)(c / (uint32_t)h->cw) - z->cy0) * z->mw + (int32_t)(c % (uint32_t)h->cw) - z->cx0;
+      old[mm] = sn + 2 + (size_t)h->cl[c].n * 3;
+    }
+    st = whole ? build_cluster(h, b) : update_cluster(h, b, old);
+    /* an update keeps the entrances; their leaving edges may point at
+    ** entrances a neighbour renumbered */
+    if (st == LDS_OK && !whole) st = build_xin(h, b);
   }
-  if (ni == 0) nr = nl;
-  for (k = 0; k < nl && st == LDS_OK; k++) st = k < nr ? build_cluster(h, list[k]) : build_xin(h, list[k]);
-  ldsi_free(&h->env, list, (n + ni) * sizeof(uint32_t));
-  ldsi_free(&h->env, tmp, ((size_t)2 + (size_t)h->cap * 3 + (size_t)h->cap * h->cap +
-                           (size_t)h->cap * 8 * 4) * sizeof(uint32_t));
+  /* the leaving inter edges of the others whose clusters' inter edges were redone */
+  for (m = 0; m < ni && st == LDS_OK; m++) {
+    uint32_t b = L->bof[inter[m]];
+    for (k = 0; k < nl && list[k] != b; k++) {}
+    if (k < nl) continue;
+    list[nl++] = b;
+    st = build_xin(h, b);
+  }
+done:
+  if (list) ldsi_free(&h->env, list, (n + ni) * sizeof(uint32_t));
+  if (chg) ldsi_free(&h->env, chg, nz(n) * sizeof(uint32_t));
+  if (tmp) ldsi_free(&h->env, tmp, tw * sizeof(uint32_t));
+  if (old) ldsi_free(&h->env, old, (size_t)L->K * (size_t)L->K * sizeof *old);
   L->snap_ok = false;
   return st;
 }

@@ -91,7 +91,8 @@ typedef struct ldsi_HpaL2 {
   size_t *snoff;
   size_t nsnap, snapcap, sncap, snwords;
   bool snap_ok;
-  uint64_t skipped;    /* second-level rebuilds a repair found needless */
+  uint64_t skipped;    /* rebuilt clusters a repair found unchanged for this level */
+  uint64_t kept, rerun; /* source trees an update kept, and ran again */
 } ldsi_HpaL2;
 
 /* Builds the second level with K first-level clusters a side over the

@@ -227,6 +227,8 @@ static void run_map(lds_Grid *g, int cluster, int K, const double *w, int nw, bo
   CHECK(found > 100);
   /* some repairs found the second level unchanged (the snapshot), others not */
   CHECK(h->l2->skipped > 0);
+  /* updates kept some source trees and ran others again */
+  CHECK(h->l2->kept > 0 && h->l2->rerun > 0);
   CHECK(h->repairs > 0);
   /* the second level did the work: fewer expansions than the first alone */
   CHECK(exp2 < exp1);
