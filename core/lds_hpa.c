@@ -21,7 +21,7 @@ void lds_hpa_params_init(lds_HpaParams *p) {
   p->lower_bounds = true;
   p->landmarks = 8;
   p->optimal_jps = true;
-  p->level2 = 0;
+  p->level2 = LDS_HPA_LEVEL2_AUTO;
 }
 
 const char *lds_hpa_mode_name(lds_HpaMode m) {
@@ -491,12 +491,13 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
                LDS_HPA_MAX_LANDMARKS);
     return NULL;
   }
-  if (params->level2 != 0 && (params->level2 < 2 || params->level2 > 32 ||
-                              params->level2 * params->level2 * 4 * params->cluster_size >= 65535)) {
+  if (params->level2 != LDS_HPA_LEVEL2_AUTO && params->level2 != 0 &&
+      (params->level2 < 2 || params->level2 > 32 ||
+       params->level2 * params->level2 * 4 * params->cluster_size >= 65535)) {
     ldsi_error(err, LDS_E_ARG,
-               "%s: level2 %d out of range (expected 0 for none, or 2..32 with level2^2 x 4 x "
-               "cluster_size %d below 65535)",
-               fn, params->level2, params->cluster_size);
+               "%s: level2 %d out of range (expected %d for auto, 0 for none, or 2..32 with "
+               "level2^2 x 4 x cluster_size %d below 65535)",
+               fn, params->level2, LDS_HPA_LEVEL2_AUTO, params->cluster_size);
     return NULL;
   }
   if (params->n_layer_weights < 0 || params->n_layer_weights > 16 ||
@@ -582,7 +583,12 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
     h->intra_edges += count_edges(&h->cl[c]);
     if (ldsi_hpa_build_inter(h, (uint32_t)c) != LDS_OK) goto nomem;
   }
-  if (params->level2 > 0 && ldsi_hpa_l2_new(h, params->level2) != LDS_OK) goto nomem;
+  {
+    int K = params->level2;
+    if (K == LDS_HPA_LEVEL2_AUTO)
+      K = (uint64_t)grid->w * (uint64_t)grid->h >= (uint64_t)LDS_HPA_LEVEL2_MIN_CELLS ? 8 : 0;
+    if (K > 0 && ldsi_hpa_l2_new(h, K) != LDS_OK) goto nomem;
+  }
   if (lds_grid_listen((lds_Grid *)(uintptr_t)grid, on_edit, h) != LDS_OK) goto nomem;
   h->listening = true;
   if (h->lower_bounds && !(h->lm = ldsi_lm_new(h, params->landmarks, h->errmsg))) goto nomem;

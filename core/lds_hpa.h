@@ -95,6 +95,12 @@ typedef struct lds_HpaQuery lds_HpaQuery;
 /// Most landmarks of a hierarchy (lds_HpaParams.landmarks).
 #define LDS_HPA_MAX_LANDMARKS 32
 
+/// lds_HpaParams.level2: decided by the grid's size.
+#define LDS_HPA_LEVEL2_AUTO (-1)
+/// Fewest cells of a grid on which LDS_HPA_LEVEL2_AUTO builds the second level
+/// (4096 x 4096: measured faster there, slower on 1024 x 1024; docs/hierarchy.md).
+#define LDS_HPA_LEVEL2_MIN_CELLS (4096 * 4096)
+
 /// Parameters of a hierarchy. Fill with lds_hpa_params_init, then change.
 typedef struct lds_HpaParams {
   int cluster_size;             ///< side of a cluster [Units: cells]
@@ -113,12 +119,11 @@ typedef struct lds_HpaParams {
   int level2;                   ///< the second abstraction level of the fast mode:
                                 ///< clusters of level2 x level2 clusters whose border
                                 ///< entrances are joined by exact distances over the
-                                ///< first level (docs/hierarchy.md: about 1.2x faster
-                                ///< fast queries on 4096^2 maps at 8, but an edit
-                                ///< rebuilds the second-level cluster, about 4 ms).
-                                ///< Default 0: none.
-                                ///< [Limit: 0 or 2..32, and level2^2 x 4 x
-                                ///< cluster_size < 65535]
+                                ///< first level (docs/hierarchy.md). 0: none;
+                                ///< LDS_HPA_LEVEL2_AUTO (the default): 8 on grids of
+                                ///< at least LDS_HPA_LEVEL2_MIN_CELLS cells, none below.
+                                ///< [Limit: LDS_HPA_LEVEL2_AUTO, 0 or 2..32, and
+                                ///< level2^2 x 4 x cluster_size < 65535]
   const double *layer_weights;  ///< [opt] [Shape: n_layer_weights doubles, one per
                                 ///< grid layer] weights of the effective cost; copied
   int n_layer_weights;          ///< [Limit: 0..min(16, lds_grid_layer_count)]

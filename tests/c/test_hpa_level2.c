@@ -281,7 +281,8 @@ static void test_params(void) {
   lds_HpaInfo info;
   lds_Error err;
   lds_hpa_params_init(&hp);
-  CHECK_INT(hp.level2, 0); /* none by default */
+  CHECK_INT(hp.level2, LDS_HPA_LEVEL2_AUTO);
+  /* auto: none on a grid below LDS_HPA_LEVEL2_MIN_CELLS */
   h = lds_hpa_new(NULL, g, &hp, NULL);
   CHECK(h != NULL);
   lds_hpa_info(h, &info);

@@ -18,7 +18,8 @@
 ** illegal paths, and the repair time of N door toggles (a passable cell
 ** with exactly two passable orthogonal neighbours, opposite each other, or
 ** any passable cell when there is none, blocked then opened again: two
-** repairs each). With a second level (--level2 K), the fast mode is timed
+** repairs each). With a second level (--level2 K, or the default on big
+** maps), the fast mode is timed
 ** a second time with it turned off (lds_hpa_use_level2), after the same
 ** A*, in the same loop.
 ** Exit status: 0, 1 on a mismatch of the optimal mode or an illegal path,
@@ -53,8 +54,9 @@ static void usage(FILE *f) {
           "  --no-optimal  skip the optimal mode (and its landmark tables, 32 bytes per cell)\n"
           "  --alt         the optimal mode always runs the landmark A* (not JPS on\n"
           "                uniform-cost maps)\n"
-          "  --level2 K    a second level of K x K clusters, 2..32 (default 0: none);\n"
-          "                the fast mode is then timed without it too\n"
+          "  --level2 K    a second level of K x K clusters, 2..32, 0 none (default: 8\n"
+          "                on maps of 4096x4096 cells or more); with one, the fast mode\n"
+          "                is timed without it too\n"
           "  --json        one JSON object as the last line\n"
           "Each option may be given once. Exit status: 0; 1 an optimal-mode mismatch or an\n"
           "illegal path; 2 bad input. docs/hierarchy.md.\n",
@@ -103,7 +105,7 @@ static bool legal(const lds_Grid *g, lds_HpaQuery *q, const Query *k) {
 int cli_hier(int argc, char **argv) {
   const char *map = NULL, *scen = NULL;
   size_t pairs = 0, stride = 1, limit = 0, doors = 0, i, nq = 0;
-  int cluster = 16, a, level2 = 0;
+  int cluster = 16, a, level2 = LDS_HPA_LEVEL2_AUTO;
   double *tf1 = NULL;
   uint64_t exp_f1 = 0;
   bool optimal = true, json = false, alt = false;
