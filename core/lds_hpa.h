@@ -172,7 +172,8 @@ typedef struct lds_HpaInfo {
 /// (info.build_us), memory in lds_HpaInfo.bytes (about 1 byte per cell for
 /// the entrance index, the intra distance matrices, plus 4 x landmarks
 /// bytes per padded cell with lower_bounds; k + 1 whole-grid Dijkstras
-/// place and fill the landmark tables). Registers a grid listener, removed by lds_hpa_free.
+/// place and fill the landmark tables; the second level, lds_HpaParams.level2,
+/// a few bytes per cell more: lds_HpaInfo.level2_bytes). Registers a grid listener, removed by lds_hpa_free.
 /// The grid must outlive the hierarchy.
 /// @param[in] env    [opt] allocator and clock; NULL for defaults
 /// @param[in] grid   the grid (read; its listener list is written)
@@ -235,8 +236,9 @@ LDS_API lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_
 /// Runs the query for one slice (lds_Budget as in lds_search_step). Work is
 /// counted in expansions (cells of a cluster search, abstract nodes, cells of
 /// the optimal A*); the clock is read every 64 expansions. A budget is
-/// checked between units of work (the insertion, an abstract node,
-/// the refinement of one waypoint pair), so a step may overshoot
+/// checked between units of work (the insertion, an abstract node, the
+/// unpacking of a two-level abstract path, the refinement of one waypoint
+/// pair), so a step may overshoot
 /// max_expansions by one unit (at most 9 x cluster_size^2 expansions, the
 /// A* of a start and goal at most two clusters apart).
 /// @returns LDS_RUNNING, LDS_FOUND, LDS_NO_PATH, or LDS_E_STATE (no query

@@ -381,7 +381,9 @@ size_t ldsi_hpa_l2_bytes(const lds_Hpa *h) {
   size_t n, b;
   if (!L) return 0;
   n = sizeof *L + L->n2 * sizeof *L->cl + h->ncl * sizeof(uint32_t) +
-      L->scap * (sizeof(double) + 3 * sizeof(uint32_t) + sizeof(uint16_t) + sizeof(ldsi_HpaEntry));
+      L->scap * (sizeof(double) + 3 * sizeof(uint32_t) + sizeof(uint16_t) + sizeof(ldsi_HpaEntry)) +
+      L->ebcap * sizeof(ldsi_HpaL2Edge) + L->snapcap * sizeof(uint32_t) +
+      L->sncap * (sizeof(uint32_t) + sizeof(size_t));
   for (b = 0; b < L->n2; b++) n += cluster_bytes(&L->cl[b]);
   return n;
 }
