@@ -478,10 +478,8 @@ static void abstract_expand_l2(lds_HpaQuery *q, uint32_t u, uint32_t c, uint32_t
   const lds_Hpa *h = q->h;
   uint32_t zb = h->l2->bof[c], s;
   const ldsi_HpaL2Cluster *z = &h->l2->cl[zb];
-  const ldsi_HpaCluster *k = &h->cl[c];
   const ldsi_HpaInter *e, *end;
   const ldsi_HpaL2Edge *x, *xend;
-  (void)k;
   s = ldsi_hpa_l2_index(h, z, c, i);
   if (s == LDSI_L2_NONE) return; /* not reached: only those entrances are */
   for (x = z->edge + z->eoff[s], xend = z->edge + z->eoff[s + 1]; x < xend; x++) {
