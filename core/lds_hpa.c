@@ -9,6 +9,7 @@
 **  Path-Finding", J. Game Development 1(1), 2004]
 */
 #include "lds_hpa_internal.h"
+#include "lds_hpa_level2_internal.h"
 #include "lds_landmarks.h"
 
 #include <stdlib.h>
@@ -20,6 +21,7 @@ void lds_hpa_params_init(lds_HpaParams *p) {
   p->lower_bounds = true;
   p->landmarks = 8;
   p->optimal_jps = true;
+  p->level2 = LDS_HPA_LEVEL2_AUTO;
 }
 
 const char *lds_hpa_mode_name(lds_HpaMode m) {
@@ -334,6 +336,7 @@ static void lm_copy(lds_Hpa *h, uint32_t c) {
   for (i = 0; i < k->n; i++)
     memcpy(k->lmv + (size_t)i * (size_t)h->lmk, ldsi_lm_row(h->lm, k->cell[i]),
            (size_t)h->lmk * sizeof(uint32_t));
+  ldsi_hpa_l2_lm_copy(h, c);
 }
 
 /* Sets cluster c's entrances to cells[0..n) (sorted): index, matrix. */
@@ -489,6 +492,15 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
                LDS_HPA_MAX_LANDMARKS);
     return NULL;
   }
+  if (params->level2 != LDS_HPA_LEVEL2_AUTO && params->level2 != 0 &&
+      (params->level2 < 2 || params->level2 > 32 ||
+       params->level2 * params->level2 * 4 * params->cluster_size >= 65535)) {
+    ldsi_error(err, LDS_E_ARG,
+               "%s: level2 %d out of range (expected %d for auto, 0 for none, or 2..32 with "
+               "level2^2 x 4 x cluster_size %d below 65535)",
+               fn, params->level2, LDS_HPA_LEVEL2_AUTO, params->cluster_size);
+    return NULL;
+  }
   if (params->n_layer_weights < 0 || params->n_layer_weights > 16 ||
       params->n_layer_weights > grid->nlayers || (params->n_layer_weights && !params->layer_weights)) {
     ldsi_error(err, LDS_E_ARG,
@@ -574,6 +586,12 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
     if (ldsi_hpa_build_inter(h, (uint32_t)c) != LDS_OK || ldsi_hpa_build_edges(h, (uint32_t)c) != LDS_OK)
       goto nomem;
   }
+  {
+    int K = params->level2;
+    if (K == LDS_HPA_LEVEL2_AUTO)
+      K = (uint64_t)grid->w * (uint64_t)grid->h >= (uint64_t)LDS_HPA_LEVEL2_MIN_CELLS ? 8 : 0;
+    if (K > 0 && ldsi_hpa_l2_new(h, K) != LDS_OK) goto nomem;
+  }
   if (lds_grid_listen((lds_Grid *)(uintptr_t)grid, on_edit, h) != LDS_OK) goto nomem;
   h->listening = true;
   if (h->lower_bounds && !(h->lm = ldsi_lm_new(h, params->landmarks, h->errmsg))) goto nomem;
@@ -609,6 +627,7 @@ void lds_hpa_free(lds_Hpa *h) {
   if (h->dirty) ldsi_free(&e, h->dirty, h->ncl);
   if (h->dirty_list) ldsi_free(&e, h->dirty_list, h->ncl * sizeof(uint32_t));
   ldsi_lm_free(h->lm);
+  ldsi_hpa_l2_free(h);
   ldsi_hpa_local_free(&e, &h->local);
   ldsi_free(&e, h, sizeof *h);
 }
@@ -678,6 +697,7 @@ lds_Status lds_hpa_repair(lds_Hpa *h) {
   nmark = mark_box(h, h->dirty_list, ndirty, DIRTY_MARKED, mark);
   qsort(mark, nmark, sizeof *mark, cmp_u32);
   h->last_repair_clusters = 0;
+  ldsi_hpa_l2_snapshot(h, mark, nmark);
   for (m = 0; m < nmark; m++) {
     uint32_t cc = mark[m];
     ldsi_HpaCluster *k = &h->cl[cc];
@@ -704,6 +724,11 @@ lds_Status lds_hpa_repair(lds_Hpa *h) {
       ldsi_msg(h->errmsg, "%s: out of memory", fn);
   }
   if (st != LDS_OK) goto done;
+  /* the second-level clusters holding a rebuilt cluster (lds_hpa_level2.c) */
+  if ((st = ldsi_hpa_l2_repair(h, rebuilt, nrebuilt, inter, ninter)) != LDS_OK) {
+    ldsi_msg(h->errmsg, "%s: out of memory", fn);
+    goto done;
+  }
   for (m = 0; m < nmark; m++) h->dirty[mark[m]] = 0;
   h->ndirty = 0;
   h->any_dirty = false;
@@ -744,7 +769,7 @@ size_t lds_hpa_mem_used(const lds_Hpa *h) {
   if (!h) return 0;
   cells = (size_t)h->grid->w * (size_t)h->grid->h;
   b = sizeof *h + h->ncl * (sizeof *h->cl + 1 + sizeof(uint32_t)) + cells + ldsi_hpa_local_bytes(&h->local);
-  b += ldsi_lm_bytes(h->lm);
+  b += ldsi_lm_bytes(h->lm) + ldsi_hpa_l2_bytes(h);
   for (c = 0; c < h->ncl; c++)
     b += (h->cl[c].blk ? block_bytes(h, h->cl[c].cap) : 0) +
          (size_t)h->cl[c].cap * (((size_t)h->C * (size_t)h->C + 1) / 2) +
@@ -771,6 +796,12 @@ void lds_hpa_info(const lds_Hpa *h, lds_HpaInfo *out) {
     out->landmarks = h->lm->k;
     out->landmark_bytes = ldsi_lm_bytes(h->lm);
     out->landmark_build_us = h->lm->build_us;
+  }
+  if (h->l2) {
+    out->level2 = h->l2->K;
+    out->level2_entrances = h->l2->entrances;
+    out->level2_bytes = ldsi_hpa_l2_bytes(h);
+    out->level2_build_us = h->l2->build_us;
   }
 }
 

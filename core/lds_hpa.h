@@ -97,6 +97,12 @@ typedef struct lds_HpaQuery lds_HpaQuery;
 /// Most landmarks of a hierarchy (lds_HpaParams.landmarks).
 #define LDS_HPA_MAX_LANDMARKS 32
 
+/// lds_HpaParams.level2: decided by the grid's size.
+#define LDS_HPA_LEVEL2_AUTO (-1)
+/// Fewest cells of a grid on which LDS_HPA_LEVEL2_AUTO builds the second level
+/// (4096 x 4096: measured faster there, slower on 1024 x 1024; docs/hierarchy.md).
+#define LDS_HPA_LEVEL2_MIN_CELLS (4096 * 4096)
+
 /// Parameters of a hierarchy. Fill with lds_hpa_params_init, then change.
 typedef struct lds_HpaParams {
   int cluster_size;             ///< side of a cluster [Units: cells]
@@ -112,6 +118,14 @@ typedef struct lds_HpaParams {
                                 ///< no_corner_cutting or always; the landmark A*
                                 ///< elsewhere. false: always the landmark A*.
                                 ///< Default true.
+  int level2;                   ///< the second abstraction level of the fast mode:
+                                ///< clusters of level2 x level2 clusters whose border
+                                ///< entrances are joined by exact distances over the
+                                ///< first level (docs/hierarchy.md). 0: none;
+                                ///< LDS_HPA_LEVEL2_AUTO (the default): 8 on grids of
+                                ///< at least LDS_HPA_LEVEL2_MIN_CELLS cells, none below.
+                                ///< [Limit: LDS_HPA_LEVEL2_AUTO, 0 or 2..32, and
+                                ///< level2^2 x 4 x cluster_size < 65535]
   const double *layer_weights;  ///< [opt] [Shape: n_layer_weights doubles, one per
                                 ///< grid layer] weights of the effective cost; copied
   int n_layer_weights;          ///< [Limit: 0..min(16, lds_grid_layer_count)]
@@ -148,6 +162,10 @@ typedef struct lds_HpaInfo {
   int32_t landmarks;        ///< landmark tables of the optimal mode (0 without lower_bounds)
   size_t landmark_bytes;    ///< their memory (part of bytes)
   uint64_t landmark_build_us; ///< their build time (part of build_us) [Units: µs]
+  int32_t level2;           ///< first-level clusters per second-level side (0: no second level)
+  size_t level2_entrances;  ///< second-level entrances
+  size_t level2_bytes;      ///< memory of the second level (part of bytes)
+  uint64_t level2_build_us; ///< its build time (part of build_us) [Units: µs]
 } lds_HpaInfo;
 
 /* ---------------------------------------------------------- lifetime -- */
@@ -156,7 +174,8 @@ typedef struct lds_HpaInfo {
 /// (info.build_us), memory in lds_HpaInfo.bytes (about 1 byte per cell for
 /// the entrance index, the intra distance matrices, plus 4 x landmarks
 /// bytes per padded cell with lower_bounds; k + 1 whole-grid Dijkstras
-/// place and fill the landmark tables). Registers a grid listener, removed by lds_hpa_free.
+/// place and fill the landmark tables; the second level, lds_HpaParams.level2,
+/// a few bytes per cell more: lds_HpaInfo.level2_bytes). Registers a grid listener, removed by lds_hpa_free.
 /// The grid must outlive the hierarchy.
 /// @param[in] env    [opt] allocator and clock; NULL for defaults
 /// @param[in] grid   the grid (read; its listener list is written)
@@ -177,6 +196,12 @@ LDS_API void lds_hpa_free(lds_Hpa *h);
 ///   NaN; message in lds_hpa_errmsg; the hierarchy stays unrepaired and
 ///   queries fail until the cell is fixed), LDS_E_NOMEM.
 LDS_API lds_Status lds_hpa_repair(lds_Hpa *h);
+/// Whether fast queries started from now on search through the second
+/// level (on after a build with one). Their abstract cost is the same
+/// either way (docs/hierarchy.md); for measuring and debugging.
+/// @returns LDS_OK, LDS_E_ARG (NULL h), LDS_E_STATE (on, for a hierarchy
+///   built without a second level).
+LDS_API lds_Status lds_hpa_use_level2(lds_Hpa *h, bool on);
 /// Fills *out with the hierarchy's counters.
 LDS_API void lds_hpa_info(const lds_Hpa *h, lds_HpaInfo *out);
 /// Bytes allocated by the hierarchy (queries not included).
@@ -213,8 +238,9 @@ LDS_API lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_
 /// Runs the query for one slice (lds_Budget as in lds_search_step). Work is
 /// counted in expansions (cells of a cluster search, abstract nodes, cells of
 /// the optimal A*); the clock is read every 64 expansions. A budget is
-/// checked between units of work (the insertion, an abstract node,
-/// the refinement of one waypoint pair), so a step may overshoot
+/// checked between units of work (the insertion, an abstract node, the
+/// unpacking of a two-level abstract path, the refinement of one waypoint
+/// pair), so a step may overshoot
 /// max_expansions by one unit (at most 9 x cluster_size^2 expansions, the
 /// A* of a start and goal at most two clusters apart).
 /// @returns LDS_RUNNING, LDS_FOUND, LDS_NO_PATH, or LDS_E_STATE (no query

@@ -107,6 +107,7 @@ struct lds_Hpa {
   bool optimal_jps;        /* lds_HpaParams.optimal_jps */
   struct ldsi_Landmarks *lm; /* the optimal mode's landmark tables (lower_bounds), else NULL */
   bool lm_stale;           /* a failed table repair: the next repair copies every entrance's values */
+  struct ldsi_HpaL2 *l2;   /* the second level (lds_hpa_level2.c), NULL when none */
   int lmk;                 /* their count (0 without lower_bounds): values per entrance in lmv */
   double weights[16];
   int nweights;

@@ -8,6 +8,7 @@
 ** The optimal mode's search is lds_hpa_exact.c.
 ** [Paper: Botea, Müller & Schaeffer, J. Game Development 1(1), 2004]
 */
+#include "lds_hpa_level2_internal.h"
 #include "lds_hpa_query_internal.h"
 #include "lds_landmarks.h"
 
@@ -398,6 +399,11 @@ static void insert(lds_HpaQuery *q) {
   }
   q->nah = 0;
   q->nlact = 0;
+  q->l2 = h->l2 && h->l2->use;
+  if (q->l2) {
+    q->bs = h->l2->bof[q->cs];
+    q->bg = h->l2->bof[q->cg];
+  }
   if (h->lm) {
     const uint32_t *tg = ldsi_lm_row(h->lm, q->pg);
     const uint32_t *ts = ldsi_lm_row(h->lm, q->ps);
@@ -475,10 +481,67 @@ static lds_Status abstract_path(lds_HpaQuery *q) {
     if (id == start) break;
   }
   q->abstract_cost = q->an[goal].g;
+  if (q->l2) {
+    lds_Status st = ldsi_hpa_l2_unpack(q);
+    if (st != LDS_OK) return st;
+  }
   q->leg = 0;
   q->nraw = 0;
   q->anchor = 0;
   return raw_push(q, (uint32_t)q->ps) ? LDS_OK : LDS_E_NOMEM;
+}
+
+/* aheur of a second-level entrance at xy (x | y << 16) whose landmark
+** values are t */
+static inline double aheur_l2(const lds_HpaQuery *q, const uint32_t *t, uint32_t xy) {
+  double oct = q->h->minc * ldsi_hpa_octile(q->gx - (int32_t)(xy & 0xFFFF), q->gy - (int32_t)(xy >> 16));
+  double lb;
+  uint32_t best = 0;
+  int l;
+  if (q->nlact == 0) return oct;
+  for (l = 0; l < q->nlact; l++) {
+    uint32_t a = t[q->lact[l]], b = q->lgt[l], d = a > b ? a - b : b - a;
+    best = d > best ? d : best;
+  }
+  if (best >= LDSI_LM_LIMIT) return INFINITY;
+  lb = (double)best * q->h->lm->q * (1.0 - 0x1p-22);
+  return lb > oct ? lb : oct;
+}
+
+/* Expands entrance i of cluster c (id u, cost gu) in a second-level
+** cluster that holds neither the start nor the goal: it is one of that
+** cluster's second-level entrances; its second-level edges and the inter
+** edges that leave the second-level cluster (lds_hpa_level2.c). */
+static void abstract_expand_l2(lds_HpaQuery *q, uint32_t u, uint32_t c, uint32_t i, double gu) {
+  const lds_Hpa *h = q->h;
+  uint32_t zb = h->l2->bof[c], s;
+  const ldsi_HpaL2Cluster *z = &h->l2->cl[zb];
+  const ldsi_HpaInter *e, *end;
+  const ldsi_HpaL2Edge *x, *xend;
+  s = ldsi_hpa_l2_index(h, z, c, i);
+  if (s == LDSI_L2_NONE) return; /* not reached: only those entrances are */
+  for (x = z->edge + z->eoff[s], xend = z->edge + z->eoff[s + 1]; x < xend; x++) {
+    const ldsi_HpaL2Ent *en = &z->ent[x->t];
+    uint32_t to = q->base[en->cl] + en->i;
+    double cc = gu + (double)x->c;
+    ldsi_HpaAbsNode *r = &q->an[to];
+    /* arelax with the heuristic read from this cluster's copies */
+    if (r->gen != q->agcur) {
+      r->gen = q->agcur;
+      r->g = INFINITY;
+      r->closed = 0;
+      r->h = aheur_l2(q, z->lmv + (size_t)x->t * (size_t)h->lmk, en->xy);
+    }
+    if (cc < r->g && r->h < INFINITY) {
+      r->g = cc;
+      r->par = u;
+      r->cl = en->cl;
+      r->closed = 0; /* reopened if closed: an improvement by rounding */
+      if (!apush(q, to, akey(cc, r->h))) q->anomem = true;
+    }
+  }
+  for (e = z->xin + z->xoff[s], end = z->xin + z->xoff[s + 1]; e < end; e++)
+    arelax(q, u, q->base[e->cl] + e->i, e->cl, e->i, gu + (double)e->c);
 }
 
 /* One abstract expansion; returns LDS_RUNNING, LDS_FOUND (goal popped) or
@@ -516,6 +579,10 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
     const ldsi_HpaEdge *e, *end;
     const int32_t *dcl = h->dcl;
     i = u - q->base[c];
+    if (q->l2 && h->l2->bof[c] != q->bs && h->l2->bof[c] != q->bg) {
+      abstract_expand_l2(q, u, c, i, gu);
+      goto done;
+    }
     /* the search adjacency (lds_hpa_adj.c): the inter edges, then the
     ** intra edges. A node reached from its own cluster (an entrance of it,
     ** or the start inside it) skips its intra edges: its parent p reached
@@ -531,6 +598,7 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
     if (c == q->cg && isfinite(q->dg[i]))
       arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, gu + q->dg[i]);
   }
+done:
   if (q->nah > q->stats.peak_open) q->stats.peak_open = q->nah;
   return q->anomem ? LDS_E_NOMEM : LDS_RUNNING;
 }
@@ -832,7 +900,8 @@ lds_Status lds_hpa_query_step(lds_HpaQuery *q, const lds_Budget *budget) {
       } else if (st == LDS_FOUND) {
         st = abstract_path(q);
         if (st != LDS_OK) {
-          ldsi_msg(q->errmsg, "lds_hpa_query_step: out of memory");
+          ldsi_msg(q->errmsg, "lds_hpa_query_step: %s", st == LDS_E_NOMEM ? "out of memory"
+                   : "the second level has no path between two waypoints (out of date)");
           q->phase = PH_DONE;
         } else {
           q->phase = PH_REFINE;

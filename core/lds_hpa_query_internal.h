@@ -57,6 +57,8 @@ struct lds_HpaQuery {
   uint32_t lgt[32];
   double *ds, *dg;    /* cap each: start -> entrance i of cs, entrance i of cg -> goal */
   double dsg;         /* start -> goal inside their common cluster */
+  bool l2;            /* the search uses the second level (lds_hpa_level2.c) */
+  uint32_t bs, bg;    /* then: the second-level clusters of the start and the goal */
   bool tree_s;        /* the start side was read from the entrances' trees
                       ** (uniform costs), not searched */
   double abstract_cost;

@@ -6,7 +6,7 @@
 **
 **   lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C]
 **                 [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt]
-**                 [--costs SEED] [--json]
+**                 [--costs SEED] [--level2 K] [--json]
 **
 ** Queries: the scen file's problems (their printed optimum is the reference),
 ** or N random pairs of passable cells (pairs with no path are drawn again), whose
@@ -26,6 +26,10 @@
 ** is built: every passable cell of a 16 x 16 block costs 1, 2, 3 or 4, from
 ** a hash of the block and SEED (terrain_costs); the queries' reference
 ** optimum is then Dijkstra's on the costed map (untimed), also for --scen.
+** repairs each). With a second level (--level2 K, or the default on big
+** maps), the fast mode also
+** runs a pass with it turned off (lds_hpa_use_level2), each query then
+** again with it on, untimed, to check the abstract cost is the same.
 ** Exit status: 0, 1 on a mismatch of the optimal mode or an illegal path,
 ** 2 on bad input.
 */
@@ -44,7 +48,7 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C]\n"
           "                     [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt]\n"
-          "                     [--costs SEED] [--json]\n"
+          "                     [--costs SEED] [--level2 K] [--json]\n"
           "Builds the cluster hierarchy of MAP (core/lds_hpa.h) and runs every query with\n"
           "our A*, the hierarchy's fast mode and its optimal mode, each in its own pass,\n"
           "timed with the thread's CPU clock, then A* and fast interleaved per query (the\n"
@@ -63,6 +67,9 @@ static void usage(FILE *f) {
           "                uniform-cost maps)\n"
           "  --costs SEED  terrain costs 1..4 per 16x16 block, from a hash of the block and\n"
           "                SEED (0..2^31-1); the reference optimum is then Dijkstra's (untimed)\n"
+          "  --level2 K    a second level of K x K clusters, 2..32, 0 none (default: 8\n"
+          "                on maps of 4096x4096 cells or more); with one, the fast mode\n"
+          "                also runs a pass without it\n"
           "  --json        one JSON object as the last line\n"
           "Each option may be given once. Exit status: 0; 1 an optimal-mode mismatch or an\n"
           "illegal path; 2 bad input. docs/hierarchy.md.\n",
@@ -130,7 +137,9 @@ static bool legal(const lds_Grid *g, lds_HpaQuery *q, const Query *k) {
 int cli_hier(int argc, char **argv) {
   const char *map = NULL, *scen = NULL;
   size_t pairs = 0, stride = 1, limit = 0, doors = 0, i, nq = 0;
-  int cluster = 16, a;
+  int cluster = 16, a, level2 = LDS_HPA_LEVEL2_AUTO;
+  double *tf1 = NULL;
+  uint64_t exp_f1 = 0;
   bool optimal = true, json = false, alt = false, costs = false;
   uint32_t cost_seed = 0;
   lds_Error err;
@@ -195,6 +204,9 @@ int cli_hier(int argc, char **argv) {
       if (!cli_int(CMD, "--costs", v, 0, 2147483647, &n)) return 2;
       costs = true;
       cost_seed = (uint32_t)n;
+    } else if (strcmp(o, "--level2") == 0) {
+      if (!cli_int(CMD, "--level2", v, 0, 32, &n)) return 2;
+      level2 = (int)n;
     } else if (strcmp(o, "--doors") == 0) {
       if (!cli_int(CMD, "--doors", v, 0, 1000000, &n)) return 2;
       doors = (size_t)n;
@@ -286,6 +298,7 @@ int cli_hier(int argc, char **argv) {
   hp.cluster_size = cluster;
   hp.lower_bounds = optimal;
   hp.optimal_jps = !alt;
+  hp.level2 = level2;
   h = lds_hpa_new(NULL, g, &hp, &err);
   if (!h) {
     return cli_fail(CMD, "%s", err.msg);
@@ -299,6 +312,7 @@ int cli_hier(int argc, char **argv) {
   tia = calloc(nq + 1, sizeof(double));
   tif = calloc(nq + 1, sizeof(double));
   ratio = calloc(nq + 1, sizeof(double));
+  if (info.level2) tf1 = calloc(nq + 1, sizeof(double));
   /* one pass per mode over all queries, as Moving AI benchmarks run each
   ** algorithm over a scenario: A*, then the fast mode, then the optimal mode */
   for (i = 0; i < nq; i++) {
@@ -335,6 +349,29 @@ int cli_hier(int argc, char **argv) {
       if (r <= 1.01 + 1e-9) within++;
       if (r > worst) worst = r;
     }
+  }
+  /* with a second level: the fast mode again without it, its own pass;
+  ** the abstract cost must be the same */
+  for (i = 0; tf1 && i < nq; i++) {
+    const Query *k = &qs[i];
+    double a0, a1, t1;
+    lds_Status st;
+    lds_Stats stt;
+    lds_hpa_use_level2(h, false);
+    t1 = now_us();
+    lds_hpa_query_start(hq, LDS_HPA_FAST, k->sx, k->sy, k->gx, k->gy);
+    st = lds_hpa_query_step(hq, NULL);
+    tf1[i] = now_us() - t1;
+    lds_hpa_use_level2(h, true);
+    lds_hpa_query_stats(hq, &stt);
+    exp_f1 += stt.expansions;
+    if (st != LDS_FOUND || !legal(g, hq, k)) illegal++;
+    a0 = lds_hpa_query_abstract_cost(hq);
+    lds_hpa_query_start(hq, LDS_HPA_FAST, k->sx, k->sy, k->gx, k->gy);
+    lds_hpa_query_step(hq, NULL);
+    a1 = lds_hpa_query_abstract_cost(hq);
+    if (fabs(a0 - a1) > 1e-6 * (a1 > 1 ? a1 : 1))
+      fprintf(stderr, "lodestar hier: abstract cost with level 2 %.9g, without %.9g\n", a1, a0);
   }
   for (i = 0; optimal && i < nq; i++) {
     const Query *k = &qs[i];
@@ -421,6 +458,15 @@ int cli_hier(int argc, char **argv) {
     printf("  mean expansions per query: A* %.0f, fast %.0f, optimal %.0f\n",
            nq ? (double)exp_a / (double)nq : 0.0, nq ? (double)exp_f / (double)nq : 0.0,
            nq ? (double)exp_o / (double)nq : 0.0);
+    if (tf1) {
+      double m1 = median(tf1, nq);
+      printf("  level 2 (%d x %d clusters, %zu entrances, %.2f bytes/cell, built in %.1f ms): fast "
+             "without it %.2f us (%.1fx), %.0f expansions\n",
+             info.level2, info.level2, info.level2_entrances,
+             (double)info.level2_bytes / ((double)lds_grid_width(g) * (double)lds_grid_height(g)),
+             (double)info.level2_build_us / 1e3, m1, m1 > 0 ? ma / m1 : 0.0,
+             nq ? (double)exp_f1 / (double)nq : 0.0);
+    }
     if (nrep)
       printf("  door toggle repair: median %.1f us over %zu repairs (last rebuilt %llu clusters)\n", mr,
              nrep, (unsigned long long)info.last_repair_clusters);
@@ -447,5 +493,6 @@ int cli_hier(int argc, char **argv) {
   free(tif);
   free(ratio);
   free(rep);
+  free(tf1);
   return (mism_opt || illegal) ? 1 : 0;
 }
