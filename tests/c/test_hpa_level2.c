@@ -172,11 +172,15 @@ static void check_queries(lds_Grid *g, lds_Hpa *h, lds_Hpa *fresh, const double 
     abstract += st != LDS_FOUND || fabs(ab1 - ab) > 1e-6 * (ab > 1 ? ab : 1);
     lds_hpa_query_stats(q, &stats);
     *exp1 += stats.expansions;
-    /* a fresh build's answer: the same path cost */
+    /* a fresh build's answer: the same abstract cost (among abstract paths
+    ** of equal cost a repaired and a fresh second level may take different
+    ** ones, whose smoothed costs differ), a legal path within the bound */
     if (qf) {
       st = run_sliced(qf, sx, sy, gx, gy, 0);
-      c2 = lds_hpa_query_cost(qf);
-      vs_fresh += st != LDS_FOUND || fabs(c2 - c) > 1e-9 * (c > 1 ? c : 1);
+      c2 = lds_hpa_query_abstract_cost(qf);
+      vs_fresh += st != LDS_FOUND || fabs(c2 - ab) > 1e-6 * (ab > 1 ? ab : 1) ||
+                  lds_hpa_query_cost(qf) > c2 * (1 + 1e-6) ||
+                  !legal(g, qf, w, nw, sx, sy, gx, gy);
     }
   }
   CHECK_INT(reach, 0);

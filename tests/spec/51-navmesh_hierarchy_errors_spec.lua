@@ -120,7 +120,7 @@ describe("lodestar.navmesh error paths", function()
   end)
 
   it("bad constructor tables name the field", function()
-    assert.matches("point: x must be a finite number %(got nan%)",
+    assert.matches("verts%[1%]: x must be a finite number %(got nan%)",
       err(lodestar.navmesh.new, {verts = {{nan, 0, 0}, {1, 0, 0}, {0, 0, 1}}, polys = {{1, 2, 3}}}))
     assert.matches("polys%[1%]%[3%] must be a vertex id in 1..3",
       err(lodestar.navmesh.new, {verts = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}}, polys = {{1, 2, 2 ^ 40}}}))
