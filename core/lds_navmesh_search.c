@@ -187,6 +187,23 @@ static bool heap_push(lds_NavSearch *s, uint32_t id, double f) {
   return true;
 }
 
+/* Opens record id (X, at f with straight-line distance h to the goal):
+** keeps it as the best partial end when it is the nearest the goal yet,
+** marks it open and pushes it; LDS_E_NOMEM (message set) when the open
+** list cannot grow, else LDS_OK. Both corridor searches open through it. */
+static lds_Status open_push(lds_NavSearch *s, ldsi_NavRec *X, uint32_t id, double h, double f) {
+  if (h < s->best_h) {
+    s->best_h = h;
+    s->best = id;
+  }
+  X->hpos = LDSI_NAV_OPEN;
+  if (!heap_push(s, id, f)) {
+    snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the open list");
+    return LDS_E_NOMEM;
+  }
+  return LDS_OK;
+}
+
 /* Removes the least item; returns it. */
 static ldsi_NavHeapItem heap_pop_item(lds_NavSearch *s) {
   ldsi_NavHeapItem *h = s->heap, top = h[0], it;
@@ -584,15 +601,7 @@ static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_
       X->parent = P;
       X->edge = c;
       memcpy(X->pt, q, sizeof q);
-      if (h < s->best_h) {
-        s->best_h = h;
-        s->best = Q;
-      }
-      X->hpos = LDSI_NAV_OPEN;
-      if (!heap_push(s, Q, f)) {
-        snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the open list");
-        return LDS_E_NOMEM;
-      }
+      if (open_push(s, X, Q, h, f) != LDS_OK) return LDS_E_NOMEM;
     }
   }
   return LDS_NO_PATH;
@@ -1035,15 +1044,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       X->rrec = F.rrec;
       X->next = s->phead[k];
       s->phead[k] = nid;
-      if (h < s->best_h) {
-        s->best_h = h;
-        s->best = nid;
-      }
-      X->hpos = LDSI_NAV_OPEN;
-      if (!heap_push(s, nid, f)) {
-        snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the open list");
-        return LDS_E_NOMEM;
-      }
+      if (open_push(s, X, nid, h, f) != LDS_OK) return LDS_E_NOMEM;
     }
   }
   return LDS_NO_PATH;

@@ -1028,6 +1028,25 @@ static void opt_point(lua_State *L, const char *name, double p[3]) {
   lua_pop(L, 1);
 }
 
+/* Pushes a new request box (state RQ_RELEASED until submitted, so __gc
+** does nothing) and its uservalue table, with the scheduler (argument 1)
+** at [1] and opts.on_done (options at argument 2) at [2]; their stack
+** slots go to *ri and *uv. */
+static ReqBox *new_req_box(lua_State *L, int *ri, int *uv) {
+  ReqBox *r = (ReqBox *)lds_newudata(L, sizeof(ReqBox));
+  memset(r, 0, sizeof *r);
+  r->state = RQ_RELEASED;
+  luaL_setmetatable(L, REQ_MT);
+  *ri = lua_gettop(L);
+  lua_createtable(L, 10, 0);
+  *uv = lua_gettop(L);
+  lua_pushvalue(L, 1);
+  lua_rawseti(L, *uv, 1);
+  lua_getfield(L, 2, "on_done");
+  lua_rawseti(L, *uv, 2);
+  return r;
+}
+
 /* sched:request{mesh = m, from = {x, y, z}, to = {x, y, z} [, algorithm =,
 ** area_costs =, blocked_areas =, snap_radius =, height_tol =, partial =,
 ** thorough =, priority =, agent =, on_done =]} -> lodestar.Request: a mesh
@@ -1070,17 +1089,7 @@ static int mesh_request(lua_State *L, SchedBox *b) {
     ldsl_opt_type_error(L, 2, "on_done", "function");
   lua_pop(L, 1);
   ldsl_navmesh_read_opts(L, 2, &p, costs);
-  r = (ReqBox *)lds_newudata(L, sizeof(ReqBox));
-  memset(r, 0, sizeof *r);
-  r->state = RQ_RELEASED; /* until submitted: __gc does nothing */
-  luaL_setmetatable(L, REQ_MT);
-  ri = lua_gettop(L);
-  lua_createtable(L, 10, 0);
-  uv = lua_gettop(L);
-  lua_pushvalue(L, 1);
-  lua_rawseti(L, uv, 1);
-  lua_getfield(L, 2, "on_done");
-  lua_rawseti(L, uv, 2);
+  r = new_req_box(L, &ri, &uv);
   lua_newtable(L); /* [3] the mesh options as given (req:options()) */
   for (i = 0; mesh_option_keys[i]; i++) {
     lua_getfield(L, 2, mesh_option_keys[i]);
@@ -1196,17 +1205,7 @@ static int sched_request(lua_State *L) {
       ldsl_arg_error(L, 2, msg);
     }
   }
-  r = (ReqBox *)lds_newudata(L, sizeof(ReqBox));
-  memset(r, 0, sizeof *r);
-  r->state = RQ_RELEASED; /* until submitted: __gc does nothing */
-  luaL_setmetatable(L, REQ_MT);
-  ri = lua_gettop(L);
-  lua_createtable(L, 10, 0);
-  uv = lua_gettop(L);
-  lua_pushvalue(L, 1);
-  lua_rawseti(L, uv, 1);
-  lua_getfield(L, 2, "on_done");
-  lua_rawseti(L, uv, 2);
+  r = new_req_box(L, &ri, &uv);
   lua_pushvalue(L, nn);
   lua_rawseti(L, uv, 3);
   lua_getfield(L, 2, "on_partial");
