@@ -47,7 +47,9 @@ static bool grow(const ldsi_Env *e, ldsi_HpaL2Cluster *z, uint32_t nb, uint32_t 
   uint16_t *l2of, *par;
   ldsi_HpaL2Ent *ent;
   uint32_t *eoff, *xoff, *lmv;
-  if (nnb == z->nbcap && nn == z->ncap) return true;
+  /* a cluster without entrances still gets its arrays (the offsets have
+  ** n + 1 entries), so the first build allocates even when both are 0 */
+  if (nnb == z->nbcap && nn == z->ncap && z->xoff) return true;
   l2of = ldsi_alloc(e, (nnb ? nnb : 1) * sizeof(uint16_t));
   ent = ldsi_alloc(e, (nn ? nn : 1) * sizeof(ldsi_HpaL2Ent));
   eoff = ldsi_alloc(e, ((size_t)nn + 1) * sizeof(uint32_t));
