@@ -509,8 +509,88 @@ static void test_degenerate(void) {
   lds_navmesh_free(m);
 }
 
+/* Scheduler mesh requests, both modes, partial and an island goal: while
+** a request runs (2 expansions a tick) lds_scheduler_nav_partial_path is a
+** legal path from the start; once finished it is lds_scheduler_nav_path's,
+** equal bit for bit to a one-shot query's partial path. */
+static void test_scheduler_partial(void) {
+  PRng g = {77};
+  lds_Navmesh *m = NULL;
+  int tries, algo, running = 0, bad = 0, done = 0;
+  for (tries = 0; tries < 10 && !m; tries++) m = pmesh_make(&g, 38);
+  CHECK(m != NULL);
+  if (!m) return;
+  for (algo = 0; algo < 2; algo++) {
+    int q;
+    for (q = 0; q < 6; q++) {
+      lds_SchedulerConfig cfg;
+      lds_Scheduler *sc;
+      lds_NavRequest rq;
+      lds_RequestId id;
+      lds_TickStats ts;
+      lds_Budget b = {2, 0};
+      lds_NavPath np;
+      lds_NavSearch *one = lds_navsearch_new(NULL, m, NULL);
+      lds_NavParams pr;
+      int cx, cy, gx, gy, ticks = 0;
+      double a[3], z[3];
+      const double *pts;
+      size_t n;
+      do {
+        cx = (int)(prnd(&g) % PW), cy = (int)(prnd(&g) % PH);
+      } while (pblocked[cy][cx]);
+      do {
+        gx = (int)(prnd(&g) % PW), gy = (int)(prnd(&g) % PH);
+      } while (pblocked[gy][gx]);
+      a[0] = cx + 0.3, a[1] = 0, a[2] = cy + 0.55;
+      z[0] = gx + 0.6, z[1] = 0, z[2] = gy + 0.35;
+      lds_scheduler_config_init(&cfg);
+      cfg.deterministic = true;
+      sc = lds_scheduler_new(NULL, &cfg, NULL);
+      CHECK_INT(lds_scheduler_add_navmesh(sc, m, 1), LDS_OK);
+      lds_nav_request_init(&rq, m, a, z);
+      rq.params.algo = algo ? LDS_NAV_OPTIMAL : LDS_NAV_FUNNEL;
+      rq.params.partial = true;
+      CHECK_INT(lds_scheduler_submit_nav(sc, &rq, &id), LDS_OK);
+      CHECK_INT(lds_scheduler_nav_partial_path(sc, id, &np), LDS_E_STATE); /* not started */
+      while (lds_scheduler_pending(sc) > 0 && ticks++ < 100000) {
+        CHECK_INT(lds_scheduler_step(sc, &b, &ts), LDS_OK);
+        if (lds_scheduler_status(sc, id) != LDS_RUNNING) break;
+        if (lds_scheduler_nav_partial_path(sc, id, &np) != LDS_OK) {
+          bad++;
+          continue;
+        }
+        running++;
+        if (np.n_points < 1 || memcmp(np.points, a, sizeof a) != 0 ||
+            !legal(m, np.points, np.n_points, NULL, 0) || np.algo != rq.params.algo ||
+            fabs(np.length - poly_len(np.points, np.n_points)) > 1e-12 * (1 + np.length))
+          bad++;
+      }
+      lds_nav_params_init(&pr);
+      pr.algo = rq.params.algo;
+      pr.partial = true;
+      run_to_end(one, &pr, a, z);
+      pts = lds_navsearch_points(one, &n);
+      if (pts) {
+        done++;
+        if (lds_scheduler_nav_partial_path(sc, id, &np) != LDS_OK || np.n_points != n ||
+            memcmp(np.points, pts, n * 3 * sizeof(double)) != 0 ||
+            np.partial != lds_navsearch_is_partial(one))
+          bad++;
+      }
+      lds_navsearch_free(one);
+      lds_scheduler_free(sc);
+    }
+  }
+  CHECK(running >= 20);
+  CHECK_INT(done, 12);
+  CHECK_INT(bad, 0);
+  lds_navmesh_free(m);
+}
+
 void suite_navmesh_partial(void);
 void suite_navmesh_partial(void) {
   test_degenerate();
   test_random_partial();
+  test_scheduler_partial();
 }
