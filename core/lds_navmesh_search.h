@@ -22,8 +22,16 @@
 **   lds_NavSearch *s = lds_navsearch_new(NULL, mesh, &err);
 **   lds_NavParams p; lds_nav_params_init(&p); p.algo = LDS_NAV_OPTIMAL;
 **   lds_navsearch_start(s, &p, start, goal);
-**   while ((st = lds_navsearch_step(s, &budget)) == LDS_RUNNING) { ... next frame ... }
+**   while ((st = lds_navsearch_step(s, &budget)) == LDS_RUNNING) {
+**     walk = lds_navsearch_partial_points(s, &n, NULL); // best so far: walk it meanwhile
+**     ... next frame ...
+**   }
 **   pts = lds_navsearch_points(s, &n);           // n points, x y z each
+**
+** With p.partial, a goal the start cannot reach (another piece, behind or
+** on a blocked area) gives LDS_NO_PATH and the path to the partial target,
+** the point of the reachable region nearest the goal (docs/navmesh.md
+** "Partial paths"); optimal: the exact shortest path to it.
 **
 ** Points are located with lds_navmesh_nearest (snap_radius, height_tol); the
 ** path starts and ends at the located points (on the mesh). Lengths are 3-D

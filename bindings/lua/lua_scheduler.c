@@ -1728,8 +1728,8 @@ static int req_path(lua_State *L) {
 ** (best-so-far after `quick` expansions), once delivered; none once the
 ** request ended without a path (no_path, an error, cancelled). A mesh
 ** request: while its search runs, the best path so far (mesh:find_path's
-** table, cost NaN, corridor empty; lds_scheduler_nav_partial_path), once
-** found req:path()'s. */
+** table, cost NaN, corridor empty; lds_scheduler_nav_partial_path); none
+** before it started and once it ended (req:path() has the path). */
 static int req_partial_path(lua_State *L) {
   ReqBox *r = check_req(L, 1);
   lds_Status st = r->state == RQ_CANCELLED   ? LDS_E_STATE
@@ -1749,7 +1749,6 @@ static int req_partial_path(lua_State *L) {
                            NULL, 0);
     return 1;
   }
-  if (r->nav && st == LDS_FOUND) return req_path(L);
   if (st != LDS_RUNNING && st != LDS_FOUND) {
     /* ended without a path (no_path, an error, cancelled): a prefix toward
     ** the goal would mislead; as in C, a finished request has none */

@@ -176,6 +176,7 @@ describe("navmesh partial paths", function()
       end
       assert.is_true(seen >= 1)
       assert.equal("no_path", req:status())
+      assert.same({nil, "none"}, {req:partial_path()}) -- ended: req:path() has it
       local p = assert(req:path())
       assert.is_true(p.partial)
       assert.equal(ref.length, p.length)
