@@ -147,7 +147,7 @@ LDS_API bool lds_navsearch_is_partial(lds_NavSearch *s);
 /// ends (as lds_search_partial_path on grids): while LDS_RUNNING, the path
 /// to the partial target of the polygons reached so far (the point of them
 /// nearest the goal, docs/navmesh.md "Partial paths") — optimal mode: the
-/// best chain of roots found to the polygon holding it, then straight (or
+/// chain of roots of the first node made into the polygon holding it, then straight (or
 /// round the entry interval's nearer end) to the point; funnel mode: the
 /// funnel through the corridor of the polygon's record (portal state) of
 /// least g, or, while thorough's second search runs, the first search's

@@ -149,7 +149,7 @@ struct ldsi_Polyanya {
   double tgt[3];       /* the point the path ends at: the goal, or the partial target */
   int phase;           /* 0: to the goal; 1: to the partial target (after phase 0 ran dry) */
   uint32_t *rgen;      /* per polygon: reached this query (generation) */
-  PNode *rnode;        /* and the node of least g into it (partial paths) */
+  PNode *rnode;        /* and the first node made into it (partial paths) */
 };
 
 /* ---------------------------------------------------------- helpers -- */
@@ -569,8 +569,9 @@ static void add_succ(lds_NavSearch *s, uint32_t p, uint32_t j, double t0, double
     sn->ly = va[1] + t1 * (vb[1] - va[1]);
     sn->lv = NO_V;
   }
-  /* q is reached: keep its node of least g (partial paths) */
-  if (pa->rgen[q] != pa->gen || g < pa->rnode[q].g) {
+  /* q is reached: keep the first node into it (partial paths; one test
+  ** per successor, one copy per polygon) */
+  if (pa->rgen[q] != pa->gen) {
     pa->rgen[q] = pa->gen;
     pa->rnode[q] = *sn;
   }
@@ -1095,7 +1096,7 @@ lds_Status ldsi_polyanya_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budge
 
 /* The best path so far of a running (or ended) search into s->pts: to the
 ** point of the polygons reached nearest the goal (ldsi_nav_partial_target),
-** through the node of least g into that polygon: the roots' chain, then
+** through the first node made into that polygon: the roots' chain, then
 ** straight to the point when the node's interval lets the last root see
 ** it, else round the interval's nearer end (the polygon is convex, so the
 ** piece from the entry edge lies in it). LDS_OK, LDS_NO_PATH (nothing
