@@ -16,11 +16,14 @@
 ** bit for bit (same object, fresh object). While a query runs (1 expansion
 ** a step) every best-so-far path (lds_navsearch_partial_points) is legal
 ** and starts at the start. Degenerate inputs: start == goal, start off the
-** mesh, goal on a blocked area, a budget of 1 expansion.
+** mesh, goal on a blocked area, a budget of 1 expansion. The shared 3-D
+** levels' queries Detour cannot answer (start and goal apart): the same
+** checks, the target at the least x-z distance over the start's piece.
 */
 #include "harness.h"
 
 #include "lds.h"
+#include "lds_io.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -588,9 +591,93 @@ static void test_scheduler_partial(void) {
   lds_navmesh_free(m);
 }
 
+/* The shared 3-D levels (several pieces, levels over each other): the
+** queries whose Detour length is -1, both modes with partial. */
+static void test_levels(const char *name) {
+  char mp[512], qp[512], line[512];
+  lds_Navmesh *m;
+  lds_NavSearch *s, *so;
+  FILE *f;
+  unsigned char *reach;
+  int n = 0, bad = 0;
+  uint32_t np;
+  snprintf(mp, sizeof mp, "%s/data/navmesh/3d/%s.nav", LDS_SHARED_DIR, name);
+  snprintf(qp, sizeof qp, "%s/data/navmesh/3d/%s.queries", LDS_SHARED_DIR, name);
+  f = fopen(qp, "r");
+  if (!f) {
+    printf("  skipped: %s not found\n", qp);
+    return;
+  }
+  m = lds_navmesh_load(NULL, mp, NULL);
+  CHECK(m != NULL);
+  if (!m) {
+    fclose(f);
+    return;
+  }
+  np = lds_navmesh_poly_count(m);
+  reach = (unsigned char *)malloc(np);
+  s = lds_navsearch_new(NULL, m, NULL);
+  so = lds_navsearch_new(NULL, m, NULL);
+  while (fgets(line, sizeof line, f) && n < 80) {
+    double v[8], a[3], b[3], dbest = INFINITY;
+    uint32_t sp, gp, p;
+    int algo;
+    if (sscanf(line, "%lf %lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+               &v[6], &v[7]) != 8 || v[6] != -1)
+      continue;
+    sp = lds_navmesh_nearest(m, v, 2, 4, a);
+    gp = lds_navmesh_nearest(m, v + 3, 2, 4, b);
+    if (sp == LDS_NAVMESH_NONE || gp == LDS_NAVMESH_NONE) continue;
+    region(m, sp, false, reach);
+    if (reach[gp]) continue; /* reachable after all (through a link Detour's query missed) */
+    for (p = 0; p < np; p++)
+      if (reach[p]) dbest = fmin(dbest, poly_dist2(m, p, b));
+    dbest = sqrt(dbest);
+    n++;
+    for (algo = 0; algo < 2; algo++) {
+      lds_NavParams pr;
+      lds_Status st;
+      size_t k;
+      const double *pts;
+      lds_nav_params_init(&pr);
+      pr.algo = algo ? LDS_NAV_OPTIMAL : LDS_NAV_FUNNEL;
+      pr.partial = true;
+      st = run_to_end(s, &pr, v, v + 3);
+      pts = lds_navsearch_points(s, &k);
+      if (st != LDS_NO_PATH || !pts || memcmp(pts, a, sizeof a) != 0 ||
+          fabs(dxz(pts + 3 * (k - 1), b) - dbest) > 1e-9 * (1 + dbest) ||
+          !legal(m, pts, k, NULL, 0)) {
+        bad++;
+        continue;
+      }
+      if (algo == 1) {
+        double len = lds_navsearch_length(s), opt;
+        lds_NavParams po;
+        lds_nav_params_init(&po);
+        po.algo = LDS_NAV_OPTIMAL;
+        po.snap_radius = 0;
+        po.height_tol = 1e-6;
+        st = run_to_end(so, &po, a, pts + 3 * (k - 1));
+        opt = st == LDS_FOUND ? lds_navsearch_length(so) : NAN;
+        if (!(fabs(len - opt) <= 1e-9 * (1 + opt))) bad++;
+      }
+    }
+  }
+  fclose(f);
+  printf("  %s: %d queries apart\n", name, n);
+  CHECK(n >= 10);
+  CHECK_INT(bad, 0);
+  free(reach);
+  lds_navsearch_free(s);
+  lds_navsearch_free(so);
+  lds_navmesh_free(m);
+}
+
 void suite_navmesh_partial(void);
 void suite_navmesh_partial(void) {
   test_degenerate();
   test_random_partial();
   test_scheduler_partial();
+  test_levels("dungeon");
+  test_levels("nav_test");
 }
