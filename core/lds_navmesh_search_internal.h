@@ -120,7 +120,8 @@ struct lds_NavSearch {
   bool uniform;       /* every allowed area costs the same */
   ldsi_NavHeapItem *heap; /* hcap items, hn in use (lazy deletion: may exceed np) */
   size_t hn, hcap;
-  uint32_t best;      /* reached polygon nearest the goal (partial) */
+  uint32_t best;      /* record whose point is nearest the goal (open_push); NONE: a blocked
+                      ** start (no partial path) */
   double best_h;
   ldsi_NavRule rule;  /* the corridor search running */
   /* the first rule's path while the second runs (thorough) */

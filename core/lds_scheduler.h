@@ -480,8 +480,9 @@ typedef struct lds_NavPath {
   const uint32_t *corridor;   ///< polygons crossed, in order (funnel; empty for
                               ///< optimal) [Shape: n_corridor]
   size_t n_corridor;
-  bool partial;               ///< the path ends at the reached point nearest the
-                              ///< goal (params.partial, status LDS_NO_PATH)
+  bool partial;               ///< the path ends at the partial target, the reachable
+                              ///< point nearest the goal (params.partial, status
+                              ///< LDS_NO_PATH; docs/navmesh.md "Partial paths")
   lds_NavAlgo algo;           ///< the algorithm that found it
 } lds_NavPath;
 
