@@ -84,7 +84,9 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
   s->pgen = (uint32_t *)ldsi_calloc(&e, ni + 1, sizeof(uint32_t));
   s->hcap = (np > ni ? np : ni) + 1;
   s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, s->hcap * sizeof(ldsi_NavHeapItem));
-  if (!s->cstart || !s->adj || !s->fslot || !s->oslot || !s->cpos || !s->mstart || !s->madj || !s->rec || !s->erec || !s->tbuf || !s->phead || !s->pgen || !s->heap) {
+  s->rgen = (uint32_t *)ldsi_calloc(&e, np + 1, sizeof(uint32_t));
+  s->rsel = (uint32_t *)ldsi_alloc(&e, (np + 1) * sizeof(uint32_t));
+  if (!s->rgen || !s->rsel || !s->cstart || !s->adj || !s->fslot || !s->oslot || !s->cpos || !s->mstart || !s->madj || !s->rec || !s->erec || !s->tbuf || !s->phead || !s->pgen || !s->heap) {
     lds_navsearch_free(s);
     goto nomem;
   }
@@ -143,6 +145,9 @@ void lds_navsearch_free(lds_NavSearch *s) {
   ldsi_free(e, s->corr, s->corrcap * sizeof(uint32_t));
   ldsi_free(e, s->corr0, s->corr0cap * sizeof(uint32_t));
   ldsi_free(e, s->portals, s->portcap * sizeof(lds_Portal));
+  ldsi_free(e, s->rgen, (np + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->rsel, (np + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->ppts, s->ppcap * 3 * sizeof(double));
   ldsi_free(e, s, sizeof *s);
 }
 
@@ -379,6 +384,7 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
   size_t i;
   if (!s) return LDS_E_ARG;
   s->started = false;
+  s->early = false;
   s->have_path = s->is_partial = s->path_built = s->corr_pending = false;
   s->npts = s->ncorr = 0;
   s->msg[0] = '\0';
@@ -454,17 +460,17 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
   s->rule = s->uniform && p->thorough ? LDSI_NAV_RULE_TAUT : LDSI_NAV_RULE_LINE;
   s->have0 = false;
   search_reset(s);
-  if (!isfinite(s->cost[s->m->area[s->sp]]) || !isfinite(s->cost[s->m->area[s->gp]])) {
+  /* a blocked start: no path and no partial one; a blocked goal, or start
+  ** and goal in different pieces of the mesh: no path, found without a
+  ** search, unless partial (its target is the nearest point of the whole
+  ** region the start reaches, which the search finds) */
+  if (!isfinite(s->cost[s->m->area[s->sp]]) ||
+      (!p->partial && (!isfinite(s->cost[s->m->area[s->gp]]) ||
+                       s->m->piece[s->sp] != s->m->piece[s->gp]))) {
     s->status = LDS_NO_PATH;
     s->started = false;
+    s->early = true;
     if (!isfinite(s->cost[s->m->area[s->sp]])) s->best = LDS_NAVMESH_NONE;
-    return LDS_RUNNING;
-  }
-  /* different pieces of the mesh: no path, found without a search (a
-  ** partial path needs the search's nearest reached point) */
-  if (!p->partial && s->m->piece[s->sp] != s->m->piece[s->gp]) {
-    s->status = LDS_NO_PATH;
-    s->started = false;
     return LDS_RUNNING;
   }
   if (p->algo == LDS_NAV_OPTIMAL) return ldsi_polyanya_start(s);
@@ -1273,21 +1279,66 @@ static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget
   }
 }
 
-/* The point of merged polygon mp nearest x (over the mesh polygons it
-** holds; the first of equal ones): O(mesh polygons), for partial paths. */
-static void closest_on_merged(const lds_NavSearch *s, uint32_t mp, const double *x, double *out) {
-  uint32_t p;
-  double bd = INFINITY, q[3];
-  for (p = 0; p < s->m->np; p++) {
-    double d;
-    if (s->fpmap[p] != mp) continue;
-    closest_on_poly(s->m, p, x, q);
-    d = (q[0] - x[0]) * (q[0] - x[0]) + (q[2] - x[2]) * (q[2] - x[2]);
-    if (d < bd) {
-      bd = d;
-      memcpy(out, q, sizeof q);
-    }
+/* The funnel's best path so far (the partial path once the search ran
+** dry) into s->pts / s->corr: the corridor of the record of least g into
+** the merged polygon holding the partial target (ldsi_nav_partial_target
+** over the merged polygons the running corridor search has reached:
+** records of this generation, or the polygons of its portal states), then
+** the funnel to the target. The running search's scratch path is
+** forgotten (built_rec). LDS_OK, LDS_NO_PATH (nothing reached), or an
+** error of build_corridor_path. */
+static lds_Status funnel_best(lds_NavSearch *s) {
+  uint32_t gen, mp, p;
+  double end[3];
+  lds_Status st;
+  if (++s->rgcur == 0) {
+    memset(s->rgen, 0, (s->m->np + 1) * sizeof(uint32_t));
+    s->rgcur = 1;
   }
+  gen = s->rgcur;
+  if (s->rule == LDSI_NAV_RULE_TAUT) {
+    uint32_t id;
+    for (id = 0; id < s->nn; id++) {
+      mp = erec_poly(s, id);
+      if (s->rgen[mp] != gen || s->erec[id].g < s->erec[s->rsel[mp]].g) {
+        s->rgen[mp] = gen;
+        s->rsel[mp] = id;
+      }
+    }
+  } else {
+    for (mp = 0; mp < s->fnp; mp++)
+      if (s->rec[mp].seen == s->gen) {
+        s->rgen[mp] = gen;
+        s->rsel[mp] = mp;
+      }
+  }
+  p = ldsi_nav_partial_target(s, s->fpmap, s->rgen, gen, end);
+  if (p == LDS_NAVMESH_NONE) return LDS_NO_PATH;
+  st = build_corridor_path(s, s->rsel[s->fpmap[p]], end);
+  s->built_rec = LDS_NAVMESH_NONE;
+  return st;
+}
+
+uint32_t ldsi_nav_partial_target(const lds_NavSearch *s, const uint32_t *pmap,
+                                 const uint32_t *mark, uint32_t gen, double out[3]) {
+  const lds_Navmesh *m = s->m;
+  const double *g = s->goal;
+  uint32_t p, best = LDS_NAVMESH_NONE;
+  double bxz = INFINITY, b3 = INFINITY, q[3];
+  for (p = 0; p < m->np; p++) {
+    double dxz, d3;
+    if (mark[pmap[p]] != gen || !isfinite(s->cost[m->area[p]])) continue;
+    closest_on_poly(m, p, g, q);
+    dxz = (q[0] - g[0]) * (q[0] - g[0]) + (q[2] - g[2]) * (q[2] - g[2]);
+    if (dxz > bxz) continue;
+    d3 = dxz + (q[1] - g[1]) * (q[1] - g[1]);
+    if (dxz == bxz && d3 >= b3) continue;
+    bxz = dxz;
+    b3 = d3;
+    best = p;
+    memcpy(out, q, sizeof q);
+  }
+  return best;
 }
 
 /* The funnel's corridor in polygons of the mesh: the merged corridor's
@@ -1342,24 +1393,12 @@ static lds_Status build_path(lds_NavSearch *s) {
     ** path by Polyanya (no corridor) */
     if (s->p.algo != LDS_NAV_FUNNEL) s->ncorr = 0;
     s->is_partial = false;
-  } else if (s->p.partial && s->best != LDS_NAVMESH_NONE) {
-    double end[3];
-    if (s->p.algo == LDS_NAV_FUNNEL) {
-      if (s->rule == LDSI_NAV_RULE_TAUT) {
-        if (s->best >= s->nn) s->best = 0;
-        closest_on_merged(s, erec_poly(s, s->best), s->goal, end);
-      } else {
-        if (s->rec[s->best].seen != s->gen) s->best = s->fsp;
-        closest_on_merged(s, s->best, s->goal, end);
-      }
-      st = build_corridor_path(s, s->best, end);
-    } else if (s->npts == 0) {
-      if (s->rec[s->best].seen != s->gen) s->best = s->sp;
-      closest_on_poly(s->m, s->best, s->goal, end);
-      st = build_corridor_path(s, s->best, end);
-    } else {
-      s->ncorr = 0;
-      st = LDS_OK; /* Polyanya filled its partial path */
+  } else if (s->p.partial && s->best != LDS_NAVMESH_NONE && s->p.algo == LDS_NAV_FUNNEL) {
+    /* (Polyanya fills its partial path itself, lds_navsearch_step) */
+    st = funnel_best(s);
+    if (st == LDS_NO_PATH) {
+      s->npts = s->ncorr = 0;
+      return LDS_OK;
     }
     s->is_partial = true;
   } else {
@@ -1476,4 +1515,55 @@ bool lds_navsearch_is_partial(lds_NavSearch *s) {
   if (!s) return false;
   ensure_result(s);
   return s->have_path && s->is_partial;
+}
+
+/* Copies n points into the best-so-far buffer; false on no memory. */
+static bool keep_partial(lds_NavSearch *s, const double *pts, size_t n) {
+  if (n > s->ppcap) {
+    double *c = (double *)ldsi_realloc(&s->env, s->ppts, s->ppcap * 3 * sizeof(double),
+                                       n * 3 * sizeof(double));
+    if (!c) return false;
+    s->ppts = c;
+    s->ppcap = n;
+  }
+  if (n) memcpy(s->ppts, pts, n * 3 * sizeof(double));
+  s->nppts = n;
+  return true;
+}
+
+const double *lds_navsearch_partial_points(lds_NavSearch *s, size_t *n, bool *partial) {
+  if (n) *n = 0;
+  if (partial) *partial = true;
+  if (!s) return NULL;
+  if (s->status == LDS_FOUND || (s->status == LDS_NO_PATH && !s->started)) {
+    ensure_result(s);
+    if (s->have_path) {
+      if (n) *n = s->npts;
+      if (partial) *partial = s->is_partial;
+      return s->pts;
+    }
+  }
+  if ((s->status != LDS_RUNNING && s->status != LDS_NO_PATH) || s->best == LDS_NAVMESH_NONE)
+    return NULL; /* no query, an error, or a blocked start */
+  if (s->early) {
+    /* ended at its start: the start's polygon is all it reached */
+    double pt[6];
+    size_t k = 1;
+    memcpy(pt, s->start, 3 * sizeof(double));
+    closest_on_poly(s->m, s->sp, s->goal, pt + 3);
+    if (memcmp(pt, pt + 3, 3 * sizeof(double)) != 0) k = 2;
+    if (!keep_partial(s, pt, k)) return NULL;
+  } else if (s->p.algo == LDS_NAV_FUNNEL && s->have0) {
+    /* thorough's second search runs: the first one's path reaches the goal */
+    if (!keep_partial(s, s->pts0, s->npts0)) return NULL;
+  } else {
+    lds_Status st = s->p.algo == LDS_NAV_OPTIMAL ? ldsi_polyanya_best(s) : funnel_best(s);
+    bool ok = st == LDS_OK && keep_partial(s, s->pts, s->npts);
+    s->npts = 0; /* s->pts is the running search's scratch */
+    if (!ok) return NULL;
+  }
+  if (n) *n = s->nppts;
+  if (partial)
+    *partial = !(s->nppts && memcmp(s->ppts + 3 * (s->nppts - 1), s->goal, 3 * sizeof(double)) == 0);
+  return s->ppts;
 }

@@ -22,8 +22,16 @@
 **   lds_NavSearch *s = lds_navsearch_new(NULL, mesh, &err);
 **   lds_NavParams p; lds_nav_params_init(&p); p.algo = LDS_NAV_OPTIMAL;
 **   lds_navsearch_start(s, &p, start, goal);
-**   while ((st = lds_navsearch_step(s, &budget)) == LDS_RUNNING) { ... next frame ... }
+**   while ((st = lds_navsearch_step(s, &budget)) == LDS_RUNNING) {
+**     walk = lds_navsearch_partial_points(s, &n, NULL); // best so far: walk it meanwhile
+**     ... next frame ...
+**   }
 **   pts = lds_navsearch_points(s, &n);           // n points, x y z each
+**
+** With p.partial, a goal the start cannot reach (another piece, behind or
+** on a blocked area) gives LDS_NO_PATH and the path to the partial target,
+** the point of the reachable region nearest the goal (docs/navmesh.md
+** "Partial paths"); optimal: the exact shortest path to it.
 **
 ** Points are located with lds_navmesh_nearest (snap_radius, height_tol); the
 ** path starts and ends at the located points (on the mesh). Lengths are 3-D
@@ -61,8 +69,12 @@ typedef struct lds_NavParams {
                              ///< [Limit: >= 0, finite] default 2 (Detour's RecastDemo extents)
   double height_tol;         ///< height tolerance of point location [Units: world units]; < 0 = any
                              ///< height; default 4
-  bool partial;              ///< funnel: on no path, give the path to the reached polygon nearest
-                             ///< the goal (ignored by optimal)
+  bool partial;              ///< on no path (goal apart, walled in or in a blocked area), give
+                             ///< the path to the partial target: the point of the region the
+                             ///< start reaches nearest the goal (x-z distance, then 3-D, then
+                             ///< the smaller polygon id); optimal: the exact shortest path to it
+                             ///< (a second search), funnel: its funnel path. Turns off block
+                             ///< pruning (docs/navmesh.md "Partial paths")
   bool thorough;             ///< funnel (default true): with one cost for every allowed area,
                              ///< the portal-state search (A* over portals, each state the
                              ///< funnel of its corridor, g its pulled length); with area costs,
@@ -107,9 +119,9 @@ LDS_API void lds_navsearch_stats(const lds_NavSearch *s, lds_Stats *out);
 /// Message of the last error ("" if none). [Owner: the search]
 LDS_API const char *lds_navsearch_errmsg(const lds_NavSearch *s);
 
-/// The path once status is LDS_FOUND (or LDS_NO_PATH with partial in funnel
-/// mode, a path to the reached point nearest the goal; none while
-/// LDS_RUNNING): *n points, x y z each, start and goal included, no two
+/// The path once status is LDS_FOUND (or LDS_NO_PATH with partial, the
+/// path to the partial target; none while LDS_RUNNING: see
+/// lds_navsearch_partial_points): *n points, x y z each, start and goal included, no two
 /// equal and no straight-on middle point.
 /// [Shape: 3 * n doubles] [Owner: the search; valid until the next start/free]
 /// @returns NULL (n = 0) when there is no path.
@@ -130,6 +142,29 @@ LDS_API double lds_navsearch_cost(lds_NavSearch *s);
 LDS_API const uint32_t *lds_navsearch_corridor(lds_NavSearch *s, size_t *n);
 /// True when the path does not reach the goal (partial).
 LDS_API bool lds_navsearch_is_partial(lds_NavSearch *s);
+
+/// The best path so far, for an agent that starts walking before the query
+/// ends (as lds_search_partial_path on grids): while LDS_RUNNING, the path
+/// to the partial target of the polygons reached so far (the point of them
+/// nearest the goal, docs/navmesh.md "Partial paths") — optimal mode: the
+/// chain of roots of the first node made into the polygon holding it, then straight (or
+/// round the entry interval's nearer end) to the point; funnel mode: the
+/// funnel through the corridor of the polygon's record (portal state) of
+/// least g, or, while thorough's second search runs, the first search's
+/// path to the goal. Not a prefix of the final path: a later call may
+/// answer a different path. Once LDS_FOUND the path
+/// (lds_navsearch_points); after LDS_NO_PATH the partial path with
+/// params.partial, else the same best-so-far over what the query reached
+/// (a query that ended at its start, a blocked goal or start and goal
+/// apart, reached only the start's polygon). Every point lies on the
+/// allowed polygons and the polyline is walkable through them; the start
+/// is the snapped start.
+/// [Shape: 3 * n doubles] [Owner: the search; valid until the next call of
+/// this function, step, start or free] O(mesh polygons + the path).
+/// @param[out] partial [opt] false only when the path ends at the goal
+/// @returns NULL (n = 0) before a start, after an error, for a blocked start,
+///   or when out of memory.
+LDS_API const double *lds_navsearch_partial_points(lds_NavSearch *s, size_t *n, bool *partial);
 
 /* ------------------------------------------------------ path checking -- */
 

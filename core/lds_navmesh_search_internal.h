@@ -120,7 +120,8 @@ struct lds_NavSearch {
   bool uniform;       /* every allowed area costs the same */
   ldsi_NavHeapItem *heap; /* hcap items, hn in use (lazy deletion: may exceed np) */
   size_t hn, hcap;
-  uint32_t best;      /* reached polygon nearest the goal (partial) */
+  uint32_t best;      /* record whose point is nearest the goal (open_push); NONE: a blocked
+                      ** start (no partial path) */
   double best_h;
   ldsi_NavRule rule;  /* the corridor search running */
   /* the first rule's path while the second runs (thorough) */
@@ -143,6 +144,14 @@ struct lds_NavSearch {
   size_t portcap;
   double length, pcost;
   ldsi_Polyanya *pa;
+  /* partial paths (lds_navsearch_partial_points): per merged polygon,
+  ** reached (rgen == rgcur) and by which record (rsel); the best-so-far
+  ** path's own buffer; early: the query ended at its start, unsearched */
+  uint32_t *rgen, *rsel;
+  uint32_t rgcur;
+  double *ppts;
+  size_t nppts, ppcap;
+  bool early;
 };
 
 #define LDSI_NAV_CLOSED 0xFFFFFFFFu
@@ -172,6 +181,17 @@ LDSI_HIDDEN lds_Status ldsi_polyanya_start(lds_NavSearch *s);
 LDSI_HIDDEN lds_Status ldsi_polyanya_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us,
                                           uint64_t t0);
 LDSI_HIDDEN void ldsi_polyanya_free(lds_NavSearch *s);
+/* The best path so far of the optimal search into s->pts (s->npts):
+** LDS_OK, LDS_NO_PATH (nothing reached), LDS_E_NOMEM. */
+LDSI_HIDDEN lds_Status ldsi_polyanya_best(lds_NavSearch *s);
+/* The partial target of both modes (docs/navmesh.md "Partial paths"): over
+** the mesh polygons p whose merged polygon pmap[p] is reached (mark[...] ==
+** gen) and whose area is allowed, the point of p nearest the goal in x-z
+** (its height p's), of least x-z distance to the goal, then least 3-D
+** distance, then smallest p. Writes it to out; returns p, or
+** LDS_NAVMESH_NONE when no polygon is reached. O(mesh polygons). */
+LDSI_HIDDEN uint32_t ldsi_nav_partial_target(const lds_NavSearch *s, const uint32_t *pmap,
+                                             const uint32_t *mark, uint32_t gen, double out[3]);
 /* Appends a point to the result path (drops repeats); false on no memory. */
 LDSI_HIDDEN bool ldsi_nav_push_point(lds_NavSearch *s, const double *p);
 

@@ -81,7 +81,9 @@
 ** its edges, so merging stops where fewer, larger polygons stop paying */
 #define LDSI_POLYANYA_MERGE_MAX 32u
 
-enum { KIND_NODE = 0, KIND_FINAL = 1, KIND_FINAL_VIA = 2 };
+/* KIND_SEES_ALL: only in the reached-polygon table (rnode): the start's
+** own polygon, which the start sees whole */
+enum { KIND_NODE = 0, KIND_FINAL = 1, KIND_FINAL_VIA = 2, KIND_SEES_ALL = 3 };
 
 typedef struct PNode {
   double f, g;
@@ -143,7 +145,11 @@ struct ldsi_Polyanya {
   size_t hn, hcap;
   PNode *succ;         /* successors of the node being expanded */
   size_t nsucc, scap;
-  double gx, gy;       /* goal, plane */
+  double gx, gy;       /* goal, plane (the partial target in phase 1) */
+  double tgt[3];       /* the point the path ends at: the goal, or the partial target */
+  int phase;           /* 0: to the goal; 1: to the partial target (after phase 0 ran dry) */
+  uint32_t *rgen;      /* per polygon: reached this query (generation) */
+  PNode *rnode;        /* and the first node made into it (partial paths) */
 };
 
 /* ---------------------------------------------------------- helpers -- */
@@ -179,6 +185,8 @@ void ldsi_polyanya_free(lds_NavSearch *s) {
   ldsi_free(e, pa->bu, nv1 * sizeof(uint32_t));
   ldsi_free(e, pa->bw, nv1 * sizeof(uint32_t));
   ldsi_free(e, pa->goalgen, pa->pn1 * sizeof(uint32_t));
+  ldsi_free(e, pa->rgen, pa->pn1 * sizeof(uint32_t));
+  ldsi_free(e, pa->rnode, pa->pn1 * sizeof(PNode));
   ldsi_free(e, pa->wgen, pa->pn1 * sizeof(uint32_t));
   ldsi_free(e, pa->wroot, pa->pn1 * sizeof(uint32_t));
   ldsi_free(e, pa->wg, pa->pn1 * sizeof(double));
@@ -231,6 +239,8 @@ static bool ensure(lds_NavSearch *s, uint32_t merge_max) {
   pa->bu = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
   pa->bw = (uint32_t *)ldsi_alloc(e, nv1 * sizeof(uint32_t));
   pa->goalgen = (uint32_t *)ldsi_calloc(e, pa->pn1, sizeof(uint32_t));
+  pa->rgen = (uint32_t *)ldsi_calloc(e, pa->pn1, sizeof(uint32_t));
+  pa->rnode = (PNode *)ldsi_alloc(e, pa->pn1 * sizeof(PNode));
   pa->wgen = (uint32_t *)ldsi_calloc(e, pa->pn1, sizeof(uint32_t));
   pa->wroot = (uint32_t *)ldsi_alloc(e, (pa->pn1) * sizeof(uint32_t));
   pa->wg = (double *)ldsi_alloc(e, (pa->pn1) * sizeof(double));
@@ -239,7 +249,7 @@ static bool ensure(lds_NavSearch *s, uint32_t merge_max) {
   pa->vgen = (uint32_t *)ldsi_calloc(e, nv1, sizeof(uint32_t));
   if (!pa->xy || !pa->slot || !pa->dslot || !pa->pdiam || !pa->ok || !pa->corner || !pa->goalgen || !pa->vg ||
       !pa->vpar || !pa->vgen || !pa->bu || !pa->bw || !pa->wgen || !pa->wroot || !pa->wg || !pa->hb || !pa->btop ||
-      !pa->bgen || !pa->sgen || !pa->scr) {
+      !pa->bgen || !pa->sgen || !pa->scr || !pa->rgen || !pa->rnode) {
     ldsi_polyanya_free(s);
     return false;
   }
@@ -559,6 +569,12 @@ static void add_succ(lds_NavSearch *s, uint32_t p, uint32_t j, double t0, double
     sn->ly = va[1] + t1 * (vb[1] - va[1]);
     sn->lv = NO_V;
   }
+  /* q is reached: keep the first node into it (partial paths; one test
+  ** per successor, one copy per polygon) */
+  if (pa->rgen[q] != pa->gen) {
+    pa->rgen[q] = pa->gen;
+    pa->rnode[q] = *sn;
+  }
 }
 
 /* Makes vertex v (reached from root `from` with g) a root; returns false
@@ -627,10 +643,8 @@ static void whole_edges(lds_NavSearch *s, uint32_t p, uint32_t k, uint32_t i0,
 
 /* The final node of a node entering goal polygon p (collinear: the root
 ** sees all of p). */
-static void final_succ(lds_NavSearch *s, const PNode *nd, double rx, double ry, bool collinear) {
-  ldsi_Polyanya *pa = s->pa;
-  PNode *fn = &pa->succ[pa->nsucc++];
-  double tx = pa->gx, ty = pa->gy;
+static void final_node(const PNode *nd, double rx, double ry, bool collinear, double tx,
+                       double ty, PNode *fn) {
   *fn = *nd;
   fn->kind = KIND_FINAL;
   fn->f = nd->g + dist(rx, ry, tx, ty);
@@ -646,6 +660,11 @@ static void final_succ(lds_NavSearch *s, const PNode *nd, double rx, double ry, 
     fn->ly = nd->ry;
     fn->lv = nd->rv;
   }
+}
+
+static void final_succ(lds_NavSearch *s, const PNode *nd, double rx, double ry, bool collinear) {
+  ldsi_Polyanya *pa = s->pa;
+  final_node(nd, rx, ry, collinear, pa->gx, pa->gy, &pa->succ[pa->nsucc++]);
 }
 
 /* Whether a taut path coming from (rx, ry) may bend at corner v to the
@@ -822,6 +841,7 @@ static void next_gen(ldsi_Polyanya *pa) {
   if (++pa->gen == 0) {
     memset(pa->vgen, 0, ((size_t)pa->nv + 1) * sizeof(uint32_t));
     memset(pa->goalgen, 0, pa->pn1 * sizeof(uint32_t));
+    memset(pa->rgen, 0, pa->pn1 * sizeof(uint32_t));
     memset(pa->wgen, 0, pa->pn1 * sizeof(uint32_t));
     memset(pa->bgen, 0, pa->ns * sizeof(uint32_t));
     memset(pa->sgen, 0, pa->ns * sizeof(uint32_t));
@@ -872,35 +892,52 @@ static bool push_succ(lds_NavSearch *s) {
   return true;
 }
 
-lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
+/* A search from the start to point tgt (3-D; in mesh polygon tpoly): a new
+** generation, the start's nodes pushed. Phase 0 (to the goal): with
+** partial, every block may be crossed (the search must reach the whole
+** region for its nearest point; start and goal may be apart) and a goal
+** in a blocked polygon is never reached; without partial, pieces apart
+** give no node (no path). Phase 1 (to the partial target, reachable): the
+** blocks between start and target. */
+static lds_Status begin(lds_NavSearch *s, const double *tgt, uint32_t tpoly) {
   const ldsi_MergedMesh *m;
-  ldsi_Polyanya *pa;
-  uint32_t around[256], goals[256], n, ng, i, start;
-  if (!ensure(s, LDSI_POLYANYA_MERGE_MAX)) goto nomem;
-  pa = s->pa;
+  ldsi_Polyanya *pa = s->pa;
+  uint32_t around[256], goals[256], n, ng = 0, i, start;
+  const bool open_all = s->p.partial && pa->phase == 0;
   m = &pa->mm;
-  build_tables(s);
   next_gen(pa);
   pa->nn = pa->hn = pa->nsucc = 0;
   start = pa->nv;
   pa->xy[2 * (size_t)start] = s->start[0];
   pa->xy[2 * (size_t)start + 1] = -s->start[2];
-  pa->gx = s->goal[0];
-  pa->gy = -s->goal[2];
+  memcpy(pa->tgt, tgt, sizeof pa->tgt);
+  pa->gx = tgt[0];
+  pa->gy = -tgt[2];
   pa->vgen[start] = pa->gen;
   pa->vg[start] = 0;
   pa->vpar[start] = NO_V;
-  if (s->m->piece[s->sp] != s->m->piece[s->gp]) return LDS_RUNNING; /* apart: no path */
-  ng = polys_at(s, m->pmap[s->gp], pa->gx, pa->gy, goals, 256);
-  for (i = 0; i < ng; i++) pa->goalgen[goals[i]] = pa->gen;
+  if (!open_all && s->m->piece[s->sp] != s->m->piece[tpoly]) return LDS_RUNNING; /* apart: no path */
+  if (pa->ok[m->pmap[tpoly]]) {
+    ng = polys_at(s, m->pmap[tpoly], pa->gx, pa->gy, goals, 256);
+    for (i = 0; i < ng; i++) pa->goalgen[goals[i]] = pa->gen;
+  }
   n = polys_at(s, m->pmap[s->sp], pa->xy[2 * (size_t)start], pa->xy[2 * (size_t)start + 1], around, 256);
-  mark_path(pa, around, n, goals, ng);
+  if (open_all) {
+    size_t b;
+    for (b = 0; b < pa->ns; b++) pa->bgen[b] = pa->gen;
+  } else {
+    mark_path(pa, around, n, goals, ng);
+  }
   for (i = 0; i < n; i++) {
     uint32_t p = around[i], st = m->pstart[p], np = m->pstart[p + 1] - st;
     PNode nd;
     memset(&nd, 0, sizeof nd);
     nd.root = start;
     nd.poly = p;
+    /* the start sees its own polygons whole (partial paths) */
+    pa->rgen[p] = pa->gen;
+    pa->rnode[p] = nd;
+    pa->rnode[p].kind = KIND_SEES_ALL;
     if (pa->goalgen[p] == pa->gen) {
       final_succ(s, &nd, pa->xy[2 * (size_t)start], pa->xy[2 * (size_t)start + 1], true);
     } else {
@@ -924,13 +961,19 @@ lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
         add_succ(s, p, k, 0, 1, start, 0);
       }
     }
-    if (!push_succ(s)) goto nomem;
+    if (!push_succ(s)) return LDS_E_NOMEM;
   }
   return LDS_RUNNING;
-nomem:
-  snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: out of memory (optimal search)");
-  s->started = false;
-  return s->status = LDS_E_NOMEM;
+}
+
+lds_Status ldsi_polyanya_start(lds_NavSearch *s) {
+  if (!ensure(s, LDSI_POLYANYA_MERGE_MAX) || (build_tables(s), s->pa->phase = 0,
+                                              begin(s, s->goal, s->gp) != LDS_RUNNING)) {
+    snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: out of memory (optimal search)");
+    s->started = false;
+    return s->status = LDS_E_NOMEM;
+  }
+  return LDS_RUNNING;
 }
 
 /* ------------------------------------------------------------- path -- */
@@ -940,12 +983,14 @@ static void vertex3(const lds_NavSearch *s, uint32_t v, double *out) {
   else memcpy(out, ldsi_nm_v(s->m, v), 3 * sizeof(double));
 }
 
-static lds_Status build(lds_NavSearch *s, const PNode *fin) {
+/* The path of final node fin into s->pts: the start, the roots, the via
+** point, end. */
+static lds_Status build(lds_NavSearch *s, const PNode *fin, const double *end) {
   ldsi_Polyanya *pa = s->pa;
   size_t i;
   uint32_t r;
   s->npts = 0;
-  if (!ldsi_nav_push_point(s, s->goal)) return LDS_E_NOMEM;
+  if (!ldsi_nav_push_point(s, end)) return LDS_E_NOMEM;
   if (fin->kind == KIND_FINAL_VIA) { /* the last turn at an interval end */
     double via[3];
     if (fin->lv != NO_V) {
@@ -954,8 +999,8 @@ static lds_Status build(lds_NavSearch *s, const PNode *fin) {
       uint32_t p;
       via[0] = fin->lx;
       via[2] = -fin->ly;
-      via[1] = s->goal[1];
-      p = lds_navmesh_locate(s->m, via[0], s->goal[1], via[2], -1);
+      via[1] = end[1];
+      p = lds_navmesh_locate(s->m, via[0], end[1], via[2], -1);
       if (p != LDS_NAVMESH_NONE) via[1] = lds_navmesh_poly_height(s->m, p, via[0], via[2]);
     }
     if (!ldsi_nav_push_point(s, via)) return LDS_E_NOMEM;
@@ -993,41 +1038,88 @@ lds_Status ldsi_polyanya_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budge
                               uint64_t t0) {
   ldsi_Polyanya *pa = s->pa;
   uint64_t n = 0, check = 64;
-  while (pa->hn) {
-    PNode nd;
-    if (max_exp && n >= max_exp) return LDS_RUNNING;
-    if (budget_us && n >= check) { /* the clock every 64 expansions or more */
-      check = n + 64;
-      if (s->env.clock(s->env.clock_ud) - t0 >= budget_us) return LDS_RUNNING;
-    }
-    nd = pa->nodes[hpop(pa)];
-    if (nd.kind != KIND_NODE) {
-      n++;
-      s->stats.expansions++;
-      if (build(s, &nd) != LDS_OK) {
-        snprintf(s->msg, sizeof s->msg, "lds_navsearch_step: out of memory building the path");
+  for (;;) {
+    while (pa->hn) {
+      PNode nd;
+      if (max_exp && n >= max_exp) return LDS_RUNNING;
+      if (budget_us && n >= check) { /* the clock every 64 expansions or more */
+        check = n + 64;
+        if (s->env.clock(s->env.clock_ud) - t0 >= budget_us) return LDS_RUNNING;
+      }
+      nd = pa->nodes[hpop(pa)];
+      if (nd.kind != KIND_NODE) {
+        n++;
+        s->stats.expansions++;
+        if (build(s, &nd, pa->tgt) != LDS_OK) {
+          snprintf(s->msg, sizeof s->msg, "lds_navsearch_step: out of memory building the path");
+          return LDS_E_NOMEM;
+        }
+        /* phase 1 reached the partial target: no path, the partial one */
+        return pa->phase ? LDS_NO_PATH : LDS_FOUND;
+      }
+      if (nd.root != pa->nv && nd.g > pa->vg[nd.root] + EPS_G * (1 + nd.g))
+        continue; /* the root was reached more cheaply since */
+      for (;;) {
+        n++;
+        s->stats.expansions++;
+        successors(s, &nd);
+        /* one successor: expand it at once (the paper's intermediate nodes),
+        ** while the budget lasts */
+        if (pa->nsucc == 1 && pa->succ[0].kind == KIND_NODE && !(max_exp && n >= max_exp)) {
+          nd = pa->succ[0];
+          continue;
+        }
+        break;
+      }
+      if (!push_succ(s)) {
+        snprintf(s->msg, sizeof s->msg, "lds_navsearch_step: out of memory (%zu nodes)", pa->nn);
         return LDS_E_NOMEM;
       }
-      return LDS_FOUND;
     }
-    if (nd.root != pa->nv && nd.g > pa->vg[nd.root] + EPS_G * (1 + nd.g))
-      continue; /* the root was reached more cheaply since */
-    for (;;) {
-      n++;
-      s->stats.expansions++;
-      successors(s, &nd);
-      /* one successor: expand it at once (the paper's intermediate nodes),
-      ** while the budget lasts */
-      if (pa->nsucc == 1 && pa->succ[0].kind == KIND_NODE && !(max_exp && n >= max_exp)) {
-        nd = pa->succ[0];
-        continue;
+    /* the goal is not reachable; with partial, every reachable polygon has
+    ** been reached: search again, to its point nearest the goal
+    ** (ldsi_nav_partial_target), for the exact shortest path there */
+    if (s->p.partial && pa->phase == 0) {
+      double tgt[3];
+      uint32_t tp = ldsi_nav_partial_target(s, pa->mm.pmap, pa->rgen, pa->gen, tgt);
+      if (tp == LDS_NAVMESH_NONE) return LDS_NO_PATH; /* cannot happen: the start's polygon is reached */
+      pa->phase = 1;
+      if (begin(s, tgt, tp) != LDS_RUNNING) {
+        snprintf(s->msg, sizeof s->msg, "lds_navsearch_step: out of memory (%zu nodes)", pa->nn);
+        return LDS_E_NOMEM;
       }
-      break;
+      continue;
     }
-    if (!push_succ(s)) {
-      snprintf(s->msg, sizeof s->msg, "lds_navsearch_step: out of memory (%zu nodes)", pa->nn);
-      return LDS_E_NOMEM;
-    }
+    return LDS_NO_PATH;
   }
-  return LDS_NO_PATH;
+}
+
+/* The best path so far of a running (or ended) search into s->pts: to the
+** point of the polygons reached nearest the goal (ldsi_nav_partial_target),
+** through the first node made into that polygon: the roots' chain, then
+** straight to the point when the node's interval lets the last root see
+** it, else round the interval's nearer end (the polygon is convex, so the
+** piece from the entry edge lies in it). LDS_OK, LDS_NO_PATH (nothing
+** reached) or LDS_E_NOMEM. */
+lds_Status ldsi_polyanya_best(lds_NavSearch *s) {
+  ldsi_Polyanya *pa = s->pa;
+  double end[3], rx, ry;
+  uint32_t tp, mp;
+  PNode nd, fin;
+  bool sees_all;
+  if (!pa) return LDS_NO_PATH;
+  tp = ldsi_nav_partial_target(s, pa->mm.pmap, pa->rgen, pa->gen, end);
+  if (tp == LDS_NAVMESH_NONE) return LDS_NO_PATH;
+  mp = pa->mm.pmap[tp];
+  nd = pa->rnode[mp];
+  rx = pa->xy[2 * (size_t)nd.root];
+  ry = pa->xy[2 * (size_t)nd.root + 1];
+  sees_all = nd.kind == KIND_SEES_ALL;
+  if (!sees_all && nd.root != pa->nv) {
+    const PSlot *ps = pa->dslot + 2 * (size_t)pa->mm.pstart[mp];
+    sees_all = nd.root == ps[nd.edge].v || nd.root == ps[nd.edge + 1].v;
+  }
+  nd.kind = KIND_NODE;
+  final_node(&nd, rx, ry, sees_all, end[0], -end[2], &fin);
+  return build(s, &fin, end) == LDS_OK ? LDS_OK : LDS_E_NOMEM;
 }

@@ -480,8 +480,9 @@ typedef struct lds_NavPath {
   const uint32_t *corridor;   ///< polygons crossed, in order (funnel; empty for
                               ///< optimal) [Shape: n_corridor]
   size_t n_corridor;
-  bool partial;               ///< the path ends at the reached point nearest the
-                              ///< goal (params.partial, status LDS_NO_PATH)
+  bool partial;               ///< the path ends at the partial target, the reachable
+                              ///< point nearest the goal (params.partial, status
+                              ///< LDS_NO_PATH; docs/navmesh.md "Partial paths")
   lds_NavAlgo algo;           ///< the algorithm that found it
 } lds_NavPath;
 
@@ -522,6 +523,21 @@ LDS_API lds_Status lds_scheduler_submit_nav(lds_Scheduler *sc, const lds_NavRequ
 ///   out zeroed).
 LDS_API lds_Status lds_scheduler_nav_path(const lds_Scheduler *sc, lds_RequestId id,
                                           lds_NavPath *out);
+/// The best path so far of a mesh request, for an agent that starts
+/// walking before the request is done (grid requests' quick partial path):
+/// while its search runs, lds_navsearch_partial_points of that search (the
+/// path to the point of the polygons reached so far nearest the goal;
+/// docs/navmesh.md "Partial paths"), out->partial false only when it ends
+/// at the goal, out->cost NaN and no corridor (the final path has them);
+/// once finished, what lds_scheduler_nav_path gives. Computed on each
+/// call (O(mesh polygons + the path)); no event is delivered for it.
+/// [Owner: the scheduler; while running, out->points is valid until the
+/// next tick or call on the scheduler, else until the request is released]
+/// @returns LDS_OK (out filled); LDS_E_STATE (queued and not started, no
+///   path, a blocked start, or an error; out zeroed); LDS_E_ARG (stale
+///   handle, or a grid request).
+LDS_API lds_Status lds_scheduler_nav_partial_path(lds_Scheduler *sc, lds_RequestId id,
+                                                  lds_NavPath *out);
 
 /* ----------------------------------------------------------- slicing -- */
 

@@ -429,3 +429,35 @@ lds_Status lds_scheduler_nav_path(const lds_Scheduler *sc, lds_RequestId id, lds
   out->algo = q->nav->rq.params.algo;
   return LDS_OK;
 }
+
+lds_Status lds_scheduler_nav_partial_path(lds_Scheduler *sc, lds_RequestId id, lds_NavPath *out) {
+  uint32_t r;
+  const Req *q;
+  lds_NavSearch *s;
+  size_t n = 0, i;
+  bool part = true;
+  const double *pts;
+  if (!out) return LDS_E_ARG;
+  memset(out, 0, sizeof *out);
+  if (!sc) return LDS_E_ARG;
+  r = ldsi_sched_slot(sc, id);
+  if (r == NO_INDEX) return LDS_E_ARG;
+  q = &sc->req[r];
+  if (!q->nav) return LDS_E_ARG;
+  if (q->state == SLOT_DONE) return lds_scheduler_nav_path(sc, id, out);
+  if (q->state != SLOT_ACTIVE || q->mesh < 0 || q->search < 0) return LDS_E_STATE;
+  s = sc->meshes[q->mesh].search[q->search];
+  pts = lds_navsearch_partial_points(s, &n, &part);
+  if (!pts) return LDS_E_STATE;
+  out->points = pts;
+  out->n_points = n;
+  for (i = 1; i < n; i++) {
+    const double *a = pts + 3 * (i - 1), *b = pts + 3 * i;
+    out->length += sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+                        (a[2] - b[2]) * (a[2] - b[2]));
+  }
+  out->cost = NAN;
+  out->partial = part;
+  out->algo = q->nav->rq.params.algo;
+  return LDS_OK;
+}

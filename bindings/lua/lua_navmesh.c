@@ -642,8 +642,8 @@ static int nm_step(lua_State *L) {
 }
 
 /* mesh:path() -> path (find_path's table) | nil, status: the sliced query's
-** path once found (with partial: the best so far while running, and the
-** partial path after no_path). */
+** path once found (with partial, after no_path: the partial path); the
+** best so far while running is mesh:partial_path's. */
 static int nm_path(lua_State *L) {
   MeshBox *b = check_box(L, 1);
   lds_Status st;
@@ -655,6 +655,43 @@ static int nm_path(lua_State *L) {
     return 2;
   }
   return push_nav_path(L, b->q, b->q_algo);
+}
+
+/* mesh:partial_path() -> the sliced query's best path so far (also while
+** running: lds_navsearch_partial_points), a list of points {x =, y =, z =}
+** with fields length (3-D, world units), partial (false only when it ends
+** at the goal) and algorithm; nil, status when there is none (no query,
+** an error, a blocked start). */
+static int nm_partial_path(lua_State *L) {
+  MeshBox *b = check_box(L, 1);
+  const double *pts;
+  size_t n = 0, i;
+  bool part = true;
+  double len = 0;
+  if (!b->m || b->closed) return luaL_error(L, "attempt to use a freed %s", LDS_NAVMESH_MT);
+  pts = b->q ? lds_navsearch_partial_points(b->q, &n, &part) : NULL;
+  if (!pts) {
+    lua_pushnil(L);
+    lua_pushstring(L, lds_status_name(b->q ? lds_navsearch_status(b->q) : LDS_E_STATE));
+    return 2;
+  }
+  for (i = 1; i < n; i++) {
+    const double *p = pts + 3 * (i - 1), *q = pts + 3 * i;
+    len += sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+                (p[2] - q[2]) * (p[2] - q[2]));
+  }
+  lua_createtable(L, (int)n, 3);
+  for (i = 0; i < n; i++) {
+    push_point(L, pts + 3 * i);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  lua_pushnumber(L, len);
+  lua_setfield(L, -2, "length");
+  lua_pushboolean(L, part);
+  lua_setfield(L, -2, "partial");
+  lua_pushstring(L, lds_nav_algo_name(b->q_algo));
+  lua_setfield(L, -2, "algorithm");
+  return 1;
 }
 
 /* mesh:status() -> the sliced query's status name ("state" before a start) */
@@ -727,6 +764,7 @@ const luaL_Reg ldsl_navmesh_meth[] = {{"bounds", nm_bounds},
                                       {"mem_used", nm_mem_used},
                                       {"nearest", nm_nearest},
                                       {"path", nm_path},
+                                      {"partial_path", nm_partial_path},
                                       {"piece_count", nm_piece_count},
                                       {"poly", nm_poly},
                                       {"poly_count", nm_poly_count},

@@ -1726,13 +1726,29 @@ static int req_path(lua_State *L) {
 
 /* req:partial_path() -> lodestar.Path | nil, "none": the quick partial path
 ** (best-so-far after `quick` expansions), once delivered; none once the
-** request ended without a path (no_path, an error, cancelled). */
+** request ended without a path (no_path, an error, cancelled). A mesh
+** request: while its search runs, the best path so far (mesh:find_path's
+** table, cost NaN, corridor empty; lds_scheduler_nav_partial_path); none
+** before it started and once it ended (req:path() has the path). */
 static int req_partial_path(lua_State *L) {
   ReqBox *r = check_req(L, 1);
   lds_Status st = r->state == RQ_CANCELLED   ? LDS_E_STATE
                   : r->state == RQ_RELEASED ? LDS_RUNNING /* what it kept (uv[5]) stands */
                                             : lds_scheduler_status(r->sb->sc, r->id);
   lua_settop(L, 1);
+  if (r->nav && r->state != RQ_CANCELLED && r->state != RQ_RELEASED && st == LDS_RUNNING) {
+    /* a mesh request: its search's best path so far, computed now (it
+    ** changes every tick); none before its search started */
+    lds_NavPath np;
+    if (lds_scheduler_nav_partial_path(r->sb->sc, r->id, &np) != LDS_OK) {
+      luaL_pushfail(L);
+      lua_pushstring(L, "none");
+      return 2;
+    }
+    ldsl_navmesh_push_path(L, np.points, np.n_points, np.length, np.cost, np.partial, np.algo,
+                           NULL, 0);
+    return 1;
+  }
   if (st != LDS_RUNNING && st != LDS_FOUND) {
     /* ended without a path (no_path, an error, cancelled): a prefix toward
     ** the goal would mislead; as in C, a finished request has none */

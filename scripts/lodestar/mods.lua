@@ -110,8 +110,8 @@ M.MOD_METHODS = {
   ["lodestar.DStar"] = {"compute", "cost", "endpoints", "errmsg", "flags", "free", "grid",
     "move_start", "next", "path", "stats", "status", "step", "subscribed", "update", "update_rect"},
   ["lodestar.Navmesh"] = {"bounds", "check_path", "find_path", "free", "locate", "mem_used",
-    "nearest", "path", "piece_count", "poly", "poly_count", "start", "stats", "status", "step",
-    "vertex", "vertex_count"},
+    "nearest", "partial_path", "path", "piece_count", "poly", "poly_count", "start", "stats",
+    "status", "step", "vertex", "vertex_count"},
   ["lodestar.Path"] = {"cell", "cells", "free", "node", "nodes", "prune_los", "replaced_costs",
     "reverse", "set_weights", "string_pull", "sub", "totable", "cost", "partial", "weights"},
   -- grid:cost_view: the shared costs of a weight set, which the mod's own

@@ -9,7 +9,8 @@
 ** with a non-empty message and an error code, or give a mesh; on a mesh,
 ** point location, nearest and both searches between random points run, and
 ** every path found must pass lds_navmesh_check_path and start and end at
-** the located points. Under ASan/UBSan (make sanitize) this also checks
+** the located points, and so must every best-so-far path while a search
+** runs (lds_navsearch_partial_points; it ends where the search got to). Under ASan/UBSan (make sanitize) this also checks
 ** memory. `fuzz_navmesh --seed S --iters N` (make test runs a fixed seed).
 */
 #include "lds.h"
@@ -126,6 +127,17 @@ static int run_case(void) {
     if (st == LDS_RUNNING) {
       lds_Budget bud = {1 + rnd() % 5, 0};
       while ((st = lds_navsearch_step(s, (rnd() % 2) ? &bud : NULL)) == LDS_RUNNING) {
+        /* the best path so far while running: on the mesh (flat meshes) */
+        size_t pn;
+        const double *pp = lds_navsearch_partial_points(s, &pn, NULL);
+        double lo[3], hi[3];
+        char why[LDS_ERRMSG_SIZE];
+        lds_navmesh_bounds(m, lo, hi);
+        if (pp && hi[1] == lo[1] &&
+            lds_navmesh_check_path(m, pp, pn, p.height_tol, NULL, 0, NULL, NULL, why) != LDS_OK) {
+          fprintf(stderr, "fuzz_navmesh: illegal best-so-far path (%s) on:\n%.*s\n", why, (int)len, buf);
+          bad = 1;
+        }
       }
     }
     if (st == LDS_FOUND || st == LDS_NO_PATH) {
