@@ -256,7 +256,8 @@ describe("lodestar.path_cache", function()
       errmsg(lodestar.path_cache, g, {max_entries = 0}))
     assert.equal("bad argument #2 to 'path_cache' (opts.max_entries: 2.5 out of range (expected an integer 1..1024))",
       errmsg(lodestar.path_cache, g, {max_entries = 2.5}))
-    assert.equal("bad argument #2 to 'path_cache' (opts.max_entries: 4294967297 out of range (expected an integer 1..1024))",
+    assert.equal("bad argument #2 to 'path_cache' (opts.max_entries: 4294967297 out of"
+      .. " range (expected an integer 1..1024))",
       errmsg(lodestar.path_cache, g, {max_entries = 2 ^ 32 + 1}))
     assert.equal("bad argument #2 to 'path_cache' (opts.max_entries: number expected, got string)",
       errmsg(lodestar.path_cache, g, {max_entries = "8"}))
@@ -390,9 +391,11 @@ describe("sched:set_path_cache", function()
       errmsg(function() return sched:set_path_cache(other, 4) end))
     assert.equal("bad argument #1 to 'set_path_cache' (lodestar.Grid expected, got nil)",
       errmsg(function() return sched:set_path_cache(nil, 4) end))
-    assert.equal("bad argument #2 to 'set_path_cache' (max_entries 1025 out of range (expected an integer 0..1024; 0 removes the cache))",
+    assert.equal("bad argument #2 to 'set_path_cache' (max_entries 1025 out of range"
+      .. " (expected an integer 0..1024; 0 removes the cache))",
       errmsg(function() return sched:set_path_cache(g, 1025) end))
-    assert.equal("bad argument #2 to 'set_path_cache' (max_entries -1 out of range (expected an integer 0..1024; 0 removes the cache))",
+    assert.equal("bad argument #2 to 'set_path_cache' (max_entries -1 out of range"
+      .. " (expected an integer 0..1024; 0 removes the cache))",
       errmsg(function() return sched:set_path_cache(g, -1) end))
     assert.equal("bad argument #2 to 'set_path_cache' (number expected, got nil)",
       errmsg(function() return sched:set_path_cache(g) end))
@@ -449,15 +452,20 @@ describe("lodestar.hierarchy", function()
 
   it("names opts.level2 in its errors", function()
     local g = lodestar.grid.new(16, 16)
-    assert.equal("bad argument #2 to 'hierarchy' (opts.level2: 1 out of range (expected 'auto', 0 for none or an integer 2..31: level2^2 x 4 x cluster_size 16 below 65535))",
+    assert.equal("bad argument #2 to 'hierarchy' (opts.level2: 1 out of range (expected"
+      .. " 'auto', 0 for none or an integer 2..31: level2^2 x 4 x cluster_size 16 below 65535))",
       errmsg(lodestar.hierarchy, g, {level2 = 1}))
-    assert.equal("bad argument #2 to 'hierarchy' (opts.level2: 16 out of range (expected 'auto', 0 for none or an integer 2..15: level2^2 x 4 x cluster_size 64 below 65535))",
+    assert.equal("bad argument #2 to 'hierarchy' (opts.level2: 16 out of range"
+      .. " (expected 'auto', 0 for none or an integer 2..15: level2^2 x 4 x cluster_size 64 below 65535))",
       errmsg(lodestar.hierarchy, g, {level2 = 16, cluster_size = 64}))
-    assert.equal("bad argument #2 to 'hierarchy' (opts.level2: 2.5 out of range (expected 'auto', 0 for none or an integer 2..31: level2^2 x 4 x cluster_size 16 below 65535))",
+    assert.equal("bad argument #2 to 'hierarchy' (opts.level2: 2.5 out of range"
+      .. " (expected 'auto', 0 for none or an integer 2..31: level2^2 x 4 x cluster_size 16 below 65535))",
       errmsg(lodestar.hierarchy, g, {level2 = 2.5}))
-    assert.equal("bad argument #2 to 'hierarchy' (opts.level2: -1 out of range (expected 'auto', 0 for none or an integer 2..31: level2^2 x 4 x cluster_size 16 below 65535))",
+    assert.equal("bad argument #2 to 'hierarchy' (opts.level2: -1 out of range"
+      .. " (expected 'auto', 0 for none or an integer 2..31: level2^2 x 4 x cluster_size 16 below 65535))",
       errmsg(lodestar.hierarchy, g, {level2 = -1}))
-    assert.equal("bad argument #2 to 'hierarchy' (opts.level2: invalid option 'on' (expected 'auto', 0 for none or an integer 2..31))",
+    assert.equal("bad argument #2 to 'hierarchy' (opts.level2: invalid option 'on'"
+      .. " (expected 'auto', 0 for none or an integer 2..31))",
       errmsg(lodestar.hierarchy, g, {level2 = "on"}))
     assert.equal("bad argument #2 to 'hierarchy' (opts.level2: number or 'auto' expected, got boolean)",
       errmsg(lodestar.hierarchy, g, {level2 = true}))
