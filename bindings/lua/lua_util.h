@@ -10,6 +10,7 @@
 **   lua_search.c   grid searches, find_path, THE search-option parser
 **   lua_scheduler.c  lodestar.Scheduler and lodestar.Request (the C scheduler)
 **   lua_cost_view.c  grid:cost_view, lodestar.CostView (shared weighted costs)
+**   lua_hpa.c      lodestar.Hierarchy;  lua_path_cache.c  lodestar.PathCache
 **   lua_search_graph.c  graph searches;  lua_options.c  search_options
 **   lua_text.c     objects from text (maps, pictures, scenarios, DIMACS)
 **   lds_pattern.c, lds_guard.c  bounded patterns, the memory guard
