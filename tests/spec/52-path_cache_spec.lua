@@ -469,7 +469,7 @@ describe("lodestar.hierarchy", function()
       errmsg(lodestar.hierarchy, g, {level2 = "on"}))
     assert.equal("bad argument #2 to 'hierarchy' (opts.level2: number or 'auto' expected, got boolean)",
       errmsg(lodestar.hierarchy, g, {level2 = true}))
-    assert.equal(15, lodestar.hierarchy(g, {level2 = 15, cluster_size = 64}):info().level2)
+    assert.equal(15, lodestar.hierarchy(lodestar.grid.new(128, 128), {level2 = 15, cluster_size = 64}):info().level2)
   end)
 
   it("fails as the rest of the module: nil, message, status", function()
