@@ -153,6 +153,18 @@ static int read_query(lua_State *L, const CacheBox *b, lds_SearchParams *p, doub
   ldsl_parse_search_opts(L, 6, p, g, "algorithm"); /* ..., cost, weights */
   p->algo = a;
   if (!lua_isnil(L, -2)) ok = 0; /* an edge callback: a search calls it */
+  if (lua_istable(L, 6)) { /* opts.start / opts.goal: checked as find_path checks them */
+    int32_t x, y;
+    int has_start, has_goal;
+    lua_getfield(L, 6, "start");
+    has_start = !lua_isnil(L, -1);
+    if (has_start) ldsl_opt_cell(L, 6, "start", g, &x, &y);
+    lua_getfield(L, 6, "goal");
+    has_goal = !lua_isnil(L, -1);
+    if (has_goal) ldsl_opt_cell(L, 6, "goal", g, &x, &y);
+    lua_pop(L, 2);
+    if (has_start != has_goal) ldsl_arg_error(L, 6, "opts.start and opts.goal go together");
+  }
   wi = lua_gettop(L);
   memset(lw, 0, 16 * sizeof *lw);
   if (lua_type(L, wi) == LUA_TTABLE) {

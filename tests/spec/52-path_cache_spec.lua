@@ -290,6 +290,10 @@ describe("lodestar.path_cache", function()
       errmsg(function() return cache:find_path(0, 0, 1, 1, {weight = 0.5}) end))
     assert.equal("bad argument #5 to 'find_path' (opts.weights: the grid has no layer 'mud')",
       errmsg(function() return cache:find_path(0, 0, 1, 1, {weights = {mud = 1}}) end))
+    for _, o in ipairs{{start = {99, 0}, goal = {1, 1}}, {start = {0, 0}}} do
+      assert.equal(errmsg(function() return lodestar.find_path(g, 0, 0, 1, 1, o) end):gsub("#6", "#5"),
+        errmsg(function() return cache:find_path(0, 0, 1, 1, o) end))
+    end
     assert.equal("bad argument #1 to 'accepts' (x 9 out of range (expected 0..7))",
       errmsg(function() return cache:accepts(9, 0, 1, 1) end))
     assert.equal("calling 'find_path' on bad self (lodestar.PathCache expected, got table)",
