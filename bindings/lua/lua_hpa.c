@@ -18,8 +18,8 @@ typedef struct HpaBox {
   int closed; /* freed or collected: h lives on until the last user lets go */
 } HpaBox;
 
-static const char *const hpa_opts[] = {"cluster_size", "landmarks", "lower_bounds", "optimal_jps",
-                                       "weights", NULL};
+static const char *const hpa_opts[] = {"cluster_size", "landmarks", "level2", "lower_bounds",
+                                       "optimal_jps", "weights", NULL};
 static const char *const mode_names[] = {"fast", "optimal", NULL};
 
 static HpaBox *check_hpabox(lua_State *L, int arg) {
@@ -109,8 +109,38 @@ static int opt_int_in(lua_State *L, const char *key, int lo, int hi, int def) {
   return v;
 }
 
-/* lodestar.hierarchy(grid [, {cluster_size = 16, lower_bounds = true,
-**   weights = {layer = w}}]) -> a lodestar.Hierarchy (built) */
+/* opts.level2 of the options table at index 2 for clusters of cs cells:
+** "auto" (or absent: LDS_HPA_LEVEL2_AUTO), 0 (no second level) or an
+** integer 2..K with K^2 x 4 x cs below 65535 and K <= 32 (lds_HpaParams.level2);
+** anything else raises opts.level2's error naming the value and the range. */
+static int opt_level2(lua_State *L, int cs) {
+  int hi = 32, v = LDS_HPA_LEVEL2_AUTO;
+  while (hi > 2 && hi * hi * 4 * cs >= 65535) hi--;
+  lua_getfield(L, 2, "level2");
+  if (lua_type(L, -1) == LUA_TSTRING) {
+    if (strcmp(lua_tostring(L, -1), "auto") != 0)
+      ldsl_opt_error(L, 2, "level2",
+                     lua_pushfstring(L, "invalid option '%s' (expected 'auto', 0 for none or an "
+                                        "integer 2..%d)", lua_tostring(L, -1), hi));
+  } else if (!lua_isnil(L, -1)) {
+    double c = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER) ldsl_opt_type_error(L, 2, "level2", "number or 'auto'");
+    if (c != floor(c) || !(c == 0 || (c >= 2 && c <= hi))) {
+      char buf[64];
+      ldsl_opt_error(L, 2, "level2",
+                     lua_pushfstring(L, "%s out of range (expected 'auto', 0 for none or an integer "
+                                        "2..%d: level2^2 x 4 x cluster_size %d below 65535)",
+                                     ldsl_fmt_coord(buf, sizeof buf, c), hi, cs));
+    }
+    v = (int)c;
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+/* lodestar.hierarchy(grid [, {cluster_size = 16, landmarks = 8, lower_bounds
+**   = true, optimal_jps = true, level2 = "auto", weights = {layer = w}}]) ->
+**   a lodestar.Hierarchy (built; raises opts.<key>'s error on bad options) */
 int ldsl_hpa_new(lua_State *L) {
   GridBox *gb = ldsl_check_gridbox(L, 1);
   lds_Grid *g = ldsl_check_grid(L, 1);
@@ -127,6 +157,7 @@ int ldsl_hpa_new(lua_State *L) {
     ldsl_check_keys(L, 2, "option", "opts keys must be strings", hpa_opts, NULL);
     p.cluster_size = opt_int_in(L, "cluster_size", 4, LDS_HPA_MAX_CLUSTER, p.cluster_size);
     p.landmarks = opt_int_in(L, "landmarks", 1, LDS_HPA_MAX_LANDMARKS, p.landmarks);
+    p.level2 = opt_level2(L, p.cluster_size);
     lua_getfield(L, 2, "optimal_jps");
     if (!lua_isnil(L, -1)) {
       if (lua_type(L, -1) != LUA_TBOOLEAN) ldsl_opt_type_error(L, 2, "optimal_jps", "boolean");
@@ -234,12 +265,21 @@ void ldsl_hpa_push_weights(lua_State *L, int arg) {
 }
 
 /* Pushes p (owned by the new Path; it remembers the weights of the
-** hierarchy at 1), or nil and the query's status when p is NULL. */
-static int push_query_path(lua_State *L, const HpaBox *b, lds_Path *p) {
+** hierarchy at 1). When p is NULL: nil and the query's status ("running",
+** "no_path"), or, when the query ended in an error (or none was started),
+** nil, message, status as the rest of the module fails (err: the core's
+** answer for p). */
+static int push_query_path(lua_State *L, const HpaBox *b, lds_Path *p, const lds_Error *err) {
   if (!p) {
-    lua_pushnil(L);
-    lua_pushstring(L, lds_status_name(lds_hpa_query_status(b->q)));
-    return 2;
+    lds_Status st = lds_hpa_query_status(b->q);
+    const char *m = lds_hpa_query_errmsg(b->q);
+    if (err->code == LDS_E_NOMEM) return luaL_error(L, "%s", err->msg);
+    if (st >= 0) {
+      lua_pushnil(L);
+      lua_pushstring(L, lds_status_name(st));
+      return 2;
+    }
+    return ldsl_push_fail(L, *m ? m : err->msg, st);
   }
   lds_lua_push_path(L, p, 1);
   ldsl_hpa_push_weights(L, 1);
@@ -248,36 +288,38 @@ static int push_query_path(lua_State *L, const HpaBox *b, lds_Path *p) {
   return 1;
 }
 
-/* h:path() -> path, or nil, status */
+/* h:path() -> path, or nil, status ("running", "no_path"), or nil,
+** message, status after an error (or before any start: "state") */
 static int hpa_path(lua_State *L) {
   HpaBox *b = check_hpa(L, 1);
   lds_Error err;
-  return push_query_path(L, b, lds_hpa_query_path(b->q, &err));
+  lds_Path *p = lds_hpa_query_path(b->q, &err);
+  return push_query_path(L, b, p, &err);
 }
 
-/* h:prefix() -> path (the final prefix, flagged partial while running), or nil, status */
+/* h:prefix() -> path (the final prefix, flagged partial while running), or
+** as h:path() when there is none */
 static int hpa_prefix(lua_State *L) {
   HpaBox *b = check_hpa(L, 1);
   lds_Error err;
-  return push_query_path(L, b, lds_hpa_query_prefix(b->q, &err));
+  lds_Path *p = lds_hpa_query_prefix(b->q, &err);
+  return push_query_path(L, b, p, &err);
 }
 
-/* h:find_path(sx, sy, gx, gy [, mode]) -> path, or nil, "no_path" */
+/* h:find_path(sx, sy, gx, gy [, mode]) -> path, or nil, "no_path", or nil,
+** message, status when the query ends in an error (as lodestar.find_path) */
 static int hpa_find_path(lua_State *L) {
   HpaBox *b;
   lds_Status st;
   start_query(L, "find_path");
   b = check_hpa(L, 1);
   st = lds_hpa_query_step(b->q, NULL);
-  if (st != LDS_FOUND) {
+  if (st == LDS_NO_PATH) {
     lua_pushnil(L);
-    lua_pushstring(L, lds_status_name(st));
-    if (st < 0) {
-      lua_pushstring(L, lds_hpa_query_errmsg(b->q));
-      return 3;
-    }
+    lua_pushstring(L, "no_path");
     return 2;
   }
+  if (st != LDS_FOUND) return ldsl_push_fail(L, lds_hpa_query_errmsg(b->q), st);
   return hpa_path(L);
 }
 
@@ -314,12 +356,14 @@ static int hpa_repair(lua_State *L) {
 
 /* h:info() -> {cluster_size, clusters_x, clusters_y, entrances, intra_edges,
 **   bytes, bytes_per_cell, build_us, repairs, last_repair_us,
-**   last_repair_clusters, total_repair_us} */
+**   last_repair_clusters, total_repair_us, landmarks, landmark_bytes,
+**   level2, level2_entrances, level2_bytes, level2_build_us} (cells, bytes,
+**   microseconds; level2 0 without a second level) */
 static int hpa_info(lua_State *L) {
   HpaBox *b = check_hpa(L, 1);
   lds_HpaInfo in;
   lds_hpa_info(b->h, &in);
-  lua_createtable(L, 0, 12);
+  lua_createtable(L, 0, 18);
 #define SETI(name, v)          \
   ldsl_push_u64(L, (uint64_t)(v)); \
   lua_setfield(L, -2, name)
@@ -334,6 +378,12 @@ static int hpa_info(lua_State *L) {
   SETI("last_repair_us", in.last_repair_us);
   SETI("last_repair_clusters", in.last_repair_clusters);
   SETI("total_repair_us", in.total_repair_us);
+  SETI("landmarks", in.landmarks);
+  SETI("landmark_bytes", in.landmark_bytes);
+  SETI("level2", in.level2);
+  SETI("level2_entrances", in.level2_entrances);
+  SETI("level2_bytes", in.level2_bytes);
+  SETI("level2_build_us", in.level2_build_us);
 #undef SETI
   lua_pushnumber(L, in.bytes_per_cell);
   lua_setfield(L, -2, "bytes_per_cell");

@@ -42,6 +42,7 @@ static int m_prune_los(lua_State *L) { return ldsl_path_prune_los(L); }
 static const luaL_Reg module_funcs[] = {{"find_path", ldsl_find_path},
                                         {"heuristic_distance", m_heuristic_distance},
                                         {"hierarchy", ldsl_hpa_new},
+                                        {"path_cache", ldsl_path_cache_new},
                                         {"prune_los", m_prune_los},
                                         {"search_options", ldsl_search_options},
                                         {"status_name", m_status_name},
@@ -111,6 +112,7 @@ int luaopen_lodestar_core(lua_State *L) {
   ldsl_create_meta(L, LDS_SEARCH_MT, ldsl_search_meth, ldsl_search_metameth);
   ldsl_create_meta(L, LDS_DSTAR_MT, ldsl_dstar_meth, ldsl_dstar_metameth);
   ldsl_create_meta(L, LDS_HIER_MT, ldsl_hpa_meth, ldsl_hpa_metameth);
+  ldsl_create_meta(L, LDS_PATH_CACHE_MT, ldsl_path_cache_meth, ldsl_path_cache_metameth);
   ldsl_create_meta(L, LDS_PATH_MT, NULL, ldsl_path_metameth);
   ldsl_create_meta(L, LDS_BAKED_MT, NULL, ldsl_baked_metameth);
   ldsl_create_meta(L, LDS_SCHEDULER_MT, ldsl_scheduler_meth, ldsl_scheduler_metameth);
@@ -131,6 +133,7 @@ int luaopen_lodestar_core(lua_State *L) {
   add_method_names(L, names, LDS_COST_VIEW_MT, ldsl_view_meth);
   add_method_names(L, names, LDS_NAVMESH_MT, ldsl_navmesh_meth);
   add_method_names(L, names, LDS_HIER_MT, ldsl_hpa_meth);
+  add_method_names(L, names, LDS_PATH_CACHE_MT, ldsl_path_cache_meth);
   /* Path: __index is a function (fields cost/partial), methods as upvalue */
   luaL_getmetatable(L, LDS_PATH_MT); /* names, mt */
   lua_newtable(L);                   /* names, mt, methods */

@@ -1570,6 +1570,65 @@ static int sched_stats(lua_State *L) {
   return 1;
 }
 
+/* Raises unless the grid at arg was added to the scheduler at 1. */
+static void check_added_grid(lua_State *L, int arg) {
+  ldsl_check_grid(L, arg);
+  push_suv(L, 1, 1); /* grids */
+  lua_pushvalue(L, arg);
+  lua_rawget(L, -2);
+  if (lua_isnil(L, -1)) ldsl_arg_error(L, arg, "grid was not added to this scheduler");
+  lua_pop(L, 2);
+}
+
+/* sched:set_path_cache(grid, max_entries) -> sched: gives the added grid a
+** path cache of at most max_entries trees (an integer 1..1024; 0 removes
+** it), lds_scheduler_set_path_cache: queued requests it accepts (as
+** lodestar.PathCache:find_path's) are answered from it, a hit at once, a
+** miss growing its goal's tree in chunks counted as the request's
+** expansions; hierarchy and mesh requests never use it. Memory: 16 bytes
+** per padded cell per tree (sched:stats().mem_bytes counts it). A new call
+** replaces the cache (its trees start empty). Raises for a grid not added,
+** a bad count, or from inside step's C work. */
+static int sched_set_path_cache(lua_State *L) {
+  SchedBox *b = check_sched(L, 1);
+  GridBox *gb;
+  double n;
+  char buf[64];
+  lds_Status st;
+  lua_settop(L, 3);
+  check_added_grid(L, 2);
+  gb = ldsl_check_gridbox(L, 2);
+  if (lua_type(L, 3) != LUA_TNUMBER) ldsl_type_error(L, 3, "number");
+  n = lua_tonumber(L, 3);
+  if (n != floor(n) || !(n >= 0 && n <= 1024))
+    ldsl_arg_error(L, 3, lua_pushfstring(L, "max_entries %s out of range (expected an integer "
+                                            "0..1024; 0 removes the cache)",
+                                         ldsl_fmt_coord(buf, sizeof buf, n)));
+  st = lds_scheduler_set_path_cache(b->sc, (const lds_Grid *)gb->g, (uint32_t)n);
+  if (st == LDS_E_ARG) return ldsl_arg_error(L, 2, lds_scheduler_errmsg(b->sc));
+  if (st != LDS_OK) return luaL_error(L, "%s", lds_scheduler_errmsg(b->sc));
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* sched:path_cache_stats(grid) -> the counters of the added grid's path
+** cache ({answered, hits, misses, expansions, invalidated, truncated,
+** evictions, entries, bytes}, as lodestar.PathCache:stats()), or nil
+** without one. Raises for a grid not added. */
+static int sched_path_cache_stats(lua_State *L) {
+  SchedBox *b = check_sched(L, 1);
+  const lds_PathCache *pc;
+  lua_settop(L, 2);
+  check_added_grid(L, 2);
+  pc = lds_scheduler_path_cache(b->sc, (const lds_Grid *)ldsl_check_grid(L, 2));
+  if (!pc) {
+    lua_pushnil(L);
+    return 1;
+  }
+  ldsl_push_path_cache_stats(L, pc);
+  return 1;
+}
+
 /* sched:edit_stats() -> table {edits, disturbed, kept, repaired,
 ** watch_events, replans, watched, watched_cells, deferred, resumed,
 ** defer_timeouts}: what grid edits did to the scheduler's requests since it
@@ -2041,10 +2100,12 @@ const luaL_Reg ldsl_scheduler_meth[] = {{"add_grid", sched_add_grid},
                                         {"edit_stats", sched_edit_stats},
                                         {"free", sched_free},
                                         {"on_error", sched_on_error},
+                                        {"path_cache_stats", sched_path_cache_stats},
                                         {"profile", sched_profile},
                                         {"remove_grid", sched_remove_grid},
                                         {"remove_mesh", sched_remove_mesh},
                                         {"request", sched_request},
+                                        {"set_path_cache", sched_set_path_cache},
                                         {"stats", sched_stats},
                                         {"step", sched_step},
                                         {NULL, NULL}};

@@ -10,6 +10,7 @@
 **   lua_search.c   grid searches, find_path, THE search-option parser
 **   lua_scheduler.c  lodestar.Scheduler and lodestar.Request (the C scheduler)
 **   lua_cost_view.c  grid:cost_view, lodestar.CostView (shared weighted costs)
+**   lua_hpa.c      lodestar.Hierarchy;  lua_path_cache.c  lodestar.PathCache
 **   lua_search_graph.c  graph searches;  lua_options.c  search_options
 **   lua_text.c     objects from text (maps, pictures, scenarios, DIMACS)
 **   lds_pattern.c, lds_guard.c  bounded patterns, the memory guard
@@ -300,6 +301,16 @@ int ldsl_hpa_new(lua_State *L);
 extern const luaL_Reg ldsl_hpa_meth[];
 extern const luaL_Reg ldsl_hpa_metameth[];
 int ldsl_dstar_new(lua_State *L);
+/* lua_path_cache.c: lodestar.path_cache and the lodestar.PathCache methods */
+#define LDS_PATH_CACHE_MT "lodestar.PathCache"
+int ldsl_path_cache_new(lua_State *L);
+extern const luaL_Reg ldsl_path_cache_meth[];
+extern const luaL_Reg ldsl_path_cache_metameth[];
+/* Pushes the counters of pc as the table of cache:stats() without its
+** binding-side fields (searches, max_entries): answered, hits, misses,
+** expansions, invalidated, truncated, evictions, entries, bytes. Shared by
+** cache:stats() and sched:path_cache_stats(). */
+void ldsl_push_path_cache_stats(lua_State *L, const lds_PathCache *pc);
 int ldsl_dstar_weights(lua_State *L, int arg, const lds_Grid *g, double *w);
 
 #endif
