@@ -496,19 +496,22 @@ static bool raw_append(lds_HpaQuery *q, const uint32_t *c, size_t n) {
   prev = q->raw[r - 1];
   xy = q->rawxy[r - 1];
   pc = q->rawc[r - 1];
-  for (; k < n; k++, r++) {
-    ptrdiff_t dp = (ptrdiff_t)c[k] - (ptrdiff_t)prev;
-    /* the move's dy is the sign of dp beyond a row's neighbours (pw > 2) */
-    int dy = dp > 1 ? 1 : dp < -1 ? -1 : 0, dx = (int)(dp - dy * pw);
-    if (unit && !h->grid->blocked[c[k]])
-      pc += dx && dy ? LDSI_SQRT2 : 1.0;
-    else
-      pc += step_cost(h, prev, c[k]);
-    xy += (uint32_t)(dx + dy * 65536); /* modulo 2^32: x never leaves 0..65534 */
-    q->raw[r] = c[k];
-    q->rawc[r] = pc;
-    q->rawxy[r] = xy;
-    prev = c[k];
+  {
+    uint32_t *restrict raw = q->raw, *restrict rxy = q->rawxy;
+    double *restrict rc = q->rawc;
+    for (; k < n; k++, r++) {
+      uint32_t p = c[k];
+      ptrdiff_t dp = (ptrdiff_t)p - (ptrdiff_t)prev;
+      /* the move's dy is the sign of dp beyond a row's neighbours (pw > 2) */
+      ptrdiff_t dy = (dp > 1) - (dp < -1), dx = dp - dy * pw;
+      /* uniform costs: a traced cell is passable, a move costs its length */
+      pc += unit ? (dx && dy ? LDSI_SQRT2 : 1.0) : step_cost(h, prev, p);
+      xy += (uint32_t)(dx + dy * 65536); /* modulo 2^32: x never leaves 0..65534 */
+      raw[r] = p;
+      rc[r] = pc;
+      rxy[r] = xy;
+      prev = p;
+    }
   }
   q->nraw = r;
   return true;
@@ -802,9 +805,6 @@ static double line_walk(lds_HpaQuery *q, size_t a, uint32_t xya, uint32_t xyb, d
 #ifndef SMOOTH_STEP
 #define SMOOTH_STEP 4
 #endif
-#ifndef SMOOTH_MODE
-#define SMOOTH_MODE 1
-#endif
 
 /* Is the straight line from raw cell a to raw cell j legal and no dearer
 ** than the raw stretch a..j? */
@@ -843,17 +843,11 @@ static bool smooth(lds_HpaQuery *q, bool all) {
     ** alone when it is less than a stride past a + 2) */
     m = (lim >= a + 2 + SMOOTH_STEP ? (lim - a - 3) / SMOOTH_STEP + 1 : 0) + 1;
 #define CAND(k) ((size_t)(k) + 1 == m ? lim : a + 2 + (size_t)(k) * SMOOTH_STEP)
-#if SMOOTH_MODE == 0
-    for (i = (ptrdiff_t)m - 1; i >= 0; i--)
-      if (shortcut_ok(q, a, CAND(i))) {
-        best = CAND(i);
-        break;
-      }
-#else
     hi = (ptrdiff_t)m - 1;
     if (shortcut_ok(q, a, lim)) {
       lo = hi;
     } else {
+      /* gallop: 0, 1, 3, 7, ... while they pass (hi, lim, failed) */
       for (i = 0; i < hi;) {
         if (!shortcut_ok(q, a, CAND(i))) {
           hi = i;
@@ -863,6 +857,7 @@ static bool smooth(lds_HpaQuery *q, bool all) {
         i = 2 * i + 1 < hi - 1 ? 2 * i + 1 : hi - 1;
         if (i == lo) break;
       }
+      /* bisect: lo passed (or is -1), hi failed */
       while (hi - lo > 1) {
         ptrdiff_t mid = lo + (hi - lo) / 2;
         if (shortcut_ok(q, a, CAND(mid)))
@@ -872,7 +867,6 @@ static bool smooth(lds_HpaQuery *q, bool all) {
       }
     }
     if (lo >= 0) best = CAND(lo);
-#endif
 #undef CAND
     if (best == a + 1) {
       if (!ldsi_hpa_keep(q, q->raw[a + 1])) return false;
