@@ -66,6 +66,7 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   if (q->wp) ldsi_free(&e, q->wp, q->wcap * sizeof(uint32_t));
   if (q->raw) ldsi_free(&e, q->raw, q->rawcap * sizeof(uint32_t));
   if (q->rawc) ldsi_free(&e, q->rawc, q->rawcap * sizeof(double));
+  if (q->rawxy) ldsi_free(&e, q->rawxy, q->rawcap * sizeof(uint32_t));
   if (q->cells) ldsi_free(&e, q->cells, q->ccap * sizeof(uint32_t));
   ldsi_hpa_local_free(&e, &q->win);
   ldsi_hpa_local_free(&e, &q->ls);
@@ -436,25 +437,83 @@ static void insert(lds_HpaQuery *q) {
   apush(q, start, 0.0); /* the heap holds at least acap entries */
 }
 
-/* Appends padded cell p (one legal move from the last raw cell) to the raw
-** refined path with its prefix cost; false on NOMEM. */
-static bool raw_push(lds_HpaQuery *q, uint32_t p) {
-  double c = 0.0;
-  if (q->nraw == q->rawcap) {
-    size_t nc = q->rawcap ? 2 * q->rawcap : 256;
-    uint32_t *a = ldsi_realloc(&q->env, q->raw, q->rawcap * sizeof(uint32_t), nc * sizeof(uint32_t));
-    double *b;
-    if (!a) return false;
-    q->raw = a;
-    b = ldsi_realloc(&q->env, q->rawc, q->rawcap * sizeof(double), nc * sizeof(double));
-    if (!b) return false;
-    q->rawc = b;
-    q->rawcap = nc;
+/* Room for n more raw cells (the three arrays share rawcap); false on
+** NOMEM, the arrays then as they were. */
+static bool raw_reserve(lds_HpaQuery *q, size_t n) {
+  size_t nc = q->rawcap ? q->rawcap : 256;
+  uint32_t *a, *x;
+  double *b;
+  if (q->nraw + n <= q->rawcap) return true;
+  while (nc < q->nraw + n) nc *= 2;
+  a = ldsi_alloc(&q->env, nc * sizeof(uint32_t));
+  b = ldsi_alloc(&q->env, nc * sizeof(double));
+  x = ldsi_alloc(&q->env, nc * sizeof(uint32_t));
+  if (!a || !b || !x) {
+    if (a) ldsi_free(&q->env, a, nc * sizeof(uint32_t));
+    if (b) ldsi_free(&q->env, b, nc * sizeof(double));
+    if (x) ldsi_free(&q->env, x, nc * sizeof(uint32_t));
+    return false;
   }
-  if (q->nraw) c = q->rawc[q->nraw - 1] + step_cost(q->h, q->raw[q->nraw - 1], p);
-  q->raw[q->nraw] = p;
-  q->rawc[q->nraw] = c;
-  q->nraw++;
+  if (q->rawcap) {
+    memcpy(a, q->raw, q->nraw * sizeof(uint32_t));
+    memcpy(b, q->rawc, q->nraw * sizeof(double));
+    memcpy(x, q->rawxy, q->nraw * sizeof(uint32_t));
+    ldsi_free(&q->env, q->raw, q->rawcap * sizeof(uint32_t));
+    ldsi_free(&q->env, q->rawc, q->rawcap * sizeof(double));
+    ldsi_free(&q->env, q->rawxy, q->rawcap * sizeof(uint32_t));
+  }
+  q->raw = a;
+  q->rawc = b;
+  q->rawxy = x;
+  q->rawcap = nc;
+  return true;
+}
+
+/* Appends the n padded cells c[0..n-1] to the raw refined path, each one
+** legal move from the one before (c[0] from the last raw cell, or c[0]
+** starts the path), with their prefix costs and coordinates; the
+** coordinates follow the moves, so no cell index is divided. false on
+** NOMEM. */
+static bool raw_append(lds_HpaQuery *q, const uint32_t *c, size_t n) {
+  const lds_Hpa *h = q->h;
+  ptrdiff_t pw = h->grid->pw;
+  bool unit = h->nweights == 0 && h->grid->nonunit == 0;
+  size_t k = 0, r;
+  uint32_t prev, xy;
+  double pc;
+  if (n == 0) return true;
+  if (!raw_reserve(q, n)) return false;
+  r = q->nraw;
+  if (r == 0) {
+    int32_t x, y;
+    ldsi_grid_pxy(h->grid, c[0], &x, &y);
+    q->raw[0] = c[0];
+    q->rawc[0] = 0.0;
+    q->rawxy[0] = (uint32_t)x | (uint32_t)y << 16;
+    r = 1;
+    k = 1;
+  }
+  prev = q->raw[r - 1];
+  xy = q->rawxy[r - 1];
+  pc = q->rawc[r - 1];
+  {
+    uint32_t *restrict raw = q->raw, *restrict rxy = q->rawxy;
+    double *restrict rc = q->rawc;
+    for (; k < n; k++, r++) {
+      uint32_t p = c[k];
+      ptrdiff_t dp = (ptrdiff_t)p - (ptrdiff_t)prev;
+      /* the move's dy is the sign of dp beyond a row's neighbours (pw > 2) */
+      ptrdiff_t dy = (dp > 1) - (dp < -1), dx = dp - dy * pw;
+      /* uniform costs: a traced cell is passable, a move costs its length */
+      pc += unit ? (dx && dy ? LDSI_SQRT2 : 1.0) : step_cost(h, prev, p);
+      xy += (uint32_t)(dx + dy * 65536); /* modulo 2^32: x never leaves 0..65534 */
+      raw[r] = p;
+      rc[r] = pc;
+      rxy[r] = xy;
+      prev = p;
+    }
+  }
+  q->nraw = r;
   return true;
 }
 
@@ -488,7 +547,10 @@ static lds_Status abstract_path(lds_HpaQuery *q) {
   q->leg = 0;
   q->nraw = 0;
   q->anchor = 0;
-  return raw_push(q, (uint32_t)q->ps) ? LDS_OK : LDS_E_NOMEM;
+  {
+    uint32_t ps = (uint32_t)q->ps;
+    return raw_append(q, &ps, 1) ? LDS_OK : LDS_E_NOMEM;
+  }
 }
 
 /* aheur of a second-level entrance at xy (x | y << 16) whose landmark
@@ -609,17 +671,33 @@ done:
 static const int8_t dir_of_move[9] = {LDS_DIR_NW, LDS_DIR_N, LDS_DIR_NE, LDS_DIR_W, -1,
                                       LDS_DIR_E,  LDS_DIR_SW, LDS_DIR_S, LDS_DIR_SE};
 
+/* Room for n more kept cells; false on NOMEM (the cells then as they were). */
+static bool cells_reserve(lds_HpaQuery *q, size_t n) {
+  size_t nc = q->ccap ? q->ccap : 256;
+  uint32_t *c;
+  if (q->ncells + n <= q->ccap) return true;
+  while (nc < q->ncells + n) nc *= 2;
+  c = ldsi_realloc(&q->env, q->cells, q->ccap * sizeof(uint32_t), nc * sizeof(uint32_t));
+  if (!c) return false;
+  q->cells = c;
+  q->ccap = nc;
+  return true;
+}
+
 /* Walks the 8-connected digital straight line (Bresenham, IBM Systems
 ** Journal 4(1), 1965: max(|dx|,|dy|) moves, min(|dx|,|dy|) of them diagonal,
-** so its length is the octile distance) from padded cell a to padded cell b
-** under the grid's move rules. Returns its cost, or INFINITY when a move is
-** illegal (blocked, cut corner, a cell blocked by a weighted layer) or the
-** cost so far exceeds limit. With keep, the cells after a are kept (the
-** line must have been checked legal); *nomem is set on NOMEM. */
-static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool keep,
-                        bool *nomem) {
+** so its length is the octile distance) from padded cell a, at xya (x | y
+** << 16), to the cell at xyb under the grid's move rules. Returns its cost,
+** or INFINITY when a move is illegal (blocked, cut corner, a cell blocked
+** by a weighted layer) or the cost so far exceeds limit; it stops at the
+** first such move. With keep, the cells after a are kept with their costs
+** (the line must have been checked legal); *nomem is set on NOMEM. */
+static double line_walk(lds_HpaQuery *q, size_t a, uint32_t xya, uint32_t xyb, double limit,
+                        bool keep, bool *nomem) {
   const lds_Hpa *h = q->h;
-  int32_t x0, y0, x1, y1, ax, ay, sx, sy, err, i, n, minor;
+  int32_t x0 = (int32_t)(xya & 0xFFFF), y0 = (int32_t)(xya >> 16);
+  int32_t x1 = (int32_t)(xyb & 0xFFFF), y1 = (int32_t)(xyb >> 16);
+  int32_t ax, ay, sx, sy, err, i, n, minor;
   int d1, d2;
   ptrdiff_t o1, o2;
   unsigned m1, m2;
@@ -627,8 +705,7 @@ static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool 
   double c = 0.0, l1, l2;
   const uint8_t *nbr = h->grid->nbr;
   const float *cost = h->nweights == 0 ? h->grid->cost : NULL;
-  ldsi_grid_pxy(h->grid, a, &x0, &y0);
-  ldsi_grid_pxy(h->grid, b, &x1, &y1);
+  bool unit = cost && h->grid->nonunit == 0;
   ax = x1 > x0 ? x1 - x0 : x0 - x1;
   ay = y1 > y0 ? y1 - y0 : y0 - y1;
   sx = x1 > x0 ? 1 : x1 < x0 ? -1 : 0;
@@ -652,22 +729,34 @@ static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool 
   l2 = ldsi_hpa_move_len(d2);
   err = n / 2;
   if (keep) {
+    /* the kept cost sums step_cost's value move by move, as ldsi_hpa_keep */
+    uint32_t *out;
+    double kc = q->cost;
+    if (!cells_reserve(q, (size_t)n)) {
+      *nomem = true;
+      return INFINITY;
+    }
+    out = q->cells + q->ncells;
     for (i = 0; i < n; i++) {
+      size_t from = p;
+      double len;
       err -= minor;
       if (err < 0) {
         err += n;
         p = (size_t)((ptrdiff_t)p + o2);
+        len = l2;
       } else {
         p = (size_t)((ptrdiff_t)p + o1);
+        len = l1;
       }
-      if (!ldsi_hpa_keep(q, (uint32_t)p)) {
-        *nomem = true;
-        return INFINITY;
-      }
+      kc += unit ? len : step_cost(h, from, p);
+      out[i] = (uint32_t)p;
     }
+    q->ncells += (size_t)n;
+    q->cost = kc;
     return 0.0;
   }
-  if (cost && h->grid->nonunit == 0) {
+  if (unit) {
     /* uniform costs: a legal move enters a passable cell of cost 1, so the
     ** line's cost is its octile length; only the moves are checked */
     for (i = 0; i < n; i++) {
@@ -709,9 +798,7 @@ static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool 
 }
 
 /* Smoothing: the horizon in raw cells per cluster side and the stride of
-** the candidate ends (the horizon's end is one too). Measured on
-** Berlin_0_1024, every 10th scen problem (docs/hierarchy.md): 8 and 4 keep
-** 99.74 % within 1 % of optimal, a horizon of 4 98.96 %. */
+** the candidate ends (the horizon's end is one too). */
 #ifndef SMOOTH_H
 #define SMOOTH_H 8
 #endif
@@ -719,40 +806,72 @@ static double line_walk(lds_HpaQuery *q, size_t a, size_t b, double limit, bool 
 #define SMOOTH_STEP 4
 #endif
 
-/* Smooths the raw path from the anchor on and keeps the result: from the
-** anchor a, the farthest candidate raw cell j within the horizon (tried
-** from the horizon's end down, so the first legal one) whose straight line
-** from a is legal and costs no more than the raw path a..j replaces it;
-** the next anchor is j. Every replacement costs at most what it replaces,
-** so the kept path never costs more than the raw path, which is the
-** abstract path. Unless all, anchors whose horizon reaches past the raw
-** path wait for the next leg (so every kept cell is final). false on
-** NOMEM. */
+/* Is the straight line from raw cell a to raw cell j legal and no dearer
+** than the raw stretch a..j? */
+static inline bool shortcut_ok(lds_HpaQuery *q, size_t a, size_t j) {
+  return isfinite(line_walk(q, q->raw[a], q->rawxy[a], q->rawxy[j], q->rawc[j] - q->rawc[a],
+                            false, NULL));
+}
+
+/* Smooths the raw path from the anchor on and keeps the result. From the
+** anchor a, the candidate ends are the raw cells a + 2 + k * SMOOTH_STEP
+** below the horizon's end lim = a + SMOOTH_H cluster sides (none when lim
+** is less than a stride past a + 2), and lim; one is
+** taken when its straight line from a is legal and costs no more than the
+** raw path a..j (shortcut_ok), and becomes the next anchor (a + 1 when
+** none is). Which one: lim when it passes (one walk on open ground); else
+** a galloping search over the others (Bentley & Yao, "An almost optimal
+** algorithm for unbounded searching", IPL 5(3), 1976): candidates 0, 1, 3,
+** 7, ... until one fails, then a binary search between the last that
+** passed and the first that failed, so about 2 log2(horizon / stride)
+** walks instead of one per candidate, most of them failing. Every
+** replacement costs at most what it replaces, so the kept path never costs
+** more than the raw path, which is the abstract path. Unless all, anchors
+** whose horizon reaches past the raw path wait for the next leg (so every
+** kept cell is final). false on NOMEM. */
 static bool smooth(lds_HpaQuery *q, bool all) {
   size_t H = (size_t)(SMOOTH_H * q->h->C);
   bool nomem = false;
   while (q->anchor + 1 < q->nraw) {
-    size_t a = q->anchor, lim = a + H, best = a + 1, j;
+    size_t a = q->anchor, lim = a + H, best = a + 1, m;
+    ptrdiff_t lo = -1, hi, i;
     if (lim >= q->nraw) {
       if (!all) break;
       lim = q->nraw - 1;
     }
-    /* the candidates from the horizon's end down: the first legal one is
-    ** the farthest */
-    for (j = lim;;) {
-      double room = q->rawc[j] - q->rawc[a];
-      if (isfinite(line_walk(q, q->raw[a], q->raw[j], room, false, NULL))) {
-        best = j;
-        break;
+    /* candidates 0..m-1: a + 2 + k * SMOOTH_STEP below lim, then lim (lim
+    ** alone when it is less than a stride past a + 2) */
+    m = (lim >= a + 2 + SMOOTH_STEP ? (lim - a - 3) / SMOOTH_STEP + 1 : 0) + 1;
+#define CAND(k) ((size_t)(k) + 1 == m ? lim : a + 2 + (size_t)(k) * SMOOTH_STEP)
+    hi = (ptrdiff_t)m - 1;
+    if (shortcut_ok(q, a, lim)) {
+      lo = hi;
+    } else {
+      /* gallop: 0, 1, 3, 7, ... while they pass (hi, lim, failed) */
+      for (i = 0; i < hi;) {
+        if (!shortcut_ok(q, a, CAND(i))) {
+          hi = i;
+          break;
+        }
+        lo = i;
+        i = 2 * i + 1 < hi - 1 ? 2 * i + 1 : hi - 1;
+        if (i == lo) break;
       }
-      if (j < a + 2 + SMOOTH_STEP) break;
-      /* after the end, the largest a + 2 + k * SMOOTH_STEP below it */
-      j = j == lim ? a + 2 + ((lim - a - 3) / SMOOTH_STEP) * SMOOTH_STEP : j - SMOOTH_STEP;
+      /* bisect: lo passed (or is -1), hi failed */
+      while (hi - lo > 1) {
+        ptrdiff_t mid = lo + (hi - lo) / 2;
+        if (shortcut_ok(q, a, CAND(mid)))
+          lo = mid;
+        else
+          hi = mid;
+      }
     }
+    if (lo >= 0) best = CAND(lo);
+#undef CAND
     if (best == a + 1) {
       if (!ldsi_hpa_keep(q, q->raw[a + 1])) return false;
     } else {
-      line_walk(q, q->raw[a], q->raw[best], INFINITY, true, &nomem);
+      line_walk(q, q->raw[a], q->rawxy[a], q->rawxy[best], INFINITY, true, &nomem);
       if (nomem) return false;
     }
     q->anchor = best;
@@ -851,8 +970,7 @@ static lds_Status refine_step(lds_HpaQuery *q) {
   }
   /* a traced cell counts as an expansion: the slices of the refinement */
   q->stats.expansions += n - 1;
-  for (k = 1; k < n; k++)
-    if (!raw_push(q, q->tr[k])) goto nomem;
+  if (!raw_append(q, q->tr + 1, n - 1)) goto nomem;
   q->leg++;
   last = q->leg + 1 >= q->nwp;
   if (!smooth(q, last)) goto nomem;

@@ -71,9 +71,11 @@ struct lds_HpaQuery {
   size_t ncells, ccap;
   double cost;
   /* refinement: the concatenated intra-cluster paths (raw, padded cells,
-  ** with prefix costs rawc), smoothed from anchor on into cells */
+  ** with prefix costs rawc and coordinates rawxy, x | y << 16), smoothed
+  ** from anchor on into cells */
   uint32_t *raw;
   double *rawc;
+  uint32_t *rawxy;
   size_t nraw, rawcap, anchor;
   ldsi_HpaLocal win;  /* cluster searches (up to 3C x 3C cells) */
   ldsi_HpaLocal ls;   /* the start's insertion Dijkstra (one cluster) where
