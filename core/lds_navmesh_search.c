@@ -187,6 +187,11 @@ static bool heap_push(lds_NavSearch *s, uint32_t id, double f) {
   return true;
 }
 
+static lds_Status open_nomem(lds_NavSearch *s) {
+  snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the open list");
+  return LDS_E_NOMEM;
+}
+
 /* Opens record id (X, at f with straight-line distance h to the goal):
 ** keeps it as the best partial end when it is the nearest the goal yet,
 ** marks it open and pushes it; LDS_E_NOMEM (message set) when the open
@@ -197,11 +202,7 @@ static lds_Status open_push(lds_NavSearch *s, ldsi_NavRec *X, uint32_t id, doubl
     s->best = id;
   }
   X->hpos = LDSI_NAV_OPEN;
-  if (!heap_push(s, id, f)) {
-    snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the open list");
-    return LDS_E_NOMEM;
-  }
-  return LDS_OK;
+  return heap_push(s, id, f) ? LDS_OK : open_nomem(s);
 }
 
 /* Removes the least item; returns it. */
@@ -225,6 +226,15 @@ static ldsi_NavHeapItem heap_pop_item(lds_NavSearch *s) {
 /* The open record with the least f (closed now), or LDS_NAVMESH_NONE when
 ** no open record is left; stale items are dropped on the way. */
 static uint32_t heap_pop(lds_NavSearch *s) {
+  if (s->nxt != LDS_NAVMESH_NONE) {
+    uint32_t id = s->nxt;
+    ldsi_NavRec *R = &s->hrec[id];
+    s->nxt = LDS_NAVMESH_NONE;
+    if (R->hpos == LDSI_NAV_OPEN && R->f == s->nxt_f) {
+      R->hpos = LDSI_NAV_CLOSED;
+      return id;
+    }
+  }
   while (s->hn) {
     ldsi_NavHeapItem it = heap_pop_item(s);
     ldsi_NavRec *R = &s->hrec[it.id];
@@ -277,6 +287,7 @@ static void search_reset(lds_NavSearch *s) {
   }
   s->nn = 1; /* the start's state */
   s->hn = 0;
+  s->nxt = LDS_NAVMESH_NONE;
   s->hrec = taut ? s->erec : s->rec;
   s->built_rec = LDS_NAVMESH_NONE;
   R = &s->hrec[id];
@@ -846,11 +857,12 @@ static inline uint32_t erec_poly(const lds_NavSearch *s, uint32_t id) {
 static void taut_ends(ldsi_NavRec *N, const ldsi_NavEdge *E) {
   if (N->d0 != N->d0) {
     TautFunnel G;
-    G.rok = false;
     G.ga = N->ga;
     memcpy(G.ap, N->ap, sizeof G.ap);
     memcpy(G.lp, N->lp, sizeof G.lp);
     memcpy(G.rp, N->rp, sizeof G.rp);
+    taut_range(&G, E, &G.lo, &G.hi, &G.loL, &G.hiR);
+    G.rok = true;
     N->d0 = taut_dist(&G, E, 0);
     N->d1 = taut_dist(&G, E, 1);
   }
@@ -912,8 +924,9 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
   const double *cost = s->cost;
   const double c = s->min_cost;
   ldsi_NavRec *rec = s->erec;
-  while (s->hn) {
-    uint32_t id, P, from, k, k1;
+  while (s->hn || s->nxt != LDS_NAVMESH_NONE) {
+    uint32_t id, P, from, k, k1, pend = LDS_NAVMESH_NONE;
+    double pend_f = 0;
     ldsi_NavRec *R;
     if (max_exp && *n >= max_exp) return LDS_RUNNING;
     if (budget_us && *n && (*n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
@@ -939,10 +952,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
         if (len > R->f && s->hn && s->heap[0].f < len) {
           R->f = len;
           R->hpos = LDSI_NAV_OPEN;
-          if (!heap_push(s, id, len)) {
-            snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the open list");
-            return LDS_E_NOMEM;
-          }
+          if (!heap_push(s, id, len)) return open_nomem(s);
           continue;
         }
       }
@@ -1044,7 +1054,36 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       X->rrec = F.rrec;
       X->next = s->phead[k];
       s->phead[k] = nid;
-      if (open_push(s, X, nid, h, f) != LDS_OK) return LDS_E_NOMEM;
+      /* the least child so far waits in pend (the next popped when it is
+      ** less than every heap item: then it never enters the heap) */
+      if (h < s->best_h) {
+        s->best_h = h;
+        s->best = nid;
+      }
+      X->hpos = LDSI_NAV_OPEN;
+      if (pend == LDS_NAVMESH_NONE || f < pend_f) {
+        uint32_t o = pend;
+        double of = pend_f;
+        pend = nid;
+        pend_f = f;
+        if (o == LDS_NAVMESH_NONE) continue;
+        nid = o;
+        f = of;
+      }
+      if (!heap_push(s, nid, f)) return open_nomem(s);
+    }
+    if (pend != LDS_NAVMESH_NONE) {
+      ldsi_NavHeapItem it;
+      it.f = pend_f;
+      it.id = pend;
+      if (s->hn && !item_less(&it, &s->heap[0])) {
+        if (!heap_push(s, pend, pend_f)) return open_nomem(s);
+      } else {
+        s->nxt = pend;
+        s->nxt_f = pend_f;
+        s->stats.pushes++;
+        if (s->hn + 1 > s->stats.peak_open) s->stats.peak_open = s->hn + 1;
+      }
     }
   }
   return LDS_NO_PATH;

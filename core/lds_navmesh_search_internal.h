@@ -120,6 +120,11 @@ struct lds_NavSearch {
   bool uniform;       /* every allowed area costs the same */
   ldsi_NavHeapItem *heap; /* hcap items, hn in use (lazy deletion: may exceed np) */
   size_t hn, hcap;
+  /* TAUT: a state made by the last expansion that is less than every heap
+  ** item (f, then id), hence the next one popped: kept out of the heap
+  ** (LDS_NAVMESH_NONE: none) */
+  uint32_t nxt;
+  double nxt_f;
   uint32_t best;      /* reached polygon nearest the goal (partial) */
   double best_h;
   ldsi_NavRule rule;  /* the corridor search running */
