@@ -157,7 +157,8 @@ void lds_navsearch_free(lds_NavSearch *s) {
 ** one item per improvement), so a query allocates only while the pool is
 ** still growing. */
 static inline bool item_less(const ldsi_NavHeapItem *a, const ldsi_NavHeapItem *b) {
-  return a->f < b->f || (a->f == b->f && a->id < b->id);
+  /* bitwise, not short-circuit: no branch on the data */
+  return (a->f < b->f) | ((a->f == b->f) & (a->id < b->id));
 }
 
 /* false: out of memory growing the heap */
@@ -205,19 +206,30 @@ static lds_Status open_push(lds_NavSearch *s, ldsi_NavRec *X, uint32_t id, doubl
   return heap_push(s, id, f) ? LDS_OK : open_nomem(s);
 }
 
-/* Removes the least item; returns it. */
+/* Removes the least item; returns it. Bottom-up (Wegener 1993): the hole
+** left at the root goes down to a leaf along the smaller children (one
+** comparison a level, taken without a branch), then the last item rises
+** from there, mostly by a level or none. The pop order is the items'
+** total order (f, then id) whatever the layout. */
 static ldsi_NavHeapItem heap_pop_item(lds_NavSearch *s) {
   ldsi_NavHeapItem *h = s->heap, top = h[0], it;
-  size_t i = 0, n = --s->hn;
+  size_t i = 0, c, n = --s->hn;
   if (!n) return top;
   it = h[n];
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && item_less(&h[c + 1], &h[c])) c++;
-    if (!item_less(&h[c], &it)) break;
+  while ((c = 2 * i + 1) + 1 < n) {
+    c += (size_t)item_less(&h[c + 1], &h[c]);
     h[i] = h[c];
     i = c;
+  }
+  if (c < n) {
+    h[i] = h[c];
+    i = c;
+  }
+  while (i > 0) {
+    size_t up = (i - 1) / 2;
+    if (!item_less(&it, &h[up])) break;
+    h[i] = h[up];
+    i = up;
   }
   h[i] = it;
   return top;
