@@ -758,19 +758,20 @@ static double taut_dist(const TautFunnel *F, const ldsi_NavEdge *E, double t) {
 ** parent links (s->tbuf) and the loop runs again from the corner (a chain
 ** longer than the scratch, ni states: the funnel restarts on portal k
 ** alone, wider than the corridor's, so its bound errs short). Then the
-** least length start -> portal k -> goal through this funnel, split at
-** the portal point y as *g (start -> y) and *h (y -> goal): y is the point
+** least length start -> portal k -> goal through this funnel (returned;
+** h [opt] gets its part from the portal point y on): y is the point
 ** of the portal nearest the straight line from the apex to the goal when
 ** the funnel sees it; when that point lies beyond a side, the path bends at
 ** the side's point first and y is taken nearest the line from there
 ** (Heron's reflection each time). Where the line on to the goal crosses
-** the portal, *h is that line's 3-D length less the piece to y, as the
-** pulled path runs (not bent to the portal's height at y). With the funnel
+** the portal, the rest is that line's 3-D length from the apex (or the
+** bend), as the pulled path runs (not bent to the portal's height at y;
+** *h: that length less the piece to y). With the funnel
 ** exact this is a lower bound on every path through the corridor in x-z,
 ** and in the goal polygon (the goal in the convex polygon behind the
 ** portal) the corridor's pulled length. */
-static void taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, uint32_t k,
-                      TautFunnel *F, double *g, double *h) {
+static double taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, uint32_t k,
+                        TautFunnel *F, double *h) {
   const uint32_t nid = (uint32_t)s->nn; /* the new state's id, if it is kept */
   const ldsi_NavEdge *E = &s->xadj[k];
   const double *pl = E->a, *pr = E->b, *goal = s->goal;
@@ -845,12 +846,20 @@ static void taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, uin
   y[1] = E->a[1] + t * (E->b[1] - E->a[1]);
   y[2] = E->a[2] + t * E->ez;
   {
-    const double *base = bend ? bend : F->ap, gb = dist3(base, y);
-    *g = F->ga + (bend ? dist3(F->ap, bend) : 0) + gb;
-    /* the line on to the goal crosses the portal (t not clamped): the
-    ** rest is that line in 3-D, as the pulled path runs, not bent to the
-    ** portal's height at y */
-    *h = t == t0 && t > 0 && t < 1 ? fmax(dist3(base, goal) - gb, 0) : dist3(y, goal);
+    const double *base = bend ? bend : F->ap;
+    const double gab = F->ga + (bend ? dist3(F->ap, bend) : 0);
+    double gb, hy;
+    if (t == t0 && t > 0 && t < 1) {
+      /* the line on to the goal crosses the portal (t not clamped): the
+      ** rest is that line in 3-D, as the pulled path runs */
+      const double d = dist3(base, goal);
+      if (h) *h = fmax(d - dist3(base, y), 0);
+      return gab + d;
+    }
+    gb = dist3(base, y);
+    hy = dist3(y, goal);
+    if (h) *h = hy;
+    return gab + gb + hy;
   }
 }
 
@@ -884,7 +893,7 @@ static void taut_ends(ldsi_NavRec *N, const ldsi_NavEdge *E) {
 ** either end of E than the lower bounds of a state extending R by E (the
 ** straight lines from R's apex; c the uniform cost). */
 static bool taut_dominated(const lds_NavSearch *s, ldsi_NavRec *rec, uint32_t k, const ldsi_NavRec *R,
-                           const ldsi_NavEdge *E, const double *goal, double c) {
+                           const ldsi_NavEdge *E, const double *goal, double c, double *fR) {
   uint32_t j;
   double f = NAN, d0 = 0, d1 = 0;
   for (j = s->phead[k]; j != LDS_NAVMESH_NONE; j = rec[j].next) {
@@ -892,7 +901,9 @@ static bool taut_dominated(const lds_NavSearch *s, ldsi_NavRec *rec, uint32_t k,
     double tol = 1e-9 * (1 + N->f);
     if (N->hpos == LDSI_NAV_DEAD) continue;
     if (f != f) {
-      f = (R->ga + dist3(R->ap, goal)) * c;
+      /* *fR: R's apex on to the goal, the same for every portal of R */
+      if (*fR != *fR) *fR = (R->ga + dist3(R->ap, goal)) * c;
+      f = *fR;
       d0 = R->ga + dist3(R->ap, E->a);
       d1 = R->ga + dist3(R->ap, E->b);
     }
@@ -935,10 +946,11 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
   const double *goal = s->goal;
   const double *cost = s->cost;
   const double c = s->min_cost;
+  const bool partial = s->p.partial; /* h only for the nearest reached state */
   ldsi_NavRec *rec = s->erec;
   while (s->hn || s->nxt != LDS_NAVMESH_NONE) {
     uint32_t id, P, from, k, k1, pend = LDS_NAVMESH_NONE;
-    double pend_f = 0;
+    double pend_f = 0, fR = NAN;
     ldsi_NavRec *R;
     if (max_exp && *n >= max_exp) return LDS_RUNNING;
     if (budget_us && *n && (*n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
@@ -979,7 +991,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       TautFunnel F;
       ldsi_NavRec *X;
       uint32_t j, nid, live = 0, worst = LDS_NAVMESH_NONE;
-      double g, h, f, d0 = NAN, d1 = NAN;
+      double h = INFINITY, f, d0 = NAN, d1 = NAN;
       if (Q == from) continue; /* never straight back */
       if (fprune && E->blk != LDSI_NAV_BLK_ANY && (E->blk == LDSI_NAV_BLK_NONE || bgen[E->blk] != bgcur))
         continue;
@@ -988,7 +1000,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       ** from there bound the new state's f and its lengths to the portal's
       ** ends from below, so a live state no longer than those bounds drops
       ** it before the step (the same answer as the test after it) */
-      if (s->pgen[k] == gen && taut_dominated(s, rec, k, R, E, goal, c)) continue;
+      if (s->pgen[k] == gen && taut_dominated(s, rec, k, R, E, goal, c, &fR)) continue;
       F.ga = R->ga;
       memcpy(F.ap, R->ap, sizeof F.ap);
       memcpy(F.lp, R->lp, sizeof F.lp);
@@ -996,9 +1008,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       F.arec = R->arec;
       F.lrec = R->lrec;
       F.rrec = R->rrec;
-      taut_step(s, rec, id, k, &F, &g, &h);
-      g *= c;
-      f = g + h * c;
+      f = taut_step(s, rec, id, k, &F, partial ? &h : NULL) * c;
       if (f >= bound) continue; /* no better than the path found already */
       /* the portal's states: one no shorter at both ends and by f drops
       ** the new one; one the new one is no longer than there dies */
@@ -1050,7 +1060,6 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       X = &rec[nid];
       X->seen = gen;
       X->done = 0;
-      X->g = g;
       X->f = f;
       X->exact = 0;
       X->d0 = d0;
@@ -1068,7 +1077,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       s->phead[k] = nid;
       /* the least child so far waits in pend (the next popped when it is
       ** less than every heap item: then it never enters the heap) */
-      if (h < s->best_h) {
+      if (partial && h < s->best_h) {
         s->best_h = h;
         s->best = nid;
       }
