@@ -411,9 +411,13 @@ bool lds_navmesh_poly_contains(const lds_Navmesh *m, uint32_t p, double x, doubl
   n = m->pstart[p + 1] - s;
   for (k = 0; k < n; k++) {
     const double *a = ldsi_nm_v(m, m->pv[s + k]), *b = ldsi_nm_v(m, m->pv[s + (k + 1) % n]);
-    double c = ldsi_cross3(a, b, q);
-    /* canonical winding: inside is c <= 0 (distance m->eps allowed) */
-    if (c > 0 && c > m->eps * hypot(b[0] - a[0], b[2] - a[2])) return false;
+    double c = ldsi_cross3(a, b, q), ex, ez;
+    /* canonical winding: inside is c <= 0 (distance m->eps allowed:
+    ** c > eps |b - a|, compared squared) */
+    if (!(c > 0)) continue;
+    ex = b[0] - a[0];
+    ez = b[2] - a[2];
+    if (c * c > m->eps * m->eps * (ex * ex + ez * ez)) return false;
   }
   return true;
 }
@@ -444,10 +448,13 @@ double lds_navmesh_poly_height(const lds_Navmesh *m, uint32_t p, double x, doubl
   return best_h;
 }
 
-uint32_t lds_navmesh_locate(const lds_Navmesh *m, double x, double y, double z,
-                            double height_tol) {
+/* lds_navmesh_locate, and the height of the polygon found at (x, z) into
+** *hy (NAN when none; a non-finite y with any height: not computed). */
+static uint32_t locate_h(const lds_Navmesh *m, double x, double y, double z, double height_tol,
+                         double *hy) {
   uint32_t cx0, cz0, cx1, cz1, best = LDS_NAVMESH_NONE, i;
   double bestd = INFINITY;
+  *hy = NAN;
   bool any = !(height_tol >= 0);
   if (!m || !m->np || !isfinite(x) || !isfinite(z) || (!any && !isfinite(y)))
     return LDS_NAVMESH_NONE;
@@ -463,13 +470,23 @@ uint32_t lds_navmesh_locate(const lds_Navmesh *m, double x, double y, double z,
     ** height) go to the lowest id; any height still prefers the nearest
     ** level (a floor under a bridge) */
     if (any && !isfinite(y)) return p;
-    dy = fabs(lds_navmesh_poly_height(m, p, x, z) - y);
-    if ((any || dy <= height_tol) && dy < bestd) {
-      bestd = dy;
-      best = p;
+    {
+      double hp = lds_navmesh_poly_height(m, p, x, z);
+      dy = fabs(hp - y);
+      if ((any || dy <= height_tol) && dy < bestd) {
+        bestd = dy;
+        best = p;
+        *hy = hp;
+      }
     }
   }
   return best;
+}
+
+uint32_t lds_navmesh_locate(const lds_Navmesh *m, double x, double y, double z,
+                            double height_tol) {
+  double hy;
+  return locate_h(m, x, y, z, height_tol, &hy);
 }
 
 /* The point of polygon p nearest (x, z) in x-z, into out[0], out[2]. */
@@ -504,14 +521,17 @@ uint32_t lds_navmesh_nearest(const lds_Navmesh *m, const double pt[3], double ra
   if (!m || !pt || !m->np || !(radius >= 0) || !isfinite(radius) || !isfinite(pt[0]) ||
       !isfinite(pt[1]) || !isfinite(pt[2]))
     return LDS_NAVMESH_NONE;
-  best = lds_navmesh_locate(m, pt[0], pt[1], pt[2], height_tol);
-  if (best != LDS_NAVMESH_NONE) {
-    if (nearest) {
-      nearest[0] = pt[0];
-      nearest[1] = lds_navmesh_poly_height(m, best, pt[0], pt[2]);
-      nearest[2] = pt[2];
+  {
+    double hy;
+    best = locate_h(m, pt[0], pt[1], pt[2], height_tol, &hy);
+    if (best != LDS_NAVMESH_NONE) {
+      if (nearest) {
+        nearest[0] = pt[0];
+        nearest[1] = hy; /* lds_navmesh_poly_height(m, best, pt[0], pt[2]) */
+        nearest[2] = pt[2];
+      }
+      return best;
     }
-    return best;
   }
   if (pt[0] + radius < m->bmin[0] || pt[0] - radius > m->bmax[0] ||
       pt[2] + radius < m->bmin[2] || pt[2] - radius > m->bmax[2])

@@ -162,7 +162,8 @@ void lds_navsearch_free(lds_NavSearch *s) {
 ** one item per improvement), so a query allocates only while the pool is
 ** still growing. */
 static inline bool item_less(const ldsi_NavHeapItem *a, const ldsi_NavHeapItem *b) {
-  return a->f < b->f || (a->f == b->f && a->id < b->id);
+  /* bitwise, not short-circuit: no branch on the data */
+  return (a->f < b->f) | ((a->f == b->f) & (a->id < b->id));
 }
 
 /* false: out of memory growing the heap */
@@ -192,6 +193,11 @@ static bool heap_push(lds_NavSearch *s, uint32_t id, double f) {
   return true;
 }
 
+static lds_Status open_nomem(lds_NavSearch *s) {
+  snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the open list");
+  return LDS_E_NOMEM;
+}
+
 /* Opens record id (X, at f with straight-line distance h to the goal):
 ** keeps it as the best partial end when it is the nearest the goal yet,
 ** marks it open and pushes it; LDS_E_NOMEM (message set) when the open
@@ -202,26 +208,33 @@ static lds_Status open_push(lds_NavSearch *s, ldsi_NavRec *X, uint32_t id, doubl
     s->best = id;
   }
   X->hpos = LDSI_NAV_OPEN;
-  if (!heap_push(s, id, f)) {
-    snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the open list");
-    return LDS_E_NOMEM;
-  }
-  return LDS_OK;
+  return heap_push(s, id, f) ? LDS_OK : open_nomem(s);
 }
 
-/* Removes the least item; returns it. */
+/* Removes the least item; returns it. Bottom-up (Wegener 1993): the hole
+** left at the root goes down to a leaf along the smaller children (one
+** comparison a level, taken without a branch), then the last item rises
+** from there, mostly by a level or none. The pop order is the items'
+** total order (f, then id) whatever the layout. */
 static ldsi_NavHeapItem heap_pop_item(lds_NavSearch *s) {
   ldsi_NavHeapItem *h = s->heap, top = h[0], it;
-  size_t i = 0, n = --s->hn;
+  size_t i = 0, c, n = --s->hn;
   if (!n) return top;
   it = h[n];
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && item_less(&h[c + 1], &h[c])) c++;
-    if (!item_less(&h[c], &it)) break;
+  while ((c = 2 * i + 1) + 1 < n) {
+    c += (size_t)item_less(&h[c + 1], &h[c]);
     h[i] = h[c];
     i = c;
+  }
+  if (c < n) {
+    h[i] = h[c];
+    i = c;
+  }
+  while (i > 0) {
+    size_t up = (i - 1) / 2;
+    if (!item_less(&it, &h[up])) break;
+    h[i] = h[up];
+    i = up;
   }
   h[i] = it;
   return top;
@@ -230,6 +243,15 @@ static ldsi_NavHeapItem heap_pop_item(lds_NavSearch *s) {
 /* The open record with the least f (closed now), or LDS_NAVMESH_NONE when
 ** no open record is left; stale items are dropped on the way. */
 static uint32_t heap_pop(lds_NavSearch *s) {
+  if (s->nxt != LDS_NAVMESH_NONE) {
+    uint32_t id = s->nxt;
+    ldsi_NavRec *R = &s->hrec[id];
+    s->nxt = LDS_NAVMESH_NONE;
+    if (R->hpos == LDSI_NAV_OPEN && R->f == s->nxt_f) {
+      R->hpos = LDSI_NAV_CLOSED;
+      return id;
+    }
+  }
   while (s->hn) {
     ldsi_NavHeapItem it = heap_pop_item(s);
     ldsi_NavRec *R = &s->hrec[it.id];
@@ -282,6 +304,7 @@ static void search_reset(lds_NavSearch *s) {
   }
   s->nn = 1; /* the start's state */
   s->hn = 0;
+  s->nxt = LDS_NAVMESH_NONE;
   s->hrec = taut ? s->erec : s->rec;
   s->built_rec = LDS_NAVMESH_NONE;
   R = &s->hrec[id];
@@ -741,19 +764,20 @@ static double taut_dist(const TautFunnel *F, const ldsi_NavEdge *E, double t) {
 ** parent links (s->tbuf) and the loop runs again from the corner (a chain
 ** longer than the scratch, ni states: the funnel restarts on portal k
 ** alone, wider than the corridor's, so its bound errs short). Then the
-** least length start -> portal k -> goal through this funnel, split at
-** the portal point y as *g (start -> y) and *h (y -> goal): y is the point
+** least length start -> portal k -> goal through this funnel (returned;
+** h [opt] gets its part from the portal point y on): y is the point
 ** of the portal nearest the straight line from the apex to the goal when
 ** the funnel sees it; when that point lies beyond a side, the path bends at
 ** the side's point first and y is taken nearest the line from there
 ** (Heron's reflection each time). Where the line on to the goal crosses
-** the portal, *h is that line's 3-D length less the piece to y, as the
-** pulled path runs (not bent to the portal's height at y). With the funnel
+** the portal, the rest is that line's 3-D length from the apex (or the
+** bend), as the pulled path runs (not bent to the portal's height at y;
+** *h: that length less the piece to y). With the funnel
 ** exact this is a lower bound on every path through the corridor in x-z,
 ** and in the goal polygon (the goal in the convex polygon behind the
 ** portal) the corridor's pulled length. */
-static void taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, uint32_t k,
-                      TautFunnel *F, double *g, double *h) {
+static double taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, uint32_t k,
+                        TautFunnel *F, double *h) {
   const uint32_t nid = (uint32_t)s->nn; /* the new state's id, if it is kept */
   const ldsi_NavEdge *E = &s->xadj[k];
   const double *pl = E->a, *pr = E->b, *goal = s->goal;
@@ -828,12 +852,20 @@ static void taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, uin
   y[1] = E->a[1] + t * (E->b[1] - E->a[1]);
   y[2] = E->a[2] + t * E->ez;
   {
-    const double *base = bend ? bend : F->ap, gb = dist3(base, y);
-    *g = F->ga + (bend ? dist3(F->ap, bend) : 0) + gb;
-    /* the line on to the goal crosses the portal (t not clamped): the
-    ** rest is that line in 3-D, as the pulled path runs, not bent to the
-    ** portal's height at y */
-    *h = t == t0 && t > 0 && t < 1 ? fmax(dist3(base, goal) - gb, 0) : dist3(y, goal);
+    const double *base = bend ? bend : F->ap;
+    const double gab = F->ga + (bend ? dist3(F->ap, bend) : 0);
+    double gb, hy;
+    if (t == t0 && t > 0 && t < 1) {
+      /* the line on to the goal crosses the portal (t not clamped): the
+      ** rest is that line in 3-D, as the pulled path runs */
+      const double d = dist3(base, goal);
+      if (h) *h = fmax(d - dist3(base, y), 0);
+      return gab + d;
+    }
+    gb = dist3(base, y);
+    hy = dist3(y, goal);
+    if (h) *h = hy;
+    return gab + gb + hy;
   }
 }
 
@@ -852,11 +884,12 @@ static inline uint32_t erec_poly(const lds_NavSearch *s, uint32_t id) {
 static void taut_ends(ldsi_NavRec *N, const ldsi_NavEdge *E) {
   if (N->d0 != N->d0) {
     TautFunnel G;
-    G.rok = false;
     G.ga = N->ga;
     memcpy(G.ap, N->ap, sizeof G.ap);
     memcpy(G.lp, N->lp, sizeof G.lp);
     memcpy(G.rp, N->rp, sizeof G.rp);
+    taut_range(&G, E, &G.lo, &G.hi, &G.loL, &G.hiR);
+    G.rok = true;
     N->d0 = taut_dist(&G, E, 0);
     N->d1 = taut_dist(&G, E, 1);
   }
@@ -866,7 +899,7 @@ static void taut_ends(ldsi_NavRec *N, const ldsi_NavEdge *E) {
 ** either end of E than the lower bounds of a state extending R by E (the
 ** straight lines from R's apex; c the uniform cost). */
 static bool taut_dominated(const lds_NavSearch *s, ldsi_NavRec *rec, uint32_t k, const ldsi_NavRec *R,
-                           const ldsi_NavEdge *E, const double *goal, double c) {
+                           const ldsi_NavEdge *E, const double *goal, double c, double *fR) {
   uint32_t j;
   double f = NAN, d0 = 0, d1 = 0;
   for (j = s->phead[k]; j != LDS_NAVMESH_NONE; j = rec[j].next) {
@@ -874,7 +907,9 @@ static bool taut_dominated(const lds_NavSearch *s, ldsi_NavRec *rec, uint32_t k,
     double tol = 1e-9 * (1 + N->f);
     if (N->hpos == LDSI_NAV_DEAD) continue;
     if (f != f) {
-      f = (R->ga + dist3(R->ap, goal)) * c;
+      /* *fR: R's apex on to the goal, the same for every portal of R */
+      if (*fR != *fR) *fR = (R->ga + dist3(R->ap, goal)) * c;
+      f = *fR;
       d0 = R->ga + dist3(R->ap, E->a);
       d1 = R->ga + dist3(R->ap, E->b);
     }
@@ -917,9 +952,11 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
   const double *goal = s->goal;
   const double *cost = s->cost;
   const double c = s->min_cost;
+  const bool partial = s->p.partial; /* h only for the nearest reached state */
   ldsi_NavRec *rec = s->erec;
-  while (s->hn) {
-    uint32_t id, P, from, k, k1;
+  while (s->hn || s->nxt != LDS_NAVMESH_NONE) {
+    uint32_t id, P, from, k, k1, pend = LDS_NAVMESH_NONE;
+    double pend_f = 0, fR = NAN;
     ldsi_NavRec *R;
     if (max_exp && *n >= max_exp) return LDS_RUNNING;
     if (budget_us && *n && (*n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
@@ -945,10 +982,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
         if (len > R->f && s->hn && s->heap[0].f < len) {
           R->f = len;
           R->hpos = LDSI_NAV_OPEN;
-          if (!heap_push(s, id, len)) {
-            snprintf(s->msg, sizeof s->msg, "lds_navsearch: out of memory growing the open list");
-            return LDS_E_NOMEM;
-          }
+          if (!heap_push(s, id, len)) return open_nomem(s);
           continue;
         }
       }
@@ -963,7 +997,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       TautFunnel F;
       ldsi_NavRec *X;
       uint32_t j, nid, live = 0, worst = LDS_NAVMESH_NONE;
-      double g, h, f, d0 = NAN, d1 = NAN;
+      double h = INFINITY, f, d0 = NAN, d1 = NAN;
       if (Q == from) continue; /* never straight back */
       if (fprune && E->blk != LDSI_NAV_BLK_ANY && (E->blk == LDSI_NAV_BLK_NONE || bgen[E->blk] != bgcur))
         continue;
@@ -972,7 +1006,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       ** from there bound the new state's f and its lengths to the portal's
       ** ends from below, so a live state no longer than those bounds drops
       ** it before the step (the same answer as the test after it) */
-      if (s->pgen[k] == gen && taut_dominated(s, rec, k, R, E, goal, c)) continue;
+      if (s->pgen[k] == gen && taut_dominated(s, rec, k, R, E, goal, c, &fR)) continue;
       F.ga = R->ga;
       memcpy(F.ap, R->ap, sizeof F.ap);
       memcpy(F.lp, R->lp, sizeof F.lp);
@@ -980,9 +1014,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       F.arec = R->arec;
       F.lrec = R->lrec;
       F.rrec = R->rrec;
-      taut_step(s, rec, id, k, &F, &g, &h);
-      g *= c;
-      f = g + h * c;
+      f = taut_step(s, rec, id, k, &F, partial ? &h : NULL) * c;
       if (f >= bound) continue; /* no better than the path found already */
       /* the portal's states: one no shorter at both ends and by f drops
       ** the new one; one the new one is no longer than there dies */
@@ -1034,7 +1066,6 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       X = &rec[nid];
       X->seen = gen;
       X->done = 0;
-      X->g = g;
       X->f = f;
       X->exact = 0;
       X->d0 = d0;
@@ -1050,7 +1081,36 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       X->rrec = F.rrec;
       X->next = s->phead[k];
       s->phead[k] = nid;
-      if (open_push(s, X, nid, h, f) != LDS_OK) return LDS_E_NOMEM;
+      /* the least child so far waits in pend (the next popped when it is
+      ** less than every heap item: then it never enters the heap) */
+      if (partial && h < s->best_h) {
+        s->best_h = h;
+        s->best = nid;
+      }
+      X->hpos = LDSI_NAV_OPEN;
+      if (pend == LDS_NAVMESH_NONE || f < pend_f) {
+        uint32_t o = pend;
+        double of = pend_f;
+        pend = nid;
+        pend_f = f;
+        if (o == LDS_NAVMESH_NONE) continue;
+        nid = o;
+        f = of;
+      }
+      if (!heap_push(s, nid, f)) return open_nomem(s);
+    }
+    if (pend != LDS_NAVMESH_NONE) {
+      ldsi_NavHeapItem it;
+      it.f = pend_f;
+      it.id = pend;
+      if (s->hn && !item_less(&it, &s->heap[0])) {
+        if (!heap_push(s, pend, pend_f)) return open_nomem(s);
+      } else {
+        s->nxt = pend;
+        s->nxt_f = pend_f;
+        s->stats.pushes++;
+        if (s->hn + 1 > s->stats.peak_open) s->stats.peak_open = s->hn + 1;
+      }
     }
   }
   return LDS_NO_PATH;

@@ -120,6 +120,11 @@ struct lds_NavSearch {
   bool uniform;       /* every allowed area costs the same */
   ldsi_NavHeapItem *heap; /* hcap items, hn in use (lazy deletion: may exceed np) */
   size_t hn, hcap;
+  /* TAUT: a state made by the last expansion that is less than every heap
+  ** item (f, then id), hence the next one popped: kept out of the heap
+  ** (LDS_NAVMESH_NONE: none) */
+  uint32_t nxt;
+  double nxt_f;
   uint32_t best;      /* record whose point is nearest the goal (open_push); NONE: a blocked
                       ** start (no partial path) */
   double best_h;

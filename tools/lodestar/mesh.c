@@ -125,6 +125,32 @@ static double dist3(const double *a, const double *b) {
   return sqrt(dx * dx + dy * dy + dz * dz);
 }
 
+/* One float ulp at the largest |coordinate| of p: the spacing of the
+** single-precision numbers the query file's points were rounded to. */
+static double float_ulp(const double *p) {
+  int e;
+  double m = fmax(fabs(p[0]), fmax(fabs(p[1]), fabs(p[2])));
+  if (!(m > 0)) return 0;
+  (void)frexp(m, &e); /* 2^(e-1) <= m < 2^e: floats there are 2^(e-24) apart */
+  return ldexp(1.0, e - 24);
+}
+
+/* How much longer than Detour's a path may be before it counts as longer:
+** the file's 6 decimals (1e-6, relative and absolute), and the two
+** endpoints. Detour's path runs from the query points as given
+** (findStraightPath keeps a point inside its polygon as it is), ours from
+** those points snapped onto the polygon's surface (lds_navmesh_nearest);
+** each point moved by d changes the length by at most d. That distance
+** is allowed up to one float ulp of the point's coordinates, which is how
+** far from the surface rounding the sampled point to float can leave it
+** (its x and z move by half an ulp each, its height stays); a point
+** further off the surface than that gets no allowance. */
+static double detour_allowance(const Query *q, const double *sp, const double *gp) {
+  double ds = dist3(q->s, sp), dg = dist3(q->g, gp);
+  return q->detour_len * 1e-6 + 1e-6 + (ds <= float_ulp(q->s) ? ds : 0) +
+         (dg <= float_ulp(q->g) ? dg : 0);
+}
+
 int cli_mesh(int argc, char **argv) {
   const char *mesh_path = NULL, *qpath = NULL;
   lds_NavParams prm;
@@ -236,7 +262,7 @@ int cli_mesh(int argc, char **argv) {
         bad++;
       }
       sum_len += len;
-      if (q->detour_len >= 0 && len > q->detour_len * (1 + 1e-6) + 1e-6) {
+      if (q->detour_len >= 0 && len > q->detour_len + detour_allowance(q, sp, gp)) {
         longer++;
         if (getenv("LDS_MESH_VERBOSE")) fprintf(stderr, "longer %s:%lu: %.6f > detour %.6f (opt %.6f)\n", qpath, q->line, len, q->detour_len, q->opt_len);
       }
