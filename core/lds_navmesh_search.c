@@ -765,7 +765,8 @@ static double taut_dist(const TautFunnel *F, const ldsi_NavEdge *E, double t) {
 ** longer than the scratch, ni states: the funnel restarts on portal k
 ** alone, wider than the corridor's, so its bound errs short). Then the
 ** least length start -> portal k -> goal through this funnel (returned;
-** h [opt] gets its part from the portal point y on): y is the point
+** *g the length start -> y, h [opt] the rest from the portal point y on;
+** g is what the best path so far compares): y is the point
 ** of the portal nearest the straight line from the apex to the goal when
 ** the funnel sees it; when that point lies beyond a side, the path bends at
 ** the side's point first and y is taken nearest the line from there
@@ -777,7 +778,7 @@ static double taut_dist(const TautFunnel *F, const ldsi_NavEdge *E, double t) {
 ** and in the goal polygon (the goal in the convex polygon behind the
 ** portal) the corridor's pulled length. */
 static double taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, uint32_t k,
-                        TautFunnel *F, double *h) {
+                        TautFunnel *F, double *g, double *h) {
   const uint32_t nid = (uint32_t)s->nn; /* the new state's id, if it is kept */
   const ldsi_NavEdge *E = &s->xadj[k];
   const double *pl = E->a, *pr = E->b, *goal = s->goal;
@@ -859,11 +860,14 @@ static double taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, u
       /* the line on to the goal crosses the portal (t not clamped): the
       ** rest is that line in 3-D, as the pulled path runs */
       const double d = dist3(base, goal);
-      if (h) *h = fmax(d - dist3(base, y), 0);
+      gb = dist3(base, y);
+      *g = gab + gb;
+      if (h) *h = fmax(d - gb, 0);
       return gab + d;
     }
     gb = dist3(base, y);
     hy = dist3(y, goal);
+    *g = gab + gb;
     if (h) *h = hy;
     return gab + gb + hy;
   }
@@ -997,7 +1001,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       TautFunnel F;
       ldsi_NavRec *X;
       uint32_t j, nid, live = 0, worst = LDS_NAVMESH_NONE;
-      double h = INFINITY, f, d0 = NAN, d1 = NAN;
+      double g, h = INFINITY, f, d0 = NAN, d1 = NAN;
       if (Q == from) continue; /* never straight back */
       if (fprune && E->blk != LDSI_NAV_BLK_ANY && (E->blk == LDSI_NAV_BLK_NONE || bgen[E->blk] != bgcur))
         continue;
@@ -1014,7 +1018,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       F.arec = R->arec;
       F.lrec = R->lrec;
       F.rrec = R->rrec;
-      f = taut_step(s, rec, id, k, &F, partial ? &h : NULL) * c;
+      f = taut_step(s, rec, id, k, &F, &g, partial ? &h : NULL) * c;
       if (f >= bound) continue; /* no better than the path found already */
       /* the portal's states: one no shorter at both ends and by f drops
       ** the new one; one the new one is no longer than there dies */
@@ -1067,6 +1071,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       X->seen = gen;
       X->done = 0;
       X->f = f;
+      X->g = g * c;
       X->exact = 0;
       X->d0 = d0;
       X->d1 = d1;
