@@ -312,9 +312,10 @@ static inline ldsi_HpaAbsEntry apop(lds_HpaQuery *q) {
 }
 
 static inline size_t acell(const lds_HpaQuery *q, uint32_t id) {
-  uint32_t start = (uint32_t)(q->nabs - 2), c = q->an[id].cl;
+  uint32_t start = (uint32_t)(q->nabs - 2), c;
   if (id == start) return q->ps;
   if (id == start + 1) return q->pg;
+  c = q->an[id].cl;
   if (id >= q->l2id0) {
     uint32_t zb = q->h->l2->bof[c];
     return q->h->cl[c].cell[q->h->l2->cl[zb].ent[id - q->l2id0 - q->l2base[zb]].i];
@@ -641,12 +642,14 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
     e = k->edge + k->eoff[i];
     mid = e + (k->ioff[i + 1] - k->ioff[i]);
     end = q->an[q->an[u].par].cl == c ? mid : k->edge + k->eoff[i + 1];
-    for (; e < mid; e++) {
-      uint32_t tc = (uint32_t)((int32_t)c + dcl[e->d]);
-      if (q->l2)
-        arelax_inter(q, u, tc, e->i, gu + (double)e->c);
-      else
+    if (q->l2) {
+      for (; e < mid; e++)
+        arelax_inter(q, u, (uint32_t)((int32_t)c + dcl[e->d]), e->i, gu + (double)e->c);
+    } else {
+      for (; e < mid; e++) {
+        uint32_t tc = (uint32_t)((int32_t)c + dcl[e->d]);
         arelax(q, u, q->base[tc] + e->i, tc, e->i, gu + (double)e->c);
+      }
     }
     for (; e < end; e++) arelax(q, u, q->base[c] + e->i, c, e->i, gu + (double)e->c);
     if (c == q->cg && isfinite(q->dg[i]))
