@@ -37,6 +37,8 @@ lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err) {
   q->status = LDS_E_STATE;
   q->layout = UINT64_MAX;
   q->base = ldsi_alloc(&q->env, ((size_t)h->ncl + 1) * sizeof(uint32_t));
+  if (h->l2 && !(q->l2base = ldsi_alloc(&q->env, ((size_t)h->l2->n2 + 1) * sizeof(uint32_t))))
+    goto nomem;
   q->ds = ldsi_alloc(&q->env, h->cap * sizeof(double));
   q->dg = ldsi_alloc(&q->env, h->cap * sizeof(double));
   win = (size_t)9 * (size_t)h->C * (size_t)h->C; /* a 3 x 3 cluster box (near_pair) */
@@ -60,6 +62,7 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   if (q->an) ldsi_free(&e, q->an, q->acap * sizeof(ldsi_HpaAbsNode));
   if (q->ah) ldsi_free(&e, q->ah, q->ahcap * sizeof(ldsi_HpaAbsEntry));
   if (q->base) ldsi_free(&e, q->base, ((size_t)q->h->ncl + 1) * sizeof(uint32_t));
+  if (q->l2base) ldsi_free(&e, q->l2base, ((size_t)q->h->l2->n2 + 1) * sizeof(uint32_t));
   if (q->ds) ldsi_free(&e, q->ds, q->h->cap * sizeof(double));
   if (q->dg) ldsi_free(&e, q->dg, q->h->cap * sizeof(double));
   if (q->tr) ldsi_free(&e, q->tr, q->trcap * sizeof(uint32_t));
@@ -103,10 +106,12 @@ bool ldsi_hpa_keep(lds_HpaQuery *q, uint32_t p) {
 }
 
 /* Dense abstract ids for the hierarchy as it is: the prefix sums of the
-** clusters' entrance counts (O(clusters), redone only after a repair), and
-** records for all of them (grown when a repair added entrances). Dense ids
-** keep the records of neighbouring clusters' entrances close in memory.
-** false on NOMEM. */
+** clusters' entrance counts (O(clusters), redone only after a repair),
+** START and GOAL, then those of the second level's entrances (prefix sums
+** of its clusters' counts), and records for all of them (grown when a
+** repair added entrances). Dense ids keep the records of neighbouring
+** clusters' entrances close in memory, and those of a second-level
+** cluster's entrances in one run. false on NOMEM. */
 static bool layout(lds_HpaQuery *q) {
   const lds_Hpa *h = q->h;
   uint32_t c, t = 0;
@@ -117,7 +122,17 @@ static bool layout(lds_HpaQuery *q) {
     t += h->cl[c].n;
   }
   q->base[h->ncl] = t;
+  q->l2id0 = t + 2;
   n = (size_t)t + 2;
+  if (h->l2) {
+    uint32_t b, t2 = 0;
+    for (b = 0; b < h->l2->n2; b++) {
+      q->l2base[b] = t2;
+      t2 += h->l2->cl[b].n;
+    }
+    q->l2base[h->l2->n2] = t2;
+    n += t2;
+  }
   if (n > q->acap) {
     size_t nc = n + n / 4;
     if (q->an) ldsi_free(&q->env, q->an, q->acap * sizeof(ldsi_HpaAbsNode));
@@ -137,7 +152,7 @@ static bool layout(lds_HpaQuery *q) {
     q->ahcap = nc;
     q->agcur = 0;
   }
-  q->nabs = n;
+  q->nabs = (size_t)t + 2;
   q->layout = h->repairs;
   return true;
 }
@@ -298,10 +313,15 @@ static inline ldsi_HpaAbsEntry apop(lds_HpaQuery *q) {
 }
 
 static inline size_t acell(const lds_HpaQuery *q, uint32_t id) {
-  uint32_t start = (uint32_t)(q->nabs - 2);
+  uint32_t start = (uint32_t)(q->nabs - 2), c;
   if (id == start) return q->ps;
   if (id == start + 1) return q->pg;
-  return q->h->cl[q->an[id].cl].cell[id - q->base[q->an[id].cl]];
+  c = q->an[id].cl;
+  if (id >= q->l2id0) {
+    uint32_t zb = q->h->l2->bof[c];
+    return q->h->cl[c].cell[q->h->l2->cl[zb].ent[id - q->l2id0 - q->l2base[zb]].i];
+  }
+  return q->h->cl[c].cell[id - q->base[c]];
 }
 
 /* The abstract heuristic of the entrance at cell (x, y): the larger of
@@ -570,40 +590,69 @@ static inline double aheur_l2(const lds_HpaQuery *q, const uint32_t *t, uint32_t
   return lb > oct ? lb : oct;
 }
 
-/* Expands entrance i of cluster c (id u, cost gu) in a second-level
-** cluster that holds neither the start nor the goal: it is one of that
-** cluster's second-level entrances; its second-level edges and the inter
-** edges that leave the second-level cluster (lds_hpa_level2.c). */
-static void abstract_expand_l2(lds_HpaQuery *q, uint32_t u, uint32_t c, uint32_t i, double gu) {
+/* relaxes the edge from -> entrance s of second-level cluster zb (its
+** second-level id), reached at cost c; arelax with the heuristic read from
+** the second-level cluster's copies */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline void arelax_l2(lds_HpaQuery *q, uint32_t from, const ldsi_HpaL2Cluster *z, uint32_t zb,
+                             uint32_t s, double c) {
+  ldsi_HpaAbsNode *r = &q->an[q->l2id0 + q->l2base[zb] + s];
+  if (r->gen != q->agcur) {
+    r->gen = q->agcur;
+    r->g = INFINITY;
+    r->closed = 0;
+    r->cl = z->ent[s].cl;
+    r->h = aheur_l2(q, z->lmv + (size_t)s * (size_t)q->h->lmk, z->ent[s].xy);
+#if defined(__GNUC__) || defined(__clang__)
+    {
+      /* what its expansion reads, fetched while the search goes on: its
+      ** second-level edges (a few cache lines) and its leaving inter edges */
+      const char *e0 = (const char *)(z->edge + z->eoff[s]), *e1 = (const char *)(z->edge + z->eoff[s + 1]);
+      for (; e0 < e1; e0 += 64) __builtin_prefetch(e0);
+      __builtin_prefetch(z->xin + z->xoff[s]);
+    }
+#endif
+  }
+  if (c < r->g && r->h < INFINITY) {
+    r->g = c;
+    r->par = from;
+    r->closed = 0; /* reopened if closed: an improvement by rounding */
+    if (!apush(q, q->l2id0 + q->l2base[zb] + s, akey(c, r->h))) q->anomem = true;
+  }
+}
+
+/* relaxes the inter edge from -> entrance i of first-level cluster tc at
+** cost c: by its second-level id where tc lies in a second-level cluster
+** that holds neither the start nor the goal (the edge's end is then one of
+** that cluster's entrances: it lies next to another second-level
+** cluster), else by its first-level id */
+static inline void arelax_inter(lds_HpaQuery *q, uint32_t from, uint32_t tc, uint32_t i, double c) {
+  const ldsi_HpaL2 *L = q->h->l2;
+  uint32_t zb = L->bof[tc], s;
+  if (zb == q->bs || zb == q->bg) {
+    arelax(q, from, q->base[tc] + i, tc, i, c);
+    return;
+  }
+  s = ldsi_hpa_l2_index(q->h, &L->cl[zb], tc, i);
+  if (s != LDSI_L2_NONE) arelax_l2(q, from, &L->cl[zb], zb, s, c);
+}
+
+/* Expands the second-level node u (cost gu): an entrance of a
+** second-level cluster that holds neither the start nor the goal; its
+** second-level edges and the inter edges that leave the cluster
+** (lds_hpa_level2.c). */
+static void abstract_expand_l2(lds_HpaQuery *q, uint32_t u, double gu) {
   const lds_Hpa *h = q->h;
-  uint32_t zb = h->l2->bof[c], s;
+  uint32_t zb = h->l2->bof[q->an[u].cl], s = u - q->l2id0 - q->l2base[zb];
   const ldsi_HpaL2Cluster *z = &h->l2->cl[zb];
   const ldsi_HpaInter *e, *end;
   const ldsi_HpaL2Edge *x, *xend;
-  s = ldsi_hpa_l2_index(h, z, c, i);
-  if (s == LDSI_L2_NONE) return; /* not reached: only those entrances are */
-  for (x = z->edge + z->eoff[s], xend = z->edge + z->eoff[s + 1]; x < xend; x++) {
-    const ldsi_HpaL2Ent *en = &z->ent[x->t];
-    uint32_t to = q->base[en->cl] + en->i;
-    double cc = gu + (double)x->c;
-    ldsi_HpaAbsNode *r = &q->an[to];
-    /* arelax with the heuristic read from this cluster's copies */
-    if (r->gen != q->agcur) {
-      r->gen = q->agcur;
-      r->g = INFINITY;
-      r->closed = 0;
-      r->h = aheur_l2(q, z->lmv + (size_t)x->t * (size_t)h->lmk, en->xy);
-    }
-    if (cc < r->g && r->h < INFINITY) {
-      r->g = cc;
-      r->par = u;
-      r->cl = en->cl;
-      r->closed = 0; /* reopened if closed: an improvement by rounding */
-      if (!apush(q, to, akey(cc, r->h))) q->anomem = true;
-    }
-  }
+  for (x = z->edge + z->eoff[s], xend = z->edge + z->eoff[s + 1]; x < xend; x++)
+    arelax_l2(q, u, z, zb, x->t, gu + (double)x->c);
   for (e = z->xin + z->xoff[s], end = z->xin + z->xoff[s + 1]; e < end; e++)
-    arelax(q, u, q->base[e->cl] + e->i, e->cl, e->i, gu + (double)e->c);
+    arelax_inter(q, u, e->cl, e->i, gu + (double)e->c);
 }
 
 /* One abstract expansion; returns LDS_RUNNING, LDS_FOUND (goal popped) or
@@ -640,11 +689,12 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
     const ldsi_HpaCluster *k = &h->cl[c];
     const ldsi_HpaEdge *e, *end;
     const int32_t *dcl = h->dcl;
-    i = u - q->base[c];
-    if (q->l2 && h->l2->bof[c] != q->bs && h->l2->bof[c] != q->bg) {
-      abstract_expand_l2(q, u, c, i, gu);
+    const ldsi_HpaEdge *mid;
+    if (u >= q->l2id0) {
+      abstract_expand_l2(q, u, gu);
       goto done;
     }
+    i = u - q->base[c];
     /* the search adjacency (lds_hpa_adj.c): the inter edges, then the
     ** intra edges. A node reached from its own cluster (an entrance of it,
     ** or the start inside it) skips its intra edges: its parent p reached
@@ -652,11 +702,18 @@ static lds_Status abstract_expand(lds_HpaQuery *q) {
     ** the cluster-restricted distances obeying the triangle inequality
     ** (up to the float rounding of the stored distances) */
     e = k->edge + k->eoff[i];
-    end = q->an[q->an[u].par].cl == c ? e + (k->ioff[i + 1] - k->ioff[i]) : k->edge + k->eoff[i + 1];
-    for (; e < end; e++) {
-      uint32_t tc = (uint32_t)((int32_t)c + dcl[e->d]);
-      arelax(q, u, q->base[tc] + e->i, tc, e->i, gu + (double)e->c);
+    mid = e + (k->ioff[i + 1] - k->ioff[i]);
+    end = q->an[q->an[u].par].cl == c ? mid : k->edge + k->eoff[i + 1];
+    if (q->l2) {
+      for (; e < mid; e++)
+        arelax_inter(q, u, (uint32_t)((int32_t)c + dcl[e->d]), e->i, gu + (double)e->c);
+    } else {
+      for (; e < mid; e++) {
+        uint32_t tc = (uint32_t)((int32_t)c + dcl[e->d]);
+        arelax(q, u, q->base[tc] + e->i, tc, e->i, gu + (double)e->c);
+      }
     }
+    for (; e < end; e++) arelax(q, u, q->base[c] + e->i, c, e->i, gu + (double)e->c);
     if (c == q->cg && isfinite(q->dg[i]))
       arelax(q, u, goal, q->cg, LDSI_HPA_NOIDX, gu + q->dg[i]);
   }

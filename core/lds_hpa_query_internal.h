@@ -17,7 +17,8 @@ typedef struct ldsi_HpaAbsNode {
   double g;
   double h;       /* its heuristic towards the goal (set when first reached) */
   uint32_t par, gen;
-  uint32_t cl;    /* its cluster (START, GOAL: those of the start and the goal) */
+  uint32_t cl;    /* its first-level cluster (START, GOAL: those of the start
+                  ** and the goal; a second-level id: that of its entrance) */
   uint32_t closed; /* 1 once expanded (until an improvement reopens it) */
 } ldsi_HpaAbsNode;
 
@@ -40,10 +41,17 @@ struct lds_HpaQuery {
   uint32_t cs, cg;    /* their clusters */
   int phase;
   /* abstract search: dense ids base[cluster] + i (base: prefix sums of the
-  ** clusters' entrance counts, redone after a repair), then START and GOAL;
-  ** nabs = ids in use, acap = records allocated */
+  ** clusters' entrance counts, redone after a repair), then START and GOAL
+  ** (nabs - 2, nabs - 1), then the second level's ids (l2base below);
+  ** acap = records allocated */
   size_t nabs, acap;
   uint32_t *base;     /* ncl + 1 */
+  /* with a second level: its entrances have ids of their own, l2id0 +
+  ** l2base[z] + s for entrance s of second-level cluster z (l2base: n2 + 1
+  ** prefix sums of the clusters' entrance counts), so the records a
+  ** second-level expansion reads are one short run per cluster */
+  uint32_t *l2base;
+  uint32_t l2id0;
   uint64_t layout;    /* h->repairs the base was computed for; UINT64_MAX: never */
   ldsi_HpaAbsNode *an; /* per id: cost, parent, generation, heap slot */
   uint32_t agcur;
