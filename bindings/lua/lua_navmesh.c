@@ -23,8 +23,12 @@ typedef struct MeshBox {
   int closed;       /* freed or collected: m lives on until the last user lets go */
 } MeshBox;
 
+/* The mesh box at arg; a type error worded as the other types' (the
+** value's own type name, the same on Lua 5.4 and LuaJIT) otherwise. */
 static MeshBox *check_box(lua_State *L, int arg) {
-  return (MeshBox *)luaL_checkudata(L, arg, LDS_NAVMESH_MT);
+  MeshBox *b = (MeshBox *)luaL_testudata(L, arg, LDS_NAVMESH_MT);
+  if (!b) ldsl_type_error(L, arg, LDS_NAVMESH_MT);
+  return b;
 }
 
 static lds_Navmesh *check_mesh(lua_State *L, int arg) {
@@ -276,9 +280,14 @@ static int nm_piece_count(lua_State *L) {
   return 1;
 }
 
+/* A 1-based vertex or polygon id at arg, 1..n: a value that is not an
+** integer (2.5, NaN) or out of range is reported as written. */
 static uint32_t check_id(lua_State *L, int arg, uint32_t n, const char *what) {
-  double v = ldsl_check_int(L, arg);
+  double v = (double)ldsl_check_num(L, arg);
   char buf[64];
+  if (!(v == floor(v)))
+    ldsl_arg_error(L, arg, lua_pushfstring(L, "%s %s is not an integer (expected 1..%d)", what,
+                                           ldsl_fmt_coord(buf, sizeof buf, v), (int)n));
   if (v < 1 || v > (double)n)
     ldsl_arg_error(L, arg, lua_pushfstring(L, "%s %s out of range (expected 1..%d)", what,
                                            ldsl_fmt_coord(buf, sizeof buf, v), (int)n));
