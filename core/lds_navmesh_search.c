@@ -407,7 +407,7 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
   size_t i;
   if (!s) return LDS_E_ARG;
   s->started = false;
-  s->early = false;
+  s->early = s->pkept = false;
   s->have_path = s->is_partial = s->path_built = s->corr_pending = false;
   s->npts = s->ncorr = 0;
   s->msg[0] = '\0';
@@ -1596,6 +1596,13 @@ static bool keep_partial(lds_NavSearch *s, const double *pts, size_t n) {
   return true;
 }
 
+bool ldsi_nav_keep_best(lds_NavSearch *s) {
+  bool ok = keep_partial(s, s->pts, s->npts);
+  s->npts = 0; /* s->pts is the running search's scratch */
+  s->pkept = ok;
+  return ok;
+}
+
 const double *lds_navsearch_partial_points(lds_NavSearch *s, size_t *n, bool *partial) {
   if (n) *n = 0;
   if (partial) *partial = true;
@@ -1618,6 +1625,9 @@ const double *lds_navsearch_partial_points(lds_NavSearch *s, size_t *n, bool *pa
     closest_on_poly(s->m, s->sp, s->goal, pt + 3);
     if (memcmp(pt, pt + 3, 3 * sizeof(double)) != 0) k = 2;
     if (!keep_partial(s, pt, k)) return NULL;
+  } else if (s->pkept) {
+    /* the optimal mode's second search runs (to the partial target): the
+    ** path kept when the first one ran dry, the best known until it ends */
   } else if (s->p.algo == LDS_NAV_FUNNEL && s->have0) {
     /* thorough's second search runs: the first one's path reaches the goal */
     if (!keep_partial(s, s->pts0, s->npts0)) return NULL;

@@ -148,11 +148,14 @@ LDS_API bool lds_navsearch_is_partial(lds_NavSearch *s);
 /// to the partial target of the polygons reached so far (the point of them
 /// nearest the goal, docs/navmesh.md "Partial paths") — optimal mode: the
 /// chain of roots of the first node made into the polygon holding it, then straight (or
-/// round the entry interval's nearer end) to the point; funnel mode: the
+/// round the entry interval's nearer end) to the point, and with p.partial,
+/// once the first search ran dry, that path to the partial target kept
+/// while the second search runs; funnel mode: the
 /// funnel through the corridor of the polygon's record (portal state) of
 /// least g, or, while thorough's second search runs, the first search's
 /// path to the goal. Not a prefix of the final path: a later call may
-/// answer a different path. Once LDS_FOUND the path
+/// answer a different path, but its end never moves away (x-z distance)
+/// from the goal as the query proceeds. Once LDS_FOUND the path
 /// (lds_navsearch_points); after LDS_NO_PATH the partial path with
 /// params.partial, else the same best-so-far over what the query reached
 /// (a query that ended at its start, a blocked goal or start and goal

@@ -151,12 +151,14 @@ struct lds_NavSearch {
   ldsi_Polyanya *pa;
   /* partial paths (lds_navsearch_partial_points): per merged polygon,
   ** reached (rgen == rgcur) and by which record (rsel); the best-so-far
-  ** path's own buffer; early: the query ended at its start, unsearched */
+  ** path's own buffer; early: the query ended at its start, unsearched;
+  ** pkept: ppts holds the optimal mode's best-so-far kept when its first
+  ** search ran dry (answered unchanged while the second search runs) */
   uint32_t *rgen, *rsel;
   uint32_t rgcur;
   double *ppts;
   size_t nppts, ppcap;
-  bool early;
+  bool early, pkept;
 };
 
 #define LDSI_NAV_CLOSED 0xFFFFFFFFu
@@ -189,6 +191,10 @@ LDSI_HIDDEN void ldsi_polyanya_free(lds_NavSearch *s);
 /* The best path so far of the optimal search into s->pts (s->npts):
 ** LDS_OK, LDS_NO_PATH (nothing reached), LDS_E_NOMEM. */
 LDSI_HIDDEN lds_Status ldsi_polyanya_best(lds_NavSearch *s);
+/* Keeps s->pts (n = s->npts) as the best-so-far path until the query ends
+** (s->pkept; docs/navmesh.md "Partial paths": the best so far never moves
+** away from the goal) and empties s->pts; false on no memory. */
+LDSI_HIDDEN bool ldsi_nav_keep_best(lds_NavSearch *s);
 /* The partial target of both modes (docs/navmesh.md "Partial paths"): over
 ** the mesh polygons p whose merged polygon pmap[p] is reached (mark[...] ==
 ** gen) and whose area is allowed, the point of p nearest the goal in x-z

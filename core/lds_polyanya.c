@@ -1083,6 +1083,12 @@ lds_Status ldsi_polyanya_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budge
       double tgt[3];
       uint32_t tp = ldsi_nav_partial_target(s, pa->mm.pmap, pa->rgen, pa->gen, tgt);
       if (tp == LDS_NAVMESH_NONE) return LDS_NO_PATH; /* cannot happen: the start's polygon is reached */
+      /* the best so far now ends at the partial target: keep it while the
+      ** second search runs (its own nodes reach less, nearer the start) */
+      if (ldsi_polyanya_best(s) != LDS_OK || !ldsi_nav_keep_best(s)) {
+        snprintf(s->msg, sizeof s->msg, "lds_navsearch_step: out of memory keeping the best path so far");
+        return LDS_E_NOMEM;
+      }
       pa->phase = 1;
       if (begin(s, tgt, tp) != LDS_RUNNING) {
         snprintf(s->msg, sizeof s->msg, "lds_navsearch_step: out of memory (%zu nodes)", pa->nn);

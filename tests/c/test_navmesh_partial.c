@@ -19,6 +19,9 @@
 ** mesh, goal on a blocked area, a budget of 1 expansion. The shared 3-D
 ** levels' queries Detour cannot answer (start and goal apart): the same
 ** checks, the target at the least x-z distance over the start's piece.
+** Stepping a few expansions at a time (random meshes and the shared
+** AR0011SR query), the best so far never moves away from the goal and ends
+** as the final path.
 */
 #include "harness.h"
 
@@ -673,6 +676,119 @@ static void test_levels(const char *name) {
   lds_navmesh_free(m);
 }
 
+/* Steps q with `every` expansions a step: the x-z distance from the end of
+** the best-so-far path (lds_navsearch_partial_points) to b never grows from
+** one step to the next (docs/navmesh.md "Partial paths"), and the best so
+** far once the query ended is its final path, bit for bit. Returns the
+** number of violations; *nrun: the steps that answered a best so far;
+** last_end: the end of the last best so far answered while running. */
+static int monotone_run(lds_NavSearch *s, const lds_NavParams *p, const double *a, const double *b,
+                        uint64_t every, int *nrun, double *last_end) {
+  lds_Budget bud = {every, 0};
+  lds_Status st = lds_navsearch_start(s, p, a, b);
+  double prev = INFINITY;
+  const double *pp, *fp;
+  size_t pn, fn;
+  int bad = 0, steps = 0;
+  while (st == LDS_RUNNING && steps < 1000000) {
+    st = lds_navsearch_step(s, &bud);
+    steps++;
+    pp = lds_navsearch_partial_points(s, &pn, NULL);
+    if (!pp || pn == 0) continue;
+    {
+      double d = dxz(pp + 3 * (pn - 1), b);
+      if (d > prev + 1e-9 * (1 + prev)) {
+        if (bad < 3)
+          fprintf(stderr, "  best so far moved away from the goal at step %d (algo %d): %.9g -> %.9g\n",
+                  steps, (int)p->algo, prev, d);
+        bad++;
+      }
+      prev = d;
+    }
+    if (st == LDS_RUNNING) {
+      (*nrun)++;
+      if (last_end) memcpy(last_end, pp + 3 * (pn - 1), 3 * sizeof(double));
+    }
+  }
+  fp = lds_navsearch_points(s, &fn);
+  pp = lds_navsearch_partial_points(s, &pn, NULL);
+  if (fp && !(pp && pn == fn && memcmp(pp, fp, fn * 3 * sizeof(double)) == 0)) bad++;
+  return bad;
+}
+
+/* The best so far never moves away from the goal, both modes, a few
+** expansions a step: random meshes (goal reachable or apart, with and
+** without partial) and the shared AR0011SR query whose optimal second
+** search (to the partial target) used to answer paths ending farther. */
+static void test_monotone(void) {
+  PRng g = {0x0a11ce5u};
+  int mesh, bad = 0, nrun = 0, bad_end = 0;
+  for (mesh = 0; mesh < 40; mesh++) {
+    lds_Navmesh *m = pmesh_make(&g, 30 + (int)(prnd(&g) % 15));
+    lds_NavSearch *s;
+    int q;
+    if (!m) continue;
+    s = lds_navsearch_new(NULL, m, NULL);
+    for (q = 0; q < 6; q++) {
+      int cx, cy, gx, gy, algo;
+      double a[3], b[3];
+      do {
+        cx = (int)(prnd(&g) % PW), cy = (int)(prnd(&g) % PH);
+      } while (pblocked[cy][cx]);
+      do {
+        gx = (int)(prnd(&g) % PW), gy = (int)(prnd(&g) % PH);
+      } while (pblocked[gy][gx]);
+      a[0] = cx + 0.3, a[1] = 0, a[2] = cy + 0.55;
+      b[0] = gx + 0.6, b[1] = 0, b[2] = gy + 0.35;
+      for (algo = 0; algo < 2; algo++) {
+        lds_NavParams pr;
+        lds_nav_params_init(&pr);
+        pr.algo = algo ? LDS_NAV_OPTIMAL : LDS_NAV_FUNNEL;
+        pr.partial = q % 3 != 2;
+        bad += monotone_run(s, &pr, a, b, 1 + prnd(&g) % 4, &nrun, NULL);
+      }
+    }
+    lds_navsearch_free(s);
+    lds_navmesh_free(m);
+  }
+  CHECK(nrun > 1000);
+  CHECK_INT(bad, 0);
+  {
+    char mp[512];
+    const double a[3] = {177.33, 0, 42.5}, b[3] = {84, 0, 445.33};
+    lds_Navmesh *m;
+    int algo;
+    snprintf(mp, sizeof mp, "%s/data/navmesh/2d/AR0011SR.nav", LDS_SHARED_DIR);
+    m = lds_navmesh_load(NULL, mp, NULL);
+    if (!m) {
+      printf("  skipped: %s not loaded\n", mp);
+      return;
+    }
+    for (algo = 0; algo < 2; algo++) {
+      lds_NavSearch *s = lds_navsearch_new(NULL, m, NULL);
+      lds_NavParams pr;
+      double last[3] = {0, 0, 0};
+      const double *fp;
+      size_t fn;
+      int n = 0;
+      lds_nav_params_init(&pr);
+      pr.algo = algo ? LDS_NAV_OPTIMAL : LDS_NAV_FUNNEL;
+      pr.partial = true;
+      CHECK_INT(monotone_run(s, &pr, a, b, 5, &n, last), 0);
+      CHECK_INT(lds_navsearch_status(s), LDS_NO_PATH);
+      CHECK(n > 100);
+      fp = lds_navsearch_points(s, &fn);
+      CHECK(fp != NULL);
+      /* the optimal mode's best so far ends at the partial target once the
+      ** first search has run dry: where the final path ends */
+      if (fp && algo == 1 && dxz(last, fp + 3 * (fn - 1)) > 1e-9) bad_end++;
+      lds_navsearch_free(s);
+    }
+    CHECK_INT(bad_end, 0);
+    lds_navmesh_free(m);
+  }
+}
+
 void suite_navmesh_partial(void);
 void suite_navmesh_partial(void) {
   test_degenerate();
@@ -680,4 +796,5 @@ void suite_navmesh_partial(void) {
   test_scheduler_partial();
   test_levels("dungeon");
   test_levels("nav_test");
+  test_monotone();
 }
