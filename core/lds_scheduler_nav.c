@@ -408,16 +408,24 @@ size_t ldsi_sched_nav_mem(const lds_Scheduler *sc) {
   return n;
 }
 
-lds_Status lds_scheduler_nav_path(const lds_Scheduler *sc, lds_RequestId id, lds_NavPath *out) {
+/* The mesh request id of sc into *q, *out cleared; LDS_E_ARG for a null
+** argument, an unknown id or a grid request. */
+static lds_Status nav_req(const lds_Scheduler *sc, lds_RequestId id, lds_NavPath *out,
+                          const Req **q) {
   uint32_t r;
-  const Req *q;
   if (!out) return LDS_E_ARG;
   memset(out, 0, sizeof *out);
   if (!sc) return LDS_E_ARG;
   r = ldsi_sched_slot(sc, id);
   if (r == NO_INDEX) return LDS_E_ARG;
-  q = &sc->req[r];
-  if (!q->nav) return LDS_E_ARG;
+  *q = &sc->req[r];
+  return (*q)->nav ? LDS_OK : LDS_E_ARG;
+}
+
+lds_Status lds_scheduler_nav_path(const lds_Scheduler *sc, lds_RequestId id, lds_NavPath *out) {
+  const Req *q = NULL;
+  lds_Status st = nav_req(sc, id, out, &q);
+  if (st != LDS_OK) return st;
   if (q->state != SLOT_DONE || !q->nav->pts) return LDS_E_STATE;
   out->points = q->nav->pts;
   out->n_points = q->nav->npts;
@@ -431,19 +439,13 @@ lds_Status lds_scheduler_nav_path(const lds_Scheduler *sc, lds_RequestId id, lds
 }
 
 lds_Status lds_scheduler_nav_partial_path(lds_Scheduler *sc, lds_RequestId id, lds_NavPath *out) {
-  uint32_t r;
-  const Req *q;
+  const Req *q = NULL;
   lds_NavSearch *s;
   size_t n = 0, i;
   bool part = true;
   const double *pts;
-  if (!out) return LDS_E_ARG;
-  memset(out, 0, sizeof *out);
-  if (!sc) return LDS_E_ARG;
-  r = ldsi_sched_slot(sc, id);
-  if (r == NO_INDEX) return LDS_E_ARG;
-  q = &sc->req[r];
-  if (!q->nav) return LDS_E_ARG;
+  lds_Status st = nav_req(sc, id, out, &q);
+  if (st != LDS_OK) return st;
   if (q->state == SLOT_DONE) return lds_scheduler_nav_path(sc, id, out);
   if (q->state != SLOT_ACTIVE || q->mesh < 0 || q->search < 0) return LDS_E_STATE;
   s = sc->meshes[q->mesh].search[q->search];

@@ -504,8 +504,8 @@ static int start_fail(lua_State *L, const char *m, lds_Status st) {
   return ldsl_push_fail(L, lua_tostring(L, -1), st);
 }
 
-void ldsl_navmesh_push_path(lua_State *L, const double *pts, size_t n, double length, double cost,
-                            bool partial, lds_NavAlgo algo, const uint32_t *corr, size_t nc) {
+void ldsl_navmesh_push_so_far(lua_State *L, const double *pts, size_t n, double length,
+                              bool partial, lds_NavAlgo algo) {
   size_t i;
   lua_createtable(L, (int)n, 5);
   for (i = 0; i < n; i++) {
@@ -514,12 +514,18 @@ void ldsl_navmesh_push_path(lua_State *L, const double *pts, size_t n, double le
   }
   lua_pushnumber(L, length);
   lua_setfield(L, -2, "length");
-  lua_pushnumber(L, cost);
-  lua_setfield(L, -2, "cost");
   lua_pushboolean(L, partial);
   lua_setfield(L, -2, "partial");
   lua_pushstring(L, lds_nav_algo_name(algo));
   lua_setfield(L, -2, "algorithm");
+}
+
+void ldsl_navmesh_push_path(lua_State *L, const double *pts, size_t n, double length, double cost,
+                            bool partial, lds_NavAlgo algo, const uint32_t *corr, size_t nc) {
+  size_t i;
+  ldsl_navmesh_push_so_far(L, pts, n, length, partial, algo);
+  lua_pushnumber(L, cost);
+  lua_setfield(L, -2, "cost");
   lua_createtable(L, (int)nc, 0);
   for (i = 0; i < nc; i++) {
     lua_pushinteger(L, (lua_Integer)corr[i] + 1);
@@ -689,17 +695,7 @@ static int nm_partial_path(lua_State *L) {
     len += sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
                 (p[2] - q[2]) * (p[2] - q[2]));
   }
-  lua_createtable(L, (int)n, 3);
-  for (i = 0; i < n; i++) {
-    push_point(L, pts + 3 * i);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
-  lua_pushnumber(L, len);
-  lua_setfield(L, -2, "length");
-  lua_pushboolean(L, part);
-  lua_setfield(L, -2, "partial");
-  lua_pushstring(L, lds_nav_algo_name(b->q_algo));
-  lua_setfield(L, -2, "algorithm");
+  ldsl_navmesh_push_so_far(L, pts, n, len, part, b->q_algo);
   return 1;
 }
 

@@ -1787,7 +1787,7 @@ static int req_path(lua_State *L) {
 ** (best-so-far after `quick` expansions), once delivered; none once the
 ** request ended without a path (no_path, an error, cancelled). A mesh
 ** request: while its search runs, the best path so far (mesh:find_path's
-** table, cost NaN, corridor empty; lds_scheduler_nav_partial_path); none
+** table without cost and corridor; lds_scheduler_nav_partial_path); none
 ** before it started and once it ended (req:path() has the path). */
 static int req_partial_path(lua_State *L) {
   ReqBox *r = check_req(L, 1);
@@ -1804,8 +1804,7 @@ static int req_partial_path(lua_State *L) {
       lua_pushstring(L, "none");
       return 2;
     }
-    ldsl_navmesh_push_path(L, np.points, np.n_points, np.length, np.cost, np.partial, np.algo,
-                           NULL, 0);
+    ldsl_navmesh_push_so_far(L, np.points, np.n_points, np.length, np.partial, np.algo);
     return 1;
   }
   if (st != LDS_RUNNING && st != LDS_FOUND) {

@@ -143,6 +143,11 @@ void ldsl_navmesh_read_opts(lua_State *L, int arg, lds_NavParams *p, double *cos
 ** (1-based polygon ids). */
 void ldsl_navmesh_push_path(lua_State *L, const double *pts, size_t n, double length, double cost,
                             bool partial, lds_NavAlgo algo, const uint32_t *corr, size_t nc);
+/* Pushes the table of a best path so far (mesh:partial_path,
+** req:partial_path): the points, length, partial and algorithm, without
+** cost and corridor (neither is known while a search runs). */
+void ldsl_navmesh_push_so_far(lua_State *L, const double *pts, size_t n, double length,
+                              bool partial, lds_NavAlgo algo);
 
 #define ldsl_new_gridbox(L) ldsl_space_new((L), &ldsl_grid_kind)
 #define ldsl_new_graphbox(L) ldsl_space_new((L), &ldsl_graph_kind)

@@ -118,6 +118,9 @@ describe("navmesh partial paths", function()
           seen = seen + 1
           assert.navmesh_path(m, p, a)
           assert.equal(alg, p.algorithm)
+          -- a best path so far has no cost and no corridor (nil, not NaN)
+          assert.is_nil(p.cost)
+          assert.is_nil(p.corridor)
           local e = last(p)
           assert.equal(not (e.x == b[1] and e.z == b[3]), p.partial)
         end
@@ -171,6 +174,8 @@ describe("navmesh partial paths", function()
             seen = seen + 1
             assert.navmesh_path(m, p, a)
             assert.is_true(p.partial)
+            assert.is_nil(p.cost)
+            assert.is_nil(p.corridor)
           end
         end
       end
