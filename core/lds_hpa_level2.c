@@ -416,13 +416,14 @@ static void serialize(const lds_Hpa *h, uint32_t c, uint32_t *out) {
   uint32_t i;
   *out++ = k->n;
   *out++ = k->ninter;
-  memcpy(out, k->cell, (size_t)k->n * sizeof(uint32_t));
+  /* a cluster without entrances has no arrays (memcpy takes no NULL) */
+  if (k->n) memcpy(out, k->cell, (size_t)k->n * sizeof(uint32_t));
   out += k->n;
   for (i = 0; i < k->n; i++, out += 2) {
     double v = ldsi_hpa_cost(h, k->cell[i]);
     memcpy(out, &v, sizeof v);
   }
-  memcpy(out, k->dist, (size_t)k->n * k->n * sizeof(float));
+  if (k->n) memcpy(out, k->dist, (size_t)k->n * k->n * sizeof(float));
   out += (size_t)k->n * k->n;
   for (i = 0; i < k->ninter; i++, out += 4) {
     out[0] = k->inter[i].cl;
@@ -606,7 +607,8 @@ static lds_Status update_cluster(lds_Hpa *h, uint32_t b, const uint32_t *const *
       ne = source_edges(h, b, s, ne);
     } else {
       L->kept++;
-      memcpy(L->ebuf + ne, z->edge + ooff[s], (size_t)(ooff[s + 1] - ooff[s]) * sizeof *L->ebuf);
+      if (ooff[s + 1] > ooff[s])
+        memcpy(L->ebuf + ne, z->edge + ooff[s], (size_t)(ooff[s + 1] - ooff[s]) * sizeof *L->ebuf);
       ne += ooff[s + 1] - ooff[s];
     }
   }
