@@ -1442,7 +1442,16 @@ static lds_Status mesh_corridor(lds_NavSearch *s) {
       uint32_t k, nk = s->m->pstart[c[n - 1] + 1] - s->m->pstart[c[n - 1]];
       for (k = 0; k < nk; k++)
         if (nb[k] == s->gp) break;
-      if (k < nk && n < s->corrcap) c[n++] = s->gp;
+      if (k < nk) {
+        if (n == s->corrcap) { /* a full buffer grows: the goal polygon is never dropped */
+          c = (uint32_t *)ldsi_realloc(&s->env, s->corr, s->corrcap * sizeof(uint32_t),
+                                       (n + 1) * sizeof(uint32_t));
+          if (!c) return nomem(s);
+          s->corr = c;
+          s->corrcap = n + 1;
+        }
+        c[n++] = s->gp;
+      }
     }
   }
   s->ncorr = n;

@@ -308,9 +308,67 @@ static void test_out_of_memory(void) {
   lds_navmesh_free(m);
 }
 
+/* One search object reused over many queries answers each exactly as a
+** fresh object does: the same points and the same corridor, bit for bit.
+** Goals lie on cell edges (an integer coordinate), where the walk of the
+** path may end across the goal polygon's edge and the corridor must still
+** end in the goal polygon, whatever the size its buffer has from earlier
+** queries. */
+static void test_reuse_matches_fresh(void) {
+  PRng g = {0x7e05eu};
+  int it, q, cases = 0, differ = 0, goal_last = 0;
+  for (it = 0; it < 12; it++) {
+    lds_Navmesh *m = pmesh_make(&g, it % 2 ? 15 : 30);
+    lds_NavSearch *s;
+    CHECK(m != NULL);
+    if (!m) return;
+    s = lds_navsearch_new(NULL, m, NULL);
+    for (q = 0; q < 60; q++) {
+      double a[3] = {punit(&g) * PW, 0, punit(&g) * PH};
+      double b[3] = {(double)(prnd(&g) % PW) + (q & 1 ? 0.0 : punit(&g)), 0,
+                     (double)(prnd(&g) % PH) + (q & 1 ? punit(&g) : 0.0)};
+      lds_NavParams p;
+      lds_NavSearch *f;
+      lds_Status sr, sf;
+      size_t nr, nf, cr, cf;
+      const double *pr, *pf;
+      const uint32_t *kr, *kf;
+      uint32_t gp = lds_navmesh_locate(m, b[0], 0, b[2], -1);
+      if (lds_navmesh_locate(m, a[0], 0, a[2], -1) == LDS_NAVMESH_NONE || gp == LDS_NAVMESH_NONE) continue;
+      lds_nav_params_init(&p);
+      p.thorough = q % 3 != 0;
+      f = lds_navsearch_new(NULL, m, NULL);
+      plen(s, &p, a, b, &sr);
+      plen(f, &p, a, b, &sf);
+      cases++;
+      if (sr != sf) {
+        differ++;
+      } else if (sr == LDS_FOUND) {
+        pr = lds_navsearch_points(s, &nr);
+        pf = lds_navsearch_points(f, &nf);
+        kr = lds_navsearch_corridor(s, &cr);
+        kf = lds_navsearch_corridor(f, &cf);
+        if (nr != nf || cr != cf || !pr || !pf || !kr || !kf || memcmp(pr, pf, 3 * nr * sizeof *pr) != 0 ||
+            memcmp(kr, kf, cr * sizeof *kr) != 0)
+          differ++;
+        else if (cr > 0 && lds_navmesh_poly_contains(m, kr[cr - 1], b[0], b[2]))
+          goal_last++;
+      }
+      lds_navsearch_free(f);
+    }
+    lds_navsearch_free(s);
+    lds_navmesh_free(m);
+  }
+  printf("  reused search vs fresh: %d queries, %d differ\n", cases, differ);
+  CHECK(cases > 400);
+  CHECK_INT(differ, 0);
+  CHECK(goal_last * 10 >= cases * 9); /* the corridor ends at the goal's polygon */
+}
+
 void suite_navmesh_portal(void);
 void suite_navmesh_portal(void) {
   test_random_meshes();
   test_shared_vs_detour();
   test_out_of_memory();
+  test_reuse_matches_fresh();
 }
