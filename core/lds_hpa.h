@@ -38,8 +38,9 @@
 ** the goal, the same trees (or the start's Dijkstra); across a border, the
 ** one move of the inter edge. The
 ** concatenation is smoothed as it grows: from an anchor, the farthest
-** candidate cell within 8 cluster sides ahead (tried from the far end
-** down) whose digital straight line is legal under
+** candidate cell within 8 cluster sides ahead (the horizon's end first,
+** then a galloping search over the candidates) whose digital straight
+** line is legal under
 ** the move rules and costs no more than the stretch it replaces is joined
 ** by that line. So the path never costs more than the abstract path. Start
 ** and goal at most two clusters apart first try one A* inside the box of
@@ -217,11 +218,11 @@ LDS_API const lds_Grid *lds_hpa_grid(const lds_Hpa *h);
 /// Allocates the scratch of the searches inside
 /// clusters (about 45 bytes per cell of a 3 x 3 cluster box, and of one
 /// cluster for each of the start's and the goal's insertion) and the
-/// unsmoothed path (12 bytes per cell of it); the fast mode allocates on its
+/// unsmoothed path (16 bytes per cell of it); the fast mode allocates on its
 /// first query the abstract search's records (48 bytes per entrance, with
-/// a quarter more for entrances later repairs add), the optimal mode
-/// on its first query 24 bytes per padded cell and 16 per open-list entry
-/// (the landmark A*), or an lds_Search (JPS on uniform-cost grids).
+/// a quarter more for entrances later repairs add), the optimal mode on
+/// its first query one lds_Search on the grid (its memory: lds_search.h),
+/// which runs JPS on uniform-cost grids and the landmark A* elsewhere.
 /// @returns the query, NULL with err LDS_E_ARG (NULL h) or LDS_E_NOMEM.
 /// [Owner: caller frees with lds_hpa_query_free, before the hierarchy]
 LDS_API lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err);

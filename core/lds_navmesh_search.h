@@ -3,15 +3,19 @@
 ** lds_navmesh_search.h — path searches on a navigation mesh (lds_Navmesh),
 ** sliced like every lodestar search (start, step(budget), status, stats):
 **
-**   funnel  — A* over polygons, one record per polygon holding the point
-**             where the best corridor enters it: first with the portal
-**             point nearest the line to the goal (so long polygons are not
-**             overrated as with edge midpoints), over the merged convex
-**             partition; with `thorough`, then Detour's edge-midpoint rule
-**             over the mesh's polygons, bounded by the first path; the
-**             funnel through the corridor found, the cheaper path kept.
-**             Area costs weight each piece; h is the straight line times
-**             the cheapest allowed cost. Not always shortest
+**   funnel  — a corridor A* over the merged convex partition, then the
+**             funnel (string pulling) through the corridor found. With
+**             `thorough` (the default) and one cost for every allowed
+**             area: the portal-state search, A* over portals whose states
+**             each hold the funnel of their corridor, g its pulled length.
+**             With area costs: the point-chain search (one record per
+**             polygon holding the point where the best corridor enters it,
+**             the portal point nearest the line to the goal, so long
+**             polygons are not overrated as with edge midpoints), then
+**             Detour's edge-midpoint search bounded by its path, the
+**             cheaper path kept; without `thorough`, the point-chain search
+**             alone. Area costs weight each piece; h is the straight line
+**             times the cheapest allowed cost. Not always shortest
 **             (docs/navmesh.md, "funnel: corridor A* + funnel").
 **   optimal — Polyanya (M. Cui, D. Harabor, A. Grastien, "Compromise-free
 **             Pathfinding on a Navigation Mesh", IJCAI 2017): best-first
