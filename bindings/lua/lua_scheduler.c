@@ -386,9 +386,7 @@ static void read_config(lua_State *L, int arg, lds_SchedulerConfig *cfg) {
       (uint32_t)opt_uint(L, arg, "initial_capacity", cfg->initial_capacity, 4294967295.0);
   cfg->initial_rate = opt_num(L, arg, "initial_rate", cfg->initial_rate);
   cfg->quick_share = opt_num(L, arg, "quick_share", cfg->quick_share);
-  lua_getfield(L, arg, "deterministic");
-  cfg->deterministic = lua_toboolean(L, -1);
-  lua_pop(L, 1);
+  cfg->deterministic = ldsl_opt_boolean(L, arg, "deterministic", 0);
   lua_getfield(L, arg, "on_error");
   if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)
     ldsl_opt_type_error(L, arg, "on_error", "function");
