@@ -71,6 +71,13 @@ local CASES = {
     s:run()
     return s:draw(recorder(), {labels = v})
   end, "(opts.labels: boolean expected, got %s)"},
+  {"path.new partial", function(v)
+    return lodestar.path.new(lodestar.grid.new(4, 4), {{0, 0}, {1, 1}}, v)
+  end, "bad argument #3 to 'new' (boolean expected, got %s)"},
+  {"g:bake defer", function(v)
+    local g = lodestar.grid.new(4, 4)
+    return g:bake("mud", function() return 1 end, nil, v)
+  end, "bad argument #4 to 'bake' (boolean expected, got %s)"},
 }
 
 describe("boolean options", function()
