@@ -71,6 +71,12 @@ local CASES = {
     s:run()
     return s:draw(recorder(), {labels = v})
   end, "(opts.labels: boolean expected, got %s)"},
+  {"hierarchy opts.optimal_jps", function(v)
+    return lodestar.hierarchy(lodestar.grid.new(8, 8), {optimal_jps = v})
+  end, "bad argument #2 to 'hierarchy' (opts.optimal_jps: boolean expected, got %s)"},
+  {"hierarchy opts.lower_bounds", function(v)
+    return lodestar.hierarchy(lodestar.grid.new(8, 8), {lower_bounds = v})
+  end, "bad argument #2 to 'hierarchy' (opts.lower_bounds: boolean expected, got %s)"},
   {"path.new partial", function(v)
     return lodestar.path.new(lodestar.grid.new(4, 4), {{0, 0}, {1, 1}}, v)
   end, "bad argument #3 to 'new' (boolean expected, got %s)"},
