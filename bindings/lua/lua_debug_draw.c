@@ -281,9 +281,7 @@ static int search_draw(lua_State *L) {
   lds_debug_search_opts_init(&o);
   check_opts(L, 3, keys);
   if (lua_istable(L, 3)) {
-    lua_getfield(L, 3, "labels");
-    o.labels = lua_toboolean(L, -1);
-    lua_pop(L, 1);
+    o.labels = ldsl_opt_boolean(L, 3, "labels", 0);
   }
   b = new_recording(L, 2, &dd);
   st = lds_debug_draw_search(&dd, sb->s, &o);

@@ -157,12 +157,7 @@ int ldsl_dstar_new(lua_State *L) {
                                                  ldsl_fmt_num(buf, sizeof buf, p.h_scale)));
   }
   lua_pop(L, 1);
-  lua_getfield(L, 2, "subscribe");
-  if (!lua_isnil(L, -1)) {
-    if (lua_type(L, -1) != LUA_TBOOLEAN) ldsl_opt_type_error(L, 2, "subscribe", "boolean");
-    subscribe = lua_toboolean(L, -1);
-  }
-  lua_pop(L, 1);
+  subscribe = ldsl_opt_boolean(L, 2, "subscribe", subscribe);
   p.n_layer_weights = ldsl_dstar_weights(L, 2, g, w);
   p.layer_weights = p.n_layer_weights ? w : NULL;
 

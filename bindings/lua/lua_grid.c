@@ -371,7 +371,7 @@ static int grid_bake(lua_State *L) {
   lds_Grid *g = check_grid_idle(L, 1, "bake");
   const char *name = ldsl_check_str(L, 2);
   int32_t x0 = 0, y0 = 0, x1 = lds_grid_width(g) - 1, y1 = lds_grid_height(g) - 1, x, y, w;
-  int scratch_idx, defer = lua_toboolean(L, 5);
+  int scratch_idx, defer = ldsl_arg_boolean(L, 5, 0);
   float *scratch;
   Baked *baked;
   size_t cells;

@@ -45,12 +45,7 @@ int ldsl_grid_to_navmesh(lua_State *L) {
       p.max_verts = (int)opt_int_in(L, "max_verts", 4, LDS_NAVMESH_MAX_POLY_VERTS);
     }
     lua_pop(L, 1);
-    lua_getfield(L, 2, "strict");
-    if (!lua_isnil(L, -1)) {
-      if (lua_type(L, -1) != LUA_TBOOLEAN) return ldsl_opt_type_error(L, 2, "strict", "boolean");
-      p.strict = lua_toboolean(L, -1) != 0;
-    }
-    lua_pop(L, 1);
+    p.strict = ldsl_opt_boolean(L, 2, "strict", p.strict) != 0;
     lua_getfield(L, 2, "area");
     if (!lua_isnil(L, -1)) {
       p.area = (uint8_t)opt_int_in(L, "area", 0, 255);

@@ -158,18 +158,8 @@ int ldsl_hpa_new(lua_State *L) {
     p.cluster_size = opt_int_in(L, "cluster_size", 4, LDS_HPA_MAX_CLUSTER, p.cluster_size);
     p.landmarks = opt_int_in(L, "landmarks", 1, LDS_HPA_MAX_LANDMARKS, p.landmarks);
     p.level2 = opt_level2(L, p.cluster_size);
-    lua_getfield(L, 2, "optimal_jps");
-    if (!lua_isnil(L, -1)) {
-      if (lua_type(L, -1) != LUA_TBOOLEAN) ldsl_opt_type_error(L, 2, "optimal_jps", "boolean");
-      p.optimal_jps = lua_toboolean(L, -1);
-    }
-    lua_pop(L, 1);
-    lua_getfield(L, 2, "lower_bounds");
-    if (!lua_isnil(L, -1)) {
-      if (lua_type(L, -1) != LUA_TBOOLEAN) ldsl_opt_type_error(L, 2, "lower_bounds", "boolean");
-      p.lower_bounds = lua_toboolean(L, -1);
-    }
-    lua_pop(L, 1);
+    p.optimal_jps = ldsl_opt_boolean(L, 2, "optimal_jps", p.optimal_jps);
+    p.lower_bounds = ldsl_opt_boolean(L, 2, "lower_bounds", p.lower_bounds);
     p.n_layer_weights = ldsl_dstar_weights(L, 2, g, w);
     p.layer_weights = p.n_layer_weights ? w : NULL;
   }

@@ -470,15 +470,8 @@ void ldsl_navmesh_read_opts(lua_State *L, int arg, lds_NavParams *p, double *cos
       ldsl_opt_error(L, arg, "height_tol", "nan out of range (expected a number; < 0: any height)");
   }
   lua_pop(L, 1);
-  lua_getfield(L, arg, "partial");
-  p->partial = lua_toboolean(L, -1);
-  lua_pop(L, 1);
-  lua_getfield(L, arg, "thorough");
-  if (!lua_isnil(L, -1)) {
-    if (lua_type(L, -1) != LUA_TBOOLEAN) ldsl_opt_type_error(L, arg, "thorough", "boolean");
-    p->thorough = lua_toboolean(L, -1);
-  }
-  lua_pop(L, 1);
+  p->partial = ldsl_opt_boolean(L, arg, "partial", 0);
+  p->thorough = ldsl_opt_boolean(L, arg, "thorough", p->thorough);
   p->area_costs = costs;
   p->n_area_costs = 256;
 }

@@ -42,10 +42,6 @@ static int check_options(lua_State *L) {
         int32_t x, y;
         ldsl_opt_cell(L, 1, copied[i], g, &x, &y);
       }
-      if (i == 3 && !lua_isnil(L, -1)) { /* partial: any value, as a boolean */
-        lua_pushboolean(L, lua_toboolean(L, -1));
-        lua_replace(L, -2);
-      }
       lua_setfield(L, out, copied[i]);
     }
   }

@@ -657,7 +657,7 @@ static int path_new(lua_State *L) {
   double c;
   int partial;
   ldsl_check_table(L, 2);
-  partial = lua_toboolean(L, 3);
+  partial = ldsl_arg_boolean(L, 3, 0);
   n = lua_rawlen(L, 2);
   ids = (uint32_t *)lds_newudata(L, (n ? n : 1) * sizeof(uint32_t)); /* scratch, GC'd */
   for (i = 0; i < n; i++) {

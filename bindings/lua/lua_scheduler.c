@@ -234,6 +234,23 @@ static int req_gc(lua_State *L) {
   return 0;
 }
 
+/* For the scheduler user value table at the top: calls unuse on every box
+** (the values) of its table [slot] (the hierarchies or the meshes, userdata
+** -> box), then replaces that table with an empty one. Stack unchanged. */
+static void unuse_all(lua_State *L, int slot, void (*unuse)(void *box)) {
+  lua_rawgeti(L, -1, slot);
+  if (lua_type(L, -1) == LUA_TTABLE) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      unuse(lua_touserdata(L, -1));
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  lua_newtable(L);
+  lua_rawseti(L, -2, slot);
+}
+
 /* Frees the scheduler's C side: requests are dropped without callbacks, the
 ** grids are let go. Idempotent. The box at si. */
 static void sched_release(lua_State *L, SchedBox *b, int si) {
@@ -253,28 +270,8 @@ static void sched_release(lua_State *L, SchedBox *b, int si) {
   ** hierarchies are kept (their boxes stay used) */
   lds_getuv(L, si);
   if (lua_type(L, -1) == LUA_TTABLE && b->owned) {
-    lua_rawgeti(L, -1, 6);
-    if (lua_type(L, -1) == LUA_TTABLE) {
-      lua_pushnil(L);
-      while (lua_next(L, -2)) {
-        ldsl_hpa_unuse(lua_touserdata(L, -1));
-        lua_pop(L, 1);
-      }
-    }
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_rawseti(L, -2, 6);
-    lua_rawgeti(L, -1, 7); /* the meshes: the searches on them are freed */
-    if (lua_type(L, -1) == LUA_TTABLE) {
-      lua_pushnil(L);
-      while (lua_next(L, -2)) {
-        ldsl_navmesh_unuse(lua_touserdata(L, -1));
-        lua_pop(L, 1);
-      }
-    }
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_rawseti(L, -2, 7);
+    unuse_all(L, 6, ldsl_hpa_unuse);
+    unuse_all(L, 7, ldsl_navmesh_unuse); /* the meshes: the searches on them are freed */
   }
   lua_pop(L, 1);
   b->sc = NULL;
@@ -386,9 +383,7 @@ static void read_config(lua_State *L, int arg, lds_SchedulerConfig *cfg) {
       (uint32_t)opt_uint(L, arg, "initial_capacity", cfg->initial_capacity, 4294967295.0);
   cfg->initial_rate = opt_num(L, arg, "initial_rate", cfg->initial_rate);
   cfg->quick_share = opt_num(L, arg, "quick_share", cfg->quick_share);
-  lua_getfield(L, arg, "deterministic");
-  cfg->deterministic = lua_toboolean(L, -1);
-  lua_pop(L, 1);
+  cfg->deterministic = ldsl_opt_boolean(L, arg, "deterministic", 0);
   lua_getfield(L, arg, "on_error");
   if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)
     ldsl_opt_type_error(L, arg, "on_error", "function");

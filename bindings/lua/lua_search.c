@@ -268,9 +268,7 @@ void ldsl_parse_search_opts(lua_State *L, int arg, lds_SearchParams *p, const ld
                                                    ldsl_fmt_num(buf, sizeof buf, p->h_scale)));
   }
   lua_pop(L, 1);
-  lua_getfield(L, arg, "partial");
-  p->partial = lua_toboolean(L, -1);
-  lua_pop(L, 1);
+  p->partial = ldsl_opt_boolean(L, arg, "partial", 0);
   lua_getfield(L, arg, "cost"); /* cost */
   if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TFUNCTION)
     ldsl_opt_type_error(L, arg, "cost", "function");

@@ -161,9 +161,7 @@ static void parse_graph_opts(lua_State *L, int arg, SearchBox *b, int uv, const 
                                                    ldsl_fmt_num(buf, sizeof buf, p->h_scale)));
   }
   lua_pop(L, 1);
-  lua_getfield(L, arg, "partial");
-  p->partial = lua_toboolean(L, -1);
-  lua_pop(L, 1);
+  p->partial = ldsl_opt_boolean(L, arg, "partial", 0);
 }
 
 /* Starts a graph query (0-based ids; user value table at uv). A custom

@@ -333,11 +333,7 @@ static void ascii_opts_read(lua_State *L, int arg, AsciiLegend *lg, const char *
   }
   ldsl_check_table(L, arg);
   ldsl_check_keys(L, arg, "option", "opts keys must be strings", ascii_opts, NULL);
-  lua_getfield(L, arg, "strict");
-  if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TBOOLEAN)
-    ldsl_opt_type_error(L, arg, "strict", "boolean");
-  lg->strict = lua_toboolean(L, -1);
-  lua_pop(L, 1);
+  lg->strict = ldsl_opt_boolean(L, arg, "strict", 0);
   lua_getfield(L, arg, "legend"); /* legend */
   legend = lua_gettop(L);
   if (lua_isnil(L, legend)) {

@@ -105,6 +105,31 @@ int ldsl_type_error(lua_State *L, int arg, const char *expected) {
   return ldsl_arg_error(L, arg, msg);
 }
 
+/* Boolean option `name` of the options table at arg (an absolute index):
+** dflt when the field is nil, the boolean when it is one; any other value
+** (0, "yes", ...) raises "bad argument #arg to 'f' (opts.NAME: boolean
+** expected, got T)" rather than being read as true (0 and "" are truthy in
+** Lua, so a truthiness read takes them as a request for the option). */
+int ldsl_opt_boolean(lua_State *L, int arg, const char *name, int dflt) {
+  int v = dflt;
+  lua_getfield(L, arg, name);
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TBOOLEAN) ldsl_opt_type_error(L, arg, name, "boolean");
+    v = lua_toboolean(L, -1);
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+/* Optional boolean argument at arg: dflt when absent or nil, the boolean
+** when it is one; any other value raises "bad argument #arg to 'f'
+** (boolean expected, got T)". */
+int ldsl_arg_boolean(lua_State *L, int arg, int dflt) {
+  if (lua_isnoneornil(L, arg)) return dflt;
+  if (lua_type(L, arg) != LUA_TBOOLEAN) ldsl_type_error(L, arg, "boolean");
+  return lua_toboolean(L, arg);
+}
+
 /* luaL_checkoption through arg_error: the index of the string at arg in
 ** lst (NULL-terminated); "invalid option 'x'" otherwise. */
 int ldsl_check_option(lua_State *L, int arg, const char *const lst[]) {

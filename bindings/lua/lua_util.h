@@ -192,6 +192,11 @@ void ldsl_push_u64(lua_State *L, uint64_t v);
 ** microseconds), sized for `extra` more fields the caller sets. */
 void ldsl_push_stats(lua_State *L, const lds_Stats *st, int extra);
 int ldsl_type_error(lua_State *L, int arg, const char *expected);
+/* Boolean option / optional boolean argument: nil -> dflt, a boolean -> its
+** value, anything else raises an argument error naming the option (opts.NAME)
+** or the argument, "boolean expected, got T". */
+int ldsl_opt_boolean(lua_State *L, int arg, const char *name, int dflt);
+int ldsl_arg_boolean(lua_State *L, int arg, int dflt);
 const char *ldsl_value_name(lua_State *L, int idx);
 
 /* lua_grid.c */

@@ -30,7 +30,7 @@ describe("lodestar.core.search_options", function()
 
   it("returns the options it checked, normalised", function()
     local o = core.search_options({algorithm = "jps", weight = 2, h_scale = 0.5, heuristic = "octile",
-      partial = 1, weights = {mud = 3}}, g)
+      partial = true, weights = {mud = 3}}, g)
     assert.same({algorithm = "jps", weight = 2, h_scale = 0.5, heuristic = "octile", partial = true,
       weights = {mud = 3}}, o)
     assert.same({}, core.search_options(nil))
@@ -86,7 +86,7 @@ describe("request_path checks its options with find_path's parser", function()
   end
 
   it("passes the normalised options to the scheduler", function()
-    request{algorithm = "jps", weights = {mud = 2}, partial = 1}
+    request{algorithm = "jps", weights = {mud = 2}, partial = true}
     assert.same({algorithm = "jps", weights = {mud = 2}, partial = true}, submitted[1])
   end)
 
