@@ -1,12 +1,9 @@
 -- SPDX-License-Identifier: MIT
 -- lodestar.grid: construction, cells, rules, layers, lifetime, errors.
 local lodestar = require "lodestar"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
+local errmsg = support.errmsg
 
 describe("grid", function()
   it("new makes w x h free cells of cost 1, 8-connected, no_corner_cutting", function()

@@ -2,12 +2,9 @@
 -- lodestar.search: constructors, slicing, results, lifetime, errors.
 local lodestar = require "lodestar"
 local testing = require "lodestar.testing"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
+local errmsg = support.errmsg
 
 local SQRT2 = math.sqrt(2)
 

@@ -1,12 +1,9 @@
 -- SPDX-License-Identifier: MIT
 -- lodestar.Path: length, cost, flags, iteration, copies, construction.
 local lodestar = require "lodestar"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
+local errmsg = support.errmsg
 
 describe("path", function()
   local g = lodestar.grid.new(6, 3)

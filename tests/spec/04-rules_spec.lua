@@ -2,12 +2,9 @@
 -- Designer rules: baked layers, per-query weights, edge callbacks.
 local lodestar = require "lodestar"
 local testing = require "lodestar.testing"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
+local errmsg = support.errmsg
 
 describe("baked layers", function()
   it("calls fn(x, y, terrain, base_cost) once per cell and stores the numbers", function()

@@ -2,12 +2,9 @@
 -- Line of sight, line-of-sight pruning, post-processing chains, smoothing.
 local lodestar = require "lodestar"
 local smooth = require "lodestar.smooth"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
+local errmsg = support.errmsg
 
 -- deterministic pseudo-random numbers (no math.random: same on both engines)
 local function lcg(seed)

@@ -3,12 +3,9 @@
 -- custom Lua heuristic, lifetime, errors, DIMACS road graphs (docs/lua-api.md,
 -- section Graph). Node and edge ids are 1-based, like DIMACS files.
 local lodestar = require "lodestar"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
+local errmsg = support.errmsg
 
 local function has(haystack, needle)
   assert.is_truthy(haystack:find(needle, 1, true),

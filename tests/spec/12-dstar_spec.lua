@@ -4,12 +4,9 @@
 -- lodestar.find_path (A*) on the edited grid.
 local lodestar = require "lodestar"
 local testing = require "lodestar.testing"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
+local errmsg = support.errmsg
 
 local function cells(path)
   local t = {}

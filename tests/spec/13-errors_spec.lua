@@ -7,6 +7,7 @@
 local lodestar = require "lodestar"
 local smooth = require "lodestar.smooth"
 local testing = require "lodestar.testing"
+local support = require "support"
 
 local THIS = "13%-errors_spec%.lua:%d+: " -- the position prefix of an error raised here
 
@@ -17,11 +18,7 @@ local function here(msg)
   return rest
 end
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
+local errmsg = support.errmsg
 
 -- The keys listed in "unknown option 'zzz' (expected a, b, c)".
 local function listed(msg)

@@ -6,6 +6,7 @@
 -- messages (docs/embedding.md) are checked by tests/c/runtime_test.c.
 local lodestar = require "lodestar"
 local smooth = require "lodestar.smooth"
+local support = require "support"
 
 -- the doc's text, each run of whitespace one space
 local function doc(name)
@@ -16,11 +17,7 @@ local function doc(name)
 end
 
 -- the message of the error f(...) raises, without "file:line: "
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return (tostring(e):gsub("^[^:]*:%d+: ", ""))
-end
+local errmsg = support.errtext
 
 -- "bad argument #2 to 'f' (what)" or "calling 'f' on bad self (what)" ->
 -- "(what)"; other messages unchanged

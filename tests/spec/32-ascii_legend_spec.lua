@@ -4,15 +4,12 @@
 -- free, everything else blocked) where the legend says nothing.
 local lodestar = require "lodestar"
 local testing = require "lodestar.testing"
+local support = require "support"
 
 local SQRT2 = math.sqrt(2)
 
 -- the message of the error f(...) raises, without "file:line: "
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return (tostring(e):gsub("^[^:]*:%d+: ", ""))
-end
+local errmsg = support.errtext
 
 -- every cell as "terrain/blocked/cost", row by row
 local function cells(g)

@@ -4,6 +4,7 @@
 -- graph.parse_dimacs give what the file loaders give from the same bytes,
 -- and fail with "name:line: ..." and the loaders' nil, msg, code.
 local lodestar = require "lodestar"
+local support = require "support"
 
 local function read(path)
   local f = assert(io.open(path, "rb"))
@@ -19,11 +20,7 @@ local function write(path, text)
 end
 
 -- the message of the error f(...) raises, without "file:line: "
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return (tostring(e):gsub("^[^:]*:%d+: ", ""))
-end
+local errmsg = support.errtext
 
 -- every observable property of two grids is the same
 local function same_grid(a, b)

@@ -3,12 +3,9 @@
 -- runtime's Lua half, over a fake host) and find_path check options the
 -- same way and fail with the same message (docs/lua-api.md, "search_options").
 local core = require "lodestar.core"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok)
-  return tostring(e)
-end
+local errmsg = support.errmsg
 
 -- the text inside "bad argument #n to 'f' (...)"
 local function inner(msg)

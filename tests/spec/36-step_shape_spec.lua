@@ -5,12 +5,9 @@
 -- d:stats share the lds_Stats keys (expansions, pushes, peak_open,
 -- elapsed_us).
 local lodestar = require "lodestar"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
+local errmsg = support.errmsg
 
 -- 32x32 grid with a wall at x = 16 from y = 0 to 27: paths bend.
 local function wall_grid()

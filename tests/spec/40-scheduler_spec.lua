@@ -7,12 +7,9 @@
 -- path's cells, cost and delivery frame) to $LDS_BUILD/sched_digest.<engine>;
 -- `make test-lua` compares the two engines' files (docs/scheduler.md).
 local lodestar = require "lodestar"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return (tostring(e):gsub("^[^:]*:%d+: ", ""))
-end
+local errmsg = support.errtext
 
 -- the text inside "bad argument #n to 'f' (...)"
 local function inner(msg)

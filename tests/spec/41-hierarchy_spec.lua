@@ -5,12 +5,9 @@
 -- of a sliced query is a prefix of its path, and a repaired hierarchy
 -- answers like a new one.
 local lodestar = require "lodestar"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
+local errmsg = support.errmsg
 
 local function maze(w, h, seed)
   local g = lodestar.grid.new(w, h)

@@ -7,12 +7,9 @@
 -- breaks, progress, option errors, callback errors. Runs under Lua 5.4 and
 -- LuaJIT (make test-lua).
 local lodestar = require "lodestar"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return (tostring(e):gsub("^[^:]*:%d+: ", ""))
-end
+local errmsg = support.errtext
 
 -- the scenario's LCG (exact in LuaJIT doubles: same numbers on both engines)
 local rng = dofile("tests/bench/gameday.lua").lcg

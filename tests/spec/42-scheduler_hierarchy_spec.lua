@@ -8,12 +8,9 @@
 -- fast request delivers its refined prefix (on_partial) before the path,
 -- and the path begins with it. Bad options are refused with their name.
 local lodestar = require "lodestar"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
+local errmsg = support.errmsg
 
 local function maze(w, h, seed)
   local g = lodestar.grid.new(w, h)

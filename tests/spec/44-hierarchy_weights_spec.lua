@@ -7,12 +7,9 @@
 -- options it would ignore (weights through set_options, partial). After a
 -- hierarchy request ends without a path, req:partial_path() has none.
 local lodestar = require "lodestar"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
+local errmsg = support.errmsg
 
 -- 20 x 20, a layer "mud" of 50 on columns 8..11 but for a gap at row 0
 local function mud_grid()

@@ -4,16 +4,11 @@
 -- the argument (or opts.<key>) and the value as the caller wrote it, never a
 -- value wrapped to 32 bits ("4294967296", not "0" or "-2147483648").
 local lodestar = require "lodestar"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
+local errmsg = support.errmsg
 
-local function has(msg, want)
-  assert.is_truthy(msg:find(want, 1, true), ("%q lacks %q"):format(msg, want))
-end
+local has = support.has
 
 local BIG = 2 ^ 32          -- wraps to 0 as an int32
 local HALF = 2 ^ 31         -- wraps to -2147483648

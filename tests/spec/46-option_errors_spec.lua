@@ -4,18 +4,13 @@
 -- it (lds_scheduler_submit, lds_scheduler_set_params), with the argument
 -- counted as for a call with ':' and located at the caller's line.
 local lodestar = require "lodestar"
+local support = require "support"
 
 local THIS = "46%-option_errors_spec%.lua:%d+: "
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
+local errmsg = support.errmsg
 
-local function has(msg, want)
-  assert.is_truthy(msg:find(want, 1, true), ("%q lacks %q"):format(msg, want))
-end
+local has = support.has
 
 local function no_c_name(msg)
   assert.is_falsy(msg:find("lds_", 1, true), "a C function named: " .. msg)

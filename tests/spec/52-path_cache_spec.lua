@@ -8,12 +8,9 @@
 -- rule, passable cells, its cost recomputed from its cells). Runs on Lua
 -- 5.4 and LuaJIT (make test-lua).
 local lodestar = require "lodestar"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return (tostring(e):gsub("^[^:]*:%d+: ", ""))
-end
+local errmsg = support.errtext
 
 local function rng(seed)
   local s = seed

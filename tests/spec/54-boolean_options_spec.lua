@@ -5,16 +5,11 @@
 -- ask for the option). docs/lua-api.md, "Search options everywhere".
 local lodestar = require "lodestar"
 local core = require "lodestar.core"
+local support = require "support"
 
-local function errmsg(f, ...)
-  local ok, e = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
+local errmsg = support.errmsg
 
-local function has(msg, want)
-  assert.is_truthy(msg:find(want, 1, true), ("%q lacks %q"):format(msg, want))
-end
+local has = support.has
 
 local function recorder()
   local dd = {}
