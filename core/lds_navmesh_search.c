@@ -323,7 +323,9 @@ static void search_reset(lds_NavSearch *s) {
   memcpy(R->rp, s->start, 3 * sizeof(double));
   s->best = id;
   s->best_h = dist3(s->start, s->goal);
-  R->f = s->best_h * (sp == s->fgp ? s->cost[s->m->area[s->sp]] : s->min_cost);
+  /* TAUT keys are lengths (uniform costs: scaling them by the one cost
+  ** changes no comparison, and a length times a huge cost could overflow) */
+  R->f = taut ? s->best_h : s->best_h * (sp == s->fgp ? s->cost[s->m->area[s->sp]] : s->min_cost);
   (void)heap_push(s, id, R->f); /* the heap is empty and holds max(np, ni) + 1 items */
 }
 
@@ -925,7 +927,10 @@ static bool taut_dominated(const lds_NavSearch *s, ldsi_NavRec *rec, uint32_t k,
 }
 
 /* The TAUT rule's corridor A* (uniform costs: every allowed area costs
-** s->min_cost), stopping like astar_run; the portal-state idea as in
+** s->min_cost), stopping like astar_run; its keys are x-z lengths, not
+** costs (the one cost scales every key alike, and a length times a cost
+** near DBL_MAX would overflow to inf and drop every state: the path is
+** found and its cost reported as overflowing, as in the other modes); the portal-state idea as in
 ** Polyanya (Cui, Harabor & Grastien, IJCAI 2017), with one funnel per
 ** state instead of a root and an interval. Its states are portal states,
 ** not polygons: a state is a crossable half-edge (the polygon it enters)
@@ -955,7 +960,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
   const bool fprune = s->fprune;
   const double *goal = s->goal;
   const double *cost = s->cost;
-  const double c = s->min_cost;
+  const double c = 1.0; /* keys in length units (above) */
   const bool partial = s->p.partial; /* h only for the nearest reached state */
   ldsi_NavRec *rec = s->erec;
   while (s->hn || s->nxt != LDS_NAVMESH_NONE) {

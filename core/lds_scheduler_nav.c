@@ -311,13 +311,20 @@ void ldsi_sched_nav_count(lds_Scheduler *sc, uint32_t r, uint64_t n, uint64_t dt
   me->rate_us += dt;
 }
 
-/* Copies search s's path into nav; LDS_OK, or LDS_E_NOMEM (message in q). */
+/* Copies search s's path into nav; LDS_OK, LDS_E_ARG (its cost overflows to inf), or
+** LDS_E_NOMEM (message in q). */
 static lds_Status copy_path(lds_Scheduler *sc, Req *q, lds_NavSearch *s) {
   ldsi_SchedNav *nav = q->nav;
   size_t n = 0, nc = 0;
   const double *pts = lds_navsearch_points(s, &n);
   const uint32_t *corr;
   if (!pts || n == 0) return LDS_OK;
+  if (!isfinite(lds_navsearch_cost(s))) { /* finite area costs x length past the doubles */
+    snprintf(q->errmsg, sizeof q->errmsg, "lds_scheduler_step: params.area_costs: the path's "
+             "cost overflows (%g world units long; expected area costs whose product with the "
+             "length stays finite)", ldsi_num(lds_navsearch_length(s)));
+    return LDS_E_ARG;
+  }
   corr = lds_navsearch_corridor(s, &nc);
   if (!corr && lds_navsearch_status(s) == LDS_E_NOMEM) {
     snprintf(q->errmsg, sizeof q->errmsg, "lds_scheduler_step: %s", lds_navsearch_errmsg(s));

@@ -64,6 +64,28 @@ describe("lodestar.navmesh error paths", function()
     assert.near(1e300 * 8 * math.sqrt(2), p.cost, 1e288)
   end)
 
+  it("a cost overflow over several polygons fails alike in every mode and from the scheduler", function()
+    -- an L of three squares: the path turns, so no mode finds it in one polygon
+    local L3 = assert(lodestar.navmesh.new{verts = {{0, 0, 0}, {0, 0, 1}, {1, 0, 1}, {1, 0, 0}, {2, 0, 1},
+      {2, 0, 0}, {1, 0, 2}, {2, 0, 2}}, polys = {{1, 2, 3, 4}, {4, 3, 5, 6}, {3, 7, 8, 5}}})
+    local a, b = {0.1, 0, 0.1}, {1.9, 0, 1.9} -- 2.5456 long: times 1e308 past the doubles
+    for _, o in ipairs{{}, {thorough = false}, {algorithm = "optimal"}, {partial = true}} do
+      o.area_costs = {[0] = 1e308}
+      local p, msg, st = L3:find_path(a, b, o)
+      assert.is_nil(p)
+      assert.equal("arg", st)
+      assert.matches("opts.area_costs: the path's cost overflows (2.5455", msg, 1, true)
+    end
+    local sc = lodestar.scheduler.new{deterministic = true}
+    sc:add_mesh(L3)
+    local r = sc:request{mesh = L3, from = a, to = b, area_costs = {[0] = 1e308}}
+    for _ = 1, 10 do sc:step(100) end
+    local p, msg, st = r:path()
+    assert.is_nil(p)
+    assert.equal("arg", st)
+    assert.matches("params.area_costs: the path's cost overflows (2.54558", msg, 1, true)
+  end)
+
   it("find_path again from the post-processing hook gives both right paths", function()
     local r = m:find_path({1, 0, 1}, {5, 0, 5}, {postprocess = function(p, mesh)
       return {outer = p, inner = mesh:find_path({2, 0, 2}, {9, 0, 9})}
