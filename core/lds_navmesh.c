@@ -483,6 +483,25 @@ static uint32_t locate_h(const lds_Navmesh *m, double x, double y, double z, dou
   return best;
 }
 
+uint32_t ldsi_navmesh_holders(const lds_Navmesh *m, const double pt[3], uint32_t *out,
+                              uint32_t cap) {
+  uint32_t cx0, cz0, cx1, cz1, i, n = 0;
+  const double x = pt[0], z = pt[2], tol = 1e3 * m->eps;
+  if (!m->np || !isfinite(x) || !isfinite(z) || !isfinite(pt[1])) return 0;
+  if (x < m->bmin[0] - m->eps || x > m->bmax[0] + m->eps || z < m->bmin[2] - m->eps ||
+      z > m->bmax[2] + m->eps)
+    return 0;
+  cell_range(m, x, z, x, z, &cx0, &cz0, &cx1, &cz1);
+  /* ids ascend within a bucket (locate_h) */
+  for (i = m->goff[(size_t)cz0 * m->gw + cx0]; i < m->goff[(size_t)cz0 * m->gw + cx0 + 1] && n < cap;
+       i++) {
+    uint32_t p = m->gidx[i];
+    if (!lds_navmesh_poly_contains(m, p, x, z)) continue;
+    if (fabs(lds_navmesh_poly_height(m, p, x, z) - pt[1]) <= tol) out[n++] = p;
+  }
+  return n;
+}
+
 uint32_t lds_navmesh_locate(const lds_Navmesh *m, double x, double y, double z,
                             double height_tol) {
   double hy;

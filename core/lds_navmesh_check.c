@@ -131,6 +131,37 @@ static void relink(const lds_Navmesh *m, const uint32_t *cand, size_t nc, uint32
   }
 }
 
+/* The polygon the first segment a-b leaves its start in: p0 when it
+** holds the segment's beginning (p0 allowed, the segment in it past its
+** start), else, over the allowed polygons holding a on p0's level (a
+** start on an edge or a vertex: a blocked polygon there, or a polygon
+** touching p0 only at a vertex), the one holding the longest beginning of
+** the segment (lowest id on ties); p0 when none does. A segment of
+** length 0 (in x-z) stays in p0 when p0 is allowed. */
+static uint32_t first_poly(const lds_Navmesh *m, uint32_t p0, const double *a, const double *b,
+                           double tol, const double *cost) {
+  uint32_t hold[LDSI_NAV_HOLD_MAX], n, i, best = p0;
+  double t0, t1, bt1 = 0, x[3];
+  /* a beginning shorter than 8 tol is the segment only touching p0 at a */
+  const double sl = hypot(b[0] - a[0], b[2] - a[2]), tmin = sl > 0 ? 8 * tol / sl : -1;
+  if ((!cost || isfinite(cost[m->area[p0]])) && clip(m, p0, a, b, tol, &t0, &t1) && t0 <= 1e-9 &&
+      t1 > tmin)
+    return p0;
+  x[0] = a[0];
+  x[1] = lds_navmesh_poly_height(m, p0, a[0], a[2]);
+  x[2] = a[2];
+  n = ldsi_navmesh_holders(m, x, hold, LDSI_NAV_HOLD_MAX);
+  for (i = 0; i < n; i++) {
+    if (cost && !isfinite(cost[m->area[hold[i]]])) continue;
+    if (!clip(m, hold[i], a, b, tol, &t0, &t1) || t0 > 1e-9) continue;
+    if (best == p0 || t1 > bt1) {
+      best = hold[i];
+      bt1 = t1;
+    }
+  }
+  return best;
+}
+
 /* ldsi_nav_walk; with e non-NULL also the chain of polygons the walk
 ** passes into *polys (see ldsi_nav_walk_chain). */
 static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,
@@ -151,6 +182,8 @@ static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32
     double t = 0, t0, t1;
     int guard = 0;
     len += seg;
+    if (i == 1) cur = first_poly(m, cur, a, b, tol, cost);
+    if (e && i == 1) (*polys)[0] = cur;
     if (!clip(m, cur, a, b, tol, &t0, &t1) || t0 > t + 1e-9) {
       if (msg)
         snprintf(msg, LDS_ERRMSG_SIZE, "point %zu (%g, %g, %g) is not in polygon %u where the "

@@ -38,4 +38,13 @@ static inline double ldsi_cross3(const double *a, const double *b, const double 
   return (b[0] - a[0]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[0] - a[0]);
 }
 
+/* The polygons holding point pt on its level: those whose x-z projection
+** contains (pt[0], pt[2]) (lds_navmesh_poly_contains, boundary included)
+** and whose height there is within 1e-6 of the mesh's size of pt[1] (a
+** point on an edge or a vertex is in every polygon round it; a bridge
+** over it is not), ascending ids, at most cap of them into out. Returns
+** how many were written. */
+LDSI_HIDDEN uint32_t ldsi_navmesh_holders(const lds_Navmesh *m, const double pt[3], uint32_t *out,
+                                          uint32_t cap);
+
 #endif /* LDS_NAVMESH_INTERNAL_H */

@@ -288,6 +288,38 @@ static bool locate(lds_NavSearch *s, const char *what, const double in[3], doubl
   return true;
 }
 
+/* The allowed polygons holding point x (ldsi_navmesh_holders), ascending,
+** into out; *poly (located) becomes the lowest of them unless it is one
+** itself. Returns their count (0: x lies in blocked polygons only). */
+static uint32_t allowed_holders(lds_NavSearch *s, const double *x, uint32_t *poly, uint32_t *out) {
+  uint32_t all[LDSI_NAV_HOLD_MAX], n = ldsi_navmesh_holders(s->m, x, all, LDSI_NAV_HOLD_MAX), i, k = 0;
+  bool in = false;
+  for (i = 0; i < n; i++)
+    if (isfinite(s->cost[s->m->area[all[i]]])) {
+      in |= all[i] == *poly;
+      out[k++] = all[i];
+    }
+  if (k == 0 && isfinite(s->cost[s->m->area[*poly]])) out[k++] = *poly; /* cannot happen */
+  if (k && !in) *poly = out[0];
+  return k;
+}
+
+/* True when some start polygon lies in the mesh's piece pc. */
+static bool start_in_piece(const lds_NavSearch *s, uint32_t pc) {
+  uint32_t i;
+  for (i = 0; i < s->nsh; i++)
+    if (s->m->piece[s->sh[i]] == pc) return true;
+  return false;
+}
+
+/* True when no start polygon shares a piece with a goal polygon. */
+static bool apart(const lds_NavSearch *s) {
+  uint32_t j;
+  for (j = 0; j < s->ngh; j++)
+    if (start_in_piece(s, s->m->piece[s->gh[j]])) return false;
+  return true;
+}
+
 /* A new corridor search from the start polygon: every record stale (the
 ** generation counter), the start record open with the straight line to the
 ** goal as its key. O(1) per query but once in 2^32 queries. */
@@ -469,6 +501,8 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
     }
   if (!locate(s, "start", start, s->start, &s->sp) || !locate(s, "goal", goal, s->goal, &s->gp))
     return s->status = LDS_E_ARG;
+  s->nsh = allowed_holders(s, s->start, &s->sp, s->sh);
+  s->ngh = allowed_holders(s, s->goal, &s->gp, s->gh);
   s->fsp = s->sp;
   s->fgp = s->gp;
   s->xstart = s->cstart;
@@ -489,13 +523,11 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
   ** and goal in different pieces of the mesh: no path, found without a
   ** search, unless partial (its target is the nearest point of the whole
   ** region the start reaches, which the search finds) */
-  if (!isfinite(s->cost[s->m->area[s->sp]]) ||
-      (!p->partial && (!isfinite(s->cost[s->m->area[s->gp]]) ||
-                       s->m->piece[s->sp] != s->m->piece[s->gp]))) {
+  if (!s->nsh || (!p->partial && (!s->ngh || apart(s)))) {
     s->status = LDS_NO_PATH;
     s->started = false;
     s->early = true;
-    if (!isfinite(s->cost[s->m->area[s->sp]])) s->best = LDS_NAVMESH_NONE;
+    if (!s->nsh) s->best = LDS_NAVMESH_NONE;
     return LDS_RUNNING;
   }
   if (p->algo == LDS_NAV_OPTIMAL) return ldsi_polyanya_start(s);

@@ -10,6 +10,10 @@
 #include "lds_navmesh_internal.h"
 #include "lds_navmesh_search.h"
 
+/* Most polygons holding one point that a query uses (a vertex shared by
+** more is started from / ended in the lowest ids). */
+#define LDSI_NAV_HOLD_MAX 64
+
 typedef struct ldsi_NavHeapItem {
   double f;
   uint32_t id;
@@ -72,7 +76,12 @@ struct lds_NavSearch {
   uint32_t ncost1;    /* cost[i] == 1 for i >= ncost1 since the last start (256: not yet) */
   double min_cost;    /* smallest allowed multiplier (scales h) */
   double start[3], goal[3];
-  uint32_t sp, gp;    /* start and goal polygons */
+  uint32_t sp, gp;    /* start and goal polygons: allowed ones when the point has one */
+  /* the allowed polygons holding the start (the goal), ascending ids
+  ** (ldsi_navmesh_holders: more than one on an edge or a vertex); none for
+  ** a start (goal) in blocked polygons only */
+  uint32_t sh[LDSI_NAV_HOLD_MAX], gh[LDSI_NAV_HOLD_MAX];
+  uint32_t nsh, ngh;
   lds_Status status;
   bool started;
   char msg[LDS_ERRMSG_SIZE];
