@@ -55,11 +55,13 @@ LDSI_HIDDEN bool ldsi_polyanya_prepare(lds_NavSearch *s, uint32_t merge_max);
 ** points *mm at it [Borrowed: owned by s]. ldsi_polyanya_mark_blocks
 ** rebuilds the blocks for the blocked areas of s->cost when they changed
 ** and marks the blocks on the block-cut tree path between merged polygons
-** msp and mgp: the edge of merged slot k may be crossed when b =
+** msp[0..ns-1] and mgp[0..ng-1] (the polygons holding the start and the
+** goal; with more than one, every block above any of them): the edge of merged slot k may be crossed when b =
 ** ldsi_polyanya_slot_block(s, k) != 0xFFFFFFFF and (*bgen)[b] == *gen.
 ** Returns a counter that changes whenever the slots' blocks do. */
 LDSI_HIDDEN bool ldsi_polyanya_partition(lds_NavSearch *s, const ldsi_MergedMesh **mm);
-LDSI_HIDDEN uint32_t ldsi_polyanya_mark_blocks(lds_NavSearch *s, uint32_t msp, uint32_t mgp,
+LDSI_HIDDEN uint32_t ldsi_polyanya_mark_blocks(lds_NavSearch *s, const uint32_t *msp, uint32_t ns,
+                                               const uint32_t *mgp, uint32_t ng,
                                                const uint32_t **bgen, uint32_t *gen);
 LDSI_HIDDEN uint32_t ldsi_polyanya_slot_block(const lds_NavSearch *s, uint32_t slot);
 

@@ -86,7 +86,8 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
   s->heap = (ldsi_NavHeapItem *)ldsi_alloc(&e, s->hcap * sizeof(ldsi_NavHeapItem));
   s->rgen = (uint32_t *)ldsi_calloc(&e, np + 1, sizeof(uint32_t));
   s->rsel = (uint32_t *)ldsi_alloc(&e, (np + 1) * sizeof(uint32_t));
-  if (!s->rgen || !s->rsel || !s->cstart || !s->adj || !s->fslot || !s->oslot || !s->cpos || !s->mstart || !s->madj || !s->rec || !s->erec || !s->tbuf || !s->phead || !s->pgen || !s->heap) {
+  s->gmark = (uint32_t *)ldsi_calloc(&e, np + 1, sizeof(uint32_t));
+  if (!s->gmark || !s->rgen || !s->rsel || !s->cstart || !s->adj || !s->fslot || !s->oslot || !s->cpos || !s->mstart || !s->madj || !s->rec || !s->erec || !s->tbuf || !s->phead || !s->pgen || !s->heap) {
     lds_navsearch_free(s);
     goto nomem;
   }
@@ -147,6 +148,7 @@ void lds_navsearch_free(lds_NavSearch *s) {
   ldsi_free(e, s->portals, s->portcap * sizeof(lds_Portal));
   ldsi_free(e, s->rgen, (np + 1) * sizeof(uint32_t));
   ldsi_free(e, s->rsel, (np + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->gmark, (np + 1) * sizeof(uint32_t));
   ldsi_free(e, s->ppts, s->ppcap * 3 * sizeof(double));
   ldsi_free(e, s, sizeof *s);
 }
@@ -320,45 +322,61 @@ static bool apart(const lds_NavSearch *s) {
   return true;
 }
 
-/* A new corridor search from the start polygon: every record stale (the
-** generation counter), the start record open with the straight line to the
-** goal as its key. O(1) per query but once in 2^32 queries. */
+/* A new corridor search from the start's polygons: every record stale
+** (the generation counter), one record open per polygon of the running
+** search holding the start (s->sh; the polygon itself in LINE and MID, a
+** start state of edge NONE in TAUT) with the straight line to the goal as
+** its key, and the polygons holding the goal (s->gh) marked in gmark.
+** O(1) per query but once in 2^32 queries. */
 static void search_reset(lds_NavSearch *s) {
-  ldsi_NavRec *R;
-  const uint32_t sp = s->fsp;
   const bool taut = s->rule == LDSI_NAV_RULE_TAUT;
-  const uint32_t id = taut ? 0 : sp;
+  const bool merged = s->xstart == s->mstart; /* ids of the merged partition */
+  uint32_t i, nseed = 0, seeds[LDSI_NAV_HOLD_MAX];
   if (++s->gen == 0) {
-    size_t i;
-    for (i = 0; i <= s->m->np; i++) s->rec[i].seen = 0;
-    for (i = 0; i <= s->m->ni; i++) s->pgen[i] = 0;
+    size_t j;
+    for (j = 0; j <= s->m->np; j++) s->rec[j].seen = s->gmark[j] = 0;
+    for (j = 0; j <= s->m->ni; j++) s->pgen[j] = 0;
     s->gen = 1;
   }
-  s->nn = 1; /* the start's state */
   s->hn = 0;
   s->nxt = LDS_NAVMESH_NONE;
   s->hrec = taut ? s->erec : s->rec;
   s->built_rec = LDS_NAVMESH_NONE;
-  R = &s->hrec[id];
-  R->seen = s->gen;
-  R->done = 0;
-  R->hpos = LDSI_NAV_OPEN;
-  R->g = 0;
-  R->parent = R->edge = LDS_NAVMESH_NONE;
-  memcpy(R->pt, s->start, 3 * sizeof(double));
-  R->ga = 0;
-  R->exact = 0;
-  R->next = LDS_NAVMESH_NONE;
-  R->lrec = R->rrec = R->arec = id;
-  memcpy(R->ap, s->start, 3 * sizeof(double));
-  memcpy(R->lp, s->start, 3 * sizeof(double));
-  memcpy(R->rp, s->start, 3 * sizeof(double));
-  s->best = id;
   s->best_h = dist3(s->start, s->goal);
-  /* TAUT keys are lengths (uniform costs: scaling them by the one cost
-  ** changes no comparison, and a length times a huge cost could overflow) */
-  R->f = taut ? s->best_h : s->best_h * (sp == s->fgp ? s->cost[s->m->area[s->sp]] : s->min_cost);
-  (void)heap_push(s, id, R->f); /* the heap is empty and holds max(np, ni) + 1 items */
+  for (i = 0; i < s->ngh; i++) s->gmark[merged ? s->fpmap[s->gh[i]] : s->gh[i]] = s->gen;
+  /* the start's polygons (the located one alone for a blocked start) */
+  for (i = 0; i < (s->nsh ? s->nsh : 1); i++) {
+    uint32_t P = s->nsh ? s->sh[i] : s->sp, j;
+    bool dup = false;
+    if (merged) P = s->fpmap[P];
+    for (j = 0; j < nseed; j++) dup |= seeds[j] == P;
+    if (!dup) seeds[nseed++] = P;
+  }
+  s->nn = nseed; /* the start's states */
+  for (i = 0; i < nseed; i++) {
+    const uint32_t P = seeds[i], id = taut ? i : P;
+    ldsi_NavRec *R = &s->hrec[id];
+    R->seen = s->gen;
+    R->done = 0;
+    R->hpos = LDSI_NAV_OPEN;
+    R->g = 0;
+    R->parent = R->edge = LDS_NAVMESH_NONE;
+    memcpy(R->pt, s->start, 3 * sizeof(double));
+    R->ga = 0;
+    R->exact = 0;
+    R->next = LDS_NAVMESH_NONE;
+    R->spoly = P;
+    R->lrec = R->rrec = R->arec = id;
+    memcpy(R->ap, s->start, 3 * sizeof(double));
+    memcpy(R->lp, s->start, 3 * sizeof(double));
+    memcpy(R->rp, s->start, 3 * sizeof(double));
+    if (i == 0) s->best = id;
+    /* TAUT keys are lengths (uniform costs: scaling them by the one cost
+    ** changes no comparison, and a length times a huge cost could overflow) */
+    R->f = taut ? s->best_h
+                : s->best_h * (s->gmark[P] == s->gen ? s->cost[s->xarea[P]] : s->min_cost);
+    (void)heap_push(s, id, R->f); /* the heap holds max(np, ni) + 1 items */
+  }
 }
 
 /* The corridor A*'s adjacency over the optimal search's merged partition
@@ -414,6 +432,23 @@ static bool funnel_partition(lds_NavSearch *s) {
 ** two points shortcuts. With area costs that shortcut may cost more (it
 ** may cross a dearer polygon), and a partial path may end anywhere: no
 ** pruning then. false when out of memory. */
+/* The merged polygons of mesh polygons ps[0..n-1] into out, each once
+** (first first); {dflt} when n is 0. Returns their count. */
+static uint32_t merged_set(const lds_NavSearch *s, const uint32_t *ps, uint32_t n, uint32_t dflt,
+                           uint32_t *out) {
+  uint32_t i, j, k = 0;
+  if (!n) {
+    out[0] = dflt;
+    return 1;
+  }
+  for (i = 0; i < n; i++) {
+    uint32_t P = s->fpmap[ps[i]];
+    for (j = 0; j < k && out[j] != P; j++) {}
+    if (j == k) out[k++] = P;
+  }
+  return k;
+}
+
 static bool funnel_query(lds_NavSearch *s) {
   if (!funnel_partition(s)) return false;
   s->fsp = s->fpmap[s->sp];
@@ -423,7 +458,9 @@ static bool funnel_query(lds_NavSearch *s) {
   s->xarea = s->farea;
   s->fprune = s->uniform && !s->p.partial;
   if (s->fprune) {
-    uint32_t ver = ldsi_polyanya_mark_blocks(s, s->fsp, s->fgp, &s->bgen, &s->bgcur), c;
+    uint32_t ms[LDSI_NAV_HOLD_MAX], mg[LDSI_NAV_HOLD_MAX];
+    uint32_t nms = merged_set(s, s->sh, s->nsh, s->fsp, ms), nmg = merged_set(s, s->gh, s->ngh, s->fgp, mg);
+    uint32_t ver = ldsi_polyanya_mark_blocks(s, ms, nms, mg, nmg, &s->bgen, &s->bgcur), c;
     if (ver != s->ftabver) {
       for (c = 0; c < s->mstart[s->fnp]; c++) s->madj[c].blk = ldsi_polyanya_slot_block(s, s->fslot[c]);
       for (c = 0; c < s->cstart[s->m->np]; c++)
@@ -595,8 +632,8 @@ static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_
   const uint8_t *area = s->xarea;
   const uint32_t *cstart = s->xstart;
   const ldsi_NavEdge *adj = s->xadj;
-  const uint32_t gp = s->fgp, gen = s->gen, bgcur = s->bgcur;
-  const uint32_t *bgen = s->bgen;
+  const uint32_t gen = s->gen, bgcur = s->bgcur;
+  const uint32_t *bgen = s->bgen, *gmark = s->gmark;
   const bool fprune = s->fprune;
   const double *goal = s->goal, *start = s->start;
   const double *cost = s->cost;
@@ -615,7 +652,10 @@ static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_
     if (P == LDS_NAVMESH_NONE) break;
     (*n)++;
     s->stats.expansions++;
-    if (P == gp) return LDS_FOUND;
+    if (gmark[P] == gen) {
+      s->fgp = P; /* the goal polygon the corridor ends in */
+      return LDS_FOUND;
+    }
     R = &rec[P];
     R->done = gen;
     cP = cost[area[P]];
@@ -651,7 +691,7 @@ static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_
       }
       if (!mid || fresh) g = pg + dist3(ppt, q) * cP;
       h = dist3(q, goal);
-      f = g + h * (Q == gp ? cQ : hmul);
+      f = g + h * (gmark[Q] == gen ? cQ : hmul);
       if (!fresh) {
         if (f >= X->f) continue;
         if (X->done == gen && g >= X->g) continue;
@@ -910,11 +950,11 @@ static double taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, u
 static lds_Status build_corridor_path(lds_NavSearch *s, uint32_t last, const double *end);
 static double polyline_length(const double *pts, size_t n);
 
-/* The polygon a TAUT state stands in: the one its portal enters, the
-** start's polygon for the start's state. */
+/* The polygon a TAUT state stands in: the one its portal enters, its own
+** for a start state. */
 static inline uint32_t erec_poly(const lds_NavSearch *s, uint32_t id) {
   uint32_t e = s->erec[id].edge;
-  return e == LDS_NAVMESH_NONE ? s->fsp : s->xadj[e].to;
+  return e == LDS_NAVMESH_NONE ? s->erec[id].spoly : s->xadj[e].to;
 }
 
 /* The lengths from the start to the ends of portal E through the funnel
@@ -987,8 +1027,8 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
   const uint8_t *area = s->xarea;
   const uint32_t *cstart = s->xstart;
   const ldsi_NavEdge *adj = s->xadj;
-  const uint32_t gp = s->fgp, gen = s->gen, bgcur = s->bgcur;
-  const uint32_t *bgen = s->bgen;
+  const uint32_t gen = s->gen, bgcur = s->bgcur;
+  const uint32_t *bgen = s->bgen, *gmark = s->gmark;
   const bool fprune = s->fprune;
   const double *goal = s->goal;
   const double *cost = s->cost;
@@ -1008,7 +1048,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
     s->stats.expansions++;
     P = erec_poly(s, id);
     R = &rec[id];
-    if (P == gp) {
+    if (gmark[P] == gen) {
       /* f is a lower bound (the funnel forgets portals after a corner):
       ** the corridor's pulled length decides, and a corridor found longer
       ** than its bound goes back to the open list with that length */
@@ -1443,6 +1483,14 @@ uint32_t ldsi_nav_partial_target(const lds_NavSearch *s, const uint32_t *pmap,
   return best;
 }
 
+/* True when mesh polygon p is one of the allowed polygons holding the goal. */
+static bool goal_holder(const lds_NavSearch *s, uint32_t p) {
+  uint32_t i;
+  for (i = 0; i < s->ngh; i++)
+    if (s->gh[i] == p) return true;
+  return false;
+}
+
 /* The funnel's corridor in polygons of the mesh: the merged corridor's
 ** path walked through the mesh from the start polygon
 ** (ldsi_nav_walk_chain), a chain of polygons linked by shared edges, each
@@ -1470,16 +1518,21 @@ static lds_Status mesh_corridor(lds_NavSearch *s) {
     pos[p] = (uint32_t)n;
     c[n++] = p;
   }
-  /* the goal on an edge of its polygon: the walk may end across it */
-  if (s->status == LDS_FOUND && c[n - 1] != s->gp) {
-    if (pos[s->gp] < n && c[pos[s->gp]] == s->gp) {
-      n = pos[s->gp] + 1;
+  /* the goal on an edge or a vertex: the walk may end across it, in a
+  ** polygon not holding the goal or not allowed; the chain then ends at
+  ** its first polygon holding the goal, else goes on into one linked to
+  ** its last (lowest id) */
+  if (s->status == LDS_FOUND && s->ngh && !goal_holder(s, c[n - 1])) {
+    size_t j;
+    for (j = 0; j < n && !goal_holder(s, c[j]); j++) {}
+    if (j < n) {
+      n = j + 1;
     } else {
       const uint32_t *nb = s->m->pn + s->m->pstart[c[n - 1]];
-      uint32_t k, nk = s->m->pstart[c[n - 1] + 1] - s->m->pstart[c[n - 1]];
+      uint32_t k, nk = s->m->pstart[c[n - 1] + 1] - s->m->pstart[c[n - 1]], add = LDS_NAVMESH_NONE;
       for (k = 0; k < nk; k++)
-        if (nb[k] == s->gp) break;
-      if (k < nk) {
+        if (nb[k] != LDS_NAVMESH_NONE && goal_holder(s, nb[k]) && nb[k] < add) add = nb[k];
+      if (add != LDS_NAVMESH_NONE) {
         if (n == s->corrcap) { /* a full buffer grows: the goal polygon is never dropped */
           c = (uint32_t *)ldsi_realloc(&s->env, s->corr, s->corrcap * sizeof(uint32_t),
                                        (n + 1) * sizeof(uint32_t));
@@ -1487,7 +1540,7 @@ static lds_Status mesh_corridor(lds_NavSearch *s) {
           s->corr = c;
           s->corrcap = n + 1;
         }
-        c[n++] = s->gp;
+        c[n++] = add;
       }
     }
   }

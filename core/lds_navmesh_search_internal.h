@@ -42,6 +42,7 @@ typedef struct ldsi_NavRec {
   uint32_t lrec, rrec; /* TAUT: the states whose portals gave lp and rp (the apex's own at the start) */
   uint32_t arec;     /* TAUT: the state whose portal gave the apex (0: the start) */
   uint32_t next;     /* TAUT: the next state of the same portal */
+  uint32_t spoly;    /* TAUT: a start state's polygon (one per polygon holding the start) */
 } ldsi_NavRec;
 
 /* One crossable half-edge of a polygon (a row of the polygons' CSR
@@ -113,6 +114,8 @@ struct lds_NavSearch {
   uint32_t *cstart;   /* np + 1: polygon P's crossable half-edges are adj[cstart[P] .. cstart[P+1]-1] */
   ldsi_NavEdge *adj;
   uint32_t gen;
+  uint32_t *gmark;    /* np + 1: the running search's goal polygons (== gen): every allowed
+                      ** polygon holding the goal, in the running search's polygon ids */
   ldsi_NavRec *rec;   /* np + 1: one per polygon (LINE, MID) */
   ldsi_NavRec *erec;  /* TAUT: a pool of portal states (ecap, nn in use;
                       ** erec[0] the start's), each the funnel of one

@@ -778,13 +778,20 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
 
 /* ------------------------------------------------------------ start -- */
 
-/* Polygons holding point x (plane): BFS from p over edges through x. */
-static uint32_t polys_at(const lds_NavSearch *s, uint32_t p, double x, double y, uint32_t *out,
-                         uint32_t cap) {
+/* Polygons holding point x (plane): BFS from the merged polygons of the
+** mesh polygons seed[0..ns-1] (each holding x; polygons touching only at
+** x, a pinch, are not linked by edges) over allowed edges through x. */
+static uint32_t polys_at(const lds_NavSearch *s, const uint32_t *seed, uint32_t ns, double x,
+                         double y, uint32_t *out, uint32_t cap) {
   const ldsi_MergedMesh *m = &s->pa->mm;
   const ldsi_Polyanya *pa = s->pa;
-  uint32_t n = 0, head = 0;
-  out[n++] = p;
+  uint32_t n = 0, head = 0, j;
+  for (j = 0; j < ns && n < cap; j++) {
+    uint32_t q = m->pmap[seed[j]], i;
+    bool dup = false;
+    for (i = 0; i < n; i++) dup |= out[i] == q;
+    if (!dup) out[n++] = q;
+  }
   while (head < n) {
     uint32_t f = out[head++], st = m->pstart[f], nk = m->pstart[f + 1] - st, k, i;
     for (k = 0; k < nk; k++) {
@@ -855,12 +862,13 @@ bool ldsi_polyanya_partition(lds_NavSearch *s, const ldsi_MergedMesh **mm) {
   return true;
 }
 
-uint32_t ldsi_polyanya_mark_blocks(lds_NavSearch *s, uint32_t msp, uint32_t mgp,
-                                   const uint32_t **bgen, uint32_t *gen) {
+uint32_t ldsi_polyanya_mark_blocks(lds_NavSearch *s, const uint32_t *msp, uint32_t ns,
+                                   const uint32_t *mgp, uint32_t ng, const uint32_t **bgen,
+                                   uint32_t *gen) {
   ldsi_Polyanya *pa = s->pa;
   build_tables(s);
   next_gen(pa);
-  mark_path(pa, &msp, 1, &mgp, 1);
+  mark_path(pa, msp, ns, mgp, ng);
   *bgen = pa->bgen;
   *gen = pa->gen;
   return pa->tabver;
@@ -916,12 +924,22 @@ static lds_Status begin(lds_NavSearch *s, const double *tgt, uint32_t tpoly) {
   pa->vgen[start] = pa->gen;
   pa->vg[start] = 0;
   pa->vpar[start] = NO_V;
-  if (!open_all && s->m->piece[s->sp] != s->m->piece[tpoly]) return LDS_RUNNING; /* apart: no path */
+  /* the goal: every allowed polygon holding it; a partial target: its own */
+  const bool to_goal = tgt == s->goal && s->ngh;
+  const uint32_t *tp = to_goal ? s->gh : &tpoly, ntp = to_goal ? s->ngh : 1;
+  if (!open_all) { /* apart (no start polygon in a piece of a target one): no path */
+    uint32_t j;
+    bool met = false;
+    for (j = 0; j < ntp && !met; j++)
+      for (i = 0; i < s->nsh && !met; i++) met = s->m->piece[s->sh[i]] == s->m->piece[tp[j]];
+    if (!met) return LDS_RUNNING;
+  }
   if (pa->ok[m->pmap[tpoly]]) {
-    ng = polys_at(s, m->pmap[tpoly], pa->gx, pa->gy, goals, 256);
+    ng = polys_at(s, tp, ntp, pa->gx, pa->gy, goals, 256);
     for (i = 0; i < ng; i++) pa->goalgen[goals[i]] = pa->gen;
   }
-  n = polys_at(s, m->pmap[s->sp], pa->xy[2 * (size_t)start], pa->xy[2 * (size_t)start + 1], around, 256);
+  n = polys_at(s, s->sh, s->nsh, pa->xy[2 * (size_t)start], pa->xy[2 * (size_t)start + 1], around,
+               256);
   if (open_all) {
     size_t b;
     for (b = 0; b < pa->ns; b++) pa->bgen[b] = pa->gen;

@@ -9,6 +9,8 @@
 ** allowed ones round it; lds_navmesh_check_path starts a polyline in the
 ** allowed polygon holding its first segment (a blocked polygon, or one
 ** touching the next only at a vertex, holding the first point as well).
+** At a pinch vertex (two squares touching only there) a query starts from
+** / ends in both squares, in every mode.
 */
 #include "harness.h"
 
@@ -175,10 +177,61 @@ static void test_check_start(void) {
   lds_navmesh_free(m);
 }
 
+/* Two squares touching only at the vertex (1, 1) (two pieces): a query
+** from or to that vertex reaches into either square, in every mode (one
+** cost: portal states, optimal; area costs: point chain then midpoints;
+** thorough off), and the corridor is the square the path runs in. */
+static void test_pinch(void) {
+  static const double pxz[] = {0, 0, 0, 1, 1, 1, 1, 0, 1, 2, 2, 2, 2, 1};
+  static const uint32_t pq[] = {0, 1, 2, 3, 2, 4, 5, 6};
+  static const uint8_t pa[] = {0, 1};
+  const double costs[2] = {1, 2}, v[3] = {1, 0, 1}, in2[3] = {1.5, 0, 1.5}, in1[3] = {0.5, 0, 0.5};
+  lds_Navmesh *m = squares(pxz, 7, pq, 2, pa);
+  lds_NavSearch *s;
+  int mode;
+  if (!m) return;
+  s = lds_navsearch_new(NULL, m, NULL);
+  CHECK_INT(lds_navmesh_piece_count(m), 2);
+  for (mode = 0; mode < 4; mode++) {
+    const lds_NavAlgo algo = mode == 1 ? LDS_NAV_OPTIMAL : LDS_NAV_FUNNEL;
+    const size_t nc = mode == 2 ? 2 : 0; /* area 1 costs 2: the point chain, then midpoints */
+    lds_NavParams p;
+    double len;
+    size_t n = 0;
+    const uint32_t *corr;
+    CHECK_INT(run(s, algo, costs, nc, false, v, in2, &len, NULL), LDS_FOUND);
+    CHECK_NEAR(len, sqrt(0.5), 1e-12);
+    if (algo == LDS_NAV_FUNNEL) {
+      corr = lds_navsearch_corridor(s, &n);
+      CHECK_INT(n, 1);
+      if (corr && n == 1) CHECK_INT(corr[0], 1);
+      CHECK_NEAR(lds_navsearch_cost(s), sqrt(0.5) * (nc ? 2 : 1), 1e-9);
+    }
+    CHECK_INT(run(s, algo, costs, nc, false, in2, v, &len, NULL), LDS_FOUND);
+    CHECK_NEAR(len, sqrt(0.5), 1e-12);
+    CHECK_INT(run(s, algo, costs, nc, false, v, in1, &len, NULL), LDS_FOUND);
+    CHECK_NEAR(len, sqrt(0.5), 1e-12);
+    CHECK_INT(run(s, algo, costs, nc, false, in1, v, &len, NULL), LDS_FOUND);
+    CHECK_NEAR(len, sqrt(0.5), 1e-12);
+    /* through the pinch: no */
+    CHECK_INT(run(s, algo, costs, nc, false, in1, in2, &len, NULL), LDS_NO_PATH);
+    if (mode == 3) { /* thorough off */
+      lds_nav_params_init(&p);
+      p.thorough = false;
+      CHECK_INT(lds_navsearch_start(s, &p, v, in2), LDS_RUNNING);
+      CHECK_INT(lds_navsearch_step(s, NULL), LDS_FOUND);
+      CHECK_NEAR(lds_navsearch_length(s), sqrt(0.5), 1e-12);
+    }
+  }
+  lds_navsearch_free(s);
+  lds_navmesh_free(m);
+}
+
 void suite_navmesh_holders(void);
 void suite_navmesh_holders(void) {
   test_edge_blocked();
   test_partial_chain();
   test_vertex_blocked();
   test_check_start();
+  test_pinch();
 }
