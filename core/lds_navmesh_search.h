@@ -107,7 +107,10 @@ LDS_API void lds_navsearch_free(lds_NavSearch *s);
 ///   parameter ("start (1, 0, 99) is not on the mesh (no polygon within 2)",
 ///   "area_costs[3] is -1 (expected > 0 or inf)", "optimal needs one cost for
 ///   every allowed area (area 2 costs 3, area 0 costs 1)"); a start or goal
-///   polygon in a blocked area gives LDS_RUNNING and then LDS_NO_PATH.
+///   that only polygons of blocked areas hold gives LDS_RUNNING and then
+///   LDS_NO_PATH. A start (goal) on an edge or a vertex is searched from
+///   (ended in) every allowed polygon holding it (docs/navmesh.md,
+///   "Start or goal on a vertex or an edge").
 LDS_API lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p,
                                        const double start[3], const double goal[3]);
 
@@ -178,7 +181,9 @@ LDS_API const double *lds_navsearch_partial_points(lds_NavSearch *s, size_t *n, 
 /// Checks that a polyline lies on the mesh: each segment is walked in x–z
 /// through the polygons it crosses, following neighbour links (and the
 /// polygons around a shared vertex when it passes through one), starting at
-/// the polygon of the first point (located with height_tol). Blocked areas
+/// the polygon of the first point (located with height_tol; when that one is
+/// blocked or holds only the first point of the first segment, the allowed
+/// polygon holding the first point that holds the most of it). Blocked areas
 /// (area_costs +INFINITY) count as outside when area_costs is given.
 /// @param[in]  pts      [Shape: 3 * n doubles]
 /// @param[out] length   [opt] 3-D length [Units: world units]
