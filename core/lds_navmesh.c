@@ -483,11 +483,32 @@ static uint32_t locate_h(const lds_Navmesh *m, double x, double y, double z, dou
   return best;
 }
 
-uint32_t ldsi_navmesh_holders(const lds_Navmesh *m, const double pt[3], uint32_t *out,
+/* True when (x, z) lies within tol of polygon p's boundary in x-z. */
+static bool on_boundary(const lds_Navmesh *m, uint32_t p, double x, double z, double tol) {
+  uint32_t s = m->pstart[p], n = m->pstart[p + 1] - s, k;
+  for (k = 0; k < n; k++) {
+    const double *a = ldsi_nm_v(m, m->pv[s + k]), *b = ldsi_nm_v(m, m->pv[s + (k + 1) % n]);
+    double dx = b[0] - a[0], dz = b[2] - a[2], l2 = dx * dx + dz * dz, t, px, pz;
+    t = l2 > 0 ? ((x - a[0]) * dx + (z - a[2]) * dz) / l2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    px = a[0] + t * dx - x;
+    pz = a[2] + t * dz - z;
+    if (px * px + pz * pz <= tol * tol) return true;
+  }
+  return false;
+}
+
+uint32_t ldsi_navmesh_holders(const lds_Navmesh *m, const double pt[3], uint32_t p0, uint32_t *out,
                               uint32_t cap) {
   uint32_t cx0, cz0, cx1, cz1, i, n = 0;
   const double x = pt[0], z = pt[2], tol = 1e3 * m->eps;
   if (!m->np || !isfinite(x) || !isfinite(z) || !isfinite(pt[1])) return 0;
+  if (p0 < m->np && !on_boundary(m, p0, x, z, 16 * m->eps)) {
+    /* inside p0: p0 alone (polygons overlapping it are not its neighbours) */
+    if (!cap) return 0;
+    out[0] = p0;
+    return 1;
+  }
   if (x < m->bmin[0] - m->eps || x > m->bmax[0] + m->eps || z < m->bmin[2] - m->eps ||
       z > m->bmax[2] + m->eps)
     return 0;

@@ -150,7 +150,7 @@ static uint32_t first_poly(const lds_Navmesh *m, uint32_t p0, const double *a, c
   x[0] = a[0];
   x[1] = lds_navmesh_poly_height(m, p0, a[0], a[2]);
   x[2] = a[2];
-  n = ldsi_navmesh_holders(m, x, hold, LDSI_NAV_HOLD_MAX);
+  n = ldsi_navmesh_holders(m, x, p0, hold, LDSI_NAV_HOLD_MAX);
   for (i = 0; i < n; i++) {
     if (cost && !isfinite(cost[m->area[hold[i]]])) continue;
     if (!clip(m, hold[i], a, b, tol, &t0, &t1) || t0 > 1e-9) continue;
@@ -242,15 +242,43 @@ static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32
   return LDS_OK;
 }
 
+/* walk from p0; when that fails (LDS_E_ARG), from each other allowed
+** polygon holding the first point (ldsi_navmesh_holders: on an edge or a
+** vertex of p0), ascending, the first walk that succeeds kept; else p0's
+** answer (its message). */
+static lds_Status walk_any(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,
+                           const double *cost, double *length, double *wcost, char *msg,
+                           const ldsi_Env *e, uint32_t **polys, size_t *pcap, size_t *npolys) {
+  uint32_t hold[LDSI_NAV_HOLD_MAX], nh, i;
+  double x[3];
+  lds_Status st = walk(m, pts, n, p0, cost, length, wcost, msg, e, polys, pcap, npolys);
+  if (st != LDS_E_ARG || n == 0) return st;
+  x[0] = pts[0];
+  x[1] = lds_navmesh_poly_height(m, p0, pts[0], pts[2]);
+  x[2] = pts[2];
+  nh = ldsi_navmesh_holders(m, x, p0, hold, LDSI_NAV_HOLD_MAX);
+  for (i = 0; i < nh; i++) {
+    lds_Status s2;
+    if (hold[i] == p0 || (cost && !isfinite(cost[m->area[hold[i]]]))) continue;
+    s2 = walk(m, pts, n, hold[i], cost, length, wcost, NULL, e, polys, pcap, npolys);
+    if (s2 != LDS_E_ARG) {
+      if (msg) msg[0] = '\0';
+      return s2;
+    }
+  }
+  /* p0's walk again: its message and outputs */
+  return walk(m, pts, n, p0, cost, length, wcost, msg, e, polys, pcap, npolys);
+}
+
 lds_Status ldsi_nav_walk(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,
                          const double *cost, double *length, double *wcost, char *msg) {
-  return walk(m, pts, n, p0, cost, length, wcost, msg, NULL, NULL, NULL, NULL);
+  return walk_any(m, pts, n, p0, cost, length, wcost, msg, NULL, NULL, NULL, NULL);
 }
 
 lds_Status ldsi_nav_walk_chain(const lds_Navmesh *m, const ldsi_Env *e, const double *pts,
                                size_t n, uint32_t p0, const double *cost, uint32_t **polys,
                                size_t *pcap, size_t *npolys, char *msg) {
-  return walk(m, pts, n, p0, cost, NULL, NULL, msg, e, polys, pcap, npolys);
+  return walk_any(m, pts, n, p0, cost, NULL, NULL, msg, e, polys, pcap, npolys);
 }
 
 lds_Status lds_navmesh_check_path(const lds_Navmesh *m, const double *pts, size_t n,

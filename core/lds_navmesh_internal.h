@@ -42,9 +42,11 @@ static inline double ldsi_cross3(const double *a, const double *b, const double 
 ** contains (pt[0], pt[2]) (lds_navmesh_poly_contains, boundary included)
 ** and whose height there is within 1e-6 of the mesh's size of pt[1] (a
 ** point on an edge or a vertex is in every polygon round it; a bridge
-** over it is not), ascending ids, at most cap of them into out. Returns
-** how many were written. */
-LDSI_HIDDEN uint32_t ldsi_navmesh_holders(const lds_Navmesh *m, const double pt[3], uint32_t *out,
-                                          uint32_t cap);
+** over it is not), ascending ids, at most cap of them into out; but p0
+** alone when pt lies in polygon p0 farther than 16e-9 of the mesh's size
+** from its boundary (a mesh whose polygons overlap) — LDS_NAVMESH_NONE
+** for no such test. Returns how many were written. */
+LDSI_HIDDEN uint32_t ldsi_navmesh_holders(const lds_Navmesh *m, const double pt[3], uint32_t p0,
+                                          uint32_t *out, uint32_t cap);
 
 #endif /* LDS_NAVMESH_INTERNAL_H */

@@ -294,7 +294,7 @@ static bool locate(lds_NavSearch *s, const char *what, const double in[3], doubl
 ** into out; *poly (located) becomes the lowest of them unless it is one
 ** itself. Returns their count (0: x lies in blocked polygons only). */
 static uint32_t allowed_holders(lds_NavSearch *s, const double *x, uint32_t *poly, uint32_t *out) {
-  uint32_t all[LDSI_NAV_HOLD_MAX], n = ldsi_navmesh_holders(s->m, x, all, LDSI_NAV_HOLD_MAX), i, k = 0;
+  uint32_t all[LDSI_NAV_HOLD_MAX], n = ldsi_navmesh_holders(s->m, x, *poly, all, LDSI_NAV_HOLD_MAX), i, k = 0;
   bool in = false;
   for (i = 0; i < n; i++)
     if (isfinite(s->cost[s->m->area[all[i]]])) {

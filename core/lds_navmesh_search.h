@@ -183,7 +183,9 @@ LDS_API const double *lds_navsearch_partial_points(lds_NavSearch *s, size_t *n, 
 /// polygons around a shared vertex when it passes through one), starting at
 /// the polygon of the first point (located with height_tol; when that one is
 /// blocked or holds only the first point of the first segment, the allowed
-/// polygon holding the first point that holds the most of it). Blocked areas
+/// polygon holding the first point that holds the most of it; a point on
+/// that polygon's boundary is also tried from each other allowed polygon
+/// holding it, the first walk that succeeds kept). Blocked areas
 /// (area_costs +INFINITY) count as outside when area_costs is given.
 /// @param[in]  pts      [Shape: 3 * n doubles]
 /// @param[out] length   [opt] 3-D length [Units: world units]

@@ -227,6 +227,45 @@ static void test_pinch(void) {
   lds_navmesh_free(m);
 }
 
+/* A malformed mesh whose polygon 2 overlaps polygon 1 (tests/fuzz's
+** case): every path found between points on a 0.25 lattice, both modes,
+** passes check_path (a point inside a polygon uses it alone). */
+static void test_overlap(void) {
+  static const double v[] = {0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 2, 0, 0, 2, 0, 1, 1, 0, 2, 2, 0, 2};
+  static const uint32_t idx[] = {0, 1, 2, 3, 3, 2, 5, 4, 2, 6, 7, 4}, start[] = {0, 4, 8, 12};
+  lds_NavmeshDesc d;
+  lds_Error err;
+  lds_Navmesh *m;
+  lds_NavSearch *s;
+  int i, j, algo, found = 0, bad = 0;
+  memset(&d, 0, sizeof d);
+  d.verts = v;
+  d.n_verts = 8;
+  d.poly_verts = idx;
+  d.poly_start = start;
+  d.n_polys = 3;
+  m = lds_navmesh_new(NULL, &d, &err);
+  if (!m) return; /* rejected: nothing to check */
+  s = lds_navsearch_new(NULL, m, NULL);
+  for (i = 0; i < 81; i++)
+    for (j = 0; j < 81; j += 7)
+      for (algo = 0; algo < 2; algo++) {
+        const double a[3] = {0.25 * (i % 9), 0, 0.25 * (i / 9)}, b[3] = {0.25 * (j % 9), 0, 0.25 * (j / 9)};
+        double len;
+        size_t n = 0;
+        const double *pts;
+        char msg[LDS_ERRMSG_SIZE];
+        if (run(s, (lds_NavAlgo)algo, NULL, 0, false, a, b, &len, NULL) != LDS_FOUND) continue;
+        found++;
+        pts = lds_navsearch_points(s, &n);
+        if (lds_navmesh_check_path(m, pts, n, 4, NULL, 0, NULL, NULL, msg) != LDS_OK) bad++;
+      }
+  CHECK(found > 100);
+  CHECK_INT(bad, 0);
+  lds_navsearch_free(s);
+  lds_navmesh_free(m);
+}
+
 void suite_navmesh_holders(void);
 void suite_navmesh_holders(void) {
   test_edge_blocked();
@@ -234,4 +273,5 @@ void suite_navmesh_holders(void) {
   test_vertex_blocked();
   test_check_start();
   test_pinch();
+  test_overlap();
 }
