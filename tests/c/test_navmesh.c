@@ -126,7 +126,7 @@ static void test_parse(void) {
   lds_navmesh_free(m);
   CHECK(lds_navmesh_parse(NULL, "navmesh 2 0 0 3\n", 16, "x.nav", &err) == NULL);
   CHECK(strstr(err.msg, "x.nav:1: format version 2") != NULL);
-  CHECK(lds_navmesh_parse(NULL, "navmesh 1 1 0 3\nv 0 0\n", 22, "x.nav", &err) == NULL);
+  CHECK(lds_navmesh_parse(NULL, "navmesh 1 1 1 3\nv 0 0\n", 22, "x.nav", &err) == NULL);
   CHECK(strstr(err.msg, "x.nav:2: expected 'v X Y Z'") != NULL);
   CHECK(lds_navmesh_parse(NULL, "v 0 0 0\nf 1 2 3\n", 16, "y.obj", &err) == NULL);
   CHECK(strstr(err.msg, "y.obj:2: face vertex 2 out of range") != NULL);
