@@ -132,10 +132,13 @@ static void relink(const lds_Navmesh *m, const uint32_t *cand, size_t nc, uint32
 }
 
 /* ldsi_nav_walk; with e non-NULL also the chain of polygons the walk
-** passes into *polys (see ldsi_nav_walk_chain). */
+** passes into *polys (see ldsi_nav_walk_chain). With htol >= 0 every point
+** after the first must lie within htol of the surface of the polygon the
+** walk reaches it in (the first one was located with that tolerance). */
 static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,
                        const double *cost, double *length, double *wcost, char *msg,
-                       const ldsi_Env *e, uint32_t **polys, size_t *pcap, size_t *npolys) {
+                       const ldsi_Env *e, uint32_t **polys, size_t *pcap, size_t *npolys,
+                       double htol) {
   uint32_t cur = p0, cand[256], par[256], path[256];
   double len = 0, wc = 0, tol = 16 * m->eps;
   size_t i;
@@ -203,6 +206,16 @@ static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32
       cur = best;
       t1 = best_t1;
     }
+    if (htol >= 0) {
+      double h = lds_navmesh_poly_height(m, cur, b[0], b[2]), dy = b[1] - h;
+      if (!(fabs(dy) <= htol + m->eps)) { /* m->eps: see lds_navmesh_check_path */
+        if (msg)
+          snprintf(msg, LDS_ERRMSG_SIZE, "point %zu (%g, %g, %g) is %g %s the surface of polygon "
+                   "%u (height %g there; expected within height_tol %g)", i, b[0], b[1], b[2],
+                   fabs(dy), dy > 0 ? "above" : "below", cur, h, htol);
+        return LDS_E_ARG;
+      }
+    }
   }
   if (length) *length = len;
   if (wcost) *wcost = wc;
@@ -211,19 +224,19 @@ static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32
 
 lds_Status ldsi_nav_walk(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,
                          const double *cost, double *length, double *wcost, char *msg) {
-  return walk(m, pts, n, p0, cost, length, wcost, msg, NULL, NULL, NULL, NULL);
+  return walk(m, pts, n, p0, cost, length, wcost, msg, NULL, NULL, NULL, NULL, -1);
 }
 
 lds_Status ldsi_nav_walk_chain(const lds_Navmesh *m, const ldsi_Env *e, const double *pts,
                                size_t n, uint32_t p0, const double *cost, uint32_t **polys,
                                size_t *pcap, size_t *npolys, char *msg) {
-  return walk(m, pts, n, p0, cost, NULL, NULL, msg, e, polys, pcap, npolys);
+  return walk(m, pts, n, p0, cost, NULL, NULL, msg, e, polys, pcap, npolys, -1);
 }
 
 lds_Status lds_navmesh_check_path(const lds_Navmesh *m, const double *pts, size_t n,
                                   double height_tol, const double *area_costs,
                                   size_t n_area_costs, double *length, double *cost, char *msg) {
-  double c[256];
+  double c[256], tol;
   uint32_t p0;
   size_t i;
   if (msg) msg[0] = '\0';
@@ -241,10 +254,13 @@ lds_Status lds_navmesh_check_path(const lds_Navmesh *m, const double *pts, size_
       return LDS_E_ARG;
     }
   for (i = 0; i < 256; i++) c[i] = area_costs && i < n_area_costs ? area_costs[i] : 1.0;
-  p0 = lds_navmesh_locate(m, pts[0], pts[1], pts[2], height_tol);
+  /* heights within height_tol, plus the rounding of points computed on the
+  ** surface (1e-9 of the mesh's size, its tolerance in x-z) */
+  tol = height_tol >= 0 ? height_tol : -1;
+  p0 = lds_navmesh_locate(m, pts[0], pts[1], pts[2], tol >= 0 ? tol + m->eps : -1);
   if (p0 == LDS_NAVMESH_NONE) {
     if (msg) snprintf(msg, LDS_ERRMSG_SIZE, "point 0 (%g, %g, %g) is not on the mesh", pts[0], pts[1], pts[2]);
     return LDS_E_ARG;
   }
-  return ldsi_nav_walk(m, pts, n, p0, c, length, cost, msg);
+  return walk(m, pts, n, p0, c, length, cost, msg, NULL, NULL, NULL, NULL, tol);
 }

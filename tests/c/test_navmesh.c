@@ -528,7 +528,7 @@ static void run_file(const char *mesh, const char *queries, int is3d) {
     l = path_len(s, &pf, v, v + 3, &st);
     if (st == LDS_FOUND) {
       pts = lds_navsearch_points(s, &np);
-      if (lds_navmesh_check_path(m, pts, np, 4, NULL, 0, NULL, NULL, NULL) != LDS_OK) illegal++;
+      if (lds_navmesh_check_path(m, pts, np, 0, NULL, 0, NULL, NULL, NULL) != LDS_OK) illegal++;
       if (v[6] < 0) extra++;
     } else if (v[6] >= 0) {
       missed++;
@@ -538,7 +538,7 @@ static void run_file(const char *mesh, const char *queries, int is3d) {
       if (st != LDS_FOUND || fabs(l - v[8]) > fmax(1e-6 * v[8], 5e-7)) mism++;
       if (st == LDS_FOUND) {
         pts = lds_navsearch_points(s, &np);
-        if (lds_navmesh_check_path(m, pts, np, 4, NULL, 0, NULL, NULL, NULL) != LDS_OK) illegal++;
+        if (lds_navmesh_check_path(m, pts, np, 0, NULL, 0, NULL, NULL, NULL) != LDS_OK) illegal++;
       }
     }
   }

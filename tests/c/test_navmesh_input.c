@@ -9,6 +9,7 @@
 #include "harness.h"
 
 #include "lds.h"
+#include "lds_io.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -129,10 +130,98 @@ static void test_nearest_far(void) {
   lds_navmesh_free(m);
 }
 
+/* Every point of a checked path lies within height_tol of the surface of
+** the polygon the walk reaches it in, not only the first. */
+static void test_check_heights(void) {
+  lds_Error err;
+  char msg[LDS_ERRMSG_SIZE];
+  /* a ramp: y = x over the unit square */
+  double v[] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0};
+  uint32_t idx[] = {0, 1, 2, 3}, st[] = {0, 4};
+  lds_NavmeshDesc d;
+  lds_Navmesh *m;
+  double up[] = {0.5, 0, 0.5, 0.5, 10, 0.5};              /* the floor, then 10 above it */
+  double ramp[] = {0.1, 0.1, 0.5, 0.5, 0.5, 0.2, 0.9, 0.9, 0.8}; /* on the surface */
+  double low[] = {0.1, 0.1, 0.5, 0.5, 0.5, 0.2, 0.9, 0.8, 0.8};  /* point 2 0.1 below */
+  double eps[] = {0.5, 0.5 + 1e-12, 0.5, 0.7, 0.7, 0.5};  /* rounding: 1e-12 above */
+  memset(&d, 0, sizeof d);
+  d.verts = v;
+  d.n_verts = 4;
+  d.poly_verts = idx;
+  d.poly_start = st;
+  d.n_polys = 1;
+  m = lds_navmesh_new(NULL, &d, &err);
+  CHECK(m != NULL);
+  if (!m) return;
+  CHECK_INT(lds_navmesh_check_path(m, up, 2, 0.5, NULL, 0, NULL, NULL, msg), LDS_E_ARG);
+  CHECK_STR(msg, "point 1 (0.5, 10, 0.5) is 9.5 above the surface of polygon 0 (height 0.5 there; "
+                 "expected within height_tol 0.5)");
+  CHECK_INT(lds_navmesh_check_path(m, up, 2, 0, NULL, 0, NULL, NULL, msg), LDS_E_ARG);
+  CHECK_INT(lds_navmesh_check_path(m, up, 2, 10, NULL, 0, NULL, NULL, msg), LDS_OK);
+  CHECK_INT(lds_navmesh_check_path(m, up, 2, -1, NULL, 0, NULL, NULL, msg), LDS_OK); /* any */
+  CHECK_INT(lds_navmesh_check_path(m, ramp, 3, 0, NULL, 0, NULL, NULL, msg), LDS_OK);
+  CHECK_INT(lds_navmesh_check_path(m, low, 3, 0.05, NULL, 0, NULL, NULL, msg), LDS_E_ARG);
+  CHECK_CONTAINS(msg, "point 2 (0.9, 0.8, 0.8) is 0.1 below the surface of polygon 0 (height 0.9");
+  CHECK_INT(lds_navmesh_check_path(m, low, 3, 0.2, NULL, 0, NULL, NULL, msg), LDS_OK);
+  CHECK_INT(lds_navmesh_check_path(m, eps, 2, 0, NULL, 0, NULL, NULL, msg), LDS_OK);
+  lds_navmesh_free(m);
+}
+
+/* The paths of both searches on the 3-D levels: every point on the surface
+** (height_tol 0, within the rounding the checker allows). */
+static void test_own_paths_on_surface(void) {
+  static const char *const levels[] = {"dungeon", "nav_test", "undulating"};
+  size_t i;
+  for (i = 0; i < sizeof levels / sizeof *levels; i++) {
+    char mp[512], qp[512], line[512];
+    lds_Error err;
+    lds_Navmesh *m;
+    lds_NavSearch *s;
+    lds_NavParams pr[2];
+    FILE *f;
+    int found = 0, bad = 0, a;
+    snprintf(mp, sizeof mp, "%s/data/navmesh/3d/%s.nav", LDS_SHARED_DIR, levels[i]);
+    snprintf(qp, sizeof qp, "%s/data/navmesh/3d/%s.queries", LDS_SHARED_DIR, levels[i]);
+    f = fopen(qp, "r");
+    if (!f) {
+      printf("  skipped: %s not found\n", qp);
+      continue;
+    }
+    m = lds_navmesh_load(NULL, mp, &err);
+    CHECK(m != NULL);
+    s = m ? lds_navsearch_new(NULL, m, &err) : NULL;
+    lds_nav_params_init(&pr[0]);
+    lds_nav_params_init(&pr[1]);
+    pr[1].algo = LDS_NAV_OPTIMAL;
+    while (s && fgets(line, sizeof line, f)) {
+      double q[6];
+      if (sscanf(line, "%lf %lf %lf %lf %lf %lf", &q[0], &q[1], &q[2], &q[3], &q[4], &q[5]) != 6)
+        continue;
+      for (a = 0; a < 2; a++) {
+        lds_Status st = lds_navsearch_start(s, &pr[a], q, q + 3);
+        size_t np;
+        const double *pts;
+        if (st == LDS_RUNNING) st = lds_navsearch_step(s, NULL);
+        if (st != LDS_FOUND) continue;
+        found++;
+        pts = lds_navsearch_points(s, &np);
+        if (lds_navmesh_check_path(m, pts, np, 0, NULL, 0, NULL, NULL, NULL) != LDS_OK) bad++;
+      }
+    }
+    fclose(f);
+    CHECK(found > 200);
+    CHECK_INT(bad, 0);
+    lds_navsearch_free(s);
+    lds_navmesh_free(m);
+  }
+}
+
 void suite_navmesh_input(void);
 void suite_navmesh_input(void) {
   test_no_polygons();
   test_obj_indices();
   test_coordinate_range();
   test_nearest_far();
+  test_check_heights();
+  test_own_paths_on_surface();
 }

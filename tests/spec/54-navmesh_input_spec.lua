@@ -97,3 +97,16 @@ describe("navmesh.new's lists", function()
     assert.equal("arg", st)
   end)
 end)
+
+describe("mesh:check_path heights", function()
+  it("checks every point's height, not only the first", function()
+    local m = square()
+    assert.same({false, "point 1 (0.5, 10, 0.5) is 10 above the surface of polygon 0 (height 0 "
+      .. "there; expected within height_tol 0.5)"}, {m:check_path({{0.5, 0, 0.5}, {0.5, 10, 0.5}}, 0.5)})
+    assert.is_false((m:check_path({{0.5, 0, 0.5}, {0.5, 10, 0.5}}, 0)))
+    assert.is_false((m:check_path({{0.5, 0, 0.5}, {0.5, 10, 0.5}})))  -- default 4
+    assert.same({true, 10}, {m:check_path({{0.5, 0, 0.5}, {0.5, 10, 0.5}}, -1)})
+    -- rounding is allowed at every point alike, the first included
+    assert.is_true((m:check_path({{0.5, 1e-12, 0.5}, {0.7, 1e-12, 0.5}}, 0)))
+  end)
+end)
