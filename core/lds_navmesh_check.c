@@ -259,7 +259,15 @@ lds_Status lds_navmesh_check_path(const lds_Navmesh *m, const double *pts, size_
   tol = height_tol >= 0 ? height_tol : -1;
   p0 = lds_navmesh_locate(m, pts[0], pts[1], pts[2], tol >= 0 ? tol + m->eps : -1);
   if (p0 == LDS_NAVMESH_NONE) {
-    if (msg) snprintf(msg, LDS_ERRMSG_SIZE, "point 0 (%g, %g, %g) is not on the mesh", pts[0], pts[1], pts[2]);
+    uint32_t q = tol >= 0 ? lds_navmesh_locate(m, pts[0], pts[1], pts[2], -1) : LDS_NAVMESH_NONE;
+    if (msg && q != LDS_NAVMESH_NONE) { /* on the mesh in x-z: the level nearest in height */
+      double h = lds_navmesh_poly_height(m, q, pts[0], pts[2]), dy = pts[1] - h;
+      snprintf(msg, LDS_ERRMSG_SIZE, "point 0 (%g, %g, %g) is %g %s the surface of polygon %u "
+               "(height %g there; expected within height_tol %g)", pts[0], pts[1], pts[2],
+               fabs(dy), dy > 0 ? "above" : "below", q, h, tol);
+    } else if (msg) {
+      snprintf(msg, LDS_ERRMSG_SIZE, "point 0 (%g, %g, %g) is not on the mesh", pts[0], pts[1], pts[2]);
+    }
     return LDS_E_ARG;
   }
   return walk(m, pts, n, p0, c, length, cost, msg, NULL, NULL, NULL, NULL, tol);
