@@ -58,20 +58,26 @@ void lds_navmesh_free(lds_Navmesh *m) {
 static lds_Status check_poly(lds_Navmesh *m, uint32_t p, lds_Error *err) {
   uint32_t s = m->pstart[p], n = m->pstart[p + 1] - s, i, j;
   uint32_t *iv = m->pv + s, *in = m->pn + s;
-  double area = 0, tol;
+  double area = 0, tol, sc = 1e-9 / m->eps; /* 1 / the mesh's size */
+  const double *o = ldsi_nm_v(m, iv[0]);
   for (i = 0; i < n; i++)
     for (j = i + 1; j < n; j++)
       if (iv[i] == iv[j])
         return ldsi_error(err, LDS_E_ARG, FN ": polygon %u: vertex %u repeated", p, iv[i]);
   for (i = 0; i < n; i++) {
     const double *a = ldsi_nm_v(m, iv[i]), *b = ldsi_nm_v(m, iv[(i + 1) % n]);
-    area += a[0] * b[2] - b[0] * a[2];
+    /* the shoelace sum in units of the mesh's size, around vertex 0: no
+    ** overflow for the largest coordinates, no underflow for tiny meshes */
+    double ax = (a[0] - o[0]) * sc, az = (a[2] - o[2]) * sc;
+    double bx = (b[0] - o[0]) * sc, bz = (b[2] - o[2]) * sc;
+    area += ax * bz - bx * az;
     if (fabs(a[0] - b[0]) <= m->eps && fabs(a[2] - b[2]) <= m->eps)
       return ldsi_error(err, LDS_E_ARG,
                         FN ": polygon %u: degenerate (edge %u from vertex %u to %u has zero "
                         "length in x-z)", p, i, iv[i], iv[(i + 1) % n]);
   }
-  if (!(fabs(area) > m->eps * m->eps))
+  /* |area| > eps^2 in world units, i.e. 1e-18 in units of the size */
+  if (!(fabs(area) > 1e-18))
     return ldsi_error(err, LDS_E_ARG, FN ": polygon %u: degenerate (zero area in x-z)", p);
   if (area > 0) { /* reverse: vertex k <- n-k, neighbour k <- n-k-1 */
     uint32_t tv[LDS_NAVMESH_MAX_POLY_VERTS], tn[LDS_NAVMESH_MAX_POLY_VERTS];
@@ -265,6 +271,10 @@ lds_Navmesh *lds_navmesh_new(const lds_Env *env, const lds_NavmeshDesc *d, lds_E
                d->n_verts, d->n_polys, LDS_NAVMESH_MAX_IDS);
     return NULL;
   }
+  if (d->n_polys == 0) {
+    ldsi_error(err, LDS_E_ARG, FN ": no polygons (expected at least one)");
+    return NULL;
+  }
   if ((d->n_verts && !d->verts) || (d->n_polys && (!d->poly_verts || !d->poly_start))) {
     ldsi_error(err, LDS_E_ARG, FN ": verts, poly_verts or poly_start is NULL with non-zero counts");
     return NULL;
@@ -294,6 +304,11 @@ lds_Navmesh *lds_navmesh_new(const lds_Env *env, const lds_NavmeshDesc *d, lds_E
     if (!isfinite(d->verts[i])) {
       ldsi_error(err, LDS_E_ARG, FN ": vertex %zu: coordinate %zu is %g (expected finite)", i / 3,
                  i % 3, ldsi_num(d->verts[i]));
+      return NULL;
+    } else if (fabs(d->verts[i]) > LDS_NAVMESH_MAX_COORD) {
+      ldsi_error(err, LDS_E_ARG, FN ": vertex %zu: coordinate %zu is %g (expected -%g..%g, the "
+                 "supported range)", i / 3, i % 3, d->verts[i], LDS_NAVMESH_MAX_COORD,
+                 LDS_NAVMESH_MAX_COORD);
       return NULL;
     }
   m = (lds_Navmesh *)ldsi_calloc(&e, 1, sizeof *m);
@@ -329,7 +344,12 @@ lds_Navmesh *lds_navmesh_new(const lds_Env *env, const lds_NavmeshDesc *d, lds_E
   }
   size = fmax(fmax(m->bmax[0] - m->bmin[0], m->bmax[2] - m->bmin[2]),
               fmax(fabs(m->bmin[0]), fmax(fabs(m->bmax[0]), fmax(fabs(m->bmin[2]), fabs(m->bmax[2])))));
-  m->eps = 1e-9 * (size > 0 ? size : 1.0);
+  if (size < 1.0 / LDS_NAVMESH_MAX_COORD) { /* squared lengths would underflow */
+    ldsi_error(err, LDS_E_ARG, FN ": every x and z coordinate within %g of 0 (expected a mesh of "
+               "size at least %g, the supported range)", size, 1.0 / LDS_NAVMESH_MAX_COORD);
+    goto fail;
+  }
+  m->eps = 1e-9 * size;
   for (p = 0; p < m->np; p++) {
     uint32_t k;
     double *bx = m->pbox + 4 * (size_t)p;
@@ -529,10 +549,14 @@ uint32_t lds_navmesh_locate(const lds_Navmesh *m, double x, double y, double z,
   return locate_h(m, x, y, z, height_tol, &hy);
 }
 
-/* The point of polygon p nearest (x, z) in x-z, into out[0], out[2]. */
+/* The point of polygon p nearest (x, z) in x-z, into out[0], out[2]. Any
+** finite (x, z) (far beyond the mesh's coordinates): distances compared
+** with hypot, never squared, so they do not overflow. */
 static void closest_xz(const lds_Navmesh *m, uint32_t p, double x, double z, double out[3]) {
   uint32_t s = m->pstart[p], n = m->pstart[p + 1] - s, k;
   double bd = INFINITY;
+  out[0] = ldsi_nm_v(m, m->pv[s])[0];
+  out[2] = ldsi_nm_v(m, m->pv[s])[2];
   if (lds_navmesh_poly_contains(m, p, x, z)) {
     out[0] = x;
     out[2] = z;
@@ -541,11 +565,18 @@ static void closest_xz(const lds_Navmesh *m, uint32_t p, double x, double z, dou
   for (k = 0; k < n; k++) {
     const double *a = ldsi_nm_v(m, m->pv[s + k]), *b = ldsi_nm_v(m, m->pv[s + (k + 1) % n]);
     double dx = b[0] - a[0], dz = b[2] - a[2], l2 = dx * dx + dz * dz, t, px, pz, dd;
-    t = l2 > 0 ? ((x - a[0]) * dx + (z - a[2]) * dz) / l2 : 0;
+    /* (x - a) . u / |e| with u = e / |e|: each product finite (|u| <= 1),
+    ** their sum at worst an infinity, never nan; clamped to the edge */
+    if (l2 > 0) {
+      double len = sqrt(l2);
+      t = ((x - a[0]) * (dx / len) + (z - a[2]) * (dz / len)) / len;
+    } else {
+      t = 0;
+    }
     t = t < 0 ? 0 : t > 1 ? 1 : t;
     px = a[0] + t * dx;
     pz = a[2] + t * dz;
-    dd = (px - x) * (px - x) + (pz - z) * (pz - z);
+    dd = hypot(px - x, pz - z);
     if (dd < bd) {
       bd = dd;
       out[0] = px;
@@ -590,8 +621,7 @@ uint32_t lds_navmesh_nearest(const lds_Navmesh *m, const double pt[3], double ra
           continue;
         closest_xz(m, p, pt[0], pt[2], q);
         q[1] = lds_navmesh_poly_height(m, p, q[0], q[2]);
-        d = sqrt((q[0] - pt[0]) * (q[0] - pt[0]) + (q[1] - pt[1]) * (q[1] - pt[1]) +
-                 (q[2] - pt[2]) * (q[2] - pt[2]));
+        d = hypot(hypot(q[0] - pt[0], q[1] - pt[1]), q[2] - pt[2]); /* squares overflow past 1e154 */
         if (d < bestd || (d == bestd && p < best)) {
           bestd = d;
           best = p;

@@ -60,15 +60,20 @@ typedef struct lds_Navmesh lds_Navmesh;
 #define LDS_NAVMESH_MAX_POLY_VERTS 64
 /// Largest vertex or polygon count of a mesh.
 #define LDS_NAVMESH_MAX_IDS 0x0FFFFFFFu
+/// Largest magnitude of a vertex coordinate [Units: world units]: products
+/// and squares of coordinate differences (areas, squared distances) stay
+/// finite doubles within it. Its inverse is the smallest mesh size (largest
+/// coordinate magnitude, or x-z extent), above which they stay normal.
+#define LDS_NAVMESH_MAX_COORD 1e150
 
 /// What lds_navmesh_new builds a mesh from. All arrays are read, not kept
 /// (the mesh copies them).
 typedef struct lds_NavmeshDesc {
-  const double *verts;        ///< [Shape: 3 * n_verts doubles, x y z per vertex] [Units: world units] [Limit: finite]
+  const double *verts;        ///< [Shape: 3 * n_verts doubles, x y z per vertex] [Units: world units] [Limit: finite, |c| <= LDS_NAVMESH_MAX_COORD]
   uint32_t n_verts;           ///< [Limit: 0..LDS_NAVMESH_MAX_IDS]
   const uint32_t *poly_verts; ///< vertex indices of all polygons, one after another [Shape: poly_start[n_polys] entries]
   const uint32_t *poly_start; ///< polygon p's indices are poly_verts[poly_start[p] .. poly_start[p+1]-1] [Shape: n_polys + 1 entries, poly_start[0] = 0]
-  uint32_t n_polys;           ///< [Limit: 0..LDS_NAVMESH_MAX_IDS]
+  uint32_t n_polys;           ///< [Limit: 1..LDS_NAVMESH_MAX_IDS] (a mesh has a polygon)
   const uint32_t *neighbours; ///< [opt] neighbour across each edge, same shape as poly_verts, LDS_NAVMESH_NONE for a boundary; NULL = computed from shared edges
   const uint8_t *areas;       ///< [opt] area id per polygon [Shape: n_polys]; NULL = all 0
 } lds_NavmeshDesc;
@@ -83,7 +88,11 @@ typedef struct lds_NavmeshDesc {
 /// @param[in] desc the arrays (copied)
 /// @param[out] err [opt] filled on failure
 /// @returns the mesh, or NULL with err: LDS_E_ARG naming the first problem —
-///   "lds_navmesh_new: vertex 3: coordinate is not finite",
+///   "lds_navmesh_new: no polygons (expected at least one)", "vertex 3:
+///   coordinate 0 is inf (expected finite)", "vertex 3: coordinate 0 is
+///   2e+300 (expected -1e+150..1e+150, the supported range)", "every
+///   coordinate within 1e-300 of 0 (expected a mesh of size at least
+///   1e-150, the supported range)",
 ///   "polygon 5: 2 vertices (expected 3..64)", "polygon 5: vertex index 99
 ///   out of range (expected 0..41)", "polygon 5: vertex 7 repeated",
 ///   "polygon 5: not convex at vertex 12 (reflex corner)", "polygon 5:
@@ -124,7 +133,7 @@ LDS_API uint32_t lds_navmesh_poly(const lds_Navmesh *m, uint32_t p, const uint32
 /// Area id of polygon p; 0 for an id out of range.
 LDS_API uint8_t lds_navmesh_poly_area(const lds_Navmesh *m, uint32_t p);
 
-/// Bounds of all vertices into bmin[3] and bmax[3] (zeros for an empty
+/// Bounds of all vertices into bmin[3] and bmax[3] (zeros for a NULL
 /// mesh). [Units: world units]
 LDS_API void lds_navmesh_bounds(const lds_Navmesh *m, double bmin[3], double bmax[3]);
 

@@ -163,10 +163,13 @@ static uint32_t first_poly(const lds_Navmesh *m, uint32_t p0, const double *a, c
 }
 
 /* ldsi_nav_walk; with e non-NULL also the chain of polygons the walk
-** passes into *polys (see ldsi_nav_walk_chain). */
+** passes into *polys (see ldsi_nav_walk_chain). With htol >= 0 every point
+** after the first must lie within htol of the surface of the polygon the
+** walk reaches it in (the first one was located with that tolerance). */
 static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,
                        const double *cost, double *length, double *wcost, char *msg,
-                       const ldsi_Env *e, uint32_t **polys, size_t *pcap, size_t *npolys) {
+                       const ldsi_Env *e, uint32_t **polys, size_t *pcap, size_t *npolys,
+                       double htol) {
   uint32_t cur = p0, cand[256], par[256], path[256];
   double len = 0, wc = 0, tol = 16 * m->eps;
   size_t i;
@@ -236,6 +239,16 @@ static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32
       cur = best;
       t1 = best_t1;
     }
+    if (htol >= 0) {
+      double h = lds_navmesh_poly_height(m, cur, b[0], b[2]), dy = b[1] - h;
+      if (!(fabs(dy) <= htol + m->eps)) { /* m->eps: see lds_navmesh_check_path */
+        if (msg)
+          snprintf(msg, LDS_ERRMSG_SIZE, "point %zu (%g, %g, %g) is %g %s the surface of polygon "
+                   "%u (height %g there; expected within height_tol %g)", i, b[0], b[1], b[2],
+                   fabs(dy), dy > 0 ? "above" : "below", cur, h, htol);
+        return LDS_E_ARG;
+      }
+    }
   }
   if (length) *length = len;
   if (wcost) *wcost = wc;
@@ -248,10 +261,11 @@ static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32
 ** answer (its message). */
 static lds_Status walk_any(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,
                            const double *cost, double *length, double *wcost, char *msg,
-                           const ldsi_Env *e, uint32_t **polys, size_t *pcap, size_t *npolys) {
+                           const ldsi_Env *e, uint32_t **polys, size_t *pcap, size_t *npolys,
+                           double htol) {
   uint32_t hold[LDSI_NAV_HOLD_MAX], nh, i;
   double x[3];
-  lds_Status st = walk(m, pts, n, p0, cost, length, wcost, msg, e, polys, pcap, npolys);
+  lds_Status st = walk(m, pts, n, p0, cost, length, wcost, msg, e, polys, pcap, npolys, htol);
   if (st != LDS_E_ARG || n == 0) return st;
   x[0] = pts[0];
   x[1] = lds_navmesh_poly_height(m, p0, pts[0], pts[2]);
@@ -260,31 +274,31 @@ static lds_Status walk_any(const lds_Navmesh *m, const double *pts, size_t n, ui
   for (i = 0; i < nh; i++) {
     lds_Status s2;
     if (hold[i] == p0 || (cost && !isfinite(cost[m->area[hold[i]]]))) continue;
-    s2 = walk(m, pts, n, hold[i], cost, length, wcost, NULL, e, polys, pcap, npolys);
+    s2 = walk(m, pts, n, hold[i], cost, length, wcost, NULL, e, polys, pcap, npolys, htol);
     if (s2 != LDS_E_ARG) {
       if (msg) msg[0] = '\0';
       return s2;
     }
   }
   /* p0's walk again: its message and outputs */
-  return walk(m, pts, n, p0, cost, length, wcost, msg, e, polys, pcap, npolys);
+  return walk(m, pts, n, p0, cost, length, wcost, msg, e, polys, pcap, npolys, htol);
 }
 
 lds_Status ldsi_nav_walk(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,
                          const double *cost, double *length, double *wcost, char *msg) {
-  return walk_any(m, pts, n, p0, cost, length, wcost, msg, NULL, NULL, NULL, NULL);
+  return walk_any(m, pts, n, p0, cost, length, wcost, msg, NULL, NULL, NULL, NULL, -1);
 }
 
 lds_Status ldsi_nav_walk_chain(const lds_Navmesh *m, const ldsi_Env *e, const double *pts,
                                size_t n, uint32_t p0, const double *cost, uint32_t **polys,
                                size_t *pcap, size_t *npolys, char *msg) {
-  return walk_any(m, pts, n, p0, cost, NULL, NULL, msg, e, polys, pcap, npolys);
+  return walk_any(m, pts, n, p0, cost, NULL, NULL, msg, e, polys, pcap, npolys, -1);
 }
 
 lds_Status lds_navmesh_check_path(const lds_Navmesh *m, const double *pts, size_t n,
                                   double height_tol, const double *area_costs,
                                   size_t n_area_costs, double *length, double *cost, char *msg) {
-  double c[256];
+  double c[256], tol;
   uint32_t p0;
   size_t i;
   if (msg) msg[0] = '\0';
@@ -302,10 +316,21 @@ lds_Status lds_navmesh_check_path(const lds_Navmesh *m, const double *pts, size_
       return LDS_E_ARG;
     }
   for (i = 0; i < 256; i++) c[i] = area_costs && i < n_area_costs ? area_costs[i] : 1.0;
-  p0 = lds_navmesh_locate(m, pts[0], pts[1], pts[2], height_tol);
+  /* heights within height_tol, plus the rounding of points computed on the
+  ** surface (1e-9 of the mesh's size, its tolerance in x-z) */
+  tol = height_tol >= 0 ? height_tol : -1;
+  p0 = lds_navmesh_locate(m, pts[0], pts[1], pts[2], tol >= 0 ? tol + m->eps : -1);
   if (p0 == LDS_NAVMESH_NONE) {
-    if (msg) snprintf(msg, LDS_ERRMSG_SIZE, "point 0 (%g, %g, %g) is not on the mesh", pts[0], pts[1], pts[2]);
+    uint32_t q = tol >= 0 ? lds_navmesh_locate(m, pts[0], pts[1], pts[2], -1) : LDS_NAVMESH_NONE;
+    if (msg && q != LDS_NAVMESH_NONE) { /* on the mesh in x-z: the level nearest in height */
+      double h = lds_navmesh_poly_height(m, q, pts[0], pts[2]), dy = pts[1] - h;
+      snprintf(msg, LDS_ERRMSG_SIZE, "point 0 (%g, %g, %g) is %g %s the surface of polygon %u "
+               "(height %g there; expected within height_tol %g)", pts[0], pts[1], pts[2],
+               fabs(dy), dy > 0 ? "above" : "below", q, h, tol);
+    } else if (msg) {
+      snprintf(msg, LDS_ERRMSG_SIZE, "point 0 (%g, %g, %g) is not on the mesh", pts[0], pts[1], pts[2]);
+    }
     return LDS_E_ARG;
   }
-  return ldsi_nav_walk(m, pts, n, p0, c, length, cost, msg);
+  return walk_any(m, pts, n, p0, c, length, cost, msg, NULL, NULL, NULL, NULL, tol);
 }

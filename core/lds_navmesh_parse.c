@@ -221,6 +221,9 @@ static lds_Navmesh *parse_nav(const lds_Env *env, Lines *L, const char *name, ld
   if (hv[3] < 3 || hv[3] > LDS_NAVMESH_MAX_POLY_VERTS)
     return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: NVP %ld (expected 3..%d)", name, L->lineno, hv[3],
                 LDS_NAVMESH_MAX_POLY_VERTS);
+  if (hv[2] == 0)
+    return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: NPOLYS 0 (expected at least one polygon)", name,
+                L->lineno);
   while (next_line(L)) {
     q = L->s;
     if (!token(&q, L->e, tok)) {
@@ -358,14 +361,20 @@ static lds_Navmesh *parse_obj(const lds_Env *env, Lines *L, const char *name, ld
         if (!integer(tok, &x) || x == 0)
           return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: face vertex '%s': expected a vertex index "
                       "(1-based, or negative from the end)", name, L->lineno, tok);
-        if (x < 0) x = (long)b.nv + x + 1;
-        if (x < 1 || (size_t)x > b.nv)
-          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: face vertex %ld out of range (expected "
-                      "1..%zu, the vertices so far)", name, L->lineno, x, b.nv);
+        /* range first, against the index as written: -x would overflow for
+        ** LONG_MIN, and a relative index is reported as written */
+        if (x < -(long)b.nv || x > (long)b.nv) {
+          if (b.nv == 0)
+            return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: face vertex %s out of range (no "
+                        "vertices so far)", name, L->lineno, tok);
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: face vertex %s out of range (expected "
+                      "1..%zu, or -%zu..-1 from the end: the vertices so far)", name, L->lineno,
+                      tok, b.nv, b.nv);
+        }
         if (n == LDS_NAVMESH_MAX_POLY_VERTS)
           return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: face with more than %d vertices", name,
                       L->lineno, LDS_NAVMESH_MAX_POLY_VERTS);
-        iv[n++] = (uint32_t)(x - 1);
+        iv[n++] = (uint32_t)(x < 0 ? (long)b.nv + x : x - 1);
       }
       if (tok[0])
         return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: token too long", name, L->lineno);
@@ -389,6 +398,9 @@ static lds_Navmesh *parse_obj(const lds_Env *env, Lines *L, const char *name, ld
                 "one of vt vn vp o g s usemtl mtllib l p #)", name, L->lineno, tok);
   }
   if (L->status < 0) return kept(&b);
+  if (b.np == 0)
+    return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: no faces (expected at least one 'f' line)", name,
+                L->lineno);
   return finish(env, &b, false, name, err);
 }
 
@@ -414,8 +426,12 @@ static lds_Navmesh *parse_lines(const lds_Env *env, Lines *L, const char *name, 
     return parse_obj(env, L, name, err, true);
   }
   if (L->status < 0) return NULL;
-  ldsi_error(err, LDS_E_FORMAT, "%s:%ld: empty file (expected a .nav header 'navmesh 1 ...' or "
-             "OBJ 'v'/'f' lines)", name, L->lineno + 1);
+  if (L->lineno == 0)
+    ldsi_error(err, LDS_E_FORMAT, "%s:1: empty file (expected a .nav header 'navmesh 1 ...' or "
+               "OBJ 'v'/'f' lines)", name);
+  else /* the last line read */
+    ldsi_error(err, LDS_E_FORMAT, "%s:%ld: only blank lines and comments (expected a .nav header "
+               "'navmesh 1 ...' or OBJ 'v'/'f' lines)", name, L->lineno);
   return NULL;
 }
 

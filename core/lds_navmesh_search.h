@@ -183,16 +183,21 @@ LDS_API const double *lds_navsearch_partial_points(lds_NavSearch *s, size_t *n, 
 /// polygons around a shared vertex when it passes through one), starting at
 /// the polygon of the first point (located with height_tol; when that one is
 /// blocked or holds only the first point of the first segment, the allowed
-/// polygon holding the first point that holds the most of it; a point on
-/// that polygon's boundary is also tried from each other allowed polygon
-/// holding it, the first walk that succeeds kept). Blocked areas
-/// (area_costs +INFINITY) count as outside when area_costs is given.
+/// polygon holding the first point that holds the most of it). Every point
+/// must lie within height_tol of the surface (lds_navmesh_poly_height) of
+/// the polygon the walk reaches it in, plus 1e-9 of the mesh's size (the
+/// x–z tolerance of point location) for the rounding of points computed on
+/// the surface: the searches' paths pass with height_tol 0. height_tol < 0
+/// (or NaN): any height. Blocked areas (area_costs +INFINITY) count as
+/// outside when area_costs is given.
 /// @param[in]  pts      [Shape: 3 * n doubles]
 /// @param[out] length   [opt] 3-D length [Units: world units]
 /// @param[out] cost     [opt] area-weighted length [Units: cost]
 /// @param[out] msg      [opt] [Shape: LDS_ERRMSG_SIZE chars] why it failed
 /// @returns LDS_OK, or LDS_E_ARG ("segment 3 leaves the mesh at (x, z)",
-///   "point 0 is not on the mesh").
+///   "point 0 is not on the mesh", "point 2 (x, y, z) is 9.5 above the
+///   surface of polygon 4 (height 0.5 there; expected within height_tol
+///   0.5)").
 LDS_API lds_Status lds_navmesh_check_path(const lds_Navmesh *m, const double *pts, size_t n,
                                           double height_tol, const double *area_costs,
                                           size_t n_area_costs, double *length, double *cost,

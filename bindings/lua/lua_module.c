@@ -158,7 +158,7 @@ int luaopen_lodestar_core(lua_State *L) {
   lua_setfield(L, -2, "graph");
   lua_newtable(L); /* names, M, navmesh */
   luaL_setfuncs(L, ldsl_navmesh_funcs, 0);
-  ldsl_add_names(L, names, lua_gettop(L), ldsl_navmesh_funcs, "navmesh.");
+  ldsl_add_names(L, names, lua_gettop(L), ldsl_navmesh_funcs, ""); /* "new", as grid.new */
   { /* grid:to_navmesh builds its mesh through navmesh.new (its upvalue); grid:outline */
     static const luaL_Reg grid_mesh_meth[] = {
         {"outline", ldsl_grid_outline}, {"to_navmesh", ldsl_grid_to_navmesh}, {NULL, NULL}};

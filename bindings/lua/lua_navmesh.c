@@ -59,15 +59,17 @@ static void read_point(lua_State *L, int idx, int arg, const char *label, size_t
   int i;
   const char *name;
   if (idx < 0) idx = lua_gettop(L) + idx + 1;
+  /* the type first: a missing argument is "no value" only while nothing
+  ** has been pushed above it */
+  if (lua_type(L, idx) != LUA_TTABLE) {
+    if (!elem) ldsl_type_error(L, idx, "point {x, y, z}");
+    ldsl_arg_error(L, arg, lua_pushfstring(L, "%s[%d]: point {x, y, z} expected, got %s", label,
+                                           (int)elem, ldsl_value_name(L, idx)));
+  }
   if (elem)
     name = lua_pushfstring(L, "%s[%d]", label, (int)elem);
   else
     name = lua_pushfstring(L, "%s", label);
-  if (lua_type(L, idx) != LUA_TTABLE) {
-    if (!elem) ldsl_type_error(L, idx, "point {x, y, z}");
-    ldsl_arg_error(L, arg, lua_pushfstring(L, "%s: point {x, y, z} expected, got %s", name,
-                                           ldsl_value_name(L, idx)));
-  }
   for (i = 0; i < 3; i++) {
     lua_rawgeti(L, idx, i + 1);
     if (lua_isnil(L, -1)) {
@@ -131,18 +133,53 @@ static int nm_load(lua_State *L) {
 /* lodestar.navmesh.parse(text [, name]) -> mesh | nil, msg, status */
 static int nm_parse(lua_State *L) {
   size_t len;
-  const char *text = luaL_checklstring(L, 1, &len);
-  const char *name = luaL_optstring(L, 2, "(navmesh)");
+  const char *text, *name = "(navmesh)";
   lds_Env env = ldsl_lua_env(L);
   lds_Error err;
-  MeshBox *b = new_box(L);
+  MeshBox *b;
+  ldsl_check_str(L, 1); /* a string, not a number: as grid.parse */
+  text = lua_tolstring(L, 1, &len);
+  if (!lua_isnoneornil(L, 2)) name = ldsl_check_str(L, 2);
+  b = new_box(L);
   b->m = lds_navmesh_parse(&env, text, len, name, &err);
   if (!b->m) return ldsl_push_fail(L, err.msg, err.code);
   return 1;
 }
 
+/* Raises against argument 1 unless every key of the table at idx is an
+** integer in 1..n (n its length): a list, not a map ({a = ...}) nor one
+** with entries past its end. what names it ("polys", "polys[2]"). */
+static void check_list_keys(lua_State *L, int idx, const char *what, size_t n) {
+  lua_pushnil(L);
+  while (lua_next(L, idx)) { /* key, value */
+    lua_Number k = lua_type(L, -2) == LUA_TNUMBER ? lua_tonumber(L, -2) : 0;
+    if (!(k == floor(k) && k >= 1 && k <= (lua_Number)n)) {
+      char buf[64];
+      const char *key = lua_type(L, -2) == LUA_TNUMBER
+                            ? ldsl_fmt_coord(buf, sizeof buf, k)
+                            : lua_type(L, -2) == LUA_TSTRING
+                                  ? lua_pushfstring(L, "'%s'", lua_tostring(L, -2))
+                                  : ldsl_value_name(L, -2);
+      ldsl_arg_error(L, 1, n ? lua_pushfstring(L, "%s: key %s is not a list index (expected a "
+                                                  "list, keys 1..%d)", what, key, (int)n)
+                             : lua_pushfstring(L, "%s: key %s is not a list index (expected a "
+                                                  "list from key 1)", what, key));
+    }
+    lua_pop(L, 1);
+  }
+}
+
+/* What the value on top of the stack is, for "(got ...)": a number as
+** written, else its type name. */
+static const char *got(lua_State *L, char *buf, size_t size) {
+  return lua_type(L, -1) == LUA_TNUMBER ? ldsl_fmt_coord(buf, size, lua_tonumber(L, -1))
+                                        : ldsl_value_name(L, -1);
+}
+
 /* lodestar.navmesh.new{verts = {{x, y, z}, ...}, polys = {{1, 2, 3}, ...},
-** areas = {...}} -> mesh | nil, msg, status (neighbours computed). */
+** areas = {...}} -> mesh | nil, msg, status (neighbours computed). Malformed
+** tables raise against argument 1; the mesh's own checks (convexity, ...)
+** and an empty polys list return nil, msg, "arg" from lds_navmesh_new. */
 static int nm_new(lua_State *L) {
   static const char *const keys[] = {"verts", "polys", "areas", NULL};
   lds_Env env = ldsl_lua_env(L);
@@ -153,23 +190,47 @@ static int nm_new(lua_State *L) {
   uint8_t *ar = NULL;
   size_t nv, np, ni = 0, i, j;
   MeshBox *b;
+  char buf[64];
   ldsl_check_table(L, 1);
   ldsl_check_keys(L, 1, "navmesh.new field", "navmesh.new: field names must be strings", keys, NULL);
   lua_getfield(L, 1, "verts");
   lua_getfield(L, 1, "polys");
   lua_getfield(L, 1, "areas");
-  if (lua_type(L, 2) != LUA_TTABLE || lua_type(L, 3) != LUA_TTABLE)
-    return luaL_error(L, "navmesh.new: verts and polys must be tables");
+  if (lua_type(L, 2) != LUA_TTABLE)
+    ldsl_arg_error(L, 1, lua_pushfstring(L, "verts: list of points expected, got %s",
+                                         ldsl_value_name(L, 2)));
+  if (lua_type(L, 3) != LUA_TTABLE)
+    ldsl_arg_error(L, 1, lua_pushfstring(L, "polys: list of vertex id lists expected, got %s",
+                                         ldsl_value_name(L, 3)));
+  if (!lua_isnil(L, 4) && lua_type(L, 4) != LUA_TTABLE)
+    ldsl_arg_error(L, 1, lua_pushfstring(L, "areas: list of area ids expected, got %s",
+                                         ldsl_value_name(L, 4)));
   nv = lua_rawlen(L, 2);
   np = lua_rawlen(L, 3);
   if (nv > LDS_NAVMESH_MAX_IDS || np > LDS_NAVMESH_MAX_IDS)
-    return luaL_error(L, "navmesh.new: too many vertices or polygons");
+    ldsl_arg_error(L, 1, lua_pushfstring(L, "%d vertices, %d polygons (expected at most %d each)",
+                                         (int)nv, (int)np, (int)LDS_NAVMESH_MAX_IDS));
+  check_list_keys(L, 2, "verts", nv);
+  check_list_keys(L, 3, "polys", np);
+  if (lua_type(L, 4) == LUA_TTABLE) {
+    size_t na = lua_rawlen(L, 4);
+    if (na > np)
+      ldsl_arg_error(L, 1, lua_pushfstring(L, "areas: %d entries for %d polygons (expected at "
+                                              "most one per polygon)", (int)na, (int)np));
+    check_list_keys(L, 4, "areas", np);
+  }
   for (i = 1; i <= np; i++) {
     lua_rawgeti(L, 3, (lua_Integer)i);
     if (lua_type(L, -1) != LUA_TTABLE)
-      return luaL_error(L, "navmesh.new: polys[%d] must be a list of vertex ids", (int)i);
-    ni += lua_rawlen(L, -1);
-    lua_pop(L, 1);
+      ldsl_arg_error(L, 1, lua_pushfstring(L, "polys[%d]: list of vertex ids expected, got %s",
+                                           (int)i, ldsl_value_name(L, -1)));
+    {
+      size_t n = lua_rawlen(L, -1);
+      int t = lua_gettop(L);
+      ni += n;
+      check_list_keys(L, t, lua_pushfstring(L, "polys[%d]", (int)i), n);
+      lua_pop(L, 2);
+    }
   }
   v = (double *)lua_newuserdata(L, (3 * nv + 1) * sizeof(double));
   pv = (uint32_t *)lua_newuserdata(L, (ni + 1) * sizeof(uint32_t));
@@ -191,8 +252,9 @@ static int nm_new(lua_State *L) {
       lua_rawgeti(L, -1, (lua_Integer)j);
       x = lua_tonumber(L, -1);
       if (lua_type(L, -1) != LUA_TNUMBER || x != floor(x) || x < 1 || x > (lua_Number)nv)
-        return luaL_error(L, "navmesh.new: polys[%d][%d] must be a vertex id in 1..%d", (int)i + 1,
-                          (int)j, (int)nv);
+        ldsl_arg_error(L, 1, lua_pushfstring(L, "polys[%d][%d] must be a vertex id in 1..%d "
+                                                "(got %s)", (int)i + 1, (int)j, (int)nv,
+                                             got(L, buf, sizeof buf)));
       pv[ni++] = (uint32_t)x - 1;
       lua_pop(L, 1);
     }
@@ -202,7 +264,8 @@ static int nm_new(lua_State *L) {
       lua_rawgeti(L, 4, (lua_Integer)i + 1);
       a = lua_isnil(L, -1) ? 0 : lua_tonumber(L, -1);
       if (!lua_isnil(L, -1) && (lua_type(L, -1) != LUA_TNUMBER || a != floor(a) || a < 0 || a > 255))
-        return luaL_error(L, "navmesh.new: areas[%d] must be an integer in 0..255", (int)i + 1);
+        ldsl_arg_error(L, 1, lua_pushfstring(L, "areas[%d] must be an integer in 0..255 (got %s)",
+                                             (int)i + 1, got(L, buf, sizeof buf)));
       ar[i] = (uint8_t)a;
       lua_pop(L, 1);
     }

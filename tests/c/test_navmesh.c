@@ -126,7 +126,7 @@ static void test_parse(void) {
   lds_navmesh_free(m);
   CHECK(lds_navmesh_parse(NULL, "navmesh 2 0 0 3\n", 16, "x.nav", &err) == NULL);
   CHECK(strstr(err.msg, "x.nav:1: format version 2") != NULL);
-  CHECK(lds_navmesh_parse(NULL, "navmesh 1 1 0 3\nv 0 0\n", 22, "x.nav", &err) == NULL);
+  CHECK(lds_navmesh_parse(NULL, "navmesh 1 1 1 3\nv 0 0\n", 22, "x.nav", &err) == NULL);
   CHECK(strstr(err.msg, "x.nav:2: expected 'v X Y Z'") != NULL);
   CHECK(lds_navmesh_parse(NULL, "v 0 0 0\nf 1 2 3\n", 16, "y.obj", &err) == NULL);
   CHECK(strstr(err.msg, "y.obj:2: face vertex 2 out of range") != NULL);
@@ -528,7 +528,7 @@ static void run_file(const char *mesh, const char *queries, int is3d) {
     l = path_len(s, &pf, v, v + 3, &st);
     if (st == LDS_FOUND) {
       pts = lds_navsearch_points(s, &np);
-      if (lds_navmesh_check_path(m, pts, np, 4, NULL, 0, NULL, NULL, NULL) != LDS_OK) illegal++;
+      if (lds_navmesh_check_path(m, pts, np, 0, NULL, 0, NULL, NULL, NULL) != LDS_OK) illegal++;
       if (v[6] < 0) extra++;
     } else if (v[6] >= 0) {
       missed++;
@@ -538,7 +538,7 @@ static void run_file(const char *mesh, const char *queries, int is3d) {
       if (st != LDS_FOUND || fabs(l - v[8]) > fmax(1e-6 * v[8], 5e-7)) mism++;
       if (st == LDS_FOUND) {
         pts = lds_navsearch_points(s, &np);
-        if (lds_navmesh_check_path(m, pts, np, 4, NULL, 0, NULL, NULL, NULL) != LDS_OK) illegal++;
+        if (lds_navmesh_check_path(m, pts, np, 0, NULL, 0, NULL, NULL, NULL) != LDS_OK) illegal++;
       }
     }
   }

@@ -48,9 +48,20 @@ describe("lodestar.navmesh error paths", function()
     assert.same({nil, "lodestar.Navmesh:find_path: argument p0: start (1e+300, 0, 1) is not on the mesh "
       .. "(no polygon within 2)", "arg"}, {m:find_path({1e300, 0, 1}, {5, 0, 5})})
     assert.same({nil, "lodestar.Navmesh:find_path: argument p1: goal (5, 0, 1e+300) is not on the mesh "
-      .. "(no polygon within 1e+308)", "arg"},
-      {m:find_path({1, 0, 1}, {5, 0, 1e300}, {snap_radius = 1e308})})
-    assert.is_nil(m:nearest({1e300, 0, 1}, 1e308))
+      .. "(no polygon within 1e+299)", "arg"},
+      {m:find_path({1, 0, 1}, {5, 0, 1e300}, {snap_radius = 1e299})})
+    assert.is_nil(m:nearest({1e300, 0, 1}, 1e299))
+  end)
+
+  it("a point far off the mesh snaps within a radius as far (no overflow)", function()
+    -- 1e300 away, within 1e308: the distance is compared unsquared (at
+    -- that distance every point of the square is as near in doubles)
+    local p = assert(m:find_path({1, 0, 1}, {5, 0, 1e300}, {snap_radius = 1e308}))
+    local e = p[#p]
+    assert.is_true(e.x >= 0 and e.x <= 10 and e.z >= 0 and e.z <= 10 and e.y == 0)
+    local poly, q = m:nearest({1e300, 0, 1}, 1e308)
+    assert.equal(1, poly)
+    assert.is_true(q.x >= 0 and q.x <= 10 and q.z >= 0 and q.z <= 10)
   end)
 
   it("area costs whose product with the length overflows fail instead of cost inf", function()
