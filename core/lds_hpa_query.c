@@ -191,7 +191,7 @@ lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_t sx, in
   }
   if ((st = lds_hpa_repair(h)) != LDS_OK) {
     ldsi_msg(q->errmsg, "%s: the hierarchy could not be repaired: %s", fn, h->errmsg);
-    return st == LDS_E_NOMEM ? st : LDS_E_ARG;
+    return st; /* E_ARG: a cell's effective cost; E_STATE: a weighted layer removed */
   }
   if (mode == LDS_HPA_FAST && !layout(q)) {
     ldsi_msg(q->errmsg, "%s: out of memory", fn);
