@@ -114,4 +114,21 @@ describe("grid:component and grid:connected", function()
     assert.has_error(function() g:connected({0}, {1, 1}) end,
       "bad argument #1 to 'connected' (point has no numbers x, y)")
   end)
+
+  it("takes layers as a list of names only: a map or a number is an error naming the argument", function()
+    local g = lodestar.grid.new(8, 8)
+    g:layer_add("lava")
+    for y = 0, 7 do g:layer_set("lava", 4, y, math.huge) end
+    assert.is_false(g:connected(0, 0, 7, 7, {"lava"}))
+    local ok, e = pcall(g.connected, g, 0, 0, 7, 7, {lava = true})
+    assert.is_false(ok)
+    assert.equal("bad argument #5 to 'connected' (layers: expected a list of layer names such as "
+      .. "{\"lava\"}, got a table with key 'lava')", e)
+    ok, e = pcall(g.component, g, 0, 0, {lava = true})
+    assert.equal("bad argument #3 to 'component' (layers: expected a list of layer names such as "
+      .. "{\"lava\"}, got a table with key 'lava')", e)
+    ok, e = pcall(g.component, g, 0, 0, {1})
+    assert.equal("bad argument #3 to 'component' (layers[1] is not a layer name (a string))", e)
+  end)
 end)
+
