@@ -217,4 +217,12 @@ describe("lodestar.hierarchy error paths", function()
     end), 1, true)
     sched:free()
   end)
+
+  it("h:step before any start says why", function()
+    local h = lodestar.hierarchy(lodestar.grid.new(16, 16))
+    local st, m = h:step()
+    assert.equal("state", st)
+    assert.equal("lds_hpa_query_step: no query started (call lds_hpa_query_start first)", m)
+  end)
 end)
+
