@@ -635,15 +635,33 @@ uint32_t lds_components_id(const lds_Components *c, int32_t x, int32_t y) {
   return cc_id(c, x, y);
 }
 
+/* Whether a search from (x1,y1) reaches (x2,y2) by the index c, as the
+** searches see it: the start is never entered, so its own layer value does
+** not matter. A start the grid blocks: never. The same cell: always. A
+** start blocked by a layer of c only: when a legal move from it (the
+** grid's neighbourhood and diagonal rule, lds_grid_can_move) enters the
+** goal's component. Else both in one component. */
+static bool reaches(const lds_Components *c, int32_t x1, int32_t y1, int32_t x2, int32_t y2) {
+  static const int8_t DX[8] = LDS_DIR_DX_INIT, DY[8] = LDS_DIR_DY_INIT;
+  uint32_t a, b;
+  int d;
+  if (lds_grid_blocked(c->grid, x1, y1)) return false;
+  if (x1 == x2 && y1 == y2) return true;
+  b = cc_id(c, x2, y2);
+  if (b == LDS_COMPONENT_NONE) return false;
+  a = cc_id(c, x1, y1);
+  if (a != LDS_COMPONENT_NONE) return a == b;
+  for (d = 0; d < 8; d++)
+    if (lds_grid_can_move(c->grid, x1, y1, d) && cc_id(c, x1 + DX[d], y1 + DY[d]) == b) return true;
+  return false;
+}
+
 bool lds_components_connected(const lds_Components *c, int32_t x1, int32_t y1, int32_t x2,
                               int32_t y2) {
-  uint32_t a, b;
   if (c->status != LDS_OK || !lds_grid_in_bounds(c->grid, x1, y1) ||
       !lds_grid_in_bounds(c->grid, x2, y2))
     return false;
-  a = cc_id(c, x1, y1);
-  b = cc_id(c, x2, y2);
-  return a != LDS_COMPONENT_NONE && a == b;
+  return reaches(c, x1, y1, x2, y2);
 }
 
 uint32_t lds_components_count(const lds_Components *c) { return c->count; }
@@ -676,10 +694,13 @@ bool ldsi_components_separated(const lds_Grid *g, uint32_t query_mask, int32_t s
   for (c = g->components; c; c = c->next) {
     uint32_t a, b;
     if (c->status != LDS_OK || (c->mask & ~query_mask) != 0) continue;
+    if (sx == gx && sy == gy) return false; /* found at once, whatever the cell costs */
     b = cc_id(c, gx, gy);
     if (b == LDS_COMPONENT_NONE) return true; /* the goal cannot be entered */
     a = cc_id(c, sx, sy);
     if (a != LDS_COMPONENT_NONE && a != b) return true;
+    if (a == LDS_COMPONENT_NONE && !lds_grid_blocked(g, sx, sy) && !reaches(c, sx, sy, gx, gy))
+      return true; /* a start a layer blocks: no move from it enters the goal's component */
   }
   return false;
 }

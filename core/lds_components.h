@@ -110,9 +110,14 @@ LDS_API lds_Components *lds_components_find(const lds_Grid *grid, uint32_t layer
 /// Ids are renumbered by edits that merge or split components: compare ids
 /// read after the same edit only. O(1).
 LDS_API uint32_t lds_components_id(const lds_Components *c, int32_t x, int32_t y);
-/// true when cells (x1,y1) and (x2,y2) are both passable (under the index's
-/// set) and in the same component; false otherwise (also while unknown:
-/// check lds_components_status). O(1).
+/// true when a search from (x1,y1) to (x2,y2) weighting the index's layers
+/// finds a path, as the searches see it: a start is never entered, so its
+/// own layer value does not matter. A cell the grid blocks: false; the same
+/// cell: true; a start passable under the set: both in one component; a
+/// start the set blocks (+inf on one of its layers): a legal move from it
+/// (lds_grid_can_move: corners are the grid's blocked cells, never layer
+/// cells) enters the goal's component, which needs a goal passable under the
+/// set. false while unknown (check lds_components_status). O(1).
 LDS_API bool lds_components_connected(const lds_Components *c, int32_t x1, int32_t y1,
                                       int32_t x2, int32_t y2);
 /// Number of components (0 on a grid with no passable cell).

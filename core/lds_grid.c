@@ -406,6 +406,7 @@ lds_Status lds_grid_layer_add(lds_Grid *g, const char *name, int *index) {
   if (!data) goto nomem;
   memcpy(g->layers[g->nlayers].name, name, len + 1);
   g->layers[g->nlayers].data = data;
+  g->layers[g->nlayers].id = ++g->layer_ids;
   if (index) *index = g->nlayers;
   g->nlayers++;
   return LDS_OK;

@@ -19,6 +19,8 @@
 typedef struct ldsi_Layer {
   char name[LDSI_LAYER_NAME_MAX];
   float *data; /* width*height, unpadded */
+  uint64_t id; /* unique in its grid (never reused): what holds layer weights
+               ** finds its layers again by it after a removal shifted the indices */
 } ldsi_Layer;
 
 typedef struct ldsi_Listener {
@@ -41,6 +43,7 @@ struct lds_Grid {
   /* layers removed so far: a removal shifts the indices after it, so what
   ** holds layer weights by index (a hierarchy) notices it by this count */
   uint64_t layer_removals;
+  uint64_t layer_ids;  /* ids given to layers so far (ldsi_Layer.id) */
   /* smallest cell cost; 0 = unknown, recomputed by lds_grid_min_cost. Atomic:
   ** concurrent readers may fill it at once (with the same value) */
   _Atomic float min_cost;

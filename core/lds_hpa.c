@@ -543,7 +543,11 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
   h->optimal_jps = params->optimal_jps;
   h->nweights = params->n_layer_weights;
   h->layer_removals = grid->layer_removals;
-  for (i = 0; i < h->nweights; i++) h->weights[i] = params->layer_weights[i];
+  for (i = 0; i < h->nweights; i++) {
+    h->weights[i] = params->layer_weights[i];
+    h->weight_ids[i] = grid->layers[i].id;
+    memcpy(h->weight_names[i], grid->layers[i].name, LDSI_LAYER_NAME_MAX);
+  }
   cells = (size_t)grid->w * (size_t)grid->h;
   ldsi_grid_offsets(grid, h->off);
   for (i = 0; i < 9; i++) h->dcl[i] = (i % 3 - 1) + (i / 3 - 1) * h->cw;
@@ -656,6 +660,41 @@ static size_t mark_box(lds_Hpa *h, const uint32_t *list, size_t n, uint8_t flag,
   return k;
 }
 
+/* After a layer removal (it shifts the indices after it): finds each
+** weighted layer again by its id and moves its weight to its new index, so
+** the weights keep meaning the same layers; a weighted layer that is gone
+** breaks the hierarchy with an error naming it (its costs are lost). The
+** removal marked every cluster dirty, so the repair that follows rebuilds
+** them all. */
+static lds_Status match_weights(lds_Hpa *h, const char *fn) {
+  const lds_Grid *g = h->grid;
+  double w[16] = {0};
+  int i, j, n = 0;
+  for (i = 0; i < h->nweights; i++) {
+    if (h->weights[i] == 0.0) continue;
+    for (j = 0; j < g->nlayers && g->layers[j].id != h->weight_ids[i]; j++) {
+    }
+    if (j == g->nlayers) {
+      h->broken = true;
+      ldsi_msg(h->errmsg,
+               "%s: layer '%s' (weight %g in this hierarchy) was removed from the grid; build "
+               "a new hierarchy without it",
+               fn, h->weight_names[i], ldsi_num(h->weights[i]));
+      return LDS_E_STATE;
+    }
+    w[j] = h->weights[i];
+    if (j + 1 > n) n = j + 1;
+  }
+  for (j = 0; j < n; j++) {
+    h->weights[j] = w[j];
+    h->weight_ids[j] = g->layers[j].id;
+    memcpy(h->weight_names[j], g->layers[j].name, LDSI_LAYER_NAME_MAX);
+  }
+  h->nweights = n;
+  h->layer_removals = g->layer_removals;
+  return LDS_OK;
+}
+
 lds_Status lds_hpa_repair(lds_Hpa *h) {
   static const char *fn = "lds_hpa_repair";
   uint32_t *tmp = NULL, *mark = NULL, *rebuilt = NULL, *inter = NULL;
@@ -664,15 +703,9 @@ lds_Status lds_hpa_repair(lds_Hpa *h) {
   lds_Status st = LDS_OK;
   ptrdiff_t off[8];
   if (!h) return LDS_E_ARG;
-  if (h->nweights > 0 && h->grid->layer_removals != h->layer_removals) {
-    /* the weights are by layer index, and a removal shifted the indices */
-    h->broken = true;
-    ldsi_msg(h->errmsg,
-             "%s: a layer of the grid was removed since this hierarchy was built with layer "
-             "weights (they are by layer index); build a new hierarchy",
-             fn);
-    return LDS_E_STATE;
-  }
+  if (h->nweights > 0 && h->grid->layer_removals != h->layer_removals &&
+      (st = match_weights(h, fn)) != LDS_OK)
+    return st;
   if (!h->any_dirty && !h->broken) return LDS_OK;
   t0 = h->env.clock(h->env.clock_ud);
   ndirty = h->ndirty;

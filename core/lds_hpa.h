@@ -63,7 +63,10 @@
 ** Terrain costs and layer weights: a hierarchy is built for one weight set
 ** (lds_HpaParams.layer_weights), the effective cost of a cell being its
 ** cost plus the weighted layer values, as lds_search uses them; one
-** hierarchy per agent class.
+** hierarchy per agent class. The weights stay with their layers: removing
+** a layer the hierarchy does not weight moves the weights of the layers
+** after it to their new indices at the next repair; removing a weighted
+** layer makes that repair fail with LDS_E_STATE naming the layer.
 **
 ** Edits: the hierarchy listens to the grid. An edit marks the clusters
 ** whose cells, moves or borders it touched; the next lds_hpa_repair (done
@@ -195,7 +198,9 @@ LDS_API void lds_hpa_free(lds_Hpa *h);
 /// clusters and their borders only. O(1) when nothing changed.
 /// @returns LDS_OK, LDS_E_ARG (an edited cell's effective cost is <= 0 or
 ///   NaN; message in lds_hpa_errmsg; the hierarchy stays unrepaired and
-///   queries fail until the cell is fixed), LDS_E_NOMEM.
+///   queries fail until the cell is fixed), LDS_E_STATE (a layer the
+///   hierarchy weights was removed from the grid: the message names it;
+///   every later repair and query fails the same way), LDS_E_NOMEM.
 LDS_API lds_Status lds_hpa_repair(lds_Hpa *h);
 /// Whether fast queries started from now on search through the second
 /// level (on after a build with one). Their abstract cost is the same
@@ -233,7 +238,9 @@ LDS_API void lds_hpa_query_free(lds_HpaQuery *q);
 /// error: the first step returns LDS_NO_PATH.
 /// @returns LDS_OK, or LDS_E_ARG (a cell out of bounds, an unknown mode,
 ///   the optimal mode on a hierarchy built without lower_bounds, or a
-///   failed repair), LDS_E_NOMEM; message in lds_hpa_query_errmsg.
+///   repair that failed with it), LDS_E_STATE (a repair that failed with
+///   it: a weighted layer was removed), LDS_E_NOMEM; message in
+///   lds_hpa_query_errmsg.
 LDS_API lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_t sx, int32_t sy,
                                        int32_t gx, int32_t gy);
 /// Runs the query for one slice (lds_Budget as in lds_search_step). Work is

@@ -109,9 +109,11 @@ struct lds_Hpa {
   bool lm_stale;           /* a failed table repair: the next repair copies every entrance's values */
   struct ldsi_HpaL2 *l2;   /* the second level (lds_hpa_level2.c), NULL when none */
   int lmk;                 /* their count (0 without lower_bounds): values per entrance in lmv */
-  double weights[16];
+  double weights[16];      /* by layer index; remapped after a layer removal (lds_hpa_repair) */
   int nweights;
-  uint64_t layer_removals; /* the grid's count when built (weights are by layer index) */
+  uint64_t weight_ids[16]; /* the ldsi_Layer.id of each weighted layer (weights[i] != 0) */
+  char weight_names[16][LDSI_LAYER_NAME_MAX]; /* and its name, for the error when it is removed */
+  uint64_t layer_removals; /* the grid's count when weights were last matched to indices */
   double minc;             /* smallest effective cost of a passable cell (never raised) */
   ptrdiff_t off[8];        /* padded offsets of the 8 moves (ldsi_grid_offsets) */
   int32_t dcl[9];          /* cluster index offsets dx + dy * cw, by (dy + 1) * 3 + (dx + 1) */

@@ -191,7 +191,7 @@ lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_t sx, in
   }
   if ((st = lds_hpa_repair(h)) != LDS_OK) {
     ldsi_msg(q->errmsg, "%s: the hierarchy could not be repaired: %s", fn, h->errmsg);
-    return st == LDS_E_NOMEM ? st : LDS_E_ARG;
+    return st; /* E_ARG: a cell's effective cost; E_STATE: a weighted layer removed */
   }
   if (mode == LDS_HPA_FAST && !layout(q)) {
     ldsi_msg(q->errmsg, "%s: out of memory", fn);
@@ -1044,6 +1044,8 @@ lds_Status lds_hpa_query_step(lds_HpaQuery *q, const lds_Budget *budget) {
   uint64_t t0, e0, tick = 0;
   lds_Status st = LDS_RUNNING;
   if (!q) return LDS_E_ARG;
+  if (q->status == LDS_E_STATE && q->phase == PH_NONE && !q->errmsg[0])
+    ldsi_msg(q->errmsg, "lds_hpa_query_step: no query started (call lds_hpa_query_start first)");
   if (q->status != LDS_RUNNING) return q->status;
   if (q->h->grid->version != q->version) {
     ldsi_msg(q->errmsg, "lds_hpa_query_step: the grid changed since the query started");

@@ -13,6 +13,7 @@
 */
 #include "lds_scheduler.h"
 #include "lds_internal.h"
+#include "lds_grid_internal.h"
 #include "lds_open_list.h" /* only to pre-fault a new search's memory */
 
 #include <math.h>
@@ -499,6 +500,50 @@ void ldsi_sched_deliver(lds_Scheduler *sc, uint32_t r, lds_RequestEvent ev) {
   if (ev == LDS_EVENT_DONE && (q->rq.flags & LDS_REQ_AUTO_RELEASE)) slot_free(sc, r);
 }
 
+/* Notes which layers request q's weights are on (by ldsi_Layer.id): the
+** weights are by index, and a later removal shifts the indices after it. A
+** weight for an index the grid does not have gets id 0 (the search's start
+** reports the count). */
+static void note_weight_layers(Req *q, const lds_Grid *g) {
+  int i;
+  for (i = 0; i < q->rq.params.n_layer_weights; i++)
+    q->weight_ids[i] = i < g->nlayers ? g->layers[i].id : 0;
+  q->layer_removals = g->layer_removals;
+}
+
+bool ldsi_sched_weights_match(lds_Scheduler *sc, uint32_t r) {
+  Req *q = &sc->req[r];
+  const lds_Grid *g;
+  double w[16] = {0};
+  uint64_t ids[16] = {0};
+  int i, j, n = 0;
+  if (q->nav || q->grid < 0 || q->rq.params.n_layer_weights <= 0) return true;
+  g = sc->grids[q->grid].grid;
+  if (g->layer_removals == q->layer_removals) return true;
+  for (i = 0; i < q->rq.params.n_layer_weights; i++) {
+    if (q->weights[i] == 0.0) continue;
+    if (q->weight_ids[i] == 0) return true; /* a bad count: lds_search_start names it */
+    for (j = 0; j < g->nlayers && g->layers[j].id != q->weight_ids[i]; j++) {
+    }
+    if (j == g->nlayers) {
+      snprintf(q->errmsg, sizeof q->errmsg,
+               "lds_scheduler_step: request params.layer_weights: the layer of weight %d "
+               "(%g) was removed from the grid since the request was submitted",
+               i, ldsi_num(q->weights[i]));
+      return false;
+    }
+    w[j] = q->weights[i];
+    ids[j] = q->weight_ids[i];
+    if (j + 1 > n) n = j + 1;
+  }
+  memcpy(q->weights, w, sizeof w);
+  memcpy(q->weight_ids, ids, sizeof ids);
+  q->rq.params.n_layer_weights = n;
+  q->rq.params.layer_weights = n ? q->weights : NULL;
+  q->layer_removals = g->layer_removals;
+  return true;
+}
+
 /* Final status: frees the search, keeps the path, calls back. */
 /* The message of a request whose search could not start, in the
 ** scheduler's words: the search object's "lds_search_start: ..." becomes
@@ -547,7 +592,7 @@ static void finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s, 
         q->status = st = err.code;
         snprintf(q->errmsg, sizeof q->errmsg, "%s", err.msg);
       }
-    } else if (st < 0) {
+    } else if (st < 0 && !q->errmsg[0]) {
       request_search_msg(q->errmsg, lds_search_errmsg(s));
     }
   }
@@ -688,6 +733,7 @@ lds_Status lds_scheduler_submit(lds_Scheduler *sc, const lds_Request *rq, lds_Re
   } else {
     q->rq.params.layer_weights = NULL;
   }
+  note_weight_layers(q, rq->grid);
   q->grid = gi;
   heap_push(sc, &ge->heap[HEAP_MAIN], HEAP_MAIN, r);
   if (rq->quick_expansions) {
@@ -772,6 +818,7 @@ lds_Status lds_scheduler_set_params(lds_Scheduler *sc, lds_RequestId id,
   } else {
     q->rq.params.layer_weights = NULL;
   }
+  note_weight_layers(q, sc->grids[q->grid].grid);
   if (q->state == SLOT_ACTIVE) q->params_changed = true; /* restarted by run_request */
   return LDS_OK;
 }

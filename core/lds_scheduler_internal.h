@@ -47,6 +47,8 @@ typedef struct Req {
   uint32_t heap_pos[2];
   lds_Request rq;    /* copy of the request; rq.params.layer_weights -> weights */
   double weights[16];
+  uint64_t weight_ids[16];  /* ldsi_Layer.id of each weighted layer (weights[i] != 0) */
+  uint64_t layer_removals;  /* the grid's count when weights were last matched to indices */
   int64_t key;       /* priority * aging_frames - submit_frame; larger first */
   uint64_t seq;      /* submission order: ties go to the older request */
   uint64_t submit_frame, finish_frame;
@@ -244,6 +246,10 @@ void ldsi_sched_deliver(lds_Scheduler *sc, uint32_t r, lds_RequestEvent ev);
 /* Ends slot r with status st: takes the path from search s (if any),
 ** returns s to its pool and delivers LDS_REQUEST_DONE. */
 void ldsi_sched_finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s);
+/* Keeps request r's layer weights on their layers after layer removals
+** shifted the grid's indices (as a hierarchy does). false: a weighted layer
+** was removed; the request's errmsg says which weight was lost. */
+bool ldsi_sched_weights_match(lds_Scheduler *sc, uint32_t r);
 /* The same with its path given (the path cache's answer; the request owns it). */
 void ldsi_sched_finish_path(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Path *path);
 

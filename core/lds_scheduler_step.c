@@ -398,6 +398,10 @@ static void quick_passes(lds_Scheduler *sc, Budget *b) {
       }
     }
     if (r == NO_INDEX) return;
+    if (!ldsi_sched_weights_match(sc, r)) { /* a weighted layer was removed */
+      ldsi_sched_finish(sc, r, LDS_E_STATE, NULL);
+      continue;
+    }
     ge = &sc->grids[best];
     q = &sc->req[r];
     {
@@ -533,6 +537,11 @@ lds_Status lds_scheduler_step(lds_Scheduler *sc, const lds_Budget *budget, lds_T
         }
       }
       if (run_nav_request(sc, &b, r)) break;
+      if (b.timed) read_clock(sc, &b);
+      continue;
+    }
+    if (!ldsi_sched_weights_match(sc, r)) { /* a weighted layer was removed */
+      ldsi_sched_finish(sc, r, LDS_E_STATE, NULL);
       if (b.timed) read_clock(sc, &b);
       continue;
     }

@@ -606,6 +606,24 @@ bad "missing --scen FILE or --pairs N" hier "$DATA/arena.map"
 bad "--cluster: expected an integer in 4..64, got '2'" hier "$DATA/arena.map" --pairs 3 --cluster 2
 bad "unknown option '--bogus'" hier "$DATA/arena.map" --bogus 1
 bad "is outside the 49x49 map" hier "$DATA/arena.map" --scen "$DATA/den011d.map.scen"
+# --doors on a map without a cell off the border (was SIGFPE); --pairs on a
+# map without a passable cell (was an endless loop); --level2 out of range
+printf 'type octile\nheight 2\nwidth 2\nmap\n..\n..\n' >"$TMP/two.map"
+printf 'type octile\nheight 3\nwidth 3\nmap\n@@@\n@@@\n@@@\n' >"$TMP/allblocked.map"
+bad "lodestar hier: --doors: a door is a cell not on the map's border, and $TMP/two.map (2x2) has none" hier "$TMP/two.map" --pairs 1 --doors 1
+printf 'type octile\nheight 5\nwidth 2\nmap\n..\n..\n..\n..\n..\n' >"$TMP/narrow.map"
+bad "(2x5) has none" hier "$TMP/narrow.map" --pairs 1 --doors 2
+"$LDS" hier "$TMP/two.map" --pairs 2 >/dev/null 2>&1 && ok || ko "lodestar hier on a 2x2 map without --doors failed"
+timeout 20 "$LDS" hier "$TMP/allblocked.map" --pairs 1 >/dev/null 2>"$TMP/err"
+rc=$?
+[ "$rc" = 2 ] && grep -qF "lodestar hier: --pairs: $TMP/allblocked.map has no passable cell to draw a pair from" "$TMP/err" && ok ||
+  ko "lodestar hier --pairs on a map without a passable cell: exit $rc (124: still running after 20 s), stderr '$(cat "$TMP/err")'"
+bad "lodestar hier: --level2: expected 0 (none) or an integer in 2..31 (the largest K with K*K*4*16 below 65535 for --cluster 16, at most 32), got '1'" hier "$DATA/arena.map" --pairs 1 --level2 1
+bad "--level2: expected 0 (none) or an integer in 2..31" hier "$DATA/arena.map" --pairs 1 --level2 32
+bad "--level2: expected 0 (none) or an integer in 2..15" hier "$DATA/arena.map" --pairs 1 --cluster 64 --level2 16
+bad "--level2: expected 0 (none) or an integer in 2..32" hier "$DATA/arena.map" --pairs 1 --cluster 4 --level2 33
+"$LDS" hier "$DATA/arena.map" --pairs 1 --level2 31 >/dev/null 2>&1 && ok || ko "lodestar hier --level2 31 (cluster 16) refused"
+"$LDS" hier "$DATA/arena.map" --pairs 1 --help | grep -qF "M is 31 at" && ok || ko "lodestar hier --help: no exact --level2 range"
 if "$LDS" hier "$DATA/arena.map" --scen "$DATA/arena.map.scen" --doors 3 --json >"$TMP/out" 2>&1 &&
   [ "$(json_field "$TMP/out" optimal_mismatches)" = 0 ] && [ "$(json_field "$TMP/out" illegal)" = 0 ]; then
   ok

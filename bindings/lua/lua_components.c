@@ -16,13 +16,29 @@ static uint32_t layer_mask_arg(lua_State *L, const lds_Grid *g, int arg) {
   if (lua_isnoneornil(L, arg)) return 0;
   if (lua_type(L, arg) != LUA_TTABLE) ldsl_type_error(L, arg, "table of layer names or nil");
   n = (lua_Integer)lua_rawlen(L, arg);
+  /* a list only: a map such as {lava = true} would otherwise read as no
+  ** layer at all and silently ignore the walls it meant */
+  lua_pushnil(L);
+  while (lua_next(L, arg)) {
+    lua_pop(L, 1);
+    lua_Number k = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
+    if (!(k >= 1 && k <= (lua_Number)n && k == (lua_Number)(lua_Integer)k)) {
+      if (lua_type(L, -1) == LUA_TSTRING)
+        lua_pushfstring(L, "layers: expected a list of layer names such as {\"%s\"}, got a table "
+                           "with key '%s'", lua_tostring(L, -1), lua_tostring(L, -1));
+      else
+        lua_pushfstring(L, "layers: expected a list of layer names such as {\"lava\"}, got a "
+                           "table with a %s key", luaL_typename(L, -1));
+      ldsl_arg_error(L, arg, lua_tostring(L, -1));
+    }
+  }
   for (i = 1; i <= n; i++) {
     const char *name;
     int idx;
     lua_rawgeti(L, arg, i);
-    name = lua_tostring(L, -1);
     if (lua_type(L, -1) != LUA_TSTRING)
       ldsl_arg_error(L, arg, lua_pushfstring(L, "layers[%d] is not a layer name (a string)", (int)i));
+    name = lua_tostring(L, -1);
     idx = lds_grid_layer_find(g, name);
     if (idx < 0) ldsl_arg_error(L, arg, lua_pushfstring(L, "no layer '%s'", name));
     if (idx >= 16)

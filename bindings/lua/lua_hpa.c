@@ -211,21 +211,33 @@ static int hpa_error(lua_State *L, const char *method, const char *m) {
   return luaL_error(L, "%s:%s: %s", LDS_HIER_MT, method, m);
 }
 
-/* Starts the query of h:start or h:find_path (method, for messages). */
-static void start_query(lua_State *L, const char *method) {
+/* Starts the query of h:start or h:find_path (method, for messages); bad
+** arguments raise. A failed repair raises too, unless soft: then it pushes
+** nil, "lodestar.Hierarchy:<method>: the hierarchy could not be repaired:
+** ...", status and returns 3 (0 when the query started). */
+static int start_query(lua_State *L, const char *method, bool soft) {
   HpaBox *b = check_hpa(L, 1);
   int32_t sx, sy, gx, gy;
   lds_HpaMode m = LDS_HPA_FAST;
+  lds_Status st;
   ldsl_check_xy(L, b->gb->g, 2, &sx, &sy);
   ldsl_check_xy(L, b->gb->g, 4, &gx, &gy);
   if (!lua_isnoneornil(L, 6)) m = (lds_HpaMode)ldsl_check_option(L, 6, mode_names);
+  if (soft && (st = lds_hpa_repair(b->h)) != LDS_OK) {
+    const char *why;
+    if (st == LDS_E_NOMEM) return luaL_error(L, "%s", lds_hpa_errmsg(b->h));
+    why = luaL_gsub(L, lds_hpa_errmsg(b->h), "lds_hpa_repair: ", "");
+    lua_pushfstring(L, "%s:%s: the hierarchy could not be repaired: %s", LDS_HIER_MT, method, why);
+    return ldsl_push_fail(L, lua_tostring(L, -1), st);
+  }
   if (lds_hpa_query_start(b->q, m, sx, sy, gx, gy) != LDS_OK)
     hpa_error(L, method, lds_hpa_query_errmsg(b->q));
+  return 0;
 }
 
 /* h:start(sx, sy, gx, gy [, mode]) -> h; mode "fast" (default) or "optimal" */
 static int hpa_start(lua_State *L) {
-  start_query(L, "start");
+  start_query(L, "start", false);
   lua_settop(L, 1);
   return 1;
 }
@@ -297,11 +309,13 @@ static int hpa_prefix(lua_State *L) {
 }
 
 /* h:find_path(sx, sy, gx, gy [, mode]) -> path, or nil, "no_path", or nil,
-** message, status when the query ends in an error (as lodestar.find_path) */
+** message, status when the query ends in an error (as lodestar.find_path),
+** a failed repair among them; bad arguments raise */
 static int hpa_find_path(lua_State *L) {
   HpaBox *b;
   lds_Status st;
-  start_query(L, "find_path");
+  int n = start_query(L, "find_path", true);
+  if (n) return n;
   b = check_hpa(L, 1);
   st = lds_hpa_query_step(b->q, NULL);
   if (st == LDS_NO_PATH) {

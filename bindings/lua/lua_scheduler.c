@@ -1709,6 +1709,64 @@ static void push_req_path(lua_State *L, int ri, const lds_Path *p, lds_Path *tak
   lua_pop(L, 2);
 }
 
+/* Pushes (and returns) the message of the request at 1 whose weighted
+** layer was removed from its grid since it was submitted, naming what the
+** core cannot: "lodestar.Scheduler:request: opts.weights: layer 'mud'
+** (weight 1, set by profile 'tank') was removed from the grid since the
+** request was submitted" (or "set by the request" for its own weights). */
+static const char *removed_layer_message(lua_State *L, const char *m) {
+  int top = lua_gettop(L), opts, own;
+  const lds_Grid *g = NULL;
+  GridBox *gb;
+  push_ruv(L, 1, 8); /* the grid userdata */
+  gb = (GridBox *)luaL_testudata(L, -1, LDS_GRID_MT);
+  if (gb && !gb->closed) g = (const lds_Grid *)gb->g;
+  push_ruv(L, 1, 3); /* the normalised options */
+  opts = lua_gettop(L);
+  push_ruv(L, 1, 9); /* the request's own keys */
+  own = lua_gettop(L);
+  lua_pushnil(L);
+  if (lua_istable(L, opts)) {
+    lua_getfield(L, opts, "weights");
+    if (lua_istable(L, -1)) {
+      lua_pushnil(L);
+      while (lua_next(L, -2)) {
+        if (lua_type(L, -2) == LUA_TSTRING && lua_tonumber(L, -1) != 0 &&
+            (!g || lds_grid_layer_find(g, lua_tostring(L, -2)) < 0)) {
+          bool mine = false;
+          const char *name = lua_tostring(L, -2);
+          lua_Number w = lua_tonumber(L, -1);
+          if (lua_istable(L, own)) {
+            lua_getfield(L, own, "weights");
+            if (lua_istable(L, -1)) {
+              lua_getfield(L, -1, name);
+              mine = !lua_isnil(L, -1);
+              lua_pop(L, 1);
+            }
+            lua_pop(L, 1);
+          }
+          push_ruv(L, 1, 7); /* the profile name */
+          if (!mine && lua_type(L, -1) == LUA_TSTRING)
+            lua_pushfstring(L, "profile '%s'", lua_tostring(L, -1));
+          else
+            lua_pushliteral(L, "the request");
+          lua_pushfstring(L,
+                          "%s:request: opts.weights: layer '%s' (weight %f, set by %s) was "
+                          "removed from the grid since the request was submitted",
+                          LDS_SCHEDULER_MT, name, w, lua_tostring(L, -1));
+          lua_replace(L, top + 1);
+          lua_settop(L, top + 1);
+          return lua_tostring(L, -1);
+        }
+        lua_pop(L, 1);
+      }
+    }
+  }
+  lua_settop(L, top);
+  return lua_pushfstring(L, "%s:request: opts.weights: %s", LDS_SCHEDULER_MT,
+                         m + sizeof "lds_scheduler_step: request params.layer_weights: " - 1);
+}
+
 /* Pushes the error message of request r in Lua's words (and returns it):
 ** the core's "lds_scheduler_step: request params.layer_weights: ..." (a
 ** cell its weights make cost <= 0) names the option the request took,
@@ -1718,6 +1776,8 @@ static void push_req_path(lua_State *L, int ri, const lds_Path *p, lds_Path *tak
 static const char *req_message(lua_State *L, const ReqBox *r) {
   static const char core[] = "lds_scheduler_step: request params.layer_weights: ";
   const char *m = lds_scheduler_request_errmsg(r->sb->sc, r->id);
+  if (strncmp(m, core, sizeof core - 1) == 0 && strstr(m, ") was removed from the grid"))
+    return removed_layer_message(L, m);
   if (strncmp(m, core, sizeof core - 1) == 0)
     return lua_pushfstring(L, "%s:request: opts.weights: %s", LDS_SCHEDULER_MT,
                            m + sizeof core - 1);

@@ -78,3 +78,16 @@ describe("messages quoted in docs/lua-api.md", function()
     quoted(text, detail(errmsg(smooth.postprocessor(), {}, "grid")))
   end)
 end)
+
+describe("the Module table of docs/lua-api.md", function()
+  it("lists lodestar.algorithms as the module has it", function()
+    local text = doc("lua-api.md")
+    local at = text:find("| `lodestar.algorithms` | `", 1, true)
+    assert.truthy(at)
+    local line = text:match("%b{}", at)
+    assert.truthy(line)
+    local listed = {}
+    for name in line:gmatch('"([^"]+)"') do listed[#listed + 1] = name end
+    assert.same(lodestar.algorithms, listed)
+  end)
+end)

@@ -114,4 +114,50 @@ describe("grid:component and grid:connected", function()
     assert.has_error(function() g:connected({0}, {1, 1}) end,
       "bad argument #1 to 'connected' (point has no numbers x, y)")
   end)
+
+  it("takes layers as a list of names only: a map or a number is an error naming the argument", function()
+    local g = lodestar.grid.new(8, 8)
+    g:layer_add("lava")
+    for y = 0, 7 do g:layer_set("lava", 4, y, math.huge) end
+    assert.is_false(g:connected(0, 0, 7, 7, {"lava"}))
+    local ok, e = pcall(g.connected, g, 0, 0, 7, 7, {lava = true})
+    assert.is_false(ok)
+    assert.equal("bad argument #5 to 'connected' (layers: expected a list of layer names such as "
+      .. "{\"lava\"}, got a table with key 'lava')", e)
+    ok, e = pcall(g.component, g, 0, 0, {lava = true})
+    assert.equal("bad argument #3 to 'component' (layers: expected a list of layer names such as "
+      .. "{\"lava\"}, got a table with key 'lava')", e)
+    ok, e = pcall(g.component, g, 0, 0, {1})
+    assert.equal("bad argument #3 to 'component' (layers[1] is not a layer name (a string))", e)
+  end)
+
+  it("agrees with the searches on a start that is +inf on a layer, and on layer corners", function()
+    local g = lodestar.grid.new(4, 1)
+    g:layer_add("lava")
+    g:layer_set("lava", 0, 0, math.huge)
+    local w = {weights = {lava = 1}}
+    assert.near(3, assert(lodestar.find_path(g, 0, 0, 3, 0, w)).cost, 1e-9)
+    assert.is_true(g:connected(0, 0, 3, 0, {"lava"}))
+    assert.is_nil(g:component(0, 0, {"lava"}))
+    assert.is_false(g:connected(3, 0, 0, 0, {"lava"})) -- a +inf goal is never entered
+    assert.is_nil(lodestar.find_path(g, 3, 0, 0, 0, w))
+    -- the same cell: found at once, with the index built too
+    assert.is_true(g:connected(0, 0, 0, 0, {"lava"}))
+    assert.near(0, assert(lodestar.find_path(g, 0, 0, 0, 0, w)).cost, 1e-9)
+    -- a +inf start with no move into the goal's component
+    g:layer_set("lava", 1, 0, math.huge)
+    assert.is_false(g:connected(0, 0, 3, 0, {"lava"}))
+    assert.is_nil(lodestar.find_path(g, 0, 0, 3, 0, w))
+    -- no_corner_cutting: +inf layer cells are no corners (grid-blocked ones are)
+    local g2 = lodestar.grid.new(2, 2)
+    g2:layer_add("lava")
+    g2:layer_set("lava", 1, 0, math.huge)
+    g2:layer_set("lava", 0, 1, math.huge)
+    assert.truthy(lodestar.find_path(g2, 0, 0, 1, 1, w))
+    assert.is_true(g2:connected(0, 0, 1, 1, {"lava"}))
+    g2:set_blocked(1, 0, true)
+    assert.is_nil(lodestar.find_path(g2, 0, 0, 1, 1, w))
+    assert.is_false(g2:connected(0, 0, 1, 1, {"lava"}))
+  end)
 end)
+

@@ -49,4 +49,37 @@ describe("lodestar.scheduler request errors", function()
     assert.equal(WANT, req:errmsg())
     sched:free()
   end)
+
+  it("weights stay on their layers when a layer is removed; a removed weighted layer is named", function()
+    local g = lodestar.grid.new(16, 16)
+    g:layer_add("aaa"); g:layer_add("mud"); g:layer_add("ccc")
+    for y = 0, 15 do g:layer_set("mud", 5, y, 3); g:layer_set("ccc", 7, y, 1000) end
+    local sched = lodestar.scheduler.new{deterministic = true}
+    sched:add_grid(g)
+    sched:profile("tank", {weights = {mud = 1}})
+    local queued = sched:request{from = {0, 4}, to = {10, 4}, profile = "tank"}
+    local own = sched:request{from = {0, 4}, to = {10, 4}, weights = {mud = 1}}
+    -- 'aaa' (below mud) goes while both wait: mud is now index 0, 'ccc' 1
+    g:layer_remove("aaa")
+    sched:step(0)
+    assert.near(13, assert(queued:path()).cost, 1e-9)
+    assert.near(13, assert(own:path()).cost, 1e-9)
+    local tank = sched:request{from = {0, 4}, to = {10, 4}, profile = "tank"}
+    local mine = sched:request{from = {0, 4}, to = {10, 4}, weights = {mud = 1}}
+    sched:step(2) -- started, not finished
+    g:layer_remove("mud")
+    sched:step(0)
+    assert.equal("state", tank:status())
+    assert.equal("lodestar.Scheduler:request: opts.weights: layer 'mud' (weight " .. tostring(1.0)
+      .. ", set by profile 'tank') was removed from the grid since the request was submitted",
+      tank:errmsg())
+    local p, m, st = tank:path()
+    assert.is_nil(p)
+    assert.equal(tank:errmsg(), m)
+    assert.equal("state", st)
+    assert.equal("lodestar.Scheduler:request: opts.weights: layer 'mud' (weight " .. tostring(1.0)
+      .. ", set by the request) was removed from the grid since the request was submitted",
+      mine:errmsg())
+    sched:free()
+  end)
 end)

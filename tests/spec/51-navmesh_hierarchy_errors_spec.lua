@@ -198,10 +198,12 @@ describe("lodestar.hierarchy error paths", function()
     g:layer_remove("mud")
     g:layer_add("other") -- same index as 'mud' had: must not be read as mud
     g:layer_set("other", 5, 4, 100)
-    local why = "a layer of the grid was removed since this hierarchy was built with layer "
-      .. "weights (they are by layer index); build a new hierarchy"
-    assert.equal("lodestar.Hierarchy:find_path: the hierarchy could not be repaired: " .. why,
-      err(function() return h:find_path(0, 4, 10, 4) end))
+    local why = "layer 'mud' (weight 3 in this hierarchy) was removed from the grid; build a new "
+      .. "hierarchy without it"
+    local p, m, st = h:find_path(0, 4, 10, 4)
+    assert.is_nil(p)
+    assert.equal("lodestar.Hierarchy:find_path: the hierarchy could not be repaired: " .. why, m)
+    assert.equal("state", st)
     assert.equal("lodestar.Hierarchy:start: the hierarchy could not be repaired: " .. why,
       err(function() return h:start(0, 4, 10, 4) end))
     assert.equal("lodestar.Hierarchy:repair: " .. why, err(function() return h:repair() end))
@@ -248,4 +250,12 @@ describe("lodestar.hierarchy error paths", function()
     end), 1, true)
     sched:free()
   end)
+
+  it("h:step before any start says why", function()
+    local h = lodestar.hierarchy(lodestar.grid.new(16, 16))
+    local st, m = h:step()
+    assert.equal("state", st)
+    assert.equal("lds_hpa_query_step: no query started (call lds_hpa_query_start first)", m)
+  end)
 end)
+

@@ -61,19 +61,31 @@ static void usage(FILE *f) {
           "                untimed); --seed S picks them (default 1)\n"
           "  --cluster C   cluster side, 4..%d (default 16)\n"
           "  --stride K    keep every K-th scen problem; --limit N at most N of them\n"
-          "  --doors N     N door toggles (block, repair, open, repair) after the queries\n"
+          "  --doors N     N door toggles (block, repair, open, repair) after the queries;\n"
+          "                a door is a cell not on the map's border: MAP needs 3x3 cells or more\n"
           "  --no-optimal  skip the optimal mode (and its landmark tables, 32 bytes per cell)\n"
           "  --alt         the optimal mode always runs the landmark A* (not JPS on\n"
           "                uniform-cost maps)\n"
           "  --costs SEED  terrain costs 1..4 per 16x16 block, from a hash of the block and\n"
           "                SEED (0..2^31-1); the reference optimum is then Dijkstra's (untimed)\n"
-          "  --level2 K    a second level of K x K clusters, 2..32, 0 none (default: 8\n"
-          "                on maps of 4096x4096 cells or more); with one, the fast mode\n"
-          "                also runs a pass without it\n"
+          "  --level2 K    a second level of K x K clusters, 0 none, or 2..M where M is\n"
+          "                the largest K with K*K*4*C below 65535, at most 32 (M is 31 at\n"
+          "                the default cluster 16, 32 at 4, 15 at 64); default: 8 on\n"
+          "                maps of 4096x4096 cells or more; with one, the fast mode also\n"
+          "                runs a pass without it\n"
           "  --json        one JSON object as the last line\n"
           "Each option may be given once. Exit status: 0; 1 an optimal-mode mismatch or an\n"
           "illegal path; 2 bad input. docs/hierarchy.md.\n",
           LDS_HPA_MAX_CLUSTER);
+}
+
+/* The largest second-level side the hierarchy accepts with clusters of side
+** `cluster` (lds_HpaParams.level2: level2^2 x 4 x cluster_size below 65535,
+** at most 32). */
+static int level2_max(int cluster) {
+  int k = 32;
+  while (k > 2 && k * k * 4 * cluster >= 65535) k--;
+  return k;
 }
 
 static int cmp_d(const void *a, const void *b) {
@@ -138,6 +150,7 @@ int cli_hier(int argc, char **argv) {
   const char *map = NULL, *scen = NULL;
   size_t pairs = 0, stride = 1, limit = 0, doors = 0, i, nq = 0;
   int cluster = 16, a, level2 = LDS_HPA_LEVEL2_AUTO;
+  const char *level2_arg = NULL;
   double *tf1 = NULL;
   uint64_t exp_f1 = 0;
   bool optimal = true, json = false, alt = false, costs = false;
@@ -205,8 +218,9 @@ int cli_hier(int argc, char **argv) {
       costs = true;
       cost_seed = (uint32_t)n;
     } else if (strcmp(o, "--level2") == 0) {
-      if (!cli_int(CMD, "--level2", v, 0, 32, &n)) return 2;
+      if (!cli_int(CMD, "--level2", v, 0, 1000000, &n)) return 2;
       level2 = (int)n;
+      level2_arg = v;
     } else if (strcmp(o, "--doors") == 0) {
       if (!cli_int(CMD, "--doors", v, 0, 1000000, &n)) return 2;
       doors = (size_t)n;
@@ -227,9 +241,31 @@ int cli_hier(int argc, char **argv) {
       !cli_compatible(CMD, &seen, "--pairs", "--limit",
                       "--limit caps the --scen problems; for fewer pairs give a smaller N"))
     return 2;
+  if (level2 > 0) {
+    /* the hierarchy's limit (lds_HpaParams.level2), said in the CLI's terms */
+    int most = level2_max(cluster);
+    if (level2 < 2 || level2 > most)
+      return cli_fail(CMD,
+                      "--level2: expected 0 (none) or an integer in 2..%d (the largest K with "
+                      "K*K*4*%d below 65535 for --cluster %d, at most 32), got '%s'",
+                      most, cluster, cluster, level2_arg);
+  }
   g = lds_map_load(NULL, map, &err);
   if (!g) {
     return cli_fail(CMD, "%s", err.msg);
+  }
+  if (doors && (lds_grid_width(g) < 3 || lds_grid_height(g) < 3))
+    return cli_fail(CMD,
+                    "--doors: a door is a cell not on the map's border, and %s (%dx%d) has none: "
+                    "give a map of 3x3 cells or more, or leave --doors out",
+                    map, lds_grid_width(g), lds_grid_height(g));
+  if (pairs) {
+    int32_t x, y;
+    bool any = false;
+    for (y = 0; y < lds_grid_height(g) && !any; y++)
+      for (x = 0; x < lds_grid_width(g) && !any; x++) any = !lds_grid_blocked(g, x, y);
+    if (!any)
+      return cli_fail(CMD, "--pairs: %s has no passable cell to draw a pair from", map);
   }
   if (costs) terrain_costs(g, cost_seed);
   s = lds_search_new(NULL, g, &err);
@@ -275,17 +311,27 @@ int cli_hier(int argc, char **argv) {
     int32_t w = lds_grid_width(g), hh = lds_grid_height(g);
     lds_search_params_init(&p);
     p.algo = LDS_ALGO_DIJKSTRA;
+    /* draws of a cell, passable or not, before giving up: enough for maps
+    ** whose passable cells are a small share of the cells */
+    uint64_t draws = 0, most = 1000000 + 1000 * (uint64_t)pairs;
     qs = calloc(pairs, sizeof *qs);
     while (nq < pairs) {
       Query *k = &qs[nq];
       do {
         k->sx = (int32_t)(rnd() % (uint32_t)w);
         k->sy = (int32_t)(rnd() % (uint32_t)hh);
-      } while (lds_grid_blocked(g, k->sx, k->sy));
+        draws++;
+      } while (lds_grid_blocked(g, k->sx, k->sy) && draws < most);
       do {
         k->gx = (int32_t)(rnd() % (uint32_t)w);
         k->gy = (int32_t)(rnd() % (uint32_t)hh);
-      } while (lds_grid_blocked(g, k->gx, k->gy));
+        draws++;
+      } while (lds_grid_blocked(g, k->gx, k->gy) && draws < most);
+      if (draws >= most)
+        return cli_fail(CMD,
+                        "--pairs: found %zu of %zu pairs of passable cells with a path in %llu "
+                        "cell draws on %s; give a smaller N or a map with more passable cells",
+                        nq, pairs, (unsigned long long)draws, map);
       /* the reference optimum: Dijkstra, untimed; unreachable pairs are drawn again */
       if (lds_search_start(s, &p, k->sx, k->sy, k->gx, k->gy) != LDS_OK ||
           lds_search_step(s, NULL) != LDS_FOUND)
