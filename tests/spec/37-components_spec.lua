@@ -125,9 +125,11 @@ describe("grid:component and grid:connected", function()
     assert.equal("bad argument #5 to 'connected' (layers: expected a list of layer names such as "
       .. "{\"lava\"}, got a table with key 'lava')", e)
     ok, e = pcall(g.component, g, 0, 0, {lava = true})
+    assert.is_false(ok)
     assert.equal("bad argument #3 to 'component' (layers: expected a list of layer names such as "
       .. "{\"lava\"}, got a table with key 'lava')", e)
     ok, e = pcall(g.component, g, 0, 0, {1})
+    assert.is_false(ok)
     assert.equal("bad argument #3 to 'component' (layers[1] is not a layer name (a string))", e)
   end)
 
