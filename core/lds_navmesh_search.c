@@ -306,8 +306,7 @@ static uint32_t allowed_holders(lds_NavSearch *s, const double *x, uint32_t *pol
   return k;
 }
 
-/* True when some start polygon lies in the mesh's piece pc. */
-static bool start_in_piece(const lds_NavSearch *s, uint32_t pc) {
+bool ldsi_nav_start_in_piece(const lds_NavSearch *s, uint32_t pc) {
   uint32_t i;
   for (i = 0; i < s->nsh; i++)
     if (s->m->piece[s->sh[i]] == pc) return true;
@@ -318,8 +317,25 @@ static bool start_in_piece(const lds_NavSearch *s, uint32_t pc) {
 static bool apart(const lds_NavSearch *s) {
   uint32_t j;
   for (j = 0; j < s->ngh; j++)
-    if (start_in_piece(s, s->m->piece[s->gh[j]])) return false;
+    if (ldsi_nav_start_in_piece(s, s->m->piece[s->gh[j]])) return false;
   return true;
+}
+
+/* The merged polygons of mesh polygons ps[0..n-1] into out, each once
+** (first first); {dflt} when n is 0. Returns their count. */
+static uint32_t merged_set(const lds_NavSearch *s, const uint32_t *ps, uint32_t n, uint32_t dflt,
+                           uint32_t *out) {
+  uint32_t i, j, k = 0;
+  if (!n) {
+    out[0] = dflt;
+    return 1;
+  }
+  for (i = 0; i < n; i++) {
+    uint32_t P = s->fpmap[ps[i]];
+    for (j = 0; j < k && out[j] != P; j++) {}
+    if (j == k) out[k++] = P;
+  }
+  return k;
 }
 
 /* A new corridor search from the start's polygons: every record stale
@@ -345,12 +361,12 @@ static void search_reset(lds_NavSearch *s) {
   s->best_h = dist3(s->start, s->goal);
   for (i = 0; i < s->ngh; i++) s->gmark[merged ? s->fpmap[s->gh[i]] : s->gh[i]] = s->gen;
   /* the start's polygons (the located one alone for a blocked start) */
-  for (i = 0; i < (s->nsh ? s->nsh : 1); i++) {
-    uint32_t P = s->nsh ? s->sh[i] : s->sp, j;
-    bool dup = false;
-    if (merged) P = s->fpmap[P];
-    for (j = 0; j < nseed; j++) dup |= seeds[j] == P;
-    if (!dup) seeds[nseed++] = P;
+  if (merged) {
+    nseed = merged_set(s, s->sh, s->nsh, s->fsp, seeds);
+  } else {
+    for (i = 0; i < s->nsh; i++) seeds[i] = s->sh[i];
+    nseed = s->nsh ? s->nsh : 1;
+    if (!s->nsh) seeds[0] = s->sp;
   }
   s->nn = nseed; /* the start's states */
   for (i = 0; i < nseed; i++) {
@@ -432,23 +448,6 @@ static bool funnel_partition(lds_NavSearch *s) {
 ** two points shortcuts. With area costs that shortcut may cost more (it
 ** may cross a dearer polygon), and a partial path may end anywhere: no
 ** pruning then. false when out of memory. */
-/* The merged polygons of mesh polygons ps[0..n-1] into out, each once
-** (first first); {dflt} when n is 0. Returns their count. */
-static uint32_t merged_set(const lds_NavSearch *s, const uint32_t *ps, uint32_t n, uint32_t dflt,
-                           uint32_t *out) {
-  uint32_t i, j, k = 0;
-  if (!n) {
-    out[0] = dflt;
-    return 1;
-  }
-  for (i = 0; i < n; i++) {
-    uint32_t P = s->fpmap[ps[i]];
-    for (j = 0; j < k && out[j] != P; j++) {}
-    if (j == k) out[k++] = P;
-  }
-  return k;
-}
-
 static bool funnel_query(lds_NavSearch *s) {
   if (!funnel_partition(s)) return false;
   s->fsp = s->fpmap[s->sp];

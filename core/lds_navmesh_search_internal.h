@@ -207,6 +207,9 @@ LDSI_HIDDEN lds_Status ldsi_polyanya_best(lds_NavSearch *s);
 ** (s->pkept; docs/navmesh.md "Partial paths": the best so far never moves
 ** away from the goal) and empties s->pts; false on no memory. */
 LDSI_HIDDEN bool ldsi_nav_keep_best(lds_NavSearch *s);
+/* True when some allowed polygon holding the start (s->sh) lies in the
+** mesh's piece pc. */
+LDSI_HIDDEN bool ldsi_nav_start_in_piece(const lds_NavSearch *s, uint32_t pc);
 /* The partial target of both modes (docs/navmesh.md "Partial paths"): over
 ** the mesh polygons p whose merged polygon pmap[p] is reached (mark[...] ==
 ** gen) and whose area is allowed, the point of p nearest the goal in x-z

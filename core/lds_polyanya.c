@@ -928,10 +928,8 @@ static lds_Status begin(lds_NavSearch *s, const double *tgt, uint32_t tpoly) {
   const bool to_goal = tgt == s->goal && s->ngh;
   const uint32_t *tp = to_goal ? s->gh : &tpoly, ntp = to_goal ? s->ngh : 1;
   if (!open_all) { /* apart (no start polygon in a piece of a target one): no path */
-    uint32_t j;
     bool met = false;
-    for (j = 0; j < ntp && !met; j++)
-      for (i = 0; i < s->nsh && !met; i++) met = s->m->piece[s->sh[i]] == s->m->piece[tp[j]];
+    for (i = 0; i < ntp && !met; i++) met = ldsi_nav_start_in_piece(s, s->m->piece[tp[i]]);
     if (!met) return LDS_RUNNING;
   }
   if (pa->ok[m->pmap[tpoly]]) {
