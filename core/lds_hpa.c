@@ -22,6 +22,21 @@ void lds_hpa_params_init(lds_HpaParams *p) {
   p->landmarks = 8;
   p->optimal_jps = true;
   p->level2 = LDS_HPA_LEVEL2_AUTO;
+  p->fast_weight = LDS_HPA_FAST_WEIGHT;
+}
+
+/* whether w is a fast_weight accepted (NaN is not) */
+static bool fast_weight_ok(double w) { return w >= 1.0 && w <= LDS_HPA_MAX_FAST_WEIGHT; }
+
+lds_Status lds_hpa_set_fast_weight(lds_Hpa *h, double w) {
+  if (!h) return LDS_E_ARG;
+  if (!fast_weight_ok(w)) {
+    ldsi_msg(h->errmsg, "lds_hpa_set_fast_weight: weight %g out of range (expected 1..%g)", w,
+             LDS_HPA_MAX_FAST_WEIGHT);
+    return LDS_E_ARG;
+  }
+  h->fast_weight = w;
+  return LDS_OK;
 }
 
 const char *lds_hpa_mode_name(lds_HpaMode m) {
@@ -501,6 +516,11 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
                fn, params->level2, LDS_HPA_LEVEL2_AUTO, params->cluster_size);
     return NULL;
   }
+  if (!fast_weight_ok(params->fast_weight)) {
+    ldsi_error(err, LDS_E_ARG, "%s: fast_weight %g out of range (expected 1..%g)", fn,
+               params->fast_weight, LDS_HPA_MAX_FAST_WEIGHT);
+    return NULL;
+  }
   if (params->n_layer_weights < 0 || params->n_layer_weights > 16 ||
       params->n_layer_weights > grid->nlayers || (params->n_layer_weights && !params->layer_weights)) {
     ldsi_error(err, LDS_E_ARG,
@@ -541,6 +561,7 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
   h->lower_bounds = params->lower_bounds;
   h->lmk = params->lower_bounds ? params->landmarks : 0;
   h->optimal_jps = params->optimal_jps;
+  h->fast_weight = params->fast_weight;
   h->nweights = params->n_layer_weights;
   h->layer_removals = grid->layer_removals;
   for (i = 0; i < h->nweights; i++) {
@@ -825,6 +846,7 @@ void lds_hpa_info(const lds_Hpa *h, lds_HpaInfo *out) {
   out->last_repair_us = h->last_repair_us;
   out->last_repair_clusters = h->last_repair_clusters;
   out->total_repair_us = h->total_repair_us;
+  out->fast_weight = h->fast_weight;
   if (h->lm) {
     out->landmarks = h->lm->k;
     out->landmark_bytes = ldsi_lm_bytes(h->lm);

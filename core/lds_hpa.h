@@ -107,6 +107,13 @@ typedef struct lds_HpaQuery lds_HpaQuery;
 /// (4096 x 4096: measured faster there, slower on 1024 x 1024; docs/hierarchy.md).
 #define LDS_HPA_LEVEL2_MIN_CELLS (4096 * 4096)
 
+/// Default lds_HpaParams.fast_weight: measured to halve the fast mode's
+/// abstract expansions with every benchmark path still within 1 % of
+/// optimal (docs/hierarchy.md).
+#define LDS_HPA_FAST_WEIGHT 1.02
+/// Largest lds_HpaParams.fast_weight accepted.
+#define LDS_HPA_MAX_FAST_WEIGHT 10.0
+
 /// Parameters of a hierarchy. Fill with lds_hpa_params_init, then change.
 typedef struct lds_HpaParams {
   int cluster_size;             ///< side of a cluster [Units: cells]
@@ -130,6 +137,13 @@ typedef struct lds_HpaParams {
                                 ///< at least LDS_HPA_LEVEL2_MIN_CELLS cells, none below.
                                 ///< [Limit: LDS_HPA_LEVEL2_AUTO, 0 or 2..32, and
                                 ///< level2^2 x 4 x cluster_size < 65535]
+  double fast_weight;           ///< weight w of the fast mode's abstract search
+                                ///< (weighted A*, Pohl 1970, with no reopening:
+                                ///< the abstract path costs at most w x the
+                                ///< shortest abstract path; docs/hierarchy.md)
+                                ///< [Limit: 1..LDS_HPA_MAX_FAST_WEIGHT]
+                                ///< default LDS_HPA_FAST_WEIGHT (1.02); 1: the
+                                ///< shortest abstract path
   const double *layer_weights;  ///< [opt] [Shape: n_layer_weights doubles, one per
                                 ///< grid layer] weights of the effective cost; copied
   int n_layer_weights;          ///< [Limit: 0..min(16, lds_grid_layer_count)]
@@ -170,6 +184,7 @@ typedef struct lds_HpaInfo {
   size_t level2_entrances;  ///< second-level entrances
   size_t level2_bytes;      ///< memory of the second level (part of bytes)
   uint64_t level2_build_us; ///< its build time (part of build_us) [Units: µs]
+  double fast_weight;       ///< weight of the fast mode's abstract search (lds_hpa_set_fast_weight)
 } lds_HpaInfo;
 
 /* ---------------------------------------------------------- lifetime -- */
@@ -208,6 +223,11 @@ LDS_API lds_Status lds_hpa_repair(lds_Hpa *h);
 /// @returns LDS_OK, LDS_E_ARG (NULL h), LDS_E_STATE (on, for a hierarchy
 ///   built without a second level).
 LDS_API lds_Status lds_hpa_use_level2(lds_Hpa *h, bool on);
+/// Sets the weight of the abstract search of fast queries started from now
+/// on (lds_HpaParams.fast_weight).
+/// @returns LDS_OK, LDS_E_ARG (NULL h, or w outside 1..LDS_HPA_MAX_FAST_WEIGHT
+///   or NaN: the hierarchy keeps its weight).
+LDS_API lds_Status lds_hpa_set_fast_weight(lds_Hpa *h, double w);
 /// Fills *out with the hierarchy's counters.
 LDS_API void lds_hpa_info(const lds_Hpa *h, lds_HpaInfo *out);
 /// Bytes allocated by the hierarchy (queries not included).

@@ -105,6 +105,7 @@ struct lds_Hpa {
   uint8_t *nidx;           /* per unpadded cell: its entrance index + 1 in its cluster, 0 none */
   bool lower_bounds;
   bool optimal_jps;        /* lds_HpaParams.optimal_jps */
+  double fast_weight;      /* lds_HpaParams.fast_weight (lds_hpa_set_fast_weight) */
   struct ldsi_Landmarks *lm; /* the optimal mode's landmark tables (lower_bounds), else NULL */
   bool lm_stale;           /* a failed table repair: the next repair copies every entrance's values */
   struct ldsi_HpaL2 *l2;   /* the second level (lds_hpa_level2.c), NULL when none */

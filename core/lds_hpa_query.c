@@ -232,6 +232,7 @@ lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_t sx, in
     q->phase = PH_EXACT;
     return LDS_OK;
   }
+  q->w = h->fast_weight;
   q->phase = PH_INSERT;
   return LDS_OK;
 }
@@ -249,10 +250,13 @@ static inline void anode(lds_HpaQuery *q, uint32_t id) {
 /* The abstract open list: a 4-ary min-heap of (key, id) with lazy
 ** deletion (an improved node is pushed again; a popped entry whose key is
 ** not its node's current one, or whose node is closed, is skipped), so
-** sifting never writes the node records. The key is f - g * 2^-30: f
-** ascending and, among equal f, the larger g first, in one double (two f
-** closer than 2^-30 g may swap: the abstract path is then dearer than the
-** shortest by at most 2^-30 of its cost). */
+** sifting never writes the node records. The key is f - g * 2^-30, with
+** f = g + w h (weighted A*, Pohl 1970: h is stored times w): f ascending
+** and, among equal f, the larger g first, in one double (two f closer than
+** 2^-30 g may swap: the abstract path is then dearer than the shortest by
+** at most 2^-30 of its cost). With w > 1 a closed node is never reopened:
+** the abstract path then costs at most w x the shortest (the bound holds
+** without reopening; Likhachev, Gordon & Thrun, NIPS 2003). */
 static inline double akey(double g, double h) { return g + h - g * 0x1p-30; }
 
 /* pushes (key, id); false on NOMEM */
@@ -369,7 +373,7 @@ static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t 
       r->h = 0.0;
     } else {
       const ldsi_HpaCluster *k = &q->h->cl[cl];
-      r->h = aheur(q, k, i);
+      r->h = q->w * aheur(q, k, i);
 #if defined(__GNUC__) || defined(__clang__)
       /* what its expansion reads, fetched while the search goes on: its
       ** edges (the block's head is in cache: aheur just read it) */
@@ -377,11 +381,11 @@ static inline void arelax(lds_HpaQuery *q, uint32_t from, uint32_t to, uint32_t 
 #endif
     }
   }
-  if (c < r->g && r->h < INFINITY) {
+  if (c < r->g && r->h < INFINITY && (!r->closed || q->w == 1.0)) {
     r->g = c;
     r->par = from;
     r->cl = cl;
-    r->closed = 0; /* reopened if closed: an improvement by rounding */
+    r->closed = 0; /* reopened if closed (w 1 only): an improvement by rounding */
     if (!apush(q, to, akey(c, r->h))) q->anomem = true;
   }
 }
@@ -604,7 +608,7 @@ static inline void arelax_l2(lds_HpaQuery *q, uint32_t from, const ldsi_HpaL2Clu
     r->g = INFINITY;
     r->closed = 0;
     r->cl = z->ent[s].cl;
-    r->h = aheur_l2(q, z->lmv + (size_t)s * (size_t)q->h->lmk, z->ent[s].xy);
+    r->h = q->w * aheur_l2(q, z->lmv + (size_t)s * (size_t)q->h->lmk, z->ent[s].xy);
 #if defined(__GNUC__) || defined(__clang__)
     {
       /* what its expansion reads, fetched while the search goes on: its
@@ -615,10 +619,10 @@ static inline void arelax_l2(lds_HpaQuery *q, uint32_t from, const ldsi_HpaL2Clu
     }
 #endif
   }
-  if (c < r->g && r->h < INFINITY) {
+  if (c < r->g && r->h < INFINITY && (!r->closed || q->w == 1.0)) {
     r->g = c;
     r->par = from;
-    r->closed = 0; /* reopened if closed: an improvement by rounding */
+    r->closed = 0; /* reopened if closed (w 1 only): an improvement by rounding */
     if (!apush(q, q->l2id0 + q->l2base[zb] + s, akey(c, r->h))) q->anomem = true;
   }
 }

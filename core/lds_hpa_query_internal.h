@@ -15,7 +15,7 @@ typedef struct ldsi_HpaExact ldsi_HpaExact;
 ** relaxation); its index in its cluster is its id minus the cluster's base */
 typedef struct ldsi_HpaAbsNode {
   double g;
-  double h;       /* its heuristic towards the goal (set when first reached) */
+  double h;       /* its heuristic towards the goal times the query's w (set when first reached) */
   uint32_t par, gen;
   uint32_t cl;    /* its first-level cluster (START, GOAL: those of the start
                   ** and the goal; a second-level id: that of its entrance) */
@@ -33,6 +33,7 @@ struct lds_HpaQuery {
   ldsi_Env env;
   lds_Hpa *h;
   lds_HpaMode mode;
+  double w;           /* the fast mode's weight (lds_HpaParams.fast_weight) at its start */
   lds_Status status;
   lds_Stats stats;
   uint64_t version;

@@ -175,8 +175,8 @@ static void test_alt_abstract(void) {
     lds_HpaParams hp;
     lds_Hpa *ha, *ho;
     lds_HpaQuery *qa, *qo;
-    int round, differ = 0, bad = 0, found = 0;
-    uint64_t exp_a = 0, exp_o = 0;
+    int round, differ = 0, bad = 0, found = 0, weighted = 0;
+    uint64_t exp_a = 0, exp_o = 0, exp_w = 0;
     lds_hpa_params_init(&hp);
     hp.cluster_size = 10;
     ha = lds_hpa_new(NULL, g, &hp, NULL);
@@ -184,6 +184,9 @@ static void test_alt_abstract(void) {
     ho = lds_hpa_new(NULL, g, &hp, NULL);
     CHECK(ha != NULL && ho != NULL);
     if (!ha || !ho) continue;
+    /* both searches on the shortest abstract path (w 1) */
+    CHECK_INT(lds_hpa_set_fast_weight(ha, 1.0), LDS_OK);
+    CHECK_INT(lds_hpa_set_fast_weight(ho, 1.0), LDS_OK);
     qa = lds_hpa_query_new(ha, NULL);
     qo = lds_hpa_query_new(ho, NULL);
     for (round = 0; round < 6; round++) {
@@ -212,6 +215,23 @@ static void test_alt_abstract(void) {
         exp_a += st.expansions;
         lds_hpa_query_stats(qo, &st);
         exp_o += st.expansions;
+        /* the default weight: an abstract path within LDS_HPA_FAST_WEIGHT x
+        ** the shortest, a legal refined path no dearer than it */
+        {
+          double a = lds_hpa_query_abstract_cost(qa), aw, c;
+          lds_Path *p;
+          CHECK_INT(lds_hpa_set_fast_weight(ha, LDS_HPA_FAST_WEIGHT), LDS_OK);
+          CHECK_INT(lds_hpa_query_start(qa, LDS_HPA_FAST, sx, sy, gx, gy), LDS_OK);
+          CHECK_INT(lds_hpa_set_fast_weight(ha, 1.0), LDS_OK); /* the started query keeps its weight */
+          CHECK_INT(lds_hpa_query_step(qa, NULL), LDS_FOUND);
+          aw = lds_hpa_query_abstract_cost(qa);
+          p = lds_hpa_query_path(qa, NULL);
+          weighted += aw > a * LDS_HPA_FAST_WEIGHT * (1 + 1e-6) || aw < a * (1 - 1e-6) || !p ||
+                      !legal(g, p, &c) || c > aw * (1 + 1e-6);
+          lds_path_free(p);
+          lds_hpa_query_stats(qa, &st);
+          exp_w += st.expansions;
+        }
       }
       random_edits(g, 10);
     }
@@ -219,6 +239,8 @@ static void test_alt_abstract(void) {
     CHECK_INT(bad, 0);
     CHECK(found > 100);
     CHECK(exp_a < exp_o); /* the landmarks do guide the abstract search */
+    CHECK_INT(weighted, 0);
+    CHECK(exp_w < exp_a); /* the weight does cut the abstract search */
     lds_hpa_query_free(qa);
     lds_hpa_query_free(qo);
     lds_hpa_free(ha);
@@ -227,9 +249,43 @@ static void test_alt_abstract(void) {
   }
 }
 
+/* lds_hpa_set_fast_weight and lds_HpaParams.fast_weight: out of range
+** and NaN refused with a message, the weight kept */
+static void test_weight_args(void) {
+  lds_Grid *g = random_grid(40, 30, 10, 0);
+  lds_HpaParams hp;
+  lds_HpaInfo info;
+  lds_Hpa *h;
+  lds_Error err;
+  lds_hpa_params_init(&hp);
+  CHECK(hp.fast_weight == LDS_HPA_FAST_WEIGHT);
+  hp.fast_weight = 0.5;
+  CHECK(lds_hpa_new(NULL, g, &hp, &err) == NULL);
+  CHECK_INT(err.code, LDS_E_ARG);
+  CHECK_CONTAINS(err.msg, "fast_weight 0.5 out of range");
+  hp.fast_weight = 2.0;
+  h = lds_hpa_new(NULL, g, &hp, NULL);
+  CHECK(h != NULL);
+  if (h) {
+    CHECK_INT(lds_hpa_set_fast_weight(h, 0.99), LDS_E_ARG);
+    CHECK_INT(lds_hpa_set_fast_weight(h, NAN), LDS_E_ARG);
+    CHECK_INT(lds_hpa_set_fast_weight(h, LDS_HPA_MAX_FAST_WEIGHT * 1.01), LDS_E_ARG);
+    CHECK_CONTAINS(lds_hpa_errmsg(h), "out of range (expected 1..10)");
+    lds_hpa_info(h, &info);
+    CHECK(info.fast_weight == 2.0);
+    CHECK_INT(lds_hpa_set_fast_weight(h, 1.5), LDS_OK);
+    lds_hpa_info(h, &info);
+    CHECK(info.fast_weight == 1.5);
+  }
+  CHECK_INT(lds_hpa_set_fast_weight(NULL, 1.0), LDS_E_ARG);
+  lds_hpa_free(h);
+  lds_grid_free(g);
+}
+
 void suite_hpa_fast(void);
 void suite_hpa_fast(void) {
   test_copies();
   test_trees();
   test_alt_abstract();
+  test_weight_args();
 }

@@ -131,7 +131,12 @@ static void check_queries(lds_Grid *g, lds_Hpa *h, lds_Hpa *fresh, const double 
   lds_Search *s = lds_search_new(NULL, g, NULL);
   lds_SearchParams sp;
   int i, illegal = 0, above = 0, bound = 0, abstract = 0, sliced = 0, reach = 0, vs_fresh = 0;
+  int weighted = 0;
   lds_search_params_init(&sp);
+  /* the shortest abstract path (w 1), the same through either level; the
+  ** default weight is checked against it below */
+  CHECK_INT(lds_hpa_set_fast_weight(h, 1.0), LDS_OK);
+  if (fresh) CHECK_INT(lds_hpa_set_fast_weight(fresh, 1.0), LDS_OK);
   sp.layer_weights = w;
   sp.n_layer_weights = nw;
   for (i = 0; i < n; i++) {
@@ -158,6 +163,14 @@ static void check_queries(lds_Grid *g, lds_Hpa *h, lds_Hpa *fresh, const double 
     if (a > 0) {
       if (!costs && c / a > *worst) *worst = c / a;
     }
+    /* the default weight through the second level: an abstract path
+    ** within LDS_HPA_FAST_WEIGHT x the shortest, a legal path no dearer */
+    CHECK_INT(lds_hpa_set_fast_weight(h, LDS_HPA_FAST_WEIGHT), LDS_OK);
+    st = run_sliced(q, sx, sy, gx, gy, 0);
+    weighted += st != LDS_FOUND || lds_hpa_query_abstract_cost(q) > ab * LDS_HPA_FAST_WEIGHT * (1 + 1e-6) ||
+                lds_hpa_query_cost(q) > lds_hpa_query_abstract_cost(q) * (1 + 1e-6) ||
+                !legal(g, q, w, nw, sx, sy, gx, gy);
+    CHECK_INT(lds_hpa_set_fast_weight(h, 1.0), LDS_OK);
     /* sliced: the same path cost */
     st = run_sliced(q, sx, sy, gx, gy, 1 + (uint64_t)(i % 5) * 7);
     sliced += st != LDS_FOUND || fabs(lds_hpa_query_cost(q) - c) > 1e-9 * (c > 1 ? c : 1);
@@ -190,7 +203,9 @@ static void check_queries(lds_Grid *g, lds_Hpa *h, lds_Hpa *fresh, const double 
   CHECK_INT(sliced, 0);
   CHECK_INT(abstract, 0);
   CHECK_INT(vs_fresh, 0);
+  CHECK_INT(weighted, 0);
   CHECK_INT(lds_hpa_use_level2(h, true), LDS_OK);
+  CHECK_INT(lds_hpa_set_fast_weight(h, LDS_HPA_FAST_WEIGHT), LDS_OK);
   lds_search_free(s);
   lds_hpa_query_free(q);
   lds_hpa_query_free(qf);

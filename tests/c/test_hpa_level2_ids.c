@@ -57,6 +57,7 @@ static void test_kept_query(void) {
   lds_hpa_params_init(&hp);
   hp.cluster_size = 10;
   hp.level2 = 3;
+  hp.fast_weight = 1.0; /* the shortest abstract path: the same through either level */
   h = lds_hpa_new(NULL, g, &hp, NULL);
   CHECK(h != NULL);
   if (!h) {
