@@ -18,8 +18,8 @@ typedef struct HpaBox {
   int closed; /* freed or collected: h lives on until the last user lets go */
 } HpaBox;
 
-static const char *const hpa_opts[] = {"cluster_size", "landmarks", "level2", "lower_bounds",
-                                       "optimal_jps", "weights", NULL};
+static const char *const hpa_opts[] = {"cluster_size", "fast_weight", "landmarks", "level2",
+                                       "lower_bounds", "optimal_jps", "weights", NULL};
 static const char *const mode_names[] = {"fast", "optimal", NULL};
 
 static HpaBox *check_hpabox(lua_State *L, int arg) {
@@ -109,6 +109,25 @@ static int opt_int_in(lua_State *L, const char *key, int lo, int hi, int def) {
   return v;
 }
 
+/* opts.fast_weight of the options table at index 2: a number
+** 1..LDS_HPA_MAX_FAST_WEIGHT (lds_HpaParams.fast_weight), or def when
+** absent; anything else (NaN included) raises opts.fast_weight's error. */
+static double opt_fast_weight(lua_State *L, double def) {
+  double v = def;
+  lua_getfield(L, 2, "fast_weight");
+  if (!lua_isnil(L, -1)) {
+    char buf[64];
+    if (lua_type(L, -1) != LUA_TNUMBER) ldsl_opt_type_error(L, 2, "fast_weight", "number");
+    v = lua_tonumber(L, -1);
+    if (!(v >= 1.0 && v <= LDS_HPA_MAX_FAST_WEIGHT))
+      ldsl_opt_error(L, 2, "fast_weight",
+                     lua_pushfstring(L, "%s out of range (expected a number 1..%d)",
+                                     ldsl_fmt_coord(buf, sizeof buf, v), (int)LDS_HPA_MAX_FAST_WEIGHT));
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
 /* opts.level2 of the options table at index 2 for clusters of cs cells:
 ** "auto" (or absent: LDS_HPA_LEVEL2_AUTO), 0 (no second level) or an
 ** integer 2..K with K^2 x 4 x cs below 65535 and K <= 32 (lds_HpaParams.level2);
@@ -139,7 +158,8 @@ static int opt_level2(lua_State *L, int cs) {
 }
 
 /* lodestar.hierarchy(grid [, {cluster_size = 16, landmarks = 8, lower_bounds
-**   = true, optimal_jps = true, level2 = "auto", weights = {layer = w}}]) ->
+**   = true, optimal_jps = true, level2 = "auto", fast_weight = 1.02,
+**   weights = {layer = w}}]) ->
 **   a lodestar.Hierarchy (built; raises opts.<key>'s error on bad options) */
 int ldsl_hpa_new(lua_State *L) {
   GridBox *gb = ldsl_check_gridbox(L, 1);
@@ -158,6 +178,7 @@ int ldsl_hpa_new(lua_State *L) {
     p.cluster_size = opt_int_in(L, "cluster_size", 4, LDS_HPA_MAX_CLUSTER, p.cluster_size);
     p.landmarks = opt_int_in(L, "landmarks", 1, LDS_HPA_MAX_LANDMARKS, p.landmarks);
     p.level2 = opt_level2(L, p.cluster_size);
+    p.fast_weight = opt_fast_weight(L, p.fast_weight);
     p.optimal_jps = ldsl_opt_boolean(L, 2, "optimal_jps", p.optimal_jps);
     p.lower_bounds = ldsl_opt_boolean(L, 2, "lower_bounds", p.lower_bounds);
     p.n_layer_weights = ldsl_dstar_weights(L, 2, g, w);
@@ -361,13 +382,13 @@ static int hpa_repair(lua_State *L) {
 /* h:info() -> {cluster_size, clusters_x, clusters_y, entrances, intra_edges,
 **   bytes, bytes_per_cell, build_us, repairs, last_repair_us,
 **   last_repair_clusters, total_repair_us, landmarks, landmark_bytes,
-**   level2, level2_entrances, level2_bytes, level2_build_us} (cells, bytes,
-**   microseconds; level2 0 without a second level) */
+**   level2, level2_entrances, level2_bytes, level2_build_us, fast_weight}
+**   (cells, bytes, microseconds; level2 0 without a second level) */
 static int hpa_info(lua_State *L) {
   HpaBox *b = check_hpa(L, 1);
   lds_HpaInfo in;
   lds_hpa_info(b->h, &in);
-  lua_createtable(L, 0, 18);
+  lua_createtable(L, 0, 19);
 #define SETI(name, v)          \
   ldsl_push_u64(L, (uint64_t)(v)); \
   lua_setfield(L, -2, name)
@@ -391,6 +412,8 @@ static int hpa_info(lua_State *L) {
 #undef SETI
   lua_pushnumber(L, in.bytes_per_cell);
   lua_setfield(L, -2, "bytes_per_cell");
+  lua_pushnumber(L, in.fast_weight);
+  lua_setfield(L, -2, "fast_weight");
   return 1;
 }
 

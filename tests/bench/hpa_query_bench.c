@@ -10,6 +10,7 @@
 **
 **   make build/hpa_query_bench
 **   build/hpa_query_bench MAP (--scen FILE --stride K | --pairs N --seed S) [--reps R]
+**                         [--weight W]   (lds_HpaParams.fast_weight, default LDS_HPA_FAST_WEIGHT)
 **   valgrind --tool=callgrind --instr-atstart=no build/hpa_query_bench ...
 **
 ** Queries: every K-th problem of a Moving AI scen file (its optimum the
@@ -64,7 +65,7 @@ static int cmp_double(const void *a, const void *b) {
 
 static int usage(void) {
   fprintf(stderr, "usage: hpa_query_bench MAP (--scen FILE --stride K | --pairs N --seed S) "
-                  "[--reps R]\n");
+                  "[--reps R] [--weight W]\n");
   return 2;
 }
 
@@ -80,6 +81,7 @@ int main(int argc, char **argv) {
   size_t nq = 0, i, within = 0, r;
   double *tm, worst = 0.0, t0;
   uint64_t hash = 1469598103934665603ull, exp = 0;
+  double weight = LDS_HPA_FAST_WEIGHT;
   int a, bad = 0;
   if (argc < 2) return usage();
   for (a = 2; a + 1 < argc; a += 2) {
@@ -87,6 +89,15 @@ int main(int argc, char **argv) {
     long v = strtol(argv[a + 1], &end, 10);
     if (strcmp(argv[a], "--scen") == 0) {
       scen = argv[a + 1];
+      continue;
+    }
+    if (strcmp(argv[a], "--weight") == 0) {
+      weight = strtod(argv[a + 1], &end);
+      if (*end || !(weight >= 1.0 && weight <= LDS_HPA_MAX_FAST_WEIGHT)) {
+        fprintf(stderr, "hpa_query_bench: --weight expects a number in 1..%g, got '%s'\n",
+                LDS_HPA_MAX_FAST_WEIGHT, argv[a + 1]);
+        return 2;
+      }
       continue;
     }
     if (*end || v < 0) {
@@ -149,6 +160,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   lds_hpa_params_init(&hp);
+  hp.fast_weight = weight;
   t0 = now_us();
   h = lds_hpa_new(NULL, g, &hp, &err);
   if (!h) {

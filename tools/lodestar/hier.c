@@ -6,7 +6,7 @@
 **
 **   lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C]
 **                 [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt]
-**                 [--costs SEED] [--level2 K] [--json]
+**                 [--costs SEED] [--level2 K] [--fast-weight W] [--json]
 **
 ** Queries: the scen file's problems (their printed optimum is the reference),
 ** or N random pairs of passable cells (pairs with no path are drawn again), whose
@@ -26,10 +26,11 @@
 ** is built: every passable cell of a 16 x 16 block costs 1, 2, 3 or 4, from
 ** a hash of the block and SEED (terrain_costs); the queries' reference
 ** optimum is then Dijkstra's on the costed map (untimed), also for --scen.
-** repairs each). With a second level (--level2 K, or the default on big
-** maps), the fast mode also
-** runs a pass with it turned off (lds_hpa_use_level2), each query then
-** again with it on, untimed, to check the abstract cost is the same.
+** With a second level (--level2 K, or the default on big maps), the fast
+** mode also runs a pass with it turned off (lds_hpa_use_level2); each
+** query is then searched again at weight 1 with the second level off and
+** on, untimed, to check the shortest abstract cost is the same.
+** --fast-weight W sets lds_HpaParams.fast_weight.
 ** Exit status: 0, 1 on a mismatch of the optimal mode or an illegal path,
 ** 2 on bad input.
 */
@@ -48,7 +49,7 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C]\n"
           "                     [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt]\n"
-          "                     [--costs SEED] [--level2 K] [--json]\n"
+          "                     [--costs SEED] [--level2 K] [--fast-weight W] [--json]\n"
           "Builds the cluster hierarchy of MAP (core/lds_hpa.h) and runs every query with\n"
           "our A*, the hierarchy's fast mode and its optimal mode, each in its own pass,\n"
           "timed with the thread's CPU clock, then A* and fast interleaved per query (the\n"
@@ -73,10 +74,12 @@ static void usage(FILE *f) {
           "                the default cluster 16, 32 at 4, 15 at 64); default: 8 on\n"
           "                maps of 4096x4096 cells or more; with one, the fast mode also\n"
           "                runs a pass without it\n"
+          "  --fast-weight W  weight of the fast mode's abstract search (weighted A*: its\n"
+          "                abstract path costs at most W x the shortest), 1..%g (default %g)\n"
           "  --json        one JSON object as the last line\n"
           "Each option may be given once. Exit status: 0; 1 an optimal-mode mismatch or an\n"
           "illegal path; 2 bad input. docs/hierarchy.md.\n",
-          LDS_HPA_MAX_CLUSTER);
+          LDS_HPA_MAX_CLUSTER, LDS_HPA_MAX_FAST_WEIGHT, LDS_HPA_FAST_WEIGHT);
 }
 
 /* The largest second-level side the hierarchy accepts with clusters of side
@@ -151,7 +154,7 @@ int cli_hier(int argc, char **argv) {
   size_t pairs = 0, stride = 1, limit = 0, doors = 0, i, nq = 0;
   int cluster = 16, a, level2 = LDS_HPA_LEVEL2_AUTO;
   const char *level2_arg = NULL;
-  double *tf1 = NULL;
+  double *tf1 = NULL, fast_weight = LDS_HPA_FAST_WEIGHT;
   uint64_t exp_f1 = 0;
   bool optimal = true, json = false, alt = false, costs = false;
   uint32_t cost_seed = 0;
@@ -221,6 +224,8 @@ int cli_hier(int argc, char **argv) {
       if (!cli_int(CMD, "--level2", v, 0, 1000000, &n)) return 2;
       level2 = (int)n;
       level2_arg = v;
+    } else if (strcmp(o, "--fast-weight") == 0) {
+      if (!cli_double(CMD, "--fast-weight", v, 1.0, LDS_HPA_MAX_FAST_WEIGHT, &fast_weight)) return 2;
     } else if (strcmp(o, "--doors") == 0) {
       if (!cli_int(CMD, "--doors", v, 0, 1000000, &n)) return 2;
       doors = (size_t)n;
@@ -345,6 +350,7 @@ int cli_hier(int argc, char **argv) {
   hp.lower_bounds = optimal;
   hp.optimal_jps = !alt;
   hp.level2 = level2;
+  hp.fast_weight = fast_weight;
   h = lds_hpa_new(NULL, g, &hp, &err);
   if (!h) {
     return cli_fail(CMD, "%s", err.msg);
@@ -397,7 +403,8 @@ int cli_hier(int argc, char **argv) {
     }
   }
   /* with a second level: the fast mode again without it, its own pass;
-  ** the abstract cost must be the same */
+  ** then at weight 1 the shortest abstract cost must be the same through
+  ** either level (a weighted search's may differ) */
   for (i = 0; tf1 && i < nq; i++) {
     const Query *k = &qs[i];
     double a0, a1, t1;
@@ -412,10 +419,16 @@ int cli_hier(int argc, char **argv) {
     lds_hpa_query_stats(hq, &stt);
     exp_f1 += stt.expansions;
     if (st != LDS_FOUND || !legal(g, hq, k)) illegal++;
+    lds_hpa_set_fast_weight(h, 1.0);
+    lds_hpa_use_level2(h, false);
+    lds_hpa_query_start(hq, LDS_HPA_FAST, k->sx, k->sy, k->gx, k->gy);
+    lds_hpa_query_step(hq, NULL);
     a0 = lds_hpa_query_abstract_cost(hq);
+    lds_hpa_use_level2(h, true);
     lds_hpa_query_start(hq, LDS_HPA_FAST, k->sx, k->sy, k->gx, k->gy);
     lds_hpa_query_step(hq, NULL);
     a1 = lds_hpa_query_abstract_cost(hq);
+    lds_hpa_set_fast_weight(h, fast_weight);
     if (fabs(a0 - a1) > 1e-6 * (a1 > 1 ? a1 : 1))
       fprintf(stderr, "lodestar hier: abstract cost with level 2 %.9g, without %.9g\n", a1, a0);
   }
@@ -487,9 +500,10 @@ int cli_hier(int argc, char **argv) {
     fr = mf > 0 ? ma / mf : 0;
     fo = mo > 0 ? ma / mo : 0;
     lds_hpa_info(h, &info);
-    printf("%s: %dx%d, %zu queries (%s), cluster %d", map, lds_grid_width(g), lds_grid_height(g), nq,
+    printf("%s: %dx%d, %zu queries (%s), cluster %d, fast weight %g", map, lds_grid_width(g),
+           lds_grid_height(g), nq,
            scen ? (costs ? "scen, Dijkstra optimum" : "scen") : "random pairs, Dijkstra optimum",
-           cluster);
+           cluster, fast_weight);
     if (costs) printf(", terrain costs 1..4 (seed %u)", (unsigned)cost_seed);
     printf("\n");
     printf("  build %.1f ms, %zu entrances, %zu intra edges, %.2f bytes/cell (%.1f MB)\n", build_ms,
@@ -522,9 +536,11 @@ int cli_hier(int argc, char **argv) {
              "\"optimal_median_us\":%.2f,\"optimal_speedup\":%.3f,\"fast_within_1pct\":%.3f,"
              "\"fast_worst_ratio\":%.5f,\"illegal\":%zu,\"optimal_mismatches\":%zu,"
              "\"astar_mismatches\":%zu,\"door_repair_median_us\":%.2f,\"alt\":%s,\"costs\":%s,"
-             "\"fast_interleaved_median_us\":%.2f,\"fast_interleaved_speedup\":%.2f}\n",
+             "\"fast_interleaved_median_us\":%.2f,\"fast_interleaved_speedup\":%.2f,"
+             "\"fast_weight\":%g}\n",
              map, nq, cluster, build_ms, info.bytes_per_cell, ma, mf, fr, mo, fo, pct, worst, illegal,
-             mism_opt, mism_astar, mr, alt ? "true" : "false", costs ? "true" : "false", mif, fir);
+             mism_opt, mism_astar, mr, alt ? "true" : "false", costs ? "true" : "false", mif, fir,
+             fast_weight);
   }
   lds_hpa_query_free(hq);
   lds_hpa_free(h);
