@@ -451,6 +451,49 @@ describe("lodestar.hierarchy", function()
     assert.is_true(checked > 30)
   end)
 
+  it("opts.fast_weight: legal fast paths at any weight, fewer expansions at a larger one", function()
+    local g = maze(96, 96, 5)
+    local h1 = lodestar.hierarchy(g, {cluster_size = 8, fast_weight = 1})
+    local hd = lodestar.hierarchy(g, {cluster_size = 8})
+    local h2 = lodestar.hierarchy(g, {cluster_size = 8, fast_weight = 2})
+    assert.equal(1, h1:info().fast_weight)
+    assert.equal(1.02, hd:info().fast_weight)
+    assert.equal(2, h2:info().fast_weight)
+    local r = rng(11)
+    local checked, e1, e2 = 0, 0, 0
+    for _ = 1, 60 do
+      local sx, sy = free_cell(g, r)
+      local gx, gy = free_cell(g, r)
+      local ref = lodestar.find_path(g, sx, sy, gx, gy)
+      if ref and (sx ~= gx or sy ~= gy) then
+        for _, h in ipairs({h1, hd, h2}) do
+          local p = assert(h:find_path(sx, sy, gx, gy))
+          check_legal(g, p, sx, sy, gx, gy)
+          assert.is_true(p.cost >= ref.cost - 1e-9)
+        end
+        h1:find_path(sx, sy, gx, gy)
+        e1 = e1 + h1:stats().expansions
+        h2:find_path(sx, sy, gx, gy)
+        e2 = e2 + h2:stats().expansions
+        checked = checked + 1
+      end
+    end
+    assert.is_true(checked > 30)
+    assert.is_true(e2 < e1) -- the weight does cut the search
+  end)
+
+  it("names opts.fast_weight in its errors", function()
+    local g = lodestar.grid.new(16, 16)
+    assert.equal("bad argument #2 to 'hierarchy' (opts.fast_weight: 0.5 out of range (expected a number 1..10))",
+      errmsg(lodestar.hierarchy, g, {fast_weight = 0.5}))
+    assert.equal("bad argument #2 to 'hierarchy' (opts.fast_weight: 11 out of range (expected a number 1..10))",
+      errmsg(lodestar.hierarchy, g, {fast_weight = 11}))
+    assert.equal("bad argument #2 to 'hierarchy' (opts.fast_weight: nan out of range (expected a number 1..10))",
+      errmsg(lodestar.hierarchy, g, {fast_weight = 0 / 0}))
+    assert.equal("bad argument #2 to 'hierarchy' (opts.fast_weight: number expected, got string)",
+      errmsg(lodestar.hierarchy, g, {fast_weight = "fast"}))
+  end)
+
   it("names opts.level2 in its errors", function()
     local g = lodestar.grid.new(16, 16)
     assert.equal("bad argument #2 to 'hierarchy' (opts.level2: 1 out of range (expected"
