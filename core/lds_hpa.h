@@ -107,9 +107,9 @@ typedef struct lds_HpaQuery lds_HpaQuery;
 /// (4096 x 4096: measured faster there, slower on 1024 x 1024; docs/hierarchy.md).
 #define LDS_HPA_LEVEL2_MIN_CELLS (4096 * 4096)
 
-/// Default lds_HpaParams.fast_weight: measured to halve the fast mode's
-/// abstract expansions with every benchmark path still within 1 % of
-/// optimal (docs/hierarchy.md).
+/// Default lds_HpaParams.fast_weight: measured to cut the fast mode's
+/// abstract expansions by a quarter to a third with every benchmark path
+/// still within 1 % of optimal (docs/hierarchy.md).
 #define LDS_HPA_FAST_WEIGHT 1.02
 /// Largest lds_HpaParams.fast_weight accepted.
 #define LDS_HPA_MAX_FAST_WEIGHT 10.0
