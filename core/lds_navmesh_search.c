@@ -435,6 +435,7 @@ static bool funnel_partition(lds_NavSearch *s) {
   }
   s->fnp = mm->np;
   s->fpmap = mm->pmap;
+  s->fmm = mm;
   s->farea = mm->area;
   s->ftabver = 0;
   s->fready = true;
@@ -554,6 +555,12 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
   /* thorough with one cost: the portal states' search alone */
   s->rule = s->uniform && p->thorough ? LDSI_NAV_RULE_TAUT : LDSI_NAV_RULE_LINE;
   s->have0 = false;
+  /* one cost and a point strictly inside one polygon at each end: the
+  ** straight segment, when it stays on the mesh, is the answer */
+  s->line_try = p->algo == LDS_NAV_FUNNEL && s->uniform && s->nsh == 1 && s->ngh == 1;
+  s->line_cur = s->fsp;
+  s->line_n = 0;
+  s->line_tin = 0;
   search_reset(s);
   /* a blocked start: no path and no partial one; a blocked goal, or start
   ** and goal in different pieces of the mesh: no path, found without a
@@ -1365,8 +1372,85 @@ static void swap_saved(lds_NavSearch *s) {
 ** s->fprune (funnel_query), and the path
 ** of the two with the smaller score (LINE on a tie). The path is built
 ** here (the funnel of each corridor); build_path keeps it. */
+/* Whether the x-z segment from the start to the goal stays inside allowed
+** polygons of the merged partition, walked by adjacency from the start's
+** polygon to the goal's (the ray walk of Detour's raycast, over convex
+** polygons: the segment's line crosses two edges of each, and it leaves
+** through the one it crosses outwards). With one cost for every allowed
+** area that segment is the shortest path, in x-z and in 3-D (no path
+** between two points is shorter than the straight line). The walk gives
+** up at a wall, a blocked polygon, a polygon vertex on or near the line
+** (which polygon comes next is then a close call), or more steps than
+** polygons: a straight answer never rests on a close call, and the search
+** answers the rest. One expansion per polygon (the goal's too), under the
+** budget like the search's: returns 1 (s->pts holds start and goal), 0
+** (gave up: the search runs) or -1 (budget spent: resumed next step). */
+static int straight_walk(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0,
+                         uint64_t *n) {
+  const ldsi_MergedMesh *mm = s->fmm;
+  const lds_Navmesh *m = s->m;
+  const double *a = s->start, *b = s->goal;
+  const double len = fabs(b[0] - a[0]) + fabs(b[2] - a[2]);
+  if (!mm) return 0;
+  for (;;) {
+    const uint32_t cur = s->line_cur, st = mm->pstart[cur], nv = mm->pstart[cur + 1] - st;
+    uint32_t k, exit_k = LDS_NAVMESH_NONE, next;
+    double tout = INFINITY;
+    if (max_exp && *n >= max_exp) return -1;
+    if (budget_us && *n && (*n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
+      return -1;
+    (*n)++;
+    s->stats.expansions++;
+    if (cur == s->fgp) break;
+    if (++s->line_n > s->fnp) return 0;
+    /* the sides of the polygon's vertices to the line through start and
+    ** goal: the line crosses the two edges whose ends lie on opposite
+    ** sides; of those, the segment leaves through the one it crosses to
+    ** the edge's outside (inside is cross <= 0, the mesh's winding). A
+    ** vertex on or near the line is a close call: give up */
+    {
+      double d0 = 0, dk, dprev = 0;
+      for (k = 0; k <= nv; k++) {
+        const double *v = ldsi_nm_v(m, mm->pv[st + k % nv]);
+        dk = k < nv ? ldsi_cross3(a, b, v) : d0;
+        if (k < nv && fabs(dk) <= 1e-9 * len * (len + fabs(v[0] - a[0]) + fabs(v[2] - a[2])))
+          return 0;
+        if (k == 0) {
+          d0 = dprev = dk;
+          continue;
+        }
+        if ((dprev < 0) != (dk < 0)) {
+          const double *u = ldsi_nm_v(m, mm->pv[st + k - 1]), *w = ldsi_nm_v(m, mm->pv[st + k % nv]);
+          const double c0 = ldsi_cross3(u, w, a), c1 = ldsi_cross3(u, w, b);
+          if (c1 > c0) {
+            exit_k = k - 1;
+            tout = c0 / (c0 - c1);
+            break;
+          }
+        }
+        dprev = dk;
+      }
+    }
+    /* no exit, the goal in this polygon but not its polygon, or an exit
+    ** behind the entry */
+    if (exit_k == LDS_NAVMESH_NONE || !(tout < 1) || tout < s->line_tin - 1e-9) return 0;
+    next = mm->pn[st + exit_k];
+    if (next == LDS_NAVMESH_NONE || s->cost[mm->area[next]] == INFINITY) return 0;
+    s->line_tin = tout;
+    s->line_cur = next;
+  }
+  s->npts = 0;
+  return ldsi_nav_push_point(s, a) && ldsi_nav_push_point(s, b) ? 1 : 0;
+}
+
 static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
   uint64_t n = 0;
+  if (s->line_try) {
+    int r = straight_walk(s, max_exp, budget_us, t0, &n);
+    if (r < 0) return LDS_RUNNING;
+    s->line_try = false;
+    if (r > 0) return LDS_FOUND;
+  }
   for (;;) {
     const double bound = s->have0 ? s->len0 : INFINITY;
     lds_Status st = s->rule == LDSI_NAV_RULE_TAUT ? astar_run_taut(s, max_exp, budget_us, t0, &n, bound)

@@ -96,6 +96,13 @@ struct lds_NavSearch {
   bool fready;        /* cstart / adj hold the partition's adjacency */
   uint32_t fnp, fsp, fgp;
   const uint32_t *fpmap; /* mesh polygon -> merged polygon [Borrowed: s->pa] */
+  const struct ldsi_MergedMesh *fmm; /* the merged partition itself [Borrowed: s->pa] */
+  /* the straight segment's walk (straight_walk), resumable across steps:
+  ** running while line_try, in merged polygon line_cur, entered at
+  ** parameter line_tin, line_n polygons walked */
+  bool line_try;
+  uint32_t line_cur, line_n;
+  double line_tin;
   const uint8_t *farea;  /* merged polygon -> area id [Borrowed: s->pa] */
   uint32_t *mstart;   /* fnp + 1: the partition's rows of madj (like cstart) */
   ldsi_NavEdge *madj;

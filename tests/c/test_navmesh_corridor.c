@@ -193,6 +193,65 @@ static void test_thorough_vs_fast(void) {
   CHECK_INT(sliced_diff, 0);
 }
 
+/* The straight segment: with one cost, whenever the independent path
+** checker (lds_navmesh_check_path, its own walk over the mesh's polygons)
+** finds the start -> goal segment on the mesh, both funnel modes answer
+** with exactly that segment (two points, the straight length); and every
+** two-point answer passes the checker. Segments through vertices of the
+** cell grid (the walk gives up there and the search answers) included:
+** the queries' points are snapped to a quarter cell for a third of them. */
+static void test_straight_segment(void) {
+  CRng g = {0x5e9a11u};
+  int it, q, mode, visible = 0, hidden = 0, not_straight = 0, bad_two = 0, through_vertex = 0;
+  for (it = 0; it < 20; it++) {
+    lds_Navmesh *m = cmesh_make(&g);
+    lds_NavSearch *s;
+    CHECK(m != NULL);
+    if (!m) return;
+    s = lds_navsearch_new(NULL, m, NULL);
+    for (q = 0; q < 40; q++) {
+      double a[3] = {cunit(&g) * CW, 0, cunit(&g) * CH}, b[3] = {cunit(&g) * CW, 0, cunit(&g) * CH};
+      double seg[6], line;
+      bool on_mesh, snapped = crnd(&g) % 3 == 0;
+      if (snapped) { /* quarter cells: segments along edges and through vertices */
+        a[0] = floor(a[0] * 4) / 4 + 0.125, a[2] = floor(a[2] * 4) / 4 + 0.125;
+        b[0] = a[0] + (double)(int)(crnd(&g) % 9) - 4, b[2] = a[2] + (double)(int)(crnd(&g) % 9) - 4;
+      }
+      if (lds_navmesh_locate(m, a[0], 0, a[2], -1) == LDS_NAVMESH_NONE ||
+          lds_navmesh_locate(m, b[0], 0, b[2], -1) == LDS_NAVMESH_NONE)
+        continue;
+      memcpy(seg, a, sizeof a);
+      memcpy(seg + 3, b, sizeof b);
+      on_mesh = lds_navmesh_check_path(m, seg, 2, 0, NULL, 0, NULL, NULL, NULL) == LDS_OK;
+      line = sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[2] - b[2]) * (a[2] - b[2]));
+      if (on_mesh) visible++, through_vertex += snapped;
+      else hidden++;
+      for (mode = 0; mode < 2; mode++) {
+        lds_NavParams p;
+        size_t n = 0;
+        const double *pts;
+        double len;
+        lds_nav_params_init(&p);
+        p.thorough = mode == 0;
+        len = run(s, &p, a, b, false);
+        pts = lds_navsearch_points(s, &n);
+        if (on_mesh && (len < 0 || n != 2 || fabs(len - line) > 1e-12 * (1 + line))) not_straight++;
+        if (len >= 0 && n == 2 &&
+            lds_navmesh_check_path(m, pts, 2, 0, NULL, 0, NULL, NULL, NULL) != LDS_OK)
+          bad_two++;
+      }
+    }
+    lds_navsearch_free(s);
+    lds_navmesh_free(m);
+  }
+  printf("  straight segment: %d on the mesh (%d snapped), %d not\n", visible, through_vertex, hidden);
+  CHECK(visible > 100);
+  CHECK(through_vertex > 20);
+  CHECK(hidden > 100);
+  CHECK_INT(not_straight, 0);
+  CHECK_INT(bad_two, 0);
+}
+
 /* An L-shaped corridor of three squares: start and goal in the arms, the
 ** path bends once at the inner corner (1, 1); the same in both modes, and
 ** start == goal gives a path of length 0. */
@@ -330,5 +389,6 @@ void suite_navmesh_corridor(void);
 void suite_navmesh_corridor(void) {
   test_corridor_in_mesh_polygons();
   test_l_corridor();
+  test_straight_segment();
   test_thorough_vs_fast();
 }
