@@ -390,7 +390,7 @@ lds_Status lds_grid_path_cost_weighted(const lds_Grid *g, const lds_Path *p,
   if (!cost_ctx(&k, g, layer_weights, n_layer_weights, fn, err)) return LDS_E_ARG;
   n = lds_path_length(p);
   for (i = 1; i < n; i++) { /* summed in path order, as a search sums g */
-    double c;
+    double c = 0.0; /* set by step_cost on LDS_OK */
     if (step_cost(&k, p, i, &c, fn, err) != LDS_OK) return err ? err->code : LDS_E_ARG;
     total += c;
   }
