@@ -225,12 +225,15 @@ static void relink(const lds_Navmesh *m, const uint32_t *cand, size_t nc, uint32
 ** start), else, over the allowed polygons holding a on p0's level (a
 ** start on an edge or a vertex: a blocked polygon there, or a polygon
 ** touching p0 only at a vertex), the one holding the longest beginning of
-** the segment (lowest id on ties); p0 when none does. A segment of
-** length 0 (in x-z) stays in p0 when p0 is allowed. */
+** the segment (lowest id on ties); but when none holds more than a touch
+** of it (8 tol) and a blocked one does, the blocked one holding the
+** longest beginning (the walk then reports the segment crossing it); p0
+** when none does. A segment of length 0 (in x-z) stays in p0 when p0 is
+** allowed. hold: room for hcap (m->hold_max) polygon ids. */
 static uint32_t first_poly(const lds_Navmesh *m, uint32_t p0, const double *a, const double *b,
                            double tol, const double *cost, uint32_t *hold, uint32_t hcap) {
-  uint32_t n, i, best = p0;
-  double t0, t1, bt1 = 0, x[3];
+  uint32_t n, i, best = p0, blocked = LDS_NAVMESH_NONE;
+  double t0, t1, bt1 = 0, kt1 = 0, x[3];
   /* a beginning shorter than 8 tol is the segment only touching p0 at a */
   const double sl = hypot(b[0] - a[0], b[2] - a[2]), tmin = sl > 0 ? 8 * tol / sl : -1;
   if ((!cost || isfinite(cost[m->area[p0]])) && clip(m, p0, a, b, tol, &t0, &t1) && t0 <= 1e-9 &&
@@ -241,13 +244,23 @@ static uint32_t first_poly(const lds_Navmesh *m, uint32_t p0, const double *a, c
   x[2] = a[2];
   n = ldsi_navmesh_holders(m, x, p0, hold, hcap);
   for (i = 0; i < n; i++) {
-    if (cost && !isfinite(cost[m->area[hold[i]]])) continue;
     if (!clip(m, hold[i], a, b, tol, &t0, &t1) || t0 > 1e-9) continue;
+    if (cost && !isfinite(cost[m->area[hold[i]]])) {
+      if (t1 > tmin && t1 > kt1) {
+        blocked = hold[i];
+        kt1 = t1;
+      }
+      continue;
+    }
     if (best == p0 || t1 > bt1) {
       best = hold[i];
       bt1 = t1;
     }
   }
+  /* no allowed polygon holds more than a touch of the segment but a blocked
+  ** one does: the segment goes into the blocked one holding the longest
+  ** beginning of it (the walk names it) */
+  if (blocked != LDS_NAVMESH_NONE && (best == p0 || bt1 <= tmin)) return blocked;
   return best;
 }
 
