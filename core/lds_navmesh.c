@@ -227,7 +227,11 @@ static lds_Status build_index(lds_Navmesh *m, lds_Error *err) {
     for (z = b; z <= d; z++)
       for (x = a; x <= c; x++) m->goff[(size_t)z * m->gw + x + 1]++;
   }
-  for (i = 0; i < ncell; i++) m->goff[i + 1] += m->goff[i];
+  m->hold_max = 1;
+  for (i = 0; i < ncell; i++) {
+    if (m->goff[i + 1] > m->hold_max) m->hold_max = m->goff[i + 1];
+    m->goff[i + 1] += m->goff[i];
+  }
   total = m->goff[ncell];
   m->gidx = (uint32_t *)ldsi_alloc(&m->env, (total + 1) * sizeof(uint32_t));
   if (!m->gidx) {

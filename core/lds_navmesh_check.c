@@ -11,6 +11,96 @@
 #include <string.h>
 #include <stdlib.h>
 
+/* Entries of a walk's scratch arrays kept on the stack; more (a vertex
+** with more polygons round it) come from an allocator. */
+#define HOLD_STACK 64
+#define AROUND_STACK 256
+
+/* A walk's scratch: the polygons holding its first point (hold for
+** first_poly, starts for walk_any's other starts; room for m->hold_max
+** each: every one, however many share a vertex), and around()'s
+** candidates with their links, a piece of the chain and relink's queue
+** (cap entries each, doubled whenever around() fills them). Allocated from
+** e (the search's allocator, or the mesh's for lds_navmesh_check_path) only
+** past the stack arrays. */
+typedef struct WalkBuf {
+  const ldsi_Env *e;
+  uint32_t *hold, *starts, *cand, *par, *path, *q;
+  bool *seen;
+  size_t hcap, cap;
+  uint32_t hold_st[HOLD_STACK], starts_st[HOLD_STACK], cand_st[AROUND_STACK], par_st[AROUND_STACK],
+      path_st[AROUND_STACK], q_st[AROUND_STACK];
+  bool seen_st[AROUND_STACK];
+} WalkBuf;
+
+/* Points wb at its stack arrays, hold at room for m->hold_max ids; false
+** when out of memory. */
+static bool wb_init(WalkBuf *wb, const lds_Navmesh *m, const ldsi_Env *e) {
+  wb->e = e;
+  wb->cand = wb->cand_st;
+  wb->par = wb->par_st;
+  wb->path = wb->path_st;
+  wb->q = wb->q_st;
+  wb->seen = wb->seen_st;
+  wb->cap = AROUND_STACK;
+  wb->hcap = m->hold_max > HOLD_STACK ? m->hold_max : HOLD_STACK;
+  wb->hold = wb->hold_st;
+  wb->starts = wb->starts_st;
+  if (wb->hcap > HOLD_STACK) {
+    wb->hold = (uint32_t *)ldsi_alloc(e, wb->hcap * sizeof(uint32_t));
+    wb->starts = (uint32_t *)ldsi_alloc(e, wb->hcap * sizeof(uint32_t));
+  }
+  return wb->hold && wb->starts;
+}
+
+/* Frees what wb allocated. */
+static void wb_free(WalkBuf *wb) {
+  if (wb->hcap > HOLD_STACK) {
+    ldsi_free(wb->e, wb->hold, wb->hcap * sizeof(uint32_t));
+    ldsi_free(wb->e, wb->starts, wb->hcap * sizeof(uint32_t));
+  }
+  if (wb->cand != wb->cand_st) {
+    ldsi_free(wb->e, wb->cand, wb->cap * sizeof(uint32_t));
+    ldsi_free(wb->e, wb->par, wb->cap * sizeof(uint32_t));
+    ldsi_free(wb->e, wb->path, wb->cap * sizeof(uint32_t));
+    ldsi_free(wb->e, wb->q, wb->cap * sizeof(uint32_t));
+    ldsi_free(wb->e, wb->seen, wb->cap * sizeof(bool));
+  }
+}
+
+/* Doubles the candidate arrays (their contents are not kept); false when
+** out of memory (the old arrays stay). */
+static bool wb_grow(WalkBuf *wb) {
+  size_t nc = 2 * wb->cap;
+  uint32_t *c = (uint32_t *)ldsi_alloc(wb->e, nc * sizeof(uint32_t));
+  uint32_t *p = (uint32_t *)ldsi_alloc(wb->e, nc * sizeof(uint32_t));
+  uint32_t *h = (uint32_t *)ldsi_alloc(wb->e, nc * sizeof(uint32_t));
+  uint32_t *q = (uint32_t *)ldsi_alloc(wb->e, nc * sizeof(uint32_t));
+  bool *s = (bool *)ldsi_alloc(wb->e, nc * sizeof(bool));
+  if (!c || !p || !h || !q || !s) {
+    ldsi_free(wb->e, c, nc * sizeof(uint32_t));
+    ldsi_free(wb->e, p, nc * sizeof(uint32_t));
+    ldsi_free(wb->e, h, nc * sizeof(uint32_t));
+    ldsi_free(wb->e, q, nc * sizeof(uint32_t));
+    ldsi_free(wb->e, s, nc * sizeof(bool));
+    return false;
+  }
+  if (wb->cand != wb->cand_st) {
+    ldsi_free(wb->e, wb->cand, wb->cap * sizeof(uint32_t));
+    ldsi_free(wb->e, wb->par, wb->cap * sizeof(uint32_t));
+    ldsi_free(wb->e, wb->path, wb->cap * sizeof(uint32_t));
+    ldsi_free(wb->e, wb->q, wb->cap * sizeof(uint32_t));
+    ldsi_free(wb->e, wb->seen, wb->cap * sizeof(bool));
+  }
+  wb->cand = c;
+  wb->par = p;
+  wb->path = h;
+  wb->q = q;
+  wb->seen = s;
+  wb->cap = nc;
+  return true;
+}
+
 /* Clips a + t (b - a), t in [lo, 1], against polygon p in x-z (tolerance
 ** tol in world units). Returns false when empty; else [*t0, *t1]. */
 static bool clip(const lds_Navmesh *m, uint32_t p, const double *a, const double *b, double tol,
@@ -107,13 +197,12 @@ static bool chain_push(const ldsi_Env *e, uint32_t **polys, size_t *cap, size_t 
 /* Re-links the polygons cand[0..nc-1] found by around() through allowed
 ** polygons only (breadth first from cand[0] over the shared edges between
 ** them), where such a link exists: par[j] the index cand[j] is reached
-** from. A polygon reached only through blocked ones keeps its link. */
+** from. A polygon reached only through blocked ones keeps its link. q and
+** seen: room for nc entries. */
 static void relink(const lds_Navmesh *m, const uint32_t *cand, size_t nc, uint32_t *par,
-                   const double *cost) {
-  uint32_t q[256];
-  bool seen[256];
+                   const double *cost, uint32_t *q, bool *seen) {
   size_t head = 0, tail = 0, j;
-  memset(seen, 0, sizeof seen);
+  memset(seen, 0, nc * sizeof(bool));
   seen[0] = true;
   q[tail++] = 0;
   while (head < tail) {
@@ -136,12 +225,15 @@ static void relink(const lds_Navmesh *m, const uint32_t *cand, size_t nc, uint32
 ** start), else, over the allowed polygons holding a on p0's level (a
 ** start on an edge or a vertex: a blocked polygon there, or a polygon
 ** touching p0 only at a vertex), the one holding the longest beginning of
-** the segment (lowest id on ties); p0 when none does. A segment of
-** length 0 (in x-z) stays in p0 when p0 is allowed. */
+** the segment (lowest id on ties); but when none holds more than a touch
+** of it (8 tol) and a blocked one does, the blocked one holding the
+** longest beginning (the walk then reports the segment crossing it); p0
+** when none does. A segment of length 0 (in x-z) stays in p0 when p0 is
+** allowed. hold: room for hcap (m->hold_max) polygon ids. */
 static uint32_t first_poly(const lds_Navmesh *m, uint32_t p0, const double *a, const double *b,
-                           double tol, const double *cost) {
-  uint32_t hold[LDSI_NAV_HOLD_MAX], n, i, best = p0;
-  double t0, t1, bt1 = 0, x[3];
+                           double tol, const double *cost, uint32_t *hold, uint32_t hcap) {
+  uint32_t n, i, best = p0, blocked = LDS_NAVMESH_NONE;
+  double t0, t1, bt1 = 0, kt1 = 0, x[3];
   /* a beginning shorter than 8 tol is the segment only touching p0 at a */
   const double sl = hypot(b[0] - a[0], b[2] - a[2]), tmin = sl > 0 ? 8 * tol / sl : -1;
   if ((!cost || isfinite(cost[m->area[p0]])) && clip(m, p0, a, b, tol, &t0, &t1) && t0 <= 1e-9 &&
@@ -150,27 +242,38 @@ static uint32_t first_poly(const lds_Navmesh *m, uint32_t p0, const double *a, c
   x[0] = a[0];
   x[1] = lds_navmesh_poly_height(m, p0, a[0], a[2]);
   x[2] = a[2];
-  n = ldsi_navmesh_holders(m, x, p0, hold, LDSI_NAV_HOLD_MAX);
+  n = ldsi_navmesh_holders(m, x, p0, hold, hcap);
   for (i = 0; i < n; i++) {
-    if (cost && !isfinite(cost[m->area[hold[i]]])) continue;
     if (!clip(m, hold[i], a, b, tol, &t0, &t1) || t0 > 1e-9) continue;
+    if (cost && !isfinite(cost[m->area[hold[i]]])) {
+      if (t1 > tmin && t1 > kt1) {
+        blocked = hold[i];
+        kt1 = t1;
+      }
+      continue;
+    }
     if (best == p0 || t1 > bt1) {
       best = hold[i];
       bt1 = t1;
     }
   }
+  /* no allowed polygon holds more than a touch of the segment but a blocked
+  ** one does: the segment goes into the blocked one holding the longest
+  ** beginning of it (the walk names it) */
+  if (blocked != LDS_NAVMESH_NONE && (best == p0 || bt1 <= tmin)) return blocked;
   return best;
 }
 
 /* ldsi_nav_walk; with e non-NULL also the chain of polygons the walk
 ** passes into *polys (see ldsi_nav_walk_chain). With htol >= 0 every point
 ** after the first must lie within htol of the surface of the polygon the
-** walk reaches it in (the first one was located with that tolerance). */
+** walk reaches it in (the first one was located with that tolerance). wb:
+** the scratch (its hold and candidate arrays). */
 static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,
                        const double *cost, double *length, double *wcost, char *msg,
                        const ldsi_Env *e, uint32_t **polys, size_t *pcap, size_t *npolys,
-                       double htol) {
-  uint32_t cur = p0, cand[256], par[256], path[256];
+                       double htol, WalkBuf *wb) {
+  uint32_t cur = p0;
   double len = 0, wc = 0, tol = 16 * m->eps;
   size_t i;
   if (msg) msg[0] = '\0';
@@ -185,7 +288,7 @@ static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32
     double t = 0, t0, t1;
     int guard = 0;
     len += seg;
-    if (i == 1) cur = first_poly(m, cur, a, b, tol, cost);
+    if (i == 1) cur = first_poly(m, cur, a, b, tol, cost, wb->hold, (uint32_t)wb->hcap);
     if (e && i == 1) (*polys)[0] = cur;
     if (!clip(m, cur, a, b, tol, &t0, &t1) || t0 > t + 1e-9) {
       if (msg)
@@ -212,8 +315,17 @@ static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32
       q[0] = a[0] + t * (b[0] - a[0]);
       q[1] = 0;
       q[2] = a[2] + t * (b[2] - a[2]);
-      nc = around(m, cur, a, b, t, q, tol, cand, par, sizeof cand / sizeof cand[0]);
+      /* full arrays may have left polygons out (a vertex with more round
+      ** it): again with room for twice as many */
+      while ((nc = around(m, cur, a, b, t, q, tol, wb->cand, wb->par, wb->cap)) == wb->cap)
+        if (!wb_grow(wb)) {
+          if (msg)
+            snprintf(msg, LDS_ERRMSG_SIZE, "out of memory (%zu polygons round a point of segment %zu)",
+                     2 * wb->cap, i - 1);
+          return LDS_E_NOMEM;
+        }
       for (j = 1; j < nc; j++) {
+        const uint32_t *cand = wb->cand;
         double u0, u1;
         if (cost && !isfinite(cost[m->area[cand[j]]])) continue;
         if (!clip(m, cand[j], a, b, tol, &u0, &u1)) continue;
@@ -231,10 +343,10 @@ static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32
       }
       if (e) { /* the polygons linking cur to best through shared edges */
         size_t k = 0;
-        if (cost) relink(m, cand, nc, par, cost);
-        for (j = bj; j != 0; j = par[j]) path[k++] = cand[j];
+        if (cost) relink(m, wb->cand, nc, wb->par, cost, wb->q, wb->seen);
+        for (j = bj; j != 0; j = wb->par[j]) wb->path[k++] = wb->cand[j];
         while (k)
-          if (!chain_push(e, polys, pcap, npolys, path[--k])) return LDS_E_NOMEM;
+          if (!chain_push(e, polys, pcap, npolys, wb->path[--k])) return LDS_E_NOMEM;
       }
       cur = best;
       t1 = best_t1;
@@ -257,31 +369,43 @@ static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32
 
 /* walk from p0; when that fails (LDS_E_ARG), from each other allowed
 ** polygon holding the first point (ldsi_navmesh_holders: on an edge or a
-** vertex of p0), ascending, the first walk that succeeds kept; else p0's
-** answer (its message). */
+** vertex of p0, all of them), ascending, the first walk that succeeds
+** kept; else p0's answer (its message). Scratch past the stack comes from
+** e, or the mesh's allocator without one. */
 static lds_Status walk_any(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,
                            const double *cost, double *length, double *wcost, char *msg,
                            const ldsi_Env *e, uint32_t **polys, size_t *pcap, size_t *npolys,
                            double htol) {
-  uint32_t hold[LDSI_NAV_HOLD_MAX], nh, i;
+  uint32_t nh, i;
   double x[3];
-  lds_Status st = walk(m, pts, n, p0, cost, length, wcost, msg, e, polys, pcap, npolys, htol);
-  if (st != LDS_E_ARG || n == 0) return st;
+  WalkBuf wb;
+  lds_Status st;
+  if (!wb_init(&wb, m, e ? e : &m->env)) {
+    wb_free(&wb);
+    if (msg)
+      snprintf(msg, LDS_ERRMSG_SIZE, "out of memory (%u polygons round a point)", m->hold_max);
+    return LDS_E_NOMEM;
+  }
+  st = walk(m, pts, n, p0, cost, length, wcost, msg, e, polys, pcap, npolys, htol, &wb);
+  if (st != LDS_E_ARG || n == 0) goto done;
   x[0] = pts[0];
   x[1] = lds_navmesh_poly_height(m, p0, pts[0], pts[2]);
   x[2] = pts[2];
-  nh = ldsi_navmesh_holders(m, x, p0, hold, LDSI_NAV_HOLD_MAX);
+  nh = ldsi_navmesh_holders(m, x, p0, wb.starts, (uint32_t)wb.hcap);
   for (i = 0; i < nh; i++) {
-    lds_Status s2;
-    if (hold[i] == p0 || (cost && !isfinite(cost[m->area[hold[i]]]))) continue;
-    s2 = walk(m, pts, n, hold[i], cost, length, wcost, NULL, e, polys, pcap, npolys, htol);
-    if (s2 != LDS_E_ARG) {
+    const uint32_t h = wb.starts[i];
+    if (h == p0 || (cost && !isfinite(cost[m->area[h]]))) continue;
+    st = walk(m, pts, n, h, cost, length, wcost, NULL, e, polys, pcap, npolys, htol, &wb);
+    if (st != LDS_E_ARG) {
       if (msg) msg[0] = '\0';
-      return s2;
+      goto done;
     }
   }
   /* p0's walk again: its message and outputs */
-  return walk(m, pts, n, p0, cost, length, wcost, msg, e, polys, pcap, npolys, htol);
+  st = walk(m, pts, n, p0, cost, length, wcost, msg, e, polys, pcap, npolys, htol, &wb);
+done:
+  wb_free(&wb);
+  return st;
 }
 
 lds_Status ldsi_nav_walk(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,

@@ -29,6 +29,10 @@ struct lds_Navmesh {
   uint32_t gw, gh;
   uint32_t *goff;    /* gw * gh + 1 */
   uint32_t *gidx;    /* goff[gw * gh] polygon ids */
+  uint32_t hold_max; /* the most polygons in one bucket (>= 1): a bound on the
+                        polygons holding one point (ldsi_navmesh_holders), so
+                        a buffer of hold_max takes them all, however many
+                        polygons share a vertex */
   size_t mem;
 };
 
@@ -42,7 +46,8 @@ static inline double ldsi_cross3(const double *a, const double *b, const double 
 ** contains (pt[0], pt[2]) (lds_navmesh_poly_contains, boundary included)
 ** and whose height there is within 1e-6 of the mesh's size of pt[1] (a
 ** point on an edge or a vertex is in every polygon round it; a bridge
-** over it is not), ascending ids, at most cap of them into out; but p0
+** over it is not), ascending ids, at most cap of them into out (all of
+** them with cap >= m->hold_max); but p0
 ** alone when pt lies in polygon p0 farther than 16e-9 of the mesh's size
 ** from its boundary (a mesh whose polygons overlap) — LDS_NAVMESH_NONE
 ** for no such test. Returns how many were written. */

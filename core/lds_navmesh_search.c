@@ -77,7 +77,9 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
   s->madj = (ldsi_NavEdge *)ldsi_alloc(&e, (ni + 1) * sizeof(ldsi_NavEdge));
   s->fslot = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
   s->rec = (ldsi_NavRec *)ldsi_calloc(&e, np + 1, sizeof(ldsi_NavRec));
-  s->ecap = 64;
+  /* a TAUT search starts with one record per start polygon (up to
+  ** m->hold_max of them) and grows from there */
+  s->ecap = m->hold_max > 64 ? m->hold_max : 64;
   s->erec = (ldsi_NavRec *)ldsi_alloc(&e, s->ecap * sizeof(ldsi_NavRec));
   s->tbuf = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
   s->phead = (uint32_t *)ldsi_alloc(&e, (ni + 1) * sizeof(uint32_t));
@@ -87,7 +89,11 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
   s->rgen = (uint32_t *)ldsi_calloc(&e, np + 1, sizeof(uint32_t));
   s->rsel = (uint32_t *)ldsi_alloc(&e, (np + 1) * sizeof(uint32_t));
   s->gmark = (uint32_t *)ldsi_calloc(&e, np + 1, sizeof(uint32_t));
-  if (!s->gmark || !s->rgen || !s->rsel || !s->cstart || !s->adj || !s->fslot || !s->oslot || !s->cpos || !s->mstart || !s->madj || !s->rec || !s->erec || !s->tbuf || !s->phead || !s->pgen || !s->heap) {
+  s->sh = (uint32_t *)ldsi_alloc(&e, m->hold_max * sizeof(uint32_t));
+  s->gh = (uint32_t *)ldsi_alloc(&e, m->hold_max * sizeof(uint32_t));
+  s->hold_a = (uint32_t *)ldsi_alloc(&e, m->hold_max * sizeof(uint32_t));
+  s->hold_b = (uint32_t *)ldsi_alloc(&e, m->hold_max * sizeof(uint32_t));
+  if (!s->sh || !s->gh || !s->hold_a || !s->hold_b || !s->gmark || !s->rgen || !s->rsel || !s->cstart || !s->adj || !s->fslot || !s->oslot || !s->cpos || !s->mstart || !s->madj || !s->rec || !s->erec || !s->tbuf || !s->phead || !s->pgen || !s->heap) {
     lds_navsearch_free(s);
     goto nomem;
   }
@@ -149,6 +155,10 @@ void lds_navsearch_free(lds_NavSearch *s) {
   ldsi_free(e, s->rgen, (np + 1) * sizeof(uint32_t));
   ldsi_free(e, s->rsel, (np + 1) * sizeof(uint32_t));
   ldsi_free(e, s->gmark, (np + 1) * sizeof(uint32_t));
+  ldsi_free(e, s->sh, s->m->hold_max * sizeof(uint32_t));
+  ldsi_free(e, s->gh, s->m->hold_max * sizeof(uint32_t));
+  ldsi_free(e, s->hold_a, s->m->hold_max * sizeof(uint32_t));
+  ldsi_free(e, s->hold_b, s->m->hold_max * sizeof(uint32_t));
   ldsi_free(e, s->ppts, s->ppcap * 3 * sizeof(double));
   ldsi_free(e, s, sizeof *s);
 }
@@ -294,7 +304,7 @@ static bool locate(lds_NavSearch *s, const char *what, const double in[3], doubl
 ** into out; *poly (located) becomes the lowest of them unless it is one
 ** itself. Returns their count (0: x lies in blocked polygons only). */
 static uint32_t allowed_holders(lds_NavSearch *s, const double *x, uint32_t *poly, uint32_t *out) {
-  uint32_t all[LDSI_NAV_HOLD_MAX], n = ldsi_navmesh_holders(s->m, x, *poly, all, LDSI_NAV_HOLD_MAX), i, k = 0;
+  uint32_t *all = s->hold_a, n = ldsi_navmesh_holders(s->m, x, *poly, all, s->m->hold_max), i, k = 0;
   bool in = false;
   for (i = 0; i < n; i++)
     if (isfinite(s->cost[s->m->area[all[i]]])) {
@@ -347,7 +357,7 @@ static uint32_t merged_set(const lds_NavSearch *s, const uint32_t *ps, uint32_t 
 static void search_reset(lds_NavSearch *s) {
   const bool taut = s->rule == LDSI_NAV_RULE_TAUT;
   const bool merged = s->xstart == s->mstart; /* ids of the merged partition */
-  uint32_t i, nseed = 0, seeds[LDSI_NAV_HOLD_MAX];
+  uint32_t i, nseed = 0, *seeds = s->hold_a;
   if (++s->gen == 0) {
     size_t j;
     for (j = 0; j <= s->m->np; j++) s->rec[j].seen = s->gmark[j] = 0;
@@ -458,7 +468,7 @@ static bool funnel_query(lds_NavSearch *s) {
   s->xarea = s->farea;
   s->fprune = s->uniform && !s->p.partial;
   if (s->fprune) {
-    uint32_t ms[LDSI_NAV_HOLD_MAX], mg[LDSI_NAV_HOLD_MAX];
+    uint32_t *ms = s->hold_a, *mg = s->hold_b;
     uint32_t nms = merged_set(s, s->sh, s->nsh, s->fsp, ms), nmg = merged_set(s, s->gh, s->ngh, s->fgp, mg);
     uint32_t ver = ldsi_polyanya_mark_blocks(s, ms, nms, mg, nmg, &s->bgen, &s->bgcur), c;
     if (ver != s->ftabver) {

@@ -197,7 +197,11 @@ LDS_API const double *lds_navsearch_partial_points(lds_NavSearch *s, size_t *n, 
 /// @returns LDS_OK, or LDS_E_ARG ("segment 3 leaves the mesh at (x, z)",
 ///   "point 0 is not on the mesh", "point 2 (x, y, z) is 9.5 above the
 ///   surface of polygon 4 (height 0.5 there; expected within height_tol
-///   0.5)").
+///   0.5)"); LDS_E_NOMEM when a point with more than 64 polygons round it
+///   (first point) or 256 (a vertex a segment passes) needs scratch from
+///   the mesh's allocator (lds_navmesh_new's env) and it fails. Only then
+///   is that allocator called, so checking paths on such a mesh from several
+///   threads at once needs an allocator that may be.
 LDS_API lds_Status lds_navmesh_check_path(const lds_Navmesh *m, const double *pts, size_t n,
                                           double height_tol, const double *area_costs,
                                           size_t n_area_costs, double *length, double *cost,

@@ -10,10 +10,6 @@
 #include "lds_navmesh_internal.h"
 #include "lds_navmesh_search.h"
 
-/* Most polygons holding one point that a query uses (a vertex shared by
-** more is started from / ended in the lowest ids). */
-#define LDSI_NAV_HOLD_MAX 64
-
 typedef struct ldsi_NavHeapItem {
   double f;
   uint32_t id;
@@ -80,9 +76,13 @@ struct lds_NavSearch {
   uint32_t sp, gp;    /* start and goal polygons: allowed ones when the point has one */
   /* the allowed polygons holding the start (the goal), ascending ids
   ** (ldsi_navmesh_holders: more than one on an edge or a vertex); none for
-  ** a start (goal) in blocked polygons only */
-  uint32_t sh[LDSI_NAV_HOLD_MAX], gh[LDSI_NAV_HOLD_MAX];
+  ** a start (goal) in blocked polygons only; m->hold_max entries each, so
+  ** a vertex shared by any number of polygons has them all */
+  uint32_t *sh, *gh;
   uint32_t nsh, ngh;
+  /* scratch of m->hold_max entries each: a point's holders before the
+  ** allowed ones are picked, the start's seeds, merged start and goal sets */
+  uint32_t *hold_a, *hold_b;
   lds_Status status;
   bool started;
   char msg[LDS_ERRMSG_SIZE];

@@ -910,7 +910,8 @@ static bool push_succ(lds_NavSearch *s) {
 static lds_Status begin(lds_NavSearch *s, const double *tgt, uint32_t tpoly) {
   const ldsi_MergedMesh *m;
   ldsi_Polyanya *pa = s->pa;
-  uint32_t around[256], goals[256], n, ng = 0, i, start;
+  /* the polygons round the start and the goal: at most m->hold_max each */
+  uint32_t *around = s->hold_a, *goals = s->hold_b, n, ng = 0, i, start;
   const bool open_all = s->p.partial && pa->phase == 0;
   m = &pa->mm;
   next_gen(pa);
@@ -933,11 +934,11 @@ static lds_Status begin(lds_NavSearch *s, const double *tgt, uint32_t tpoly) {
     if (!met) return LDS_RUNNING;
   }
   if (pa->ok[m->pmap[tpoly]]) {
-    ng = polys_at(s, tp, ntp, pa->gx, pa->gy, goals, 256);
+    ng = polys_at(s, tp, ntp, pa->gx, pa->gy, goals, s->m->hold_max);
     for (i = 0; i < ng; i++) pa->goalgen[goals[i]] = pa->gen;
   }
   n = polys_at(s, s->sh, s->nsh, pa->xy[2 * (size_t)start], pa->xy[2 * (size_t)start + 1], around,
-               256);
+               s->m->hold_max);
   if (open_all) {
     size_t b;
     for (b = 0; b < pa->ns; b++) pa->bgen[b] = pa->gen;

@@ -530,6 +530,7 @@ bool ldsi_sched_weights_match(lds_Scheduler *sc, uint32_t r) {
                "lds_scheduler_step: request params.layer_weights: the layer of weight %d "
                "(%g) was removed from the grid since the request was submitted",
                i, ldsi_num(q->weights[i]));
+      q->flags |= LDS_REQINFO_LAYER_REMOVED;
       return false;
     }
     w[j] = q->weights[i];
@@ -622,7 +623,7 @@ lds_Status ldsi_sched_requeue(lds_Scheduler *sc, uint32_t r) {
   ldsi_sched_watch_disarm(sc, r);
   q->state = SLOT_QUEUED;
   q->status = LDS_RUNNING;
-  q->flags &= ~(uint32_t)LDS_REQINFO_DONE;
+  q->flags &= ~(uint32_t)(LDS_REQINFO_DONE | LDS_REQINFO_LAYER_REMOVED);
   q->restarts = q->repairs_lost = q->deferrals = 0;
   q->urgent = q->disturbed = q->forced = q->forced_counted = false;
   q->urgent_exp = 0;

@@ -137,8 +137,15 @@ enum {
                             ///< repairs: picked before the others, still
                             ///< within the budget (docs/scheduler.md)
   LDS_REQINFO_FORCED = 16u, ///< an attempt ran (or runs) to its end past the budget
-  LDS_REQINFO_PAUSED = 32u  ///< paused now: its search waits for a flapping
+  LDS_REQINFO_PAUSED = 32u, ///< paused now: its search waits for a flapping
                             ///< cell's edit to be undone (docs/scheduler.md)
+  LDS_REQINFO_LAYER_REMOVED = 64u ///< ended with LDS_E_STATE because a layer
+                                  ///< its params.layer_weights weight (non-zero)
+                                  ///< was removed from the grid after it was
+                                  ///< submitted (lds_scheduler_request_errmsg
+                                  ///< names the weight's index); a hierarchy
+                                  ///< request's weights are the hierarchy's,
+                                  ///< reported by its own error instead
 };
 
 /// What happens in a completion callback.

@@ -248,7 +248,8 @@ void ldsi_sched_deliver(lds_Scheduler *sc, uint32_t r, lds_RequestEvent ev);
 void ldsi_sched_finish(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Search *s);
 /* Keeps request r's layer weights on their layers after layer removals
 ** shifted the grid's indices (as a hierarchy does). false: a weighted layer
-** was removed; the request's errmsg says which weight was lost. */
+** was removed; the request's errmsg says which weight was lost and its
+** flags have LDS_REQINFO_LAYER_REMOVED. */
 bool ldsi_sched_weights_match(lds_Scheduler *sc, uint32_t r);
 /* The same with its path given (the path cache's answer; the request owns it). */
 void ldsi_sched_finish_path(lds_Scheduler *sc, uint32_t r, lds_Status st, lds_Path *path);

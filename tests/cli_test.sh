@@ -625,10 +625,24 @@ bad "--level2: expected 0 (none) or an integer in 2..32" hier "$DATA/arena.map" 
 "$LDS" hier "$DATA/arena.map" --pairs 1 --level2 31 >/dev/null 2>&1 && ok || ko "lodestar hier --level2 31 (cluster 16) refused"
 "$LDS" hier "$DATA/arena.map" --pairs 1 --help | grep -qF "M is 31 at" && ok || ko "lodestar hier --help: no exact --level2 range"
 if "$LDS" hier "$DATA/arena.map" --scen "$DATA/arena.map.scen" --doors 3 --json >"$TMP/out" 2>&1 &&
-  [ "$(json_field "$TMP/out" optimal_mismatches)" = 0 ] && [ "$(json_field "$TMP/out" illegal)" = 0 ]; then
+  [ "$(json_field "$TMP/out" optimal_mismatches)" = 0 ] && [ "$(json_field "$TMP/out" illegal)" = 0 ] &&
+  [ "$(json_field "$TMP/out" optimal)" = True ] && [ "$(json_field "$TMP/out" optimal_median_us)" != None ] &&
+  grep -q "optimal median [0-9]" "$TMP/out"; then
   ok
 else
   ko "lodestar hier on arena: $(tail -c 400 "$TMP/out")"
+fi
+# --no-optimal: the optimal mode's lines say it was skipped and its JSON
+# fields are null (nothing measured), while the fast mode and A* still report
+if "$LDS" hier "$DATA/arena.map" --scen "$DATA/arena.map.scen" --no-optimal --json >"$TMP/out" 2>&1 &&
+  [ "$(json_field "$TMP/out" optimal)" = False ] && [ "$(json_field "$TMP/out" optimal_median_us)" = None ] &&
+  [ "$(json_field "$TMP/out" optimal_speedup)" = None ] && [ "$(json_field "$TMP/out" optimal_mismatches)" = None ] &&
+  [ "$(json_field "$TMP/out" astar_mismatches)" = 0 ] && [ "$(json_field "$TMP/out" illegal)" = 0 ] &&
+  grep -qF "optimal mode skipped (--no-optimal)" "$TMP/out" && grep -qF "optimal mode skipped, A* mismatches 0" "$TMP/out" &&
+  grep -qF ", optimal skipped" "$TMP/out" && ! grep -q "optimal median\|optimal mode mismatches" "$TMP/out"; then
+  ok
+else
+  ko "lodestar hier --no-optimal on arena: $(tail -c 600 "$TMP/out")"
 fi
 # --costs: terrain-cost patches, the optimal mode (landmark A*) against Dijkstra's optimum
 bad "--costs: expected an integer" hier "$DATA/arena.map" --pairs 3 --costs x

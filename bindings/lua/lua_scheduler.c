@@ -1768,15 +1768,19 @@ static const char *removed_layer_message(lua_State *L, const char *m) {
 }
 
 /* Pushes the error message of request r in Lua's words (and returns it):
-** the core's "lds_scheduler_step: request params.layer_weights: ..." (a
-** cell its weights make cost <= 0) names the option the request took,
-** "lodestar.Scheduler:request: opts.weights: cell (x,y) has cost C under the
-** layer weights (base B, layer 'L' value V x weight W; expected finite,
-** > 0)"; other messages as the core wrote them. */
+** a request the core ended because a weighted layer was removed
+** (LDS_REQINFO_LAYER_REMOVED) gets removed_layer_message, naming the layer
+** and who set its weight; the core's "lds_scheduler_step: request
+** params.layer_weights: ..." (a cell its weights make cost <= 0) names the
+** option the request took, "lodestar.Scheduler:request: opts.weights: cell
+** (x,y) has cost C under the layer weights (base B, layer 'L' value V x
+** weight W; expected finite, > 0)"; other messages as the core wrote them. */
 static const char *req_message(lua_State *L, const ReqBox *r) {
   static const char core[] = "lds_scheduler_step: request params.layer_weights: ";
   const char *m = lds_scheduler_request_errmsg(r->sb->sc, r->id);
-  if (strncmp(m, core, sizeof core - 1) == 0 && strstr(m, ") was removed from the grid"))
+  lds_RequestInfo info;
+  if (lds_scheduler_info(r->sb->sc, r->id, &info) == LDS_OK &&
+      (info.flags & LDS_REQINFO_LAYER_REMOVED) && strncmp(m, core, sizeof core - 1) == 0)
     return removed_layer_message(L, m);
   if (strncmp(m, core, sizeof core - 1) == 0)
     return lua_pushfstring(L, "%s:request: opts.weights: %s", LDS_SCHEDULER_MT,

@@ -30,7 +30,9 @@
 ** mode also runs a pass with it turned off (lds_hpa_use_level2); each
 ** query is then searched again at weight 1 with the second level off and
 ** on, untimed, to check the shortest abstract cost is the same.
-** --fast-weight W sets lds_HpaParams.fast_weight.
+** --fast-weight W sets lds_HpaParams.fast_weight. --no-optimal skips the
+** optimal mode: its lines say so, and its JSON fields (optimal_median_us,
+** optimal_speedup, optimal_mismatches) are null, with "optimal":false.
 ** Exit status: 0, 1 on a mismatch of the optimal mode or an illegal path,
 ** 2 on bad input.
 */
@@ -64,7 +66,8 @@ static void usage(FILE *f) {
           "  --stride K    keep every K-th scen problem; --limit N at most N of them\n"
           "  --doors N     N door toggles (block, repair, open, repair) after the queries;\n"
           "                a door is a cell not on the map's border: MAP needs 3x3 cells or more\n"
-          "  --no-optimal  skip the optimal mode (and its landmark tables, 32 bytes per cell)\n"
+          "  --no-optimal  skip the optimal mode (and its landmark tables, 32 bytes per cell);\n"
+          "                its lines say skipped, its JSON fields are null\n"
           "  --alt         the optimal mode always runs the landmark A* (not JPS on\n"
           "                uniform-cost maps)\n"
           "  --costs SEED  terrain costs 1..4 per 16x16 block, from a hash of the block and\n"
@@ -508,16 +511,25 @@ int cli_hier(int argc, char **argv) {
     printf("\n");
     printf("  build %.1f ms, %zu entrances, %zu intra edges, %.2f bytes/cell (%.1f MB)\n", build_ms,
            info.entrances, info.intra_edges, info.bytes_per_cell, (double)info.bytes / 1e6);
-    printf("  A* median %.1f us; fast median %.2f us (%.1fx); optimal median %.1f us (%.2fx)\n", ma,
-           mf, fr, mo, fo);
+    printf("  A* median %.1f us; fast median %.2f us (%.1fx); ", ma, mf, fr);
+    if (optimal)
+      printf("optimal median %.1f us (%.2fx)\n", mo, fo);
+    else
+      printf("optimal mode skipped (--no-optimal)\n");
     printf("  fast interleaved after A*: median %.2f us (%.1fx, A* median %.1f us in that pass)\n",
            mif, fir, mia);
     printf("  fast: %.2f%% within 1%% of optimal, median ratio %.5f, worst %.4f; illegal %zu\n", pct,
            mratio, worst, illegal);
-    printf("  optimal mode mismatches %zu, A* mismatches %zu\n", mism_opt, mism_astar);
-    printf("  mean expansions per query: A* %.0f, fast %.0f, optimal %.0f\n",
-           nq ? (double)exp_a / (double)nq : 0.0, nq ? (double)exp_f / (double)nq : 0.0,
-           nq ? (double)exp_o / (double)nq : 0.0);
+    if (optimal)
+      printf("  optimal mode mismatches %zu, A* mismatches %zu\n", mism_opt, mism_astar);
+    else
+      printf("  optimal mode skipped, A* mismatches %zu\n", mism_astar);
+    printf("  mean expansions per query: A* %.0f, fast %.0f", nq ? (double)exp_a / (double)nq : 0.0,
+           nq ? (double)exp_f / (double)nq : 0.0);
+    if (optimal)
+      printf(", optimal %.0f\n", nq ? (double)exp_o / (double)nq : 0.0);
+    else
+      printf(", optimal skipped\n");
     if (tf1) {
       double m1 = median(tf1, nq);
       printf("  level 2 (%d x %d clusters, %zu entrances, %.2f bytes/cell, built in %.1f ms): fast "
@@ -530,17 +542,26 @@ int cli_hier(int argc, char **argv) {
     if (nrep)
       printf("  door toggle repair: median %.1f us over %zu repairs (last rebuilt %llu clusters)\n", mr,
              nrep, (unsigned long long)info.last_repair_clusters);
-    if (json)
+    if (json) {
+      /* without the optimal mode its three fields are null: nothing was
+      ** measured, and a 0 would read as a measured time or a clean run */
+      char om[32] = "null", os[32] = "null", omm[32] = "null";
+      if (optimal) {
+        snprintf(om, sizeof om, "%.2f", mo);
+        snprintf(os, sizeof os, "%.3f", fo);
+        snprintf(omm, sizeof omm, "%zu", mism_opt);
+      }
       printf("{\"map\":\"%s\",\"queries\":%zu,\"cluster\":%d,\"build_ms\":%.1f,\"bytes_per_cell\":%.2f,"
              "\"astar_median_us\":%.2f,\"fast_median_us\":%.2f,\"fast_speedup\":%.2f,"
-             "\"optimal_median_us\":%.2f,\"optimal_speedup\":%.3f,\"fast_within_1pct\":%.3f,"
-             "\"fast_worst_ratio\":%.5f,\"illegal\":%zu,\"optimal_mismatches\":%zu,"
+             "\"optimal\":%s,\"optimal_median_us\":%s,\"optimal_speedup\":%s,\"fast_within_1pct\":%.3f,"
+             "\"fast_worst_ratio\":%.5f,\"illegal\":%zu,\"optimal_mismatches\":%s,"
              "\"astar_mismatches\":%zu,\"door_repair_median_us\":%.2f,\"alt\":%s,\"costs\":%s,"
              "\"fast_interleaved_median_us\":%.2f,\"fast_interleaved_speedup\":%.2f,"
              "\"fast_weight\":%g}\n",
-             map, nq, cluster, build_ms, info.bytes_per_cell, ma, mf, fr, mo, fo, pct, worst, illegal,
-             mism_opt, mism_astar, mr, alt ? "true" : "false", costs ? "true" : "false", mif, fir,
-             fast_weight);
+             map, nq, cluster, build_ms, info.bytes_per_cell, ma, mf, fr, optimal ? "true" : "false", om,
+             os, pct, worst, illegal, omm, mism_astar, mr, alt ? "true" : "false",
+             costs ? "true" : "false", mif, fir, fast_weight);
+    }
   }
   lds_hpa_query_free(hq);
   lds_hpa_free(h);
