@@ -53,19 +53,23 @@ static bool wb_init(WalkBuf *wb, const lds_Navmesh *m, const ldsi_Env *e) {
   return wb->hold && wb->starts;
 }
 
+/* Frees one set of candidate arrays of cap entries (any may be NULL). */
+static void cand_free(const ldsi_Env *e, uint32_t *c, uint32_t *p, uint32_t *h, uint32_t *q, bool *s,
+                      size_t cap) {
+  ldsi_free(e, c, cap * sizeof(uint32_t));
+  ldsi_free(e, p, cap * sizeof(uint32_t));
+  ldsi_free(e, h, cap * sizeof(uint32_t));
+  ldsi_free(e, q, cap * sizeof(uint32_t));
+  ldsi_free(e, s, cap * sizeof(bool));
+}
+
 /* Frees what wb allocated. */
 static void wb_free(WalkBuf *wb) {
   if (wb->hcap > HOLD_STACK) {
     ldsi_free(wb->e, wb->hold, wb->hcap * sizeof(uint32_t));
     ldsi_free(wb->e, wb->starts, wb->hcap * sizeof(uint32_t));
   }
-  if (wb->cand != wb->cand_st) {
-    ldsi_free(wb->e, wb->cand, wb->cap * sizeof(uint32_t));
-    ldsi_free(wb->e, wb->par, wb->cap * sizeof(uint32_t));
-    ldsi_free(wb->e, wb->path, wb->cap * sizeof(uint32_t));
-    ldsi_free(wb->e, wb->q, wb->cap * sizeof(uint32_t));
-    ldsi_free(wb->e, wb->seen, wb->cap * sizeof(bool));
-  }
+  if (wb->cand != wb->cand_st) cand_free(wb->e, wb->cand, wb->par, wb->path, wb->q, wb->seen, wb->cap);
 }
 
 /* Doubles the candidate arrays (their contents are not kept); false when
@@ -78,20 +82,10 @@ static bool wb_grow(WalkBuf *wb) {
   uint32_t *q = (uint32_t *)ldsi_alloc(wb->e, nc * sizeof(uint32_t));
   bool *s = (bool *)ldsi_alloc(wb->e, nc * sizeof(bool));
   if (!c || !p || !h || !q || !s) {
-    ldsi_free(wb->e, c, nc * sizeof(uint32_t));
-    ldsi_free(wb->e, p, nc * sizeof(uint32_t));
-    ldsi_free(wb->e, h, nc * sizeof(uint32_t));
-    ldsi_free(wb->e, q, nc * sizeof(uint32_t));
-    ldsi_free(wb->e, s, nc * sizeof(bool));
+    cand_free(wb->e, c, p, h, q, s, nc);
     return false;
   }
-  if (wb->cand != wb->cand_st) {
-    ldsi_free(wb->e, wb->cand, wb->cap * sizeof(uint32_t));
-    ldsi_free(wb->e, wb->par, wb->cap * sizeof(uint32_t));
-    ldsi_free(wb->e, wb->path, wb->cap * sizeof(uint32_t));
-    ldsi_free(wb->e, wb->q, wb->cap * sizeof(uint32_t));
-    ldsi_free(wb->e, wb->seen, wb->cap * sizeof(bool));
-  }
+  if (wb->cand != wb->cand_st) cand_free(wb->e, wb->cand, wb->par, wb->path, wb->q, wb->seen, wb->cap);
   wb->cand = c;
   wb->par = p;
   wb->path = h;
