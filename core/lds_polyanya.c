@@ -145,6 +145,8 @@ struct ldsi_Polyanya {
   size_t hn, hcap;
   PNode *succ;         /* successors of the node being expanded */
   size_t nsucc, scap;
+  PNode chain;         /* a lone successor whose expansion the budget put off */
+  bool has_chain;      /* (expanded first on the next step, as if never cut) */
   double gx, gy;       /* goal, plane (the partial target in phase 1) */
   double tgt[3];       /* the point the path ends at: the goal, or the partial target */
   int phase;           /* 0: to the goal; 1: to the partial target (after phase 0 ran dry) */
@@ -916,6 +918,7 @@ static lds_Status begin(lds_NavSearch *s, const double *tgt, uint32_t tpoly) {
   m = &pa->mm;
   next_gen(pa);
   pa->nn = pa->hn = pa->nsucc = 0;
+  pa->has_chain = false;
   start = pa->nv;
   pa->xy[2 * (size_t)start] = s->start[0];
   pa->xy[2 * (size_t)start + 1] = -s->start[2];
@@ -1056,38 +1059,51 @@ lds_Status ldsi_polyanya_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budge
   ldsi_Polyanya *pa = s->pa;
   uint64_t n = 0, check = 64;
   for (;;) {
-    while (pa->hn) {
+    while (pa->hn || pa->has_chain) {
       PNode nd;
       if (max_exp && n >= max_exp) return LDS_RUNNING;
       if (budget_us && n >= check) { /* the clock every 64 expansions or more */
         check = n + 64;
         if (s->env.clock(s->env.clock_ud) - t0 >= budget_us) return LDS_RUNNING;
       }
-      nd = pa->nodes[hpop(pa)];
-      if (nd.kind != KIND_NODE) {
-        n++;
-        s->stats.expansions++;
-        if (build(s, &nd, pa->tgt) != LDS_OK) {
-          snprintf(s->msg, sizeof s->msg, "lds_navsearch_step: out of memory building the path");
-          return LDS_E_NOMEM;
+      if (pa->has_chain) {
+        /* the chain the last step's budget cut: resumed where it stopped,
+        ** so that slicing never changes the order of expansions */
+        nd = pa->chain;
+        pa->has_chain = false;
+      } else {
+        nd = pa->nodes[hpop(pa)];
+        if (nd.kind != KIND_NODE) {
+          n++;
+          s->stats.expansions++;
+          if (build(s, &nd, pa->tgt) != LDS_OK) {
+            snprintf(s->msg, sizeof s->msg, "lds_navsearch_step: out of memory building the path");
+            return LDS_E_NOMEM;
+          }
+          /* phase 1 reached the partial target: no path, the partial one */
+          return pa->phase ? LDS_NO_PATH : LDS_FOUND;
         }
-        /* phase 1 reached the partial target: no path, the partial one */
-        return pa->phase ? LDS_NO_PATH : LDS_FOUND;
+        if (nd.root != pa->nv && nd.g > pa->vg[nd.root] + EPS_G * (1 + nd.g))
+          continue; /* the root was reached more cheaply since */
       }
-      if (nd.root != pa->nv && nd.g > pa->vg[nd.root] + EPS_G * (1 + nd.g))
-        continue; /* the root was reached more cheaply since */
       for (;;) {
         n++;
         s->stats.expansions++;
         successors(s, &nd);
-        /* one successor: expand it at once (the paper's intermediate nodes),
-        ** while the budget lasts */
-        if (pa->nsucc == 1 && pa->succ[0].kind == KIND_NODE && !(max_exp && n >= max_exp)) {
+        /* one successor: expand it at once (the paper's intermediate
+        ** nodes); when the budget ends first, on the next step */
+        if (pa->nsucc == 1 && pa->succ[0].kind == KIND_NODE) {
           nd = pa->succ[0];
+          if (max_exp && n >= max_exp) {
+            pa->chain = nd;
+            pa->has_chain = true;
+            break;
+          }
           continue;
         }
         break;
       }
+      if (pa->has_chain) continue;
       if (!push_succ(s)) {
         snprintf(s->msg, sizeof s->msg, "lds_navsearch_step: out of memory (%zu nodes)", pa->nn);
         return LDS_E_NOMEM;

@@ -486,6 +486,74 @@ static void test_sliced(const lds_Navmesh *m, const double *a, const double *b) 
   lds_navsearch_free(s2);
 }
 
+/* Sliced equals unsliced, bit for bit, on every query of a shared mesh:
+** budgets of 1, 2 and 3 expansions a step against one unsliced step, in
+** the optimal mode and both funnel modes. The optimal search's chains of
+** lone successors cut by a budget must resume where they stopped: two
+** mirror-image shortest paths round arena's pillars (the first two
+** queries, also checked without the shared file's queries) came out
+** differently before. */
+static int sliced_diff(lds_NavSearch *s1, lds_NavSearch *s2, const lds_NavParams *p,
+                       const double *a, const double *b) {
+  int diff = 0;
+  uint64_t bud;
+  lds_Status st1 = lds_navsearch_start(s1, p, a, b);
+  size_t n1, n2;
+  const double *p1;
+  if (st1 == LDS_RUNNING) st1 = lds_navsearch_step(s1, NULL);
+  p1 = lds_navsearch_points(s1, &n1);
+  for (bud = 1; bud <= 3; bud++) {
+    lds_Budget B = {bud, 0};
+    lds_Status st = lds_navsearch_start(s2, p, a, b);
+    const double *p2;
+    while (st == LDS_RUNNING) st = lds_navsearch_step(s2, &B);
+    p2 = lds_navsearch_points(s2, &n2);
+    if (st != st1 || n1 != n2 || (n1 && memcmp(p1, p2, 3 * n1 * sizeof(double)) != 0)) diff++;
+  }
+  return diff;
+}
+
+static void test_sliced_all(const char *mesh, const char *queries) {
+  char mp[512], qp[512], line[512];
+  lds_Navmesh *m;
+  lds_NavSearch *s1, *s2;
+  FILE *f;
+  int n = 0, diff = 0, mode;
+  lds_NavParams p[3];
+  snprintf(mp, sizeof mp, "%s/data/navmesh/%s", LDS_SHARED_DIR, mesh);
+  snprintf(qp, sizeof qp, "%s/data/navmesh/%s", LDS_SHARED_DIR, queries);
+  m = lds_navmesh_load(NULL, mp, NULL);
+  if (!m) {
+    printf("  skipped: %s not found\n", mp);
+    return;
+  }
+  s1 = lds_navsearch_new(NULL, m, NULL);
+  s2 = lds_navsearch_new(NULL, m, NULL);
+  for (mode = 0; mode < 3; mode++) lds_nav_params_init(&p[mode]);
+  p[0].algo = LDS_NAV_OPTIMAL;
+  p[2].thorough = false;
+  {
+    static const double q[2][6] = {{27, 0, 11, 21.5, 0, 5.5}, {34, 0, 18, 28.5, 0, 12.5}};
+    if (strstr(mesh, "arena"))
+      for (mode = 0; mode < 3; mode++) diff += sliced_diff(s1, s2, &p[mode], q[0], q[0] + 3) +
+                                               sliced_diff(s1, s2, &p[mode], q[1], q[1] + 3);
+  }
+  f = fopen(qp, "r");
+  while (f && fgets(line, sizeof line, f)) {
+    double v[6];
+    if (sscanf(line, "%lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) != 6) continue;
+    n++;
+    for (mode = 0; mode < 3; mode++) diff += sliced_diff(s1, s2, &p[mode], v, v + 3);
+  }
+  if (f) fclose(f);
+  printf("  sliced = unsliced: %s, %d queries x 3 modes x 3 budgets, %d differ\n", mesh, n, diff);
+  CHECK(n >= 160);
+  CHECK_INT(diff, 0);
+  lds_navsearch_free(s1);
+  lds_navsearch_free(s2);
+  lds_navmesh_free(m);
+}
+
 /* ---------------------------------------------------- shared query files -- */
 
 static void run_file(const char *mesh, const char *queries, int is3d) {
@@ -575,6 +643,9 @@ static void test_shared(void) {
     snprintf(b, sizeof b, "3d/%s.queries", levels[i]);
     run_file(a, b, 1);
   }
+  test_sliced_all("2d/arena.nav", "2d/arena.queries");
+  test_sliced_all("2d/arena.monotone.nav", "2d/arena.monotone.queries");
+  test_sliced_all("3d/dungeon.nav", "3d/dungeon.queries");
 }
 
 void suite_navmesh(void);
