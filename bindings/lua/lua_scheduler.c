@@ -1890,12 +1890,13 @@ static int req_partial_path(lua_State *L) {
 
 /* req:info() -> table {status, agent, priority, frames, restarts,
 ** deferrals, paused, expansions, cost, path_length, started, partial, done,
-** profile, error}. */
+** layer_removed, profile, error}. layer_removed: the request ended because
+** a layer its weights name was removed (LDS_REQINFO_LAYER_REMOVED). */
 static int req_info(lua_State *L) {
   ReqBox *r = check_req(L, 1);
   lds_RequestInfo info;
   lds_scheduler_info(r->sb->sc, r->id, &info);
-  lua_createtable(L, 0, 15);
+  lua_createtable(L, 0, 16);
   lua_pushstring(L, r->state == RQ_CANCELLED ? "cancelled" : lds_status_name(info.status));
   lua_setfield(L, -2, "status");
   push_i64(L, info.agent_id);
@@ -1919,6 +1920,8 @@ static int req_info(lua_State *L) {
   lua_setfield(L, -2, "partial");
   lua_pushboolean(L, (info.flags & LDS_REQINFO_DONE) != 0);
   lua_setfield(L, -2, "done");
+  lua_pushboolean(L, (info.flags & LDS_REQINFO_LAYER_REMOVED) != 0);
+  lua_setfield(L, -2, "layer_removed");
   push_ruv(L, 1, 7);
   lua_setfield(L, -2, "profile");
   if (info.status < 0 && r->state != RQ_CANCELLED) {

@@ -80,6 +80,11 @@ describe("lodestar.scheduler request errors", function()
     assert.equal("lodestar.Scheduler:request: opts.weights: layer 'mud' (weight " .. tostring(1.0)
       .. ", set by the request) was removed from the grid since the request was submitted",
       mine:errmsg())
+    -- the flag, not only the text: req:info().layer_removed
+    assert.is_true(tank:info().layer_removed)
+    assert.is_true(mine:info().layer_removed)
+    assert.is_false(queued:info().layer_removed)
+    assert.equal("found", queued:info().status)
     sched:free()
   end)
 end)
