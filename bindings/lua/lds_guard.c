@@ -35,13 +35,17 @@ static void *guard_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   return r;
 }
 
-/* __gc of the MemGuard userdata: the state closes; later frees go to the
-** wrapped allocator directly (it made every block). */
+/* __gc of the MemGuard userdata: the state closes; its later frees go to
+** the wrapped allocator directly (it made every block). Core objects that
+** captured guard_alloc (lodestar objects made while a limit was in place,
+** lua_util.c) may be finalized after this, still through guard_alloc: it
+** keeps forwarding, with no limit (the userdata's memory outlives every
+** finalizer of lua_close). */
 static int guard_gc(lua_State *L) {
   MemGuard *g = (MemGuard *)lua_touserdata(L, 1);
   void *ud;
-  if (g->f && lua_getallocf(L, &ud) == guard_alloc && ud == g) lua_setallocf(L, g->f, g->ud);
-  g->f = NULL;
+  if (lua_getallocf(L, &ud) == guard_alloc && ud == g) lua_setallocf(L, g->f, g->ud);
+  g->limit = 0;
   return 0;
 }
 

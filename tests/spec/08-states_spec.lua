@@ -12,4 +12,14 @@ describe("two lua_States", function()
     assert.matches("two_states: %d+ passed, 0 failed", out)
     assert.equal("16", out:match("two_states: (%d+) passed"))
   end)
+
+  it("close cleanly with searches made under the mods' memory guard (lua_close finalizes the guard first)", function()
+    local engine = (type(jit) == "table") and "luajit" or "lua54"
+    local interp = engine == "luajit" and "luajit" or "lua5.4"
+    local build = os.getenv("LDS_BUILD") or "build"
+    local f = io.popen(interp .. " tests/data/lua/guard_close.lua " .. build .. " " .. engine .. " 2>&1; echo rc=$?")
+    local out = f:read("*a")
+    f:close()
+    assert.equal("closing\nrc=0\n", out)
+  end)
 end)
