@@ -1376,12 +1376,6 @@ static void swap_saved(lds_NavSearch *s) {
   t = s->ncorr, s->ncorr = s->ncorr0, s->ncorr0 = t;
 }
 
-/* The funnel query's search: the LINE corridor over the merged partition;
-** with thorough, then the MID corridor (Detour's, over the mesh's own
-** polygons) bounded by the LINE path's score, both pruned by blocks when
-** s->fprune (funnel_query), and the path
-** of the two with the smaller score (LINE on a tie). The path is built
-** here (the funnel of each corridor); build_path keeps it. */
 /* Whether the x-z segment from the start to the goal stays inside allowed
 ** polygons of the merged partition, walked by adjacency from the start's
 ** polygon to the goal's (the ray walk of Detour's raycast, over convex
@@ -1453,6 +1447,14 @@ static int straight_walk(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us,
   return ldsi_nav_push_point(s, a) && ldsi_nav_push_point(s, b) ? 1 : 0;
 }
 
+/* The funnel query's search: the straight segment first when line_try
+** (straight_walk); else, with one cost and thorough, the TAUT portal
+** states alone; else the LINE corridor over the merged partition and, with
+** thorough, then the MID corridor (Detour's, over the mesh's own polygons)
+** bounded by the LINE path's score, the path of the two with the smaller
+** score kept (LINE on a tie). Pruned by blocks when s->fprune
+** (funnel_query). The path is built here (the funnel of each corridor);
+** build_path keeps it. */
 static lds_Status astar_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us, uint64_t t0) {
   uint64_t n = 0;
   if (s->line_try) {

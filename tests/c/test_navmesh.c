@@ -489,10 +489,10 @@ static void test_sliced(const lds_Navmesh *m, const double *a, const double *b) 
 /* Sliced equals unsliced, bit for bit, on every query of a shared mesh:
 ** budgets of 1, 2 and 3 expansions a step against one unsliced step, in
 ** the optimal mode and both funnel modes. The optimal search's chains of
-** lone successors cut by a budget must resume where they stopped: two
-** mirror-image shortest paths round arena's pillars (the first two
-** queries, also checked without the shared file's queries) came out
-** differently before. */
+** lone successors cut by a budget must resume where they stopped, or of
+** two mirror-image shortest paths round arena's pillars (the first two
+** queries, checked besides the shared file's) a sliced query may take the
+** other one. */
 static int sliced_diff(lds_NavSearch *s1, lds_NavSearch *s2, const lds_NavParams *p,
                        const double *a, const double *b) {
   int diff = 0;

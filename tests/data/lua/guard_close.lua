@@ -3,8 +3,8 @@
 -- objects whose searches were made while the mods' memory guard wrapped the
 -- state's allocator (bindings/lua/lds_guard.c), left for lua_close to
 -- finalize, in an order that finalizes the guard first. Exits 0 and prints
--- "closing" when the state closes cleanly; crashed before the guard kept
--- forwarding after its own finalizer.
+-- "closing" when the state closes cleanly: the guard's allocator keeps
+-- forwarding after the guard's own finalizer.
 --   lua5.4 tests/data/lua/guard_close.lua BUILD lua54   (luajit ... luajit)
 local build, engine = ...
 package.cpath = build .. "/" .. engine .. "/?.so;" .. package.cpath
