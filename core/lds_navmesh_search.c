@@ -8,6 +8,7 @@
 */
 #include "lds_navmesh_search_internal.h"
 #include "lds_navmesh_merge_internal.h"
+#include "lds_navmesh_landmarks.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -117,6 +118,7 @@ lds_NavSearch *lds_navsearch_new(const lds_Env *env, const lds_Navmesh *m, lds_E
   }
   s->ncost1 = 256;
   s->taut_cap = 4;
+  s->lm_min_polys = LDSI_NAV_LM_MIN_POLYS;
   s->status = LDS_E_STATE;
   ldsi_error_clear(err);
   return s;
@@ -141,6 +143,8 @@ void lds_navsearch_free(lds_NavSearch *s) {
   ldsi_free(e, s->cpos, (np + 1) * sizeof(uint32_t));
   ldsi_free(e, s->mstart, (np + 1) * sizeof(uint32_t));
   ldsi_free(e, s->madj, (ni + 1) * sizeof(ldsi_NavEdge));
+  ldsi_navlm_release(s->lm);
+  ldsi_free(e, s->lmg, sizeof *s->lmg);
   ldsi_free(e, s->rec, (np + 1) * sizeof(ldsi_NavRec));
   ldsi_free(e, s->erec, s->ecap * sizeof(ldsi_NavRec));
   ldsi_free(e, s->tbuf, (ni + 1) * sizeof(uint32_t));
@@ -448,6 +452,20 @@ static bool funnel_partition(lds_NavSearch *s) {
   s->fmm = mm;
   s->farea = mm->area;
   s->ftabver = 0;
+  /* the landmark bounds: optional (too small a partition or out of memory
+  ** leaves none); tables shared in before must fit this partition */
+  if (s->lm && (s->lm->np != mm->np || s->lm->nslot != mm->pstart[mm->np] || s->lm->ne != s->mstart[mm->np])) {
+    ldsi_navlm_release(s->lm);
+    s->lm = NULL;
+  }
+  if (!s->lm) s->lm = ldsi_navlm_build(s);
+  if (s->lm && !s->lmg) {
+    s->lmg = (ldsi_NavLmGoal *)ldsi_alloc(&s->env, sizeof *s->lmg);
+    if (!s->lmg) {
+      ldsi_navlm_release(s->lm);
+      s->lm = NULL;
+    }
+  }
   s->fready = true;
   return true;
 }
@@ -466,6 +484,11 @@ static bool funnel_query(lds_NavSearch *s) {
   s->xstart = s->mstart;
   s->xadj = s->madj;
   s->xarea = s->farea;
+  s->lm_on = false;
+  if (s->lm) {
+    ldsi_navlm_goal(s->lmg, s->fgp, s->goal);
+    s->lm_on = true;
+  }
   s->fprune = s->uniform && !s->p.partial;
   if (s->fprune) {
     uint32_t *ms = s->hold_a, *mg = s->hold_b;
@@ -556,6 +579,7 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
   s->xadj = s->adj;
   s->xarea = s->m->area;
   s->fprune = false;
+  s->lm_on = false;
   if (p->algo == LDS_NAV_FUNNEL && !funnel_query(s)) {
     snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: out of memory (merged partition)");
     return s->status = LDS_E_NOMEM;
@@ -583,7 +607,14 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
     if (!s->nsh) s->best = LDS_NAVMESH_NONE;
     return LDS_RUNNING;
   }
-  if (p->algo == LDS_NAV_OPTIMAL) return ldsi_polyanya_start(s);
+  if (p->algo == LDS_NAV_OPTIMAL) {
+    /* the landmark bounds over the partition (optional) */
+    if (funnel_partition(s) && s->lm) {
+      ldsi_navlm_goal(s->lmg, s->fpmap[s->gp], s->goal);
+      s->lm_on = true;
+    }
+    return ldsi_polyanya_start(s);
+  }
   return LDS_RUNNING;
 }
 
@@ -656,6 +687,7 @@ static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_
   const bool mid = s->rule == LDSI_NAV_RULE_MID, prune = isfinite(bound);
   const double hmul = s->min_cost * (mid ? LDSI_NAV_MID_HSCALE : 1.0);
   const double lbmul = s->min_cost;
+  const bool lm_on = s->lm_on && !mid; /* the bounds name the partition's edges */
   ldsi_NavRec *rec = s->rec;
   while (s->hn) {
     uint32_t P, c, c1;
@@ -707,6 +739,7 @@ static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_
       }
       if (!mid || fresh) g = pg + dist3(ppt, q) * cP;
       h = dist3(q, goal);
+      if (lm_on && gmark[Q] != gen) h = fmax(h, ldsi_navlm_bound(s->lm, s->lmg, c));
       f = g + h * (gmark[Q] == gen ? cQ : hmul);
       if (!fresh) {
         if (f >= X->f) continue;
@@ -733,6 +766,15 @@ static inline double side_xz(const double *a, const double *b, const double *c) 
 }
 
 static inline bool same_xz(const double *a, const double *b) { return a[0] == b[0] && a[2] == b[2]; }
+
+/* x-z distance from p to portal E. */
+static inline double seg_dist_xz(const double *p, const ldsi_NavEdge *E) {
+  double t = ((p[0] - E->a[0]) * E->ex + (p[2] - E->a[2]) * E->ez) * E->il2, dx, dz;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  dx = E->a[0] + t * E->ex - p[0];
+  dz = E->a[2] + t * E->ez - p[2];
+  return sqrt(dx * dx + dz * dz);
+}
 
 /* p strictly between the ends of portal E in x-z (lds_funnel's on_portal). */
 static inline bool on_edge(const double *p, const ldsi_NavEdge *E) {
@@ -1050,6 +1092,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
   const double *cost = s->cost;
   const double c = 1.0; /* keys in length units (above) */
   const bool partial = s->p.partial; /* h only for the nearest reached state */
+  const bool lm_on = s->lm_on;
   ldsi_NavRec *rec = s->erec;
   while (s->hn || s->nxt != LDS_NAVMESH_NONE) {
     uint32_t id, P, from, k, k1, pend = LDS_NAVMESH_NONE;
@@ -1112,6 +1155,12 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
       F.lrec = R->lrec;
       F.rrec = R->rrec;
       f = taut_step(s, rec, id, k, &F, &g, partial ? &h : NULL) * c;
+      if (lm_on && gmark[Q] != gen) {
+        /* every path on passes the apex, then the portal: the landmarks'
+        ** bound from the portal on may exceed the straight line */
+        double lb = F.ga + seg_dist_xz(F.ap, E) + ldsi_navlm_bound(s->lm, s->lmg, k);
+        if (lb > f) f = lb;
+      }
       if (f >= bound) continue; /* no better than the path found already */
       /* the portal's states: one no shorter at both ends and by f drops
       ** the new one; one the new one is no longer than there dies */
@@ -1835,4 +1884,16 @@ const double *lds_navsearch_partial_points(lds_NavSearch *s, size_t *n, bool *pa
   if (partial)
     *partial = !(s->nppts && memcmp(s->ppts + 3 * (s->nppts - 1), s->goal, 3 * sizeof(double)) == 0);
   return s->ppts;
+}
+
+bool ldsi_navsearch_share_landmarks(lds_NavSearch *dst, const lds_NavSearch *src) {
+  if (!src->lm || dst->lm == src->lm) return true;
+  if (!dst->lmg) {
+    dst->lmg = (ldsi_NavLmGoal *)ldsi_alloc(&dst->env, sizeof *dst->lmg);
+    if (!dst->lmg) return false;
+  }
+  ldsi_navlm_release(dst->lm);
+  dst->lm = src->lm;
+  dst->lm->refs++;
+  return true;
 }

@@ -16,6 +16,7 @@ typedef struct ldsi_NavHeapItem {
 } ldsi_NavHeapItem;
 
 typedef struct ldsi_Polyanya ldsi_Polyanya;
+typedef struct ldsi_NavLandmarks ldsi_NavLandmarks;
 
 /* One corridor A* record per polygon: the point where the best corridor
 ** found so far enters the polygon, on the portal it crosses (the start for
@@ -104,6 +105,13 @@ struct lds_NavSearch {
   uint32_t line_cur, line_n;
   double line_tin;
   const uint8_t *farea;  /* merged polygon -> area id [Borrowed: s->pa] */
+  /* landmark bounds over the partition (lds_navmesh_landmarks.h), built
+  ** with it [Owner]; lm_on: this query's LINE / TAUT searches use them */
+  ldsi_NavLandmarks *lm; /* NULL: none (shared by ldsi_navsearch_share_landmarks) */
+  struct ldsi_NavLmGoal *lmg; /* this query's goal against them [Owner] */
+  bool lm_on;
+  bool lm_tried;      /* lm was built (or found not worth it) for this partition */
+  uint32_t lm_min_polys; /* no landmarks below this many partition polygons (tests lower it) */
   uint32_t *mstart;   /* fnp + 1: the partition's rows of madj (like cstart) */
   ldsi_NavEdge *madj;
   uint32_t *fslot;    /* per madj entry: the partition's slot (its block) */
@@ -204,6 +212,22 @@ LDSI_HIDDEN lds_Status ldsi_nav_walk_chain(const lds_Navmesh *m, const ldsi_Env 
 
 /* Polyanya's half of the search object (lds_polyanya.c). */
 LDSI_HIDDEN lds_Status ldsi_polyanya_start(lds_NavSearch *s);
+/* Lets dst use src's landmark tables (docs/navmesh.md "Landmark bounds")
+** instead of building its own: both search the same mesh, dst has run no
+** query yet. A scheduler's search objects of one mesh share one set.
+** Without tables in src (none yet, or the mesh too small) nothing
+** changes. false when dst's scratch cannot be allocated. */
+LDSI_HIDDEN bool ldsi_navsearch_share_landmarks(lds_NavSearch *dst, const lds_NavSearch *src);
+/* One-to-all Polyanya: vdist[v] (m->nv entries [Owner: the caller]) the
+** exact x-z geodesic length from point (sx, sz), strictly inside merged
+** polygon mp, to every mesh vertex v over the whole partition (every area
+** allowed, no blocks), INFINITY for vertices it does not reach. Runs the
+** search to exhaustion in Dijkstra's order (by the nearest point of each
+** node's interval); every expanded node's root, interval ends and the far
+** vertices its cone holds are seen at g + the straight line. Uses s's
+** Polyanya pools (call between queries: the next start resets them).
+** false when out of memory. */
+LDSI_HIDDEN bool ldsi_polyanya_distances(lds_NavSearch *s, uint32_t mp, double sx, double sz, double *vdist);
 LDSI_HIDDEN lds_Status ldsi_polyanya_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us,
                                           uint64_t t0);
 LDSI_HIDDEN void ldsi_polyanya_free(lds_NavSearch *s);

@@ -69,6 +69,7 @@
 */
 #include "lds_navmesh_merge_internal.h"
 #include "lds_navmesh_search_internal.h"
+#include "lds_navmesh_landmarks.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -152,6 +153,9 @@ struct ldsi_Polyanya {
   int phase;           /* 0: to the goal; 1: to the partial target (after phase 0 ran dry) */
   uint32_t *rgen;      /* per polygon: reached this query (generation) */
   PNode *rnode;        /* and the first node made into it (partial paths) */
+  /* one-to-all mode (ldsi_polyanya_distances): per vertex the least path
+  ** length seen to it; NULL in a query */
+  double *vdist;
 };
 
 /* ---------------------------------------------------------- helpers -- */
@@ -164,6 +168,12 @@ static double dist(double ax, double ay, double bx, double by) {
 /* > 0: c left of a -> b. */
 static double orient(double ax, double ay, double bx, double by, double cx, double cy) {
   return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+}
+
+/* One-to-all mode: a path of length g + |r v| reaches vertex v. */
+static inline void see_vertex(ldsi_Polyanya *pa, uint32_t v, double g, double rx, double ry) {
+  double d = g + dist(rx, ry, pa->xy[2 * (size_t)v], pa->xy[2 * (size_t)v + 1]);
+  if (d < pa->vdist[v]) pa->vdist[v] = d;
 }
 
 void ldsi_polyanya_free(lds_NavSearch *s) {
@@ -595,6 +605,7 @@ static bool take_root(ldsi_Polyanya *pa, uint32_t v, uint32_t from, double g, do
   pa->vg[v] = g;
   pa->vpar[v] = from;
   *gv = g;
+  if (pa->vdist && g < pa->vdist[v]) pa->vdist[v] = g;
   return true;
 }
 
@@ -624,6 +635,8 @@ static void whole_edges(lds_NavSearch *s, uint32_t p, uint32_t k, uint32_t i0,
   const PSlot *ps = pa->dslot + 2 * (size_t)m->pstart[p];
   uint32_t i;
   double rx = pa->xy[2 * (size_t)root], ry = pa->xy[2 * (size_t)root + 1];
+  if (pa->vdist && i0 <= i1)
+    for (i = i0; i <= i1 + 1; i++) see_vertex(s->pa, ps[k + 1 + i].v, g, rx, ry);
   for (i = i0; i <= i1; i++) {
     uint32_t j = k + 1 + i;
     const PSlot *sa = &ps[j], *sb = &ps[j + 1];
@@ -742,6 +755,12 @@ static void successors(lds_NavSearch *s, const PNode *nd) {
   }
   eL = il;
   tL = fabs(sl[1]) <= tolL ? 1 : sl[0] / (sl[0] - sl[1]);
+  if (pa->vdist) /* the far vertices in the closed cone (p is convex: the root sees them) */
+    for (i = 0; i < n; i++) {
+      const double *w = W(i);
+      if (orient(rx, ry, nd->rx, nd->ry, w[0], w[1]) >= -tolR && orient(rx, ry, nd->lx, nd->ly, w[0], w[1]) <= tolL)
+        see_vertex(pa, ps[k + 1 + i].v, nd->g, rx, ry);
+    }
   /* observable: from the right exit to the left exit */
   if (eR < eL || (eR == eL && tR < tL)) {
     for (i = eR; i <= eL; i++) {
@@ -882,18 +901,38 @@ uint32_t ldsi_polyanya_slot_block(const lds_NavSearch *s, uint32_t slot) {
 
 static bool push_succ(lds_NavSearch *s) {
   ldsi_Polyanya *pa = s->pa;
+  const bool lm = s->lm_on && pa->phase == 0 && !pa->vdist; /* the bounds are for the goal */
   size_t i;
   if (!grow(s, (void **)&pa->nodes, &pa->ncap, pa->nn + pa->nsucc, sizeof(PNode))) return false;
   if (pa->nn + pa->nsucc >= 0xFFFFFFF0u) return false;
   for (i = 0; i < pa->nsucc; i++) {
     PNode *n = &pa->nodes[pa->nn];
     *n = pa->succ[i];
-    if (n->kind == KIND_NODE) {
+    if (n->kind == KIND_NODE && pa->vdist) {
+      /* one-to-all: Dijkstra's order, by the interval's nearest point */
+      const double *r = pa->xy + 2 * (size_t)n->root;
+      double ex = n->lx - n->rx, ey = n->ly - n->ry, l2 = ex * ex + ey * ey, t = 0;
+      if (l2 > 0) t = ((r[0] - n->rx) * ex + (r[1] - n->ry) * ey) / l2;
+      t = t < 0 ? 0 : t > 1 ? 1 : t;
+      n->f = n->g + dist(r[0], r[1], n->rx + t * ex, n->ry + t * ey);
+    } else if (n->kind == KIND_NODE) {
       const double *r = pa->xy + 2 * (size_t)n->root;
       if (n->root != pa->nv && (n->root == n->lv || n->root == n->rv)) /* sees all its polygon */
         n->f = n->g + dist(r[0], r[1], pa->gx, pa->gy);
       else
         n->f = n->g + heuristic(pa, r[0], r[1], n);
+      if (lm) {
+        /* every path on reaches the interval, then the goal: the
+        ** landmarks' bound from the entry edge on */
+        uint32_t k = s->lm->kslot[pa->mm.pstart[n->poly] + n->edge];
+        if (k != LDS_NAVMESH_NONE) {
+          double ex = n->lx - n->rx, ey = n->ly - n->ry, l2 = ex * ex + ey * ey, t = 0, lb;
+          if (l2 > 0) t = ((r[0] - n->rx) * ex + (r[1] - n->ry) * ey) / l2;
+          t = t < 0 ? 0 : t > 1 ? 1 : t;
+          lb = n->g + dist(r[0], r[1], n->rx + t * ex, n->ry + t * ey) + ldsi_navlm_bound(s->lm, s->lmg, k);
+          if (lb > n->f) n->f = lb;
+        }
+      }
     }
     if (!hpush(s, n->f, (uint32_t)pa->nn)) return false;
     pa->nn++;
@@ -1161,4 +1200,60 @@ lds_Status ldsi_polyanya_best(lds_NavSearch *s) {
   nd.kind = KIND_NODE;
   final_node(&nd, rx, ry, sees_all, end[0], -end[2], &fin);
   return build(s, &fin, end) == LDS_OK ? LDS_OK : LDS_E_NOMEM;
+}
+
+/* ------------------------------------------------------- one-to-all -- */
+
+bool ldsi_polyanya_distances(lds_NavSearch *s, uint32_t mp, double sx, double sz, double *vdist) {
+  ldsi_Polyanya *pa;
+  double saved[256];
+  uint32_t i, start, st, np, k;
+  size_t b;
+  bool ok = true;
+  if (!ensure(s, LDSI_POLYANYA_MERGE_MAX)) return false;
+  pa = s->pa;
+  /* every area allowed: the tables of the whole mesh (the next query
+  ** rebuilds its own, its blocked set differing) */
+  memcpy(saved, s->cost, sizeof saved);
+  for (i = 0; i < s->nareas; i++) s->cost[s->areas[i]] = 1;
+  build_tables(s);
+  memcpy(s->cost, saved, sizeof saved);
+  for (i = 0; i < pa->nv; i++) vdist[i] = INFINITY;
+  next_gen(pa);
+  pa->nn = pa->hn = pa->nsucc = 0;
+  pa->has_chain = false;
+  pa->vdist = vdist;
+  start = pa->nv;
+  pa->xy[2 * (size_t)start] = sx;
+  pa->xy[2 * (size_t)start + 1] = -sz;
+  pa->vgen[start] = pa->gen;
+  pa->vg[start] = 0;
+  pa->vpar[start] = NO_V;
+  for (b = 0; b < pa->ns; b++) pa->bgen[b] = pa->gen;
+  st = pa->mm.pstart[mp];
+  np = pa->mm.pstart[mp + 1] - st;
+  for (k = 0; k < np; k++) {
+    const double *va = pa->xy + 2 * (size_t)pa->mm.pv[st + k];
+    const double *vb = pa->xy + 2 * (size_t)pa->mm.pv[st + (k + 1) % np];
+    double o = orient(va[0], va[1], vb[0], vb[1], sx, -sz);
+    double sc = (fabs(vb[0] - va[0]) + fabs(vb[1] - va[1])) * (fabs(sx - va[0]) + fabs(-sz - va[1]));
+    see_vertex(pa, pa->mm.pv[st + k], 0, sx, -sz);
+    if (!(o > EPS_RAY * sc)) continue; /* callers pass a point strictly inside */
+    add_succ(s, mp, k, 0, 1, start, 0);
+  }
+  if (!push_succ(s)) ok = false;
+  while (ok && pa->hn) {
+    PNode nd = pa->nodes[hpop(pa)];
+    double rx, ry;
+    if (nd.root != pa->nv && nd.g > pa->vg[nd.root] + EPS_G * (1 + nd.g)) continue;
+    rx = pa->xy[2 * (size_t)nd.root];
+    ry = pa->xy[2 * (size_t)nd.root + 1];
+    if (nd.lv != NO_V) see_vertex(pa, nd.lv, nd.g, rx, ry);
+    if (nd.rv != NO_V) see_vertex(pa, nd.rv, nd.g, rx, ry);
+    successors(s, &nd);
+    if (!push_succ(s)) ok = false;
+  }
+  pa->vdist = NULL;
+  pa->nn = pa->hn = pa->nsucc = 0;
+  return ok;
 }

@@ -16,6 +16,7 @@
 ** search goes back to the pool at once and the path lives until release.
 */
 #include "lds_scheduler_internal.h"
+#include "lds_navmesh_search_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -121,9 +122,11 @@ lds_Status lds_scheduler_add_navmesh(lds_Scheduler *sc, const lds_Navmesh *mesh,
   for (i = 0; i < n_searches; i++) {
     me.owner[i] = NO_INDEX;
     me.search[i] = lds_navsearch_new(&senv, mesh, &err);
-    if (!me.search[i]) {
+    /* one set of landmark tables for all of them (the first one's) */
+    if (!me.search[i] || (i > 0 && !ldsi_navsearch_share_landmarks(me.search[i], me.search[0]))) {
       mesh_entry_free(sc, &me);
-      return ldsi_sched_fail(sc, err.code, "%s: %s", fn, err.msg);
+      return ldsi_sched_fail(sc, me.search[i] ? LDS_E_NOMEM : err.code, "%s: %s", fn,
+                             me.search[i] ? "out of memory" : err.msg);
     }
     warm(me.search[i], mesh);
   }
