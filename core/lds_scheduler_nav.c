@@ -123,10 +123,13 @@ lds_Status lds_scheduler_add_navmesh(lds_Scheduler *sc, const lds_Navmesh *mesh,
     me.owner[i] = NO_INDEX;
     me.search[i] = lds_navsearch_new(&senv, mesh, &err);
     /* one set of landmark tables for all of them (the first one's) */
-    if (!me.search[i] || (i > 0 && !ldsi_navsearch_share_landmarks(me.search[i], me.search[0]))) {
+    if (!me.search[i]) {
       mesh_entry_free(sc, &me);
-      return ldsi_sched_fail(sc, me.search[i] ? LDS_E_NOMEM : err.code, "%s: %s", fn,
-                             me.search[i] ? "out of memory" : err.msg);
+      return ldsi_sched_fail(sc, err.code, "%s: %s", fn, err.msg);
+    }
+    if (i > 0 && !ldsi_navsearch_share_landmarks(me.search[i], me.search[0])) {
+      mesh_entry_free(sc, &me);
+      return ldsi_sched_fail(sc, LDS_E_NOMEM, "%s: out of memory", fn);
     }
     warm(me.search[i], mesh);
   }

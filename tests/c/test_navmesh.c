@@ -646,6 +646,7 @@ static void test_shared(void) {
   test_sliced_all("2d/arena.nav", "2d/arena.queries");
   test_sliced_all("2d/arena.monotone.nav", "2d/arena.monotone.queries");
   test_sliced_all("3d/dungeon.nav", "3d/dungeon.queries");
+  test_sliced_all("2d/den011d.nav", "2d/den011d.queries"); /* large enough for landmark bounds */
 }
 
 void suite_navmesh(void);
