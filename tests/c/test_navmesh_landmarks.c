@@ -107,22 +107,6 @@ static void random_point(const lds_Navmesh *m, double out[3]) {
   out[2] = c[2] + t * (v[2] - c[2]);
 }
 
-/* Exact length a -> b (optimal, the tables off); INFINITY: no path. */
-static double exact(lds_NavSearch *ref, const double *a, const double *b, const double *costs) {
-  lds_NavParams p;
-  lds_Status st;
-  lds_nav_params_init(&p);
-  p.algo = LDS_NAV_OPTIMAL;
-  p.snap_radius = 1e-6;
-  if (costs) {
-    p.area_costs = costs;
-    p.n_area_costs = 2;
-  }
-  st = lds_navsearch_start(ref, &p, a, b);
-  if (st == LDS_RUNNING) st = lds_navsearch_step(ref, NULL);
-  return st == LDS_FOUND ? lds_navsearch_length(ref) : INFINITY;
-}
-
 /* Runs one query on s (building its partition and tables). */
 static lds_Status run(lds_NavSearch *s, lds_NavAlgo algo, bool thorough, const double *a, const double *b,
                       const double *costs) {
@@ -139,6 +123,11 @@ static lds_Status run(lds_NavSearch *s, lds_NavAlgo algo, bool thorough, const d
   st = lds_navsearch_start(s, &p, a, b);
   if (st == LDS_RUNNING) st = lds_navsearch_step(s, NULL);
   return st;
+}
+
+/* Exact length a -> b (optimal, the tables off); INFINITY: no path. */
+static double exact(lds_NavSearch *ref, const double *a, const double *b, const double *costs) {
+  return run(ref, LDS_NAV_OPTIMAL, true, a, b, costs) == LDS_FOUND ? lds_navsearch_length(ref) : INFINITY;
 }
 
 /* Vertices where two or more fans meet: two boundary edges leave them. */
