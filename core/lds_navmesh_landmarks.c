@@ -156,6 +156,10 @@ ldsi_NavLandmarks *ldsi_navlm_build(lds_NavSearch *s) {
     cxz[2 * P] = x / n;
     cxz[2 * P + 1] = z / n;
   }
+  /* a shortest path visits a vertex at most once and each of its segments
+  ** is at most 2 * scale long: distances stay far below FLT_MAX (the float
+  ** tables' sentinel), or the mesh gets no tables */
+  if (!(2 * scale * ((double)m->nv + 2) < 1e37)) goto done;
   /* the seed: the first polygon of the piece with the most polygons */
   memset(cnt, 0, (size_t)npieces * sizeof *cnt);
   for (P = 0; P < m->np; P++) cnt[m->piece[P]]++;

@@ -60,7 +60,8 @@ typedef struct ldsi_NavLmGoal {
 
 /* Builds the landmark tables over s's partition (s->fmm and its adjacency
 ** s->mstart / s->madj, made already): none (NULL) on partitions of fewer
-** than s->lm_min_polys polygons (LDSI_NAV_LM_MIN_POLYS); else up to
+** than s->lm_min_polys polygons (LDSI_NAV_LM_MIN_POLYS) or on a mesh so
+** large that its distances could pass 1e37 (the tables are floats); else up to
 ** LDSI_NAV_LM_MAX landmarks at polygon centroids in the piece of the mesh
 ** with the most polygons, picked farthest first (each the polygon with the
 ** largest least midpoint-path length to those before), and one exhaustive

@@ -359,6 +359,47 @@ static void when_built(void) {
   (void)run(s, LDS_NAV_FUNNEL, true, a, a, NULL);
   CHECK(s->lm == NULL);
   lds_navsearch_free(s);
+  {
+    /* the same mesh scaled by 1e36: distances could pass the float tables'
+    ** range, so none (and the searches still answer) */
+    uint32_t nv = lds_navmesh_vertex_count(m), np = lds_navmesh_poly_count(m), p, ni = 0, k;
+    double *v = (double *)malloc(3 * (size_t)nv * sizeof *v), b[3];
+    uint32_t *st = (uint32_t *)malloc((np + 1) * sizeof *st), *pv;
+    lds_NavmeshDesc d;
+    lds_Navmesh *big;
+    for (k = 0; k < 3 * nv; k++) v[k] = lds_navmesh_vertices(m)[k] * 1e36;
+    for (p = 0; p < np; p++) ni += lds_navmesh_poly(m, p, NULL, NULL);
+    pv = (uint32_t *)malloc(ni * sizeof *pv);
+    for (p = 0, ni = 0; p < np; p++) {
+      const uint32_t *vi;
+      uint32_t n = lds_navmesh_poly(m, p, &vi, NULL);
+      st[p] = ni;
+      memcpy(pv + ni, vi, n * sizeof *pv);
+      ni += n;
+    }
+    st[np] = ni;
+    memset(&d, 0, sizeof d);
+    d.verts = v;
+    d.n_verts = nv;
+    d.poly_verts = pv;
+    d.poly_start = st;
+    d.n_polys = np;
+    big = lds_navmesh_new(NULL, &d, NULL);
+    CHECK(big != NULL);
+    if (big) {
+      s = lds_navsearch_new(NULL, big, NULL);
+      s->lm_min_polys = 0;
+      a[0] = 0.5e36, a[1] = 0, a[2] = 0.5e36;
+      b[0] = 9.5e36, b[1] = 0, b[2] = 9.5e36;
+      CHECK_INT(run(s, LDS_NAV_OPTIMAL, true, a, b, NULL), LDS_FOUND);
+      CHECK(s->lm == NULL);
+      lds_navsearch_free(s);
+      lds_navmesh_free(big);
+    }
+    free(v);
+    free(st);
+    free(pv);
+  }
   lds_navmesh_free(m);
   snprintf(mp, sizeof mp, "%s/data/navmesh/2d/den011d.nav", LDS_SHARED_DIR);
   m = lds_navmesh_load(NULL, mp, NULL);
