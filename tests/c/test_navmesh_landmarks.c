@@ -38,8 +38,45 @@ static uint32_t lrnd(void) {
   return (uint32_t)(lrs >> 33);
 }
 
-/* A random grid's mesh; with two_areas, the same polygons rebuilt with a
-** random area 0 or 1 each. */
+/* m's polygons rebuilt with every coordinate times scale and, with
+** random_areas, a random area 0 or 1 (1 in 5) per polygon; m is freed. */
+static lds_Navmesh *rebuild(lds_Navmesh *m, double scale, bool random_areas) {
+  uint32_t np = lds_navmesh_poly_count(m), nv = lds_navmesh_vertex_count(m), p, ni = 0, k;
+  uint32_t *st = (uint32_t *)malloc((np + 1) * sizeof *st), *pv;
+  uint8_t *ar = (uint8_t *)malloc(np);
+  double *v = (double *)malloc(3 * (size_t)nv * sizeof *v);
+  lds_NavmeshDesc d;
+  lds_Navmesh *m2;
+  for (k = 0; k < 3 * nv; k++) v[k] = lds_navmesh_vertices(m)[k] * scale;
+  for (p = 0; p < np; p++) ni += lds_navmesh_poly(m, p, NULL, NULL);
+  pv = (uint32_t *)malloc(ni * sizeof *pv);
+  for (p = 0, ni = 0; p < np; p++) {
+    const uint32_t *vi;
+    uint32_t n = lds_navmesh_poly(m, p, &vi, NULL);
+    st[p] = ni;
+    memcpy(pv + ni, vi, n * sizeof *pv);
+    ni += n;
+    ar[p] = (uint8_t)(random_areas && lrnd() % 5 == 0);
+  }
+  st[np] = ni;
+  memset(&d, 0, sizeof d);
+  d.verts = v;
+  d.n_verts = nv;
+  d.poly_verts = pv;
+  d.poly_start = st;
+  d.n_polys = np;
+  d.areas = ar;
+  m2 = lds_navmesh_new(NULL, &d, NULL);
+  free(st);
+  free(pv);
+  free(ar);
+  free(v);
+  lds_navmesh_free(m);
+  return m2;
+}
+
+/* A random grid's mesh; with two_areas, the same polygons with a random
+** area 0 or 1 each. */
 static lds_Navmesh *random_mesh(bool strict, bool two_areas) {
   int32_t w = 12 + (int32_t)(lrnd() % 30), h = 12 + (int32_t)(lrnd() % 30), x, y;
   int pct = 10 + (int)(lrnd() % 30);
@@ -55,38 +92,7 @@ static lds_Navmesh *random_mesh(bool strict, bool two_areas) {
   mp.max_verts = 4 + (int)(lrnd() % 8);
   m = lds_grid_to_navmesh(NULL, g, &mp, NULL, NULL);
   lds_grid_free(g);
-  if (m && two_areas) {
-    uint32_t np = lds_navmesh_poly_count(m), p, ni = 0;
-    uint32_t *st = (uint32_t *)malloc((np + 1) * sizeof *st), *pv;
-    uint8_t *ar = (uint8_t *)malloc(np);
-    lds_NavmeshDesc d;
-    lds_Navmesh *m2;
-    for (p = 0; p < np; p++) ni += lds_navmesh_poly(m, p, NULL, NULL);
-    pv = (uint32_t *)malloc(ni * sizeof *pv);
-    for (p = 0, ni = 0; p < np; p++) {
-      const uint32_t *vi;
-      uint32_t n = lds_navmesh_poly(m, p, &vi, NULL);
-      st[p] = ni;
-      memcpy(pv + ni, vi, n * sizeof *pv);
-      ni += n;
-      ar[p] = (uint8_t)(lrnd() % 5 == 0);
-    }
-    st[np] = ni;
-    memset(&d, 0, sizeof d);
-    d.verts = lds_navmesh_vertices(m);
-    d.n_verts = lds_navmesh_vertex_count(m);
-    d.poly_verts = pv;
-    d.poly_start = st;
-    d.n_polys = np;
-    d.areas = ar;
-    m2 = lds_navmesh_new(NULL, &d, NULL);
-    free(st);
-    free(pv);
-    free(ar);
-    lds_navmesh_free(m);
-    m = m2;
-  }
-  return m;
+  return m && two_areas ? rebuild(m, 1, true) : m;
 }
 
 /* A random point of the mesh: a polygon's vertex mean pulled towards one
@@ -362,29 +368,8 @@ static void when_built(void) {
   {
     /* the same mesh scaled by 1e36: distances could pass the float tables'
     ** range, so none (and the searches still answer) */
-    uint32_t nv = lds_navmesh_vertex_count(m), np = lds_navmesh_poly_count(m), p, ni = 0, k;
-    double *v = (double *)malloc(3 * (size_t)nv * sizeof *v), b[3];
-    uint32_t *st = (uint32_t *)malloc((np + 1) * sizeof *st), *pv;
-    lds_NavmeshDesc d;
-    lds_Navmesh *big;
-    for (k = 0; k < 3 * nv; k++) v[k] = lds_navmesh_vertices(m)[k] * 1e36;
-    for (p = 0; p < np; p++) ni += lds_navmesh_poly(m, p, NULL, NULL);
-    pv = (uint32_t *)malloc(ni * sizeof *pv);
-    for (p = 0, ni = 0; p < np; p++) {
-      const uint32_t *vi;
-      uint32_t n = lds_navmesh_poly(m, p, &vi, NULL);
-      st[p] = ni;
-      memcpy(pv + ni, vi, n * sizeof *pv);
-      ni += n;
-    }
-    st[np] = ni;
-    memset(&d, 0, sizeof d);
-    d.verts = v;
-    d.n_verts = nv;
-    d.poly_verts = pv;
-    d.poly_start = st;
-    d.n_polys = np;
-    big = lds_navmesh_new(NULL, &d, NULL);
+    lds_Navmesh *big = rebuild(m, 1e36, false);
+    double b[3];
     CHECK(big != NULL);
     if (big) {
       s = lds_navsearch_new(NULL, big, NULL);
@@ -396,11 +381,7 @@ static void when_built(void) {
       lds_navsearch_free(s);
       lds_navmesh_free(big);
     }
-    free(v);
-    free(st);
-    free(pv);
   }
-  lds_navmesh_free(m);
   snprintf(mp, sizeof mp, "%s/data/navmesh/2d/den011d.nav", LDS_SHARED_DIR);
   m = lds_navmesh_load(NULL, mp, NULL);
   if (!m) {
