@@ -106,11 +106,10 @@ struct lds_NavSearch {
   double line_tin;
   const uint8_t *farea;  /* merged polygon -> area id [Borrowed: s->pa] */
   /* landmark bounds over the partition (lds_navmesh_landmarks.h), built
-  ** with it [Owner]; lm_on: this query's LINE / TAUT searches use them */
+  ** with it [Owner]; lm_on: this query's LINE / TAUT / Polyanya searches use them */
   ldsi_NavLandmarks *lm; /* NULL: none (shared by ldsi_navsearch_share_landmarks) */
   struct ldsi_NavLmGoal *lmg; /* this query's goal against them [Owner] */
   bool lm_on;
-  bool lm_tried;      /* lm was built (or found not worth it) for this partition */
   uint32_t lm_min_polys; /* no landmarks below this many partition polygons (tests lower it) */
   uint32_t *mstart;   /* fnp + 1: the partition's rows of madj (like cstart) */
   ldsi_NavEdge *madj;

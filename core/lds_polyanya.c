@@ -899,6 +899,15 @@ uint32_t ldsi_polyanya_slot_block(const lds_NavSearch *s, uint32_t slot) {
   return s->pa->slot[slot].blk;
 }
 
+/* Distance from node n's root to the nearest point of its interval. */
+static double root_to_interval(const ldsi_Polyanya *pa, const PNode *n) {
+  const double *r = pa->xy + 2 * (size_t)n->root;
+  double ex = n->lx - n->rx, ey = n->ly - n->ry, l2 = ex * ex + ey * ey, t = 0;
+  if (l2 > 0) t = ((r[0] - n->rx) * ex + (r[1] - n->ry) * ey) / l2;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  return dist(r[0], r[1], n->rx + t * ex, n->ry + t * ey);
+}
+
 static bool push_succ(lds_NavSearch *s) {
   ldsi_Polyanya *pa = s->pa;
   const bool lm = s->lm_on && pa->phase == 0 && !pa->vdist; /* the bounds are for the goal */
@@ -910,11 +919,7 @@ static bool push_succ(lds_NavSearch *s) {
     *n = pa->succ[i];
     if (n->kind == KIND_NODE && pa->vdist) {
       /* one-to-all: Dijkstra's order, by the interval's nearest point */
-      const double *r = pa->xy + 2 * (size_t)n->root;
-      double ex = n->lx - n->rx, ey = n->ly - n->ry, l2 = ex * ex + ey * ey, t = 0;
-      if (l2 > 0) t = ((r[0] - n->rx) * ex + (r[1] - n->ry) * ey) / l2;
-      t = t < 0 ? 0 : t > 1 ? 1 : t;
-      n->f = n->g + dist(r[0], r[1], n->rx + t * ex, n->ry + t * ey);
+      n->f = n->g + root_to_interval(pa, n);
     } else if (n->kind == KIND_NODE) {
       const double *r = pa->xy + 2 * (size_t)n->root;
       if (n->root != pa->nv && (n->root == n->lv || n->root == n->rv)) /* sees all its polygon */
@@ -926,10 +931,7 @@ static bool push_succ(lds_NavSearch *s) {
         ** landmarks' bound from the entry edge on */
         uint32_t k = s->lm->kslot[pa->mm.pstart[n->poly] + n->edge];
         if (k != LDS_NAVMESH_NONE) {
-          double ex = n->lx - n->rx, ey = n->ly - n->ry, l2 = ex * ex + ey * ey, t = 0, lb;
-          if (l2 > 0) t = ((r[0] - n->rx) * ex + (r[1] - n->ry) * ey) / l2;
-          t = t < 0 ? 0 : t > 1 ? 1 : t;
-          lb = n->g + dist(r[0], r[1], n->rx + t * ex, n->ry + t * ey) + ldsi_navlm_bound(s->lm, s->lmg, k);
+          double lb = n->g + root_to_interval(pa, n) + ldsi_navlm_bound(s->lm, s->lmg, k);
           if (lb > n->f) n->f = lb;
         }
       }
