@@ -446,6 +446,9 @@ bool lds_navmesh_poly_contains(const lds_Navmesh *m, uint32_t p, double x, doubl
   return true;
 }
 
+/* fmin's value (a NaN argument ignored), inlined: libm's fmin is a call. */
+static inline double min_nan(double a, double b) { return (a < b || b != b) ? a : b; }
+
 double lds_navmesh_poly_height(const lds_Navmesh *m, uint32_t p, double x, double z) {
   uint32_t s, n, k;
   double best_h = NAN, best_w = -INFINITY;
@@ -462,7 +465,7 @@ double lds_navmesh_poly_height(const lds_Navmesh *m, uint32_t p, double x, doubl
     u = ((x - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (z - a[2])) / det;
     v = ((b[0] - a[0]) * (z - a[2]) - (x - a[0]) * (b[2] - a[2])) / det;
     w = 1 - u - v;
-    mn = fmin(w, fmin(u, v));
+    mn = min_nan(w, min_nan(u, v));
     if (mn > best_w) {
       best_w = mn;
       best_h = a[1] + u * (b[1] - a[1]) + v * (c[1] - a[1]);
@@ -513,6 +516,10 @@ static bool on_boundary(const lds_Navmesh *m, uint32_t p, double x, double z, do
   for (k = 0; k < n; k++) {
     const double *a = ldsi_nm_v(m, m->pv[s + k]), *b = ldsi_nm_v(m, m->pv[s + (k + 1) % n]);
     double dx = b[0] - a[0], dz = b[2] - a[2], l2 = dx * dx + dz * dz, t, px, pz;
+    double c = dx * (z - a[2]) - dz * (x - a[0]);
+    /* farther than tol from the edge's line (with a margin for rounding):
+    ** farther from the edge, no projection needed */
+    if (c * c > 1.01 * tol * tol * l2) continue;
     t = l2 > 0 ? ((x - a[0]) * dx + (z - a[2]) * dz) / l2 : 0;
     t = t < 0 ? 0 : t > 1 ? 1 : t;
     px = a[0] + t * dx - x;
