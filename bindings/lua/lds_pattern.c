@@ -27,6 +27,7 @@
 
 #include "lds_compat.h"
 #include "lds_pattern.h"
+#include "lua_util.h"
 
 #define PAT_MAXCAP 32      /* captures per pattern, as Lua 5.4 */
 #define PAT_MAXDEPTH 200   /* nested matcher calls ("pattern too complex"), as Lua 5.4 */
@@ -604,6 +605,7 @@ static void add_replacement(Matcher *m, luaL_Buffer *b, const char *s, const cha
     int n;
     lua_pushvalue(L, 3);
     n = push_captures(m, s, e);
+    ldsl_callback_guard(L, "gsub");
     lua_call(L, n, 1);
   } else {
     push_capture(m, 0, s, e);

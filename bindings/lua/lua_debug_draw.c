@@ -165,6 +165,7 @@ static int replay(lua_State *L, int ddi, DrawBuf *b) {
   static const char *const prims[] = {"cells", "lines", "points"};
   size_t i, nv = 0;
   if (b->oom) return luaL_error(L, "draw: not enough memory to record the drawing");
+  ldsl_callback_guard(L, "draw");
   for (i = 0; i < b->n; i++) {
     const DrawRec *r = &b->r[i];
     switch (r->op) {

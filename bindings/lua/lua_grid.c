@@ -248,6 +248,7 @@ static int check_layer(lua_State *L, lds_Grid *g, int arg) {
 static int grid_layer_add(lua_State *L) {
   lds_Grid *g = check_grid_idle(L, 1, "add a layer");
   const char *name = ldsl_check_str(L, 2);
+  ldsl_callback_guard(L, "bake");
   int idx;
   lds_Status st = lds_grid_layer_add(g, name, &idx);
   if (st == LDS_E_NOMEM) return luaL_error(L, "%s", lds_grid_errmsg(g));

@@ -660,6 +660,7 @@ static int nm_find_path(lua_State *L) {
     lua_getfield(L, 4, "postprocess");
     lua_insert(L, -2);
     lua_pushvalue(L, 1);
+    ldsl_callback_guard(L, LDS_NAVMESH_MT ":find_path: opts.postprocess");
     lua_call(L, 2, 1);
     if (lua_isnil(L, -1))
       return luaL_error(L, "%s:find_path: opts.postprocess returned nil (expected the path or "

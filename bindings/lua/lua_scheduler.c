@@ -1491,6 +1491,7 @@ static int sched_step(lua_State *L) {
   SchedBox *b = check_sched(L, 1);
   lds_Budget bud;
   lds_TickStats ts;
+  ldsl_callback_guard(L, LDS_SCHEDULER_MT ":step");
   bud.max_expansions = 0;
   bud.budget_us = 0;
   if (lua_type(L, 2) == LUA_TNUMBER) {

@@ -209,6 +209,7 @@ static void do_start(lua_State *L, SearchBox *b, int uv, int oi, int32_t sx, int
   lds_Status st;
   if (b->busy) luaL_error(L, "%s: cannot restart a search from its own edge callback",
                           LDS_SEARCH_MT);
+  ldsl_callback_guard(L, LDS_SEARCH_MT ":start");
   resolve_weights(L, b, uv);
   lua_pushnil(L);
   lua_rawseti(L, uv, 4); /* forget the last Lua error */
@@ -431,6 +432,7 @@ static int step_common(lua_State *L, SearchBox *b, const lds_Budget *bud) {
   int uv, base;
   if (b->busy) return luaL_error(L, "%s: cannot step a search from its own %s callback",
                                  LDS_SEARCH_MT, b->hb ? "heuristic" : "edge");
+  ldsl_callback_guard(L, LDS_SEARCH_MT ":step");
   lds_getuv(L, 1);
   uv = lua_gettop(L);
   if (gb && gb->closed && !gb->g) return luaL_error(L, "attempt to use a freed %s", LDS_GRID_MT);

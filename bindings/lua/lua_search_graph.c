@@ -173,6 +173,7 @@ static void do_start_graph(lua_State *L, SearchBox *b, int uv, uint32_t start, u
   int top = lua_gettop(L);
   if (b->busy) luaL_error(L, "%s: cannot restart a search from its own heuristic callback",
                           LDS_SEARCH_MT);
+  ldsl_callback_guard(L, LDS_SEARCH_MT ":start");
   lua_pushnil(L);
   lua_rawseti(L, uv, 4); /* forget the last Lua error */
   if (b->params.node_h) {

@@ -234,6 +234,28 @@ void ldsl_push_u64(lua_State *L, uint64_t v) {
 }
 
 /* Pushes nil, msg, status name; returns 3 (STYLE 15: expected failures). */
+/* The highest frame address a guarded call has seen on this thread (the
+** stack grows down on every target the module builds for); a frame more
+** than 64 MiB above it belongs to another stack (a thread reusing the slot
+** is impossible: the variable is per thread) and restarts it. */
+#if defined(__GNUC__) || defined(__clang__)
+static _Thread_local uintptr_t callback_top;
+#define LDSL_FRAME() ((uintptr_t)__builtin_frame_address(0))
+#endif
+
+void ldsl_callback_guard(lua_State *L, const char *what) {
+#ifdef LDSL_FRAME
+  uintptr_t here = LDSL_FRAME();
+  if (here > callback_top || callback_top - here > ((uintptr_t)64 << 20)) callback_top = here;
+  if (callback_top - here > LDSL_CALLBACK_STACK)
+    luaL_error(L, "%s: Lua callbacks nest too deep (more than %d KiB of C stack: a callback "
+               "calling lodestar again without end?)", what, LDSL_CALLBACK_STACK / 1024);
+#else
+  (void)L;
+  (void)what;
+#endif
+}
+
 int ldsl_push_fail(lua_State *L, const char *msg, lds_Status st) {
   luaL_pushfail(L);
   lua_pushstring(L, msg);

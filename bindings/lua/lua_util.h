@@ -187,6 +187,15 @@ lds_Env ldsl_lua_env(lua_State *L);
 extern const char ldsl_names_key;
 double ldsl_opt_int(lua_State *L, int arg, double def);
 int ldsl_push_fail(lua_State *L, const char *msg, lds_Status st);
+/* Raises "<what>: Lua callbacks nest too deep (...)" when the C stack of
+** this thread holds more than LDSL_CALLBACK_STACK bytes between the
+** outermost lodestar call that ran a Lua callback and here: called before
+** every call from the module into Lua code a user gave (hooks, edge costs,
+** rules, handlers), so a callback that calls lodestar again, without end,
+** gets a Lua error on both engines (LuaJIT has no C-stack limit of its own
+** for Lua -> C -> Lua recursion and would crash the host). */
+void ldsl_callback_guard(lua_State *L, const char *what);
+#define LDSL_CALLBACK_STACK (1024 * 1024)
 void ldsl_push_u64(lua_State *L, uint64_t v);
 /* Pushes a table {expansions, pushes, peak_open, elapsed_us} of *st (counts,
 ** microseconds), sized for `extra` more fields the caller sets. */

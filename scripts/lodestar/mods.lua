@@ -32,6 +32,11 @@ M.DEFAULT_CELL_LIMIT = 2000
 --- Hook granularity: the count hook fires every GRAIN instructions and adds
 -- GRAIN to the running total. [Units: VM instructions]
 M.GRAIN = 1000
+--- Most resumes a mod's coroutines may nest (a resume inside a coroutine
+-- that another resume runs, and so on): a deeper one returns false and a
+-- message, as a failed resume. [Units: resumes]
+M.MAX_RESUME_DEPTH = 100
+
 --- Hook granularity in the coroutines of a mod (5.4: hooks and their counts
 -- are per thread). Each resume is charged CO_GRAIN instructions, so a
 -- coroutine that yields before its hook fires still pays for what it ran.
@@ -618,10 +623,22 @@ local function guarded_coroutine(self)
   local co = copy(coroutine)
   local resume, sethook = coroutine.resume, debug.sethook
   local cohook = self._cohook
+  local depth = 0
+  local function unnest(...)
+    depth = depth - 1
+    return ...
+  end
   co.resume = function(t, ...)
     charge(self, M.CO_GRAIN)
+    if depth >= M.MAX_RESUME_DEPTH then
+      -- LuaJIT has no limit of its own on resumes nested in resumes (each
+      -- holds C stack) and would crash the host
+      return false, ("coroutines nest deeper than %d resumes (lodestar.mods.MAX_RESUME_DEPTH)")
+        :format(M.MAX_RESUME_DEPTH)
+    end
     if not jit and type(t) == "thread" then sethook(t, cohook, "", M.CO_GRAIN) end
-    return resume(t, ...)
+    depth = depth + 1
+    return unnest(resume(t, ...))
   end
   local co_resume = co.resume
   co.create = function(f)

@@ -432,6 +432,41 @@ mod.state.raw = next(lodestar)]])
     end)
   end)
 
+  describe("recursion through C", function()
+    -- LuaJIT has no C-stack limit for Lua -> C -> Lua recursion: each of
+    -- these crashed a LuaJIT host before the guards (Lua 5.4 stops them
+    -- with "C stack overflow")
+    it("coroutines resumed inside coroutines, without end, fail the mod", function()
+      local text = refused("local function f() return coroutine.wrap(f)() end\nf()")
+      assert.matches("coroutines nest deeper than 100 resumes", text, 1, true)
+    end)
+
+    it("a gsub replacement calling gsub again, without end, fails the mod", function()
+      local text = refused('local function f() return (("a"):gsub(".", f)) end\nf()')
+      -- LuaJIT: lodestar's guard; 5.4: its own limit, whichever comes first
+      assert.is_truthy(text:find("gsub: Lua callbacks nest too deep", 1, true)
+        or text:find("C stack overflow", 1, true), text)
+    end)
+
+    it("a mesh path's postprocess hook calling find_path again, without end, fails the mod", function()
+      local text = refused([[
+local m = lodestar.navmesh.new{verts = {{0, 0, 0}, {4, 0, 0}, {4, 0, 4}, {0, 0, 4}}, polys = {{1, 2, 3, 4}}}
+local function pp(_, mesh) return mesh:find_path({1, 0, 1}, {3, 0, 3}, {postprocess = pp}) end
+m:find_path({1, 0, 1}, {3, 0, 3}, {postprocess = pp})]])
+      assert.is_truthy(text:find("find_path: opts.postprocess: Lua callbacks nest too deep", 1, true)
+        or text:find("C stack overflow", 1, true), text)
+    end)
+
+    it("nesting up to the limit still runs", function()
+      local name, ev = attack([[
+local d = 0
+local function f(k) if k == 0 then return 0 end d = d + 1 return coroutine.wrap(f)(k - 1) + 1 end
+mod.state.depth = f(lodestar.mods_max_resume_depth or 100)]])
+      assert.equal("loaded", ev.result, ev.error and ev.error.text)
+      assert.equal(100, m:state(name).depth)
+    end)
+  end)
+
   describe("running outside the guard", function()
     it("an error object's __tostring never runs in the host", function()
       local obj = 'setmetatable({}, { __tostring = function() mod.state.pwned = true; return "boo" end })'
