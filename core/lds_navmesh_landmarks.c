@@ -111,6 +111,7 @@ ldsi_NavLandmarks *ldsi_navlm_build(lds_NavSearch *s) {
   double *cxz = NULL, *dmid = NULL, *far = NULL, *dv = NULL, scale = 0;
   LmItem *heap = NULL;
   uint32_t *cnt = NULL, P, k, i, best_piece = 0, cur;
+  uint64_t pops;
   size_t hcap = (size_t)ne + 1;
   bool ok = false;
   if (np < s->lm_min_polys || ne == 0 || npieces == 0) return NULL;
@@ -124,6 +125,13 @@ ldsi_NavLandmarks *ldsi_navlm_build(lds_NavSearch *s) {
   for (P = 0; P < np; P++) {
     size_t r = start[P + 1] - start[P];
     hcap += r * r;
+  }
+  /* polygons with many portals each (a grid's cells merged into rows of
+  ** squares): picking landmarks alone would cost seconds, and their
+  ** exhaustive searches pass the budget below anyway */
+  if (hcap > LDSI_NAV_LM_RELAX_PER_PORTAL * (size_t)ne + 1) {
+    ldsi_free(e, lm, sizeof *lm);
+    return NULL;
   }
   cxz = (double *)ldsi_alloc(e, 2 * (size_t)np * sizeof *cxz);
   dmid = (double *)ldsi_alloc(e, (size_t)ne * sizeof *dmid);
@@ -198,9 +206,10 @@ ldsi_NavLandmarks *ldsi_navlm_build(lds_NavSearch *s) {
     cur = next;
   }
   /* the exact distances to every vertex */
+  pops = LDSI_NAV_LM_POPS_PER_VERTEX * (uint64_t)m->nv + LDSI_NAV_LM_POPS_MIN;
   for (i = 0; i < lm->nl; i++) {
     uint32_t v;
-    if (!ldsi_polyanya_distances(s, lm->lp[i], lm->lx[i], lm->lz[i], dv)) goto done;
+    if (!ldsi_polyanya_distances(s, lm->lp[i], lm->lx[i], lm->lz[i], dv, &pops)) goto done;
     for (v = 0; v < m->nv; v++) lm->vd[(size_t)v * LDSI_NAV_LM_MAX + i] = dv[v];
   }
   /* a vertex where two or more fans of polygons meet (a pinch: each open

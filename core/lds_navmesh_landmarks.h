@@ -25,6 +25,16 @@
 
 #define LDSI_NAV_LM_MAX 8u      /* landmarks per partition */
 #define LDSI_NAV_LM_MIN_POLYS 256u /* smaller partitions get none (the straight line does) */
+/* the build's budget: the exhaustive searches of all landmarks pop at most
+** LDSI_NAV_LM_POPS_PER_VERTEX nodes per mesh vertex plus LDSI_NAV_LM_POPS_MIN,
+** else the mesh gets none (meshes of many small polygons with collinear
+** vertices, a grid's cells as squares, would take seconds) */
+#define LDSI_NAV_LM_POPS_PER_VERTEX 14u
+#define LDSI_NAV_LM_POPS_MIN 131072u
+/* and none when the partition's polygons have so many portals that the
+** landmarks' picking would relax more than this many times per portal
+** (sum over polygons of portals squared) */
+#define LDSI_NAV_LM_RELAX_PER_PORTAL 16u
 
 struct ldsi_NavLandmarks {
   ldsi_Env env;   /* what the tables were allocated with */

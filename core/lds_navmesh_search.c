@@ -593,6 +593,8 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
   ** straight segment, when it stays on the mesh, is the answer */
   s->line_try = p->algo == LDS_NAV_FUNNEL && s->uniform && s->nsh == 1 && s->ngh == 1;
   s->line_cur = s->fsp;
+  s->via_opt = false;
+  s->taut_push_limit = LDSI_NAV_TAUT_PUSHES_PER_POLY * (uint64_t)s->fnp + LDSI_NAV_TAUT_PUSHES_MIN;
   s->line_n = 0;
   s->line_tin = 0;
   search_reset(s);
@@ -1101,6 +1103,10 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
     if (max_exp && *n >= max_exp) return LDS_RUNNING;
     if (budget_us && *n && (*n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
       return LDS_RUNNING;
+    if (s->stats.pushes > s->taut_push_limit && bound == INFINITY) {
+      s->via_opt = true; /* lds_navsearch_step goes on with the optimal search */
+      return LDS_RUNNING;
+    }
     id = heap_pop(s);
     if (id == LDS_NAVMESH_NONE) break;
     (*n)++;
@@ -1699,7 +1705,7 @@ static lds_Status build_path(lds_NavSearch *s) {
   if (s->status == LDS_FOUND) {
     /* the funnel's path and corridor were built by astar_step, Polyanya's
     ** path by Polyanya (no corridor) */
-    if (s->p.algo != LDS_NAV_FUNNEL) s->ncorr = 0;
+    if (s->p.algo != LDS_NAV_FUNNEL || s->via_opt) s->ncorr = 0;
     s->is_partial = false;
   } else if (s->p.partial && s->best != LDS_NAVMESH_NONE && s->p.algo == LDS_NAV_FUNNEL) {
     /* (Polyanya fills its partial path itself, lds_navsearch_step) */
@@ -1720,6 +1726,20 @@ static lds_Status build_path(lds_NavSearch *s) {
   return finish_path(s);
 }
 
+/* The portal states' search of a funnel query gave way (astar_run_taut,
+** s->via_opt): the optimal search (Polyanya) takes the query over, with
+** the landmark bounds as an optimal query has them. Its path is the
+** shortest, so never longer than the corridor the portal states would
+** have pulled; the corridor is walked from it when asked, as for any
+** funnel path. */
+static lds_Status taut_to_optimal(lds_NavSearch *s) {
+  if (funnel_partition(s) && s->lm) {
+    ldsi_navlm_goal(s->lmg, s->fpmap[s->gp], s->goal);
+    s->lm_on = true;
+  }
+  return ldsi_polyanya_start(s);
+}
+
 lds_Status lds_navsearch_step(lds_NavSearch *s, const lds_Budget *b) {
   uint64_t t0;
   lds_Status st;
@@ -1733,14 +1753,24 @@ lds_Status lds_navsearch_step(lds_NavSearch *s, const lds_Budget *b) {
     return s->status;
   }
   t0 = s->env.clock(s->env.clock_ud);
-  if (s->p.algo == LDS_NAV_OPTIMAL)
+  if (s->p.algo == LDS_NAV_OPTIMAL || s->via_opt) {
     st = ldsi_polyanya_step(s, b ? b->max_expansions : 0, b ? b->budget_us : 0, t0);
-  else
-    st = astar_step(s, b ? b->max_expansions : 0, b ? b->budget_us : 0, t0);
+  } else {
+    const uint64_t e0 = s->stats.expansions, max_exp = b ? b->max_expansions : 0;
+    st = astar_step(s, max_exp, b ? b->budget_us : 0, t0);
+    if (st == LDS_RUNNING && s->via_opt) {
+      /* the portal states gave way: Polyanya from here, in this step with
+      ** what is left of its expansions (none left: from the next step) */
+      const uint64_t used = s->stats.expansions - e0;
+      st = taut_to_optimal(s);
+      if (st == LDS_RUNNING && (!max_exp || used < max_exp))
+        st = ldsi_polyanya_step(s, max_exp ? max_exp - used : 0, b ? b->budget_us : 0, t0);
+    }
+  }
   s->status = st;
   if (st != LDS_RUNNING) {
     s->started = false;
-    if (st >= 0 && (st == LDS_FOUND || s->p.algo == LDS_NAV_FUNNEL)) {
+    if (st >= 0 && (st == LDS_FOUND || (s->p.algo == LDS_NAV_FUNNEL && !s->via_opt))) {
       lds_Status bs = build_path(s);
       if (bs < 0) st = bs;
     } else if (st == LDS_NO_PATH) {
@@ -1767,7 +1797,8 @@ const char *lds_navsearch_errmsg(const lds_NavSearch *s) { return s ? s->msg : "
 static void ensure_result(lds_NavSearch *s) {
   /* a blocked start/goal gives NO_PATH at start; a partial request then
   ** yields the start alone (funnel) */
-  if (!s->path_built && s->status == LDS_NO_PATH && s->p.algo == LDS_NAV_FUNNEL) build_path(s);
+  if (!s->path_built && s->status == LDS_NO_PATH && s->p.algo == LDS_NAV_FUNNEL && !s->via_opt)
+    build_path(s);
   if (!s->path_built && s->status == LDS_NO_PATH) s->path_built = true;
 }
 

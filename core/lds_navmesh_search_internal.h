@@ -48,6 +48,11 @@ typedef struct ldsi_NavRec {
 ** (vertex k + 1). */
 #define LDSI_NAV_BLK_NONE 0xFFFFFFFFu /* no block: a side is blocked */
 #define LDSI_NAV_BLK_ANY 0xFFFFFFFEu  /* inside one merged polygon: always crossed */
+/* the portal states' search of a funnel query gives way to the optimal one
+** past this many states per partition polygon, plus LDSI_NAV_TAUT_PUSHES_MIN
+** (lds_NavSearch.via_opt) */
+#define LDSI_NAV_TAUT_PUSHES_PER_POLY 4u
+#define LDSI_NAV_TAUT_PUSHES_MIN 256u
 
 typedef struct ldsi_NavEdge {
   double a[3], b[3];
@@ -102,6 +107,13 @@ struct lds_NavSearch {
   ** running while line_try, in merged polygon line_cur, entered at
   ** parameter line_tin, line_n polygons walked */
   bool line_try;
+  /* the portal states' search gave way to the optimal one (via_opt): it
+  ** made more than taut_push_limit states (stats.pushes), which the meshes
+  ** of many small polygons with collinear vertices (a grid's cells as
+  ** squares) cause and the benchmark meshes never near (at most 0.67 x the
+  ** partition's polygons) */
+  bool via_opt;
+  uint64_t taut_push_limit; /* LDSI_NAV_TAUT_PUSHES_PER_POLY x fnp + LDSI_NAV_TAUT_PUSHES_MIN */
   uint32_t line_cur, line_n;
   double line_tin;
   const uint8_t *farea;  /* merged polygon -> area id [Borrowed: s->pa] */
@@ -226,7 +238,8 @@ LDSI_HIDDEN bool ldsi_navsearch_share_landmarks(lds_NavSearch *dst, const lds_Na
 ** vertices its cone holds are seen at g + the straight line. Uses s's
 ** Polyanya pools (call between queries: the next start resets them).
 ** false when out of memory. */
-LDSI_HIDDEN bool ldsi_polyanya_distances(lds_NavSearch *s, uint32_t mp, double sx, double sz, double *vdist);
+LDSI_HIDDEN bool ldsi_polyanya_distances(lds_NavSearch *s, uint32_t mp, double sx, double sz, double *vdist,
+                                         uint64_t *pops);
 LDSI_HIDDEN lds_Status ldsi_polyanya_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us,
                                           uint64_t t0);
 LDSI_HIDDEN void ldsi_polyanya_free(lds_NavSearch *s);

@@ -1206,7 +1206,8 @@ lds_Status ldsi_polyanya_best(lds_NavSearch *s) {
 
 /* ------------------------------------------------------- one-to-all -- */
 
-bool ldsi_polyanya_distances(lds_NavSearch *s, uint32_t mp, double sx, double sz, double *vdist) {
+bool ldsi_polyanya_distances(lds_NavSearch *s, uint32_t mp, double sx, double sz, double *vdist,
+                             uint64_t *pops) {
   ldsi_Polyanya *pa;
   double saved[256];
   uint32_t i, start, st, np, k;
@@ -1245,8 +1246,14 @@ bool ldsi_polyanya_distances(lds_NavSearch *s, uint32_t mp, double sx, double sz
   }
   if (!push_succ(s)) ok = false;
   while (ok && pa->hn) {
-    PNode nd = pa->nodes[hpop(pa)];
+    PNode nd;
     double rx, ry;
+    if (*pops == 0) {
+      ok = false; /* the caller's budget is spent */
+      break;
+    }
+    --*pops;
+    nd = pa->nodes[hpop(pa)];
     if (nd.root != pa->nv && nd.g > pa->vg[nd.root] + EPS_G * (1 + nd.g)) continue;
     rx = pa->xy[2 * (size_t)nd.root];
     ry = pa->xy[2 * (size_t)nd.root + 1];

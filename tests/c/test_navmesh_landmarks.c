@@ -396,9 +396,88 @@ static void when_built(void) {
   lds_navmesh_free(m);
 }
 
+/* A level exported as one unit square per free cell (W x W, a wall down
+** the middle with a gap): merged rows of squares with many collinear
+** vertices, many portals each. The landmark tables are not built (their
+** picking and searches would take seconds: the build's budget), and the
+** funnel query's portal states, which multiply there, give way to the
+** optimal search (via_opt): its path is the shortest, legal, the same
+** sliced and unsliced. */
+static void cell_squares(void) {
+  enum { W = 100 };
+  double *v = (double *)malloc(sizeof(double) * 3 * (W + 1) * (W + 1));
+  uint32_t *pv = (uint32_t *)malloc(sizeof(uint32_t) * 4 * W * W);
+  uint32_t *ps = (uint32_t *)malloc(sizeof(uint32_t) * (W * W + 1));
+  uint32_t np = 0, k = 0, x, z;
+  lds_NavmeshDesc d;
+  lds_Navmesh *m;
+  lds_NavSearch *s, *ref;
+  double a[3] = {0.5, 0, W - 0.5}, b[3] = {W - 0.5, 0, W - 0.5}, len_opt, clen = NAN;
+  const double *pts;
+  size_t npts = 0;
+  for (z = 0; z <= W; z++)
+    for (x = 0; x <= W; x++) v[3 * k] = x, v[3 * k + 1] = 0, v[3 * k + 2] = z, k++;
+  ps[0] = 0;
+  for (z = 0; z < W; z++)
+    for (x = 0; x < W; x++) {
+      uint32_t c = z * (W + 1) + x;
+      if (x == W / 2 && z > 2) continue;
+      pv[ps[np]] = c, pv[ps[np] + 1] = c + W + 1, pv[ps[np] + 2] = c + W + 2, pv[ps[np] + 3] = c + 1;
+      ps[np + 1] = ps[np] + 4;
+      np++;
+    }
+  memset(&d, 0, sizeof d);
+  d.verts = v, d.n_verts = k, d.poly_verts = pv, d.poly_start = ps, d.n_polys = np;
+  m = lds_navmesh_new(NULL, &d, NULL);
+  CHECK(m != NULL);
+  free(v), free(pv), free(ps);
+  if (!m) return;
+  s = lds_navsearch_new(NULL, m, NULL);
+  ref = lds_navsearch_new(NULL, m, NULL);
+  CHECK_INT(run(ref, LDS_NAV_OPTIMAL, true, a, b, NULL), LDS_FOUND);
+  len_opt = lds_navsearch_length(ref);
+  CHECK_INT(run(s, LDS_NAV_FUNNEL, true, a, b, NULL), LDS_FOUND);
+  CHECK(s->fnp >= LDSI_NAV_LM_MIN_POLYS); /* big enough for tables, */
+  CHECK(s->lm == NULL);                   /* but none */
+  CHECK(s->via_opt);
+  CHECK(fabs(lds_navsearch_length(s) - len_opt) <= 1e-9 * len_opt);
+  CHECK(len_opt > 2 * (W - 3)); /* round the wall: the gap is at the bottom */
+  pts = lds_navsearch_points(s, &npts);
+  CHECK(pts && npts >= 3);
+  if (pts) {
+    double *copy = (double *)malloc(npts * 3 * sizeof(double));
+    lds_NavParams p;
+    lds_Budget bud;
+    lds_Status st;
+    size_t n2 = 0, steps = 0;
+    const double *p2;
+    size_t nc = 0;
+    CHECK_INT(lds_navmesh_check_path(m, pts, npts, 1e-6, NULL, 0, &clen, NULL, NULL), LDS_OK);
+    CHECK(fabs(clen - lds_navsearch_length(s)) <= 1e-9 * clen);
+    CHECK(lds_navsearch_corridor(s, &nc) != NULL && nc >= 3); /* walked from the path */
+    memcpy(copy, pts, npts * 3 * sizeof(double));
+    /* sliced: 64 expansions a step, the switch in between */
+    lds_nav_params_init(&p);
+    p.snap_radius = 1e-6;
+    memset(&bud, 0, sizeof bud);
+    bud.max_expansions = 64;
+    st = lds_navsearch_start(s, &p, a, b);
+    while (st == LDS_RUNNING && steps < 100000) st = lds_navsearch_step(s, &bud), steps++;
+    CHECK_INT(st, LDS_FOUND);
+    CHECK(steps > 10);
+    p2 = lds_navsearch_points(s, &n2);
+    CHECK(n2 == npts && p2 && memcmp(p2, copy, npts * 3 * sizeof(double)) == 0);
+    free(copy);
+  }
+  lds_navsearch_free(s);
+  lds_navsearch_free(ref);
+  lds_navmesh_free(m);
+}
+
 void suite_navmesh_landmarks(void);
 void suite_navmesh_landmarks(void) {
   distances_and_bounds();
   searches_with_bounds();
   when_built();
+  cell_squares();
 }
