@@ -421,27 +421,40 @@ static int pc_weights(const lds_PathCache *pc, const lds_SearchParams *p, double
   return n;
 }
 
-bool lds_path_cache_accepts(const lds_PathCache *pc, const lds_SearchParams *p, int32_t sx,
-                            int32_t sy, int32_t gx, int32_t gy) {
+/* Why the cache cannot answer this query exactly as the search would
+** (lds_path_cache_accepts), or NULL when it can. */
+static const char *refusal(const lds_PathCache *pc, const lds_SearchParams *p, int32_t sx,
+                           int32_t sy, int32_t gx, int32_t gy) {
   const lds_Grid *g = pc->grid;
   double w[PC_MAX_WEIGHTS], c;
   PcEntry probe;
-  if (!p) return false;
+  if (!p) return "params is NULL (expected search parameters, lds_search_params_init)";
   if (p->algo != LDS_ALGO_ASTAR && p->algo != LDS_ALGO_DIJKSTRA && p->algo != LDS_ALGO_JPS &&
       p->algo != LDS_ALGO_JPS_PLUS)
-    return false;
-  if (p->h_scale != 0.0 || p->edge_cost || p->partial || p->heuristic > LDS_H_CHEBYSHEV) return false;
-  if (p->heuristic != LDS_H_AUTO && p->heuristic != LDS_H_ZERO && p->heuristic != LDS_H_OCTILE &&
-      p->algo != LDS_ALGO_DIJKSTRA)
-    return false; /* a heuristic that may overestimate: the search's answer may not be optimal */
-  if (!lds_grid_in_bounds(g, sx, sy) || !lds_grid_in_bounds(g, gx, gy) || (sx == gx && sy == gy))
-    return false;
-  if (lds_grid_blocked(g, sx, sy) || lds_grid_blocked(g, gx, gy)) return false;
+    return "algo: expected an optimal one (A*, Dijkstra, JPS, JPS+)";
+  if (p->h_scale != 0.0) return "h_scale: expected 0 (the automatic scale)";
+  if (p->edge_cost) return "edge_cost: an edge callback cannot be cached";
+  if (p->partial) return "partial: partial paths are not cached";
+  if (p->heuristic > LDS_H_CHEBYSHEV ||
+      (p->heuristic != LDS_H_AUTO && p->heuristic != LDS_H_ZERO && p->heuristic != LDS_H_OCTILE &&
+       p->algo != LDS_ALGO_DIJKSTRA))
+    return "heuristic: one that may overestimate (the search's answer may not be optimal)";
+  if (!lds_grid_in_bounds(g, sx, sy)) return "start out of the grid";
+  if (!lds_grid_in_bounds(g, gx, gy)) return "goal out of the grid";
+  if (sx == gx && sy == gy) return "start == goal";
+  if (lds_grid_blocked(g, sx, sy)) return "start blocked";
+  if (lds_grid_blocked(g, gx, gy)) return "goal blocked";
   probe.nweights = pc_weights(pc, p, w);
-  if (probe.nweights < 0) return false;
+  if (probe.nweights < 0) return "layer weights: more than 16, or not finite";
   memcpy(probe.weights, w, sizeof w);
   c = pc_cost(pc, &probe, ldsi_grid_pidx(g, gx, gy));
-  return c > 0.0 && c < INFINITY;
+  if (!(c > 0.0 && c < INFINITY)) return "goal blocked by a weighted layer";
+  return NULL;
+}
+
+bool lds_path_cache_accepts(const lds_PathCache *pc, const lds_SearchParams *p, int32_t sx,
+                            int32_t sy, int32_t gx, int32_t gy) {
+  return pc && refusal(pc, p, sx, sy, gx, gy) == NULL;
 }
 
 /* The path from padded cell s along the tree to the goal, its cost summed
@@ -494,16 +507,25 @@ static lds_Path *pc_path(lds_PathCache *pc, PcEntry *e, uint32_t s, lds_Error *e
 lds_Status lds_path_cache_query(lds_PathCache *pc, const lds_SearchParams *p, int32_t sx,
                                 int32_t sy, int32_t gx, int32_t gy, uint64_t max_expansions,
                                 uint64_t *expanded, lds_Path **out, lds_Error *err) {
-  const lds_Grid *g = pc->grid;
+  const lds_Grid *g;
   double w[PC_MAX_WEIGHTS];
   int nw;
   PcEntry *e;
   uint32_t s;
   uint64_t n = 0;
-  *out = NULL;
+  const char *why;
   if (expanded) *expanded = 0;
-  if (!lds_path_cache_accepts(pc, p, sx, sy, gx, gy)) {
-    ldsi_error(err, LDS_E_ARG, "lds_path_cache_query: query not accepted (lds_path_cache_accepts)");
+  if (!pc || !out) {
+    if (out) *out = NULL;
+    ldsi_error(err, LDS_E_ARG, "lds_path_cache_query: %s is NULL", pc ? "out" : "pc");
+    return LDS_E_ARG;
+  }
+  *out = NULL;
+  g = pc->grid;
+  why = refusal(pc, p, sx, sy, gx, gy);
+  if (why) {
+    ldsi_error(err, LDS_E_ARG, "lds_path_cache_query: query (%d,%d)->(%d,%d) not accepted: %s",
+               (int)sx, (int)sy, (int)gx, (int)gy, why);
     return LDS_E_ARG;
   }
   nw = pc_weights(pc, p, w);

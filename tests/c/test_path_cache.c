@@ -260,8 +260,38 @@ static void test_scheduler(void) {
   lds_grid_free(g);
 }
 
+/* Bad queries: a clear LDS_E_ARG naming what is wrong, never a crash. */
+static void test_bad_queries(void) {
+  lds_Grid *g = lds_grid_new(NULL, 8, 8, NULL);
+  lds_PathCache *pc = lds_path_cache_new(NULL, g, 2, NULL);
+  lds_SearchParams p;
+  lds_Path *path = (lds_Path *)&p; /* must be reset to NULL */
+  lds_Error err;
+  lds_search_params_init(&p);
+  CHECK(pc != NULL);
+  CHECK_INT(lds_path_cache_query(pc, &p, 0, 0, 5, 5, 0, NULL, NULL, &err), LDS_E_ARG);
+  CHECK(strstr(err.msg, "out is NULL") != NULL);
+  CHECK_INT(lds_path_cache_query(NULL, &p, 0, 0, 5, 5, 0, NULL, &path, &err), LDS_E_ARG);
+  CHECK(path == NULL && strstr(err.msg, "pc is NULL") != NULL);
+  CHECK_INT(lds_path_cache_query(pc, NULL, 0, 0, 5, 5, 0, NULL, &path, &err), LDS_E_ARG);
+  CHECK(strstr(err.msg, "params is NULL") != NULL);
+  CHECK_INT(lds_path_cache_query(pc, &p, -1, 0, 5, 5, 0, NULL, &path, &err), LDS_E_ARG);
+  CHECK(strstr(err.msg, "(-1,0)->(5,5) not accepted: start out of the grid") != NULL);
+  p.algo = LDS_ALGO_WASTAR;
+  CHECK_INT(lds_path_cache_query(pc, &p, 0, 0, 5, 5, 0, NULL, &path, &err), LDS_E_ARG);
+  CHECK(strstr(err.msg, "algo: expected an optimal one") != NULL);
+  CHECK(!lds_path_cache_accepts(NULL, &p, 0, 0, 5, 5));
+  lds_search_params_init(&p);
+  CHECK_INT(lds_path_cache_query(pc, &p, 0, 0, 5, 5, 0, NULL, &path, &err), LDS_FOUND);
+  CHECK(path != NULL);
+  lds_path_free(path);
+  lds_path_cache_free(pc);
+  lds_grid_free(g);
+}
+
 void suite_path_cache(void);
 void suite_path_cache(void) {
+  test_bad_queries();
   test_sliced_and_declined();
   test_random_queries_and_edits();
   test_scheduler();
