@@ -308,11 +308,52 @@ static void test_field_errors(void) {
   lds_navmesh_free(m);
 }
 
+/* A start or goal that is not finite, or a nan height_tol, is an argument
+** error, not a point off the mesh; an empty vertex list is named as such. */
+static void test_start_args(void) {
+  lds_Error err;
+  lds_Navmesh *m = square(0, 10, &err);
+  lds_NavSearch *s = m ? lds_navsearch_new(NULL, m, &err) : NULL;
+  lds_NavParams pr;
+  double a[3] = {NAN, 0, 1}, g[3] = {5, 0, 5}, v[3] = {0, 0, 0};
+  uint32_t idx[] = {0, 1, 2}, st[] = {0, 3};
+  lds_NavmeshDesc d;
+  CHECK(s != NULL);
+  if (!s) return;
+  CHECK_INT(lds_navsearch_start(s, NULL, a, g), LDS_E_ARG);
+  CHECK_STR(lds_navsearch_errmsg(s), "lds_navsearch_start: start (nan, 0, 1): expected finite "
+                                     "coordinates");
+  a[0] = 1, g[2] = INFINITY;
+  CHECK_INT(lds_navsearch_start(s, NULL, a, g), LDS_E_ARG);
+  CHECK_STR(lds_navsearch_errmsg(s), "lds_navsearch_start: goal (5, 0, inf): expected finite "
+                                     "coordinates");
+  g[2] = 5;
+  lds_nav_params_init(&pr);
+  pr.height_tol = NAN;
+  CHECK_INT(lds_navsearch_start(s, &pr, a, g), LDS_E_ARG);
+  CHECK_STR(lds_navsearch_errmsg(s), "lds_navsearch_start: height_tol is nan (expected a number; "
+                                     "< 0: any height)");
+  pr.height_tol = -1;
+  CHECK(lds_navsearch_start(s, &pr, a, g) >= 0);
+  lds_navsearch_free(s);
+  lds_navmesh_free(m);
+  memset(&d, 0, sizeof d);
+  d.verts = v;
+  d.n_verts = 0;
+  d.poly_verts = idx;
+  d.poly_start = st;
+  d.n_polys = 1;
+  CHECK(lds_navmesh_new(NULL, &d, &err) == NULL);
+  CHECK_STR(err.msg, "lds_navmesh_new: polygon 0: vertex index 0 out of range (the mesh has no "
+                     "vertices)");
+}
+
 void suite_navmesh_input(void);
 void suite_navmesh_input(void) {
   test_no_polygons();
   test_obj_indices();
   test_field_errors();
+  test_start_args();
   test_coordinate_range();
   test_nearest_far();
   test_check_heights();
