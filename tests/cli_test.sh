@@ -578,6 +578,12 @@ if [ -f "$NAV/arena.queries" ]; then
   printf '1.5 0 7.5 47.5 0 46.5 1 2 1\n' >"$TMP/wrong.q" # an optimum of 1: must be a mismatch
   "$LDS" mesh "$NAV/arena.nav" --queries "$TMP/wrong.q" --algo optimal --json >"$TMP/json" 2>"$TMP/err"
   [ $? = 1 ] && [ "$(json_field "$TMP/json" mismatches_vs_opt)" = 1 ] && ok || ko "mesh: a wrong opt_len is not reported"
+  # a start off the mesh on a query Detour did not reach: reported, exit 0
+  printf '1.5 0 7.5 47.5 0 46.5 -1 0\n500 0 500 47.5 0 46.5 -1 0\n' >"$TMP/off.q"
+  "$LDS" mesh "$NAV/arena.nav" --queries "$TMP/off.q" >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  [ "$rc" = 0 ] && grep -q "lodestar mesh: $TMP/off.q:2: lds_navsearch_start: start (500, 0, 500) is not on the mesh" "$TMP/err" &&
+    ok || ko "mesh: an off-mesh query Detour missed: exit $rc, $(head -c 300 "$TMP/err")"
 fi
 # longer than Detour: Detour's path runs from the query points as given, ours
 # from them snapped onto the surface (undulating line 286: the query heights
