@@ -534,6 +534,18 @@ bad "lodestar path: --png: cannot write $TMP/nodir/x.png (No such file or direct
   head -1 "$TMP/den.nav" | grep -q '^navmesh 1 [0-9]* [0-9]* [0-9]*$' &&
   [ "$(json_field "$TMP/out" holes)" = 27 ] && ok ||
   ko "mesh-build den011d: $(head -c 300 "$TMP/out") $(head -c 300 "$TMP/err")"
+# --poly: a file that is not a .poly is bad input (exit 2), named with its line
+: >"$TMP/empty.poly"
+printf 'junk text\n' >"$TMP/junk.poly"
+printf 'poly 1 2 2 1 1 4\n# no rings\n' >"$TMP/norings.poly"
+printf 'poly 1 2 2 1 1 4\no 4 0 0 2 0 2 2 0 2\nnavmesh 1 3 1 3\n' >"$TMP/mixed.poly"
+for c in "empty.poly:1: empty file" "junk.poly:1: expected the .poly header 'poly 1 ...' (got 'junk text')" \
+         "norings.poly:2: no rings" "mixed.poly:3: unknown line 'navmesh 1 3 1 3'"; do
+  f=${c%%:*}
+  "$LDS" mesh-build tests/data/den011d.map -o "$TMP/x.nav" --poly "$TMP/$f" >"$TMP/out" 2>&1; rc=$?
+  [ "$rc" = 2 ] && grep -qF "lodestar mesh-build: --poly: $TMP/$c" "$TMP/out" && ok ||
+    ko "mesh-build --poly $f: exit $rc, $(head -c 300 "$TMP/out")"
+done
 "$LDS" mesh-build tests/data/den011d.map >"$TMP/out" 2>&1; rc=$?
 [ "$rc" = 2 ] && grep -q 'lodestar mesh-build: missing -o OUT.nav' "$TMP/out" && ok ||
   ko "mesh-build without -o: exit $rc, $(head -c 300 "$TMP/out")"
