@@ -335,6 +335,18 @@ static void test_start_args(void) {
                                      "< 0: any height)");
   pr.height_tol = -1;
   CHECK(lds_navsearch_start(s, &pr, a, g) >= 0);
+  { /* a finite cost whose product with the length overflows: +inf, the
+    ** caller's to refuse (as Lua's find_path and the scheduler do) */
+    double big = 1e308;
+    lds_Status r;
+    lds_nav_params_init(&pr);
+    pr.area_costs = &big;
+    pr.n_area_costs = 1;
+    r = lds_navsearch_start(s, &pr, a, g);
+    if (r == LDS_RUNNING) r = lds_navsearch_step(s, NULL);
+    CHECK_INT(r, LDS_FOUND);
+    CHECK(isinf(lds_navsearch_cost(s)));
+  }
   lds_navsearch_free(s);
   lds_navmesh_free(m);
   memset(&d, 0, sizeof d);
