@@ -300,7 +300,11 @@ lds_Navmesh *lds_navmesh_new(const lds_Env *env, const lds_NavmeshDesc *d, lds_E
     if (d->poly_verts[i] >= d->n_verts) {
       uint32_t q = 0;
       while (d->poly_start[q + 1] <= i) q++;
-      ldsi_error(err, LDS_E_ARG, FN ": polygon %u: vertex index %u out of range (expected 0..%ld)",
+      if (d->n_verts == 0)
+        ldsi_error(err, LDS_E_ARG, FN ": polygon %u: vertex index %u out of range (the mesh has "
+                   "no vertices)", q, d->poly_verts[i]);
+      else
+        ldsi_error(err, LDS_E_ARG, FN ": polygon %u: vertex index %u out of range (expected 0..%ld)",
                  q, d->poly_verts[i], (long)d->n_verts - 1);
       return NULL;
     }

@@ -60,9 +60,11 @@ static bool rest_blank(const char *q, const char *end) {
   return q == end;
 }
 
+/* A finite decimal number: strtod's hexadecimal, inf and nan are not. */
 static bool num(const char *tok, double *out) {
   char *stop;
   double v;
+  if (tok[strspn(tok, "0123456789+-.eE")]) return false;
   errno = 0;
   v = strtod(tok, &stop);
   if (stop == tok || *stop || !isfinite(v)) return false;
@@ -91,6 +93,8 @@ typedef struct Build {
   size_t np, pcap; /* ps has np + 1 entries */
   uint8_t *area;
   size_t acap;
+  long *pline; /* the line of each polygon */
+  size_t lcap;
 } Build;
 
 static void build_free(Build *b) {
@@ -99,6 +103,7 @@ static void build_free(Build *b) {
   ldsi_free(&b->e, b->pn, b->ncap * sizeof(uint32_t));
   ldsi_free(&b->e, b->ps, b->pcap * sizeof(uint32_t));
   ldsi_free(&b->e, b->area, b->acap);
+  ldsi_free(&b->e, b->pline, b->lcap * sizeof(long));
 }
 
 static bool grow(Build *b, void **p, size_t *cap, size_t need, size_t elem) {
@@ -121,7 +126,8 @@ static bool add_vertex(Build *b, const double *xyz) {
   return true;
 }
 
-static bool add_poly(Build *b, const uint32_t *iv, const uint32_t *in, size_t n, uint8_t area) {
+static bool add_poly(Build *b, const uint32_t *iv, const uint32_t *in, size_t n, uint8_t area,
+                     long line) {
   if (b->pcap == 0) {
     if (!grow(b, (void **)&b->ps, &b->pcap, 1, sizeof(uint32_t))) return false;
     b->ps[0] = 0;
@@ -129,8 +135,10 @@ static bool add_poly(Build *b, const uint32_t *iv, const uint32_t *in, size_t n,
   if (!grow(b, (void **)&b->pv, &b->icap, b->ni + n, sizeof(uint32_t)) ||
       !grow(b, (void **)&b->pn, &b->ncap, b->ni + n, sizeof(uint32_t)) ||
       !grow(b, (void **)&b->ps, &b->pcap, b->np + 2, sizeof(uint32_t)) ||
-      !grow(b, (void **)&b->area, &b->acap, b->np + 1, 1))
+      !grow(b, (void **)&b->area, &b->acap, b->np + 1, 1) ||
+      !grow(b, (void **)&b->pline, &b->lcap, b->np + 1, sizeof(long)))
     return false;
+  b->pline[b->np] = line;
   memcpy(b->pv + b->ni, iv, n * sizeof(uint32_t));
   if (in) memcpy(b->pn + b->ni, in, n * sizeof(uint32_t));
   b->ni += n;
@@ -162,6 +170,41 @@ static lds_Navmesh *kept(Build *b) {
   return NULL;
 }
 
+/* Names the file, and the line of the polygons an lds_navmesh_new message
+** names ("polygon 3", "polygons 0 and 1"): "NAME:LINE: lds_navmesh_new:
+** ... (polygon 1: line 7)", LINE that of the first. */
+static void poly_lines(const Build *b, const char *name, lds_Error *err) {
+  char tmp[LDS_ERRMSG_SIZE], where[40] = "", more[120] = "";
+  const char *s = tmp;
+  size_t k = strlen(name), used = 0, mlen = 0;
+  int found = 0;
+  memcpy(tmp, err->msg, sizeof tmp);
+  tmp[LDS_ERRMSG_SIZE - 1] = '\0';
+  while ((s = strstr(s, "polygon")) != NULL) {
+    const char *t = s + 7;
+    if (*t == 's') t++;
+    while (*t == ' ') {
+      char *stop;
+      unsigned long id = strtoul(t + 1, &stop, 10);
+      if (stop == t + 1 || id >= b->np) break;
+      if (!found++)
+        snprintf(where, sizeof where, ":%ld", b->pline[id]);
+      else if (mlen < sizeof more - 1)
+        mlen += (size_t)snprintf(more + mlen, sizeof more - mlen, "%spolygon %lu: line %ld",
+                                 found == 2 ? " (" : ", ", id, b->pline[id]);
+      if (mlen >= sizeof more) mlen = sizeof more - 1;
+      t = stop;
+      if (strncmp(t, " and", 4) != 0) break;
+      t += 4;
+    }
+    s = t;
+  }
+  if (k > 100) k = 100;
+  used = (size_t)snprintf(err->msg, LDS_ERRMSG_SIZE, "%.*s%s: %s", (int)k, name, where, tmp);
+  if (found > 1 && used + mlen + 2 < LDS_ERRMSG_SIZE)
+    snprintf(err->msg + used, LDS_ERRMSG_SIZE - used, "%s)", more);
+}
+
 static lds_Navmesh *finish(const lds_Env *env, Build *b, bool have_nb, const char *name,
                            lds_Error *err) {
   lds_NavmeshDesc d;
@@ -176,17 +219,7 @@ static lds_Navmesh *finish(const lds_Env *env, Build *b, bool have_nb, const cha
   d.neighbours = have_nb ? b->pn : NULL;
   d.areas = b->area;
   m = lds_navmesh_new(env, &d, err);
-  if (!m && err) { /* name the file: "NAME: lds_navmesh_new: ..." */
-    char tmp[LDS_ERRMSG_SIZE];
-    size_t k = strlen(name);
-    memcpy(tmp, err->msg, sizeof tmp);
-    if (k > 100) k = 100;
-    memcpy(err->msg, name, k);
-    err->msg[k] = ':';
-    err->msg[k + 1] = ' ';
-    memcpy(err->msg + k + 2, tmp, LDS_ERRMSG_SIZE - k - 3);
-    err->msg[LDS_ERRMSG_SIZE - 1] = '\0';
-  }
+  if (!m && err) poly_lines(b, name, err);
   build_free(b);
   return m;
 }
@@ -205,10 +238,15 @@ static lds_Navmesh *parse_nav(const lds_Env *env, Lines *L, const char *name, ld
   /* line 1: navmesh 1 NVERTS NPOLYS NVP */
   q = L->s;
   token(&q, L->e, tok); /* "navmesh", checked by the caller */
-  for (i = 0; i < 4; i++)
-    if (!token(&q, L->e, tok) || !integer(tok, &hv[i]) || hv[i] < 0)
-      return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'navmesh 1 NVERTS NPOLYS NVP' "
-                  "(non-negative integers)", name, L->lineno);
+  for (i = 0; i < 4; i++) {
+    static const char *const field[4] = {"the version", "NVERTS", "NPOLYS", "NVP"};
+    if (!token(&q, L->e, tok))
+      return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: %s missing (expected 'navmesh 1 NVERTS NPOLYS "
+                  "NVP', non-negative integers)", name, L->lineno, field[i]);
+    if (!integer(tok, &hv[i]) || hv[i] < 0)
+      return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: %s '%s' is not a non-negative integer "
+                  "(expected 'navmesh 1 NVERTS NPOLYS NVP')", name, L->lineno, field[i], tok);
+  }
   if (!rest_blank(q, L->e))
     return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'navmesh 1 NVERTS NPOLYS NVP' and "
                 "nothing after it", name, L->lineno);
@@ -240,10 +278,15 @@ static lds_Navmesh *parse_nav(const lds_Env *env, Lines *L, const char *name, ld
     if (strcmp(tok, "bounds") == 0 || strcmp(tok, "cell") == 0 || strcmp(tok, "agent") == 0) {
       int want = tok[0] == 'b' ? 6 : tok[0] == 'c' ? 2 : 3, k;
       double x;
-      for (k = 0; k < want; k++)
-        if (!token(&q, L->e, tok) || !num(tok, &x))
-          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected %d finite numbers after '%s'",
-                      name, L->lineno, want, want == 6 ? "bounds" : want == 2 ? "cell" : "agent");
+      const char *what = want == 6 ? "bounds" : want == 2 ? "cell" : "agent";
+      for (k = 0; k < want; k++) {
+        if (!token(&q, L->e, tok))
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected %d finite decimal numbers after "
+                      "'%s' (found %d)", name, L->lineno, want, what, k);
+        if (!num(tok, &x))
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: '%s', number %d of %d: '%s' is not a "
+                      "finite decimal number", name, L->lineno, what, k + 1, want, tok);
+      }
       if (!rest_blank(q, L->e))
         return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: extra text after the numbers", name, L->lineno);
       continue;
@@ -257,10 +300,14 @@ static lds_Navmesh *parse_nav(const lds_Env *env, Lines *L, const char *name, ld
       if (nv >= (size_t)hv[1])
         return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: more 'v' lines than NVERTS %ld", name,
                     L->lineno, hv[1]);
-      for (k = 0; k < 3; k++)
-        if (!token(&q, L->e, tok) || !num(tok, &xyz[k]))
-          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'v X Y Z' (finite numbers)", name,
-                      L->lineno);
+      for (k = 0; k < 3; k++) {
+        if (!token(&q, L->e, tok))
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'v X Y Z' (finite decimal "
+                      "numbers; %c missing)", name, L->lineno, "XYZ"[k]);
+        if (!num(tok, &xyz[k]))
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: v %c: '%s' is not a finite decimal number "
+                      "(expected 'v X Y Z')", name, L->lineno, "XYZ"[k], tok);
+      }
       if (!rest_blank(q, L->e))
         return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'v X Y Z' and nothing after it",
                     name, L->lineno);
@@ -279,25 +326,54 @@ static lds_Navmesh *parse_nav(const lds_Env *env, Lines *L, const char *name, ld
       if (np >= (size_t)hv[2])
         return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: more 'p' lines than NPOLYS %ld", name,
                     L->lineno, hv[2]);
-      if (!token(&q, L->e, tok) || !integer(tok, &n) || n < 3 || n > hv[3])
-        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'p N ...' with N in 3..%ld", name,
-                    L->lineno, hv[3]);
+      if (!token(&q, L->e, tok))
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: polygon %zu: vertex count missing (expected "
+                    "'p N ...' with N in 3..%ld)", name, L->lineno, np, hv[3]);
+      if (!integer(tok, &n) || n < 3 || n > hv[3])
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: polygon %zu: '%s' is not a vertex count "
+                    "(expected 'p N ...' with N an integer in 3..%ld)", name, L->lineno, np, tok,
+                    hv[3]);
       for (k = 0; k < n; k++) {
-        if (!token(&q, L->e, tok) || !integer(tok, &x) || x < 0 || x >= hv[1])
-          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: vertex index %d of polygon %zu: expected "
-                      "an integer in 0..%ld", name, L->lineno, k, np, hv[1] - 1);
+        if (!token(&q, L->e, tok)) {
+          if (hv[1] == 0)
+            return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: polygon %zu, vertex %d of %ld: missing "
+                        "(and the mesh has no vertices)", name, L->lineno, np, k + 1, n);
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: polygon %zu, vertex %d of %ld: missing "
+                      "(expected an integer in 0..%ld)", name, L->lineno, np, k + 1, n, hv[1] - 1);
+        }
+        if (!integer(tok, &x) || x < 0 || x >= hv[1]) {
+          if (hv[1] == 0)
+            return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: polygon %zu, vertex %d of %ld: '%s' is "
+                        "not a vertex id (the mesh has no vertices)", name, L->lineno, np, k + 1,
+                        n, tok);
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: polygon %zu, vertex %d of %ld: '%s' is not "
+                      "a vertex id (expected an integer in 0..%ld)", name, L->lineno, np, k + 1,
+                      n, tok, hv[1] - 1);
+        }
         iv[k] = (uint32_t)x;
       }
       for (k = 0; k < n; k++) {
-        if (!token(&q, L->e, tok) || !integer(tok, &x) || x < -1 || x >= hv[2])
-          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: neighbour %d of polygon %zu: expected -1 or "
-                      "an integer in 0..%ld", name, L->lineno, k, np, hv[2] - 1);
+        if (!token(&q, L->e, tok))
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: polygon %zu, neighbour %d of %ld: missing "
+                      "(expected -1 or an integer in 0..%ld)", name, L->lineno, np, k + 1, n,
+                      hv[2] - 1);
+        if (!integer(tok, &x) || x < -1 || x >= hv[2])
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: polygon %zu, neighbour %d of %ld: '%s' is "
+                      "not a polygon id (expected -1 or an integer in 0..%ld)", name, L->lineno,
+                      np, k + 1, n, tok, hv[2] - 1);
         in[k] = x < 0 ? LDS_NAVMESH_NONE : (uint32_t)x;
       }
-      if (!token(&q, L->e, tok) || !integer(tok, &x) || x < 0 || x > 255 || !rest_blank(q, L->e))
-        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: polygon %zu: expected the area id (0..255) "
-                    "last", name, L->lineno, np);
-      if (!add_poly(&b, iv, in, (size_t)n, (uint8_t)x))
+      if (!token(&q, L->e, tok))
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: polygon %zu: area id missing (expected an "
+                    "integer in 0..255 after the %ld neighbours)", name, L->lineno, np, n);
+      if (!integer(tok, &x) || x < 0 || x > 255)
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: polygon %zu: area id '%s' (expected an "
+                    "integer in 0..255)", name, L->lineno, np, tok);
+      if (!rest_blank(q, L->e))
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: polygon %zu: extra text after the area id "
+                    "(expected 'p N' then N vertex ids, N neighbours and the area id)", name,
+                    L->lineno, np);
+      if (!add_poly(&b, iv, in, (size_t)n, (uint8_t)x, L->lineno))
         return ferr(err, &b, LDS_E_NOMEM, "%s:%ld: out of memory", name, L->lineno);
       np++;
       continue;
@@ -338,12 +414,17 @@ static lds_Navmesh *parse_obj(const lds_Env *env, Lines *L, const char *name, ld
     if (strcmp(tok, "v") == 0) {
       double xyz[3], w;
       int k;
-      for (k = 0; k < 3; k++)
-        if (!token(&q, L->e, tok) || !num(tok, &xyz[k]))
-          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'v X Y Z' (finite numbers)", name,
-                      L->lineno);
+      for (k = 0; k < 3; k++) {
+        if (!token(&q, L->e, tok))
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'v X Y Z' (finite decimal "
+                      "numbers; %c missing)", name, L->lineno, "XYZ"[k]);
+        if (!num(tok, &xyz[k]))
+          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: v %c: '%s' is not a finite decimal number "
+                      "(expected 'v X Y Z')", name, L->lineno, "XYZ"[k], tok);
+      }
       if (token(&q, L->e, tok) && !num(tok, &w))
-        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'v X Y Z [W]'", name, L->lineno);
+        return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: v W: '%s' is not a finite decimal number "
+                    "(expected 'v X Y Z [W]')", name, L->lineno, tok);
       if (b.nv >= LDS_NAVMESH_MAX_IDS)
         return ferr(err, &b, LDS_E_LIMIT, "%s:%ld: more than %u vertices", name, L->lineno,
                     LDS_NAVMESH_MAX_IDS);
@@ -357,7 +438,18 @@ static lds_Navmesh *parse_obj(const lds_Env *env, Lines *L, const char *name, ld
       while (token(&q, L->e, tok)) {
         char *slash = strchr(tok, '/');
         long x;
-        if (slash) *slash = '\0';
+        if (slash) { /* v/vt, v/vt/vn or v//vn: vt and vn non-zero integers */
+          char *vt = slash + 1, *vn = strchr(vt, '/');
+          bool ok = true;
+          if (vn) *vn++ = '\0';
+          if (*vt || !vn) ok = integer(vt, &x) && x != 0;
+          if (ok && vn) ok = integer(vn, &x) && x != 0;
+          if (vn) vn[-1] = '/';
+          if (!ok)
+            return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: face vertex '%s': expected V, V/VT, "
+                        "V/VT/VN or V//VN (integer indices)", name, L->lineno, tok);
+          *slash = '\0';
+        }
         if (!integer(tok, &x) || x == 0)
           return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: face vertex '%s': expected a vertex index "
                       "(1-based, or negative from the end)", name, L->lineno, tok);
@@ -384,7 +476,7 @@ static lds_Navmesh *parse_obj(const lds_Env *env, Lines *L, const char *name, ld
       if (b.np >= LDS_NAVMESH_MAX_IDS)
         return ferr(err, &b, LDS_E_LIMIT, "%s:%ld: more than %u faces", name, L->lineno,
                     LDS_NAVMESH_MAX_IDS);
-      if (!add_poly(&b, iv, NULL, (size_t)n, 0))
+      if (!add_poly(&b, iv, NULL, (size_t)n, 0, L->lineno))
         return ferr(err, &b, LDS_E_NOMEM, "%s:%ld: out of memory", name, L->lineno);
       continue;
     }

@@ -527,6 +527,18 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
     snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: snap_radius is %g (expected finite, >= 0)", ldsi_num(p->snap_radius));
     return s->status = LDS_E_ARG;
   }
+  if (isnan(p->height_tol)) {
+    snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: height_tol is nan (expected a number; < 0: any height)");
+    return s->status = LDS_E_ARG;
+  }
+  for (i = 0; i < 6; i++) {
+    const double *pt = i < 3 ? start : goal;
+    if (!isfinite(pt[i % 3])) {
+      snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: %s (%g, %g, %g): expected finite coordinates",
+               i < 3 ? "start" : "goal", ldsi_num(pt[0]), ldsi_num(pt[1]), ldsi_num(pt[2]));
+      return s->status = LDS_E_ARG;
+    }
+  }
   if (p->n_area_costs > 256 || (p->n_area_costs && !p->area_costs)) {
     snprintf(s->msg, sizeof s->msg, "lds_navsearch_start: n_area_costs is %zu (expected 0..256, with area_costs)", p->n_area_costs);
     return s->status = LDS_E_ARG;

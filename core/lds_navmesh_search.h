@@ -138,7 +138,9 @@ LDS_API double lds_navsearch_length(lds_NavSearch *s);
 /// Area-weighted length of that path (each piece times the cost of the polygon
 /// it crosses, pieces found by walking the path through the mesh with a
 /// tolerance of 16e-9 of the mesh's size, so about 1e-7 relative) [Units:
-/// cost]; computed on the first call. NaN without a path.
+/// cost]; computed on the first call. NaN without a path; +inf when finite
+/// area costs times the length overflow (start accepts any cost > 0: Lua's
+/// find_path and the scheduler refuse such a path as LDS_E_ARG).
 LDS_API double lds_navsearch_cost(lds_NavSearch *s);
 /// The corridor of a funnel-mode path: the mesh's polygons it crosses, in
 /// order, linked by shared edges (empty for optimal mode); computed on the

@@ -534,6 +534,18 @@ bad "lodestar path: --png: cannot write $TMP/nodir/x.png (No such file or direct
   head -1 "$TMP/den.nav" | grep -q '^navmesh 1 [0-9]* [0-9]* [0-9]*$' &&
   [ "$(json_field "$TMP/out" holes)" = 27 ] && ok ||
   ko "mesh-build den011d: $(head -c 300 "$TMP/out") $(head -c 300 "$TMP/err")"
+# --poly: a file that is not a .poly is bad input (exit 2), named with its line
+: >"$TMP/empty.poly"
+printf 'junk text\n' >"$TMP/junk.poly"
+printf 'poly 1 2 2 1 1 4\n# no rings\n' >"$TMP/norings.poly"
+printf 'poly 1 2 2 1 1 4\no 4 0 0 2 0 2 2 0 2\nnavmesh 1 3 1 3\n' >"$TMP/mixed.poly"
+for c in "empty.poly:1: empty file" "junk.poly:1: expected the .poly header 'poly 1 ...' (got 'junk text')" \
+         "norings.poly:2: no rings" "mixed.poly:3: unknown line 'navmesh 1 3 1 3'"; do
+  f=${c%%:*}
+  "$LDS" mesh-build tests/data/den011d.map -o "$TMP/x.nav" --poly "$TMP/$f" >"$TMP/out" 2>&1; rc=$?
+  [ "$rc" = 2 ] && grep -qF "lodestar mesh-build: --poly: $TMP/$c" "$TMP/out" && ok ||
+    ko "mesh-build --poly $f: exit $rc, $(head -c 300 "$TMP/out")"
+done
 "$LDS" mesh-build tests/data/den011d.map >"$TMP/out" 2>&1; rc=$?
 [ "$rc" = 2 ] && grep -q 'lodestar mesh-build: missing -o OUT.nav' "$TMP/out" && ok ||
   ko "mesh-build without -o: exit $rc, $(head -c 300 "$TMP/out")"
@@ -578,6 +590,12 @@ if [ -f "$NAV/arena.queries" ]; then
   printf '1.5 0 7.5 47.5 0 46.5 1 2 1\n' >"$TMP/wrong.q" # an optimum of 1: must be a mismatch
   "$LDS" mesh "$NAV/arena.nav" --queries "$TMP/wrong.q" --algo optimal --json >"$TMP/json" 2>"$TMP/err"
   [ $? = 1 ] && [ "$(json_field "$TMP/json" mismatches_vs_opt)" = 1 ] && ok || ko "mesh: a wrong opt_len is not reported"
+  # a start off the mesh on a query Detour did not reach: reported, exit 0
+  printf '1.5 0 7.5 47.5 0 46.5 -1 0\n500 0 500 47.5 0 46.5 -1 0\n' >"$TMP/off.q"
+  "$LDS" mesh "$NAV/arena.nav" --queries "$TMP/off.q" >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  [ "$rc" = 0 ] && grep -q "lodestar mesh: $TMP/off.q:2: lds_navsearch_start: start (500, 0, 500) is not on the mesh" "$TMP/err" &&
+    ok || ko "mesh: an off-mesh query Detour missed: exit $rc, $(head -c 300 "$TMP/err")"
 fi
 # longer than Detour: Detour's path runs from the query points as given, ours
 # from them snapped onto the surface (undulating line 286: the query heights

@@ -251,6 +251,10 @@ static int nm_new(lua_State *L) {
       lua_Number x;
       lua_rawgeti(L, -1, (lua_Integer)j);
       x = lua_tonumber(L, -1);
+      if (nv == 0)
+        ldsl_arg_error(L, 1, lua_pushfstring(L, "polys[%d][%d]: the mesh has no vertices "
+                                                "(verts is empty; got %s)", (int)i + 1, (int)j,
+                                             got(L, buf, sizeof buf)));
       if (lua_type(L, -1) != LUA_TNUMBER || x != floor(x) || x < 1 || x > (lua_Number)nv)
         ldsl_arg_error(L, 1, lua_pushfstring(L, "polys[%d][%d] must be a vertex id in 1..%d "
                                                 "(got %s)", (int)i + 1, (int)j, (int)nv,
@@ -844,6 +848,7 @@ static int nm_gc(lua_State *L) {
   return 0;
 }
 
-const luaL_Reg ldsl_navmesh_metameth[] = {{"__gc", nm_gc},
+const luaL_Reg ldsl_navmesh_metameth[] = {{"__close", nm_gc},
+                                          {"__gc", nm_gc},
                                           {"__tostring", nm_tostring},
                                           {NULL, NULL}};

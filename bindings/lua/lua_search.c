@@ -17,8 +17,15 @@ void ldsl_check_budget(lua_State *L, int arg, lds_Budget *bud) {
   bud->budget_us = 0;
   if (lua_isnoneornil(L, arg)) return;
   if (lua_type(L, arg) == LUA_TNUMBER) {
-    double n = ldsl_check_int(L, arg);
+    double n = lua_tonumber(L, arg);
+    char buf[64];
+    if (n != floor(n)) /* nan too */
+      ldsl_arg_error(L, arg, lua_pushfstring(L, "max_expansions must be an integer >= 0 (0 = no "
+                                                "limit; got %s)", ldsl_fmt_num(buf, sizeof buf, n)));
     if (n < 0) ldsl_arg_error(L, arg, "max_expansions must be >= 0 (0 = no limit)");
+    if (n > 9007199254740992.0)
+      ldsl_arg_error(L, arg, lua_pushfstring(L, "max_expansions %s out of range (expected an "
+                                                "integer 0..2^53)", ldsl_fmt_num(buf, sizeof buf, n)));
     bud->max_expansions = (uint64_t)n;
     return;
   }

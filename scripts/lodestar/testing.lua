@@ -249,6 +249,14 @@ local function admissible(_, arguments)
 end
 
 
+-- A tolerance argument: a finite number >= 0, else an error naming it.
+local function check_tol(fname, name, v)
+  if type(v) ~= "number" or v ~= v or v < 0 or v == math.huge then
+    error(("assert.%s: %s must be a finite number >= 0 (got %s)"):format(fname, name,
+      type(v) == "string" and ("%q"):format(v) or tostring(v)), 3)
+  end
+end
+
 -- assert.navmesh_path(mesh, path [, p0, p1 [, tol]]): the path a
 -- mesh:find_path returned lies on the mesh (mesh:check_path), its length
 -- field is the recomputed length, and with p0/p1 it starts and ends within
@@ -256,10 +264,15 @@ end
 local function navmesh_path(_, arguments)
   local mesh, path, p0, p1, tol = arguments[1], arguments[2], arguments[3], arguments[4],
     arguments[5] or 1e-6
+  check_tol("navmesh_path", "tol (argument 5)", tol)
   local function pt(p) return {p.x or p[1], p.y or p[2], p.z or p[3]} end
-  local function far(a, b)
+  local function dist(a, b)
     a, b = pt(a), pt(b)
-    return math.sqrt((a[1] - b[1]) ^ 2 + (a[2] - b[2]) ^ 2 + (a[3] - b[3]) ^ 2) > tol
+    return math.sqrt((a[1] - b[1]) ^ 2 + (a[2] - b[2]) ^ 2 + (a[3] - b[3]) ^ 2)
+  end
+  local function show(p)
+    p = pt(p)
+    return ("(%s, %s, %s)"):format(num(p[1]), num(p[2]), num(p[3]))
   end
   local msg
   local has_check = type(mesh) == "userdata" and
@@ -274,10 +287,12 @@ local function navmesh_path(_, arguments)
       msg = "path leaves the mesh: " .. tostring(len)
     elseif math.abs(len - path.length) > 1e-9 * (1 + len) then
       msg = ("path length %s, recomputed %s"):format(num(path.length), num(len))
-    elseif p0 and far(path[1], p0) then
-      msg = "path does not start at the start point"
-    elseif p1 and far(path[#path], p1) then
-      msg = "path does not end at the goal point"
+    elseif p0 and dist(path[1], p0) > tol then
+      msg = ("path does not start at the start point: starts at %s, expected %s (%s away; "
+        .. "tolerance %s)"):format(show(path[1]), show(p0), num(dist(path[1], p0)), num(tol))
+    elseif p1 and dist(path[#path], p1) > tol then
+      msg = ("path does not end at the goal point: ends at %s, expected %s (%s away; "
+        .. "tolerance %s)"):format(show(path[#path]), show(p1), num(dist(path[#path], p1)), num(tol))
     end
   end
   fail(arguments, msg or "path lies on the mesh with the right endpoints and length")
@@ -288,6 +303,7 @@ end
 -- within a relative tolerance (default 1e-6).
 local function navmesh_length(_, arguments)
   local path, expected, rel = arguments[1], arguments[2], arguments[3] or 1e-6
+  check_tol("navmesh_length", "rel (argument 3)", rel)
   local got = type(path) == "table" and path.length or nil
   if type(got) ~= "number" then
     -- find_path's nil (no path, or an error): say so rather than "length nil"

@@ -228,10 +228,144 @@ static void test_own_paths_on_surface(void) {
   }
 }
 
+/* Per-field .nav and OBJ errors show the field and the bad value; numbers
+** are decimal only; a polygon lds_navmesh_new refuses is reported at its
+** line. */
+static void test_field_errors(void) {
+  static const struct {
+    const char *p, *msg;
+  } nav[] = {
+      {"p 4 0 1 2 -3 -1 -1 -1 -1 0", "polygon 0, vertex 4 of 4: '-3' is not a vertex id "
+                                      "(expected an integer in 0..3)"},
+      {"p 4 0 1 2 3.5 -1 -1 -1 -1 0", "polygon 0, vertex 4 of 4: '3.5' is not a vertex id "
+                                       "(expected an integer in 0..3)"},
+      {"p 4 0 1 2 9 -1 -1 -1 -1 0", "polygon 0, vertex 4 of 4: '9' is not a vertex id "
+                                     "(expected an integer in 0..3)"},
+      {"p 4 0 1", "polygon 0, vertex 3 of 4: missing (expected an integer in 0..3)"},
+      {"p 4 0 1 2 3 -1 -1 -1 7 0", "polygon 0, neighbour 4 of 4: '7' is not a polygon id "
+                                    "(expected -1 or an integer in 0..0)"},
+      {"p 4 0 1 2 3 -1 -1 -1 -1 300", "polygon 0: area id '300' (expected an integer in 0..255)"},
+      {"p 9 0 1 2", "polygon 0: '9' is not a vertex count (expected 'p N ...' with N an integer "
+                    "in 3..4)"},
+  };
+  static const struct {
+    const char *text, *msg;
+  } other[] = {
+      {"navmesh 1 4 1 4\nv 0x10 0 1\n", "t.nav:2: v X: '0x10' is not a finite decimal number "
+                                         "(expected 'v X Y Z')"},
+      {"navmesh 1 4 1 4\nv 0 inf 1\n", "t.nav:2: v Y: 'inf' is not a finite decimal number "
+                                        "(expected 'v X Y Z')"},
+      {"navmesh 1 4 1 4\nv 0 0 nan\n", "t.nav:2: v Z: 'nan' is not a finite decimal number "
+                                        "(expected 'v X Y Z')"},
+      {"navmesh 1 4 1 4\ncell 0.5 0x1p2\n", "t.nav:2: 'cell', number 2 of 2: '0x1p2' is not a "
+                                             "finite decimal number"},
+      {"navmesh 1 x 1 4\n", "t.nav:1: NVERTS 'x' is not a non-negative integer (expected "
+                            "'navmesh 1 NVERTS NPOLYS NVP')"},
+      {"navmesh 1 0 1 3\np 3 0 1 2 -1 -1 -1 0\n", "t.nav:2: polygon 0, vertex 1 of 3: '0' is not "
+                                                  "a vertex id (the mesh has no vertices)"},
+      {"v 0x10 0 0\n", "t.nav:1: v X: '0x10' is not a finite decimal number (expected 'v X Y Z')"},
+      {"v 0 0 0 -inf\n", "t.nav:1: v W: '-inf' is not a finite decimal number (expected "
+                         "'v X Y Z [W]')"},
+      {"v 0 0 0\nv 0 0 1\nv 1 0 1\nf 1/x 2 3\n", "t.nav:4: face vertex '1/x': expected V, V/VT, "
+                                                 "V/VT/VN or V//VN (integer indices)"},
+      {"v 0 0 0\nv 0 0 1\nv 1 0 1\nf 1 2/ 3\n", "t.nav:4: face vertex '2/': expected V, V/VT, "
+                                                "V/VT/VN or V//VN (integer indices)"},
+      {"v 0 0 0\nv 0 0 1\nv 1 0 1\nf 1 2 3//0\n", "t.nav:4: face vertex '3//0': expected V, "
+                                                  "V/VT, V/VT/VN or V//VN (integer indices)"},
+      /* o_dup.obj: the second face repeats the first */
+      {"v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\n# c\nf 1 2 3 4\n\nf 1 2 3 4\n",
+       "t.nav:6: lds_navmesh_new: edge 0-3 is used by polygons 0 and 1 in the same direction "
+       "(overlapping polygons or an edge shared by more than two) (polygon 1: line 8)"},
+      {"navmesh 1 4 2 4\nv 0 0 0\nv 0 0 1\nv 1 0 1\nv 1 0 0\np 4 0 1 2 3 -1 -1 -1 -1 0\n"
+       "p 3 0 1 2 -1 -1 -1 0\n",
+       "t.nav:6: lds_navmesh_new: edge 0-1 is used by polygons 0 and 1 in the same direction "
+       "(overlapping polygons or an edge shared by more than two) (polygon 1: line 7)"},
+      {"v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 3\nv 2 0 0\nf 1 2 4\n",
+       "t.nav:6: lds_navmesh_new: polygon 1: degenerate (zero area in x-z)"},
+  };
+  const char *head = "navmesh 1 4 1 4\nv 0 0 0\nv 0 0 1\nv 1 0 1\nv 1 0 0\n";
+  lds_Error err;
+  lds_Navmesh *m;
+  char buf[256], want[256];
+  size_t i;
+  for (i = 0; i < sizeof nav / sizeof *nav; i++) {
+    snprintf(buf, sizeof buf, "%s%s\n", head, nav[i].p);
+    snprintf(want, sizeof want, "t.nav:6: %s", nav[i].msg);
+    CHECK(parse(buf, "t.nav", &err) == NULL);
+    CHECK_INT(err.code, LDS_E_FORMAT);
+    CHECK_STR(err.msg, want);
+  }
+  for (i = 0; i < sizeof other / sizeof *other; i++) {
+    m = parse(other[i].text, "t.nav", &err);
+    CHECK(m == NULL);
+    lds_navmesh_free(m);
+    CHECK_STR(err.msg, other[i].msg);
+  }
+  m = parse("v 0 0 0\nv 0 0 1\nv 1 0 1\nf 1/1 2//2 3/3/3\nv +1e0 0 -0.0 1.0E0\nf 1 3 -1\n", "t.obj",
+            &err);
+  CHECK(m != NULL);
+  CHECK_INT(lds_navmesh_poly_count(m), 2);
+  lds_navmesh_free(m);
+}
+
+/* A start or goal that is not finite, or a nan height_tol, is an argument
+** error, not a point off the mesh; an empty vertex list is named as such. */
+static void test_start_args(void) {
+  lds_Error err;
+  lds_Navmesh *m = square(0, 10, &err);
+  lds_NavSearch *s = m ? lds_navsearch_new(NULL, m, &err) : NULL;
+  lds_NavParams pr;
+  double a[3] = {NAN, 0, 1}, g[3] = {5, 0, 5}, v[3] = {0, 0, 0};
+  uint32_t idx[] = {0, 1, 2}, st[] = {0, 3};
+  lds_NavmeshDesc d;
+  CHECK(s != NULL);
+  if (!s) return;
+  CHECK_INT(lds_navsearch_start(s, NULL, a, g), LDS_E_ARG);
+  CHECK_STR(lds_navsearch_errmsg(s), "lds_navsearch_start: start (nan, 0, 1): expected finite "
+                                     "coordinates");
+  a[0] = 1, g[2] = INFINITY;
+  CHECK_INT(lds_navsearch_start(s, NULL, a, g), LDS_E_ARG);
+  CHECK_STR(lds_navsearch_errmsg(s), "lds_navsearch_start: goal (5, 0, inf): expected finite "
+                                     "coordinates");
+  g[2] = 5;
+  lds_nav_params_init(&pr);
+  pr.height_tol = NAN;
+  CHECK_INT(lds_navsearch_start(s, &pr, a, g), LDS_E_ARG);
+  CHECK_STR(lds_navsearch_errmsg(s), "lds_navsearch_start: height_tol is nan (expected a number; "
+                                     "< 0: any height)");
+  pr.height_tol = -1;
+  CHECK(lds_navsearch_start(s, &pr, a, g) >= 0);
+  { /* a finite cost whose product with the length overflows: +inf, the
+    ** caller's to refuse (as Lua's find_path and the scheduler do) */
+    double big = 1e308;
+    lds_Status r;
+    lds_nav_params_init(&pr);
+    pr.area_costs = &big;
+    pr.n_area_costs = 1;
+    r = lds_navsearch_start(s, &pr, a, g);
+    if (r == LDS_RUNNING) r = lds_navsearch_step(s, NULL);
+    CHECK_INT(r, LDS_FOUND);
+    CHECK(isinf(lds_navsearch_cost(s)));
+  }
+  lds_navsearch_free(s);
+  lds_navmesh_free(m);
+  memset(&d, 0, sizeof d);
+  d.verts = v;
+  d.n_verts = 0;
+  d.poly_verts = idx;
+  d.poly_start = st;
+  d.n_polys = 1;
+  CHECK(lds_navmesh_new(NULL, &d, &err) == NULL);
+  CHECK_STR(err.msg, "lds_navmesh_new: polygon 0: vertex index 0 out of range (the mesh has no "
+                     "vertices)");
+}
+
 void suite_navmesh_input(void);
 void suite_navmesh_input(void) {
   test_no_polygons();
   test_obj_indices();
+  test_field_errors();
+  test_start_args();
   test_coordinate_range();
   test_nearest_far();
   test_check_heights();

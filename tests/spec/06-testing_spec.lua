@@ -81,4 +81,17 @@ describe("lodestar.testing", function()
     assert.matches("heuristic overestimates: h(",
       failure(function() assert.admissible(g, "manhattan") end), 1, true)
   end)
+  it("navmesh assertions check their tolerance and show a wrong start", function()
+    local m = assert(lodestar.navmesh.new{verts = {{0, 0, 0}, {0, 0, 2}, {2, 0, 2}, {2, 0, 0}},
+      polys = {{1, 2, 3, 4}}})
+    local p = assert(m:find_path({0.5, 0, 0.5}, {1.5, 0, 1.5}))
+    assert.matches('assert.navmesh_length: rel (argument 3) must be a finite number >= 0 (got "x")',
+      failure(function() assert.navmesh_length(p, p.length, "x") end), 1, true)
+    assert.matches("assert.navmesh_path: tol (argument 5) must be a finite number >= 0 (got -1)",
+      failure(function() assert.navmesh_path(m, p, {0.5, 0, 0.5}, {1.5, 0, 1.5}, -1) end), 1, true)
+    assert.matches("path does not start at the start point: starts at (0.5, 0, 0.5), expected "
+      .. "(0.5, 0, 0.8) (0.3 away; tolerance 1e-06)",
+      failure(function() assert.navmesh_path(m, p, {0.5, 0, 0.8}) end), 1, true)
+    assert.navmesh_path(m, p, {0.5, 0, 0.5}, {1.5, 0, 1.5}, 0)
+  end)
 end)

@@ -492,7 +492,8 @@ describe("dstar_lite", function()
       assert.matches("bad argument #4 to 'update_rect' %(y1 0 < y0 1 %(empty rectangle%)%)",
         errmsg(d.update_rect, d, 0, 1, 2, 0))
       assert.matches("(max_expansions must be >= 0 (0 = no limit))", errmsg(d.compute, d, -1), 1, true)
-      assert.matches("(number has no integer representation)", errmsg(d.compute, d, 2.5), 1, true)
+      assert.matches("(max_expansions must be an integer >= 0 (0 = no limit; got 2.5))",
+        errmsg(d.compute, d, 2.5), 1, true)
       assert.matches("(number or table {max_expansions =, budget_us =} expected, got string)",
         errmsg(d.compute, d, "10"), 1, true)
       assert.matches("(unknown budget field 'budget_ms' (expected budget_us, max_expansions))",

@@ -78,6 +78,36 @@ describe("navmesh.new's lists", function()
     assert.equal(0, select(3, m:poly(2)))  -- fewer areas: the rest 0
   end)
 
+  it("an empty vertex list is named as such", function()
+    assert.equal("bad argument #1 to 'new' (polys[1][1]: the mesh has no vertices (verts is "
+      .. "empty; got 1))", errtext(new, {verts = {}, polys = {{1, 2, 3}}}))
+  end)
+
+  it("mesh:step names max_expansions for a number that is not a count", function()
+    local m = assert(new{verts = V, polys = {{1, 2, 3, 4}}})
+    assert.equal("bad argument #1 to 'step' (max_expansions must be an integer >= 0 (0 = no "
+      .. "limit; got nan))", errtext(m.step, m, 0 / 0))
+    assert.equal("bad argument #1 to 'step' (max_expansions 1e+300 out of range (expected an "
+      .. "integer 0..2^53))", errtext(m.step, m, 1e300))
+    assert.equal("bad argument #1 to 'step' (max_expansions must be an integer >= 0 (0 = no "
+      .. "limit; got 2.5))", errtext(m.step, m, 2.5))
+  end)
+
+  if _VERSION == "Lua 5.4" then
+    it("closes with <close> (Lua 5.4)", function()
+      local chunk = assert(load([[
+        local new, V = ...
+        local keep
+        do
+          local m <close> = assert(new{verts = V, polys = {{1, 2, 3, 4}}})
+          keep = m
+        end
+        return tostring(keep)
+      ]]))
+      assert.equal("lodestar.Navmesh (freed)", chunk(new, V))
+    end)
+  end
+
   it("a mesh without polygons is an error, from tables, .nav and OBJ", function()
     assert.same({nil, "lds_navmesh_new: no polygons (expected at least one)", "arg"},
       {new{verts = V, polys = {}}})

@@ -319,6 +319,8 @@ int cli_mesh(int argc, char **argv) {
         missed++;
         fprintf(stderr, "lodestar mesh: %s:%lu: no path (%s), Detour reached the goal\n", qpath,
                 q->line, st == LDS_E_ARG ? r->msg : lds_status_name(st));
+      } else if (st == LDS_E_ARG) { /* reported, not counted: the exit status is Detour's rule */
+        fprintf(stderr, "lodestar mesh: %s:%lu: %s\n", qpath, q->line, r->msg);
       }
       if (q->opt_len == q->opt_len) nopt++, mism++;
     }

@@ -8,6 +8,7 @@
 */
 #include "util.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +26,9 @@ static void usage(FILE *f) {
           "  -o FILE          the .nav file to write ('-' for standard output)\n"
           "  --max-verts N    most vertices of one polygon, 4..64 (default 64)\n"
           "  --poly FILE      compare the traced outline of the free space with FILE's\n"
-          "                   rings (shared/data/navmesh/2d/MAP.poly): exit 1 if they differ\n"
+          "                   rings (shared/data/navmesh/2d/MAP.poly): exit 1 if they differ;\n"
+          "                   a FILE without the 'poly' header or without rings, or with\n"
+          "                   lines other than c, o, h and #, is bad input\n"
           "  --json           print one JSON object as the last line\n"
           "Each option may be given once. Exit status: 0 built (and outlines equal), 1\n"
           "outlines differ, 2 bad input.\n");
@@ -78,6 +81,7 @@ static long read_poly(const char *path, Ring **rings) {
   char *line = NULL;
   size_t cap = 0, nr = 0, rc = 0;
   long lineno = 0;
+  bool header = false;
   if (!f) return cli_fail(CMD, "--poly: cannot open '%s'", path) ? -1 : -1;
   *rings = NULL;
   for (;;) {
@@ -101,6 +105,37 @@ static long read_poly(const char *path, Ring **rings) {
     }
     line[len] = '\0';
     lineno++;
+    if (len && line[len - 1] == '\r') line[--len] = '\0';
+    {
+      const char *t = line;
+      while (*t == ' ' || *t == '\t') t++;
+      if (*t == '\0' || *t == '#') {
+        if (ch == EOF) break;
+        continue;
+      }
+      if (!header) { /* the first line that is not blank or a comment */
+        if (strncmp(t, "poly ", 5) != 0) { /* no rings yet */
+          cli_fail(CMD, "--poly: %s:%ld: expected the .poly header 'poly 1 ...' (got '%.40s')",
+                   path, lineno, t);
+          fclose(f);
+          free(line);
+          return -1;
+        }
+        header = true;
+        if (ch == EOF) break;
+        continue;
+      }
+      if (!((line[0] == 'o' || line[0] == 'h' || line[0] == 'c') && line[1] == ' ')) {
+        cli_fail(CMD, "--poly: %s:%ld: unknown line '%.40s' (expected c, o, h or #)", path,
+                 lineno, t);
+        fclose(f);
+        free(line);
+        for (rc = 0; rc < nr; rc++) free((*rings)[rc].xy);
+        free(*rings);
+        *rings = NULL;
+        return -1;
+      }
+    }
     if ((line[0] == 'o' || line[0] == 'h') && line[1] == ' ') {
       char *p = line + 2, *end;
       long n = strtol(p, &end, 10), k;
@@ -142,6 +177,13 @@ static long read_poly(const char *path, Ring **rings) {
   }
   fclose(f);
   free(line);
+  if (nr == 0) {
+    free(*rings);
+    *rings = NULL;
+    return cli_fail(CMD, "--poly: %s:%ld: %s (expected a .poly file: 'poly 1 ...', then its "
+                    "'o' and 'h' rings)", path, lineno ? lineno : 1L,
+                    header ? "no rings" : lineno ? "no header" : "empty file"), -1;
+  }
   return (long)nr;
 nomem:
   fclose(f);
