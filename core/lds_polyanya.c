@@ -806,6 +806,10 @@ static uint32_t polys_at(const lds_NavSearch *s, const uint32_t *seed, uint32_t 
                          double y, uint32_t *out, uint32_t cap) {
   const ldsi_MergedMesh *m = &s->pa->mm;
   const ldsi_Polyanya *pa = s->pa;
+  /* on an edge: within 1e-9 of (1 + its length) squared, the 1 the mesh's
+  ** size when that is below 1 (a mesh of 1e-9 units would otherwise have
+  ** every point on every edge near it) */
+  const double size = s->m->eps * 1e9, unit = size < 1 ? size * size : 1;
   uint32_t n = 0, head = 0, j;
   for (j = 0; j < ns && n < cap; j++) {
     uint32_t q = m->pmap[seed[j]], i;
@@ -826,7 +830,7 @@ static uint32_t polys_at(const lds_NavSearch *s, const uint32_t *seed, uint32_t 
       t = t < 0 ? 0 : t > 1 ? 1 : t;
       px = a[0] + t * ex - x;
       py = a[1] + t * ey - y;
-      if (px * px + py * py > 1e-18 * (1 + l2)) continue;
+      if (px * px + py * py > 1e-18 * (unit + l2)) continue;
       for (i = 0; i < n; i++) dup |= out[i] == q;
       if (!dup && n < cap) out[n++] = q;
     }

@@ -360,8 +360,61 @@ static void test_start_args(void) {
                      "vertices)");
 }
 
+/* An L of three squares of side S (cells (0,0), (1,0), (1,1)) and a
+** query round its inner corner: both searches give S times the unit
+** length at every scale of the supported range, on legal paths. */
+static void test_tiny_and_huge_l(void) {
+  static const double scales[] = {1, 1e-6, 1e-9, 1e-12, 1e-40, 1e-100, 1e-140, 1e6, 1e100, 1e140};
+  const double unit_len = 2 * sqrt(0.8 * 0.8 + 0.5 * 0.5);
+  size_t i;
+  for (i = 0; i < sizeof scales / sizeof scales[0]; i++) {
+    const double S = scales[i];
+    /* vertices (x, z): 0 (0,0) 1 (1,0) 2 (2,0) 3 (0,1) 4 (1,1) 5 (2,1) 6 (1,2) 7 (2,2) */
+    const double u[8][2] = {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}, {1, 2}, {2, 2}};
+    const uint32_t pv[12] = {0, 3, 4, 1, 1, 4, 5, 2, 4, 6, 7, 5}, ps[4] = {0, 4, 8, 12};
+    double v[24], a[3] = {0.2 * S, 0, 0.5 * S}, b[3] = {1.5 * S, 0, 1.8 * S};
+    lds_NavmeshDesc d;
+    lds_Navmesh *m;
+    lds_NavSearch *s;
+    lds_Error err;
+    int algo, k;
+    for (k = 0; k < 8; k++) v[3 * k] = u[k][0] * S, v[3 * k + 1] = 0, v[3 * k + 2] = u[k][1] * S;
+    memset(&d, 0, sizeof d);
+    d.verts = v, d.n_verts = 8, d.poly_verts = pv, d.poly_start = ps, d.n_polys = 3;
+    m = lds_navmesh_new(NULL, &d, &err);
+    CHECK(m != NULL);
+    if (!m) continue;
+    s = lds_navsearch_new(NULL, m, NULL);
+    for (algo = 0; algo < 2; algo++) {
+      lds_NavParams p;
+      lds_Status st;
+      size_t n = 0;
+      const double *pts;
+      double clen = NAN;
+      lds_nav_params_init(&p);
+      p.algo = algo ? LDS_NAV_OPTIMAL : LDS_NAV_FUNNEL;
+      p.snap_radius = 0;
+      st = lds_navsearch_start(s, &p, a, b);
+      if (st == LDS_RUNNING) st = lds_navsearch_step(s, NULL);
+      CHECK_INT(st, LDS_FOUND);
+      if (st != LDS_FOUND) {
+        printf("  scale %g %s: %s\n", S, algo ? "optimal" : "funnel", lds_navsearch_errmsg(s));
+        continue;
+      }
+      CHECK_NEAR(lds_navsearch_length(s) / S, unit_len, 1e-9 * unit_len);
+      pts = lds_navsearch_points(s, &n);
+      CHECK_INT(n, 3);
+      CHECK_INT(lds_navmesh_check_path(m, pts, n, -1, NULL, 0, &clen, NULL, NULL), LDS_OK);
+      CHECK(isfinite(lds_navsearch_cost(s)));
+    }
+    lds_navsearch_free(s);
+    lds_navmesh_free(m);
+  }
+}
+
 void suite_navmesh_input(void);
 void suite_navmesh_input(void) {
+  test_tiny_and_huge_l();
   test_no_polygons();
   test_obj_indices();
   test_field_errors();
