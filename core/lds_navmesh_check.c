@@ -258,15 +258,52 @@ static uint32_t first_poly(const lds_Navmesh *m, uint32_t p0, const double *a, c
   return best;
 }
 
+/* The polygon a cheap walk (see walk) goes on in at parameter t of
+** segment a-b: of the allowed candidates cand[from..nc-1] holding the
+** segment from t on (clip), those holding more than tmin of it beyond t,
+** the cheapest, then the one reaching furthest; when none holds that much,
+** the one reaching furthest past t. Writes its reach to *reach and
+** returns its index in cand, or nc when none reaches past t. */
+static size_t cheapest(const lds_Navmesh *m, const uint32_t *cand, size_t from, size_t nc,
+                       const double *a, const double *b, double t, double tmin, double tol,
+                       const double *cost, double *reach) {
+  size_t j, bj = nc, fj = nc;
+  double bc = INFINITY, bu = t + 1e-12, fu = t + 1e-12;
+  for (j = from; j < nc; j++) {
+    double u0, u1, c = cost[m->area[cand[j]]];
+    if (!isfinite(c) || !clip(m, cand[j], a, b, tol, &u0, &u1) || u0 > t + 1e-9) continue;
+    if (u1 > fu) {
+      fu = u1;
+      fj = j;
+    }
+    if (u1 > t + tmin && (c < bc || (c == bc && u1 > bu))) {
+      bc = c;
+      bu = u1;
+      bj = j;
+    }
+  }
+  if (bj == nc) {
+    *reach = fu;
+    return fj;
+  }
+  *reach = bu;
+  return bj;
+}
+
 /* ldsi_nav_walk; with e non-NULL also the chain of polygons the walk
 ** passes into *polys (see ldsi_nav_walk_chain). With htol >= 0 every point
 ** after the first must lie within htol of the surface of the polygon the
 ** walk reaches it in (the first one was located with that tolerance). wb:
-** the scratch (its hold and candidate arrays). */
+** the scratch (its hold and candidate arrays). cheap (cost given, e NULL,
+** for the cost alone): at the start of each segment and wherever the
+** polygon it is in ends, the walk goes on in the cheapest allowed polygon
+** round that point holding the segment on (function cheapest), not the
+** one reaching furthest, so a piece on the shared edge of two allowed
+** polygons is charged at the cheaper one. */
 static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32_t p0,
                        const double *cost, double *length, double *wcost, char *msg,
                        const ldsi_Env *e, uint32_t **polys, size_t *pcap, size_t *npolys,
-                       double htol, WalkBuf *wb) {
+                       double htol, WalkBuf *wb, bool cheap) {
   uint32_t cur = p0;
   double len = 0, wc = 0, tol = 16 * m->eps;
   size_t i;
@@ -282,8 +319,18 @@ static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32
     double t = 0, t0, t1;
     int guard = 0;
     len += seg;
+    const double sl = hypot(b[0] - a[0], b[2] - a[2]), tmin = sl > 0 ? 8 * tol / sl : 1;
     if (i == 1) cur = first_poly(m, cur, a, b, tol, cost, wb->hold, (uint32_t)wb->hcap);
     if (e && i == 1) (*polys)[0] = cur;
+    if (cheap && sl > 0) { /* the cheapest polygon round a holding the segment on */
+      size_t nc, j;
+      double r;
+      while ((nc = around(m, cur, a, b, 0, a, tol, wb->cand, wb->par, wb->cap)) == wb->cap &&
+             wb_grow(wb))
+        ;
+      j = cheapest(m, wb->cand, 0, nc, a, b, 0, tmin, tol, cost, &r);
+      if (j < nc) cur = wb->cand[j];
+    }
     if (!clip(m, cur, a, b, tol, &t0, &t1) || t0 > t + 1e-9) {
       if (msg)
         snprintf(msg, LDS_ERRMSG_SIZE, "point %zu (%g, %g, %g) is not in polygon %u where the "
@@ -318,15 +365,20 @@ static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32
                      2 * wb->cap, i - 1);
           return LDS_E_NOMEM;
         }
-      for (j = 1; j < nc; j++) {
-        const uint32_t *cand = wb->cand;
-        double u0, u1;
-        if (cost && !isfinite(cost[m->area[cand[j]]])) continue;
-        if (!clip(m, cand[j], a, b, tol, &u0, &u1)) continue;
-        if (u0 <= t + 1e-9 && u1 > best_t1 + 1e-12) {
-          best_t1 = u1;
-          best = cand[j];
-          bj = (uint32_t)j;
+      if (cheap) {
+        j = cheapest(m, wb->cand, 1, nc, a, b, t, tmin, tol, cost, &best_t1);
+        if (j < nc) best = wb->cand[j];
+      } else {
+        for (j = 1; j < nc; j++) {
+          const uint32_t *cand = wb->cand;
+          double u0, u1;
+          if (cost && !isfinite(cost[m->area[cand[j]]])) continue;
+          if (!clip(m, cand[j], a, b, tol, &u0, &u1)) continue;
+          if (u0 <= t + 1e-9 && u1 > best_t1 + 1e-12) {
+            best_t1 = u1;
+            best = cand[j];
+            bj = (uint32_t)j;
+          }
         }
       }
       if (best == LDS_NAVMESH_NONE || ++guard > 1000000) {
@@ -361,6 +413,19 @@ static lds_Status walk(const lds_Navmesh *m, const double *pts, size_t n, uint32
   return LDS_OK;
 }
 
+/* True when every allowed area id (cost: 256 entries) costs the same, so
+** that every walk through allowed polygons is charged alike. */
+static bool one_cost(const double *cost) {
+  double c0 = NAN;
+  int i;
+  for (i = 0; i < 256; i++) {
+    if (!isfinite(cost[i])) continue;
+    if (c0 != cost[i] && !isnan(c0)) return false;
+    c0 = cost[i];
+  }
+  return true;
+}
+
 /* walk from p0; when that fails (LDS_E_ARG), from each other allowed
 ** polygon holding the first point (ldsi_navmesh_holders: on an edge or a
 ** vertex of p0, all of them), ascending, the first walk that succeeds
@@ -380,7 +445,7 @@ static lds_Status walk_any(const lds_Navmesh *m, const double *pts, size_t n, ui
       snprintf(msg, LDS_ERRMSG_SIZE, "out of memory (%u polygons round a point)", m->hold_max);
     return LDS_E_NOMEM;
   }
-  st = walk(m, pts, n, p0, cost, length, wcost, msg, e, polys, pcap, npolys, htol, &wb);
+  st = walk(m, pts, n, p0, cost, length, wcost, msg, e, polys, pcap, npolys, htol, &wb, false);
   if (st != LDS_E_ARG || n == 0) goto done;
   x[0] = pts[0];
   x[1] = lds_navmesh_poly_height(m, p0, pts[0], pts[2]);
@@ -389,15 +454,23 @@ static lds_Status walk_any(const lds_Navmesh *m, const double *pts, size_t n, ui
   for (i = 0; i < nh; i++) {
     const uint32_t h = wb.starts[i];
     if (h == p0 || (cost && !isfinite(cost[m->area[h]]))) continue;
-    st = walk(m, pts, n, h, cost, length, wcost, NULL, e, polys, pcap, npolys, htol, &wb);
+    st = walk(m, pts, n, h, cost, length, wcost, NULL, e, polys, pcap, npolys, htol, &wb, false);
     if (st != LDS_E_ARG) {
       if (msg) msg[0] = '\0';
       goto done;
     }
   }
   /* p0's walk again: its message and outputs */
-  st = walk(m, pts, n, p0, cost, length, wcost, msg, e, polys, pcap, npolys, htol, &wb);
+  st = walk(m, pts, n, p0, cost, length, wcost, msg, e, polys, pcap, npolys, htol, &wb, false);
 done:
+  if (st == LDS_OK && wcost && cost && !e && !one_cost(cost)) {
+    /* the cost: the cheaper of this walk's and the cheap walk's (which,
+    ** where pieces lie on edges between polygons, takes the cheaper side) */
+    double w2;
+    if (walk(m, pts, n, p0, cost, NULL, &w2, NULL, NULL, NULL, NULL, NULL, -1, &wb, true) == LDS_OK &&
+        w2 < *wcost)
+      *wcost = w2;
+  }
   wb_free(&wb);
   return st;
 }

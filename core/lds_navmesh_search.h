@@ -137,7 +137,10 @@ LDS_API const double *lds_navsearch_points(lds_NavSearch *s, size_t *n);
 LDS_API double lds_navsearch_length(lds_NavSearch *s);
 /// Area-weighted length of that path (each piece times the cost of the polygon
 /// it crosses, pieces found by walking the path through the mesh with a
-/// tolerance of 16e-9 of the mesh's size, so about 1e-7 relative) [Units:
+/// tolerance of 16e-9 of the mesh's size, so about 1e-7 relative; a piece
+/// on the shared edge of two allowed polygons, or through their shared
+/// vertex, is charged at the cheaper: a unit walking along a border walks
+/// on its cheap side) [Units:
 /// cost]; computed on the first call. NaN without a path; +inf when finite
 /// area costs times the length overflow (start accepts any cost > 0: Lua's
 /// find_path and the scheduler refuse such a path as LDS_E_ARG).
@@ -194,7 +197,9 @@ LDS_API const double *lds_navsearch_partial_points(lds_NavSearch *s, size_t *n, 
 /// outside when area_costs is given.
 /// @param[in]  pts      [Shape: 3 * n doubles]
 /// @param[out] length   [opt] 3-D length [Units: world units]
-/// @param[out] cost     [opt] area-weighted length [Units: cost]
+/// @param[out] cost     [opt] area-weighted length, as lds_navsearch_cost
+///                      charges it (a piece on an edge between two allowed
+///                      polygons at the cheaper) [Units: cost]
 /// @param[out] msg      [opt] [Shape: LDS_ERRMSG_SIZE chars] why it failed
 /// @returns LDS_OK, or LDS_E_ARG ("segment 3 leaves the mesh at (x, z)",
 ///   "point 0 is not on the mesh", "point 2 (x, y, z) is 9.5 above the

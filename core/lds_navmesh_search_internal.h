@@ -204,9 +204,12 @@ struct lds_NavSearch {
 #define LDSI_NAV_DEAD 0xFFFFFFFEu /* TAUT: a state dominated by a later one */
 
 /* Walks the polyline pts (n points) through the mesh from polygon p0 (see
-** lds_navmesh_check_path); cost may be NULL (every area 1, none blocked).
-** Fills *length, *wcost; polys [opt] gets the polygons crossed (grown with
-** *pcap, count in *npolys). Returns LDS_OK or LDS_E_ARG with msg. */
+** lds_navmesh_check_path); cost [Shape: 256] may be NULL (every area 1,
+** none blocked). Fills *length, *wcost: each piece of the path charged at
+** the cheapest allowed polygon holding it (a piece along the shared edge of
+** a cost-1 and a cost-5 polygon costs its length); polys [opt] gets the
+** polygons crossed (grown with *pcap, count in *npolys). Returns LDS_OK or
+** LDS_E_ARG with msg. */
 LDSI_HIDDEN lds_Status ldsi_nav_walk(const lds_Navmesh *m, const double *pts, size_t n,
                                      uint32_t p0, const double *cost, double *length,
                                      double *wcost, char *msg);
