@@ -115,7 +115,8 @@ typedef const char *(*lds_Reader)(void *ud, size_t *size);
 /// Budget of one step. A zero member means "no limit of that kind"; both
 /// zero (or a NULL budget) runs to the end. The expansion count is exact; the
 /// time budget reads the environment's clock every 64 expansions, so it may
-/// overshoot by the time of up to 63 expansions.
+/// overshoot by the time of up to 63 expansions (navmesh searches read it
+/// every 1 to 64, more often when expansions are dear: lds_navsearch_step).
 typedef struct lds_Budget {
   uint64_t max_expansions; ///< [opt] expansions allowed in this step
   uint64_t budget_us;      ///< [opt] microseconds allowed in this step [Units: µs]

@@ -708,8 +708,7 @@ static lds_Status astar_run(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_
     ldsi_NavRec *R;
     double cP, pg, ppt[3];
     if (max_exp && *n >= max_exp) return LDS_RUNNING;
-    if (budget_us && *n && (*n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
-      return LDS_RUNNING;
+    if (ldsi_nav_time_up(s, budget_us, t0)) return LDS_RUNNING;
     P = heap_pop(s);
     if (P == LDS_NAVMESH_NONE) break;
     (*n)++;
@@ -1113,8 +1112,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
     double pend_f = 0, fR = NAN;
     ldsi_NavRec *R;
     if (max_exp && *n >= max_exp) return LDS_RUNNING;
-    if (budget_us && *n && (*n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
-      return LDS_RUNNING;
+    if (ldsi_nav_time_up(s, budget_us, t0)) return LDS_RUNNING;
     if (s->stats.pushes > s->taut_push_limit && bound == INFINITY) {
       s->via_opt = true; /* lds_navsearch_step goes on with the optimal search */
       return LDS_RUNNING;
@@ -1468,8 +1466,7 @@ static int straight_walk(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us,
     uint32_t k, exit_k = LDS_NAVMESH_NONE, next;
     double tout = INFINITY;
     if (max_exp && *n >= max_exp) return -1;
-    if (budget_us && *n && (*n & 63) == 0 && s->env.clock(s->env.clock_ud) - t0 >= budget_us)
-      return -1;
+    if (ldsi_nav_time_up(s, budget_us, t0)) return -1;
     (*n)++;
     s->stats.expansions++;
     if (cur == s->fgp) break;
@@ -1765,6 +1762,8 @@ lds_Status lds_navsearch_step(lds_NavSearch *s, const lds_Budget *b) {
     return s->status;
   }
   t0 = s->env.clock(s->env.clock_ud);
+  s->clk_e0 = s->stats.expansions;
+  s->clk_next = s->clk_e0 + 1; /* the clock after the first expansion */
   if (s->p.algo == LDS_NAV_OPTIMAL || s->via_opt) {
     st = ldsi_polyanya_step(s, b ? b->max_expansions : 0, b ? b->budget_us : 0, t0);
   } else {

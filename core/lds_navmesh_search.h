@@ -114,7 +114,10 @@ LDS_API void lds_navsearch_free(lds_NavSearch *s);
 LDS_API lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p,
                                        const double start[3], const double goal[3]);
 
-/// Runs the query within the budget (NULL = to the end).
+/// Runs the query within the budget (NULL = to the end). The expansion
+/// budget is exact; the time budget reads the clock every 1 to 64
+/// expansions, more often the dearer they are, so a step overshoots it by
+/// about one expansion (docs/navmesh.md, "Use").
 /// @returns LDS_RUNNING (budget spent), LDS_FOUND, LDS_NO_PATH, LDS_E_STATE
 ///   (not started), LDS_E_NOMEM.
 LDS_API lds_Status lds_navsearch_step(lds_NavSearch *s, const lds_Budget *budget);

@@ -93,6 +93,9 @@ struct lds_NavSearch {
   bool started;
   char msg[LDS_ERRMSG_SIZE];
   lds_Stats stats;
+  /* the step's time budget (ldsi_nav_time_up): stats.expansions at the
+  ** step's start, and the count at which the clock is read next */
+  uint64_t clk_e0, clk_next;
   /* the areas the mesh uses, in the order of their first polygon */
   uint8_t areas[256];
   uint32_t nareas;
@@ -202,6 +205,26 @@ struct lds_NavSearch {
 #define LDSI_NAV_CLOSED 0xFFFFFFFFu
 #define LDSI_NAV_OPEN 0u
 #define LDSI_NAV_DEAD 0xFFFFFFFEu /* TAUT: a state dominated by a later one */
+
+/* Whether a step's time budget (budget_us µs from t0; 0: none) is spent,
+** asked before each expansion. The clock is read after the step's first
+** expansion and then again once the expansions since the step began, at
+** their mean time so far, would take about half what is left of the
+** budget (every 1 to 64 expansions): the cheap expansions of a plain query
+** read it every 64, dear ones (merged polygons of many portals, area
+** costs) every one or few, so a step overshoots its budget by about one
+** expansion, not 63 (lds_navsearch_step resets the count). */
+static inline bool ldsi_nav_time_up(lds_NavSearch *s, uint64_t budget_us, uint64_t t0) {
+  uint64_t el;
+  double left, k;
+  if (!budget_us || s->stats.expansions < s->clk_next) return false;
+  el = s->env.clock(s->env.clock_ud) - t0;
+  if (el >= budget_us) return true;
+  left = (double)(budget_us - el);
+  k = el ? 0.5 * left * (double)(s->stats.expansions - s->clk_e0) / (double)el : 64;
+  s->clk_next = s->stats.expansions + (k < 1 ? 1 : k > 64 ? 64 : (uint64_t)k);
+  return false;
+}
 
 /* Walks the polyline pts (n points) through the mesh from polygon p0 (see
 ** lds_navmesh_check_path); cost [Shape: 256] may be NULL (every area 1,

@@ -1102,15 +1102,12 @@ static lds_Status build(lds_NavSearch *s, const PNode *fin, const double *end) {
 lds_Status ldsi_polyanya_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us,
                               uint64_t t0) {
   ldsi_Polyanya *pa = s->pa;
-  uint64_t n = 0, check = 64;
+  uint64_t n = 0;
   for (;;) {
     while (pa->hn || pa->has_chain) {
       PNode nd;
       if (max_exp && n >= max_exp) return LDS_RUNNING;
-      if (budget_us && n >= check) { /* the clock every 64 expansions or more */
-        check = n + 64;
-        if (s->env.clock(s->env.clock_ud) - t0 >= budget_us) return LDS_RUNNING;
-      }
+      if (ldsi_nav_time_up(s, budget_us, t0)) return LDS_RUNNING;
       if (pa->has_chain) {
         /* the chain the last step's budget cut: resumed where it stopped,
         ** so that slicing never changes the order of expansions */
@@ -1136,10 +1133,11 @@ lds_Status ldsi_polyanya_step(lds_NavSearch *s, uint64_t max_exp, uint64_t budge
         s->stats.expansions++;
         successors(s, &nd);
         /* one successor: expand it at once (the paper's intermediate
-        ** nodes); when the budget ends first, on the next step */
+        ** nodes); when the budget (expansions or time) ends first, on
+        ** the next step */
         if (pa->nsucc == 1 && pa->succ[0].kind == KIND_NODE) {
           nd = pa->succ[0];
-          if (max_exp && n >= max_exp) {
+          if ((max_exp && n >= max_exp) || ldsi_nav_time_up(s, budget_us, t0)) {
             pa->chain = nd;
             pa->has_chain = true;
             break;
