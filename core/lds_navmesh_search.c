@@ -1939,3 +1939,9 @@ bool ldsi_navsearch_share_landmarks(lds_NavSearch *dst, const lds_NavSearch *src
   dst->lm->refs++;
   return true;
 }
+
+lds_Status lds_navsearch_share_tables(lds_NavSearch *dst, const lds_NavSearch *src) {
+  if (!dst || !src || dst->m != src->m) return LDS_E_ARG;
+  if (dst->started) return LDS_E_STATE;
+  return ldsi_navsearch_share_landmarks(dst, src) ? LDS_OK : LDS_E_NOMEM;
+}

@@ -250,8 +250,10 @@ LDSI_HIDDEN lds_Status ldsi_nav_walk_chain(const lds_Navmesh *m, const ldsi_Env 
 /* Polyanya's half of the search object (lds_polyanya.c). */
 LDSI_HIDDEN lds_Status ldsi_polyanya_start(lds_NavSearch *s);
 /* Lets dst use src's landmark tables (docs/navmesh.md "Landmark bounds")
-** instead of building its own: both search the same mesh, dst has run no
-** query yet. A scheduler's search objects of one mesh share one set.
+** instead of building its own (its own, if built, released): both search
+** the same mesh, dst is not running a query (a query's goal bounds are
+** made against its tables). A scheduler's search objects of one mesh, and
+** a Lua mesh's two (lds_navsearch_share_tables), share one set.
 ** Without tables in src (none yet, or the mesh too small) nothing
 ** changes. false when dst's scratch cannot be allocated. */
 LDSI_HIDDEN bool ldsi_navsearch_share_landmarks(lds_NavSearch *dst, const lds_NavSearch *src);

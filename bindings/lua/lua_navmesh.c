@@ -17,7 +17,10 @@ typedef struct MeshBox {
   lds_Navmesh *m;
   lds_NavSearch *s; /* created on first find_path, freed with the mesh */
   lds_NavSearch *q; /* the sliced query of mesh:start / mesh:step, created
-                       on the first start (find_path never touches it) */
+                       on the first start (find_path never touches it: a
+                       blocking call leaves a running sliced query as it
+                       is); s and q share the per-mesh landmark tables
+                       (share_tables), built by whichever queries first */
   lds_NavAlgo q_algo;
   int users;        /* schedulers whose searches run on m (ldsl_navmesh_use) */
   int closed;       /* freed or collected: m lives on until the last user lets go */
@@ -640,6 +643,15 @@ static lds_NavSearch *box_search(lua_State *L, MeshBox *b, lds_NavSearch **slot)
   return *slot;
 }
 
+/* Lets search *dst use the landmark tables of the box's other search
+** (lds_navsearch_share_tables), so the mesh's per-mesh tables are built
+** once for find_path and the sliced query: nothing when the other has
+** none yet or dst is running; out of memory leaves dst building its own. */
+static void share_tables(MeshBox *b, lds_NavSearch *dst) {
+  lds_NavSearch *src = dst == b->s ? b->q : b->s;
+  if (src) (void)lds_navsearch_share_tables(dst, src);
+}
+
 /* mesh:find_path(p0, p1 [, opts]) -> path | nil, "no_path" | nil, msg, status.
 ** The path: a list of points {x =, y =, z =}, with fields length, cost,
 ** partial, corridor (polygon ids), algorithm; opts.postprocess(path, mesh)
@@ -655,6 +667,7 @@ static int nm_find_path(lua_State *L) {
   check_point(L, 3, g);
   parse_opts(L, 4, &p, costs, &post);
   if (!box_search(L, b, &b->s)) return 3;
+  share_tables(b, b->s);
   st = lds_navsearch_start(b->s, &p, s, g);
   if (st == LDS_RUNNING) st = lds_navsearch_step(b->s, NULL);
   if (st < 0) return start_fail(L, lds_navsearch_errmsg(b->s), st);
@@ -689,6 +702,7 @@ static int nm_start(lua_State *L) {
     ldsl_opt_error(L, 4, "postprocess",
                    "not with mesh:start (call it on the path mesh:path() returns)");
   if (!box_search(L, b, &b->q)) return 3;
+  if (lds_navsearch_status(b->q) != LDS_RUNNING) share_tables(b, b->q);
   b->q_algo = p.algo;
   st = lds_navsearch_start(b->q, &p, s, g);
   if (st < 0) return ldsl_push_fail(L, lds_navsearch_errmsg(b->q), st);

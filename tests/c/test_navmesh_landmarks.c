@@ -474,8 +474,75 @@ static void cell_squares(void) {
   lds_navmesh_free(m);
 }
 
+/* lds_navsearch_share_tables on den011d: the second search object takes
+** the first one's tables instead of building its own (its allocator holds
+** less by at least the tables' 64 bytes a vertex), answers the same, keeps
+** them after the first is freed; refused while it runs a query, and
+** between two meshes. */
+static void share_tables(void) {
+  char mp[512];
+  lds_Navmesh *m, *m2;
+  lds_NavSearch *s1, *s2, *s3;
+  th_Alloc a2 = {0, 0, 0, 0}, a3 = {0, 0, 0, 0};
+  lds_Env e2, e3;
+  double a[3] = {103.5, 0, 39.5}, b[3] = {104.5, 0, 99.5};
+  const double *p2, *p3;
+  size_t n2, n3;
+  snprintf(mp, sizeof mp, "%s/data/navmesh/2d/den011d.nav", LDS_SHARED_DIR);
+  m = lds_navmesh_load(NULL, mp, NULL);
+  if (!m) {
+    printf("  skipped: %s not found\n", mp);
+    return;
+  }
+  lds_env_init(&e2);
+  e3 = e2;
+  e2.alloc = th_alloc, e2.alloc_ud = &a2;
+  e3.alloc = th_alloc, e3.alloc_ud = &a3;
+  s1 = lds_navsearch_new(NULL, m, NULL);
+  s2 = lds_navsearch_new(&e2, m, NULL);
+  s3 = lds_navsearch_new(&e3, m, NULL);
+  CHECK_INT(lds_navsearch_share_tables(s2, s1), LDS_OK); /* s1 has none yet: nothing */
+  CHECK(s2->lm == NULL);
+  CHECK_INT(run(s1, LDS_NAV_FUNNEL, true, a, b, NULL), LDS_FOUND);
+  CHECK(s1->lm != NULL);
+  CHECK_INT(lds_navsearch_share_tables(s2, s1), LDS_OK);
+  CHECK(s2->lm == s1->lm);
+  lds_navsearch_free(s1); /* s2 keeps the tables */
+  CHECK_INT(run(s2, LDS_NAV_FUNNEL, true, a, b, NULL), LDS_FOUND);
+  CHECK_INT(run(s3, LDS_NAV_FUNNEL, true, a, b, NULL), LDS_FOUND);
+  CHECK(s3->lm != NULL && s3->lm != s2->lm);
+  printf("  share_tables: %zu bytes held sharing, %zu building (%u vertices)\n", a2.live, a3.live,
+         lds_navmesh_vertex_count(m));
+  CHECK(a2.live + 64 * (size_t)lds_navmesh_vertex_count(m) <= a3.live);
+  p2 = lds_navsearch_points(s2, &n2);
+  p3 = lds_navsearch_points(s3, &n3);
+  CHECK(p2 && p3 && n2 == n3 && memcmp(p2, p3, 3 * n2 * sizeof *p2) == 0);
+  /* refused while s3 runs a query, and across meshes */
+  {
+    lds_NavParams p;
+    lds_nav_params_init(&p);
+    CHECK_INT(lds_navsearch_start(s3, &p, a, b), LDS_RUNNING);
+    CHECK_INT(lds_navsearch_share_tables(s3, s2), LDS_E_STATE);
+    CHECK_INT(lds_navsearch_step(s3, NULL), LDS_FOUND);
+    CHECK_INT(lds_navsearch_share_tables(s3, s2), LDS_OK);
+    CHECK(s3->lm == s2->lm);
+  }
+  m2 = lds_navmesh_load(NULL, mp, NULL);
+  s1 = lds_navsearch_new(NULL, m2, NULL);
+  CHECK_INT(lds_navsearch_share_tables(s1, s2), LDS_E_ARG);
+  CHECK_INT(lds_navsearch_share_tables(NULL, s2), LDS_E_ARG);
+  lds_navsearch_free(s1);
+  lds_navsearch_free(s2);
+  lds_navsearch_free(s3);
+  lds_navmesh_free(m2);
+  lds_navmesh_free(m);
+  CHECK_INT(a2.live, 0);
+  CHECK_INT(a3.live, 0);
+}
+
 void suite_navmesh_landmarks(void);
 void suite_navmesh_landmarks(void) {
+  share_tables();
   distances_and_bounds();
   searches_with_bounds();
   when_built();

@@ -154,4 +154,34 @@ describe("lodestar.navmesh", function()
     f:close()
     assert.equal(160, n)
   end)
+  it("charges a path along the edge of a dear square at the cheap side", function()
+    local m = squares()
+    for _, thorough in ipairs{true, false} do
+      local p = assert(m:find_path({1, 0, 0.1}, {1, 0, 0.9}, {area_costs = {[5] = 5}, thorough = thorough}))
+      assert.near(0.8, p.length, 1e-12)
+      assert.near(0.8, p.cost, 1e-9) -- the edge of square 1 (cost 1), not of square 2 (cost 5)
+    end
+  end)
+
+  it("find_path while a sliced query runs leaves it as it is; both share the mesh's tables", function()
+    local m = assert(lodestar.navmesh.load(SHARED .. "/data/navmesh/2d/den011d.nav"))
+    local a, b = {103.5, 0, 39.5}, {104.5, 0, 99.5}
+    local ref = assert(m:find_path(a, b))
+    assert(m:start(b, a))
+    local steps = 0
+    while m:step(3) == "running" do
+      steps = steps + 1
+      local mid = assert(m:find_path(a, b, {algorithm = steps % 2 == 0 and "optimal" or "funnel"}))
+      assert.is_true(mid.length <= ref.length + 1e-9)
+    end
+    assert.is_true(steps > 2)
+    local back = assert(m:path())
+    local fresh = assert(lodestar.navmesh.load(SHARED .. "/data/navmesh/2d/den011d.nav"))
+    local want = assert(fresh:find_path(b, a))
+    assert.equal(#want, #back)
+    for i = 1, #want do
+      assert.same({want[i].x, want[i].y, want[i].z}, {back[i].x, back[i].y, back[i].z})
+    end
+    assert.equal(want.length, back.length)
+  end)
 end)
