@@ -246,7 +246,12 @@ static void test_mud_random(void) {
   }
   printf("  mud: %d queries, costed path dearer than the mud-avoiding one on %d (worst %.3fx)\n",
          cases, dearer, worst);
-  CHECK(cases > 300);
+  /* the corridor searches are not exact (docs/navmesh.md "What it
+  ** guarantees"): measured 74 of 366, at worst 1.151x; with the cost
+  ** charged at the dearer polygon along shared edges it was 113, 2.06x */
+  CHECK_INT(cases, 366);
+  CHECK_INT(dearer, 74);
+  CHECK(worst < 1.16);
   CHECK_INT(cost_diff, 0);
   CHECK_INT(thorough_dearer, 0);
 }
