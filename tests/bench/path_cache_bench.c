@@ -34,7 +34,8 @@
 ** cut), the cell is unblocked (timed) and the trees asked again (timed).
 ** The first tree's answers are checked, untimed, against a fresh A*
 ** (status, cost within 1e-9, legal moves). Printed: medians and maxima in
-** µs. Exit 1 on a wrong answer.
+** µs. Verdict: median set_blocked <= 1000 µs (block and unblock) and 0
+** wrong answers; exit 1 on a failed verdict.
 */
 #define _POSIX_C_SOURCE 199309L
 #include "lds.h"
@@ -284,6 +285,7 @@ static int edit_cost(lds_Grid *g, const int32_t (*cells)[2], long ncells, int nt
   double *qry = malloc(sizeof(double) * 2 * (size_t)nedits), t0, grow;
   long i, wrong = 0;
   int t;
+  bool ok_median;
   lds_PathCacheStats st;
   rng = 88172645463325252ULL;
   for (t = 0; t < ntrees; t++) memcpy(goal[t], cells[rnd(ncells)], sizeof goal[t]);
@@ -326,6 +328,7 @@ static int edit_cost(lds_Grid *g, const int32_t (*cells)[2], long ncells, int nt
   lds_path_cache_stats(pc, &st);
   {
     double mb = median_of(blk, nedits), mu = median_of(unb, nedits), mq = median_of(qry, 2 * nedits);
+    ok_median = mb <= 1000.0 && mu <= 1000.0;
     printf("  set_blocked with %d trees: median %.1f µs (block), %.1f µs (unblock); max %.1f, %.1f µs\n",
            ntrees, mb, mu, blk[nedits - 1], unb[nedits - 1]);
     printf("  the %d queries after an edit: median %.1f µs, max %.1f µs\n", ntrees, mq,
@@ -340,7 +343,9 @@ static int edit_cost(lds_Grid *g, const int32_t (*cells)[2], long ncells, int nt
   free(blk);
   free(unb);
   free(qry);
-  return wrong ? 1 : 0;
+  printf("  verdict: median set_blocked <= 1000 µs and 0 wrong answers: %s\n",
+         ok_median && wrong == 0 ? "ok" : "FAILED");
+  return ok_median && wrong == 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
