@@ -4,79 +4,14 @@
 ** Dijkstra search rooted at the goal over the reversed moves (the forward
 ** move v -> u costs its length times the effective cost of u, the cell
 ** entered), resumable, with one record per padded cell tagged by a
-** generation so that a reset is O(1); and a grid listener that resets the
-** entries whose generated cells an edit touched.
+** generation so that a reset is O(1) (lds_path_cache_internal.h); growing
+** a tree and answering from it. Edits: lds_path_cache_edit.c.
 */
-#include "lds_path_cache.h"
-
-#include "lds_grid_internal.h"
+#include "lds_path_cache_internal.h"
 
 #include <string.h>
 
-#define PC_MAX_WEIGHTS 16
-#define PC_POS_NONE 0x0FFFFFFFu   /* not in the open list */
-#define PC_POS_CLOSED 0x0FFFFFFEu /* settled */
-#define PC_NODIR 8u               /* the goal: no parent */
-#define PC_MAX_CELLS (UINT64_C(1) << 27)
-
-static const double pc_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, LDSI_SQRT2, LDSI_SQRT2};
-
-/* One record per padded cell: the distance to the goal, the generation that
-** made it valid, and pos << 4 | dir (pos: open-list position or
-** PC_POS_*; dir: the LDS_DIR_* of the move from this cell to the next one
-** towards the goal). */
-typedef struct PcRec {
-  double g;
-  uint32_t gen;
-  uint32_t posdir;
-} PcRec;
-
-typedef struct PcOpen {
-  double g;
-  uint32_t id;
-  uint32_t pad;
-} PcOpen;
-
-typedef struct PcEntry {
-  bool used, started, exhausted;
-  uint32_t goal; /* padded id */
-  int nweights;
-  double weights[PC_MAX_WEIGHTS];
-  uint32_t gen;
-  PcRec *rec;    /* pcells, NULL until first used */
-  PcOpen *open;
-  size_t on, ocap;
-  int32_t bx0, by0, bx1, by1; /* bounding box of the generated cells */
-  uint64_t last_use;
-} PcEntry;
-
-struct lds_PathCache {
-  ldsi_Env env;
-  const lds_Grid *grid;
-  uint32_t max_entries;
-  PcEntry *entries;
-  uint64_t tick;
-  ptrdiff_t off[8];
-  lds_PathCacheStats stats;
-};
-
-/* ------------------------------------------------------------ costs -- */
-
-/* Effective cost of entering padded cell p under e's weights: INFINITY when
-** blocked (on the grid or by a weighted layer). */
-static inline double pc_cost(const lds_PathCache *pc, const PcEntry *e, size_t p) {
-  const lds_Grid *g = pc->grid;
-  double c;
-  size_t u;
-  int i;
-  if (g->blocked[p]) return INFINITY;
-  c = (double)g->cost[p];
-  if (!e->nweights) return c;
-  u = (size_t)(p / (size_t)g->pw - 1) * (size_t)g->w + (size_t)(p % (size_t)g->pw - 1);
-  for (i = 0; i < e->nweights; i++)
-    if (e->weights[i] != 0.0) c += e->weights[i] * (double)g->layers[i].data[u];
-  return c;
-}
+const double ldsi_pc_len[8] = {1.0, 1.0, 1.0, 1.0, LDSI_SQRT2, LDSI_SQRT2, LDSI_SQRT2, LDSI_SQRT2};
 
 /* --------------------------------------------------------- open list -- */
 
@@ -116,8 +51,7 @@ static void pc_down(PcEntry *e, size_t i) {
   pc_set_pos(e, x.id, (uint32_t)i);
 }
 
-/* Pushes id with distance g, or lowers its key. false on allocation failure. */
-static bool pc_push(lds_PathCache *pc, PcEntry *e, uint32_t id, double g) {
+bool ldsi_pc_push(lds_PathCache *pc, PcEntry *e, uint32_t id, double g) {
   PcRec *r = &e->rec[id];
   uint32_t pos = r->posdir >> 4;
   if (r->gen == e->gen && pos != PC_POS_NONE) { /* open: decrease */
@@ -139,6 +73,17 @@ static bool pc_push(lds_PathCache *pc, PcEntry *e, uint32_t id, double g) {
   e->on++;
   pc_up(e, e->on - 1);
   return true;
+}
+
+void ldsi_pc_remove(PcEntry *e, size_t pos) {
+  uint32_t id;
+  pc_set_pos(e, e->open[pos].id, PC_POS_NONE);
+  e->on--;
+  if (pos == e->on) return;
+  e->open[pos] = e->open[e->on];
+  id = e->open[pos].id;
+  pc_up(e, pos);
+  if ((e->rec[id].posdir >> 4) == pos) pc_down(e, pos);
 }
 
 static uint32_t pc_pop(PcEntry *e) {
@@ -163,7 +108,6 @@ static bool pc_start(lds_PathCache *pc, PcEntry *e) {
     e->gen = 1;
   }
   e->on = 0;
-  e->exhausted = false;
   e->started = true;
   e->rec[e->goal].gen = e->gen;
   e->rec[e->goal].g = 0.0;
@@ -171,7 +115,7 @@ static bool pc_start(lds_PathCache *pc, PcEntry *e) {
   ldsi_grid_pxy(g, e->goal, &x, &y);
   e->bx0 = e->bx1 = x;
   e->by0 = e->by1 = y;
-  if (pc_push(pc, e, e->goal, 0.0)) return true;
+  if (ldsi_pc_push(pc, e, e->goal, 0.0)) return true;
   e->started = false;
   return false;
 }
@@ -211,135 +155,6 @@ static PcEntry *pc_entry(lds_PathCache *pc, uint32_t goal, const double *w, int 
   return e;
 }
 
-/* ------------------------------------------------------------- edits -- */
-
-/* Octile distance in cells from (x,y) to the rectangle [x0..x1] x [y0..y1]. */
-static double pc_rect_dist(int32_t x, int32_t y, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
-  int32_t dx = x < x0 ? x0 - x : (x > x1 ? x - x1 : 0);
-  int32_t dy = y < y0 ? y0 - y : (y > y1 ? y - y1 : 0);
-  int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-  return (double)(hi - lo) + (double)lo * LDSI_SQRT2;
-}
-
-static bool pc_truncate(lds_PathCache *pc, PcEntry *e, double r0, int32_t x0, int32_t y0,
-                        int32_t x1, int32_t y1, double minc);
-
-/* An edit of cells [x0..x1] x [y0..y1] (the grid's rectangle) and e's tree.
-** The moves it may change have an end within one cell of the rectangle
-** (R1); a settled cell's relaxations read the moves into it, so only the
-** settled cells within two cells (R2) can see it. If none, nothing changes.
-** Else let r0 be the smallest distance among them and the open list's
-** smallest key (every unsettled cell is at least that far: Dijkstra), and
-** m the smallest cost of entering a cell (lds_grid_min_cost; 0 with layer
-** weights). A path of the new grid that uses a changed move, taken from the
-** goal, runs over unchanged moves up to a cell n of R2 (cost >= its old
-** distance >= r0) and then to x (cost >= m * octile(n, x)); so a settled x
-** with d(x) < r0 + m * octile(x, R2) keeps its exact distance, and its old
-** path (which cannot cross R2: that would make d(x) >= the bound). The
-** tree is cut back to those cells (pc_truncate); r0 = 0 (the goal) resets
-** it. */
-static void pc_edit(lds_PathCache *pc, PcEntry *e, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
-  const lds_Grid *g = pc->grid;
-  int32_t x, y, ax0, ay0, ax1, ay1;
-  double r0 = INFINITY, minc;
-  bool seen = false;
-  x0 -= 2;
-  y0 -= 2;
-  x1 += 2;
-  y1 += 2;
-  ax0 = x0 > e->bx0 ? x0 : e->bx0;
-  ay0 = y0 > e->by0 ? y0 : e->by0;
-  ax1 = x1 < e->bx1 ? x1 : e->bx1;
-  ay1 = y1 < e->by1 ? y1 : e->by1;
-  for (y = ay0; y <= ay1; y++)
-    for (x = ax0; x <= ax1; x++) {
-      const PcRec *r = &e->rec[ldsi_grid_pidx(g, x, y)];
-      if (r->gen == e->gen && (r->posdir >> 4) == PC_POS_CLOSED) {
-        seen = true;
-        if (r->g < r0) r0 = r->g;
-      }
-    }
-  if (!seen) return; /* no settled cell sees the edit: the search state is the same */
-  if (e->on && e->open[0].g < r0) r0 = e->open[0].g;
-  pc->stats.resets++;
-  minc = e->nweights ? 0.0 : (double)lds_grid_min_cost(g);
-  if (r0 <= 0.0 || !pc_truncate(pc, e, r0, x0, y0, x1, y1, minc)) e->started = false;
-}
-
-static void pc_listener(void *ud, const lds_Grid *g, int32_t x0, int32_t y0, int32_t x1,
-                        int32_t y1, uint64_t version) {
-  lds_PathCache *pc = (lds_PathCache *)ud;
-  uint32_t i;
-  (void)g;
-  (void)version;
-  for (i = 0; i < pc->max_entries; i++) {
-    PcEntry *e = &pc->entries[i];
-    if (e->used && e->started) pc_edit(pc, e, x0, y0, x1, y1);
-  }
-}
-
-/* Cuts e's tree back to the settled cells x with d(x) < r0 + minc *
-** octile(x, [x0..x1] x [y0..y1]) (exact after the edit: pc_edit) and
-** rebuilds the open list from them as the relaxations of their moves, so
-** the Dijkstra search resumes correctly (every settled cell exact, every
-** open key the best through settled cells). O(cells of the bounding box).
-** false when the tree must be restarted instead (a cell's weighted cost is
-** bad, or the open list could not grow). */
-static bool pc_truncate(lds_PathCache *pc, PcEntry *e, double r0, int32_t x0, int32_t y0,
-                        int32_t x1, int32_t y1, double minc) {
-  const lds_Grid *g = pc->grid;
-  uint32_t old = e->gen, gen = e->gen + 1;
-  int32_t x, y, nx0 = e->bx0, ny0 = e->by0, nx1 = e->bx1, ny1 = e->by1;
-  if (gen == 0) return false;
-  for (y = e->by0; y <= e->by1; y++)
-    for (x = e->bx0; x <= e->bx1; x++) {
-      PcRec *r = &e->rec[ldsi_grid_pidx(g, x, y)];
-      if (r->gen == old && (r->posdir >> 4) == PC_POS_CLOSED &&
-          r->g < r0 + minc * pc_rect_dist(x, y, x0, y0, x1, y1))
-        r->gen = gen;
-    }
-  e->gen = gen;
-  e->on = 0;
-  e->exhausted = false;
-  for (y = e->by0; y <= e->by1; y++)
-    for (x = e->bx0; x <= e->bx1; x++) {
-      uint32_t u = (uint32_t)ldsi_grid_pidx(g, x, y);
-      double cu;
-      int d;
-      if (e->rec[u].gen != gen || (e->rec[u].posdir >> 4) != PC_POS_CLOSED) continue;
-      cu = pc_cost(pc, e, u);
-      if (cu == INFINITY) continue;
-      if (!(cu > 0.0) || isinf(cu)) return false;
-      for (d = 0; d < 8; d++) {
-        uint32_t v = (uint32_t)((ptrdiff_t)u - pc->off[d]);
-        PcRec *rv = &e->rec[v];
-        double ng = e->rec[u].g + pc_len[d] * cu;
-        if (!((g->nbr[v] >> d) & 1u)) continue;
-        if (rv->gen != gen) {
-          int32_t vx, vy;
-          rv->gen = gen;
-          rv->posdir = PC_POS_NONE << 4;
-          rv->g = INFINITY;
-          ldsi_grid_pxy(g, v, &vx, &vy);
-          if (vx < nx0) nx0 = vx;
-          if (vx > nx1) nx1 = vx;
-          if (vy < ny0) ny0 = vy;
-          if (vy > ny1) ny1 = vy;
-        }
-        if ((rv->posdir >> 4) == PC_POS_CLOSED || rv->g <= ng) continue;
-        rv->g = ng;
-        rv->posdir = (rv->posdir & ~15u) | (uint32_t)d;
-        if (!pc_push(pc, e, v, ng)) return false;
-      }
-    }
-  e->bx0 = nx0;
-  e->by0 = ny0;
-  e->bx1 = nx1;
-  e->by1 = ny1;
-  pc->stats.truncations++;
-  return true;
-}
-
 /* ---------------------------------------------------------- lifetime -- */
 
 lds_PathCache *lds_path_cache_new(const lds_Env *env, const lds_Grid *grid, uint32_t max_entries,
@@ -373,7 +188,7 @@ lds_PathCache *lds_path_cache_new(const lds_Env *env, const lds_Grid *grid, uint
   pc->entries = (PcEntry *)ldsi_calloc(&e, max_entries, sizeof(PcEntry));
   ldsi_grid_offsets(grid, pc->off);
   /* listening from a const grid is allowed: the list is locked (lds_grid.h) */
-  if (!pc->entries || lds_grid_listen((lds_Grid *)(uintptr_t)grid, pc_listener, pc) != LDS_OK) {
+  if (!pc->entries || lds_grid_listen((lds_Grid *)(uintptr_t)grid, ldsi_pc_listener, pc) != LDS_OK) {
     ldsi_free(&e, pc->entries, (size_t)max_entries * sizeof(PcEntry));
     ldsi_free(&e, pc, sizeof *pc);
     goto nomem;
@@ -390,12 +205,13 @@ void lds_path_cache_free(lds_PathCache *pc) {
   ldsi_Env e;
   if (!pc) return;
   e = pc->env;
-  lds_grid_unlisten((lds_Grid *)(uintptr_t)pc->grid, pc_listener, pc);
+  lds_grid_unlisten((lds_Grid *)(uintptr_t)pc->grid, ldsi_pc_listener, pc);
   for (i = 0; i < pc->max_entries; i++) {
     ldsi_free(&e, pc->entries[i].rec, pc->entries[i].rec ? pc->grid->pcells * sizeof(PcRec) : 0);
     ldsi_free(&e, pc->entries[i].open, pc->entries[i].ocap * sizeof(PcOpen));
   }
   ldsi_free(&e, pc->entries, (size_t)pc->max_entries * sizeof(PcEntry));
+  ldsi_free(&e, pc->stack, pc->scap * sizeof(uint32_t));
   ldsi_free(&e, pc, sizeof *pc);
 }
 
@@ -447,7 +263,7 @@ static const char *refusal(const lds_PathCache *pc, const lds_SearchParams *p, i
   probe.nweights = pc_weights(pc, p, w);
   if (probe.nweights < 0) return "layer weights: more than 16, or not finite";
   memcpy(probe.weights, w, sizeof w);
-  c = pc_cost(pc, &probe, ldsi_grid_pidx(g, gx, gy));
+  c = ldsi_pc_cost(pc, &probe, ldsi_grid_pidx(g, gx, gy));
   if (!(c > 0.0 && c < INFINITY)) return "goal blocked by a weighted layer";
   return NULL;
 }
@@ -492,7 +308,7 @@ static lds_Path *pc_path(lds_PathCache *pc, PcEntry *e, uint32_t s, lds_Error *e
         ns++;
       else
         nd++;
-      cost += pc_len[d] * pc_cost(pc, e, id);
+      cost += ldsi_pc_len[d] * ldsi_pc_cost(pc, e, id);
     }
   }
   if (uniform) cost = (double)ns + (double)nd * LDSI_SQRT2;
@@ -534,12 +350,13 @@ lds_Status lds_path_cache_query(lds_PathCache *pc, const lds_SearchParams *p, in
   e->last_use = ++pc->tick;
   if (!e->started && !pc_start(pc, e)) goto nomem;
   s = (uint32_t)ldsi_grid_pidx(g, sx, sy);
-  while (!(e->rec[s].gen == e->gen && (e->rec[s].posdir >> 4) == PC_POS_CLOSED)) {
+  /* s's distance is exact once settled and <= every open key (invariants
+  ** P and I, lds_path_cache_internal.h); without edits, as soon as settled */
+  while (!(ldsi_pc_settled(e, s) && (e->on == 0 || e->rec[s].g <= e->open[0].g))) {
     uint32_t u;
     double cu, gu;
     int d;
     if (e->on == 0) {
-      e->exhausted = true;
       pc->stats.answered++;
       pc->stats.expansions += n;
       if (n) pc->stats.grown++; else pc->stats.hits++;
@@ -555,7 +372,7 @@ lds_Status lds_path_cache_query(lds_PathCache *pc, const lds_SearchParams *p, in
     u = pc_pop(e);
     pc_set_pos(e, u, PC_POS_CLOSED);
     n++;
-    cu = pc_cost(pc, e, u);
+    cu = ldsi_pc_cost(pc, e, u);
     if (cu == INFINITY) continue; /* blocked by a layer: a start may leave it, no path enters it */
     if (!(cu > 0.0) || isinf(cu)) {
       e->started = false;
@@ -571,9 +388,13 @@ lds_Status lds_path_cache_query(lds_PathCache *pc, const lds_SearchParams *p, in
       PcRec *rv = &e->rec[v];
       double ng;
       if (!((g->nbr[v] >> d) & 1u)) continue; /* the move v -> u */
-      ng = gu + pc_len[d] * cu;
-      if (rv->gen == e->gen && ((rv->posdir >> 4) == PC_POS_CLOSED || rv->g <= ng)) continue;
-      if (rv->gen != e->gen) {
+      ng = gu + ldsi_pc_len[d] * cu;
+      if (rv->gen == e->gen) {
+        if (rv->g <= ng) continue;
+        /* settled, its distance fell (only after an edit lowered a cost):
+        ** open again with the new distance */
+        if ((rv->posdir >> 4) == PC_POS_CLOSED) pc_set_pos(e, v, PC_POS_NONE);
+      } else {
         int32_t x, y;
         rv->gen = e->gen;
         rv->posdir = PC_POS_NONE << 4;
@@ -585,7 +406,7 @@ lds_Status lds_path_cache_query(lds_PathCache *pc, const lds_SearchParams *p, in
       }
       rv->g = ng;
       rv->posdir = (rv->posdir & ~15u) | (uint32_t)d;
-      if (!pc_push(pc, e, v, ng)) {
+      if (!ldsi_pc_push(pc, e, v, ng)) {
         e->started = false;
         goto nomem;
       }
@@ -611,7 +432,7 @@ size_t lds_path_cache_mem_used(const lds_PathCache *pc) {
     if (pc->entries[i].rec) n += pc->grid->pcells * sizeof(PcRec);
     n += pc->entries[i].ocap * sizeof(PcOpen);
   }
-  return n;
+  return n + pc->scap * sizeof(uint32_t);
 }
 
 void lds_path_cache_stats(const lds_PathCache *pc, lds_PathCacheStats *out) {

@@ -6,12 +6,17 @@
 ** has already settled is answered by walking the tree (no expansion); one
 ** whose start lies outside grows the tree until the start is settled (the
 ** tree keeps that growth for the next requests). Every answer is an optimal
-** path for the grid as it is: a settled cell's distance is exact (Dijkstra,
-** non-negative costs), and an edit within two cells of a settled cell cuts
-** the tree back to the settled cells nearer to the goal than the nearest
-** one the edit can reach (those keep their exact distance and path; proof
-** in lds_path_cache.c, pc_edit), the open list rebuilt as Dijkstra's
-** frontier at that radius; an edit next to the goal resets the tree.
+** path for the grid as it is. An edit costs in proportion to what it
+** changes in a tree, not to the tree: the cells within one cell of the
+** edited rectangle are checked, the subtrees hanging from the moves it made
+** illegal or dearer are cut out (open again, each with the key of its best
+** move into the rest of the tree), and the moves it made legal or cheaper
+** are relaxed (a settled cell they shorten is opened again); a start is
+** answered from the tree once it is settled with a distance no larger than
+** the open list's smallest key, which makes the distance exact (proof in
+** lds_path_cache_edit.c), so the queries settle the cut cells again as
+** they need them. An edit next to the goal, or of a rectangle covering a
+** quarter of the tree's box, resets the tree.
 **
 **   lds_PathCache *pc = lds_path_cache_new(NULL, grid, 16, &err);
 **   if (lds_path_cache_accepts(pc, &params, sx, sy, gx, gy))
@@ -24,8 +29,9 @@
 **
 ** Memory: 16 bytes per cell of the grid (padded by one cell on each side)
 ** for each entry, allocated when the entry is first used, plus its open
-** list (16 bytes per open cell); max_entries bounds it, the least recently
-** used entry is reused for a new goal.
+** list (16 bytes per open cell), plus 4 bytes per cell of the largest cut
+** (scratch shared by the entries); max_entries bounds it, the least
+** recently used entry is reused for a new goal.
 **
 ** [Paper: Dijkstra, "A note on two problems in connexion with graphs",
 **  Numerische Mathematik 1959]
@@ -48,8 +54,8 @@ typedef struct lds_PathCacheStats {
   uint64_t hits;          ///< ... of which without expanding a node
   uint64_t grown;         ///< ... of which after growing a tree
   uint64_t expansions;    ///< cells settled over all queries
-  uint64_t resets;        ///< edits that touched a tree (each cuts it back or resets it)
-  uint64_t truncations;   ///< trees cut back to the cells an edit left exact
+  uint64_t resets;        ///< edits that changed a tree (cut a subtree, shortened cells, or reset it), per tree
+  uint64_t truncations;   ///< ... of which cut a subtree out of the tree
   uint64_t evictions;     ///< entries reused for another goal
   uint32_t entries;       ///< entries in use
   size_t bytes;           ///< bytes allocated by the cache

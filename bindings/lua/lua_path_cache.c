@@ -272,10 +272,10 @@ void ldsl_push_path_cache_stats(lua_State *L, const lds_PathCache *pc) {
 ** invalidated, truncated, evictions, entries, max_entries, bytes}: queries
 ** answered by the cache (hits: without expanding a cell; misses: after
 ** growing a tree), queries answered by a search instead, cells the trees
-** settled, edits that touched a tree (invalidated; each cut it back,
-** truncated, or reset it), trees reused for another goal, trees in use and
-** at most, and the bytes the cache holds. Counts since creation; works
-** after grid:free(). */
+** settled, edits that changed a tree, per tree (invalidated; of which
+** truncated cut a subtree out of it), trees reused for another goal, trees
+** in use and at most, and the bytes the cache holds. Counts since
+** creation; works after grid:free(). */
 static int cache_stats(lua_State *L) {
   CacheBox *b = check_cache(L, 1, NULL);
   ldsl_push_path_cache_stats(L, b->pc);

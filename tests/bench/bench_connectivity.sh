@@ -9,10 +9,15 @@
 #   build/path_cache_bench MAP: 1000 agents from 10 barracks to 10
 #     destinations through the scheduler, crates toggled every 10 frames,
 #     with and without the path cache, every path checked against a fresh A*
-#     (verdict: <= 0.2 searches per delivered path, 0 wrong paths).
+#     (verdict: <= 0.2 searches per delivered path, 0 wrong paths);
+#   build/path_cache_bench --edits MAP 3 N: the cost of lds_grid_set_blocked
+#     to a cache of 3 grown trees, on Berlin_0_1024 (N = 100) and on the
+#     4096x4096 Dragon Age map of bench_hier.sh (N = 20; ~1 GB, its trees
+#     take ~10 s to grow) (verdict: median <= 1000 µs, 0 wrong answers).
 # Settings: SHARED (default ../shared), BUILD (default build),
 #   CACHE_MAP (default Berlin_0_256; the cache's trees take 16 bytes per
-#   cell each). Exit 1 if a verdict failed, 2 if a program or map is missing.
+#   cell each), GEN_TILED (default build/gen_tiled_map). Exit 1 if a verdict
+#   failed, 2 if a program or map is missing.
 set -u
 SHARED=${SHARED:-../shared}
 BUILD=${BUILD:-build}
@@ -28,4 +33,19 @@ echo "--- connectivity: $BUILD/components_bench $MAPS/Berlin_0_1024.map"
 echo
 echo "--- path cache: $BUILD/path_cache_bench $MAPS/$CACHE_MAP.map"
 "$BUILD/path_cache_bench" "$MAPS/$CACHE_MAP.map" || rc=1
+echo
+echo "--- path cache edits: $BUILD/path_cache_bench --edits $MAPS/Berlin_0_1024.map 3 100"
+"$BUILD/path_cache_bench" --edits "$MAPS/Berlin_0_1024.map" 3 100 || rc=1
+GEN_TILED=${GEN_TILED:-build/gen_tiled_map}
+if [ -x "$GEN_TILED" ]; then
+  mkdir -p build/maps
+  "$GEN_TILED" dao 4096 1 build/maps/dao4096.map "$MAPS/brc202d.map" "$MAPS/den011d.map" \
+    "$MAPS/ost003d.map" "$MAPS/lak303d.map" "$MAPS/hrt201n.map" || rc=1
+  echo
+  echo "--- path cache edits: $BUILD/path_cache_bench --edits build/maps/dao4096.map 3 20"
+  "$BUILD/path_cache_bench" --edits build/maps/dao4096.map 3 20 || rc=1
+else
+  echo "bench_connectivity: $GEN_TILED not built: no 4096x4096 edit cost (make bench builds it)" >&2
+  rc=2
+fi
 exit $rc

@@ -22,6 +22,20 @@
 ** tree, over paths), cache hit rate, expansions, time in the scheduler, the
 ** cache's memory, and wrong paths. Verdict: with the cache, searches per
 ** delivered path <= 0.2 and 0 wrong paths. Exit 1 on a failed verdict.
+**
+**   build/path_cache_bench --edits MAP [TREES [EDITS]]
+**
+** The cost of an edit to a cache holding TREES (default 3) grown trees:
+** TREES goals of the map's largest component, each tree grown by queries
+** from 32 of its cells; then EDITS (default 100) times a random cell of the
+** component is blocked (timed: the lds_grid_set_blocked call, in which the
+** cache updates its trees), every tree is asked for a path from one of the
+** 32 starts (timed: the query after the edit, which regrows what the edit
+** cut), the cell is unblocked (timed) and the trees asked again (timed).
+** The first tree's answers are checked, untimed, against a fresh A*
+** (status, cost within 1e-9, legal moves). Printed: medians and maxima in
+** µs. Verdict: median set_blocked <= 1000 µs (block and unblock) and 0
+** wrong answers; exit 1 on a failed verdict.
 */
 #define _POSIX_C_SOURCE 199309L
 #include "lds.h"
@@ -201,6 +215,139 @@ static long run(lds_Grid *g, const int32_t (*spawn)[2], long nspawn, const int32
   return wrong;
 }
 
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Sorts v; its median. */
+static double median_of(double *v, long n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n ? v[n / 2] : 0.0;
+}
+
+/* Whether a cached answer agrees with a fresh A* on the grid as it is. */
+static bool agrees(lds_Grid *g, lds_Search *check, const int32_t *q, lds_Status st,
+                   const lds_Path *p) {
+  lds_Status fs = lds_search_start(check, NULL, q[0], q[1], q[2], q[3]);
+  if (fs == LDS_OK) fs = lds_search_run(check);
+  if (fs != st) return false;
+  if (fs == LDS_FOUND) {
+    lds_PathCheck chk;
+    double c = lds_search_cost(check);
+    lds_path_check_init(&chk);
+    chk.check_start = chk.check_goal = true;
+    chk.sx = q[0];
+    chk.sy = q[1];
+    chk.gx = q[2];
+    chk.gy = q[3];
+    return p && fabs(lds_path_cost(p) - c) <= 1e-9 * (c > 1 ? c : 1) &&
+           lds_path_check(g, p, &chk, NULL, NULL) == LDS_OK;
+  }
+  return p == NULL;
+}
+
+/* Asks every tree for a path from a random one of the starts; returns the
+** µs taken; counts the first tree's wrong answers (checked untimed). */
+static double ask_trees(lds_PathCache *pc, lds_Grid *g, lds_Search *check,
+                        const int32_t (*goal)[2], int ntrees, const int32_t (*start)[2],
+                        long nstart, long *wrong) {
+  double us = 0;
+  int t;
+  for (t = 0; t < ntrees; t++) {
+    lds_SearchParams sp;
+    lds_Path *p = NULL;
+    const int32_t *s = start[rnd(nstart)];
+    int32_t q[4];
+    lds_Status st;
+    double t0;
+    q[0] = s[0];
+    q[1] = s[1];
+    q[2] = goal[t][0];
+    q[3] = goal[t][1];
+    lds_search_params_init(&sp);
+    if (!lds_path_cache_accepts(pc, &sp, q[0], q[1], q[2], q[3])) continue;
+    t0 = now_us();
+    st = lds_path_cache_query(pc, &sp, q[0], q[1], q[2], q[3], 0, NULL, &p, NULL);
+    us += now_us() - t0;
+    if (t == 0 && !agrees(g, check, q, st, p)) (*wrong)++;
+    lds_path_free(p);
+  }
+  return us;
+}
+
+/* --edits: the cost of lds_grid_set_blocked to a cache of grown trees. */
+static int edit_cost(lds_Grid *g, const int32_t (*cells)[2], long ncells, int ntrees, long nedits) {
+  lds_PathCache *pc = lds_path_cache_new(NULL, g, (uint32_t)ntrees, NULL);
+  lds_Search *check = lds_search_new(NULL, g, NULL);
+  int32_t(*goal)[2] = malloc(sizeof *goal * (size_t)ntrees), start[32][2];
+  double *blk = malloc(sizeof(double) * (size_t)nedits), *unb = malloc(sizeof(double) * (size_t)nedits);
+  double *qry = malloc(sizeof(double) * 2 * (size_t)nedits), t0, grow;
+  long i, wrong = 0;
+  int t;
+  bool ok_median;
+  lds_PathCacheStats st;
+  rng = 88172645463325252ULL;
+  for (t = 0; t < ntrees; t++) memcpy(goal[t], cells[rnd(ncells)], sizeof goal[t]);
+  for (i = 0; i < 32; i++) memcpy(start[i], cells[rnd(ncells)], sizeof start[i]);
+  t0 = now_us();
+  for (t = 0; t < ntrees; t++)
+    for (i = 0; i < 32; i++) {
+      lds_SearchParams sp;
+      lds_Path *p = NULL;
+      lds_search_params_init(&sp);
+      if (lds_path_cache_accepts(pc, &sp, start[i][0], start[i][1], goal[t][0], goal[t][1]))
+        lds_path_cache_query(pc, &sp, start[i][0], start[i][1], goal[t][0], goal[t][1], 0, NULL, &p,
+                             NULL);
+      lds_path_free(p);
+    }
+  grow = now_us() - t0;
+  lds_path_cache_stats(pc, &st);
+  printf("map %dx%d, %d trees grown by 32 queries each (%llu cells settled, %.0f ms), %ld edits:\n",
+         (int)lds_grid_width(g), (int)lds_grid_height(g), ntrees,
+         (unsigned long long)st.expansions, grow / 1000.0, nedits);
+  for (i = 0; i < nedits; i++) {
+    const int32_t *c;
+    int k;
+    do {
+      c = cells[rnd(ncells)];
+      for (k = 0; k < ntrees; k++)
+        if (c[0] == goal[k][0] && c[1] == goal[k][1]) break;
+    } while (k < ntrees);
+    t0 = now_us();
+    lds_grid_set_blocked(g, c[0], c[1], true);
+    blk[i] = now_us() - t0;
+    qry[2 * i] = ask_trees(pc, g, check, (const int32_t(*)[2])goal, ntrees,
+                           (const int32_t(*)[2])start, 32, &wrong);
+    t0 = now_us();
+    lds_grid_set_blocked(g, c[0], c[1], false);
+    unb[i] = now_us() - t0;
+    qry[2 * i + 1] = ask_trees(pc, g, check, (const int32_t(*)[2])goal, ntrees,
+                               (const int32_t(*)[2])start, 32, &wrong);
+  }
+  lds_path_cache_stats(pc, &st);
+  {
+    double mb = median_of(blk, nedits), mu = median_of(unb, nedits), mq = median_of(qry, 2 * nedits);
+    ok_median = mb <= 1000.0 && mu <= 1000.0;
+    printf("  set_blocked with %d trees: median %.1f µs (block), %.1f µs (unblock); max %.1f, %.1f µs\n",
+           ntrees, mb, mu, blk[nedits - 1], unb[nedits - 1]);
+    printf("  the %d queries after an edit: median %.1f µs, max %.1f µs\n", ntrees, mq,
+           qry[2 * nedits - 1]);
+  }
+  printf("  cache: %llu answers, %llu hits, %llu grown, %llu cells settled; %ld wrong answers\n",
+         (unsigned long long)st.answered, (unsigned long long)st.hits, (unsigned long long)st.grown,
+         (unsigned long long)st.expansions, wrong);
+  lds_path_cache_free(pc);
+  lds_search_free(check);
+  free(goal);
+  free(blk);
+  free(unb);
+  free(qry);
+  printf("  verdict: median set_blocked <= 1000 µs and 0 wrong answers: %s\n",
+         ok_median && wrong == 0 ? "ok" : "FAILED");
+  return ok_median && wrong == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
   lds_Error err;
   lds_Grid *g;
@@ -214,8 +361,22 @@ int main(int argc, char **argv) {
   size_t bytes[2];
   long wrong[2], delivered[2];
   lds_PathCacheStats cst[2];
-  if (argc < 2 || nagents < 1 || ndest < 1 || ndest > 1024 || trips < 1) {
-    fprintf(stderr, "usage: path_cache_bench MAP [AGENTS [DESTINATIONS [TRIPS]]]\n");
+  bool edits = argc > 1 && strcmp(argv[1], "--edits") == 0;
+  int ntrees = 3;
+  long nedits = 100;
+  if (edits) { /* --edits MAP [TREES [EDITS]] */
+    argv++;
+    argc--;
+    ntrees = argc > 2 ? atoi(argv[2]) : 3;
+    nedits = argc > 3 ? atol(argv[3]) : 100;
+    nagents = 1;
+    ndest = 1;
+    trips = 1;
+  }
+  if (argc < 2 || nagents < 1 || ndest < 1 || ndest > 1024 || trips < 1 || ntrees < 1 ||
+      ntrees > 1024 || nedits < 1) {
+    fprintf(stderr, "usage: path_cache_bench MAP [AGENTS [DESTINATIONS [TRIPS]]]\n"
+                    "       path_cache_bench --edits MAP [TREES [EDITS]]\n");
     return 2;
   }
   g = lds_map_load(NULL, argv[1], &err);
@@ -233,6 +394,7 @@ int main(int argc, char **argv) {
     size_t *size = calloc((size_t)n + 1, sizeof(size_t));
     for (y = 0; y < h; y++)
       for (x = 0; x < w; x++) size[lds_components_id(c, x, y)]++;
+    size[0] = 0; /* id 0: blocked cells, never the largest component */
     for (id = 1; id <= n; id++)
       if (size[id] > size[big]) big = id;
     cells = malloc(sizeof *cells * size[big]);
@@ -245,6 +407,13 @@ int main(int argc, char **argv) {
         cells[ncells][1] = y;
         ncells++;
       }
+  if (edits) {
+    int rc = edit_cost(g, (const int32_t(*)[2])cells, ncells, ntrees, nedits);
+    lds_components_free(c);
+    free(cells);
+    lds_grid_free(g);
+    return rc;
+  }
   /* barracks: the cells of the largest component within 6 of 10 centres */
   spawn = malloc(sizeof *spawn * (size_t)ncells);
   for (k = 0; k < 10; k++) {

@@ -151,12 +151,19 @@ static void test_sliced_and_declined(void) {
   CHECK_INT(st, LDS_FOUND);
   CHECK_INT(n, 0);
   lds_path_free(path);
-  /* a wall: the tree is reset, the start is cut off: no path */
+  /* a wall: the start is cut off: no path. The edits cut the west side
+  ** out of the tree and none of its cells has a move into a settled cell,
+  ** so no cell is left to settle: answered at once */
   for (y = 0; y < 40; y++) lds_grid_set_blocked(g, 30, y, true);
   st = lds_path_cache_query(pc, &p, 10, 5, 59, 39, 0, &n, &path, &err);
   CHECK_INT(st, LDS_NO_PATH);
   CHECK(path == NULL);
-  CHECK(n > 0);
+  CHECK_INT(n, 0);
+  {
+    lds_PathCacheStats cs;
+    lds_path_cache_stats(pc, &cs);
+    CHECK_INT(cs.truncations, 40); /* each cell of the wall cut the subtree behind it */
+  }
   st = lds_path_cache_query(pc, &p, 3, 3, 59, 39, 0, &n, &path, &err); /* exhausted: at once */
   CHECK_INT(st, LDS_NO_PATH);
   CHECK_INT(n, 0);
@@ -289,10 +296,182 @@ static void test_bad_queries(void) {
   lds_grid_free(g);
 }
 
+/* One run of test_interleaved_edits: STEPS steps of edits and queries on a
+** grid of random walls and costs with 3 goals, every answer checked against
+** a fresh search; returns the wrong answers, fills a checksum of the
+** answers (cells and costs) and the cache's counters. */
+static int interleaved_run(unsigned long long seed, int steps, uint64_t *sum, lds_PathCacheStats *st,
+                           int *answered) {
+  th_Rng r = {seed};
+  const int32_t W = 70, H = 50;
+  lds_Grid *g = cache_grid(&r, W, H);
+  lds_Search *s = lds_search_new(NULL, g, NULL);
+  lds_PathCache *pc = lds_path_cache_new(NULL, g, 3, NULL);
+  int32_t goals[3][2];
+  double w1 = 1.0;
+  int i, k, wrong = 0;
+  *sum = 0;
+  *answered = 0;
+  for (k = 0; k < 3; k++) {
+    do {
+      goals[k][0] = th_randint(&r, W);
+      goals[k][1] = th_randint(&r, H);
+    } while (lds_grid_blocked(g, goals[k][0], goals[k][1]));
+  }
+  for (i = 0; i < steps; i++) {
+    int kind = th_randint(&r, 100), burst = th_randint(&r, 10) == 0 ? 12 : 1, b;
+    if (kind < 55) { /* edits, often next to a goal's trees' busiest cells */
+      for (b = 0; b < burst; b++) {
+        int32_t *gl = goals[th_randint(&r, 3)], x, y;
+        if (th_randint(&r, 2)) {
+          x = gl[0] - 6 + th_randint(&r, 13);
+          y = gl[1] - 6 + th_randint(&r, 13);
+        } else {
+          x = th_randint(&r, W);
+          y = th_randint(&r, H);
+        }
+        if (!lds_grid_in_bounds(g, x, y)) continue;
+        for (k = 0; k < 3; k++)
+          if (x == goals[k][0] && y == goals[k][1]) break;
+        if (k < 3) continue; /* the goals stay open (else their queries are declined) */
+        switch (th_randint(&r, 7)) {
+          case 0:
+          case 1: lds_grid_set_blocked(g, x, y, !lds_grid_blocked(g, x, y)); break;
+          case 2: lds_grid_set_cost(g, x, y, 0.25f + (float)th_randint(&r, 8)); break;
+          case 3: lds_grid_layer_set(g, 0, x, y, th_randint(&r, 3) ? (float)th_randint(&r, 3) : INFINITY); break;
+          case 4: { /* a 3x3 crate put down or taken away at once */
+            float *cost = lds_grid_layer_data(g, 0);
+            int32_t cx, cy, x1 = x + 2 < W ? x + 2 : W - 1, y1 = y + 2 < H ? y + 2 : H - 1;
+            for (cy = y; cy <= y1; cy++)
+              for (cx = x; cx <= x1; cx++) cost[cy * W + cx] = th_randint(&r, 2) ? 0.0f : 3.0f;
+            lds_grid_touch(g, x, y, x1, y1);
+            break;
+          }
+          case 5: lds_grid_set_blocked(g, x - x % 13 + 6, H / 2, !lds_grid_blocked(g, x - x % 13 + 6, H / 2)); break;
+          default: /* a rule of the whole grid, now and then */
+            if (th_randint(&r, 20) == 0)
+              lds_grid_set_diagonal(g, (lds_Diagonal)th_randint(&r, 4));
+            else
+              lds_grid_set_cost(g, x, y, 1.0f);
+            break;
+        }
+      }
+    } else { /* a query, sliced sometimes with edits between the slices */
+      lds_SearchParams p;
+      int32_t sx = th_randint(&r, W), sy = th_randint(&r, H), *gl = goals[th_randint(&r, 3)];
+      uint64_t budget = th_randint(&r, 3) == 0 ? 1 + (uint64_t)th_randint(&r, 300) : 0;
+      lds_Path *path = NULL;
+      lds_Status qs;
+      lds_search_params_init(&p);
+      if (th_randint(&r, 3) == 0) {
+        p.layer_weights = &w1;
+        p.n_layer_weights = 1;
+      }
+      if (!lds_path_cache_accepts(pc, &p, sx, sy, gl[0], gl[1])) continue;
+      for (;;) {
+        qs = lds_path_cache_query(pc, &p, sx, sy, gl[0], gl[1], budget, NULL, &path, NULL);
+        if (qs != LDS_RUNNING) break;
+        if (th_randint(&r, 2)) { /* an edit away from the query's ends */
+          int32_t x = th_randint(&r, W), y = th_randint(&r, H);
+          if ((x != sx || y != sy) && (x != gl[0] || y != gl[1]))
+            lds_grid_set_blocked(g, x, y, !lds_grid_blocked(g, x, y));
+          if (!lds_path_cache_accepts(pc, &p, sx, sy, gl[0], gl[1])) break;
+        }
+      }
+      if (qs == LDS_RUNNING) continue;
+      (*answered)++;
+      if (!agrees(g, s, &p, sx, sy, gl[0], gl[1], qs, path)) {
+        if (wrong++ < 3)
+          TH_FAIL("step %d (%d,%d)->(%d,%d): cached %s differs from a fresh search", i, sx, sy,
+                  gl[0], gl[1], lds_status_name(qs));
+      }
+      if (path) {
+        size_t c, n = lds_path_length(path);
+        for (c = 0; c < n; c++) {
+          int32_t x, y;
+          lds_path_cell(path, c, &x, &y);
+          *sum = *sum * 1000003u + (uint64_t)(y * W + x);
+        }
+        *sum = *sum * 31u + (uint64_t)(lds_path_cost(path) * 1e6);
+      }
+      *sum = *sum * 7u + (uint64_t)qs;
+      lds_path_free(path);
+    }
+  }
+  lds_path_cache_stats(pc, st);
+  lds_path_cache_free(pc);
+  lds_search_free(s);
+  lds_grid_free(g);
+  return wrong;
+}
+
+/* Edits and cached queries interleaved: bursts of edits (walls, doors,
+** costs up and down, layer values, rectangles of layer data, the diagonal
+** rule), sliced queries with edits between the slices; every answer against
+** a fresh search; the same run twice gives the same answers bit for bit. */
+static void test_interleaved_edits(void) {
+  lds_PathCacheStats st, st2;
+  uint64_t sum, sum2;
+  int answered, answered2;
+  CHECK_INT(interleaved_run(0x5EED1234ULL, 10000, &sum, &st, &answered), 0);
+  printf("  path cache, 10000 steps of edits and queries: %d answered, %llu hits, %llu grown, %llu"
+         " edits changed a tree, %llu cut one\n", answered, (unsigned long long)st.hits,
+         (unsigned long long)st.grown, (unsigned long long)st.resets,
+         (unsigned long long)st.truncations);
+  CHECK(answered > 1500);
+  CHECK(st.hits > 300);
+  CHECK(st.grown > 300);
+  CHECK(st.truncations > 100);
+  CHECK(interleaved_run(0x5EED1234ULL, 10000, &sum2, &st2, &answered2) == 0);
+  CHECK_INT(answered2, answered);
+  CHECK(sum2 == sum);
+  CHECK_INT(st2.expansions, st.expansions);
+}
+
+/* An edit costs what it changes: on an open 100x100 grid with the tree of
+** (50,50) grown to (0,0), blocking the far corner (99,0) cuts that leaf
+** alone (a hit stays a hit, no cell settled), and unblocking it gives it
+** its key again (one cell to settle before (0,0), which is farther). */
+static void test_edit_is_local(void) {
+  lds_Grid *g = lds_grid_new(NULL, 100, 100, NULL);
+  lds_PathCache *pc = lds_path_cache_new(NULL, g, 1, NULL);
+  lds_Search *s = lds_search_new(NULL, g, NULL);
+  lds_SearchParams p;
+  lds_Path *path = NULL;
+  lds_PathCacheStats st;
+  uint64_t n;
+  lds_search_params_init(&p);
+  CHECK_INT(lds_path_cache_query(pc, &p, 0, 0, 50, 50, 0, &n, &path, NULL), LDS_FOUND);
+  CHECK(n > 9000);
+  lds_path_free(path);
+  lds_grid_set_blocked(g, 99, 0, true);
+  CHECK_INT(lds_path_cache_query(pc, &p, 0, 0, 50, 50, 0, &n, &path, NULL), LDS_FOUND);
+  CHECK_INT(n, 0);
+  CHECK(agrees(g, s, &p, 0, 0, 50, 50, LDS_FOUND, path));
+  lds_path_free(path);
+  lds_grid_set_blocked(g, 99, 0, false);
+  CHECK_INT(lds_path_cache_query(pc, &p, 0, 0, 50, 50, 0, &n, &path, NULL), LDS_FOUND);
+  CHECK_INT(n, 1);
+  CHECK(agrees(g, s, &p, 0, 0, 50, 50, LDS_FOUND, path));
+  lds_path_free(path);
+  CHECK_INT(lds_path_cache_query(pc, &p, 99, 0, 50, 50, 0, &n, &path, NULL), LDS_FOUND);
+  CHECK_INT(n, 0);
+  CHECK(agrees(g, s, &p, 99, 0, 50, 50, LDS_FOUND, path));
+  lds_path_free(path);
+  lds_path_cache_stats(pc, &st);
+  CHECK_INT(st.truncations, 1);
+  CHECK_INT(st.resets, 2);
+  lds_path_cache_free(pc);
+  lds_search_free(s);
+  lds_grid_free(g);
+}
+
 void suite_path_cache(void);
 void suite_path_cache(void) {
   test_bad_queries();
   test_sliced_and_declined();
   test_random_queries_and_edits();
+  test_interleaved_edits();
+  test_edit_is_local();
   test_scheduler();
 }

@@ -19,10 +19,11 @@
 ** median query times and ratios against A* (per pass, and the interleaved
 ** fast median against the A* median of that pass), the share of fast paths within 1 % of
 ** the optimum, the worst ratio, mismatches of the optimal mode and of A*,
-** illegal paths, and the repair time of N door toggles (a passable cell
-** with exactly two passable orthogonal neighbours, opposite each other, or
-** any passable cell when there is none, blocked then opened again: two
-** repairs each). --costs SEED gives the map terrain costs before anything
+** illegal paths, and the repair time of N door toggles inside clusters
+** and of N on a cluster's border row or column, each median apart (a door:
+** a passable cell with exactly two passable orthogonal neighbours,
+** opposite each other, or any passable cell when there is none, blocked
+** then opened again: two repairs each). --costs SEED gives the map terrain costs before anything
 ** is built: every passable cell of a 16 x 16 block costs 1, 2, 3 or 4, from
 ** a hash of the block and SEED (terrain_costs); the queries' reference
 ** optimum is then Dijkstra's on the costed map (untimed), also for --scen.
@@ -64,8 +65,10 @@ static void usage(FILE *f) {
           "                untimed); --seed S picks them (default 1)\n"
           "  --cluster C   cluster side, 4..%d (default 16)\n"
           "  --stride K    keep every K-th scen problem; --limit N at most N of them\n"
-          "  --doors N     N door toggles (block, repair, open, repair) after the queries;\n"
-          "                a door is a cell not on the map's border: MAP needs 3x3 cells or more\n"
+          "  --doors N     N door toggles (block, repair, open, repair) after the queries\n"
+          "                inside clusters and N on a cluster's border row or column (timed\n"
+          "                apart); a door is a cell not on the map's border: MAP needs 3x3\n"
+          "                cells or more\n"
           "  --no-optimal  skip the optimal mode (and its landmark tables, 4 bytes per landmark\n"
           "                per padded cell: 32 with the default 8);\n"
           "                its lines say skipped, its JSON fields are null\n"
@@ -172,8 +175,8 @@ int cli_hier(int argc, char **argv) {
   lds_HpaQuery *hq;
   lds_Search *s;
   lds_HpaInfo info;
-  double *ta, *tf, *to, *tia, *tif, *ratio, *rep;
-  size_t within = 0, mism_opt = 0, mism_astar = 0, illegal = 0, nrep = 0, nf = 0;
+  double *ta, *tf, *to, *tia, *tif, *ratio, *rep, *brep;
+  size_t within = 0, mism_opt = 0, mism_astar = 0, illegal = 0, nrep = 0, nbrep = 0, nf = 0;
   double worst = 1.0, build_ms;
   uint64_t exp_a = 0, exp_f = 0, exp_o = 0;
   for (a = 2; a < argc; a++) {
@@ -470,35 +473,45 @@ int cli_hier(int argc, char **argv) {
     lds_hpa_query_step(hq, NULL);
     tif[i] = now_us() - t0;
   }
-  /* door toggles */
+  /* door toggles: N doors inside a cluster, then N whose way through
+  ** crosses a cluster border (an entrance of the two clusters) */
   rep = calloc(2 * doors + 1, sizeof(double));
+  brep = calloc(2 * doors + 1, sizeof(double));
   {
     int32_t w = lds_grid_width(g), hh = lds_grid_height(g);
-    size_t tries = 0;
-    while (nrep < 2 * doors && tries < 1000000) {
-      int32_t x = 1 + (int32_t)(rnd() % (uint32_t)(w - 2)), y = 1 + (int32_t)(rnd() % (uint32_t)(hh - 2));
-      bool n = !lds_grid_blocked(g, x, y - 1), so = !lds_grid_blocked(g, x, y + 1);
-      bool e = !lds_grid_blocked(g, x + 1, y), we = !lds_grid_blocked(g, x - 1, y);
-      double t0;
-      tries++;
-      /* a door: a passable cell in a one-cell gap (blocked on two opposite
-      ** sides); after 100000 draws without one, any passable cell */
-      if (lds_grid_blocked(g, x, y) ||
-          (tries < 100000 && !((n && so && !e && !we) || (e && we && !n && !so))))
-        continue;
-      lds_grid_set_blocked(g, x, y, true);
-      t0 = now_us();
-      lds_hpa_repair(h);
-      rep[nrep++] = now_us() - t0;
-      lds_grid_set_blocked(g, x, y, false);
-      t0 = now_us();
-      lds_hpa_repair(h);
-      rep[nrep++] = now_us() - t0;
+    int pass;
+    for (pass = 0; pass < 2; pass++) {
+      size_t tries = 0, *nr = pass ? &nbrep : &nrep;
+      double *r = pass ? brep : rep;
+      while (*nr < 2 * doors && tries < 1000000) {
+        int32_t x = 1 + (int32_t)(rnd() % (uint32_t)(w - 2)), y = 1 + (int32_t)(rnd() % (uint32_t)(hh - 2));
+        bool n = !lds_grid_blocked(g, x, y - 1), so = !lds_grid_blocked(g, x, y + 1);
+        bool e = !lds_grid_blocked(g, x + 1, y), we = !lds_grid_blocked(g, x - 1, y);
+        /* on a border: its gap's way through crosses the cluster border */
+        bool border = (e && we && (x % cluster == 0 || x % cluster == cluster - 1)) ||
+                      (n && so && (y % cluster == 0 || y % cluster == cluster - 1));
+        double t0;
+        tries++;
+        /* a door: a passable cell in a one-cell gap (blocked on two opposite
+        ** sides); after 100000 draws without one, any passable cell */
+        if (lds_grid_blocked(g, x, y) || border != (pass == 1) ||
+            (tries < 100000 && !((n && so && !e && !we) || (e && we && !n && !so))))
+          continue;
+        lds_grid_set_blocked(g, x, y, true);
+        t0 = now_us();
+        lds_hpa_repair(h);
+        r[(*nr)++] = now_us() - t0;
+        lds_grid_set_blocked(g, x, y, false);
+        t0 = now_us();
+        lds_hpa_repair(h);
+        r[(*nr)++] = now_us() - t0;
+      }
     }
   }
   {
     double fr = 0, fo = 0, ma = median(ta, nq), mf = median(tf, nq), mo = optimal ? median(to, nq) : 0;
     double pct = nf ? 100.0 * (double)within / (double)nq : 0, mr = median(rep, nrep);
+    double mbr = median(brep, nbrep);
     double mratio = median(ratio, nf), mia = median(tia, nq), mif = median(tif, nq);
     double fir = mif > 0 ? mia / mif : 0;
     fr = mf > 0 ? ma / mf : 0;
@@ -541,13 +554,18 @@ int cli_hier(int argc, char **argv) {
              nq ? (double)exp_f1 / (double)nq : 0.0);
     }
     if (nrep)
-      printf("  door toggle repair: median %.1f us over %zu repairs (last rebuilt %llu clusters)\n", mr,
-             nrep, (unsigned long long)info.last_repair_clusters);
+      printf("  door toggle repair: median %.1f us over %zu repairs of doors inside a cluster\n", mr,
+             nrep);
+    if (nbrep)
+      printf("  border door toggle repair: median %.1f us over %zu repairs of doors on a cluster's "
+             "border (last rebuilt %llu clusters)\n",
+             mbr, nbrep, (unsigned long long)info.last_repair_clusters);
     if (json) {
       /* without the optimal mode its three fields are null: nothing was
       ** measured, and a 0 would read as a measured time or a clean run */
-      char om[32] = "null", os[32] = "null", omm[32] = "null", dr[32] = "null";
+      char om[32] = "null", os[32] = "null", omm[32] = "null", dr[32] = "null", bdr[32] = "null";
       if (nrep) snprintf(dr, sizeof dr, "%.2f", mr); /* null without --doors: none measured */
+      if (nbrep) snprintf(bdr, sizeof bdr, "%.2f", mbr);
       if (optimal) {
         snprintf(om, sizeof om, "%.2f", mo);
         snprintf(os, sizeof os, "%.3f", fo);
@@ -557,11 +575,12 @@ int cli_hier(int argc, char **argv) {
              "\"astar_median_us\":%.2f,\"fast_median_us\":%.2f,\"fast_speedup\":%.2f,"
              "\"optimal\":%s,\"optimal_median_us\":%s,\"optimal_speedup\":%s,\"fast_within_1pct\":%.3f,"
              "\"fast_worst_ratio\":%.5f,\"illegal\":%zu,\"optimal_mismatches\":%s,"
-             "\"astar_mismatches\":%zu,\"door_repair_median_us\":%s,\"alt\":%s,\"costs\":%s,"
+             "\"astar_mismatches\":%zu,\"door_repair_median_us\":%s,"
+             "\"border_door_repair_median_us\":%s,\"alt\":%s,\"costs\":%s,"
              "\"fast_interleaved_median_us\":%.2f,\"fast_interleaved_speedup\":%.2f,"
              "\"fast_weight\":%g}\n",
              map, nq, cluster, build_ms, info.bytes_per_cell, ma, mf, fr, optimal ? "true" : "false", om,
-             os, pct, worst, illegal, omm, mism_astar, dr, alt ? "true" : "false",
+             os, pct, worst, illegal, omm, mism_astar, dr, bdr, alt ? "true" : "false",
              costs ? "true" : "false", mif, fir, fast_weight);
     }
   }
@@ -578,6 +597,7 @@ int cli_hier(int argc, char **argv) {
   free(tif);
   free(ratio);
   free(rep);
+  free(brep);
   free(tf1);
   return (mism_opt || illegal) ? 1 : 0;
 }
