@@ -10,16 +10,16 @@
 ** smoothing of uniform grids (lds_hpa_query.c), each window of
 ** BAND_WINDOW raw cells is searched again: an A* from the last kept cell
 ** to the window's last raw cell over the cells within band_radius
-** (lds_HpaParams; in x and in y) of the window's raw cells, plus the last window's unkept path
-** (so the band always holds a path no dearer than the one it replaces).
-** Of its path the cells up to the window's middle are kept (those lying
-** within the radius of raw cells no further than the middle), so only the
+** (lds_HpaParams; in x and in y) of the window's raw cells, plus the last
+** window's unkept path (so the band always holds a path no dearer than the
+** one it replaces), guided by the landmark bound where the hierarchy has
+** the tables. Of its path the cells lying near the window's first
+** BAND_KEEP raw cells are kept, so only the
 ** goal pins the path to a raw cell; the rest is searched again by the next
-** window. This is corridor-restricted refinement of an abstract path
-** (the "refine within a corridor" step of hierarchical planners; Botea,
-** Müller & Schaeffer, J. Game Development 1(1), 2004, smooth within the
-** abstract path's neighbourhood; here the neighbourhood is searched
-** exactly).
+** window. This is a search restricted to a corridor round the refined
+** abstract path, as HPA* refines an abstract path by searches confined to
+** clusters (Botea, Müller & Schaeffer, J. Game Development 1(1), 2004),
+** with the corridor following the path instead of the cluster grid.
 **
 ** Guarantee: every window's A* is exact inside its band, which holds the
 ** previous window's unkept path followed by the raw path, so the cost of
