@@ -23,6 +23,7 @@ void lds_hpa_params_init(lds_HpaParams *p) {
   p->optimal_jps = true;
   p->level2 = LDS_HPA_LEVEL2_AUTO;
   p->fast_weight = LDS_HPA_FAST_WEIGHT;
+  p->band_radius = LDS_HPA_BAND_RADIUS;
 }
 
 /* whether w is a fast_weight accepted (NaN is not) */
@@ -521,6 +522,11 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
                params->fast_weight, LDS_HPA_MAX_FAST_WEIGHT);
     return NULL;
   }
+  if (params->band_radius < 0 || params->band_radius > LDS_HPA_MAX_BAND_RADIUS) {
+    ldsi_error(err, LDS_E_ARG, "%s: band_radius %d out of range (expected 0..%d cells)", fn,
+               params->band_radius, LDS_HPA_MAX_BAND_RADIUS);
+    return NULL;
+  }
   if (params->n_layer_weights < 0 || params->n_layer_weights > 16 ||
       params->n_layer_weights > grid->nlayers || (params->n_layer_weights && !params->layer_weights)) {
     ldsi_error(err, LDS_E_ARG,
@@ -562,6 +568,7 @@ lds_Hpa *lds_hpa_new(const lds_Env *env, const lds_Grid *grid, const lds_HpaPara
   h->lmk = params->lower_bounds ? params->landmarks : 0;
   h->optimal_jps = params->optimal_jps;
   h->fast_weight = params->fast_weight;
+  h->band_radius = params->band_radius;
   h->nweights = params->n_layer_weights;
   h->layer_removals = grid->layer_removals;
   for (i = 0; i < h->nweights; i++) {
@@ -847,6 +854,7 @@ void lds_hpa_info(const lds_Hpa *h, lds_HpaInfo *out) {
   out->last_repair_clusters = h->last_repair_clusters;
   out->total_repair_us = h->total_repair_us;
   out->fast_weight = h->fast_weight;
+  out->band_radius = h->band_radius;
   if (h->lm) {
     out->landmarks = h->lm->k;
     out->landmark_bytes = ldsi_lm_bytes(h->lm);

@@ -114,6 +114,12 @@ typedef struct lds_HpaQuery lds_HpaQuery;
 /// Largest lds_HpaParams.fast_weight accepted.
 #define LDS_HPA_MAX_FAST_WEIGHT 10.0
 
+/// Default lds_HpaParams.band_radius: measured to bring every Berlin_0_1024
+/// problem with terrain costs within 1 % of optimal (docs/hierarchy.md).
+#define LDS_HPA_BAND_RADIUS 2
+/// Largest lds_HpaParams.band_radius accepted.
+#define LDS_HPA_MAX_BAND_RADIUS 8
+
 /// Parameters of a hierarchy. Fill with lds_hpa_params_init, then change.
 typedef struct lds_HpaParams {
   int cluster_size;             ///< side of a cluster [Units: cells]
@@ -144,6 +150,14 @@ typedef struct lds_HpaParams {
                                 ///< [Limit: 1..LDS_HPA_MAX_FAST_WEIGHT]
                                 ///< default LDS_HPA_FAST_WEIGHT (1.02); 1: the
                                 ///< shortest abstract path
+  int band_radius;              ///< where costs are not uniform under the weights,
+                                ///< the fast mode searches again, window by window,
+                                ///< the cells within band_radius (in x and in y) of
+                                ///< its raw path (docs/hierarchy.md, "Band
+                                ///< refinement"); 0: line smoothing only, as on
+                                ///< uniform grids [Units: cells]
+                                ///< [Limit: 0..LDS_HPA_MAX_BAND_RADIUS]
+                                ///< default LDS_HPA_BAND_RADIUS (2)
   const double *layer_weights;  ///< [opt] [Shape: n_layer_weights doubles, one per
                                 ///< grid layer] weights of the effective cost; copied
   int n_layer_weights;          ///< [Limit: 0..min(16, lds_grid_layer_count)]
@@ -185,6 +199,7 @@ typedef struct lds_HpaInfo {
   size_t level2_bytes;      ///< memory of the second level (part of bytes)
   uint64_t level2_build_us; ///< its build time (part of build_us) [Units: µs]
   double fast_weight;       ///< weight of the fast mode's abstract search (lds_hpa_set_fast_weight)
+  int32_t band_radius;      ///< lds_HpaParams.band_radius [Units: cells]
 } lds_HpaInfo;
 
 /* ---------------------------------------------------------- lifetime -- */

@@ -106,6 +106,7 @@ struct lds_Hpa {
   bool lower_bounds;
   bool optimal_jps;        /* lds_HpaParams.optimal_jps */
   double fast_weight;      /* lds_HpaParams.fast_weight (lds_hpa_set_fast_weight) */
+  int band_radius;         /* lds_HpaParams.band_radius */
   struct ldsi_Landmarks *lm; /* the optimal mode's landmark tables (lower_bounds), else NULL */
   bool lm_stale;           /* a failed table repair: the next repair copies every entrance's values */
   struct ldsi_HpaL2 *l2;   /* the second level (lds_hpa_level2.c), NULL when none */
@@ -236,9 +237,23 @@ LDSI_HIDDEN void ldsi_hpa_local_dijkstra(const lds_Hpa *h, ldsi_HpaLocal *L, int
 LDSI_HIDDEN double ldsi_hpa_local_g(const lds_Hpa *h, const ldsi_HpaLocal *L, size_t p);
 /* A* inside the rectangle from padded s to padded t; returns its cost
 ** (INFINITY when t is unreachable inside) and leaves the parents for
-** ldsi_hpa_local_trace. */
+** ldsi_hpa_local_trace. With a mask (indexed by the cell's place in the
+** rectangle, row by row), only cells whose mask value is mcur are entered
+** (s and t must be among them); NULL: the whole rectangle. With alt, the
+** heuristic is also bounded below by its landmarks' differential bound
+** towards t (admissible and consistent as the octile one: lds_landmarks.h);
+** NULL: the octile distance times the smallest cell cost alone. */
+typedef struct ldsi_HpaAlt {
+  const uint32_t *tab; /* the landmark tables, k values per padded cell */
+  int k, n;            /* values per cell; landmarks used (at most 8) */
+  uint8_t l[8];        /* their indices */
+  uint32_t t[8];       /* their values at t */
+  double q;            /* cost units per table unit, times 1 - 2^-22 */
+} ldsi_HpaAlt;
 LDSI_HIDDEN double ldsi_hpa_local_astar(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int32_t y0,
-                                        int32_t x1, int32_t y1, size_t s, size_t t);
+                                        int32_t x1, int32_t y1, size_t s, size_t t,
+                                        const uint32_t *mask, uint32_t mcur,
+                                        const ldsi_HpaAlt *alt);
 /* Writes the cells (padded ids) of the last A*'s path s..t into out (at most
 ** max) in order; returns their count (0 if t was not reached, or more than
 ** max: then nothing is written). */

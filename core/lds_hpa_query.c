@@ -71,6 +71,7 @@ void lds_hpa_query_free(lds_HpaQuery *q) {
   if (q->rawc) ldsi_free(&e, q->rawc, q->rawcap * sizeof(double));
   if (q->rawxy) ldsi_free(&e, q->rawxy, q->rawcap * sizeof(uint32_t));
   if (q->cells) ldsi_free(&e, q->cells, q->ccap * sizeof(uint32_t));
+  ldsi_hpa_band_free(q);
   ldsi_hpa_local_free(&e, &q->win);
   ldsi_hpa_local_free(&e, &q->ls);
   ldsi_free(&e, q, sizeof *q);
@@ -231,6 +232,11 @@ lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_t sx, in
     }
     q->phase = PH_EXACT;
     return LDS_OK;
+  }
+  if (!ldsi_hpa_band_prepare(q)) {
+    ldsi_msg(q->errmsg, "%s: out of memory", fn);
+    q->status = LDS_E_STATE;
+    return LDS_E_NOMEM;
   }
   q->w = h->fast_weight;
   q->phase = PH_INSERT;
@@ -571,6 +577,8 @@ static lds_Status abstract_path(lds_HpaQuery *q) {
   q->leg = 0;
   q->nraw = 0;
   q->anchor = 0;
+  q->nbtail = 0;
+  q->bend = 0;
   {
     uint32_t ps = (uint32_t)q->ps;
     return raw_append(q, &ps, 1) ? LDS_OK : LDS_E_NOMEM;
@@ -957,7 +965,7 @@ static lds_Status near_pair(lds_HpaQuery *q) {
   if (csx - cgx > 2 || cgx - csx > 2 || csy - cgy > 2 || cgy - csy > 2) return LDS_RUNNING;
   c = ldsi_hpa_local_astar(h, L, ks->x0 < kg->x0 ? ks->x0 : kg->x0, ks->y0 < kg->y0 ? ks->y0 : kg->y0,
                            ks->x1 > kg->x1 ? ks->x1 : kg->x1, ks->y1 > kg->y1 ? ks->y1 : kg->y1,
-                           q->ps, q->pg);
+                           q->ps, q->pg, NULL, 0, NULL);
   q->stats.expansions += L->expansions - e0;
   if (!(c <= q->abstract_cost)) return LDS_RUNNING;
   n = ldsi_hpa_local_trace(h, L, q->pg, q->tr, q->trcap);
@@ -1034,7 +1042,7 @@ static lds_Status refine_step(lds_HpaQuery *q) {
   if (!raw_append(q, q->tr + 1, n - 1)) goto nomem;
   q->leg++;
   last = q->leg + 1 >= q->nwp;
-  if (!smooth(q, last)) goto nomem;
+  if (!(q->banded ? ldsi_hpa_band(q, last) : smooth(q, last))) goto nomem;
   return last ? LDS_FOUND : LDS_RUNNING;
 nomem:
   ldsi_msg(q->errmsg, "%s: out of memory", fn);

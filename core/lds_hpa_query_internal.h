@@ -89,6 +89,17 @@ struct lds_HpaQuery {
   ldsi_HpaLocal win;  /* cluster searches (up to 3C x 3C cells) */
   ldsi_HpaLocal ls;   /* the start's insertion Dijkstra (one cluster) where
                       ** costs are not uniform: its parents refine the first leg */
+  /* band refinement (lds_hpa_band.c), where costs are not uniform:
+  ** allocated at the first such query */
+  bool banded;        /* this query refines by band (else smooths by lines) */
+  ldsi_HpaLocal band; /* a window's A* (bcap cells) */
+  uint32_t *bmask;    /* per cell of the window's box: bcur when in the band */
+  uint32_t *bown;     /* and the last raw index it lies within the radius of */
+  uint32_t bcur;
+  uint32_t *btr;      /* a window's path */
+  uint32_t *btail;    /* the last window's path past the kept cells, nbtail */
+  size_t nbtail, bcap;
+  size_t bend;        /* the raw index the last window's path ended at */
   uint32_t *tr;       /* trace buffer of a cluster or box path */
   size_t trcap;
   ldsi_HpaExact *ex;  /* optimal mode state, NULL until first used */
@@ -100,6 +111,13 @@ LDSI_HIDDEN lds_Status ldsi_hpa_exact_start(lds_HpaQuery *q);
 LDSI_HIDDEN lds_Status ldsi_hpa_exact_run(lds_HpaQuery *q, uint64_t max_exp, uint64_t budget_us,
                                           uint64_t t0);
 LDSI_HIDDEN void ldsi_hpa_exact_free(lds_HpaQuery *q);
+/* Band refinement (lds_hpa_band.c): whether query q refines by band
+** (costs not uniform under its hierarchy's weights), allocating its buffers
+** on first use (false on NOMEM); and the refinement of what is final of the
+** raw path (all: the raw path is complete), false on NOMEM. */
+LDSI_HIDDEN bool ldsi_hpa_band_prepare(lds_HpaQuery *q);
+LDSI_HIDDEN bool ldsi_hpa_band(lds_HpaQuery *q, bool all);
+LDSI_HIDDEN void ldsi_hpa_band_free(lds_HpaQuery *q);
 /* appends padded cell p to the kept path (growing it); false on NOMEM */
 LDSI_HIDDEN bool ldsi_hpa_keep(lds_HpaQuery *q, uint32_t p);
 

@@ -18,8 +18,8 @@ typedef struct HpaBox {
   int closed; /* freed or collected: h lives on until the last user lets go */
 } HpaBox;
 
-static const char *const hpa_opts[] = {"cluster_size", "fast_weight", "landmarks", "level2",
-                                       "lower_bounds", "optimal_jps", "weights", NULL};
+static const char *const hpa_opts[] = {"band_radius", "cluster_size", "fast_weight", "landmarks",
+                                       "level2", "lower_bounds", "optimal_jps", "weights", NULL};
 static const char *const mode_names[] = {"fast", "optimal", NULL};
 
 static HpaBox *check_hpabox(lua_State *L, int arg) {
@@ -159,7 +159,7 @@ static int opt_level2(lua_State *L, int cs) {
 
 /* lodestar.hierarchy(grid [, {cluster_size = 16, landmarks = 8, lower_bounds
 **   = true, optimal_jps = true, level2 = "auto", fast_weight = 1.02,
-**   weights = {layer = w}}]) ->
+**   band_radius = 2, weights = {layer = w}}]) ->
 **   a lodestar.Hierarchy (built; raises opts.<key>'s error on bad options) */
 int ldsl_hpa_new(lua_State *L) {
   GridBox *gb = ldsl_check_gridbox(L, 1);
@@ -179,6 +179,7 @@ int ldsl_hpa_new(lua_State *L) {
     p.landmarks = opt_int_in(L, "landmarks", 1, LDS_HPA_MAX_LANDMARKS, p.landmarks);
     p.level2 = opt_level2(L, p.cluster_size);
     p.fast_weight = opt_fast_weight(L, p.fast_weight);
+    p.band_radius = opt_int_in(L, "band_radius", 0, LDS_HPA_MAX_BAND_RADIUS, p.band_radius);
     p.optimal_jps = ldsl_opt_boolean(L, 2, "optimal_jps", p.optimal_jps);
     p.lower_bounds = ldsl_opt_boolean(L, 2, "lower_bounds", p.lower_bounds);
     p.n_layer_weights = ldsl_dstar_weights(L, 2, g, w);
@@ -382,13 +383,14 @@ static int hpa_repair(lua_State *L) {
 /* h:info() -> {cluster_size, clusters_x, clusters_y, entrances, intra_edges,
 **   bytes, bytes_per_cell, build_us, repairs, last_repair_us,
 **   last_repair_clusters, total_repair_us, landmarks, landmark_bytes,
-**   level2, level2_entrances, level2_bytes, level2_build_us, fast_weight}
+**   level2, level2_entrances, level2_bytes, level2_build_us, fast_weight,
+**   band_radius}
 **   (cells, bytes, microseconds; level2 0 without a second level) */
 static int hpa_info(lua_State *L) {
   HpaBox *b = check_hpa(L, 1);
   lds_HpaInfo in;
   lds_hpa_info(b->h, &in);
-  lua_createtable(L, 0, 19);
+  lua_createtable(L, 0, 20);
 #define SETI(name, v)          \
   ldsl_push_u64(L, (uint64_t)(v)); \
   lua_setfield(L, -2, name)
@@ -409,6 +411,7 @@ static int hpa_info(lua_State *L) {
   SETI("level2_entrances", in.level2_entrances);
   SETI("level2_bytes", in.level2_bytes);
   SETI("level2_build_us", in.level2_build_us);
+  SETI("band_radius", in.band_radius);
 #undef SETI
   lua_pushnumber(L, in.bytes_per_cell);
   lua_setfield(L, -2, "bytes_per_cell");

@@ -106,6 +106,31 @@ describe("lodestar.hierarchy", function()
     assert.is_near(a.cost, o.cost, 1e-9)
   end)
 
+  it("opts.band_radius: the band follows a winding cheap road line smoothing misses", function()
+    -- cost 4 everywhere but a road of cost 1 on rows 4 and 6 by turns of 8
+    -- columns, joined through row 5 (core/lds_hpa_band.c; tests/c/test_hpa_band.c)
+    local g = lodestar.grid.new(64, 24)
+    for y = 0, 23 do
+      for x = 0, 63 do
+        local road = math.floor(x / 8) % 2 == 1 and 6 or 4
+        local on = y == road or (x % 8 == 0 and x > 0 and y == 5)
+        g:set_cost(x, y, on and 1 or 4)
+      end
+    end
+    local opt = lodestar.find_path(g, 0, 4, 63, 4)
+    local hb = lodestar.hierarchy(g)
+    local hl = lodestar.hierarchy(g, {band_radius = 0})
+    assert.equal(2, hb:info().band_radius)
+    assert.equal(0, hl:info().band_radius)
+    local pb = assert(hb:find_path(0, 4, 63, 4))
+    local pl = assert(hl:find_path(0, 4, 63, 4))
+    assert.is_near(opt.cost, pb.cost, 1e-9)
+    assert.is_true(pl.cost > opt.cost + 1)
+    assert.matches("band_radius", errmsg(lodestar.hierarchy, g, {band_radius = 9}))
+    assert.matches("band_radius", errmsg(lodestar.hierarchy, g, {band_radius = -1}))
+    assert.matches("band_radius", errmsg(lodestar.hierarchy, g, {band_radius = "wide"}))
+  end)
+
   it("rejects bad input with clear messages", function()
     local g = lodestar.grid.new(10, 10)
     assert.matches("cluster_size", errmsg(lodestar.hierarchy, g, {cluster_size = 2}))

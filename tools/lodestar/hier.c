@@ -31,7 +31,8 @@
 ** mode also runs a pass with it turned off (lds_hpa_use_level2); each
 ** query is then searched again at weight 1 with the second level off and
 ** on, untimed, to check the shortest abstract cost is the same.
-** --fast-weight W sets lds_HpaParams.fast_weight. --no-optimal skips the
+** --fast-weight W sets lds_HpaParams.fast_weight, --band R its band_radius.
+** --no-optimal skips the
 ** optimal mode: its lines say so, and its JSON fields (optimal_median_us,
 ** optimal_speedup, optimal_mismatches) are null, with "optimal":false.
 ** Exit status: 0, 1 on a mismatch of the optimal mode or an illegal path,
@@ -52,7 +53,8 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C]\n"
           "                     [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt]\n"
-          "                     [--costs SEED] [--level2 K] [--fast-weight W] [--json]\n"
+          "                     [--costs SEED] [--level2 K] [--fast-weight W] [--band R]\n"
+          "                     [--json]\n"
           "Builds the cluster hierarchy of MAP (core/lds_hpa.h) and runs every query with\n"
           "our A*, the hierarchy's fast mode and its optimal mode, each in its own pass,\n"
           "timed with the thread's CPU clock, then A* and fast interleaved per query (the\n"
@@ -83,10 +85,13 @@ static void usage(FILE *f) {
           "                runs a pass without it\n"
           "  --fast-weight W  weight of the fast mode's abstract search (weighted A*: its\n"
           "                abstract path costs at most W x the shortest), 1..%g (default %g)\n"
+          "  --band R      cells either side of the raw path the fast mode searches again\n"
+          "                where costs are not uniform, 0..%d (default %d; 0 off)\n"
           "  --json        one JSON object as the last line\n"
           "Each option may be given once. Exit status: 0; 1 an optimal-mode mismatch or an\n"
           "illegal path; 2 bad input. docs/hierarchy.md.\n",
-          LDS_HPA_MAX_CLUSTER, LDS_HPA_MAX_FAST_WEIGHT, LDS_HPA_FAST_WEIGHT);
+          LDS_HPA_MAX_CLUSTER, LDS_HPA_MAX_FAST_WEIGHT, LDS_HPA_FAST_WEIGHT,
+          LDS_HPA_MAX_BAND_RADIUS, LDS_HPA_BAND_RADIUS);
 }
 
 /* The largest second-level side the hierarchy accepts with clusters of side
@@ -159,7 +164,7 @@ static bool legal(const lds_Grid *g, lds_HpaQuery *q, const Query *k) {
 int cli_hier(int argc, char **argv) {
   const char *map = NULL, *scen = NULL;
   size_t pairs = 0, stride = 1, limit = 0, doors = 0, i, nq = 0;
-  int cluster = 16, a, level2 = LDS_HPA_LEVEL2_AUTO;
+  int cluster = 16, a, level2 = LDS_HPA_LEVEL2_AUTO, band = LDS_HPA_BAND_RADIUS;
   const char *level2_arg = NULL;
   double *tf1 = NULL, fast_weight = LDS_HPA_FAST_WEIGHT;
   uint64_t exp_f1 = 0;
@@ -233,6 +238,9 @@ int cli_hier(int argc, char **argv) {
       level2_arg = v;
     } else if (strcmp(o, "--fast-weight") == 0) {
       if (!cli_double(CMD, "--fast-weight", v, 1.0, LDS_HPA_MAX_FAST_WEIGHT, &fast_weight)) return 2;
+    } else if (strcmp(o, "--band") == 0) {
+      if (!cli_int(CMD, "--band", v, 0, LDS_HPA_MAX_BAND_RADIUS, &n)) return 2;
+      band = (int)n;
     } else if (strcmp(o, "--doors") == 0) {
       if (!cli_int(CMD, "--doors", v, 0, 1000000, &n)) return 2;
       doors = (size_t)n;
@@ -358,6 +366,7 @@ int cli_hier(int argc, char **argv) {
   hp.optimal_jps = !alt;
   hp.level2 = level2;
   hp.fast_weight = fast_weight;
+  hp.band_radius = band;
   h = lds_hpa_new(NULL, g, &hp, &err);
   if (!h) {
     return cli_fail(CMD, "%s", err.msg);
@@ -517,10 +526,10 @@ int cli_hier(int argc, char **argv) {
     fr = mf > 0 ? ma / mf : 0;
     fo = mo > 0 ? ma / mo : 0;
     lds_hpa_info(h, &info);
-    printf("%s: %dx%d, %zu queries (%s), cluster %d, fast weight %g", map, lds_grid_width(g),
-           lds_grid_height(g), nq,
+    printf("%s: %dx%d, %zu queries (%s), cluster %d, fast weight %g, band %d", map,
+           lds_grid_width(g), lds_grid_height(g), nq,
            scen ? (costs ? "scen, Dijkstra optimum" : "scen") : "random pairs, Dijkstra optimum",
-           cluster, fast_weight);
+           cluster, fast_weight, band);
     if (costs) printf(", terrain costs 1..4 (seed %u)", (unsigned)cost_seed);
     printf("\n");
     printf("  build %.1f ms, %zu entrances, %zu intra edges, %.2f bytes/cell (%.1f MB)\n", build_ms,
@@ -578,10 +587,10 @@ int cli_hier(int argc, char **argv) {
              "\"astar_mismatches\":%zu,\"door_repair_median_us\":%s,"
              "\"border_door_repair_median_us\":%s,\"alt\":%s,\"costs\":%s,"
              "\"fast_interleaved_median_us\":%.2f,\"fast_interleaved_speedup\":%.2f,"
-             "\"fast_weight\":%g}\n",
+             "\"fast_weight\":%g,\"band_radius\":%d}\n",
              map, nq, cluster, build_ms, info.bytes_per_cell, ma, mf, fr, optimal ? "true" : "false", om,
              os, pct, worst, illegal, omm, mism_astar, dr, bdr, alt ? "true" : "false",
-             costs ? "true" : "false", mif, fir, fast_weight);
+             costs ? "true" : "false", mif, fir, fast_weight, band);
     }
   }
   lds_hpa_query_free(hq);
