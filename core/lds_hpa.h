@@ -255,7 +255,12 @@ LDS_API lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err);
 LDS_API void lds_hpa_query_free(lds_HpaQuery *q);
 /// Starts a query from (sx,sy) to (gx,gy) [Units: cells]; repairs the
 /// hierarchy first if the grid changed. A blocked start or goal is no
-/// error: the first step returns LDS_NO_PATH.
+/// error: the first step returns LDS_NO_PATH. So do a start and goal that a
+/// connectivity index of the grid (lds_components.h) puts in different
+/// components, by lds_search's rule (an index whose blocking set lies within
+/// the layers the hierarchy weights positively): in both modes, with 0
+/// expansions and the message "goal (x,y) is in another component than the
+/// start" in lds_hpa_query_errmsg.
 /// @returns LDS_OK, or LDS_E_ARG (a cell out of bounds, an unknown mode,
 ///   the optimal mode on a hierarchy built without lower_bounds, or a
 ///   repair that failed with it), LDS_E_STATE (a repair that failed with

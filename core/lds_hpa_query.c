@@ -8,6 +8,7 @@
 ** The optimal mode's search is lds_hpa_exact.c.
 ** [Paper: Botea, Müller & Schaeffer, J. Game Development 1(1), 2004]
 */
+#include "lds_components_internal.h"
 #include "lds_hpa_level2_internal.h"
 #include "lds_hpa_query_internal.h"
 #include "lds_landmarks.h"
@@ -157,6 +158,19 @@ static bool layout(lds_HpaQuery *q) {
   return true;
 }
 
+/* Whether a connectivity index of the grid (lds_components.h) proves the
+** started query has no path, by lds_search's rule: an index counts when its
+** blocking set lies within the layers the hierarchy weights positively
+** (their +inf cells are the ones its queries cannot enter). */
+static bool separated(const lds_HpaQuery *q) {
+  const lds_Hpa *h = q->h;
+  uint32_t qmask = 0;
+  int i;
+  for (i = 0; i < h->nweights; i++)
+    if (h->weights[i] > 0.0) qmask |= 1u << i;
+  return ldsi_components_separated(h->grid, qmask, q->sx, q->sy, q->gx, q->gy);
+}
+
 lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_t sx, int32_t sy,
                                int32_t gx, int32_t gy) {
   static const char *fn = "lds_hpa_query_start";
@@ -210,6 +224,13 @@ lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_t sx, in
   q->status = LDS_RUNNING;
   /* as lds_search: a start blocked by a layer only may still be left */
   if (g->blocked[q->ps] || !isfinite(ldsi_hpa_cost(h, q->pg))) {
+    q->status = LDS_NO_PATH;
+    q->phase = PH_DONE;
+    return LDS_OK;
+  }
+  if (g->components && q->ps != q->pg && separated(q)) {
+    ldsi_msg(q->errmsg, "%s: goal (%d,%d) is in another component than the start", fn, (int)gx,
+             (int)gy);
     q->status = LDS_NO_PATH;
     q->phase = PH_DONE;
     return LDS_OK;
