@@ -295,11 +295,15 @@ LDS_API double lds_hpa_query_abstract_cost(const lds_HpaQuery *q);
 /// @returns NULL with err LDS_E_STATE when there is none, LDS_E_NOMEM.
 /// [Owner: caller frees with lds_path_free]
 LDS_API lds_Path *lds_hpa_query_path(const lds_HpaQuery *q, lds_Error *err);
-/// The refined prefix so far: from the start, every cell of it final (the
-/// finished path will begin with exactly these cells). Flagged
-/// LDS_PATH_PARTIAL until the query is LDS_FOUND; the start alone before
-/// enough pairs were refined for the smoothing to settle a cell; the optimal mode has no prefix before it is found.
-/// @returns NULL with err LDS_E_STATE (no query, blocked start, no path),
+/// The refined prefix so far of a fast-mode query: from the start, every
+/// cell of it final (the finished path will begin with exactly these
+/// cells). Flagged LDS_PATH_PARTIAL until the query is LDS_FOUND; the start
+/// alone before enough pairs were refined for the smoothing to settle a
+/// cell. Once found (either mode): the whole path, unflagged. The optimal
+/// mode has no prefix while it runs (its exact search settles no cell of
+/// the path before the goal): it delivers its path only at the end.
+/// @returns NULL with err LDS_E_STATE (no query, blocked start, no path, or
+///   an optimal-mode query still running: the message says so),
 ///   LDS_E_NOMEM. [Owner: caller frees with lds_path_free]
 LDS_API lds_Path *lds_hpa_query_prefix(const lds_HpaQuery *q, lds_Error *err);
 /// Last error message ("" if none). [Owner: the query]

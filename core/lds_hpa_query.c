@@ -1180,5 +1180,11 @@ lds_Path *lds_hpa_query_prefix(const lds_HpaQuery *q, lds_Error *err) {
                lds_status_name(q ? q->status : LDS_E_STATE));
     return NULL;
   }
+  if (q->mode == LDS_HPA_OPTIMAL && q->status == LDS_RUNNING) {
+    /* the exact search settles no cell of its path before the goal */
+    ldsi_error(err, LDS_E_STATE, "lds_hpa_query_prefix: an optimal-mode query has no prefix "
+               "(status running): its path comes whole when found (lds_hpa_query_path)");
+    return NULL;
+  }
   return make_path(q, q->status == LDS_FOUND ? 0 : LDS_PATH_PARTIAL, err);
 }
