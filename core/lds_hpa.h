@@ -221,7 +221,8 @@ LDS_API lds_Status lds_hpa_repair(lds_Hpa *h);
 /// level (on after a build with one). Their abstract cost is the same
 /// either way (docs/hierarchy.md); for measuring and debugging.
 /// @returns LDS_OK, LDS_E_ARG (NULL h), LDS_E_STATE (on, for a hierarchy
-///   built without a second level).
+///   built without a second level: lds_HpaParams.level2 0, or AUTO on a
+///   grid below LDS_HPA_LEVEL2_MIN_CELLS; message in lds_hpa_errmsg).
 LDS_API lds_Status lds_hpa_use_level2(lds_Hpa *h, bool on);
 /// Sets the weight of the abstract search of fast queries started from now
 /// on (lds_HpaParams.fast_weight).
