@@ -8,12 +8,15 @@
 **   lds_HpaParams hp; lds_hpa_params_init(&hp);          // cluster 16, no weights
 **   lds_Hpa *h = lds_hpa_new(NULL, grid, &hp, &err);       // builds; listens to edits
 **   lds_HpaQuery *q = lds_hpa_query_new(h, &err);
-**   lds_hpa_query_start(q, LDS_HPA_FAST, sx, sy, gx, gy);
 **   lds_Budget b = {2000, 0};
-**   while ((st = lds_hpa_query_step(q, &b)) == LDS_RUNNING) {
-**     lds_Path *pre = lds_hpa_query_prefix(q, &err);  // walkable now, final
-**     ...
-**   }
+**   do {                                                   // (sx,sy): the agent's cell
+**     lds_hpa_query_start(q, LDS_HPA_FAST, sx, sy, gx, gy); // repairs after edits
+**     while ((st = lds_hpa_query_step(q, &b)) == LDS_RUNNING) {
+**       lds_Path *pre = lds_hpa_query_prefix(q, &err);    // walkable now, final
+**       ...                                                // walk it, then
+**       lds_path_free(pre);
+**     }
+**   } while (st == LDS_E_STALE);                           // an edit mid-query: again
 **
 ** Design (docs/hierarchy.md): the grid is cut into square clusters of
 ** cluster_size cells a side. Along each border between two clusters, every
