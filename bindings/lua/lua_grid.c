@@ -36,12 +36,23 @@ static int32_t check_coord(lua_State *L, int arg, const char *axis, int32_t n) {
   return (int32_t)v;
 }
 
-/* Cell coordinates at args ix, ix+1, checked against the grid. */
-void ldsl_check_xy(lua_State *L, const lds_Grid *g, int ix, int32_t *x, int32_t *y) {
+/* Cell coordinates at args ix, ix+1, checked against the grid, their
+** errors naming them xn and yn. */
+static void check_pair(lua_State *L, const lds_Grid *g, int ix, const char *xn, const char *yn,
+                       int32_t *x, int32_t *y) {
   if (lua_type(L, ix + 1) != LUA_TNUMBER && lua_type(L, ix) == LUA_TNUMBER) /* types first */
     ldsl_type_error(L, ix + 1, "number");
-  *x = check_coord(L, ix, "x", lds_grid_width(g));
-  *y = check_coord(L, ix + 1, "y", lds_grid_height(g));
+  *x = check_coord(L, ix, xn, lds_grid_width(g));
+  *y = check_coord(L, ix + 1, yn, lds_grid_height(g));
+}
+
+void ldsl_check_xy(lua_State *L, const lds_Grid *g, int ix, int32_t *x, int32_t *y) {
+  check_pair(L, g, ix, "x", "y", x, y);
+}
+
+void ldsl_check_start_goal(lua_State *L, const lds_Grid *g, int ix, int32_t *c) {
+  check_pair(L, g, ix, "sx", "sy", &c[0], &c[1]);
+  check_pair(L, g, ix + 2, "gx", "gy", &c[2], &c[3]);
 }
 
 static void grid_free_obj(void *g) { lds_grid_free((lds_Grid *)g); }

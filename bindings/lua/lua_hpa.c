@@ -244,11 +244,10 @@ static int hpa_error(lua_State *L, const char *method, const char *m) {
 ** ...", status and returns 3 (0 when the query started). */
 static int start_query(lua_State *L, lds_HpaQuery *q, const char *method, bool soft) {
   HpaBox *b = check_hpa(L, 1);
-  int32_t sx, sy, gx, gy;
+  int32_t c[4];
   lds_HpaMode m = LDS_HPA_FAST;
   lds_Status st;
-  ldsl_check_xy(L, b->gb->g, 2, &sx, &sy);
-  ldsl_check_xy(L, b->gb->g, 4, &gx, &gy);
+  ldsl_check_start_goal(L, b->gb->g, 2, c);
   if (!lua_isnoneornil(L, 6)) m = (lds_HpaMode)ldsl_check_option(L, 6, mode_names);
   if (soft && (st = lds_hpa_repair(b->h)) != LDS_OK) {
     const char *why;
@@ -257,7 +256,7 @@ static int start_query(lua_State *L, lds_HpaQuery *q, const char *method, bool s
     lua_pushfstring(L, "%s:%s: the hierarchy could not be repaired: %s", LDS_HIER_MT, method, why);
     return ldsl_push_fail(L, lua_tostring(L, -1), st);
   }
-  if (lds_hpa_query_start(q, m, sx, sy, gx, gy) != LDS_OK)
+  if (lds_hpa_query_start(q, m, c[0], c[1], c[2], c[3]) != LDS_OK)
     hpa_error(L, method, lds_hpa_query_errmsg(q));
   return 0;
 }
