@@ -167,7 +167,9 @@ LDS_API const char *lds_hpa_mode_name(lds_HpaMode m);
 /// Parses a mode name. @returns LDS_OK or LDS_E_ARG.
 LDS_API lds_Status lds_hpa_mode_parse(const char *name, lds_HpaMode *out);
 
-/// Counters of a hierarchy.
+/// Counters of a hierarchy. The *_us times are wall-clock: read from the
+/// environment's clock (lds_Env.clock; lds_clock_default is CLOCK_MONOTONIC),
+/// so they include any time the thread spent descheduled, not CPU time.
 typedef struct lds_HpaInfo {
   int32_t cluster_size;     ///< [Units: cells]
   int32_t clusters_x, clusters_y; ///< clusters per row and per column
@@ -175,9 +177,9 @@ typedef struct lds_HpaInfo {
   size_t intra_edges;       ///< finite intra-cluster distances stored
   size_t bytes;             ///< memory of the hierarchy (lds_hpa_mem_used)
   double bytes_per_cell;    ///< bytes / (width * height)
-  uint64_t build_us;        ///< time of the initial build [Units: µs]
+  uint64_t build_us;        ///< wall-clock time of the initial build [Units: µs]
   uint64_t repairs;         ///< lds_hpa_repair calls that rebuilt something
-  uint64_t last_repair_us;  ///< time of the last such repair [Units: µs]
+  uint64_t last_repair_us;  ///< wall-clock time of the last such repair [Units: µs]
   uint64_t last_repair_clusters; ///< clusters rebuilt by it
   uint64_t total_repair_us; ///< [Units: µs]
   int32_t landmarks;        ///< landmark tables of the optimal mode (0 without lower_bounds)

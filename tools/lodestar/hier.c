@@ -57,9 +57,9 @@ static void usage(FILE *f) {
           "our A*, the hierarchy's fast mode and its optimal mode, each in its own pass,\n"
           "timed with the thread's CPU clock, then A* and fast interleaved per query (the\n"
           "fast query right after an A* that evicted its data from the caches); prints\n"
-          "build time, bytes per cell, median times and ratios (per pass and interleaved),\n"
-          "the share of fast paths within 1%% of optimal, mismatches, and door-toggle\n"
-          "repair times.\n"
+          "build time (wall-clock: lds_HpaInfo.build_us), bytes per cell, median times and\n"
+          "ratios (per pass and interleaved), the share of fast paths within 1%% of optimal,\n"
+          "mismatches, and door-toggle repair times (CPU clock).\n"
           "  --scen FILE   the Moving AI problems of MAP (their optimum is the reference)\n"
           "  --pairs N     N random pairs of passable cells with a path (reference: Dijkstra,\n"
           "                untimed); --seed S picks them (default 1)\n"
@@ -520,7 +520,7 @@ int cli_hier(int argc, char **argv) {
            cluster, fast_weight);
     if (costs) printf(", terrain costs 1..4 (seed %u)", (unsigned)cost_seed);
     printf("\n");
-    printf("  build %.1f ms, %zu entrances, %zu intra edges, %.2f bytes/cell (%.1f MB)\n", build_ms,
+    printf("  build %.1f ms (wall-clock), %zu entrances, %zu intra edges, %.2f bytes/cell (%.1f MB)\n", build_ms,
            info.entrances, info.intra_edges, info.bytes_per_cell, (double)info.bytes / 1e6);
     printf("  A* median %.1f us; fast median %.2f us (%.1fx); ", ma, mf, fr);
     if (optimal)
