@@ -74,7 +74,8 @@ void lds_lua_push_grid(lua_State *L, lds_Grid *g, int owned) {
 
 lds_Grid *lds_lua_check_grid(lua_State *L, int idx) { return ldsl_check_grid(L, idx); }
 
-/* lodestar.grid.new(w, h) */
+/* lodestar.grid.new(w, h) -> grid, or nil, message, "nomem" when its
+** memory cannot be allocated; sizes outside 1..LDS_GRID_MAX_SIDE raise */
 static int grid_new(lua_State *L) {
   double w = ldsl_check_int(L, 1), h = ldsl_check_int(L, 2);
   lds_Env env = ldsl_lua_env(L);
@@ -89,17 +90,18 @@ static int grid_new(lua_State *L) {
                                          ldsl_fmt_coord(buf, sizeof buf, h), LDS_GRID_MAX_SIDE));
   b = ldsl_new_gridbox(L);
   b->g = lds_grid_new(&env, (int32_t)w, (int32_t)h, &err);
-  if (!b->g) return luaL_error(L, "%s", err.msg);
+  if (!b->g) return ldsl_push_fail(L, err.msg, err.code); /* nomem, as grid.load */
   b->owned = 1;
   return 1;
 }
 
+/* g:clone() -> a copy of g, or nil, message, "nomem" */
 static int grid_clone(lua_State *L) {
   lds_Grid *g = ldsl_check_grid(L, 1);
   lds_Error err;
   GridBox *b = ldsl_new_gridbox(L);
   b->g = lds_grid_clone(g, &err);
-  if (!b->g) return luaL_error(L, "%s", err.msg);
+  if (!b->g) return ldsl_push_fail(L, err.msg, err.code); /* nomem, as lodestar.grid.new */
   b->owned = 1;
   return 1;
 }
