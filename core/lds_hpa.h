@@ -61,7 +61,13 @@
 ** table per cell kept feasible for a symmetric lower bound of the move
 ** costs (lds_landmarks.h): admissible and consistent on the directed grid,
 ** so the path is optimal. Cost increases keep the tables valid; decreases
-** are repaired by decrease propagation from the edited cells.
+** are repaired by decrease propagation from the edited cells. The exact
+** search settles no cell of its path before the goal, so this mode has no
+** prefix: its path comes whole when found.
+**
+** Connectivity: when the grid has a connectivity index (lds_components.h),
+** a query in either mode whose start and goal it separates ends LDS_NO_PATH
+** at its start, without expanding a node (lds_hpa_query_start).
 **
 ** Terrain costs and layer weights: a hierarchy is built for one weight set
 ** (lds_HpaParams.layer_weights), the effective cost of a cell being its
