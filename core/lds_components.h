@@ -22,7 +22,8 @@
 ** grid's indexes whose blocking set is contained in the query's
 ** positively weighted layers: start and goal in different components
 ** (or the goal blocked by such a layer) end the query with LDS_NO_PATH
-** before any expansion. Queries with params.partial keep searching (their
+** before any expansion; so does lds_hpa_query_start (the hierarchy's
+** positively weighted layers). Queries with params.partial keep searching (their
 ** answer, the reachable cell closest to the goal, needs the search).
 ** An index never claims "separated" for cells a search could join: moves
 ** the edge callback forbids or layer sums that overflow only remove moves.

@@ -8,12 +8,15 @@
 **   lds_HpaParams hp; lds_hpa_params_init(&hp);          // cluster 16, no weights
 **   lds_Hpa *h = lds_hpa_new(NULL, grid, &hp, &err);       // builds; listens to edits
 **   lds_HpaQuery *q = lds_hpa_query_new(h, &err);
-**   lds_hpa_query_start(q, LDS_HPA_FAST, sx, sy, gx, gy);
 **   lds_Budget b = {2000, 0};
-**   while ((st = lds_hpa_query_step(q, &b)) == LDS_RUNNING) {
-**     lds_Path *pre = lds_hpa_query_prefix(q, &err);  // walkable now, final
-**     ...
-**   }
+**   do {                                                   // (sx,sy): the agent's cell
+**     lds_hpa_query_start(q, LDS_HPA_FAST, sx, sy, gx, gy); // repairs after edits
+**     while ((st = lds_hpa_query_step(q, &b)) == LDS_RUNNING) {
+**       lds_Path *pre = lds_hpa_query_prefix(q, &err);    // walkable now, final
+**       ...                                                // walk it, then
+**       lds_path_free(pre);
+**     }
+**   } while (st == LDS_E_STALE);                           // an edit mid-query: again
 **
 ** Design (docs/hierarchy.md): the grid is cut into square clusters of
 ** cluster_size cells a side. Along each border between two clusters, every
@@ -58,7 +61,13 @@
 ** table per cell kept feasible for a symmetric lower bound of the move
 ** costs (lds_landmarks.h): admissible and consistent on the directed grid,
 ** so the path is optimal. Cost increases keep the tables valid; decreases
-** are repaired by decrease propagation from the edited cells.
+** are repaired by decrease propagation from the edited cells. The exact
+** search settles no cell of its path before the goal, so this mode has no
+** prefix: its path comes whole when found.
+**
+** Connectivity: when the grid has a connectivity index (lds_components.h),
+** a query in either mode whose start and goal it separates ends LDS_NO_PATH
+** at its start, without expanding a node (lds_hpa_query_start).
 **
 ** Terrain costs and layer weights: a hierarchy is built for one weight set
 ** (lds_HpaParams.layer_weights), the effective cost of a cell being its
@@ -178,7 +187,9 @@ LDS_API const char *lds_hpa_mode_name(lds_HpaMode m);
 /// Parses a mode name. @returns LDS_OK or LDS_E_ARG.
 LDS_API lds_Status lds_hpa_mode_parse(const char *name, lds_HpaMode *out);
 
-/// Counters of a hierarchy.
+/// Counters of a hierarchy. The *_us times are wall-clock: read from the
+/// environment's clock (lds_Env.clock; lds_clock_default is CLOCK_MONOTONIC),
+/// so they include any time the thread spent descheduled, not CPU time.
 typedef struct lds_HpaInfo {
   int32_t cluster_size;     ///< [Units: cells]
   int32_t clusters_x, clusters_y; ///< clusters per row and per column
@@ -186,9 +197,9 @@ typedef struct lds_HpaInfo {
   size_t intra_edges;       ///< finite intra-cluster distances stored
   size_t bytes;             ///< memory of the hierarchy (lds_hpa_mem_used)
   double bytes_per_cell;    ///< bytes / (width * height)
-  uint64_t build_us;        ///< time of the initial build [Units: µs]
+  uint64_t build_us;        ///< wall-clock time of the initial build [Units: µs]
   uint64_t repairs;         ///< lds_hpa_repair calls that rebuilt something
-  uint64_t last_repair_us;  ///< time of the last such repair [Units: µs]
+  uint64_t last_repair_us;  ///< wall-clock time of the last such repair [Units: µs]
   uint64_t last_repair_clusters; ///< clusters rebuilt by it
   uint64_t total_repair_us; ///< [Units: µs]
   int32_t landmarks;        ///< landmark tables of the optimal mode (0 without lower_bounds)
@@ -236,7 +247,8 @@ LDS_API lds_Status lds_hpa_repair(lds_Hpa *h);
 /// level (on after a build with one). Their abstract cost is the same
 /// either way (docs/hierarchy.md); for measuring and debugging.
 /// @returns LDS_OK, LDS_E_ARG (NULL h), LDS_E_STATE (on, for a hierarchy
-///   built without a second level).
+///   built without a second level: lds_HpaParams.level2 0, or AUTO on a
+///   grid below LDS_HPA_LEVEL2_MIN_CELLS; message in lds_hpa_errmsg).
 LDS_API lds_Status lds_hpa_use_level2(lds_Hpa *h, bool on);
 /// Sets the weight of the abstract search of fast queries started from now
 /// on (lds_HpaParams.fast_weight).
@@ -270,7 +282,12 @@ LDS_API lds_HpaQuery *lds_hpa_query_new(lds_Hpa *h, lds_Error *err);
 LDS_API void lds_hpa_query_free(lds_HpaQuery *q);
 /// Starts a query from (sx,sy) to (gx,gy) [Units: cells]; repairs the
 /// hierarchy first if the grid changed. A blocked start or goal is no
-/// error: the first step returns LDS_NO_PATH.
+/// error: the first step returns LDS_NO_PATH. So do a start and goal that a
+/// connectivity index of the grid (lds_components.h) puts in different
+/// components, by lds_search's rule (an index whose blocking set lies within
+/// the layers the hierarchy weights positively): in both modes, with 0
+/// expansions and the message "goal (x,y) is in another component than the
+/// start" in lds_hpa_query_errmsg.
 /// @returns LDS_OK, or LDS_E_ARG (a cell out of bounds, an unknown mode,
 ///   the optimal mode on a hierarchy built without lower_bounds, or a
 ///   repair that failed with it), LDS_E_STATE (a repair that failed with
@@ -305,11 +322,15 @@ LDS_API double lds_hpa_query_abstract_cost(const lds_HpaQuery *q);
 /// @returns NULL with err LDS_E_STATE when there is none, LDS_E_NOMEM.
 /// [Owner: caller frees with lds_path_free]
 LDS_API lds_Path *lds_hpa_query_path(const lds_HpaQuery *q, lds_Error *err);
-/// The refined prefix so far: from the start, every cell of it final (the
-/// finished path will begin with exactly these cells). Flagged
-/// LDS_PATH_PARTIAL until the query is LDS_FOUND; the start alone before
-/// enough pairs were refined for the smoothing to settle a cell; the optimal mode has no prefix before it is found.
-/// @returns NULL with err LDS_E_STATE (no query, blocked start, no path),
+/// The refined prefix so far of a fast-mode query: from the start, every
+/// cell of it final (the finished path will begin with exactly these
+/// cells). Flagged LDS_PATH_PARTIAL until the query is LDS_FOUND; the start
+/// alone before enough pairs were refined for the smoothing to settle a
+/// cell. Once found (either mode): the whole path, unflagged. The optimal
+/// mode has no prefix while it runs (its exact search settles no cell of
+/// the path before the goal): it delivers its path only at the end.
+/// @returns NULL with err LDS_E_STATE (no query, blocked start, no path, or
+///   an optimal-mode query still running: the message says so),
 ///   LDS_E_NOMEM. [Owner: caller frees with lds_path_free]
 LDS_API lds_Path *lds_hpa_query_prefix(const lds_HpaQuery *q, lds_Error *err);
 /// Last error message ("" if none). [Owner: the query]

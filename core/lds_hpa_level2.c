@@ -774,7 +774,13 @@ nomem:
 
 lds_Status lds_hpa_use_level2(lds_Hpa *h, bool on) {
   if (!h) return LDS_E_ARG;
-  if (!h->l2) return on ? LDS_E_STATE : LDS_OK;
-  h->l2->use = on;
+  if (!h->l2 && on) {
+    ldsi_msg(h->errmsg, "lds_hpa_use_level2: on = true for a hierarchy built without a second "
+             "level (lds_HpaParams.level2 0, or LDS_HPA_LEVEL2_AUTO on a grid of fewer than "
+             "%ld cells; expected on = false, or a hierarchy built with level2 2..32)",
+             (long)LDS_HPA_LEVEL2_MIN_CELLS);
+    return LDS_E_STATE;
+  }
+  if (h->l2) h->l2->use = on;
   return LDS_OK;
 }

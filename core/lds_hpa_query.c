@@ -8,6 +8,7 @@
 ** The optimal mode's search is lds_hpa_exact.c.
 ** [Paper: Botea, Müller & Schaeffer, J. Game Development 1(1), 2004]
 */
+#include "lds_components_internal.h"
 #include "lds_hpa_level2_internal.h"
 #include "lds_hpa_query_internal.h"
 #include "lds_landmarks.h"
@@ -158,6 +159,19 @@ static bool layout(lds_HpaQuery *q) {
   return true;
 }
 
+/* Whether a connectivity index of the grid (lds_components.h) proves the
+** started query has no path, by lds_search's rule: an index counts when its
+** blocking set lies within the layers the hierarchy weights positively
+** (their +inf cells are the ones its queries cannot enter). */
+static bool separated(const lds_HpaQuery *q) {
+  const lds_Hpa *h = q->h;
+  uint32_t qmask = 0;
+  int i;
+  for (i = 0; i < h->nweights; i++)
+    if (h->weights[i] > 0.0) qmask |= 1u << i;
+  return ldsi_components_separated(h->grid, qmask, q->sx, q->sy, q->gx, q->gy);
+}
+
 lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_t sx, int32_t sy,
                                int32_t gx, int32_t gy) {
   static const char *fn = "lds_hpa_query_start";
@@ -211,6 +225,13 @@ lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_t sx, in
   q->status = LDS_RUNNING;
   /* as lds_search: a start blocked by a layer only may still be left */
   if (g->blocked[q->ps] || !isfinite(ldsi_hpa_cost(h, q->pg))) {
+    q->status = LDS_NO_PATH;
+    q->phase = PH_DONE;
+    return LDS_OK;
+  }
+  if (g->components && q->ps != q->pg && separated(q)) {
+    ldsi_msg(q->errmsg, "%s: goal (%d,%d) is in another component than the start", fn, (int)gx,
+             (int)gy);
     q->status = LDS_NO_PATH;
     q->phase = PH_DONE;
     return LDS_OK;
@@ -1165,6 +1186,12 @@ lds_Path *lds_hpa_query_prefix(const lds_HpaQuery *q, lds_Error *err) {
   if (!q || (q->status != LDS_FOUND && q->status != LDS_RUNNING) || q->ncells == 0) {
     ldsi_error(err, LDS_E_STATE, "lds_hpa_query_prefix: no prefix (status %s)",
                lds_status_name(q ? q->status : LDS_E_STATE));
+    return NULL;
+  }
+  if (q->mode == LDS_HPA_OPTIMAL && q->status == LDS_RUNNING) {
+    /* the exact search settles no cell of its path before the goal */
+    ldsi_error(err, LDS_E_STATE, "lds_hpa_query_prefix: an optimal-mode query has no prefix "
+               "(status running): its path comes whole when found (lds_hpa_query_path)");
     return NULL;
   }
   return make_path(q, q->status == LDS_FOUND ? 0 : LDS_PATH_PARTIAL, err);

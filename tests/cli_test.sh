@@ -636,10 +636,14 @@ timeout 20 "$LDS" hier "$TMP/allblocked.map" --pairs 1 >/dev/null 2>"$TMP/err"
 rc=$?
 [ "$rc" = 2 ] && grep -qF "lodestar hier: --pairs: $TMP/allblocked.map has no passable cell to draw a pair from" "$TMP/err" && ok ||
   ko "lodestar hier --pairs on a map without a passable cell: exit $rc (124: still running after 20 s), stderr '$(cat "$TMP/err")'"
-bad "lodestar hier: --level2: expected 0 (none) or an integer in 2..31 (the largest K with K*K*4*16 below 65535 for --cluster 16, at most 32), got '1'" hier "$DATA/arena.map" --pairs 1 --level2 1
-bad "--level2: expected 0 (none) or an integer in 2..31" hier "$DATA/arena.map" --pairs 1 --level2 32
-bad "--level2: expected 0 (none) or an integer in 2..15" hier "$DATA/arena.map" --pairs 1 --cluster 64 --level2 16
-bad "--level2: expected 0 (none) or an integer in 2..32" hier "$DATA/arena.map" --pairs 1 --cluster 4 --level2 33
+bad "lodestar hier: --level2: expected 'auto' (8 on maps of 4096x4096 cells or more, else none), 0 (none) or an integer in 2..31 (the largest K with K*K*4*16 below 65535 for --cluster 16, at most 32), got '1'" hier "$DATA/arena.map" --pairs 1 --level2 1
+bad "--level2: expected 'auto' (8 on maps of 4096x4096 cells or more, else none), 0 (none) or an integer in 2..31" hier "$DATA/arena.map" --pairs 1 --level2 32
+bad "or an integer in 2..15 (the largest K with K*K*4*64" hier "$DATA/arena.map" --pairs 1 --cluster 64 --level2 16
+bad "or an integer in 2..32 (the largest K with K*K*4*4" hier "$DATA/arena.map" --pairs 1 --cluster 4 --level2 33
+bad "--level2: expected 'auto' (8 on maps of 4096x4096 cells or more, else none), 0 (none) or an integer in 2..31 (the largest K with K*K*4*16 below 65535 for --cluster 16, at most 32), got 'on'" hier "$DATA/arena.map" --pairs 1 --level2 on
+"$LDS" hier "$DATA/arena.map" --pairs 1 --level2 auto >"$TMP/out" 2>&1 && ! grep -q "level 2 (" "$TMP/out" && ok ||
+  ko "lodestar hier --level2 auto on a small map: refused or built a second level ($(head -c 300 "$TMP/out"))"
+"$LDS" hier "$DATA/arena.map" --pairs 1 --level2 2 2>&1 | grep -qF "level 2 (2 x 2 clusters" && ok || ko "lodestar hier --level2 2: no second level line"
 "$LDS" hier "$DATA/arena.map" --pairs 1 --level2 31 >/dev/null 2>&1 && ok || ko "lodestar hier --level2 31 (cluster 16) refused"
 "$LDS" hier "$DATA/arena.map" --pairs 1 --help | grep -qF "M is 31 at" && ok || ko "lodestar hier --help: no exact --level2 range"
 if "$LDS" hier "$DATA/arena.map" --scen "$DATA/arena.map.scen" --doors 3 --json >"$TMP/out" 2>&1 &&

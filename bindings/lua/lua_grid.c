@@ -36,12 +36,23 @@ static int32_t check_coord(lua_State *L, int arg, const char *axis, int32_t n) {
   return (int32_t)v;
 }
 
-/* Cell coordinates at args ix, ix+1, checked against the grid. */
-void ldsl_check_xy(lua_State *L, const lds_Grid *g, int ix, int32_t *x, int32_t *y) {
+/* Cell coordinates at args ix, ix+1, checked against the grid, their
+** errors naming them xn and yn. */
+static void check_pair(lua_State *L, const lds_Grid *g, int ix, const char *xn, const char *yn,
+                       int32_t *x, int32_t *y) {
   if (lua_type(L, ix + 1) != LUA_TNUMBER && lua_type(L, ix) == LUA_TNUMBER) /* types first */
     ldsl_type_error(L, ix + 1, "number");
-  *x = check_coord(L, ix, "x", lds_grid_width(g));
-  *y = check_coord(L, ix + 1, "y", lds_grid_height(g));
+  *x = check_coord(L, ix, xn, lds_grid_width(g));
+  *y = check_coord(L, ix + 1, yn, lds_grid_height(g));
+}
+
+void ldsl_check_xy(lua_State *L, const lds_Grid *g, int ix, int32_t *x, int32_t *y) {
+  check_pair(L, g, ix, "x", "y", x, y);
+}
+
+void ldsl_check_start_goal(lua_State *L, const lds_Grid *g, int ix, int32_t *c) {
+  check_pair(L, g, ix, "sx", "sy", &c[0], &c[1]);
+  check_pair(L, g, ix + 2, "gx", "gy", &c[2], &c[3]);
 }
 
 static void grid_free_obj(void *g) { lds_grid_free((lds_Grid *)g); }
@@ -63,7 +74,8 @@ void lds_lua_push_grid(lua_State *L, lds_Grid *g, int owned) {
 
 lds_Grid *lds_lua_check_grid(lua_State *L, int idx) { return ldsl_check_grid(L, idx); }
 
-/* lodestar.grid.new(w, h) */
+/* lodestar.grid.new(w, h) -> grid, or nil, message, "nomem" when its
+** memory cannot be allocated; sizes outside 1..LDS_GRID_MAX_SIDE raise */
 static int grid_new(lua_State *L) {
   double w = ldsl_check_int(L, 1), h = ldsl_check_int(L, 2);
   lds_Env env = ldsl_lua_env(L);
@@ -78,17 +90,18 @@ static int grid_new(lua_State *L) {
                                          ldsl_fmt_coord(buf, sizeof buf, h), LDS_GRID_MAX_SIDE));
   b = ldsl_new_gridbox(L);
   b->g = lds_grid_new(&env, (int32_t)w, (int32_t)h, &err);
-  if (!b->g) return luaL_error(L, "%s", err.msg);
+  if (!b->g) return ldsl_push_fail(L, err.msg, err.code); /* nomem, as grid.load */
   b->owned = 1;
   return 1;
 }
 
+/* g:clone() -> a copy of g, or nil, message, "nomem" */
 static int grid_clone(lua_State *L) {
   lds_Grid *g = ldsl_check_grid(L, 1);
   lds_Error err;
   GridBox *b = ldsl_new_gridbox(L);
   b->g = lds_grid_clone(g, &err);
-  if (!b->g) return luaL_error(L, "%s", err.msg);
+  if (!b->g) return ldsl_push_fail(L, err.msg, err.code); /* nomem, as lodestar.grid.new */
   b->owned = 1;
   return 1;
 }

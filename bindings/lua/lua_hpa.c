@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** lua_hpa.c — lodestar.Hierarchy: the cluster hierarchy of core/lds_hpa.h
-** (lodestar.hierarchy(grid, opts)) with its one sliced query: find_path,
-** start / step / prefix / path, repair, info. The box follows D* Lite's
+** (lodestar.hierarchy(grid, opts)) with its one sliced query (start / step /
+** prefix / path) and find_path, repair, info. find_path runs on the sliced
+** query's object when no sliced query is in progress, else on a second query
+** object of its own (created by the first such call), so the sliced query
+** goes on undisturbed. The box follows D* Lite's
 ** pattern: the grid userdata anchored in the user value ([1]), the grid
 ** box's nsearch counted so grid:free() or its __gc waits for the last
 ** hierarchy on it. Not on the mod allow-list (a host builds hierarchies).
@@ -12,7 +15,8 @@
 
 typedef struct HpaBox {
   lds_Hpa *h;
-  lds_HpaQuery *q;
+  lds_HpaQuery *q;  /* the sliced query (h:start), and find_path's when q is not running */
+  lds_HpaQuery *fq; /* find_path's while q is running; NULL until needed */
   GridBox *gb;
   int users;  /* schedulers that may run queries on h (ldsl_hpa_use) */
   int closed; /* freed or collected: h lives on until the last user lets go */
@@ -36,7 +40,9 @@ static HpaBox *check_hpa(lua_State *L, int arg) {
 
 static void hpa_release(HpaBox *b) {
   if (b->q) lds_hpa_query_free(b->q);
+  if (b->fq) lds_hpa_query_free(b->fq);
   b->q = NULL;
+  b->fq = NULL;
   b->closed = 1;
   if (b->users > 0) return; /* a scheduler still holds queries on h */
   if (b->h) lds_hpa_free(b->h);
@@ -233,17 +239,16 @@ static int hpa_error(lua_State *L, const char *method, const char *m) {
   return luaL_error(L, "%s:%s: %s", LDS_HIER_MT, method, m);
 }
 
-/* Starts the query of h:start or h:find_path (method, for messages); bad
+/* Starts query q of h:start or h:find_path (method, for messages); bad
 ** arguments raise. A failed repair raises too, unless soft: then it pushes
 ** nil, "lodestar.Hierarchy:<method>: the hierarchy could not be repaired:
 ** ...", status and returns 3 (0 when the query started). */
-static int start_query(lua_State *L, const char *method, bool soft) {
+static int start_query(lua_State *L, lds_HpaQuery *q, const char *method, bool soft) {
   HpaBox *b = check_hpa(L, 1);
-  int32_t sx, sy, gx, gy;
+  int32_t c[4];
   lds_HpaMode m = LDS_HPA_FAST;
   lds_Status st;
-  ldsl_check_xy(L, b->gb->g, 2, &sx, &sy);
-  ldsl_check_xy(L, b->gb->g, 4, &gx, &gy);
+  ldsl_check_start_goal(L, b->gb->g, 2, c);
   if (!lua_isnoneornil(L, 6)) m = (lds_HpaMode)ldsl_check_option(L, 6, mode_names);
   if (soft && (st = lds_hpa_repair(b->h)) != LDS_OK) {
     const char *why;
@@ -252,14 +257,14 @@ static int start_query(lua_State *L, const char *method, bool soft) {
     lua_pushfstring(L, "%s:%s: the hierarchy could not be repaired: %s", LDS_HIER_MT, method, why);
     return ldsl_push_fail(L, lua_tostring(L, -1), st);
   }
-  if (lds_hpa_query_start(b->q, m, sx, sy, gx, gy) != LDS_OK)
-    hpa_error(L, method, lds_hpa_query_errmsg(b->q));
+  if (lds_hpa_query_start(q, m, c[0], c[1], c[2], c[3]) != LDS_OK)
+    hpa_error(L, method, lds_hpa_query_errmsg(q));
   return 0;
 }
 
 /* h:start(sx, sy, gx, gy [, mode]) -> h; mode "fast" (default) or "optimal" */
 static int hpa_start(lua_State *L) {
-  start_query(L, "start", false);
+  start_query(L, check_hpa(L, 1)->q, "start", false);
   lua_settop(L, 1);
   return 1;
 }
@@ -289,14 +294,14 @@ void ldsl_hpa_push_weights(lua_State *L, int arg) {
 }
 
 /* Pushes p (owned by the new Path; it remembers the weights of the
-** hierarchy at 1). When p is NULL: nil and the query's status ("running",
+** hierarchy at 1). When p is NULL: nil and query q's status ("running",
 ** "no_path"), or, when the query ended in an error (or none was started),
 ** nil, message, status as the rest of the module fails (err: the core's
 ** answer for p). */
-static int push_query_path(lua_State *L, const HpaBox *b, lds_Path *p, const lds_Error *err) {
+static int push_query_path(lua_State *L, const lds_HpaQuery *q, lds_Path *p, const lds_Error *err) {
   if (!p) {
-    lds_Status st = lds_hpa_query_status(b->q);
-    const char *m = lds_hpa_query_errmsg(b->q);
+    lds_Status st = lds_hpa_query_status(q);
+    const char *m = lds_hpa_query_errmsg(q);
     if (err->code == LDS_E_NOMEM) return luaL_error(L, "%s", err->msg);
     if (st >= 0) {
       lua_pushnil(L);
@@ -318,35 +323,45 @@ static int hpa_path(lua_State *L) {
   HpaBox *b = check_hpa(L, 1);
   lds_Error err;
   lds_Path *p = lds_hpa_query_path(b->q, &err);
-  return push_query_path(L, b, p, &err);
+  return push_query_path(L, b->q, p, &err);
 }
 
 /* h:prefix() -> path (the final prefix, flagged partial while running), or
-** as h:path() when there is none */
+** as h:path() when there is none: nil, "running" for an optimal-mode query
+** before it is found (that mode has no prefix) */
 static int hpa_prefix(lua_State *L) {
   HpaBox *b = check_hpa(L, 1);
   lds_Error err;
   lds_Path *p = lds_hpa_query_prefix(b->q, &err);
-  return push_query_path(L, b, p, &err);
+  return push_query_path(L, b->q, p, &err);
 }
 
 /* h:find_path(sx, sy, gx, gy [, mode]) -> path, or nil, "no_path", or nil,
 ** message, status when the query ends in an error (as lodestar.find_path),
-** a failed repair among them; bad arguments raise */
+** a failed repair among them; bad arguments raise. Runs on b->q unless the
+** sliced query there is in progress (running): then on b->fq, created by
+** the first such call, and the sliced query is left as it was. */
 static int hpa_find_path(lua_State *L) {
-  HpaBox *b;
+  HpaBox *b = check_hpa(L, 1);
+  lds_HpaQuery *q = b->q;
   lds_Status st;
-  int n = start_query(L, "find_path", true);
-  if (n) return n;
-  b = check_hpa(L, 1);
-  st = lds_hpa_query_step(b->q, NULL);
+  lds_Error err;
+  lds_Path *p;
+  int n;
+  if (lds_hpa_query_status(b->q) == LDS_RUNNING) {
+    if (!b->fq && !(b->fq = lds_hpa_query_new(b->h, &err))) return luaL_error(L, "%s", err.msg);
+    q = b->fq;
+  }
+  if ((n = start_query(L, q, "find_path", true)) != 0) return n;
+  st = lds_hpa_query_step(q, NULL);
   if (st == LDS_NO_PATH) {
     lua_pushnil(L);
     lua_pushstring(L, "no_path");
     return 2;
   }
-  if (st != LDS_FOUND) return ldsl_push_fail(L, lds_hpa_query_errmsg(b->q), st);
-  return hpa_path(L);
+  if (st != LDS_FOUND) return ldsl_push_fail(L, lds_hpa_query_errmsg(q), st);
+  p = lds_hpa_query_path(q, &err);
+  return push_query_path(L, q, p, &err);
 }
 
 /* h:status() -> status name */

@@ -146,8 +146,7 @@ static int read_query(lua_State *L, const CacheBox *b, lds_SearchParams *p, doub
   const char *algo;
   lds_Algo a;
   int wi, n = 0, ok = 1;
-  ldsl_check_xy(L, g, 2, &c[0], &c[1]);
-  ldsl_check_xy(L, g, 4, &c[2], &c[3]);
+  ldsl_check_start_goal(L, g, 2, c);
   algo = ldsl_take_algorithm(L, 6);
   if (lds_algo_parse(algo, &a) != LDS_OK) ldsl_unknown_algorithm(L, 6, algo, 0);
   ldsl_parse_search_opts(L, 6, p, g, "algorithm"); /* ..., cost, weights */

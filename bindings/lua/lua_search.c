@@ -386,13 +386,12 @@ int ldsl_search_new(lua_State *L) {
 /* s:start(sx, sy, gx, gy) */
 static int search_start(lua_State *L) {
   SearchBox *b = ldsl_check_search(L, 1);
-  int32_t sx, sy, gx, gy;
+  int32_t c[4];
   if (b->hb) return ldsl_search_start_graph(L, b); /* s:start(start, goal) on graphs */
-  ldsl_check_xy(L, b->gb->g, 2, &sx, &sy);
-  ldsl_check_xy(L, b->gb->g, 4, &gx, &gy);
+  ldsl_check_start_goal(L, b->gb->g, 2, c);
   lua_settop(L, 5);
   lds_getuv(L, 1);
-  do_start(L, b, 6, 0, sx, sy, gx, gy);
+  do_start(L, b, 6, 0, c[0], c[1], c[2], c[3]);
   lua_settop(L, 1);
   return 1;
 }
@@ -732,8 +731,14 @@ int ldsl_find_path(lua_State *L) {
   lds_Algo a;
   if (ldsl_check_space(L, 1)) return ldsl_find_path_graph(L); /* find_path(graph, start, goal [, opts]) */
   g = ldsl_check_grid(L, 1);
-  ldsl_check_xy(L, g, 2, &sx, &sy);
-  ldsl_check_xy(L, g, 4, &gx, &gy);
+  {
+    int32_t c[4];
+    ldsl_check_start_goal(L, g, 2, c);
+    sx = c[0];
+    sy = c[1];
+    gx = c[2];
+    gy = c[3];
+  }
   algo = ldsl_take_algorithm(L, 6);
   if (lds_algo_parse(algo, &a) != LDS_OK) return ldsl_unknown_algorithm(L, 6, algo, 0);
   b = new_search(L, 1, 6, algo, "algorithm", 1); /* top: search (the grid's reused one) */

@@ -211,7 +211,14 @@ const char *ldsl_value_name(lua_State *L, int idx);
 /* lua_grid.c */
 extern const luaL_Reg ldsl_baked_metameth[];
 lds_Grid *ldsl_check_grid(lua_State *L, int arg);
+/* Cell coordinates at args ix, ix+1, checked against the grid: numbers,
+** integers in the grid, else an argument error naming x or y with the
+** value as given ("x 4294967296 out of range (expected 0..7)"). */
 void ldsl_check_xy(lua_State *L, const lds_Grid *g, int ix, int32_t *x, int32_t *y);
+/* The start and goal of a grid query at args ix..ix+3 into c[0..3] (sx, sy,
+** gx, gy), checked as ldsl_check_xy does, the errors naming the arguments
+** as the API does ("gx 20 out of range (expected 0..15)"). */
+void ldsl_check_start_goal(lua_State *L, const lds_Grid *g, int ix, int32_t *c);
 extern const luaL_Reg ldsl_grid_funcs[];
 extern const luaL_Reg ldsl_grid_metameth[];
 extern const luaL_Reg ldsl_grid_meth[];

@@ -3,8 +3,10 @@
 ** lua_two_states.c — two lua_States in one process load lodestar.core and
 ** share nothing: each state's grids and searches are charged to its own
 ** allocator, searches interleave without interference, and closing one
-** state leaves the other working; a third state with a memory limit turns
-** lodestar's out-of-memory failures into Lua errors without leaks. Built per engine by `make lua`
+** state leaves the other working; in a third state with a memory limit
+** a grid too big for it is nil, message, "nomem" (an expected failure, as
+** for the loaders), a search too big raises the core's message, and
+** nothing leaks. Built per engine by `make lua`
 ** (build/lua54/two_states, build/luajit/two_states); run by
 ** tests/spec/08-states_spec.lua. Usage: two_states MODULE_DIR
 */
@@ -131,8 +133,9 @@ int main(int argc, char **argv) {
   CHECK(run(B, "return s:run() == 'found' and 1 or 0") == 1, "B still searches after A closed");
   lua_close(B);
 
-  /* a state with a memory limit: lodestar's out-of-memory errors are Lua
-  ** errors with the core's message, and nothing leaks (create-then-fill) */
+  /* a state with a memory limit: a grid that does not fit is nil, message,
+  ** "nomem"; a search that does not fit raises the core's message; nothing
+  ** leaks (create-then-fill) */
   {
     Counter cc = {0, 0};
     lua_State *C = open_state(&cc, moddir);
@@ -140,9 +143,15 @@ int main(int argc, char **argv) {
     run(C, "collectgarbage() collectgarbage() return 1");
     base = cc.live;
     cc.limit = base + 2u * 1024u * 1024u;
-    CHECK(run_str(C, "local ok, e = pcall(lodestar.grid.new, 1000, 1000) return tostring(e)",
-                  "lds_grid_new: out of memory"),
-          "grid too big for the limit: error with the core message");
+    CHECK(run_str(C, "local g, e, st = lodestar.grid.new(1000, 1000) "
+                     "return tostring(g) .. ' ' .. st .. ' ' .. e",
+                  "nil nomem lds_grid_new: out of memory for a 1000x1000 grid (7024024 bytes)"),
+          "grid too big for the limit: nil, the core message, nomem");
+    CHECK(run_str(C, "local g0 = assert(lodestar.grid.new(500, 500)) local g, e, st = g0:clone() "
+                     "return tostring(g) .. ' ' .. st .. ' ' .. e",
+                  "nil nomem lds_grid_clone: out of memory for a 500x500 grid"),
+          "a clone too big for the limit (the 1.8 MB grid fits once): nil, the message, nomem");
+    run(C, "collectgarbage() collectgarbage() return 1");
     CHECK(run_str(C, "local g = lodestar.grid.new(300, 300) "
                      "local ok, e = pcall(lodestar.search.astar, g) return tostring(e)",
                   "lds_search_new: out of memory"),

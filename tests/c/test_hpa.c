@@ -223,6 +223,47 @@ static void test_prefix(void) {
   lds_grid_free(g);
 }
 
+/* The optimal mode has no prefix while it runs: NULL with LDS_E_STATE and
+** a message saying so (not the start alone, which would look like a
+** path); found, the prefix is the whole path. */
+static void test_prefix_optimal(void) {
+  lds_Grid *g = random_grid(400, 96, 8, true);
+  lds_Hpa *h = lds_hpa_new(NULL, g, NULL, NULL);
+  lds_HpaQuery *q = lds_hpa_query_new(h, NULL);
+  lds_Budget b = {30, 0};
+  lds_Error err;
+  lds_Path *pre, *full;
+  lds_Status st;
+  int running = 0, refused = 0;
+  lds_grid_set_blocked(g, 0, 0, false);
+  lds_grid_set_blocked(g, 399, 95, false);
+  CHECK_INT(lds_hpa_query_start(q, LDS_HPA_OPTIMAL, 0, 0, 399, 95), LDS_OK);
+  while ((st = lds_hpa_query_step(q, &b)) == LDS_RUNNING) {
+    running++;
+    pre = lds_hpa_query_prefix(q, &err);
+    if (!pre && err.code == LDS_E_STATE &&
+        strstr(err.msg, "an optimal-mode query has no prefix (status running)"))
+      refused++;
+    lds_path_free(pre);
+  }
+  CHECK_INT(st, LDS_FOUND);
+  CHECK(running > 5);
+  CHECK_INT(refused, running);
+  pre = lds_hpa_query_prefix(q, &err);
+  full = lds_hpa_query_path(q, NULL);
+  CHECK(pre && full);
+  if (pre && full) {
+    CHECK_INT(lds_path_length(pre), lds_path_length(full));
+    CHECK_INT(lds_path_flags(pre) & LDS_PATH_PARTIAL, 0);
+    CHECK_NEAR(lds_path_cost(pre), lds_path_cost(full), 0);
+  }
+  lds_path_free(pre);
+  lds_path_free(full);
+  lds_hpa_query_free(q);
+  lds_hpa_free(h);
+  lds_grid_free(g);
+}
+
 /* after random edits, the repaired hierarchy answers like a fresh one */
 static void test_repair(void) {
   lds_Grid *g = random_grid(96, 80, 20, true);
@@ -348,6 +389,7 @@ void suite_hpa(void) {
   test_random_maps();
   test_shared_map();
   test_prefix();
+  test_prefix_optimal();
   test_smoothing();
   test_repair();
   test_errors();

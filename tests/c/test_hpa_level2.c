@@ -307,6 +307,9 @@ static void test_params(void) {
   lds_hpa_info(h, &info);
   CHECK_INT(info.level2, 0);
   CHECK_INT(lds_hpa_use_level2(h, true), LDS_E_STATE);
+  CHECK_CONTAINS(lds_hpa_errmsg(h), "lds_hpa_use_level2: on = true for a hierarchy built without "
+                                    "a second level (lds_HpaParams.level2 0, or LDS_HPA_LEVEL2_AUTO "
+                                    "on a grid of fewer than 16777216 cells");
   CHECK_INT(lds_hpa_use_level2(h, false), LDS_OK);
   lds_hpa_free(h);
   hp.level2 = 1;

@@ -239,7 +239,7 @@ describe("Lua package errors point at the caller and blame the right argument", 
   end)
 
   it("testing.true_cost names itself at the caller's line", function()
-    assert.matches(THIS .. "bad argument #2 to 'true_cost' %(x 10 out of range %(expected 0..9%)%)$",
+    assert.matches(THIS .. "bad argument #2 to 'true_cost' %(sx 10 out of range %(expected 0..9%)%)$",
       errmsg(function() testing.true_cost(g, 10, 0, 1, 1) end))
     assert.matches(THIS .. "bad argument #6 to 'true_cost' %(opts.weights: the grid has no layer 'x'%)$",
       errmsg(function() testing.true_cost(g, 0, 0, 1, 1, {weights = {x = 1}}) end))

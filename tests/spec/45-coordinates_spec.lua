@@ -17,34 +17,34 @@ local NAN, INF = 0 / 0, math.huge
 describe("grid coordinates given as arguments", function()
   local g = lodestar.grid.new(8, 8)
 
-  it("find_path names the argument and the value as given", function()
-    assert.equal("bad argument #2 to 'find_path' (x 4294967296 out of range (expected 0..7))",
+  it("find_path names the argument (sx, sy, gx, gy) and the value as given", function()
+    assert.equal("bad argument #2 to 'find_path' (sx 4294967296 out of range (expected 0..7))",
       errmsg(lodestar.find_path, g, BIG, 0, 1, 1))
-    assert.equal("bad argument #5 to 'find_path' (y 2147483648 out of range (expected 0..7))",
+    assert.equal("bad argument #5 to 'find_path' (gy 2147483648 out of range (expected 0..7))",
       errmsg(lodestar.find_path, g, 0, 0, 1, HALF))
-    assert.equal("bad argument #2 to 'find_path' (x -4294967296 out of range (expected 0..7))",
+    assert.equal("bad argument #2 to 'find_path' (sx -4294967296 out of range (expected 0..7))",
       errmsg(lodestar.find_path, g, -BIG, 0, 1, 1))
-    assert.equal("bad argument #3 to 'find_path' (y nan is not an integer cell (expected 0..7))",
+    assert.equal("bad argument #3 to 'find_path' (sy nan is not an integer cell (expected 0..7))",
       errmsg(lodestar.find_path, g, 0, NAN, 1, 1))
-    assert.equal("bad argument #4 to 'find_path' (x inf out of range (expected 0..7))",
+    assert.equal("bad argument #4 to 'find_path' (gx inf out of range (expected 0..7))",
       errmsg(lodestar.find_path, g, 0, 0, INF, 1))
-    assert.equal("bad argument #2 to 'find_path' (x 2.5 is not an integer cell (expected 0..7))",
+    assert.equal("bad argument #2 to 'find_path' (sx 2.5 is not an integer cell (expected 0..7))",
       errmsg(lodestar.find_path, g, 2.5, 0, 1, 1))
-    assert.equal("bad argument #2 to 'find_path' (x 9007199254740994 out of range (expected 0..7))",
+    assert.equal("bad argument #2 to 'find_path' (sx 9007199254740994 out of range (expected 0..7))",
       errmsg(lodestar.find_path, g, 2 ^ 53 + 2, 0, 1, 1))
   end)
 
-  it("grid methods, searches, components and the hierarchy do the same", function()
+  it("grid methods (x, y), searches, components and the hierarchy (sx, sy, gx, gy) do the same", function()
     has(errmsg(g.cost, g, BIG, 0), "bad argument #1 to 'cost' (x 4294967296 out of range")
     has(errmsg(g.blocked, g, 0, -BIG), "bad argument #2 to 'blocked' (y -4294967296 out of range")
     has(errmsg(g.set_cost, g, NAN, 0, 1), "(x nan is not an integer cell (expected 0..7))")
     has(errmsg(g.line_of_sight, g, 0, 0, HALF, 0), "(x 2147483648 out of range")
     has(errmsg(g.component, g, BIG, 0), "bad argument #1 to 'component' (x 4294967296 out of range")
     local s = lodestar.search.astar(g)
-    has(errmsg(s.start, s, 0, 0, BIG, 0), "bad argument #3 to 'start' (x 4294967296 out of range")
+    has(errmsg(s.start, s, 0, 0, BIG, 0), "bad argument #3 to 'start' (gx 4294967296 out of range")
     local h = lodestar.hierarchy(g)
-    has(errmsg(h.find_path, h, 0, 0, 0, BIG), "bad argument #4 to 'find_path' (y 4294967296 out of range")
-    has(errmsg(h.start, h, INF, 0, 1, 1), "bad argument #1 to 'start' (x inf out of range")
+    has(errmsg(h.find_path, h, 0, 0, 0, BIG), "bad argument #4 to 'find_path' (gy 4294967296 out of range")
+    has(errmsg(h.start, h, INF, 0, 1, 1), "bad argument #1 to 'start' (sx inf out of range")
   end)
 
   it("connected's points are printed the same on both engines", function()

@@ -165,11 +165,11 @@ end)
 describe("lodestar.hierarchy error paths", function()
   it("coordinates and modes name the argument", function()
     local h = lodestar.hierarchy(lodestar.grid.new(64, 64), {cluster_size = 8})
-    assert.equal("bad argument #1 to 'find_path' (x nan is not an integer cell (expected 0..63))",
+    assert.equal("bad argument #1 to 'find_path' (sx nan is not an integer cell (expected 0..63))",
       err(function() return h:find_path(nan, 0, 5, 5) end))
-    assert.equal("bad argument #2 to 'find_path' (y inf out of range (expected 0..63))",
+    assert.equal("bad argument #2 to 'find_path' (sy inf out of range (expected 0..63))",
       err(function() return h:find_path(0, inf, 5, 5) end))
-    assert.equal("bad argument #3 to 'find_path' (x 1.1529215046068e+18 out of range (expected 0..63))",
+    assert.equal("bad argument #3 to 'find_path' (gx 1.1529215046068e+18 out of range (expected 0..63))",
       err(function() return h:find_path(0, 0, 2 ^ 60, 5) end))
     assert.equal("bad argument #1 to 'find_path' (number expected, got string)",
       err(function() return h:find_path("a", 0, 5, 5) end))

@@ -262,15 +262,15 @@ describe("lodestar.path_cache", function()
       errmsg(lodestar.path_cache, g, {entries = 8}))
     assert.equal("bad argument #2 to 'path_cache' (table expected, got number)",
       errmsg(lodestar.path_cache, g, 8))
-    assert.equal("bad argument #1 to 'find_path' (x 8 out of range (expected 0..7))",
+    assert.equal("bad argument #1 to 'find_path' (sx 8 out of range (expected 0..7))",
       errmsg(function() return cache:find_path(8, 0, 1, 1) end))
-    assert.equal("bad argument #4 to 'find_path' (y -1 out of range (expected 0..5))",
+    assert.equal("bad argument #4 to 'find_path' (gy -1 out of range (expected 0..5))",
       errmsg(function() return cache:find_path(0, 0, 1, -1) end))
-    assert.equal("bad argument #2 to 'find_path' (y nan is not an integer cell (expected 0..5))",
+    assert.equal("bad argument #2 to 'find_path' (sy nan is not an integer cell (expected 0..5))",
       errmsg(function() return cache:find_path(0, nan, 1, 1) end))
-    assert.equal("bad argument #3 to 'find_path' (x inf out of range (expected 0..7))",
+    assert.equal("bad argument #3 to 'find_path' (gx inf out of range (expected 0..7))",
       errmsg(function() return cache:find_path(0, 0, inf, 1) end))
-    assert.equal("bad argument #1 to 'find_path' (x 4294967296 out of range (expected 0..7))",
+    assert.equal("bad argument #1 to 'find_path' (sx 4294967296 out of range (expected 0..7))",
       errmsg(function() return cache:find_path(2 ^ 32, 0, 1, 1) end))
     assert.equal("bad argument #1 to 'find_path' (number expected, got string)",
       errmsg(function() return cache:find_path("0", 0, 1, 1) end))
@@ -291,7 +291,7 @@ describe("lodestar.path_cache", function()
       assert.equal(errmsg(function() return lodestar.find_path(g, 0, 0, 1, 1, o) end):gsub("#6", "#5"),
         errmsg(function() return cache:find_path(0, 0, 1, 1, o) end))
     end
-    assert.equal("bad argument #1 to 'accepts' (x 9 out of range (expected 0..7))",
+    assert.equal("bad argument #1 to 'accepts' (sx 9 out of range (expected 0..7))",
       errmsg(function() return cache:accepts(9, 0, 1, 1) end))
     assert.equal("calling 'find_path' on bad self (lodestar.PathCache expected, got table)",
       errmsg(cache.find_path, {}, 0, 0, 1, 1))

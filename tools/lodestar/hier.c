@@ -6,7 +6,7 @@
 **
 **   lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C]
 **                 [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt]
-**                 [--costs SEED] [--level2 K] [--fast-weight W] [--json]
+**                 [--costs SEED] [--level2 K|auto] [--fast-weight W] [--json]
 **
 ** Queries: the scen file's problems (their printed optimum is the reference),
 ** or N random pairs of passable cells (pairs with no path are drawn again), whose
@@ -40,6 +40,7 @@
 */
 #include "util.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,15 +54,15 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: lodestar hier MAP (--scen FILE | --pairs N) [--seed S] [--cluster C]\n"
           "                     [--stride K] [--limit N] [--doors N] [--no-optimal] [--alt]\n"
-          "                     [--costs SEED] [--level2 K] [--fast-weight W] [--band R]\n"
-          "                     [--json]\n"
+          "                     [--costs SEED] [--level2 K|auto] [--fast-weight W]\n"
+          "                     [--band R] [--json]\n"
           "Builds the cluster hierarchy of MAP (core/lds_hpa.h) and runs every query with\n"
           "our A*, the hierarchy's fast mode and its optimal mode, each in its own pass,\n"
           "timed with the thread's CPU clock, then A* and fast interleaved per query (the\n"
           "fast query right after an A* that evicted its data from the caches); prints\n"
-          "build time, bytes per cell, median times and ratios (per pass and interleaved),\n"
-          "the share of fast paths within 1%% of optimal, mismatches, and door-toggle\n"
-          "repair times.\n"
+          "build time (wall-clock: lds_HpaInfo.build_us), bytes per cell, median times and\n"
+          "ratios (per pass and interleaved), the share of fast paths within 1%% of optimal,\n"
+          "mismatches, and door-toggle repair times (CPU clock).\n"
           "  --scen FILE   the Moving AI problems of MAP (their optimum is the reference)\n"
           "  --pairs N     N random pairs of passable cells with a path (reference: Dijkstra,\n"
           "                untimed); --seed S picks them (default 1)\n"
@@ -78,11 +79,11 @@ static void usage(FILE *f) {
           "                uniform-cost maps)\n"
           "  --costs SEED  terrain costs 1..4 per 16x16 block, from a hash of the block and\n"
           "                SEED (0..2^31-1); the reference optimum is then Dijkstra's (untimed)\n"
-          "  --level2 K    a second level of K x K clusters, 0 none, or 2..M where M is\n"
-          "                the largest K with K*K*4*C below 65535, at most 32 (M is 31 at\n"
-          "                the default cluster 16, 32 at 4, 15 at 64); default: 8 on\n"
-          "                maps of 4096x4096 cells or more; with one, the fast mode also\n"
-          "                runs a pass without it\n"
+          "  --level2 K    a second level of K x K clusters: auto (the default: 8 on maps\n"
+          "                of 4096x4096 cells or more, none below), 0 none, or 2..M where\n"
+          "                M is the largest K with K*K*4*C below 65535, at most 32\n"
+          "                (M is 31 at the default cluster 16, 32 at 4, 15 at 64); with\n"
+          "                one, the fast mode also runs a pass without it\n"
           "  --fast-weight W  weight of the fast mode's abstract search (weighted A*: its\n"
           "                abstract path costs at most W x the shortest), 1..%g (default %g)\n"
           "  --band R      cells either side of the raw path the fast mode searches again\n"
@@ -233,8 +234,16 @@ int cli_hier(int argc, char **argv) {
       costs = true;
       cost_seed = (uint32_t)n;
     } else if (strcmp(o, "--level2") == 0) {
-      if (!cli_int(CMD, "--level2", v, 0, 1000000, &n)) return 2;
-      level2 = (int)n;
+      /* 'auto' or an integer; its range needs --cluster, so it is checked
+      ** after the loop, and anything else (-2) is refused there too */
+      char *end;
+      long k;
+      errno = 0;
+      k = strtol(v, &end, 10);
+      if (strcmp(v, "auto") == 0)
+        level2 = LDS_HPA_LEVEL2_AUTO;
+      else
+        level2 = errno || end == v || *end || k < 0 || k > 1000000 ? -2 : (int)k;
       level2_arg = v;
     } else if (strcmp(o, "--fast-weight") == 0) {
       if (!cli_double(CMD, "--fast-weight", v, 1.0, LDS_HPA_MAX_FAST_WEIGHT, &fast_weight)) return 2;
@@ -261,13 +270,14 @@ int cli_hier(int argc, char **argv) {
       !cli_compatible(CMD, &seen, "--pairs", "--limit",
                       "--limit caps the --scen problems; for fewer pairs give a smaller N"))
     return 2;
-  if (level2 > 0) {
+  if (level2 != LDS_HPA_LEVEL2_AUTO && level2 != 0) {
     /* the hierarchy's limit (lds_HpaParams.level2), said in the CLI's terms */
     int most = level2_max(cluster);
     if (level2 < 2 || level2 > most)
       return cli_fail(CMD,
-                      "--level2: expected 0 (none) or an integer in 2..%d (the largest K with "
-                      "K*K*4*%d below 65535 for --cluster %d, at most 32), got '%s'",
+                      "--level2: expected 'auto' (8 on maps of 4096x4096 cells or more, else "
+                      "none), 0 (none) or an integer in 2..%d (the largest K with K*K*4*%d below "
+                      "65535 for --cluster %d, at most 32), got '%s'",
                       most, cluster, cluster, level2_arg);
   }
   g = lds_map_load(NULL, map, &err);
@@ -532,7 +542,7 @@ int cli_hier(int argc, char **argv) {
            cluster, fast_weight, band);
     if (costs) printf(", terrain costs 1..4 (seed %u)", (unsigned)cost_seed);
     printf("\n");
-    printf("  build %.1f ms, %zu entrances, %zu intra edges, %.2f bytes/cell (%.1f MB)\n", build_ms,
+    printf("  build %.1f ms (wall-clock), %zu entrances, %zu intra edges, %.2f bytes/cell (%.1f MB)\n", build_ms,
            info.entrances, info.intra_edges, info.bytes_per_cell, (double)info.bytes / 1e6);
     printf("  A* median %.1f us; fast median %.2f us (%.1fx); ", ma, mf, fr);
     if (optimal)
