@@ -198,6 +198,7 @@ lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_t sx, in
     return LDS_E_NOMEM;
   }
   q->mode = mode;
+  if (h->l2) q->l2refresh = h->l2->refreshed;
   q->sx = sx;
   q->sy = sy;
   q->gx = gx;
@@ -428,7 +429,6 @@ static void insert(lds_HpaQuery *q) {
   if (q->l2) {
     q->bs = h->l2->bof[q->cs];
     q->bg = h->l2->bof[q->cg];
-    q->l2refresh = h->l2->refreshed;
   }
   if (h->lm) {
     const uint32_t *tg = ldsi_lm_row(h->lm, q->pg);
@@ -1057,7 +1057,7 @@ lds_Status lds_hpa_query_step(lds_HpaQuery *q, const lds_Budget *budget) {
     q->status = LDS_E_STALE;
     return q->status;
   }
-  if (q->l2 && q->h->l2->refreshed != q->l2refresh) {
+  if (q->mode == LDS_HPA_FAST && q->h->l2 && q->h->l2->refreshed != q->l2refresh) {
     ldsi_msg(q->errmsg, "lds_hpa_query_step: the second level was rebuilt since the query started");
     q->status = LDS_E_STALE;
     return q->status;
