@@ -72,8 +72,9 @@
 ** whose cells, moves or borders it touched; the next lds_hpa_repair (done
 ** by lds_hpa_query_start when needed) rebuilds the entrances of their
 ** borders and the intra distances and bounds of those clusters and of the
-** neighbours whose entrances changed, and nothing else. A query running
-** across an edit ends with LDS_E_STALE.
+** neighbours whose entrances changed, and nothing else; a second-level
+** cluster whose clusters' entrances changed is left stale (lds_hpa_refresh).
+** A query running across an edit ends with LDS_E_STALE.
 **
 ** Threads: a hierarchy and its queries belong to one thread at a time
 ** (repair writes the hierarchy).
