@@ -24,7 +24,8 @@
 ** a passable cell with exactly two passable orthogonal neighbours,
 ** opposite each other, or any passable cell when there is none, blocked
 ** then opened again: two repairs each); with a second level, also N border
-** doors closed for good (each repair timed), the lds_hpa_refresh calls that
+** doors closed for good (each repair timed), the fast queries again while
+** their second-level clusters are stale (timed only), the lds_hpa_refresh calls that
 ** then rebuild the second-level clusters left stale (each timed), the doors
 ** opened again untimed. --costs SEED gives the map terrain costs before anything
 ** is built: every passable cell of a 16 x 16 block costs 1, 2, 3 or 4, from
