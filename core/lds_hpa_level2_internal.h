@@ -134,15 +134,20 @@ LDSI_HIDDEN void ldsi_hpa_l2_lm_copy(lds_Hpa *h, uint32_t c);
 LDSI_HIDDEN size_t ldsi_hpa_l2_bytes(const lds_Hpa *h);
 /* Before the first level's repair: keeps what the second level reads of
 ** the n clusters of list (entrance cells and their effective costs,
-** distance matrix, inter edges), so the repair rebuilds only the
+** distance matrix, inter edges), so the repair updates only the
 ** second-level clusters where it changed. Out of memory is no error: every
-** second-level cluster of a rebuilt cluster is rebuilt then. */
+** second-level cluster of a rebuilt cluster is then left stale, untracked
+** (rebuilt by ldsi_hpa_l2_refresh only). */
 LDSI_HIDDEN void ldsi_hpa_l2_snapshot(lds_Hpa *h, const uint32_t *list, size_t n);
-/* After the first level's repair: rebuilds the second-level clusters
-** holding any of the n first-level clusters of rebuilt whose entrance
-** cells, their costs, distances or inter edges changed, and lists again
-** the leaving inter edges of those holding any of the ni clusters of
-** inter (whose inter edges were redone); LDS_E_NOMEM. */
+/* After the first level's repair, for the second-level clusters holding
+** any of the n first-level clusters of rebuilt whose entrance cells, their
+** costs, distances or inter edges changed: updates those where only
+** distances changed, leaves the others stale (keeping their members' data
+** as at their build), makes a stale one whose members all read so again
+** exact again, then rebuilds the oldest stale ones beyond
+** LDSI_L2_STALE_MAX; lists again the leaving inter edges of the fresh ones
+** holding any of the ni clusters of inter (whose inter edges were redone);
+** LDS_E_NOMEM. */
 LDSI_HIDDEN lds_Status ldsi_hpa_l2_repair(lds_Hpa *h, const uint32_t *rebuilt, size_t n,
                                           const uint32_t *inter, size_t ni);
 /* Rebuilds the oldest stale second-level cluster; false when none is
