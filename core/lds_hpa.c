@@ -823,6 +823,25 @@ done:
   return st;
 }
 
+lds_Status lds_hpa_refresh(lds_Hpa *h) {
+  lds_Status st;
+  uint64_t t0;
+  if (!h) return LDS_E_ARG;
+  if ((st = lds_hpa_repair(h)) != LDS_OK) return st;
+  t0 = h->env.clock(h->env.clock_ud);
+  if (!ldsi_hpa_l2_refresh(h, &st)) return LDS_OK;
+  if (st != LDS_OK) {
+    ldsi_msg(h->errmsg, "lds_hpa_refresh: out of memory");
+    return st;
+  }
+  /* the query ids follow the second-level entrance counts (layout) */
+  h->repairs++;
+  h->last_repair_clusters = 0;
+  h->last_repair_us = h->env.clock(h->env.clock_ud) - t0;
+  h->total_repair_us += h->last_repair_us;
+  return LDS_OK;
+}
+
 /* ---------------------------------------------------------- queries -- */
 
 size_t lds_hpa_mem_used(const lds_Hpa *h) {
@@ -865,6 +884,7 @@ void lds_hpa_info(const lds_Hpa *h, lds_HpaInfo *out) {
     out->level2_entrances = h->l2->entrances;
     out->level2_bytes = ldsi_hpa_l2_bytes(h);
     out->level2_build_us = h->l2->build_us;
+    out->level2_stale = h->l2->nstale;
   }
 }
 

@@ -374,6 +374,8 @@ void ldsi_hpa_l2_free(lds_Hpa *h) {
   if (L->snap) ldsi_free(e, L->snap, L->snapcap * sizeof(uint32_t));
   if (L->snc) ldsi_free(e, L->snc, L->sncap * sizeof(uint32_t));
   if (L->snoff) ldsi_free(e, L->snoff, L->sncap * sizeof(size_t));
+  if (L->base) ldsi_free(e, L->base, L->brcap * sizeof *L->base);
+  if (L->pool) ldsi_free(e, L->pool, L->poolcap * sizeof *L->pool);
   ldsi_free(e, L, sizeof *L);
   h->l2 = NULL;
 }
@@ -385,7 +387,8 @@ size_t ldsi_hpa_l2_bytes(const lds_Hpa *h) {
   n = sizeof *L + L->n2 * sizeof *L->cl + h->ncl * sizeof(uint32_t) +
       L->scap * (sizeof(double) + 3 * sizeof(uint32_t) + sizeof(uint16_t) + sizeof(ldsi_HpaEntry)) +
       L->ebcap * sizeof(ldsi_HpaL2Edge) + L->snapcap * sizeof(uint32_t) +
-      L->sncap * (sizeof(uint32_t) + sizeof(size_t));
+      L->sncap * (sizeof(uint32_t) + sizeof(size_t)) + L->brcap * sizeof *L->base +
+      L->poolcap * sizeof *L->pool;
   for (b = 0; b < L->n2; b++) n += cluster_bytes(&L->cl[b]);
   return n;
 }
@@ -620,6 +623,112 @@ done:
   return st;
 }
 
+/* The build-time record of member c of stale cluster b; NULL if none. */
+static const ldsi_HpaL2Base *base_find(const ldsi_HpaL2 *L, uint32_t b, uint32_t c) {
+  size_t r;
+  for (r = 0; r < L->nbrec; r++)
+    if (L->base[r].b == b && L->base[r].c == c) return &L->base[r];
+  return NULL;
+}
+
+/* Keeps the n words w as member c of stale cluster b read at its build;
+** false on NOMEM (nothing kept). */
+static bool base_add(lds_Hpa *h, uint32_t b, uint32_t c, const uint32_t *w, size_t n) {
+  ldsi_HpaL2 *L = h->l2;
+  if (L->nbrec == L->brcap) {
+    size_t nc = L->brcap ? 2 * L->brcap : 16;
+    ldsi_HpaL2Base *a = ldsi_realloc(&h->env, L->base, L->brcap * sizeof *a, nc * sizeof *a);
+    if (!a) return false;
+    L->base = a;
+    L->brcap = nc;
+  }
+  if (L->npool + n > L->poolcap) {
+    size_t nc = L->poolcap ? 2 * L->poolcap : 1024;
+    uint32_t *a;
+    while (nc < L->npool + n) nc *= 2;
+    a = ldsi_realloc(&h->env, L->pool, L->poolcap * sizeof *a, nc * sizeof *a);
+    if (!a) return false;
+    L->pool = a;
+    L->poolcap = nc;
+  }
+  memcpy(L->pool + L->npool, w, n * sizeof *w);
+  L->base[L->nbrec].b = b;
+  L->base[L->nbrec].c = c;
+  L->base[L->nbrec].off = L->npool;
+  L->base[L->nbrec].words = n;
+  L->nbrec++;
+  L->npool += n;
+  return true;
+}
+
+/* Records, for stale cluster b, the build-time data of the members of chg
+** (n of them; those of other second-level clusters are skipped) that have
+** none yet: their snapshot, taken before this repair, when nothing had
+** changed them since b's build. Without a snapshot b becomes untracked. */
+static void base_note(lds_Hpa *h, uint32_t b, const uint32_t *chg, size_t n) {
+  ldsi_HpaL2 *L = h->l2;
+  size_t k;
+  for (k = 0; k < n && !L->cl[b].untracked; k++) {
+    const uint32_t *sn;
+    size_t ow = 0;
+    if (L->bof[chg[k]] != b || base_find(L, b, chg[k])) continue;
+    sn = snap_of(h, chg[k], &ow);
+    if (!sn || !base_add(h, b, chg[k], sn, ow)) L->cl[b].untracked = true;
+  }
+}
+
+/* Every member of stale cluster b reads as at b's build (tmp: room for one
+** serialization), so its arrays are exact again. */
+static bool base_valid(const lds_Hpa *h, uint32_t b, uint32_t *tmp) {
+  const ldsi_HpaL2 *L = h->l2;
+  size_t r;
+  if (L->cl[b].untracked) return false;
+  for (r = 0; r < L->nbrec; r++) {
+    const ldsi_HpaL2Base *x = &L->base[r];
+    if (x->b != b) continue;
+    if (ser_words(h, x->c) != x->words) return false;
+    serialize(h, x->c, tmp);
+    if (memcmp(tmp, L->pool + x->off, x->words * sizeof *tmp) != 0) return false;
+  }
+  return true;
+}
+
+/* Clears the staleness of b and drops its records. */
+static void set_fresh(ldsi_HpaL2 *L, uint32_t b) {
+  size_t r, w = 0, nr = 0;
+  for (r = 0; r < L->nbrec; r++) {
+    ldsi_HpaL2Base x = L->base[r];
+    if (x.b == b) continue;
+    memmove(L->pool + w, L->pool + x.off, x.words * sizeof *L->pool);
+    x.off = w;
+    w += x.words;
+    L->base[nr++] = x;
+  }
+  L->nbrec = nr;
+  L->npool = w;
+  L->cl[b].stale = 0;
+  L->cl[b].untracked = false;
+  L->nstale--;
+}
+
+bool ldsi_hpa_l2_refresh(lds_Hpa *h, lds_Status *st) {
+  ldsi_HpaL2 *L = h->l2;
+  uint32_t b, old = LDSI_HPA_NOIDX;
+  *st = LDS_OK;
+  if (!L || !L->nstale) return false;
+  for (b = 0; b < L->n2; b++)
+    if (L->cl[b].stale && (old == LDSI_HPA_NOIDX || L->cl[b].stale < L->cl[old].stale)) old = b;
+  *st = build_cluster(h, old);
+  if (*st == LDS_OK) {
+    set_fresh(L, old);
+    L->refreshed++;
+  } else {
+    /* half built: stale until a rebuild succeeds */
+    L->cl[old].untracked = true;
+  }
+  return true;
+}
+
 lds_Status ldsi_hpa_l2_repair(lds_Hpa *h, const uint32_t *rebuilt, size_t n, const uint32_t *inter,
                               size_t ni) {
   ldsi_HpaL2 *L = h->l2;
@@ -643,7 +752,10 @@ lds_Status ldsi_hpa_l2_repair(lds_Hpa *h, const uint32_t *rebuilt, size_t n, con
     if (unchanged(h, rebuilt[m], tmp)) L->skipped++;
     else chg[nc++] = rebuilt[m];
   /* each second-level cluster of a changed one once, in the order first
-  ** met: rebuilt whole, or updated where only distances changed */
+  ** met: updated where only distances changed; else left stale (its
+  ** members' data at its build kept), to be rebuilt later
+  ** (ldsi_hpa_l2_refresh); a stale one whose members all read as at its
+  ** build again is exact again */
   for (m = 0; m < nc && st == LDS_OK; m++) {
     uint32_t b = L->bof[chg[m]], nm;
     ldsi_HpaL2Cluster *z = &L->cl[b];
@@ -651,35 +763,56 @@ lds_Status ldsi_hpa_l2_repair(lds_Hpa *h, const uint32_t *rebuilt, size_t n, con
     for (k = 0; k < nl && list[k] != b; k++) {}
     if (k < nl) continue;
     list[nl++] = b;
-    nm = (uint32_t)(z->mw * z->mh);
-    memset(old, 0, nm * sizeof *old);
-    for (k = m; k < nc && !whole; k++) {
-      uint32_t c = chg[k];
-      size_t ow = 0;
-      const uint32_t *sn;
-      int32_t mm;
-      if (L->bof[c] != b) continue;
-      sn = snap_of(h, c, &ow);
-      if (!sn || !only_dist(h, c, sn, ow, tmp)) {
-        whole = true;
-        break;
+    if (!z->stale) {
+      nm = (uint32_t)(z->mw * z->mh);
+      memset(old, 0, nm * sizeof *old);
+      for (k = m; k < nc && !whole; k++) {
+        uint32_t c = chg[k];
+        size_t ow = 0;
+        const uint32_t *sn;
+        int32_t mm;
+        if (L->bof[c] != b) continue;
+        sn = snap_of(h, c, &ow);
+        if (!sn || !only_dist(h, c, sn, ow, tmp)) {
+          whole = true;
+          break;
+        }
+        mm = ((int32_t)(c / (uint32_t)h->cw) - z->cy0) * z->mw + (int32_t)(c % (uint32_t)h->cw) - z->cx0;
+        old[mm] = sn + 2 + (size_t)h->cl[c].n * 3;
       }
-      mm = ((int32_t)(c / (uint32_t)h->cw) - z->cy0) * z->mw + (int32_t)(c % (uint32_t)h->cw) - z->cx0;
-      old[mm] = sn + 2 + (size_t)h->cl[c].n * 3;
+      if (!whole) {
+        /* an update keeps the entrances; their leaving edges may point at
+        ** entrances a neighbour renumbered */
+        st = update_cluster(h, b, old);
+        if (st == LDS_OK) st = build_xin(h, b);
+        continue;
+      }
+      z->stale = ++L->stale_next;
+      L->nstale++;
     }
-    st = whole ? build_cluster(h, b) : update_cluster(h, b, old);
-    /* an update keeps the entrances; their leaving edges may point at
-    ** entrances a neighbour renumbered */
-    if (st == LDS_OK && !whole) st = build_xin(h, b);
+    base_note(h, b, chg + m, nc - m);
+    if (base_valid(h, b, tmp)) {
+      uint32_t r;
+      /* the landmark copies were written by entrance lists that did not
+      ** match while stale */
+      for (r = 0; r < L->nbrec; r++)
+        if (L->base[r].b == b) ldsi_hpa_l2_lm_copy(h, L->base[r].c);
+      set_fresh(L, b);
+      L->unstaled++;
+      st = build_xin(h, b);
+    }
   }
-  /* the leaving inter edges of the others whose clusters' inter edges were redone */
+  /* the leaving inter edges of the others whose clusters' inter edges were
+  ** redone (a stale cluster's are listed by its rebuild) */
   for (m = 0; m < ni && st == LDS_OK; m++) {
     uint32_t b = L->bof[inter[m]];
     for (k = 0; k < nl && list[k] != b; k++) {}
     if (k < nl) continue;
     list[nl++] = b;
-    st = build_xin(h, b);
+    if (!L->cl[b].stale) st = build_xin(h, b);
   }
+  /* at most LDSI_L2_STALE_MAX stale: the oldest rebuilt */
+  while (st == LDS_OK && L->nstale > LDSI_L2_STALE_MAX) ldsi_hpa_l2_refresh(h, &st);
 done:
   if (list) ldsi_free(&h->env, list, (n + ni) * sizeof(uint32_t));
   if (chg) ldsi_free(&h->env, chg, nz(n) * sizeof(uint32_t));
@@ -724,7 +857,7 @@ lds_Status ldsi_hpa_l2_unpack(lds_HpaQuery *q) {
     ca = ldsi_hpa_cluster_of(h, xa, ya);
     cb = ldsi_hpa_cluster_of(h, xb, yb);
     za = L->bof[ca];
-    if (za != L->bof[cb] || za == q->bs || za == q->bg) {
+    if (za != L->bof[cb] || ldsi_hpa_l2_local(L, za, q->bs, q->bg)) {
       if (n == cap) {
         uint32_t *o2 = ldsi_realloc(&q->env, out, cap * sizeof(uint32_t), 2 * cap * sizeof(uint32_t));
         if (!o2) goto nomem;

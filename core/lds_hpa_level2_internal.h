@@ -62,7 +62,27 @@ typedef struct ldsi_HpaL2Cluster {
   ** shortest path to v (LDSI_L2_SRC at s, LDSI_L2_NONE if not reached),
   ** so an edge s -> t unpacks into first-level entrances with no search */
   uint16_t *par;
+  /* 0 when the arrays above hold the exact data of the first level as it
+  ** is; else the order in which the cluster went stale (1, 2, ...): an
+  ** entrance list of a member changed, the arrays still describe the
+  ** members as they were at the last build (ldsi_HpaL2.base holds what
+  ** changed), and fast queries search its members' first-level edges */
+  uint64_t stale;
+  bool untracked;      /* stale, and what it was built from is not all kept */
 } ldsi_HpaL2Cluster;
+
+/* what a member c of stale second-level cluster b read as at b's last
+** build: pool words off .. off + words (the serialization the snapshot
+** takes) */
+typedef struct ldsi_HpaL2Base {
+  uint32_t b, c;
+  size_t off, words;
+} ldsi_HpaL2Base;
+
+/* Stale second-level clusters kept at most (more: the oldest are rebuilt
+** by the repair that would exceed it); each one costs a fast query that
+** crosses it a first-level search of its K x K clusters. */
+#define LDSI_L2_STALE_MAX 8
 
 typedef struct ldsi_HpaL2 {
   int32_t K;           /* first-level clusters per second-level side */
@@ -93,6 +113,15 @@ typedef struct ldsi_HpaL2 {
   bool snap_ok;
   uint64_t skipped;    /* rebuilt clusters a repair found unchanged for this level */
   uint64_t kept, rerun; /* source trees an update kept, and ran again */
+  /* stale clusters (ldsi_HpaL2Cluster.stale): how many, the next order */
+  uint32_t nstale;
+  uint64_t stale_next;
+  /* their members' build-time data: records base[0 .. nbase), words in pool */
+  ldsi_HpaL2Base *base;
+  size_t nbrec, brcap;
+  uint32_t *pool;
+  size_t npool, poolcap;
+  uint64_t unstaled, refreshed; /* stale clusters found valid again, rebuilt */
 } ldsi_HpaL2;
 
 /* Builds the second level with K first-level clusters a side over the
@@ -105,21 +134,35 @@ LDSI_HIDDEN void ldsi_hpa_l2_lm_copy(lds_Hpa *h, uint32_t c);
 LDSI_HIDDEN size_t ldsi_hpa_l2_bytes(const lds_Hpa *h);
 /* Before the first level's repair: keeps what the second level reads of
 ** the n clusters of list (entrance cells and their effective costs,
-** distance matrix, inter edges), so the repair rebuilds only the
+** distance matrix, inter edges), so the repair updates only the
 ** second-level clusters where it changed. Out of memory is no error: every
-** second-level cluster of a rebuilt cluster is rebuilt then. */
+** second-level cluster of a rebuilt cluster is then left stale, untracked
+** (rebuilt by ldsi_hpa_l2_refresh only). */
 LDSI_HIDDEN void ldsi_hpa_l2_snapshot(lds_Hpa *h, const uint32_t *list, size_t n);
-/* After the first level's repair: rebuilds the second-level clusters
-** holding any of the n first-level clusters of rebuilt whose entrance
-** cells, their costs, distances or inter edges changed, and lists again
-** the leaving inter edges of those holding any of the ni clusters of
-** inter (whose inter edges were redone); LDS_E_NOMEM. */
+/* After the first level's repair, for the second-level clusters holding
+** any of the n first-level clusters of rebuilt whose entrance cells, their
+** costs, distances or inter edges changed: updates those where only
+** distances changed, leaves the others stale (keeping their members' data
+** as at their build), makes a stale one whose members all read so again
+** exact again, then rebuilds the oldest stale ones beyond
+** LDSI_L2_STALE_MAX; lists again the leaving inter edges of the fresh ones
+** holding any of the ni clusters of inter (whose inter edges were redone);
+** LDS_E_NOMEM. */
 LDSI_HIDDEN lds_Status ldsi_hpa_l2_repair(lds_Hpa *h, const uint32_t *rebuilt, size_t n,
                                           const uint32_t *inter, size_t ni);
+/* Rebuilds the oldest stale second-level cluster; false when none is
+** stale (nothing done). *st: LDS_OK or LDS_E_NOMEM. */
+LDSI_HIDDEN bool ldsi_hpa_l2_refresh(lds_Hpa *h, lds_Status *st);
+/* Second-level cluster zb is searched on the first level by a fast query
+** from first-level cluster cs to cg: it holds the start or the goal, or it
+** is stale. */
+static inline bool ldsi_hpa_l2_local(const ldsi_HpaL2 *L, uint32_t zb, uint32_t bs, uint32_t bg) {
+  return zb == bs || zb == bg || L->cl[zb].stale != 0;
+}
 /* A fast query's abstract path over both levels into first-level
 ** waypoints: each second-level edge (two consecutive waypoints in one
-** second-level cluster that is neither the start's nor the goal's) is
-** replaced by the entrances of its stored tree path; the traced nodes
+** second-level cluster that is neither the start's nor the goal's, and
+** not stale) is replaced by the entrances of its stored tree path; the traced nodes
 ** count as expansions. LDS_E_NOMEM. */
 LDSI_HIDDEN lds_Status ldsi_hpa_l2_unpack(lds_HpaQuery *q);
 /* The second-level index of entrance i of first-level cluster c in its

@@ -213,6 +213,7 @@ lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_t sx, in
     return LDS_E_NOMEM;
   }
   q->mode = mode;
+  if (h->l2) q->l2refresh = h->l2->refreshed;
   q->sx = sx;
   q->sy = sy;
   q->gx = gx;
@@ -658,13 +659,13 @@ static inline void arelax_l2(lds_HpaQuery *q, uint32_t from, const ldsi_HpaL2Clu
 
 /* relaxes the inter edge from -> entrance i of first-level cluster tc at
 ** cost c: by its second-level id where tc lies in a second-level cluster
-** that holds neither the start nor the goal (the edge's end is then one of
-** that cluster's entrances: it lies next to another second-level
-** cluster), else by its first-level id */
+** that holds neither the start nor the goal and is not stale (the edge's
+** end is then one of that cluster's entrances: it lies next to another
+** second-level cluster), else by its first-level id */
 static inline void arelax_inter(lds_HpaQuery *q, uint32_t from, uint32_t tc, uint32_t i, double c) {
   const ldsi_HpaL2 *L = q->h->l2;
   uint32_t zb = L->bof[tc], s;
-  if (zb == q->bs || zb == q->bg) {
+  if (ldsi_hpa_l2_local(L, zb, q->bs, q->bg)) {
     arelax(q, from, q->base[tc] + i, tc, i, c);
     return;
   }
@@ -1082,6 +1083,11 @@ lds_Status lds_hpa_query_step(lds_HpaQuery *q, const lds_Budget *budget) {
   if (q->status != LDS_RUNNING) return q->status;
   if (q->h->grid->version != q->version) {
     ldsi_msg(q->errmsg, "lds_hpa_query_step: the grid changed since the query started");
+    q->status = LDS_E_STALE;
+    return q->status;
+  }
+  if (q->mode == LDS_HPA_FAST && q->h->l2 && q->h->l2->refreshed != q->l2refresh) {
+    ldsi_msg(q->errmsg, "lds_hpa_query_step: the second level was rebuilt since the query started");
     q->status = LDS_E_STALE;
     return q->status;
   }

@@ -68,6 +68,8 @@ struct lds_HpaQuery {
   double dsg;         /* start -> goal inside their common cluster */
   bool l2;            /* the search uses the second level (lds_hpa_level2.c) */
   uint32_t bs, bg;    /* then: the second-level clusters of the start and the goal */
+  uint64_t l2refresh; /* ldsi_HpaL2.refreshed at lds_hpa_query_start (a rebuild of a
+                      ** stale second-level cluster ends a fast query with LDS_E_STALE) */
   bool tree_s;        /* the start side was read from the entrances' trees
                       ** (uniform costs), not searched */
   double abstract_cost;

@@ -646,6 +646,23 @@ bad "--level2: expected 'auto' (8 on maps of 4096x4096 cells or more, else none)
 "$LDS" hier "$DATA/arena.map" --pairs 1 --level2 2 2>&1 | grep -qF "level 2 (2 x 2 clusters" && ok || ko "lodestar hier --level2 2: no second level line"
 "$LDS" hier "$DATA/arena.map" --pairs 1 --level2 31 >/dev/null 2>&1 && ok || ko "lodestar hier --level2 31 (cluster 16) refused"
 "$LDS" hier "$DATA/arena.map" --pairs 1 --help | grep -qF "M is 31 at" && ok || ko "lodestar hier --help: no exact --level2 range"
+# with a second level: border doors kept closed leave second-level clusters
+# stale, lds_hpa_refresh rebuilds them (both timed, non-null in the JSON)
+if "$LDS" hier "$DATA/arena.map" --pairs 3 --cluster 4 --level2 2 --doors 3 --json >"$TMP/out" 2>&1 &&
+  [ "$(json_field "$TMP/out" border_kept_repair_median_us)" != None ] &&
+  [ "$(json_field "$TMP/out" level2_refresh_median_us)" != None ] &&
+  grep -q "border doors kept closed: repair median [0-9]" "$TMP/out"; then
+  ok
+else
+  ko "lodestar hier --level2 2 --doors 3 on arena: $(tail -c 400 "$TMP/out")"
+fi
+# without one: both null
+if "$LDS" hier "$DATA/arena.map" --pairs 3 --doors 3 --json >"$TMP/out" 2>&1 &&
+  [ "$(json_field "$TMP/out" border_kept_repair_median_us)" = None ]; then
+  ok
+else
+  ko "lodestar hier --doors 3 on arena without a second level: $(tail -c 400 "$TMP/out")"
+fi
 if "$LDS" hier "$DATA/arena.map" --scen "$DATA/arena.map.scen" --doors 3 --json >"$TMP/out" 2>&1 &&
   [ "$(json_field "$TMP/out" optimal_mismatches)" = 0 ] && [ "$(json_field "$TMP/out" illegal)" = 0 ] &&
   [ "$(json_field "$TMP/out" optimal)" = True ] && [ "$(json_field "$TMP/out" optimal_median_us)" != None ] &&

@@ -395,17 +395,33 @@ static int hpa_repair(lua_State *L) {
   return 1;
 }
 
+/* h:refresh() -> microseconds: applies the pending edits, then rebuilds the
+** oldest second-level cluster a repair left stale (lds_hpa_refresh); 0 when
+** none was stale (an edit's repair is timed by h:repair) */
+static int hpa_refresh(lua_State *L) {
+  HpaBox *b = check_hpa(L, 1);
+  lds_HpaInfo in;
+  uint32_t stale;
+  if (lds_hpa_repair(b->h) != LDS_OK) return hpa_error(L, "refresh", lds_hpa_errmsg(b->h));
+  lds_hpa_info(b->h, &in);
+  stale = in.level2_stale;
+  if (lds_hpa_refresh(b->h) != LDS_OK) return hpa_error(L, "refresh", lds_hpa_errmsg(b->h));
+  lds_hpa_info(b->h, &in);
+  ldsl_push_u64(L, stale ? in.last_repair_us : 0);
+  return 1;
+}
+
 /* h:info() -> {cluster_size, clusters_x, clusters_y, entrances, intra_edges,
 **   bytes, bytes_per_cell, build_us, repairs, last_repair_us,
 **   last_repair_clusters, total_repair_us, landmarks, landmark_bytes,
-**   level2, level2_entrances, level2_bytes, level2_build_us, fast_weight,
-**   band_radius}
+**   level2, level2_entrances, level2_bytes, level2_build_us, level2_stale,
+**   fast_weight, band_radius}
 **   (cells, bytes, microseconds; level2 0 without a second level) */
 static int hpa_info(lua_State *L) {
   HpaBox *b = check_hpa(L, 1);
   lds_HpaInfo in;
   lds_hpa_info(b->h, &in);
-  lua_createtable(L, 0, 20);
+  lua_createtable(L, 0, 21);
 #define SETI(name, v)          \
   ldsl_push_u64(L, (uint64_t)(v)); \
   lua_setfield(L, -2, name)
@@ -427,6 +443,7 @@ static int hpa_info(lua_State *L) {
   SETI("level2_bytes", in.level2_bytes);
   SETI("level2_build_us", in.level2_build_us);
   SETI("band_radius", in.band_radius);
+  SETI("level2_stale", in.level2_stale);
 #undef SETI
   lua_pushnumber(L, in.bytes_per_cell);
   lua_setfield(L, -2, "bytes_per_cell");
@@ -454,7 +471,8 @@ static int hpa_grid(lua_State *L) {
 const luaL_Reg ldsl_hpa_meth[] = {{"cost", hpa_cost},     {"find_path", hpa_find_path},
                                   {"free", hpa_free},     {"grid", hpa_grid},
                                   {"info", hpa_info},     {"path", hpa_path},
-                                  {"prefix", hpa_prefix}, {"repair", hpa_repair},
+                                  {"prefix", hpa_prefix}, {"refresh", hpa_refresh},
+                                  {"repair", hpa_repair},
                                   {"start", hpa_start},   {"stats", hpa_stats},
                                   {"status", hpa_status}, {"step", hpa_step},
                                   {NULL, NULL}};

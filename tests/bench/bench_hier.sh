@@ -80,6 +80,9 @@ for line in f:lines() do
   local door = drep and ("%.0f us (target <= 1000: %s)"):format(drep, drep <= 1000 and "met" or "MISSED") or "not measured"
   local brep = num("border_door_repair_median_us")
   door = door .. (brep and (", on a cluster border %.0f us (target <= 1000: %s)"):format(brep, brep <= 1000 and "met" or "MISSED") or "")
+  -- with a second level: border doors kept closed, and lds_hpa_refresh (no target)
+  local krep, frep = num("border_kept_repair_median_us"), num("level2_refresh_median_us")
+  door = door .. (krep and (", kept closed %.0f us, refresh %.0f us"):format(krep, frep or 0) or "")
   print(("%-36s fast %6.1fx per pass (target %dx: %s; interleaved after A* %.1fx), within 1%%: %6.2f%% (target 99: %s), optimal %s, door repair %s")
     :format(map:match("[^/]+$"), num("fast_speedup"), want, num("fast_speedup") >= want and "met" or "MISSED",
       num("fast_interleaved_speedup"),

@@ -96,6 +96,30 @@ describe("lodestar.hierarchy", function()
     assert.equal(fresh:info().intra_edges, h:info().intra_edges)
   end)
 
+  it("leaves a second-level cluster stale after a border door, refresh rebuilds it", function()
+    local g = lodestar.grid.new(64, 64)
+    local h = lodestar.hierarchy(g, {cluster_size = 8, level2 = 2})
+    assert.equal(0, h:info().level2_stale)
+    assert.equal(0, h:refresh())
+    -- a wall along the border column x = 16 | 15 with one gap (a door):
+    -- the clusters on both sides get new entrance lists
+    for y = 0, 63 do g:set_blocked(16, y, y ~= 5) end
+    h:repair()
+    local stale = h:info().level2_stale
+    assert.is_true(stale > 0)
+    -- through the stale cluster's first level: within the fast bound of the optimum
+    local o = h:find_path(2, 2, 60, 60, "optimal")
+    local p = h:find_path(2, 2, 60, 60)
+    assert.is_true(p.cost >= o.cost - 1e-9 and p.cost <= 1.25 * o.cost)
+    assert.is_true(h:refresh() >= 0)
+    assert.equal(stale - 1, h:info().level2_stale)
+    while h:info().level2_stale > 0 do h:refresh() end
+    local fresh = lodestar.hierarchy(g, {cluster_size = 8, level2 = 2})
+    assert.equal(fresh:info().level2_entrances, h:info().level2_entrances)
+    local q = h:find_path(2, 2, 60, 60)
+    assert.is_true(q.cost >= o.cost - 1e-9 and q.cost <= 1.25 * o.cost)
+  end)
+
   it("honours layer weights", function()
     local g = lodestar.grid.new(40, 10)
     g:layer_add("mud")

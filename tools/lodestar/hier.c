@@ -23,7 +23,11 @@
 ** and of N on a cluster's border row or column, each median apart (a door:
 ** a passable cell with exactly two passable orthogonal neighbours,
 ** opposite each other, or any passable cell when there is none, blocked
-** then opened again: two repairs each). --costs SEED gives the map terrain costs before anything
+** then opened again: two repairs each); with a second level, also N border
+** doors closed for good (each repair timed), the fast queries again while
+** their second-level clusters are stale (timed only), the lds_hpa_refresh calls that
+** then rebuild the second-level clusters left stale (each timed), the doors
+** opened again untimed. --costs SEED gives the map terrain costs before anything
 ** is built: every passable cell of a 16 x 16 block costs 1, 2, 3 or 4, from
 ** a hash of the block and SEED (terrain_costs); the queries' reference
 ** optimum is then Dijkstra's on the costed map (untimed), also for --scen.
@@ -71,7 +75,8 @@ static void usage(FILE *f) {
           "  --doors N     N door toggles (block, repair, open, repair) after the queries\n"
           "                inside clusters and N on a cluster's border row or column (timed\n"
           "                apart); a door is a cell not on the map's border: MAP needs 3x3\n"
-          "                cells or more\n"
+          "                cells or more; with a second level also N border doors kept\n"
+          "                closed, then the lds_hpa_refresh calls (timed)\n"
           "  --no-optimal  skip the optimal mode (and its landmark tables, 4 bytes per landmark\n"
           "                per padded cell: 32 with the default 8);\n"
           "                its lines say skipped, its JSON fields are null\n"
@@ -119,6 +124,30 @@ static uint64_t rng_state = 1;
 static uint32_t rnd(void) {
   rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
   return (uint32_t)(rng_state >> 33);
+}
+
+/* Draws a door (a passable cell not on the map's border in a one-cell gap:
+** blocked on two opposite sides; after 100000 draws without one, any
+** passable cell), on a cluster border (its gap's way through crosses the
+** border) or not; false after 1000000 draws (*tries counts them). */
+static bool draw_door(const lds_Grid *g, int cluster, bool on_border, size_t *tries, int32_t *px,
+                      int32_t *py) {
+  int32_t w = lds_grid_width(g), hh = lds_grid_height(g);
+  while (*tries < 1000000) {
+    int32_t x = 1 + (int32_t)(rnd() % (uint32_t)(w - 2)), y = 1 + (int32_t)(rnd() % (uint32_t)(hh - 2));
+    bool n = !lds_grid_blocked(g, x, y - 1), so = !lds_grid_blocked(g, x, y + 1);
+    bool e = !lds_grid_blocked(g, x + 1, y), we = !lds_grid_blocked(g, x - 1, y);
+    bool border = (e && we && (x % cluster == 0 || x % cluster == cluster - 1)) ||
+                  (n && so && (y % cluster == 0 || y % cluster == cluster - 1));
+    (*tries)++;
+    if (lds_grid_blocked(g, x, y) || border != on_border ||
+        (*tries < 100000 && !((n && so && !e && !we) || (e && we && !n && !so))))
+      continue;
+    *px = x;
+    *py = y;
+    return true;
+  }
+  return false;
 }
 
 /* Terrain costs: each passable cell of the 16 x 16 block (bx, by) costs
@@ -183,6 +212,15 @@ int cli_hier(int argc, char **argv) {
   lds_HpaInfo info;
   double *ta, *tf, *to, *tia, *tif, *ratio, *rep, *brep;
   size_t within = 0, mism_opt = 0, mism_astar = 0, illegal = 0, nrep = 0, nbrep = 0, nf = 0;
+  size_t nkrep = 0, nfrep = 0;
+  uint32_t stale_max = 0;
+  uint64_t blast = 0; /* clusters the last border door repair rebuilt */
+  double *krep = NULL, *frep = NULL;
+  int32_t *kxy = NULL;
+  double *tfs = NULL; /* fast mode with the kept-closed doors' clusters stale */
+  size_t nfs = 0;
+  uint64_t exp_fs = 0;
+  uint32_t stale_left = 0;
   double worst = 1.0, build_ms;
   uint64_t exp_a = 0, exp_f = 0, exp_o = 0;
   for (a = 2; a < argc; a++) {
@@ -493,29 +531,24 @@ int cli_hier(int argc, char **argv) {
     tif[i] = now_us() - t0;
   }
   /* door toggles: N doors inside a cluster, then N whose way through
-  ** crosses a cluster border (an entrance of the two clusters) */
+  ** crosses a cluster border (an entrance of the two clusters); with a
+  ** second level, then N border doors closed for good (each repaired),
+  ** the lds_hpa_refresh calls that rebuild the second-level clusters they
+  ** left stale, and the doors opened again (untimed) */
   rep = calloc(2 * doors + 1, sizeof(double));
   brep = calloc(2 * doors + 1, sizeof(double));
+  krep = calloc(doors + 1, sizeof(double));
+  frep = calloc(2 * doors + 1, sizeof(double));
+  kxy = calloc(2 * doors + 2, sizeof(int32_t));
+  tfs = calloc(nq + 1, sizeof(double));
   {
-    int32_t w = lds_grid_width(g), hh = lds_grid_height(g);
     int pass;
     for (pass = 0; pass < 2; pass++) {
       size_t tries = 0, *nr = pass ? &nbrep : &nrep;
       double *r = pass ? brep : rep;
-      while (*nr < 2 * doors && tries < 1000000) {
-        int32_t x = 1 + (int32_t)(rnd() % (uint32_t)(w - 2)), y = 1 + (int32_t)(rnd() % (uint32_t)(hh - 2));
-        bool n = !lds_grid_blocked(g, x, y - 1), so = !lds_grid_blocked(g, x, y + 1);
-        bool e = !lds_grid_blocked(g, x + 1, y), we = !lds_grid_blocked(g, x - 1, y);
-        /* on a border: its gap's way through crosses the cluster border */
-        bool border = (e && we && (x % cluster == 0 || x % cluster == cluster - 1)) ||
-                      (n && so && (y % cluster == 0 || y % cluster == cluster - 1));
+      int32_t x, y;
+      while (*nr < 2 * doors && draw_door(g, cluster, pass == 1, &tries, &x, &y)) {
         double t0;
-        tries++;
-        /* a door: a passable cell in a one-cell gap (blocked on two opposite
-        ** sides); after 100000 draws without one, any passable cell */
-        if (lds_grid_blocked(g, x, y) || border != (pass == 1) ||
-            (tries < 100000 && !((n && so && !e && !we) || (e && we && !n && !so))))
-          continue;
         lds_grid_set_blocked(g, x, y, true);
         t0 = now_us();
         lds_hpa_repair(h);
@@ -526,11 +559,52 @@ int cli_hier(int argc, char **argv) {
         r[(*nr)++] = now_us() - t0;
       }
     }
+    lds_hpa_info(h, &info);
+    blast = info.last_repair_clusters;
+    if (info.level2 && doors) {
+      size_t tries = 0, k;
+      int32_t x, y;
+      while (nkrep < doors && draw_door(g, cluster, true, &tries, &x, &y)) {
+        double t0;
+        lds_grid_set_blocked(g, x, y, true);
+        kxy[2 * nkrep] = x;
+        kxy[2 * nkrep + 1] = y;
+        t0 = now_us();
+        lds_hpa_repair(h);
+        krep[nkrep++] = now_us() - t0;
+        lds_hpa_info(h, &info);
+        if (info.level2_stale > stale_max) stale_max = info.level2_stale;
+      }
+      /* the fast mode while they are stale (doors closed: timed only) */
+      lds_hpa_info(h, &info);
+      stale_left = info.level2_stale;
+      for (k = 0; k < nq && tfs; k++) {
+        double t0 = now_us();
+        lds_Stats stt;
+        lds_hpa_query_start(hq, LDS_HPA_FAST, qs[k].sx, qs[k].sy, qs[k].gx, qs[k].gy);
+        lds_hpa_query_step(hq, NULL);
+        tfs[nfs++] = now_us() - t0;
+        lds_hpa_query_stats(hq, &stt);
+        exp_fs += stt.expansions;
+      }
+      for (;;) {
+        double t0;
+        lds_hpa_info(h, &info);
+        if (!info.level2_stale || nfrep >= 2 * doors) break;
+        t0 = now_us();
+        lds_hpa_refresh(h);
+        frep[nfrep++] = now_us() - t0;
+      }
+      for (k = 0; k < nkrep; k++) lds_grid_set_blocked(g, kxy[2 * k], kxy[2 * k + 1], false);
+      lds_hpa_repair(h);
+      for (k = 0; k < 64 && (lds_hpa_info(h, &info), info.level2_stale); k++) lds_hpa_refresh(h);
+    }
   }
   {
     double fr = 0, fo = 0, ma = median(ta, nq), mf = median(tf, nq), mo = optimal ? median(to, nq) : 0;
     double pct = nf ? 100.0 * (double)within / (double)nq : 0, mr = median(rep, nrep);
-    double mbr = median(brep, nbrep);
+    double mbr = median(brep, nbrep), mkr = median(krep, nkrep), mfr = median(frep, nfrep);
+    double mfs = median(tfs, nfs);
     double mratio = median(ratio, nf), mia = median(tia, nq), mif = median(tif, nq);
     double fir = mif > 0 ? mia / mif : 0;
     fr = mf > 0 ? ma / mf : 0;
@@ -578,11 +652,23 @@ int cli_hier(int argc, char **argv) {
     if (nbrep)
       printf("  border door toggle repair: median %.1f us over %zu repairs of doors on a cluster's "
              "border (last rebuilt %llu clusters)\n",
-             mbr, nbrep, (unsigned long long)info.last_repair_clusters);
+             mbr, nbrep, (unsigned long long)blast);
+    if (nkrep)
+      printf("  border doors kept closed: repair median %.1f us over %zu (at most %u second-level "
+             "clusters stale); lds_hpa_refresh median %.1f us over %zu\n",
+             mkr, nkrep, (unsigned)stale_max, mfr, nfrep);
+    if (nfs)
+      printf("  fast median with %u second-level clusters stale %.2f us (%.0f expansions; "
+             "not checked: the doors changed the optimum)\n",
+             (unsigned)stale_left, mfs, (double)exp_fs / (double)nfs);
     if (json) {
       /* without the optimal mode its three fields are null: nothing was
       ** measured, and a 0 would read as a measured time or a clean run */
       char om[32] = "null", os[32] = "null", omm[32] = "null", dr[32] = "null", bdr[32] = "null";
+      char kdr[32] = "null", rfr[32] = "null", fsm[32] = "null";
+      if (nfs) snprintf(fsm, sizeof fsm, "%.2f", mfs);
+      if (nkrep) snprintf(kdr, sizeof kdr, "%.2f", mkr); /* null without a second level */
+      if (nfrep) snprintf(rfr, sizeof rfr, "%.2f", mfr);
       if (nrep) snprintf(dr, sizeof dr, "%.2f", mr); /* null without --doors: none measured */
       if (nbrep) snprintf(bdr, sizeof bdr, "%.2f", mbr);
       if (optimal) {
@@ -595,11 +681,12 @@ int cli_hier(int argc, char **argv) {
              "\"optimal\":%s,\"optimal_median_us\":%s,\"optimal_speedup\":%s,\"fast_within_1pct\":%.3f,"
              "\"fast_worst_ratio\":%.5f,\"illegal\":%zu,\"optimal_mismatches\":%s,"
              "\"astar_mismatches\":%zu,\"door_repair_median_us\":%s,"
-             "\"border_door_repair_median_us\":%s,\"alt\":%s,\"costs\":%s,"
+             "\"border_door_repair_median_us\":%s,\"border_kept_repair_median_us\":%s,"
+             "\"level2_refresh_median_us\":%s,\"fast_stale_median_us\":%s,\"alt\":%s,\"costs\":%s,"
              "\"fast_interleaved_median_us\":%.2f,\"fast_interleaved_speedup\":%.2f,"
              "\"fast_weight\":%g,\"band_radius\":%d}\n",
              map, nq, cluster, build_ms, info.bytes_per_cell, ma, mf, fr, optimal ? "true" : "false", om,
-             os, pct, worst, illegal, omm, mism_astar, dr, bdr, alt ? "true" : "false",
+             os, pct, worst, illegal, omm, mism_astar, dr, bdr, kdr, rfr, fsm, alt ? "true" : "false",
              costs ? "true" : "false", mif, fir, fast_weight, band);
     }
   }
@@ -617,6 +704,10 @@ int cli_hier(int argc, char **argv) {
   free(ratio);
   free(rep);
   free(brep);
+  free(krep);
+  free(frep);
+  free(kxy);
+  free(tfs);
   free(tf1);
   return (mism_opt || illegal) ? 1 : 0;
 }
