@@ -7,6 +7,7 @@
 ** computation on cell meshes; and the corridor chosen with a dear area
 ** ("mud") against the path that avoids it, measured on random cell meshes.
 */
+#include "cell_mesh.h"
 #include "harness.h"
 
 #include "lds.h"
@@ -19,70 +20,18 @@
 #define AW 20
 #define AH 20
 
-typedef struct ARng { uint64_t s; } ARng;
-static uint32_t arnd(ARng *r) {
-  r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
-  return (uint32_t)(r->s >> 33);
-}
-static double aunit(ARng *r) { return (arnd(r) & 0xffffff) / 16777216.0; }
 
 /* A cell mesh's cells: -1 blocked (no polygon), else the area id. */
 typedef struct ACells { int c[AH][AW]; } ACells;
 
+/* area 1 ("mud") with probability *ud % */
+static uint8_t mud_area(uint32_t draw, void *ud) { return (uint8_t)(draw % 100 < *(unsigned *)ud); }
+
 /* Free cells of an AW x AH grid (15 % blocked, diagonal pinches opened),
-** each a quad or two triangles, area 1 ("mud") with probability mud %,
-** else 0; the cells into *cl. */
-static lds_Navmesh *amesh_make(ARng *g, unsigned mud, ACells *cl) {
-  static double v[(AW + 1) * (AH + 1) * 3];
-  static uint32_t idx[AW * AH * 6], st[AW * AH * 2 + 1];
-  static uint8_t area[AW * AH * 2];
-  int blocked[AH][AW], x, y, changed = 1;
-  uint32_t np = 0, ni = 0;
-  lds_NavmeshDesc d;
-  lds_Error err;
-  for (y = 0; y < AH; y++)
-    for (x = 0; x < AW; x++) blocked[y][x] = arnd(g) % 100 < 15;
-  while (changed) {
-    changed = 0;
-    for (y = 0; y + 1 < AH; y++)
-      for (x = 0; x + 1 < AW; x++) {
-        int a = blocked[y][x], b = blocked[y][x + 1], c = blocked[y + 1][x], e = blocked[y + 1][x + 1];
-        if ((a && e && !b && !c) || (b && c && !a && !e)) {
-          blocked[y][x] = blocked[y][x + 1] = 0;
-          changed = 1;
-        }
-      }
-  }
-  for (y = 0; y <= AH; y++)
-    for (x = 0; x <= AW; x++) {
-      double *p = v + 3 * (y * (AW + 1) + x);
-      p[0] = x, p[1] = 0, p[2] = y;
-    }
-  st[0] = 0;
-  for (y = 0; y < AH; y++)
-    for (x = 0; x < AW; x++) {
-      uint32_t a = (uint32_t)(y * (AW + 1) + x), b = a + 1, c = a + AW + 1, e = c + 1;
-      uint8_t ar = (uint8_t)(arnd(g) % 100 < mud);
-      cl->c[y][x] = blocked[y][x] ? -1 : ar;
-      if (blocked[y][x]) continue;
-      if (arnd(g) % 2) {
-        idx[ni++] = a, idx[ni++] = c, idx[ni++] = e, idx[ni++] = b;
-        area[np] = ar, st[++np] = ni;
-      } else {
-        idx[ni++] = a, idx[ni++] = c, idx[ni++] = e;
-        area[np] = ar, st[++np] = ni;
-        idx[ni++] = a, idx[ni++] = e, idx[ni++] = b;
-        area[np] = ar, st[++np] = ni;
-      }
-    }
-  memset(&d, 0, sizeof d);
-  d.verts = v;
-  d.n_verts = (AW + 1) * (AH + 1);
-  d.poly_verts = idx;
-  d.poly_start = st;
-  d.n_polys = np;
-  d.areas = area;
-  return lds_navmesh_new(NULL, &d, &err);
+** each a quad or two triangles (cell_mesh.h), area 1 ("mud") with
+** probability mud %, else 0; the cells into *cl. */
+static lds_Navmesh *amesh_make(TcmRng *g, unsigned mud, ACells *cl) {
+  return tcm_make(g, AW, AH, 15, mud_area, &mud, &cl->c[0][0]);
 }
 
 /* The cheapest allowed cell whose closed square holds (x, z) within 1e-9;
@@ -196,7 +145,7 @@ static void test_shared_edge(void) {
 ** mud blocked, charged at the mud costs): how often and by how much the
 ** costed query's path is dearer. */
 static void test_mud_random(void) {
-  ARng g = {0x6d7564u};
+  TcmRng g = {0x6d7564u};
   int it, q, cases = 0, cost_diff = 0, dearer = 0, thorough_dearer = 0;
   double worst = 1, costs[2] = {1, 5}, avoid[2] = {1, INFINITY};
   for (it = 0; it < 24; it++) {
@@ -207,7 +156,7 @@ static void test_mud_random(void) {
     if (!m) return;
     s = lds_navsearch_new(NULL, m, NULL);
     for (q = 0; q < 30; q++) {
-      double a[3] = {aunit(&g) * AW, 0, aunit(&g) * AH}, b[3] = {aunit(&g) * AW, 0, aunit(&g) * AH};
+      double a[3] = {tcm_unit(&g) * AW, 0, tcm_unit(&g) * AH}, b[3] = {tcm_unit(&g) * AW, 0, tcm_unit(&g) * AH};
       double ct, cf, ca, it_cost;
       const double *pts;
       size_t n;

@@ -12,6 +12,7 @@
 ** for bit as a fresh one; sliced stepping across the two searches gives the
 ** same path.
 */
+#include "cell_mesh.h"
 #include "harness.h"
 
 #include "lds.h"
@@ -24,67 +25,16 @@
 #define CW 20
 #define CH 20
 
-typedef struct CRng { uint64_t s; } CRng;
-static uint32_t crnd(CRng *r) {
-  r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
-  return (uint32_t)(r->s >> 33);
+
+/* area 0 or 1 at random */
+static uint8_t coin_area(uint32_t draw, void *ud) {
+  (void)ud;
+  return (uint8_t)(draw % 2);
 }
-static double cunit(CRng *r) { return (crnd(r) & 0xffffff) / 16777216.0; }
 
 /* Free cells of a CW x CH grid (25 % blocked, diagonal pinches opened),
-** each a quad or two triangles, area 0 or 1 at random (canonical winding:
-** a, c, e, b with c = a one row up). */
-static lds_Navmesh *cmesh_make(CRng *g) {
-  static double v[(CW + 1) * (CH + 1) * 3];
-  static uint32_t idx[CW * CH * 6], st[CW * CH * 2 + 1];
-  static uint8_t area[CW * CH * 2];
-  int blocked[CH][CW], x, y, changed = 1;
-  uint32_t np = 0, ni = 0;
-  lds_NavmeshDesc d;
-  lds_Error err;
-  for (y = 0; y < CH; y++)
-    for (x = 0; x < CW; x++) blocked[y][x] = crnd(g) % 100 < 25;
-  while (changed) {
-    changed = 0;
-    for (y = 0; y + 1 < CH; y++)
-      for (x = 0; x + 1 < CW; x++) {
-        int a = blocked[y][x], b = blocked[y][x + 1], c = blocked[y + 1][x], e = blocked[y + 1][x + 1];
-        if ((a && e && !b && !c) || (b && c && !a && !e)) {
-          blocked[y][x] = blocked[y][x + 1] = 0;
-          changed = 1;
-        }
-      }
-  }
-  for (y = 0; y <= CH; y++)
-    for (x = 0; x <= CW; x++) {
-      double *p = v + 3 * (y * (CW + 1) + x);
-      p[0] = x, p[1] = 0, p[2] = y;
-    }
-  st[0] = 0;
-  for (y = 0; y < CH; y++)
-    for (x = 0; x < CW; x++) {
-      uint32_t a = (uint32_t)(y * (CW + 1) + x), b = a + 1, c = a + CW + 1, e = c + 1;
-      uint8_t ar = (uint8_t)(crnd(g) % 2);
-      if (blocked[y][x]) continue;
-      if (crnd(g) % 2) {
-        idx[ni++] = a, idx[ni++] = c, idx[ni++] = e, idx[ni++] = b;
-        area[np] = ar, st[++np] = ni;
-      } else {
-        idx[ni++] = a, idx[ni++] = c, idx[ni++] = e;
-        area[np] = ar, st[++np] = ni;
-        idx[ni++] = a, idx[ni++] = e, idx[ni++] = b;
-        area[np] = ar, st[++np] = ni;
-      }
-    }
-  memset(&d, 0, sizeof d);
-  d.verts = v;
-  d.n_verts = (CW + 1) * (CH + 1);
-  d.poly_verts = idx;
-  d.poly_start = st;
-  d.n_polys = np;
-  d.areas = area;
-  return lds_navmesh_new(NULL, &d, &err);
-}
+** each a quad or two triangles (cell_mesh.h), area 0 or 1 at random. */
+static lds_Navmesh *cmesh_make(TcmRng *g) { return tcm_make(g, CW, CH, 25, coin_area, NULL, NULL); }
 
 static double run(lds_NavSearch *s, const lds_NavParams *p, const double *a, const double *b,
                   bool weighted) {
@@ -112,7 +62,7 @@ static bool corridor_ok(const lds_Navmesh *m, lds_NavSearch *s, uint32_t pa, uin
 }
 
 static void test_thorough_vs_fast(void) {
-  CRng g = {0xc0441d0bu};
+  TcmRng g = {0xc0441d0bu};
   int it, q, cases = 0, worse = 0, reached_diff = 0, short_of_line = 0, bad_corr = 0;
   int wcases = 0, wworse = 0, reuse_diff = 0, sliced_diff = 0;
   for (it = 0; it < 20; it++) {
@@ -123,7 +73,7 @@ static void test_thorough_vs_fast(void) {
     s = lds_navsearch_new(NULL, m, NULL);
     s2 = lds_navsearch_new(NULL, m, NULL);
     for (q = 0; q < 30; q++) { /* about 2 in 3 land on a free cell */
-      double a[3] = {cunit(&g) * CW, 0, cunit(&g) * CH}, b[3] = {cunit(&g) * CW, 0, cunit(&g) * CH};
+      double a[3] = {tcm_unit(&g) * CW, 0, tcm_unit(&g) * CH}, b[3] = {tcm_unit(&g) * CW, 0, tcm_unit(&g) * CH};
       double costs[2] = {1, 3}, lt, lf, wt, wf, line;
       uint32_t pa = lds_navmesh_locate(m, a[0], 0, a[2], -1), pb = lds_navmesh_locate(m, b[0], 0, b[2], -1);
       lds_NavParams pt, pf, pw;
@@ -201,7 +151,7 @@ static void test_thorough_vs_fast(void) {
 ** cell grid (the walk gives up there and the search answers) included:
 ** the queries' points are snapped to a quarter cell for a third of them. */
 static void test_straight_segment(void) {
-  CRng g = {0x5e9a11u};
+  TcmRng g = {0x5e9a11u};
   int it, q, mode, visible = 0, hidden = 0, not_straight = 0, bad_two = 0, through_vertex = 0;
   for (it = 0; it < 20; it++) {
     lds_Navmesh *m = cmesh_make(&g);
@@ -210,12 +160,12 @@ static void test_straight_segment(void) {
     if (!m) return;
     s = lds_navsearch_new(NULL, m, NULL);
     for (q = 0; q < 40; q++) {
-      double a[3] = {cunit(&g) * CW, 0, cunit(&g) * CH}, b[3] = {cunit(&g) * CW, 0, cunit(&g) * CH};
+      double a[3] = {tcm_unit(&g) * CW, 0, tcm_unit(&g) * CH}, b[3] = {tcm_unit(&g) * CW, 0, tcm_unit(&g) * CH};
       double seg[6], line;
-      bool on_mesh, snapped = crnd(&g) % 3 == 0;
+      bool on_mesh, snapped = tcm_rnd(&g) % 3 == 0;
       if (snapped) { /* quarter cells: segments along edges and through vertices */
         a[0] = floor(a[0] * 4) / 4 + 0.125, a[2] = floor(a[2] * 4) / 4 + 0.125;
-        b[0] = a[0] + (double)(int)(crnd(&g) % 9) - 4, b[2] = a[2] + (double)(int)(crnd(&g) % 9) - 4;
+        b[0] = a[0] + (double)(int)(tcm_rnd(&g) % 9) - 4, b[2] = a[2] + (double)(int)(tcm_rnd(&g) % 9) - 4;
       }
       if (lds_navmesh_locate(m, a[0], 0, a[2], -1) == LDS_NAVMESH_NONE ||
           lds_navmesh_locate(m, b[0], 0, b[2], -1) == LDS_NAVMESH_NONE)
@@ -325,7 +275,7 @@ static bool corridor_holds_path(const lds_Navmesh *m, lds_NavSearch *s) {
 ** corridor polygon of area 1) and with area 1 dearer; a partial path's
 ** corridor starts at the start's polygon, links, and holds its path. */
 static void test_corridor_in_mesh_polygons(void) {
-  CRng g = {0x5eedc044u};
+  TcmRng g = {0x5eedc044u};
   int it, q, cases = 0, bad = 0, bad_hold = 0, bad_area = 0, partials = 0, bad_partial = 0;
   for (it = 0; it < 12; it++) {
     lds_Navmesh *m = cmesh_make(&g);
@@ -334,7 +284,7 @@ static void test_corridor_in_mesh_polygons(void) {
     if (!m) return;
     s = lds_navsearch_new(NULL, m, NULL);
     for (q = 0; q < 30; q++) {
-      double a[3] = {cunit(&g) * CW, 0, cunit(&g) * CH}, b[3] = {cunit(&g) * CW, 0, cunit(&g) * CH};
+      double a[3] = {tcm_unit(&g) * CW, 0, tcm_unit(&g) * CH}, b[3] = {tcm_unit(&g) * CW, 0, tcm_unit(&g) * CH};
       double block[2] = {1, INFINITY}, dear[2] = {1, 4};
       uint32_t pa = lds_navmesh_locate(m, a[0], 0, a[2], -1), pb = lds_navmesh_locate(m, b[0], 0, b[2], -1);
       int mode;

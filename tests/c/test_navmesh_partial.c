@@ -23,6 +23,7 @@
 ** AR0011SR query), the best so far never moves away from the goal and ends
 ** as the final path.
 */
+#include "cell_mesh.h"
 #include "harness.h"
 
 #include "lds.h"
@@ -36,69 +37,19 @@
 #define PW 14
 #define PH 14
 
-typedef struct PRng { uint64_t s; } PRng;
-static uint32_t prnd(PRng *r) {
-  r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
-  return (uint32_t)(r->s >> 33);
-}
 
-static int pblocked[PH][PW];
+static int pcells[PH * PW]; /* -1 blocked, else the area */
+
+/* area 1 with probability 1/4 */
+static uint8_t quarter_area(uint32_t draw, void *ud) {
+  (void)ud;
+  return (uint8_t)(draw % 4 == 0);
+}
 
 /* Free cells of a PW x PH grid (pct % blocked: walls that cut the mesh
-** into pieces; diagonal pinches opened), each a quad or two triangles,
-** area 0 or 1 at random. */
-static lds_Navmesh *pmesh_make(PRng *g, int pct) {
-  static double v[(PW + 1) * (PH + 1) * 3];
-  static uint32_t idx[PW * PH * 6], st[PW * PH * 2 + 1];
-  static uint8_t area[PW * PH * 2];
-  int x, y, changed = 1;
-  uint32_t np = 0, ni = 0;
-  lds_NavmeshDesc d;
-  lds_Error err;
-  for (y = 0; y < PH; y++)
-    for (x = 0; x < PW; x++) pblocked[y][x] = (int)(prnd(g) % 100) < pct;
-  while (changed) {
-    changed = 0;
-    for (y = 0; y + 1 < PH; y++)
-      for (x = 0; x + 1 < PW; x++) {
-        int a = pblocked[y][x], b = pblocked[y][x + 1], c = pblocked[y + 1][x], e = pblocked[y + 1][x + 1];
-        if ((a && e && !b && !c) || (b && c && !a && !e)) {
-          pblocked[y][x] = pblocked[y][x + 1] = 0;
-          changed = 1;
-        }
-      }
-  }
-  for (y = 0; y <= PH; y++)
-    for (x = 0; x <= PW; x++) {
-      double *p = v + 3 * (y * (PW + 1) + x);
-      p[0] = x, p[1] = 0, p[2] = y;
-    }
-  st[0] = 0;
-  for (y = 0; y < PH; y++)
-    for (x = 0; x < PW; x++) {
-      uint32_t a = (uint32_t)(y * (PW + 1) + x), b = a + 1, c = a + PW + 1, e = c + 1;
-      uint8_t ar = (uint8_t)(prnd(g) % 4 == 0);
-      if (pblocked[y][x]) continue;
-      if (prnd(g) % 2) {
-        idx[ni++] = a, idx[ni++] = c, idx[ni++] = e, idx[ni++] = b;
-        area[np] = ar, st[++np] = ni;
-      } else {
-        idx[ni++] = a, idx[ni++] = c, idx[ni++] = e;
-        area[np] = ar, st[++np] = ni;
-        idx[ni++] = a, idx[ni++] = e, idx[ni++] = b;
-        area[np] = ar, st[++np] = ni;
-      }
-    }
-  if (np == 0) return NULL;
-  memset(&d, 0, sizeof d);
-  d.verts = v;
-  d.n_verts = (PW + 1) * (PH + 1);
-  d.poly_verts = idx;
-  d.poly_start = st;
-  d.n_polys = np;
-  d.areas = area;
-  return lds_navmesh_new(NULL, &d, &err);
-}
+** into pieces; diagonal pinches opened), each a quad or two triangles
+** (cell_mesh.h), area 1 with probability 1/4; the cells into pcells. */
+static lds_Navmesh *pmesh_make(TcmRng *g, int pct) { return tcm_make(g, PW, PH, pct, quarter_area, NULL, pcells); }
 
 /* ------------------------------------------------------------ oracle -- */
 
@@ -221,12 +172,12 @@ static bool sliced_ok(lds_NavSearch *s, const lds_Navmesh *m, const lds_NavParam
 /* ------------------------------------------------------------- tests -- */
 
 static void test_random_partial(void) {
-  PRng g = {0x5eed1234u};
+  TcmRng g = {0x5eed1234u};
   int mesh, unreachable = 0, reachable = 0, prefixes = 0, bad_target = 0, bad_len = 0,
             bad_legal = 0, bad_det = 0, bad_slice = 0, bad_funnel = 0, cut = 0;
   double costs[2] = {1, INFINITY};
   for (mesh = 0; mesh < 70; mesh++) {
-    lds_Navmesh *m = pmesh_make(&g, 30 + (int)(prnd(&g) % 15));
+    lds_Navmesh *m = pmesh_make(&g, 30 + (int)(tcm_rnd(&g) % 15));
     lds_NavSearch *s, *s2, *so;
     uint32_t np, q;
     unsigned char *reach;
@@ -237,18 +188,18 @@ static void test_random_partial(void) {
     s2 = lds_navsearch_new(NULL, m, NULL);
     so = lds_navsearch_new(NULL, m, NULL);
     for (q = 0; q < 8; q++) {
-      const bool blk = prnd(&g) % 2;
+      const bool blk = tcm_rnd(&g) % 2;
       int cx, cy, gx, gy, algo;
       double a[3], b[3], target[3] = {0, 0, 0};
       uint32_t sp, gp, p;
       double dbest = INFINITY;
       bool goal_reach;
       do {
-        cx = (int)(prnd(&g) % PW), cy = (int)(prnd(&g) % PH);
-      } while (pblocked[cy][cx]);
+        cx = (int)(tcm_rnd(&g) % PW), cy = (int)(tcm_rnd(&g) % PH);
+      } while ((pcells[cy * PW + cx] < 0));
       do {
-        gx = (int)(prnd(&g) % PW), gy = (int)(prnd(&g) % PH);
-      } while (pblocked[gy][gx]);
+        gx = (int)(tcm_rnd(&g) % PW), gy = (int)(tcm_rnd(&g) % PH);
+      } while ((pcells[gy * PW + gx] < 0));
       a[0] = cx + 0.3, a[1] = 0, a[2] = cy + 0.55;
       b[0] = gx + 0.6, b[1] = 0, b[2] = gy + 0.35;
       sp = lds_navmesh_locate(m, a[0], a[1], a[2], 4);
@@ -520,7 +471,7 @@ static void test_degenerate(void) {
 ** legal path from the start; once finished it is lds_scheduler_nav_path's,
 ** equal bit for bit to a one-shot query's partial path. */
 static void test_scheduler_partial(void) {
-  PRng g = {77};
+  TcmRng g = {77};
   lds_Navmesh *m = NULL;
   int tries, algo, running = 0, bad = 0, done = 0;
   for (tries = 0; tries < 10 && !m; tries++) m = pmesh_make(&g, 38);
@@ -543,11 +494,11 @@ static void test_scheduler_partial(void) {
       const double *pts;
       size_t n;
       do {
-        cx = (int)(prnd(&g) % PW), cy = (int)(prnd(&g) % PH);
-      } while (pblocked[cy][cx]);
+        cx = (int)(tcm_rnd(&g) % PW), cy = (int)(tcm_rnd(&g) % PH);
+      } while ((pcells[cy * PW + cx] < 0));
       do {
-        gx = (int)(prnd(&g) % PW), gy = (int)(prnd(&g) % PH);
-      } while (pblocked[gy][gx]);
+        gx = (int)(tcm_rnd(&g) % PW), gy = (int)(tcm_rnd(&g) % PH);
+      } while ((pcells[gy * PW + gx] < 0));
       a[0] = cx + 0.3, a[1] = 0, a[2] = cy + 0.55;
       z[0] = gx + 0.6, z[1] = 0, z[2] = gy + 0.35;
       lds_scheduler_config_init(&cfg);
@@ -721,10 +672,10 @@ static int monotone_run(lds_NavSearch *s, const lds_NavParams *p, const double *
 ** without partial) and the shared AR0011SR query whose optimal second
 ** search (to the partial target) used to answer paths ending farther. */
 static void test_monotone(void) {
-  PRng g = {0x0a11ce5u};
+  TcmRng g = {0x0a11ce5u};
   int mesh, bad = 0, nrun = 0, bad_end = 0;
   for (mesh = 0; mesh < 40; mesh++) {
-    lds_Navmesh *m = pmesh_make(&g, 30 + (int)(prnd(&g) % 15));
+    lds_Navmesh *m = pmesh_make(&g, 30 + (int)(tcm_rnd(&g) % 15));
     lds_NavSearch *s;
     int q;
     if (!m) continue;
@@ -733,11 +684,11 @@ static void test_monotone(void) {
       int cx, cy, gx, gy, algo;
       double a[3], b[3];
       do {
-        cx = (int)(prnd(&g) % PW), cy = (int)(prnd(&g) % PH);
-      } while (pblocked[cy][cx]);
+        cx = (int)(tcm_rnd(&g) % PW), cy = (int)(tcm_rnd(&g) % PH);
+      } while ((pcells[cy * PW + cx] < 0));
       do {
-        gx = (int)(prnd(&g) % PW), gy = (int)(prnd(&g) % PH);
-      } while (pblocked[gy][gx]);
+        gx = (int)(tcm_rnd(&g) % PW), gy = (int)(tcm_rnd(&g) % PH);
+      } while ((pcells[gy * PW + gx] < 0));
       a[0] = cx + 0.3, a[1] = 0, a[2] = cy + 0.55;
       b[0] = gx + 0.6, b[1] = 0, b[2] = gy + 0.35;
       for (algo = 0; algo < 2; algo++) {
@@ -745,7 +696,7 @@ static void test_monotone(void) {
         lds_nav_params_init(&pr);
         pr.algo = algo ? LDS_NAV_OPTIMAL : LDS_NAV_FUNNEL;
         pr.partial = q % 3 != 2;
-        bad += monotone_run(s, &pr, a, b, 1 + prnd(&g) % 4, &nrun, NULL);
+        bad += monotone_run(s, &pr, a, b, 1 + tcm_rnd(&g) % 4, &nrun, NULL);
       }
     }
     lds_navsearch_free(s);
