@@ -164,6 +164,27 @@ static lds_Navmesh *ferr(lds_Error *err, Build *b, lds_Status code, const char *
   return NULL;
 }
 
+/* The X Y Z of a 'v' line (.nav and OBJ alike) from *q on, into xyz; false
+** with err set (naming the file, line and coordinate) and b freed. */
+static bool vertex_xyz(const char **q, const char *end, char tok[64], double xyz[3],
+                       const char *name, long line, lds_Error *err, Build *b) {
+  int k;
+  for (k = 0; k < 3; k++) {
+    if (!token(q, end, tok)) {
+      ferr(err, b, LDS_E_FORMAT, "%s:%ld: expected 'v X Y Z' (finite decimal numbers; %c missing)",
+           name, line, "XYZ"[k]);
+      return false;
+    }
+    if (!num(tok, &xyz[k])) {
+      ferr(err, b, LDS_E_FORMAT, "%s:%ld: v %c: '%s' is not a finite decimal number (expected "
+           "'v X Y Z')", name, line, "XYZ"[k], tok);
+      return false;
+    }
+  }
+  return true;
+}
+
+
 /* After an error of the line source (already in err). */
 static lds_Navmesh *kept(Build *b) {
   build_free(b);
@@ -293,21 +314,13 @@ static lds_Navmesh *parse_nav(const lds_Env *env, Lines *L, const char *name, ld
     }
     if (strcmp(tok, "v") == 0) {
       double xyz[3];
-      int k;
       if (np)
         return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: 'v' line after the 'p' lines (expected all "
                     "vertices first)", name, L->lineno);
       if (nv >= (size_t)hv[1])
         return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: more 'v' lines than NVERTS %ld", name,
                     L->lineno, hv[1]);
-      for (k = 0; k < 3; k++) {
-        if (!token(&q, L->e, tok))
-          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'v X Y Z' (finite decimal "
-                      "numbers; %c missing)", name, L->lineno, "XYZ"[k]);
-        if (!num(tok, &xyz[k]))
-          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: v %c: '%s' is not a finite decimal number "
-                      "(expected 'v X Y Z')", name, L->lineno, "XYZ"[k], tok);
-      }
+      if (!vertex_xyz(&q, L->e, tok, xyz, name, L->lineno, err, &b)) return NULL;
       if (!rest_blank(q, L->e))
         return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'v X Y Z' and nothing after it",
                     name, L->lineno);
@@ -413,15 +426,7 @@ static lds_Navmesh *parse_obj(const lds_Env *env, Lines *L, const char *name, ld
     }
     if (strcmp(tok, "v") == 0) {
       double xyz[3], w;
-      int k;
-      for (k = 0; k < 3; k++) {
-        if (!token(&q, L->e, tok))
-          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: expected 'v X Y Z' (finite decimal "
-                      "numbers; %c missing)", name, L->lineno, "XYZ"[k]);
-        if (!num(tok, &xyz[k]))
-          return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: v %c: '%s' is not a finite decimal number "
-                      "(expected 'v X Y Z')", name, L->lineno, "XYZ"[k], tok);
-      }
+      if (!vertex_xyz(&q, L->e, tok, xyz, name, L->lineno, err, &b)) return NULL;
       if (token(&q, L->e, tok) && !num(tok, &w))
         return ferr(err, &b, LDS_E_FORMAT, "%s:%ld: v W: '%s' is not a finite decimal number "
                     "(expected 'v X Y Z [W]')", name, L->lineno, tok);
