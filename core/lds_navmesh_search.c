@@ -1483,7 +1483,7 @@ static int straight_walk(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us,
     {
       double d0 = 0, dk, dprev = 0;
       for (k = 0; k <= nv; k++) {
-        const double *v = ldsi_nm_v(m, mm->pv[st + k % nv]);
+        const double *v = ldsi_nm_v(m, mm->pv[st + (k < nv ? k : 0)]);
         dk = k < nv ? ldsi_cross3(a, b, v) : d0;
         if (k < nv && fabs(dk) <= 1e-9 * len * (len + fabs(v[0] - a[0]) + fabs(v[2] - a[2])))
           return 0;
@@ -1492,7 +1492,7 @@ static int straight_walk(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us,
           continue;
         }
         if ((dprev < 0) != (dk < 0)) {
-          const double *u = ldsi_nm_v(m, mm->pv[st + k - 1]), *w = ldsi_nm_v(m, mm->pv[st + k % nv]);
+          const double *u = ldsi_nm_v(m, mm->pv[st + k - 1]), *w = v;
           const double c0 = ldsi_cross3(u, w, a), c1 = ldsi_cross3(u, w, b);
           if (c1 > c0) {
             exit_k = k - 1;
