@@ -1255,16 +1255,17 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
         s->best = nid;
       }
       X->hpos = LDSI_NAV_OPEN;
-      if (pend == LDS_NAVMESH_NONE || f < pend_f) {
-        uint32_t o = pend;
-        double of = pend_f;
-        pend = nid;
-        pend_f = f;
+      {
+        /* the lesser of it and pend waits, the other goes to the heap
+        ** (selected without a branch on the keys) */
+        const bool take = (pend == LDS_NAVMESH_NONE) | (f < pend_f);
+        const uint32_t o = take ? pend : nid;
+        const double of = take ? pend_f : f;
+        pend = take ? nid : pend;
+        pend_f = take ? f : pend_f;
         if (o == LDS_NAVMESH_NONE) continue;
-        nid = o;
-        f = of;
+        if (!heap_push(s, o, of)) return open_nomem(s);
       }
-      if (!heap_push(s, nid, f)) return open_nomem(s);
     }
     if (pend != LDS_NAVMESH_NONE) {
       ldsi_NavHeapItem it;
