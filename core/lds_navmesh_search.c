@@ -205,7 +205,8 @@ static bool heap_push(lds_NavSearch *s, uint32_t id, double f) {
   h[i] = it;
   s->hn++;
   s->stats.pushes++;
-  if (s->hn > s->stats.peak_open) s->stats.peak_open = s->hn;
+  /* a select and a store: the branch would follow the heap's size */
+  s->stats.peak_open = s->hn > s->stats.peak_open ? s->hn : s->stats.peak_open;
   return true;
 }
 
@@ -1277,7 +1278,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
         s->nxt = pend;
         s->nxt_f = pend_f;
         s->stats.pushes++;
-        if (s->hn + 1 > s->stats.peak_open) s->stats.peak_open = s->hn + 1;
+        s->stats.peak_open = s->hn + 1 > s->stats.peak_open ? s->hn + 1 : s->stats.peak_open;
       }
     }
   }
