@@ -643,7 +643,13 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
 #define LDSI_NAV_HOT static inline
 #endif
 
-static inline double clampd(double t, double lo, double hi) { return t < lo ? lo : t > hi ? hi : t; }
+/* t clamped to [lo, hi] (lo <= hi), as t < lo ? lo : t > hi ? hi : t, nan
+** and signed zeros alike; written in the operand order of the minimum and
+** maximum instructions, which compilers then use instead of branches. */
+static inline double clampd(double t, double lo, double hi) {
+  const double u = hi < t ? hi : t;
+  return lo > u ? lo : u;
+}
 
 /* Where |p - x| + |x - goal| is least for x on the line of portal E, as
 ** the parameter t of x = a + t (b - a), in x-z (Heron's reflection: the
