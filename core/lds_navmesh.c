@@ -201,6 +201,16 @@ static void cell_range(const lds_Navmesh *m, double x0, double z0, double x1, do
   *cz1 = (uint32_t)(d < 0 ? 0 : d > h ? h : d);
 }
 
+/* The first index entry of the grid cell holding (x, z) (cell_range of
+** the point), its end in *end. */
+static inline uint32_t cell_bucket(const lds_Navmesh *m, double x, double z, uint32_t *end) {
+  double a = floor((x - m->gx0) / m->gcell), b = floor((z - m->gz0) / m->gcell);
+  double w = (double)m->gw - 1, h = (double)m->gh - 1;
+  size_t c = (size_t)(uint32_t)(b < 0 ? 0 : b > h ? h : b) * m->gw + (uint32_t)(a < 0 ? 0 : a > w ? w : a);
+  *end = m->goff[c + 1];
+  return m->goff[c];
+}
+
 static lds_Status build_index(lds_Navmesh *m, lds_Error *err) {
   double sx = m->bmax[0] - m->bmin[0], sz = m->bmax[2] - m->bmin[2], cell;
   size_t ncell, total = 0, i;
@@ -438,7 +448,7 @@ bool lds_navmesh_poly_contains(const lds_Navmesh *m, uint32_t p, double x, doubl
   s = m->pstart[p];
   n = m->pstart[p + 1] - s;
   for (k = 0; k < n; k++) {
-    const double *a = ldsi_nm_v(m, m->pv[s + k]), *b = ldsi_nm_v(m, m->pv[s + (k + 1) % n]);
+    const double *a = ldsi_nm_v(m, m->pv[s + k]), *b = ldsi_nm_v(m, m->pv[s + (k + 1 < n ? k + 1 : 0)]);
     double c = ldsi_cross3(a, b, q), ex, ez;
     /* canonical winding: inside is c <= 0 (distance m->eps allowed:
     ** c > eps |b - a|, compared squared) */
@@ -483,7 +493,7 @@ double lds_navmesh_poly_height(const lds_Navmesh *m, uint32_t p, double x, doubl
 ** *hy (NAN when none; a non-finite y with any height: not computed). */
 static uint32_t locate_h(const lds_Navmesh *m, double x, double y, double z, double height_tol,
                          double *hy) {
-  uint32_t cx0, cz0, cx1, cz1, best = LDS_NAVMESH_NONE, i;
+  uint32_t best = LDS_NAVMESH_NONE, i, i1;
   double bestd = INFINITY;
   *hy = NAN;
   bool any = !(height_tol >= 0);
@@ -492,8 +502,7 @@ static uint32_t locate_h(const lds_Navmesh *m, double x, double y, double z, dou
   if (x < m->bmin[0] - m->eps || x > m->bmax[0] + m->eps || z < m->bmin[2] - m->eps ||
       z > m->bmax[2] + m->eps)
     return LDS_NAVMESH_NONE;
-  cell_range(m, x, z, x, z, &cx0, &cz0, &cx1, &cz1);
-  for (i = m->goff[(size_t)cz0 * m->gw + cx0]; i < m->goff[(size_t)cz0 * m->gw + cx0 + 1]; i++) {
+  for (i = cell_bucket(m, x, z, &i1); i < i1; i++) {
     uint32_t p = m->gidx[i];
     double dy;
     if (!lds_navmesh_poly_contains(m, p, x, z)) continue;
@@ -518,7 +527,7 @@ static uint32_t locate_h(const lds_Navmesh *m, double x, double y, double z, dou
 static bool on_boundary(const lds_Navmesh *m, uint32_t p, double x, double z, double tol) {
   uint32_t s = m->pstart[p], n = m->pstart[p + 1] - s, k;
   for (k = 0; k < n; k++) {
-    const double *a = ldsi_nm_v(m, m->pv[s + k]), *b = ldsi_nm_v(m, m->pv[s + (k + 1) % n]);
+    const double *a = ldsi_nm_v(m, m->pv[s + k]), *b = ldsi_nm_v(m, m->pv[s + (k + 1 < n ? k + 1 : 0)]);
     double dx = b[0] - a[0], dz = b[2] - a[2], l2 = dx * dx + dz * dz, t, px, pz;
     double c = dx * (z - a[2]) - dz * (x - a[0]);
     /* farther than tol from the edge's line (with a margin for rounding):
@@ -535,7 +544,7 @@ static bool on_boundary(const lds_Navmesh *m, uint32_t p, double x, double z, do
 
 uint32_t ldsi_navmesh_holders(const lds_Navmesh *m, const double pt[3], uint32_t p0, uint32_t *out,
                               uint32_t cap) {
-  uint32_t cx0, cz0, cx1, cz1, i, n = 0;
+  uint32_t i, i1, n = 0;
   const double x = pt[0], z = pt[2], tol = 1e3 * m->eps;
   if (!m->np || !isfinite(x) || !isfinite(z) || !isfinite(pt[1])) return 0;
   if (p0 < m->np && !on_boundary(m, p0, x, z, 16 * m->eps)) {
@@ -547,10 +556,8 @@ uint32_t ldsi_navmesh_holders(const lds_Navmesh *m, const double pt[3], uint32_t
   if (x < m->bmin[0] - m->eps || x > m->bmax[0] + m->eps || z < m->bmin[2] - m->eps ||
       z > m->bmax[2] + m->eps)
     return 0;
-  cell_range(m, x, z, x, z, &cx0, &cz0, &cx1, &cz1);
   /* ids ascend within a bucket (locate_h) */
-  for (i = m->goff[(size_t)cz0 * m->gw + cx0]; i < m->goff[(size_t)cz0 * m->gw + cx0 + 1] && n < cap;
-       i++) {
+  for (i = cell_bucket(m, x, z, &i1); i < i1 && n < cap; i++) {
     uint32_t p = m->gidx[i];
     if (!lds_navmesh_poly_contains(m, p, x, z)) continue;
     if (fabs(lds_navmesh_poly_height(m, p, x, z) - pt[1]) <= tol) out[n++] = p;

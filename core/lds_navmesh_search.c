@@ -205,7 +205,8 @@ static bool heap_push(lds_NavSearch *s, uint32_t id, double f) {
   h[i] = it;
   s->hn++;
   s->stats.pushes++;
-  if (s->hn > s->stats.peak_open) s->stats.peak_open = s->hn;
+  /* a select and a store: the branch would follow the heap's size */
+  s->stats.peak_open = s->hn > s->stats.peak_open ? s->hn : s->stats.peak_open;
   return true;
 }
 
@@ -634,7 +635,21 @@ lds_Status lds_navsearch_start(lds_NavSearch *s, const lds_NavParams *p, const d
 
 /* ---------------------------------------------------- corridor A* --- */
 
-static inline double clampd(double t, double lo, double hi) { return t < lo ? lo : t > hi ? hi : t; }
+/* The portal-state step's helpers, inlined where the compiler would not
+** (a call per new state otherwise). */
+#if defined(__GNUC__) || defined(__clang__)
+#define LDSI_NAV_HOT static inline __attribute__((always_inline))
+#else
+#define LDSI_NAV_HOT static inline
+#endif
+
+/* t clamped to [lo, hi] (lo <= hi), as t < lo ? lo : t > hi ? hi : t, nan
+** and signed zeros alike; written in the operand order of the minimum and
+** maximum instructions, which compilers then use instead of branches. */
+static inline double clampd(double t, double lo, double hi) {
+  const double u = hi < t ? hi : t;
+  return lo > u ? lo : u;
+}
 
 /* Where |p - x| + |x - goal| is least for x on the line of portal E, as
 ** the parameter t of x = a + t (b - a), in x-z (Heron's reflection: the
@@ -817,8 +832,7 @@ static inline void clip_t(double u0, double u1, double *lo, double *hi) {
 typedef struct TautFunnel {
   double ga, ap[3], lp[3], rp[3];
   uint32_t arec, lrec, rrec;
-  bool rok;                 /* lo .. hiR hold taut_range of the last portal */
-  double lo, hi, loL, hiR;
+  double lo, hi, loL, hiR;  /* taut_range of the last portal */
 } TautFunnel;
 
 /* lds_funnel's loop over the portals of states ids[0 .. n-1] (in corridor
@@ -863,37 +877,35 @@ static void taut_funnel_run(const ldsi_NavEdge *adj, const ldsi_NavRec *rec, con
   }
 }
 
-/* The part [*lo, *hi] of portal E (parameter t from E->a to E->b) that
-** funnel F sees: at or left of its right side, at or right of its left
-** side (a side on the apex bounds nothing; all of E for a funnel closed on
-** an apex inside E). *loL and *hiR: the bounds set by the left and the
-** right side alone. */
-static void taut_range(const TautFunnel *F, const ldsi_NavEdge *E, double *lo, double *hi,
-                       double *loL, double *hiR) {
-  double hiL = 1, loR = 0;
-  *loL = 0, *hiR = 1;
+/* The part [F->lo, F->hi] of portal E (parameter t from E->a to E->b)
+** that funnel F sees: at or left of its right side, at or right of its
+** left side (a side on the apex bounds nothing; all of E for a funnel
+** closed on an apex inside E). F->loL and F->hiR: the bounds set by the
+** left and the right side alone. */
+LDSI_NAV_HOT void taut_range(TautFunnel *F, const ldsi_NavEdge *E) {
+  double lo, hi, loL = 0, hiR = 1, hiL = 1, loR = 0;
   if (same_xz(F->ap, F->lp) && same_xz(F->ap, F->rp)) {
-    *lo = 0, *hi = 1;
+    F->lo = 0, F->hi = 1, F->loL = 0, F->hiR = 1;
     return;
   }
   /* a side that ends at E's own end (a side the step tightened) sees all
   ** of E on its side: no test */
   if (!same_xz(F->ap, F->rp) && !same_xz(F->rp, E->b))
-    clip_t(side_xz(F->ap, F->rp, E->a), side_xz(F->ap, F->rp, E->b), &loR, hiR);
+    clip_t(side_xz(F->ap, F->rp, E->a), side_xz(F->ap, F->rp, E->b), &loR, &hiR);
   if (!same_xz(F->ap, F->lp) && !same_xz(F->lp, E->a))
-    clip_t(-side_xz(F->ap, F->lp, E->a), -side_xz(F->ap, F->lp, E->b), loL, &hiL);
-  *lo = *loL > loR ? *loL : loR;
-  *hi = hiL < *hiR ? hiL : *hiR;
-  if (*lo > *hi) *lo = 0, *hi = 1, *loL = 0, *hiR = 1; /* rounding at a closing funnel: all of E */
+    clip_t(-side_xz(F->ap, F->lp, E->a), -side_xz(F->ap, F->lp, E->b), &loL, &hiL);
+  lo = loL > loR ? loL : loR;
+  hi = hiL < hiR ? hiL : hiR;
+  if (lo > hi) lo = 0, hi = 1, loL = 0, hiR = 1; /* rounding at a closing funnel: all of E */
+  F->lo = lo, F->hi = hi, F->loL = loL, F->hiR = hiR;
 }
 
-/* The length from the start to the point t of portal E through funnel F:
-** straight from the apex where the funnel sees the point, else bent at the
-** nearer side's point. */
+/* The length from the start to the point t of portal E through funnel F
+** (taut_range of E set in F): straight from the apex where the funnel
+** sees the point, else bent at the nearer side's point. */
 static double taut_dist(const TautFunnel *F, const ldsi_NavEdge *E, double t) {
-  double lo, hi, loL, hiR, y[3];
-  if (F->rok) lo = F->lo, hi = F->hi, loL = F->loL, hiR = F->hiR;
-  else taut_range(F, E, &lo, &hi, &loL, &hiR);
+  const double lo = F->lo, hi = F->hi, loL = F->loL, hiR = F->hiR;
+  double y[3];
   y[0] = E->a[0] + t * E->ex;
   y[1] = E->a[1] + t * (E->b[1] - E->a[1]);
   y[2] = E->a[2] + t * E->ez;
@@ -978,8 +990,8 @@ static double taut_step(lds_NavSearch *s, const ldsi_NavRec *rec, uint32_t id, u
       }
     }
   }
-  taut_range(F, E, &lo, &hi, &loL, &hiR);
-  F->rok = true, F->lo = lo, F->hi = hi, F->loL = loL, F->hiR = hiR;
+  taut_range(F, E);
+  lo = F->lo, hi = F->hi, loL = F->loL, hiR = F->hiR;
   gx = goal[0] - E->a[0];
   gz = goal[2] - E->a[2];
   dg = fabs(E->ex * gz - E->ez * gx);
@@ -1037,8 +1049,7 @@ static void taut_ends(ldsi_NavRec *N, const ldsi_NavEdge *E) {
     memcpy(G.ap, N->ap, sizeof G.ap);
     memcpy(G.lp, N->lp, sizeof G.lp);
     memcpy(G.rp, N->rp, sizeof G.rp);
-    taut_range(&G, E, &G.lo, &G.hi, &G.loL, &G.hiR);
-    G.rok = true;
+    taut_range(&G, E);
     N->d0 = taut_dist(&G, E, 0);
     N->d1 = taut_dist(&G, E, 1);
   }
@@ -1251,16 +1262,17 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
         s->best = nid;
       }
       X->hpos = LDSI_NAV_OPEN;
-      if (pend == LDS_NAVMESH_NONE || f < pend_f) {
-        uint32_t o = pend;
-        double of = pend_f;
-        pend = nid;
-        pend_f = f;
+      {
+        /* the lesser of it and pend waits, the other goes to the heap
+        ** (selected without a branch on the keys) */
+        const bool take = (pend == LDS_NAVMESH_NONE) | (f < pend_f);
+        const uint32_t o = take ? pend : nid;
+        const double of = take ? pend_f : f;
+        pend = take ? nid : pend;
+        pend_f = take ? f : pend_f;
         if (o == LDS_NAVMESH_NONE) continue;
-        nid = o;
-        f = of;
+        if (!heap_push(s, o, of)) return open_nomem(s);
       }
-      if (!heap_push(s, nid, f)) return open_nomem(s);
     }
     if (pend != LDS_NAVMESH_NONE) {
       ldsi_NavHeapItem it;
@@ -1272,7 +1284,7 @@ static lds_Status astar_run_taut(lds_NavSearch *s, uint64_t max_exp, uint64_t bu
         s->nxt = pend;
         s->nxt_f = pend_f;
         s->stats.pushes++;
-        if (s->hn + 1 > s->stats.peak_open) s->stats.peak_open = s->hn + 1;
+        s->stats.peak_open = s->hn + 1 > s->stats.peak_open ? s->hn + 1 : s->stats.peak_open;
       }
     }
   }
@@ -1479,7 +1491,7 @@ static int straight_walk(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us,
     {
       double d0 = 0, dk, dprev = 0;
       for (k = 0; k <= nv; k++) {
-        const double *v = ldsi_nm_v(m, mm->pv[st + k % nv]);
+        const double *v = ldsi_nm_v(m, mm->pv[st + (k < nv ? k : 0)]);
         dk = k < nv ? ldsi_cross3(a, b, v) : d0;
         if (k < nv && fabs(dk) <= 1e-9 * len * (len + fabs(v[0] - a[0]) + fabs(v[2] - a[2])))
           return 0;
@@ -1488,7 +1500,7 @@ static int straight_walk(lds_NavSearch *s, uint64_t max_exp, uint64_t budget_us,
           continue;
         }
         if ((dprev < 0) != (dk < 0)) {
-          const double *u = ldsi_nm_v(m, mm->pv[st + k - 1]), *w = ldsi_nm_v(m, mm->pv[st + k % nv]);
+          const double *u = ldsi_nm_v(m, mm->pv[st + k - 1]), *w = v;
           const double c0 = ldsi_cross3(u, w, a), c1 = ldsi_cross3(u, w, b);
           if (c1 > c0) {
             exit_k = k - 1;
