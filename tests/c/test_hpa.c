@@ -7,16 +7,14 @@
 ** repair equal to a fresh build
 ** after random edits; bad input. */
 #include "harness.h"
+#include "hpa_fixtures.h"
 #include "lds.h"
 #include "lds_io.h"
 
 #include <stdlib.h>
 
 static uint32_t rng = 12345u;
-static uint32_t rnd(void) {
-  rng = rng * 1103515245u + 12345u;
-  return (rng >> 8) & 0xFFFFFF;
-}
+static uint32_t rnd(void) { return thf_rnd(&rng); }
 
 static lds_Grid *random_grid(int32_t w, int32_t h, int pct, bool costs) {
   lds_Grid *g = lds_grid_new(NULL, w, h, NULL);
@@ -29,23 +27,12 @@ static lds_Grid *random_grid(int32_t w, int32_t h, int pct, bool costs) {
   return g;
 }
 
-static void free_cell(const lds_Grid *g, int32_t *x, int32_t *y) {
-  do {
-    *x = (int32_t)(rnd() % (uint32_t)lds_grid_width(g));
-    *y = (int32_t)(rnd() % (uint32_t)lds_grid_height(g));
-  } while (lds_grid_blocked(g, *x, *y));
-}
+static void free_cell(const lds_Grid *g, int32_t *x, int32_t *y) { thf_free_cell(g, &rng, x, y); }
 
 /* A* cost (-1 when no path) */
 static double astar_cost(lds_Search *s, const double *w, int nw, int32_t sx, int32_t sy, int32_t gx,
                          int32_t gy) {
-  lds_SearchParams p;
-  lds_search_params_init(&p);
-  p.layer_weights = w;
-  p.n_layer_weights = nw;
-  if (lds_search_start(s, &p, sx, sy, gx, gy) != LDS_OK) return -2;
-  if (lds_search_step(s, NULL) != LDS_FOUND) return -1;
-  return lds_search_cost(s);
+  return thf_astar_cost(s, w, nw, sx, sy, gx, gy);
 }
 
 /* runs a query with small slices; returns its status */

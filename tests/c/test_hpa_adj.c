@@ -6,16 +6,14 @@
 ** every repair of random edits (costs, blocked cells), under two diagonal
 ** rules. */
 #include "harness.h"
+#include "hpa_fixtures.h"
 #include "lds.h"
 #include "lds_hpa_internal.h"
 
 #include <math.h>
 
 static uint32_t rng = 777u;
-static uint32_t rnd(void) {
-  rng = rng * 1103515245u + 12345u;
-  return (rng >> 8) & 0xFFFFFF;
-}
+static uint32_t rnd(void) { return thf_rnd(&rng); }
 
 /* edges of the adjacency that differ from the matrix and inter lists, plus
 ** the ones missing; *edges counts those compared */

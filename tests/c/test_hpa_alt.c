@@ -11,6 +11,7 @@
 ** where the costs make octile weak; a search used for a landmark query
 ** answers plain queries exactly as a fresh search; bad use is refused. */
 #include "harness.h"
+#include "hpa_fixtures.h"
 #include "lds.h"
 #include "lds_io.h"
 #include "lds_search_internal.h"
@@ -18,10 +19,7 @@
 #include <stdlib.h>
 
 static uint32_t rng = 4242u;
-static uint32_t rnd(void) {
-  rng = rng * 1103515245u + 12345u;
-  return (rng >> 8) & 0xFFFFFF;
-}
+static uint32_t rnd(void) { return thf_rnd(&rng); }
 
 /* pct % blocked; terrain costs 1..4 in 4 x 4 patches (a patch is one cost) */
 static lds_Grid *patch_grid(int32_t w, int32_t h, int pct) {
@@ -38,12 +36,7 @@ static lds_Grid *patch_grid(int32_t w, int32_t h, int pct) {
   return g;
 }
 
-static void free_cell(const lds_Grid *g, int32_t *x, int32_t *y) {
-  do {
-    *x = (int32_t)(rnd() % (uint32_t)lds_grid_width(g));
-    *y = (int32_t)(rnd() % (uint32_t)lds_grid_height(g));
-  } while (lds_grid_blocked(g, *x, *y));
-}
+static void free_cell(const lds_Grid *g, int32_t *x, int32_t *y) { thf_free_cell(g, &rng, x, y); }
 
 /* plain A*'s cost (-1: no path), its expansions into *exp */
 static double astar_cost(lds_Search *s, const double *w, int nw, int32_t sx, int32_t sy, int32_t gx,

@@ -8,16 +8,14 @@
 ** weights too; the same cells whole and sliced; band_radius is
 ** validated. */
 #include "harness.h"
+#include "hpa_fixtures.h"
 #include "lds.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static uint32_t rng = 4242u;
-static uint32_t rnd(void) {
-  rng = rng * 1103515245u + 12345u;
-  return (rng >> 8) & 0xFFFFFF;
-}
+static uint32_t rnd(void) { return thf_rnd(&rng); }
 
 static lds_Hpa *hier(lds_Grid *g, int band, const double *w, int nw) {
   lds_HpaParams hp;
@@ -101,13 +99,7 @@ static void test_road(void) {
 /* optimal cost by A* (the plain search honours costs and weights); -1 none */
 static double optimum(lds_Search *s, const double *w, int nw, int32_t sx, int32_t sy, int32_t gx,
                       int32_t gy) {
-  lds_SearchParams p;
-  lds_search_params_init(&p);
-  p.layer_weights = w;
-  p.n_layer_weights = nw;
-  if (lds_search_start(s, &p, sx, sy, gx, gy) != LDS_OK) return -2;
-  if (lds_search_step(s, NULL) != LDS_FOUND) return -1;
-  return lds_search_cost(s);
+  return thf_astar_cost(s, w, nw, sx, sy, gx, gy);
 }
 
 /* 192 x 160 cells, 16 x 16 patches of cost 1..4, 12 % blocked; with

@@ -10,6 +10,7 @@
 ** same cost as the octile-guided one (the heuristic is admissible), with a
 ** legal refined path no dearer than it, across random edits. */
 #include "harness.h"
+#include "hpa_fixtures.h"
 #include "lds.h"
 #include "lds_hpa_internal.h"
 #include "lds_landmarks.h"
@@ -18,10 +19,7 @@
 #include <stdlib.h>
 
 static uint32_t rng = 4242u;
-static uint32_t rnd(void) {
-  rng = rng * 1103515245u + 12345u;
-  return (rng >> 8) & 0xFFFFFF;
-}
+static uint32_t rnd(void) { return thf_rnd(&rng); }
 
 static lds_Grid *random_grid(int32_t w, int32_t h, int pct, int costly) {
   lds_Grid *g = lds_grid_new(NULL, w, h, NULL);

@@ -12,6 +12,7 @@
 ** (entrances, edges, leaving inter edges, landmark copies, parent trees) and answers every query with the same
 ** path cost. */
 #include "harness.h"
+#include "hpa_fixtures.h"
 #include "lds.h"
 #include "lds_hpa_level2_internal.h"
 #include "lds_landmarks.h"
@@ -21,10 +22,7 @@
 #include <string.h>
 
 static uint32_t rng = 777u;
-static uint32_t rnd(void) {
-  rng = rng * 1103515245u + 12345u;
-  return (rng >> 8) & 0xFFFFFF;
-}
+static uint32_t rnd(void) { return thf_rnd(&rng); }
 
 static lds_Grid *random_grid(int32_t w, int32_t h, int pct, bool costs) {
   lds_Grid *g = lds_grid_new(NULL, w, h, NULL);
@@ -37,12 +35,7 @@ static lds_Grid *random_grid(int32_t w, int32_t h, int pct, bool costs) {
   return g;
 }
 
-static void free_cell(const lds_Grid *g, int32_t *x, int32_t *y) {
-  do {
-    *x = (int32_t)(rnd() % (uint32_t)lds_grid_width(g));
-    *y = (int32_t)(rnd() % (uint32_t)lds_grid_height(g));
-  } while (lds_grid_blocked(g, *x, *y));
-}
+static void free_cell(const lds_Grid *g, int32_t *x, int32_t *y) { thf_free_cell(g, &rng, x, y); }
 
 static void random_edits(lds_Grid *g, int n) {
   int k;
@@ -69,21 +62,7 @@ static lds_Status run_sliced(lds_HpaQuery *q, int32_t sx, int32_t sy, int32_t gx
 
 static bool legal(const lds_Grid *g, const lds_HpaQuery *q, const double *w, int nw, int32_t sx,
                   int32_t sy, int32_t gx, int32_t gy) {
-  lds_PathCheck pc;
-  lds_Path *p = lds_hpa_query_path(q, NULL);
-  lds_Status st;
-  if (!p) return false;
-  lds_path_check_init(&pc);
-  pc.check_start = pc.check_goal = true;
-  pc.sx = sx;
-  pc.sy = sy;
-  pc.gx = gx;
-  pc.gy = gy;
-  pc.layer_weights = w;
-  pc.nlayers = nw;
-  st = lds_path_check(g, p, &pc, NULL, NULL);
-  lds_path_free(p);
-  return st == LDS_OK;
+  return thf_legal(g, q, w, nw, sx, sy, gx, gy);
 }
 
 /* the second levels of a and b are the same, edge for edge and tree for

@@ -11,6 +11,7 @@
 ** fast query running across it with LDS_E_STALE; refreshed to none stale,
 ** the second level equals a fresh build's entrance and edge counts. */
 #include "harness.h"
+#include "hpa_fixtures.h"
 #include "lds.h"
 #include "lds_hpa_level2_internal.h"
 
@@ -19,17 +20,9 @@
 #include <stdlib.h>
 
 static uint32_t rng = 4242u;
-static uint32_t rnd(void) {
-  rng = rng * 1103515245u + 12345u;
-  return (rng >> 8) & 0xFFFFFF;
-}
+static uint32_t rnd(void) { return thf_rnd(&rng); }
 
-static void free_cell(const lds_Grid *g, int32_t *x, int32_t *y) {
-  do {
-    *x = (int32_t)(rnd() % (uint32_t)lds_grid_width(g));
-    *y = (int32_t)(rnd() % (uint32_t)lds_grid_height(g));
-  } while (lds_grid_blocked(g, *x, *y));
-}
+static void free_cell(const lds_Grid *g, int32_t *x, int32_t *y) { thf_free_cell(g, &rng, x, y); }
 
 static lds_Status run(lds_HpaQuery *q, lds_HpaMode m, int32_t sx, int32_t sy, int32_t gx, int32_t gy) {
   if (lds_hpa_query_start(q, m, sx, sy, gx, gy) != LDS_OK) return LDS_E_STATE;
@@ -38,19 +31,7 @@ static lds_Status run(lds_HpaQuery *q, lds_HpaMode m, int32_t sx, int32_t sy, in
 
 static bool legal(const lds_Grid *g, const lds_HpaQuery *q, int32_t sx, int32_t sy, int32_t gx,
                   int32_t gy) {
-  lds_PathCheck pc;
-  lds_Path *p = lds_hpa_query_path(q, NULL);
-  lds_Status st;
-  if (!p) return false;
-  lds_path_check_init(&pc);
-  pc.check_start = pc.check_goal = true;
-  pc.sx = sx;
-  pc.sy = sy;
-  pc.gx = gx;
-  pc.gy = gy;
-  st = lds_path_check(g, p, &pc, NULL, NULL);
-  lds_path_free(p);
-  return st == LDS_OK;
+  return thf_legal(g, q, NULL, 0, sx, sy, gx, gy);
 }
 
 /* n random queries on h against A*; adds the failures to *bad, the found

@@ -8,22 +8,15 @@
 ** out again); and with the second level its abstract cost is the first
 ** level's alone. */
 #include "harness.h"
+#include "hpa_fixtures.h"
 #include "lds.h"
 
 #include <math.h>
 
 static uint32_t rng = 4242u;
-static uint32_t rnd(void) {
-  rng = rng * 1103515245u + 12345u;
-  return (rng >> 8) & 0xFFFFFF;
-}
+static uint32_t rnd(void) { return thf_rnd(&rng); }
 
-static void free_cell(const lds_Grid *g, int32_t *x, int32_t *y) {
-  do {
-    *x = (int32_t)(rnd() % (uint32_t)lds_grid_width(g));
-    *y = (int32_t)(rnd() % (uint32_t)lds_grid_height(g));
-  } while (lds_grid_blocked(g, *x, *y));
-}
+static void free_cell(const lds_Grid *g, int32_t *x, int32_t *y) { thf_free_cell(g, &rng, x, y); }
 
 /* runs q from (sx, sy) to (gx, gy); its path (NULL unless found) */
 static lds_Path *run(lds_HpaQuery *q, int32_t sx, int32_t sy, int32_t gx, int32_t gy) {

@@ -7,6 +7,7 @@
 ** random edits (blocks, opens, terrain costs, under layer weights too) the
 ** repaired tables equal a fresh build's, cell for cell. */
 #include "harness.h"
+#include "hpa_fixtures.h"
 #include "lds.h"
 #include "lds_hpa_internal.h"
 
@@ -14,10 +15,7 @@
 #include <stdlib.h>
 
 static uint32_t rng = 777u;
-static uint32_t rnd(void) {
-  rng = rng * 1103515245u + 12345u;
-  return (rng >> 8) & 0xFFFFFF;
-}
+static uint32_t rnd(void) { return thf_rnd(&rng); }
 
 static lds_Grid *random_grid(int32_t w, int32_t h, int pct, lds_Diagonal diag) {
   lds_Grid *g = lds_grid_new(NULL, w, h, NULL);
