@@ -103,17 +103,7 @@ LDSI_INLINE double lm_key(double f) { return (f + 4194304.0) - 4194304.0; }
 /* The landmark heuristic of padded cell v at (dx, dy) from the goal
 ** (INFINITY: v cannot reach the goal) */
 LDSI_INLINE double lm_h(const lds_Search *s, uint32_t v, int32_t dx, int32_t dy) {
-  const ldsi_LmHeur *lh = s->lm;
-  const uint32_t *t = lh->tab + (size_t)v * lh->stride;
-  double oct = s->hw * ldsi_hdist(LDS_H_OCTILE, dx, dy), lb;
-  uint32_t best = 0;
-  int i;
-  for (i = 0; i < lh->nact; i++) {
-    uint32_t a = t[lh->act[i]], b = lh->gt[i], d = a > b ? a - b : b - a;
-    best = d > best ? d : best;
-  }
-  if (LDSI_UNLIKELY(best >= LDSI_LMH_UNREACHED)) return INFINITY;
-  lb = (double)best * lh->q;
+  double oct = s->hw * ldsi_hdist(LDS_H_OCTILE, dx, dy), lb = ldsi_lmh_bound(s->lm, v);
   return lb > oct ? lb : oct;
 }
 

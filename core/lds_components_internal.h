@@ -9,6 +9,16 @@
 #include "lds_components.h"
 #include "lds_internal.h"
 
+/* The query mask of ldsi_components_separated for the layer weights w[0..n-1]
+** (one per layer index): the layers weighted positively. */
+static inline uint32_t ldsi_components_query_mask(const double *w, int n) {
+  uint32_t m = 0;
+  int i;
+  for (i = 0; i < n; i++)
+    if (w[i] > 0.0) m |= 1u << i;
+  return m;
+}
+
 /* true when an index attached to g, whose blocking set is contained in
 ** query_mask (the layers the query weights positively), proves that no path
 ** leads from (sx,sy) to (gx,gy): both passable for the index and in

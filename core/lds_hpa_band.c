@@ -81,47 +81,26 @@ static inline size_t bidx(int32_t x0, int32_t y0, int32_t bw, int32_t x, int32_t
   return (size_t)(y - y0) * (size_t)bw + (size_t)(x - x0);
 }
 
-/* The landmarks of the window's A* from s to t (where the hierarchy has
-** the tables): of those whose table reaches t, the BAND_ACTIVE that bound
-** s -> t best (Goldberg & Harrelson's active landmarks). NULL without. */
+/* landmarks the window's A* reads (ldsi_lm_choose) */
 #ifndef BAND_ACTIVE
 #define BAND_ACTIVE 4
 #endif
-static const ldsi_HpaAlt *band_alt(const lds_Hpa *h, ldsi_HpaAlt *alt, size_t s, size_t t) {
-  const ldsi_Landmarks *lm = h->lm;
-  const uint32_t *ts, *tt;
-  uint32_t bound[LDSI_LM_MAX];
-  int l, m;
-  if (!lm) return NULL;
-  ts = ldsi_lm_row(lm, s);
-  tt = ldsi_lm_row(lm, t);
-  alt->tab = lm->tab;
-  alt->k = lm->k;
-  alt->n = 0;
-  alt->q = lm->q * (1.0 - 0x1p-22);
-  for (l = 0; l < lm->k; l++) {
-    uint32_t b;
-    if (tt[l] == LDSI_LM_INF) continue;
-    b = ts[l] == LDSI_LM_INF ? UINT32_MAX : ts[l] > tt[l] ? ts[l] - tt[l] : tt[l] - ts[l];
-    for (m = alt->n < BAND_ACTIVE ? alt->n : BAND_ACTIVE - 1; m > 0 && bound[m - 1] < b; m--) {
-      bound[m] = bound[m - 1];
-      alt->l[m] = alt->l[m - 1];
-      alt->t[m] = alt->t[m - 1];
-    }
-    if (m >= BAND_ACTIVE) continue;
-    bound[m] = b;
-    alt->l[m] = (uint8_t)l;
-    alt->t[m] = tt[l];
-    if (alt->n < BAND_ACTIVE) alt->n++;
-  }
-  return alt->n ? alt : NULL;
-}
 
 /* Keeps the n cells c[0..n-1]; false on NOMEM. */
 static bool keep_all(lds_HpaQuery *q, const uint32_t *c, size_t n) {
   size_t i;
   for (i = 0; i < n; i++)
     if (!ldsi_hpa_keep(q, c[i])) return false;
+  return true;
+}
+
+/* Keeps the last window's unkept path and the raw path on to raw cell e,
+** unrefined, and ends the window there; false on NOMEM. */
+static bool keep_unrefined(lds_HpaQuery *q, size_t e) {
+  if (!keep_all(q, q->btail, q->nbtail) || !keep_all(q, q->raw + q->bend + 1, e - q->bend))
+    return false;
+  q->nbtail = 0;
+  q->anchor = q->bend = e;
   return true;
 }
 
@@ -134,7 +113,7 @@ bool ldsi_hpa_band(lds_HpaQuery *q, bool all) {
     uint32_t s = q->cells[q->ncells - 1], t;
     int32_t x0 = INT32_MAX, y0 = INT32_MAX, x1 = INT32_MIN, y1 = INT32_MIN, bw, bh, x, y;
     uint64_t e0;
-    ldsi_HpaAlt alt;
+    ldsi_LmHeur lh;
     double c;
     bool final;
     if (e >= q->nraw - 1) {
@@ -168,12 +147,8 @@ bool ldsi_hpa_band(lds_HpaQuery *q, bool all) {
     bw = x1 - x0 + 1;
     bh = y1 - y0 + 1;
     if ((size_t)bw * (size_t)bh > q->bcap) {
-      /* an unkept path that wandered far from the window: keep it and the
-      ** raw path to the window's end, unrefined */
-      if (!keep_all(q, q->btail, q->nbtail) || !keep_all(q, q->raw + q->bend + 1, e - q->bend))
-        return false;
-      q->nbtail = 0;
-      q->anchor = q->bend = e;
+      /* an unkept path that wandered far from the window */
+      if (!keep_unrefined(q, e)) return false;
       continue;
     }
     if (++q->bcur == 0) {
@@ -204,17 +179,15 @@ bool ldsi_hpa_band(lds_HpaQuery *q, bool all) {
         }
       }
     }
+    if (h->lm) ldsi_lm_choose(h->lm, s, t, BAND_ACTIVE, &lh);
     e0 = q->band.expansions;
     c = ldsi_hpa_local_astar(h, &q->band, x0, y0, x1, y1, s, t, q->bmask, q->bcur,
-                             band_alt(h, &alt, s, t));
+                             h->lm && lh.nact ? &lh : NULL);
     q->stats.expansions += q->band.expansions - e0;
     n = isfinite(c) ? ldsi_hpa_local_trace(h, &q->band, t, q->btr, q->bcap) : 0;
     if (n == 0) {
       /* cannot happen (the band holds the unkept path and the raw path) */
-      if (!keep_all(q, q->btail, q->nbtail) || !keep_all(q, q->raw + q->bend + 1, e - q->bend))
-        return false;
-      q->nbtail = 0;
-      q->anchor = q->bend = e;
+      if (!keep_unrefined(q, e)) return false;
       continue;
     }
     /* keep up to the last cell before the first one owned past the middle */

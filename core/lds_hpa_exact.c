@@ -47,41 +47,6 @@ void ldsi_hpa_exact_free(lds_HpaQuery *q) {
   q->ex = NULL;
 }
 
-/* The active landmarks of the query: of the tables that reach the goal,
-** the LDSI_HPA_ACTIVE with the largest |T_L(start) - T_L(goal)| (ties: the
-** lower index), each with its value at the goal. */
-static void choose_active(const lds_HpaQuery *q, const ldsi_Landmarks *m, ldsi_LmHeur *lh) {
-  const uint32_t *ts = ldsi_lm_row(m, q->ps), *tg = ldsi_lm_row(m, q->pg);
-  uint32_t score[LDSI_LM_MAX];
-  int l, n = 0;
-  lh->nact = 0;
-  for (l = 0; l < m->k; l++) {
-    uint32_t a = ts[l], b = tg[l];
-    int i;
-    if (b == LDSI_LM_INF) continue;
-    /* a start outside the tables (blocked by a layer only) scores 0 */
-    score[n] = a == LDSI_LM_INF ? 0 : a > b ? a - b : b - a;
-    /* insertion, descending by score, stable */
-    for (i = n; i > 0 && score[i - 1] < score[n]; i--) {}
-    {
-      uint32_t sc = score[n];
-      int j;
-      for (j = n; j > i; j--) {
-        score[j] = score[j - 1];
-        lh->act[j] = lh->act[j - 1];
-      }
-      score[i] = sc;
-      lh->act[i] = (uint32_t)l;
-    }
-    n++;
-  }
-  lh->nact = n < LDSI_HPA_ACTIVE ? n : LDSI_HPA_ACTIVE;
-  for (l = 0; l < lh->nact; l++) lh->gt[l] = tg[lh->act[l]];
-  lh->tab = m->tab;
-  lh->stride = (size_t)m->k;
-  lh->q = m->q;
-}
-
 lds_Status ldsi_hpa_exact_start(lds_HpaQuery *q) {
   ldsi_HpaExact *x;
   const ldsi_Landmarks *m = q->h->lm;
@@ -120,7 +85,7 @@ lds_Status ldsi_hpa_exact_start(lds_HpaQuery *q) {
     sp.algo = LDS_ALGO_ASTAR;
     sp.layer_weights = q->h->nweights ? q->h->weights : NULL;
     sp.n_layer_weights = q->h->nweights;
-    choose_active(q, m, &x->lh);
+    ldsi_lm_choose(m, q->ps, q->pg, LDSI_HPA_ACTIVE, &x->lh);
     st = ldsi_search_start_landmarks(x->srch, &sp, q->sx, q->sy, q->gx, q->gy, &x->lh);
   }
   if (st != LDS_OK) ldsi_msg(q->errmsg, "lds_hpa_query_start: %s", lds_search_errmsg(x->srch));

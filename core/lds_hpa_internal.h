@@ -239,21 +239,16 @@ LDSI_HIDDEN double ldsi_hpa_local_g(const lds_Hpa *h, const ldsi_HpaLocal *L, si
 ** (INFINITY when t is unreachable inside) and leaves the parents for
 ** ldsi_hpa_local_trace. With a mask (indexed by the cell's place in the
 ** rectangle, row by row), only cells whose mask value is mcur are entered
-** (s and t must be among them); NULL: the whole rectangle. With alt, the
-** heuristic is also bounded below by its landmarks' differential bound
-** towards t (admissible and consistent as the octile one: lds_landmarks.h);
-** NULL: the octile distance times the smallest cell cost alone. */
-typedef struct ldsi_HpaAlt {
-  const uint32_t *tab; /* the landmark tables, k values per padded cell */
-  int k, n;            /* values per cell; landmarks used (at most 8) */
-  uint8_t l[8];        /* their indices */
-  uint32_t t[8];       /* their values at t */
-  double q;            /* cost units per table unit, times 1 - 2^-22 */
-} ldsi_HpaAlt;
+** (s and t must be among them); NULL: the whole rectangle. With lm (its
+** targets' values those of t: ldsi_lm_choose), the heuristic is also
+** bounded below by the landmarks' bound (admissible and consistent as the
+** octile one: lds_landmarks.h); NULL: the octile distance times the
+** smallest cell cost alone. */
+typedef struct ldsi_LmHeur ldsi_LmHeur;
 LDSI_HIDDEN double ldsi_hpa_local_astar(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int32_t y0,
                                         int32_t x1, int32_t y1, size_t s, size_t t,
                                         const uint32_t *mask, uint32_t mcur,
-                                        const ldsi_HpaAlt *alt);
+                                        const ldsi_LmHeur *lm);
 /* Writes the cells (padded ids) of the last A*'s path s..t into out (at most
 ** max) in order; returns their count (0 if t was not reached, or more than
 ** max: then nothing is written). */

@@ -142,26 +142,17 @@ void ldsi_hpa_local_dijkstra(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int
 }
 
 /* the heuristic of padded cell p: oct, or the landmarks' bound when larger
-** (INFINITY when a table proves p cannot reach the target) */
-static inline double lheur(const ldsi_HpaAlt *alt, size_t p, double oct) {
-  const uint32_t *r;
-  uint32_t best = 0;
-  int l;
+** (INFINITY when the tables prove p cannot reach the target) */
+static inline double lheur(const ldsi_LmHeur *lm, size_t p, double oct) {
   double lb;
-  if (!alt) return oct;
-  r = alt->tab + p * (size_t)alt->k;
-  for (l = 0; l < alt->n; l++) {
-    uint32_t a = r[alt->l[l]], b = alt->t[l], d = a > b ? a - b : b - a;
-    best = d > best ? d : best;
-  }
-  if (best >= LDSI_LM_LIMIT) return INFINITY;
-  lb = (double)best * alt->q;
+  if (!lm) return oct;
+  lb = ldsi_lmh_bound(lm, p);
   return lb > oct ? lb : oct;
 }
 
 double ldsi_hpa_local_astar(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int32_t y0,
                             int32_t x1, int32_t y1, size_t s, size_t t, const uint32_t *mask,
-                            uint32_t mcur, const ldsi_HpaAlt *alt) {
+                            uint32_t mcur, const ldsi_LmHeur *lm) {
   const lds_Grid *g = h->grid;
   const ptrdiff_t *off = h->off;
   int32_t sx, sy, tx, ty;
@@ -175,7 +166,7 @@ double ldsi_hpa_local_astar(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int3
   if (si == LDSI_HPA_NOIDX || ti == LDSI_HPA_NOIDX) return INFINITY;
   touch(L, si);
   L->g[si] = 0.0;
-  ldsi_hpa_heap_push(&L->heap, L->pos, si, lheur(alt, s, hs * ldsi_hpa_octile(tx - sx, ty - sy)),
+  ldsi_hpa_heap_push(&L->heap, L->pos, si, lheur(lm, s, hs * ldsi_hpa_octile(tx - sx, ty - sy)),
                      0.0);
   while (L->heap.n) {
     uint32_t i = ldsi_hpa_heap_pop(&L->heap, L->pos);
@@ -200,7 +191,7 @@ double ldsi_hpa_local_astar(const lds_Hpa *h, ldsi_HpaLocal *L, int32_t x0, int3
       c = gi + ldsi_hpa_move_len(d) * c;
       touch(L, j);
       if (c < L->g[j]) {
-        double hj = lheur(alt, (size_t)((ptrdiff_t)p + off[d]), hs * ldsi_hpa_octile(tx - nx, ty - ny));
+        double hj = lheur(lm, (size_t)((ptrdiff_t)p + off[d]), hs * ldsi_hpa_octile(tx - nx, ty - ny));
         if (!isfinite(hj)) continue;
         L->g[j] = c;
         L->par[j] = (uint8_t)d;

@@ -165,11 +165,8 @@ static bool layout(lds_HpaQuery *q) {
 ** (their +inf cells are the ones its queries cannot enter). */
 static bool separated(const lds_HpaQuery *q) {
   const lds_Hpa *h = q->h;
-  uint32_t qmask = 0;
-  int i;
-  for (i = 0; i < h->nweights; i++)
-    if (h->weights[i] > 0.0) qmask |= 1u << i;
-  return ldsi_components_separated(h->grid, qmask, q->sx, q->sy, q->gx, q->gy);
+  return ldsi_components_separated(h->grid, ldsi_components_query_mask(h->weights, h->nweights),
+                                   q->sx, q->sy, q->gx, q->gy);
 }
 
 lds_Status lds_hpa_query_start(lds_HpaQuery *q, lds_HpaMode mode, int32_t sx, int32_t sy,

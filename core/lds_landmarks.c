@@ -383,3 +383,31 @@ lds_Status ldsi_lm_repair(ldsi_Landmarks *m) {
   m->last_repair_us = m->env.clock(m->env.clock_ud) - t0;
   return LDS_OK;
 }
+
+void ldsi_lm_choose(const ldsi_Landmarks *m, size_t s, size_t t, int max, ldsi_LmHeur *lh) {
+  const uint32_t *ts = ldsi_lm_row(m, s), *tg = ldsi_lm_row(m, t);
+  uint32_t score[LDSI_LM_MAX];
+  int l, n = 0;
+  lh->nact = 0;
+  for (l = 0; l < m->k; l++) {
+    uint32_t a = ts[l], b = tg[l], sc;
+    int i, j;
+    if (b == LDSI_LM_INF) continue;
+    sc = a == LDSI_LM_INF ? 0 : a > b ? a - b : b - a;
+    /* insertion, descending by score, stable */
+    for (i = n; i > 0 && score[i - 1] < sc; i--) {}
+    for (j = n; j > i; j--) {
+      score[j] = score[j - 1];
+      lh->act[j] = lh->act[j - 1];
+    }
+    score[i] = sc;
+    lh->act[i] = (uint32_t)l;
+    n++;
+  }
+  if (max > LDSI_LMH_MAX) max = LDSI_LMH_MAX;
+  lh->nact = n < max ? n : max;
+  for (l = 0; l < lh->nact; l++) lh->gt[l] = tg[lh->act[l]];
+  lh->tab = m->tab;
+  lh->stride = (size_t)m->k;
+  lh->q = m->q;
+}

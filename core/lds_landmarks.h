@@ -37,6 +37,7 @@
 #define LDS_LANDMARKS_H
 
 #include "lds_hpa_internal.h"
+#include "lds_search_internal.h"
 
 /// Most landmarks of one hierarchy.
 #define LDSI_LM_MAX 32
@@ -85,6 +86,13 @@ LDSI_HIDDEN void ldsi_lm_free(ldsi_Landmarks *m);
 ** LDS_E_NOMEM (the tables are then rebuilt by the next call). */
 LDSI_HIDDEN lds_Status ldsi_lm_repair(ldsi_Landmarks *m);
 LDSI_HIDDEN size_t ldsi_lm_bytes(const ldsi_Landmarks *m);
+/* The heuristic of an A* from padded cell s to padded cell t over m's
+** tables, into *lh: the active landmarks (Goldberg & Harrelson, SODA 2005)
+** are, of the tables that reach t, the max (at most LDSI_LMH_MAX) with the
+** largest |T_L(s) - T_L(t)| (ties: the lower index; s outside the tables,
+** blocked by a layer only, scores 0), each with its value at t. */
+LDSI_HIDDEN void ldsi_lm_choose(const ldsi_Landmarks *m, size_t s, size_t t, int max,
+                                ldsi_LmHeur *lh);
 
 /* The table row of padded cell p. */
 static inline const uint32_t *ldsi_lm_row(const ldsi_Landmarks *m, size_t p) {

@@ -351,14 +351,11 @@ static lds_Status start_check(lds_Search *s, lds_SearchParams *p, int32_t sx, in
 ** started query has no path: its blocking set must lie within the layers the
 ** query weights positively (their +inf cells are the ones it cannot enter). */
 static bool start_separated(const lds_Search *s) {
-  uint32_t qmask = 0;
-  int i;
   int32_t sx, sy, gx, gy;
-  for (i = 0; i < s->nweights; i++)
-    if (s->weights[i] > 0.0) qmask |= 1u << i;
   ldsi_grid_pxy(s->grid, s->start, &sx, &sy);
   ldsi_grid_pxy(s->grid, s->goal, &gx, &gy);
-  return ldsi_components_separated(s->grid, qmask, sx, sy, gx, gy);
+  return ldsi_components_separated(s->grid, ldsi_components_query_mask(s->weights, s->nweights), sx,
+                                   sy, gx, gy);
 }
 
 /* lds_search_start, with the landmark heuristic lh of

@@ -109,6 +109,20 @@ typedef struct ldsi_LmHeur {
   uint32_t gt[LDSI_LMH_MAX];
 } ldsi_LmHeur;
 
+/* The landmark bound of padded cell v, q * max_i |tab[v * stride + act[i]]
+** - gt[i]| cost units; INFINITY when the tables prove v unconnected to the
+** goal. */
+static inline double ldsi_lmh_bound(const ldsi_LmHeur *lh, size_t v) {
+  const uint32_t *t = lh->tab + v * lh->stride;
+  uint32_t best = 0;
+  int i;
+  for (i = 0; i < lh->nact; i++) {
+    uint32_t a = t[lh->act[i]], b = lh->gt[i], d = a > b ? a - b : b - a;
+    best = d > best ? d : best;
+  }
+  return best >= LDSI_LMH_UNREACHED ? INFINITY : (double)best * lh->q;
+}
+
 /* an open-list entry (lds_open_list.h) */
 typedef struct ldsi_Open ldsi_Open;
 
